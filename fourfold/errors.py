@@ -1,0 +1,105 @@
+"""Every error fourfold raises on purpose, with a stable code.
+
+    FourfoldError                      code            gRPC status
+    ├── InvalidInput                   invalid_input   INVALID_ARGUMENT
+    │   ├── InvalidQuery               invalid_query   INVALID_ARGUMENT
+    │   └── InvalidPath                invalid_path    INVALID_ARGUMENT
+    ├── NotFound                       not_found       NOT_FOUND
+    │   └── UnknownRepository          unknown_repo    NOT_FOUND
+    ├── IndexError_                    index_error     FAILED_PRECONDITION
+    │   ├── NoIndex                    no_index        FAILED_PRECONDITION
+    │   ├── CorruptIndex               corrupt_index   DATA_LOSS
+    │   └── IndexLocked                index_locked    ABORTED
+    ├── PluginError                    plugin_error    INTERNAL
+    ├── Unavailable                    unavailable     UNAVAILABLE
+    └── PermissionDenied               permission      PERMISSION_DENIED
+
+Messages name the problem, the offending value and what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CorruptIndex",
+    "FourfoldError",
+    "IndexError_",
+    "IndexLocked",
+    "InvalidInput",
+    "InvalidPath",
+    "InvalidQuery",
+    "NoIndex",
+    "NotFound",
+    "PermissionDenied",
+    "PluginError",
+    "Unavailable",
+    "UnknownRepository",
+]
+
+
+class FourfoldError(Exception):
+    """Base of every deliberate fourfold error. ``code`` is stable; ``grpc_status`` names a StatusCode."""
+
+    code = "error"
+    grpc_status = "INTERNAL"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidInput(FourfoldError):
+    code = "invalid_input"
+    grpc_status = "INVALID_ARGUMENT"
+
+
+class InvalidQuery(InvalidInput):
+    code = "invalid_query"
+
+
+class InvalidPath(InvalidInput):
+    code = "invalid_path"
+
+
+class NotFound(FourfoldError):
+    code = "not_found"
+    grpc_status = "NOT_FOUND"
+
+
+class UnknownRepository(NotFound):
+    code = "unknown_repo"
+
+
+class IndexError_(FourfoldError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
+    code = "index_error"
+    grpc_status = "FAILED_PRECONDITION"
+
+
+class NoIndex(IndexError_):
+    code = "no_index"
+
+
+class CorruptIndex(IndexError_):
+    code = "corrupt_index"
+    grpc_status = "DATA_LOSS"
+
+
+class IndexLocked(IndexError_):
+    code = "index_locked"
+    grpc_status = "ABORTED"
+
+
+class PluginError(FourfoldError):
+    code = "plugin_error"
+
+
+class Unavailable(FourfoldError):
+    code = "unavailable"
+    grpc_status = "UNAVAILABLE"
+
+
+class PermissionDenied(FourfoldError):
+    code = "permission"
+    grpc_status = "PERMISSION_DENIED"

@@ -1,0 +1,85 @@
+"""Every hook fourfold calls, in one file, grouped by lifecycle.
+
+Plugins implement them with ``@hookimpl`` (``pluggy.HookimplMarker("fourfold")``). Built-in
+plugins are listed in ``fourfold.plugins.manager.DEFAULT_PLUGINS``; external ones load from the
+entry-point group ``fourfold``.
+
+Registration hooks hand the plugin a ``register`` callback (as llm's ``register_models`` does):
+every implementation is called and may register any number of things.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pluggy
+
+from fourfold.plugins.types import Segment
+
+__all__ = ["hookimpl", "hookspec"]
+
+hookspec = pluggy.HookspecMarker("fourfold")
+hookimpl = pluggy.HookimplMarker("fourfold")
+
+
+# --- registration (called once when the plugin manager is built) --------------------------------
+
+
+@hookspec
+def fourfold_register_modalities(register: Callable[[Any], None]) -> None:
+    """Register retrieval modalities.
+
+    Called once per process when the plugin manager is built. Call ``register(modality)`` for
+    each object implementing ``fourfold.plugins.Modality``. Every implementation is called; a
+    second modality with a name already taken is an error naming both plugins.
+    """
+
+
+@hookspec
+def fourfold_register_embedders(register: Callable[[str, Callable[..., Any]], None]) -> None:
+    """Register text embedders for the semantic modality.
+
+    Call ``register(name, factory)``; ``factory(**settings)`` returns an object with
+    ``dimensions: int``, ``identity() -> str`` and ``embed(texts, input_type) -> numpy array``.
+    Every implementation is called.
+    """
+
+
+@hookspec
+def fourfold_register_rerankers(register: Callable[[str, Callable[..., Any]], None]) -> None:
+    """Register rerankers: ``register(name, factory)``; the object has
+    ``rerank(query, documents) -> list[float]`` (0-10 relevance per document). Every
+    implementation is called.
+    """
+
+
+@hookspec
+def fourfold_register_intents(register: Callable[..., None]) -> None:
+    """Register intent rules for the coordinator's classifier.
+
+    Call ``register(intent, pattern, confidence, weights)`` where ``pattern`` is a regular
+    expression (case-insensitive) tried before the built-in fallbacks, and ``weights`` maps
+    modality names to weights for the new intent. Every implementation is called.
+    """
+
+
+@hookspec
+def fourfold_adjust_profiles(profiles: dict[str, dict[str, float]]) -> None:
+    """Adjust weight profiles in place: ``profiles[intent][modality] = weight``.
+
+    Called once after the built-in profiles and registered intents are known, so a plugin can
+    add itself to existing profiles. Every implementation is called, in registration order.
+    """
+
+
+# --- index build ----------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def fourfold_compute_centrality(segments: Sequence[Segment]) -> Mapping[str, float] | None:
+    """Compute a centrality in [0, inf) for segments of a whole generation (all repositories).
+
+    Called once per index build after segmentation. The first non-None result wins; segments it
+    leaves out get 0. The coordinator's boost is ``min(1 + 0.3 ln(1 + c), 1.5)``.
+    """

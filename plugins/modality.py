@@ -1,0 +1,75 @@
+"""The ``Modality`` protocol: build a shard from segments, load it, search it.
+
+A modality is a plain object registered through ``fourfold_register_modalities``. It never
+imports Ray or gRPC: the workers host it, the coordinator fuses what it returns.
+
+Lifecycle::
+
+    stats = modality.build(segments, shard_dir, context)   # in a build task, once per shard
+    shard = modality.load(shard_dir)                       # in a worker, once per generation
+    result = shard.search(query)                           # per request, possibly concurrently
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from fourfold.plugins.types import ModalityQuery, Segment, ShardResult
+
+__all__ = ["BuildContext", "BuildStats", "Modality", "Shard"]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildContext:
+    """What a build may use besides the segments.
+
+    ``previous_dir`` is the same shard in the live generation (if any), so that a modality can
+    reuse work for segments whose ``content_hash`` did not change. ``settings`` carries
+    configuration strings (embedder name, nlist...).
+    """
+
+    generation: str
+    shard: str
+    repos: tuple[str, ...]
+    previous_dir: Path | None = None
+    settings: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStats:
+    """What a shard build did, for the index summary."""
+
+    segments: int
+    bytes_on_disk: int = 0
+    reused: int = 0
+    notes: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class Shard(Protocol):
+    """A loaded shard: answers searches; must be safe to call from several threads."""
+
+    def search(self, query: ModalityQuery) -> ShardResult: ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Modality(Protocol):
+    """A retrieval modality.
+
+    ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
+    repository, large ones split) or ``"global"`` (one shard over every repository).
+    ``real`` is False for a modality that is registered but cannot answer yet; it then says so
+    in ``ShardResult.notes`` instead of pretending.
+    """
+
+    name: str
+    sharding: str
+
+    def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats: ...
+
+    def load(self, shard_dir: Path) -> Shard: ...

@@ -1,0 +1,1 @@
+"""The text modality."""

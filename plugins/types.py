@@ -1,0 +1,128 @@
+"""Frozen value types shared by ingestion, the modalities, the workers and the coordinator."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+__all__ = [
+    "INTENTS",
+    "Definition",
+    "Extraction",
+    "Hit",
+    "ModalityQuery",
+    "Segment",
+    "ShardResult",
+    "segment_id",
+]
+
+#: The intents the built-in classifier knows. Plugins may add more through hooks.
+INTENTS = (
+    "find_definition",
+    "find_references",
+    "understand_code",
+    "find_similar",
+    "impact_analysis",
+    "exact_match",
+)
+
+
+def segment_id(repo: str, path: str, start_line: int, end_line: int, symbol: str | None) -> str:
+    """A stable id: the same definition at the same place gets the same id in every generation."""
+    key = f"{repo}\0{path}\0{start_line}\0{end_line}\0{symbol or ''}"
+    return hashlib.blake2b(key.encode(), digest_size=10).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A definition found by the structural extractor (1-based, inclusive lines)."""
+
+    name: str
+    kind: str  # function, method, class, struct, interface, enum, type, constant, variable, module, ...
+    start_line: int
+    end_line: int
+    qualified_name: str = ""
+    signature: str = ""
+    parent: str = ""  # qualified name of the enclosing definition, "" at top level
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """What the structural extractor found in one file."""
+
+    definitions: tuple[Definition, ...]
+    parse_errors: int = 0
+    supported: bool = True  # False: no grammar or query for this language (reported, never silent)
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """The unit of retrieval: a definition, or a window of lines no definition covers.
+
+    Lines are 1-based and inclusive. Definition segments may nest (a method inside its class);
+    ``parent_id`` then names the enclosing segment. ``content`` is the text of the lines.
+    """
+
+    id: str
+    repo: str
+    path: str
+    language: str
+    start_line: int
+    end_line: int
+    content: str
+    content_hash: str
+    symbol: str | None = None
+    kind: str | None = None
+    signature: str | None = None
+    qualified_name: str | None = None
+    parent_id: str | None = None
+
+    @property
+    def is_definition(self) -> bool:
+        return self.symbol is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ModalityQuery:
+    """A search as one shard of one modality sees it.
+
+    ``options`` carries modality-specific switches as strings (``mode=regex``, ``kind=function``);
+    a modality ignores the options it does not know.
+    """
+
+    text: str
+    k: int = 10
+    intent: str = "understand_code"
+    repos: tuple[str, ...] = ()
+    path_glob: str | None = None
+    languages: tuple[str, ...] = ()
+    case_sensitive: bool = False
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One ranked result from one shard of one modality."""
+
+    segment_id: str
+    repo: str
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    symbol: str | None = None
+    kind: str | None = None
+    language: str = ""
+    match_lines: tuple[int, ...] = ()
+    centrality: float = 0.0
+    snippet: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShardResult:
+    """The ranked hits of one shard, the count of all matches even when k cut the list, and notes."""
+
+    hits: tuple[Hit, ...]
+    total_matches: int = 0
+    notes: tuple[str, ...] = ()

@@ -1,0 +1,209 @@
+from fourfold.v1 import common_pb2 as _common_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SearchRequest(_message.Message):
+    __slots__ = ("query", "k", "repos", "intent", "preset", "modalities", "weights", "deadline_ms", "path_glob", "languages", "case_sensitive", "options", "with_snippets")
+    class WeightsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    K_FIELD_NUMBER: _ClassVar[int]
+    REPOS_FIELD_NUMBER: _ClassVar[int]
+    INTENT_FIELD_NUMBER: _ClassVar[int]
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    MODALITIES_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    PATH_GLOB_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGES_FIELD_NUMBER: _ClassVar[int]
+    CASE_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    WITH_SNIPPETS_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    k: int
+    repos: _containers.RepeatedScalarFieldContainer[str]
+    intent: str
+    preset: str
+    modalities: _containers.RepeatedScalarFieldContainer[str]
+    weights: _containers.ScalarMap[str, float]
+    deadline_ms: int
+    path_glob: str
+    languages: _containers.RepeatedScalarFieldContainer[str]
+    case_sensitive: bool
+    options: _containers.ScalarMap[str, str]
+    with_snippets: bool
+    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., intent: _Optional[str] = ..., preset: _Optional[str] = ..., modalities: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ..., deadline_ms: _Optional[int] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., with_snippets: _Optional[bool] = ...) -> None: ...
+
+class StageTiming(_message.Message):
+    __slots__ = ("stage", "ms")
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    MS_FIELD_NUMBER: _ClassVar[int]
+    stage: str
+    ms: float
+    def __init__(self, stage: _Optional[str] = ..., ms: _Optional[float] = ...) -> None: ...
+
+class SearchResponse(_message.Message):
+    __slots__ = ("intent", "confidence", "fusion_strategy", "preset", "partial", "missing_shards", "hits", "total_candidates", "timings", "generation", "notes", "weights")
+    class WeightsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    INTENT_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    FUSION_STRATEGY_FIELD_NUMBER: _ClassVar[int]
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    PARTIAL_FIELD_NUMBER: _ClassVar[int]
+    MISSING_SHARDS_FIELD_NUMBER: _ClassVar[int]
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    TIMINGS_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    intent: str
+    confidence: float
+    fusion_strategy: str
+    preset: str
+    partial: bool
+    missing_shards: _containers.RepeatedScalarFieldContainer[str]
+    hits: _containers.RepeatedCompositeFieldContainer[_common_pb2.Hit]
+    total_candidates: int
+    timings: _containers.RepeatedCompositeFieldContainer[StageTiming]
+    generation: str
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    weights: _containers.ScalarMap[str, float]
+    def __init__(self, intent: _Optional[str] = ..., confidence: _Optional[float] = ..., fusion_strategy: _Optional[str] = ..., preset: _Optional[str] = ..., partial: _Optional[bool] = ..., missing_shards: _Optional[_Iterable[str]] = ..., hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_candidates: _Optional[int] = ..., timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ...) -> None: ...
+
+class RepoSpec(_message.Message):
+    __slots__ = ("path", "name")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    name: str
+    def __init__(self, path: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class IndexRequest(_message.Message):
+    __slots__ = ("repos",)
+    REPOS_FIELD_NUMBER: _ClassVar[int]
+    repos: _containers.RepeatedCompositeFieldContainer[RepoSpec]
+    def __init__(self, repos: _Optional[_Iterable[_Union[RepoSpec, _Mapping]]] = ...) -> None: ...
+
+class IndexSummary(_message.Message):
+    __slots__ = ("generation", "files", "segments", "skipped", "reused_files", "parse_errors", "seconds", "bytes", "unsupported_languages")
+    class SkippedEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class UnsupportedLanguagesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    SEGMENTS_FIELD_NUMBER: _ClassVar[int]
+    SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    REUSED_FILES_FIELD_NUMBER: _ClassVar[int]
+    PARSE_ERRORS_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    BYTES_FIELD_NUMBER: _ClassVar[int]
+    UNSUPPORTED_LANGUAGES_FIELD_NUMBER: _ClassVar[int]
+    generation: str
+    files: int
+    segments: int
+    skipped: _containers.ScalarMap[str, int]
+    reused_files: int
+    parse_errors: int
+    seconds: float
+    bytes: int
+    unsupported_languages: _containers.ScalarMap[str, int]
+    def __init__(self, generation: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ..., skipped: _Optional[_Mapping[str, int]] = ..., reused_files: _Optional[int] = ..., parse_errors: _Optional[int] = ..., seconds: _Optional[float] = ..., bytes: _Optional[int] = ..., unsupported_languages: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
+class IndexProgress(_message.Message):
+    __slots__ = ("stage", "done", "total", "message", "summary")
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    stage: str
+    done: int
+    total: int
+    message: str
+    summary: IndexSummary
+    def __init__(self, stage: _Optional[str] = ..., done: _Optional[int] = ..., total: _Optional[int] = ..., message: _Optional[str] = ..., summary: _Optional[_Union[IndexSummary, _Mapping]] = ...) -> None: ...
+
+class StatusRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RepoStatus(_message.Message):
+    __slots__ = ("name", "path", "files", "segments")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    SEGMENTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    path: str
+    files: int
+    segments: int
+    def __init__(self, name: _Optional[str] = ..., path: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ...) -> None: ...
+
+class ShardStatus(_message.Message):
+    __slots__ = ("modality", "shard", "replica", "address", "health", "generation", "node_id")
+    MODALITY_FIELD_NUMBER: _ClassVar[int]
+    SHARD_FIELD_NUMBER: _ClassVar[int]
+    REPLICA_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    HEALTH_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    modality: str
+    shard: str
+    replica: int
+    address: str
+    health: str
+    generation: str
+    node_id: str
+    def __init__(self, modality: _Optional[str] = ..., shard: _Optional[str] = ..., replica: _Optional[int] = ..., address: _Optional[str] = ..., health: _Optional[str] = ..., generation: _Optional[str] = ..., node_id: _Optional[str] = ...) -> None: ...
+
+class StatusResponse(_message.Message):
+    __slots__ = ("generation", "repos", "shards", "modalities", "version", "nodes")
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    REPOS_FIELD_NUMBER: _ClassVar[int]
+    SHARDS_FIELD_NUMBER: _ClassVar[int]
+    MODALITIES_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    NODES_FIELD_NUMBER: _ClassVar[int]
+    generation: str
+    repos: _containers.RepeatedCompositeFieldContainer[RepoStatus]
+    shards: _containers.RepeatedCompositeFieldContainer[ShardStatus]
+    modalities: _containers.RepeatedScalarFieldContainer[str]
+    version: str
+    nodes: int
+    def __init__(self, generation: _Optional[str] = ..., repos: _Optional[_Iterable[_Union[RepoStatus, _Mapping]]] = ..., shards: _Optional[_Iterable[_Union[ShardStatus, _Mapping]]] = ..., modalities: _Optional[_Iterable[str]] = ..., version: _Optional[str] = ..., nodes: _Optional[int] = ...) -> None: ...

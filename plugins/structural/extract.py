@@ -1,0 +1,416 @@
+"""The structural extractor: definitions, kinds, qualified names and signatures from tree-sitter.
+
+Ingestion calls :func:`extract` once per file to cut definition segments, so it must be fast and
+must never raise on bad input. Each supported language has a tags query in ``queries/<lang>.scm``
+(the convention of tree-sitter's ``tags.scm``): a pattern captures the definition node as
+``@definition.<kind>`` and its name as ``@name``. A name written with a qualifier
+(``Foo::bar``, ``app.init``, ``Route.prototype.get``) is split so that ``bar`` is the name and
+``Foo`` a qualifier; Go's receivers are captured as ``@receiver`` for the same purpose.
+
+Nesting comes from byte ranges, not from the query: after the matches are collected they are
+sorted by position and a stack finds each definition's innermost enclosing definition. That gives
+
+* ``qualified_name`` - the enclosing chain plus any written qualifier (``Session.send``,
+  ``gin.Context.JSON`` with Go's package name in front);
+* ``kind`` refinements - a function directly inside a class-like definition is a ``method``;
+  a variable inside a class-like definition is a ``field``; a variable inside a function is a
+  local and dropped; an ALL_CAPS module-level variable is a ``constant``;
+* ``parent`` - the qualified name of the lexically enclosing definition (so segments nest by lines).
+
+Languages without a query fall back to a generic walk of node types whose names say
+``..._definition``/``..._declaration``/``..._item`` and carry a ``name`` field; languages where
+neither works come back ``supported=False``.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+
+from fourfold.plugins.types import Definition, Extraction
+
+__all__ = ["CLASS_LIKE_KINDS", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported"]
+
+#: Every kind the extractor emits.
+KINDS = (
+    "function",
+    "method",
+    "class",
+    "struct",
+    "interface",
+    "trait",
+    "enum",
+    "union",
+    "type",
+    "constant",
+    "variable",
+    "field",
+    "property",
+    "module",
+    "impl",
+    "extension",
+    "object",
+    "macro",
+)
+
+#: Kinds whose directly nested functions are methods and whose variables are fields.
+CLASS_LIKE_KINDS = frozenset(
+    {"class", "struct", "interface", "trait", "enum", "union", "impl", "extension", "object"}
+)
+
+#: Languages with a dedicated query (``queries/<language>.scm``).
+SUPPORTED_LANGUAGES: tuple[str, ...] = (
+    "python",
+    "javascript",
+    "typescript",
+    "tsx",
+    "go",
+    "java",
+    "rust",
+    "c",
+    "cpp",
+    "csharp",
+    "ruby",
+    "php",
+    "kotlin",
+    "swift",
+    "scala",
+)
+
+# Languages sharing another's query file.
+_QUERY_FILE = {"tsx": "typescript"}
+
+_SIGNATURE_MAX = 240
+_CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*[A-Z0-9]$")
+_WHITESPACE = re.compile(r"\s+")
+_GENERICS = re.compile(r"<[^<>]*>")
+_QUALIFIER_SPLIT = re.compile(r"::|->|\.|\\")
+_VARIABLE_KINDS = frozenset({"variable", "constant", "field", "property"})
+_CALLABLE_KINDS = frozenset({"function", "method"})
+# Wrappers whose start line belongs to the definition they wrap (decorators).
+_DECORATOR_WRAPPERS = frozenset({"decorated_definition"})
+# Preceding siblings that belong to the next definition (Rust attributes).
+_ATTRIBUTE_SIBLINGS = frozenset({"attribute_item"})
+# Grammar node types the generic fallback considers, and the kind each keyword means.
+_GENERIC_SUFFIX = re.compile(r"_(definition|declaration|item|def|decl|statement)$")
+_GENERIC_KEYWORDS = (
+    ("method", "method"),
+    ("function", "function"),
+    ("procedure", "function"),
+    ("subroutine", "function"),
+    ("macro", "macro"),
+    ("class", "class"),
+    ("struct", "struct"),
+    ("interface", "interface"),
+    ("protocol", "interface"),
+    ("trait", "trait"),
+    ("enum", "enum"),
+    ("union", "union"),
+    ("record", "struct"),
+    ("object", "object"),
+    ("module", "module"),
+    ("namespace", "module"),
+    ("package", "module"),
+    ("type", "type"),
+    ("const", "constant"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Grammar:
+    """What extraction needs for one language: its grammar and compiled query."""
+
+    language: Language
+    query: Query
+    generic_kinds: tuple[tuple[str, str], ...]  # (node type, kind) for the generic fallback
+
+
+@dataclass(slots=True)
+class _Item:
+    """A definition while nesting is being worked out (mutable, internal only)."""
+
+    start_byte: int
+    end_byte: int
+    start_line: int
+    end_line: int
+    name: str
+    kind: str
+    qualifier: str
+    signature: str
+    order: int
+    qualified_name: str = ""
+    enclosing: _Item | None = None
+
+
+_local = threading.local()
+
+
+def is_supported(language: str) -> bool:
+    """Whether ``language`` has a dedicated query or a usable generic fallback."""
+    return _grammar(language) is not None
+
+
+def extract(source: bytes, language: str) -> Extraction:
+    """Extract the definitions of one file.
+
+    Never raises on bad input: what tree-sitter recovered is returned and the ERROR and MISSING
+    nodes are counted in ``parse_errors``; a language without grammar or usable query returns
+    ``supported=False``. Definitions come in source order (outer before inner).
+    """
+    grammar = _grammar(language)
+    if grammar is None:
+        return Extraction(definitions=(), parse_errors=0, supported=False)
+    parser = _parser(language, grammar.language)
+    tree = parser.parse(source)
+    root = tree.root_node
+    items = _collect(grammar, root, source)
+    package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""
+    definitions = _nest(items, package)
+    return Extraction(definitions=definitions, parse_errors=_count_errors(root), supported=True)
+
+
+# --- grammars, parsers, queries -----------------------------------------------------------------
+
+
+@cache
+def _grammar(language: str) -> _Grammar | None:
+    """Load the grammar and compile the query for ``language`` once; None when unsupported."""
+    try:
+        from tree_sitter_language_pack import get_language
+
+        lang = get_language(language)  # type: ignore[arg-type]
+    except (LookupError, ValueError, ImportError, OSError):
+        return None
+    if language in SUPPORTED_LANGUAGES:
+        name = _QUERY_FILE.get(language, language)
+        source = resources.files(__package__).joinpath("queries", f"{name}.scm").read_text()
+        return _Grammar(language=lang, query=Query(lang, source), generic_kinds=())
+    generic = _generic_kinds(lang)
+    if not generic:
+        return None
+    alternatives = " ".join(f"({node_type})" for node_type, _ in generic)
+    return _Grammar(language=lang, query=Query(lang, f"[{alternatives}] @generic"), generic_kinds=generic)
+
+
+def _generic_kinds(lang: Language) -> tuple[tuple[str, str], ...]:
+    """Node types of a grammar that look like definitions and have a ``name`` field."""
+    if lang.field_id_for_name("name") is None:
+        return ()
+    found: dict[str, str] = {}
+    for kind_id in range(lang.node_kind_count):
+        node_type = lang.node_kind_for_id(kind_id)
+        if not node_type or not lang.node_kind_is_named(kind_id) or not lang.node_kind_is_visible(kind_id):
+            continue
+        if not _GENERIC_SUFFIX.search(node_type) or node_type in found:
+            continue
+        for keyword, kind in _GENERIC_KEYWORDS:
+            if keyword in node_type:
+                found[node_type] = kind
+                break
+    return tuple(sorted(found.items()))
+
+
+def _parser(language: str, lang: Language) -> Parser:
+    """A parser for ``language`` owned by the calling thread (parsers are not thread-safe)."""
+    parsers: dict[str, Parser] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = Parser(lang)
+    return parser
+
+
+# --- collecting matches -------------------------------------------------------------------------
+
+
+def _collect(grammar: _Grammar, root: Node, source: bytes) -> list[_Item]:
+    """Run the query and turn each match into items, one per captured name."""
+    best: dict[tuple[int, int, str], _Item] = {}
+    generic = dict(grammar.generic_kinds)
+    for pattern, captures in QueryCursor(grammar.query).matches(root):
+        node: Node | None = None
+        kind = ""
+        for capture, nodes in captures.items():
+            if capture.startswith("definition."):
+                node, kind = nodes[0], capture[len("definition.") :]
+                break
+        names = captures.get("name", [])
+        if node is None and "generic" in captures:
+            node = captures["generic"][0]
+            kind = generic.get(node.type, "")
+            name_node = node.child_by_field_name("name")
+            names = [name_node] if name_node is not None else []
+        if node is None or not kind:
+            continue
+        receivers = captures.get("receiver", [])
+        receiver = _clean_qualifier(_text(receivers[0], source)) if receivers else ""
+        for name_node in names:
+            item = _item(node, name_node, kind, receiver, pattern, source)
+            if item is None:
+                continue
+            key = (item.start_byte, item.end_byte, item.name)
+            kept = best.get(key)
+            if kept is None or pattern < kept.order:
+                best[key] = item
+    return sorted(best.values(), key=lambda i: (i.start_byte, -i.end_byte, i.order))
+
+
+def _item(node: Node, name_node: Node, kind: str, receiver: str, order: int, source: bytes) -> _Item | None:
+    """One definition from a definition node and its (possibly qualified) name node."""
+    raw = _text(name_node, source).strip()
+    parts = [p for p in _QUALIFIER_SPLIT.split(_GENERICS.sub("", raw)) if p and p != "prototype"]
+    if not parts:
+        return None
+    name = parts[-1].strip()
+    if not name or not (name[0].isalpha() or name[0] in "_$@~"):
+        return None
+    qualifier = ".".join(p.strip() for p in parts[:-1])
+    if receiver:
+        qualifier = f"{receiver}.{qualifier}" if qualifier else receiver
+    start = node
+    if node.parent is not None and node.parent.type in _DECORATOR_WRAPPERS:
+        start = node.parent
+    sibling = start.prev_named_sibling
+    while sibling is not None and sibling.type in _ATTRIBUTE_SIBLINGS:
+        start, sibling = sibling, sibling.prev_named_sibling
+    return _Item(
+        start_byte=start.start_byte,
+        end_byte=node.end_byte,
+        start_line=start.start_point[0] + 1,
+        end_line=_end_line(node),
+        name=name,
+        kind=kind,
+        qualifier=qualifier,
+        signature=_signature(node, kind, source),
+        order=order,
+    )
+
+
+def _end_line(node: Node) -> int:
+    """The last line the node really occupies (a node ending at column 0 ends on the line before)."""
+    row, column = node.end_point
+    if column == 0 and row > node.start_point[0]:
+        return row
+    return row + 1
+
+
+def _signature(node: Node, kind: str, source: bytes) -> str:
+    """The header as written (parameters and return type), on one line.
+
+    Callables and types: the text before the body. Variables: the first line of the statement.
+    """
+    body = node.child_by_field_name("body")
+    if body is None:
+        value = node.child_by_field_name("value")
+        if value is not None:
+            body = value.child_by_field_name("body")
+    if body is not None and body.start_byte > node.start_byte:
+        raw = source[node.start_byte : body.start_byte]
+    elif kind in _VARIABLE_KINDS:
+        raw = source[node.start_byte : node.end_byte].split(b"\n", 1)[0]
+    else:
+        raw = source[node.start_byte : min(node.end_byte, node.start_byte + 4 * _SIGNATURE_MAX)]
+    text = _WHITESPACE.sub(" ", raw.decode("utf-8", "replace")).strip()
+    text = text.rstrip("{").rstrip()
+    if text.endswith(":") and not text.endswith("::"):
+        text = text[:-1].rstrip()
+    if text.endswith("=>"):
+        text = text[:-2].rstrip()
+    if len(text) > _SIGNATURE_MAX:
+        text = text[: _SIGNATURE_MAX - 1] + "…"
+    return text
+
+
+def _clean_qualifier(text: str) -> str:
+    """A receiver or impl type written as a qualifier: no generics, pointers or references."""
+    text = _GENERICS.sub("", _GENERICS.sub("", text))
+    text = text.strip().strip("()").strip()
+    # Go receivers are "(s *Server)": keep the type.
+    text = text.split()[-1] if text.split() else ""
+    return text.lstrip("*&").replace("::", ".")
+
+
+def _text(node: Node, source: bytes) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+# --- nesting ------------------------------------------------------------------------------------
+
+# Languages whose files declare a package that prefixes every qualified name.
+_PACKAGE_LANGUAGES = frozenset({"go", "java", "kotlin", "scala"})
+_PACKAGE_NODES = frozenset({"package_clause", "package_declaration", "package_header", "package_clause"})
+
+
+def _package_name(grammar: _Grammar, root: Node, source: bytes) -> str:
+    """The package a Go/Java/Kotlin/Scala file declares ("" when none)."""
+    for child in root.named_children:
+        if child.type in _PACKAGE_NODES:
+            text = _text(child, source)
+            text = re.sub(r"^\s*package\s+", "", text).strip().rstrip(";").strip()
+            return text.split()[0] if text.split() else ""
+        if child.type not in {"comment", "line_comment", "block_comment", "multiline_comment"}:
+            continue
+    return ""
+
+
+def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
+    """Find each item's enclosing definition, refine kinds, build qualified names."""
+    out: list[Definition] = []
+    stack: list[_Item] = []
+    for item in items:
+        while stack and not _contains(stack[-1], item):
+            stack.pop()
+        enclosing = stack[-1] if stack else None
+        if item.kind in _VARIABLE_KINDS:
+            owner = enclosing
+            if owner is not None and owner.kind in _CALLABLE_KINDS:
+                continue  # a local variable
+            if owner is not None and owner.kind in CLASS_LIKE_KINDS and item.kind in {"variable", "constant"}:
+                item.kind = "field"
+            elif item.kind == "variable" and _CONSTANT_NAME.match(item.name):
+                item.kind = "constant"
+        elif item.kind == "function" and enclosing is not None and enclosing.kind in CLASS_LIKE_KINDS:
+            item.kind = "method"
+        item.enclosing = enclosing
+        prefix = enclosing.qualified_name if enclosing is not None else package
+        parts = [p for p in (prefix, item.qualifier, item.name) if p]
+        item.qualified_name = ".".join(parts)
+        stack.append(item)
+        out.append(
+            Definition(
+                name=item.name,
+                kind=item.kind,
+                start_line=item.start_line,
+                end_line=item.end_line,
+                qualified_name=item.qualified_name,
+                signature=item.signature,
+                parent=enclosing.qualified_name if enclosing is not None else "",
+            )
+        )
+    return tuple(out)
+
+
+def _contains(outer: _Item, inner: _Item) -> bool:
+    """Whether ``inner`` lies inside ``outer`` (items of one node, ``var a, b``, are siblings)."""
+    same = outer.start_byte == inner.start_byte and outer.end_byte == inner.end_byte
+    return not same and outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def _count_errors(root: Node) -> int:
+    """ERROR and MISSING nodes, visiting only subtrees that contain one."""
+    if not root.has_error:
+        return 0
+    count = 0
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.is_error or node.is_missing:
+            count += 1
+        pending.extend(child for child in node.children if child.has_error or child.is_missing)
+    return count

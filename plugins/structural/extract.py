@@ -93,7 +93,7 @@ _QUALIFIER_SPLIT = re.compile(r"::|->|\.|\\")
 _VARIABLE_KINDS = frozenset({"variable", "constant", "field", "property"})
 _CALLABLE_KINDS = frozenset({"function", "method"})
 # Wrappers whose start line belongs to the definition they wrap (decorators).
-_DECORATOR_WRAPPERS = frozenset({"decorated_definition"})
+_DECORATOR_WRAPPERS = frozenset({"decorated_definition", "template_declaration"})
 # Preceding siblings that belong to the next definition (Rust attributes).
 _ATTRIBUTE_SIBLINGS = frozenset({"attribute_item"})
 # Grammar node types the generic fallback considers, and the kind each keyword means.
@@ -268,7 +268,7 @@ def _item(node: Node, name_node: Node, kind: str, receiver: str, order: int, sou
     if not parts:
         return None
     name = parts[-1].strip()
-    if not name or not (name[0].isalpha() or name[0] in "_$@~"):
+    if not name or not (name[0].isalpha() or name[0] in "_$@~#"):
         return None
     qualifier = ".".join(p.strip() for p in parts[:-1])
     if receiver:
@@ -307,7 +307,7 @@ def _signature(node: Node, kind: str, source: bytes) -> str:
     """
     body = node.child_by_field_name("body")
     if body is None:
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_name("value") or node.child_by_field_name("right")
         if value is not None:
             body = value.child_by_field_name("body")
     if body is not None and body.start_byte > node.start_byte:
@@ -316,6 +316,8 @@ def _signature(node: Node, kind: str, source: bytes) -> str:
         raw = source[node.start_byte : node.end_byte].split(b"\n", 1)[0]
     else:
         raw = source[node.start_byte : min(node.end_byte, node.start_byte + 4 * _SIGNATURE_MAX)]
+        if kind not in _CALLABLE_KINDS:
+            raw = raw.split(b"{", 1)[0]
     text = _WHITESPACE.sub(" ", raw.decode("utf-8", "replace")).strip()
     text = text.rstrip("{").rstrip()
     if text.endswith(":") and not text.endswith("::"):
@@ -330,6 +332,7 @@ def _signature(node: Node, kind: str, source: bytes) -> str:
 def _clean_qualifier(text: str) -> str:
     """A receiver or impl type written as a qualifier: no generics, pointers or references."""
     text = _GENERICS.sub("", _GENERICS.sub("", text))
+    text = re.sub(r"\[.*\]", "", text)
     text = text.strip().strip("()").strip()
     # Go receivers are "(s *Server)": keep the type.
     text = text.split()[-1] if text.split() else ""
@@ -371,7 +374,7 @@ def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
             owner = enclosing
             if owner is not None and owner.kind in _CALLABLE_KINDS:
                 continue  # a local variable
-            if owner is not None and owner.kind in CLASS_LIKE_KINDS and item.kind in {"variable", "constant"}:
+            if owner is not None and owner.kind in CLASS_LIKE_KINDS and item.kind == "variable":
                 item.kind = "field"
             elif item.kind == "variable" and _CONSTANT_NAME.match(item.name):
                 item.kind = "constant"

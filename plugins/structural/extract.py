@@ -96,6 +96,8 @@ _CALLABLE_KINDS = frozenset({"function", "method"})
 _DECORATOR_WRAPPERS = frozenset({"decorated_definition", "template_declaration"})
 # Preceding siblings that belong to the next definition (Rust attributes).
 _ATTRIBUTE_SIBLINGS = frozenset({"attribute_item"})
+# Node types that are a definition's body in grammars without a ``body`` field (Kotlin).
+_BODY_TYPES = frozenset({"function_body", "class_body", "enum_class_body", "block"})
 # Grammar node types the generic fallback considers, and the kind each keyword means.
 _GENERIC_SUFFIX = re.compile(r"_(definition|declaration|item|def|decl|statement)$")
 _GENERIC_KEYWORDS = (
@@ -303,30 +305,45 @@ def _end_line(node: Node) -> int:
 def _signature(node: Node, kind: str, source: bytes) -> str:
     """The header as written (parameters and return type), on one line.
 
-    Callables and types: the text before the body. Variables: the first line of the statement.
+    Callables and types: the text before the body (or, without one, up to the end of the
+    parameters and return type). Variables: the first line of the statement.
     """
-    body = node.child_by_field_name("body")
-    if body is None:
-        value = node.child_by_field_name("value") or node.child_by_field_name("right")
-        if value is not None:
-            body = value.child_by_field_name("body")
+    body = _body(node)
     if body is not None and body.start_byte > node.start_byte:
         raw = source[node.start_byte : body.start_byte]
     elif kind in _VARIABLE_KINDS:
         raw = source[node.start_byte : node.end_byte].split(b"\n", 1)[0]
     else:
-        raw = source[node.start_byte : min(node.end_byte, node.start_byte + 4 * _SIGNATURE_MAX)]
+        ends = [
+            child.end_byte
+            for field in ("parameters", "return_type", "result")
+            if (child := node.child_by_field_name(field)) is not None
+        ]
+        end = max(ends) if ends else node.end_byte
+        raw = source[node.start_byte : min(end, node.start_byte + 4 * _SIGNATURE_MAX)]
         if kind not in _CALLABLE_KINDS:
             raw = raw.split(b"{", 1)[0]
     text = _WHITESPACE.sub(" ", raw.decode("utf-8", "replace")).strip()
-    text = text.rstrip("{").rstrip()
-    if text.endswith(":") and not text.endswith("::"):
-        text = text[:-1].rstrip()
-    if text.endswith("=>"):
-        text = text[:-2].rstrip()
+    for suffix in ("{", "=>", "=", ":"):
+        if text.endswith(suffix) and not text.endswith("::"):
+            text = text[: -len(suffix)].rstrip()
     if len(text) > _SIGNATURE_MAX:
         text = text[: _SIGNATURE_MAX - 1] + "…"
     return text
+
+
+def _body(node: Node) -> Node | None:
+    """The body of a definition: its ``body`` field, its value's body, or a body-typed child."""
+    body = node.child_by_field_name("body")
+    if body is not None:
+        return body
+    value = node.child_by_field_name("value") or node.child_by_field_name("right")
+    if value is not None and (body := value.child_by_field_name("body")) is not None:
+        return body
+    for child in node.named_children:
+        if child.type in _BODY_TYPES:
+            return child
+    return None
 
 
 def _clean_qualifier(text: str) -> str:
@@ -346,19 +363,25 @@ def _text(node: Node, source: bytes) -> str:
 # --- nesting ------------------------------------------------------------------------------------
 
 # Languages whose files declare a package that prefixes every qualified name.
-_PACKAGE_LANGUAGES = frozenset({"go", "java", "kotlin", "scala"})
-_PACKAGE_NODES = frozenset({"package_clause", "package_declaration", "package_header", "package_clause"})
+_PACKAGE_LANGUAGES = frozenset({"go", "java", "kotlin", "scala", "csharp", "php"})
+_PACKAGE_NODES = frozenset(
+    {
+        "package_clause",
+        "package_declaration",
+        "package_header",
+        "file_scoped_namespace_declaration",
+        "namespace_definition",
+    }
+)
 
 
 def _package_name(grammar: _Grammar, root: Node, source: bytes) -> str:
-    """The package a Go/Java/Kotlin/Scala file declares ("" when none)."""
+    """The package (or file-scoped namespace) a file declares ("" when none)."""
     for child in root.named_children:
-        if child.type in _PACKAGE_NODES:
-            text = _text(child, source)
-            text = re.sub(r"^\s*package\s+", "", text).strip().rstrip(";").strip()
-            return text.split()[0] if text.split() else ""
-        if child.type not in {"comment", "line_comment", "block_comment", "multiline_comment"}:
-            continue
+        if child.type in _PACKAGE_NODES and child.child_by_field_name("body") is None:
+            text = _text(child, source).replace("\\", ".")
+            text = re.sub(r"^\s*(package|namespace)\s+", "", text).strip().rstrip(";").strip()
+            return text.split()[0].rstrip(";") if text.split() else ""
     return ""
 
 

@@ -1,4 +1,9 @@
-"""Registers the structural modality (placeholder until its implementation lands)."""
+"""Registers the structural modality: tree-sitter definitions looked up by name.
+
+The extractor (:mod:`.extract`) runs during ingestion and gives definition segments their
+symbol, kind, qualified name and signature; this modality indexes those segments per shard
+(:mod:`.index`) and answers symbol lookups parsed by :mod:`.query`.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +11,32 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fourfold.plugins import BuildContext, BuildStats, ModalityQuery, Segment, ShardResult, hookimpl
+from fourfold.errors import NoIndex
+from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins.structural.index import INDEX_FILE, StructuralShard, build_shard
+
+__all__ = ["StructuralModality"]
 
 
-class _Shard:
-    def search(self, query: ModalityQuery) -> ShardResult:
-        return ShardResult(hits=(), total_matches=0, notes=("structural: not implemented yet",))
+class StructuralModality:
+    """Definitions by exact, case-insensitive, prefix, qualified and fuzzy name; one shard per repository."""
 
-    def close(self) -> None:
-        pass
-
-
-class Placeholder:
     name = "structural"
     sharding = "repo"
+    real = True
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        n = sum(1 for _ in segments)
-        shard_dir.mkdir(parents=True, exist_ok=True)
-        return BuildStats(segments=n)
+        """Index the definition segments of one shard (a rebuild is cheap, so nothing is reused)."""
+        return build_shard(segments, shard_dir)
 
-    def load(self, shard_dir: Path) -> _Shard:
-        return _Shard()
+    def load(self, shard_dir: Path) -> StructuralShard:
+        """Open a built shard read-only; raises ``NoIndex`` when it was never built."""
+        path = shard_dir / INDEX_FILE
+        if not path.is_file():
+            raise NoIndex(f"no structural shard at {shard_dir}; build the index first (fourfold index)")
+        return StructuralShard(path)
 
 
 @hookimpl
 def fourfold_register_modalities(register: Callable[[Any], None]) -> None:
-    register(Placeholder())
+    register(StructuralModality())

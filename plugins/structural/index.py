@@ -1,0 +1,341 @@
+"""The structural shard: definitions in SQLite, a name-trigram table for fuzzy lookups.
+
+One file per shard, ``structural.sqlite``::
+
+    meta(key, value)                    schema version, counts
+    defs(id, segment_id, repo, path, language, start_line, end_line,
+         name, lname, qualified_name, rqualified, lparent, kind, signature)
+    names(id, lname, ntrigrams)         distinct lowercase names
+    trigrams(trigram, name_id)          padded trigrams of each distinct name
+
+``rqualified`` is the lowercase qualified name reversed, so that "qualified name ends with
+``session.send``" is an index range scan; ``lparent`` is the lowercase qualified name without its
+last component (``methods of X``).
+
+Ranking is by class so that hits from many shards merge by score alone:
+
+    4.x exact name (or the whole qualified name for a dotted query)
+    3.x qualified: a dotted query matching a suffix of the qualified name
+    2.x prefix of the name
+    1.x fuzzy (trigram Jaccard similarity, typo-tolerant)
+
+The fraction orders hits inside a class: exact case, a kind the query asked for (``class X``),
+then the kind itself (types and callables before variables). Every hit is a definition.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from fourfold.errors import CorruptIndex, InvalidQuery
+from fourfold.plugins.modality import BuildStats
+from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
+from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+
+__all__ = ["INDEX_FILE", "SCHEMA_VERSION", "StructuralShard", "build_shard", "trigrams"]
+
+INDEX_FILE = "structural.sqlite"
+SCHEMA_VERSION = "1"
+
+EXACT, QUALIFIED, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
+_MIN_SIMILARITY = 0.3
+_MIN_EDIT_SIMILARITY = 0.6
+_MAX_CANDIDATES = 5000
+_KIND_PRIOR = {
+    "class": 0.2, "struct": 0.2, "interface": 0.2, "trait": 0.2, "enum": 0.18, "function": 0.19,
+    "method": 0.18, "type": 0.17, "module": 0.15, "impl": 0.12, "extension": 0.12, "object": 0.18,
+    "union": 0.17, "macro": 0.15, "constant": 0.12, "property": 0.08, "variable": 0.08, "field": 0.05,
+}  # fmt: skip
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE defs (
+    id INTEGER PRIMARY KEY, segment_id TEXT NOT NULL, repo TEXT NOT NULL, path TEXT NOT NULL,
+    language TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    name TEXT NOT NULL, lname TEXT NOT NULL, qualified_name TEXT NOT NULL,
+    rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind TEXT NOT NULL, signature TEXT NOT NULL
+);
+CREATE TABLE names (id INTEGER PRIMARY KEY, lname TEXT NOT NULL UNIQUE, ntrigrams INTEGER NOT NULL);
+CREATE TABLE trigrams (trigram TEXT NOT NULL, name_id INTEGER NOT NULL, PRIMARY KEY (trigram, name_id))
+    WITHOUT ROWID;
+"""
+_INDEXES = """
+CREATE INDEX defs_lname ON defs (lname);
+CREATE INDEX defs_rqualified ON defs (rqualified);
+CREATE INDEX defs_lparent ON defs (lparent);
+"""
+_COLUMNS = "segment_id, repo, path, language, start_line, end_line, name, qualified_name, kind, signature"
+
+
+def trigrams(name: str) -> set[str]:
+    """Padded trigrams of a lowercase name (``"  a"``, ``" ab"``... ``"yz "``)."""
+    padded = f"  {name} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
+    """Write the definition segments of one shard; other segments are skipped.
+
+    The file is written beside its final name and renamed into place, so a crash never leaves
+    a half-written shard.
+    """
+    shard_dir.mkdir(parents=True, exist_ok=True)
+    final = shard_dir / INDEX_FILE
+    tmp = shard_dir / f"{INDEX_FILE}.tmp"
+    tmp.unlink(missing_ok=True)
+    db = sqlite3.connect(tmp)
+    try:
+        db.executescript(_SCHEMA)
+        count = 0
+        names: dict[str, int] = {}
+        rows = []
+        for seg in segments:
+            if not seg.is_definition or not seg.symbol:
+                continue
+            qualified = seg.qualified_name or seg.symbol
+            lqualified = qualified.lower()
+            lname = seg.symbol.lower()
+            names.setdefault(lname, len(names) + 1)
+            rows.append((
+                seg.id, seg.repo, seg.path, seg.language, seg.start_line, seg.end_line, seg.symbol, lname,
+                qualified, lqualified[::-1], lqualified.rpartition(".")[0], seg.kind or "", seg.signature or "",
+            ))  # fmt: skip
+            count += 1
+        db.executemany(
+            "INSERT INTO defs (segment_id, repo, path, language, start_line, end_line, name, lname,"
+            " qualified_name, rqualified, lparent, kind, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
+        db.executemany(
+            "INSERT INTO names (id, lname, ntrigrams) VALUES (?,?,?)",
+            ((i, n, len(trigrams(n))) for n, i in names.items()),
+        )
+        db.executemany(
+            "INSERT INTO trigrams (trigram, name_id) VALUES (?,?)",
+            ((t, i) for n, i in names.items() for t in trigrams(n)),
+        )
+        db.executescript(_INDEXES)
+        db.executemany(
+            "INSERT INTO meta (key, value) VALUES (?,?)",
+            [("schema_version", SCHEMA_VERSION), ("definitions", str(count)), ("names", str(len(names)))],
+        )
+        db.commit()
+    finally:
+        db.close()
+    os.replace(tmp, final)
+    return BuildStats(segments=count, bytes_on_disk=final.stat().st_size)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    segment_id: str
+    repo: str
+    path: str
+    language: str
+    start_line: int
+    end_line: int
+    name: str
+    qualified_name: str
+    kind: str
+    signature: str
+
+
+class StructuralShard:
+    """A loaded structural shard.
+
+    Owns a read-only SQLite file; each thread gets its own connection, so concurrent ``search``
+    calls are safe. Nothing is cached between calls.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._uri = f"{path.resolve().as_uri()}?mode=ro"
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        try:
+            version = self._db().execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise CorruptIndex(f"structural shard {path} cannot be read ({exc}); rebuild the index") from exc
+        if version is None or version[0] != SCHEMA_VERSION:
+            found = version[0] if version else "none"
+            raise CorruptIndex(
+                f"structural shard {path} has schema version {found}, expected {SCHEMA_VERSION}; rebuild the index"
+            )
+
+    def _db(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            self._local.db = db
+            with self._lock:
+                self._connections.append(db)
+        return db
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._connections:
+                db.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    def search(self, query: ModalityQuery) -> ShardResult:
+        """Definitions matching the query, best first (see the module docstring for scores)."""
+        if query.k <= 0:
+            raise InvalidQuery(f"k must be positive, got {query.k}; ask for at least one hit")
+        symbol = parse_symbol_query(query.text)
+        if symbol is None:
+            return ShardResult(
+                hits=(),
+                notes=(f"structural: no identifier in {query.text!r}; name a symbol such as parseConfig or Session.send",),
+            )
+        kinds = tuple(k.strip() for k in query.options.get("kind", "").split(",") if k.strip())
+        scored: dict[str, tuple[float, _Row]] = {}
+        for score, row in self._candidates(symbol, query, kinds):
+            if row.segment_id not in scored or scored[row.segment_id][0] < score:
+                scored[row.segment_id] = (score, row)
+        ranked = sorted(scored.values(), key=lambda sr: (-sr[0], sr[1].path, sr[1].start_line))
+        hits = tuple(_hit(score, row) for score, row in ranked[: query.k])
+        return ShardResult(hits=hits, total_matches=len(ranked), notes=(f"structural: read as {symbol}",))
+
+    def _candidates(
+        self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]
+    ) -> Iterator[tuple[float, _Row]]:
+        """Every match with its score, class by class; fuzzy only when the others fall short of k."""
+        found = 0
+        if symbol.members:
+            parent = symbol.dotted.lower()
+            for row in self._select("(lparent = ? OR lparent LIKE ?)", (parent, f"%.{parent}"), query, kinds):
+                found += 1
+                yield EXACT + _fraction(row, symbol, query.case_sensitive), row
+            return
+        lname = symbol.name.lower()
+        if symbol.qualifier:
+            # Drop leading qualifier parts while nothing matches: a Python qualified name has no
+            # module in it, so httpx.Client.send is found as Client.send (lower in the class).
+            parts = (*symbol.qualifier, symbol.name)
+            for dropped in range(len(parts) - 1):
+                dotted = ".".join(parts[dropped:]).lower()
+                rq = dotted[::-1]
+                for row in self._select("rqualified >= ? AND rqualified < ?", (rq, rq + "\uffff"), query, kinds):
+                    lq = row.qualified_name.lower()
+                    fraction = _fraction(row, symbol, query.case_sensitive) / (1 + dropped)
+                    if lq == dotted and not dropped:
+                        yield EXACT + fraction, row
+                    elif lq == dotted or lq.endswith("." + dotted):
+                        yield QUALIFIED + fraction, row
+                    else:
+                        continue
+                    found += 1
+                if found:
+                    break
+        else:
+            for row in self._select("lname = ?", (lname,), query, kinds):
+                if query.case_sensitive and row.name != symbol.name:
+                    continue
+                found += 1
+                yield EXACT + _fraction(row, symbol, query.case_sensitive), row
+            for row in self._select("lname > ? AND lname < ?", (lname, lname + "\uffff"), query, kinds):
+                if query.case_sensitive and not row.name.startswith(symbol.name):
+                    continue
+                found += 1
+                coverage = len(lname) / max(len(row.name), 1)
+                yield PREFIX + 0.5 * _fraction(row, symbol, query.case_sensitive) + 0.4 * coverage, row
+        if found < query.k and not query.case_sensitive:
+            yield from self._fuzzy(symbol, query, kinds)
+
+    def _fuzzy(self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]) -> Iterator[tuple[float, _Row]]:
+        """Names close to the query name: trigrams find candidates, edit distance confirms them.
+
+        Similarity is the larger of the trigram Jaccard index and ``1 - distance / length`` (with
+        transpositions, so ``Clinet`` finds ``Client``); at least 0.3 and 0.6 respectively. For a
+        dotted query only the name is compared, below the real qualified matches.
+        """
+        lname = symbol.name.lower()
+        grams = trigrams(lname)
+        marks = ",".join("?" * len(grams))
+        similar = self._db().execute(
+            f"SELECT n.lname, n.ntrigrams, COUNT(*) AS shared FROM trigrams t JOIN names n ON n.id = t.name_id"
+            f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ?",
+            (*grams, min(len(grams), max(2, len(grams) // 3))),
+        ).fetchall()
+        for name, size, shared in similar:
+            if name == lname and not symbol.qualifier:
+                continue
+            jaccard = shared / (len(grams) + size - shared)
+            edit = 1.0 - _edit_distance(lname, name) / max(len(lname), len(name))
+            if jaccard < _MIN_SIMILARITY and edit < _MIN_EDIT_SIMILARITY:
+                continue
+            similarity = max(jaccard, edit)
+            for row in self._select("lname = ?", (name,), query, kinds):
+                yield FUZZY + 0.7 * similarity + 0.25 * _fraction(row, symbol, False), row
+
+    def _select(
+        self, where: str, params: tuple[str, ...], query: ModalityQuery, kinds: tuple[str, ...]
+    ) -> Iterator[_Row]:
+        """Rows matching ``where`` and the query's kind, language, repository and path filters."""
+        clauses = [where]
+        args: list[str | int] = list(params)
+        for column, values in (("kind", kinds), ("language", query.languages), ("repo", query.repos)):
+            if values:
+                clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+                args.extend(values)
+        sql = f"SELECT {_COLUMNS} FROM defs WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
+        for values in self._db().execute(sql, args):
+            row = _Row(*values)
+            if query.path_glob and not _path_matches(row.path, query.path_glob):
+                continue
+            yield row
+
+
+def _path_matches(path: str, glob: str) -> bool:
+    """``glob`` against the whole path, or against its file name when the glob has no slash."""
+    if fnmatch.fnmatchcase(path, glob):
+        return True
+    return "/" not in glob and fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], glob)
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, substitutions, transpositions."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _fraction(row: _Row, symbol: SymbolQuery, case_sensitive: bool) -> float:
+    """The in-class order, below 1: exact case, the kind the query asked for, the kind's prior."""
+    fraction = _KIND_PRIOR.get(row.kind, 0.0)
+    if row.name == symbol.name:
+        fraction += 0.35
+    if symbol.kinds and row.kind in symbol.kinds:
+        fraction += 0.4
+    return min(fraction, 0.99)
+
+
+def _hit(score: float, row: _Row) -> Hit:
+    return Hit(
+        segment_id=row.segment_id,
+        repo=row.repo,
+        path=row.path,
+        start_line=row.start_line,
+        end_line=row.end_line,
+        score=round(score, 4),
+        symbol=row.name,
+        kind=row.kind,
+        language=row.language,
+        match_lines=(row.start_line,),
+        snippet=row.signature or row.qualified_name,
+    )

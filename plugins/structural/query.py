@@ -1,0 +1,124 @@
+"""Symbol query understanding: what definition a free-text query asks for.
+
+:func:`parse_symbol_query` is a pure function so the coordinator can reuse it (to classify
+intent, or to show how a query was read). It understands
+
+* keyword forms: ``def X``, ``class X``, ``func X``, ``fn X``, ``interface X``, ``type X``,
+  ``struct X``, ``trait X``, ``enum X`` (the keyword becomes a kind preference);
+* ``methods of X`` / ``members of X`` / ``fields of X`` (definitions whose parent is ``X``);
+* ``where is X defined``, ``definition of X``, ``X definition``;
+* a bare identifier, CamelCase or snake_case, or a qualified one (``Session.send``,
+  ``gin.Context.JSON``, ``ns::Foo::bar``, ``Foo#bar``);
+* an identifier inside natural language (``where is parseConfig defined``): the first token that
+  looks like code (CamelCase, snake_case, dotted, or followed by ``()``).
+
+Natural language without such a token gives ``None``; a query with no letter or digit at all is
+an :class:`~fourfold.errors.InvalidQuery`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from fourfold.errors import InvalidQuery
+
+__all__ = ["SymbolQuery", "parse_symbol_query"]
+
+_IDENT = r"[A-Za-z_$~][\w$]*"
+_QUALIFIED = rf"{_IDENT}(?:(?:\.|::|->|#|\\){_IDENT})*"
+_SEPARATORS = re.compile(r"\.|::|->|#|\\")
+
+# Keyword -> kinds it prefers (the first word of ``def X``, ``class X``...).
+_KEYWORD_KINDS: dict[str, tuple[str, ...]] = {
+    "def": ("function", "method"),
+    "func": ("function", "method"),
+    "fn": ("function", "method"),
+    "fun": ("function", "method"),
+    "function": ("function", "method"),
+    "method": ("method",),
+    "class": ("class",),
+    "interface": ("interface", "trait"),
+    "protocol": ("interface",),
+    "trait": ("trait", "interface"),
+    "type": ("type", "class", "struct", "interface", "enum", "trait"),
+    "struct": ("struct",),
+    "enum": ("enum",),
+    "module": ("module",),
+    "namespace": ("module",),
+    "const": ("constant",),
+    "constant": ("constant",),
+    "var": ("variable",),
+    "macro": ("macro",),
+}
+_KEYWORD_FORM = re.compile(rf"^\s*({'|'.join(_KEYWORD_KINDS)})\s+`?({_QUALIFIED})`?\s*(?:\(.*)?$", re.IGNORECASE)
+_MEMBERS_FORM = re.compile(rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+`?({_QUALIFIED})`?", re.IGNORECASE)
+_DEFINED_FORMS = (
+    re.compile(rf"\bwhere\s+(?:is|are|was)\s+(?:the\s+)?`?({_QUALIFIED})`?\s+(?:defined|declared|implemented)\b", re.I),
+    re.compile(rf"\b(?:definition|declaration|implementation)\s+of\s+(?:the\s+)?`?({_QUALIFIED})`?", re.IGNORECASE),
+    re.compile(rf"\b(?:find|show|go\s+to|goto|jump\s+to)\s+(?:the\s+)?`?({_QUALIFIED})`?\s*$", re.IGNORECASE),
+    re.compile(rf"^\s*`?({_QUALIFIED})`?\s+(?:definition|declaration)\s*$", re.IGNORECASE),
+)
+_BARE = re.compile(rf"^\s*[`'\"]?({_QUALIFIED})[`'\"]?\s*(?:\(\s*\))?\s*\??\s*$")
+_TOKEN = re.compile(rf"`?({_QUALIFIED})`?(\(\))?")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolQuery:
+    """A request for definitions.
+
+    ``name`` is the last component (``send`` of ``Session.send``); ``qualifier`` the components
+    before it. ``kinds`` are preferred kinds (from ``def``/``class``... keywords), empty for any.
+    ``members`` asks for the definitions whose parent is ``name`` (``methods of X``).
+    """
+
+    name: str
+    qualifier: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    members: bool = False
+
+    @property
+    def dotted(self) -> str:
+        """The query as a dot-separated qualified name (``Session.send``)."""
+        return ".".join((*self.qualifier, self.name))
+
+    def __str__(self) -> str:
+        text = f"members of {self.dotted}" if self.members else self.dotted
+        return f"{text} [{'|'.join(self.kinds)}]" if self.kinds else text
+
+
+def parse_symbol_query(text: str) -> SymbolQuery | None:
+    """Read ``text`` as a definition lookup; None when it names no identifier.
+
+    Raises ``InvalidQuery`` when the text has no letter or digit at all.
+    """
+    if not any(ch.isalnum() for ch in text):
+        raise InvalidQuery(
+            f"the symbol query {text!r} has no identifier in it; "
+            "give a name such as parseConfig, Session.send or 'def load_config'"
+        )
+    if match := _KEYWORD_FORM.match(text):
+        return _symbol(match.group(2), kinds=_KEYWORD_KINDS[match.group(1).lower()])
+    if match := _MEMBERS_FORM.search(text):
+        return _symbol(match.group(1), members=True)
+    for form in _DEFINED_FORMS:
+        if match := form.search(text):
+            return _symbol(match.group(1))
+    if match := _BARE.match(text):
+        return _symbol(match.group(1))
+    for match in _TOKEN.finditer(text):
+        token = match.group(1)
+        if _looks_like_code(token) or match.group(2):
+            return _symbol(token)
+    return None
+
+
+def _looks_like_code(token: str) -> bool:
+    """CamelCase, snake_case or qualified: a word no sentence would contain."""
+    return bool(_SEPARATORS.search(token) or "_" in token.strip("_") or _CAMEL.search(token))
+
+
+def _symbol(raw: str, kinds: tuple[str, ...] = (), members: bool = False) -> SymbolQuery:
+    parts = [p for p in _SEPARATORS.split(raw) if p]
+    return SymbolQuery(name=parts[-1], qualifier=tuple(parts[:-1]), kinds=kinds, members=members)

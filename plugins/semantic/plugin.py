@@ -1,35 +1,21 @@
-"""Registers the semantic modality (placeholder until its implementation lands)."""
+"""The semantic plugin: registers the ``semantic`` modality and the built-in embedders."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from fourfold.plugins import BuildContext, BuildStats, ModalityQuery, Segment, ShardResult, hookimpl
-
-
-class _Shard:
-    def search(self, query: ModalityQuery) -> ShardResult:
-        return ShardResult(hits=(), total_matches=0, notes=("semantic: not implemented yet",))
-
-    def close(self) -> None:
-        pass
-
-
-class Placeholder:
-    name = "semantic"
-    sharding = "repo"
-
-    def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        n = sum(1 for _ in segments)
-        shard_dir.mkdir(parents=True, exist_ok=True)
-        return BuildStats(segments=n)
-
-    def load(self, shard_dir: Path) -> _Shard:
-        return _Shard()
+from fourfold.plugins import hookimpl
+from fourfold.plugins.embedders import BUILTIN_EMBEDDERS
+from fourfold.plugins.semantic.modality import SemanticModality
 
 
 @hookimpl
 def fourfold_register_modalities(register: Callable[[Any], None]) -> None:
-    register(Placeholder())
+    register(SemanticModality())
+
+
+@hookimpl
+def fourfold_register_embedders(register: Callable[[str, Callable[..., Any]], None]) -> None:
+    for name, factory in BUILTIN_EMBEDDERS.items():
+        register(name, factory)

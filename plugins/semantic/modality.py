@@ -1,0 +1,403 @@
+"""The semantic modality: segments embedded, sign bits in FAISS, float vectors to rescore.
+
+Build: every segment becomes one or more windows (context header + code, within the model's
+window); each window is embedded as a document, its sign bits packed into a binary code, and
+its unit vector kept as float16. Codes go into ``IndexBinaryFlat`` for small shards (exact and
+fast enough) and ``IndexBinaryIVF`` above ``IVF_THRESHOLD`` windows, with ``nlist`` growing as
+the square root of the shard and trained on a sample. Unchanged segments (same content and
+header, same embedder) reuse the previous generation's codes and vectors.
+
+Search: the query is embedded as a query, its bits searched by Hamming distance for the top
+``candidates`` windows, those rescored by the dot product with the float vectors (which gives
+back the float model's ranking at binary-index speed), and windows folded into their segments.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+import shutil
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from fourfold.errors import InvalidQuery, PluginError
+from fourfold.plugins.embedders import Embedder
+from fourfold.plugins.modality import BuildContext, BuildStats
+from fourfold.plugins.semantic import store
+from fourfold.plugins.semantic.embedding import EmbedderFactories, embedder_options, get_embedder
+from fourfold.plugins.semantic.windows import Window, embed_key, segment_text, split_windows
+from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+
+__all__ = ["IVF_THRESHOLD", "PRESETS", "SemanticModality", "SemanticShard", "nlist_for"]
+
+#: Below this many windows a flat (exhaustive) Hamming scan is exact and still sub-millisecond.
+IVF_THRESHOLD = 20_000
+#: Fraction of the IVF lists probed per preset (at least the floor given).
+PRESETS: Mapping[str, tuple[float, int]] = {"quick": (1 / 64, 4), "default": (1 / 16, 16), "thorough": (1 / 4, 64)}
+#: How many Hamming neighbours are rescored with float vectors, at least.
+RESCORE_CANDIDATES = 200
+#: A query longer than this many characters is cut before tokenising (far beyond any model window).
+_QUERY_CHARS_PER_TOKEN = 16
+_SNIPPET_CHARS = 200
+_BATCH = 256
+
+
+def nlist_for(windows: int) -> int:
+    """IVF lists for a shard: about 4·sqrt(n), a power of two, between 64 and 65536."""
+    return int(min(65536, max(64, 2 ** round(math.log2(4 * math.sqrt(max(windows, 1)))))))
+
+
+def _pack(vectors: np.ndarray) -> np.ndarray:
+    """Sign bits (x > 0) packed eight to a byte, as FAISS binary indexes expect."""
+    return np.packbits(vectors > 0, axis=1)
+
+
+def _snippet(segment: Segment) -> str:
+    for line in segment.content.splitlines():
+        if line.strip():
+            return line.strip()[:_SNIPPET_CHARS]
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Previous:
+    """Reusable work from the live generation: embed key -> (codes, vectors) of its windows."""
+
+    by_key: Mapping[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]]
+
+
+def _load_previous(previous_dir: Path | None, identity: str) -> _Previous | None:
+    if previous_dir is None or not (previous_dir / store.MANIFEST_FILE).exists():
+        return None
+    try:
+        files = store.read_shard(previous_dir, verify=True)
+    except Exception:  # noqa: BLE001 - a damaged previous shard only means nothing is reused
+        return None
+    if files.manifest.get("embedder", {}).get("identity") != identity:
+        return None
+    by_key: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
+    rows = files.windows[:, 0]
+    order = np.argsort(rows, kind="stable")
+    bounds = np.searchsorted(rows[order], np.arange(len(files.segments) + 1))
+    for seg_row, record in enumerate(files.segments):
+        sel = order[bounds[seg_row] : bounds[seg_row + 1]]
+        vectors = None if files.vectors is None else np.asarray(files.vectors[sel])
+        by_key[record.embed_key] = (np.asarray(files.codes[sel]), vectors, files.windows[sel, 1:] - record.start_line)
+    return _Previous(by_key)
+
+
+class SemanticModality:
+    """``semantic``: dense retrieval of segments; shards per repository."""
+
+    name = "semantic"
+    sharding = "repo"
+
+    def __init__(self, embedders: EmbedderFactories = None) -> None:
+        self._embedders = embedders
+
+    # --- build -----------------------------------------------------------------------------------
+
+    def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
+        import faiss
+
+        faiss.omp_set_num_threads(1)
+        name, options = embedder_options(context.settings)
+        embedder = get_embedder(name, options, self._embedders)
+        identity = embedder.identity()
+        segs = list(segments)
+        previous = _load_previous(context.previous_dir, identity)
+
+        window_rows: list[tuple[int, int, int]] = []
+        codes_parts: list[np.ndarray] = []
+        vector_parts: list[np.ndarray] = []
+        pending: list[Window] = []
+        reused = 0
+        keys = [embed_key(s) for s in segs]
+        fresh = [i for i, key in enumerate(keys) if previous is None or key not in previous.by_key]
+        whole_tokens = dict(zip(fresh, embedder.count_tokens([segment_text(segs[i]) for i in fresh]), strict=True))
+        fresh_windows: dict[int, list[Window]] = {
+            i: split_windows(i, segs[i], embedder.max_tokens, embedder.count_tokens, whole_tokens[i]) for i in fresh
+        }
+        for ws in fresh_windows.values():
+            pending.extend(ws)
+        fresh_codes, fresh_vectors = self._embed_windows(embedder, pending)
+
+        cursor = 0
+        for row, seg in enumerate(segs):
+            if row in fresh_windows:
+                n = len(fresh_windows[row])
+                codes_parts.append(fresh_codes[cursor : cursor + n])
+                if fresh_vectors is not None:
+                    vector_parts.append(fresh_vectors[cursor : cursor + n])
+                window_rows.extend((row, w.start_line, w.end_line) for w in fresh_windows[row])
+                cursor += n
+            else:
+                assert previous is not None
+                codes, vectors, offsets = previous.by_key[keys[row]]
+                codes_parts.append(codes)
+                if vectors is not None and not embedder.binary:
+                    vector_parts.append(vectors.astype(np.float16))
+                window_rows.extend((row, seg.start_line + int(a), seg.start_line + int(b)) for a, b in offsets)
+                reused += 1
+
+        dims = embedder.dimensions
+        codes = np.concatenate(codes_parts) if codes_parts else np.zeros((0, dims // 8), np.uint8)
+        windows = np.asarray(window_rows, dtype=np.int32).reshape(-1, 3)
+        index, kind, nlist = self._make_index(codes, dims, context.settings)
+
+        tmp = shard_dir.with_name(shard_dir.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        faiss.write_index_binary(index, str(tmp / store.INDEX_FILE))
+        np.save(tmp / store.CODES_FILE, codes, allow_pickle=False)
+        np.save(tmp / store.WINDOWS_FILE, windows, allow_pickle=False)
+        files = [store.INDEX_FILE, store.CODES_FILE, store.WINDOWS_FILE, store.SEGMENTS_FILE]
+        if not embedder.binary:
+            vectors = np.concatenate(vector_parts) if vector_parts else np.zeros((0, dims), np.float16)
+            np.save(tmp / store.VECTORS_FILE, vectors, allow_pickle=False)
+            files.append(store.VECTORS_FILE)
+        records = [
+            store.SegmentRecord(
+                s.id, s.repo, s.path, s.language, s.start_line, s.end_line, s.symbol, s.kind, _snippet(s), keys[i]
+            )
+            for i, s in enumerate(segs)
+        ]
+        (tmp / store.SEGMENTS_FILE).write_text(json.dumps([asdict(r) for r in records]))
+        manifest = {
+            "embedder": {"name": name, "options": options, "identity": identity, "binary": embedder.binary},
+            "dimensions": dims,
+            "index": kind,
+            "nlist": nlist,
+            "segments": len(segs),
+            "windows": int(len(windows)),
+            "generation": context.generation,
+            "shard": context.shard,
+        }
+        size = store.write_manifest(tmp, manifest, files)
+        if shard_dir.exists():
+            shutil.rmtree(shard_dir)
+        tmp.rename(shard_dir)
+        notes = (f"semantic: {len(windows)} windows for {len(segs)} segments, {kind} index, embedder {identity}",)
+        return BuildStats(segments=len(segs), bytes_on_disk=size, reused=reused, notes=notes)
+
+    @staticmethod
+    def _embed_windows(embedder: Embedder, windows: list[Window]) -> tuple[np.ndarray, np.ndarray | None]:
+        dims = embedder.dimensions
+        codes = np.zeros((len(windows), dims // 8), dtype=np.uint8)
+        vectors = None if embedder.binary else np.zeros((len(windows), dims), dtype=np.float16)
+        for start in range(0, len(windows), _BATCH):
+            batch = embedder.embed([w.text for w in windows[start : start + _BATCH]], "document")
+            if batch.shape != (min(_BATCH, len(windows) - start), dims):
+                raise PluginError(f"embedder {embedder.identity()} returned shape {batch.shape}, expected (n, {dims})")
+            codes[start : start + len(batch)] = _pack(batch)
+            if vectors is not None:
+                vectors[start : start + len(batch)] = batch
+        return codes, vectors
+
+    @staticmethod
+    def _make_index(codes: np.ndarray, dims: int, settings: Mapping[str, str]) -> tuple[object, str, int]:
+        import faiss
+
+        threshold = int(settings.get("semantic.ivf_threshold", IVF_THRESHOLD))
+        n = len(codes)
+        if n < max(threshold, 1):
+            flat = faiss.IndexBinaryFlat(dims)
+            if n:
+                flat.add(codes)
+            return flat, "flat", 0
+        nlist = int(settings.get("semantic.nlist", 0)) or nlist_for(n)
+        nlist = min(nlist, max(1, n // 39))  # FAISS wants about 39 training points per list
+        quantizer = faiss.IndexBinaryFlat(dims)
+        ivf = faiss.IndexBinaryIVF(quantizer, dims, nlist)
+        ivf.own_fields = True
+        quantizer.this.disown()
+        sample_size = min(n, max(64 * nlist, 20_000), 131_072)
+        rng = np.random.default_rng(0)
+        sample = codes[np.sort(rng.choice(n, size=sample_size, replace=False))]
+        ivf.train(sample)
+        ivf.add(codes)
+        ivf.nprobe = max(PRESETS["default"][1], int(nlist * PRESETS["default"][0]))
+        return ivf, "ivf", nlist
+
+    # --- load ------------------------------------------------------------------------------------
+
+    def load(self, shard_dir: Path) -> SemanticShard:
+        import faiss
+
+        faiss.omp_set_num_threads(1)
+        return SemanticShard(store.read_shard(shard_dir), shard_dir, self._embedders)
+
+
+class SemanticShard:
+    """A loaded semantic shard. Thread-safe: FAISS searches get per-call parameters, the arrays
+    are read-only and the embedder is created once under a lock."""
+
+    def __init__(self, files: store.ShardFiles, shard_dir: Path, embedders: EmbedderFactories = None) -> None:
+        self._files = files
+        self._dir = shard_dir
+        self._embedders = embedders
+        self._embedder: Embedder | None = None
+        self._lock = threading.Lock()
+        meta = files.manifest["embedder"]
+        self._embedder_name: str = meta["name"]
+        self._embedder_options: dict[str, str] = dict(meta["options"])
+        self._identity: str = meta["identity"]
+        self._nlist: int = int(files.manifest["nlist"])
+        self._segment_of = files.windows[:, 0]
+        self._paths = [s.path for s in files.segments]
+
+    @property
+    def identity(self) -> str:
+        """The embedder identity recorded when the shard was built."""
+        return self._identity
+
+    def embedder(self) -> Embedder:
+        """The shard's embedder, created on first use and checked against the recorded identity."""
+        if self._embedder is None:
+            with self._lock:
+                if self._embedder is None:
+                    embedder = get_embedder(self._embedder_name, self._embedder_options, self._embedders)
+                    if embedder.identity() != self._identity:
+                        raise PluginError(
+                            f"semantic shard {self._dir} was built with embedder {self._identity!r} but this process "
+                            f"has {embedder.identity()!r}; rebuild the index or restore the original model"
+                        )
+                    self._embedder = embedder
+        return self._embedder
+
+    def nprobe(self, options: Mapping[str, str]) -> int:
+        """``options["nprobe"]`` if given, else the preset's share of the lists (``default`` preset)."""
+        if "nprobe" in options:
+            raw = options["nprobe"]
+            if not raw.isdigit() or int(raw) < 1:
+                raise InvalidQuery(f"option nprobe must be a positive integer, got {raw!r}; omit it to use the preset")
+            return min(int(raw), max(self._nlist, 1))
+        preset = options.get("preset", "default")
+        if preset not in PRESETS:
+            raise InvalidQuery(f"unknown preset {preset!r}; use one of {', '.join(PRESETS)}")
+        share, floor = PRESETS[preset]
+        return min(max(floor, int(self._nlist * share)), max(self._nlist, 1))
+
+    def search(self, query: ModalityQuery) -> ShardResult:
+        text = query.text.strip()
+        if not text:
+            raise InvalidQuery("the query is empty; give words or code to search for")
+        if query.k < 1:
+            raise InvalidQuery(f"k must be at least 1, got {query.k}")
+        nprobe = self.nprobe(query.options)
+        rescore = query.options.get("rescore", "on")
+        if rescore not in ("on", "off"):
+            raise InvalidQuery(f"option rescore must be 'on' or 'off', got {rescore!r}")
+        files = self._files
+        notes: list[str] = []
+        allowed = self._allowed_segments(query)
+        if len(files.windows) == 0 or (allowed is not None and not allowed.any()):
+            return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
+
+        embedder = self.embedder()
+        limit = embedder.max_tokens * _QUERY_CHARS_PER_TOKEN
+        clipped = text[:limit]
+        tokens = embedder.count_tokens([clipped])[0]
+        if tokens > embedder.max_tokens or len(text) > limit:
+            notes.append(f"semantic: the query was truncated to the model window of {embedder.max_tokens} tokens")
+        qvec = embedder.embed([clipped], "query")
+        qcode = _pack(qvec)
+
+        n_windows = len(files.windows)
+        candidates = min(n_windows, max(RESCORE_CANDIDATES, 20 * query.k))
+        if allowed is not None:
+            window_ok = allowed[self._segment_of]
+            pool = np.flatnonzero(window_ok)
+            if len(pool) <= 4 * candidates:
+                # A narrow filter: score the allowed windows exactly instead of hoping the ANN finds them.
+                ids = pool
+            else:
+                ids = self._hamming(qcode, min(n_windows, candidates * 4), nprobe)
+                ids = ids[window_ok[ids]]
+        else:
+            ids = self._hamming(qcode, candidates, nprobe)
+        if len(ids) == 0:
+            return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
+
+        if files.vectors is not None and rescore == "on":
+            scores = np.asarray(files.vectors[np.sort(ids)], dtype=np.float32) @ qvec[0]
+            ids = np.sort(ids)
+        else:
+            bits = embedder.dimensions
+            dist = _hamming_rows(np.asarray(files.codes[ids]), qcode[0])
+            scores = 1.0 - 2.0 * dist / bits  # cosine of the ±1 vectors
+        return ShardResult(hits=self._fold(ids, scores, query.k), total_matches=len(set(self._segment_of[ids].tolist())), notes=tuple(notes))
+
+    def _hamming(self, qcode: np.ndarray, k: int, nprobe: int) -> np.ndarray:
+        import faiss
+
+        index = self._files.index
+        if self._nlist:
+            _, ids = index.search(qcode, k, params=faiss.SearchParametersIVF(nprobe=nprobe))
+        else:
+            _, ids = index.search(qcode, k)
+        row = ids[0]
+        return row[row >= 0].astype(np.int64)
+
+    def _allowed_segments(self, query: ModalityQuery) -> np.ndarray | None:
+        """A boolean mask over segments for the repo/language/path filters, or None without filters."""
+        if not (query.repos or query.languages or query.path_glob):
+            return None
+        segs = self._files.segments
+        mask = np.ones(len(segs), dtype=bool)
+        if query.repos:
+            wanted = set(query.repos)
+            mask &= np.fromiter((s.repo in wanted for s in segs), bool, len(segs))
+        if query.languages:
+            langs = {lang.lower() for lang in query.languages}
+            mask &= np.fromiter((s.language.lower() in langs for s in segs), bool, len(segs))
+        if query.path_glob:
+            glob = query.path_glob
+            mask &= np.fromiter((fnmatch.fnmatchcase(p, glob) for p in self._paths), bool, len(segs))
+        return mask
+
+    def _fold(self, ids: np.ndarray, scores: np.ndarray, k: int) -> tuple[Hit, ...]:
+        """Best window per segment, segments by score (ties by id for a stable order)."""
+        best: dict[int, tuple[float, int]] = {}
+        for window, score in zip(ids.tolist(), scores.tolist(), strict=True):
+            seg = int(self._segment_of[window])
+            if seg not in best or score > best[seg][0]:
+                best[seg] = (score, window)
+        ranked = sorted(best.items(), key=lambda item: (-item[1][0], self._files.segments[item[0]].id))[:k]
+        hits = []
+        for seg, (score, window) in ranked:
+            rec = self._files.segments[seg]
+            _, first, last = (int(v) for v in self._files.windows[window])
+            whole = first == rec.start_line and last == rec.end_line
+            hits.append(
+                Hit(
+                    segment_id=rec.id,
+                    repo=rec.repo,
+                    path=rec.path,
+                    start_line=rec.start_line,
+                    end_line=rec.end_line,
+                    score=float(score),
+                    symbol=rec.symbol,
+                    kind=rec.kind,
+                    language=rec.language,
+                    match_lines=() if whole else tuple(range(first, last + 1)),
+                    snippet=rec.snippet,
+                )
+            )
+        return tuple(hits)
+
+    def close(self) -> None:
+        """Nothing to release beyond memory; the embedder stays cached for other shards."""
+
+
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
+
+
+def _hamming_rows(codes: np.ndarray, qcode: np.ndarray) -> np.ndarray:
+    """Hamming distance of each packed row of ``codes`` to ``qcode``."""
+    return _POPCOUNT[np.bitwise_xor(codes, qcode)].sum(axis=1)

@@ -393,6 +393,8 @@ def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
         while stack and not _contains(stack[-1], item):
             stack.pop()
         enclosing = stack[-1] if stack else None
+        if _restates(enclosing, item):
+            continue  # exports.send = function send () {}: one definition, not two
         if item.kind in _VARIABLE_KINDS:
             owner = enclosing
             if owner is not None and owner.kind in _CALLABLE_KINDS:
@@ -420,6 +422,17 @@ def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
             )
         )
     return tuple(out)
+
+
+def _restates(outer: _Item | None, inner: _Item) -> bool:
+    """Whether ``inner`` is the function that ``outer`` (same name, same line) assigns."""
+    return (
+        outer is not None
+        and inner.kind == "function"
+        and outer.kind in _CALLABLE_KINDS
+        and outer.name == inner.name
+        and outer.start_line == inner.start_line
+    )
 
 
 def _contains(outer: _Item, inner: _Item) -> bool:

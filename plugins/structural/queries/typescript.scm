@@ -28,3 +28,15 @@
 (pair
   key: [(property_identifier) (string)] @name
   value: [(function_expression) (arrow_function) (generator_function)]) @definition.method
+; res.contentType = res.type = function contentType () {}
+(assignment_expression
+  left: (member_expression) @name
+  right: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)])) @definition.function
+; A named function expression passed along (return function generateETag () {}); one that only
+; repeats the name it is assigned to is folded into that definition by the extractor.
+(function_expression name: (identifier) @name) @definition.function
+(generator_function name: (identifier) @name) @definition.function
+; var proto = module.exports = function (options) {}
+(variable_declarator
+  name: (identifier) @name
+  value: (assignment_expression right: [(function_expression) (arrow_function) (generator_function)])) @definition.function

@@ -1,4 +1,4 @@
-"""Registers the text modality (placeholder until its implementation lands)."""
+"""Registers the text modality: trigram index shards answering literal, regex and BM25 searches."""
 
 from __future__ import annotations
 
@@ -6,30 +6,31 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fourfold.plugins import BuildContext, BuildStats, ModalityQuery, Segment, ShardResult, hookimpl
+from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins.text.build import build_shard
+from fourfold.plugins.text.shard import TextShard
+
+__all__ = ["TextModality"]
 
 
-class _Shard:
-    def search(self, query: ModalityQuery) -> ShardResult:
-        return ShardResult(hits=(), total_matches=0, notes=("text: not implemented yet",))
+class TextModality:
+    """The ``text`` modality: one shard per repository (large ones split), built from segments.
 
-    def close(self) -> None:
-        pass
+    ``options["mode"]`` picks ``literal``, ``regex`` (RE2), ``bm25`` or ``auto`` (the default:
+    quoted strings are literals, other words are ranked by BM25; an ``exact_match`` query without
+    quotes is first tried as one literal).
+    """
 
-
-class Placeholder:
     name = "text"
     sharding = "repo"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        n = sum(1 for _ in segments)
-        shard_dir.mkdir(parents=True, exist_ok=True)
-        return BuildStats(segments=n)
+        return build_shard(segments, shard_dir)
 
-    def load(self, shard_dir: Path) -> _Shard:
-        return _Shard()
+    def load(self, shard_dir: Path) -> TextShard:
+        return TextShard(shard_dir)
 
 
 @hookimpl
 def fourfold_register_modalities(register: Callable[[Any], None]) -> None:
-    register(Placeholder())
+    register(TextModality())

@@ -1,0 +1,185 @@
+"""Build a text shard: file contents, a trigram index over files, a BM25 term index over segments.
+
+Segments carry their lines, not whole files, so each file is put back together from them: a line
+is owned by the innermost segment covering it (the shortest range), and a line that no segment
+covers is stored empty and can match nothing. Every match therefore maps to exactly one segment.
+
+On-disk layout (``FORMAT`` in ``meta.json``)::
+
+    meta.json                       counts, average segment length, format version
+    files.json                      repositories, languages, [repo index, language index, path] per file
+    content.bin, content_offsets.npy    each file's lines joined by '\\n', UTF-8, back to back
+    seg_offsets.npy                 segment range of each file (segments are stored file by file)
+    seg_start.npy, seg_end.npy      1-based inclusive lines of each segment
+    seg_len.npy                     BM25 length: terms in the lines the segment owns
+    seg_info.bin (+ _offsets)       "id\\0symbol\\0kind" of each segment
+    tri_*                           trigram key -> file ids (storage.PostingLists)
+    terms.bin (+ _offsets)          the sorted BM25 terms
+    term_* , term_tf.npy            term index -> segment ids, and their weighted term frequencies
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from fourfold.plugins.modality import BuildStats
+from fourfold.plugins.text.fold import encode, fold_bytes, trigram_keys
+from fourfold.plugins.text.storage import write_postings, write_strings
+from fourfold.plugins.text.terms import count_terms, split_identifier
+from fourfold.plugins.types import Segment
+
+__all__ = ["FORMAT", "SYMBOL_BOOST", "build_shard", "file_lines", "line_owners"]
+
+FORMAT = 1
+
+#: Added to a term's frequency in a segment whose symbol name holds the term (Zoekt-style boost).
+SYMBOL_BOOST = 5
+
+
+def file_lines(segments: list[Segment]) -> list[str]:
+    """A file's lines (as ripgrep splits them) put back together from its segments."""
+    n = max(s.end_line for s in segments)
+    lines: list[str | None] = [None] * n
+    for s in segments:
+        own = s.content.split("\n")
+        for i in range(s.end_line - s.start_line + 1):
+            at = s.start_line - 1 + i
+            if lines[at] is None:
+                lines[at] = own[i] if i < len(own) else ""
+    return [line if line is not None else "" for line in lines]
+
+
+def line_owners(starts: npt.NDArray[np.int32], ends: npt.NDArray[np.int32], n_lines: int) -> npt.NDArray[np.int32]:
+    """For each line (0-based), the index of the innermost segment covering it, or -1."""
+    owner = np.full(n_lines, -1, dtype=np.int32)
+    # widest first, so that inner segments paint over their parents; ties: the later one wins
+    order = np.lexsort((starts, -(ends - starts)))
+    for j in order.tolist():
+        owner[starts[j] - 1 : ends[j]] = j
+    return owner
+
+
+@dataclass(slots=True)
+class _TermAccumulator:
+    """(term, segment, weighted tf) triples gathered during a build."""
+
+    term_ids: dict[str, int]
+    term: list[int]
+    seg: list[int]
+    tf: list[int]
+
+    def add(self, seg: int, counts: dict[str, int]) -> None:
+        for t, n in counts.items():
+            tid = self.term_ids.setdefault(t, len(self.term_ids))
+            self.term.append(tid)
+            self.seg.append(seg)
+            self.tf.append(min(n, 0xFFFF))
+
+
+def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
+    """Write a shard for ``segments`` (any order) under ``shard_dir``."""
+    shard_dir.mkdir(parents=True, exist_ok=True)
+    by_file: dict[tuple[str, str], list[Segment]] = defaultdict(list)
+    for s in segments:
+        by_file[(s.repo, s.path)].append(s)
+
+    repos: dict[str, int] = {}
+    languages: dict[str, int] = {}
+    file_rows: list[tuple[int, int, str]] = []
+    content_path = shard_dir / "content.bin"
+    content_offsets = [0]
+    seg_offsets = [0]
+    seg_start: list[int] = []
+    seg_end: list[int] = []
+    seg_len: list[int] = []
+    seg_info: list[str] = []
+    tri_parts: list[npt.NDArray[np.uint64]] = []
+    terms = _TermAccumulator({}, [], [], [])
+    uncovered = 0
+
+    with content_path.open("wb") as out:
+        for file_id, ((repo, path), segs) in enumerate(sorted(by_file.items())):
+            segs.sort(key=lambda s: (s.start_line, -s.end_line))
+            language = segs[0].language
+            file_rows.append((repos.setdefault(repo, len(repos)), languages.setdefault(language, len(languages)), path))
+            lines = file_lines(segs)
+            text = "\n".join(lines)
+            data = encode(text)
+            out.write(data)
+            content_offsets.append(content_offsets[-1] + len(data))
+
+            keys = np.unique(trigram_keys(fold_bytes(text))).astype(np.uint64)
+            tri_parts.append((keys << np.uint64(32)) | np.uint64(file_id))
+
+            starts = np.array([s.start_line for s in segs], dtype=np.int32)
+            ends = np.array([s.end_line for s in segs], dtype=np.int32)
+            owner = line_owners(starts, ends, len(lines))
+            uncovered += int(np.count_nonzero(owner < 0))
+            owned: dict[int, list[str]] = defaultdict(list)
+            for line, o in zip(lines, owner.tolist(), strict=True):
+                owned[o].append(line)
+            base = len(seg_start)
+            for j, s in enumerate(segs):
+                counts = count_terms("\n".join(owned.get(j, ())))
+                seg_len.append(sum(counts.values()))
+                if s.symbol:
+                    for t in split_identifier(s.symbol):
+                        counts[t] += SYMBOL_BOOST
+                terms.add(base + j, counts)
+                seg_start.append(s.start_line)
+                seg_end.append(s.end_line)
+                seg_info.append(f"{s.id}\0{s.symbol or ''}\0{s.kind or ''}")
+            seg_offsets.append(len(seg_start))
+
+    nbytes = content_path.stat().st_size
+    pairs = np.sort(np.concatenate(tri_parts)) if tri_parts else np.empty(0, dtype=np.uint64)
+    nbytes += write_postings(shard_dir, "tri", pairs >> np.uint64(32), (pairs & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+    nbytes += _write_terms(shard_dir, terms)
+
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        "content_offsets": np.array(content_offsets, dtype=np.int64),
+        "seg_offsets": np.array(seg_offsets, dtype=np.int64),
+        "seg_start": np.array(seg_start, dtype=np.int32),
+        "seg_end": np.array(seg_end, dtype=np.int32),
+        "seg_len": np.array(seg_len, dtype=np.uint32),
+    }
+    for name, arr in arrays.items():
+        np.save(shard_dir / f"{name}.npy", arr)
+        nbytes += arr.nbytes
+    nbytes += write_strings(shard_dir, "seg_info", seg_info)
+    files_json = json.dumps({"repos": list(repos), "languages": list(languages), "files": file_rows})
+    (shard_dir / "files.json").write_text(files_json)
+    meta = {
+        "format": FORMAT,
+        "files": len(file_rows),
+        "segments": len(seg_start),
+        "content_bytes": content_offsets[-1],
+        "avg_seg_len": float(np.mean(seg_len)) if seg_len else 0.0,
+    }
+    (shard_dir / "meta.json").write_text(json.dumps(meta))
+    nbytes += len(files_json)
+    notes = (f"text: {uncovered} lines covered by no segment are not searchable",) if uncovered else ()
+    return BuildStats(segments=len(seg_start), bytes_on_disk=nbytes, notes=notes)
+
+
+def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:
+    """Sort the term table, then write term -> (segment ids, weighted tf) lists."""
+    names = sorted(terms.term_ids)
+    rank = np.empty(len(names), dtype=np.int64)
+    for r, name in enumerate(names):
+        rank[terms.term_ids[name]] = r
+    term = rank[np.array(terms.term, dtype=np.int64)] if terms.term else np.empty(0, dtype=np.int64)
+    seg = np.array(terms.seg, dtype=np.int64)
+    tf = np.array(terms.tf, dtype=np.uint16)
+    order = np.lexsort((seg, term))
+    term, seg, tf = term[order], seg[order], tf[order]
+    nbytes = write_postings(shard_dir, "term", term.astype(np.uint64), seg.astype(np.uint32))
+    np.save(shard_dir / "term_tf.npy", tf)
+    return nbytes + int(tf.nbytes) + write_strings(shard_dir, "terms", names)

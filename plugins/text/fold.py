@@ -1,0 +1,82 @@
+"""Case folding and trigram keys: the one definition shared by index builds and queries.
+
+The index is case-folded so that one posting list serves both case-sensitive and
+case-insensitive searches; the exact case check happens when candidates are verified. Folding
+must map every pair of characters that ripgrep (and RE2) treat as equal under ``-i`` (Unicode
+simple case folding) to the same character, or the index would wrongly rule a file out. It is
+per character and length-preserving in characters, so ``fold(a + b) == fold(a) + fold(b)``.
+
+A trigram key is three consecutive bytes of the folded UTF-8 text packed into a ``uint32``.
+Trigrams that contain a newline are never indexed: matches are per line, like ripgrep's.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["NEWLINE", "encode", "fold", "fold_bytes", "trigram_keys", "trigrams_of"]
+
+NEWLINE = 0x0A
+
+#: Code points beyond the last cased script (Adlam, U+1E900..U+1E95F) have no case.
+_LAST_CASED = 0x1E960
+
+
+@functools.cache
+def _fold_table() -> dict[int, str]:
+    """Code point -> its folded form, for every code point that folding changes.
+
+    ``str.casefold`` where it yields one character (it joins ``K``/``k``/KELVIN SIGN, ``s``/``ſ``,
+    the Greek sigmas), else ``str.lower`` where that yields one character (``ẞ`` -> ``ß``).
+    """
+    table: dict[int, str] = {}
+    for cp in range(_LAST_CASED):
+        c = chr(cp)
+        folded = c.casefold()
+        if len(folded) != 1:
+            folded = c.lower()
+            if len(folded) != 1:
+                continue
+        if folded != c:
+            table[cp] = folded
+    return table
+
+
+def fold(text: str) -> str:
+    """Case-fold ``text`` character by character (see the module docstring)."""
+    if text.isascii():
+        return text.lower()
+    return text.translate(_fold_table())
+
+
+def encode(text: str) -> bytes:
+    """UTF-8 bytes of ``text``; lone surrogates (from undecodable input) are kept, not refused."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def fold_bytes(text: str) -> bytes:
+    """The folded UTF-8 bytes that trigram keys are taken from."""
+    return encode(fold(text))
+
+
+def trigram_keys(data: bytes) -> npt.NDArray[np.uint32]:
+    """Every trigram key of ``data`` (already folded) that holds no newline, in text order, with repeats."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    if a.size < 3:
+        return np.empty(0, dtype=np.uint32)
+    keys = (a[:-2].astype(np.uint32) << 16) | (a[1:-1].astype(np.uint32) << 8) | a[2:].astype(np.uint32)
+    nl = a == NEWLINE
+    if nl.any():
+        keys = keys[~(nl[:-2] | nl[1:-1] | nl[2:])]
+    return keys
+
+
+def trigrams_of(text: str) -> tuple[int, ...]:
+    """The distinct trigram keys a match of the literal ``text`` must contain (empty: too short to tell)."""
+    return tuple(sorted(set(trigram_keys(fold_bytes(text)).tolist())))

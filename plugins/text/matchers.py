@@ -1,0 +1,100 @@
+"""Line matchers: a compiled RE2 program plus the trigram query that narrows its candidates.
+
+Matching follows ripgrep: per line (a match never spans '\\n'; RE2's ``never_nl``), ``^`` and
+``$`` at line boundaries, a '\\r' kept on its line. Case-insensitive matching uses RE2's Unicode
+simple case folding, as ripgrep's ``-i`` does.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import warnings
+from dataclasses import dataclass
+
+import re2
+
+from fourfold.errors import InvalidQuery
+from fourfold.plugins.text.fold import encode
+from fourfold.plugins.text.trigram_query import Query, for_literal, for_regex
+
+__all__ = ["Matcher", "literal_matcher", "regex_matcher"]
+
+
+@dataclass(frozen=True, slots=True)
+class Matcher:
+    """Finds the lines of a file that match; ``trigrams`` must hold for any file with a match."""
+
+    description: str
+    program: re2._Regexp
+    trigrams: Query
+
+    def __str__(self) -> str:
+        return f"{self.description} [{self.trigrams}]"
+
+    def lines(self, data: bytes) -> list[int]:
+        """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match."""
+        out: list[int] = []
+        search = self.program.search
+        pos = line = 0
+        while (m := search(data, pos)) is not None:
+            start = m.start()
+            line += data.count(b"\n", pos, start)
+            out.append(line)
+            end = data.find(b"\n", start)
+            if end < 0:
+                break
+            pos = end + 1
+            line += 1
+        return out
+
+    def matches(self, text: str) -> bool:
+        """Whether ``text`` (a symbol name, one line) holds a match."""
+        return self.program.search(encode(text)) is not None
+
+
+def _options(case_sensitive: bool, literal: bool) -> re2.Options:
+    opts = re2.Options()
+    opts.case_sensitive = case_sensitive
+    opts.literal = literal
+    opts.never_nl = True
+    opts.log_errors = False
+    return opts
+
+
+@functools.lru_cache(maxsize=256)
+def literal_matcher(text: str, case_sensitive: bool) -> Matcher:
+    """Lines holding ``text`` as a substring (one or two characters work too: every file is scanned)."""
+    program = re2.compile(encode(text), _options(case_sensitive, literal=True))
+    return Matcher(f"literal {text!r}", program, for_literal(text))
+
+
+@functools.lru_cache(maxsize=256)
+def regex_matcher(pattern: str, case_sensitive: bool) -> Matcher:
+    """Lines matching the RE2 ``pattern``; raises InvalidQuery naming where the pattern is wrong."""
+    try:
+        re2.compile(encode(pattern), _options(case_sensitive=True, literal=False))
+    except re2.error as exc:
+        raise InvalidQuery(_regex_error(pattern, exc)) from None
+    program = re2.compile(encode("(?m)" + pattern), _options(case_sensitive, literal=False))
+    return Matcher(f"regex {pattern!r}", program, for_regex(pattern))
+
+
+def _regex_error(pattern: str, exc: re2.error) -> str:
+    """A message with RE2's reason and the position of the offending text."""
+    raw = exc.args[0] if exc.args else b""
+    reason = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+    what, _, fragment = reason.partition(": ")
+    position = pattern.rfind(fragment) if fragment else -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            re.compile(pattern)
+        except re.error as py_exc:  # Python's parser pinpoints most of the same mistakes
+            if py_exc.pos is not None:
+                position = py_exc.pos
+    where = f"at position {position}" if position >= 0 else f"near {fragment!r}"
+    return (
+        f"invalid regex {pattern!r}: {what} {where} (RE2 syntax); "
+        "fix the pattern, or search with mode=literal for the exact text"
+    )

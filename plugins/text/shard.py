@@ -1,0 +1,318 @@
+"""A loaded text shard: literal, regex and BM25 searches over memory-mapped arrays.
+
+Searches are read-only over memory maps and immutable tables, so one ``TextShard`` serves any
+number of threads. ``total_matches`` counts matching lines for literal and regex searches (as
+``rg --count`` summed over files) and matching segments for BM25, however many hits ``k`` keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from fourfold.errors import CorruptIndex, InvalidQuery
+from fourfold.plugins.text.build import FORMAT, line_owners
+from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_matcher
+from fourfold.plugins.text.globs import compile_glob
+from fourfold.plugins.text.storage import PostingLists, StringTable
+from fourfold.plugins.text.terms import query_terms
+from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri, and_
+from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
+
+__all__ = ["MODES", "TextShard"]
+
+MODES = ("auto", "literal", "regex", "bm25")
+
+#: BM25 parameters (Lucene's defaults) and the weight of a term found in the file name.
+K1, B = 1.2, 0.75
+FILENAME_WEIGHT = 0.5
+
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)+)"')
+_SNIPPET_LINES = 3
+_SNIPPET_WIDTH = 240
+
+
+@dataclass(frozen=True, slots=True)
+class _SegmentMatch:
+    """The matching lines (1-based) one segment owns."""
+
+    seg: int
+    file: int
+    lines: tuple[int, ...]
+
+
+class TextShard:
+    """One loaded shard; see the module docstring for the threading rules."""
+
+    def __init__(self, shard_dir: Path) -> None:
+        try:
+            meta = json.loads((shard_dir / "meta.json").read_text())
+            files = json.loads((shard_dir / "files.json").read_text())
+        except (OSError, ValueError) as exc:
+            raise CorruptIndex(f"text shard {shard_dir} has no readable meta.json/files.json ({exc}); rebuild it") from None
+        if meta.get("format") != FORMAT:
+            raise CorruptIndex(f"text shard {shard_dir} has format {meta.get('format')!r}, expected {FORMAT}; rebuild it")
+        self.dir = shard_dir
+        self.n_files = int(meta["files"])
+        self.n_segments = int(meta["segments"])
+        self.avg_seg_len = max(float(meta["avg_seg_len"]), 1.0)
+        self.repos: list[str] = files["repos"]
+        self.languages: list[str] = files["languages"]
+        rows = files["files"]
+        self.file_repo = np.array([r[0] for r in rows], dtype=np.int32)
+        self.file_lang = np.array([r[1] for r in rows], dtype=np.int32)
+        self.paths: list[str] = [r[2] for r in rows]
+        self.basenames = [p.rsplit("/", 1)[-1].lower() for p in self.paths]
+        content = shard_dir / "content.bin"
+        self.content = np.memmap(content, dtype=np.uint8, mode="r") if content.stat().st_size else np.empty(0, np.uint8)
+        self.content_offsets = np.load(shard_dir / "content_offsets.npy")
+        self.seg_offsets = np.load(shard_dir / "seg_offsets.npy")
+        self.seg_start = np.load(shard_dir / "seg_start.npy")
+        self.seg_end = np.load(shard_dir / "seg_end.npy")
+        self.seg_len = np.load(shard_dir / "seg_len.npy", mmap_mode="r")
+        self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
+        self.seg_info = StringTable.load(shard_dir, "seg_info")
+        self.tri = PostingLists.load(shard_dir, "tri")
+        self.term = PostingLists.load(shard_dir, "term")
+        self.terms = StringTable.load(shard_dir, "terms")
+        self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r")
+        sizes = np.diff(self.term.offsets) // np.maximum(self.term.width, 1)
+        self.term_tf_offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+
+    def close(self) -> None:
+        """Nothing to release beyond the memory maps, which go with the object."""
+
+    # --- entry point -----------------------------------------------------------------------
+
+    def search(self, query: ModalityQuery) -> ShardResult:
+        mode = query.options.get("mode", "auto")
+        if mode not in MODES:
+            raise InvalidQuery(f"text search mode {mode!r} is unknown; use one of {', '.join(MODES)}")
+        text = query.text
+        if not text.strip():
+            raise InvalidQuery("the text search is empty; give a word, a \"quoted literal\" or a regex")
+        if query.k < 1:
+            raise InvalidQuery(f"k={query.k} asks for no hits; ask for at least 1")
+        mask = self._file_mask(query)
+        cs = query.case_sensitive
+        if mode == "literal":
+            return self._grep((literal_matcher(text, cs),), query, mask)
+        if mode == "regex":
+            return self._grep((regex_matcher(text, cs),), query, mask)
+        if mode == "bm25":
+            return self._bm25(query_terms(text), query, mask)
+        quoted = [q.replace('\\"', '"').replace("\\\\", "\\") for q in _QUOTED.findall(text)]
+        if quoted:
+            rest = query_terms(_QUOTED.sub(" ", text))
+            return self._grep(tuple(literal_matcher(q, cs) for q in quoted), query, mask, rank_terms=rest)
+        if query.intent == "exact_match":
+            exact = self._grep((literal_matcher(text.strip(), cs),), query, mask)
+            if exact.total_matches:
+                return exact
+        terms = query_terms(text)
+        if not terms:
+            return self._grep((literal_matcher(text.strip(), cs),), query, mask)
+        return self._bm25(terms, query, mask)
+
+    # --- filters and candidates ------------------------------------------------------------
+
+    def _file_mask(self, query: ModalityQuery) -> npt.NDArray[np.bool_] | None:
+        """Files the repository, language and path filters allow (None: no filter)."""
+        mask: npt.NDArray[np.bool_] | None = None
+
+        def narrow(m: npt.NDArray[np.bool_]) -> None:
+            nonlocal mask
+            mask = m if mask is None else mask & m
+
+        if query.repos:
+            wanted = [i for i, r in enumerate(self.repos) if r in set(query.repos)]
+            narrow(np.isin(self.file_repo, wanted))
+        if query.languages:
+            wanted = [i for i, lang in enumerate(self.languages) if lang in set(query.languages)]
+            narrow(np.isin(self.file_lang, wanted))
+        if query.path_glob:
+            rx = compile_glob(query.path_glob)
+            narrow(np.fromiter((rx.match(p) is not None for p in self.paths), dtype=bool, count=self.n_files))
+        return mask
+
+    def _evaluate(self, q: Query) -> npt.NDArray[np.int64] | None:
+        """File ids that satisfy ``q`` (None: every file)."""
+        if isinstance(q, All):
+            return None
+        if isinstance(q, Tri):
+            return self.tri.get(q.key)
+        if isinstance(q, And):
+            # cheapest first: single trigrams by list length, then the rest
+            def cost(c: Query) -> float:
+                if isinstance(c, Tri):
+                    i = self.tri.find(c.key)
+                    return self.tri.size(i) if i >= 0 else 0
+                return math.inf
+
+            result: npt.NDArray[np.int64] | None = None
+            for child in sorted(q.children, key=cost):
+                ids = self._evaluate(child)
+                if ids is None:
+                    continue
+                result = ids if result is None else np.intersect1d(result, ids, assume_unique=True)
+                if result.size == 0:
+                    break
+            return result
+        if isinstance(q, Or):
+            parts: list[npt.NDArray[np.int64]] = []
+            for child in q.children:
+                ids = self._evaluate(child)
+                if ids is None:
+                    return None
+                parts.append(ids)
+            return np.unique(np.concatenate(parts)) if parts else np.empty(0, np.int64)
+        raise TypeError(f"unknown trigram query node {q!r}")
+
+    def _candidates(self, q: Query, mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.int64]:
+        ids = self._evaluate(q)
+        if ids is None:
+            ids = np.arange(self.n_files, dtype=np.int64)
+        return ids[mask[ids]] if mask is not None else ids
+
+    def _file_bytes(self, f: int) -> bytes:
+        return bytes(self.content[int(self.content_offsets[f]) : int(self.content_offsets[f + 1])])
+
+    def _owners(self, f: int, n_lines: int) -> npt.NDArray[np.int32]:
+        """Global segment index owning each 0-based line of file ``f`` (-1: none)."""
+        lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
+        owner = line_owners(self.seg_start[lo:hi], self.seg_end[lo:hi], n_lines)
+        return np.where(owner >= 0, owner + lo, -1).astype(np.int32)
+
+    # --- literal and regex -----------------------------------------------------------------
+
+    def _grep(
+        self,
+        matchers: tuple[Matcher, ...],
+        query: ModalityQuery,
+        mask: npt.NDArray[np.bool_] | None,
+        rank_terms: tuple[str, ...] = (),
+    ) -> ShardResult:
+        """Segments whose lines match every matcher; ranked by how well, then by ``rank_terms``."""
+        candidates = self._candidates(and_(m.trigrams for m in matchers), mask)
+        found: list[_SegmentMatch] = []
+        total = 0
+        for f in candidates.tolist():
+            data = self._file_bytes(f)
+            per_matcher = []
+            for m in matchers:
+                lines = m.lines(data)
+                if not lines:
+                    break
+                per_matcher.append(lines)
+            else:
+                owners = self._owners(f, data.count(b"\n") + 1)
+                by_seg: list[dict[int, set[int]]] = []
+                for lines in per_matcher:
+                    segs: dict[int, set[int]] = {}
+                    for line in lines:
+                        o = int(owners[line])
+                        if o >= 0:
+                            segs.setdefault(o, set()).add(line + 1)
+                    by_seg.append(segs)
+                common = set(by_seg[0]).intersection(*by_seg[1:])
+                for seg in sorted(common):
+                    lines_of_seg = sorted(set().union(*(s[seg] for s in by_seg)))
+                    total += len(lines_of_seg)
+                    found.append(_SegmentMatch(seg, f, tuple(lines_of_seg)))
+        extra = self._bm25_scores(rank_terms) if rank_terms and found else {}
+        scored = [(self._grep_score(sm, matchers) + extra.get(sm.seg, 0.0), sm) for sm in found]
+        scored.sort(key=lambda p: (-p[0], self.paths[p[1].file], int(self.seg_start[p[1].seg])))
+        hits = tuple(self._hit(sm.seg, score, sm.lines) for score, sm in scored[: query.k])
+        notes = (f"text: {' AND '.join(str(m) for m in matchers)}; {candidates.size} of {self.n_files} files verified",)
+        return ShardResult(hits=hits, total_matches=total, notes=notes)
+
+    def _grep_score(self, sm: _SegmentMatch, matchers: tuple[Matcher, ...]) -> float:
+        """More matching lines score higher (logarithmically); a definition whose name matches most."""
+        score = 1.0 + math.log1p(len(sm.lines))
+        symbol = self.seg_info[sm.seg].split("\0")[1]
+        if symbol:
+            score += 0.5
+            if all(m.matches(symbol) for m in matchers):
+                score += 3.0
+        return score
+
+    # --- BM25 ------------------------------------------------------------------------------
+
+    def _bm25_scores(self, terms: tuple[str, ...]) -> dict[int, float]:
+        """Segment -> BM25 score for ``terms`` (symbol names boosted at build, file names here)."""
+        seg_parts: list[npt.NDArray[np.int64]] = []
+        score_parts: list[npt.NDArray[np.float64]] = []
+        idfs: dict[str, float] = {}
+        n = max(self.n_segments, 1)
+        for t in terms:
+            i = self.terms.bisect(t)
+            if i < 0:
+                continue
+            segs = self.term.ids(i)
+            tf = np.asarray(self.term_tf[self.term_tf_offsets[i] : self.term_tf_offsets[i + 1]], dtype=np.float64)
+            df = segs.size
+            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            idfs[t] = idf
+            norm = K1 * (1.0 - B + B * np.asarray(self.seg_len[segs], dtype=np.float64) / self.avg_seg_len)
+            seg_parts.append(segs)
+            score_parts.append(idf * tf * (K1 + 1.0) / (tf + norm))
+        if not seg_parts:
+            return {}
+        segs_all = np.concatenate(seg_parts)
+        uniq, inverse = np.unique(segs_all, return_inverse=True)
+        totals = np.bincount(inverse, weights=np.concatenate(score_parts))
+        for t, idf in idfs.items():
+            named = [f for f, name in enumerate(self.basenames) if t in name]
+            if named:
+                in_named = np.isin(self.seg_file[uniq], named)
+                totals[in_named] += FILENAME_WEIGHT * idf
+        return dict(zip(uniq.tolist(), totals.tolist(), strict=True))
+
+    def _bm25(self, terms: tuple[str, ...], query: ModalityQuery, mask: npt.NDArray[np.bool_] | None) -> ShardResult:
+        scores = self._bm25_scores(terms)
+        if mask is not None:
+            scores = {s: v for s, v in scores.items() if mask[self.seg_file[s]]}
+        ranked = sorted(scores.items(), key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]])))
+        hits = []
+        if ranked:
+            pattern = "|".join(re.escape(t) for t in terms)
+            finder = regex_matcher(pattern, False)
+            for seg, score in ranked[: query.k]:
+                hits.append(self._hit(seg, score, self._lines_in_segment(seg, finder)))
+        note = f"text: BM25 over terms {', '.join(terms) if terms else '(none)'}"
+        return ShardResult(hits=tuple(hits), total_matches=len(scores), notes=(note,))
+
+    def _lines_in_segment(self, seg: int, matcher: Matcher) -> tuple[int, ...]:
+        f = int(self.seg_file[seg])
+        data = self._file_bytes(f)
+        owners = self._owners(f, data.count(b"\n") + 1)
+        return tuple(line + 1 for line in matcher.lines(data) if owners[line] == seg)
+
+    # --- hits ------------------------------------------------------------------------------
+
+    def _hit(self, seg: int, score: float, lines: tuple[int, ...]) -> Hit:
+        f = int(self.seg_file[seg])
+        seg_id, symbol, kind = self.seg_info[seg].split("\0")
+        snippet = ""
+        if lines:
+            text = self._file_bytes(f).decode("utf-8", "replace").split("\n")
+            snippet = "\n".join(text[line - 1][:_SNIPPET_WIDTH] for line in lines[:_SNIPPET_LINES])
+        return Hit(
+            segment_id=seg_id,
+            repo=self.repos[int(self.file_repo[f])],
+            path=self.paths[f],
+            start_line=int(self.seg_start[seg]),
+            end_line=int(self.seg_end[seg]),
+            score=float(score),
+            symbol=symbol or None,
+            kind=kind or None,
+            language=self.languages[int(self.file_lang[f])],
+            match_lines=lines,
+            snippet=snippet,
+        )

@@ -1,0 +1,148 @@
+"""Compact on-disk structures: posting lists and string tables, memory-mapped on load.
+
+Posting lists are sorted keys, offsets, and delta-coded ids of 1, 2 or 4 bytes.
+
+Each list stores the gaps between its sorted ids (the first gap is the first id) in the narrowest
+little-endian width that holds its largest gap, so dense lists of common keys cost a byte per id.
+Decoding one list is a ``frombuffer`` and a ``cumsum``. The arrays are written as ``.npy`` and
+``.bin`` files and memory-mapped on load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["PostingLists", "StringTable", "write_postings", "write_strings"]
+
+_DTYPES = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
+
+
+def write_postings(
+    directory: Path, name: str, keys: npt.NDArray[np.uint64], ids: npt.NDArray[np.uint32]
+) -> int:
+    """Write the lists of (key, id) pairs sorted by key then id, ids unique per key; bytes written."""
+    n = keys.size
+    if n:
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    else:
+        starts = np.empty(0, dtype=np.int64)
+    gaps = ids.astype(np.int64)
+    gaps[1:] -= ids[:-1].astype(np.int64)
+    gaps[starts] = ids[starts]
+    lengths = np.diff(np.r_[starts, n])
+    list_max = np.maximum.reduceat(gaps, starts) if n else np.empty(0, dtype=np.int64)
+    width = np.where(list_max < 1 << 8, 1, np.where(list_max < 1 << 16, 2, 4)).astype(np.uint8)
+    byte_len = lengths * width
+    offsets = np.zeros(starts.size + 1, dtype=np.int64)
+    np.cumsum(byte_len, out=offsets[1:])
+    data = np.zeros(int(offsets[-1]), dtype=np.uint8)
+    # each element sits at its list's byte offset plus its index within the list times the width
+    elem_width = np.repeat(width, lengths).astype(np.int64)
+    within = np.arange(n, dtype=np.int64) - np.repeat(starts, lengths)
+    elem_pos = np.repeat(offsets[:-1], lengths) + within * elem_width
+    for w in (1, 2, 4):
+        sel = elem_width == w
+        if not sel.any():
+            continue
+        vals = gaps[sel].astype(np.uint32)
+        pos = elem_pos[sel]
+        for b in range(w):
+            data[pos + b] = (vals >> (8 * b)) & 0xFF
+    list_keys = keys[starts] if n else np.empty(0, dtype=np.uint64)
+    np.save(directory / f"{name}_keys.npy", list_keys)
+    np.save(directory / f"{name}_offsets.npy", offsets)
+    np.save(directory / f"{name}_width.npy", width)
+    data.tofile(directory / f"{name}_data.bin")
+    return int(list_keys.nbytes + offsets.nbytes + width.nbytes + data.nbytes)
+
+
+@dataclass(frozen=True, slots=True)
+class PostingLists:
+    """Memory-mapped posting lists written by ``write_postings``; safe to read from many threads."""
+
+    keys: npt.NDArray[np.uint64]
+    offsets: npt.NDArray[np.int64]
+    width: npt.NDArray[np.uint8]
+    data: npt.NDArray[np.uint8]
+
+    @classmethod
+    def load(cls, directory: Path, name: str) -> PostingLists:
+        data_path = directory / f"{name}_data.bin"
+        data = (
+            np.memmap(data_path, dtype=np.uint8, mode="r")
+            if data_path.stat().st_size
+            else np.empty(0, dtype=np.uint8)
+        )
+        return cls(
+            keys=np.load(directory / f"{name}_keys.npy", mmap_mode="r"),
+            offsets=np.load(directory / f"{name}_offsets.npy", mmap_mode="r"),
+            width=np.load(directory / f"{name}_width.npy", mmap_mode="r"),
+            data=data,
+        )
+
+    def find(self, key: int) -> int:
+        """The list index of ``key``, or -1."""
+        i = int(np.searchsorted(self.keys, key))
+        return i if i < self.keys.size and int(self.keys[i]) == key else -1
+
+    def size(self, index: int) -> int:
+        """How many ids list ``index`` holds (without decoding it)."""
+        return int(self.offsets[index + 1] - self.offsets[index]) // int(self.width[index])
+
+    def ids(self, index: int) -> npt.NDArray[np.int64]:
+        """The sorted ids of list ``index``."""
+        lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])
+        raw = np.frombuffer(self.data[lo:hi].tobytes(), dtype=_DTYPES[int(self.width[index])])
+        return np.cumsum(raw, dtype=np.int64)
+
+    def get(self, key: int) -> npt.NDArray[np.int64]:
+        """The sorted ids for ``key`` (empty when the key is absent)."""
+        i = self.find(key)
+        return self.ids(i) if i >= 0 else np.empty(0, dtype=np.int64)
+
+
+def write_strings(directory: Path, name: str, strings: list[str]) -> int:
+    """Write ``strings`` as one UTF-8 blob plus offsets; bytes written."""
+    encoded = [s.encode("utf-8", "surrogatepass") for s in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    blob = b"".join(encoded)
+    (directory / f"{name}.bin").write_bytes(blob)
+    np.save(directory / f"{name}_offsets.npy", offsets)
+    return len(blob) + int(offsets.nbytes)
+
+
+@dataclass(frozen=True, slots=True)
+class StringTable:
+    """A memory-mapped list of strings written by ``write_strings``, decoded one at a time."""
+
+    blob: bytes | np.memmap
+    offsets: npt.NDArray[np.int64]
+
+    @classmethod
+    def load(cls, directory: Path, name: str) -> StringTable:
+        path = directory / f"{name}.bin"
+        blob = np.memmap(path, dtype=np.uint8, mode="r") if path.stat().st_size else b""
+        return cls(blob=blob, offsets=np.load(directory / f"{name}_offsets.npy", mmap_mode="r"))
+
+    def __len__(self) -> int:
+        return int(self.offsets.size) - 1
+
+    def __getitem__(self, index: int) -> str:
+        lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])
+        return bytes(self.blob[lo:hi]).decode("utf-8", "surrogatepass")
+
+    def bisect(self, value: str) -> int:
+        """Index of ``value`` in a sorted table, or -1."""
+        lo, hi = 0, len(self)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self[mid] < value:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < len(self) and self[lo] == value else -1

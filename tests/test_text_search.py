@@ -1,0 +1,209 @@
+"""The text modality over a small real fixture repository: modes, ranking, filters, errors."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from fourfold.errors import InvalidQuery
+from fourfold.plugins import BuildContext, ModalityQuery, Segment
+from fourfold.plugins.manager import build_registry
+from fourfold.plugins.text import TextModality, TextShard
+from fourfold.plugins.text.testing import segments_for_file
+from fourfold.plugins.types import Definition
+
+FIXTURE = Path(__file__).parent / "fixtures" / "text" / "shop"
+
+#: Definitions of the fixture files, as the structural extractor would report them.
+DEFINITIONS = {
+    "src/payments/retry.py": (
+        Definition("RetryPolicy", "class", 8, 21),
+        Definition("__init__", "method", 11, 13, parent="RetryPolicy"),
+        Definition("delay", "method", 15, 16, parent="RetryPolicy"),
+        Definition("should_retry", "method", 18, 21, parent="RetryPolicy"),
+        Definition("retry_request", "function", 24, 34),
+    ),
+    "src/payments/config.py": (
+        Definition("parseConfig", "function", 7, 17),
+        Definition("http_server_timeout", "function", 20, 21),
+    ),
+    "web/handlers.go": (
+        Definition("HealthHandler", "function", 6, 8),
+        Definition("RetryHandler", "function", 11, 13),
+    ),
+}
+LANGUAGES = {".py": "python", ".go": "go", ".js": "javascript"}
+
+
+def fixture_segments(repo: str = "shop") -> list[Segment]:
+    out: list[Segment] = []
+    for path in sorted(FIXTURE.rglob("*")):
+        if path.is_file():
+            rel = path.relative_to(FIXTURE).as_posix()
+            text = path.read_bytes().decode()
+            out += segments_for_file(repo, rel, LANGUAGES[path.suffix], text, DEFINITIONS.get(rel, ()), window=4)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shard(tmp_path_factory: pytest.TempPathFactory) -> TextShard:
+    shard_dir = tmp_path_factory.mktemp("text-shard")
+    segments = fixture_segments("shop") + fixture_segments("shop-fork")
+    stats = TextModality().build(segments, shard_dir, BuildContext("g1", "shop", ("shop", "shop-fork")))
+    assert stats.segments == len(segments)
+    assert stats.notes == ()
+    return TextModality().load(shard_dir)
+
+
+def search(shard: TextShard, text: str, **kwargs: object) -> list[tuple[str, str, int, tuple[int, ...]]]:
+    result = shard.search(ModalityQuery(text=text, repos=("shop",), k=50, **kwargs))  # type: ignore[arg-type]
+    return [(h.path, h.symbol or "", h.start_line, h.match_lines) for h in result.hits]
+
+
+def test_registered_through_the_plugin_manager() -> None:
+    modality = build_registry().modality("text")
+    assert isinstance(modality, TextModality)
+    assert modality.sharding == "repo"
+
+
+def test_literal_maps_each_match_to_the_innermost_segment(shard: TextShard) -> None:
+    hits = search(shard, "attempt", options={"mode": "literal"})
+    by_symbol = {symbol: lines for _, symbol, _, lines in hits}
+    # lines 11-13 belong to __init__, 18-21 to should_retry, not to the enclosing class
+    assert by_symbol["__init__"] == (11, 12)
+    assert by_symbol["should_retry"] == (18, 19)
+    assert by_symbol["delay"] == (15, 16)
+    assert by_symbol["retry_request"] == (26, 31, 33, 34)
+    assert "RetryPolicy" not in by_symbol  # its own lines (8-10, 14, 17) hold no "attempt"
+
+
+def test_literal_case_sensitivity(shard: TextShard) -> None:
+    insensitive = search(shard, "econnrefused", options={"mode": "literal"})
+    assert {(p, lines) for p, _, _, lines in insensitive} == {("src/payments/retry.py", (21,)), ("web/server.js", (4,))}
+    assert search(shard, "econnrefused", options={"mode": "literal"}, case_sensitive=True) == []
+
+
+def test_total_matches_counts_lines_beyond_k(shard: TextShard) -> None:
+    full = shard.search(ModalityQuery("self", repos=("shop",), k=100, options={"mode": "literal"}))
+    cut = shard.search(ModalityQuery("self", repos=("shop",), k=1, options={"mode": "literal"}))
+    assert len(cut.hits) == 1
+    assert cut.total_matches == full.total_matches == sum(len(h.match_lines) for h in full.hits) == 7  # rg -c self
+
+
+def test_short_literals_scan_every_file(shard: TextShard) -> None:
+    hits = search(shard, "€", options={"mode": "literal"})
+    assert [(p, lines) for p, _, _, lines in hits] == [("src/payments/config.py", (4,))]
+    assert {p for p, *_ in search(shard, "=>", options={"mode": "literal"})} == set()
+    assert {p for p, *_ in search(shard, "//", options={"mode": "literal"})} == {"web/server.js", "web/handlers.go"}
+
+
+def test_unicode_case_folding(shard: TextShard) -> None:
+    # ripgrep -i folds Σ/σ/ς and ß/ẞ the same way (Unicode simple case folding)
+    assert [lines for *_, lines in search(shard, "σίσυφος", options={"mode": "literal"})] == [(1,)]
+    assert [lines for *_, lines in search(shard, "GRÖSSE", options={"mode": "literal"})] == []
+    assert [lines for *_, lines in search(shard, "GRÖẞE", options={"mode": "literal"})] == [(1,)]
+
+
+def test_crlf_lines_keep_their_carriage_return(shard: TextShard) -> None:
+    # as in ripgrep without --crlf, '$' does not match before '\r'
+    assert search(shard, r"\{$", options={"mode": "regex"}, path_glob="*.js") == []
+    hits = search(shard, r"\{\r$", options={"mode": "regex"}, path_glob="*.js")
+    assert [lines for *_, lines in hits] == [(3,)]
+
+
+def test_regex_with_anchors_classes_and_alternation(shard: TextShard) -> None:
+    hits = search(shard, r"^func (Health|Retry)Handler\(", options={"mode": "regex"})
+    assert [(p, s, lines) for p, s, _, lines in hits] == [
+        ("web/handlers.go", "HealthHandler", (6,)),
+        ("web/handlers.go", "RetryHandler", (11,)),
+    ]
+    assert {s for _, s, _, _ in search(shard, r"def \w+_retry\b", options={"mode": "regex"})} == {"should_retry"}
+
+
+def test_invalid_regex_names_the_position(shard: TextShard) -> None:
+    with pytest.raises(InvalidQuery, match=r"missing \).*position 3"):
+        shard.search(ModalityQuery("foo(bar", options={"mode": "regex"}))
+    with pytest.raises(InvalidQuery, match="invalid character class range"):
+        shard.search(ModalityQuery("[z-a]", options={"mode": "regex"}))
+
+
+def test_bad_mode_and_empty_query_are_refused(shard: TextShard) -> None:
+    with pytest.raises(InvalidQuery, match="mode 'fuzzy' is unknown"):
+        shard.search(ModalityQuery("x", options={"mode": "fuzzy"}))
+    with pytest.raises(InvalidQuery, match="empty"):
+        shard.search(ModalityQuery("   "))
+
+
+def test_pathological_regex_stays_linear(shard: TextShard) -> None:
+    # exponential for a backtracking engine; RE2 answers at once
+    result = shard.search(ModalityQuery("(a+)+$" + "|(x*)*y" * 3, k=5, options={"mode": "regex"}))
+    assert result.total_matches >= 1
+
+
+def test_auto_mode_quoted_literal(shard: TextShard) -> None:
+    hits = search(shard, 'where is "ECONNREFUSED" raised')
+    assert [(p, lines) for p, _, _, lines in hits][0] == ("web/server.js", (4,))  # "raised" ranks it first
+    assert len(hits) == 2
+
+
+def test_auto_mode_bm25_ranks_the_definition_first(shard: TextShard) -> None:
+    hits = search(shard, "parse config")
+    assert hits[0][:2] == ("src/payments/config.py", "parseConfig")
+    hits = search(shard, "retry request")
+    assert hits[0][1] == "retry_request"
+    assert 24 in hits[0][3]
+
+
+def test_exact_match_intent_tries_the_whole_literal_first(shard: TextShard) -> None:
+    hits = search(shard, "policy.delay(attempt)", intent="exact_match")
+    assert [(s, lines) for _, s, _, lines in hits] == [("retry_request", (33,))]
+    fallback = search(shard, "timeout server", intent="exact_match")
+    assert fallback[0][1] == "http_server_timeout"
+
+
+def test_filters_by_repository_language_and_glob(shard: TextShard) -> None:
+    both = shard.search(ModalityQuery("retry", k=100, options={"mode": "literal"}))
+    assert {h.repo for h in both.hits} == {"shop", "shop-fork"}
+    go = search(shard, "retry", options={"mode": "literal"}, languages=("go",))
+    assert {p for p, *_ in go} == {"web/handlers.go"}
+    assert {p for p, *_ in search(shard, "retry", options={"mode": "literal"}, path_glob="src/**/*.py")} == {
+        "src/payments/retry.py"
+    }
+    assert {p for p, *_ in search(shard, "retry", options={"mode": "literal"}, path_glob="*.{go,js}")} == {
+        "web/handlers.go"
+    }
+
+
+def test_hits_carry_segment_identity_and_snippet(shard: TextShard) -> None:
+    result = shard.search(ModalityQuery("MAX_ATTEMPTS = 5", repos=("shop",), options={"mode": "literal"}))
+    (hit,) = result.hits
+    assert hit.language == "python"
+    assert hit.kind is None and hit.symbol is None
+    assert hit.snippet == "MAX_ATTEMPTS = 5"
+    segment_ids = {s.id for s in fixture_segments("shop")}
+    assert hit.segment_id in segment_ids
+
+
+def test_concurrent_searches_agree(shard: TextShard) -> None:
+    expected = shard.search(ModalityQuery("retry", k=20))
+    results: list[object] = []
+
+    def worker() -> None:
+        for _ in range(20):
+            results.append(shard.search(ModalityQuery("retry", k=20)))
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 80
+    assert all(r == expected for r in results)
+
+
+def test_empty_shard(tmp_path: Path) -> None:
+    TextModality().build([], tmp_path, BuildContext("g1", "empty", ()))
+    result = TextModality().load(tmp_path).search(ModalityQuery("anything", options={"mode": "literal"}))
+    assert result.hits == () and result.total_matches == 0

@@ -393,6 +393,8 @@ def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
         while stack and not _contains(stack[-1], item):
             stack.pop()
         enclosing = stack[-1] if stack else None
+        while enclosing is not None and enclosing.kind == "type" and item.kind in CLASS_LIKE_KINDS:
+            enclosing = enclosing.enclosing  # typedef struct point {...} point_t: struct beside typedef
         if _restates(enclosing, item):
             continue  # exports.send = function send () {}: one definition, not two
         if item.kind in _VARIABLE_KINDS:

@@ -1,0 +1,563 @@
+"""Per-file facts for the graph: imports, name references and base classes, from tree-sitter.
+
+Definitions are not found here: they arrive as segments (made by ingestion from the structural
+extractor). This module only reads what a definition list cannot tell: which names a file
+binds by import, which names each line mentions (and whether it calls them), and what each
+class inherits from. Everything is keyed by 1-based line so it can be joined to segments.
+
+A reference is a *chain* of names: ``self.session.send(...)`` is ``("self", "session", "send")``;
+a receiver that is not a plain name chain (``get()``, ``a[0]``) becomes ``"?"``. Resolution
+(``resolve.py``) turns chains into candidate definitions.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node, Parser
+from tree_sitter_language_pack import get_parser
+
+__all__ = ["UNKNOWN", "Base", "FileFacts", "GoMethod", "Import", "Reference", "parse_file", "supported"]
+
+#: The chain element for a receiver that is not a plain name (a call result, a subscript...).
+UNKNOWN = "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """One name bound by an import.
+
+    ``module`` is the spelling in the source (``..core``, ``./util.js``, ``example.com/m/util``);
+    ``name`` the member taken from it (``None``: the module itself); ``alias`` the local name.
+    """
+
+    line: int
+    module: str
+    name: str | None
+    alias: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A mention of a name chain at ``line``; ``call`` when it is called (or constructed);
+    ``local`` when its first name is a parameter or local variable of the enclosing function.
+    """
+
+    line: int
+    chain: tuple[str, ...]
+    call: bool
+    local: bool = False
+    decorator: bool = False  # inside a decorator: evaluated in the scope around the definition
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """The class (or struct) starting at ``class_line`` inherits from (embeds) ``chain``."""
+
+    class_line: int
+    line: int
+    chain: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GoMethod:
+    """A Go method declaration: its line, receiver variable and receiver type name."""
+
+    line: int
+    receiver: str
+    type_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    imports: tuple[Import, ...]
+    references: tuple[Reference, ...]
+    bases: tuple[Base, ...]
+    go_methods: tuple[GoMethod, ...] = ()
+    package: str = ""
+
+
+_JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
+_LANGUAGES = frozenset({"python", "go"}) | _JS_FAMILY
+
+
+def supported(language: str) -> bool:
+    """Whether references and imports are read for ``language`` (others get containment only)."""
+    return language in _LANGUAGES
+
+
+@functools.cache
+def _parser(language: str) -> Parser:
+    return get_parser(language)  # type: ignore[arg-type]
+
+
+def parse_file(source: bytes, language: str) -> FileFacts:
+    """The facts of one file; an unsupported language gives empty facts."""
+    if language not in _LANGUAGES:
+        return FileFacts((), (), ())
+    tree = _parser(language).parse(source)
+    if language == "python":
+        return _Python(tree.root_node).facts()
+    if language == "go":
+        return _Go(tree.root_node).facts()
+    return _JavaScript(tree.root_node).facts()
+
+
+def _text(node: Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def _line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _walk(root: Node) -> Iterator[Node]:
+    """Every node under ``root`` in document order, iteratively (deep files must not recurse)."""
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        assert node is not None
+        yield node
+        if cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return
+
+
+def _string_value(node: Node) -> str:
+    text = _text(node)
+    return text[1:-1] if len(text) >= 2 and text[0] in "\"'`" else text
+
+
+# --- Python ---------------------------------------------------------------------------------------
+
+_PY_FUNCTIONS = frozenset({"function_definition", "lambda"})
+_PY_SKIP = frozenset({"import_statement", "import_from_statement", "future_import_statement",
+                      "global_statement", "nonlocal_statement", "comment", "string_content"})
+_PY_BINDERS = frozenset({"assignment", "augmented_assignment", "for_statement", "for_in_clause",
+                         "as_pattern", "named_expression"})
+
+
+class _Python:
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+        self._locals: dict[int, frozenset[str]] = {}
+
+    def facts(self) -> FileFacts:
+        self._visit(self.root, frozenset())
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+
+    def _visit(self, root: Node, scope: frozenset[str]) -> None:
+        # explicit stack of (node, locals of the innermost enclosing function, inside a decorator)
+        stack: list[tuple[Node, frozenset[str], bool]] = [(root, scope, False)]
+        while stack:
+            node, local, decorated = stack.pop()
+            kind = node.type
+            if kind in ("import_statement", "import_from_statement"):
+                self._import(node)
+                continue
+            if kind in _PY_SKIP:
+                continue
+            if kind in _PY_FUNCTIONS:
+                local = self._function_locals(node)
+            elif kind == "decorator":
+                decorated = True
+            elif kind == "class_definition":
+                self._class(node)
+            elif kind == "attribute":
+                self._attribute(node, local, decorated)
+            elif kind == "identifier" and self._is_reference(node):
+                name = _text(node)
+                self.references.append(Reference(_line(node), (name,), _is_called(node), name in local, decorated))
+            stack.extend((child, local, decorated) for child in reversed(node.children))
+
+    @staticmethod
+    def _is_reference(node: Node) -> bool:
+        parent = node.parent
+        if parent is None:
+            return False
+        ptype = parent.type
+        if ptype in ("function_definition", "class_definition"):
+            return parent.child_by_field_name("name") != node
+        if ptype == "attribute":
+            return parent.child_by_field_name("attribute") != node
+        if ptype == "keyword_argument":
+            return parent.child_by_field_name("name") != node
+        if ptype in ("parameters", "lambda_parameters", "list_splat_pattern", "dictionary_splat_pattern"):
+            return False
+        if ptype in ("default_parameter", "typed_default_parameter"):
+            return parent.child_by_field_name("name") != node
+        if ptype == "typed_parameter":
+            return parent.children[0] != node
+        return True
+
+    def _function_locals(self, fn: Node) -> frozenset[str]:
+        """Parameters and names assigned in ``fn`` (not in nested functions): they shadow globals."""
+        names: set[str] = set()
+        params = fn.child_by_field_name("parameters")
+        if params is not None:
+            for node in _walk(params):
+                if node.type == "identifier" and self._is_parameter_name(node):
+                    names.add(_text(node))
+        body = fn.child_by_field_name("body")
+        stack = [body] if body is not None else []
+        while stack:
+            node = stack.pop()
+            if node.type in _PY_FUNCTIONS or node.type == "class_definition":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    names.add(_text(name))
+                continue
+            if node.type in _PY_BINDERS:
+                if node.type == "as_pattern":
+                    target = node.child_by_field_name("alias")
+                else:
+                    target = node.child_by_field_name("left") or node.child_by_field_name("name")
+                if target is not None:
+                    names.update(_text(n) for n in _walk(target)
+                                 if n.type == "identifier" and not _inside(n, target, "attribute", "subscript"))
+            stack.extend(node.children)
+        return frozenset(names)
+
+    @staticmethod
+    def _is_parameter_name(node: Node) -> bool:
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type in ("parameters", "lambda_parameters", "list_splat_pattern", "dictionary_splat_pattern"):
+            return True
+        if parent.type in ("default_parameter", "typed_default_parameter"):
+            return parent.child_by_field_name("name") == node
+        if parent.type == "typed_parameter":
+            return parent.children[0] == node
+        return False
+
+    def _attribute(self, node: Node, local: frozenset[str], decorated: bool) -> None:
+        attr = node.child_by_field_name("attribute")
+        if attr is None:
+            return
+        chain = _chain(node, "attribute", "object", "attribute", ("identifier",))
+        self.references.append(Reference(_line(attr), chain, _is_called(node), chain[0] in local, decorated))
+
+    def _class(self, node: Node) -> None:
+        supers = node.child_by_field_name("superclasses")
+        if supers is None:
+            return
+        for child in supers.named_children:
+            if child.type in ("identifier", "attribute"):
+                chain = _chain(child, "attribute", "object", "attribute", ("identifier",))
+                if UNKNOWN not in chain:
+                    self.bases.append(Base(_line(node), _line(child), chain))
+
+    def _import(self, node: Node) -> None:
+        line = _line(node)
+        if node.type == "import_statement":
+            for child in node.children_by_field_name("name"):
+                if child.type == "aliased_import":
+                    module = _text(child.child_by_field_name("name"))
+                    self.imports.append(Import(line, module, None, _text(child.child_by_field_name("alias"))))
+                else:
+                    module = _text(child)
+                    # ``import a.b`` binds ``a``; ``a.b`` is reached through it
+                    self.imports.append(Import(line, module.split(".")[0], None, module.split(".")[0]))
+                    if "." in module:
+                        self.imports.append(Import(line, module, None, ""))
+            return
+        module = _text(node.child_by_field_name("module_name")).replace(" ", "")
+        names = node.children_by_field_name("name")
+        if any(c.type == "wildcard_import" for c in node.children):
+            self.imports.append(Import(line, module, "*", "*"))
+        for child in names:
+            if child.type == "aliased_import":
+                name = _text(child.child_by_field_name("name"))
+                alias = _text(child.child_by_field_name("alias"))
+            else:
+                name = alias = _text(child)
+            self.imports.append(Import(_line(child), module, name, alias))
+
+
+def _inside(node: Node, top: Node, *types: str) -> bool:
+    """Whether ``node`` sits under a node of one of ``types`` below ``top``."""
+    parent = node.parent
+    while parent is not None and parent != top:
+        if parent.type in types:
+            return True
+        parent = parent.parent
+    return top.type in types and node != top
+
+
+def _is_called(node: Node) -> bool:
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in ("call", "call_expression"):
+        return parent.child_by_field_name("function") == node
+    if parent.type == "new_expression":
+        return parent.child_by_field_name("constructor") == node
+    return False
+
+
+def _chain(node: Node, member: str, obj_field: str, attr_field: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``a.b.c`` as ``("a", "b", "c")``; a receiver that is not a name chain becomes ``UNKNOWN``."""
+    parts: list[str] = []
+    current: Node | None = node
+    while current is not None and current.type == member:
+        parts.append(_text(current.child_by_field_name(attr_field)))
+        current = current.child_by_field_name(obj_field)
+    if current is None:
+        parts.append(UNKNOWN)
+    elif current.type in names:
+        parts.append(_text(current))
+    elif current.type in ("this", "self"):
+        parts.append("this")
+    else:
+        parts.append(UNKNOWN)
+    return tuple(reversed(parts))
+
+
+# --- JavaScript / TypeScript ----------------------------------------------------------------------
+
+_JS_DECLARATION_NAME = frozenset({"function_declaration", "generator_function_declaration", "class_declaration",
+                                  "abstract_class_declaration", "interface_declaration", "type_alias_declaration",
+                                  "enum_declaration", "method_definition", "function_expression", "class",
+                                  "function_signature", "method_signature", "abstract_method_signature"})
+_JS_PARAMS = frozenset({"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern"})
+
+
+class _JavaScript:
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+
+    def facts(self) -> FileFacts:
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind == "import_statement":
+                self._import(node)
+                continue
+            if kind in ("comment", "string", "template_string", "regex"):
+                continue
+            if kind == "export_statement" and node.child_by_field_name("source") is not None:
+                self._reexport(node)
+                continue
+            if kind == "variable_declarator":
+                self._require(node)
+            elif kind in ("class_declaration", "class", "abstract_class_declaration"):
+                self._class(node)
+            elif kind == "member_expression":
+                prop = node.child_by_field_name("property")
+                if prop is not None:
+                    chain = _chain(node, "member_expression", "object", "property", ("identifier",))
+                    self.references.append(Reference(_line(prop), chain, _is_called(node)))
+            elif kind in ("identifier", "type_identifier") and self._is_reference(node):
+                self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
+            stack.extend(reversed(node.children))
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+
+    @staticmethod
+    def _is_reference(node: Node) -> bool:
+        parent = node.parent
+        if parent is None:
+            return False
+        ptype = parent.type
+        if ptype in _JS_DECLARATION_NAME:
+            return parent.child_by_field_name("name") != node
+        if ptype == "variable_declarator":
+            return parent.child_by_field_name("name") != node
+        if ptype in _JS_PARAMS:
+            return parent.child_by_field_name("pattern") != node and ptype != "formal_parameters"
+        if ptype in ("member_expression",):
+            return parent.child_by_field_name("property") != node
+        if ptype in ("import_specifier", "export_specifier", "namespace_import", "import_clause"):
+            return False
+        return True
+
+    def _class(self, node: Node) -> None:
+        for child in node.children:
+            if child.type != "class_heritage":
+                continue
+            for sub in _walk(child):
+                if sub.type in ("identifier", "type_identifier", "member_expression") and (
+                        sub.parent is None or sub.parent.type != "member_expression"):
+                    chain = _chain(sub, "member_expression", "object", "property", ("identifier", "type_identifier"))
+                    if UNKNOWN not in chain:
+                        self.bases.append(Base(_line(node), _line(sub), chain))
+
+    def _import(self, node: Node) -> None:
+        source = node.child_by_field_name("source")
+        if source is None:
+            return
+        module = _string_value(source)
+        line = _line(node)
+        found = False
+        for clause in node.children:
+            if clause.type != "import_clause":
+                continue
+            for child in clause.children:
+                if child.type == "identifier":
+                    self.imports.append(Import(line, module, "default", _text(child)))
+                    found = True
+                elif child.type == "namespace_import":
+                    names = [c for c in child.children if c.type == "identifier"]
+                    if names:
+                        self.imports.append(Import(line, module, None, _text(names[0])))
+                        found = True
+                elif child.type == "named_imports":
+                    for spec in child.children:
+                        if spec.type == "import_specifier":
+                            name = _text(spec.child_by_field_name("name"))
+                            alias = _text(spec.child_by_field_name("alias")) or name
+                            self.imports.append(Import(_line(spec), module, name, alias))
+                            found = True
+        if not found:  # a side-effect import: ``import "./polyfill"``
+            self.imports.append(Import(line, module, None, ""))
+
+    def _reexport(self, node: Node) -> None:
+        module = _string_value(node.child_by_field_name("source"))  # type: ignore[arg-type]
+        specs = [s for c in node.children if c.type == "export_clause" for s in c.children if s.type == "export_specifier"]
+        if not specs:
+            self.imports.append(Import(_line(node), module, "*", "*"))
+        for spec in specs:
+            name = _text(spec.child_by_field_name("name"))
+            alias = _text(spec.child_by_field_name("alias")) or name
+            self.imports.append(Import(_line(spec), module, name, alias))
+
+    def _require(self, node: Node) -> None:
+        value = node.child_by_field_name("value")
+        if value is None or value.type != "call_expression":
+            return
+        fn = value.child_by_field_name("function")
+        args = value.child_by_field_name("arguments")
+        if fn is None or _text(fn) != "require" or args is None:
+            return
+        strings = [a for a in args.named_children if a.type == "string"]
+        if not strings:
+            return
+        module = _string_value(strings[0])
+        name = node.child_by_field_name("name")
+        line = _line(node)
+        if name is None:
+            return
+        if name.type == "identifier":
+            self.imports.append(Import(line, module, None, _text(name)))
+        elif name.type == "object_pattern":
+            for child in name.named_children:
+                if child.type == "shorthand_property_identifier_pattern":
+                    self.imports.append(Import(line, module, _text(child), _text(child)))
+                elif child.type == "pair_pattern":
+                    key, val = child.child_by_field_name("key"), child.child_by_field_name("value")
+                    if val is not None and val.type == "identifier":
+                        self.imports.append(Import(line, module, _text(key), _text(val)))
+
+
+# --- Go ---------------------------------------------------------------------------------------------
+
+_GO_DECLARATION_NAME = frozenset({"function_declaration", "method_declaration", "type_spec", "type_alias",
+                                  "parameter_declaration", "variadic_parameter_declaration", "const_spec",
+                                  "var_spec", "field_declaration", "method_spec", "method_elem"})
+
+
+class _Go:
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+        self.methods: list[GoMethod] = []
+        self.package = ""
+
+    def facts(self) -> FileFacts:
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind == "package_clause":
+                names = [c for c in node.children if c.type == "package_identifier"]
+                self.package = _text(names[0]) if names else ""
+                continue
+            if kind == "import_spec":
+                self._import(node)
+                continue
+            if kind in ("comment", "interpreted_string_literal", "raw_string_literal"):
+                continue
+            if kind == "method_declaration":
+                self._method(node)
+            elif kind == "type_spec":
+                self._embedding(node)
+            elif kind == "qualified_type":
+                pkg, name = node.child_by_field_name("package"), node.child_by_field_name("name")
+                if pkg is not None and name is not None:
+                    self.references.append(Reference(_line(name), (_text(pkg), _text(name)), False))
+            elif kind == "selector_expression":
+                field = node.child_by_field_name("field")
+                if field is not None:
+                    chain = _chain(node, "selector_expression", "operand", "field", ("identifier",))
+                    self.references.append(Reference(_line(field), chain, _is_called(node)))
+            elif kind in ("identifier", "type_identifier") and self._is_reference(node):
+                self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
+            stack.extend(reversed(node.children))
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases),
+                         tuple(self.methods), self.package)
+
+    @staticmethod
+    def _is_reference(node: Node) -> bool:
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type in _GO_DECLARATION_NAME:
+            return parent.child_by_field_name("name") != node
+        if parent.type == "selector_expression":
+            return parent.child_by_field_name("field") != node
+        if parent.type == "qualified_type":  # pkg.Type: kept whole below
+            return False
+        if parent.type == "expression_list" and parent.parent is not None and parent.parent.type == "short_var_declaration":
+            return parent.parent.child_by_field_name("left") != parent
+        return True
+
+    def _import(self, node: Node) -> None:
+        path = _string_value(node.child_by_field_name("path"))  # type: ignore[arg-type]
+        name = node.child_by_field_name("name")
+        alias = _text(name) if name is not None else path.rstrip("/").split("/")[-1]
+        if alias in ("_", "."):
+            alias = "" if alias == "_" else "."
+        self.imports.append(Import(_line(node), path, None, alias))
+
+    def _method(self, node: Node) -> None:
+        receiver = node.child_by_field_name("receiver")
+        if receiver is None:
+            return
+        params = [c for c in receiver.named_children if c.type == "parameter_declaration"]
+        if not params:
+            return
+        var = _text(params[0].child_by_field_name("name"))
+        type_names = [n for n in _walk(params[0]) if n.type == "type_identifier"]
+        if type_names:
+            self.methods.append(GoMethod(_line(node), var, _text(type_names[0])))
+
+    def _embedding(self, node: Node) -> None:
+        body = node.child_by_field_name("type")
+        if body is None or body.type not in ("struct_type", "interface_type"):
+            return
+        for sub in _walk(body):
+            if sub.type == "field_declaration" and sub.child_by_field_name("name") is None:
+                typ = sub.child_by_field_name("type")
+                if typ is not None:
+                    names = [n for n in _walk(typ) if n.type == "type_identifier"]
+                    if names:
+                        self.bases.append(Base(_line(node), _line(sub), (_text(names[-1]),)))
+            elif sub.type in ("type_elem", "constraint_elem") and sub.parent is not None and sub.parent.type == "interface_type":
+                names = [n for n in _walk(sub) if n.type == "type_identifier"]
+                if names:
+                    self.bases.append(Base(_line(node), _line(sub), (_text(names[-1]),)))

@@ -1,0 +1,112 @@
+"""Read a graph question out of a raw query: which relation, about which symbol(s), how deep.
+
+``parse_query`` is pure: "who calls parse_args" -> ``GraphQuestion("callers", "parse_args")``.
+``options["relation"]`` forces the relation and ``options["depth"]`` sets the impact depth.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fourfold.errors import InvalidQuery
+
+__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "RELATIONS", "GraphQuestion", "clean_symbol", "parse_query"]
+
+RELATIONS = ("callers", "callees", "references", "impact", "path", "definition")
+DEFAULT_DEPTH = 3
+MAX_DEPTH = 10
+
+_S = r"[`'\"]?(?P<s>[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
+_T = _S.replace("?P<s>", "?P<t>")
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern.replace("{S}", _S).replace("{T}", _T), re.IGNORECASE)
+
+
+# first match wins; each names the relation it asks for
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("path", _rx(r"\b(?:dependency\s+|call\s+)?path\s+(?:from|between)\s+{S}\s+(?:to|and)\s+{T}")),
+    ("path", _rx(r"\bhow\s+does\s+{S}\s+(?:reach|call|depend\s+on|use|get\s+to)\s+{T}")),
+    ("callees", _rx(r"\bwhat\s+(?:calls|functions)\s+does\s+{S}\s+(?:make|call|use)")),
+    ("callees", _rx(r"\bwhat\s+does\s+{S}\s+call\b")),
+    ("callees", _rx(r"\b(?:callees|dependencies)\s+of\s+{S}")),
+    ("callees", _rx(r"\b(?:functions|methods)\s+called\s+by\s+{S}")),
+    ("impact", _rx(r"\bwhat\s+(?:breaks|changes|is\s+affected)\s+if\s+(?:i|we|you|someone)\s+"
+                   r"(?:change|modify|remove|delete|rename|edit)\s+{S}")),
+    ("impact", _rx(r"\b(?:impact|blast\s+radius|ripple\s+effect)\s+of\s+(?:changing\s+|modifying\s+|removing\s+)?{S}")),
+    ("impact", _rx(r"\b(?:what|who)\s+depends\s+on\s+{S}")),
+    ("impact", _rx(r"\bdependents\s+of\s+{S}")),
+    ("callers", _rx(r"\b(?:who|what)\s+calls\s+{S}")),
+    ("callers", _rx(r"\b(?:callers|call\s+sites|invocations)\s+(?:of|to|for)\s+{S}")),
+    ("callers", _rx(r"\bwhere\s+is\s+{S}\s+called\b")),
+    ("references", _rx(r"\b(?:usages?|uses|references?)\s+(?:of|to|for)\s+{S}")),
+    ("references", _rx(r"\bwhere\s+(?:is|are)\s+{S}\s+(?:used|referenced|imported)")),
+    ("references", _rx(r"\b(?:who|what)\s+(?:uses|imports|references)\s+{S}")),
+    ("definition", _rx(r"\bwhere\s+(?:is|are)\s+{S}\s+(?:defined|declared|implemented)")),
+    ("definition", _rx(r"^\s*(?:def|class|func|function|fn|type|interface|struct)\s+{S}")),
+)
+_BARE = _rx(r"^\s*{S}\s*\??\s*$")
+_INTENT_RELATION = {"find_references": "references", "impact_analysis": "impact", "find_definition": "definition"}
+
+
+@dataclass(frozen=True, slots=True)
+class GraphQuestion:
+    """What the graph is asked: ``relation`` of ``symbol`` (and ``target`` for a path)."""
+
+    relation: str
+    symbol: str
+    target: str = ""
+    depth: int = DEFAULT_DEPTH
+
+    def __str__(self) -> str:
+        if self.relation == "path":
+            return f"path({self.symbol} -> {self.target})"
+        if self.relation == "impact":
+            return f"impact({self.symbol}, depth={self.depth})"
+        return f"{self.relation}({self.symbol})"
+
+
+def clean_symbol(text: str) -> str:
+    """``Session::send``, ``Session#send``, ``Session->send`` all become ``Session.send``."""
+    return re.sub(r"::|#|->", ".", text.strip().strip("`'\"")).removesuffix("()")
+
+
+def _depth(options: Mapping[str, str]) -> int:
+    raw = options.get("depth")
+    if raw is None or raw == "":
+        return DEFAULT_DEPTH
+    try:
+        depth = int(raw)
+    except ValueError:
+        raise InvalidQuery(f"graph option depth={raw!r} is not a whole number; give 1 to {MAX_DEPTH}") from None
+    if not 1 <= depth <= MAX_DEPTH:
+        raise InvalidQuery(f"graph option depth={depth} is out of range; give 1 to {MAX_DEPTH}")
+    return depth
+
+
+def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQuestion | None:
+    """The graph question in ``text``, or None when it asks none the graph can answer."""
+    forced = options.get("relation", "").strip().lower() or None
+    if forced is not None and forced not in RELATIONS:
+        raise InvalidQuery(f"graph option relation={forced!r} is unknown; use one of {', '.join(RELATIONS)}")
+    depth = _depth(options)
+    for relation, pattern in _PATTERNS:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        symbol = clean_symbol(match.group("s"))
+        target = clean_symbol(match.group("t")) if "t" in pattern.groupindex else ""
+        chosen = forced or relation
+        if chosen == "path" and not target:
+            raise InvalidQuery(f"graph relation=path needs two symbols, got {text!r}; ask 'path from A to B'")
+        return GraphQuestion(chosen, symbol, target, depth)
+    bare = _BARE.match(text)
+    relation = forced or _INTENT_RELATION.get(intent)
+    if bare is not None and relation is not None:
+        if relation == "path":
+            raise InvalidQuery(f"graph relation=path needs two symbols, got {text!r}; ask 'path from A to B'")
+        return GraphQuestion(relation, clean_symbol(bare.group("s")), "", depth)
+    return None

@@ -1,0 +1,504 @@
+"""Turn segments into a directed graph: nodes are segments plus module nodes, edges carry evidence.
+
+Edge kinds: ``import`` (segment holding an import line -> imported definition or module),
+``call`` and ``ref`` (segment -> definition it calls or mentions), ``inherit`` (class -> base)
+and ``contain`` (definition -> nested definition). Every edge has a weight in (0, 1]: 1 when the
+name resolved exactly (a local definition, an import, ``self.m`` found on the class), less
+through a base class, and 1/n for each of n candidates when only the member name is known
+(``obj.m()`` with ``obj`` of unknown type). Weak candidates are kept, never guessed into one.
+
+Files are not parsed from disk: their text is put back together from the segments (outer
+segments hold every line of their range, windows the rest), so the graph needs nothing but the
+segments of the shard.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from fourfold.plugins.graph.parse import UNKNOWN, FileFacts, Import, parse_file, supported
+from fourfold.plugins.types import Segment
+
+__all__ = ["CLASS_KINDS", "EDGE_KINDS", "GraphData", "NodeRecord", "build_graph"]
+
+#: Edge kinds, in storage order (the index is what the shard stores).
+EDGE_KINDS = ("contain", "import", "call", "ref", "inherit")
+CONTAIN, IMPORT, CALL, REF, INHERIT = range(5)
+
+#: Definition kinds whose members are reached through ``self.`` / ``this.`` / ``Type.member``.
+CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "object", "record", "protocol",
+                         "impl", "type", "mixin"})
+_SELF_NAMES = frozenset({"self", "cls", "this"})
+_JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
+_JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
+#: A member name with more candidate definitions than this resolves to nothing (``get``, ``run``).
+MAX_CANDIDATES = 48
+#: Weight of an edge found through a base class rather than the class itself.
+BASE_WEIGHT = 0.9
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    """A graph node: a segment, or a module (``kind`` ``module``: a file, or a Go package folder)."""
+
+    id: str
+    repo: str
+    path: str
+    language: str
+    start_line: int
+    end_line: int
+    symbol: str | None
+    kind: str | None
+    qualified_name: str | None
+    parent: int  # index of the enclosing definition, -1 at top level
+
+
+@dataclass
+class GraphData:
+    """The graph as built: nodes, aggregated edges ((src, dst, kind) -> weight and lines), notes."""
+
+    nodes: list[NodeRecord]
+    edges: dict[tuple[int, int, int], tuple[float, set[int]]]
+    module_keys: dict[int, str] = field(default_factory=dict)  # module node -> dotted/import name
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def segment_count(self) -> int:
+        return sum(1 for n in self.nodes if n.kind != "module")
+
+
+@dataclass
+class _File:
+    repo: str
+    path: str
+    language: str
+    node: int  # the module node of this file
+    owner: list[int]  # line -> innermost segment node (index 0 unused; -1: none)
+    facts: FileFacts
+    top: dict[str, list[int]] = field(default_factory=dict)  # top-level definitions by name
+    bindings: dict[str, list[Import]] = field(default_factory=dict)  # import alias -> imports
+    stars: list[Import] = field(default_factory=list)
+
+
+Targets = list[tuple[int, float]]
+
+
+def _module_key_python(path: str) -> list[str]:
+    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return parts
+
+
+class _Builder:
+    def __init__(self, segments: Iterable[Segment]) -> None:
+        self.nodes: list[NodeRecord] = []
+        self.edges: dict[tuple[int, int, int], tuple[float, set[int]]] = {}
+        self.files: dict[tuple[str, str], _File] = {}
+        self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.members: dict[str, list[int]] = defaultdict(list)  # member name -> definitions
+        self.bases: dict[int, Targets] = {}
+        self.module_files: dict[int, list[_File]] = {}  # module node -> its files (a Go package: several)
+        self.module_keys: dict[int, str] = {}
+        self.py_keys: dict[str, list[int]] = defaultdict(list)
+        self.go_dirs: dict[str, list[int]] = defaultdict(list)  # "repo/dir" suffix -> package nodes
+        self.go_modules: dict[str, str] = {}  # repo -> module path from go.mod
+        self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
+        self.go_receivers: dict[int, tuple[str, int]] = {}  # method node -> (receiver var, type node)
+        self.js_files: dict[tuple[str, str], int] = {}
+        self.repo_of_name: dict[str, str] = {}
+        self._binding_cache: dict[tuple[int, str], Targets] = {}
+        self.notes: list[str] = []
+        self._load(segments)
+
+    # --- indexing -----------------------------------------------------------------------------
+
+    def _load(self, segments: Iterable[Segment]) -> None:
+        by_file: dict[tuple[str, str], list[Segment]] = defaultdict(list)
+        for seg in segments:
+            if seg.path.endswith("go.mod"):
+                for line in seg.content.splitlines():
+                    if line.startswith("module "):
+                        self.go_modules[seg.repo] = line.split()[1].strip()
+            by_file[(seg.repo, seg.path)].append(seg)
+        index_of: dict[str, int] = {}
+        skipped: dict[str, int] = defaultdict(int)
+        for (repo, path), segs in sorted(by_file.items()):
+            segs.sort(key=lambda s: (s.start_line, -s.end_line))
+            for seg in segs:
+                index_of[seg.id] = len(self.nodes)
+                self.nodes.append(NodeRecord(seg.id, seg.repo, seg.path, seg.language, seg.start_line, seg.end_line,
+                                             seg.symbol, seg.kind, seg.qualified_name, -1))
+            for seg in segs:
+                if seg.parent_id is not None and seg.parent_id in index_of:
+                    i = index_of[seg.id]
+                    rec = self.nodes[i]
+                    parent = index_of[seg.parent_id]
+                    self.nodes[i] = NodeRecord(rec.id, rec.repo, rec.path, rec.language, rec.start_line, rec.end_line,
+                                               rec.symbol, rec.kind, rec.qualified_name, parent)
+                    self._edge(parent, i, CONTAIN, 1.0, seg.start_line)
+            language = segs[0].language
+            if not supported(language):
+                skipped[language] += 1
+            self._add_file(repo, path, language, segs, index_of)
+        for language, count in sorted(skipped.items()):
+            self.notes.append(f"{count} {language} files: definitions and containment only (no import/call reader)")
+
+    def _add_file(self, repo: str, path: str, language: str, segs: list[Segment], index_of: dict[str, int]) -> None:
+        size = max(s.end_line for s in segs)
+        lines = [""] * size
+        owner = [-1] * (size + 1)
+        for seg in sorted(segs, key=lambda s: s.start_line - s.end_line):  # outermost first
+            node = index_of[seg.id]
+            for offset, text in enumerate(seg.content.split("\n")[: seg.end_line - seg.start_line + 1]):
+                lines[seg.start_line - 1 + offset] = text
+            for line in range(seg.start_line, seg.end_line + 1):
+                owner[line] = node
+        facts = parse_file("\n".join(lines).encode("utf-8", "surrogateescape"), language)
+        if language == "go":
+            module = self._go_package(repo, posixpath.dirname(path))
+        else:
+            module = self._module_node(repo, path, language, path)
+        f = _File(repo, path, language, module, owner, facts)
+        self.files[(repo, path)] = f
+        self.module_files.setdefault(module, []).append(f)
+        for seg in segs:
+            node = index_of[seg.id]
+            if seg.symbol is None:
+                continue
+            rec = self.nodes[node]
+            if rec.parent < 0:
+                f.top.setdefault(seg.symbol, []).append(node)
+            else:
+                self.children[rec.parent][seg.symbol].append(node)
+                if self.nodes[rec.parent].kind in CLASS_KINDS:
+                    self.members[seg.symbol].append(node)
+            if language == "go" and rec.kind in CLASS_KINDS:
+                self.go_types.setdefault((module, seg.symbol), node)
+        for imp in facts.imports:
+            if imp.alias == "*" or imp.alias == ".":
+                f.stars.append(imp)
+            elif imp.alias:
+                f.bindings.setdefault(imp.alias, []).append(imp)
+        if language == "python":
+            parts = _module_key_python(path)
+            for i in range(len(parts)):
+                self.py_keys[".".join(parts[i:])].append(f.node)
+            self.module_keys[f.node] = ".".join(parts)
+        elif language in _JS_FAMILY:
+            self.js_files[(repo, path)] = f.node
+
+    def _module_node(self, repo: str, path: str, language: str, key: str) -> int:
+        node = len(self.nodes)
+        self.nodes.append(NodeRecord(f"module:{repo}:{key}", repo, path, language, 1, 1, None, "module", key, -1))
+        return node
+
+    def _go_package(self, repo: str, folder: str) -> int:
+        key = f"{repo}/{folder}".rstrip("/")
+        for node in self.go_dirs.get(key, ()):
+            if self.nodes[node].repo == repo:
+                return node
+        node = self._module_node(repo, folder, "go", folder or ".")
+        parts = key.split("/")
+        for i in range(len(parts)):
+            self.go_dirs["/".join(parts[i:])].append(node)
+        self.module_keys[node] = key
+        return node
+
+    def _edge(self, src: int, dst: int, kind: int, weight: float, line: int) -> None:
+        key = (src, dst, kind)
+        old = self.edges.get(key)
+        if old is None:
+            self.edges[key] = (weight, {line})
+        else:
+            old[1].add(line)
+            if weight > old[0]:
+                self.edges[key] = (weight, old[1])
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    def build(self) -> GraphData:
+        for f in self.files.values():
+            if f.language == "go":
+                self._go_methods(f)
+        for f in self.files.values():
+            for base in f.facts.bases:
+                cls = self._definition_at(f, base.class_line)
+                if cls < 0:
+                    continue
+                targets = [(t, w) for t, w in self._resolve_chain(f, cls, base.chain, False) if t != cls]
+                self.bases.setdefault(cls, []).extend(targets)
+                for target, weight in targets:
+                    self._edge(cls, target, INHERIT, weight, base.line)
+        for f in self.files.values():
+            self._imports(f)
+            for ref in f.facts.references:
+                src = f.owner[ref.line] if ref.line < len(f.owner) else -1
+                if src < 0:
+                    continue
+                kind = CALL if ref.call else REF
+                scope = src
+                if ref.decorator and self.nodes[src].parent >= 0:
+                    scope = self.nodes[src].parent  # a decorator runs in the scope around its definition
+                for target, weight in self._resolve_chain(f, scope, ref.chain, ref.local):
+                    self._edge(src, target, kind, weight, ref.line)
+        return GraphData(self.nodes, self.edges, self.module_keys, self.notes)
+
+    def _definition_at(self, f: _File, line: int) -> int:
+        node = f.owner[line] if line < len(f.owner) else -1
+        while node >= 0 and self.nodes[node].start_line == line and self.nodes[node].kind not in CLASS_KINDS:
+            node = self.nodes[node].parent
+        return node if node >= 0 and self.nodes[node].kind in CLASS_KINDS else -1
+
+    def _go_methods(self, f: _File) -> None:
+        for method in f.facts.go_methods:
+            node = f.owner[method.line] if method.line < len(f.owner) else -1
+            if node < 0 or self.nodes[node].symbol is None:
+                continue
+            type_node = self.go_types.get((f.node, method.type_name))
+            if type_node is None:
+                continue
+            self.go_receivers[node] = (method.receiver, type_node)
+            symbol = self.nodes[node].symbol
+            assert symbol is not None
+            if node not in self.children[type_node][symbol]:
+                self.children[type_node][symbol].append(node)
+                self.members[symbol].append(node)
+
+    def _imports(self, f: _File) -> None:
+        for imp in f.facts.imports:
+            src = f.owner[imp.line] if imp.line < len(f.owner) else -1
+            if src < 0:
+                continue
+            module = self._resolve_module(f, imp.module)
+            if module is None:
+                continue
+            self._edge(src, module, IMPORT, 1.0, imp.line)
+            if imp.name is not None and imp.name != "*":
+                for target, weight in self._member(module, imp.name, 0):
+                    self._edge(src, target, IMPORT, weight, imp.line)
+
+    def _resolve_module(self, f: _File, spec: str) -> int | None:
+        if f.language == "python":
+            return self._python_module(f, spec)
+        if f.language == "go":
+            return self._go_module(f, spec)
+        return self._js_module(f, spec)
+
+    def _python_module(self, f: _File, spec: str) -> int | None:
+        if spec.startswith("."):
+            dots = len(spec) - len(spec.lstrip("."))
+            base = posixpath.dirname(f.path)
+            for _ in range(dots - 1):
+                base = posixpath.dirname(base)
+            rest = spec[dots:].replace(".", "/")
+            stem = posixpath.join(base, rest) if rest else base
+            for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+                found = self.files.get((f.repo, candidate.lstrip("/")))
+                if found is not None:
+                    return found.node
+            return None
+        candidates = self.py_keys.get(spec, [])
+        if not candidates:
+            return None
+        # same repository first, then the module whose path is shortest (closest to a root)
+        return min(candidates, key=lambda n: (self.nodes[n].repo != f.repo, self.nodes[n].path.count("/")))
+
+    def _js_module(self, f: _File, spec: str) -> int | None:
+        if spec.startswith("."):
+            repo, stem = f.repo, posixpath.normpath(posixpath.join(posixpath.dirname(f.path), spec))
+        else:  # a package: another indexed repository of that name
+            parts = spec.split("/")
+            name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+            rest = parts[2:] if spec.startswith("@") else parts[1:]
+            repo = name if any(k[0] == name for k in self.js_files) else name.split("/")[-1]
+            stem = "/".join(rest) if rest else "index"
+        options = [stem] + [stem + ext for ext in _JS_EXTENSIONS] + [f"{stem}/index{ext}" for ext in _JS_EXTENSIONS]
+        if stem == "index":
+            options += [f"lib/{repo}.js", f"lib/index.js", f"src/index.ts", f"src/index.js"]
+        for option in options:
+            node = self.js_files.get((repo, option.lstrip("./")))
+            if node is not None:
+                return node
+        return None
+
+    def _go_module(self, f: _File, spec: str) -> int | None:
+        for repo, module in self.go_modules.items():
+            if spec == module or spec.startswith(module + "/"):
+                key = f"{repo}/{spec[len(module):].strip('/')}".rstrip("/")
+                found = [n for n in self.go_dirs.get(key, ()) if self.nodes[n].repo == repo]
+                if found:
+                    return found[0]
+        parts = spec.split("/")
+        if len(parts) < 2:
+            return None  # the standard library, or a module we do not index
+        for i in range(len(parts) - 1):  # the longest suffix of two or more parts first
+            found = self.go_dirs.get("/".join(parts[i:]))
+            if found:
+                return min(found, key=lambda n: self.nodes[n].repo != f.repo)
+        return None
+
+    def _member(self, target: int, name: str, depth: int) -> Targets:
+        """What ``target.name`` is: a definition in a module, a member of a class (or its bases)."""
+        if depth > 6:
+            return []
+        rec = self.nodes[target]
+        if rec.kind == "module":
+            return self._module_member(target, name, depth)
+        if rec.kind in CLASS_KINDS:
+            found = [(n, 1.0) for n in self.children.get(target, {}).get(name, ())]
+            if found:
+                return found
+            out: Targets = []
+            for base, weight in self.bases.get(target, ()):
+                out.extend((n, w * weight * BASE_WEIGHT) for n, w in self._member(base, name, depth + 1))
+            return out
+        return []
+
+    def _module_member(self, module: int, name: str, depth: int) -> Targets:
+        files = self.module_files.get(module, [])
+        found = [(n, 1.0) for f in files for n in f.top.get(name, ())]
+        if found:
+            return found
+        out: Targets = []
+        for f in files:
+            for imp in f.bindings.get(name, ()):
+                out.extend(self._binding(f, imp, depth + 1))
+        if out:
+            return out
+        for f in files:
+            for imp in f.stars:
+                sub = self._resolve_module(f, imp.module)
+                if sub is not None and sub != module:
+                    out.extend(self._module_member(sub, name, depth + 1))
+        if not out and files and files[0].language == "python" and files[0].path.endswith("__init__.py"):
+            key = self.module_keys.get(module)
+            sub = self._python_module(files[0], f"{key}.{name}") if key else None
+            if sub is not None:
+                out.append((sub, 1.0))
+        return out
+
+    def _binding(self, f: _File, imp: Import, depth: int) -> Targets:
+        key = (f.node, f"{imp.alias}\0{imp.module}\0{imp.name}")
+        cached = self._binding_cache.get(key)
+        if cached is not None:
+            return cached
+        self._binding_cache[key] = []  # a cycle of re-exports resolves to nothing, not forever
+        module = self._resolve_module(f, imp.module)
+        out: Targets = []
+        if module is not None:
+            if imp.name is None:
+                out = [(module, 1.0)]
+            elif imp.name == "default":
+                out = self._module_member(module, "default", depth) or [(module, 1.0)]
+            else:
+                out = self._module_member(module, imp.name, depth)
+                if not out and f.language == "python":
+                    key_name = self.module_keys.get(module)
+                    sub = self._python_module(f, f"{key_name}.{imp.name}") if key_name else None
+                    if sub is not None:
+                        out = [(sub, 1.0)]
+        self._binding_cache[key] = out
+        return out
+
+    def _scope(self, f: _File, src: int, name: str) -> tuple[Targets, bool]:
+        """Definitions ``name`` means inside segment ``src`` of ``f``; the flag: the name is bound at all."""
+        node = src
+        while node >= 0:  # nested definitions of enclosing functions; a class body sees its own
+            rec = self.nodes[node]
+            if rec.kind not in CLASS_KINDS or node == src:
+                found = self.children.get(node, {}).get(name)
+                if found:
+                    return [(n, 1.0) for n in found], True
+            node = rec.parent
+        top = [(n, 1.0) for ff in self.module_files.get(f.node, [f]) for n in ff.top.get(name, ())]
+        if top:
+            return top, True
+        imports = f.bindings.get(name)
+        if imports:
+            out: Targets = []
+            for imp in imports:
+                out.extend(self._binding(f, imp, 0))
+            return out, True
+        for imp in f.stars:
+            module = self._resolve_module(f, imp.module)
+            if module is not None:
+                found_star = self._module_member(module, name, 1)
+                if found_star:
+                    return found_star, True
+        return [], False
+
+    def _nested(self, src: int, name: str) -> Targets:
+        """Definitions named ``name`` nested in a function enclosing ``src`` (a local function)."""
+        node = src
+        while node >= 0 and self.nodes[node].kind not in CLASS_KINDS:
+            found = self.children.get(node, {}).get(name)
+            if found:
+                return [(n, 1.0) for n in found]
+            node = self.nodes[node].parent
+        return []
+
+    def _enclosing_class(self, src: int) -> int:
+        node = src
+        while node >= 0:
+            if node in self.go_receivers:
+                return self.go_receivers[node][1]
+            if self.nodes[node].kind in CLASS_KINDS:
+                return node
+            node = self.nodes[node].parent
+        return -1
+
+    def _receiver_name(self, src: int) -> str | None:
+        node = src
+        while node >= 0:
+            if node in self.go_receivers:
+                return self.go_receivers[node][0]
+            node = self.nodes[node].parent
+        return None
+
+    def _fallback(self, name: str, language: str, weight: float) -> Targets:
+        """Every member named ``name`` in the same language family, each with a share of ``weight``."""
+        family = _JS_FAMILY if language in _JS_FAMILY else frozenset({language})
+        found = [n for n in self.members.get(name, ()) if self.nodes[n].language in family]
+        if not found or len(found) > MAX_CANDIDATES:
+            return []
+        return [(n, weight / len(found)) for n in found]
+
+    def _resolve_chain(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets:
+        head, last = chain[0], chain[-1]
+        if head == UNKNOWN:
+            return self._fallback(last, f.language, 1.0)
+        receiver = self._receiver_name(src) if f.language == "go" else None
+        if head in _SELF_NAMES or (receiver is not None and head == receiver):
+            if len(chain) == 1:
+                return []
+            cls = self._enclosing_class(src)
+            targets = [(cls, 1.0)] if cls >= 0 else []
+        else:
+            nested = self._nested(src, head)
+            if nested:
+                targets = nested
+            elif local:
+                return self._fallback(last, f.language, 1.0) if len(chain) > 1 else []
+            else:
+                targets, bound = self._scope(f, src, head)
+                if not targets:
+                    return self._fallback(last, f.language, 0.5) if len(chain) > 1 and not bound else []
+        for i, name in enumerate(chain[1:], start=1):
+            following: Targets = []
+            for target, weight in targets:
+                following.extend((n, weight * w) for n, w in self._member(target, name, 0))
+            if not following:
+                if all(self.nodes[t].kind == "module" for t, _ in targets):
+                    return []  # a name we do not know in a module we do: dynamic, or not indexed
+                return self._fallback(last, f.language, 0.5)  # an attribute of unknown type
+            targets = following
+        return targets
+
+
+def build_graph(segments: Iterable[Segment]) -> GraphData:
+    """The graph over ``segments`` (one shard: every repository for global sharding)."""
+    return _Builder(segments).build()

@@ -1,0 +1,188 @@
+"""The graph shard on disk, and the read-only graph a loaded shard answers from.
+
+Two files under the shard folder, nothing pickled:
+
+- ``nodes.json``: the node table as columns (ids, repositories and paths by index into
+  string tables, lines, symbol, kind, qualified name, parent index, module keys);
+- ``edges.npz``: ``src``, ``dst``, ``kind`` (index into ``EDGE_KINDS``), ``weight``, the
+  evidence lines as ``line_ptr``/``lines`` (edge ``e`` has ``lines[line_ptr[e]:line_ptr[e+1]]``),
+  and per-node ``centrality`` (PageRank x node count) and ``degree`` (weighted in-degree).
+
+Loading builds forward and reverse adjacency (CSR over edge ids) with numpy; the result is
+never written to after ``load_graph`` returns, so concurrent searches need no lock.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from fourfold.errors import CorruptIndex
+from fourfold.plugins.graph.centrality import degree, scaled_pagerank
+from fourfold.plugins.graph.resolve import CALL, EDGE_KINDS, IMPORT, INHERIT, REF, GraphData
+
+__all__ = ["FORMAT_VERSION", "USAGE_KINDS", "Graph", "centrality_of", "load_graph", "save_graph"]
+
+FORMAT_VERSION = 1
+#: The edge kinds that make one definition depend on another (containment is structure, not use).
+USAGE_KINDS = (IMPORT, CALL, REF, INHERIT)
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _usage_arrays(data: GraphData) -> tuple[IntArray, IntArray, npt.NDArray[np.float64]]:
+    keys = [k for k in data.edges if k[2] in USAGE_KINDS]
+    src = np.array([k[0] for k in keys], dtype=np.int64)
+    dst = np.array([k[1] for k in keys], dtype=np.int64)
+    weight = np.array([data.edges[k][0] for k in keys], dtype=np.float64)
+    return src, dst, weight
+
+
+def centrality_of(data: GraphData) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(scaled PageRank, weighted in-degree) per node over the usage edges."""
+    src, dst, weight = _usage_arrays(data)
+    n = len(data.nodes)
+    return scaled_pagerank(n, src, dst, weight), degree(n, dst, weight)
+
+
+def save_graph(data: GraphData, shard_dir: Path) -> int:
+    """Write the shard; returns the bytes written."""
+    shard_dir.mkdir(parents=True, exist_ok=True)
+    repos: dict[str, int] = {}
+    paths: dict[str, int] = {}
+    languages: dict[str, int] = {}
+    nodes = data.nodes
+    columns = {
+        "id": [n.id for n in nodes],
+        "repo": [repos.setdefault(n.repo, len(repos)) for n in nodes],
+        "path": [paths.setdefault(n.path, len(paths)) for n in nodes],
+        "language": [languages.setdefault(n.language, len(languages)) for n in nodes],
+        "start": [n.start_line for n in nodes],
+        "end": [n.end_line for n in nodes],
+        "symbol": [n.symbol for n in nodes],
+        "kind": [n.kind for n in nodes],
+        "qualified_name": [n.qualified_name for n in nodes],
+        "parent": [n.parent for n in nodes],
+    }
+    meta = {"version": FORMAT_VERSION, "edge_kinds": list(EDGE_KINDS), "repos": list(repos), "paths": list(paths),
+            "languages": list(languages), "columns": columns,
+            "module_keys": {str(k): v for k, v in data.module_keys.items()}, "notes": data.notes}
+    (shard_dir / "nodes.json").write_text(json.dumps(meta, separators=(",", ":")))
+    keys = sorted(data.edges)
+    line_lists = [sorted(data.edges[k][1]) for k in keys]
+    line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum([len(x) for x in line_lists], out=line_ptr[1:])
+    centrality, deg = centrality_of(data)
+    with (shard_dir / "edges.npz").open("wb") as fh:
+        np.savez(
+            fh,
+            src=np.array([k[0] for k in keys], dtype=np.int32),
+            dst=np.array([k[1] for k in keys], dtype=np.int32),
+            kind=np.array([k[2] for k in keys], dtype=np.int8),
+            weight=np.array([data.edges[k][0] for k in keys], dtype=np.float32),
+            line_ptr=line_ptr,
+            lines=np.array([line for x in line_lists for line in x], dtype=np.int32),
+            centrality=centrality.astype(np.float32),
+            degree=deg.astype(np.float32),
+        )
+    return sum(p.stat().st_size for p in shard_dir.iterdir() if p.is_file())
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    """A loaded, read-only graph."""
+
+    ids: list[str]
+    repo: list[str]
+    path: list[str]
+    language: list[str]
+    start: list[int]
+    end: list[int]
+    symbol: list[str | None]
+    kind: list[str | None]
+    qualified_name: list[str | None]
+    parent: list[int]
+    module_keys: dict[int, str]
+    children: dict[int, list[int]]
+    by_name: dict[str, list[int]]
+    by_lower_name: dict[str, list[int]]
+    src: IntArray
+    dst: IntArray
+    edge_kind: npt.NDArray[np.int8]
+    weight: npt.NDArray[np.float32]
+    line_ptr: IntArray
+    lines: npt.NDArray[np.int32]
+    out_ptr: IntArray  # edges leaving node v: out_edges[out_ptr[v]:out_ptr[v+1]]
+    out_edges: IntArray
+    in_ptr: IntArray
+    in_edges: IntArray
+    centrality: npt.NDArray[np.float32]
+    degree: npt.NDArray[np.float32]
+    notes: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    def edge_lines(self, edge: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in self.lines[self.line_ptr[edge]: self.line_ptr[edge + 1]])
+
+    def incoming(self, node: int) -> IntArray:
+        return self.in_edges[self.in_ptr[node]: self.in_ptr[node + 1]]
+
+    def outgoing(self, node: int) -> IntArray:
+        return self.out_edges[self.out_ptr[node]: self.out_ptr[node + 1]]
+
+    def is_module(self, node: int) -> bool:
+        return self.kind[node] == "module"
+
+
+def _csr(keys: IntArray, n: int) -> tuple[IntArray, IntArray]:
+    order = np.argsort(keys, kind="stable").astype(np.int64)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=n), out=ptr[1:])
+    return ptr, order
+
+
+def load_graph(shard_dir: Path) -> Graph:
+    """Read a shard written by ``save_graph``; a missing or foreign file is ``CorruptIndex``."""
+    try:
+        meta = json.loads((shard_dir / "nodes.json").read_text())
+        with np.load(shard_dir / "edges.npz", allow_pickle=False) as arrays:
+            edges = {name: arrays[name] for name in arrays.files}
+    except (OSError, ValueError) as exc:
+        raise CorruptIndex(f"graph shard {shard_dir} cannot be read ({exc}); rebuild the index") from exc
+    if meta.get("version") != FORMAT_VERSION:
+        raise CorruptIndex(f"graph shard {shard_dir} has format {meta.get('version')!r}, expected "
+                           f"{FORMAT_VERSION}; rebuild the index")
+    cols = meta["columns"]
+    n = len(cols["id"])
+    symbol: list[str | None] = cols["symbol"]
+    by_name: dict[str, list[int]] = defaultdict(list)
+    by_lower: dict[str, list[int]] = defaultdict(list)
+    children: dict[int, list[int]] = defaultdict(list)
+    for i, name in enumerate(symbol):
+        if name:
+            by_name[name].append(i)
+            by_lower[name.lower()].append(i)
+        if cols["parent"][i] >= 0:
+            children[cols["parent"][i]].append(i)
+    src = edges["src"].astype(np.int64)
+    dst = edges["dst"].astype(np.int64)
+    out_ptr, out_edges = _csr(src, n)
+    in_ptr, in_edges = _csr(dst, n)
+    return Graph(
+        ids=cols["id"], repo=[meta["repos"][i] for i in cols["repo"]], path=[meta["paths"][i] for i in cols["path"]],
+        language=[meta["languages"][i] for i in cols["language"]], start=cols["start"], end=cols["end"],
+        symbol=symbol, kind=cols["kind"], qualified_name=cols["qualified_name"], parent=cols["parent"],
+        module_keys={int(k): v for k, v in meta["module_keys"].items()}, children=dict(children),
+        by_name=dict(by_name), by_lower_name=dict(by_lower), src=src, dst=dst, edge_kind=edges["kind"],
+        weight=edges["weight"], line_ptr=edges["line_ptr"], lines=edges["lines"], out_ptr=out_ptr,
+        out_edges=out_edges, in_ptr=in_ptr, in_edges=in_edges, centrality=edges["centrality"],
+        degree=edges["degree"], notes=tuple(meta.get("notes", ())),
+    )

@@ -43,7 +43,7 @@ EVERYTHING_ON: dict[str, Any] = {
         ],
         "cronJob": {"schedule": "0 3 * * *"},
     },
-    "embedder": {"provider": "voyage", "voyage": {"existingSecret": "voyage"}},
+    "embedder": {"name": "voyage", "voyage": {"existingSecret": "voyage"}},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "ray": {
         "autoscaling": {"enabled": True},
@@ -268,10 +268,21 @@ def test_index_job_fetches_each_repository_then_indexes_them_all() -> None:
         "tools", "https://git.example.com/team/tools.git", "HEAD",
     ]
     assert index["args"] == ["index", "/repos/fourfold", "/repos/tools"]
+    assert env_of(index)["FOURFOLD_EMBEDDER"] == "voyage"
     assert env_of(index)["VOYAGE_API_KEY"]["secretKeyRef"] == {"name": "voyage", "key": "api-key"}
     assert job["metadata"]["name"] == f"{RELEASE}-fourfold-index-1"  # one Job per release revision
     cron = one(objects, "CronJob")
     assert cron["spec"]["jobTemplate"]["spec"]["template"]["spec"] == pod
+
+
+def test_voyage_key_reaches_the_ray_pods_that_embed_queries() -> None:
+    cluster = one(render(EVERYTHING_ON), "RayCluster")
+    ray_containers = [cluster["spec"]["headGroupSpec"]["template"]["spec"]["containers"][0]]
+    ray_containers += [g["template"]["spec"]["containers"][0] for g in cluster["spec"]["workerGroupSpecs"]]
+    for c in ray_containers:
+        assert env_of(c)["VOYAGE_API_KEY"]["secretKeyRef"] == {"name": "voyage", "key": "api-key"}, c["name"]
+    assert all("VOYAGE_API_KEY" not in env_of(c) for c in one(render(), "RayCluster")["spec"]["headGroupSpec"]
+               ["template"]["spec"]["containers"])
 
 
 def test_the_fetch_step_runs_repository_fields_as_arguments_not_shell() -> None:
@@ -284,8 +295,11 @@ def test_the_fetch_step_runs_repository_fields_as_arguments_not_shell() -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"embedder": {"provider": "voyage"}}, "embedder.voyage.existingSecret must name a Secret"),
-        ({"embedder": {"provider": "openai"}}, 'embedder.provider must be local or voyage, not "openai"'),
+        ({"embedder": {"name": "voyage"}}, "embedder.voyage.existingSecret must name a Secret"),
+        (
+            {"embedder": {"name": ""}, "index": {"repositories": [{"name": "x", "url": "https://h/x.git"}]}},
+            "embedder.name must name a registered embedder",
+        ),
         ({"index": {"repositories": [{"name": "../etc", "url": "https://h/x.git"}]}}, "must be a plain folder name"),
         ({"index": {"repositories": [{"name": "x"}]}}, "index.repositories[x].url is required"),
     ],
@@ -328,7 +342,7 @@ CHANGED: dict[tuple[str, ...], Any] = {
     ("ray", "sharedMemorySize"): "8Gi",
     ("ray", "version"): "2.61.0",
     ("ray", "workerGroups"): [],
-    ("embedder", "provider"): "local",
+    ("embedder", "name"): "minilm",
     ("index", "repositories"): [{"name": "other", "url": "https://git.example.com/team/other.git"}],
     ("index", "cronJob", "schedule"): "30 1 * * 0",
     ("index", "tolerations"): [{"key": "k", "operator": "Exists"}],

@@ -74,34 +74,44 @@ KubeRay operator creates under the RayCluster's name.
 {{- end }}
 
 {{/*
-Environment of every fourfold container: the index store, the embedder and, for the containers
-that join the Ray cluster from outside KubeRay's own Ray container (coordinator, workers launcher),
-Ray's auth settings. Pass a dict with "root" and "ray" (true when the container talks to Ray).
+Environment variables, by concern; each container takes the ones it acts on.
+  fourfold.env.home     - FOURFOLD_HOME, the index store (every fourfold container).
+  fourfold.env.embedder - FOURFOLD_EMBEDDER, the embedder an index build uses (index runs).
+  fourfold.env.voyage   - VOYAGE_API_KEY when the embedder is voyage: index runs embed segments, the
+                          semantic actors on the Ray pods embed queries.
+  fourfold.env.rayAuth  - Ray's auth mode and token for processes that join the Ray cluster from a
+                          container KubeRay does not manage (coordinator, workers launcher); KubeRay
+                          injects them into its own Ray containers.
 */}}
-{{- define "fourfold.env" -}}
+{{- define "fourfold.env.home" -}}
 - name: FOURFOLD_HOME
-  value: {{ .root.Values.indexVolume.mountPath | quote }}
+  value: {{ .Values.indexVolume.mountPath | quote }}
+{{- end }}
+
+{{- define "fourfold.env.embedder" -}}
 - name: FOURFOLD_EMBEDDER
-  value: {{ .root.Values.embedder.provider | quote }}
-{{- if eq .root.Values.embedder.provider "voyage" }}
+  value: {{ required "embedder.name must name a registered embedder (minilm, voyage...)" .Values.embedder.name | quote }}
+{{- end }}
+
+{{- define "fourfold.env.voyage" -}}
+{{- if eq .Values.embedder.name "voyage" }}
 - name: VOYAGE_API_KEY
   valueFrom:
     secretKeyRef:
-      name: {{ required "embedder.voyage.existingSecret must name a Secret holding the Voyage API key when embedder.provider is voyage" .root.Values.embedder.voyage.existingSecret | quote }}
-      key: {{ .root.Values.embedder.voyage.secretKey | quote }}
-{{- else if ne .root.Values.embedder.provider "local" }}
-{{- fail (printf "embedder.provider must be local or voyage, not %q" .root.Values.embedder.provider) }}
+      name: {{ required "embedder.voyage.existingSecret must name a Secret holding the Voyage API key when embedder.name is voyage" .Values.embedder.voyage.existingSecret | quote }}
+      key: {{ .Values.embedder.voyage.secretKey | quote }}
 {{- end }}
-{{- if .ray }}
+{{- end }}
+
+{{- define "fourfold.env.rayAuth" -}}
 - name: RAY_AUTH_MODE
-  value: {{ .root.Values.ray.authOptions.mode | quote }}
-{{- if eq .root.Values.ray.authOptions.mode "token" }}
+  value: {{ .Values.ray.authOptions.mode | quote }}
+{{- if eq .Values.ray.authOptions.mode "token" }}
 - name: RAY_AUTH_TOKEN
   valueFrom:
     secretKeyRef:
-      name: {{ include "fourfold.rayAuthSecret" .root | quote }}
+      name: {{ include "fourfold.rayAuthSecret" . | quote }}
       key: auth_token
-{{- end }}
 {{- end }}
 {{- end }}
 
@@ -201,7 +211,9 @@ containers:
       - {{ printf "/repos/%s" . | quote }}
       {{- end }}
     env:
-      {{- include "fourfold.env" (dict "root" . "ray" false) | nindent 6 }}
+      {{- include "fourfold.env.home" . | nindent 6 }}
+      {{- include "fourfold.env.embedder" . | nindent 6 }}
+      {{- include "fourfold.env.voyage" . | nindent 6 }}
     resources:
       {{- toYaml .Values.index.resources | nindent 6 }}
     securityContext:

@@ -1,0 +1,199 @@
+"""The structural modality: query parsing, build/load, ranking classes, filters, errors."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from fourfold.errors import CorruptIndex, InvalidQuery, NoIndex
+from fourfold.plugins.manager import get_registry
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.structural.extract import extract
+from fourfold.plugins.structural.index import INDEX_FILE, StructuralShard
+from fourfold.plugins.structural.plugin import StructuralModality
+from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
+from fourfold.plugins.types import ModalityQuery, Segment, segment_id
+
+FIXTURES = Path(__file__).parent / "fixtures" / "structural"
+FILES = {"auth.py": "python", "route.js": "javascript", "client.go": "go", "shapes.rs": "rust", "shapes.ts": "typescript"}
+
+
+def _segments(repo: str) -> list[Segment]:
+    """Definition segments of the fixtures as ingestion would cut them, plus one window segment."""
+    out = [Segment(id="window", repo=repo, path="auth.py", language="python", start_line=1, end_line=20,
+                   content="", content_hash="")]  # fmt: skip
+    for name, language in FILES.items():
+        for d in extract((FIXTURES / name).read_bytes(), language).definitions:
+            out.append(
+                Segment(
+                    id=segment_id(repo, name, d.start_line, d.end_line, d.qualified_name), repo=repo, path=name,
+                    language=language, start_line=d.start_line, end_line=d.end_line, content="", content_hash="",
+                    symbol=d.name, kind=d.kind, signature=d.signature, qualified_name=d.qualified_name,
+                )
+            )  # fmt: skip
+    return out
+
+
+@pytest.fixture(scope="module")
+def shard(tmp_path_factory: pytest.TempPathFactory) -> StructuralShard:
+    shard_dir = tmp_path_factory.mktemp("structural")
+    stats = StructuralModality().build(_segments("fx"), shard_dir, BuildContext("g1", "fx", ("fx",)))
+    assert stats.segments == len(_segments("fx")) - 1  # the window segment is not a definition
+    assert stats.bytes_on_disk == (shard_dir / INDEX_FILE).stat().st_size
+    return StructuralModality().load(shard_dir)
+
+
+def _search(shard: StructuralShard, text: str, **kw: object) -> list[tuple[str, str, str]]:
+    result = shard.search(ModalityQuery(text=text, **kw))  # type: ignore[arg-type]
+    return [(h.symbol or "", h.kind or "", h.path) for h in result.hits]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("def load_config", SymbolQuery("load_config", kinds=("function", "method"))),
+        ("class Session", SymbolQuery("Session", kinds=("class",))),
+        ("func NewClient", SymbolQuery("NewClient", kinds=("function", "method"))),
+        ("fn parse", SymbolQuery("parse", kinds=("function", "method"))),
+        ("struct Point", SymbolQuery("Point", kinds=("struct",))),
+        ("interface Reader", SymbolQuery("Reader", kinds=("interface", "trait"))),
+        ("where is parseConfig defined", SymbolQuery("parseConfig")),
+        ("definition of render", SymbolQuery("render")),
+        ("methods of Session", SymbolQuery("Session", members=True)),
+        ("Session.send", SymbolQuery("send", qualifier=("Session",))),
+        ("gin.Context.JSON", SymbolQuery("JSON", qualifier=("gin", "Context"))),
+        ("ns::Foo::bar", SymbolQuery("bar", qualifier=("ns", "Foo"))),
+        ("retry_request", SymbolQuery("retry_request")),
+        ("HTTPClient", SymbolQuery("HTTPClient")),
+        ("what breaks if I change Session.send", SymbolQuery("send", qualifier=("Session",))),
+        ("how does authentication work", None),
+    ],
+)
+def test_parse_symbol_query(text: str, expected: SymbolQuery | None) -> None:
+    assert parse_symbol_query(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "   ", "?!", "()::."])
+def test_punctuation_only_is_invalid(text: str) -> None:
+    with pytest.raises(InvalidQuery, match="no identifier"):
+        parse_symbol_query(text)
+
+
+def test_symbol_query_reads_back() -> None:
+    assert str(SymbolQuery("send", qualifier=("Session",), kinds=("method",))) == "Session.send [method]"
+    assert str(SymbolQuery("Client", members=True)) == "members of Client"
+
+
+def test_registered_as_the_structural_modality() -> None:
+    modality = get_registry().modality("structural")
+    assert isinstance(modality, StructuralModality) and modality.sharding == "repo"
+
+
+def test_exact_name_ranks_first_and_scores_by_class(shard: StructuralShard) -> None:
+    result = shard.search(ModalityQuery(text="DigestAuth", k=5))
+    top = result.hits[0]
+    assert (top.symbol, top.kind, top.path, top.start_line) == ("DigestAuth", "class", "auth.py", 175)
+    assert 4.0 <= top.score < 5.0
+    assert top.snippet == "class DigestAuth(Auth)" and top.language == "python"
+    assert all(h.score < 4.0 for h in result.hits[1:])
+
+
+def test_case_insensitive_and_case_sensitive(shard: StructuralShard) -> None:
+    assert _search(shard, "digestauth", k=1) == [("DigestAuth", "class", "auth.py")]
+    assert _search(shard, "digestauth", k=3, case_sensitive=True) == []
+
+
+def test_qualified_suffix(shard: StructuralShard) -> None:
+    hits = shard.search(ModalityQuery(text="Client.Run", k=3)).hits
+    assert (hits[0].symbol, hits[0].path) == ("Run", "client.go")
+    assert 3.0 <= hits[0].score < 4.0  # main.Client.Run ends with Client.Run
+    exact = shard.search(ModalityQuery(text="main.Client.Run", k=1)).hits[0]
+    assert exact.score >= 4.0
+
+
+def test_module_qualifier_falls_back_to_a_shorter_suffix(shard: StructuralShard) -> None:
+    hits = shard.search(ModalityQuery(text="httpx.DigestAuth.auth_flow", k=1)).hits
+    assert [(h.symbol, h.path) for h in hits] == [("auth_flow", "auth.py")]
+    assert 3.0 <= hits[0].score < 4.0
+
+
+def test_classes_order_exact_prefix_fuzzy(shard: StructuralShard) -> None:
+    hits = shard.search(ModalityQuery(text="Polygon", k=20)).hits
+    assert {h.kind for h in hits if h.score >= 4.0} == {"struct", "impl"}
+    assert hits[0].kind == "struct"  # a struct before its impl blocks
+    prefix = shard.search(ModalityQuery(text="_build_auth", k=3)).hits
+    assert prefix[0].symbol == "_build_auth_header" and 2.0 <= prefix[0].score < 3.0
+
+
+def test_fuzzy_tolerates_typos(shard: StructuralShard) -> None:
+    hits = shard.search(ModalityQuery(text="DigetsAuth", k=1)).hits
+    assert [(h.symbol, h.kind) for h in hits] == [("DigestAuth", "class")]
+    assert 1.0 <= hits[0].score < 2.0
+
+
+def test_keyword_prefers_the_kind(shard: StructuralShard) -> None:
+    assert _search(shard, "struct Polygon", k=1) == [("Polygon", "struct", "shapes.rs")]
+    assert _search(shard, "trait Area", k=1)[0][1] == "trait"
+
+
+def test_methods_of(shard: StructuralShard) -> None:
+    found = {h[0] for h in _search(shard, "methods of BasicAuth", k=20)}
+    assert found == {"__init__", "auth_flow", "_build_auth_header"}
+
+
+def test_filters(shard: StructuralShard) -> None:
+    assert _search(shard, "auth_flow", k=20, options={"kind": "function"}) == []
+    assert {h[2] for h in _search(shard, "Route", k=20, languages=("javascript",))} == {"route.js"}
+    assert _search(shard, "Route", k=20, repos=("other",)) == []
+    assert {h[2] for h in _search(shard, "new", k=20, path_glob="*.rs")} == {"shapes.rs"}
+
+
+def test_k_limits_hits_not_total(shard: StructuralShard) -> None:
+    result = shard.search(ModalityQuery(text="auth_flow", k=2))
+    assert len(result.hits) == 2 and result.total_matches > 2
+
+
+def test_natural_language_without_identifier_gives_a_note(shard: StructuralShard) -> None:
+    result = shard.search(ModalityQuery(text="how does authentication work"))
+    assert result.hits == () and "no identifier" in result.notes[0]
+
+
+def test_bad_queries_raise(shard: StructuralShard) -> None:
+    with pytest.raises(InvalidQuery):
+        shard.search(ModalityQuery(text="?!"))
+    with pytest.raises(InvalidQuery, match="k must be positive"):
+        shard.search(ModalityQuery(text="Route", k=0))
+
+
+def test_concurrent_searches(shard: StructuralShard) -> None:
+    expected = _search(shard, "auth_flow", k=5)
+    seen: list[list[tuple[str, str, str]]] = []
+
+    def work() -> None:
+        seen.extend(_search(shard, "auth_flow", k=5) for _ in range(20))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 80 and all(s == expected for s in seen)
+
+
+def test_missing_and_corrupt_shards(tmp_path: Path) -> None:
+    with pytest.raises(NoIndex):
+        StructuralModality().load(tmp_path)
+    (tmp_path / INDEX_FILE).write_bytes(b"not a database")
+    with pytest.raises(CorruptIndex):
+        StructuralModality().load(tmp_path)
+    (tmp_path / INDEX_FILE).unlink()
+    db = sqlite3.connect(tmp_path / INDEX_FILE)
+    db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    db.execute("INSERT INTO meta VALUES ('schema_version', '0')")
+    db.commit()
+    db.close()
+    with pytest.raises(CorruptIndex, match="schema version 0"):
+        StructuralModality().load(tmp_path)

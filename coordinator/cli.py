@@ -1,0 +1,357 @@
+"""The ``fourfold`` command line: index, search, serve, status, demo, plugins.
+
+Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
+at ``--address`` when one answers there, else starts an embedded one for the call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import grpc
+
+from fourfold import __version__
+from fourfold.config import DEFAULT_ADDRESS, fourfold_home
+from fourfold.errors import FourfoldError, InvalidInput
+
+__all__ = ["build_parser", "main"]
+
+DEMO_QUERIES = (
+    ("find_definition", "def build_generation"),
+    ("find_references", "who calls segment_file"),
+    ("impact_analysis", "what depends on walk_repository"),
+    ("exact_match", '"no index in"'),
+    ("understand_code", "how does weighted rank fusion work"),
+    ("find_similar", "for rank, h in enumerate(hits):\n    c = w / (k + rank + 1)"),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="fourfold", description="Code search by intent: semantic, text, structural and graph retrieval, fused.")
+    p.add_argument("--version", action="version", version=f"fourfold {__version__}")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ix = sub.add_parser("index", help="register repositories and build a new index generation")
+    ix.add_argument("paths", nargs="+", metavar="PATH", help="repository folders (git checkouts or plain folders)")
+    ix.add_argument("--name", action="append", help="name to register a PATH under (once per PATH, in order; default: folder name)")
+    ix.add_argument("--address", default=None, help=f"coordinator to index through (default {DEFAULT_ADDRESS} when it answers; else in-process)")
+    ix.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+    se = sub.add_parser("search", help="search the index")
+    se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
+    se.add_argument("--repo", action="append", default=[], help="only this repository (repeatable)")
+    se.add_argument("--intent", default="", help="force an intent instead of classifying")
+    se.add_argument("--preset", default="default", help="quick, default or thorough")
+    se.add_argument("--modality", action="append", default=[], help="run exactly these modalities (repeatable)")
+    se.add_argument("--weight", action="append", default=[], metavar="MODALITY=W", help="override a modality's weight")
+    se.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    se.add_argument("--path", dest="path_glob", default="", help="only paths matching this glob")
+    se.add_argument("--lang", action="append", default=[], help="only this language (repeatable)")
+    se.add_argument("--case-sensitive", action="store_true", help="literal and regex matches respect case")
+    se.add_argument("--regex", action="store_true", help="treat the query as a regular expression (RE2 syntax)")
+    se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
+    se.add_argument("--json", action="store_true", help="print the answer as JSON")
+    se.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)")
+
+    sv = sub.add_parser("serve", help="run the coordinator and the workers")
+    sv.add_argument("--address", default=DEFAULT_ADDRESS, help=f"address the coordinator listens on (default {DEFAULT_ADDRESS})")
+    sv.add_argument("--ray-address", default=None, help="join this Ray cluster (default: start a local one)")
+    sv.add_argument("--role", choices=("all", "coordinator", "workers"), default="all",
+                    help="all (default), coordinator only (stateless, discovers workers), or workers only")
+    sv.add_argument("--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality")
+
+    st = sub.add_parser("status", help="what is indexed and who serves it")
+    st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
+    st.add_argument("--json", action="store_true", help="print JSON")
+
+    sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
+    sub.add_parser("plugins", help="list the loaded plugins and modalities")
+    return p
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+class ProgressBar:
+    """One line per stage on a pipe; a redrawn bar on a terminal."""
+
+    def __init__(self, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.stage = ""
+        self.last = 0.0
+
+    def __call__(self, stage: str, done: int, total: int, message: str) -> None:
+        now = time.monotonic()
+        if self.tty:
+            width = 30
+            frac = done / total if total else 0
+            bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
+            self.stream.write(f"\r{stage:<18} [{bar}] {done}/{total} {message[:60]:<60}")
+            if done >= total:
+                self.stream.write("\n")
+            self.stream.flush()
+        elif stage != self.stage or done >= total or now - self.last > 5:
+            self.stream.write(f"{stage}: {done}/{total} {message}\n")
+            self.stream.flush()
+            self.last = now
+        self.stage = stage
+
+
+def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
+    from fourfold.coordinator.client import Client
+
+    c = Client(address or DEFAULT_ADDRESS)
+    if c.healthy():
+        return c
+    c.close()
+    if address:
+        raise FourfoldError(f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`")
+    return None
+
+
+def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
+    if as_json:
+        print(json.dumps(s, indent=2))
+        return
+    skipped = ", ".join(f"{k}: {v}" for k, v in sorted(s.get("skipped", {}).items())) or "none"
+    print(f"generation {s['generation']} is live: {s['files']} files, {s['segments']} segments, "
+          f"{s.get('bytes', 0) / 1e6:.1f} MB in {s['seconds']:.1f}s")
+    print(f"  skipped: {skipped}")
+    print(f"  reused (unchanged): {s.get('reused_files', 0)} files; parse errors in {s.get('parse_errors', 0)} files")
+    unsupported = s.get("unsupported_languages") or {}
+    if unsupported:
+        print("  no definition extractor (indexed as line windows): " + ", ".join(f"{k}: {v}" for k, v in sorted(unsupported.items())))
+
+
+def _parse_weights(values: Sequence[str]) -> dict[str, float]:
+    out = {}
+    for v in values:
+        name, sep, w = v.partition("=")
+        try:
+            out[name] = float(w)
+        except ValueError:
+            raise InvalidInput(f"invalid --weight {v!r}: use MODALITY=NUMBER, e.g. text=0.5") from None
+        if not sep:
+            raise InvalidInput(f"invalid --weight {v!r}: use MODALITY=NUMBER, e.g. text=0.5")
+    return out
+
+
+def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from fourfold.coordinator.convert import answer_to_json
+
+    if as_json:
+        print(json.dumps(answer_to_json(r), indent=2))
+        return
+    total = next((t.ms for t in r.timings if t.stage == "total"), 0.0)
+    print(f"intent {r.intent} ({r.confidence:.2f}) · {r.fusion_strategy} · preset {r.preset} · "
+          f"{len(r.hits)} of {r.total_candidates} hits · {total:.1f} ms")
+    if r.partial:
+        print(f"  partial answer: missing {', '.join(r.missing_shards)}")
+    for n in r.notes:
+        print(f"  note: {n}")
+    for i, h in enumerate(r.hits, 1):
+        why = " ".join(f"{m}#{c.rank + 1}" for m, c in sorted(h.modalities.items(), key=lambda kv: -kv[1].contribution))
+        sym = f"  {h.kind} {h.symbol}" if h.symbol else ""
+        demoted = " (demoted)" if h.demoted else ""
+        print(f"{i:>3}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{sym}  [{h.score:.4f} {why}]{demoted}")
+        if h.snippet:
+            for line in h.snippet.splitlines()[:4]:
+                print(f"       {line[:120]}")
+
+
+# -- commands --------------------------------------------------------------------------------------
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    names = args.name or []
+    if len(names) > len(args.paths):
+        raise InvalidInput(f"{len(names)} --name values for {len(args.paths)} paths: give at most one --name per PATH")
+    repos = [(Path(p), names[i] if i < len(names) else None) for i, p in enumerate(args.paths)]
+    bar = ProgressBar()
+    client = _client_if_up(args.address)
+    if client is not None:
+        from fourfold.coordinator.convert import summary_to_pb  # noqa: F401 - symmetry with the server side
+        from google.protobuf.json_format import MessageToDict
+
+        with client:
+            last = None
+            try:
+                for msg in client.index([(p.resolve(), n) for p, n in repos]):
+                    bar(msg.stage, msg.done, msg.total, msg.message)
+                    last = msg
+            except grpc.RpcError as exc:
+                raise FourfoldError(exc.details() or str(exc)) from None
+        assert last is not None
+        s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+        s["files"], s["segments"] = int(s.get("files", 0)), int(s.get("segments", 0))
+        s["skipped"] = {k: int(v) for k, v in s.get("skipped", {}).items()}
+        s["unsupported_languages"] = {k: int(v) for k, v in s.get("unsupported_languages", {}).items()}
+        _print_summary(s, args.json)
+        return 0
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar)
+    _print_summary(summary.as_dict(), args.json)
+    return 0
+
+
+def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from fourfold.coordinator.engine import SearchParams
+
+    options = {"mode": "regex"} if args.regex else {}
+    return SearchParams(
+        query=args.query, k=args.k, repos=tuple(args.repo), intent=args.intent, preset=args.preset,
+        modalities=tuple(args.modality), weights=_parse_weights(args.weight), deadline_ms=args.deadline_ms,
+        path_glob=args.path_glob, languages=tuple(args.lang), case_sensitive=args.case_sensitive, options=options,
+        with_snippets=not args.json,
+    )
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.store import IndexStore
+
+    params = _search_params(args)
+    if args.k <= 0:
+        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
+    client = _client_if_up(args.address)
+    if client is None:
+        IndexStore(fourfold_home()).require_live()  # a clear error before starting anything
+        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+            return _run_search(c, params, args.json)
+    with client:
+        return _run_search(client, params, args.json)
+
+
+def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untyped-def]
+    try:
+        r = client.search(params)
+    except grpc.RpcError as exc:
+        print(f"fourfold: {exc.code().name}: {exc.details()}", file=sys.stderr)
+        return 2
+    _print_answer(r, as_json)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.server import start_server, watch_generations
+    from fourfold.plugins.store import IndexStore
+    from fourfold.workers import cluster
+
+    replicas = cluster.parse_replicas(args.replicas)
+    cluster.connect(args.ray_address)
+
+    async def run() -> None:
+        running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        watcher = None
+        if args.role == "workers":
+            store = IndexStore(fourfold_home())
+            watcher = asyncio.ensure_future(watch_generations(store, cluster.Launcher(store, replicas)))
+            print("fourfold workers serving", flush=True)
+        else:
+            print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
+        await stop.wait()
+        if watcher:
+            watcher.cancel()
+        await running.stop()
+
+    asyncio.run(run())
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from fourfold.plugins.store import IndexStore
+
+    client = _client_if_up(args.address)
+    if client is None:
+        store = IndexStore(fourfold_home())
+        live = store.live_generation()
+        info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        if args.json:
+            print(json.dumps(info, indent=2))
+        else:
+            print(f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
+                  f"repositories: {', '.join(info['repos']) or 'none'}")
+        return 0
+    with client:
+        s = client.status()
+    if args.json:
+        from google.protobuf.json_format import MessageToDict
+
+        print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
+        return 0
+    print(f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}")
+    for r in s.repos:
+        print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
+    for sh in s.shards:
+        print(f"  {sh.modality}/{sh.shard}#{sh.replica} {sh.health} at {sh.address} ({sh.generation})")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    home = Path(os.environ["FOURFOLD_HOME"]) if os.environ.get("FOURFOLD_HOME") else fourfold_home() / "demo"
+    source = Path(__file__).resolve().parent.parent
+    print(f"indexing fourfold's own source ({source}) into {home}", flush=True)
+    summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
+    _print_summary(summary.as_dict(), False)
+    print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
+    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+        for intent, query in DEMO_QUERIES:
+            print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
+            r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
+            _print_answer(r, False)
+    return 0
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from fourfold.plugins.manager import get_registry
+
+    reg = get_registry()
+    for name, version in sorted(reg.plugin_versions().items()):
+        print(f"{name} {version}")
+    print("modalities: " + ", ".join(sorted(reg.modalities)))
+    for name, why in sorted(reg.failures.items()):
+        print(f"FAILED {name}: {why}")
+    return 0
+
+
+COMMANDS = {"index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return COMMANDS[args.command](args)
+    except FourfoldError as exc:
+        print(f"fourfold: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,285 @@
+"""The coordinator's core: validate → classify → plan → fan out → fuse → answer.
+
+Stateless apart from caches: the live generation comes from the index store, the endpoints from
+Ray's named actors, so several coordinators can serve one cluster and a restarted one needs no
+rebuild.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fourfold.coordinator import intent as intent_mod
+from fourfold.coordinator.fanout import FanOut, ShardAnswer
+from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
+from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, top_modalities
+from fourfold.errors import InvalidQuery, NoIndex, Unavailable, UnknownRepository
+from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
+from fourfold.plugins.manager import PluginRegistry, get_registry
+from fourfold.plugins.store import IndexStore
+from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
+from fourfold.workers.cluster import Launcher
+from fourfold.workers.registry import EndpointRegistry
+
+__all__ = ["Answer", "Engine", "SearchParams", "MAX_QUERY_CHARS", "MAX_K"]
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 10_000
+MAX_K = 1000
+DEFAULT_K = 10
+DEFAULT_DEADLINE_MS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class SearchParams:
+    query: str
+    k: int = DEFAULT_K
+    repos: tuple[str, ...] = ()
+    intent: str = ""
+    preset: str = "default"
+    modalities: tuple[str, ...] = ()
+    weights: Mapping[str, float] = field(default_factory=dict)
+    deadline_ms: int = DEFAULT_DEADLINE_MS
+    path_glob: str = ""
+    languages: tuple[str, ...] = ()
+    case_sensitive: bool = False
+    options: Mapping[str, str] = field(default_factory=dict)
+    with_snippets: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    intent: str
+    confidence: float
+    fusion_strategy: str
+    preset: str
+    partial: bool
+    missing_shards: tuple[str, ...]
+    hits: tuple[FusedHit, ...]
+    total_candidates: int
+    timings: Mapping[str, float]
+    generation: str
+    notes: tuple[str, ...]
+    weights: Mapping[str, float]
+
+
+class Engine:
+    """Answers searches and runs index builds against one store and one Ray cluster."""
+
+    def __init__(self, store: IndexStore, launcher: Launcher | None, plugins: PluginRegistry | None = None,
+                 executor_factory: Callable[[], ShardExecutor] | None = None) -> None:
+        self.store = store
+        self.launcher = launcher
+        self.plugins = plugins or get_registry()
+        self.endpoints = EndpointRegistry()
+        self.fanout = FanOut(self.endpoints)
+        self.executor_factory = executor_factory
+        self.profiles = default_profiles()
+        self.extra_rules: list[intent_mod.IntentRule] = []
+        import re
+
+        for r in self.plugins.intent_rules:
+            self.extra_rules.append(intent_mod.IntentRule(f"plugin:{r.plugin}", r.intent, r.confidence, re.compile(r.pattern, re.IGNORECASE)))
+            self.profiles.setdefault(r.intent, {}).update(r.weights)
+        self.plugins.pm.hook.fourfold_adjust_profiles(profiles=self.profiles)
+        self._generation: str | None = None
+        self._index_lock = asyncio.Lock()
+
+    # -- generations -----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Deploy the live generation's workers (if needed) and discover endpoints."""
+        live = self.store.live_generation()
+        if live and self.launcher is not None:
+            await self.launcher.deploy(live)
+        await self.endpoints.refresh()
+        self._generation = live if live in self.endpoints.generations() else self._newest_served()
+
+    def _newest_served(self) -> str | None:
+        gens = sorted(self.endpoints.generations())
+        return gens[-1] if gens else None
+
+    async def current_generation(self) -> str:
+        live = self.store.live_generation()
+        if live is None:
+            raise NoIndex(f"nothing is indexed in {str(self.store.home)!r}; run `fourfold index PATH` first")
+        if live != self._generation:
+            await self.endpoints.refresh()
+            if live in self.endpoints.generations():
+                self._generation = live
+            elif self._generation is None:
+                self._generation = self._newest_served()
+        if self._generation is None:
+            raise Unavailable("no worker serves any index generation yet; is `fourfold serve` running its workers?")
+        return self._generation
+
+    # -- search ----------------------------------------------------------------------------------
+    def validate(self, p: SearchParams) -> None:
+        q = p.query
+        if not q or not q.strip():
+            raise InvalidQuery("empty query: give a symbol, a quoted string, a question or a code snippet")
+        if len(q) > MAX_QUERY_CHARS:
+            raise InvalidQuery(f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. Search for a distinctive part of it")
+        if p.k <= 0 or p.k > MAX_K:
+            raise InvalidQuery(f"invalid k {p.k}: ask for 1 to {MAX_K} hits")
+        known_intents = set(INTENTS) | set(self.profiles)
+        if p.intent and p.intent not in known_intents:
+            raise InvalidQuery(f"unknown intent {p.intent!r}; choose one of: {', '.join(sorted(known_intents))}")
+        get_preset(p.preset)
+        for m in list(p.modalities) + list(p.weights):
+            if m not in self.plugins.modalities:
+                raise InvalidQuery(f"unknown modality {m!r}; loaded modalities: {', '.join(sorted(self.plugins.modalities))}")
+        for m, w in p.weights.items():
+            if not (w >= 0.0) or w > 100:
+                raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
+        if p.deadline_ms < 0:
+            raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
+        known_repos = {r.name for r in self.store.repos()}
+        for r in p.repos:
+            if r not in known_repos:
+                raise UnknownRepository(f"unknown repository {r!r}; indexed: {', '.join(sorted(known_repos)) or 'none'}")
+
+    def plan(self, p: SearchParams) -> tuple[str, float, str, dict[str, float], str, int]:
+        """(intent, confidence, strategy, weights of the modalities to run, rule, rrf k)."""
+        preset = get_preset(p.preset)
+        if p.intent:
+            intent, confidence, rule = p.intent, 1.0, "forced"
+        else:
+            c = intent_mod.classify(p.query, self.extra_rules)
+            intent, confidence, rule = c.intent, c.confidence, c.rule
+        profile = {m: w for m, w in self.profiles.get(intent, self.profiles["understand_code"]).items() if m in self.plugins.modalities}
+        profile.update({m: float(w) for m, w in p.weights.items()})
+        if p.modalities:
+            weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}
+            return intent, confidence, "fused", weights, rule, preset.rrf_k
+        if preset.fixed:
+            weights = {m: 1.0 for m in preset.fixed if m in self.plugins.modalities}
+            return intent, confidence, "direct", weights, rule, preset.rrf_k
+        if confidence >= DIRECT_CONFIDENCE and not p.weights and preset.name == "default":
+            top = dominant(profile)
+            return intent, confidence, "direct", {top: profile[top]}, rule, preset.rrf_k
+        chosen = top_modalities(profile, preset.modalities)
+        return intent, confidence, "fused", {m: profile[m] for m in chosen}, rule, preset.rrf_k
+
+    async def search(self, p: SearchParams) -> Answer:
+        t0 = time.perf_counter()
+        self.validate(p)
+        generation = await self.current_generation()
+        intent, confidence, strategy, weights, _rule, rrf_k = self.plan(p)
+        t_classify = time.perf_counter()
+        reader = self.store.reader(generation)
+        shards = self.endpoints.shards(generation)
+        depth = min(max(3 * p.k, 30), 300)
+        query = ModalityQuery(
+            text=p.query, k=depth, intent=intent, repos=p.repos, path_glob=p.path_glob or None,
+            languages=p.languages, case_sensitive=p.case_sensitive, options=dict(p.options),
+        )
+        targets = {}
+        missing: list[str] = []
+        for spec in reader.shards():
+            if spec.modality not in weights:
+                continue
+            if p.repos and not set(spec.repos) & set(p.repos):
+                continue  # pruned: the shard cannot match the repository filter
+            reps = shards.get((spec.modality, spec.shard), [])
+            if not reps:
+                missing.append(f"{spec.modality}/{spec.shard}")
+                continue
+            targets[(spec.modality, spec.shard)] = reps
+        deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
+        answers: list[ShardAnswer] = await self.fanout.gather(targets, query, generation, deadline)
+        t_fanout = time.perf_counter()
+        per_modality: dict[str, list[list[Hit]]] = {m: [] for m in weights}
+        notes: list[str] = []
+        modality_ms: dict[str, float] = {}
+        for a in answers:
+            modality_ms[a.modality] = max(modality_ms.get(a.modality, 0.0), a.seconds * 1000)
+            if a.result is None:
+                missing.append(f"{a.modality}/{a.shard}")
+                notes.append(f"{a.modality}/{a.shard} missing: {a.error}")
+                continue
+            per_modality[a.modality].append(list(a.result.hits))
+            for n in a.result.notes:
+                if n not in notes:
+                    notes.append(n)
+        glob = p.path_glob
+        ranked = {}
+        for m, lists in per_modality.items():
+            merged = merge_shards(lists, depth)
+            if p.repos:
+                merged = [h for h in merged if h.repo in p.repos]  # defence in depth
+            if glob:
+                merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
+            ranked[m] = merged
+        fused = fuse(ranked, weights, rrf_k)
+        total = len(fused)
+        hits = fused[: p.k]
+        if p.with_snippets and hits:
+            hits = self._snippets(reader, hits)
+        t_fuse = time.perf_counter()
+        timings = {
+            "classify": (t_classify - t0) * 1000,
+            "fanout": (t_fanout - t_classify) * 1000,
+            "fuse": (t_fuse - t_fanout) * 1000,
+            "total": (t_fuse - t0) * 1000,
+        }
+        timings.update({f"modality:{m}": ms for m, ms in modality_ms.items()})
+        return Answer(
+            intent=intent, confidence=confidence, fusion_strategy=strategy, preset=get_preset(p.preset).name,
+            partial=bool(missing), missing_shards=tuple(sorted(set(missing))), hits=tuple(hits), total_candidates=total,
+            timings=timings, generation=generation, notes=tuple(notes), weights=weights,
+        )
+
+    @staticmethod
+    def _snippets(reader: object, hits: Sequence[FusedHit], lines: int = 6) -> list[FusedHit]:
+        from fourfold.plugins.store import GenerationReader
+
+        assert isinstance(reader, GenerationReader)
+        rows = reader.segment_rows(f.hit.segment_id for f in hits)
+        out = []
+        for f in hits:
+            seg = rows.get(f.hit.segment_id)
+            if seg is None:
+                out.append(f)
+                continue
+            first = (min(f.hit.match_lines) if f.hit.match_lines else seg.start_line) - seg.start_line
+            body = seg.content.split("\n")
+            start = max(0, first - 1)
+            snippet = "\n".join(body[start : start + lines])
+            h = f.hit
+            out.append(FusedHit(Hit(h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score, h.symbol, h.kind,
+                                    h.language, h.match_lines, h.centrality, snippet), f.score, f.modalities, f.demoted))
+        return out
+
+    # -- index -----------------------------------------------------------------------------------
+    async def index(self, add: Sequence[tuple[Path, str | None]], progress: Callable[[str, int, int, str], None]) -> IndexSummary:
+        """Build a generation, deploy its workers, switch to it, retire the old one's."""
+        if self._index_lock.locked():
+            from fourfold.errors import IndexLocked
+
+            raise IndexLocked("an index build is already running on this coordinator; wait for it to finish")
+        async with self._index_lock:
+            loop = asyncio.get_running_loop()
+
+            def report(stage: str, done: int, total: int, message: str) -> None:
+                loop.call_soon_threadsafe(progress, stage, done, total, message)
+
+            executor = self.executor_factory() if self.executor_factory else None
+            old = self._generation
+            summary = await asyncio.to_thread(build_generation, self.store, list(add), executor=executor, progress=report)
+            if self.launcher is not None:
+                progress("deploy", 0, 1, f"starting workers for {summary.generation}")
+                await self.launcher.deploy(summary.generation)
+                await self.endpoints.refresh()
+                self._generation = summary.generation
+                progress("deploy", 1, 1, f"{summary.generation} serving")
+                if old and old != summary.generation:
+                    self.launcher.retire(old)
+                    await self.endpoints.refresh()
+            return summary

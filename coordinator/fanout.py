@@ -1,0 +1,128 @@
+"""Parallel gRPC fan-out to the shards of the modalities a query needs.
+
+Per (modality, shard): the replica with the fewest calls in flight is called with the time left
+before the deadline; a failure (UNAVAILABLE, DEADLINE_EXCEEDED, FAILED_PRECONDITION) is retried
+once — on another replica if there is one, else on the same actor after asking it for its address
+again (a restarted actor serves on a new port). A shard that still fails is reported missing and
+the answer is marked partial. Domain errors (INVALID_ARGUMENT...) are not retried: they are the
+query's fault and go back to the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+
+import grpc
+
+from fourfold.plugins.types import ModalityQuery, ShardResult
+from fourfold.v1 import worker_pb2_grpc
+from fourfold.workers.convert import query_to_pb, result_from_pb
+from fourfold.workers.registry import Endpoint, EndpointRegistry
+
+__all__ = ["FanOut", "ShardAnswer", "ShardCallError"]
+
+log = logging.getLogger(__name__)
+
+#: The query's own fault: returned to the caller as they are.
+_CALLER_ERRORS = {
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.NOT_FOUND,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.OUT_OF_RANGE,
+}
+#: Worth a second try (elsewhere); any other status marks the shard missing at once.
+_RETRYABLE = {
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.UNKNOWN,
+    grpc.StatusCode.INTERNAL,
+}
+
+
+class ShardCallError(Exception):
+    """A non-retryable error from a shard (the query's fault): carries the gRPC code and details."""
+
+    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+        super().__init__(details)
+        self.code = code
+        self.details = details
+
+
+@dataclass(frozen=True, slots=True)
+class ShardAnswer:
+    modality: str
+    shard: str
+    result: ShardResult | None  # None: missing
+    seconds: float
+    error: str = ""
+    retried: bool = False
+
+
+class FanOut:
+    """Holds one channel per worker address; used from one asyncio loop."""
+
+    def __init__(self, registry: EndpointRegistry) -> None:
+        self.registry = registry
+        self._channels: dict[str, grpc.aio.Channel] = {}
+        self.retries = 0
+
+    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+        ch = self._channels.get(address)
+        if ch is None:
+            ch = grpc.aio.insecure_channel(address)
+            self._channels[address] = ch
+        return worker_pb2_grpc.ModalityWorkerStub(ch)
+
+    async def close(self) -> None:
+        for ch in self._channels.values():
+            await ch.close()
+        self._channels.clear()
+
+    async def call(self, replicas: list[Endpoint], modality: str, shard: str, query: ModalityQuery, generation: str, deadline: float) -> ShardAnswer:
+        started = time.perf_counter()
+        request = query_to_pb(query, generation)
+        order = sorted(replicas, key=lambda e: (e.outstanding, e.failures))
+        last_error = ""
+        for attempt in range(2):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0.001:
+                last_error = last_error or "deadline exceeded before the call"
+                break
+            ep = order[attempt % len(order)] if order else None
+            if ep is None:
+                last_error = "no replica serves this shard"
+                break
+            if attempt == 1 and len(order) == 1:
+                refreshed = await self.registry.reresolve(ep.key)
+                if refreshed is None:
+                    break
+                ep = refreshed
+            ep.outstanding += 1
+            try:
+                response = await self._stub(ep.address).Search(request, timeout=remaining)
+                ep.failures = 0
+                return ShardAnswer(modality, shard, result_from_pb(response), time.perf_counter() - started, retried=attempt > 0)
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() in _CALLER_ERRORS:
+                    raise ShardCallError(exc.code(), exc.details() or str(exc.code())) from None
+                ep.failures += 1
+                last_error = f"{exc.code().name}: {exc.details()}"
+                if exc.code() not in _RETRYABLE:
+                    break
+                log.info("shard %s/%s on %s failed (%s); %s", modality, shard, ep.address, last_error,
+                         "retrying" if attempt == 0 else "giving up")
+                if attempt == 0:
+                    self.retries += 1
+            finally:
+                ep.outstanding -= 1
+        return ShardAnswer(modality, shard, None, time.perf_counter() - started, error=last_error)
+
+    async def gather(self, targets: dict[tuple[str, str], list[Endpoint]], query: ModalityQuery, generation: str, deadline: float) -> list[ShardAnswer]:
+        tasks = [self.call(reps, m, s, query, generation, deadline) for (m, s), reps in targets.items()]
+        return list(await asyncio.gather(*tasks))

@@ -1,0 +1,97 @@
+"""Weighted Reciprocal Rank Fusion, the centrality boost, demotion and per-file dedup.
+
+    contribution(m, h) = weight(m) / (k + rank_m(h) + 1) × min(1 + 0.3·ln(1 + centrality(h)), 1.5)
+    score(h)           = Σ_m contribution(m, h) × (DEMOTION if h's path is vendored/built/archived else 1)
+
+then only the best-scoring segment of each file is kept.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from fourfold.plugins.types import Hit
+
+__all__ = ["DEMOTION", "FusedHit", "ModalityRank", "boost", "fuse", "is_demoted", "merge_shards"]
+
+#: Score multiplier for vendored, built and archived paths.
+DEMOTION = 0.5
+
+_DEMOTED = re.compile(
+    r"(?:^|/)(?:vendor|vendors|third[_-]party|node_modules|bower_components|site-packages|dist|build|_build|"
+    r"target|out|bin|obj|\.next|__pycache__|archive|archives|attic|deprecated|generated|gen)/"
+    r"|\.min\.(?:js|css)$|\.(?:map|lock)$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml)$",
+    re.IGNORECASE,
+)
+
+
+def is_demoted(path: str) -> bool:
+    return bool(_DEMOTED.search(path))
+
+
+def boost(centrality: float) -> float:
+    """The graph importance boost ``min(1 + 0.3·ln(1 + c), 1.5)``."""
+    return min(1.0 + 0.3 * math.log1p(max(centrality, 0.0)), 1.5)
+
+
+@dataclass(frozen=True, slots=True)
+class ModalityRank:
+    rank: int
+    contribution: float
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    hit: Hit
+    score: float
+    modalities: Mapping[str, ModalityRank] = field(default_factory=dict)
+    demoted: bool = False
+
+
+def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
+    """One modality's ranked list from its shards' lists: by score, ties by repo/path/line."""
+    merged = [h for hits in results for h in hits]
+    merged.sort(key=lambda h: (-h.score, h.repo, h.path, h.start_line))
+    return merged[:limit]
+
+
+def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int) -> list[FusedHit]:
+    """Fuse per-modality ranked lists; best first, one segment per file."""
+    contributions: dict[str, dict[str, ModalityRank]] = {}
+    exemplar: dict[str, Hit] = {}
+    for modality, hits in ranked.items():
+        w = weights.get(modality, 0.0)
+        for rank, h in enumerate(hits):
+            key = h.segment_id
+            if key in contributions and modality in contributions[key]:
+                continue  # a segment counts once per modality, at its best rank
+            c = w / (k + rank + 1) * boost(h.centrality)
+            contributions.setdefault(key, {})[modality] = ModalityRank(rank, c, h.score)
+            exemplar[key] = _merge_hit(exemplar.get(key), h)
+    fused: list[FusedHit] = []
+    for key, per in contributions.items():
+        h = exemplar[key]
+        demoted = is_demoted(h.path)
+        total = sum(r.contribution for r in per.values()) * (DEMOTION if demoted else 1.0)
+        fused.append(FusedHit(h, total, per, demoted))
+    fused.sort(key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
+    best: dict[tuple[str, str], FusedHit] = {}
+    for f in fused:
+        best.setdefault((f.hit.repo, f.hit.path), f)
+    return sorted(best.values(), key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
+
+
+def _merge_hit(prev: Hit | None, new: Hit) -> Hit:
+    """Keep the richest description of one segment seen across modalities."""
+    if prev is None:
+        return new
+    return Hit(
+        segment_id=new.segment_id, repo=new.repo, path=new.path, start_line=new.start_line, end_line=new.end_line,
+        score=new.score, symbol=new.symbol or prev.symbol, kind=new.kind or prev.kind, language=new.language or prev.language,
+        match_lines=tuple(sorted(set(prev.match_lines) | set(new.match_lines))),
+        centrality=max(prev.centrality, new.centrality), snippet=new.snippet or prev.snippet,
+    )

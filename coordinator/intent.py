@@ -1,0 +1,108 @@
+"""The intent classifier: ordered regex rules, first match wins, each with a confidence.
+
+The rules and confidences are the architecture page's (the seed's design):
+
+    starts with def/class/func/import…          find_definition  0.95
+    "who calls", "usages of", "references to"   find_references  0.90
+      (+ "callers of", "who uses", "where is X used")
+    "impact", "blast radius", "what depends on" impact_analysis  0.90
+      (+ "what breaks", "dependents of")
+    a quoted "string"                           exact_match      0.90
+    an error token (traceback, exception…)      exact_match      0.85
+    "similar to …"                              find_similar     0.80
+    a query that is itself code                 find_similar     0.75
+    a lone CamelCase/snake_case/dotted name     find_definition  0.80
+    such a name inside other words              find_definition  0.60
+    "how", "why", "explain", "architecture"     understand_code  0.75
+    anything else                               understand_code  0.40
+
+Plugins add rules (``fourfold_register_intents``); theirs are tried after the keyword rules and
+before the identifier and fallback rules, so they never override the seed's forms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Classification", "IntentRule", "classify", "BUILTIN_RULES"]
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    intent: str
+    confidence: float
+    rule: str  # the name of the rule that matched, for explanations and routing reports
+
+
+@dataclass(frozen=True, slots=True)
+class IntentRule:
+    name: str
+    intent: str
+    confidence: float
+    pattern: re.Pattern[str]
+
+
+def _rule(name: str, intent: str, confidence: float, pattern: str, flags: int = re.IGNORECASE) -> IntentRule:
+    return IntentRule(name, intent, confidence, re.compile(pattern, flags))
+
+
+_DEFINITION_KEYWORDS = r"def|class|func|function|fn|import|from|interface|struct|type|trait|enum|impl|module|package"
+
+#: Tried first, in order.
+KEYWORD_RULES: tuple[IntentRule, ...] = (
+    _rule("definition-keyword", "find_definition", 0.95, rf"^\s*(?:{_DEFINITION_KEYWORDS})\s+[A-Za-z_$][\w$.:]*"),
+    _rule("references-phrase", "find_references", 0.90, r"\b(?:who\s+calls|usages?\s+of|references?\s+to|callers?\s+of|who\s+uses|where\s+is\s+\S+\s+used)\b"),
+    _rule("impact-phrase", "impact_analysis", 0.90, r"\b(?:impact|blast\s+radius|what\s+depends\s+on|what\s+breaks|dependents\s+of)\b"),
+    _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|'[^']{2,}'|`[^`]+`"),
+    _rule(
+        "error-token", "exact_match", 0.85,
+        r"\b(?:traceback|exception|stack\s*trace|segfault|panic:|errno|E[A-Z]{3,}|[A-Z]\w*(?:Error|Exception))\b",
+        0,
+    ),
+    _rule("similar-phrase", "find_similar", 0.80, r"\b(?:similar\s+to|code\s+like|like\s+this)\b"),
+)
+
+_CODE_SHAPE = re.compile(r"[;{}]|=>|->|\)\s*:|^\s*(?:return|if|for|while)\b.*[(:]|\w+\([^)]*\)\s*[{;:]", re.MULTILINE)
+_IDENTIFIER = r"(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
+_LONE_IDENTIFIER = re.compile(rf"^\s*{_IDENTIFIER}(?:\(\))?\s*$")
+_INNER_IDENTIFIER = re.compile(rf"(?<![\w$.]){_IDENTIFIER}(?![\w$])")
+_CAMEL_OR_SNAKE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|\w_\w|\w\.\w")
+_UNDERSTAND = re.compile(r"\b(?:how|why|explain|architecture)\b", re.IGNORECASE)
+
+
+def _is_code(query: str) -> bool:
+    lines = [ln for ln in query.splitlines() if ln.strip()]
+    hits = len(_CODE_SHAPE.findall(query))
+    return hits >= 2 or (len(lines) >= 2 and hits >= 1)
+
+
+def _identifier_rule(query: str) -> Classification | None:
+    if _LONE_IDENTIFIER.match(query) and _CAMEL_OR_SNAKE.search(query.strip()):
+        return Classification("find_definition", 0.80, "lone-identifier")
+    for m in _INNER_IDENTIFIER.finditer(query):
+        if _CAMEL_OR_SNAKE.search(m.group(0)):
+            return Classification("find_definition", 0.60, "inner-identifier")
+    return None
+
+
+def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
+    """Classify ``query``; ``extra_rules`` come from plugins."""
+    for rule in KEYWORD_RULES:
+        if rule.pattern.search(query):
+            return Classification(rule.intent, rule.confidence, rule.name)
+    for rule in extra_rules:
+        if rule.pattern.search(query):
+            return Classification(rule.intent, rule.confidence, rule.name)
+    if _is_code(query):
+        return Classification("find_similar", 0.75, "code-shape")
+    ident = _identifier_rule(query)
+    if ident is not None:
+        return ident
+    if _UNDERSTAND.search(query):
+        return Classification("understand_code", 0.75, "understand-phrase")
+    return Classification("understand_code", 0.40, "fallback")
+
+
+BUILTIN_RULES = KEYWORD_RULES

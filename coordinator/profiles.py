@@ -1,0 +1,72 @@
+"""Weight profiles per intent and the presets.
+
+Weights (semantic, text, structural, graph), from the architecture page:
+
+    find_definition  .2 .1 .6 .1      find_references .1 .2 .2 .5
+    understand_code  .5 .2 .2 .1      find_similar    .4 .3 .2 .1
+    impact_analysis  .1 .1 .1 .7      exact_match     0  .9 .1 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fourfold.errors import InvalidQuery
+
+__all__ = ["DIRECT_CONFIDENCE", "PRESETS", "Preset", "default_profiles", "dominant", "get_preset", "top_modalities"]
+
+#: The direct path runs only the dominant modality at or above this confidence.
+DIRECT_CONFIDENCE = 0.85
+
+_ORDER = ("semantic", "text", "structural", "graph")
+
+
+def default_profiles() -> dict[str, dict[str, float]]:
+    rows = {
+        "find_definition": (0.2, 0.1, 0.6, 0.1),
+        "find_references": (0.1, 0.2, 0.2, 0.5),
+        "understand_code": (0.5, 0.2, 0.2, 0.1),
+        "find_similar": (0.4, 0.3, 0.2, 0.1),
+        "impact_analysis": (0.1, 0.1, 0.1, 0.7),
+        "exact_match": (0.0, 0.9, 0.1, 0.0),
+    }
+    return {intent: dict(zip(_ORDER, w, strict=True)) for intent, w in rows.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    modalities: int  # how many of the intent's modalities run (by weight); 0 for a fixed set
+    rrf_k: int
+    fixed: tuple[str, ...] = ()  # quick: semantic only
+
+
+PRESETS: dict[str, Preset] = {
+    "quick": Preset("quick", 0, 60, fixed=("semantic",)),
+    "default": Preset("default", 3, 40),
+    "thorough": Preset("thorough", 4, 60),
+}
+
+
+def get_preset(name: str) -> Preset:
+    try:
+        return PRESETS[name or "default"]
+    except KeyError:
+        raise InvalidQuery(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}") from None
+
+
+def _ranked(weights: Mapping[str, float]) -> list[str]:
+    order = {m: i for i, m in enumerate(_ORDER)}
+    return sorted((m for m, w in weights.items() if w > 0), key=lambda m: (-weights[m], order.get(m, 99), m))
+
+
+def dominant(weights: Mapping[str, float]) -> str:
+    ranked = _ranked(weights)
+    if not ranked:
+        raise InvalidQuery("every modality weight is zero; give at least one modality a positive weight")
+    return ranked[0]
+
+
+def top_modalities(weights: Mapping[str, float], n: int) -> list[str]:
+    return _ranked(weights)[:n]

@@ -1,0 +1,131 @@
+"""Start the coordinator's gRPC server (and, by role, the workers) — in the foreground or embedded.
+
+Roles: ``all`` (a laptop: workers + coordinator in one process's cluster), ``coordinator``
+(stateless front: discovers workers through Ray), ``workers`` (deploys the live generation's
+actors and rolls them to each new generation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.service import CoordinatorService
+from fourfold.plugins.store import IndexStore
+from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+from fourfold.workers import cluster
+from fourfold.workers.build import RayShardExecutor
+
+__all__ = ["EmbeddedServer", "RunningServer", "start_server", "watch_generations"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunningServer:
+    address: str
+    server: grpc.aio.Server | None
+    engine: Engine | None
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop(grace=1.0)
+        if self.engine is not None:
+            await self.engine.fanout.close()
+
+
+async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None) -> RunningServer:
+    """Start what ``role`` needs on the running asyncio loop (Ray must already be connected)."""
+    store = IndexStore(home)
+    store.ensure()
+    launcher = cluster.Launcher(store, replicas) if role in ("all", "workers") else None
+    if role == "workers":
+        assert launcher is not None
+        live = store.live_generation()
+        if live:
+            await launcher.deploy(live)
+        return RunningServer(address="", server=None, engine=None)
+    engine = Engine(store, launcher, executor_factory=RayShardExecutor)
+    await engine.start()
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)])
+    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (coordinator_pb2.DESCRIPTOR.services_by_name["Coordinator"].full_name, health.SERVICE_NAME, reflection.SERVICE_NAME),
+        server,
+    )
+    port = server.add_insecure_port(address)
+    if port == 0:
+        raise OSError(f"cannot listen on {address!r}: the address is in use or not local; pick another with --address")
+    await server.start()
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set("fourfold.v1.Coordinator", health_pb2.HealthCheckResponse.SERVING)
+    host = address.rsplit(":", 1)[0]
+    if host in ("0.0.0.0", "[::]", ""):
+        host = "127.0.0.1"
+    bound = f"{host}:{port}"
+    if host in ("127.0.0.1", "localhost", "[::1]"):
+        log.warning("coordinator listening on %s without authentication (loopback only)", bound)
+    return RunningServer(address=bound, server=server, engine=engine)
+
+
+async def watch_generations(store: IndexStore, launcher: cluster.Launcher, interval_s: float = 2.0, grace_s: float = 10.0) -> None:
+    """Workers role: deploy each new live generation, then retire older ones after a grace period."""
+    served = store.live_generation()
+    while True:
+        await asyncio.sleep(interval_s)
+        live = store.live_generation()
+        if live and live != served:
+            await launcher.deploy(live)
+            old, served = served, live
+            if old:
+                await asyncio.sleep(grace_s)  # coordinators switch on their next query
+                launcher.retire(old)
+
+
+class EmbeddedServer:
+    """A whole local deployment in this process, for one CLI call or a test: a local Ray cluster,
+    the workers of the live generation and the coordinator's gRPC server on an ephemeral port.
+    """
+
+    def __init__(self, home: Path, *, ray_address: str | None = None, replicas: Mapping[str, int] | None = None) -> None:
+        self.home = home
+        self.ray_address = ray_address
+        self.replicas = replicas
+        self.address = ""
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="fourfold-embedded", daemon=True)
+        self._running: RunningServer | None = None
+        self._started_ray = False
+
+    def __enter__(self) -> EmbeddedServer:
+        self._started_ray = cluster.connect(self.ray_address)
+        self._thread.start()
+        fut: Future[RunningServer] = asyncio.run_coroutine_threadsafe(
+            start_server(self.home, "127.0.0.1:0", role="all", replicas=self.replicas), self._loop
+        )
+        self._running = fut.result()
+        self.address = self._running.address
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._running is not None:
+            asyncio.run_coroutine_threadsafe(self._running.stop(), self._loop).result(timeout=10)
+            if self._started_ray and self._running.engine is not None and self._running.engine.launcher is not None:
+                for gen in self._running.engine.launcher.deployed_generations():
+                    self._running.engine.launcher.retire(gen)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        if self._started_ray:
+            cluster.shutdown()

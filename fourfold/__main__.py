@@ -1,0 +1,3 @@
+from fourfold.coordinator.cli import main
+
+raise SystemExit(main())

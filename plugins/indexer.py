@@ -1,0 +1,271 @@
+"""Build an index generation: walk → segment → plan shards → build every shard → centrality → switch.
+
+The shard builds go through an executor so that the same code runs in-process (tests, a laptop)
+and as Ray tasks spread over a cluster (``fourfold.workers.build.RayShardExecutor``). A build
+task only needs the generation folder and a ``ShardJob``: it reads its segments from the
+generation's ``segments.sqlite`` on the shared store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from fourfold.errors import InvalidInput
+from fourfold.plugins.ingest.languages import detect_language
+from fourfold.plugins.ingest.segment import SEGMENTER_VERSION, content_hash, segment_file
+from fourfold.plugins.ingest.walk import DEFAULT_MAX_FILE_BYTES, read_source, walk_repository
+from fourfold.plugins.manager import get_registry
+from fourfold.plugins.modality import BuildContext, BuildStats
+from fourfold.plugins.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
+from fourfold.plugins.types import Segment
+
+__all__ = ["IndexSummary", "LocalShardExecutor", "ShardJob", "build_generation", "build_one_shard"]
+
+#: A repository whose segment text exceeds this is split over several shards (by file).
+MAX_SHARD_BYTES = 64 << 20
+
+Progress = Callable[[str, int, int, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ShardJob:
+    modality: str
+    spec: ShardSpec
+    build_dir: str  # the generation folder being built
+    previous_dir: str | None
+    generation: str
+    settings: dict[str, str]
+
+
+@dataclass
+class IndexSummary:
+    generation: str = ""
+    files: int = 0
+    segments: int = 0
+    bytes: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    reused_files: int = 0
+    parse_errors: int = 0
+    unsupported_languages: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    shards: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation, "files": self.files, "segments": self.segments, "bytes": self.bytes,
+            "skipped": dict(self.skipped), "reused_files": self.reused_files, "parse_errors": self.parse_errors,
+            "unsupported_languages": dict(self.unsupported_languages), "seconds": round(self.seconds, 3),
+            "shards": self.shards,
+        }
+
+
+class ShardExecutor(Protocol):
+    def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]: ...
+
+
+def build_one_shard(job: ShardJob) -> BuildStats:
+    """Build one shard of one modality (runs in-process or inside a Ray task)."""
+    build_dir = Path(job.build_dir)
+    reader = GenerationReader(build_dir, building=True)  # the manifest is written after the shards
+    try:
+        segments = reader.segments(files=job.spec.files) if job.spec.files else reader.segments(repos=job.spec.repos)
+        modality = get_registry().modality(job.modality)
+        shard_dir = build_dir / job.spec.folder
+        shard_dir.mkdir(parents=True, exist_ok=True)
+        ctx = BuildContext(
+            generation=job.generation, shard=job.spec.shard, repos=job.spec.repos,
+            previous_dir=Path(job.previous_dir) if job.previous_dir else None, settings=job.settings,
+        )
+        return modality.build(segments, shard_dir, ctx)
+    finally:
+        reader.close()
+
+
+class LocalShardExecutor:
+    """Builds shards one after another in this process."""
+
+    def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]:
+        for job in jobs:
+            yield job, build_one_shard(job)
+
+
+def _validate_name(name: str) -> str:
+    if not name or len(name) > 100 or any(c in name for c in "/\\\0~") or name.startswith("."):
+        raise InvalidInput(
+            f"invalid repository name {name!r}: use 1-100 characters without '/', '\\\\', '~' or a leading '.'"
+        )
+    return name
+
+
+def _plan_shards(modality: str, sharding: str, repo_files: dict[str, list[tuple[str, int]]]) -> list[ShardSpec]:
+    if sharding == "global":
+        return [ShardSpec(modality, "all", f"{modality}/all", tuple(sorted(repo_files)))]
+    specs: list[ShardSpec] = []
+    for repo in sorted(repo_files):
+        files = repo_files[repo]
+        total = sum(size for _, size in files)
+        if total <= MAX_SHARD_BYTES:
+            specs.append(ShardSpec(modality, repo, f"{modality}/{repo}", (repo,)))
+            continue
+        part: list[str] = []
+        part_bytes = 0
+        parts: list[list[str]] = []
+        for path, size in files:
+            if part and part_bytes + size > MAX_SHARD_BYTES:
+                parts.append(part)
+                part, part_bytes = [], 0
+            part.append(f"{repo}\0{path}")
+            part_bytes += size
+        if part:
+            parts.append(part)
+        for i, keys in enumerate(parts):
+            specs.append(ShardSpec(modality, f"{repo}~{i}", f"{modality}/{repo}~{i}", (repo,), tuple(keys)))
+    return specs
+
+
+def build_generation(
+    store: IndexStore,
+    add: Iterable[tuple[Path, str | None]] = (),
+    *,
+    executor: ShardExecutor | None = None,
+    progress: Progress | None = None,
+    settings: dict[str, str] | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> IndexSummary:
+    """Register ``add`` (path, name) repositories, then build and publish a generation of all of them.
+
+    Validates every path before touching the store; on any failure the live generation stays.
+    """
+    started = time.perf_counter()
+    report = progress or (lambda stage, done, total, message: None)
+    executor = executor or LocalShardExecutor()
+    registry = get_registry()
+    additions: list[tuple[Path, str]] = []
+    for path, name in add:
+        path = Path(path).expanduser()
+        walk_repository(path)  # raises InvalidPath before anything is written
+        additions.append((path.resolve(), _validate_name(name or path.resolve().name)))
+    names = [n for _, n in additions]
+    if len(set(names)) != len(names):
+        raise InvalidInput(f"two repositories would be registered under one name: {sorted(names)}; pass distinct --name values")
+
+    store.ensure()
+    with store.build_lock():
+        store.clean_abandoned_builds()
+        for path, name in additions:
+            store.register_repo(name, path)
+        repos = store.repos()
+        if not repos:
+            raise InvalidInput("nothing to index: no repository is registered; pass a path: `fourfold index PATH`")
+        generation = store.next_generation_name()
+        build_dir = store.generations_dir / f".build-{generation}"
+        build_dir.mkdir(parents=True)
+        previous = store.live_generation()
+        previous_root = store.generations_dir / previous if previous else None
+        summary = IndexSummary(generation=generation)
+        all_segments: list[Segment] = []
+        repo_files: dict[str, list[tuple[str, int]]] = {}
+        repo_stats: dict[str, dict[str, Any]] = {}
+        with contextlib.closing(store.catalog()) as catalog, contextlib.closing(create_segments_db(build_dir / "segments.sqlite")) as segdb:
+            for repo in repos:
+                walked = walk_repository(Path(repo.path))
+                summary.skipped.update(walked.skipped)
+                files_in_repo: list[tuple[str, int]] = []
+                n_segments = 0
+                total = len(walked.files)
+                for i, f in enumerate(walked.files):
+                    if i % 50 == 0 or i == total - 1:
+                        report("segment", i + 1, total, f"{repo.name}: {f.path}")
+                    data, reason = read_source(f, max_file_bytes)
+                    if data is None:
+                        summary.skipped[reason or "unknown"] += 1
+                        continue
+                    fhash = content_hash(data + SEGMENTER_VERSION.encode())
+                    language = detect_language(f.path, data[:128])
+                    row = catalog.execute(
+                        "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?",
+                        (repo.name, f.path),
+                    ).fetchone()
+                    if row and row[0] == fhash:
+                        segs = [Segment(**d) for d in json.loads(row[3])]
+                        parse_errors, supported = row[1], bool(row[2])
+                        summary.reused_files += 1
+                    else:
+                        seg_file = segment_file(repo.name, f.path, language, data)
+                        segs = list(seg_file.segments)
+                        parse_errors, supported = seg_file.extraction.parse_errors, seg_file.extraction.supported
+                        catalog.execute(
+                            "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (repo.name, f.path, fhash, language, parse_errors, int(supported),
+                             json.dumps([_seg_dict(s) for s in segs])),
+                        )
+                    if parse_errors:
+                        summary.parse_errors += 1
+                    if not supported and language not in _PLAIN_TEXT:
+                        summary.unsupported_languages[language] += 1
+                    insert_segments(segdb, segs)
+                    all_segments.extend(segs)
+                    files_in_repo.append((f.path, len(data)))
+                    n_segments += len(segs)
+                    summary.files += 1
+                    summary.bytes += len(data)
+                catalog.commit()
+                repo_files[repo.name] = files_in_repo
+                repo_stats[repo.name] = {"path": repo.path, "files": len(files_in_repo), "segments": n_segments}
+            summary.segments = len(all_segments)
+
+            report("centrality", 0, 1, "computing centrality")
+            centrality = registry.pm.hook.fourfold_compute_centrality(segments=all_segments) or {}
+            segdb.executemany("UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in centrality.items()))
+            segdb.commit()
+            report("centrality", 1, 1, f"centrality for {len(centrality)} segments")
+        del all_segments
+
+        jobs: list[ShardJob] = []
+        specs: list[ShardSpec] = []
+        for name, modality in sorted(registry.modalities.items()):
+            for spec in _plan_shards(name, modality.sharding, repo_files):
+                prev_dir = previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
+                jobs.append(ShardJob(name, spec, str(build_dir), str(prev_dir) if prev_dir else None, generation, dict(settings or {})))
+        built: dict[tuple[str, str], BuildStats] = {}
+        for done, (job, stats) in enumerate(executor.run(jobs), start=1):
+            built[(job.modality, job.spec.shard)] = stats
+            report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {stats.segments} segments")
+        for job in jobs:
+            stats = built[(job.modality, job.spec.shard)]
+            s = job.spec
+            specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
+        summary.shards = len(specs)
+        summary.seconds = time.perf_counter() - started
+        manifest = {
+            "generation": generation,
+            "created": time.time(),
+            "previous": previous,
+            "repos": repo_stats,
+            "shards": [
+                {"modality": s.modality, "shard": s.shard, "folder": s.folder, "repos": list(s.repos),
+                 "files": list(s.files), "segments": s.segments}
+                for s in specs
+            ],
+            "summary": summary.as_dict(),
+            "settings": dict(settings or {}),
+        }
+        (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        report("switch", 0, 1, f"switching to {generation}")
+        store.publish(build_dir, generation)
+        report("switch", 1, 1, f"{generation} is live")
+        return summary
+
+
+_PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css", "scss"}
+
+
+def _seg_dict(s: Segment) -> dict[str, Any]:
+    return {f: getattr(s, f) for f in Segment.__slots__}  # type: ignore[attr-defined]

@@ -1,0 +1,1 @@
+"""Ingestion: walk repositories as git sees them, detect languages, cut segments."""

@@ -1,0 +1,1 @@
+"""Hosting: Ray actors that serve modality shards over gRPC, discovery, launch, distributed builds."""

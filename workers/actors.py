@@ -1,0 +1,58 @@
+"""The one place where ``ray.remote`` is applied to fourfold's classes.
+
+Serving actors take ``num_cpus=0``: on a 2-core node, actors holding a CPU each never start once
+index-build tasks take the CPUs. They restart forever (``max_restarts=-1``) and are named, so a
+coordinator finds them again after either of them restarts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import ray
+
+from fourfold.workers.server import ShardServer
+
+__all__ = ["NAMESPACE", "EndpointKey", "actor_name", "parse_actor_name", "shard_actor"]
+
+NAMESPACE = "fourfold"
+_PREFIX = "ff"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class EndpointKey:
+    generation: str
+    modality: str
+    shard: str
+    replica: int
+
+    def __str__(self) -> str:
+        return f"{self.modality}/{self.shard}#{self.replica}@{self.generation}"
+
+
+def actor_name(key: EndpointKey) -> str:
+    return f"{_PREFIX}|{key.generation}|{key.modality}|{key.shard}|{key.replica}"
+
+
+def parse_actor_name(name: str) -> EndpointKey | None:
+    parts = name.split("|")
+    if len(parts) != 5 or parts[0] != _PREFIX or not parts[4].isdigit():
+        return None
+    return EndpointKey(parts[1], parts[2], parts[3], int(parts[4]))
+
+
+def shard_actor(key: EndpointKey, generation_dir: str, host: str, **options: Any) -> Any:
+    """Create (or get, if it already runs) the named actor serving ``key``."""
+    cls = ray.remote(ShardServer)
+    return cls.options(  # type: ignore[attr-defined]
+        name=actor_name(key),
+        namespace=NAMESPACE,
+        lifetime="detached",
+        get_if_exists=True,
+        num_cpus=0,
+        max_restarts=-1,
+        max_task_retries=0,
+        max_concurrency=64,
+        **options,
+    ).remote(generation_dir, key.modality, key.shard, key.replica, host)

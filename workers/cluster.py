@@ -1,0 +1,120 @@
+"""Start or join a Ray cluster and deploy the serving actors of an index generation.
+
+``connect(None)`` starts a local Ray cluster (the embedded default); ``connect(ADDR)`` joins one.
+``Launcher.deploy(generation)`` starts every (modality, shard, replica) actor of a generation and
+waits until each serves; ``retire(generation)`` stops the actors of an old one. A rolling update is
+``deploy(new)`` then the coordinator's switch then ``retire(old)``: no query is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Mapping
+
+
+import ray
+
+from fourfold.errors import InvalidInput, Unavailable
+from fourfold.plugins.store import IndexStore
+from fourfold.workers.actors import NAMESPACE, EndpointKey, parse_actor_name, shard_actor
+
+__all__ = ["Launcher", "connect", "parse_replicas", "shutdown"]
+
+log = logging.getLogger(__name__)
+
+
+def connect(ray_address: str | None = None, *, num_cpus: int | None = None) -> bool:
+    """Join ``ray_address`` or start a local cluster; returns True when this call started one."""
+    if ray.is_initialized():
+        return False
+    env = {k: v for k, v in os.environ.items() if k.startswith("FOURFOLD_")}
+    runtime_env = {"env_vars": env} if env else None
+    if ray_address:
+        try:
+            ray.init(address=ray_address, namespace=NAMESPACE, runtime_env=runtime_env, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise Unavailable(f"cannot join the Ray cluster at {ray_address!r}: {exc}; check --ray-address") from None
+        return False
+    ray.init(
+        namespace=NAMESPACE,
+        num_cpus=num_cpus or os.cpu_count() or 2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env=runtime_env,
+        object_store_memory=256 << 20,
+    )
+    return True
+
+
+def shutdown() -> None:
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+def parse_replicas(values: list[str] | None) -> dict[str, int]:
+    """``["text=2", "semantic=1"]`` -> {"text": 2, "semantic": 1}; bad forms raise InvalidInput."""
+    out: dict[str, int] = {}
+    for v in values or []:
+        name, sep, n = v.partition("=")
+        if not sep or not name or not n.isdigit() or int(n) < 1:
+            raise InvalidInput(f"invalid --replicas value {v!r}: use MODALITY=N with N >= 1, e.g. text=2")
+        out[name] = int(n)
+    return out
+
+
+class Launcher:
+    """Deploys and retires the serving actors of generations from one index store."""
+
+    def __init__(self, store: IndexStore, replicas: Mapping[str, int] | None = None, host: str | None = None) -> None:
+        self.store = store
+        self.replicas = dict(replicas or {})
+        self.host = host or os.environ.get("FOURFOLD_WORKER_HOST") or ray.util.get_node_ip_address()
+
+    def keys(self, generation: str) -> list[EndpointKey]:
+        reader = self.store.reader(generation)
+        unknown = set(self.replicas) - {s.modality for s in reader.shards()}
+        if unknown:
+            raise InvalidInput(f"--replicas names unknown modalities {sorted(unknown)}; known: {sorted({s.modality for s in reader.shards()})}")
+        return [
+            EndpointKey(generation, s.modality, s.shard, r)
+            for s in reader.shards()
+            for r in range(self.replicas.get(s.modality, 1))
+        ]
+
+    async def deploy(self, generation: str, timeout_s: float = 300.0) -> list[EndpointKey]:
+        """Start every actor of ``generation`` (idempotent) and wait until each serves gRPC."""
+        gen_dir = str(self.store.generations_dir / generation)
+        keys = self.keys(generation)
+        handles = [shard_actor(k, gen_dir, self.host) for k in keys]
+        try:
+            await asyncio.wait_for(asyncio.gather(*(h.address.remote() for h in handles)), timeout_s)
+        except TimeoutError:
+            raise Unavailable(f"workers of generation {generation} did not start within {timeout_s:.0f}s") from None
+        log.info("generation %s: %d workers serving", generation, len(keys))
+        return keys
+
+    def retire(self, generation: str) -> int:
+        """Kill the actors of ``generation``; returns how many."""
+        n = 0
+        for a in ray.util.list_named_actors(all_namespaces=True):
+            key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
+            if key and key.generation == generation:
+                try:
+                    ray.kill(ray.get_actor(a["name"], namespace=NAMESPACE), no_restart=True)
+                    n += 1
+                except ValueError:
+                    pass
+        return n
+
+    def deployed_generations(self) -> set[str]:
+        gens = set()
+        for a in ray.util.list_named_actors(all_namespaces=True):
+            key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
+            if key:
+                gens.add(key.generation)
+        return gens
+
+
+

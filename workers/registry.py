@@ -1,0 +1,84 @@
+"""Discovery: which (modality, shard, replica) endpoints exist and at which gRPC address.
+
+The registry is rebuilt from Ray's named actors, so it holds no state that a restart could lose:
+a restarted coordinator lists the actors again; an actor that restarted on a new port is asked
+for its address again (``reresolve``) after a call to it fails with UNAVAILABLE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+
+import ray
+
+from fourfold.workers.actors import NAMESPACE, EndpointKey, parse_actor_name
+
+__all__ = ["Endpoint", "EndpointRegistry"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Endpoint:
+    key: EndpointKey
+    address: str
+    handle: object
+    outstanding: int = 0  # calls in flight, for least-outstanding balancing
+    failures: int = 0
+
+
+class EndpointRegistry:
+    """Maps (generation, modality, shard) to the replicas serving it. Used from one asyncio loop."""
+
+    def __init__(self, resolve_timeout_s: float = 60.0) -> None:
+        self.resolve_timeout_s = resolve_timeout_s
+        self._endpoints: dict[EndpointKey, Endpoint] = {}
+
+    async def refresh(self) -> None:
+        """List the named actors and resolve the address of each new one."""
+        names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True) if a.get("namespace") == NAMESPACE]
+        keys = {k: n for n in names if (k := parse_actor_name(n)) is not None}
+        for gone in set(self._endpoints) - set(keys):
+            del self._endpoints[gone]
+        new = [k for k in keys if k not in self._endpoints]
+        if new:
+            resolved = await asyncio.gather(*(self._resolve(k, keys[k]) for k in new), return_exceptions=True)
+            for k, ep in zip(new, resolved, strict=True):
+                if isinstance(ep, BaseException):
+                    log.warning("endpoint %s did not resolve: %s", k, ep)
+                else:
+                    self._endpoints[k] = ep
+
+    async def _resolve(self, key: EndpointKey, name: str) -> Endpoint:
+        handle = ray.get_actor(name, namespace=NAMESPACE)
+        address = await asyncio.wait_for(handle.address.remote(), self.resolve_timeout_s)
+        return Endpoint(key, address, handle)
+
+    async def reresolve(self, key: EndpointKey) -> Endpoint | None:
+        """Ask the actor for its address again (it may have restarted on a new port)."""
+        ep = self._endpoints.get(key)
+        if ep is None:
+            return None
+        try:
+            ep.address = await asyncio.wait_for(ep.handle.address.remote(), self.resolve_timeout_s)  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - the actor may be gone or still restarting
+            log.info("re-resolving %s failed: %s", key, exc)
+            return None
+        return ep
+
+    def generations(self) -> set[str]:
+        return {k.generation for k in self._endpoints}
+
+    def shards(self, generation: str) -> dict[tuple[str, str], list[Endpoint]]:
+        """(modality, shard) -> replicas, for one generation."""
+        out: dict[tuple[str, str], list[Endpoint]] = defaultdict(list)
+        for k, ep in sorted(self._endpoints.items()):
+            if k.generation == generation:
+                out[(k.modality, k.shard)].append(ep)
+        return dict(out)
+
+    def all(self) -> list[Endpoint]:
+        return [self._endpoints[k] for k in sorted(self._endpoints)]

@@ -8,6 +8,7 @@ kept in the shared folder beside the repository (``<repo>/../shared/k8s-schemas`
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,19 @@ EVERYTHING_ON: dict[str, Any] = {
                 "resources": {"requests": {"cpu": "4", "memory": "16Gi"}},
                 "nodeSelector": {"pool": "search"},
                 "tolerations": [{"key": "search", "operator": "Exists", "effect": "NoSchedule"}],
-                "affinity": {},
+                "affinity": {
+                    "podAntiAffinity": {
+                        "preferredDuringSchedulingIgnoredDuringExecution": [
+                            {
+                                "weight": 1,
+                                "podAffinityTerm": {
+                                    "topologyKey": "kubernetes.io/hostname",
+                                    "labelSelector": {"matchLabels": {"app.kubernetes.io/component": "ray-worker"}},
+                                },
+                            }
+                        ]
+                    }
+                },
             },
             {
                 "name": "small",
@@ -275,6 +288,22 @@ def test_index_job_fetches_each_repository_then_indexes_them_all() -> None:
     assert cron["spec"]["jobTemplate"]["spec"]["template"]["spec"] == pod
 
 
+def test_each_worker_group_gets_its_own_scale_resources_and_placement() -> None:
+    """workerGroups is a list, so the every-value test changes it whole; here each field is followed."""
+    groups = one(render(EVERYTHING_ON), "RayCluster")["spec"]["workerGroupSpecs"]
+    for group, wanted in zip(groups, EVERYTHING_ON["ray"]["workerGroups"], strict=True):
+        assert group["groupName"] == wanted["name"]
+        assert (group["replicas"], group["minReplicas"], group["maxReplicas"]) == (
+            wanted["replicas"], wanted["minReplicas"], wanted["maxReplicas"],
+        )
+        assert group["rayStartParams"] == {k: str(v) for k, v in wanted["rayStartParams"].items()}
+        pod = group["template"]["spec"]
+        assert pod["containers"][0]["resources"] == wanted["resources"]
+        assert pod.get("nodeSelector", {}) == wanted["nodeSelector"]
+        assert pod.get("tolerations", []) == wanted["tolerations"]
+        assert pod.get("affinity", {}) == wanted["affinity"]
+
+
 def test_voyage_key_reaches_the_ray_pods_that_embed_queries() -> None:
     cluster = one(render(EVERYTHING_ON), "RayCluster")
     ray_containers = [cluster["spec"]["headGroupSpec"]["template"]["spec"]["containers"][0]]
@@ -296,16 +325,20 @@ def test_the_fetch_step_runs_repository_fields_as_arguments_not_shell() -> None:
     ("values", "message"),
     [
         ({"embedder": {"name": "voyage"}}, "embedder.voyage.existingSecret must name a Secret"),
-        (
-            {"embedder": {"name": ""}, "index": {"repositories": [{"name": "x", "url": "https://h/x.git"}]}},
-            "embedder.name must name a registered embedder",
-        ),
-        ({"index": {"repositories": [{"name": "../etc", "url": "https://h/x.git"}]}}, "must be a plain folder name"),
-        ({"index": {"repositories": [{"name": "x"}]}}, "index.repositories[x].url is required"),
+        ({"embedder": {"name": ""}}, "at '/embedder/name': minLength"),
+        ({"index": {"repositories": [{"name": "../etc", "url": "https://h/x.git"}]}},
+         "at '/index/repositories/0/name': '../etc' does not match pattern"),
+        ({"index": {"repositories": [{"name": "x"}]}}, "at '/index/repositories/0': missing property 'url'"),
+        ({"coordinator": {"replica": 3}}, "additional properties 'replica' not allowed"),
+        ({"ray": {"authOptions": {"mode": "tls"}}}, "at '/ray/authOptions/mode'"),
+        ({"ray": {"workerGroups": [{"name": "gpu", "replicas": 1}]}}, "missing properties 'minReplicas', 'maxReplicas'"),
     ],
+    ids=["voyage-without-secret", "no-embedder", "repo-name-escapes", "repo-without-url", "misspelt-key",
+         "unknown-auth-mode", "group-without-bounds"],
 )
 def test_bad_values_fail_with_a_message_naming_the_value(values: dict[str, Any], message: str) -> None:
-    with pytest.raises(helm.HelmRenderError, match=message.replace("[", r"\[").replace("]", r"\]")):
+    """values.schema.json rejects unknown keys and wrong types; templates reject what a schema cannot say."""
+    with pytest.raises(helm.HelmError, match=re.escape(message)):
         render(values)
 
 

@@ -38,6 +38,8 @@ _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
 MAX_CANDIDATES = 48
 #: Weight of an edge found through a base class rather than the class itself.
 BASE_WEIGHT = 0.9
+#: Weight of an edge from ``self.m()`` to a subclass's override of ``m`` (dynamic dispatch).
+OVERRIDE_WEIGHT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +103,12 @@ class _Builder:
         self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self.members: dict[str, list[int]] = defaultdict(list)  # member name -> definitions
         self.bases: dict[int, Targets] = {}
+        self.subclasses: dict[int, list[int]] = defaultdict(list)
         self.module_files: dict[int, list[_File]] = {}  # module node -> its files (a Go package: several)
         self.module_keys: dict[int, str] = {}
         self.py_keys: dict[str, list[int]] = defaultdict(list)
         self.go_dirs: dict[str, list[int]] = defaultdict(list)  # "repo/dir" suffix -> package nodes
-        self.go_modules: dict[str, str] = {}  # repo -> module path from go.mod
+        self.go_modules: dict[str, tuple[str, str]] = {}  # module path from go.mod -> (repo, its folder)
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
         self.go_receivers: dict[int, tuple[str, int]] = {}  # method node -> (receiver var, type node)
         self.js_files: dict[tuple[str, str], int] = {}
@@ -121,8 +124,8 @@ class _Builder:
         for seg in segments:
             if seg.path.endswith("go.mod"):
                 for line in seg.content.splitlines():
-                    if line.startswith("module "):
-                        self.go_modules[seg.repo] = line.split()[1].strip()
+                    if line.startswith("module ") and len(line.split()) > 1:
+                        self.go_modules[line.split()[1].strip()] = (seg.repo, posixpath.dirname(seg.path))
             by_file[(seg.repo, seg.path)].append(seg)
         index_of: dict[str, int] = {}
         skipped: dict[str, int] = defaultdict(int)
@@ -232,6 +235,7 @@ class _Builder:
                 targets = [(t, w) for t, w in self._resolve_chain(f, cls, base.chain, False) if t != cls]
                 self.bases.setdefault(cls, []).extend(targets)
                 for target, weight in targets:
+                    self.subclasses[target].append(cls)
                     self._edge(cls, target, INHERIT, weight, base.line)
         for f in self.files.values():
             self._imports(f)
@@ -326,9 +330,9 @@ class _Builder:
         return None
 
     def _go_module(self, f: _File, spec: str) -> int | None:
-        for repo, module in self.go_modules.items():
+        for module, (repo, folder) in self.go_modules.items():
             if spec == module or spec.startswith(module + "/"):
-                key = f"{repo}/{spec[len(module):].strip('/')}".rstrip("/")
+                key = "/".join(p for p in (repo, folder, spec[len(module):].strip("/")) if p)
                 found = [n for n in self.go_dirs.get(key, ()) if self.nodes[n].repo == repo]
                 if found:
                     return found[0]
@@ -414,15 +418,16 @@ class _Builder:
                 if found:
                     return [(n, 1.0) for n in found], True
             node = rec.parent
-        top = [(n, 1.0) for ff in self.module_files.get(f.node, [f]) for n in ff.top.get(name, ())]
-        if top:
-            return top, True
         imports = f.bindings.get(name)
-        if imports:
+        if imports:  # before top-level definitions: ``const lib = require(...)`` is both
             out: Targets = []
             for imp in imports:
                 out.extend(self._binding(f, imp, 0))
-            return out, True
+            if out:
+                return out, True
+        top = [(n, 1.0) for ff in self.module_files.get(f.node, [f]) for n in ff.top.get(name, ())]
+        if top or imports:
+            return top, True
         for imp in f.stars:
             module = self._resolve_module(f, imp.module)
             if module is not None:
@@ -430,6 +435,20 @@ class _Builder:
                 if found_star:
                     return found_star, True
         return [], False
+
+    def _overrides(self, cls: int, name: str) -> list[int]:
+        """Definitions of ``name`` in classes deriving from ``cls`` (transitively, cycles cut)."""
+        out: list[int] = []
+        seen = {cls}
+        stack = list(self.subclasses.get(cls, ()))
+        while stack:
+            sub = stack.pop()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            out.extend(self.children.get(sub, {}).get(name, ()))
+            stack.extend(self.subclasses.get(sub, ()))
+        return out
 
     def _nested(self, src: int, name: str) -> Targets:
         """Definitions named ``name`` nested in a function enclosing ``src`` (a local function)."""
@@ -477,6 +496,10 @@ class _Builder:
                 return []
             cls = self._enclosing_class(src)
             targets = [(cls, 1.0)] if cls >= 0 else []
+            if cls >= 0 and len(chain) == 2:
+                found = self._member(cls, last, 0)
+                if found:  # ``self.m()`` may also run an override in a subclass
+                    return found + [(n, OVERRIDE_WEIGHT) for n in self._overrides(cls, last)]
         else:
             nested = self._nested(src, head)
             if nested:

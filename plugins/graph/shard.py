@@ -286,12 +286,13 @@ class GraphShard:
             notes.append(f"graph: no dependency path from {question.symbol} to {question.target}"
                          + (" (search truncated)" if len(seen) >= MAX_PATH_NODES else ""))
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
-        chain = [(reached, ())]
+        chain: list[tuple[int, tuple[int, ...]]] = []  # (node, lines where the step before uses it)
         node = reached
         while node in previous:
             before, edge = previous[node]
-            chain.append((before, g.edge_lines(edge) if edge >= 0 else ()))
+            chain.append((node, g.edge_lines(edge) if edge >= 0 else ()))
             node = before
+        chain.append((node, ()))
         chain.reverse()
         steps = [(n, lines) for n, lines in chain if not g.is_module(n)]
         # each step's lines are where it uses the next step

@@ -1,0 +1,264 @@
+"""The graph modality over small committed fixtures: a Python package, a JavaScript and a Go pair."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
+
+from fourfold.errors import InvalidQuery
+from fourfold.plugins.graph import shard as shard_module
+from fourfold.plugins.graph.centrality import pagerank
+from fourfold.plugins.graph.plugin import GraphModality, compute_centrality
+from fourfold.plugins.graph.query import GraphQuestion, parse_query
+from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.ingest.segment import segment_file
+from fourfold.plugins.manager import build_registry
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+
+FIXTURES = Path(__file__).parent / "fixtures" / "graph"
+LANGUAGES = {".py": "python", ".js": "javascript", ".go": "go", ".mod": "gomod"}
+
+
+def segments_of(root: Path, repo: str) -> list[Segment]:
+    out: list[Segment] = []
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in LANGUAGES:
+            rel = path.relative_to(root).as_posix()
+            out.extend(segment_file(repo, rel, LANGUAGES[path.suffix], path.read_bytes()).segments)
+    return out
+
+
+def all_segments() -> list[Segment]:
+    return (segments_of(FIXTURES / "pyapp", "pyapp") + segments_of(FIXTURES / "js", "jsapp")
+            + segments_of(FIXTURES / "go", "goapp"))
+
+
+@pytest.fixture(scope="module")
+def shard(tmp_path_factory: pytest.TempPathFactory) -> GraphShard:
+    shard_dir = tmp_path_factory.mktemp("graph")
+    modality = GraphModality()
+    stats = modality.build(all_segments(), shard_dir, BuildContext(generation="g1", shard="all", repos=()))
+    assert stats.segments > 0 and stats.bytes_on_disk > 0
+    return modality.load(shard_dir)
+
+
+def ask(shard: GraphShard, text: str, k: int = 20, **options: str) -> ShardResult:
+    return shard.search(ModalityQuery(text=text, k=k, options=options))
+
+
+def by_symbol(result: ShardResult) -> dict[str, Hit]:
+    return {f"{h.path}:{h.symbol}": h for h in result.hits}
+
+
+# --- Python ---------------------------------------------------------------------------------------
+
+
+def test_callers_resolve_imports_aliases_and_module_attributes(shard: GraphShard) -> None:
+    hits = by_symbol(ask(shard, "who calls fmt"))
+    assert hits["shop/util.py:helper"].match_lines == (9,)
+    assert hits["shop/core.py:step"].match_lines == (17,)  # util.fmt through ``from . import util``
+    assert hits["shop/core.py:run"].match_lines == (9,)  # through ``from .util import fmt as format_value``
+    assert hits["shop/cli.py:line"].match_lines == (16,)  # a nested function using ``u.fmt``
+
+
+def test_references_include_import_lines_outside_definitions(shard: GraphShard) -> None:
+    result = ask(shard, "usages of helper")
+    lines = {(h.path, line) for h in result.hits for line in h.match_lines}
+    assert {("shop/__init__.py", 3), ("shop/cli.py", 10), ("shop/core.py", 21)} <= lines
+    init = [h for h in result.hits if h.path == "shop/__init__.py"]
+    assert init and init[0].symbol is None  # the import window, not a definition
+
+
+def test_self_calls_resolve_to_class_bases_and_overrides(shard: GraphShard) -> None:
+    run_callers = by_symbol(ask(shard, "who calls Base.run"))
+    assert run_callers["shop/core.py:start"].match_lines == (20,)  # self.run() found on the base class
+    step_callers = ask(shard, "who calls Engine.step")
+    assert [(h.symbol, h.match_lines) for h in step_callers.hits] == [("run", (8,))]  # self.step() may dispatch
+    base_step = ask(shard, "who calls Base.step").hits
+    assert base_step[0].symbol == "run" and base_step[0].score > step_callers.hits[0].score
+
+
+def test_callers_through_package_reexport_and_dotted_import(shard: GraphShard) -> None:
+    hits = by_symbol(ask(shard, "callers of make_engine"))
+    assert hits["shop/cli.py:main"].match_lines == (8, 11)  # ``build()`` alias and ``shop.core.make_engine()``
+    engine = by_symbol(ask(shard, "references to Engine"))
+    assert "shop/core.py:make_engine" in engine
+    assert any(h.path == "shop/__init__.py" for h in engine.values())
+
+
+def test_callees(shard: GraphShard) -> None:
+    result = ask(shard, "what calls does cli.main make")
+    names = {h.symbol for h in result.hits}
+    assert {"make_engine", "start", "helper"} <= names
+    assert all(h.match_lines == () and h.snippet.startswith("used at shop/cli.py:") for h in result.hits)
+
+
+def test_impact_depth_and_distance_order(shard: GraphShard) -> None:
+    direct = ask(shard, "impact of changing fmt", depth="1")
+    assert {h.symbol for h in direct.hits} >= {"helper", "step", "run", "line"}
+    assert "main" not in {h.symbol for h in direct.hits}
+    deep = ask(shard, "what breaks if I change fmt", depth="3")
+    distance = {h.symbol: int(h.snippet.split()[1].rstrip(":")) for h in deep.hits}
+    assert distance["helper"] == 1 and distance["main"] == 2 and distance["report"] == 2
+    order = [int(h.snippet.split()[1].rstrip(":")) for h in deep.hits]
+    assert order == sorted(order)
+
+
+def test_cycles_never_loop(shard: GraphShard) -> None:
+    result = ask(shard, "blast radius of ping", depth="10")
+    assert [h.symbol for h in result.hits] == ["pong"]
+    assert {h.symbol for h in ask(shard, "who calls pong").hits} == {"ping"}
+
+
+def test_path_between_symbols(shard: GraphShard) -> None:
+    result = ask(shard, "path from main to fmt")
+    assert [h.symbol for h in result.hits] == ["main", "helper", "fmt"]
+    assert result.hits[0].match_lines == (10,)  # where main uses the next step
+    assert ask(shard, "path from fmt to main").hits == ()
+
+
+def test_missing_symbol_suggests_near_names(shard: GraphShard) -> None:
+    result = ask(shard, "who calls make_engin")
+    assert result.hits == ()
+    assert any("make_engine" in note for note in result.notes)
+
+
+def test_not_a_graph_question_is_said(shard: GraphShard) -> None:
+    result = ask(shard, "how does the shop work")
+    assert result.hits == () and "no graph question" in result.notes[0]
+
+
+def test_centrality_on_hits_and_hub_ranks_higher() -> None:
+    centrality = compute_centrality(all_segments())
+    by_name: dict[str, float] = {}
+    for seg in all_segments():
+        if seg.symbol:
+            by_name[f"{seg.repo}:{seg.qualified_name}"] = centrality[seg.id]
+    assert by_name["pyapp:fmt"] > by_name["pyapp:make_engine"]
+    assert by_name["pyapp:fmt"] > by_name["pyapp:main"]
+    assert all(value >= 0 for value in centrality.values())
+
+
+def test_hits_carry_centrality(shard: GraphShard) -> None:
+    assert all(h.centrality > 0 for h in ask(shard, "who calls fmt").hits)
+
+
+def test_filters_apply_to_hits(shard: GraphShard) -> None:
+    assert ask(shard, "who calls fmt", **{}).hits
+    result = shard.search(ModalityQuery(text="who calls fmt", k=20, path_glob="shop/core.py"))
+    assert {h.path for h in result.hits} == {"shop/core.py"}
+    assert shard.search(ModalityQuery(text="who calls fmt", repos=("jsapp",))).hits == ()
+
+
+# --- JavaScript and Go ------------------------------------------------------------------------------
+
+
+def test_javascript_require_destructuring_and_inheritance(shard: GraphShard) -> None:
+    hits = by_symbol(ask(shard, "who calls normalize"))
+    assert hits["lib.js:load"].match_lines == (8,)
+    assert hits["app.js:load"].match_lines == (7,)  # ``normalize: clean`` destructured alias
+    assert hits["app.js:main"].match_lines == (14,)  # ``lib.normalize``
+    subclass = by_symbol(ask(shard, "references to Store"))
+    assert subclass["app.js:CachedStore"].match_lines == (5,)
+    assert "app.js:main" in by_symbol(ask(shard, "who calls Store.get"))  # ``store.get`` by member name
+
+
+def test_go_imports_by_module_path_and_receiver_methods(shard: GraphShard) -> None:
+    hits = by_symbol(ask(shard, "who calls Format"))
+    assert hits["util/util.go:Print"].match_lines == (13,)
+    assert hits["main.go:run"].match_lines == (9,)
+    callees = {h.symbol for h in ask(shard, "what does run call").hits}
+    assert {"Printer", "Print", "Format"} <= callees
+
+
+# --- bounds, concurrency, contract ---------------------------------------------------------------------
+
+
+def test_hub_with_many_callers_is_truncated_and_says_so(tmp_path: Path) -> None:
+    callers = "".join(f"def caller_{i}():\n    return hub()\n\n\n" for i in range(300))
+    source = f"def hub():\n    return 1\n\n\n{callers}".encode()
+    segments = segment_file("big", "big.py", "python", source).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("big",)))
+    shard = modality.load(tmp_path)
+    result = shard.search(ModalityQuery(text="who calls hub", k=10))
+    assert len(result.hits) == 10 and result.total_matches == 300
+    assert any("truncated" in note for note in result.notes)
+
+
+def test_impact_bound_is_reported(shard: GraphShard, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shard_module, "MAX_IMPACT_NODES", 2)
+    result = ask(shard, "impact of changing fmt")
+    assert len(result.hits) == 2 and any("truncated" in note for note in result.notes)
+
+
+def test_concurrent_searches_agree(shard: GraphShard) -> None:
+    expected = ask(shard, "impact of changing fmt")
+    results: list[ShardResult] = []
+
+    def work() -> None:
+        for _ in range(20):
+            results.append(ask(shard, "impact of changing fmt"))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 80 and all(r == expected for r in results)
+
+
+def test_bad_options_raise_invalid_query(shard: GraphShard) -> None:
+    with pytest.raises(InvalidQuery, match="depth"):
+        ask(shard, "impact of changing fmt", depth="deep")
+    with pytest.raises(InvalidQuery, match="relation"):
+        ask(shard, "fmt", relation="friends")
+
+
+def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
+    forced = ask(shard, "fmt", relation="callers")
+    assert {h.symbol for h in forced.hits} >= {"helper", "step"}
+
+
+@pytest.mark.parametrize(
+    ("text", "intent", "expected"),
+    [
+        ("who calls retry_request", "find_references", GraphQuestion("callers", "retry_request")),
+        ("where is Session.send used?", "understand_code", GraphQuestion("references", "Session.send")),
+        ("what breaks if I change `Client::send`", "understand_code", GraphQuestion("impact", "Client.send")),
+        ("blast radius of parse()", "impact_analysis", GraphQuestion("impact", "parse")),
+        ("what depends on click.core.Context", "impact_analysis", GraphQuestion("impact", "click.core.Context")),
+        ("callees of main", "understand_code", GraphQuestion("callees", "main")),
+        ("dependency path between cli and Engine.step", "understand_code",
+         GraphQuestion("path", "cli", "Engine.step")),
+        ("parseConfig", "find_references", GraphQuestion("references", "parseConfig")),
+        ("how does authentication work", "understand_code", None),
+    ],
+)
+def test_parse_query(text: str, intent: str, expected: GraphQuestion | None) -> None:
+    assert parse_query(text, intent, {}) == expected
+
+
+def test_pagerank_matches_networkx() -> None:
+    g = nx.gnp_random_graph(60, 0.08, directed=True, seed=5)
+    edges = np.array(list(g.edges), dtype=np.int64)
+    weights = np.array([1.0 + (u * 3 + v) % 4 for u, v in g.edges])
+    for (u, v), w in zip(g.edges, weights, strict=True):
+        g[u][v]["weight"] = w
+    ours = pagerank(60, edges[:, 0], edges[:, 1], weights)
+    theirs = _pagerank_python(g, weight="weight")  # networkx's own, scipy-free implementation
+    assert np.allclose(ours, [theirs[i] for i in range(60)], atol=1e-9)
+
+
+def test_registered_through_the_plugin_manager() -> None:
+    registry = build_registry()
+    assert registry.modality("graph").sharding == "global"
+    segments = all_segments()
+    centrality = registry.pm.hook.fourfold_compute_centrality(segments=segments)
+    assert set(centrality) == {s.id for s in segments}

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.text.build import FORMAT, line_owners
@@ -59,6 +61,7 @@ class TextShard:
         if meta.get("format") != FORMAT:
             raise CorruptIndex(f"text shard {shard_dir} has format {meta.get('format')!r}, expected {FORMAT}; rebuild it")
         self.dir = shard_dir
+        self._local = threading.local()
         self.n_files = int(meta["files"])
         self.n_segments = int(meta["segments"])
         self.avg_seg_len = max(float(meta["avg_seg_len"]), 1.0)
@@ -82,7 +85,7 @@ class TextShard:
         self.term = PostingLists.load(shard_dir, "term")
         self.terms = StringTable.load(shard_dir, "terms")
         self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r")
-        sizes = np.diff(self.term.offsets) // np.maximum(self.term.width, 1)
+        sizes = np.diff(self.term.offsets.astype(np.int64)) // np.maximum(self.term.width, 1)
         self.term_tf_offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
 
     def close(self) -> None:
@@ -181,7 +184,12 @@ class TextShard:
         return ids[mask[ids]] if mask is not None else ids
 
     def _file_bytes(self, f: int) -> bytes:
-        return bytes(self.content[int(self.content_offsets[f]) : int(self.content_offsets[f + 1])])
+        """The content of file ``f`` (a zstd decompressor per thread: they are not thread-safe)."""
+        decompressor = getattr(self._local, "zstd", None)
+        if decompressor is None:
+            decompressor = self._local.zstd = zstandard.ZstdDecompressor()
+        packed = self.content[int(self.content_offsets[f]) : int(self.content_offsets[f + 1])]
+        return decompressor.decompress(packed) if packed.size else b""
 
     def _owners(self, f: int, n_lines: int) -> npt.NDArray[np.int32]:
         """Global segment index owning each 0-based line of file ``f`` (-1: none)."""

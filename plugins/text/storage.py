@@ -21,10 +21,23 @@ __all__ = ["PostingLists", "StringTable", "write_postings", "write_strings"]
 _DTYPES = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
 
 
+def _offset_dtype(total: int) -> np.dtype[np.unsignedinteger]:
+    """The narrowest offset type for ``total`` bytes: most shards fit 32 bits."""
+    return np.dtype(np.uint32) if total < 1 << 32 else np.dtype(np.uint64)
+
+
 def write_postings(
-    directory: Path, name: str, keys: npt.NDArray[np.uint64], ids: npt.NDArray[np.uint32]
+    directory: Path,
+    name: str,
+    keys: npt.NDArray[np.uint64],
+    ids: npt.NDArray[np.uint32],
+    key_dtype: npt.DTypeLike = np.uint32,
+    dense_keys: bool = False,
 ) -> int:
-    """Write the lists of (key, id) pairs sorted by key then id, ids unique per key; bytes written."""
+    """Write the lists of (key, id) pairs sorted by key then id, ids unique per key; bytes written.
+
+    With ``dense_keys`` the keys are exactly 0..n-1 (one list each) and are not stored.
+    """
     n = keys.size
     if n:
         starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
@@ -39,11 +52,12 @@ def write_postings(
     byte_len = lengths * width
     offsets = np.zeros(starts.size + 1, dtype=np.int64)
     np.cumsum(byte_len, out=offsets[1:])
+    offsets = offsets.astype(_offset_dtype(int(offsets[-1])))
     data = np.zeros(int(offsets[-1]), dtype=np.uint8)
     # each element sits at its list's byte offset plus its index within the list times the width
     elem_width = np.repeat(width, lengths).astype(np.int64)
     within = np.arange(n, dtype=np.int64) - np.repeat(starts, lengths)
-    elem_pos = np.repeat(offsets[:-1], lengths) + within * elem_width
+    elem_pos = np.repeat(offsets[:-1].astype(np.int64), lengths) + within * elem_width
     for w in (1, 2, 4):
         sel = elem_width == w
         if not sel.any():
@@ -52,7 +66,11 @@ def write_postings(
         pos = elem_pos[sel]
         for b in range(w):
             data[pos + b] = (vals >> (8 * b)) & 0xFF
-    list_keys = keys[starts] if n else np.empty(0, dtype=np.uint64)
+    list_keys = (keys[starts] if n else np.empty(0, dtype=np.uint64)).astype(key_dtype)
+    if dense_keys:
+        if not np.array_equal(list_keys, np.arange(list_keys.size)):
+            raise ValueError(f"{name}: dense_keys given, but the keys are not 0..n-1")
+        list_keys = list_keys[:0]
     np.save(directory / f"{name}_keys.npy", list_keys)
     np.save(directory / f"{name}_offsets.npy", offsets)
     np.save(directory / f"{name}_width.npy", width)
@@ -64,8 +82,8 @@ def write_postings(
 class PostingLists:
     """Memory-mapped posting lists written by ``write_postings``; safe to read from many threads."""
 
-    keys: npt.NDArray[np.uint64]
-    offsets: npt.NDArray[np.int64]
+    keys: npt.NDArray[np.unsignedinteger]  # empty when the keys are dense (0..n-1)
+    offsets: npt.NDArray[np.unsignedinteger]
     width: npt.NDArray[np.uint8]
     data: npt.NDArray[np.uint8]
 
@@ -86,6 +104,8 @@ class PostingLists:
 
     def find(self, key: int) -> int:
         """The list index of ``key``, or -1."""
+        if self.keys.size == 0:
+            return key if 0 <= key < self.width.size else -1
         i = int(np.searchsorted(self.keys, key))
         return i if i < self.keys.size and int(self.keys[i]) == key else -1
 
@@ -110,6 +130,7 @@ def write_strings(directory: Path, name: str, strings: list[str]) -> int:
     encoded = [s.encode("utf-8", "surrogatepass") for s in strings]
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
     np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    offsets = offsets.astype(_offset_dtype(int(offsets[-1])))
     blob = b"".join(encoded)
     (directory / f"{name}.bin").write_bytes(blob)
     np.save(directory / f"{name}_offsets.npy", offsets)
@@ -121,7 +142,7 @@ class StringTable:
     """A memory-mapped list of strings written by ``write_strings``, decoded one at a time."""
 
     blob: bytes | np.memmap
-    offsets: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.unsignedinteger]
 
     @classmethod
     def load(cls, directory: Path, name: str) -> StringTable:

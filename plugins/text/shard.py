@@ -98,8 +98,8 @@ class TextShard:
         if mode not in MODES:
             raise InvalidQuery(f"text search mode {mode!r} is unknown; use one of {', '.join(MODES)}")
         text = query.text
-        if not text.strip():
-            raise InvalidQuery("the text search is empty; give a word, a \"quoted literal\" or a regex")
+        if not (text if mode in ("literal", "regex") else text.strip()):
+            raise InvalidQuery(f"the text search is empty (mode={mode}); give a word, a \"quoted literal\" or a regex")
         if query.k < 1:
             raise InvalidQuery(f"k={query.k} asks for no hits; ask for at least 1")
         mask = self._file_mask(query)

@@ -1,0 +1,258 @@
+"""Literal and regex search agree line for line with a reference implementation and with ripgrep.
+
+The reference is the obvious one: every line of every file, ``in`` for case-sensitive literals
+and Python's ``re.IGNORECASE`` for the rest. ripgrep runs when it is on PATH (CI installs it).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fourfold.plugins import BuildContext, ModalityQuery, Segment
+from fourfold.plugins.text import TextModality, TextShard
+from fourfold.plugins.text.fold import fold_bytes, trigram_keys
+from fourfold.plugins.text.testing import segments_for_file, split_lines
+from fourfold.plugins.text.trigram_query import ALL, All, And, Or, Query, Tri, for_regex
+from fourfold.plugins.types import Definition
+
+RG = shutil.which("rg")
+needs_rg = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not on PATH; CI installs it")
+
+# Letters whose case folding is tricky (Kelvin sign, long s, final sigma, sharp s), CRLF, tabs,
+# astral characters. Dotted/dotless i are left out: Python's re folds them, RE2 and rg do not.
+ALPHABET = "abcdeKkSsſ\u212aσςΣßẞéÉ \t\r_(){}.*+?\\😀"
+
+Files = dict[str, str]
+
+
+def build(tmp: Path, files: Files, segments: list[Segment]) -> TextShard:
+    TextModality().build(segments, tmp / "shard", BuildContext("g", "r", ("r",)))
+    return TextModality().load(tmp / "shard")
+
+
+def write_tree(root: Path, files: Files) -> None:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(text.encode())
+
+
+def found(shard: TextShard, text: str, mode: str, case_sensitive: bool) -> set[tuple[str, int]]:
+    result = shard.search(ModalityQuery(text, k=10_000, case_sensitive=case_sensitive, options={"mode": mode}))
+    lines = {(h.path, line) for h in result.hits for line in h.match_lines}
+    assert result.total_matches == len(lines)
+    return lines
+
+
+def reference(files: Files, literal: str, case_sensitive: bool) -> set[tuple[str, int]]:
+    rx = re.compile(re.escape(literal), 0 if case_sensitive else re.IGNORECASE)
+    return {
+        (path, i + 1)
+        for path, text in files.items()
+        for i, line in enumerate(split_lines(text))
+        if (literal in line if case_sensitive else rx.search(line))
+    }
+
+
+def ripgrep(root: Path, pattern: str, *flags: str) -> set[tuple[str, int]]:
+    assert RG is not None
+    proc = subprocess.run(
+        [RG, "--no-config", "--no-ignore", "--hidden", "-a", "-n", "--no-heading", "--with-filename", *flags, "-e", pattern, "."],
+        cwd=root,
+        capture_output=True,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    out: set[tuple[str, int]] = set()
+    for row in proc.stdout.split(b"\n"):
+        if row:
+            path, line, _ = row.split(b":", 2)
+            out.add((path.decode().removeprefix("./"), int(line)))
+    return out
+
+
+@st.composite
+def repositories(draw: st.DrawFn) -> tuple[Files, list[Segment]]:
+    """1-3 files of random lines (some long), LF or CRLF, cut into windows and nested definitions."""
+    files: Files = {}
+    segments: list[Segment] = []
+    for n in range(draw(st.integers(1, 3))):
+        line = st.text(ALPHABET, max_size=12) | st.text(ALPHABET, min_size=1, max_size=4).map(lambda s: s * 300)
+        lines = draw(st.lists(line, min_size=1, max_size=12))
+        eol = draw(st.sampled_from(["\n", "\r\n"]))
+        text = eol.join(lines) + draw(st.sampled_from(["", eol]))
+        path = f"d{n}/f{n}.txt"
+        files[path] = text
+        count = len(split_lines(text))
+        definitions: list[Definition] = []
+        if count >= 4 and draw(st.booleans()):
+            start = draw(st.integers(1, count - 3))
+            end = draw(st.integers(start + 2, count))
+            definitions.append(Definition("outer", "class", start, end))
+            definitions.append(Definition("inner", "method", start + 1, end - 1 if end - 1 > start + 1 else end))
+        window = draw(st.integers(1, 5))
+        segments += segments_for_file("r", path, "text", text, definitions, window=window)
+    return files, segments
+
+
+@st.composite
+def needles(draw: st.DrawFn, files: Files) -> str:
+    """A literal: a slice of some line (so that it matches), or random text."""
+    lines = [line for text in files.values() for line in split_lines(text) if line]
+    if lines and draw(st.booleans()):
+        line = draw(st.sampled_from(lines))
+        start = draw(st.integers(0, len(line) - 1))
+        return line[start : start + draw(st.integers(1, 6))]
+    return draw(st.text(ALPHABET, min_size=1, max_size=5))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_literal_search_finds_exactly_the_reference_lines(data: st.DataObject) -> None:
+    files, segments = data.draw(repositories())
+    literal = data.draw(needles(files))
+    case_sensitive = data.draw(st.booleans())
+    with tempfile.TemporaryDirectory() as tmp:
+        shard = build(Path(tmp), files, segments)
+        assert found(shard, literal, "literal", case_sensitive) == reference(files, literal, case_sensitive)
+
+
+@needs_rg
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_literal_search_agrees_with_ripgrep(data: st.DataObject) -> None:
+    files, segments = data.draw(repositories())
+    literal = data.draw(needles(files))
+    case_sensitive = data.draw(st.booleans())
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "tree"
+        write_tree(root, files)
+        shard = build(Path(tmp), files, segments)
+        flags = ["-F"] if case_sensitive else ["-F", "-i"]
+        assert found(shard, literal, "literal", case_sensitive) == ripgrep(root, literal, *flags)
+
+
+def test_every_hit_is_the_innermost_segment_of_its_lines(tmp_path: Path) -> None:
+    text = "".join(f"line {i} needle\n" for i in range(1, 21))
+    definitions = [Definition("outer", "class", 3, 15), Definition("inner", "method", 5, 9), Definition("deep", "function", 6, 7)]
+    segments = segments_for_file("r", "a.py", "python", text, definitions, window=3)
+    shard = build(tmp_path, {"a.py": text}, segments)
+    result = shard.search(ModalityQuery("needle", k=100, options={"mode": "literal"}))
+    owner = {line: h.symbol for h in result.hits for line in h.match_lines}
+    assert sorted(owner) == list(range(1, 21))
+    assert {line for line, s in owner.items() if s == "deep"} == {6, 7}
+    assert {line for line, s in owner.items() if s == "inner"} == {5, 8, 9}
+    assert {line for line, s in owner.items() if s == "outer"} == {3, 4, 10, 11, 12, 13, 14, 15}
+    assert {line for line, s in owner.items() if s is None} == {1, 2, 16, 17, 18, 19, 20}
+
+
+# --- regex ------------------------------------------------------------------------------------
+
+REAL_PATTERNS = (
+    r"^def ",
+    r"^\s*(def|class) \w+",
+    r"\bself\.\w+ = ",
+    r"[A-Z][a-z]+Error",
+    r"import (os|re|sys)$",
+    r"\d{2,}",
+    r"^$",
+    r"^\s*#",
+    r"\(\)$",
+    r"(?i)return\s+none",
+    r"[^\x00-\x7f]",
+    r"\w+\.(py|go|js)\b",
+    r"(?:retry|attempt)s?",
+    r"[[:upper:]]{3,}",
+    r"\p{Lu}\p{Ll}+",
+    r"\\n",
+    r"a|b|c",
+    r"x*",
+    r"^.{80,}$",
+    r"\s+$",
+    r"(?P<name>parse)Config",
+    r"MAX_ATTEMPTS\b",
+    r"fo{0}o",
+    r"é|ß",
+)
+
+
+@pytest.fixture(scope="module")
+def real_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, TextShard]:
+    """The text fixtures and this package's own sources: real code in several languages."""
+    root = tmp_path_factory.mktemp("real")
+    sources = Path(__file__).parent / "fixtures" / "text"
+    package = Path(__file__).parent.parent / "plugins" / "text"
+    files: Files = {}
+    for base, prefix in ((sources, "fixtures"), (package, "text")):
+        for p in sorted(base.rglob("*")):
+            if p.is_file() and p.suffix in (".py", ".go", ".js"):
+                files[f"{prefix}/{p.relative_to(base).as_posix()}"] = p.read_bytes().decode()
+    write_tree(root / "tree", files)
+    segments = [s for path, text in files.items() for s in segments_for_file("r", path, "code", text, window=7)]
+    return root / "tree", build(root, files, segments)
+
+
+@needs_rg
+@pytest.mark.parametrize("pattern", REAL_PATTERNS)
+@pytest.mark.parametrize("case_sensitive", [True, False])
+def test_regex_agrees_with_ripgrep(real_tree: tuple[Path, TextShard], pattern: str, case_sensitive: bool) -> None:
+    root, shard = real_tree
+    flags = () if case_sensitive else ("-i",)
+    assert found(shard, pattern, "regex", case_sensitive) == ripgrep(root, pattern, *flags)
+
+
+def holds(q: Query, keys: set[int]) -> bool:
+    if isinstance(q, All):
+        return True
+    if isinstance(q, Tri):
+        return q.key in keys
+    if isinstance(q, And):
+        return all(holds(c, keys) for c in q.children)
+    if isinstance(q, Or):
+        return any(holds(c, keys) for c in q.children)
+    raise TypeError(q)
+
+
+_atoms = st.sampled_from(["a", "b", "c", "A", "B", "ab", "abc", ".", r"\w", r"\d", r"\s", "[ab]", "[^a]", "[a-c]", "[Bb]", "^", "$", r"\b", "(?i)", r"\x41"])
+
+
+def _regexes() -> st.SearchStrategy[str]:
+    return st.recursive(
+        _atoms,
+        lambda inner: st.one_of(
+            st.tuples(inner, inner).map("".join),
+            st.tuples(inner, inner).map(lambda p: f"(?:{p[0]}|{p[1]})"),
+            st.tuples(inner, st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "*?"])).map(lambda p: f"(?:{p[0]}){p[1]}"),
+            inner.map(lambda s: f"({s})"),
+        ),
+        max_leaves=8,
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(pattern=_regexes(), line=st.text("abcABC1 _é", max_size=20))
+def test_regex_trigram_query_never_rules_out_a_match(pattern: str, line: str) -> None:
+    import re2
+
+    try:
+        program = re2.compile(pattern)
+    except re2.error:
+        return
+    query = for_regex(pattern)
+    keys = set(trigram_keys(fold_bytes(line)).tolist())
+    if program.search(line) is not None:
+        assert holds(query, keys), (pattern, line, str(query))
+
+
+def test_regex_trigram_queries_are_selective() -> None:
+    assert str(for_regex("ECONN")) == "('con' AND 'eco' AND 'onn')"
+    assert for_regex(r"[A-Z]\w+") == ALL
+    q = for_regex(r"func\s+\w+Handler")
+    assert isinstance(q, And) and len(q.children) == 7
+    assert isinstance(for_regex("(Connect|Read)Timeout"), Or)

@@ -13,6 +13,7 @@ a receiver that is not a plain name chain (``get()``, ``a[0]``) becomes ``"?"``.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -20,6 +21,8 @@ from tree_sitter import Node, Parser
 from tree_sitter_language_pack import get_parser
 
 __all__ = ["UNKNOWN", "Base", "FileFacts", "GoMethod", "Import", "Reference", "parse_file", "supported"]
+
+_NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 #: The chain element for a receiver that is not a plain name (a call result, a subscript...).
 UNKNOWN = "?"
@@ -170,6 +173,9 @@ class _Python:
                 local = self._function_locals(node)
             elif kind == "decorator":
                 decorated = True
+            elif kind == "string" and _inside(node, self.root, "type"):
+                self._annotation(node, local)
+                continue
             elif kind == "class_definition":
                 self._class(node)
             elif kind == "attribute":
@@ -239,6 +245,13 @@ class _Python:
         if parent.type == "typed_parameter":
             return parent.children[0] == node
         return False
+
+    def _annotation(self, node: Node, local: frozenset[str]) -> None:
+        """A quoted annotation (``-> "Span"``, ``"Optional[Text]"``) names types like unquoted code."""
+        line = _line(node)
+        for match in _NAME_CHAIN.finditer(_text(node)[1:-1]):
+            chain = tuple(match.group(0).split("."))
+            self.references.append(Reference(line, chain, False, chain[0] in local))
 
     def _attribute(self, node: Node, local: frozenset[str], decorated: bool) -> None:
         attr = node.child_by_field_name("attribute")

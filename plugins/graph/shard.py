@@ -218,7 +218,8 @@ class GraphShard:
                 notes: list[str]) -> ShardResult:
         g = self.graph
         start = self._with_members(targets)
-        seen: set[int] = set(start)
+        origin = set(start)
+        seen: set[int] = set()
         found: dict[int, _Found] = {}
         frontier: deque[tuple[int, int, float]] = deque((t, 0, 1.0) for t in start)
         truncated = False
@@ -230,6 +231,8 @@ class GraphShard:
                 if int(g.edge_kind[edge]) not in USAGE_KINDS:
                     continue
                 src = int(g.src[edge])
+                if src in origin and (distance > 0 or src == node):
+                    continue  # a target is reported only when it uses another target (an override calling super)
                 weight = float(g.weight[edge])
                 conf = confidence * weight
                 previous = found.get(src)

@@ -28,12 +28,20 @@ class Matcher:
     description: str
     program: re2._Regexp
     trigrams: Query
+    #: For a literal: its UTF-8 bytes (lower-cased when case-insensitive and ASCII), for ``bytes.find``.
+    needle: bytes | None = None
+    case_sensitive: bool = True
 
     def __str__(self) -> str:
         return f"{self.description} [{self.trigrams}]"
 
     def lines(self, data: bytes) -> list[int]:
         """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match."""
+        if self.needle is not None:
+            if self.case_sensitive:
+                return _find_lines(data, self.needle)
+            if data.isascii():  # ASCII folding is then exactly Unicode simple folding
+                return _find_lines(data.lower(), self.needle)
         out: list[int] = []
         search = self.program.search
         pos = line = 0
@@ -53,6 +61,21 @@ class Matcher:
         return self.program.search(encode(text)) is not None
 
 
+def _find_lines(data: bytes, needle: bytes) -> list[int]:
+    """``Matcher.lines`` for a plain byte string, with ``bytes.find``."""
+    out: list[int] = []
+    pos = line = 0
+    while (start := data.find(needle, pos)) >= 0:
+        line += data.count(b"\n", pos, start)
+        out.append(line)
+        end = data.find(b"\n", start)
+        if end < 0:
+            break
+        pos = end + 1
+        line += 1
+    return out
+
+
 def _options(case_sensitive: bool, literal: bool) -> re2.Options:
     opts = re2.Options()
     opts.case_sensitive = case_sensitive
@@ -66,7 +89,10 @@ def _options(case_sensitive: bool, literal: bool) -> re2.Options:
 def literal_matcher(text: str, case_sensitive: bool) -> Matcher:
     """Lines holding ``text`` as a substring (one or two characters work too: every file is scanned)."""
     program = re2.compile(encode(text), _options(case_sensitive, literal=True))
-    return Matcher(f"literal {text!r}", program, for_literal(text))
+    needle: bytes | None = None
+    if "\n" not in text and (case_sensitive or text.isascii()):
+        needle = encode(text if case_sensitive else text.lower())
+    return Matcher(f"literal {text!r}", program, for_literal(text), needle, case_sensitive)
 
 
 @functools.lru_cache(maxsize=256)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import mmap
 import re
 import threading
 from dataclasses import dataclass
@@ -73,8 +74,9 @@ class TextShard:
         self.paths: list[str] = [r[2] for r in rows]
         self.basenames = [p.rsplit("/", 1)[-1].lower() for p in self.paths]
         content = shard_dir / "content.bin"
-        self.content = np.memmap(content, dtype=np.uint8, mode="r") if content.stat().st_size else np.empty(0, np.uint8)
-        self.content_offsets = np.load(shard_dir / "content_offsets.npy")
+        with content.open("rb") as fh:
+            self.content = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if content.stat().st_size else b""
+        self.content_offsets: list[int] = np.load(shard_dir / "content_offsets.npy").tolist()
         self.seg_offsets = np.load(shard_dir / "seg_offsets.npy")
         self.seg_start = np.load(shard_dir / "seg_start.npy")
         self.seg_end = np.load(shard_dir / "seg_end.npy")
@@ -89,7 +91,9 @@ class TextShard:
         self.term_tf_offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
 
     def close(self) -> None:
-        """Nothing to release beyond the memory maps, which go with the object."""
+        """Release the content map (the other arrays go with the object)."""
+        if isinstance(self.content, mmap.mmap):
+            self.content.close()
 
     # --- entry point -----------------------------------------------------------------------
 
@@ -188,8 +192,8 @@ class TextShard:
         decompressor = getattr(self._local, "zstd", None)
         if decompressor is None:
             decompressor = self._local.zstd = zstandard.ZstdDecompressor()
-        packed = self.content[int(self.content_offsets[f]) : int(self.content_offsets[f + 1])]
-        return decompressor.decompress(packed) if packed.size else b""
+        packed = self.content[self.content_offsets[f] : self.content_offsets[f + 1]]
+        return decompressor.decompress(packed) if packed else b""
 
     def _owners(self, f: int, n_lines: int) -> npt.NDArray[np.int32]:
         """Global segment index owning each 0-based line of file ``f`` (-1: none)."""

@@ -139,23 +139,22 @@ def write_strings(directory: Path, name: str, strings: list[str]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class StringTable:
-    """A memory-mapped list of strings written by ``write_strings``, decoded one at a time."""
+    """A list of strings written by ``write_strings``, decoded one at a time."""
 
-    blob: bytes | np.memmap
+    blob: bytes
     offsets: npt.NDArray[np.unsignedinteger]
 
     @classmethod
     def load(cls, directory: Path, name: str) -> StringTable:
-        path = directory / f"{name}.bin"
-        blob = np.memmap(path, dtype=np.uint8, mode="r") if path.stat().st_size else b""
-        return cls(blob=blob, offsets=np.load(directory / f"{name}_offsets.npy", mmap_mode="r"))
+        blob = (directory / f"{name}.bin").read_bytes()  # small; bytes slice faster than a memmap
+        return cls(blob=blob, offsets=np.load(directory / f"{name}_offsets.npy"))
 
     def __len__(self) -> int:
         return int(self.offsets.size) - 1
 
     def __getitem__(self, index: int) -> str:
         lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])
-        return bytes(self.blob[lo:hi]).decode("utf-8", "surrogatepass")
+        return self.blob[lo:hi].decode("utf-8", "surrogatepass")
 
     def bisect(self, value: str) -> int:
         """Index of ``value`` in a sorted table, or -1."""

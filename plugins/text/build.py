@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from array import array
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -72,12 +73,12 @@ def line_owners(starts: npt.NDArray[np.int32], ends: npt.NDArray[np.int32], n_li
 
 @dataclass(slots=True)
 class _TermAccumulator:
-    """(term, segment, weighted tf) triples gathered during a build."""
+    """(term, segment, weighted tf) triples gathered during a build, in compact arrays."""
 
-    term_ids: dict[str, int]
-    term: list[int]
-    seg: list[int]
-    tf: list[int]
+    term_ids: dict[str, int] = field(default_factory=dict)
+    term: array[int] = field(default_factory=lambda: array("I"))
+    seg: array[int] = field(default_factory=lambda: array("I"))
+    tf: array[int] = field(default_factory=lambda: array("B"))
 
     def add(self, seg: int, counts: dict[str, int]) -> None:
         for t, n in counts.items():
@@ -105,7 +106,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     seg_len: list[int] = []
     seg_info: list[str] = []
     tri_parts: list[npt.NDArray[np.uint64]] = []
-    terms = _TermAccumulator({}, [], [], [])
+    terms = _TermAccumulator()
     uncovered = 0
 
     compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
@@ -181,9 +182,9 @@ def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:
     rank = np.empty(len(names), dtype=np.int64)
     for r, name in enumerate(names):
         rank[terms.term_ids[name]] = r
-    term = rank[np.array(terms.term, dtype=np.int64)] if terms.term else np.empty(0, dtype=np.int64)
-    seg = np.array(terms.seg, dtype=np.int64)
-    tf = np.array(terms.tf, dtype=np.uint8)
+    term = rank[np.frombuffer(terms.term, dtype=np.uint32).astype(np.int64)]
+    seg = np.frombuffer(terms.seg, dtype=np.uint32).astype(np.int64)
+    tf = np.frombuffer(terms.tf, dtype=np.uint8)
     order = np.lexsort((seg, term))
     term, seg, tf = term[order], seg[order], tf[order]
     nbytes = write_postings(shard_dir, "term", term.astype(np.uint64), seg.astype(np.uint32), dense_keys=True)

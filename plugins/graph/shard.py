@@ -179,6 +179,14 @@ class GraphShard:
                 best[src] = max(best.get(src, 0.0), score)
                 lines.setdefault(src, set()).update(g.edge_lines(int(edge)))
         ranked = sorted(best, key=lambda n: (-best[n], -float(g.centrality[n]), g.path[n], g.start[n]))
+        # within a confidence tier, one segment per file first: the top k then spans more files
+        first_in_file: set[int] = set()
+        files_seen: set[tuple[str, str]] = set()
+        for n in ranked:
+            if (g.repo[n], g.path[n]) not in files_seen:
+                files_seen.add((g.repo[n], g.path[n]))
+                first_in_file.add(n)
+        ranked.sort(key=lambda n: (-round(best[n], 1), n not in first_in_file))
         names = ", ".join(sorted({self._label(t) for t in targets})[:5])
         hits = tuple(self._hit(n, best[n], tuple(sorted(lines[n])), f"uses {names}") for n in ranked[: query.k])
         if len(ranked) > query.k:
@@ -248,7 +256,7 @@ class GraphShard:
                 if weight >= MIN_FOLLOW_WEIGHT and g.symbol[src] is not None:
                     frontier.append((src, distance + 1, conf))
         accepted = [f for f in found.values() if self._accept(query, f.node)]
-        accepted.sort(key=lambda f: (f.distance, f.confidence < 0.5, -float(g.centrality[f.node]),
+        accepted.sort(key=lambda f: (f.distance, -round(f.confidence, 1), -float(g.centrality[f.node]),
                                      -f.confidence, g.path[f.node], g.start[f.node]))
         hits = tuple(self._hit(f.node, f.confidence / f.distance, f.lines,
                                f"distance {f.distance}: uses {self._label(f.via)}") for f in accepted[: query.k])

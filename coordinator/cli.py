@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--name", action="append", help="name to register a PATH under (once per PATH, in order; default: folder name)")
     ix.add_argument("--address", default=None, help=f"coordinator to index through (default {DEFAULT_ADDRESS} when it answers; else in-process)")
     ix.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ix.add_argument("--embedder", default=None, help="embedder for the semantic modality (default: $FOURFOLD_EMBEDDER, else the local model)")
 
     se = sub.add_parser("search", help="search the index")
     se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--role", choices=("all", "coordinator", "workers"), default="all",
                     help="all (default), coordinator only (stateless, discovers workers), or workers only")
     sv.add_argument("--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality")
+    sv.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics on this port (0: off)")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -202,7 +204,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     from fourfold.plugins.indexer import build_generation
     from fourfold.plugins.store import IndexStore
 
-    summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar)
+    settings = {"embedder": args.embedder} if args.embedder else None
+    summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar, settings=settings)
     _print_summary(summary.as_dict(), args.json)
     return 0
 
@@ -229,7 +232,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
     client = _client_if_up(args.address)
     if client is None:
-        IndexStore(fourfold_home()).require_live()  # a clear error before starting anything
+        from fourfold.coordinator.engine import Engine
+
+        store = IndexStore(fourfold_home())
+        store.require_live()  # clear errors before starting a cluster for the call
+        Engine(store, None).validate(params)
         with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
             return _run_search(c, params, args.json)
     with client:
@@ -252,6 +259,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.workers import cluster
 
     replicas = cluster.parse_replicas(args.replicas)
+    if args.metrics_port:
+        from fourfold.coordinator import metrics
+
+        metrics.serve(args.metrics_port)
     cluster.connect(args.ray_address)
 
     async def run() -> None:

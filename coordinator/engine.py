@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fourfold.coordinator import intent as intent_mod
+from fourfold.coordinator import metrics
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, top_modalities
@@ -217,7 +218,7 @@ class Engine:
             if glob:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
-        fused = fuse(ranked, weights, rrf_k)
+        fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused")
         total = len(fused)
         hits = fused[: p.k]
         if p.with_snippets and hits:
@@ -230,6 +231,7 @@ class Engine:
             "total": (t_fuse - t0) * 1000,
         }
         timings.update({f"modality:{m}": ms for m, ms in modality_ms.items()})
+        metrics.observe(intent, strategy, timings, bool(missing))
         return Answer(
             intent=intent, confidence=confidence, fusion_strategy=strategy, preset=get_preset(p.preset).name,
             partial=bool(missing), missing_shards=tuple(sorted(set(missing))), hits=tuple(hits), total_candidates=total,

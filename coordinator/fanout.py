@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import grpc
 
+from fourfold.coordinator.metrics import RETRIES
 from fourfold.plugins.types import ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2_grpc
 from fourfold.workers.convert import query_to_pb, result_from_pb
@@ -119,6 +120,7 @@ class FanOut:
                          "retrying" if attempt == 0 else "giving up")
                 if attempt == 0:
                     self.retries += 1
+                    RETRIES.inc()
             finally:
                 ep.outstanding -= 1
         return ShardAnswer(modality, shard, None, time.perf_counter() - started, error=last_error)

@@ -59,8 +59,12 @@ def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
     return merged[:limit]
 
 
-def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int) -> list[FusedHit]:
-    """Fuse per-modality ranked lists; best first, one segment per file."""
+def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int, *, use_centrality: bool = True) -> list[FusedHit]:
+    """Fuse per-modality ranked lists; best first, one segment per file.
+
+    ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
+    exact definition must not fall behind a central fuzzy match.
+    """
     contributions: dict[str, dict[str, ModalityRank]] = {}
     exemplar: dict[str, Hit] = {}
     for modality, hits in ranked.items():
@@ -69,7 +73,7 @@ def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: i
             key = h.segment_id
             if key in contributions and modality in contributions[key]:
                 continue  # a segment counts once per modality, at its best rank
-            c = w / (k + rank + 1) * boost(h.centrality)
+            c = w / (k + rank + 1) * (boost(h.centrality) if use_centrality else 1.0)
             contributions.setdefault(key, {})[modality] = ModalityRank(rank, c, h.score)
             exemplar[key] = _merge_hit(exemplar.get(key), h)
     fused: list[FusedHit] = []

@@ -58,17 +58,17 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
     _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|'[^']{2,}'|`[^`]+`"),
     _rule(
         "error-token", "exact_match", 0.85,
-        r"\b(?:traceback|exception|stack\s*trace|segfault|panic:|errno|E[A-Z]{3,}|[A-Z]\w*(?:Error|Exception))\b",
+        r"\b(?:(?i:traceback|exception|stack\s*trace|segfault|panic:|errno)|E[A-Z]{3,}|[A-Z]\w*(?:Error|Exception))\b",
         0,
     ),
     _rule("similar-phrase", "find_similar", 0.80, r"\b(?:similar\s+to|code\s+like|like\s+this)\b"),
 )
 
 _CODE_SHAPE = re.compile(r"[;{}]|=>|->|\)\s*:|^\s*(?:return|if|for|while)\b.*[(:]|\w+\([^)]*\)\s*[{;:]", re.MULTILINE)
-_IDENTIFIER = r"(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
+_IDENTIFIER = r"(?:[A-Z]{2,}[a-z]\w*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
 _LONE_IDENTIFIER = re.compile(rf"^\s*{_IDENTIFIER}(?:\(\))?\s*$")
 _INNER_IDENTIFIER = re.compile(rf"(?<![\w$.]){_IDENTIFIER}(?![\w$])")
-_CAMEL_OR_SNAKE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|\w_\w|\w\.\w")
+_CAMEL_OR_SNAKE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|[A-Z]{2}[a-z]|\w_\w|\w\.\w")
 _UNDERSTAND = re.compile(r"\b(?:how|why|explain|architecture)\b", re.IGNORECASE)
 
 

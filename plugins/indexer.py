@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from fourfold.config import build_settings_from_env
 from fourfold.errors import InvalidInput
 from fourfold.plugins.ingest.languages import detect_language
 from fourfold.plugins.ingest.segment import SEGMENTER_VERSION, content_hash, segment_file
@@ -144,6 +145,7 @@ def build_generation(
     Validates every path before touching the store; on any failure the live generation stays.
     """
     started = time.perf_counter()
+    settings = {**build_settings_from_env(), **(settings or {})}
     report = progress or (lambda stage, done, total, message: None)
     executor = executor or LocalShardExecutor()
     registry = get_registry()

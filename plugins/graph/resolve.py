@@ -322,7 +322,7 @@ class _Builder:
             stem = "/".join(rest) if rest else "index"
         options = [stem] + [stem + ext for ext in _JS_EXTENSIONS] + [f"{stem}/index{ext}" for ext in _JS_EXTENSIONS]
         if stem == "index":
-            options += [f"lib/{repo}.js", f"lib/index.js", f"src/index.ts", f"src/index.js"]
+            options += [f"lib/{repo}.js", "lib/index.js", "src/index.ts", "src/index.js"]
         for option in options:
             node = self.js_files.get((repo, option.lstrip("./")))
             if node is not None:

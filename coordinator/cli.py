@@ -76,6 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
     st.add_argument("--json", action="store_true", help="print JSON")
 
+    ev = sub.add_parser("eval", help="measure retrieval quality on labelled query suites (JSONL)")
+    ev.add_argument("suites", nargs="+", metavar="SUITE", help="suite files in the format of shared/eval/README.md")
+    ev.add_argument("--preset", default="default", help="preset of the fused answer: quick, default or thorough")
+    ev.add_argument("--modality", action="append", default=[], help="score this modality alone (repeatable; default: every served one)")
+    ev.add_argument("--json", dest="json_path", type=Path, default=None, metavar="PATH", help="also write the numbers as JSON to PATH")
+    ev.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)")
+    ev.add_argument("-k", type=int, default=10, help="hits asked per query (default 10)")
+
     sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
     sub.add_parser("plugins", help="list the loaded plugins and modalities")
     return p
@@ -337,6 +345,46 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.store import IndexStore
+
+    if args.k <= 0:
+        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
+    client = _client_if_up(args.address)
+    if client is None:
+        IndexStore(fourfold_home()).require_live()  # clear errors before starting a cluster for the call
+        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+            return _run_eval(c, args)
+    with client:
+        return _run_eval(client, args)
+
+
+def _run_eval(client, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    from fourfold.coordinator import evaluate
+
+    suites = [(Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites]
+    served = list(client.status().modalities)
+    unknown = [m for m in args.modality if m not in served]
+    if unknown:
+        raise InvalidInput(f"unknown modality {unknown[0]!r}; served modalities: {', '.join(served)}")
+    modalities = args.modality or served
+    rows = []
+    for name, queries in suites:
+        def progress(done: int, total: int, qid: str, name: str = name) -> None:
+            if done == total or done % 20 == 0:
+                print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
+
+        outcomes = evaluate.run_suite(client.search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
+        rows.extend(evaluate.rows_for(name, outcomes))
+    print(evaluate.format_table(rows))
+    if args.json_path is not None:
+        report = {"preset": args.preset, "k": args.k, "modalities": modalities, "rows": evaluate.rows_to_json(rows)}
+        args.json_path.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
 def cmd_plugins(args: argparse.Namespace) -> int:
     from fourfold.plugins.manager import get_registry
 
@@ -349,7 +397,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins}
+COMMANDS = {"index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins,
+            "eval": cmd_eval}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

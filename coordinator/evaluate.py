@@ -1,0 +1,317 @@
+"""Measured retrieval quality: run labelled suites through the public API and score the answers.
+
+The suite format and the metrics are those of the evaluation README (``shared/eval/README.md``):
+success@1/@5/@10, recall@10, MRR@10, zero-result rate, routing accuracy and latency p50/p95, per
+suite and per intent, for the fused answer and for each modality alone — so that what fusion adds
+(or costs) is a measured difference. The scoring is pure functions over plain values; only
+:func:`run_suite` talks to a coordinator, through a ``search`` callable, so the numbers can be
+checked by hand on small examples.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from fourfold.errors import InvalidInput
+
+__all__ = [
+    "FUSED", "ALL_INTENTS", "UNLABELLED", "EvalQuery", "HitSpan", "Outcome", "Relevant", "Row", "Summary",
+    "covers", "first_relevant_rank", "format_table", "load_suite", "mrr_at", "percentile", "recall_at",
+    "routing_accuracy", "rows_for", "rows_to_json", "run_suite", "success_at", "summarize", "zero_result_rate",
+]
+
+#: The answer column for the coordinator's own choice (classified intent, fused or direct).
+FUSED = "fused"
+#: The intent column that pools every query of a suite.
+ALL_INTENTS = "all"
+#: The intent column for queries without a label (e.g. CoSQA's web queries).
+UNLABELLED = "unlabelled"
+
+_MATCHES = ("line", "file")
+
+
+@dataclass(frozen=True, slots=True)
+class Relevant:
+    """One item that answers a query: a file, or a line of it when the suite matches by line."""
+
+    repo: str
+    path: str
+    line: int | None = None
+    end_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvalQuery:
+    id: str
+    query: str
+    intent: str | None
+    match: str
+    relevant: tuple[Relevant, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HitSpan:
+    """What the scoring needs of a hit: where it points."""
+
+    repo: str
+    path: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One query's answer under one configuration, as returned by the coordinator."""
+
+    query: EvalQuery
+    hits: tuple[HitSpan, ...]
+    classified_intent: str
+    latency_ms: float
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The README's metrics over a set of outcomes; ``routing`` is None where nothing was routed."""
+
+    n: int
+    success_at_1: float
+    success_at_5: float
+    success_at_10: float
+    recall_at_10: float
+    mrr_at_10: float
+    zero_result_rate: float
+    routing_accuracy: float | None
+    latency_p50_ms: float
+    latency_p95_ms: float
+    errors: int
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the report: a suite, an intent group and an answer (``fused`` or a modality)."""
+
+    suite: str
+    intent: str
+    answer: str
+    summary: Summary
+
+
+# -- suites ----------------------------------------------------------------------------------------
+
+
+def load_suite(path: Path) -> list[EvalQuery]:
+    """Read a JSONL suite; a malformed line fails with its line number rather than skewing the numbers."""
+    out: list[EvalQuery] = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+                match = d.get("match", "line")
+                if match not in _MATCHES:
+                    raise ValueError(f"match {match!r} is neither 'line' nor 'file'")
+                relevant = tuple(
+                    Relevant(r["repo"], r["path"], r.get("line") if match == "line" else None, r.get("end_line"))
+                    for r in d["relevant"]
+                )
+                if match == "line" and any(r.line is None for r in relevant):
+                    raise ValueError("a relevant item of a 'line' query has no 'line'")
+                out.append(EvalQuery(str(d["id"]), d["query"], d.get("intent") or None, match, relevant))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InvalidInput(f"bad suite line {path}:{n}: {exc}; see the suite format in shared/eval/README.md") from None
+    return out
+
+
+# -- matching and per-query scores -----------------------------------------------------------------
+
+
+def covers(hit: HitSpan, item: Relevant) -> bool:
+    """A hit covers an item when repo and path are equal and, for a line item, its range holds the line."""
+    if hit.repo != item.repo or hit.path != item.path:
+        return False
+    return item.line is None or hit.start_line <= item.line <= hit.end_line
+
+
+def first_relevant_rank(q: EvalQuery, hits: Sequence[HitSpan], k: int) -> int | None:
+    """1-based rank of the first hit in the top ``k`` that covers any relevant item; None if none does."""
+    for rank, h in enumerate(hits[:k], 1):
+        if any(covers(h, r) for r in q.relevant):
+            return rank
+    return None
+
+
+def _recall(q: EvalQuery, hits: Sequence[HitSpan], k: int) -> float:
+    if not q.relevant:
+        return 0.0
+    top = hits[:k]
+    return sum(1 for r in q.relevant if any(covers(h, r) for h in top)) / len(q.relevant)
+
+
+# -- metrics over outcomes -------------------------------------------------------------------------
+
+
+def success_at(outcomes: Sequence[Outcome], k: int) -> float:
+    """Share of queries with at least one relevant hit in the top ``k``."""
+    if not outcomes:
+        return 0.0
+    return sum(1 for o in outcomes if first_relevant_rank(o.query, o.hits, k) is not None) / len(outcomes)
+
+
+def recall_at(outcomes: Sequence[Outcome], k: int) -> float:
+    """Mean over queries of the share of relevant items covered by the top ``k``."""
+    if not outcomes:
+        return 0.0
+    return sum(_recall(o.query, o.hits, k) for o in outcomes) / len(outcomes)
+
+
+def mrr_at(outcomes: Sequence[Outcome], k: int) -> float:
+    """Mean reciprocal rank of the first relevant hit within the top ``k`` (0 for a miss)."""
+    if not outcomes:
+        return 0.0
+    total = 0.0
+    for o in outcomes:
+        rank = first_relevant_rank(o.query, o.hits, k)
+        total += 1.0 / rank if rank else 0.0
+    return total / len(outcomes)
+
+
+def zero_result_rate(outcomes: Sequence[Outcome]) -> float:
+    """Share of queries that returned nothing (a failed query returned nothing too)."""
+    if not outcomes:
+        return 0.0
+    return sum(1 for o in outcomes if not o.hits) / len(outcomes)
+
+
+def routing_accuracy(outcomes: Sequence[Outcome]) -> float | None:
+    """Share of labelled queries whose classified intent equals the label; None without labels."""
+    labelled = [o for o in outcomes if o.query.intent and not o.error]
+    if not labelled:
+        return None
+    return sum(1 for o in labelled if o.classified_intent == o.query.intent) / len(labelled)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile (``q`` in 0..100) — an observed latency, never an interpolated one."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def summarize(outcomes: Sequence[Outcome], *, routed: bool) -> Summary:
+    """All metrics of one group; ``routed`` is False for forced-intent runs, where routing is not measured."""
+    latencies = [o.latency_ms for o in outcomes if not o.error]
+    return Summary(
+        n=len(outcomes),
+        success_at_1=success_at(outcomes, 1),
+        success_at_5=success_at(outcomes, 5),
+        success_at_10=success_at(outcomes, 10),
+        recall_at_10=recall_at(outcomes, 10),
+        mrr_at_10=mrr_at(outcomes, 10),
+        zero_result_rate=zero_result_rate(outcomes),
+        routing_accuracy=routing_accuracy(outcomes) if routed else None,
+        latency_p50_ms=percentile(latencies, 50),
+        latency_p95_ms=percentile(latencies, 95),
+        errors=sum(1 for o in outcomes if o.error),
+    )
+
+
+def rows_for(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]]) -> list[Row]:
+    """Report rows of one suite: per intent group (``all`` first, then each label), per answer."""
+    rows: list[Row] = []
+    intents: list[str] = []
+    for outcomes in outcomes_by_answer.values():
+        for o in outcomes:
+            label = o.query.intent or UNLABELLED
+            if label not in intents:
+                intents.append(label)
+    for group in [ALL_INTENTS, *intents]:
+        for answer, outcomes in outcomes_by_answer.items():
+            chosen = [o for o in outcomes if group == ALL_INTENTS or (o.query.intent or UNLABELLED) == group]
+            if chosen:
+                rows.append(Row(suite, group, answer, summarize(chosen, routed=answer == FUSED)))
+    return rows
+
+
+# -- running a suite -------------------------------------------------------------------------------
+
+
+def run_suite(
+    search: Callable[[Any], Any],
+    queries: Sequence[EvalQuery],
+    modalities: Sequence[str],
+    *,
+    k: int = 10,
+    preset: str = "default",
+    progress: Callable[[int, int, str], None] | None = None,
+) -> dict[str, list[Outcome]]:
+    """Ask every query once as classified (the fused answer) and once per modality with its label.
+
+    ``search`` takes a :class:`SearchParams` and returns a ``SearchResponse`` (``Client.search``);
+    an RPC error it raises is recorded against the query as an empty answer, so one bad query costs
+    one miss, not the run.
+    """
+    import grpc
+
+    from fourfold.coordinator.engine import SearchParams
+
+    answers = [FUSED, *modalities]
+    out: dict[str, list[Outcome]] = {a: [] for a in answers}
+    total = len(queries) * len(answers)
+    done = 0
+    for q in queries:
+        for answer in answers:
+            if answer == FUSED:
+                params = SearchParams(query=q.query, k=k, preset=preset)
+            else:
+                params = SearchParams(query=q.query, k=k, preset=preset, intent=q.intent or "", modalities=(answer,))
+            t0 = time.perf_counter()
+            try:
+                r = search(params)
+            except grpc.RpcError as exc:
+                message = f"{exc.code().name}: {exc.details()}"  # type: ignore[attr-defined]
+                out[answer].append(Outcome(q, (), "", (time.perf_counter() - t0) * 1000, message))
+            else:
+                ms = (time.perf_counter() - t0) * 1000
+                hits = tuple(HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in r.hits)
+                out[answer].append(Outcome(q, hits, r.intent, ms))
+            done += 1
+            if progress is not None:
+                progress(done, total, q.id)
+    return out
+
+
+# -- report ----------------------------------------------------------------------------------------
+
+
+def _pct(x: float | None) -> str:
+    return "   -" if x is None else f"{100 * x:4.0f}"
+
+
+def format_table(rows: Iterable[Row]) -> str:
+    """A fixed-width table: rates in percent, MRR as a fraction, latency in milliseconds."""
+    head = (f"{'suite':<10} {'intent':<16} {'answer':<11} {'n':>4} {'s@1':>4} {'s@5':>4} {'s@10':>4} {'R@10':>4} "
+            f"{'MRR':>5} {'zero':>4} {'route':>5} {'p50ms':>7} {'p95ms':>7} {'err':>3}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        s = r.summary
+        lines.append(
+            f"{r.suite[:10]:<10} {r.intent[:16]:<16} {r.answer[:11]:<11} {s.n:>4} {_pct(s.success_at_1)} {_pct(s.success_at_5)} "
+            f"{_pct(s.success_at_10)} {_pct(s.recall_at_10)} {s.mrr_at_10:5.3f} {_pct(s.zero_result_rate)} "
+            f"{_pct(s.routing_accuracy):>5} {s.latency_p50_ms:7.1f} {s.latency_p95_ms:7.1f} {s.errors:>3}"
+        )
+    return "\n".join(lines)
+
+
+def rows_to_json(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """The same numbers as the table, as plain dictionaries (rates as fractions)."""
+    return [{"suite": r.suite, "intent": r.intent, "answer": r.answer, **asdict(r.summary)} for r in rows]

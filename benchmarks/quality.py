@@ -1,0 +1,81 @@
+"""Quality benchmark: the development suites, per suite and per intent, fused and per modality.
+
+    python benchmarks/quality.py [--dev ~/fourfold-dev] [--suite click --suite express]
+                                 [--preset default] [--out bench-results/quality.json]
+
+Indexes ``<dev>/corpora/<name>`` under the repository name ``<name>`` for every suite chosen (all
+of ``<dev>/suites/*.jsonl`` by default) into a fresh FOURFOLD_HOME with an in-process build, starts
+the embedded deployment (local Ray cluster, workers, coordinator's gRPC server) and runs each suite
+through the gRPC API with :mod:`fourfold.coordinator.evaluate`, as ``fourfold eval`` does. Prints
+the table and writes it, with the JSON numbers and the index summary, to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dev", type=Path, default=Path.home() / "fourfold-dev", help="folder with corpora/ and suites/")
+    ap.add_argument("--suite", action="append", default=[], help="only this suite (repeatable; default: all)")
+    ap.add_argument("--modality", action="append", default=[], help="score only this modality alone (repeatable)")
+    ap.add_argument("--preset", default="default")
+    ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
+    args = ap.parse_args(argv)
+
+    from fourfold.coordinator import evaluate
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    files = sorted((args.dev / "suites").glob("*.jsonl"))
+    if args.suite:
+        files = [f for f in files if f.stem in args.suite]
+    if not files:
+        print(f"no suites under {args.dev / 'suites'} match {args.suite or 'anything'}", file=sys.stderr)
+        return 2
+    suites = [(f.stem, evaluate.load_suite(f)) for f in files]
+    repos = sorted({r.repo for _, queries in suites for q in queries for r in q.relevant})
+    missing = [r for r in repos if not (args.dev / "corpora" / r).is_dir()]
+    if missing:
+        print(f"missing corpora {missing} under {args.dev / 'corpora'}: build them with shared/eval/dev_suites.sh", file=sys.stderr)
+        return 2
+
+    home = Path(tempfile.mkdtemp(prefix="fourfold-quality-"))
+    t = time.perf_counter()
+    summary = build_generation(IndexStore(home), [(args.dev / "corpora" / r, r) for r in repos])
+    index_s = time.perf_counter() - t
+    print(f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in {index_s:.1f}s", file=sys.stderr)
+
+    rows: list[evaluate.Row] = []
+    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+        modalities = args.modality or list(client.status().modalities)
+        for name, queries in suites:
+            def progress(done: int, total: int, qid: str, name: str = name) -> None:
+                if done == total or done % 50 == 0:
+                    print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
+
+            outcomes = evaluate.run_suite(client.search, queries, modalities, preset=args.preset, progress=progress)
+            rows.extend(evaluate.rows_for(name, outcomes))
+    table = evaluate.format_table(rows)
+    print(table)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        report = {
+            "preset": args.preset, "modalities": modalities, "repos": repos,
+            "index": {**summary.as_dict(), "wall_seconds": index_s}, "rows": evaluate.rows_to_json(rows),
+        }
+        args.out.write_text(json.dumps(report, indent=2) + "\n")
+        args.out.with_suffix(".txt").write_text(table + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

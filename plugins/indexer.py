@@ -235,7 +235,9 @@ def build_generation(
         for name, modality in sorted(registry.modalities.items()):
             for spec in _plan_shards(name, modality.sharding, repo_files):
                 prev_dir = previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
-                jobs.append(ShardJob(name, spec, str(build_dir), str(prev_dir) if prev_dir else None, generation, dict(settings or {})))
+                # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
+                job_settings = {**settings, **{f"repo_path.{r}": repo_stats[r]["path"] for r in spec.repos}}
+                jobs.append(ShardJob(name, spec, str(build_dir), str(prev_dir) if prev_dir else None, generation, job_settings))
         built: dict[tuple[str, str], BuildStats] = {}
         for done, (job, stats) in enumerate(executor.run(jobs), start=1):
             built[(job.modality, job.spec.shard)] = stats

@@ -1,7 +1,8 @@
-"""The ``fourfold`` command line: index, search, serve, status, demo, plugins.
+"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
-at ``--address`` when one answers there, else starts an embedded one for the call.
+at ``--address`` when one answers there, else starts an embedded one for the call. Commands that
+talk to a coordinator send ``$FOURFOLD_TOKEN`` and trust ``$FOURFOLD_TLS_CA`` when they are set.
 """
 
 from __future__ import annotations
@@ -71,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="all (default), coordinator only (stateless, discovers workers), or workers only")
     sv.add_argument("--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality")
     sv.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics on this port (0: off)")
+    sv.add_argument("--auth-tokens", type=Path, default=None, metavar="FILE",
+                    help="require bearer tokens: JSON grants of token SHA-256 -> repositories (default: $FOURFOLD_AUTH_TOKENS; "
+                         "neither: open, for loopback use). `fourfold token` makes entries")
+    sv.add_argument("--tls-cert", type=Path, default=None, metavar="PEM", help="serve TLS with this certificate chain (needs --tls-key)")
+    sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -86,6 +92,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
     sub.add_parser("plugins", help="list the loaded plugins and modalities")
+
+    mc = sub.add_parser("mcp", help="serve the Model Context Protocol for AI agents (search tools over a coordinator)")
+    mc.add_argument("--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})")
+    mc.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio (default; the agent starts this command) or streamable HTTP")
+    mc.add_argument("--host", default="127.0.0.1", help="HTTP transport: address to listen on (default 127.0.0.1)")
+    mc.add_argument("--port", type=int, default=8765, help="HTTP transport: port (default 8765)")
+    mc.add_argument("--tls-ca", default=None, metavar="PEM", help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)")
+
+    tk = sub.add_parser("token", help="make a new bearer token and print its entry for the --auth-tokens file")
+    tk.add_argument("--name", required=True, help="who holds the token (shown in logs and errors)")
+    tk.add_argument("--repo", action="append", default=[], help="a repository it may read (repeatable; '*' for all)")
+    tk.add_argument("--admin", action="store_true", help="may also index")
     return p
 
 
@@ -262,11 +280,16 @@ def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untype
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.server import start_server, watch_generations
+    from fourfold.coordinator.auth import TokenStore
+    from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
     from fourfold.plugins.store import IndexStore
     from fourfold.workers import cluster
 
     replicas = cluster.parse_replicas(args.replicas)
+    tokens = TokenStore.load(args.auth_tokens)
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise InvalidInput("give both --tls-cert and --tls-key, or neither")
+    tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert is not None and args.tls_key is not None else None
     if args.metrics_port:
         from fourfold.coordinator import metrics
 
@@ -274,7 +297,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     cluster.connect(args.ray_address)
 
     async def run() -> None:
-        running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas)
+        running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas, tokens=tokens, tls=tls)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -385,6 +408,26 @@ def _run_eval(client, args: argparse.Namespace) -> int:  # type: ignore[no-untyp
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.mcp_server import serve
+
+    serve(args.address, transport="stdio" if args.transport == "stdio" else "http", host=args.host, port=args.port,
+          tls=args.tls_ca is not None, ca_cert=args.tls_ca)
+    return 0
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.auth import hash_token, new_token
+
+    if not args.repo:
+        raise InvalidInput("give at least one --repo the token may read ('*' for all)")
+    token = new_token()
+    entry = {"name": args.name, "sha256": hash_token(token), "repos": args.repo, **({"admin": True} if args.admin else {})}
+    print(f"token (give it to {args.name}; it is not stored anywhere): {token}", file=sys.stderr)
+    print(json.dumps(entry))
+    return 0
+
+
 def cmd_plugins(args: argparse.Namespace) -> int:
     from fourfold.plugins.manager import get_registry
 
@@ -398,7 +441,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins,
-            "eval": cmd_eval}
+            "eval": cmd_eval, "mcp": cmd_mcp, "token": cmd_token}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,26 +1,126 @@
-"""A thin synchronous client of the public gRPC API (used by the CLI)."""
+"""How every fourfold caller reaches a coordinator: address, token, TLS, deadlines, retries.
+
+:class:`Connection` holds the settings and makes channels (sync and asyncio) and call metadata;
+:class:`Client` is the thin synchronous client of the wire messages that the CLI uses;
+``fourfold.Client`` / ``fourfold.AsyncClient`` build on the same :class:`Connection` and return
+the project's value types. Only ``UNAVAILABLE`` is retried (the call never reached a coordinator,
+or it is restarting); every other status is the answer.
+
+The token defaults to ``$FOURFOLD_TOKEN`` and the CA bundle to ``$FOURFOLD_TLS_CA``, so the CLI
+and the MCP server need no flags where the environment is set.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from fourfold.coordinator.convert import params_to_pb
 from fourfold.coordinator.engine import SearchParams
+from fourfold.errors import InvalidInput
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
-__all__ = ["Client"]
+__all__ = ["Client", "Connection", "TOKEN_ENV", "TLS_CA_ENV"]
+
+#: Environment variable holding the bearer token a client sends.
+TOKEN_ENV = "FOURFOLD_TOKEN"
+#: Environment variable naming a PEM bundle of CA certificates to trust (turns TLS on).
+TLS_CA_ENV = "FOURFOLD_TLS_CA"
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """Where and how to call a coordinator.
+
+    ``tls``: speak TLS, trusting ``ca_cert`` (PEM) or the system roots; ``server_name`` overrides
+    the name checked against the certificate. ``retries``: extra attempts after UNAVAILABLE, with
+    exponential backoff from ``backoff_s``; ``timeout_s``: the deadline of a unary call.
+    """
+
+    address: str
+    token: str | None = None
+    tls: bool = False
+    ca_cert: Path | None = None
+    server_name: str | None = None
+    timeout_s: float = 30.0
+    retries: int = 2
+    backoff_s: float = 0.1
+
+    @classmethod
+    def from_env(cls, address: str, *, token: str | None = None, ca_cert: Path | None = None, tls: bool = False,
+                 **kw: object) -> Connection:
+        """Settings with the token and CA bundle taken from the environment when not given."""
+        token = token if token is not None else (os.environ.get(TOKEN_ENV) or None)
+        ca_env = os.environ.get(TLS_CA_ENV)
+        ca = ca_cert if ca_cert is not None else (Path(ca_env) if ca_env else None)
+        return cls(address=address, token=token, tls=tls or ca is not None, ca_cert=ca, **kw)  # type: ignore[arg-type]
+
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.token}"),) if self.token else ()
+
+    def _credentials(self) -> grpc.ChannelCredentials:
+        roots = None
+        if self.ca_cert is not None:
+            try:
+                roots = Path(self.ca_cert).read_bytes()
+            except OSError as exc:
+                raise InvalidInput(f"cannot read the CA certificate {str(self.ca_cert)!r}: {exc.strerror}") from None
+        return grpc.ssl_channel_credentials(root_certificates=roots)
+
+    def _options(self) -> list[tuple[str, str | int]]:
+        options: list[tuple[str, str | int]] = [("grpc.max_receive_message_length", 16 << 20)]
+        if self.server_name:
+            options.append(("grpc.ssl_target_name_override", self.server_name))
+        return options
+
+    def channel(self) -> grpc.Channel:
+        if self.tls:
+            return grpc.secure_channel(self.address, self._credentials(), options=self._options())
+        return grpc.insecure_channel(self.address, options=self._options())
+
+    def aio_channel(self) -> grpc.aio.Channel:
+        if self.tls:
+            return grpc.aio.secure_channel(self.address, self._credentials(), options=self._options())
+        return grpc.aio.insecure_channel(self.address, options=self._options())
+
+    def backoff(self, attempt: int) -> float:
+        """Seconds to wait before retry ``attempt`` (1-based)."""
+        return self.backoff_s * (2 ** (attempt - 1))
+
+    def call(self, fn: Callable[[], _T]) -> _T:
+        """Run a unary call, retrying UNAVAILABLE up to ``retries`` times."""
+        attempt = 0
+        while True:
+            try:
+                return fn()
+            except grpc.RpcError as exc:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self.retries:  # type: ignore[attr-defined]
+                    raise
+                attempt += 1
+                time.sleep(self.backoff(attempt))
 
 
 class Client:
-    def __init__(self, address: str, timeout_s: float = 30.0) -> None:
-        self.address = address
-        self.timeout_s = timeout_s
-        self._channel = grpc.insecure_channel(address)
+    """The synchronous wire-level client: requests and responses are the ``fourfold.v1`` messages."""
+
+    def __init__(self, address: str | Connection, timeout_s: float = 30.0, *, token: str | None = None,
+                 ca_cert: Path | None = None, tls: bool = False, retries: int = 2) -> None:
+        self.connection = address if isinstance(address, Connection) else Connection.from_env(
+            address, token=token, ca_cert=ca_cert, tls=tls, timeout_s=timeout_s, retries=retries)
+        self.address = self.connection.address
+        self.timeout_s = self.connection.timeout_s
+        self._channel = self.connection.channel()
         self._stub = coordinator_pb2_grpc.CoordinatorStub(self._channel)
+        self._metadata = self.connection.metadata()
 
     def close(self) -> None:
         self._channel.close()
@@ -39,11 +139,16 @@ class Client:
         return r.status == health_pb2.HealthCheckResponse.SERVING
 
     def search(self, params: SearchParams) -> coordinator_pb2.SearchResponse:
-        return self._stub.Search(params_to_pb(params), timeout=max(self.timeout_s, params.deadline_ms / 1000 + 5))
+        return self.search_pb(params_to_pb(params))
+
+    def search_pb(self, request: coordinator_pb2.SearchRequest) -> coordinator_pb2.SearchResponse:
+        timeout = max(self.timeout_s, request.deadline_ms / 1000 + 5)
+        return self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
 
     def index(self, repos: list[tuple[Path, str | None]]) -> Iterator[coordinator_pb2.IndexProgress]:
+        """Stream the progress of an index build (not retried: a build is not idempotent)."""
         request = coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(p), name=n or "") for p, n in repos])
-        yield from self._stub.Index(request)
+        yield from self._stub.Index(request, metadata=self._metadata)
 
     def status(self) -> coordinator_pb2.StatusResponse:
-        return self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.timeout_s)
+        return self.connection.call(lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.timeout_s, metadata=self._metadata))

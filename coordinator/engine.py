@@ -20,7 +20,7 @@ from fourfold.coordinator import metrics
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, top_modalities
-from fourfold.errors import InvalidQuery, NoIndex, Unavailable, UnknownRepository
+from fourfold.errors import InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.store import IndexStore
@@ -121,7 +121,12 @@ class Engine:
         return self._generation
 
     # -- search ----------------------------------------------------------------------------------
-    def validate(self, p: SearchParams) -> None:
+    def validate(self, p: SearchParams, visible: frozenset[str] | None = None) -> None:
+        """Reject bad input. ``visible``: the repositories the caller may read (None: all).
+
+        A restricted caller naming a repository it may not read gets the same PERMISSION_DENIED as
+        for one that does not exist, so the answer never tells whether it exists.
+        """
         q = p.query
         if not q or not q.strip():
             raise InvalidQuery("empty query: give a symbol, a quoted string, a question or a code snippet")
@@ -142,6 +147,12 @@ class Engine:
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
         known_repos = {r.name for r in self.store.repos()}
+        if visible is not None:
+            mine = known_repos & visible
+            for r in p.repos:
+                if r not in mine:
+                    raise PermissionDenied(f"repository {r!r} is not one you may search; yours: {', '.join(sorted(mine)) or 'none'}")
+            return
         for r in p.repos:
             if r not in known_repos:
                 raise UnknownRepository(f"unknown repository {r!r}; indexed: {', '.join(sorted(known_repos)) or 'none'}")
@@ -168,17 +179,28 @@ class Engine:
         chosen = top_modalities(profile, preset.modalities)
         return intent, confidence, "fused", {m: profile[m] for m in chosen}, rule, preset.rrf_k
 
-    async def search(self, p: SearchParams) -> Answer:
+    async def search(self, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+        """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows.
+
+        A restricted caller's search is narrowed to its repositories before the fan-out, and every
+        hit is checked again before it leaves (defence in depth: a shard that ignored the filter
+        still leaks nothing).
+        """
         t0 = time.perf_counter()
-        self.validate(p)
+        self.validate(p, visible)
         generation = await self.current_generation()
         intent, confidence, strategy, weights, _rule, rrf_k = self.plan(p)
         t_classify = time.perf_counter()
+        allowed: frozenset[str] | None = frozenset(p.repos) if p.repos else None
+        if visible is not None and allowed is None:
+            allowed = frozenset(r.name for r in self.store.repos()) & visible
+        if allowed is not None and not allowed:
+            weights = {}  # nothing this caller may read: no fan-out, an empty answer
         reader = self.store.reader(generation)
         shards = self.endpoints.shards(generation)
         depth = min(max(3 * p.k, 30), 300)
         query = ModalityQuery(
-            text=p.query, k=depth, intent=intent, repos=p.repos, path_glob=p.path_glob or None,
+            text=p.query, k=depth, intent=intent, repos=tuple(sorted(allowed)) if allowed is not None else (), path_glob=p.path_glob or None,
             languages=p.languages, case_sensitive=p.case_sensitive, options=dict(p.options),
         )
         targets = {}
@@ -186,7 +208,7 @@ class Engine:
         for spec in reader.shards():
             if spec.modality not in weights:
                 continue
-            if p.repos and not set(spec.repos) & set(p.repos):
+            if allowed is not None and not allowed.intersection(spec.repos):
                 continue  # pruned: the shard cannot match the repository filter
             reps = shards.get((spec.modality, spec.shard), [])
             if not reps:
@@ -213,8 +235,8 @@ class Engine:
         ranked = {}
         for m, lists in per_modality.items():
             merged = merge_shards(lists, depth)
-            if p.repos:
-                merged = [h for h in merged if h.repo in p.repos]  # defence in depth
+            if allowed is not None:
+                merged = [h for h in merged if h.repo in allowed]  # defence in depth
             if glob:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged

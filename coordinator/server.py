@@ -3,6 +3,10 @@
 Roles: ``all`` (a laptop: workers + coordinator in one process's cluster), ``coordinator``
 (stateless front: discovers workers through Ray), ``workers`` (deploys the live generation's
 actors and rolls them to each new generation).
+
+Security: with a :class:`~fourfold.coordinator.auth.TokenStore` every Coordinator call needs a
+bearer token (health and reflection stay open); with a :class:`TlsFiles` the port speaks TLS only.
+Without tokens the server is open and says so in its log.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.plugins.store import IndexStore
@@ -26,9 +31,24 @@ from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
 from fourfold.workers.build import RayShardExecutor
 
-__all__ = ["EmbeddedServer", "RunningServer", "start_server", "watch_generations"]
+__all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TlsFiles:
+    """PEM files of the coordinator's certificate chain and private key."""
+
+    cert: Path
+    key: Path
+
+    def credentials(self) -> grpc.ServerCredentials:
+        try:
+            chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
+        except OSError as exc:
+            raise OSError(f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: {exc.strerror}") from None
+        return grpc.ssl_server_credentials([(key, chain)])
 
 
 @dataclass
@@ -44,8 +64,13 @@ class RunningServer:
             await self.engine.fanout.close()
 
 
-async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None) -> RunningServer:
-    """Start what ``role`` needs on the running asyncio loop (Ray must already be connected)."""
+async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None,
+                       tokens: TokenStore | None = None, tls: TlsFiles | None = None, limits: Limits | None = None) -> RunningServer:
+    """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
+
+    ``tokens``: require a bearer token on every Coordinator call; ``tls``: serve TLS only;
+    ``limits``: per-request limits (defaults: :class:`~fourfold.coordinator.auth.Limits`).
+    """
     store = IndexStore(home)
     store.ensure()
     launcher = cluster.Launcher(store, replicas) if role in ("all", "workers") else None
@@ -57,15 +82,16 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
         return RunningServer(address="", server=None, engine=None)
     engine = Engine(store, launcher, executor_factory=RayShardExecutor)
     await engine.start()
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)])
-    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine), server)
+    interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
+    server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)])
+    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (coordinator_pb2.DESCRIPTOR.services_by_name["Coordinator"].full_name, health.SERVICE_NAME, reflection.SERVICE_NAME),
         server,
     )
-    port = server.add_insecure_port(address)
+    port = server.add_secure_port(address, tls.credentials()) if tls is not None else server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"cannot listen on {address!r}: the address is in use or not local; pick another with --address")
     await server.start()
@@ -75,8 +101,13 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
     if host in ("0.0.0.0", "[::]", ""):
         host = "127.0.0.1"
     bound = f"{host}:{port}"
-    if host in ("127.0.0.1", "localhost", "[::1]"):
+    if tokens is None and host in ("127.0.0.1", "localhost", "[::1]"):
         log.warning("coordinator listening on %s without authentication (loopback only)", bound)
+    elif tokens is None:
+        log.warning("coordinator listening on %s WITHOUT AUTHENTICATION: anyone who reaches this port reads every "
+                    "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)", bound)
+    else:
+        log.info("coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS")
     return RunningServer(address=bound, server=server, engine=engine)
 
 

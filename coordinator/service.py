@@ -1,4 +1,9 @@
-"""The public gRPC service: thin — decode, call the engine, encode; domain errors become statuses."""
+"""The public gRPC service: thin — decode, call the engine, encode; domain errors become statuses.
+
+Every method acts for the caller that :mod:`fourfold.coordinator.auth` authenticated: Search sees
+only its repositories, Status shows only them (and no worker addresses unless it is an admin),
+Index needs an admin token.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,11 @@ import grpc
 import ray
 
 from fourfold import __version__
+from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
-from fourfold.errors import FourfoldError
+from fourfold.errors import FourfoldError, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers.server import status_for
 
@@ -24,12 +30,15 @@ log = logging.getLogger(__name__)
 
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, limits: Limits | None = None) -> None:
         self.engine = engine
+        self.limits = limits or Limits()
 
     async def Search(self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext) -> coordinator_pb2.SearchResponse:  # noqa: N802
+        principal = current_principal()
         try:
-            answer = await self.engine.search(params_from_pb(request))
+            check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
+            answer = await self.engine.search(params_from_pb(request), principal.repos)
         except FourfoldError as exc:
             await context.abort(status_for(exc), str(exc))
         except ShardCallError as exc:
@@ -37,6 +46,10 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         return answer_to_pb(answer)
 
     async def Index(self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[coordinator_pb2.IndexProgress]:  # noqa: N802
+        principal = current_principal()
+        if not principal.admin:
+            denied = PermissionDenied(f"indexing needs an admin token; {principal.name!r} may only search")
+            await context.abort(status_for(denied), str(denied))
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
         def progress(stage: str, done: int, total: int, message: str) -> None:
@@ -58,24 +71,39 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
                                             summary=summary_to_pb(summary))
 
     async def Status(self, request: coordinator_pb2.StatusRequest, context: grpc.aio.ServicerContext) -> coordinator_pb2.StatusResponse:  # noqa: N802
+        principal = current_principal()
         store = self.engine.store
         live = store.live_generation()
         repo_stats = store.reader(live).manifest.get("repos", {}) if live else {}
         await self.engine.endpoints.refresh()
         shards = []
         health = await self._health()
+        shown = self._visible_shards(principal, live)
         for ep in self.engine.endpoints.all():
+            if shown is not None and (ep.key.generation, ep.key.modality, ep.key.shard) not in shown:
+                continue
             shards.append(coordinator_pb2.ShardStatus(
-                modality=ep.key.modality, shard=ep.key.shard, replica=ep.key.replica, address=ep.address,
+                modality=ep.key.modality, shard=ep.key.shard, replica=ep.key.replica,
+                address=ep.address if principal.admin else "",
                 health=health.get(ep.address, "UNKNOWN"), generation=ep.key.generation,
             ))
+        repos = [r for r in store.repos() if principal.may_read(r.name)]
         return coordinator_pb2.StatusResponse(
             generation=live or "",
-            repos=[coordinator_pb2.RepoStatus(name=r.name, path=r.path, files=repo_stats.get(r.name, {}).get("files", 0),
-                                              segments=repo_stats.get(r.name, {}).get("segments", 0)) for r in store.repos()],
+            repos=[coordinator_pb2.RepoStatus(name=r.name, path=r.path if principal.admin else "", files=repo_stats.get(r.name, {}).get("files", 0),
+                                              segments=repo_stats.get(r.name, {}).get("segments", 0)) for r in repos],
             shards=shards, modalities=sorted(self.engine.plugins.modalities), version=__version__,
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
         )
+
+    def _visible_shards(self, principal: Principal, live: str | None) -> set[tuple[str, str, str]] | None:
+        """(generation, modality, shard) a restricted caller may see: the live generation's shards
+        holding one of its repositories. None for a caller who may read everything."""
+        if principal.repos is None:
+            return None
+        if not live:
+            return set()
+        return {(live, s.modality, s.shard) for s in self.engine.store.reader(live).shards() if principal.repos.intersection(s.repos)}
 
     async def _health(self) -> dict[str, str]:
         from grpc_health.v1 import health_pb2, health_pb2_grpc

@@ -1,0 +1,319 @@
+"""The public Python client of a fourfold coordinator, synchronous and asyncio.
+
+    >>> from fourfold import Client
+    >>> with Client("search.internal:50551", token="ff_...", tls=True) as c:
+    ...     answer = c.search("who calls parse_config", repos=["payments"], k=5)
+    ...     for f in answer.hits:
+    ...         print(f.hit.path, f.hit.start_line, f.score)
+
+A thin typed wrapper over the gRPC API: answers come back as the project's own values
+(:class:`~fourfold.coordinator.engine.Answer` of :class:`~fourfold.coordinator.fusion.FusedHit`,
+:class:`~fourfold.plugins.indexer.IndexSummary`, :class:`Status`); a failed call raises the
+:mod:`fourfold.errors` class of its status. Connection settings, deadlines and the retry rule
+(``UNAVAILABLE`` only) are :class:`fourfold.coordinator.client.Connection`'s, shared with the CLI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from fourfold.config import DEFAULT_ADDRESS
+from fourfold.coordinator.client import Connection
+from fourfold.coordinator.convert import params_to_pb
+from fourfold.coordinator.engine import Answer, SearchParams
+from fourfold.coordinator.fusion import FusedHit, ModalityRank
+from fourfold.errors import (
+    FourfoldError,
+    IndexError_,
+    InvalidInput,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
+from fourfold.plugins.indexer import IndexSummary
+from fourfold.plugins.types import Hit
+from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+
+__all__ = [
+    "AsyncClient",
+    "Client",
+    "Overloaded",
+    "RemoteError",
+    "RepoInfo",
+    "ShardInfo",
+    "Status",
+    "Unauthenticated",
+    "answer_from_pb",
+    "error_from_rpc",
+]
+
+Progress = Callable[[str, int, int, str], None]
+
+
+class RemoteError(FourfoldError):
+    """A status with no closer fourfold error (INTERNAL, UNKNOWN...): ``grpc_status`` names it."""
+
+    code = "remote"
+
+
+class Unauthenticated(PermissionDenied):
+    """No token, or one the coordinator does not know."""
+
+    code = "unauthenticated"
+    grpc_status = "UNAUTHENTICATED"
+
+
+class Overloaded(Unavailable):
+    """Too many requests in flight for this token: wait for answers, then retry."""
+
+    code = "overloaded"
+    grpc_status = "RESOURCE_EXHAUSTED"
+
+
+_BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidInput,
+    grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: Overloaded,
+    grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
+    grpc.StatusCode.FAILED_PRECONDITION: IndexError_,
+}
+
+
+def error_from_rpc(exc: grpc.RpcError) -> FourfoldError:
+    """The fourfold error for a failed call; ``grpc_status`` keeps the status it came with."""
+    code: grpc.StatusCode = exc.code()  # type: ignore[attr-defined]
+    err = _BY_STATUS.get(code, RemoteError)(exc.details() or code.name)  # type: ignore[attr-defined]
+    err.grpc_status = code.name
+    return err
+
+
+def _raise(exc: grpc.RpcError) -> NoReturn:
+    raise error_from_rpc(exc) from None
+
+
+@dataclass(frozen=True, slots=True)
+class RepoInfo:
+    """A repository the caller may read (``path`` only for admin tokens)."""
+
+    name: str
+    path: str
+    files: int
+    segments: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShardInfo:
+    """A serving worker (``address`` only for admin tokens)."""
+
+    modality: str
+    shard: str
+    replica: int
+    generation: str
+    health: str
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """What the coordinator serves, as far as the caller may see."""
+
+    generation: str
+    repos: tuple[RepoInfo, ...]
+    shards: tuple[ShardInfo, ...]
+    modalities: tuple[str, ...]
+    version: str
+    nodes: int
+
+
+def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
+    """The engine's :class:`Answer` from the wire message."""
+    hits = []
+    for h in r.hits:
+        hit = Hit(segment_id=h.segment_id, repo=h.repo, path=h.path, start_line=h.start_line, end_line=h.end_line,
+                  score=h.score, symbol=h.symbol or None, kind=h.kind or None, language=h.language,
+                  match_lines=tuple(h.match_lines), centrality=h.centrality, snippet=h.snippet)
+        ranks = {m: ModalityRank(c.rank, c.contribution, c.score) for m, c in h.modalities.items()}
+        hits.append(FusedHit(hit, h.score, ranks, h.demoted))
+    return Answer(
+        intent=r.intent, confidence=r.confidence, fusion_strategy=r.fusion_strategy, preset=r.preset, partial=r.partial,
+        missing_shards=tuple(r.missing_shards), hits=tuple(hits), total_candidates=r.total_candidates,
+        timings={t.stage: t.ms for t in r.timings}, generation=r.generation, notes=tuple(r.notes), weights=dict(r.weights),
+    )
+
+
+def _status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
+    return Status(
+        generation=s.generation,
+        repos=tuple(RepoInfo(r.name, r.path, r.files, r.segments) for r in s.repos),
+        shards=tuple(ShardInfo(x.modality, x.shard, x.replica, x.generation, x.health, x.address) for x in s.shards),
+        modalities=tuple(s.modalities), version=s.version, nodes=s.nodes,
+    )
+
+
+def _summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
+    return IndexSummary(
+        generation=s.generation, files=s.files, segments=s.segments, bytes=s.bytes, skipped=Counter(dict(s.skipped)),
+        reused_files=s.reused_files, parse_errors=s.parse_errors, unsupported_languages=Counter(dict(s.unsupported_languages)),
+        seconds=s.seconds,
+    )
+
+
+def search_request(query: str, *, k: int = 10, repos: Sequence[str] = (), intent: str = "", preset: str = "default",
+                   modalities: Sequence[str] = (), weights: Mapping[str, float] | None = None, path_glob: str = "",
+                   languages: Sequence[str] = (), case_sensitive: bool = False, regex: bool = False,
+                   options: Mapping[str, str] | None = None, snippets: bool = False, deadline_ms: int = 5000) -> coordinator_pb2.SearchRequest:
+    """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``)."""
+    opts = dict(options or {})
+    if regex:
+        opts["mode"] = "regex"
+    return params_to_pb(SearchParams(
+        query=query, k=k, repos=tuple(repos), intent=intent, preset=preset, modalities=tuple(modalities),
+        weights=dict(weights or {}), deadline_ms=deadline_ms, path_glob=path_glob, languages=tuple(languages),
+        case_sensitive=case_sensitive, options=opts, with_snippets=snippets,
+    ))
+
+
+def _index_request(repos: Iterable[Path | str | tuple[Path | str, str | None]]) -> coordinator_pb2.IndexRequest:
+    specs = []
+    for r in repos:
+        path, name = r if isinstance(r, tuple) else (r, None)
+        specs.append(coordinator_pb2.RepoSpec(path=str(Path(path).resolve()), name=name or ""))
+    return coordinator_pb2.IndexRequest(repos=specs)
+
+
+class Client:
+    """Synchronous client. ``token`` defaults to ``$FOURFOLD_TOKEN``; ``ca_cert`` (or
+    ``$FOURFOLD_TLS_CA``) turns TLS on and trusts that CA; ``tls=True`` alone trusts the system roots.
+    """
+
+    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: str | None = None, tls: bool = False,
+                 ca_cert: Path | str | None = None, server_name: str | None = None, timeout_s: float = 30.0,
+                 retries: int = 2) -> None:
+        self.connection = Connection.from_env(address, token=token, tls=tls, ca_cert=Path(ca_cert) if ca_cert else None,
+                                              server_name=server_name, timeout_s=timeout_s, retries=retries)
+        self._channel = self.connection.channel()
+        self._stub = coordinator_pb2_grpc.CoordinatorStub(self._channel)
+        self._metadata = self.connection.metadata()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def healthy(self, timeout_s: float = 0.5) -> bool:
+        """True when the coordinator answers its health check (needs no token)."""
+        try:
+            r = health_pb2_grpc.HealthStub(self._channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+        except grpc.RpcError:
+            return False
+        return r.status == health_pb2.HealthCheckResponse.SERVING
+
+    def search(self, query: str, **kw: Any) -> Answer:
+        """Search; keywords as :func:`search_request` (k, repos, intent, preset, regex, snippets...)."""
+        request = search_request(query, **kw)
+        timeout = max(self.connection.timeout_s, request.deadline_ms / 1000 + 5)
+        try:
+            return answer_from_pb(self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata)))
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def status(self) -> Status:
+        try:
+            return _status_from_pb(self.connection.call(
+                lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata)))
+        except grpc.RpcError as exc:
+            _raise(exc)
+
+    def repositories(self) -> tuple[RepoInfo, ...]:
+        """The repositories this token may read."""
+        return self.status().repos
+
+    def index(self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None) -> IndexSummary:
+        """Register and index ``repos`` (paths on the coordinator's machine); needs an admin token."""
+        try:
+            for msg in self._stub.Index(_index_request(repos), metadata=self._metadata):
+                if progress is not None:
+                    progress(msg.stage, msg.done, msg.total, msg.message)
+                if msg.HasField("summary"):
+                    return _summary_from_pb(msg.summary)
+        except grpc.RpcError as exc:
+            _raise(exc)
+        raise RemoteError("the index stream ended without a summary; see the coordinator's log")
+
+
+class AsyncClient:
+    """The asyncio twin of :class:`Client` (one per event loop)."""
+
+    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: str | None = None, tls: bool = False,
+                 ca_cert: Path | str | None = None, server_name: str | None = None, timeout_s: float = 30.0,
+                 retries: int = 2) -> None:
+        self.connection = Connection.from_env(address, token=token, tls=tls, ca_cert=Path(ca_cert) if ca_cert else None,
+                                              server_name=server_name, timeout_s=timeout_s, retries=retries)
+        self._channel = self.connection.aio_channel()
+        self._stub = coordinator_pb2_grpc.CoordinatorStub(self._channel)
+        self._metadata = self.connection.metadata()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._channel.close()
+
+    async def _call(self, make: Callable[[], Any]) -> Any:
+        attempt = 0
+        while True:
+            try:
+                return await make()
+            except grpc.aio.AioRpcError as exc:
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self.connection.retries:
+                    _raise(exc)
+                attempt += 1
+                await asyncio.sleep(self.connection.backoff(attempt))
+
+    async def healthy(self, timeout_s: float = 0.5) -> bool:
+        try:
+            r = await health_pb2_grpc.HealthStub(self._channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+        except grpc.aio.AioRpcError:
+            return False
+        return bool(r.status == health_pb2.HealthCheckResponse.SERVING)
+
+    async def search(self, query: str, **kw: Any) -> Answer:
+        request = search_request(query, **kw)
+        timeout = max(self.connection.timeout_s, request.deadline_ms / 1000 + 5)
+        return answer_from_pb(await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata)))
+
+    async def status(self) -> Status:
+        return _status_from_pb(await self._call(
+            lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata)))
+
+    async def repositories(self) -> tuple[RepoInfo, ...]:
+        return (await self.status()).repos
+
+    async def index(self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None) -> IndexSummary:
+        try:
+            async for msg in self._stub.Index(_index_request(repos), metadata=self._metadata):
+                if progress is not None:
+                    progress(msg.stage, msg.done, msg.total, msg.message)
+                if msg.HasField("summary"):
+                    return _summary_from_pb(msg.summary)
+        except grpc.aio.AioRpcError as exc:
+            _raise(exc)
+        raise RemoteError("the index stream ended without a summary; see the coordinator's log")

@@ -100,7 +100,7 @@ class FanOut:
                 last_error = "no replica serves this shard"
                 break
             if attempt == 1 and len(order) == 1:
-                refreshed = await self.registry.reresolve(ep.key)
+                refreshed = await self.registry.reresolve(ep.key, timeout_s=remaining)
                 if refreshed is None:
                     break
                 ep = refreshed

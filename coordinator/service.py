@@ -85,7 +85,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             shards.append(coordinator_pb2.ShardStatus(
                 modality=ep.key.modality, shard=ep.key.shard, replica=ep.key.replica,
                 address=ep.address if principal.admin else "",
-                health=health.get(ep.address, "UNKNOWN"), generation=ep.key.generation,
+                health=health.get(ep.address, "UNKNOWN"), generation=ep.key.generation, node_id=ep.node_id,
             ))
         repos = [r for r in store.repos() if principal.may_read(r.name)]
         return coordinator_pb2.StatusResponse(

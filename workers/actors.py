@@ -42,8 +42,13 @@ def parse_actor_name(name: str) -> EndpointKey | None:
     return EndpointKey(parts[1], parts[2], parts[3], int(parts[4]))
 
 
-def shard_actor(key: EndpointKey, generation_dir: str, host: str, **options: Any) -> Any:
-    """Create (or get, if it already runs) the named actor serving ``key``."""
+def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, **options: Any) -> Any:
+    """Create (or get, if it already runs) the named actor serving ``key``.
+
+    Actors are spread over the nodes (``SPREAD``) unless ``options`` place them otherwise. The gRPC
+    server binds the address of the node the actor lands on, unless ``host`` pins one.
+    """
+    options.setdefault("scheduling_strategy", "SPREAD")
     cls = ray.remote(ShardServer)
     return cls.options(  # type: ignore[attr-defined]
         name=actor_name(key),

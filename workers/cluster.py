@@ -70,7 +70,7 @@ class Launcher:
     def __init__(self, store: IndexStore, replicas: Mapping[str, int] | None = None, host: str | None = None) -> None:
         self.store = store
         self.replicas = dict(replicas or {})
-        self.host = host or os.environ.get("FOURFOLD_WORKER_HOST") or ray.util.get_node_ip_address()
+        self.host = host  # None: each actor serves on the address of the node it lands on
 
     def keys(self, generation: str) -> list[EndpointKey]:
         reader = self.store.reader(generation)

@@ -28,6 +28,7 @@ class Endpoint:
     handle: object
     outstanding: int = 0  # calls in flight, for least-outstanding balancing
     failures: int = 0
+    node_id: str = ""
 
 
 class EndpointRegistry:
@@ -54,16 +55,18 @@ class EndpointRegistry:
 
     async def _resolve(self, key: EndpointKey, name: str) -> Endpoint:
         handle = ray.get_actor(name, namespace=NAMESPACE)
-        address = await asyncio.wait_for(handle.address.remote(), self.resolve_timeout_s)
-        return Endpoint(key, address, handle)
+        info = await asyncio.wait_for(handle.describe.remote(), self.resolve_timeout_s)
+        return Endpoint(key, str(info["address"]), handle, node_id=str(info.get("node_id", "")))
 
-    async def reresolve(self, key: EndpointKey) -> Endpoint | None:
+    async def reresolve(self, key: EndpointKey, timeout_s: float | None = None) -> Endpoint | None:
         """Ask the actor for its address again (it may have restarted on a new port)."""
         ep = self._endpoints.get(key)
         if ep is None:
             return None
         try:
-            ep.address = await asyncio.wait_for(ep.handle.address.remote(), self.resolve_timeout_s)  # type: ignore[attr-defined]
+            wait = self.resolve_timeout_s if timeout_s is None else max(timeout_s, 0.001)
+            info = await asyncio.wait_for(ep.handle.describe.remote(), wait)  # type: ignore[attr-defined]
+            ep.address, ep.node_id = str(info["address"]), str(info.get("node_id", ""))
         except Exception as exc:  # noqa: BLE001 - the actor may be gone or still restarting
             log.info("re-resolving %s failed: %s", key, exc)
             return None

@@ -43,12 +43,12 @@ def status_for(exc: FourfoldError) -> grpc.StatusCode:
 class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
     """Serves (modality, shard, replica) of one generation."""
 
-    def __init__(self, generation_dir: str, modality: str, shard: str, replica: int = 0, host: str = "127.0.0.1") -> None:
+    def __init__(self, generation_dir: str, modality: str, shard: str, replica: int = 0, host: str | None = "127.0.0.1") -> None:
         self.generation_dir = Path(generation_dir)
         self.modality_name = modality
         self.shard_name = shard
         self.replica = replica
-        self.host = host
+        self.host = host or _node_ip()
         self.reader = GenerationReader(self.generation_dir)
         self.spec = self.reader.shard(modality, shard)
         # A shard that fails to load must not crash-loop the actor: it serves NOT_SERVING and
@@ -87,6 +87,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         return {
             "modality": self.modality_name, "shard": self.shard_name, "replica": self.replica,
             "generation": self.reader.name, "address": await self.address(), "pid": os.getpid(),
+            "node_id": _node_id(), "ready": self.shard is not None, "error": self.load_error,
         }
 
     async def stop(self) -> None:
@@ -122,7 +123,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         return worker_pb2.InfoResponse(
             modality=self.modality_name, shard=self.shard_name, generation=self.reader.name, replica=self.replica,
             repos=list(self.spec.repos), segments=self.spec.segments, ready=self._server is not None and self.shard is not None,
-            node_id=os.environ.get("FOURFOLD_NODE_ID", ""),
+            node_id=_node_id(),
         )
 
     def _with_centrality(self, result: ShardResult) -> ShardResult:
@@ -139,6 +140,36 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
                         h.language, h.match_lines, c, h.snippet)
             hits.append(h)
         return ShardResult(tuple(hits), result.total_matches, result.notes)
+
+
+def _node_ip() -> str:
+    """The address coordinators reach this worker at.
+
+    ``FOURFOLD_WORKER_HOST`` overrides. When every Ray node lives on this machine (a laptop, a
+    test cluster) that is loopback; otherwise the node's own address.
+    """
+    override = os.environ.get("FOURFOLD_WORKER_HOST")
+    if override:
+        return override
+    try:
+        import ray
+
+        ip = ray.util.get_node_ip_address()
+        if all(n.get("NodeManagerAddress") == ip for n in ray.nodes() if n.get("Alive")):
+            return "127.0.0.1"
+        return ip
+    except Exception:  # noqa: BLE001 - outside Ray: serve on loopback
+        return "127.0.0.1"
+
+
+def _node_id() -> str:
+    """The Ray node this process runs on ("" outside Ray)."""
+    try:
+        import ray
+
+        return ray.get_runtime_context().get_node_id() if ray.is_initialized() else ""
+    except Exception:  # noqa: BLE001 - outside a Ray worker there is no node
+        return ""
 
 
 async def _set_health(servicer: object, service: str, status: int) -> None:

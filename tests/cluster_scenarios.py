@@ -1,0 +1,171 @@
+"""Fault scenarios that need a Ray cluster of their own, run in a subprocess by tests/test_faults.py
+(one Ray per process: the test session already runs one). Each prints one JSON object.
+
+    python tests/cluster_scenarios.py two-node WORKDIR
+    python tests/cluster_scenarios.py coordinator-restart WORKDIR
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from conftest import write_sample_repo  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def index(work: Path) -> Path:
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    home = work / "home"
+    repo_a = write_sample_repo(work / "alpha")
+    repo_b = work / "beta"
+    repo_b.mkdir()
+    (repo_b / "billing.py").write_text("def compute_invoice_total(lines):\n    return sum(l.amount for l in lines)\n")
+    build_generation(IndexStore(home), [(repo_a, "alpha"), (repo_b, "beta")])
+    return home
+
+
+def two_node(work: Path) -> dict[str, Any]:
+    """Shards placed on both nodes, queries answered from both; a removed node's shards are named missing."""
+    import ray
+    from ray.cluster_utils import Cluster
+
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.server import EmbeddedServer
+
+    home = index(work)
+    mem = {"object_store_memory": 80 << 20}
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "resources": {"node_a": 1}, "include_dashboard": False, **mem})
+    node_b = cluster.add_node(num_cpus=1, resources={"node_b": 1}, **mem)
+    cluster.wait_for_nodes()
+    out: dict[str, Any] = {}
+    try:
+        with EmbeddedServer(home, ray_address=cluster.address) as server, Client(server.address) as client:
+            status = client.status()
+            out["nodes"] = status.nodes
+            placement: dict[str, list[str]] = {}
+            for sh in status.shards:
+                placement.setdefault(sh.node_id, []).append(f"{sh.modality}/{sh.shard}")
+            out["placement"] = placement
+            out["node_b"] = node_b.node_id
+            answers = [client.search(SearchParams(query=q, k=5, preset="thorough")) for q in
+                       ("def parse_config", "def compute_invoice_total", "how does authentication work")]
+            out["complete_before"] = [not a.partial and bool(a.hits) for a in answers]
+            out["repos_answered"] = sorted({h.repo for a in answers for h in a.hits})
+            on_b = sorted(placement.get(node_b.node_id, []))
+            cluster.remove_node(node_b, allow_graceful=False)
+            after = client.search(SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=1500))
+            out["after_kill"] = {"partial": after.partial, "missing": sorted(after.missing_shards), "hits": len(after.hits)}
+            out["on_b"] = on_b
+            # detached actors restart on the surviving node: the answers become complete again
+            recovered = False
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                r = client.search(SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=3000))
+                if not r.partial:
+                    recovered = True
+                    break
+                time.sleep(1)
+            out["recovered"] = recovered
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    return out
+
+
+def _wait_healthy(address: str, timeout: float = 120) -> None:
+    from fourfold.coordinator.client import Client
+
+    deadline = time.monotonic() + timeout
+    with Client(address) as c:
+        while time.monotonic() < deadline:
+            if c.healthy(1.0):
+                return
+            time.sleep(0.5)
+    raise TimeoutError(f"no coordinator became healthy at {address}")
+
+
+def coordinator_restart(work: Path) -> dict[str, Any]:
+    """SIGKILL the coordinator: a restarted one serves the same generation from the same workers,
+    with no rebuild; a second, stateless coordinator serves the same cluster meanwhile."""
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import SearchParams
+
+    home = index(work)
+    gens_before = sorted(p.name for p in (home / "generations").iterdir())
+    ray_port = free_port()
+    env = {**os.environ, "FOURFOLD_HOME": str(home), "RAY_AUTH_MODE": "disabled"}
+    ray_bin = str(Path(sys.executable).parent / "ray")
+    subprocess.run([ray_bin, "start", "--head", f"--port={ray_port}", "--num-cpus=2", "--include-dashboard=false",
+                    "--disable-usage-stats", "--object-store-memory=100000000"], env=env, check=True, capture_output=True, timeout=120)
+    procs: list[subprocess.Popen[bytes]] = []
+    out: dict[str, Any] = {}
+    try:
+        def serve(address: str, role: str) -> subprocess.Popen[bytes]:
+            p = subprocess.Popen([sys.executable, "-m", "fourfold", "serve", "--address", address, "--role", role,
+                                  "--ray-address", f"127.0.0.1:{ray_port}"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=open(work / f"serve-{role}-{len(procs)}.log", "wb"))
+            procs.append(p)
+            _wait_healthy(address)
+            return p
+
+        first_addr = f"127.0.0.1:{free_port()}"
+        first = serve(first_addr, "all")
+        with Client(first_addr) as c:
+            r = c.search(SearchParams(query="def parse_config", k=3))
+            s = c.status()
+        out["before"] = {"generation": r.generation, "top": r.hits[0].path if r.hits else None,
+                         "workers": sorted(sh.address for sh in s.shards)}
+        second_addr = f"127.0.0.1:{free_port()}"
+        serve(second_addr, "coordinator")
+        with Client(second_addr) as c:
+            r2 = c.search(SearchParams(query="def compute_invoice_total", k=3))
+        out["second_coordinator"] = {"generation": r2.generation, "top": r2.hits[0].path if r2.hits else None}
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+        with Client(second_addr) as c:
+            r3 = c.search(SearchParams(query="def parse_config", k=3))
+        out["while_first_is_down"] = {"top": r3.hits[0].path if r3.hits else None, "partial": r3.partial}
+        serve(first_addr, "all")
+        with Client(first_addr) as c:
+            r4 = c.search(SearchParams(query="def parse_config", k=3))
+            s4 = c.status()
+        out["after_restart"] = {"generation": r4.generation, "top": r4.hits[0].path if r4.hits else None,
+                                "workers": sorted(sh.address for sh in s4.shards)}
+        out["generations_before"] = gens_before
+        out["generations_after"] = sorted(p.name for p in (home / "generations").iterdir())
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        subprocess.run([ray_bin, "stop", "--force"], env=env, capture_output=True, timeout=120)
+    return out
+
+
+if __name__ == "__main__":
+    scenario, workdir = sys.argv[1], Path(sys.argv[2])
+    workdir.mkdir(parents=True, exist_ok=True)
+    result = {"two-node": two_node, "coordinator-restart": coordinator_restart}[scenario](workdir)
+    print("RESULT " + json.dumps(result))

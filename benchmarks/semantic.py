@@ -41,8 +41,7 @@ from fourfold.plugins.embedders.local import default_model_dir
 from fourfold.plugins.ingest.languages import detect_language
 from fourfold.plugins.ingest.segment import content_hash, segment_file
 from fourfold.plugins.ingest.walk import read_source, walk_repository
-from fourfold.plugins.semantic import SemanticModality, SemanticShard
-from fourfold.plugins.semantic import store
+from fourfold.plugins.semantic import SemanticModality, SemanticShard, store
 
 K = 10
 
@@ -99,7 +98,11 @@ def _docstrings(text: str) -> list[tuple[str, int, int, int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
             first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 doc = " ".join(first.value.value.strip().split("\n\n")[0].split())
                 sentence = doc.split(". ")[0].rstrip(".")
                 found.append((node.name, node.lineno, first.lineno, first.end_lineno or first.lineno, sentence))
@@ -130,7 +133,9 @@ def docstring_suite(dev: Path, repos: Sequence[str], max_pairs: int) -> tuple[li
     queries = []
     for (repo, path), found in pairs.items():
         for name, def_line, sentence in found:
-            owners = [s for s in by_file.get((repo, path), []) if s.symbol == name and s.start_line <= def_line <= s.end_line]
+            owners = [
+                s for s in by_file.get((repo, path), []) if s.symbol == name and s.start_line <= def_line <= s.end_line
+            ]
             if owners:
                 owner = min(owners, key=lambda s: s.end_line - s.start_line)
                 queries.append(Query(sentence, frozenset({owner.id}), "id"))
@@ -208,7 +213,9 @@ def timed(fn: Callable[[], Any], repeat: int) -> float:
 # --- the run ---------------------------------------------------------------------------------------
 
 
-def evaluate_suite(name: str, segments: list[Segment], queries: list[Query], backend: str, work: Path) -> dict[str, Any]:
+def evaluate_suite(
+    name: str, segments: list[Segment], queries: list[Query], backend: str, work: Path
+) -> dict[str, Any]:
     settings = {"embedder": "minilm", "embedder.backend": backend}
     modality = SemanticModality()
     ctx = BuildContext(generation="bench", shard=name, repos=(name,), settings=settings)
@@ -217,7 +224,9 @@ def evaluate_suite(name: str, segments: list[Segment], queries: list[Query], bac
     build_s = time.perf_counter() - start
     manifest = json.loads((work / f"{name}-{backend}-flat" / "manifest.json").read_text())
     # The IVF shard reuses every vector of the flat one: only the index differs.
-    ivf_ctx = replace(ctx, previous_dir=work / f"{name}-{backend}-flat", settings={**settings, "semantic.ivf_threshold": "0"})
+    ivf_ctx = replace(
+        ctx, previous_dir=work / f"{name}-{backend}-flat", settings={**settings, "semantic.ivf_threshold": "0"}
+    )
     modality.build(segments, work / f"{name}-{backend}-ivf", ivf_ctx)
     flat = modality.load(work / f"{name}-{backend}-flat")
     ivf = modality.load(work / f"{name}-{backend}-ivf")
@@ -245,7 +254,8 @@ def evaluate_suite(name: str, segments: list[Segment], queries: list[Query], bac
             "nprobe_default": ivf.nprobe({}),
             "recall10_vs_flat": overlap_at_k(runs["ivf binary+rescore"], runs["binary+rescore"]),
             "recall10_vs_flat_by_preset": {
-                p: overlap_at_k(run_shard(ivf, queries, {"preset": p}), runs["binary+rescore"]) for p in ("quick", "thorough")
+                p: overlap_at_k(run_shard(ivf, queries, {"preset": p}), runs["binary+rescore"])
+                for p in ("quick", "thorough")
             },
         },
     }
@@ -264,8 +274,13 @@ def throughput(segments: list[Segment], backend: str) -> dict[str, Any]:
     embedder.embed(chunks, "document")
     elapsed = time.perf_counter() - start
     query_ms = timed(lambda: embedder.embed(["how do I retry a failed http request"], "query"), 50)
-    return {"backend": backend, "chunks": len(chunks), "mean_tokens": round(float(np.mean(embedder.count_tokens(chunks))), 1),
-            "chunks_per_s": round(len(chunks) / elapsed, 1), "query_embed_ms_p50": query_ms}
+    return {
+        "backend": backend,
+        "chunks": len(chunks),
+        "mean_tokens": round(float(np.mean(embedder.count_tokens(chunks))), 1),
+        "chunks_per_s": round(len(chunks) / elapsed, 1),
+        "query_embed_ms_p50": query_ms,
+    }
 
 
 def index_scale(shard_dir: Path, n_windows: int = 100_000) -> dict[str, Any]:
@@ -295,12 +310,19 @@ def index_scale(shard_dir: Path, n_windows: int = 100_000) -> dict[str, Any]:
     ivf.add(codes)
     train_s = time.perf_counter() - start
     query = codes[rng.choice(n_windows, 1)]
-    out: dict[str, Any] = {"windows": n_windows, "nlist": nlist, "ivf_train_add_s": round(train_s, 2),
-                           "flat_ms_p50": timed(lambda: flat.search(query, 200), 30)}
+    out: dict[str, Any] = {
+        "windows": n_windows,
+        "nlist": nlist,
+        "ivf_train_add_s": round(train_s, 2),
+        "flat_ms_p50": timed(lambda: flat.search(query, 200), 30),
+    }
     for preset, (share, floor) in PRESETS.items():
         nprobe = min(nlist, max(floor, int(nlist * share)))
         params = faiss.SearchParametersIVF(nprobe=nprobe)
-        out[f"ivf_{preset}"] = {"nprobe": nprobe, "ms_p50": timed(lambda p=params: ivf.search(query, 200, params=p), 30)}
+        out[f"ivf_{preset}"] = {
+            "nprobe": nprobe,
+            "ms_p50": timed(lambda p=params: ivf.search(query, 200, params=p), 30),
+        }
     return out
 
 
@@ -311,7 +333,12 @@ def footprint(shard_dir: Path) -> dict[str, Any]:
         "windows_per_segment": round(manifest["windows"] / manifest["segments"], 3),
         "mb_per_100k_segments": {name: round(b * 100_000 / 1e6, 1) for name, b in per_segment.items()},
         "mb_per_100k_segments_total": round(sum(per_segment.values()) * 100_000 / 1e6, 1),
-        "mb_in_memory_per_100k_segments": round((per_segment[store.INDEX_FILE] + per_segment[store.WINDOWS_FILE] + per_segment[store.SEGMENTS_FILE]) * 100_000 / 1e6, 1),
+        "mb_in_memory_per_100k_segments": round(
+            (per_segment[store.INDEX_FILE] + per_segment[store.WINDOWS_FILE] + per_segment[store.SEGMENTS_FILE])
+            * 100_000
+            / 1e6,
+            1,
+        ),
     }
 
 
@@ -319,13 +346,19 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"\n{'suite':<11} {'backend':<6} {'config':<20} {'MRR@10':>7} {'s@1':>6} {'s@10':>6}")
     for run in result["suites"]:
         for config, q in run["quality"].items():
-            print(f"{run['suite']:<11} {run['backend']:<6} {config:<20} {q['mrr10']:>7.3f} {q['success1']:>6.3f} {q['success10']:>6.3f}")
+            print(
+                f"{run['suite']:<11} {run['backend']:<6} {config:<20} {q['mrr10']:>7.3f} {q['success1']:>6.3f} {q['success10']:>6.3f}"
+            )
         ivf = run["ivf"]
-        print(f"{'':<11} {'':<6} IVF nlist {ivf['nlist']} nprobe {ivf['nprobe_default']}: recall@10 vs flat {ivf['recall10_vs_flat']} "
-              f"(quick {ivf['recall10_vs_flat_by_preset']['quick']}, thorough {ivf['recall10_vs_flat_by_preset']['thorough']}); "
-              f"{run['segments']} segments, {run['windows']} windows, build {run['chunks_per_s_build']} chunks/s")
+        print(
+            f"{'':<11} {'':<6} IVF nlist {ivf['nlist']} nprobe {ivf['nprobe_default']}: recall@10 vs flat {ivf['recall10_vs_flat']} "
+            f"(quick {ivf['recall10_vs_flat_by_preset']['quick']}, thorough {ivf['recall10_vs_flat_by_preset']['thorough']}); "
+            f"{run['segments']} segments, {run['windows']} windows, build {run['chunks_per_s_build']} chunks/s"
+        )
     for t in result["throughput"]:
-        print(f"throughput {t['backend']}: {t['chunks_per_s']} chunks/s ({t['chunks']} chunks, {t['mean_tokens']} tokens), query embed p50 {t['query_embed_ms_p50']} ms")
+        print(
+            f"throughput {t['backend']}: {t['chunks_per_s']} chunks/s ({t['chunks']} chunks, {t['mean_tokens']} tokens), query embed p50 {t['query_embed_ms_p50']} ms"
+        )
     print(f"search latency: {json.dumps(result['query_latency'])}")
     print(f"index at scale: {json.dumps(result['index_scale'])}")
     print(f"footprint: {json.dumps(result['footprint'])}")
@@ -355,7 +388,9 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         for backend in args.backends.split(","):
             for name, (segments, queries) in suites.items():
-                print(f"{name} / {backend}: {len(segments)} segments, {len(queries)} queries", file=sys.stderr, flush=True)
+                print(
+                    f"{name} / {backend}: {len(segments)} segments, {len(queries)} queries", file=sys.stderr, flush=True
+                )
                 result["suites"].append(evaluate_suite(name, segments, queries, backend, work))
             all_segments = [s for segs, _ in suites.values() for s in segs]
             result["throughput"].append(throughput(all_segments, backend))
@@ -374,7 +409,9 @@ def main(argv: list[str] | None = None) -> int:
         }
         result["index_scale"] = index_scale(work / f"{biggest}-{backend}-flat")
         result["footprint"] = footprint(work / f"{biggest}-{backend}-flat")
-    result["content_hash_of_suites"] = content_hash(json.dumps({n: [q.text for q in qs] for n, (_, qs) in suites.items()}))
+    result["content_hash_of_suites"] = content_hash(
+        json.dumps({n: [q.text for q in qs] for n, (_, qs) in suites.items()})
+    )
     print_table(result)
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))

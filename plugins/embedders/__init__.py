@@ -14,7 +14,16 @@ from fourfold.plugins.embedders.hashing import HashEmbedder
 from fourfold.plugins.embedders.local import MiniLMEmbedder
 from fourfold.plugins.embedders.voyage import VoyageEmbedder
 
-__all__ = ["DEFAULT_EMBEDDER", "BUILTIN_EMBEDDERS", "Embedder", "HashEmbedder", "InputType", "MiniLMEmbedder", "VoyageEmbedder", "l2_normalize"]
+__all__ = [
+    "BUILTIN_EMBEDDERS",
+    "DEFAULT_EMBEDDER",
+    "Embedder",
+    "HashEmbedder",
+    "InputType",
+    "MiniLMEmbedder",
+    "VoyageEmbedder",
+    "l2_normalize",
+]
 
 #: The embedder a shard uses when BuildContext.settings names none.
 DEFAULT_EMBEDDER = "minilm"

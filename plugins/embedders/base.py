@@ -45,4 +45,5 @@ def l2_normalize(vectors: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (zero rows stay zero), as float32."""
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    unit: np.ndarray = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    return unit

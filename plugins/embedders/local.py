@@ -90,7 +90,9 @@ class MiniLMEmbedder:
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            session = ort.InferenceSession(str(self.model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(
+                str(self.model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
+            )
             tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
             tokenizer.enable_truncation(self.max_tokens)
             tokenizer.no_padding()

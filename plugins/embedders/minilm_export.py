@@ -124,7 +124,10 @@ def build_bert_graph(weights: dict[str, np.ndarray], *, fused: bool = True) -> A
 
     # Embeddings: word + (position + token type 0), then LayerNorm.
     const("word_emb", weights["embeddings.word_embeddings.weight"])
-    const("pos_emb", weights["embeddings.position_embeddings.weight"] + weights["embeddings.token_type_embeddings.weight"][0])
+    const(
+        "pos_emb",
+        weights["embeddings.position_embeddings.weight"] + weights["embeddings.token_type_embeddings.weight"][0],
+    )
     const("i0", np.array([0], dtype=np.int64))
     const("i1", np.array([1], dtype=np.int64))
     const("axis_neg1", np.array([-1], dtype=np.int64))
@@ -166,7 +169,11 @@ def build_bert_graph(weights: dict[str, np.ndarray], *, fused: bool = True) -> A
                 num_heads=_HEADS,
             )
         else:
-            qkv = node("Add", [node("MatMul", [x, const(f"{p}.qkv.wT", wqkv.T)], f"{p}.qkv.mm"), const(f"{p}.qkv.b", bqkv)], f"{p}.qkv")
+            qkv = node(
+                "Add",
+                [node("MatMul", [x, const(f"{p}.qkv.wT", wqkv.T)], f"{p}.qkv.mm"), const(f"{p}.qkv.b", bqkv)],
+                f"{p}.qkv",
+            )
             node("Reshape", [qkv, "qkv_shape"], f"{p}.qkv5")
             node("Transpose", [f"{p}.qkv5"], f"{p}.qkvT", perm=[2, 0, 3, 1, 4])  # [3, B, heads, T, d]
             q = node("Gather", [f"{p}.qkvT", const(f"{p}.iq", np.array(0, dtype=np.int64))], f"{p}.q", axis=0)
@@ -225,7 +232,9 @@ def prepare_minilm(target_dir: Path, *, quantize: bool = True, source_dir: Path 
         manifest = json.loads(manifest_path.read_text())
         current = manifest.get("backend") == backend and manifest.get("export_version") == EXPORT_VERSION
         if current and (target_dir / "model.onnx").exists():
-            return PreparedModel(target_dir, target_dir / "model.onnx", target_dir / "tokenizer.json", backend, manifest["sha256"])
+            return PreparedModel(
+                target_dir, target_dir / "model.onnx", target_dir / "tokenizer.json", backend, manifest["sha256"]
+            )
 
     import onnx
 

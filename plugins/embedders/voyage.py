@@ -57,7 +57,7 @@ class VoyageEmbedder:
                 "the voyage embedder needs an API key: set VOYAGE_API_KEY (or choose the local embedder, "
                 "settings embedder=minilm)"
             )
-        import voyageai
+        from voyageai.client import Client
 
         self.model = model
         self.dimensions = int(dimensions)
@@ -68,7 +68,7 @@ class VoyageEmbedder:
         self.batch_tokens = min(int(batch_tokens), MAX_TOKENS_PER_REQUEST)
         self._sleep = sleep
         # The client's own retries wait at least a second each; ours are configurable and logged.
-        self._client = voyageai.Client(api_key=key, max_retries=0, timeout=float(timeout_s), base_url=base_url)
+        self._client = Client(api_key=key, max_retries=0, timeout=float(timeout_s), base_url=base_url)
 
     def identity(self) -> str:
         return f"voyage/{self.model}/ubinary/d{self.dimensions}"
@@ -102,13 +102,23 @@ class VoyageEmbedder:
     def _request(self, texts: list[str], input_type: str) -> list[list[int]]:
         from voyageai import error
 
-        retryable = (error.RateLimitError, error.ServiceUnavailableError, error.Timeout, error.APIConnectionError, error.TryAgain)
+        retryable = (
+            error.RateLimitError,
+            error.ServiceUnavailableError,
+            error.Timeout,
+            error.APIConnectionError,
+            error.TryAgain,
+        )
         for attempt in range(self.max_retries + 1):
             try:
                 result = self._client.embed(
-                    texts, model=self.model, input_type=input_type, output_dtype="ubinary", output_dimension=self.dimensions
+                    texts,
+                    model=self.model,
+                    input_type=input_type,
+                    output_dtype="ubinary",
+                    output_dimension=self.dimensions,
                 )
-                return [list(e) for e in result.embeddings]
+                return [[int(v) for v in e] for e in result.embeddings]
             except retryable as exc:
                 if attempt == self.max_retries:
                     raise Unavailable(

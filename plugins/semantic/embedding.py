@@ -51,7 +51,7 @@ def get_embedder(name: str, options: Mapping[str, str], factories: EmbedderFacto
         if cached is not None:
             return cached
         try:
-            embedder = known[name](**options)
+            embedder: Embedder = known[name](**options)
         except TypeError as exc:
             raise PluginError(f"embedder {name!r} rejected its options {dict(options)} ({exc})") from exc
         _cache[key] = embedder

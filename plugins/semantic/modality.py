@@ -22,6 +22,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def _load_previous(previous_dir: Path | None, identity: str) -> _Previous | None
         return None
     try:
         files = store.read_shard(previous_dir, verify=True)
-    except Exception:  # noqa: BLE001 - a damaged previous shard only means nothing is reused
+    except Exception:
         return None
     if files.manifest.get("embedder", {}).get("identity") != identity:
         return None
@@ -174,7 +175,7 @@ class SemanticModality:
             "index": kind,
             "nlist": nlist,
             "segments": len(segs),
-            "windows": int(len(windows)),
+            "windows": len(windows),
             "generation": context.generation,
             "shard": context.shard,
         }
@@ -200,7 +201,7 @@ class SemanticModality:
         return codes, vectors
 
     @staticmethod
-    def _make_index(codes: np.ndarray, dims: int, settings: Mapping[str, str]) -> tuple[object, str, int]:
+    def _make_index(codes: np.ndarray, dims: int, settings: Mapping[str, str]) -> tuple[Any, str, int]:
         import faiss
 
         threshold = int(settings.get("semantic.ivf_threshold", IVF_THRESHOLD))
@@ -214,8 +215,6 @@ class SemanticModality:
         nlist = min(nlist, max(1, n // 39))  # FAISS wants about 39 training points per list
         quantizer = faiss.IndexBinaryFlat(dims)
         ivf = faiss.IndexBinaryIVF(quantizer, dims, nlist)
-        ivf.own_fields = True
-        quantizer.this.disown()
         sample_size = min(n, max(64 * nlist, 20_000), 131_072)
         rng = np.random.default_rng(0)
         sample = codes[np.sort(rng.choice(n, size=sample_size, replace=False))]
@@ -331,18 +330,25 @@ class SemanticShard:
             bits = embedder.dimensions
             dist = _hamming_rows(np.asarray(files.codes[ids]), qcode[0])
             scores = 1.0 - 2.0 * dist / bits  # cosine of the ±1 vectors
-        return ShardResult(hits=self._fold(ids, scores, query.k), total_matches=len(set(self._segment_of[ids].tolist())), notes=tuple(notes))
+        return ShardResult(
+            hits=self._fold(ids, scores, query.k),
+            total_matches=len(set(self._segment_of[ids].tolist())),
+            notes=tuple(notes),
+        )
 
     def _hamming(self, qcode: np.ndarray, k: int, nprobe: int) -> np.ndarray:
         import faiss
 
         index = self._files.index
         if self._nlist:
-            _, ids = index.search(qcode, k, params=faiss.SearchParametersIVF(nprobe=nprobe))
+            params = faiss.SearchParametersIVF()
+            params.nprobe = nprobe  # per call: the shared index is never mutated
+            _, ids = index.search(qcode, k, params=params)
         else:
             _, ids = index.search(qcode, k)
         row = ids[0]
-        return row[row >= 0].astype(np.int64)
+        found: np.ndarray = row[row >= 0].astype(np.int64)
+        return found
 
     def _allowed_segments(self, query: ModalityQuery) -> np.ndarray | None:
         """A boolean mask over segments for the repo/language/path filters, or None without filters."""
@@ -400,4 +406,5 @@ _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int32)
 
 def _hamming_rows(codes: np.ndarray, qcode: np.ndarray) -> np.ndarray:
     """Hamming distance of each packed row of ``codes`` to ``qcode``."""
-    return _POPCOUNT[np.bitwise_xor(codes, qcode)].sum(axis=1)
+    distances: np.ndarray = _POPCOUNT[np.bitwise_xor(codes, qcode)].sum(axis=1)
+    return distances

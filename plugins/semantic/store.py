@@ -26,7 +26,7 @@ import numpy as np
 
 from fourfold.errors import CorruptIndex
 
-__all__ = ["FORMAT", "ShardFiles", "SegmentRecord", "read_shard", "sha256_file", "write_manifest"]
+__all__ = ["FORMAT", "SegmentRecord", "ShardFiles", "read_shard", "sha256_file", "write_manifest"]
 
 FORMAT = "fourfold-semantic/1"
 INDEX_FILE = "index.faissbin"
@@ -75,10 +75,11 @@ def sha256_file(path: Path) -> str:
 
 def write_manifest(shard_dir: Path, manifest: dict[str, Any], files: list[str]) -> int:
     """Record checksums of ``files`` and write the manifest last; returns the shard's bytes on disk."""
-    entries = {name: {"sha256": sha256_file(shard_dir / name), "bytes": (shard_dir / name).stat().st_size} for name in files}
+    sizes = {name: (shard_dir / name).stat().st_size for name in files}
+    entries = {name: {"sha256": sha256_file(shard_dir / name), "bytes": sizes[name]} for name in files}
     manifest = {**manifest, "format": FORMAT, "files": entries}
     (shard_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    return sum(e["bytes"] for e in entries.values()) + (shard_dir / MANIFEST_FILE).stat().st_size
+    return sum(sizes.values()) + (shard_dir / MANIFEST_FILE).stat().st_size
 
 
 def _corrupt(shard_dir: Path, what: str) -> CorruptIndex:
@@ -96,7 +97,9 @@ def read_shard(shard_dir: Path, *, verify: bool = True) -> ShardFiles:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise _corrupt(shard_dir, f"{MANIFEST_FILE} is not valid JSON ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise _corrupt(shard_dir, f"unknown format {manifest.get('format') if isinstance(manifest, dict) else manifest!r}")
+        raise _corrupt(
+            shard_dir, f"unknown format {manifest.get('format') if isinstance(manifest, dict) else manifest!r}"
+        )
     try:
         files: dict[str, dict[str, Any]] = manifest["files"]
         dims = int(manifest["dimensions"])
@@ -117,20 +120,28 @@ def read_shard(shard_dir: Path, *, verify: bool = True) -> ShardFiles:
         index = faiss.read_index_binary(str(shard_dir / INDEX_FILE))
         codes = np.load(shard_dir / CODES_FILE, mmap_mode="r", allow_pickle=False)
         windows = np.load(shard_dir / WINDOWS_FILE, allow_pickle=False)
-        vectors = np.load(shard_dir / VECTORS_FILE, mmap_mode="r", allow_pickle=False) if VECTORS_FILE in files else None
+        vectors = (
+            np.load(shard_dir / VECTORS_FILE, mmap_mode="r", allow_pickle=False) if VECTORS_FILE in files else None
+        )
         raw_segments = json.loads((shard_dir / SEGMENTS_FILE).read_text())
         segments = tuple(SegmentRecord(**r) for r in raw_segments)
     except (RuntimeError, ValueError, OSError, TypeError, json.JSONDecodeError) as exc:
         raise _corrupt(shard_dir, f"a file could not be read ({type(exc).__name__}: {exc})") from None
 
-    checks = [
+    checks: list[tuple[bool, str]] = [
         (index.d == dims, f"{INDEX_FILE} has {index.d} dimensions, the manifest says {dims}"),
         (index.ntotal == n_windows, f"{INDEX_FILE} holds {index.ntotal} codes, the manifest says {n_windows}"),
         (codes.shape == (n_windows, dims // 8) and codes.dtype == np.uint8, f"{CODES_FILE} has shape {codes.shape}"),
         (windows.shape == (n_windows, 3), f"{WINDOWS_FILE} has shape {windows.shape}"),
         (len(segments) == n_segments, f"{SEGMENTS_FILE} has {len(segments)} segments, the manifest says {n_segments}"),
-        (vectors is None or vectors.shape == (n_windows, dims), f"{VECTORS_FILE} has shape {getattr(vectors, 'shape', None)}"),
-        (n_windows == 0 or (0 <= int(windows[:, 0].min()) and int(windows[:, 0].max()) < n_segments), f"{WINDOWS_FILE} points outside the segments"),
+        (
+            vectors is None or vectors.shape == (n_windows, dims),
+            f"{VECTORS_FILE} has shape {getattr(vectors, 'shape', None)}",
+        ),
+        (
+            n_windows == 0 or (int(windows[:, 0].min()) >= 0 and int(windows[:, 0].max()) < n_segments),
+            f"{WINDOWS_FILE} points outside the segments",
+        ),
     ]
     for ok, what in checks:
         if not ok:

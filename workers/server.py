@@ -123,7 +123,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         return worker_pb2.InfoResponse(
             modality=self.modality_name, shard=self.shard_name, generation=self.reader.name, replica=self.replica,
             repos=list(self.spec.repos), segments=self.spec.segments, ready=self._server is not None and self.shard is not None,
-            node_id=_node_id(),
+            node_id=_node_id(), pid=os.getpid(), error=self.load_error,
         )
 
     def _with_centrality(self, result: ShardResult) -> ShardResult:

@@ -59,7 +59,7 @@ class InfoRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class InfoResponse(_message.Message):
-    __slots__ = ("modality", "shard", "generation", "replica", "repos", "segments", "ready", "node_id")
+    __slots__ = ("modality", "shard", "generation", "replica", "repos", "segments", "ready", "node_id", "pid", "error")
     MODALITY_FIELD_NUMBER: _ClassVar[int]
     SHARD_FIELD_NUMBER: _ClassVar[int]
     GENERATION_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +68,8 @@ class InfoResponse(_message.Message):
     SEGMENTS_FIELD_NUMBER: _ClassVar[int]
     READY_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
+    PID_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
     modality: str
     shard: str
     generation: str
@@ -76,4 +78,6 @@ class InfoResponse(_message.Message):
     segments: int
     ready: bool
     node_id: str
-    def __init__(self, modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., replica: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., segments: _Optional[int] = ..., ready: _Optional[bool] = ..., node_id: _Optional[str] = ...) -> None: ...
+    pid: int
+    error: str
+    def __init__(self, modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., replica: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., segments: _Optional[int] = ..., ready: _Optional[bool] = ..., node_id: _Optional[str] = ..., pid: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...

@@ -2,6 +2,11 @@
 
 ``FOURFOLD_PLUGINS`` (comma-separated names) loads only those external plugins;
 ``FOURFOLD_BLOCK_PLUGINS`` skips the named ones. Built-ins always load.
+
+An external plugin that fails to import, implements a hook that does not exist, raises in a
+registration hook or registers something malformed is dropped whole (unregistered, with what it had
+registered) and recorded in ``PluginRegistry.failures`` under its name; the others keep working.
+A built-in that does any of that raises: fourfold itself is broken.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+import re
+
 import pluggy
 
 from fourfold.errors import PluginError
 from fourfold.plugins import hookspecs
 from fourfold.plugins.modality import Modality
+from fourfold.plugins.types import INTENTS
 
 __all__ = ["DEFAULT_PLUGINS", "PluginRegistry", "get_registry", "reset_registry"]
 
@@ -53,6 +61,8 @@ class PluginRegistry:
     rerankers: dict[str, Callable[..., Any]] = field(default_factory=dict)
     intent_rules: list[IntentRule] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)  # plugin name -> why it failed to load
+    versions: dict[str, str] = field(default_factory=dict)  # entry-point plugin name -> its distribution's version
+    owners: dict[tuple[str, str], str] = field(default_factory=dict)  # (kind, name) -> the plugin that registered it
 
     def modality(self, name: str) -> Modality:
         try:
@@ -69,6 +79,8 @@ class PluginRegistry:
         for plugin, dist in self.pm.list_plugin_distinfo():
             out[self.pm.get_name(plugin) or repr(plugin)] = dist.version
         for name, plugin in self.pm.list_name_plugin():
+            if name in self.versions:
+                out.setdefault(name, self.versions[name])
             out.setdefault(name, getattr(plugin, "__version__", __version__))
         return out
 
@@ -77,7 +89,7 @@ def _env_names(var: str) -> set[str]:
     return {n.strip() for n in os.environ.get(var, "").split(",") if n.strip()}
 
 
-def _load_entrypoints(pm: pluggy.PluginManager, failures: dict[str, str]) -> None:
+def _load_entrypoints(pm: pluggy.PluginManager, failures: dict[str, str], versions: dict[str, str]) -> None:
     allow = _env_names("FOURFOLD_PLUGINS")
     block = _env_names("FOURFOLD_BLOCK_PLUGINS")
     for ep in metadata.entry_points(group="fourfold"):
@@ -87,6 +99,8 @@ def _load_entrypoints(pm: pluggy.PluginManager, failures: dict[str, str]) -> Non
         try:
             plugin = ep.load()
             pm.register(plugin, name=ep.name)
+            if ep.dist is not None:
+                versions[ep.name] = ep.dist.version
         except Exception as exc:  # noqa: BLE001 - one broken plugin must not take the others down
             failures[ep.name] = f"{type(exc).__name__}: {exc}"
             log.error("plugin %s (%s) failed to load: %s", ep.name, ep.value, exc)
@@ -97,13 +111,14 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
     pm = pluggy.PluginManager("fourfold")
     pm.add_hookspecs(hookspecs)
     failures: dict[str, str] = {}
+    versions: dict[str, str] = {}
     for modname in DEFAULT_PLUGINS:
         pm.register(importlib.import_module(modname), name=modname.rsplit(".", 2)[-2])
-    _load_entrypoints(pm, failures)
+    _load_entrypoints(pm, failures, versions)
     for plugin in extra_plugins:
-        pm.register(plugin)
-    pm.check_pending()
-    registry = PluginRegistry(pm=pm, failures=failures)
+        pm.register(plugin, name=getattr(plugin, "__name__", None) or getattr(plugin, "name", None))
+    _check_pending(pm, failures)
+    registry = PluginRegistry(pm=pm, failures=failures, versions=versions)
 
     def _owner(impl_plugin: object) -> str:
         return pm.get_name(impl_plugin) or repr(impl_plugin)
@@ -116,36 +131,92 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
                 if not hasattr(modality, attr):
                     raise PluginError(f"plugin {_owner!r} registered {modality!r}, which lacks {attr!r}")
             if modality.name in registry.modalities:
-                raise PluginError(f"plugin {_owner!r} registered modality {modality.name!r}, already registered")
+                first = registry.owners.get(("modality", modality.name), "?")
+                raise PluginError(f"plugin {_owner!r} registered modality {modality.name!r}, already registered by plugin {first!r}")
             registry.modalities[modality.name] = modality
+            registry.owners[("modality", modality.name)] = _owner
 
         _call_one(impl, registry, owner, register=register_modality)
 
-    for impl in pm.hook.fourfold_register_embedders.get_hookimpls():
-        _call_one(impl, registry, _owner(impl.plugin), register=registry.embedders.__setitem__)
-    for impl in pm.hook.fourfold_register_rerankers.get_hookimpls():
-        _call_one(impl, registry, _owner(impl.plugin), register=registry.rerankers.__setitem__)
+    for kind, table, hook in (("embedder", registry.embedders, pm.hook.fourfold_register_embedders),
+                              ("reranker", registry.rerankers, pm.hook.fourfold_register_rerankers)):
+        for impl in hook.get_hookimpls():
+            owner = _owner(impl.plugin)
+
+            def register_factory(name: str, factory: Callable[..., Any], _owner: str = owner, _kind: str = kind,
+                                 _table: dict[str, Callable[..., Any]] = table) -> None:
+                if not callable(factory):
+                    raise PluginError(f"plugin {_owner!r} registered {_kind} {name!r} with {factory!r}, which is not callable")
+                _table[name] = factory
+                registry.owners[(_kind, name)] = _owner
+
+            _call_one(impl, registry, owner, register=register_factory)
     for impl in pm.hook.fourfold_register_intents.get_hookimpls():
         owner = _owner(impl.plugin)
 
         def register_intent(
             intent: str, pattern: str, confidence: float, weights: dict[str, float], _owner: str = owner
         ) -> None:
+            try:
+                re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                raise PluginError(f"plugin {_owner!r} registered intent {intent!r} with an invalid pattern {pattern!r}: {exc}") from None
+            if not 0.0 <= confidence <= 1.0:
+                raise PluginError(f"plugin {_owner!r} registered intent {intent!r} with confidence {confidence!r}; use 0 to 1")
             registry.intent_rules.append(IntentRule(intent, pattern, confidence, dict(weights), _owner))
 
         _call_one(impl, registry, owner, register=register_intent)
+    # fourfold_adjust_profiles runs in the coordinator; try each implementation once here, on a
+    # scratch copy, so that one that raises is dropped now rather than failing the coordinator.
+    scratch: dict[str, dict[str, float]] = {intent: {} for intent in INTENTS}
+    scratch.update({r.intent: dict(r.weights) for r in registry.intent_rules})
+    for impl in pm.hook.fourfold_adjust_profiles.get_hookimpls():
+        _call_one(impl, registry, _owner(impl.plugin), profiles=scratch)
     return registry
 
 
+def _check_pending(pm: pluggy.PluginManager, failures: dict[str, str]) -> None:
+    """``pm.check_pending()``, dropping an external plugin with a misspelt hook instead of failing all."""
+    while True:
+        try:
+            pm.check_pending()
+            return
+        except pluggy.PluginValidationError as exc:
+            name = pm.get_name(exc.plugin) or repr(exc.plugin)
+            if name in _BUILTIN_NAMES:
+                raise
+            failures[name] = f"PluginValidationError: {exc}"
+            log.error("plugin %s dropped: %s", name, exc)
+            pm.unregister(exc.plugin)
+
+
+_BUILTIN_NAMES = frozenset(m.rsplit(".", 2)[-2] for m in DEFAULT_PLUGINS)
+
+
 def _call_one(impl: Any, registry: PluginRegistry, owner: str, **kwargs: Any) -> None:
-    """Call one hook implementation; a failing external plugin is recorded, a built-in raises."""
+    """Call one hook implementation; a failing external plugin is dropped and recorded, a built-in raises."""
+    if owner in registry.failures:
+        return  # already dropped by an earlier hook
     try:
         impl.function(**kwargs)
     except Exception as exc:
-        if owner in {m.rsplit(".", 2)[-2] for m in DEFAULT_PLUGINS}:
+        if owner in _BUILTIN_NAMES:
             raise
         registry.failures[owner] = f"{type(exc).__name__}: {exc}"
-        log.error("plugin %s broke the contract: %s", owner, exc)
+        log.error("plugin %s broke the contract and is not loaded: %s", owner, exc)
+        _drop(registry, owner, impl.plugin)
+
+
+def _drop(registry: PluginRegistry, owner: str, plugin: object) -> None:
+    """Forget everything ``owner`` registered and unregister it, so no later hook call reaches it."""
+    tables: dict[str, dict[str, Any]] = {"modality": registry.modalities, "embedder": registry.embedders, "reranker": registry.rerankers}
+    for (kind, name), who in list(registry.owners.items()):
+        if who == owner:
+            tables[kind].pop(name, None)
+            del registry.owners[(kind, name)]
+    registry.intent_rules[:] = [r for r in registry.intent_rules if r.plugin != owner]
+    if registry.pm.is_registered(plugin):
+        registry.pm.unregister(plugin)
 
 
 @functools.cache

@@ -123,24 +123,26 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         return await run(symbol, repos=repos or (), intent="impact_analysis", k=_k(k))
 
     @server.tool()
-    async def read_segment(repo: str, path: str, line: int) -> str:
-        """Show the code segment (function, class or block of lines) of ``repo``/``path`` that contains
-        ``line``, as listed by the other tools (``repo:path:start-end``)."""
+    async def read_segment(repo: str, path: str, line: int, symbol: str = "") -> str:
+        """Show the code of a hit the other tools listed as ``repo:path:start-end kind symbol``: give
+        its repo, path, a line inside it and, for a definition, its symbol. Returns the segment's
+        location and its first lines of code."""
         if line < 1:
             raise ToolError(f"line must be 1 or more, got {line}")
+        # One search within the file: a definition by its name, else any line of the file (the
+        # engine keeps one segment per file, so a window needs no name only when it is the file's best).
+        query, kw = (symbol, {"intent": "find_definition"}) if symbol else (".", {"regex": True, "modalities": ("text",)})
         try:
-            answer = await (await backend()).search(
-                ".", repos=(repo,), path_glob=glob_mod.escape(path), modalities=("text",), regex=True,
-                snippets=True, k=1000, intent="exact_match")
+            answer = await (await backend()).search(query, repos=(repo,), path_glob=glob_mod.escape(path), snippets=True, k=MAX_K, **kw)
         except FourfoldError as exc:
             raise ToolError(str(exc)) from None
         owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
         if not owning:
-            raise ToolError(f"no indexed segment of {repo}:{path} contains line {line}; check the path with search")
+            hint = "" if symbol else "; pass the hit's symbol too"
+            raise ToolError(f"no indexed segment of {repo}:{path} contains line {line}{hint}")
         h = min(owning, key=lambda x: x.end_line - x.start_line)  # the innermost
         what = f" {h.kind or 'def'} {h.symbol}" if h.symbol else ""
-        body = "\n".join(f"{h.start_line + i:>5} | {ln}" for i, ln in enumerate(h.snippet.splitlines()))
-        return f"{h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}\n{body}"[:MAX_ANSWER_CHARS]
+        return f"{h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}\n{h.snippet}"[:MAX_ANSWER_CHARS]
 
     @server.tool()
     async def list_repositories() -> str:

@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--address", default=None, help=f"coordinator to index through (default {DEFAULT_ADDRESS} when it answers; else in-process)")
     ix.add_argument("--json", action="store_true", help="print the summary as JSON")
     ix.add_argument("--embedder", default=None, help="embedder for the semantic modality (default: $FOURFOLD_EMBEDDER, else the local model)")
+    ix.add_argument("--modality", action="append", default=None, help="build only this modality (repeatable; default: all loaded)")
+    ix.add_argument("--no-centrality", action="store_true", help="skip the centrality computation (every boost is then 1)")
 
     se = sub.add_parser("search", help="search the index")
     se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
@@ -208,8 +210,11 @@ def cmd_index(args: argparse.Namespace) -> int:
     repos = [(Path(p), names[i] if i < len(names) else None) for i, p in enumerate(args.paths)]
     bar = ProgressBar()
     client = _client_if_up(args.address)
+    if client is not None and (args.modality or args.no_centrality):
+        client.close()
+        raise InvalidInput("--modality and --no-centrality apply to in-process builds; stop the coordinator or "
+                           "set FOURFOLD_HOME to another store to use them")
     if client is not None:
-        from fourfold.coordinator.convert import summary_to_pb  # noqa: F401 - symmetry with the server side
         from google.protobuf.json_format import MessageToDict
 
         with client:
@@ -231,7 +236,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     from fourfold.plugins.store import IndexStore
 
     settings = {"embedder": args.embedder} if args.embedder else None
-    summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar, settings=settings)
+    summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar, settings=settings,
+                               modalities=args.modality, centrality=not args.no_centrality)
     _print_summary(summary.as_dict(), args.json)
     return 0
 

@@ -139,16 +139,25 @@ def build_generation(
     progress: Progress | None = None,
     settings: dict[str, str] | None = None,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    modalities: Sequence[str] | None = None,
+    centrality: bool = True,
 ) -> IndexSummary:
     """Register ``add`` (path, name) repositories, then build and publish a generation of all of them.
 
-    Validates every path before touching the store; on any failure the live generation stays.
+    ``modalities`` limits the generation to those modalities (all loaded ones by default);
+    ``centrality=False`` skips the centrality hook (every segment then gets 0). Validates every
+    input before touching the store; on any failure the live generation stays.
     """
     started = time.perf_counter()
     settings = {**build_settings_from_env(), **(settings or {})}
     report = progress or (lambda stage, done, total, message: None)
     executor = executor or LocalShardExecutor()
     registry = get_registry()
+    if modalities is not None:
+        unknown = sorted(set(modalities) - set(registry.modalities))
+        if unknown or not modalities:
+            raise InvalidInput(f"unknown modalities {unknown or list(modalities)}; loaded: {', '.join(sorted(registry.modalities))}")
+    chosen = sorted(modalities if modalities is not None else registry.modalities)
     additions: list[tuple[Path, str]] = []
     for path, name in add:
         path = Path(path).expanduser()
@@ -223,16 +232,18 @@ def build_generation(
                 repo_stats[repo.name] = {"path": repo.path, "files": len(files_in_repo), "segments": n_segments}
             summary.segments = len(all_segments)
 
-            report("centrality", 0, 1, "computing centrality")
-            centrality = registry.pm.hook.fourfold_compute_centrality(segments=all_segments) or {}
-            segdb.executemany("UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in centrality.items()))
-            segdb.commit()
-            report("centrality", 1, 1, f"centrality for {len(centrality)} segments")
+            if centrality:
+                report("centrality", 0, 1, "computing centrality")
+                values = registry.pm.hook.fourfold_compute_centrality(segments=all_segments) or {}
+                segdb.executemany("UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items()))
+                segdb.commit()
+                report("centrality", 1, 1, f"centrality for {len(values)} segments")
         del all_segments
 
         jobs: list[ShardJob] = []
         specs: list[ShardSpec] = []
-        for name, modality in sorted(registry.modalities.items()):
+        for name in chosen:
+            modality = registry.modalities[name]
             for spec in _plan_shards(name, modality.sharding, repo_files):
                 prev_dir = previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
                 # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
@@ -260,6 +271,7 @@ def build_generation(
             ],
             "summary": summary.as_dict(),
             "settings": dict(settings or {}),
+            "modalities": chosen,
         }
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
         report("switch", 0, 1, f"switching to {generation}")

@@ -61,7 +61,7 @@ def test_who_calls_uses_the_graph(stub: Any) -> None:
 def test_understanding_query_is_fused(stub: Any) -> None:
     r = search(stub, "how does authentication work", preset="thorough")
     assert (r.intent, r.fusion_strategy, r.preset) == ("understand_code", "fused", "thorough")
-    assert set(r.weights) == {"semantic", "text", "structural", "graph"}
+    assert set(r.weights) >= {"semantic", "text", "structural", "graph"}  # plugins may add themselves
     assert "app/auth.py" in paths(r)[:3]
     assert not r.partial
     stages = {t.stage for t in r.timings}
@@ -107,7 +107,8 @@ def test_status_and_health(cluster: Any, stub: Any) -> None:
     s = stub.Status(coordinator_pb2.StatusRequest(), timeout=30)
     assert s.generation and [r.name for r in s.repos] == ["sample"] and s.nodes >= 1
     served = {(sh.modality, sh.health) for sh in s.shards if sh.generation == s.generation}
-    assert served == {(m, "SERVING") for m in ("semantic", "text", "structural", "graph")}
+    assert served >= {(m, "SERVING") for m in ("semantic", "text", "structural", "graph")}
+    assert {h for _, h in served} == {"SERVING"}
     for address in [cluster.address] + [sh.address for sh in s.shards]:
         with grpc.insecure_channel(address) as ch:
             r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)

@@ -86,7 +86,7 @@ def test_generation_build_reuse_and_atomic_switch(sample_repo: Path, tmp_path: P
     s2 = build_generation(store, [])
     assert s2.reused_files == s1.files and s2.generation > s1.generation
     reader = store.require_live()
-    assert {s.modality for s in reader.shards()} == {"semantic", "text", "structural", "graph"}
+    assert {s.modality for s in reader.shards()} >= {"semantic", "text", "structural", "graph"}
     assert json.loads((reader.root / "manifest.json").read_text())["repos"]["sample"]["files"] == 6
 
 

@@ -243,3 +243,13 @@ def test_registry_carries_the_history_intent_and_profiles() -> None:
     profiles = {"understand_code": {"semantic": 0.5}}
     reg.pm.hook.fourfold_adjust_profiles(profiles=profiles)
     assert profiles["understand_code"]["history"] == 0.1
+
+
+def test_query_words_before_module_are_places_and_code_shaped_words_are_names() -> None:
+    from fourfold_history.shard import parse_query
+
+    q = parse_query("recent changes to the auth module")
+    assert (q.names, q.paths, q.temporal) == ((), ("auth",), True)
+    q = parse_query("why does Session.send retry on refused connections")
+    assert {"session.send", "send"} <= q.identifiers and "retry" in q.names and "retry" not in q.identifiers
+    assert not q.temporal and {"session", "send", "retry", "refused", "connections"} <= set(q.words)

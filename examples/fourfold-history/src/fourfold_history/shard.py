@@ -3,9 +3,10 @@
 A query is read three ways at once:
 
 - **names**: a word that is the symbol (or qualified name) of a touched segment makes that segment
-  a subject ("when was parse_config changed", "who changed Session.send last");
+  a subject ("when was parse_config changed", "who changed Session.send last"); a plain word
+  (no ``_``, ``.``, digit or inner capital) counts fully only in a when/who/recent question;
 - **paths**: a word that names a folder or file stem makes that file's segments subjects, with less
-  weight ("recent changes to the auth module");
+  weight ("recent changes to the auth module"; a word before module/package/folder/file is only a place);
 - **messages**: the other words are ranked by BM25 over commit messages, authors, touched symbols
   and paths ("why does load_lines strip blank lines").
 
@@ -43,6 +44,8 @@ _STOP = frozenset(
     introduce introduced add added remove removed touch touched write wrote written author authored me us we our
     my there their they was made make""".split()
 )
+_PLACES = frozenset("module modules package packages folder folders directory directories file files dir".split())
+_IDENTIFIER_SHAPE = re.compile(r"[_.$]|[a-z][A-Z]|\d")
 _TEMPORAL = frozenset("when who last latest recent recently newest lately blame".split())
 _CANDIDATE_COMMITS = 500
 #: (repo, path, language, start_line, end_line, symbol, kind, signature) of a stored segment.
@@ -54,22 +57,33 @@ _SNIPPET_COMMITS = 3
 class QueryTerms:
     """A history question taken apart: identifier-like words, content words, and whether it asks about time."""
 
-    names: tuple[str, ...]
-    words: tuple[str, ...]
+    names: tuple[str, ...]  # may name a definition or a file/folder
+    words: tuple[str, ...]  # for BM25 over messages
     temporal: bool
+    paths: tuple[str, ...] = ()  # named as a place ("the auth module"): a file or folder only
+    identifiers: frozenset[str] = frozenset()  # names shaped like code (snake_case, camelCase, dotted)
 
 
 def parse_query(text: str) -> QueryTerms:
     tokens = _WORD.findall(text)
     lowered = [t.lower() for t in tokens]
     names: list[str] = []
-    for t in lowered:
-        if t not in _STOP and t not in names:
-            names.append(t)
-            if "." in t:
-                names.append(t.rsplit(".", 1)[-1])
-    words = [w for w in dict.fromkeys(p for t in names for p in re.split(r"[._$]+", t) if p) if len(w) > 1 and w not in _STOP]
-    return QueryTerms(tuple(names), tuple(words), any(t in _TEMPORAL for t in lowered))
+    paths: list[str] = []
+    identifiers: set[str] = set()
+    for i, (raw, t) in enumerate(zip(tokens, lowered, strict=True)):
+        if t in _STOP or t in names or t in paths:
+            continue
+        if i + 1 < len(lowered) and lowered[i + 1] in _PLACES:
+            paths.append(t)
+            continue
+        names.append(t)
+        if _IDENTIFIER_SHAPE.search(raw):
+            identifiers.add(t)
+        if "." in t:
+            names.append(t.rsplit(".", 1)[-1])
+            identifiers.add(names[-1])
+    words = [w for w in dict.fromkeys(p for t in names + paths for p in re.split(r"[._$]+", t) if p) if len(w) > 1 and w not in _STOP]
+    return QueryTerms(tuple(names), tuple(words), any(t in _TEMPORAL for t in lowered), tuple(paths), frozenset(identifiers))
 
 
 @dataclass(slots=True)
@@ -116,8 +130,13 @@ class HistoryShard:
         cands: dict[str, _Candidate] = {}
         relevance = self._commit_relevance(db, terms.words)
         for name in terms.names:
+            # a plain word names a definition when the question is about its history ("when was
+            # check changed"); in a "why" question it is more likely prose ("fusion", "paths")
+            weight = 2.0 if name in terms.identifiers or terms.temporal else 0.5
             for (sid,) in db.execute("SELECT segment_id FROM names WHERE name = ?", (name,)):
-                cands.setdefault(sid, _Candidate()).named = 2.0
+                c = cands.setdefault(sid, _Candidate())
+                c.named = max(c.named, weight)
+        for name in (*terms.names, *terms.paths):
             for (sid,) in db.execute(
                 "SELECT s.id FROM path_terms t JOIN segments s ON s.path = t.path WHERE t.term = ?", (name,)
             ):

@@ -28,6 +28,17 @@ __all__ = ["CoordinatorService"]
 
 log = logging.getLogger(__name__)
 
+#: Longest error message sent back: gRPC refuses trailers over 8 KiB, and a message that quotes a
+#: 10,000-character query would turn a clear INVALID_ARGUMENT into an opaque RESOURCE_EXHAUSTED.
+MAX_DETAILS_CHARS = 2_000
+
+
+def bounded(message: str) -> str:
+    """``message`` cut to :data:`MAX_DETAILS_CHARS`, saying how much was cut."""
+    if len(message) <= MAX_DETAILS_CHARS:
+        return message
+    return f"{message[: MAX_DETAILS_CHARS - 40]}… ({len(message) - MAX_DETAILS_CHARS + 40} characters cut)"
+
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     def __init__(self, engine: Engine, limits: Limits | None = None) -> None:
@@ -40,9 +51,9 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
             answer = await self.engine.search(params_from_pb(request), principal.repos)
         except FourfoldError as exc:
-            await context.abort(status_for(exc), str(exc))
+            await context.abort(status_for(exc), bounded(str(exc)))
         except ShardCallError as exc:
-            await context.abort(exc.code, exc.details)
+            await context.abort(exc.code, bounded(exc.details))
         return answer_to_pb(answer)
 
     async def Index(self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[coordinator_pb2.IndexProgress]:  # noqa: N802

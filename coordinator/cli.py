@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--tls-cert", type=Path, default=None, metavar="PEM", help="serve TLS with this certificate chain (needs --tls-key)")
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
 
+    sc = sub.add_parser("scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)")
+    sc.add_argument("--ray-address", required=True, help="the Ray cluster the workers run in (e.g. 10.0.0.5:6379, or auto)")
+    sc.add_argument("--replicas", action="append", required=True, metavar="MODALITY=N", help="replicas per shard of a modality")
+
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
     st.add_argument("--json", action="store_true", help="print JSON")
@@ -324,6 +328,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scale(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from fourfold.plugins.store import IndexStore
+    from fourfold.workers import cluster
+
+    replicas = cluster.parse_replicas(args.replicas)
+    store = IndexStore(fourfold_home())
+    live = store.require_live().name
+    cluster.connect(args.ray_address)
+    keys, retired = asyncio.run(cluster.Launcher(store, replicas).scale(live))
+    per = Counter(k.modality for k in keys)
+    print(f"generation {live}: " + ", ".join(f"{m} {n} workers" for m, n in sorted(per.items())) + f"; retired {retired}")
+    return 0
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from fourfold.plugins.store import IndexStore
 
@@ -446,7 +466,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins,
+COMMANDS = {"scale": cmd_scale, "index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins,
             "eval": cmd_eval, "mcp": cmd_mcp, "token": cmd_token}
 
 

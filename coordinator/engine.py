@@ -36,6 +36,8 @@ MAX_QUERY_CHARS = 10_000
 MAX_K = 1000
 DEFAULT_K = 10
 DEFAULT_DEADLINE_MS = 5_000
+#: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
+REFRESH_INTERVAL_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,7 @@ class Engine:
             self.profiles.setdefault(r.intent, {}).update(r.weights)
         self.plugins.pm.hook.fourfold_adjust_profiles(profiles=self.profiles)
         self._generation: str | None = None
+        self._refresher: asyncio.Future[None] | None = None
         self._index_lock = asyncio.Lock()
 
     # -- generations -----------------------------------------------------------------------------
@@ -101,6 +104,23 @@ class Engine:
             await self.launcher.deploy(live)
         await self.endpoints.refresh()
         self._generation = live if live in self.endpoints.generations() else self._newest_served()
+        if self._refresher is None:
+            self._refresher = asyncio.ensure_future(self._refresh_periodically())
+
+    async def _refresh_periodically(self, interval_s: float = REFRESH_INTERVAL_S) -> None:
+        """Pick up replicas added by `fourfold scale` or another launcher, and drop retired ones."""
+        while True:
+            await asyncio.sleep(interval_s)
+            try:
+                await self.endpoints.refresh()
+            except Exception as exc:  # noqa: BLE001 - discovery must outlive a transient Ray hiccup
+                log.warning("endpoint refresh failed: %s", exc)
+
+    async def stop(self) -> None:
+        if self._refresher is not None:
+            self._refresher.cancel()
+            self._refresher = None
+        await self.fanout.close()
 
     def _newest_served(self) -> str | None:
         gens = sorted(self.endpoints.generations())

@@ -61,7 +61,7 @@ class RunningServer:
         if self.server is not None:
             await self.server.stop(grace=1.0)
         if self.engine is not None:
-            await self.engine.fanout.close()
+            await self.engine.stop()
 
 
 async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None,

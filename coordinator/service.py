@@ -20,11 +20,15 @@ from fourfold.coordinator.auth import Limits, Principal, check_limits, current_p
 from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
+from fourfold.coordinator.metrics import OVERLOADED
 from fourfold.errors import FourfoldError, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers.server import status_for
 
-__all__ = ["CoordinatorService"]
+__all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
+
+#: Searches one coordinator runs at once; more are refused with RESOURCE_EXHAUSTED.
+DEFAULT_MAX_INFLIGHT = 256
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +45,21 @@ def bounded(message: str) -> str:
 
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
-    def __init__(self, engine: Engine, limits: Limits | None = None) -> None:
+    def __init__(self, engine: Engine, limits: Limits | None = None, max_inflight: int = DEFAULT_MAX_INFLIGHT) -> None:
         self.engine = engine
         self.limits = limits or Limits()
+        self.max_inflight = max_inflight
+        self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
 
     async def Search(self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext) -> coordinator_pb2.SearchResponse:  # noqa: N802
         principal = current_principal()
+        if self._inflight >= self.max_inflight:
+            # Overload answers at once instead of queueing into every caller's deadline.
+            OVERLOADED.inc()
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"coordinator overloaded: {self._inflight} searches in flight, the limit is "
+                                f"{self.max_inflight}; retry with backoff or add coordinators")
+        self._inflight += 1
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
             answer = await self.engine.search(params_from_pb(request), principal.repos)
@@ -54,6 +67,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             await context.abort(status_for(exc), bounded(str(exc)))
         except ShardCallError as exc:
             await context.abort(exc.code, bounded(exc.details))
+        finally:
+            self._inflight -= 1
         return answer_to_pb(answer)
 
     async def Index(self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[coordinator_pb2.IndexProgress]:  # noqa: N802

@@ -150,6 +150,23 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
             s4 = c.status()
         out["after_restart"] = {"generation": r4.generation, "top": r4.hits[0].path if r4.hits else None,
                                 "workers": sorted(sh.address for sh in s4.shards)}
+        # scale the text shards to two replicas on the running cluster; the coordinator picks them up
+        subprocess.run([sys.executable, "-m", "fourfold", "scale", "--ray-address", f"127.0.0.1:{ray_port}",
+                        "--replicas", "text=2"], env=env, check=True, capture_output=True, timeout=300)
+        deadline = time.monotonic() + 30
+        replicas: dict[str, int] = {}
+        with Client(first_addr) as c:
+            while time.monotonic() < deadline:
+                s5 = c.status()
+                replicas = {}
+                for sh in s5.shards:
+                    if sh.modality == "text" and sh.generation == s5.generation:
+                        replicas[sh.shard] = replicas.get(sh.shard, 0) + 1
+                if replicas and min(replicas.values()) == 2:
+                    break
+                time.sleep(1)
+            r5 = c.search(SearchParams(query='"ECONNREFUSED"', k=3))
+        out["scaled"] = {"text_replicas": replicas, "top": r5.hits[0].path if r5.hits else None, "partial": r5.partial}
         out["generations_before"] = gens_before
         out["generations_after"] = sorted(p.name for p in (home / "generations").iterdir())
     finally:

@@ -44,3 +44,4 @@ def test_coordinator_restart_needs_no_rebuild_and_coordinators_are_stateless(tmp
     assert r["after_restart"]["generation"] == r["before"]["generation"]
     assert r["after_restart"]["workers"] == r["before"]["workers"]  # the same actors, not a redeploy
     assert r["generations_after"] == r["generations_before"]  # nothing was rebuilt
+    assert r["scaled"] == {"text_replicas": {"alpha": 2, "beta": 2}, "top": "app/session.py", "partial": False}

@@ -56,7 +56,7 @@ print("RESULT " + json.dumps(out))
 """
 
 WHO = "who changed load_lines last"
-WHY = "why does password comparison use constant time"
+WHY = "why was password comparison changed to constant time"
 
 
 def _deploy(home: Path, repo: Path, queries: list[str], *, index: bool, block: bool = False) -> dict[str, Any]:

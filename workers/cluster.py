@@ -95,6 +95,18 @@ class Launcher:
         log.info("generation %s: %d workers serving", generation, len(keys))
         return keys
 
+    async def scale(self, generation: str) -> tuple[list[EndpointKey], int]:
+        """Deploy the replica counts asked for (new ones spread over the nodes, a node that joined
+        later included) and retire replicas above them; returns (serving keys, retired count)."""
+        keys = await self.deploy(generation)
+        retired = 0
+        for a in ray.util.list_named_actors(all_namespaces=True):
+            key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
+            if key and key.generation == generation and key.modality in self.replicas and key.replica >= self.replicas[key.modality]:
+                ray.kill(ray.get_actor(a["name"], namespace=NAMESPACE), no_restart=True)
+                retired += 1
+        return keys, retired
+
     def retire(self, generation: str) -> int:
         """Kill the actors of ``generation``; returns how many."""
         n = 0

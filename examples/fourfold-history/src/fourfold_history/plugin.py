@@ -20,14 +20,15 @@ __all__ = ["HISTORY_RULES", "HISTORY_WEIGHTS", "HistoryModality", "__version__"]
 
 _CHANGE_VERB = r"(?:chang|modif|add|introduc|remov|delet|touch|writ|wrote|renam|break|broke|fix|edit|rewr|refactor)\w*"
 
-#: (pattern, confidence). At 0.85 and above the coordinator's direct path runs history alone;
-#: "why does X do Y" stays fused, so code that explains X ranks beside the commits that explain it.
+#: (pattern, confidence). At 0.85 and above the coordinator's direct path runs history alone.
+#: Only past-tense "why was/did ..." is claimed (fused, 0.70): "why does X do Y" is the core's
+#: understand_code form, which a plugin must not take over.
 HISTORY_RULES: tuple[tuple[str, float], ...] = (
     (rf"\bwhen\s+(?:was|were|did|has|have|is)\b.*\b{_CHANGE_VERB}", 0.90),
     (rf"\bwho\s+(?:last\s+|first\s+|most\s+recently\s+)?(?:{_CHANGE_VERB}|owns|authored)", 0.90),
     (r"\b(?:recent|latest|last|newest)\s+(?:\w+\s+)?(?:changes?|commits?|edits?|modifications?)\b"
      r"|\bchanged\s+recently\b|\bgit\s+(?:log|blame|history)\b|\b(?:commit|change)\s+history\b|\bhistory\s+of\b", 0.85),
-    (r"^\s*why\s+(?:was|were|did|does|do|is|are)\b", 0.70),
+    (r"^\s*why\s+(?:was|were|did)\b", 0.70),
 )
 
 #: The ``history`` intent's profile: commits first, code by meaning and words beside them.

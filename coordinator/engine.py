@@ -289,7 +289,7 @@ class Engine:
         out = []
         for f in hits:
             seg = rows.get(f.hit.segment_id)
-            if seg is None:
+            if seg is None or f.hit.snippet:  # a modality's own explanation (commits, call sites) wins
                 out.append(f)
                 continue
             first = (min(f.hit.match_lines) if f.hit.match_lines else seg.start_line) - seg.start_line

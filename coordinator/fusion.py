@@ -97,5 +97,6 @@ def _merge_hit(prev: Hit | None, new: Hit) -> Hit:
         segment_id=new.segment_id, repo=new.repo, path=new.path, start_line=new.start_line, end_line=new.end_line,
         score=new.score, symbol=new.symbol or prev.symbol, kind=new.kind or prev.kind, language=new.language or prev.language,
         match_lines=tuple(sorted(set(prev.match_lines) | set(new.match_lines))),
-        centrality=max(prev.centrality, new.centrality), snippet=new.snippet or prev.snippet,
+        centrality=max(prev.centrality, new.centrality),
+        snippet="\n".join(dict.fromkeys(x for x in (prev.snippet, new.snippet) if x)),  # every modality's explanation
     )

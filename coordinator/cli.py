@@ -399,21 +399,26 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from fourfold.coordinator.server import EmbeddedServer
     from fourfold.plugins.store import IndexStore
 
-    if args.k <= 0:
-        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    client = _client_if_up(args.address)
-    if client is None:
-        IndexStore(fourfold_home()).require_live()  # clear errors before starting a cluster for the call
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
-            return _run_eval(c, args)
-    with client:
-        return _run_eval(client, args)
-
-
-def _run_eval(client, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
     from fourfold.coordinator import evaluate
 
-    suites = [(Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites]
+    if args.k <= 0:
+        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
+    missing = [p for p in args.suites if not Path(p).is_file()]
+    if missing:
+        raise InvalidInput(f"suite file not found: {missing[0]!r}; give JSONL files in the format of shared/eval/README.md")
+    suites = [(Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites]  # bad suites fail before any cluster starts
+    client = _client_if_up(args.address)
+    if client is None:
+        IndexStore(fourfold_home()).require_live()
+        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+            return _run_eval(c, suites, args)
+    with client:
+        return _run_eval(client, suites, args)
+
+
+def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def, type-arg]
+    from fourfold.coordinator import evaluate
+
     served = list(client.status().modalities)
     unknown = [m for m in args.modality if m not in served]
     if unknown:

@@ -128,6 +128,13 @@ def test_load_suite_reads_the_readme_format_and_names_bad_lines(tmp_path: Path) 
         load_suite(bad)
 
 
+def test_eval_command_rejects_bad_input_before_starting_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["eval", str(tmp_path / "none.jsonl")]) == 2
+    assert "suite file not found" in capsys.readouterr().err
+    assert cli.main(["eval", str(SUITE), "-k", "0"]) == 2
+    assert "invalid -k 0" in capsys.readouterr().err
+
+
 @pytest.mark.cluster
 @pytest.mark.slow
 def test_eval_runs_a_suite_through_the_cluster(cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

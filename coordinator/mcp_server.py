@@ -129,11 +129,13 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         location and its first lines of code."""
         if line < 1:
             raise ToolError(f"line must be 1 or more, got {line}")
-        # One search within the file: a definition by its name, else any line of the file (the
-        # engine keeps one segment per file, so a window needs no name only when it is the file's best).
-        query, kw = (symbol, {"intent": "find_definition"}) if symbol else (".", {"regex": True, "modalities": ("text",)})
+        # A text search within the file for the symbol (else for any character): the engine keeps
+        # the best segment per file, which for a definition's own name is the definition. Reading
+        # any segment by id needs a ReadSegment RPC in the public API (not there yet).
+        query, regex = (symbol, False) if symbol else (".", True)
         try:
-            answer = await (await backend()).search(query, repos=(repo,), path_glob=glob_mod.escape(path), snippets=True, k=MAX_K, **kw)
+            answer = await (await backend()).search(query, repos=(repo,), path_glob=glob_mod.escape(path), modalities=("text",),
+                                                    regex=regex, intent="exact_match", snippets=True, k=MAX_K)
         except FourfoldError as exc:
             raise ToolError(str(exc)) from None
         owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]

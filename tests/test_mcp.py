@@ -92,7 +92,7 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
     assert results[5][0] and "not one you may search" in results[5][1]
     assert results[6][0] and "k must be 1 to 30" in results[6][1]
     assert results[7] == (False, "payments:src/module_1.py:11-19 function handler_1\n" + answer(3).hits[1].hit.snippet)
-    assert fake.calls[-1][1]["path_glob"] == "src/module_1.py" and fake.calls[-1][1]["intent"] == "find_definition"
+    assert (fake.calls[-1][0], fake.calls[-1][1]["path_glob"], fake.calls[-1][1]["modalities"]) == ("handler_1", "src/module_1.py", ("text",))
 
 
 @pytest.mark.cluster

@@ -236,8 +236,8 @@ def build_generation(
                 report("centrality", 0, 1, "computing centrality")
                 values = registry.pm.hook.fourfold_compute_centrality(segments=all_segments) or {}
                 segdb.executemany("UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items()))
-                segdb.commit()
                 report("centrality", 1, 1, f"centrality for {len(values)} segments")
+            segdb.commit()
         del all_segments
 
         jobs: list[ShardJob] = []

@@ -130,3 +130,14 @@ def test_killed_build_leaves_previous_generation_live(sample_repo: Path, tmp_pat
     again = build_generation(store, [])
     assert store.live_generation() == again.generation != first
     assert not list(store.generations_dir.glob(".build-*"))
+
+
+def test_generation_of_some_modalities_only(sample_repo: Path, tmp_path: Path) -> None:
+    store = IndexStore(tmp_path / "home")
+    summary = build_generation(store, [(sample_repo, "sample")], modalities=["text"], centrality=False)
+    reader = store.require_live()
+    assert [s.modality for s in reader.shards()] == ["text"]
+    assert reader.shards()[0].segments == summary.segments > 0
+    assert sum(1 for _ in reader.segments()) == summary.segments
+    with pytest.raises(InvalidInput, match="unknown modalities \\['smell'\\]"):
+        build_generation(store, [], modalities=["smell"])

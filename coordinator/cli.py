@@ -79,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "neither: open, for loopback use). `fourfold token` makes entries")
     sv.add_argument("--tls-cert", type=Path, default=None, metavar="PEM", help="serve TLS with this certificate chain (needs --tls-key)")
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
+    sv.add_argument("--health-address", default=None, metavar="HOST:PORT",
+                    help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)")
 
     sc = sub.add_parser("scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)")
     sc.add_argument("--ray-address", required=True, help="the Ray cluster the workers run in (e.g. 10.0.0.5:6379, or auto)")
@@ -307,7 +309,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     cluster.connect(args.ray_address)
 
     async def run() -> None:
-        running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas, tokens=tokens, tls=tls)
+        running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas, tokens=tokens, tls=tls,
+                                     health_address=args.health_address)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -56,8 +56,12 @@ class RunningServer:
     address: str
     server: grpc.aio.Server | None
     engine: Engine | None
+    health_server: grpc.aio.Server | None = None
+    health_address: str = ""
 
     async def stop(self) -> None:
+        if self.health_server is not None:
+            await self.health_server.stop(grace=None)
         if self.server is not None:
             await self.server.stop(grace=1.0)
         if self.engine is not None:
@@ -65,11 +69,14 @@ class RunningServer:
 
 
 async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None,
-                       tokens: TokenStore | None = None, tls: TlsFiles | None = None, limits: Limits | None = None) -> RunningServer:
+                       tokens: TokenStore | None = None, tls: TlsFiles | None = None, limits: Limits | None = None,
+                       health_address: str | None = None) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
     ``tokens``: require a bearer token on every Coordinator call; ``tls``: serve TLS only;
-    ``limits``: per-request limits (defaults: :class:`~fourfold.coordinator.auth.Limits`).
+    ``limits``: per-request limits (defaults: :class:`~fourfold.coordinator.auth.Limits`);
+    ``health_address``: also serve grpc.health.v1 alone, in plaintext, there — for probes that
+    cannot speak TLS (the kubelet's gRPC probes); it carries no code and needs no token.
     """
     store = IndexStore(home)
     store.ensure()
@@ -95,6 +102,15 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
     if port == 0:
         raise OSError(f"cannot listen on {address!r}: the address is in use or not local; pick another with --address")
     await server.start()
+    health_server, health_bound = None, ""
+    if health_address is not None:
+        health_server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, health_server)
+        health_port = health_server.add_insecure_port(health_address)
+        if health_port == 0:
+            raise OSError(f"cannot listen on {health_address!r} for health checks: the address is in use or not local")
+        await health_server.start()
+        health_bound = f"{health_address.rsplit(':', 1)[0]}:{health_port}"
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("fourfold.v1.Coordinator", health_pb2.HealthCheckResponse.SERVING)
     host = address.rsplit(":", 1)[0]
@@ -108,7 +124,7 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
                     "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)", bound)
     else:
         log.info("coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS")
-    return RunningServer(address=bound, server=server, engine=engine)
+    return RunningServer(address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound)
 
 
 async def watch_generations(store: IndexStore, launcher: cluster.Launcher, interval_s: float = 2.0, grace_s: float = 10.0) -> None:

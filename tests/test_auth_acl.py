@@ -94,6 +94,7 @@ class Secured:
     address: str
     ca: Path
     home: Path
+    health_address: str
 
 
 @pytest.fixture(scope="module")
@@ -120,10 +121,11 @@ def secured(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     ]}
     loop = cluster._loop
     running = asyncio.run_coroutine_threadsafe(
-        start_server(store.home, "127.0.0.1:0", role="all", tokens=TokenStore.parse(json.dumps(grants), "test"), tls=TlsFiles(cert, key)),
+        start_server(store.home, "127.0.0.1:0", role="all", tokens=TokenStore.parse(json.dumps(grants), "test"), tls=TlsFiles(cert, key),
+                     health_address="127.0.0.1:0"),
         loop).result(timeout=300)
     try:
-        yield Secured(running.address, cert, store.home)
+        yield Secured(running.address, cert, store.home, running.health_address)
     finally:
         asyncio.run_coroutine_threadsafe(running.stop(), loop).result(timeout=30)
         assert running.engine is not None and running.engine.launcher is not None
@@ -257,6 +259,18 @@ def test_limits_are_invalid_argument(stub: coordinator_pb2_grpc.CoordinatorStub,
     with pytest.raises(grpc.RpcError) as info:
         stub.Search(coordinator_pb2.SearchRequest(**request_kw), metadata=bearer(ALICE), timeout=30)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and fragment in info.value.details()
+
+
+def test_plaintext_health_port_serves_health_only(secured: Secured) -> None:
+    """For the kubelet's gRPC probes, which cannot speak TLS: health answers, the Coordinator is not there."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(secured.health_address) as ch:
+        r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service="fourfold.v1.Coordinator"), timeout=10)
+        assert r.status == health_pb2.HealthCheckResponse.SERVING
+        with pytest.raises(grpc.RpcError) as info:
+            coordinator_pb2_grpc.CoordinatorStub(ch).Status(coordinator_pb2.StatusRequest(), metadata=bearer(OPS), timeout=10)
+        assert info.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
 def test_reflection_lists_the_services(secured: Secured) -> None:

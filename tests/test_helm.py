@@ -45,6 +45,7 @@ EVERYTHING_ON: dict[str, Any] = {
         "cronJob": {"schedule": "0 3 * * *"},
     },
     "embedder": {"name": "voyage", "voyage": {"existingSecret": "voyage"}},
+    "coordinator": {"auth": {"existingSecret": "fourfold-tokens"}, "tls": {"existingSecret": "fourfold-tls"}},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "ray": {
         "autoscaling": {"enabled": True},
@@ -269,6 +270,25 @@ def test_coordinator_probes_use_grpc_health_on_the_service_port() -> None:
     assert {"name": "grpc", "port": port, "targetPort": "grpc", "protocol": "TCP", "appProtocol": "grpc"} in (
         service["spec"]["ports"]
     )
+
+
+def test_tokens_and_tls_reach_the_coordinator_and_probes_move_to_the_health_port() -> None:
+    deployment = one(render(EVERYTHING_ON), "Deployment")
+    pod = deployment["spec"]["template"]["spec"]
+    coordinator = container(pod, "coordinator")
+    assert env_of(coordinator)["FOURFOLD_AUTH_TOKENS"]["secretKeyRef"] == {"name": "fourfold-tokens", "key": "tokens.json"}
+    args = coordinator["args"]
+    assert args[args.index("--tls-cert") + 1] == "/etc/fourfold/tls/tls.crt"
+    assert args[args.index("--tls-key") + 1] == "/etc/fourfold/tls/tls.key"
+    assert args[args.index("--health-address") + 1] == "0.0.0.0:50552"
+    assert {"name": "tls", "secret": {"secretName": "fourfold-tls"}} in pod["volumes"]
+    assert {"name": "tls", "mountPath": "/etc/fourfold/tls", "readOnly": True} in coordinator["volumeMounts"]
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        assert coordinator[probe]["grpc"]["port"] == 50552, probe  # the kubelet's gRPC probes cannot speak TLS
+    service = one(render(EVERYTHING_ON), "Service")
+    assert all(p["port"] != 50552 for p in service["spec"]["ports"])  # health-only port stays inside the pod's network
+    plain = container(one(render(), "Deployment")["spec"]["template"]["spec"], "coordinator")
+    assert "FOURFOLD_AUTH_TOKENS" not in env_of(plain) and "--tls-cert" not in plain["args"]
 
 
 def test_index_job_fetches_each_repository_then_indexes_them_all() -> None:
@@ -496,6 +516,8 @@ def test_commands_in_the_chart_are_accepted_by_the_cli(parse: Callable[[list[str
     assert (coordinator.command, coordinator.role, coordinator.address) == ("serve", "coordinator", "0.0.0.0:50551")
     assert coordinator.ray_address == head_service
     assert coordinator.metrics_port == 9090
+    assert (str(coordinator.tls_cert), str(coordinator.tls_key), coordinator.health_address) == (
+        "/etc/fourfold/tls/tls.crt", "/etc/fourfold/tls/tls.key", "0.0.0.0:50552")
     assert (workers.command, workers.role, workers.ray_address) == ("serve", "workers", "127.0.0.1:6379")
     assert sorted(workers.replicas) == ["graph=1", "semantic=2", "structural=1", "text=2"]
     assert (index.command, index.paths) == ("index", ["/repos/fourfold", "/repos/tools"])

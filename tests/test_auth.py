@@ -195,3 +195,17 @@ def test_requests_in_flight_are_capped_per_token(echo_server: Any) -> None:
             loop.call_soon_threadsafe(gate.set)
         assert first.result(timeout=10).intent == "alice"
         assert stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(ALICE), timeout=5).intent == "alice"
+
+
+def test_token_command_prints_a_token_and_an_entry_that_authenticates_it(capsys: pytest.CaptureFixture[str]) -> None:
+    from fourfold.coordinator.cli import main
+
+    assert main(["token", "--name", "ci", "--repo", "alpha", "--repo", "beta", "--admin"]) == 0
+    out, err = capsys.readouterr()
+    token = err.rsplit(": ", 1)[1].strip()
+    entry = json.loads(out)
+    assert token not in out and entry["sha256"] == hash_token(token)
+    principal = TokenStore.parse(json.dumps({"tokens": [entry]}), "stdout").authenticate(token)
+    assert principal is not None and (principal.name, principal.repos, principal.admin) == ("ci", {"alpha", "beta"}, True)
+    assert main(["token", "--name", "ci"]) == 2  # no --repo: refused with a message
+    assert "at least one --repo" in capsys.readouterr().err

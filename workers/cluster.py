@@ -38,6 +38,7 @@ def connect(ray_address: str | None = None, *, num_cpus: int | None = None) -> b
             raise Unavailable(f"cannot join the Ray cluster at {ray_address!r}: {exc}; check --ray-address") from None
         return False
     ray.init(
+        address="local",  # start our own, never join a cluster someone else left running here
         namespace=NAMESPACE,
         num_cpus=num_cpus or os.cpu_count() or 2,
         include_dashboard=False,

@@ -200,8 +200,13 @@ class StructuralShard:
             if row.segment_id not in scored or scored[row.segment_id][0] < score:
                 scored[row.segment_id] = (score, row)
         ranked = sorted(scored.values(), key=lambda sr: (-sr[0], sr[1].path, sr[1].start_line))
-        hits = tuple(_hit(score, row) for score, row in ranked[: query.k])
-        return ShardResult(hits=hits, total_matches=len(ranked), notes=(f"structural: read as {symbol}",))
+        # Weaker classes are noise beside stronger ones, and rank fusion sees ranks, not scores: an
+        # exact or qualified match leaves prefix and fuzzy ones out; a prefix match leaves fuzzy out.
+        best = ranked[0][0] if ranked else 0.0
+        cut = QUALIFIED if best >= QUALIFIED else PREFIX if best >= PREFIX else 0.0
+        kept = [sr for sr in ranked if sr[0] >= cut]
+        hits = tuple(_hit(score, row) for score, row in kept[: query.k])
+        return ShardResult(hits=hits, total_matches=len(kept), notes=(f"structural: read as {symbol}",))
 
     def _candidates(
         self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]
@@ -319,9 +324,9 @@ def _fraction(row: _Row, symbol: SymbolQuery, case_sensitive: bool) -> float:
     """The in-class order, below 1: exact case, the kind the query asked for, the kind's prior."""
     fraction = _KIND_PRIOR.get(row.kind, 0.0)
     if row.name == symbol.name:
-        fraction += 0.35
+        fraction += 0.45  # the name as written outweighs the keyword: `def Argument` means class Argument
     if symbol.kinds and row.kind in symbol.kinds:
-        fraction += 0.4
+        fraction += 0.3
     return min(fraction, 0.99)
 
 

@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modality", action="append", default=[], help="score only this modality alone (repeatable)")
     ap.add_argument("--preset", default="default")
     ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
+    ap.add_argument("--home", type=Path, default=None,
+                    help="FOURFOLD_HOME to index into and keep; reused without re-indexing when it already holds every corpus")
     args = ap.parse_args(argv)
 
     from fourfold.coordinator import evaluate
@@ -48,11 +50,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"missing corpora {missing} under {args.dev / 'corpora'}: build them with shared/eval/dev_suites.sh", file=sys.stderr)
         return 2
 
-    home = Path(tempfile.mkdtemp(prefix="fourfold-quality-"))
+    home = args.home or Path(tempfile.mkdtemp(prefix="fourfold-quality-"))
+    store = IndexStore(home)
     t = time.perf_counter()
-    summary = build_generation(IndexStore(home), [(args.dev / "corpora" / r, r) for r in repos])
-    index_s = time.perf_counter() - t
-    print(f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in {index_s:.1f}s", file=sys.stderr)
+    index: dict[str, object]
+    if store.live_generation() and set(repos) <= {r.name for r in store.repos()}:
+        index = {"generation": store.live_generation(), "reused": str(home)}
+        print(f"reusing the index in {home} ({index['generation']})", file=sys.stderr)
+    else:
+        summary = build_generation(store, [(args.dev / "corpora" / r, r) for r in repos])
+        index = {**summary.as_dict(), "wall_seconds": time.perf_counter() - t}
+        print(f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in {index['wall_seconds']:.1f}s",
+              file=sys.stderr)
 
     rows: list[evaluate.Row] = []
     with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
@@ -70,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report = {
             "preset": args.preset, "modalities": modalities, "repos": repos,
-            "index": {**summary.as_dict(), "wall_seconds": index_s}, "rows": evaluate.rows_to_json(rows),
+            "index": index, "rows": evaluate.rows_to_json(rows),
         }
         args.out.write_text(json.dumps(report, indent=2) + "\n")
         args.out.with_suffix(".txt").write_text(table + "\n")

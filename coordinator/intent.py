@@ -16,6 +16,18 @@ The rules and confidences are the architecture page's (the seed's design):
     "how", "why", "explain", "architecture"     understand_code  0.75
     anything else                               understand_code  0.40
 
+Rules added from measured routing on the development suites (``docs/quality.md``), each placed so
+that no seed form changes intent or confidence:
+
+    "where is X defined" / "definition of X"     find_definition  as the identifier rule says
+      (an identifier X keeps the seed's 0.80/0.60; "NetworkError" is no longer read as an
+      error search; a plain word gets 0.60, so the answer is fused)
+    "what calls X", "where is X called", "call sites of X"      find_references  0.90
+    "what would break", "affected by changing X", "if I rename X"  impact_analysis  0.85
+    a pasted stack trace (frames "at f (file:12:3)", "goroutine 1 [")  exact_match  0.85
+    "error: …" / "fatal: …" at the start        exact_match      0.85
+    an unquoted message ("Could not open file") exact_match      0.65 (fused: a guess)
+
 Plugins add rules (``fourfold_register_intents``); theirs are tried after the keyword rules and
 before the identifier and fallback rules, so they never override the seed's forms.
 """
@@ -62,7 +74,32 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         0,
     ),
     _rule("similar-phrase", "find_similar", 0.80, r"\b(?:similar\s+to|code\s+like|like\s+this)\b"),
+    # Measured additions (see the module docstring); after the seed's, so they never override them.
+    _rule("callers-phrase", "find_references", 0.90,
+          r"\b(?:what\s+calls|call\s+sites?\s+(?:of|for)|callers?\s+for|where\s+(?:is|are)\s+[\w$.:]+\s+called|who\s+invokes)\b"),
+    _rule("change-phrase", "impact_analysis", 0.85,
+          r"\b(?:what\s+(?:would|will|could|might)\s+break|affected\s+by\s+(?:changing|renaming|removing|deleting)"
+          r"|what\s+happens\s+if\s+I\s+(?:change|rename|remove|delete|modify)|if\s+I\s+(?:change|rename|remove|delete|modify)\s+[\w$.:]+\s*,?\s*what)\b"),
+    _rule("stack-frame", "exact_match", 0.85,
+          r"^\s*at\s+\S.*\(\S+:\d+(?::\d+)?\)\s*$|^goroutine\s+\d+\s+\[|^\s*File\s+\S+,\s+line\s+\d+", re.MULTILINE),
+    _rule("error-prefix", "exact_match", 0.85, r"^\s*(?:error|fatal|warning|panic)\s*(?:\[\w+\])?:\s*\S"),
 )
+
+#: "where is X defined": read by the identifier rule, so neither an error-like name nor a plain word misroutes.
+_WHERE_DEFINED = re.compile(
+    r"^\s*(?:where\s+(?:is|are)\s+(?:the\s+)?[\w$.:]+\s+(?:defined|declared|implemented)|(?:the\s+)?definition\s+of\s+[\w$.:]+)\s*\??\s*$",
+    re.IGNORECASE,
+)
+#: An unquoted message: capitalised words with a failure phrase, or a whole sentence ending in a
+#: full stop, and no question word. A guess, so its confidence keeps the answer fused.
+_MESSAGE = re.compile(r"^\s*[A-Z][\w'-]*(?:\s+\S+){1,14}\s*$")
+_SENTENCE = re.compile(r"^\s*[A-Z][\w'-]*(?:\s+\S+){2,14}\.\s*$")
+_FAILURE_PHRASE = re.compile(
+    r"\b(?:could\s+not|cannot|can't|couldn't|unable\s+to|failed\s+to|no\s+such|not\s+found|does\s+not\s+exist|is\s+not\s+(?:a|an|allowed|supported|valid)"
+    r"|must\s+be|requires?\s+(?:an?\s+)?\w+\s+arguments?|invalid|unexpected|missing|denied|refused|timed\s+out)\b",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(r"^\s*(?:how|why|what|where|which|who|when|does|do|is|are|can|should|python|find|show|list|get)\b|\?\s*$", re.IGNORECASE)
 
 _CODE_SHAPE = re.compile(r"[;{}]|=>|->|\)\s*:|^\s*(?:return|if|for|while)\b.*[(:]|\w+\([^)]*\)\s*[{;:]", re.MULTILINE)
 _IDENTIFIER = r"(?:[A-Z]{2,}[a-z]\w*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
@@ -89,6 +126,9 @@ def _identifier_rule(query: str) -> Classification | None:
 
 def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
     """Classify ``query``; ``extra_rules`` come from plugins."""
+    where = _WHERE_DEFINED.match(query)
+    if where:
+        return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")
     for rule in KEYWORD_RULES:
         if rule.pattern.search(query):
             return Classification(rule.intent, rule.confidence, rule.name)
@@ -100,6 +140,8 @@ def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classificati
     ident = _identifier_rule(query)
     if ident is not None:
         return ident
+    if _MESSAGE.match(query) and (_FAILURE_PHRASE.search(query) or _SENTENCE.match(query)) and not _QUESTION.search(query):
+        return Classification("exact_match", 0.65, "unquoted-message")
     if _UNDERSTAND.search(query):
         return Classification("understand_code", 0.75, "understand-phrase")
     return Classification("understand_code", 0.40, "fallback")

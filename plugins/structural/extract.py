@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -34,7 +35,10 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from fourfold.plugins.types import Definition, Extraction
 
-__all__ = ["CLASS_LIKE_KINDS", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported"]
+__all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported"]
+
+#: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
+EXTRACTOR_VERSION = "2"
 
 #: Every kind the extractor emits.
 KINDS = (
@@ -125,25 +129,34 @@ _GENERIC_KEYWORDS = (
 
 @dataclass(frozen=True, slots=True)
 class _Grammar:
-    """What extraction needs for one language: its grammar and compiled query."""
+    """What extraction needs for one language: its grammar, compiled query and per-grammar facts.
+
+    The facts are worked out once so that extraction asks the tree only what this grammar can
+    answer (a grammar without decorator wrappers never has a definition's parent looked up).
+    """
 
     language: Language
     query: Query
-    generic_kinds: tuple[tuple[str, str], ...]  # (node type, kind) for the generic fallback
+    generic_kinds: Mapping[str, str]  # node type -> kind, for the generic fallback
+    wrapped: bool  # the grammar has decorator-like wrappers (_DECORATOR_WRAPPERS)
+    attributes: bool  # the grammar has attribute siblings (_ATTRIBUTE_SIBLINGS)
 
 
 @dataclass(slots=True)
 class _Item:
-    """A definition while nesting is being worked out (mutable, internal only)."""
+    """A definition while nesting is being worked out (mutable, internal only).
+
+    ``node`` is kept so that the signature, the costliest part, is cut only for the items that
+    survive nesting (most assignments a query matches are locals and are dropped).
+    """
 
     start_byte: int
     end_byte: int
     start_line: int
-    end_line: int
+    node: Node
     name: str
     kind: str
     qualifier: str
-    signature: str
     order: int
     qualified_name: str = ""
     enclosing: _Item | None = None
@@ -172,7 +185,7 @@ def extract(source: bytes, language: str) -> Extraction:
     root = tree.root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""
-    definitions = _nest(items, package)
+    definitions = _nest(items, package, source)
     return Extraction(definitions=definitions, parse_errors=_count_errors(root), supported=True)
 
 
@@ -190,13 +203,24 @@ def _grammar(language: str) -> _Grammar | None:
         return None
     if language in SUPPORTED_LANGUAGES:
         name = _QUERY_FILE.get(language, language)
-        source = resources.files(__package__).joinpath("queries", f"{name}.scm").read_text()
-        return _Grammar(language=lang, query=Query(lang, source), generic_kinds=())
-    generic = _generic_kinds(lang)
-    if not generic:
-        return None
-    alternatives = " ".join(f"({node_type})" for node_type, _ in generic)
-    return _Grammar(language=lang, query=Query(lang, f"[{alternatives}] @generic"), generic_kinds=generic)
+        query = Query(lang, resources.files(__package__).joinpath("queries", f"{name}.scm").read_text())
+        generic: dict[str, str] = {}
+    else:
+        generic = dict(_generic_kinds(lang))
+        if not generic:
+            return None
+        query = Query(lang, "[" + " ".join(f"({node_type})" for node_type in generic) + "] @generic")
+    return _Grammar(
+        language=lang,
+        query=query,
+        generic_kinds=generic,
+        wrapped=any(_has_node_type(lang, t) for t in _DECORATOR_WRAPPERS),
+        attributes=any(_has_node_type(lang, t) for t in _ATTRIBUTE_SIBLINGS),
+    )
+
+
+def _has_node_type(lang: Language, node_type: str) -> bool:
+    return lang.id_for_node_kind(node_type, True) is not None
 
 
 def _generic_kinds(lang: Language) -> tuple[tuple[str, str], ...]:
@@ -234,62 +258,72 @@ def _parser(language: str, lang: Language) -> Parser:
 def _collect(grammar: _Grammar, root: Node, source: bytes) -> list[_Item]:
     """Run the query and turn each match into items, one per captured name."""
     best: dict[tuple[int, int, str], _Item] = {}
-    generic = dict(grammar.generic_kinds)
+    generic = grammar.generic_kinds
     for pattern, captures in QueryCursor(grammar.query).matches(root):
         node: Node | None = None
         kind = ""
         for capture, nodes in captures.items():
             if capture.startswith("definition."):
-                node, kind = nodes[0], capture[len("definition.") :]
+                node, kind = nodes[0], capture[11:]
                 break
-        names = captures.get("name", [])
+        names = captures.get("name", ())
         if node is None and "generic" in captures:
             node = captures["generic"][0]
             kind = generic.get(node.type, "")
             name_node = node.child_by_field_name("name")
-            names = [name_node] if name_node is not None else []
+            names = (name_node,) if name_node is not None else ()
         if node is None or not kind:
             continue
-        receivers = captures.get("receiver", [])
+        receivers = captures.get("receiver")
         receiver = _clean_qualifier(_text(receivers[0], source)) if receivers else ""
         for name_node in names:
-            item = _item(node, name_node, kind, receiver, pattern, source)
+            item = _item(grammar, node, name_node, kind, receiver, pattern, source)
             if item is None:
                 continue
             key = (item.start_byte, item.end_byte, item.name)
             kept = best.get(key)
             if kept is None or pattern < kept.order:
                 best[key] = item
-    return sorted(best.values(), key=lambda i: (i.start_byte, -i.end_byte, i.order))
+    return sorted(best.values(), key=_position)
 
 
-def _item(node: Node, name_node: Node, kind: str, receiver: str, order: int, source: bytes) -> _Item | None:
+def _position(item: _Item) -> tuple[int, int, int]:
+    """Source order, outer before inner, then the earlier query pattern."""
+    return item.start_byte, -item.end_byte, item.order
+
+
+def _item(grammar: _Grammar, node: Node, name_node: Node, kind: str, receiver: str, order: int, source: bytes) -> _Item | None:
     """One definition from a definition node and its (possibly qualified) name node."""
-    raw = _text(name_node, source).strip()
-    parts = [p for p in _QUALIFIER_SPLIT.split(_GENERICS.sub("", raw)) if p and p != "prototype"]
-    if not parts:
-        return None
-    name = parts[-1].strip()
+    raw = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace").strip()
+    if raw.isidentifier():  # the common case: a plain name, nothing to split
+        if raw == "prototype":
+            return None
+        name, qualifier = raw, ""
+    else:
+        parts = [p for p in _QUALIFIER_SPLIT.split(_GENERICS.sub("", raw)) if p and p != "prototype"]
+        if not parts:
+            return None
+        name = parts[-1].strip()
+        qualifier = ".".join(p.strip() for p in parts[:-1])
     if not name or not (name[0].isalpha() or name[0] in "_$@~#"):
         return None
-    qualifier = ".".join(p.strip() for p in parts[:-1])
     if receiver:
         qualifier = f"{receiver}.{qualifier}" if qualifier else receiver
     start = node
-    if node.parent is not None and node.parent.type in _DECORATOR_WRAPPERS:
-        start = node.parent
-    sibling = start.prev_named_sibling
-    while sibling is not None and sibling.type in _ATTRIBUTE_SIBLINGS:
-        start, sibling = sibling, sibling.prev_named_sibling
+    if grammar.wrapped and (parent := node.parent) is not None and parent.type in _DECORATOR_WRAPPERS:
+        start = parent
+    if grammar.attributes:
+        sibling = start.prev_named_sibling
+        while sibling is not None and sibling.type in _ATTRIBUTE_SIBLINGS:
+            start, sibling = sibling, sibling.prev_named_sibling
     return _Item(
         start_byte=start.start_byte,
         end_byte=node.end_byte,
         start_line=start.start_point[0] + 1,
-        end_line=_end_line(node),
+        node=node,
         name=name,
         kind=kind,
         qualifier=qualifier,
-        signature=_signature(node, kind, source),
         order=order,
     )
 
@@ -385,7 +419,7 @@ def _package_name(grammar: _Grammar, root: Node, source: bytes) -> str:
     return ""
 
 
-def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
+def _nest(items: list[_Item], package: str, source: bytes) -> tuple[Definition, ...]:
     """Find each item's enclosing definition, refine kinds, build qualified names."""
     out: list[Definition] = []
     stack: list[_Item] = []
@@ -417,9 +451,9 @@ def _nest(items: list[_Item], package: str) -> tuple[Definition, ...]:
                 name=item.name,
                 kind=item.kind,
                 start_line=item.start_line,
-                end_line=item.end_line,
+                end_line=_end_line(item.node),
                 qualified_name=item.qualified_name,
-                signature=item.signature,
+                signature=_signature(item.node, item.kind, source),
                 parent=enclosing.qualified_name if enclosing is not None else "",
             )
         )

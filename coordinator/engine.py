@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fourfold.coordinator import intent as intent_mod
-from fourfold.coordinator import metrics
+from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, top_modalities
@@ -71,6 +71,9 @@ class Answer:
     generation: str
     notes: tuple[str, ...]
     weights: Mapping[str, float]
+    rerank: str = ""  # "<reranker>" when it reordered the candidates, "skipped (<reason>)", "" when not asked
+    no_confident_match: bool = False
+    confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
 
 
 class Engine:
@@ -85,6 +88,7 @@ class Engine:
         self.fanout = FanOut(self.endpoints)
         self.executor_factory = executor_factory
         self.profiles = default_profiles()
+        self._rerankers: dict[str, rerank.Reranker] = {}
         self.extra_rules: list[intent_mod.IntentRule] = []
         import re
 
@@ -261,8 +265,20 @@ class Engine:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
         fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused")
+        fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         total = len(fused)
         hits = fused[: p.k]
+        reranked = bool(rerank_status) and not rerank_status.startswith("skipped")
+        confidences = tuple(
+            refusal.hit_confidence(rerank_scores[i] if reranked else None,
+                                   f.modalities["semantic"].score if "semantic" in f.modalities else None)
+            for i, f in enumerate(hits)
+        )
+        verdict = refusal.assess(confidences, reranked=reranked)
+        if rerank_status and not reranked:
+            notes.append(f"rerank: {rerank_status}")
+        if verdict.refused:
+            notes.append(verdict.note)
         if p.with_snippets and hits:
             hits = self._snippets(reader, hits)
         t_fuse = time.perf_counter()
@@ -278,7 +294,32 @@ class Engine:
             intent=intent, confidence=confidence, fusion_strategy=strategy, preset=get_preset(p.preset).name,
             partial=bool(missing), missing_shards=tuple(sorted(set(missing))), hits=tuple(hits), total_candidates=total,
             timings=timings, generation=generation, notes=tuple(notes), weights=weights,
+            rerank=rerank_status, no_confident_match=verdict.refused, confidences=confidences,
         )
+
+    async def _rerank(self, p: SearchParams, reader: object, fused: list[FusedHit],
+                      deadline: float) -> tuple[list[FusedHit], tuple[float | None, ...], str]:
+        """The optional rerank stage (``options["rerank"]`` names the reranker): (order, scores, status)."""
+        name = p.options.get("rerank", "")
+        if not name or not fused:
+            return fused, (), ""
+        from fourfold.plugins.store import GenerationReader
+
+        assert isinstance(reader, GenerationReader)
+        try:
+            model = self._rerankers.get(name) or self._rerankers.setdefault(name, rerank.make_reranker(name, self.plugins.rerankers))
+        except InvalidQuery:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an unavailable reranker leaves the fused order, named
+            return fused, (), f"skipped ({exc})"
+        top = fused[: rerank.RERANK_DEPTH]
+        rows = reader.segment_rows(f.hit.segment_id for f in top)
+        docs = [rerank.document_for(f.hit.path, rows[f.hit.segment_id].content if f.hit.segment_id in rows else "") for f in top]
+        budget = min(rerank.DEFAULT_RERANK_DEADLINE_S, deadline - time.monotonic())
+        out = await rerank.rerank_candidates(model, name, p.query, docs, deadline_s=budget)
+        order = [*out.order, *range(len(top), len(fused))]
+        scores = (*out.scores, *(None,) * (len(fused) - len(top)))
+        return [fused[i] for i in order], tuple(scores[i] for i in order), out.status
 
     @staticmethod
     def _snippets(reader: object, hits: Sequence[FusedHit], lines: int = 6) -> list[FusedHit]:

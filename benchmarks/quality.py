@@ -13,6 +13,7 @@ the table and writes it, with the JSON numbers and the index summary, to ``--out
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 import json
 import sys
 import tempfile
@@ -27,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modality", action="append", default=[], help="score only this modality alone (repeatable)")
     ap.add_argument("--preset", default="default")
     ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
+    ap.add_argument("--negatives", type=Path, default=Path(__file__).resolve().parents[1] / "tests/fixtures/eval/negatives.jsonl",
+                    help="questions the corpora cannot answer: refusal rate on them against false refusals (the curve)")
     ap.add_argument("--home", type=Path, default=None,
                     help="FOURFOLD_HOME to index into and keep; reused without re-indexing when it already holds every corpus")
     args = ap.parse_args(argv)
@@ -64,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
 
     rows: list[evaluate.Row] = []
+    fused: list[evaluate.Outcome] = []
+    negatives = evaluate.load_suite(args.negatives) if args.negatives and args.negatives.is_file() else []
     with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
         modalities = args.modality or list(client.status().modalities)
         for name, queries in suites:
@@ -73,13 +78,22 @@ def main(argv: list[str] | None = None) -> int:
 
             outcomes = evaluate.run_suite(client.search, queries, modalities, preset=args.preset, progress=progress)
             rows.extend(evaluate.rows_for(name, outcomes))
+            fused.extend(outcomes[evaluate.FUSED])
+        refused = evaluate.run_suite(client.search, negatives, (), preset=args.preset)[evaluate.FUSED] if negatives else []
     table = evaluate.format_table(rows)
+    curve = evaluate.refusal_curve(fused, refused, [t / 100 for t in range(20, 75, 5)])
+    if negatives:
+        answered = sum(1 for o in fused if evaluate.first_relevant_rank(o.query, o.hits, 10) is not None)
+        table += (f"\n\nrefusal ({len(refused)} negatives, {answered} answered positives; engine threshold as shipped: "
+                  f"{sum(o.refused for o in refused)}/{len(refused)} negatives and "
+                  f"{sum(o.refused for o in fused)}/{len(fused)} positives refused)\n" + evaluate.format_curve(curve))
     print(table)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report = {
             "preset": args.preset, "modalities": modalities, "repos": repos,
             "index": index, "rows": evaluate.rows_to_json(rows),
+            "refusal_curve": [asdict(p) for p in curve],
         }
         args.out.write_text(json.dumps(report, indent=2) + "\n")
         args.out.with_suffix(".txt").write_text(table + "\n")

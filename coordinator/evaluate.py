@@ -21,8 +21,8 @@ from typing import Any
 from fourfold.errors import InvalidInput
 
 __all__ = [
-    "FUSED", "ALL_INTENTS", "UNLABELLED", "EvalQuery", "HitSpan", "Outcome", "Relevant", "Row", "Summary",
-    "covers", "first_relevant_rank", "format_table", "load_suite", "mrr_at", "percentile", "recall_at",
+    "FUSED", "ALL_INTENTS", "UNLABELLED", "CurvePoint", "EvalQuery", "HitSpan", "Outcome", "Relevant", "Row", "Summary",
+    "covers", "first_relevant_rank", "format_curve", "format_table", "load_suite", "mrr_at", "percentile", "recall_at", "refusal_curve",
     "routing_accuracy", "rows_for", "rows_to_json", "run_suite", "success_at", "summarize", "zero_result_rate",
 ]
 
@@ -48,6 +48,8 @@ class Relevant:
 
 @dataclass(frozen=True, slots=True)
 class EvalQuery:
+    """One labelled query; no ``relevant`` items makes it a negative (the corpus cannot answer it)."""
+
     id: str
     query: str
     intent: str | None
@@ -76,6 +78,18 @@ class Outcome:
     error: str = ""
     partial: bool = False  # some shard did not answer: a miss may be the deployment's, not the ranking's
     notes: tuple[str, ...] = ()
+    #: The best hit's semantic similarity (what refusal reads without a reranker); None when semantic did not run.
+    confidence: float | None = None
+    refused: bool = False  # the answer said "no confident match"
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """Refusal at one threshold: the share of unanswerable queries refused, and of answered ones refused."""
+
+    threshold: float
+    negatives_refused: float
+    false_refusals: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +293,7 @@ def run_suite(
     import grpc
 
     from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.refusal import NO_CONFIDENT_MATCH
 
     answers = [FUSED, *modalities]
     out: dict[str, list[Outcome]] = {a: [] for a in answers}
@@ -299,11 +314,43 @@ def run_suite(
             else:
                 ms = (time.perf_counter() - t0) * 1000
                 hits = tuple(HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in r.hits)
-                out[answer].append(Outcome(q, hits, r.intent, ms, partial=r.partial, notes=tuple(r.notes)))
+                semantic = [h.modalities["semantic"].score for h in r.hits if "semantic" in h.modalities]
+                out[answer].append(Outcome(
+                    q, hits, r.intent, ms, partial=r.partial, notes=tuple(r.notes), confidence=max(semantic, default=None),
+                    refused=any(n.startswith(NO_CONFIDENT_MATCH) for n in r.notes),
+                ))
             done += 1
             if progress is not None:
                 progress(done, total, q.id)
     return out
+
+
+def refusal_curve(positives: Sequence[Outcome], negatives: Sequence[Outcome], thresholds: Iterable[float]) -> list[CurvePoint]:
+    """Refusal rate on ``negatives`` against false refusals of answered ``positives``, per threshold.
+
+    A positive counts only when its top 10 holds a relevant hit (refusing a wrong answer is no
+    loss); an outcome without a confidence is never refused, as the engine does.
+    """
+    answered = [o for o in positives if first_relevant_rank(o.query, o.hits, 10) is not None]
+
+    def refused(o: Outcome, t: float) -> bool:
+        return o.confidence is not None and o.confidence < t
+
+    return [
+        CurvePoint(
+            t,
+            sum(refused(o, t) for o in negatives) / len(negatives) if negatives else 0.0,
+            sum(refused(o, t) for o in answered) / len(answered) if answered else 0.0,
+        )
+        for t in thresholds
+    ]
+
+
+def format_curve(points: Sequence[CurvePoint]) -> str:
+    """The refusal curve as a small table."""
+    lines = ["threshold  negatives refused  false refusals", "-" * 44]
+    lines += [f"{p.threshold:9.2f}  {100 * p.negatives_refused:16.0f}%  {100 * p.false_refusals:13.0f}%" for p in points]
+    return "\n".join(lines)
 
 
 # -- report ----------------------------------------------------------------------------------------

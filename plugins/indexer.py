@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -20,8 +21,9 @@ from typing import Any, Protocol
 from fourfold.config import build_settings_from_env
 from fourfold.errors import InvalidInput
 from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.segment import SEGMENTER_VERSION, content_hash, segment_file
-from fourfold.plugins.ingest.walk import DEFAULT_MAX_FILE_BYTES, read_source, walk_repository
+from fourfold.plugins.ingest.parallel import FileTask, ParallelSegmenter
+from fourfold.plugins.ingest.segment import SEGMENTER_VERSION, content_hash
+from fourfold.plugins.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildStats
 from fourfold.plugins.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
@@ -184,49 +186,29 @@ def build_generation(
         all_segments: list[Segment] = []
         repo_files: dict[str, list[tuple[str, int]]] = {}
         repo_stats: dict[str, dict[str, Any]] = {}
-        with contextlib.closing(store.catalog()) as catalog, contextlib.closing(create_segments_db(build_dir / "segments.sqlite")) as segdb:
+        with (
+            contextlib.closing(store.catalog()) as catalog,
+            contextlib.closing(create_segments_db(build_dir / "segments.sqlite")) as segdb,
+            ParallelSegmenter() as segmenter,
+        ):
             for repo in repos:
                 walked = walk_repository(Path(repo.path))
                 summary.skipped.update(walked.skipped)
                 files_in_repo: list[tuple[str, int]] = []
                 n_segments = 0
-                total = len(walked.files)
-                for i, f in enumerate(walked.files):
-                    if i % 50 == 0 or i == total - 1:
-                        report("segment", i + 1, total, f"{repo.name}: {f.path}")
-                    data, reason = read_source(f, max_file_bytes)
-                    if data is None:
-                        summary.skipped[reason or "unknown"] += 1
-                        continue
-                    fhash = content_hash(data + SEGMENTER_VERSION.encode())
-                    language = detect_language(f.path, data[:128])
-                    row = catalog.execute(
-                        "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?",
-                        (repo.name, f.path),
-                    ).fetchone()
-                    if row and row[0] == fhash:
-                        segs = [Segment(**d) for d in json.loads(row[3])]
-                        parse_errors, supported = row[1], bool(row[2])
-                        summary.reused_files += 1
-                    else:
-                        seg_file = segment_file(repo.name, f.path, language, data)
-                        segs = list(seg_file.segments)
-                        parse_errors, supported = seg_file.extraction.parse_errors, seg_file.extraction.supported
-                        catalog.execute(
-                            "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (repo.name, f.path, fhash, language, parse_errors, int(supported),
-                             json.dumps([_seg_dict(s) for s in segs])),
-                        )
+                for path, size, language, segs, parse_errors, supported in _segmented_files(
+                    repo.name, walked.files, catalog, segmenter, summary, report, max_file_bytes
+                ):
                     if parse_errors:
                         summary.parse_errors += 1
                     if not supported and language not in _PLAIN_TEXT:
                         summary.unsupported_languages[language] += 1
                     insert_segments(segdb, segs)
                     all_segments.extend(segs)
-                    files_in_repo.append((f.path, len(data)))
+                    files_in_repo.append((path, size))
                     n_segments += len(segs)
                     summary.files += 1
-                    summary.bytes += len(data)
+                    summary.bytes += size
                 catalog.commit()
                 repo_files[repo.name] = files_in_repo
                 repo_stats[repo.name] = {"path": repo.path, "files": len(files_in_repo), "segments": n_segments}
@@ -278,6 +260,70 @@ def build_generation(
         store.publish(build_dir, generation)
         report("switch", 1, 1, f"{generation} is live")
         return summary
+
+
+#: Files read (and looked up in the file cache) before the cache misses among them are segmented together.
+SEGMENT_BATCH_FILES = 512
+SEGMENT_BATCH_BYTES = 32 << 20
+
+
+def _segmented_files(
+    repo: str,
+    files: Sequence[SourceFile],
+    catalog: sqlite3.Connection,
+    segmenter: ParallelSegmenter,
+    summary: IndexSummary,
+    report: Progress,
+    max_file_bytes: int,
+) -> Iterator[tuple[str, int, str, list[Segment], int, bool]]:
+    """(path, size, language, segments, parse errors, supported) of each readable file of a repository, in order.
+
+    A file whose content hash (with the segmenter's version) is in the catalog's file cache reuses
+    its segments; the others are segmented in batches, over the segmenter's process pool when a
+    batch is big, and written to the cache. Unreadable and skipped files are counted in ``summary``.
+    """
+    batch: list[tuple[str, bytes, str, str, list[Segment] | None, int, bool]] = []
+    batch_bytes = 0
+
+    def flush() -> Iterator[tuple[str, int, str, list[Segment], int, bool]]:
+        fresh = segmenter.segment([FileTask(repo, path, language, data) for path, data, _, language, cached, _, _ in batch if cached is None])
+        for path, data, fhash, language, cached, parse_errors, supported in batch:
+            if cached is not None:
+                summary.reused_files += 1
+                yield path, len(data), language, cached, parse_errors, supported
+                continue
+            seg_file = next(fresh)
+            segs = list(seg_file.segments)
+            parse_errors, supported = seg_file.extraction.parse_errors, seg_file.extraction.supported
+            catalog.execute(
+                "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (repo, path, fhash, language, parse_errors, int(supported), json.dumps([_seg_dict(s) for s in segs])),
+            )
+            yield path, len(data), language, segs, parse_errors, supported
+
+    total = len(files)
+    for i, f in enumerate(files):
+        if i % 50 == 0 or i == total - 1:
+            report("segment", i + 1, total, f"{repo}: {f.path}")
+        data, reason = read_source(f, max_file_bytes)
+        if data is None:
+            summary.skipped[reason or "unknown"] += 1
+            continue
+        fhash = content_hash(data + SEGMENTER_VERSION.encode())
+        language = detect_language(f.path, data[:128])
+        row = catalog.execute(
+            "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?", (repo, f.path)
+        ).fetchone()
+        if row and row[0] == fhash:
+            batch.append((f.path, data, fhash, language, [Segment(**d) for d in json.loads(row[3])], row[1], bool(row[2])))
+        else:
+            batch.append((f.path, data, fhash, language, None, 0, True))
+            batch_bytes += len(data)
+        if len(batch) >= SEGMENT_BATCH_FILES or batch_bytes >= SEGMENT_BATCH_BYTES:
+            yield from flush()
+            batch.clear()
+            batch_bytes = 0
+    yield from flush()
 
 
 _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css", "scss"}

@@ -84,7 +84,7 @@ class Engine:
         self.store = store
         self.launcher = launcher
         self.plugins = plugins or get_registry()
-        self.endpoints = EndpointRegistry()
+        self.endpoints = EndpointRegistry(store.store_id())
         self.fanout = FanOut(self.endpoints)
         self.executor_factory = executor_factory
         self.profiles = default_profiles()

@@ -78,6 +78,25 @@ class IndexStore:
         self.home = Path(home)
         self.generations_dir = self.home / "generations"
 
+    # -- identity --------------------------------------------------------------------------------
+    def store_id(self) -> str:
+        """A short random id made once per store: names its workers apart from another store's on
+        the same Ray cluster (every store numbers its generations from g000001)."""
+        path = self.home / "STORE_ID"
+        try:
+            return path.read_text().strip()
+        except FileNotFoundError:
+            self.home.mkdir(parents=True, exist_ok=True)
+            tmp = self.home / f".STORE_ID.{os.getpid()}.tmp"
+            tmp.write_text(os.urandom(4).hex() + "\n")
+            try:
+                os.link(tmp, path)  # first writer wins; a concurrent one reads the winner's id
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+            return path.read_text().strip()
+
     # -- catalog ---------------------------------------------------------------------------------
     def ensure(self) -> None:
         self.generations_dir.mkdir(parents=True, exist_ok=True)

@@ -107,10 +107,7 @@ def secured(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
     base = tmp_path_factory.mktemp("acl")
     store = IndexStore(base / "home")
-    store.ensure()
-    # Worker actors are named by generation; numbering this store's generations from 901 keeps
-    # them apart from the session cluster's (g000001...) on the shared Ray cluster.
-    (store.generations_dir / "g000900").mkdir()
+    store.ensure()  # its own store id keeps its workers apart from the session cluster's (both have g000001)
     build_generation(store, [(write_repo(base / "alpha", "alpha"), "alpha"), (write_repo(base / "beta", "beta"), "beta")])
     cert, key = self_signed(base)
     grants = {"tokens": [

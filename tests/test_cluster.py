@@ -115,13 +115,16 @@ def test_status_and_health(cluster: Any, stub: Any) -> None:
             assert r.status == health_pb2.HealthCheckResponse.SERVING
 
 
-def test_killed_worker_comes_back(stub: Any) -> None:
+def test_killed_worker_comes_back(cluster: Any, stub: Any) -> None:
     """SIGKILL the text worker: answers meanwhile are partial (never an error), then it serves again."""
     s = stub.Status(coordinator_pb2.StatusRequest(), timeout=30)
     text = next(sh for sh in s.shards if sh.modality == "text" and sh.generation == s.generation)
     from fourfold.workers.actors import NAMESPACE, EndpointKey, actor_name
 
-    handle = ray.get_actor(actor_name(EndpointKey(text.generation, "text", text.shard, text.replica)), namespace=NAMESPACE)
+    from fourfold.plugins.store import IndexStore
+
+    store_id = IndexStore(cluster.home).store_id()
+    handle = ray.get_actor(actor_name(EndpointKey(text.generation, "text", text.shard, text.replica, store_id)), namespace=NAMESPACE)
     pid = ray.get(handle.describe.remote())["pid"]
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 60

@@ -22,24 +22,27 @@ _PREFIX = "ff"
 
 @dataclass(frozen=True, slots=True, order=True)
 class EndpointKey:
+    """One worker: a replica of a shard of a modality, in a generation of one index store."""
+
     generation: str
     modality: str
     shard: str
     replica: int
+    store: str = ""  # the index store's id (IndexStore.store_id)
 
     def __str__(self) -> str:
         return f"{self.modality}/{self.shard}#{self.replica}@{self.generation}"
 
 
 def actor_name(key: EndpointKey) -> str:
-    return f"{_PREFIX}|{key.generation}|{key.modality}|{key.shard}|{key.replica}"
+    return f"{_PREFIX}|{key.store}|{key.generation}|{key.modality}|{key.shard}|{key.replica}"
 
 
 def parse_actor_name(name: str) -> EndpointKey | None:
     parts = name.split("|")
-    if len(parts) != 5 or parts[0] != _PREFIX or not parts[4].isdigit():
+    if len(parts) != 6 or parts[0] != _PREFIX or not parts[5].isdigit():
         return None
-    return EndpointKey(parts[1], parts[2], parts[3], int(parts[4]))
+    return EndpointKey(parts[2], parts[3], parts[4], int(parts[5]), parts[1])
 
 
 def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, **options: Any) -> Any:

@@ -72,6 +72,7 @@ class Launcher:
         self.store = store
         self.replicas = dict(replicas or {})
         self.host = host  # None: each actor serves on the address of the node it lands on
+        self.store_id = store.store_id()
 
     def keys(self, generation: str) -> list[EndpointKey]:
         reader = self.store.reader(generation)
@@ -79,7 +80,7 @@ class Launcher:
         if unknown:
             raise InvalidInput(f"--replicas names unknown modalities {sorted(unknown)}; known: {sorted({s.modality for s in reader.shards()})}")
         return [
-            EndpointKey(generation, s.modality, s.shard, r)
+            EndpointKey(generation, s.modality, s.shard, r, self.store_id)
             for s in reader.shards()
             for r in range(self.replicas.get(s.modality, 1))
         ]
@@ -103,7 +104,7 @@ class Launcher:
         retired = 0
         for a in ray.util.list_named_actors(all_namespaces=True):
             key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
-            if key and key.generation == generation and key.modality in self.replicas and key.replica >= self.replicas[key.modality]:
+            if key and key.store == self.store_id and key.generation == generation and key.modality in self.replicas and key.replica >= self.replicas[key.modality]:
                 ray.kill(ray.get_actor(a["name"], namespace=NAMESPACE), no_restart=True)
                 retired += 1
         return keys, retired
@@ -113,7 +114,7 @@ class Launcher:
         n = 0
         for a in ray.util.list_named_actors(all_namespaces=True):
             key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
-            if key and key.generation == generation:
+            if key and key.store == self.store_id and key.generation == generation:
                 try:
                     ray.kill(ray.get_actor(a["name"], namespace=NAMESPACE), no_restart=True)
                     n += 1
@@ -125,7 +126,7 @@ class Launcher:
         gens = set()
         for a in ray.util.list_named_actors(all_namespaces=True):
             key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
-            if key:
+            if key and key.store == self.store_id:
                 gens.add(key.generation)
         return gens
 

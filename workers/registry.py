@@ -34,14 +34,15 @@ class Endpoint:
 class EndpointRegistry:
     """Maps (generation, modality, shard) to the replicas serving it. Used from one asyncio loop."""
 
-    def __init__(self, resolve_timeout_s: float = 60.0) -> None:
+    def __init__(self, store_id: str, resolve_timeout_s: float = 60.0) -> None:
+        self.store_id = store_id  # only this index store's workers
         self.resolve_timeout_s = resolve_timeout_s
         self._endpoints: dict[EndpointKey, Endpoint] = {}
 
     async def refresh(self) -> None:
         """List the named actors and resolve the address of each new one."""
         names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True) if a.get("namespace") == NAMESPACE]
-        keys = {k: n for n in names if (k := parse_actor_name(n)) is not None}
+        keys = {k: n for n in names if (k := parse_actor_name(n)) is not None and k.store == self.store_id}
         for gone in set(self._endpoints) - set(keys):
             del self._endpoints[gone]
         new = [k for k in keys if k not in self._endpoints]

@@ -1,4 +1,4 @@
-"""Structural extraction: definition recall against Universal Ctags, and throughput.
+"""Structural extraction: definition recall against Universal Ctags, throughput, lookup latency.
 
 For each corpus the same files are tagged by ``ctags --output-format=json --fields=+nK -R`` and
 extracted by ``fourfold.plugins.structural.extract``. A ctags tag counts as recalled when a
@@ -7,26 +7,41 @@ ctags kind (``KIND_MAP``). Only kinds both tools know are compared: imports, ano
 functions, object-literal properties and the like are left out and counted as skipped.
 
     .venv/bin/python benchmarks/structural.py [--corpus NAME=DIR ...] [--out results.json]
+                                              [--latency] [--queries 200]
 
 Without ``--corpus`` it measures the dev corpora under /root/fourfold-dev/corpora (click, httpx,
-rich, express) and the checked-in fixtures. Throughput is files/s and MB/s of extraction against
-the wall time of ``ctags -R`` over the same files in the same run.
+rich, express) and the checked-in fixtures. Throughput, in the same run and over the same files:
+
+* single core: extraction's CPU time (best of ``--repeat`` passes; tree-sitter's parse alone
+  beside it) against ctags' CPU time (its rusage) - CPU time, because a shared machine's wall
+  clock measures the neighbours too;
+* parallel: ingestion's segmentation (``ParallelSegmenter`` over the available CPUs, segments
+  and all, not only definitions) of every corpus at once, wall time against ``ctags -R`` over the
+  same files, in files/s and MB/s in total and per core.
+
+``--latency`` indexes the corpora (structural modality only), starts the embedded deployment
+(local Ray cluster, workers, gRPC coordinator) and times symbol lookups through a gRPC client on
+the direct path (``def NAME``, ``Class.method`` and bare names): p50/p95 end to end.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fourfold.plugins.structural.extract import extract
+from fourfold.plugins.ingest.parallel import FileTask, ParallelSegmenter, available_cpus
+from fourfold.plugins.structural.extract import extract, parse
 from fourfold.plugins.types import Definition
 
 #: File extension -> tree-sitter language (the languages the benchmark measures).
@@ -89,8 +104,11 @@ class CorpusResult:
     bytes: int = 0
     definitions: int = 0
     parse_errors: int = 0
-    extract_s: float = 0.0
+    extract_s: float = 0.0  # wall time of one pass
+    extract_cpu_s: float = 0.0  # CPU time, best pass
+    parse_cpu_s: float = 0.0  # CPU time of tree-sitter's parse alone, best pass
     ctags_s: float = 0.0
+    ctags_cpu_s: float = 0.0
     skipped_tags: int = 0
     skipped_locals: int = 0
     kinds: dict[str, KindRecall] = field(default_factory=dict)
@@ -125,35 +143,55 @@ def source_files(root: Path) -> list[tuple[Path, str]]:
     return out
 
 
-def run_ctags(root: Path, files: Iterable[Path]) -> tuple[list[dict[str, object]], float]:
-    """ctags JSON tags for ``files`` (paths relative to ``root``) and its wall time."""
+def run_ctags(root: Path, files: Iterable[Path], repeat: int = 1) -> tuple[list[dict[str, object]], float, float]:
+    """ctags JSON tags for ``files`` (paths relative to ``root``), its wall and CPU time (best of ``repeat``)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lst", delete=False) as listing:
         listing.write("\n".join(str(f.relative_to(root)) for f in files))
-    started = time.perf_counter()
-    proc = subprocess.run(
-        ["ctags", "--output-format=json", "--fields=+nK", "-f", "-", "-L", listing.name],
-        cwd=root, capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    elapsed = time.perf_counter() - started
+    wall, cpu, out = float("inf"), float("inf"), ""
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        proc = subprocess.run(
+            ["ctags", "--output-format=json", "--fields=+nK", "-f", "-", "-L", listing.name],
+            cwd=root, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        wall = min(wall, time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = min(cpu, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        out = proc.stdout
     Path(listing.name).unlink()
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")], elapsed
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")], wall, cpu
 
 
-def measure(name: str, root: Path) -> CorpusResult:
+def _cpu_best(repeat: int, run: Callable[[], object]) -> float:
+    """The least CPU time of ``repeat`` calls of ``run``."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def measure(name: str, root: Path, repeat: int = 3) -> CorpusResult:
     """Extract every file of one corpus, run ctags over the same files, and compare."""
     files = source_files(root)
+    sources = [(path.read_bytes(), language) for path, language in files]
+    for language in {language for _, language in sources}:
+        extract(b"", language)  # load grammars and compile queries outside the timings
     result = CorpusResult(name=name, files=len(files))
     by_path: dict[str, tuple[str, tuple[Definition, ...]]] = {}
     started = time.perf_counter()
-    for path, language in files:
-        source = path.read_bytes()
+    for (path, _), (source, language) in zip(files, sources, strict=True):
         extraction = extract(source, language)
         result.bytes += len(source)
         result.definitions += len(extraction.definitions)
         result.parse_errors += extraction.parse_errors
         by_path[str(path.relative_to(root))] = (language, extraction.definitions)
     result.extract_s = time.perf_counter() - started
-    tags, result.ctags_s = run_ctags(root, [p for p, _ in files])
+    result.extract_cpu_s = _cpu_best(repeat, lambda: [extract(source, language) for source, language in sources])
+    result.parse_cpu_s = _cpu_best(repeat, lambda: [parse(source, language) for source, language in sources])
+    tags, result.ctags_s, result.ctags_cpu_s = run_ctags(root, [p for p, _ in files], repeat)
     for tag in tags:
         path, tag_name, kind, line = str(tag["path"]), str(tag["name"]), str(tag["kind"]), int(tag["line"])  # type: ignore[call-overload]
         language, definitions = by_path.get(path, ("", ()))
@@ -197,12 +235,131 @@ def print_table(results: list[CorpusResult]) -> None:
         print(f"{r.name:10} {'ALL':24} {sum(k.expected for k in r.kinds.values()):8d} "
               f"{sum(k.found for k in r.kinds.values()):7d} {r.recall:7.3f}")  # fmt: skip
     print()
-    print(f"{'corpus':10} {'files':>6} {'MB':>6} {'defs':>6} {'errors':>6} {'extract s':>9} {'files/s':>8} {'MB/s':>6} {'ctags s':>8}")
+    print("single core, CPU seconds (best pass): extraction, tree-sitter's parse alone, ctags; files/s and MB/s of extraction")
+    print(f"{'corpus':10} {'files':>6} {'MB':>6} {'defs':>6} {'errors':>6} {'extract':>8} {'parse':>7} {'ctags':>7} "
+          f"{'x ctags':>7} {'files/s':>8} {'MB/s':>6}")  # fmt: skip
     for r in results:
-        fps = r.files / r.extract_s if r.extract_s else 0.0
-        mbps = r.bytes / 1e6 / r.extract_s if r.extract_s else 0.0
-        print(f"{r.name:10} {r.files:6d} {r.bytes / 1e6:6.2f} {r.definitions:6d} {r.parse_errors:6d} "
-              f"{r.extract_s:9.3f} {fps:8.0f} {mbps:6.2f} {r.ctags_s:8.3f}")  # fmt: skip
+        fps = r.files / r.extract_cpu_s if r.extract_cpu_s else 0.0
+        mbps = r.bytes / 1e6 / r.extract_cpu_s if r.extract_cpu_s else 0.0
+        ratio = r.extract_cpu_s / r.ctags_cpu_s if r.ctags_cpu_s else 0.0
+        print(f"{r.name:10} {r.files:6d} {r.bytes / 1e6:6.2f} {r.definitions:6d} {r.parse_errors:6d} {r.extract_cpu_s:8.3f} "
+              f"{r.parse_cpu_s:7.3f} {r.ctags_cpu_s:7.3f} {ratio:7.2f} {fps:8.0f} {mbps:6.2f}")  # fmt: skip
+
+
+@dataclass(slots=True)
+class ParallelResult:
+    """Ingestion's segmentation of every corpus at once, in-process and over the pool, against ctags -R."""
+
+    files: int
+    bytes: int
+    workers: int
+    segments: int
+    in_process_s: float  # wall, one process
+    pool_s: float  # wall, warm pool of ``workers`` processes
+    pool_start_s: float  # the first pass over a cold pool, for the record (process start, imports, grammars)
+    ctags_s: float  # wall, ctags over the same files
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = asdict(self)
+        mb = self.bytes / 1e6
+        out.update(
+            in_process_files_per_s=round(self.files / self.in_process_s, 1), in_process_mb_per_s=round(mb / self.in_process_s, 2),
+            pool_files_per_s=round(self.files / self.pool_s, 1), pool_mb_per_s=round(mb / self.pool_s, 2),
+            pool_mb_per_s_per_core=round(mb / self.pool_s / self.workers, 2),
+            ctags_files_per_s=round(self.files / self.ctags_s, 1), ctags_mb_per_s=round(mb / self.ctags_s, 2),
+        )  # fmt: skip
+        return out
+
+
+def measure_parallel(corpora: list[tuple[str, Path]], workers: int) -> ParallelResult:
+    """Segment every file of ``corpora`` as ingestion does, in one process and over ``workers`` processes."""
+    files = [(name, root, path, language) for name, root in corpora for path, language in source_files(root)]
+    tasks = [FileTask(name, str(path.relative_to(root)), language, path.read_bytes()) for name, root, path, language in files]
+    with ParallelSegmenter(max_workers=1) as alone:
+        list(alone.segment(tasks[:20]))  # grammars loaded outside the timing
+        started = time.perf_counter()
+        expected = list(alone.segment(tasks))
+        in_process_s = time.perf_counter() - started
+    with ParallelSegmenter(max_workers=workers, min_files=1) as pool:
+        started = time.perf_counter()
+        list(pool.segment(tasks))
+        pool_start_s = time.perf_counter() - started
+        started = time.perf_counter()
+        pooled = list(pool.segment(tasks))
+        pool_s = time.perf_counter() - started
+    if pooled != expected:
+        raise AssertionError("the pool's segments differ from in-process segmentation")
+    _, ctags_s, _ = run_ctags(Path("/"), [path.resolve() for _, _, path, _ in files], repeat=3)
+    return ParallelResult(
+        files=len(tasks), bytes=sum(len(t.source) for t in tasks), workers=workers,
+        segments=sum(len(s.segments) for s in expected), in_process_s=in_process_s, pool_s=pool_s,
+        pool_start_s=pool_start_s, ctags_s=ctags_s,
+    )  # fmt: skip
+
+
+def print_parallel(r: ParallelResult) -> None:
+    mb = r.bytes / 1e6
+    print(f"\nsegmentation as ingestion does it (definitions and windows), {r.files} files, {mb:.2f} MB, {r.segments} segments; wall time")
+    print(f"{'how':28} {'s':>7} {'files/s':>8} {'MB/s':>6} {'MB/s/core':>9}")
+    for how, seconds, cores in (("in process", r.in_process_s, 1), (f"pool of {r.workers} (warm)", r.pool_s, r.workers),
+                                ("ctags -R (one process)", r.ctags_s, 1)):  # fmt: skip
+        print(f"{how:28} {seconds:7.3f} {r.files / seconds:8.0f} {mb / seconds:6.2f} {mb / seconds / cores:9.2f}")
+    print(f"(the pool's first pass, starting {r.workers} processes: {r.pool_start_s:.2f} s)")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def measure_latency(corpora: list[tuple[str, Path]], queries: int, seed: int = 7) -> dict[str, dict[str, object]]:
+    """Symbol lookups through gRPC on the direct path: p50/p95 per query form, in milliseconds."""
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    home = Path(tempfile.mkdtemp(prefix="fourfold-structural-"))
+    store = IndexStore(home)
+    build_generation(store, [(root, name) for name, root in corpora], modalities=["structural"], centrality=False)
+    reader = store.require_live()
+    try:
+        defs = sorted({(s.symbol, s.qualified_name or "") for s in reader.segments()
+                       if s.symbol and s.kind in {"function", "method", "class"} and len(s.symbol) > 2})  # fmt: skip
+    finally:
+        reader.close()
+    rng = random.Random(seed)
+    sample = rng.sample(defs, min(queries, len(defs)))
+    forms = {
+        "def NAME": [f"def {name}" for name, _ in sample],
+        "Class.method": [qualified for _, qualified in sample if "." in qualified],
+        "bare name": [name for name, _ in sample],
+    }
+    rows: dict[str, dict[str, object]] = {}
+    with EmbeddedServer(home) as server, Client(server.address) as client:
+        for query in forms["def NAME"][:10]:
+            client.search(SearchParams(query=query, k=10))  # warm-up: channels, shard loads
+        for form, texts in forms.items():
+            elapsed, strategies, answered = [], Counter[str](), 0
+            for text in texts:
+                started = time.perf_counter()
+                answer = client.search(SearchParams(query=text, k=10))
+                elapsed.append((time.perf_counter() - started) * 1000)
+                strategies[answer.fusion_strategy] += 1
+                answered += bool(answer.hits)
+            rows[form] = {
+                "queries": len(texts), "answered": answered, "strategies": dict(strategies),
+                "p50_ms": round(statistics.median(elapsed), 2), "p95_ms": round(_percentile(elapsed, 0.95), 2),
+            }  # fmt: skip
+    return rows
+
+
+def print_latency(rows: Mapping[str, Mapping[str, object]]) -> None:
+    print("\nsymbol lookup through gRPC (embedded deployment, structural modality), end to end")
+    print(f"{'form':14} {'n':>5} {'answered':>8} {'p50 ms':>7} {'p95 ms':>7}  strategies")
+    for form, r in rows.items():
+        print(f"{form:14} {r['queries']:5} {r['answered']:8} {r['p50_ms']:7.2f} {r['p95_ms']:7.2f}  {r['strategies']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,18 +367,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", action="append", default=[], metavar="NAME=DIR", help="a corpus to measure")
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
     parser.add_argument("--show-missed", type=int, default=0, help="print this many missed tags per corpus")
+    parser.add_argument("--repeat", type=int, default=3, help="timed passes per corpus (the best counts)")
+    parser.add_argument("--workers", type=int, default=available_cpus(), help="processes of the parallel segmentation")
+    parser.add_argument("--latency", action="store_true", help="also time symbol lookups through gRPC (starts Ray)")
+    parser.add_argument("--queries", type=int, default=200, help="symbols to look up per query form")
     args = parser.parse_args(argv)
     corpora = [tuple(c.split("=", 1)) for c in args.corpus]
     if not corpora:
         corpora = [(n, str(DEV_CORPORA / n)) for n in ("click", "httpx", "rich", "express") if (DEV_CORPORA / n).is_dir()]
         corpora.append(("fixtures", str(FIXTURES)))
-    results = [measure(name, Path(root)) for name, root in corpora]
+    results = [measure(name, Path(root), args.repeat) for name, root in corpora]
     print_table(results)
     for r in results:
         for miss in r.missed[: args.show_missed]:
             print(f"missed {r.name}: {miss}")
+    parallel = measure_parallel([(name, Path(root)) for name, root in corpora], args.workers)
+    print_parallel(parallel)
+    report: dict[str, object] = {"corpora": [r.as_json() for r in results], "parallel": parallel.as_json()}
+    if args.latency:
+        report["latency"] = latency = measure_latency([(n, Path(r)) for n, r in corpora if n != "fixtures"], args.queries)
+        print_latency(latency)
     if args.out:
-        args.out.write_text(json.dumps([r.as_json() for r in results], indent=2))
+        args.out.write_text(json.dumps(report, indent=2))
     return 0
 
 

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from fourfold.plugins.types import Definition, Extraction
 
-__all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported"]
+__all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported", "parse"]
 
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
 EXTRACTOR_VERSION = "2"
@@ -180,13 +180,21 @@ def extract(source: bytes, language: str) -> Extraction:
     grammar = _grammar(language)
     if grammar is None:
         return Extraction(definitions=(), parse_errors=0, supported=False)
-    parser = _parser(language, grammar.language)
-    tree = parser.parse(source)
-    root = tree.root_node
+    root = _parser(language, grammar.language).parse(source).root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""
     definitions = _nest(items, package, source)
     return Extraction(definitions=definitions, parse_errors=_count_errors(root), supported=True)
+
+
+def parse(source: bytes, language: str) -> Tree | None:
+    """The tree-sitter tree of one file (None when the language is unsupported).
+
+    The first half of :func:`extract`, on its own so that benchmarks can tell the parser's time
+    from the extractor's.
+    """
+    grammar = _grammar(language)
+    return None if grammar is None else _parser(language, grammar.language).parse(source)
 
 
 # --- grammars, parsers, queries -----------------------------------------------------------------

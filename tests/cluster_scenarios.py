@@ -103,6 +103,32 @@ def _wait_healthy(address: str, timeout: float = 120) -> None:
     raise TimeoutError(f"no coordinator became healthy at {address}")
 
 
+def _wait_for_ray(port: int, head: subprocess.Popen[bytes], timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if head.poll() is not None:
+            raise RuntimeError(f"ray start exited with {head.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                time.sleep(2)  # the GCS listens before the raylet registers
+                return
+        time.sleep(0.5)
+    raise TimeoutError(f"the Ray head did not listen on {port}")
+
+
+def _stop_session(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the process group ``proc`` leads (its whole Ray cluster), then SIGKILL what is left."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def coordinator_restart(work: Path) -> dict[str, Any]:
     """SIGKILL the coordinator: a restarted one serves the same generation from the same workers,
     with no rebuild; a second, stateless coordinator serves the same cluster meanwhile."""
@@ -114,8 +140,12 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
     ray_port = free_port()
     env = {**os.environ, "FOURFOLD_HOME": str(home), "RAY_AUTH_MODE": "disabled"}
     ray_bin = str(Path(sys.executable).parent / "ray")
-    subprocess.run([ray_bin, "start", "--head", f"--port={ray_port}", "--num-cpus=2", "--include-dashboard=false",
-                    "--disable-usage-stats", "--object-store-memory=100000000"], env=env, check=True, capture_output=True, timeout=120)
+    # `ray start --block` in a session of its own: stopping it stops this cluster only (`ray stop`
+    # would stop every Ray cluster on the machine, the test session's included).
+    head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={ray_port}", "--num-cpus=2",
+                             "--include-dashboard=false", "--disable-usage-stats", "--object-store-memory=100000000"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=open(work / "ray-head.log", "wb"), start_new_session=True)
+    _wait_for_ray(ray_port, head)
     procs: list[subprocess.Popen[bytes]] = []
     out: dict[str, Any] = {}
     try:
@@ -177,7 +207,7 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
                     p.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     p.kill()
-        subprocess.run([ray_bin, "stop", "--force"], env=env, capture_output=True, timeout=120)
+        _stop_session(head)
     return out
 
 

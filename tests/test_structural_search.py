@@ -134,6 +134,23 @@ def test_fuzzy_tolerates_typos(shard: StructuralShard) -> None:
     assert 1.0 <= hits[0].score < 2.0
 
 
+def test_fuzzy_finds_a_typo_among_many_names_sharing_a_prefix(tmp_path: Path) -> None:
+    """Thousands of test_* names share trigrams with the query; the typo'd one still wins."""
+    names = [f"test_case_{i:04d}" for i in range(3000)] + ["test_timeout_missing_default"]
+    segments = [
+        Segment(id=f"s{i}", repo="r", path="test_x.py", language="python", start_line=i + 1, end_line=i + 1,
+                content="", content_hash="", symbol=name, kind="function", qualified_name=name)
+        for i, name in enumerate(names)
+    ]  # fmt: skip
+    StructuralModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
+    shard = StructuralModality().load(tmp_path)
+    hits = shard.search(ModalityQuery(text="test_timout_missing_defualt", k=3)).hits
+    assert hits[0].symbol == "test_timeout_missing_default" and 1.0 <= hits[0].score < 2.0
+    exact = shard.search(ModalityQuery(text="test_case_0042", k=50))
+    assert [h.symbol for h in exact.hits] == ["test_case_0042"] and exact.total_matches == 1
+    shard.close()
+
+
 def test_keyword_prefers_the_kind(shard: StructuralShard) -> None:
     assert _search(shard, "struct Polygon", k=1) == [("Polygon", "struct", "shapes.rs")]
     assert _search(shard, "trait Area", k=1)[0][1] == "trait"

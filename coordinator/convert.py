@@ -31,10 +31,12 @@ def params_to_pb(p: SearchParams) -> coordinator_pb2.SearchRequest:
 
 def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
     hits = []
-    for f in a.hits:
+    for i, f in enumerate(a.hits):
         h = hit_to_pb(f.hit)
         h.score = f.score
         h.demoted = f.demoted
+        if i < len(a.confidences) and a.confidences[i] is not None:
+            h.confidence = a.confidences[i]
         for m, r in f.modalities.items():
             h.modalities[m].CopyFrom(common_pb2.ModalityContribution(rank=r.rank, contribution=r.contribution, score=r.score))
         hits.append(h)
@@ -43,6 +45,7 @@ def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
         partial=a.partial, missing_shards=list(a.missing_shards), hits=hits, total_candidates=a.total_candidates,
         timings=[coordinator_pb2.StageTiming(stage=s, ms=ms) for s, ms in a.timings.items()],
         generation=a.generation, notes=list(a.notes), weights=dict(a.weights),
+        rerank=a.rerank, no_confident_match=a.no_confident_match,
     )
 
 
@@ -54,6 +57,8 @@ def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
         "fusion_strategy": r.fusion_strategy,
         "preset": r.preset,
         "partial": r.partial,
+        "no_confident_match": r.no_confident_match,
+        "rerank": r.rerank or None,
         "missing_shards": list(r.missing_shards),
         "generation": r.generation,
         "notes": list(r.notes),
@@ -63,6 +68,7 @@ def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
                 "repo": h.repo, "path": h.path, "start_line": h.start_line, "end_line": h.end_line,
                 "symbol": h.symbol or None, "kind": h.kind or None, "score": round(h.score, 6),
                 "match_lines": list(h.match_lines), "demoted": h.demoted,
+                "confidence": round(h.confidence, 4) if h.HasField("confidence") else None,
                 **({"snippet": h.snippet} if h.snippet else {}),
                 "modalities": {m: {"rank": c.rank, "contribution": round(c.contribution, 6)} for m, c in sorted(h.modalities.items())},
             }

@@ -6,8 +6,8 @@ candidates (the rest keep their fused order after them), and it may never cost a
 fails, answers malformed scores or misses its deadline, the fused order stands and the answer's
 status says ``rerank: skipped (<reason>)``.
 
-Rerankers come from ``fourfold_register_rerankers`` plugins and from :data:`BUILTIN_RERANKERS`
-(``voyage``: Voyage AI's ``rerank-2.5`` through the ``voyageai`` client). No local reranker ships:
+Rerankers come from ``fourfold_register_rerankers`` plugins; the built-in one is ``voyage``
+(:mod:`fourfold.plugins.rerankers`: Voyage AI's ``rerank-2.5``). No local reranker ships:
 no package on PyPI installs a cross-encoder's weights without a model-hub download at first use
 (``flashrank``, ``flash-rerank`` and the sentence-transformers wrappers all fetch them).
 """
@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from fourfold.errors import InvalidQuery, PluginError, Unavailable
+from fourfold.errors import InvalidQuery
 
 __all__ = [
     "BUILTIN_RERANKERS", "DEFAULT_RERANK_DEADLINE_S", "RERANK_DEPTH", "Reranked", "Reranker", "VoyageReranker",
@@ -105,45 +104,9 @@ async def rerank_candidates(
     return Reranked(order, (*scores, *(None,) * (n - len(top))), name)
 
 
-class VoyageReranker:
-    """Voyage AI's ``rerank-2.5`` over HTTPS; relevance 0..1 scaled to 0..10.
-
-    Without ``VOYAGE_API_KEY`` (or ``api_key``) it is unavailable, and says so when built.
-    ``base_url`` points the client elsewhere (the tests use a fake server on 127.0.0.1).
-    """
-
-    name = "voyage"
-
-    def __init__(self, model: str = "rerank-2.5", api_key: str | None = None, base_url: str | None = None,
-                 timeout_s: float | str = 10.0) -> None:
-        key = api_key or os.environ.get("VOYAGE_API_KEY", "")
-        if not key:
-            raise Unavailable("the voyage reranker is unavailable: set VOYAGE_API_KEY, or search without --rerank")
-        from voyageai.client import Client
-
-        self.model = model
-        # No client retries: a retry would outlive the rerank deadline, and the fused order is a fine answer.
-        self._client = Client(api_key=key, max_retries=0, timeout=float(timeout_s), base_url=base_url)
-
-    def rerank(self, query: str, documents: list[str]) -> list[float]:
-        from voyageai import error
-
-        try:
-            result = self._client.rerank(query, documents, model=self.model, truncation=True)
-        except error.AuthenticationError as exc:
-            raise PluginError(f"Voyage rejected the API key in VOYAGE_API_KEY ({exc}); check the key") from exc
-        scores = [0.0] * len(documents)
-        for r in result.results:
-            scores[r.index] = MAX_SCORE * float(r.relevance_score)
-        return scores
-
-
-BUILTIN_RERANKERS: dict[str, Callable[..., Reranker]] = {"voyage": VoyageReranker}
-
-
 def make_reranker(name: str, registered: Mapping[str, Callable[..., Any]], settings: Mapping[str, str] | None = None) -> Reranker:
-    """Build the reranker ``name`` (a plugin's first, then the built-ins); an unknown name is the caller's error."""
-    factories = {**BUILTIN_RERANKERS, **registered}
+    """Build the reranker ``name`` registered through ``fourfold_register_rerankers``; an unknown name is the caller's error."""
+    factories = dict(registered)
     try:
         factory = factories[name]
     except KeyError:

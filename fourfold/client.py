@@ -149,6 +149,8 @@ def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
         intent=r.intent, confidence=r.confidence, fusion_strategy=r.fusion_strategy, preset=r.preset, partial=r.partial,
         missing_shards=tuple(r.missing_shards), hits=tuple(hits), total_candidates=r.total_candidates,
         timings={t.stage: t.ms for t in r.timings}, generation=r.generation, notes=tuple(r.notes), weights=dict(r.weights),
+        rerank=r.rerank, no_confident_match=r.no_confident_match,
+        confidences=tuple(h.confidence if h.HasField("confidence") else None for h in r.hits),
     )
 
 

@@ -39,6 +39,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "fourfold.plugins.text.plugin",
     "fourfold.plugins.graph.plugin",
     "fourfold.plugins.semantic.plugin",
+    "fourfold.plugins.rerankers.plugin",
 )
 
 

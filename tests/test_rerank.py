@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from fourfold.coordinator.rerank import VoyageReranker, document_for, make_reranker, rerank_candidates
+from fourfold.coordinator.rerank import document_for, make_reranker, rerank_candidates
+from fourfold.plugins.rerankers.voyage import VoyageReranker
 from fourfold.errors import InvalidQuery, Unavailable
 
 
@@ -83,7 +84,7 @@ def test_document_is_path_then_clipped_code() -> None:
 
 def test_unknown_reranker_names_the_available_ones() -> None:
     with pytest.raises(InvalidQuery, match=r"unknown reranker 'nope'; available: probe, voyage"):
-        make_reranker("nope", {"probe": Scripted})
+        make_reranker("nope", {"probe": Scripted, "voyage": VoyageReranker})
 
 
 def test_voyage_without_a_key_is_unavailable_with_a_clear_message(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ class ModalityContribution(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., contribution: _Optional[float] = ..., score: _Optional[float] = ...) -> None: ...
 
 class Hit(_message.Message):
-    __slots__ = ("repo", "path", "start_line", "end_line", "symbol", "kind", "language", "score", "segment_id", "match_lines", "centrality", "modalities", "demoted", "snippet")
+    __slots__ = ("repo", "path", "start_line", "end_line", "symbol", "kind", "language", "score", "segment_id", "match_lines", "centrality", "modalities", "demoted", "snippet", "confidence")
     class ModalitiesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +39,7 @@ class Hit(_message.Message):
     MODALITIES_FIELD_NUMBER: _ClassVar[int]
     DEMOTED_FIELD_NUMBER: _ClassVar[int]
     SNIPPET_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     repo: str
     path: str
     start_line: int
@@ -53,4 +54,5 @@ class Hit(_message.Message):
     modalities: _containers.MessageMap[str, ModalityContribution]
     demoted: bool
     snippet: str
-    def __init__(self, repo: _Optional[str] = ..., path: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ..., symbol: _Optional[str] = ..., kind: _Optional[str] = ..., language: _Optional[str] = ..., score: _Optional[float] = ..., segment_id: _Optional[str] = ..., match_lines: _Optional[_Iterable[int]] = ..., centrality: _Optional[float] = ..., modalities: _Optional[_Mapping[str, ModalityContribution]] = ..., demoted: _Optional[bool] = ..., snippet: _Optional[str] = ...) -> None: ...
+    confidence: float
+    def __init__(self, repo: _Optional[str] = ..., path: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ..., symbol: _Optional[str] = ..., kind: _Optional[str] = ..., language: _Optional[str] = ..., score: _Optional[float] = ..., segment_id: _Optional[str] = ..., match_lines: _Optional[_Iterable[int]] = ..., centrality: _Optional[float] = ..., modalities: _Optional[_Mapping[str, ModalityContribution]] = ..., demoted: _Optional[bool] = ..., snippet: _Optional[str] = ..., confidence: _Optional[float] = ...) -> None: ...

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from fourfold.v1 import common_pb2 as fourfold_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x66ourfold/v1/coordinator.proto\x12\x0b\x66ourfold.v1\x1a\x18\x66ourfold/v1/common.proto\"\xaa\x03\n\rSearchRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\t\n\x01k\x18\x02 \x01(\x05\x12\r\n\x05repos\x18\x03 \x03(\t\x12\x0e\n\x06intent\x18\x04 \x01(\t\x12\x0e\n\x06preset\x18\x05 \x01(\t\x12\x12\n\nmodalities\x18\x06 \x03(\t\x12\x38\n\x07weights\x18\x07 \x03(\x0b\x32\'.fourfold.v1.SearchRequest.WeightsEntry\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x08 \x01(\x05\x12\x11\n\tpath_glob\x18\t \x01(\t\x12\x11\n\tlanguages\x18\n \x03(\t\x12\x16\n\x0e\x63\x61se_sensitive\x18\x0b \x01(\x08\x12\x38\n\x07options\x18\x0c \x03(\x0b\x32\'.fourfold.v1.SearchRequest.OptionsEntry\x12\x15\n\rwith_snippets\x18\r \x01(\x08\x1a.\n\x0cWeightsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"(\n\x0bStageTiming\x12\r\n\x05stage\x18\x01 \x01(\t\x12\n\n\x02ms\x18\x02 \x01(\x01\"\xf9\x02\n\x0eSearchResponse\x12\x0e\n\x06intent\x18\x01 \x01(\t\x12\x12\n\nconfidence\x18\x02 \x01(\x01\x12\x17\n\x0f\x66usion_strategy\x18\x03 \x01(\t\x12\x0e\n\x06preset\x18\x04 \x01(\t\x12\x0f\n\x07partial\x18\x05 \x01(\x08\x12\x16\n\x0emissing_shards\x18\x06 \x03(\t\x12\x1e\n\x04hits\x18\x07 \x03(\x0b\x32\x10.fourfold.v1.Hit\x12\x18\n\x10total_candidates\x18\x08 \x01(\x03\x12)\n\x07timings\x18\t \x03(\x0b\x32\x18.fourfold.v1.StageTiming\x12\x12\n\ngeneration\x18\n \x01(\t\x12\r\n\x05notes\x18\x0b \x03(\t\x12\x39\n\x07weights\x18\x0c \x03(\x0b\x32(.fourfold.v1.SearchResponse.WeightsEntry\x1a.\n\x0cWeightsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"&\n\x08RepoSpec\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"4\n\x0cIndexRequest\x12$\n\x05repos\x18\x01 \x03(\x0b\x32\x15.fourfold.v1.RepoSpec\"\x89\x03\n\x0cIndexSummary\x12\x12\n\ngeneration\x18\x01 \x01(\t\x12\r\n\x05\x66iles\x18\x02 \x01(\x03\x12\x10\n\x08segments\x18\x03 \x01(\x03\x12\x37\n\x07skipped\x18\x04 \x03(\x0b\x32&.fourfold.v1.IndexSummary.SkippedEntry\x12\x14\n\x0creused_files\x18\x05 \x01(\x03\x12\x14\n\x0cparse_errors\x18\x06 \x01(\x03\x12\x0f\n\x07seconds\x18\x07 \x01(\x01\x12\r\n\x05\x62ytes\x18\x08 \x01(\x03\x12R\n\x15unsupported_languages\x18\t \x03(\x0b\x32\x33.fourfold.v1.IndexSummary.UnsupportedLanguagesEntry\x1a.\n\x0cSkippedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a;\n\x19UnsupportedLanguagesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"x\n\rIndexProgress\x12\r\n\x05stage\x18\x01 \x01(\t\x12\x0c\n\x04\x64one\x18\x02 \x01(\x03\x12\r\n\x05total\x18\x03 \x01(\x03\x12\x0f\n\x07message\x18\x04 \x01(\t\x12*\n\x07summary\x18\x05 \x01(\x0b\x32\x19.fourfold.v1.IndexSummary\"\x0f\n\rStatusRequest\"I\n\nRepoStatus\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\r\n\x05\x66iles\x18\x03 \x01(\x03\x12\x10\n\x08segments\x18\x04 \x01(\x03\"\x85\x01\n\x0bShardStatus\x12\x10\n\x08modality\x18\x01 \x01(\t\x12\r\n\x05shard\x18\x02 \x01(\t\x12\x0f\n\x07replica\x18\x03 \x01(\x05\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\x12\x0e\n\x06health\x18\x05 \x01(\t\x12\x12\n\ngeneration\x18\x06 \x01(\t\x12\x0f\n\x07node_id\x18\x07 \x01(\t\"\xaa\x01\n\x0eStatusResponse\x12\x12\n\ngeneration\x18\x01 \x01(\t\x12&\n\x05repos\x18\x02 \x03(\x0b\x32\x17.fourfold.v1.RepoStatus\x12(\n\x06shards\x18\x03 \x03(\x0b\x32\x18.fourfold.v1.ShardStatus\x12\x12\n\nmodalities\x18\x04 \x03(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\r\n\x05nodes\x18\x06 \x01(\x05\x32\xd5\x01\n\x0b\x43oordinator\x12\x41\n\x06Search\x12\x1a.fourfold.v1.SearchRequest\x1a\x1b.fourfold.v1.SearchResponse\x12@\n\x05Index\x12\x19.fourfold.v1.IndexRequest\x1a\x1a.fourfold.v1.IndexProgress0\x01\x12\x41\n\x06Status\x12\x1a.fourfold.v1.StatusRequest\x1a\x1b.fourfold.v1.StatusResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x66ourfold/v1/coordinator.proto\x12\x0b\x66ourfold.v1\x1a\x18\x66ourfold/v1/common.proto\"\xaa\x03\n\rSearchRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\t\n\x01k\x18\x02 \x01(\x05\x12\r\n\x05repos\x18\x03 \x03(\t\x12\x0e\n\x06intent\x18\x04 \x01(\t\x12\x0e\n\x06preset\x18\x05 \x01(\t\x12\x12\n\nmodalities\x18\x06 \x03(\t\x12\x38\n\x07weights\x18\x07 \x03(\x0b\x32\'.fourfold.v1.SearchRequest.WeightsEntry\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x08 \x01(\x05\x12\x11\n\tpath_glob\x18\t \x01(\t\x12\x11\n\tlanguages\x18\n \x03(\t\x12\x16\n\x0e\x63\x61se_sensitive\x18\x0b \x01(\x08\x12\x38\n\x07options\x18\x0c \x03(\x0b\x32\'.fourfold.v1.SearchRequest.OptionsEntry\x12\x15\n\rwith_snippets\x18\r \x01(\x08\x1a.\n\x0cWeightsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"(\n\x0bStageTiming\x12\r\n\x05stage\x18\x01 \x01(\t\x12\n\n\x02ms\x18\x02 \x01(\x01\"\xa5\x03\n\x0eSearchResponse\x12\x0e\n\x06intent\x18\x01 \x01(\t\x12\x12\n\nconfidence\x18\x02 \x01(\x01\x12\x17\n\x0f\x66usion_strategy\x18\x03 \x01(\t\x12\x0e\n\x06preset\x18\x04 \x01(\t\x12\x0f\n\x07partial\x18\x05 \x01(\x08\x12\x16\n\x0emissing_shards\x18\x06 \x03(\t\x12\x1e\n\x04hits\x18\x07 \x03(\x0b\x32\x10.fourfold.v1.Hit\x12\x18\n\x10total_candidates\x18\x08 \x01(\x03\x12)\n\x07timings\x18\t \x03(\x0b\x32\x18.fourfold.v1.StageTiming\x12\x12\n\ngeneration\x18\n \x01(\t\x12\r\n\x05notes\x18\x0b \x03(\t\x12\x39\n\x07weights\x18\x0c \x03(\x0b\x32(.fourfold.v1.SearchResponse.WeightsEntry\x12\x0e\n\x06rerank\x18\r \x01(\t\x12\x1a\n\x12no_confident_match\x18\x0e \x01(\x08\x1a.\n\x0cWeightsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"&\n\x08RepoSpec\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"4\n\x0cIndexRequest\x12$\n\x05repos\x18\x01 \x03(\x0b\x32\x15.fourfold.v1.RepoSpec\"\x89\x03\n\x0cIndexSummary\x12\x12\n\ngeneration\x18\x01 \x01(\t\x12\r\n\x05\x66iles\x18\x02 \x01(\x03\x12\x10\n\x08segments\x18\x03 \x01(\x03\x12\x37\n\x07skipped\x18\x04 \x03(\x0b\x32&.fourfold.v1.IndexSummary.SkippedEntry\x12\x14\n\x0creused_files\x18\x05 \x01(\x03\x12\x14\n\x0cparse_errors\x18\x06 \x01(\x03\x12\x0f\n\x07seconds\x18\x07 \x01(\x01\x12\r\n\x05\x62ytes\x18\x08 \x01(\x03\x12R\n\x15unsupported_languages\x18\t \x03(\x0b\x32\x33.fourfold.v1.IndexSummary.UnsupportedLanguagesEntry\x1a.\n\x0cSkippedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a;\n\x19UnsupportedLanguagesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"x\n\rIndexProgress\x12\r\n\x05stage\x18\x01 \x01(\t\x12\x0c\n\x04\x64one\x18\x02 \x01(\x03\x12\r\n\x05total\x18\x03 \x01(\x03\x12\x0f\n\x07message\x18\x04 \x01(\t\x12*\n\x07summary\x18\x05 \x01(\x0b\x32\x19.fourfold.v1.IndexSummary\"\x0f\n\rStatusRequest\"I\n\nRepoStatus\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\r\n\x05\x66iles\x18\x03 \x01(\x03\x12\x10\n\x08segments\x18\x04 \x01(\x03\"\x85\x01\n\x0bShardStatus\x12\x10\n\x08modality\x18\x01 \x01(\t\x12\r\n\x05shard\x18\x02 \x01(\t\x12\x0f\n\x07replica\x18\x03 \x01(\x05\x12\x0f\n\x07\x61\x64\x64ress\x18\x04 \x01(\t\x12\x0e\n\x06health\x18\x05 \x01(\t\x12\x12\n\ngeneration\x18\x06 \x01(\t\x12\x0f\n\x07node_id\x18\x07 \x01(\t\"\xaa\x01\n\x0eStatusResponse\x12\x12\n\ngeneration\x18\x01 \x01(\t\x12&\n\x05repos\x18\x02 \x03(\x0b\x32\x17.fourfold.v1.RepoStatus\x12(\n\x06shards\x18\x03 \x03(\x0b\x32\x18.fourfold.v1.ShardStatus\x12\x12\n\nmodalities\x18\x04 \x03(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\r\n\x05nodes\x18\x06 \x01(\x05\x32\xd5\x01\n\x0b\x43oordinator\x12\x41\n\x06Search\x12\x1a.fourfold.v1.SearchRequest\x1a\x1b.fourfold.v1.SearchResponse\x12@\n\x05Index\x12\x19.fourfold.v1.IndexRequest\x1a\x1a.fourfold.v1.IndexProgress0\x01\x12\x41\n\x06Status\x12\x1a.fourfold.v1.StatusRequest\x1a\x1b.fourfold.v1.StatusResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -51,29 +51,29 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STAGETIMING']._serialized_start=501
   _globals['_STAGETIMING']._serialized_end=541
   _globals['_SEARCHRESPONSE']._serialized_start=544
-  _globals['_SEARCHRESPONSE']._serialized_end=921
+  _globals['_SEARCHRESPONSE']._serialized_end=965
   _globals['_SEARCHRESPONSE_WEIGHTSENTRY']._serialized_start=405
   _globals['_SEARCHRESPONSE_WEIGHTSENTRY']._serialized_end=451
-  _globals['_REPOSPEC']._serialized_start=923
-  _globals['_REPOSPEC']._serialized_end=961
-  _globals['_INDEXREQUEST']._serialized_start=963
-  _globals['_INDEXREQUEST']._serialized_end=1015
-  _globals['_INDEXSUMMARY']._serialized_start=1018
-  _globals['_INDEXSUMMARY']._serialized_end=1411
-  _globals['_INDEXSUMMARY_SKIPPEDENTRY']._serialized_start=1304
-  _globals['_INDEXSUMMARY_SKIPPEDENTRY']._serialized_end=1350
-  _globals['_INDEXSUMMARY_UNSUPPORTEDLANGUAGESENTRY']._serialized_start=1352
-  _globals['_INDEXSUMMARY_UNSUPPORTEDLANGUAGESENTRY']._serialized_end=1411
-  _globals['_INDEXPROGRESS']._serialized_start=1413
-  _globals['_INDEXPROGRESS']._serialized_end=1533
-  _globals['_STATUSREQUEST']._serialized_start=1535
-  _globals['_STATUSREQUEST']._serialized_end=1550
-  _globals['_REPOSTATUS']._serialized_start=1552
-  _globals['_REPOSTATUS']._serialized_end=1625
-  _globals['_SHARDSTATUS']._serialized_start=1628
-  _globals['_SHARDSTATUS']._serialized_end=1761
-  _globals['_STATUSRESPONSE']._serialized_start=1764
-  _globals['_STATUSRESPONSE']._serialized_end=1934
-  _globals['_COORDINATOR']._serialized_start=1937
-  _globals['_COORDINATOR']._serialized_end=2150
+  _globals['_REPOSPEC']._serialized_start=967
+  _globals['_REPOSPEC']._serialized_end=1005
+  _globals['_INDEXREQUEST']._serialized_start=1007
+  _globals['_INDEXREQUEST']._serialized_end=1059
+  _globals['_INDEXSUMMARY']._serialized_start=1062
+  _globals['_INDEXSUMMARY']._serialized_end=1455
+  _globals['_INDEXSUMMARY_SKIPPEDENTRY']._serialized_start=1348
+  _globals['_INDEXSUMMARY_SKIPPEDENTRY']._serialized_end=1394
+  _globals['_INDEXSUMMARY_UNSUPPORTEDLANGUAGESENTRY']._serialized_start=1396
+  _globals['_INDEXSUMMARY_UNSUPPORTEDLANGUAGESENTRY']._serialized_end=1455
+  _globals['_INDEXPROGRESS']._serialized_start=1457
+  _globals['_INDEXPROGRESS']._serialized_end=1577
+  _globals['_STATUSREQUEST']._serialized_start=1579
+  _globals['_STATUSREQUEST']._serialized_end=1594
+  _globals['_REPOSTATUS']._serialized_start=1596
+  _globals['_REPOSTATUS']._serialized_end=1669
+  _globals['_SHARDSTATUS']._serialized_start=1672
+  _globals['_SHARDSTATUS']._serialized_end=1805
+  _globals['_STATUSRESPONSE']._serialized_start=1808
+  _globals['_STATUSRESPONSE']._serialized_end=1978
+  _globals['_COORDINATOR']._serialized_start=1981
+  _globals['_COORDINATOR']._serialized_end=2194
 # @@protoc_insertion_point(module_scope)

@@ -60,7 +60,7 @@ class StageTiming(_message.Message):
     def __init__(self, stage: _Optional[str] = ..., ms: _Optional[float] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("intent", "confidence", "fusion_strategy", "preset", "partial", "missing_shards", "hits", "total_candidates", "timings", "generation", "notes", "weights")
+    __slots__ = ("intent", "confidence", "fusion_strategy", "preset", "partial", "missing_shards", "hits", "total_candidates", "timings", "generation", "notes", "weights", "rerank", "no_confident_match")
     class WeightsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -80,6 +80,8 @@ class SearchResponse(_message.Message):
     GENERATION_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
     WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    RERANK_FIELD_NUMBER: _ClassVar[int]
+    NO_CONFIDENT_MATCH_FIELD_NUMBER: _ClassVar[int]
     intent: str
     confidence: float
     fusion_strategy: str
@@ -92,7 +94,9 @@ class SearchResponse(_message.Message):
     generation: str
     notes: _containers.RepeatedScalarFieldContainer[str]
     weights: _containers.ScalarMap[str, float]
-    def __init__(self, intent: _Optional[str] = ..., confidence: _Optional[float] = ..., fusion_strategy: _Optional[str] = ..., preset: _Optional[str] = ..., partial: _Optional[bool] = ..., missing_shards: _Optional[_Iterable[str]] = ..., hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_candidates: _Optional[int] = ..., timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    rerank: str
+    no_confident_match: bool
+    def __init__(self, intent: _Optional[str] = ..., confidence: _Optional[float] = ..., fusion_strategy: _Optional[str] = ..., preset: _Optional[str] = ..., partial: _Optional[bool] = ..., missing_shards: _Optional[_Iterable[str]] = ..., hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_candidates: _Optional[int] = ..., timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ..., rerank: _Optional[str] = ..., no_confident_match: _Optional[bool] = ...) -> None: ...
 
 class RepoSpec(_message.Message):
     __slots__ = ("path", "name")

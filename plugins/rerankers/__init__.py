@@ -1,0 +1,1 @@
+"""Built-in rerankers, registered through ``fourfold_register_rerankers``."""

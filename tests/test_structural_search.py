@@ -151,6 +151,21 @@ def test_fuzzy_finds_a_typo_among_many_names_sharing_a_prefix(tmp_path: Path) ->
     shard.close()
 
 
+def test_library_code_and_the_eponymous_module_break_ties(tmp_path: Path) -> None:
+    places = ["tests/test_bar.py", "examples/bar.py", "src/pkg/widgets.py", "src/pkg/progress_bar.py"]
+    segments = [
+        Segment(id=f"s{i}", repo="r", path=path, language="python", start_line=1, end_line=2, content="",
+                content_hash="", symbol="ProgressBar", kind="class", qualified_name="ProgressBar")
+        for i, path in enumerate(places)
+    ]  # fmt: skip
+    StructuralModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
+    shard = StructuralModality().load(tmp_path)
+    hits = shard.search(ModalityQuery(text="class ProgressBar", k=4)).hits
+    assert [h.path for h in hits[:2]] == ["src/pkg/progress_bar.py", "src/pkg/widgets.py"]
+    assert {h.path for h in hits[2:]} == {"tests/test_bar.py", "examples/bar.py"}
+    shard.close()
+
+
 def test_keyword_prefers_the_kind(shard: StructuralShard) -> None:
     assert _search(shard, "struct Polygon", k=1) == [("Polygon", "struct", "shapes.rs")]
     assert _search(shard, "trait Area", k=1)[0][1] == "trait"

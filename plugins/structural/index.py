@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -337,13 +338,32 @@ def _edit_distance(a: str, b: str) -> int:
 
 
 def _fraction(row: _Row, symbol: SymbolQuery, case_sensitive: bool) -> float:
-    """The in-class order, below 1: exact case, the kind the query asked for, the kind's prior."""
-    fraction = _KIND_PRIOR.get(row.kind, 0.0)
+    """The in-class order, below 1: exact case, the kind the query asked for, the kind's prior, its home.
+
+    The home breaks ties between equal definitions in different places: library code before tests,
+    examples and docs, and a module named after the definition (``progress_bar.py`` for
+    ``ProgressBar``) before others.
+    """
+    fraction = _KIND_PRIOR.get(row.kind, 0.0) + _home_prior(row.path, row.name)
     if row.name == symbol.name:
         fraction += 0.45  # the name as written outweighs the keyword: `def Argument` means class Argument
     if symbol.kinds and row.kind in symbol.kinds:
         fraction += 0.3
     return min(fraction, 0.99)
+
+
+_AUXILIARY_DIR = re.compile(r"(^|/)(tests?|testing|examples?|docs?|benchmarks?|scripts|__tests__|spec|fixtures)/")
+_AUXILIARY_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py)$")
+
+
+def _home_prior(path: str, name: str) -> float:
+    """0.04 for a definition outside tests/examples/docs, 0.02 more in a file named after it."""
+    lower = path.lower()
+    prior = 0.0 if _AUXILIARY_DIR.search(lower) or _AUXILIARY_FILE.search(lower) else 0.04
+    stem = lower.rsplit("/", 1)[-1].split(".", 1)[0].replace("_", "").replace("-", "")
+    if stem and stem == name.lower().replace("_", ""):
+        prior += 0.02
+    return prior
 
 
 def _hit(score: float, row: _Row) -> Hit:

@@ -262,3 +262,15 @@ def test_registered_through_the_plugin_manager() -> None:
     segments = all_segments()
     centrality = registry.pm.hook.fourfold_compute_centrality(segments=segments)
     assert set(centrality) == {s.id for s in segments}
+
+
+def test_centrality_pass_graph_is_reused_by_the_shard_build(tmp_path: Path) -> None:
+    segments = all_segments()
+    values = compute_centrality(segments)
+    stats = GraphModality().build(list(reversed(segments)), tmp_path, BuildContext(generation="g", shard="all", repos=()))
+    assert any("reused from the centrality pass" in note for note in stats.notes)
+    loaded = GraphModality().load(tmp_path).graph
+    stored = {loaded.ids[i]: float(loaded.centrality[i]) for i in range(loaded.size) if not loaded.is_module(i)}
+    assert stored == pytest.approx(values, rel=1e-6)
+    again = GraphModality().build(segments, tmp_path / "again", BuildContext(generation="g", shard="all", repos=()))
+    assert not any("reused" in note for note in again.notes)  # taken once: the next build parses again

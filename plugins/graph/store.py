@@ -50,8 +50,9 @@ def centrality_of(data: GraphData) -> tuple[npt.NDArray[np.float64], npt.NDArray
     return scaled_pagerank(n, src, dst, weight), degree(n, dst, weight)
 
 
-def save_graph(data: GraphData, shard_dir: Path) -> int:
-    """Write the shard; returns the bytes written."""
+def save_graph(data: GraphData, shard_dir: Path, centrality: npt.NDArray[np.float64] | None = None,
+               deg: npt.NDArray[np.float64] | None = None) -> int:
+    """Write the shard (with ``centrality``/``deg`` when already computed); returns the bytes written."""
     shard_dir.mkdir(parents=True, exist_ok=True)
     repos: dict[str, int] = {}
     paths: dict[str, int] = {}
@@ -77,7 +78,8 @@ def save_graph(data: GraphData, shard_dir: Path) -> int:
     line_lists = [sorted(data.edges[k][1]) for k in keys]
     line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum([len(x) for x in line_lists], out=line_ptr[1:])
-    centrality, deg = centrality_of(data)
+    if centrality is None or deg is None:
+        centrality, deg = centrality_of(data)
     with (shard_dir / "edges.npz").open("wb") as fh:
         np.savez(
             fh,

@@ -13,6 +13,7 @@ from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph import shard as shard_module
 from fourfold.plugins.graph.centrality import pagerank
+from fourfold.plugins.graph.parse import Reference, parse_file
 from fourfold.plugins.graph.plugin import GraphModality, compute_centrality
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.shard import GraphShard
@@ -274,3 +275,35 @@ def test_centrality_pass_graph_is_reused_by_the_shard_build(tmp_path: Path) -> N
     assert stored == pytest.approx(values, rel=1e-6)
     again = GraphModality().build(segments, tmp_path / "again", BuildContext(generation="g", shard="all", repos=()))
     assert not any("reused" in note for note in again.notes)  # taken once: the next build parses again
+
+
+def test_python_reader_scopes_decorators_annotations_and_skips() -> None:
+    source = b"""import os.path as p
+from .core import Engine, helper as h
+
+@h.register(Engine)
+def run(cfg: "Engine", n=helper):
+    global counter
+    total = Engine(cfg)
+    for item in total.items():
+        p.join(item)
+    def inner():
+        return n
+    class Local:
+        shadow = 1
+    fn = lambda v: (w := v) or w
+    return inner(), Local, shadow, fn
+"""
+    facts = parse_file(source, "python")
+    refs = set(facts.references)
+    assert Reference(4, ("h", "register"), True, False, True) in refs  # a decorator runs outside the function
+    assert Reference(5, ("Engine",), False, False, False) in refs  # the quoted annotation names a type
+    assert Reference(7, ("Engine",), True) in refs and Reference(7, ("cfg",), False, True) in refs
+    assert Reference(8, ("total", "items"), True, True) in refs  # a local's attribute: not a global's
+    assert Reference(11, ("n",), False, False) in refs  # a closure variable is not inner's own local
+    assert Reference(14, ("w",), False, True) in refs  # the walrus binds inside the lambda
+    assert Reference(15, ("inner",), True, True) in refs and Reference(15, ("Local",), False, True) in refs
+    assert Reference(15, ("shadow",), False, False) in refs  # bound in the class body, not in run
+    assert not any(r.line in (1, 2, 6) for r in refs)  # imports and ``global`` name nothing they use
+    assert [(i.module, i.name, i.alias) for i in facts.imports] == [
+        ("os.path", None, "p"), (".core", "Engine", "Engine"), (".core", "helper", "h")]

@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tree_sitter import Node, Parser
-from tree_sitter_language_pack import get_parser
+from tree_sitter import Node, Parser, Query, QueryCursor
+from tree_sitter_language_pack import get_language, get_parser
 
 __all__ = ["UNKNOWN", "Base", "FileFacts", "GoMethod", "Import", "Reference", "parse_file", "supported"]
 
@@ -140,50 +140,134 @@ def _string_value(node: Node) -> str:
 # --- Python ---------------------------------------------------------------------------------------
 
 _PY_FUNCTIONS = frozenset({"function_definition", "lambda"})
-_PY_SKIP = frozenset({"import_statement", "import_from_statement", "future_import_statement",
-                      "global_statement", "nonlocal_statement", "comment", "string_content"})
 _PY_BINDERS = frozenset({"assignment", "augmented_assignment", "for_statement", "for_in_clause",
                          "as_pattern", "named_expression"})
+#: What the Python reader looks at, found by one tree-sitter query (the walk runs in C; Python sees
+#: only these nodes, in document order). ``skip``: nothing inside names a definition it uses.
+_PY_QUERY = """
+[(import_statement) (import_from_statement)] @import
+[(future_import_statement) (global_statement) (nonlocal_statement)] @skip
+[(function_definition) (lambda)] @function
+(class_definition) @class
+(decorator) @decorator
+(type) @type
+(string) @string
+(attribute) @attribute
+(identifier) @identifier
+[(assignment) (augmented_assignment) (for_statement) (for_in_clause) (as_pattern) (named_expression)] @binder
+"""
+#: Sort rank among nodes that start at the same byte and end at the same byte: containers first.
+_PY_RANK = {"import": 0, "skip": 0, "function": 0, "class": 0, "decorator": 0, "type": 0, "binder": 0,
+            "string": 1, "attribute": 2, "identifier": 3}
+
+
+@functools.cache
+def _python_query() -> Query:
+    return Query(get_language("python"), _PY_QUERY)
 
 
 class _Python:
+    """Reads a Python file from the captures of ``_PY_QUERY``, swept in document order.
+
+    A stack of open containers (functions, decorators, type annotations, skipped statements)
+    tells each name what encloses it: the innermost function's locals (parameters and names
+    bound in its body, not in nested functions or classes), whether it sits in a decorator, and
+    whether it is skipped (inside an import, a ``global``, a quoted annotation already read).
+    """
+
     def __init__(self, root: Node) -> None:
         self.root = root
         self.imports: list[Import] = []
         self.references: list[Reference] = []
         self.bases: list[Base] = []
-        self._locals: dict[int, frozenset[str]] = {}
 
     def facts(self) -> FileFacts:
-        self._visit(self.root, frozenset())
+        captures = QueryCursor(_python_query()).captures(self.root)
+        events = sorted(((node.start_byte, -node.end_byte, _PY_RANK[name], name, node)
+                         for name, nodes in captures.items() for node in nodes), key=lambda e: e[:3])
+        locals_of = self._locals(events)
+        stack: list[tuple[int, str, frozenset[str]]] = []  # (end byte, container kind, locals in force)
+        local: frozenset[str] = frozenset()
+        skipped = decorated = in_type = 0
+        for start, _, _, name, node in events:
+            while stack and stack[-1][0] <= start:
+                _, kind, local = stack.pop()
+                skipped -= kind in ("import", "skip", "annotation")
+                decorated -= kind == "decorator"
+                in_type -= kind == "type"
+            if skipped:
+                continue
+            if name == "identifier":
+                if self._is_reference(node):
+                    text = _text(node)
+                    self.references.append(Reference(_line(node), (text,), _is_called(node), text in local,
+                                                     decorated > 0))
+            elif name == "attribute":
+                self._attribute(node, local, decorated > 0)
+            elif name == "string":
+                if in_type:
+                    self._annotation(node, local)
+                    stack.append((node.end_byte, "annotation", local))
+                    skipped += 1
+            elif name == "binder":
+                continue
+            else:
+                if name == "import":
+                    self._import(node)
+                elif name == "class":
+                    self._class(node)
+                stack.append((node.end_byte, name, local))
+                skipped += name in ("import", "skip")
+                decorated += name == "decorator"
+                in_type += name == "type"
+                if name == "function":
+                    local = locals_of.get(node.start_byte, frozenset())
         return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
 
-    def _visit(self, root: Node, scope: frozenset[str]) -> None:
-        # explicit stack of (node, locals of the innermost enclosing function, inside a decorator)
-        stack: list[tuple[Node, frozenset[str], bool]] = [(root, scope, False)]
-        while stack:
-            node, local, decorated = stack.pop()
-            kind = node.type
-            if kind in ("import_statement", "import_from_statement"):
-                self._import(node)
+    def _locals(self, events: list[tuple[int, int, int, str, Node]]) -> dict[int, frozenset[str]]:
+        """Function start byte -> its parameters and the names bound in its body (shadowing globals)."""
+        names: dict[int, set[str]] = {}
+        stack: list[tuple[int, int, int, int]] = []  # (end byte, function start byte or -1, body start, body end)
+        for start, _, _, name, node in events:
+            if name not in ("function", "class", "binder"):
                 continue
-            if kind in _PY_SKIP:
+            while stack and stack[-1][0] <= start:
+                stack.pop()
+            owner = stack[-1] if stack else None
+            inside = owner is not None and owner[1] >= 0 and owner[2] <= start < owner[3]
+            if name == "binder":
+                if inside:
+                    assert owner is not None
+                    names[owner[1]].update(self._bound(node))
                 continue
-            if kind in _PY_FUNCTIONS:
-                local = self._function_locals(node)
-            elif kind == "decorator":
-                decorated = True
-            elif kind == "string" and _inside(node, self.root, "type"):
-                self._annotation(node, local)
+            if inside:  # a nested definition's name is a local of the function around it
+                assert owner is not None
+                defined = node.child_by_field_name("name")
+                if defined is not None:
+                    names[owner[1]].add(_text(defined))
+            if name == "class":
+                stack.append((node.end_byte, -1, 0, 0))
                 continue
-            elif kind == "class_definition":
-                self._class(node)
-            elif kind == "attribute":
-                self._attribute(node, local, decorated)
-            elif kind == "identifier" and self._is_reference(node):
-                name = _text(node)
-                self.references.append(Reference(_line(node), (name,), _is_called(node), name in local, decorated))
-            stack.extend((child, local, decorated) for child in reversed(node.children))
+            found = names.setdefault(node.start_byte, set())
+            params = node.child_by_field_name("parameters")
+            if params is not None:
+                found.update(_text(n) for n in _walk(params) if n.type == "identifier" and self._is_parameter_name(n))
+            body = node.child_by_field_name("body")
+            stack.append((node.end_byte, node.start_byte, body.start_byte if body else 0, body.end_byte if body else 0))
+        return {start: frozenset(found) for start, found in names.items()}
+
+    @staticmethod
+    def _bound(node: Node) -> Iterator[str]:
+        """The plain names a binding statement assigns (not ``a.b = ...``, not ``a[i] = ...``)."""
+        if node.type == "as_pattern":
+            target = node.child_by_field_name("alias")
+        else:
+            target = node.child_by_field_name("left") or node.child_by_field_name("name")
+        if target is None:
+            return
+        for n in _walk(target):
+            if n.type == "identifier" and not _inside(n, target, "attribute", "subscript"):
+                yield _text(n)
 
     @staticmethod
     def _is_reference(node: Node) -> bool:
@@ -204,34 +288,6 @@ class _Python:
         if ptype == "typed_parameter":
             return parent.children[0] != node
         return True
-
-    def _function_locals(self, fn: Node) -> frozenset[str]:
-        """Parameters and names assigned in ``fn`` (not in nested functions): they shadow globals."""
-        names: set[str] = set()
-        params = fn.child_by_field_name("parameters")
-        if params is not None:
-            for node in _walk(params):
-                if node.type == "identifier" and self._is_parameter_name(node):
-                    names.add(_text(node))
-        body = fn.child_by_field_name("body")
-        stack = [body] if body is not None else []
-        while stack:
-            node = stack.pop()
-            if node.type in _PY_FUNCTIONS or node.type == "class_definition":
-                name = node.child_by_field_name("name")
-                if name is not None:
-                    names.add(_text(name))
-                continue
-            if node.type in _PY_BINDERS:
-                if node.type == "as_pattern":
-                    target = node.child_by_field_name("alias")
-                else:
-                    target = node.child_by_field_name("left") or node.child_by_field_name("name")
-                if target is not None:
-                    names.update(_text(n) for n in _walk(target)
-                                 if n.type == "identifier" and not _inside(n, target, "attribute", "subscript"))
-            stack.extend(node.children)
-        return frozenset(names)
 
     @staticmethod
     def _is_parameter_name(node: Node) -> bool:

@@ -90,6 +90,9 @@ class MiniLMEmbedder:
             options.intra_op_num_threads = self.threads
             options.inter_op_num_threads = 1
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # Idle pool threads sleep instead of spinning: workers share a few cores with FAISS,
+            # the other modalities and each other, and spinning threads starve them.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             session = ort.InferenceSession(
                 str(self.model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
             )

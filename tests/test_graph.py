@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import networkx as nx
@@ -15,8 +16,10 @@ from fourfold.plugins.graph import shard as shard_module
 from fourfold.plugins.graph.centrality import pagerank
 from fourfold.plugins.graph.parse import Reference, parse_file
 from fourfold.plugins.graph.plugin import GraphModality, compute_centrality
+from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.graph.store import save_graph
 from fourfold.plugins.ingest.segment import segment_file
 from fourfold.plugins.manager import build_registry
 from fourfold.plugins.modality import BuildContext
@@ -191,6 +194,30 @@ def test_hub_with_many_callers_is_truncated_and_says_so(tmp_path: Path) -> None:
     result = shard.search(ModalityQuery(text="who calls hub", k=10))
     assert len(result.hits) == 10 and result.total_matches == 300
     assert any("truncated" in note for note in result.notes)
+
+
+def test_hub_with_50k_callers_answers_within_its_deadline(tmp_path: Path) -> None:
+    """A synthetic graph (no parsing): 50k callers over 500 files of 7 repositories, chained so impact runs deep."""
+    nodes = [NodeRecord("hub", "lib", "lib/core.py", "python", 1, 3, "hub", "function", "hub", -1)]
+    edges: dict[tuple[int, int, int], tuple[float, set[int]]] = {}
+    for i in range(50_000):
+        line = (i % 100) * 4 + 1
+        nodes.append(NodeRecord(f"c{i}", f"repo{i % 7}", f"pkg/m{i // 100}.py", "python", line, line + 2,
+                                f"caller_{i}", "function", f"caller_{i}", -1))
+        edges[(i + 1, 0, CALL)] = (1.0, {line + 1})
+        if i:
+            edges[(i + 1, i, CALL)] = (1.0, {line + 1})
+    save_graph(GraphData(nodes, edges), tmp_path)
+    shard = GraphShard.open(tmp_path)
+    for text, total in (("who calls hub", 50_000), ("impact of changing hub", shard_module.MAX_IMPACT_NODES)):
+        started = time.perf_counter()
+        result = shard.search(ModalityQuery(text=text, k=20))
+        elapsed = time.perf_counter() - started
+        assert elapsed < 2.0, f"{text!r} took {elapsed:.2f}s; the coordinator's default deadline is 5s"
+        assert len(result.hits) == 20 and result.total_matches == total
+        assert any("truncated" in note for note in result.notes)
+    callers = shard.search(ModalityQuery(text="who calls hub", k=20, repos=("repo3",)))
+    assert callers.total_matches == len(range(3, 50_000, 7)) and {h.repo for h in callers.hits} == {"repo3"}
 
 
 def test_impact_bound_is_reported(shard: GraphShard, monkeypatch: pytest.MonkeyPatch) -> None:

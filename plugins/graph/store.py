@@ -126,6 +126,10 @@ class Graph:
     centrality: npt.NDArray[np.float32]
     degree: npt.NDArray[np.float32]
     notes: tuple[str, ...]
+    starts: IntArray  # ``start`` as an array, for vectorised ranking
+    path_rank: IntArray  # a node's path's place in sorted path order (ties in rankings break by path)
+    file_id: IntArray  # one id per (repository, path)
+    module: npt.NDArray[np.bool_]  # module nodes (files, Go packages): never a hit
 
     @property
     def size(self) -> int:
@@ -178,6 +182,11 @@ def load_graph(shard_dir: Path) -> Graph:
     dst = edges["dst"].astype(np.int64)
     out_ptr, out_edges = _csr(src, n)
     in_ptr, in_edges = _csr(dst, n)
+    path_of = np.array(cols["path"], dtype=np.int64)
+    path_order = np.argsort(np.array(meta["paths"], dtype=object), kind="stable")
+    path_place = np.empty(len(path_order), dtype=np.int64)
+    path_place[path_order] = np.arange(len(path_order))
+    file_id = np.array(cols["repo"], dtype=np.int64) * max(1, len(meta["paths"])) + path_of
     return Graph(
         ids=cols["id"], repo=[meta["repos"][i] for i in cols["repo"]], path=[meta["paths"][i] for i in cols["path"]],
         language=[meta["languages"][i] for i in cols["language"]], start=cols["start"], end=cols["end"],
@@ -187,4 +196,6 @@ def load_graph(shard_dir: Path) -> Graph:
         weight=edges["weight"], line_ptr=edges["line_ptr"], lines=edges["lines"], out_ptr=out_ptr,
         out_edges=out_edges, in_ptr=in_ptr, in_edges=in_edges, centrality=edges["centrality"],
         degree=edges["degree"], notes=tuple(meta.get("notes", ())),
+        starts=np.array(cols["start"], dtype=np.int64), path_rank=path_place[path_of], file_id=file_id,
+        module=np.array([k == "module" for k in cols["kind"]], dtype=bool),
     )

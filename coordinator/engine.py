@@ -193,7 +193,9 @@ class Engine:
         profile.update({m: float(w) for m, w in p.weights.items()})
         if p.modalities:
             weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}
-            return intent, confidence, "fused", weights, rule, preset.rrf_k
+            # one chosen modality has nothing to fuse: its own order stands (no centrality boost)
+            strategy = "direct" if len(weights) == 1 else "fused"
+            return intent, confidence, strategy, weights, rule, preset.rrf_k
         if preset.fixed:
             weights = {m: 1.0 for m in preset.fixed if m in self.plugins.modalities}
             return intent, confidence, "direct", weights, rule, preset.rrf_k

@@ -150,8 +150,14 @@ def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
         missing_shards=tuple(r.missing_shards), hits=tuple(hits), total_candidates=r.total_candidates,
         timings={t.stage: t.ms for t in r.timings}, generation=r.generation, notes=tuple(r.notes), weights=dict(r.weights),
         rerank=r.rerank, no_confident_match=r.no_confident_match,
-        confidences=tuple(h.confidence if h.HasField("confidence") else None for h in r.hits),
+        confidences=_confidences(r),
     )
+
+
+def _confidences(r: coordinator_pb2.SearchResponse) -> tuple[float | None, ...]:
+    """Per-hit confidences, or () when no hit carries one (as the engine leaves it)."""
+    values = tuple(h.confidence if h.HasField("confidence") else None for h in r.hits)
+    return values if any(v is not None for v in values) else ()
 
 
 def _status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:

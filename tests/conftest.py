@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+# A raylet on a busy 2-core machine can take longer than Ray's default wait to register.
+os.environ.setdefault("RAY_raylet_start_wait_time_s", "120")
 
 SAMPLE_FILES = {
     "app/config.py": '''"""Configuration loading."""

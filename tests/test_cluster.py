@@ -70,7 +70,9 @@ def test_understanding_query_is_fused(stub: Any) -> None:
 
 def test_explicit_overrides(stub: Any) -> None:
     r = search(stub, "parse_config", modalities=["text"], k=2)
-    assert r.fusion_strategy == "fused" and set(r.weights) == {"text"} and len(r.hits) <= 2
+    assert r.fusion_strategy == "direct" and set(r.weights) == {"text"} and len(r.hits) <= 2  # one modality: nothing to fuse
+    r = search(stub, "parse_config", modalities=["text", "structural"])
+    assert r.fusion_strategy == "fused" and set(r.weights) == {"text", "structural"}
     r = search(stub, "session", intent="exact_match", weights={"text": 1.0, "structural": 0.0})
     assert r.intent == "exact_match" and r.confidence == 1.0
     r = search(stub, "retry", repos=["sample"], path_glob="app/*")

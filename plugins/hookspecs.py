@@ -41,8 +41,11 @@ def fourfold_register_embedders(register: Callable[[str, Callable[..., Any]], No
     """Register text embedders for the semantic modality.
 
     Call ``register(name, factory)``; ``factory(**settings)`` returns an object with
-    ``dimensions: int``, ``identity() -> str`` and ``embed(texts, input_type) -> numpy array``.
-    Every implementation is called.
+    ``dimensions: int``, ``max_tokens: int`` (the model's window), ``binary: bool`` (True when
+    ``embed`` returns ±1 vectors, as Voyage's ubinary does), ``identity() -> str`` (recorded in
+    the index; a query with another identity is refused), ``count_tokens(texts) -> list[int]``
+    and ``embed(texts, input_type) -> numpy array`` (``input_type`` is "document" or "query").
+    See ``fourfold.plugins.embedders.base``. Every implementation is called.
     """
 
 

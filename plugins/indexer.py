@@ -25,7 +25,7 @@ from fourfold.plugins.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.plugins.ingest.segment import SEGMENTER_VERSION, content_hash
 from fourfold.plugins.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
 from fourfold.plugins.manager import get_registry
-from fourfold.plugins.modality import BuildContext, BuildStats
+from fourfold.plugins.modality import BuildContext, BuildStats, MapBatches
 from fourfold.plugins.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
 from fourfold.plugins.types import Segment
 
@@ -73,8 +73,13 @@ class ShardExecutor(Protocol):
     def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]: ...
 
 
-def build_one_shard(job: ShardJob) -> BuildStats:
-    """Build one shard of one modality (runs in-process or inside a Ray task)."""
+def build_one_shard(job: ShardJob, map_batches: MapBatches | None = None) -> BuildStats:
+    """Build one shard of one modality (runs in-process or inside a Ray task).
+
+    ``map_batches`` is the host's way to spread the build's heavy batches (embedding) over the
+    cluster; it is made where the build runs (a Ray task makes one that submits Ray tasks), so a
+    ``ShardJob`` stays plain data.
+    """
     build_dir = Path(job.build_dir)
     reader = GenerationReader(build_dir, building=True)  # the manifest is written after the shards
     try:
@@ -85,6 +90,7 @@ def build_one_shard(job: ShardJob) -> BuildStats:
         ctx = BuildContext(
             generation=job.generation, shard=job.spec.shard, repos=job.spec.repos,
             previous_dir=Path(job.previous_dir) if job.previous_dir else None, settings=job.settings,
+            map_batches=map_batches,
         )
         return modality.build(segments, shard_dir, ctx)
     finally:

@@ -8,18 +8,38 @@ Lifecycle::
     stats = modality.build(segments, shard_dir, context)   # in a build task, once per shard
     shard = modality.load(shard_dir)                       # in a worker, once per generation
     result = shard.search(query)                           # per request, possibly concurrently
+
+A build that does heavy per-item work (embedding) may hand it to ``context.map_batches`` when
+the host gives one: the host then runs the batches where it likes (Ray tasks over the cluster, a
+GPU node) and the modality still never sees Ray.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from fourfold.plugins.types import ModalityQuery, Segment, ShardResult
 
-__all__ = ["BuildContext", "BuildStats", "Modality", "Shard"]
+__all__ = ["BuildContext", "BuildStats", "MapBatches", "Modality", "Shard"]
+
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
+
+
+class MapBatches(Protocol):
+    """``map_batches(fn, items)``: ``fn(item)`` for every item, possibly in other processes or on
+    other nodes, the results yielded in the order of ``items``.
+
+    ``fn`` must be a module-level function and the items and results picklable values (numpy
+    arrays, dataclasses of them), because they may travel to another process. Each call of
+    ``fn`` may get one CPU (or one GPU) of its own: a call should be a batch worth shipping
+    (hundreds of texts, not one). An exception in ``fn`` is raised from the iteration.
+    """
+
+    def __call__(self, fn: Callable[[_Item], _Result], items: Sequence[_Item], /) -> Iterator[_Result]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +48,9 @@ class BuildContext:
 
     ``previous_dir`` is the same shard in the live generation (if any), so that a modality can
     reuse work for segments whose ``content_hash`` did not change. ``settings`` carries
-    configuration strings (embedder name, nlist...).
+    configuration strings (embedder name, nlist...). ``map_batches``, when the host gives one,
+    spreads a build's heavy batches over the cluster (see ``MapBatches``); ``None`` means "do the
+    work in this process", which is always correct.
     """
 
     generation: str
@@ -36,6 +58,7 @@ class BuildContext:
     repos: tuple[str, ...]
     previous_dir: Path | None = None
     settings: Mapping[str, str] = field(default_factory=dict)
+    map_batches: MapBatches | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.embedders import HashEmbedder
 from fourfold.plugins.semantic import SemanticModality, nlist_for
 from fourfold.plugins.semantic import plugin as semantic_plugin
+from fourfold.plugins.semantic.embedding import EmbedBatch, embed_batch
 from fourfold.plugins.types import segment_id
 
 FIXTURE = Path(__file__).parent / "fixtures" / "semantic" / "segments.json"
@@ -367,3 +369,55 @@ def test_default_local_model_finds_the_right_function(tmp_path: Path) -> None:
     }
     for text, symbol in expectations.items():
         assert shard.search(ModalityQuery(text, k=3)).hits[0].symbol == symbol, text
+
+
+class RecordingMap:
+    """A host's ``map_batches`` stand-in: records each call, and sends every item and result
+    through pickle as a Ray task would."""
+
+    def __init__(self) -> None:
+        self.batches: list[EmbedBatch] = []
+
+    def __call__(self, fn: Callable[[Any], Any], items: Any) -> Iterator[Any]:
+        assert fn is embed_batch  # module-level, so another process can import it
+        for item in items:
+            self.batches.append(pickle.loads(pickle.dumps(item)))
+            yield pickle.loads(pickle.dumps(fn(self.batches[-1])))
+
+
+def shard_arrays(shard: Path) -> dict[str, np.ndarray]:
+    return {name: np.load(shard / name) for name in ("codes.npy", "vectors.npy", "windows.npy")}
+
+
+def test_map_batches_gives_the_in_process_arrays(tmp_path: Path) -> None:
+    modality = SemanticModality()  # the registry's embedders: what a Ray task would load
+    settings = {**HASH_SETTINGS, "semantic.embed_batch": "3"}
+    modality.build(fixture_segments(), tmp_path / "local", context(settings))
+    mapper = RecordingMap()
+    modality.build(fixture_segments(), tmp_path / "mapped", replace(context(settings), map_batches=mapper))
+    local, mapped = shard_arrays(tmp_path / "local"), shard_arrays(tmp_path / "mapped")
+    for name, array in local.items():
+        np.testing.assert_array_equal(mapped[name], array, err_msg=name)
+    windows = len(local["windows.npy"])
+    assert [len(b.texts) for b in mapper.batches] == [3] * (windows // 3) + ([windows % 3] if windows % 3 else [])
+    assert {(b.name, b.input_type) for b in mapper.batches} == {("hash", "document")}
+    query = ModalityQuery("verify token", k=3)
+    assert modality.load(tmp_path / "mapped").search(query) == modality.load(tmp_path / "local").search(query)
+
+
+def test_map_batches_embeds_only_changed_segments(tmp_path: Path) -> None:
+    modality = SemanticModality()
+    segments = fixture_segments()
+    modality.build(segments, tmp_path / "g1", context())
+    changed = replace(segments[2], content=segments[2].content + "\n# changed", content_hash="changed")
+    mapper = RecordingMap()
+    ctx = replace(context(previous=tmp_path / "g1"), map_batches=mapper)
+    stats = modality.build([*segments[:2], changed, *segments[3:]], tmp_path / "g2", ctx)
+    assert stats.reused == len(segments) - 1
+    assert [len(b.texts) for b in mapper.batches] == [1] and "# changed" in mapper.batches[0].texts[0]
+
+
+@pytest.mark.parametrize("size", ["0", "-3", "many"])
+def test_bad_embed_batch_setting_is_refused(tmp_path: Path, modality: SemanticModality, size: str) -> None:
+    with pytest.raises(PluginError, match="semantic.embed_batch"):
+        modality.build(fixture_segments(), tmp_path / "s", context({**HASH_SETTINGS, "semantic.embed_batch": size}))

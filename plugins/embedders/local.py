@@ -29,6 +29,12 @@ _BACKENDS = {"int8": "onnx-int8", "fp32": "onnx-fp32"}
 _MODEL = "all-MiniLM-L6-v2"
 
 
+def _omp_threads() -> int:
+    """``OMP_NUM_THREADS`` as a positive count, else 0 (onnxruntime's default: every core)."""
+    raw = os.environ.get("OMP_NUM_THREADS", "")
+    return int(raw) if raw.isdigit() else 0
+
+
 def default_model_dir(backend: str = "int8") -> Path:
     """``$FOURFOLD_MODELS/<model>-<backend>``, else ``$FOURFOLD_HOME/models/<model>-<backend>``."""
     from fourfold.config import fourfold_home
@@ -42,7 +48,9 @@ class MiniLMEmbedder:
 
     The ONNX session and tokenizer load on first use and are shared by every thread of the
     process (onnxruntime's ``run`` is thread-safe; tokenizers' encoding is thread-safe too; their settings
-    are fixed at load).
+    are fixed at load). ``threads=0`` sizes onnxruntime's pool to the process's share of the
+    machine: ``OMP_NUM_THREADS`` when set (Ray sets it to a task's or actor's CPUs, so embedding
+    tasks of one CPU each scale over the cores instead of fighting over them), else every core.
     """
 
     name = "minilm"
@@ -87,7 +95,7 @@ class MiniLMEmbedder:
                 self._prepare()
             manifest = json.loads(manifest_path.read_text())
             options = ort.SessionOptions()
-            options.intra_op_num_threads = self.threads
+            options.intra_op_num_threads = self.threads or _omp_threads()
             options.inter_op_num_threads = 1
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             # Idle pool threads sleep instead of spinning: workers share a few cores with FAISS,

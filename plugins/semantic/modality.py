@@ -5,7 +5,9 @@ window); each window is embedded as a document, its sign bits packed into a bina
 its unit vector kept as float16. Codes go into ``IndexBinaryFlat`` for small shards (exact and
 fast enough) and ``IndexBinaryIVF`` above ``IVF_THRESHOLD`` windows, with ``nlist`` growing as
 the square root of the shard and trained on a sample. Unchanged segments (same content and
-header, same embedder) reuse the previous generation's codes and vectors.
+header, same embedder) reuse the previous generation's codes and vectors. The windows to embed
+go in batches through ``BuildContext.map_batches`` when the host gives one (Ray tasks over the
+cluster), else through a plain ``map`` here: the same function either way, the same arrays.
 
 Search: the query is embedded as a query, its bits searched by Hamming distance for the top
 ``candidates`` windows, those rescored by the dot product with the float vectors (which gives
@@ -30,11 +32,18 @@ from fourfold.errors import IndexError_, InvalidQuery, PluginError
 from fourfold.plugins.embedders import Embedder
 from fourfold.plugins.modality import BuildContext, BuildStats
 from fourfold.plugins.semantic import store
-from fourfold.plugins.semantic.embedding import EmbedderFactories, embedder_options, get_embedder
+from fourfold.plugins.semantic.embedding import (
+    EmbedBatch,
+    EmbedderFactories,
+    embed_batch,
+    embedder_options,
+    get_embedder,
+    pack_bits,
+)
 from fourfold.plugins.semantic.windows import Window, embed_key, segment_text, split_windows
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
-__all__ = ["IVF_THRESHOLD", "PRESETS", "SemanticModality", "SemanticShard", "nlist_for"]
+__all__ = ["EMBED_BATCH", "IVF_THRESHOLD", "PRESETS", "SemanticModality", "SemanticShard", "nlist_for"]
 
 #: Below this many windows a flat (exhaustive) Hamming scan is exact and fast: 384-bit codes
 #: scan at ~0.2 ms per 50k windows on one core (benchmarks/semantic.py).
@@ -49,17 +58,14 @@ RESCORE_CANDIDATES = 200
 #: A query longer than this many characters is cut before tokenising (far beyond any model window).
 _QUERY_CHARS_PER_TOKEN = 16
 _SNIPPET_CHARS = 200
-_BATCH = 256
+#: Windows per embedding batch (setting ``semantic.embed_batch``): one batch is one task when the
+#: host spreads the embedding over a cluster, so big enough to be worth shipping.
+EMBED_BATCH = 256
 
 
 def nlist_for(windows: int) -> int:
     """IVF lists for a shard: about 4·sqrt(n), a power of two, between 64 and 65536."""
     return int(min(65536, max(64, 2 ** round(math.log2(4 * math.sqrt(max(windows, 1)))))))
-
-
-def _pack(vectors: np.ndarray) -> np.ndarray:
-    """Sign bits (x > 0) packed eight to a byte, as FAISS binary indexes expect."""
-    return np.packbits(vectors > 0, axis=1)
 
 
 def _snippet(segment: Segment) -> str:
@@ -130,7 +136,7 @@ class SemanticModality:
         }
         for ws in fresh_windows.values():
             pending.extend(ws)
-        fresh_codes, fresh_vectors = self._embed_windows(embedder, pending)
+        fresh_codes, fresh_vectors = self._embed_windows(embedder, name, options, pending, context)
 
         cursor = 0
         for row, seg in enumerate(segs):
@@ -190,18 +196,27 @@ class SemanticModality:
         notes = (f"semantic: {len(windows)} windows for {len(segs)} segments, {kind} index, embedder {identity}",)
         return BuildStats(segments=len(segs), bytes_on_disk=size, reused=reused, notes=notes)
 
-    @staticmethod
-    def _embed_windows(embedder: Embedder, windows: list[Window]) -> tuple[np.ndarray, np.ndarray | None]:
+    def _embed_windows(
+        self, embedder: Embedder, name: str, options: Mapping[str, str], windows: list[Window], context: BuildContext
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Codes and float16 vectors of ``windows``, in order, embedded in batches (possibly elsewhere)."""
         dims = embedder.dimensions
         codes = np.zeros((len(windows), dims // 8), dtype=np.uint8)
         vectors = None if embedder.binary else np.zeros((len(windows), dims), dtype=np.float16)
-        for start in range(0, len(windows), _BATCH):
-            batch = embedder.embed([w.text for w in windows[start : start + _BATCH]], "document")
-            if batch.shape != (min(_BATCH, len(windows) - start), dims):
-                raise PluginError(f"embedder {embedder.identity()} returned shape {batch.shape}, expected (n, {dims})")
-            codes[start : start + len(batch)] = _pack(batch)
-            if vectors is not None:
-                vectors[start : start + len(batch)] = batch
+        raw = context.settings.get("semantic.embed_batch", str(EMBED_BATCH))
+        if not raw.isdigit() or int(raw) < 1:
+            raise PluginError(f"setting semantic.embed_batch must be a positive integer, got {raw!r}")
+        size = int(raw)
+        starts = range(0, len(windows), size)
+        batches = [
+            EmbedBatch(name, dict(options), tuple(w.text for w in windows[i : i + size]), "document", self._embedders)
+            for i in starts
+        ]
+        mapper = context.map_batches or map
+        for start, (batch_codes, batch_vectors) in zip(starts, mapper(embed_batch, batches), strict=True):
+            codes[start : start + len(batch_codes)] = batch_codes
+            if vectors is not None and batch_vectors is not None:
+                vectors[start : start + len(batch_vectors)] = batch_vectors
         return codes, vectors
 
     @staticmethod
@@ -309,7 +324,7 @@ class SemanticShard:
         if tokens > embedder.max_tokens or len(text) > limit:
             notes.append(f"semantic: the query was truncated to the model window of {embedder.max_tokens} tokens")
         qvec = embedder.embed([clipped], "query")
-        qcode = _pack(qvec)
+        qcode = pack_bits(qvec)
 
         n_windows = len(files.windows)
         candidates = min(n_windows, max(RESCORE_CANDIDATES, 20 * query.k))

@@ -114,6 +114,7 @@ class _Builder:
         self.js_files: dict[tuple[str, str], int] = {}
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
+        self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
         self.notes: list[str] = []
         self._load(segments)
 
@@ -481,7 +482,11 @@ class _Builder:
     def _fallback(self, name: str, language: str, weight: float) -> Targets:
         """Every member named ``name`` in the same language family, each with a share of ``weight``."""
         family = _JS_FAMILY if language in _JS_FAMILY else frozenset({language})
-        found = [n for n in self.members.get(name, ()) if self.nodes[n].language in family]
+        key = (name, family)
+        found = self._fallback_cache.get(key)
+        if found is None:  # members is complete once resolution starts: one scan per name and family
+            found = [n for n in self.members.get(name, ()) if self.nodes[n].language in family]
+            self._fallback_cache[key] = found
         if not found or len(found) > MAX_CANDIDATES:
             return []
         return [(n, weight / len(found)) for n in found]

@@ -35,7 +35,10 @@ from fourfold.errors import (
     IndexError_,
     InvalidInput,
     NotFound,
+    Overloaded,
     PermissionDenied,
+    RemoteError,
+    Unauthenticated,
     Unavailable,
 )
 from fourfold.plugins.indexer import IndexSummary
@@ -56,26 +59,6 @@ __all__ = [
 ]
 
 Progress = Callable[[str, int, int, str], None]
-
-
-class RemoteError(FourfoldError):
-    """A status with no closer fourfold error (INTERNAL, UNKNOWN...): ``grpc_status`` names it."""
-
-    code = "remote"
-
-
-class Unauthenticated(PermissionDenied):
-    """No token, or one the coordinator does not know."""
-
-    code = "unauthenticated"
-    grpc_status = "UNAUTHENTICATED"
-
-
-class Overloaded(Unavailable):
-    """Too many requests in flight for this token: wait for answers, then retry."""
-
-    code = "overloaded"
-    grpc_status = "RESOURCE_EXHAUSTED"
 
 
 _BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {

@@ -12,7 +12,10 @@
     │   └── IndexLocked                index_locked    ABORTED
     ├── PluginError                    plugin_error    INTERNAL
     ├── Unavailable                    unavailable     UNAVAILABLE
-    └── PermissionDenied               permission      PERMISSION_DENIED
+    │   └── Overloaded                 overloaded      RESOURCE_EXHAUSTED
+    ├── PermissionDenied               permission      PERMISSION_DENIED
+    │   └── Unauthenticated            unauthenticated UNAUTHENTICATED
+    └── RemoteError                    remote          (the status a server sent)
 
 Messages name the problem, the offending value and what to do about it.
 """
@@ -29,9 +32,12 @@ __all__ = [
     "InvalidQuery",
     "NoIndex",
     "NotFound",
+    "Overloaded",
     "PermissionDenied",
     "PluginError",
+    "RemoteError",
     "Unavailable",
+    "Unauthenticated",
     "UnknownRepository",
 ]
 
@@ -103,3 +109,23 @@ class Unavailable(FourfoldError):
 class PermissionDenied(FourfoldError):
     code = "permission"
     grpc_status = "PERMISSION_DENIED"
+
+
+class RemoteError(FourfoldError):
+    """A status with no closer fourfold error (INTERNAL, UNKNOWN...): ``grpc_status`` names it."""
+
+    code = "remote"
+
+
+class Unauthenticated(PermissionDenied):
+    """No token, or one the coordinator does not know."""
+
+    code = "unauthenticated"
+    grpc_status = "UNAUTHENTICATED"
+
+
+class Overloaded(Unavailable):
+    """Too many requests in flight for this token: wait for answers, then retry."""
+
+    code = "overloaded"
+    grpc_status = "RESOURCE_EXHAUSTED"

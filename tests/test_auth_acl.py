@@ -280,7 +280,7 @@ def test_reflection_lists_the_services(secured: Secured) -> None:
 
 def test_python_client_with_token_and_tls(secured: Secured) -> None:
     from fourfold import Client
-    from fourfold.client import Unauthenticated
+    from fourfold.errors import Unauthenticated
     from fourfold.errors import PermissionDenied
 
     with Client(secured.address, token=BOB, ca_cert=secured.ca) as c:

@@ -12,7 +12,8 @@ import grpc
 import pytest
 
 import fourfold
-from fourfold.client import Overloaded, RemoteError, Unauthenticated, answer_from_pb, error_from_rpc
+from fourfold.client import answer_from_pb, error_from_rpc
+from fourfold.errors import Overloaded, RemoteError, Unauthenticated
 from fourfold.coordinator.client import TLS_CA_ENV, TOKEN_ENV, Connection
 from fourfold.coordinator.convert import answer_to_pb
 from fourfold.coordinator.engine import Answer

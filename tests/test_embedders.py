@@ -7,12 +7,13 @@ import hashlib
 import json
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from fake_http import send_json, serving
 
 from fourfold.errors import PluginError, Unavailable
 from fourfold.plugins.embedders import HashEmbedder, MiniLMEmbedder, VoyageEmbedder
@@ -97,12 +98,7 @@ class FakeVoyage:
                         )
                         data.append({"object": "embedding", "embedding": emb, "index": i})
                     payload = {"object": "list", "data": data, "model": body["model"], "usage": {"total_tokens": 7}}
-                raw = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+                send_json(self, status, payload)
 
         return Handler
 
@@ -110,14 +106,8 @@ class FakeVoyage:
 @pytest.fixture
 def fake_voyage() -> Iterator[tuple[FakeVoyage, str]]:
     fake = FakeVoyage()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), fake.handler())
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield fake, f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(fake.handler()) as url:
+        yield fake, url
 
 
 def voyage(base_url: str, **kwargs: Any) -> VoyageEmbedder:

@@ -7,10 +7,11 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
+from fake_http import send_json, serving
 
 from fourfold.coordinator.rerank import document_for, make_reranker, rerank_candidates
 from fourfold.plugins.rerankers.voyage import VoyageReranker
@@ -121,12 +122,7 @@ class FakeRerank:
                 payload: Any = {"object": "list", "data": data, "model": body["model"], "usage": {"total_tokens": 9}}
                 if fake.status != 200:
                     payload = {"detail": "invalid key"}
-                raw = json.dumps(payload).encode()
-                self.send_response(fake.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
+                send_json(self, fake.status, payload)
 
         return Handler
 
@@ -134,14 +130,8 @@ class FakeRerank:
 @pytest.fixture
 def fake_rerank() -> Iterator[tuple[FakeRerank, str]]:
     fake = FakeRerank()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), fake.handler())
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield fake, f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(fake.handler()) as url:
+        yield fake, url
 
 
 def test_voyage_asks_rerank_2_5_and_scales_scores_to_ten(fake_rerank: tuple[FakeRerank, str]) -> None:

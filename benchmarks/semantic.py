@@ -2,6 +2,7 @@
 """Benchmark of the semantic modality: quality (float, binary, binary+rescore, IVF), speed, size.
 
     python benchmarks/semantic.py [--dev ~/fourfold-dev] [--backends int8,fp32] [--out result.json]
+    python benchmarks/semantic.py --scaling [--workers 1,2] [--chunks 384]   # Ray embedding scaling only
 
 Suites:
   cosqa       the development half of CoSQA (real web queries, one Python function each),
@@ -16,6 +17,15 @@ with the float16 vectors: the modality's default) on a flat index, and the same 
 default preset, with IVF's recall@10 against flat. Then embedding throughput on ~200-token
 chunks, query latency, IVF vs flat search latency on a shard grown to 100k windows by
 perturbing real codes, and bytes per 100k segments.
+
+``--scaling`` measures the distributed build's embedding alone: real ~200-token chunks of the
+httpx and click corpora embedded with MiniLM int8 in batches through ``RayMap`` (one Ray task of one CPU
+per batch, as an index build runs them) on a fresh local Ray cluster of 1, then 2 CPUs. It
+reports chunks/s for each, the scaling efficiency (rate with n workers / (n x the rate with
+one)), and the CPU seconds each task spent per chunk: on a machine busy with other work the
+wall rate drops while the CPU cost stays, so both are given (``cpu_efficiency``: the CPU cost
+per chunk with one worker over that with n: what an idle machine would show, Ray's per-task
+overhead aside).
 """
 
 from __future__ import annotations
@@ -299,6 +309,57 @@ def throughput(segments: list[Segment], backend: str) -> dict[str, Any]:
     }
 
 
+def _timed_embed_batch(batch: Any) -> tuple[int, float]:
+    """One build batch embedded as ``embed_batch`` does, with the CPU seconds it took in its task."""
+    from fourfold.plugins.semantic.embedding import embed_batch
+
+    start = time.process_time()
+    embed_batch(batch)
+    return len(batch.texts), time.process_time() - start
+
+
+def scaling(segments: list[Segment], workers: Sequence[int], n_chunks: int, batch: int) -> dict[str, Any]:
+    """Embedding throughput through Ray tasks with 1, 2... CPUs in the cluster (see the module doc)."""
+    import ray
+
+    from fourfold.plugins.semantic.embedding import EmbedBatch
+    from fourfold.plugins.semantic.windows import segment_text
+    from fourfold.workers.build import RayMap
+
+    counter = MiniLMEmbedder()
+    texts = [segment_text(s) for s in segments]
+    chunks = [t for t, n in zip(texts, counter.count_tokens(texts), strict=True) if 180 <= n <= 230][:n_chunks]
+    batches = [
+        EmbedBatch("minilm", {"backend": "int8"}, tuple(chunks[i : i + batch]), "document")
+        for i in range(0, len(chunks), batch)
+    ]
+    runs: list[dict[str, Any]] = []
+    for n in workers:
+        ray.init(address="local", num_cpus=n, include_dashboard=False, log_to_driver=False)
+        try:
+            mapper = RayMap()
+            warm = [EmbedBatch("minilm", {"backend": "int8"}, tuple(chunks[:2]), "document")] * (4 * n)
+            list(mapper(_timed_embed_batch, warm))  # start the workers and load the model in each
+            start = time.perf_counter()
+            done = list(mapper(_timed_embed_batch, batches))
+            elapsed = time.perf_counter() - start
+        finally:
+            ray.shutdown()
+        cpu = sum(c for _, c in done)
+        runs.append({
+            "workers": n,
+            "chunks_per_s": round(len(chunks) / elapsed, 1),
+            "seconds": round(elapsed, 2),
+            "cpu_ms_per_chunk": round(cpu / len(chunks) * 1000, 1),
+        })
+    base = runs[0]["chunks_per_s"] / runs[0]["workers"]
+    for run in runs:
+        run["efficiency"] = round(run["chunks_per_s"] / (run["workers"] * base), 2)
+        # on an otherwise idle machine, if each task kept its measured CPU cost per chunk (Ray's overhead aside)
+        run["cpu_efficiency"] = round(runs[0]["cpu_ms_per_chunk"] / run["cpu_ms_per_chunk"], 2)
+    return {"chunks": len(chunks), "batch": batch, "tasks": len(batches), "runs": runs}
+
+
 def index_scale(shard_dir: Path, n_windows: int = 100_000) -> dict[str, Any]:
     """Flat vs IVF search latency on ``n_windows`` codes grown from a real shard (real codes, ~5% bits flipped).
 
@@ -401,7 +462,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docstring-repos", default="click,httpx,rich")
     parser.add_argument("--max-pairs", type=int, default=400)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--scaling", action="store_true", help="only the Ray embedding scaling measurement")
+    parser.add_argument("--workers", default="1,2", help="--scaling: cluster sizes (CPUs) to measure")
+    parser.add_argument("--chunks", type=int, default=384, help="--scaling: chunks embedded per cluster size")
+    parser.add_argument("--batch", type=int, default=16, help="--scaling: chunks per Ray task")
     args = parser.parse_args(argv)
+    if args.scaling:
+        if not (default_model_dir("int8") / "manifest.json").exists():
+            print("prepare the model first: python scripts/prepare_model.py --backend int8", file=sys.stderr)
+            return 1
+        workers = [int(n) for n in args.workers.split(",")]
+        segments = [s for repo in ("httpx", "click") for s in segment_repo(args.dev / "corpora" / repo, repo)]
+        result = scaling(segments, workers, args.chunks, args.batch)
+        for run in result["runs"]:
+            print(
+                f"ray embedding, {run['workers']} worker(s): {run['chunks_per_s']} chunks/s, efficiency {run['efficiency']},"
+                f" {run['cpu_ms_per_chunk']} CPU ms/chunk (efficiency by CPU cost {run['cpu_efficiency']}) ({result['chunks']} chunks in {result['tasks']} tasks)"
+            )
+        if args.out:
+            args.out.write_text(json.dumps(result, indent=1))
+        return 0
     for backend in args.backends.split(","):
         if not (default_model_dir(backend) / "manifest.json").exists():
             print(f"prepare the model first: python scripts/prepare_model.py --backend {backend}", file=sys.stderr)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from fourfold.plugins.graph.parse import UNKNOWN, FileFacts, Import, parse_file, supported
 from fourfold.plugins.types import Segment
 
-__all__ = ["CLASS_KINDS", "EDGE_KINDS", "GraphData", "NodeRecord", "build_graph"]
+__all__ = ["CLASS_KINDS", "EDGE_KINDS", "EdgeLines", "GraphData", "NodeRecord", "build_graph", "sorted_lines"]
 
 #: Edge kinds, in storage order (the index is what the shard stores).
 EDGE_KINDS = ("contain", "import", "call", "ref", "inherit")
@@ -58,12 +58,21 @@ class NodeRecord:
     parent: int  # index of the enclosing definition, -1 at top level
 
 
+#: The evidence lines of one edge: one line, or a set of them (most edges have one; a set costs 200 bytes).
+EdgeLines = int | set[int]
+
+
+def sorted_lines(lines: EdgeLines) -> list[int]:
+    """An edge's evidence lines in order."""
+    return [lines] if isinstance(lines, int) else sorted(lines)
+
+
 @dataclass
 class GraphData:
     """The graph as built: nodes, aggregated edges ((src, dst, kind) -> weight and lines), notes."""
 
     nodes: list[NodeRecord]
-    edges: dict[tuple[int, int, int], tuple[float, set[int]]]
+    edges: dict[tuple[int, int, int], tuple[float, EdgeLines]]
     module_keys: dict[int, str] = field(default_factory=dict)  # module node -> dotted/import name
     notes: list[str] = field(default_factory=list)
 
@@ -98,7 +107,7 @@ def _module_key_python(path: str) -> list[str]:
 class _Builder:
     def __init__(self, segments: Iterable[Segment]) -> None:
         self.nodes: list[NodeRecord] = []
-        self.edges: dict[tuple[int, int, int], tuple[float, set[int]]] = {}
+        self.edges: dict[tuple[int, int, int], tuple[float, EdgeLines]] = {}
         self.files: dict[tuple[str, str], _File] = {}
         self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self.members: dict[str, list[int]] = defaultdict(list)  # member name -> definitions
@@ -216,11 +225,18 @@ class _Builder:
         key = (src, dst, kind)
         old = self.edges.get(key)
         if old is None:
-            self.edges[key] = (weight, {line})
+            self.edges[key] = (weight, line)  # most edges have one line: a set only from the second on
+            return
+        best, lines = old
+        if isinstance(lines, int):
+            if lines == line:
+                if weight > best:
+                    self.edges[key] = (weight, line)
+                return
+            lines = {lines, line}
         else:
-            old[1].add(line)
-            if weight > old[0]:
-                self.edges[key] = (weight, old[1])
+            lines.add(line)
+        self.edges[key] = (max(best, weight), lines)
 
     # --- resolution ---------------------------------------------------------------------------
 

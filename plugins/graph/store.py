@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from fourfold.errors import CorruptIndex
 from fourfold.plugins.graph.centrality import degree, scaled_pagerank
-from fourfold.plugins.graph.resolve import CALL, EDGE_KINDS, IMPORT, INHERIT, REF, GraphData
+from fourfold.plugins.graph.resolve import CALL, EDGE_KINDS, IMPORT, INHERIT, REF, GraphData, sorted_lines
 
 __all__ = ["FORMAT_VERSION", "USAGE_KINDS", "Graph", "centrality_of", "load_graph", "save_graph"]
 
@@ -75,7 +75,7 @@ def save_graph(data: GraphData, shard_dir: Path, centrality: npt.NDArray[np.floa
             "module_keys": {str(k): v for k, v in data.module_keys.items()}, "notes": data.notes}
     (shard_dir / "nodes.json").write_text(json.dumps(meta, separators=(",", ":")))
     keys = sorted(data.edges)
-    line_lists = [sorted(data.edges[k][1]) for k in keys]
+    line_lists = [sorted_lines(data.edges[k][1]) for k in keys]
     line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum([len(x) for x in line_lists], out=line_ptr[1:])
     if centrality is None or deg is None:

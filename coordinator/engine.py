@@ -266,7 +266,8 @@ class Engine:
             if glob:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
-        fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused")
+        # impact analysis lists dependents: two functions of one file are two answers
+        fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused", per_file=intent != "impact_analysis")
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         total = len(fused)
         hits = fused[: p.k]
@@ -335,7 +336,8 @@ class Engine:
             if seg is None or f.hit.snippet:  # a modality's own explanation (commits, call sites) wins
                 out.append(f)
                 continue
-            first = (min(f.hit.match_lines) if f.hit.match_lines else seg.start_line) - seg.start_line
+            inside = [ln for ln in f.hit.match_lines if seg.start_line <= ln <= seg.end_line]
+            first = (min(inside) if inside else seg.start_line) - seg.start_line
             body = seg.content.split("\n")
             start = max(0, first - 1)
             snippet = "\n".join(body[start : start + lines])

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fourfold.plugins.types import Hit
 
@@ -59,11 +59,14 @@ def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
     return merged[:limit]
 
 
-def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int, *, use_centrality: bool = True) -> list[FusedHit]:
+def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int, *, use_centrality: bool = True,
+         per_file: bool = True) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
     ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
-    exact definition must not fall behind a central fuzzy match.
+    exact definition must not fall behind a central fuzzy match. With ``per_file`` the best segment
+    of each file is kept and carries the match lines of the file's other segments;
+    ``per_file=False`` keeps every segment (impact analysis: each dependent is its own answer).
     """
     contributions: dict[str, dict[str, ModalityRank]] = {}
     exemplar: dict[str, Hit] = {}
@@ -83,9 +86,18 @@ def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: i
         total = sum(r.contribution for r in per.values()) * (DEMOTION if demoted else 1.0)
         fused.append(FusedHit(h, total, per, demoted))
     fused.sort(key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
+    if not per_file:
+        return fused
     best: dict[tuple[str, str], FusedHit] = {}
     for f in fused:
-        best.setdefault((f.hit.repo, f.hit.path), f)
+        key = (f.hit.repo, f.hit.path)
+        kept = best.get(key)
+        if kept is None:
+            best[key] = f
+        elif f.hit.match_lines:
+            # the file's other matching lines (call sites, literal matches) stay visible on its best segment
+            lines = tuple(sorted(set(kept.hit.match_lines) | set(f.hit.match_lines)))
+            best[key] = FusedHit(replace(kept.hit, match_lines=lines), kept.score, kept.modalities, kept.demoted)
     return sorted(best.values(), key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
 
 

@@ -45,6 +45,15 @@ def test_centrality_boost_multiplies_each_contribution() -> None:
     assert g.score == pytest.approx(0.5 / 41)
 
 
+def test_dedup_keeps_the_files_other_match_lines_and_impact_keeps_every_segment() -> None:
+    a1 = Hit("A1", "r", "a.py", 1, 5, 1.0, match_lines=(3,))
+    a2 = Hit("A2", "r", "a.py", 10, 20, 1.0, match_lines=(12, 15))
+    (kept,) = fuse({"graph": [a1, a2]}, {"graph": 1.0}, 60)
+    assert kept.hit.segment_id == "A1" and kept.hit.match_lines == (3, 12, 15)
+    both = fuse({"graph": [a1, a2]}, {"graph": 1.0}, 60, per_file=False)
+    assert [f.hit.segment_id for f in both] == ["A1", "A2"] and both[0].hit.match_lines == (3,)
+
+
 def test_demotion_and_dedup_per_file() -> None:
     ranked = {"text": [hit("V", "vendor/lib.py"), hit("A1", "a.py", start=1), hit("A2", "a.py", start=10)]}
     fused = fuse(ranked, {"text": 1.0}, 60)

@@ -12,6 +12,8 @@ import math
 import mmap
 import re
 import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +22,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
-from fourfold.plugins.text.build import FORMAT, line_owners
+from fourfold.plugins.text.build import FORMAT
 from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_matcher
 from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.storage import PostingLists, StringTable
@@ -29,6 +31,9 @@ from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri, and_
 from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 
 __all__ = ["MODES", "TextShard"]
+
+#: Decompressed files each thread keeps (a few MB at most: files are under 1 MiB).
+_RECENT_FILES = 16
 
 MODES = ("auto", "literal", "regex", "bm25")
 
@@ -188,18 +193,45 @@ class TextShard:
         return ids[mask[ids]] if mask is not None else ids
 
     def _file_bytes(self, f: int) -> bytes:
-        """The content of file ``f`` (a zstd decompressor per thread: they are not thread-safe)."""
-        decompressor = getattr(self._local, "zstd", None)
-        if decompressor is None:
-            decompressor = self._local.zstd = zstandard.ZstdDecompressor()
-        packed = self.content[self.content_offsets[f] : self.content_offsets[f + 1]]
-        return decompressor.decompress(packed) if packed else b""
+        """The content of file ``f`` (a zstd decompressor per thread: they are not thread-safe).
 
-    def _owners(self, f: int, n_lines: int) -> npt.NDArray[np.int32]:
-        """Global segment index owning each 0-based line of file ``f`` (-1: none)."""
+        The last ``_RECENT_FILES`` files each thread decompressed are kept, so verifying a file
+        and then cutting its hits' snippets decompresses it once.
+        """
+        recent: OrderedDict[int, bytes] | None = getattr(self._local, "recent", None)
+        if recent is None:
+            recent = self._local.recent = OrderedDict()
+            self._local.zstd = zstandard.ZstdDecompressor()
+        data = recent.get(f)
+        if data is not None:
+            recent.move_to_end(f)
+            return data
+        packed = self.content[self.content_offsets[f] : self.content_offsets[f + 1]]
+        data = self._local.zstd.decompress(packed) if packed else b""
+        recent[f] = data
+        if len(recent) > _RECENT_FILES:
+            recent.popitem(last=False)
+        return data
+
+    def _owners_of(self, f: int, lines: Sequence[int]) -> list[int]:
+        """Global segment index owning each given 0-based line of file ``f`` (-1: none).
+
+        Only the matching lines are resolved (innermost = shortest covering segment; ties: the
+        later one, as ``line_owners`` paints), so a file with thousands of segments costs a few
+        vector operations per match instead of a pass over every segment.
+        """
         lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
-        owner = line_owners(self.seg_start[lo:hi], self.seg_end[lo:hi], n_lines)
-        return np.where(owner >= 0, owner + lo, -1).astype(np.int32)
+        if not lines or lo == hi:
+            return [-1] * len(lines)
+        starts = self.seg_start[lo:hi].astype(np.int64) - 1
+        ends = self.seg_end[lo:hi].astype(np.int64) - 1
+        at = np.asarray(lines, dtype=np.int64)[:, None]
+        covers = (starts[None, :] <= at) & (at <= ends[None, :])
+        width = np.where(covers, (ends - starts)[None, :], np.iinfo(np.int64).max)
+        # the shortest covering segment; among equals the last one (argmin on the reversed columns)
+        best = width.shape[1] - 1 - np.argmin(width[:, ::-1], axis=1)
+        found = covers[np.arange(len(lines)), best]
+        return [int(b) + lo if ok else -1 for b, ok in zip(best.tolist(), found.tolist(), strict=True)]
 
     # --- literal and regex -----------------------------------------------------------------
 
@@ -223,12 +255,10 @@ class TextShard:
                     break
                 per_matcher.append(lines)
             else:
-                owners = self._owners(f, data.count(b"\n") + 1)
                 by_seg: list[dict[int, set[int]]] = []
                 for lines in per_matcher:
                     segs: dict[int, set[int]] = {}
-                    for line in lines:
-                        o = int(owners[line])
+                    for line, o in zip(lines, self._owners_of(f, lines), strict=True):
                         if o >= 0:
                             segs.setdefault(o, set()).add(line + 1)
                     by_seg.append(segs)
@@ -303,8 +333,8 @@ class TextShard:
     def _lines_in_segment(self, seg: int, matcher: Matcher) -> tuple[int, ...]:
         f = int(self.seg_file[seg])
         data = self._file_bytes(f)
-        owners = self._owners(f, data.count(b"\n") + 1)
-        return tuple(line + 1 for line in matcher.lines(data) if owners[line] == seg)
+        lines = matcher.lines(data)
+        return tuple(line + 1 for line, o in zip(lines, self._owners_of(f, lines), strict=True) if o == seg)
 
     # --- hits ------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Quality benchmark: the development suites, per suite and per intent, fused and per modality.
 
     python benchmarks/quality.py [--dev ~/fourfold-dev] [--suite click --suite express]
-                                 [--preset default] [--out bench-results/quality.json]
+                                 [--preset default] [--profile fitted] [--out bench-results/quality.json]
 
 Indexes ``<dev>/corpora/<name>`` under the repository name ``<name>`` for every suite chosen (all
 of ``<dev>/suites/*.jsonl`` by default) into a fresh FOURFOLD_HOME with an in-process build, starts
@@ -13,7 +13,7 @@ the table and writes it, with the JSON numbers and the index summary, to ``--out
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
+from dataclasses import asdict, replace
 import json
 import sys
 import tempfile
@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suite", action="append", default=[], help="only this suite (repeatable; default: all)")
     ap.add_argument("--modality", action="append", default=[], help="score only this modality alone (repeatable)")
     ap.add_argument("--preset", default="default")
+    ap.add_argument("--profile", default="", help="weight profiles: hand (the default) or fitted (coordinator/fitted_profiles.json)")
     ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
     ap.add_argument("--negatives", type=Path, default=Path(__file__).resolve().parents[1] / "tests/fixtures/eval/negatives.jsonl",
                     help="questions the corpora cannot answer: refusal rate on them against false refusals (the curve)")
@@ -71,15 +72,22 @@ def main(argv: list[str] | None = None) -> int:
     negatives = evaluate.load_suite(args.negatives) if args.negatives and args.negatives.is_file() else []
     with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
         modalities = args.modality or list(client.status().modalities)
+
+        def search(params):  # type: ignore[no-untyped-def]
+            """The client's search, with ``--profile`` in the options of every query."""
+            if args.profile:
+                params = replace(params, options={**params.options, "profile": args.profile})
+            return client.search(params)
+
         for name, queries in suites:
             def progress(done: int, total: int, qid: str, name: str = name) -> None:
                 if done == total or done % 50 == 0:
                     print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-            outcomes = evaluate.run_suite(client.search, queries, modalities, preset=args.preset, progress=progress)
+            outcomes = evaluate.run_suite(search, queries, modalities, preset=args.preset, progress=progress)
             rows.extend(evaluate.rows_for(name, outcomes))
             fused.extend(outcomes[evaluate.FUSED])
-        refused = evaluate.run_suite(client.search, negatives, (), preset=args.preset)[evaluate.FUSED] if negatives else []
+        refused = evaluate.run_suite(search, negatives, (), preset=args.preset)[evaluate.FUSED] if negatives else []
     table = evaluate.format_table(rows)
     curve = evaluate.refusal_curve(fused, refused, [t / 100 for t in range(20, 75, 5)])
     if negatives:
@@ -91,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report = {
-            "preset": args.preset, "modalities": modalities, "repos": repos,
+            "preset": args.preset, "profile": args.profile or "hand", "modalities": modalities, "repos": repos,
             "index": index, "rows": evaluate.rows_to_json(rows),
             "refusal_curve": [asdict(p) for p in curve],
         }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--repo", action="append", default=[], help="only this repository (repeatable)")
     se.add_argument("--intent", default="", help="force an intent instead of classifying")
     se.add_argument("--preset", default="default", help="quick, default or thorough")
+    se.add_argument("--profile", default="", help="weight profiles: hand (the default) or fitted (fitted on the dev suites)")
     se.add_argument("--modality", action="append", default=[], help="run exactly these modalities (repeatable)")
     se.add_argument("--weight", action="append", default=[], metavar="MODALITY=W", help="override a modality's weight")
     se.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
@@ -93,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="measure retrieval quality on labelled query suites (JSONL)")
     ev.add_argument("suites", nargs="+", metavar="SUITE", help="suite files in the format of shared/eval/README.md")
     ev.add_argument("--preset", default="default", help="preset of the fused answer: quick, default or thorough")
+    ev.add_argument("--profile", default="", help="weight profiles of the fused answer: hand (the default) or fitted")
     ev.add_argument("--modality", action="append", default=[], help="score this modality alone (repeatable; default: every served one)")
     ev.add_argument("--json", dest="json_path", type=Path, default=None, metavar="PATH", help="also write the numbers as JSON to PATH")
     ev.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)")
@@ -254,6 +257,8 @@ def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from fourfold.coordinator.engine import SearchParams
 
     options = {"mode": "regex"} if args.regex else {}
+    if args.profile:
+        options["profile"] = args.profile
     return SearchParams(
         query=args.query, k=args.k, repos=tuple(args.repo), intent=args.intent, preset=args.preset,
         modalities=tuple(args.modality), weights=_parse_weights(args.weight), deadline_ms=args.deadline_ms,
@@ -429,17 +434,25 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
     if unknown:
         raise InvalidInput(f"unknown modality {unknown[0]!r}; served modalities: {', '.join(served)}")
     modalities = args.modality or served
+
+    def search(params):  # type: ignore[no-untyped-def]
+        """The client's search, with ``--profile`` in the options of every query."""
+        if args.profile:
+            params = dataclasses.replace(params, options={**params.options, "profile": args.profile})
+        return client.search(params)
+
     rows = []
     for name, queries in suites:
         def progress(done: int, total: int, qid: str, name: str = name) -> None:
             if done == total or done % 20 == 0:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-        outcomes = evaluate.run_suite(client.search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
+        outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
         rows.extend(evaluate.rows_for(name, outcomes))
     print(evaluate.format_table(rows))
     if args.json_path is not None:
-        report = {"preset": args.preset, "k": args.k, "modalities": modalities, "rows": evaluate.rows_to_json(rows)}
+        report = {"preset": args.preset, "profile": args.profile or "hand", "k": args.k, "modalities": modalities,
+                  "rows": evaluate.rows_to_json(rows)}
         args.json_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

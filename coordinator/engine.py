@@ -19,7 +19,7 @@ from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
-from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, top_modalities
+from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, select_profiles, top_modalities
 from fourfold.errors import InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
 from fourfold.plugins.manager import PluginRegistry, get_registry
@@ -189,7 +189,8 @@ class Engine:
         else:
             c = intent_mod.classify(p.query, self.extra_rules)
             intent, confidence, rule = c.intent, c.confidence, c.rule
-        profile = {m: w for m, w in self.profiles.get(intent, self.profiles["understand_code"]).items() if m in self.plugins.modalities}
+        profiles = select_profiles(p.options.get("profile", ""), self.profiles)
+        profile = {m: w for m, w in profiles.get(intent, profiles["understand_code"]).items() if m in self.plugins.modalities}
         profile.update({m: float(w) for m, w in p.weights.items()})
         if p.modalities:
             weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}

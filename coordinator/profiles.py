@@ -5,21 +5,37 @@ Weights (semantic, text, structural, graph), from the architecture page:
     find_definition  .2 .1 .6 .1      find_references .1 .2 .2 .5
     understand_code  .5 .2 .2 .1      find_similar    .4 .3 .2 .1
     impact_analysis  .1 .1 .1 .7      exact_match     0  .9 .1 0
+
+Those are the hand-set profiles, the default. ``fitted_profiles()`` reads the weights fitted on the
+development suites by ``benchmarks/fit_weights.py`` (``fitted_profiles.json``, with its held-out
+numbers); a search picks them with ``options["profile"] = "fitted"``.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from fourfold.errors import InvalidQuery
 
-__all__ = ["DIRECT_CONFIDENCE", "PRESETS", "Preset", "default_profiles", "dominant", "get_preset", "top_modalities"]
+__all__ = [
+    "DIRECT_CONFIDENCE", "FITTED_PATH", "PRESETS", "PROFILE_SETS", "Preset", "default_profiles", "dominant", "fitted_profiles",
+    "get_preset", "select_profiles", "top_modalities",
+]
 
 #: The direct path runs only the dominant modality at or above this confidence.
 DIRECT_CONFIDENCE = 0.85
 
 _ORDER = ("semantic", "text", "structural", "graph")
+
+#: The fitted weights and how they were measured, written by ``benchmarks/fit_weights.py``.
+FITTED_PATH = Path(__file__).with_name("fitted_profiles.json")
+
+#: Names ``options["profile"]`` accepts; empty means ``hand``.
+PROFILE_SETS = ("hand", "fitted")
 
 
 def default_profiles() -> dict[str, dict[str, float]]:
@@ -32,6 +48,29 @@ def default_profiles() -> dict[str, dict[str, float]]:
         "exact_match": (0.0, 0.9, 0.1, 0.0),
     }
     return {intent: dict(zip(_ORDER, w, strict=True)) for intent, w in rows.items()}
+
+
+@functools.cache
+def _load_fitted(path: Path) -> dict[str, dict[str, float]]:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {intent: {m: float(w) for m, w in row["weights"].items()} for intent, row in doc["intents"].items()}
+
+
+def fitted_profiles(path: Path = FITTED_PATH) -> dict[str, dict[str, float]]:
+    """Weights per intent fitted on the development suites (a fresh copy; the file is read once)."""
+    return {intent: dict(w) for intent, w in _load_fitted(path).items()}
+
+
+def select_profiles(name: str, hand: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
+    """The profile set ``name`` picks: ``hand`` (or empty) is ``hand`` itself, ``fitted`` overlays the fitted weights.
+
+    Intents the fit does not know (a plugin's) keep their hand-set weights.
+    """
+    if name in ("", "hand"):
+        return hand
+    if name == "fitted":
+        return {**hand, **fitted_profiles()}
+    raise InvalidQuery(f"unknown profile {name!r}; choose one of: {', '.join(PROFILE_SETS)}")
 
 
 @dataclass(frozen=True, slots=True)

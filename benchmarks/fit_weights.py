@@ -1,0 +1,264 @@
+"""Fit the per-intent weight profiles on the development suites and check them on held-out queries.
+
+    python benchmarks/fit_weights.py --home /tmp/qhome [--dev ~/fourfold-dev] [--suite click ...]
+                                     [--runs bench-results/fit_runs.json] [--out coordinator/fitted_profiles.json]
+
+Step 1 (online, once): every suite query is asked of each modality alone through the gRPC API, with
+the intent the coordinator would classify it as, and the ranked (repo, path, lines, segment id,
+centrality) lists are kept in ``--runs`` (reused when present, so refitting needs no server).
+
+Step 2 (offline): for every weight vector of a grid, each query is answered again as the engine's
+``plan()`` would with that profile under the default preset (the direct path for a confident
+classification, else the top three modalities fused with :func:`fourfold.coordinator.fusion.fuse`),
+and per classified intent the vector with the best MRR@10 wins (ties: the one closest to the
+hand-set profile). Queries are split in two halves by a hash of their id: the profile is fitted on
+one half and scored on the other, so the gain reported is not a memorised one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import itertools
+import json
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from fourfold.coordinator import evaluate
+from fourfold.coordinator.fusion import fuse
+from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, PRESETS, default_profiles, dominant, top_modalities
+from fourfold.plugins.types import Hit
+
+MODALITIES = ("semantic", "text", "structural", "graph")
+#: Each weight is one of these before normalising.
+GRID_VALUES = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+#: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.
+ASK_K = 40
+DEPTH = 30
+MRR_K = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One suite query with its classification and each modality's own ranked answer."""
+
+    suite: str
+    query: evaluate.EvalQuery
+    intent: str
+    confidence: float
+    ranked: Mapping[str, tuple[Hit, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """MRR@10 and success@1 of a set of queries under one profile."""
+
+    n: int
+    mrr_at_10: float
+    success_at_1: float
+
+
+def fit_half(query_id: str) -> bool:
+    """True for the half the profiles are fitted on; the other half is held out (stable across runs)."""
+    return hashlib.sha1(query_id.encode()).digest()[0] % 2 == 0
+
+
+def weight_grid(modalities: Sequence[str] = MODALITIES, values: Sequence[float] = GRID_VALUES) -> list[dict[str, float]]:
+    """Every non-zero combination of ``values`` over ``modalities``, normalised to sum 1, without duplicates."""
+    seen: set[tuple[float, ...]] = set()
+    out: list[dict[str, float]] = []
+    for combo in itertools.product(values, repeat=len(modalities)):
+        total = sum(combo)
+        if total <= 0:
+            continue
+        normal = tuple(round(w / total, 4) for w in combo)
+        if normal not in seen:
+            seen.add(normal)
+            out.append(dict(zip(modalities, normal, strict=True)))
+    return out
+
+
+#: What one answer depends on: the direct path's modality, or the fused modalities with their weights normalised.
+PlanKey = tuple[tuple[str, float], ...]
+
+
+def plan_key(profile: Mapping[str, float], a: Asked) -> PlanKey:
+    """How the engine's ``plan()`` would run ``a`` with ``profile`` under the default preset.
+
+    Fusion's order does not change when every weight is scaled alike, so two profiles with the same
+    key give the same answer: the fit fuses once per key, not once per grid vector.
+    """
+    usable = {m: w for m, w in profile.items() if m in a.ranked and w > 0}
+    if not usable:
+        return ()
+    if a.confidence >= DIRECT_CONFIDENCE:
+        return ((dominant(usable), 0.0),)  # the direct path: the dominant modality's own order
+    chosen = top_modalities(usable, PRESETS["default"].modalities)
+    total = sum(usable[m] for m in chosen)
+    return tuple((m, round(usable[m] / total, 4)) for m in chosen)
+
+
+def answer(key: PlanKey, a: Asked) -> list[Hit]:
+    """The top hits the engine would return for ``a`` when planned as ``key``."""
+    rrf_k = PRESETS["default"].rrf_k
+    per_file = a.intent != "impact_analysis"  # as the engine: each dependent is its own answer
+    if not key:
+        return []
+    if key[0][1] == 0.0:
+        top = key[0][0]
+        fused = fuse({top: a.ranked[top][:DEPTH]}, {top: 1.0}, rrf_k, use_centrality=False, per_file=per_file)
+    else:
+        fused = fuse({m: a.ranked[m][:DEPTH] for m, _ in key}, dict(key), rrf_k, per_file=per_file)
+    return [f.hit for f in fused[:MRR_K]]
+
+
+def reciprocal_rank(profile: Mapping[str, float], a: Asked, memo: dict[tuple[str, str, PlanKey], float] | None = None) -> float:
+    """1/rank of the first relevant hit in the top 10 (0 for a miss); ``memo`` keeps one fusion per plan."""
+    key = plan_key(profile, a)
+    cached = memo.get((a.suite, a.query.id, key)) if memo is not None else None
+    if cached is not None:
+        return cached
+    hits = [evaluate.HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in answer(key, a)]
+    rank = evaluate.first_relevant_rank(a.query, hits, MRR_K)
+    rr = 1.0 / rank if rank else 0.0
+    if memo is not None:
+        memo[(a.suite, a.query.id, key)] = rr
+    return rr
+
+
+def score(profile: Mapping[str, float], asked: Sequence[Asked], memo: dict[tuple[str, str, PlanKey], float] | None = None) -> Score:
+    if not asked:
+        return Score(0, 0.0, 0.0)
+    rr = [reciprocal_rank(profile, a, memo) for a in asked]
+    return Score(len(rr), sum(rr) / len(rr), sum(1 for r in rr if r == 1.0) / len(rr))
+
+
+def _distance(a: Mapping[str, float], b: Mapping[str, float]) -> float:
+    total_b = sum(b.values()) or 1.0
+    return sum(abs(a.get(m, 0.0) - b.get(m, 0.0) / total_b) for m in set(a) | set(b))
+
+
+def best_weights(asked: Sequence[Asked], grid: Iterable[Mapping[str, float]], hand: Mapping[str, float]) -> dict[str, float]:
+    """The grid vector with the highest MRR@10 on ``asked``; ties go to the one closest to ``hand``."""
+    best: tuple[float, float] | None = None
+    chosen: dict[str, float] = dict(hand)
+    memo: dict[tuple[str, str, PlanKey], float] = {}
+    for w in grid:
+        key = (-score(w, asked, memo).mrr_at_10, _distance(w, hand))
+        if best is None or key < best:
+            best, chosen = key, dict(w)
+    return chosen
+
+
+# -- step 1: asking each modality ------------------------------------------------------------------
+
+
+def _hit_to_json(h: Hit) -> list[object]:
+    return [h.repo, h.path, h.start_line, h.end_line, h.segment_id, h.centrality]
+
+
+def _hit_from_json(row: Sequence[object]) -> Hit:
+    repo, path, start, end, segment_id, centrality = row
+    return Hit(str(segment_id), str(repo), str(path), int(start), int(end), 0.0, centrality=float(centrality))  # type: ignore[arg-type]
+
+
+def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[dict[str, object]]:
+    """Each query asked of each modality alone once, through an embedded deployment on ``home``."""
+    from fourfold.coordinator import intent as intent_mod
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.server import EmbeddedServer
+
+    rows: list[dict[str, object]] = []
+    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+        modalities = [m for m in client.status().modalities if m in MODALITIES]
+        for name, queries in suites:
+            for i, q in enumerate(queries, 1):
+                c = intent_mod.classify(q.query)
+                ranked: dict[str, list[list[object]]] = {}
+                for m in modalities:
+                    r = client.search(SearchParams(query=q.query, k=ASK_K, intent=c.intent, modalities=(m,)))
+                    ranked[m] = [_hit_to_json(Hit(h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score,
+                                                  centrality=h.centrality)) for h in r.hits]
+                rows.append({"suite": name, "id": q.id, "intent": c.intent, "confidence": c.confidence, "ranked": ranked})
+                if i % 50 == 0 or i == len(queries):
+                    print(f"asked {name}: {i}/{len(queries)}", file=sys.stderr, flush=True)
+    return rows
+
+
+def load_asked(rows: Iterable[Mapping[str, object]], suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[Asked]:
+    by_id = {(name, q.id): q for name, queries in suites for q in queries}
+    out: list[Asked] = []
+    for r in rows:
+        q = by_id.get((str(r["suite"]), str(r["id"])))
+        if q is None:
+            continue
+        ranked = {m: tuple(_hit_from_json(h) for h in hits) for m, hits in r["ranked"].items()}  # type: ignore[union-attr]
+        out.append(Asked(str(r["suite"]), q, str(r["intent"]), float(r["confidence"]), ranked))  # type: ignore[arg-type]
+    return out
+
+
+# -- step 2: fitting -------------------------------------------------------------------------------
+
+
+def fit(asked: Sequence[Asked], grid: Sequence[Mapping[str, float]]) -> dict[str, dict[str, object]]:
+    """Per classified intent: the fitted weights, and hand-set against fitted on held-out and on all queries."""
+    hand = default_profiles()
+    out: dict[str, dict[str, object]] = {}
+    for intent in hand:
+        group = [a for a in asked if a.intent == intent]
+        train = [a for a in group if fit_half(a.query.id)]
+        held = [a for a in group if not fit_half(a.query.id)]
+        weights = best_weights(train, grid, hand[intent]) if train else dict(hand[intent])
+        report: dict[str, object] = {"weights": weights, "fitted_on": len(train)}
+        for label, part in (("held_out", held), ("all", group)):
+            h, f = score(hand[intent], part), score(weights, part)
+            report[label] = {"n": h.n, "hand_mrr10": round(h.mrr_at_10, 3), "fitted_mrr10": round(f.mrr_at_10, 3),
+                             "hand_s1": round(h.success_at_1, 3), "fitted_s1": round(f.success_at_1, 3)}
+        out[intent] = report
+        print(f"{intent:16} fit on {len(train):4}  {weights}  held-out {report['held_out']}", file=sys.stderr, flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dev", type=Path, default=Path.home() / "fourfold-dev", help="folder with corpora/ and suites/")
+    ap.add_argument("--home", type=Path, required=True, help="FOURFOLD_HOME already holding every corpus (see quality.py --home)")
+    ap.add_argument("--suite", action="append", default=[], help="only this suite (repeatable; default: all)")
+    ap.add_argument("--runs", type=Path, default=Path("bench-results/fit_runs.json"),
+                    help="the per-modality answers; asked and written when missing, reused when present")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "coordinator/fitted_profiles.json")
+    args = ap.parse_args(argv)
+
+    files = sorted((args.dev / "suites").glob("*.jsonl"))
+    if args.suite:
+        files = [f for f in files if f.stem in args.suite]
+    if not files:
+        print(f"no suites under {args.dev / 'suites'} match {args.suite or 'anything'}", file=sys.stderr)
+        return 2
+    suites = [(f.stem, evaluate.load_suite(f)) for f in files]
+    if args.runs.is_file():
+        rows = json.loads(args.runs.read_text())
+    else:
+        rows = ask_all(args.home, suites)
+        args.runs.parent.mkdir(parents=True, exist_ok=True)
+        args.runs.write_text(json.dumps(rows) + "\n")
+    asked = load_asked(rows, suites)
+    intents = fit(asked, weight_grid())
+    doc = {
+        "date": datetime.date.today().isoformat(),
+        "suites": [name for name, _ in suites],
+        "method": (f"grid {list(GRID_VALUES)} per modality, normalised; MRR@{MRR_K} under the default preset's routing; "
+                   "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"),
+        "intents": intents,
+    }
+    args.out.write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--reuse", action="store_true", help="reuse the corpus and index already in --workdir")
     args = ap.parse_args(argv)
     if shutil.which("rg") is None:
         print("ripgrep (rg) is not on PATH", file=sys.stderr)
@@ -44,29 +45,36 @@ def main(argv: list[str] | None = None) -> int:
 
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.indexer import IndexSummary, build_generation
     from fourfold.plugins.store import IndexStore
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-text-system-"))
-    staging, corpus = work / "staging", work / "corpus"
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.rmtree(corpus, ignore_errors=True)
-    t = time.perf_counter()
-    repos = make_corpus(staging, int(args.target_mb * 1e6))
-    for i, (name, path) in enumerate(sorted(repos.items())):
-        dest = corpus / f"group{i % args.groups}" / name
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        path.rename(dest)
-    shutil.rmtree(staging, ignore_errors=True)
+    staging, corpus, home = work / "staging", work / "corpus", work / "home"
+    reuse = args.reuse and IndexStore(home).live_generation() is not None and corpus.is_dir()
+    if not reuse:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(corpus, ignore_errors=True)
+        shutil.rmtree(home, ignore_errors=True)
+        t = time.perf_counter()
+        repos = make_corpus(staging, int(args.target_mb * 1e6))
+        for i, (name, path) in enumerate(sorted(repos.items())):
+            dest = corpus / f"group{i % args.groups}" / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            path.rename(dest)
+        shutil.rmtree(staging, ignore_errors=True)
+        print(f"corpus: {len(repos)} source trees copied in {time.perf_counter() - t:.0f}s", flush=True)
     corpus_bytes = dir_bytes(corpus)
-    print(f"corpus: {corpus_bytes / 1e6:.1f} MB in {args.groups} repositories ({len(repos)} source trees), "
-          f"{time.perf_counter() - t:.0f}s to copy", flush=True)
+    print(f"corpus: {corpus_bytes / 1e6:.1f} MB in {args.groups} repositories", flush=True)
 
-    home = work / "home"
     t = time.perf_counter()
-    summary = build_generation(IndexStore(home), [(corpus / f"group{i}", f"group{i}") for i in range(args.groups)],
-                               modalities=["text"], centrality=False)
-    index_s = time.perf_counter() - t
+    if reuse:
+        summary = IndexSummary(**{k: v for k, v in IndexStore(home).require_live().manifest["summary"].items()
+                                  if k in ("generation", "files", "segments", "bytes", "seconds")})
+        index_s = summary.seconds
+    else:
+        summary = build_generation(IndexStore(home), [(corpus / f"group{i}", f"group{i}") for i in range(args.groups)],
+                                   modalities=["text"], centrality=False)
+        index_s = time.perf_counter() - t
     gen = IndexStore(home).require_live()
     text_bytes = dir_bytes(gen.root / "text")
     print(f"index: {summary.files} files, {len(gen.shards('text'))} text shards, {index_s:.0f}s "

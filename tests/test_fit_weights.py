@@ -1,0 +1,108 @@
+"""The weight fit (benchmarks/fit_weights.py), the fitted profiles it ships, and picking them per search."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from fourfold.coordinator.engine import Engine, SearchParams
+from fourfold.coordinator.evaluate import EvalQuery, Relevant
+from fourfold.coordinator.profiles import default_profiles, fitted_profiles, select_profiles
+from fourfold.errors import InvalidQuery
+from fourfold.plugins.store import IndexStore
+from fourfold.plugins.types import Hit
+
+_SPEC = importlib.util.spec_from_file_location("fit_weights", Path(__file__).resolve().parents[1] / "benchmarks/fit_weights.py")
+assert _SPEC is not None and _SPEC.loader is not None
+fit_weights = importlib.util.module_from_spec(_SPEC)
+sys.modules["fit_weights"] = fit_weights
+_SPEC.loader.exec_module(fit_weights)
+
+MODALITIES = {"semantic", "text", "structural", "graph"}
+
+
+def _hit(path: str) -> Hit:
+    return Hit(f"r:{path}", "r", path, 1, 5, 0.0)
+
+
+def _asked(i: int) -> object:
+    """A question whose answer text ranks first and semantic ranks last (behind four distractors)."""
+    answer = f"answer{i}.py"
+    distractors = [f"other{i}_{j}.py" for j in range(4)]
+    q = EvalQuery(f"q{i}", "how is the cache flushed", None, "file", (Relevant("r", answer),))
+    ranked = {
+        "semantic": tuple(_hit(p) for p in [*distractors, answer]),
+        "text": tuple(_hit(p) for p in [answer, *distractors]),
+        "structural": (),
+        "graph": (),
+    }
+    return fit_weights.Asked("toy", q, "understand_code", 0.40, ranked)
+
+
+def test_grid_search_picks_the_modality_that_ranks_the_answer_first() -> None:
+    asked = [_asked(i) for i in range(3)]
+    hand = default_profiles()["understand_code"]
+    assert fit_weights.score(hand, asked).mrr_at_10 < 1.0  # semantic leads the hand-set profile: the answer is not first
+    best = fit_weights.best_weights(asked, fit_weights.weight_grid(), hand)
+    assert best["text"] > best["semantic"]
+    assert fit_weights.score(best, asked).mrr_at_10 == 1.0
+
+
+def test_grid_is_normalised_and_ties_go_to_the_hand_set_profile() -> None:
+    grid = fit_weights.weight_grid(("a", "b"), (0.0, 0.5, 1.0))
+    assert all(abs(sum(w.values()) - 1.0) < 1e-3 for w in grid)
+    # (0,1) (1,0) (.5,.5) (1/3,2/3) (2/3,1/3): (.5,.5) and (1,1), (0,.5) and (0,1)... are one vector each
+    assert sorted(w["a"] for w in grid) == [0.0, 0.3333, 0.5, 0.6667, 1.0]
+    no_answer = fit_weights.Asked("toy", EvalQuery("n", "x", None, "file", (Relevant("r", "none.py"),)), "understand_code", 0.4,
+                                  {"semantic": (_hit("a.py"),), "text": (_hit("b.py"),)})
+    hand = {"semantic": 0.5, "text": 0.2, "structural": 0.2, "graph": 0.1}
+    best = fit_weights.best_weights([no_answer], fit_weights.weight_grid(), hand)
+    assert best == {"semantic": 0.5, "text": 0.2, "structural": 0.2, "graph": 0.1}
+
+
+def test_the_halves_are_stable_and_both_used() -> None:
+    halves = [fit_weights.fit_half(f"q{i}") for i in range(200)]
+    assert halves == [fit_weights.fit_half(f"q{i}") for i in range(200)]
+    assert 60 < sum(halves) < 140
+
+
+def test_fitted_profiles_load_with_known_modalities_and_non_negative_weights() -> None:
+    fitted = fitted_profiles()
+    assert set(fitted) == set(default_profiles())
+    for intent, weights in fitted.items():
+        assert set(weights) <= MODALITIES, intent
+        assert all(w >= 0 for w in weights.values()), intent
+        assert any(w > 0 for w in weights.values()), intent
+
+
+def test_select_profiles_rejects_an_unknown_name() -> None:
+    hand = default_profiles()
+    assert select_profiles("", hand) is hand
+    assert select_profiles("hand", hand) is hand
+    with pytest.raises(InvalidQuery, match="unknown profile 'tuned'"):
+        select_profiles("tuned", hand)
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return Engine(IndexStore(tmp_path_factory.mktemp("home")), None)
+
+
+def test_profile_fitted_changes_the_plan_weights(engine: Engine) -> None:
+    fitted, hand = fitted_profiles(), default_profiles()
+    changed = [i for i in hand if {m: w for m, w in fitted[i].items() if w > 0} != {m: w for m, w in hand[i].items() if w > 0}]
+    assert changed, "the fit kept every hand-set profile: nothing to compare"
+    intent = changed[0]
+    plans = {name: engine.plan(SearchParams(query="q", intent=intent, preset="thorough", options={"profile": name}))
+             for name in ("hand", "fitted")}
+    assert plans["hand"][3] == {m: w for m, w in hand[intent].items() if w > 0}
+    assert plans["fitted"][3] == {m: w for m, w in fitted[intent].items() if w > 0}
+    assert engine.plan(SearchParams(query="q", intent=intent, preset="thorough"))[3] == plans["hand"][3]
+
+
+def test_unknown_profile_is_an_invalid_query(engine: Engine) -> None:
+    with pytest.raises(InvalidQuery, match="unknown profile"):
+        engine.plan(SearchParams(query="q", options={"profile": "nope"}))

@@ -35,6 +35,9 @@ from fourfold.plugins.types import Hit
 MODALITIES = ("semantic", "text", "structural", "graph")
 #: Each weight is one of these before normalising.
 GRID_VALUES = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+#: The centrality boost's scale is fitted too, as this pseudo-modality: the seed's boost (1) or none (0).
+CENTRALITY = "_centrality"
+CENTRALITY_VALUES = (1.0, 0.0)
 #: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.
 ASK_K = 40
 DEPTH = 30
@@ -98,7 +101,8 @@ def plan_key(profile: Mapping[str, float], a: Asked) -> PlanKey:
         return ((dominant(usable), 0.0),)  # the direct path: the dominant modality's own order
     chosen = top_modalities(usable, PRESETS["default"].modalities)
     total = sum(usable[m] for m in chosen)
-    return tuple((m, round(usable[m] / total, 4)) for m in chosen)
+    # the centrality boost's scale rides along as a pseudo-modality (it changes the fused order)
+    return (*((m, round(usable[m] / total, 4)) for m in chosen), (CENTRALITY, profile.get(CENTRALITY, 1.0)))
 
 
 def answer(key: PlanKey, a: Asked) -> list[Hit]:
@@ -111,7 +115,9 @@ def answer(key: PlanKey, a: Asked) -> list[Hit]:
         top = key[0][0]
         fused = fuse({top: a.ranked[top][:DEPTH]}, {top: 1.0}, rrf_k, use_centrality=False, per_file=per_file)
     else:
-        fused = fuse({m: a.ranked[m][:DEPTH] for m, _ in key}, dict(key), rrf_k, per_file=per_file)
+        weights = {m: w for m, w in key if m != CENTRALITY}
+        scale = dict(key).get(CENTRALITY, 1.0)
+        fused = fuse({m: a.ranked[m][:DEPTH] for m in weights}, weights, rrf_k, per_file=per_file, centrality_scale=scale)
     return [f.hit for f in fused[:MRR_K]]
 
 
@@ -137,8 +143,12 @@ def score(profile: Mapping[str, float], asked: Sequence[Asked], memo: dict[tuple
 
 
 def _distance(a: Mapping[str, float], b: Mapping[str, float]) -> float:
-    total_b = sum(b.values()) or 1.0
-    return sum(abs(a.get(m, 0.0) - b.get(m, 0.0) / total_b) for m in set(a) | set(b))
+    """How far ``a`` is from the hand-set ``b``: normalised weights, plus the boost's scale (1 when absent)."""
+    wa = {m: w for m, w in a.items() if m != CENTRALITY}
+    wb = {m: w for m, w in b.items() if m != CENTRALITY}
+    total_b = sum(wb.values()) or 1.0
+    return (sum(abs(wa.get(m, 0.0) - wb.get(m, 0.0) / total_b) for m in set(wa) | set(wb))
+            + abs(a.get(CENTRALITY, 1.0) - b.get(CENTRALITY, 1.0)))
 
 
 def best_weights(asked: Sequence[Asked], grid: Iterable[Mapping[str, float]], hand: Mapping[str, float]) -> dict[str, float]:
@@ -212,10 +222,11 @@ def fit(asked: Sequence[Asked], grid: Sequence[Mapping[str, float]]) -> dict[str
         group = [a for a in asked if a.intent == intent]
         train = [a for a in group if fit_half(a.query.id)]
         held = [a for a in group if not fit_half(a.query.id)]
-        weights = best_weights(train, grid, hand[intent]) if train else dict(hand[intent])
-        report: dict[str, object] = {"weights": weights, "fitted_on": len(train)}
+        chosen = best_weights(train, grid, hand[intent]) if train else dict(hand[intent])
+        weights = {m: w for m, w in chosen.items() if m != CENTRALITY}
+        report: dict[str, object] = {"weights": weights, "centrality": chosen.get(CENTRALITY, 1.0), "fitted_on": len(train)}
         for label, part in (("held_out", held), ("all", group)):
-            h, f = score(hand[intent], part), score(weights, part)
+            h, f = score(hand[intent], part), score(chosen, part)
             report[label] = {"n": h.n, "hand_mrr10": round(h.mrr_at_10, 3), "fitted_mrr10": round(f.mrr_at_10, 3),
                              "hand_s1": round(h.success_at_1, 3), "fitted_s1": round(f.success_at_1, 3)}
         out[intent] = report
@@ -247,11 +258,12 @@ def main(argv: list[str] | None = None) -> int:
         args.runs.parent.mkdir(parents=True, exist_ok=True)
         args.runs.write_text(json.dumps(rows) + "\n")
     asked = load_asked(rows, suites)
-    intents = fit(asked, weight_grid())
+    intents = fit(asked, [{**w, CENTRALITY: c} for c in CENTRALITY_VALUES for w in weight_grid()])
     doc = {
         "date": datetime.date.today().isoformat(),
         "suites": [name for name, _ in suites],
-        "method": (f"grid {list(GRID_VALUES)} per modality, normalised; MRR@{MRR_K} under the default preset's routing; "
+        "method": (f"grid {list(GRID_VALUES)} per modality, normalised, x centrality boost scale {list(CENTRALITY_VALUES)}; "
+                   f"MRR@{MRR_K} under the default preset's routing; "
                    "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"),
         "intents": intents,
     }

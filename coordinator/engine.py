@@ -19,7 +19,7 @@ from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
-from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, default_profiles, dominant, get_preset, select_profiles, top_modalities
+from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, centrality_scale, default_profiles, dominant, get_preset, select_profiles, top_modalities
 from fourfold.errors import InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
 from fourfold.plugins.manager import PluginRegistry, get_registry
@@ -268,7 +268,8 @@ class Engine:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
         # impact analysis lists dependents: two functions of one file are two answers
-        fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused", per_file=intent != "impact_analysis")
+        fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused", per_file=intent != "impact_analysis",
+                     centrality_scale=centrality_scale(p.options.get("profile", ""), intent))
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         total = len(fused)
         hits = fused[: p.k]

@@ -32,9 +32,9 @@ def is_demoted(path: str) -> bool:
     return bool(_DEMOTED.search(path))
 
 
-def boost(centrality: float) -> float:
-    """The graph importance boost ``min(1 + 0.3·ln(1 + c), 1.5)``."""
-    return min(1.0 + 0.3 * math.log1p(max(centrality, 0.0)), 1.5)
+def boost(centrality: float, scale: float = 1.0) -> float:
+    """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: the seed's formula)."""
+    return min(1.0 + 0.3 * scale * math.log1p(max(centrality, 0.0)), 1.5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +60,14 @@ def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
 
 
 def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int, *, use_centrality: bool = True,
-         per_file: bool = True) -> list[FusedHit]:
+         per_file: bool = True, centrality_scale: float = 1.0) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
     ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
     exact definition must not fall behind a central fuzzy match. With ``per_file`` the best segment
     of each file is kept and carries the match lines of the file's other segments;
     ``per_file=False`` keeps every segment (impact analysis: each dependent is its own answer).
+    ``centrality_scale`` scales the boost's 0.3 (a fitted profile may turn it down or off).
     """
     contributions: dict[str, dict[str, ModalityRank]] = {}
     exemplar: dict[str, Hit] = {}
@@ -76,7 +77,7 @@ def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: i
             key = h.segment_id
             if key in contributions and modality in contributions[key]:
                 continue  # a segment counts once per modality, at its best rank
-            c = w / (k + rank + 1) * (boost(h.centrality) if use_centrality else 1.0)
+            c = w / (k + rank + 1) * (boost(h.centrality, centrality_scale) if use_centrality else 1.0)
             contributions.setdefault(key, {})[modality] = ModalityRank(rank, c, h.score)
             exemplar[key] = _merge_hit(exemplar.get(key), h)
     fused: list[FusedHit] = []

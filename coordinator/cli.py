@@ -206,8 +206,12 @@ def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
         sym = f"  {h.kind} {h.symbol}" if h.symbol else ""
         demoted = " (demoted)" if h.demoted else ""
         print(f"{i:>3}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{sym}  [{h.score:.4f} {why}]{demoted}")
-        if h.snippet:
-            for line in h.snippet.splitlines()[:4]:
+        shown: set[str] = set()
+        for line in h.snippet.splitlines():
+            if len(shown) == 4:
+                break
+            if line.strip() and line.strip() not in shown:  # modalities' explanations often repeat a line
+                shown.add(line.strip())
                 print(f"       {line[:120]}")
 
 

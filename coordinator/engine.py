@@ -23,7 +23,7 @@ from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, centrality_scale, d
 from fourfold.errors import InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.store import IndexStore
+from fourfold.plugins.store import GenerationReader, IndexStore
 from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
@@ -98,6 +98,8 @@ class Engine:
         self.plugins.pm.hook.fourfold_adjust_profiles(profiles=self.profiles)
         self._generation: str | None = None
         self._refresher: asyncio.Future[None] | None = None
+        self._readers: dict[str, GenerationReader] = {}
+        self._repos_cache: tuple[str | None, frozenset[str]] | None = None
         self._index_lock = asyncio.Lock()
 
     # -- generations -----------------------------------------------------------------------------
@@ -125,6 +127,24 @@ class Engine:
             self._refresher.cancel()
             self._refresher = None
         await self.fanout.close()
+
+    def _reader(self, generation: str) -> GenerationReader:
+        """The generation's reader, kept while it is the one served (its manifest is parsed once,
+        not per query: a split repository's manifest lists every file)."""
+        cached = self._readers.get(generation)
+        if cached is None:
+            for old in self._readers.values():
+                old.close()
+            cached = self.store.reader(generation)
+            self._readers = {generation: cached}
+        return cached
+
+    def _registered_repos(self) -> frozenset[str]:
+        """Registered repository names, read again only when the live generation changes."""
+        live = self.store.live_generation()
+        if self._repos_cache is None or self._repos_cache[0] != live:
+            self._repos_cache = (live, frozenset(r.name for r in self.store.repos()))
+        return self._repos_cache[1]
 
     def _newest_served(self) -> str | None:
         gens = sorted(self.endpoints.generations())
@@ -170,7 +190,7 @@ class Engine:
                 raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
-        known_repos = {r.name for r in self.store.repos()}
+        known_repos = set(self._registered_repos())
         if visible is not None:
             mine = known_repos & visible
             for r in p.repos:
@@ -220,10 +240,10 @@ class Engine:
         t_classify = time.perf_counter()
         allowed: frozenset[str] | None = frozenset(p.repos) if p.repos else None
         if visible is not None and allowed is None:
-            allowed = frozenset(r.name for r in self.store.repos()) & visible
+            allowed = self._registered_repos() & visible
         if allowed is not None and not allowed:
             weights = {}  # nothing this caller may read: no fan-out, an empty answer
-        reader = self.store.reader(generation)
+        reader = self._reader(generation)
         shards = self.endpoints.shards(generation)
         depth = min(max(3 * p.k, 30), 300)
         query = ModalityQuery(

@@ -12,7 +12,7 @@ import fnmatch
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fourfold.coordinator import intent as intent_mod
@@ -20,7 +20,7 @@ from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, centrality_scale, default_profiles, dominant, get_preset, select_profiles, top_modalities
-from fourfold.errors import InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
+from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.store import GenerationReader, IndexStore
@@ -322,15 +322,12 @@ class Engine:
             rerank=rerank_status, no_confident_match=verdict.refused, confidences=confidences,
         )
 
-    async def _rerank(self, p: SearchParams, reader: object, fused: list[FusedHit],
+    async def _rerank(self, p: SearchParams, reader: GenerationReader, fused: list[FusedHit],
                       deadline: float) -> tuple[list[FusedHit], tuple[float | None, ...], str]:
         """The optional rerank stage (``options["rerank"]`` names the reranker): (order, scores, status)."""
         name = p.options.get("rerank", "")
         if not name or not fused:
             return fused, (), ""
-        from fourfold.plugins.store import GenerationReader
-
-        assert isinstance(reader, GenerationReader)
         try:
             model = self._rerankers.get(name) or self._rerankers.setdefault(name, rerank.make_reranker(name, self.plugins.rerankers))
         except InvalidQuery:
@@ -347,10 +344,7 @@ class Engine:
         return [fused[i] for i in order], tuple(scores[i] for i in order), out.status
 
     @staticmethod
-    def _snippets(reader: object, hits: Sequence[FusedHit], lines: int = 6) -> list[FusedHit]:
-        from fourfold.plugins.store import GenerationReader
-
-        assert isinstance(reader, GenerationReader)
+    def _snippets(reader: GenerationReader, hits: Sequence[FusedHit], lines: int = 6) -> list[FusedHit]:
         rows = reader.segment_rows(f.hit.segment_id for f in hits)
         out = []
         for f in hits:
@@ -363,17 +357,13 @@ class Engine:
             body = seg.content.split("\n")
             start = max(0, first - 1)
             snippet = "\n".join(body[start : start + lines])
-            h = f.hit
-            out.append(FusedHit(Hit(h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score, h.symbol, h.kind,
-                                    h.language, h.match_lines, h.centrality, snippet), f.score, f.modalities, f.demoted))
+            out.append(replace(f, hit=replace(f.hit, snippet=snippet)))
         return out
 
     # -- index -----------------------------------------------------------------------------------
     async def index(self, add: Sequence[tuple[Path, str | None]], progress: Callable[[str, int, int, str], None]) -> IndexSummary:
         """Build a generation, deploy its workers, switch to it, retire the old one's."""
         if self._index_lock.locked():
-            from fourfold.errors import IndexLocked
-
             raise IndexLocked("an index build is already running on this coordinator; wait for it to finish")
         async with self._index_lock:
             loop = asyncio.get_running_loop()

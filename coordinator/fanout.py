@@ -71,7 +71,6 @@ class FanOut:
     def __init__(self, registry: EndpointRegistry) -> None:
         self.registry = registry
         self._channels: dict[str, grpc.aio.Channel] = {}
-        self.retries = 0
 
     def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
         ch = self._channels.get(address)
@@ -119,7 +118,6 @@ class FanOut:
                 log.info("shard %s/%s on %s failed (%s); %s", modality, shard, ep.address, last_error,
                          "retrying" if attempt == 0 else "giving up")
                 if attempt == 0:
-                    self.retries += 1
                     RETRIES.inc()
             finally:
                 ep.outstanding -= 1

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from fourfold.errors import InvalidQuery
 
 __all__ = [
-    "BUILTIN_RERANKERS", "DEFAULT_RERANK_DEADLINE_S", "RERANK_DEPTH", "Reranked", "Reranker", "VoyageReranker",
+    "DEFAULT_RERANK_DEADLINE_S", "RERANK_DEPTH", "Reranked", "Reranker",
     "document_for", "make_reranker", "rerank_candidates",
 ]
 

@@ -14,7 +14,7 @@ import ray
 
 from fourfold.workers.server import ShardServer
 
-__all__ = ["NAMESPACE", "EndpointKey", "actor_name", "parse_actor_name", "shard_actor"]
+__all__ = ["NAMESPACE", "EndpointKey", "actor_name", "named_workers", "parse_actor_name", "shard_actor"]
 
 NAMESPACE = "fourfold"
 _PREFIX = "ff"
@@ -43,6 +43,18 @@ def parse_actor_name(name: str) -> EndpointKey | None:
     if len(parts) != 6 or parts[0] != _PREFIX or not parts[5].isdigit():
         return None
     return EndpointKey(parts[2], parts[3], parts[4], int(parts[5]), parts[1])
+
+
+def named_workers(store_id: str) -> dict[EndpointKey, str]:
+    """Every running worker of the index store ``store_id``: its key -> its Ray actor name."""
+    out: dict[EndpointKey, str] = {}
+    for a in ray.util.list_named_actors(all_namespaces=True):
+        if a.get("namespace") != NAMESPACE:
+            continue
+        key = parse_actor_name(a["name"])
+        if key is not None and key.store == store_id:
+            out[key] = a["name"]
+    return out
 
 
 def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, **options: Any) -> Any:

@@ -18,7 +18,7 @@ import ray
 
 from fourfold.errors import InvalidInput, Unavailable
 from fourfold.plugins.store import IndexStore
-from fourfold.workers.actors import NAMESPACE, EndpointKey, parse_actor_name, shard_actor
+from fourfold.workers.actors import NAMESPACE, EndpointKey, named_workers, shard_actor
 
 __all__ = ["Launcher", "connect", "parse_replicas", "shutdown"]
 
@@ -102,33 +102,23 @@ class Launcher:
         later included) and retire replicas above them; returns (serving keys, retired count)."""
         keys = await self.deploy(generation)
         retired = 0
-        for a in ray.util.list_named_actors(all_namespaces=True):
-            key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
-            if key and key.store == self.store_id and key.generation == generation and key.modality in self.replicas and key.replica >= self.replicas[key.modality]:
-                ray.kill(ray.get_actor(a["name"], namespace=NAMESPACE), no_restart=True)
+        for key, name in named_workers(self.store_id).items():
+            if key.generation == generation and key.modality in self.replicas and key.replica >= self.replicas[key.modality]:
+                ray.kill(ray.get_actor(name, namespace=NAMESPACE), no_restart=True)
                 retired += 1
         return keys, retired
 
     def retire(self, generation: str) -> int:
         """Kill the actors of ``generation``; returns how many."""
         n = 0
-        for a in ray.util.list_named_actors(all_namespaces=True):
-            key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
-            if key and key.store == self.store_id and key.generation == generation:
+        for key, name in named_workers(self.store_id).items():
+            if key.generation == generation:
                 try:
-                    ray.kill(ray.get_actor(a["name"], namespace=NAMESPACE), no_restart=True)
+                    ray.kill(ray.get_actor(name, namespace=NAMESPACE), no_restart=True)
                     n += 1
-                except ValueError:
+                except ValueError:  # already gone
                     pass
         return n
 
     def deployed_generations(self) -> set[str]:
-        gens = set()
-        for a in ray.util.list_named_actors(all_namespaces=True):
-            key = parse_actor_name(a["name"]) if a.get("namespace") == NAMESPACE else None
-            if key and key.store == self.store_id:
-                gens.add(key.generation)
-        return gens
-
-
-
+        return {key.generation for key in named_workers(self.store_id)}

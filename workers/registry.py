@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import ray
 
-from fourfold.workers.actors import NAMESPACE, EndpointKey, parse_actor_name
+from fourfold.workers.actors import NAMESPACE, EndpointKey, named_workers
 
 __all__ = ["Endpoint", "EndpointRegistry"]
 
@@ -41,8 +41,7 @@ class EndpointRegistry:
 
     async def refresh(self) -> None:
         """List the named actors and resolve the address of each new one."""
-        names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True) if a.get("namespace") == NAMESPACE]
-        keys = {k: n for n in names if (k := parse_actor_name(n)) is not None and k.store == self.store_id}
+        keys = named_workers(self.store_id)
         for gone in set(self._endpoints) - set(keys):
             del self._endpoints[gone]
         new = [k for k in keys if k not in self._endpoints]

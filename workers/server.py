@@ -18,6 +18,7 @@ import asyncio
 import logging
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import grpc
@@ -136,8 +137,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         for h in result.hits:
             c = cent.get(h.segment_id, 0.0)
             if c and not h.centrality:
-                h = Hit(h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score, h.symbol, h.kind,
-                        h.language, h.match_lines, c, h.snippet)
+                h = replace(h, centrality=c)
             hits.append(h)
         return ShardResult(tuple(hits), result.total_matches, result.notes)
 

@@ -343,8 +343,11 @@ class TextShard:
         seg_id, symbol, kind = self.seg_info[seg].split("\0")
         snippet = ""
         if lines:
-            text = self._file_bytes(f).decode("utf-8", "replace").split("\n")
-            snippet = "\n".join(text[line - 1][:_SNIPPET_WIDTH] for line in lines[:_SNIPPET_LINES])
+            shown = lines[:_SNIPPET_LINES]
+            # split only up to the last line shown and decode only the lines shown: a match near
+            # the top of a large file must not pay for decoding and splitting all of it
+            parts = self._file_bytes(f).split(b"\n", max(shown))
+            snippet = "\n".join(parts[line - 1][: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for line in shown)
         return Hit(
             segment_id=seg_id,
             repo=self.repos[int(self.file_repo[f])],

@@ -96,7 +96,9 @@ class PostingLists:
             else np.empty(0, dtype=np.uint8)
         )
         return cls(
-            keys=np.load(directory / f"{name}_keys.npy", mmap_mode="r"),
+            # the key table is read by a binary search on every lookup: kept in memory (4 bytes a
+            # key), since a search in a memory map costs page-ins and a dtype cast per call
+            keys=np.load(directory / f"{name}_keys.npy"),
             offsets=np.load(directory / f"{name}_offsets.npy", mmap_mode="r"),
             width=np.load(directory / f"{name}_width.npy", mmap_mode="r"),
             data=data,
@@ -106,7 +108,9 @@ class PostingLists:
         """The list index of ``key``, or -1."""
         if self.keys.size == 0:
             return key if 0 <= key < self.width.size else -1
-        i = int(np.searchsorted(self.keys, key))
+        if not 0 <= key <= np.iinfo(self.keys.dtype).max:
+            return -1
+        i = int(self.keys.searchsorted(self.keys.dtype.type(key)))
         return i if i < self.keys.size and int(self.keys[i]) == key else -1
 
     def size(self, index: int) -> int:

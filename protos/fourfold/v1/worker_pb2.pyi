@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ShardSearchRequest(_message.Message):
-    __slots__ = ("query", "k", "intent", "repos", "path_glob", "languages", "case_sensitive", "options", "generation")
+    __slots__ = ("query", "k", "intent", "repos", "path_glob", "languages", "case_sensitive", "options", "generation", "shards")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -25,6 +25,7 @@ class ShardSearchRequest(_message.Message):
     CASE_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     GENERATION_FIELD_NUMBER: _ClassVar[int]
+    SHARDS_FIELD_NUMBER: _ClassVar[int]
     query: str
     k: int
     intent: str
@@ -34,7 +35,8 @@ class ShardSearchRequest(_message.Message):
     case_sensitive: bool
     options: _containers.ScalarMap[str, str]
     generation: str
-    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., intent: _Optional[str] = ..., repos: _Optional[_Iterable[str]] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., generation: _Optional[str] = ...) -> None: ...
+    shards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., intent: _Optional[str] = ..., repos: _Optional[_Iterable[str]] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., generation: _Optional[str] = ..., shards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ShardSearchResponse(_message.Message):
     __slots__ = ("hits", "total_matches", "modality", "shard", "generation", "notes", "seconds")
@@ -54,12 +56,28 @@ class ShardSearchResponse(_message.Message):
     seconds: float
     def __init__(self, hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_matches: _Optional[int] = ..., modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., seconds: _Optional[float] = ...) -> None: ...
 
+class ShardSearchResponses(_message.Message):
+    __slots__ = ("results", "errors")
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[ShardSearchResponse]
+    errors: _containers.RepeatedCompositeFieldContainer[ShardError]
+    def __init__(self, results: _Optional[_Iterable[_Union[ShardSearchResponse, _Mapping]]] = ..., errors: _Optional[_Iterable[_Union[ShardError, _Mapping]]] = ...) -> None: ...
+
+class ShardError(_message.Message):
+    __slots__ = ("shard", "message")
+    SHARD_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    shard: str
+    message: str
+    def __init__(self, shard: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
 class InfoRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class InfoResponse(_message.Message):
-    __slots__ = ("modality", "shard", "generation", "replica", "repos", "segments", "ready", "node_id", "pid", "error")
+    __slots__ = ("modality", "shard", "generation", "replica", "repos", "segments", "ready", "node_id", "pid", "error", "shards")
     MODALITY_FIELD_NUMBER: _ClassVar[int]
     SHARD_FIELD_NUMBER: _ClassVar[int]
     GENERATION_FIELD_NUMBER: _ClassVar[int]
@@ -70,6 +88,7 @@ class InfoResponse(_message.Message):
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     PID_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    SHARDS_FIELD_NUMBER: _ClassVar[int]
     modality: str
     shard: str
     generation: str
@@ -80,4 +99,5 @@ class InfoResponse(_message.Message):
     node_id: str
     pid: int
     error: str
-    def __init__(self, modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., replica: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., segments: _Optional[int] = ..., ready: _Optional[bool] = ..., node_id: _Optional[str] = ..., pid: _Optional[int] = ..., error: _Optional[str] = ...) -> None: ...
+    shards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., replica: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., segments: _Optional[int] = ..., ready: _Optional[bool] = ..., node_id: _Optional[str] = ..., pid: _Optional[int] = ..., error: _Optional[str] = ..., shards: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -39,6 +39,11 @@ class ModalityWorkerStub:
                 request_serializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchRequest.SerializeToString,
                 response_deserializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchResponse.FromString,
                 _registered_method=True)
+        self.SearchShards = channel.unary_unary(
+                '/fourfold.v1.ModalityWorker/SearchShards',
+                request_serializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchRequest.SerializeToString,
+                response_deserializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchResponses.FromString,
+                _registered_method=True)
         self.Info = channel.unary_unary(
                 '/fourfold.v1.ModalityWorker/Info',
                 request_serializer=fourfold_dot_v1_dot_worker__pb2.InfoRequest.SerializeToString,
@@ -50,7 +55,14 @@ class ModalityWorkerServicer:
     """Missing associated documentation comment in .proto file."""
 
     def Search(self, request, context):
-        """Search this worker's shard.
+        """Search one shard of this worker (the one named in `shards`, or its only one).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SearchShards(self, request, context):
+        """Search several shards of this worker in one call: one result per shard asked for.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -70,6 +82,11 @@ def add_ModalityWorkerServicer_to_server(servicer, server):
                     servicer.Search,
                     request_deserializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchRequest.FromString,
                     response_serializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchResponse.SerializeToString,
+            ),
+            'SearchShards': grpc.unary_unary_rpc_method_handler(
+                    servicer.SearchShards,
+                    request_deserializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchRequest.FromString,
+                    response_serializer=fourfold_dot_v1_dot_worker__pb2.ShardSearchResponses.SerializeToString,
             ),
             'Info': grpc.unary_unary_rpc_method_handler(
                     servicer.Info,
@@ -104,6 +121,33 @@ class ModalityWorker:
             '/fourfold.v1.ModalityWorker/Search',
             fourfold_dot_v1_dot_worker__pb2.ShardSearchRequest.SerializeToString,
             fourfold_dot_v1_dot_worker__pb2.ShardSearchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SearchShards(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fourfold.v1.ModalityWorker/SearchShards',
+            fourfold_dot_v1_dot_worker__pb2.ShardSearchRequest.SerializeToString,
+            fourfold_dot_v1_dot_worker__pb2.ShardSearchResponses.FromString,
             options,
             channel_credentials,
             insecure,

@@ -13,7 +13,7 @@ import json
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,7 +29,7 @@ from fourfold.plugins.modality import BuildContext, BuildStats, MapBatches
 from fourfold.plugins.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
 from fourfold.plugins.types import Segment
 
-__all__ = ["IndexSummary", "LocalShardExecutor", "ShardJob", "build_generation", "build_one_shard"]
+__all__ = ["SHARDINGS", "IndexSummary", "LocalShardExecutor", "ShardJob", "build_generation", "build_one_shard", "sharding_of"]
 
 #: A repository whose segment text exceeds this is split over several shards (by file).
 MAX_SHARD_BYTES = 64 << 20
@@ -83,8 +83,13 @@ def build_one_shard(job: ShardJob, map_batches: MapBatches | None = None) -> Bui
     build_dir = Path(job.build_dir)
     reader = GenerationReader(build_dir, building=True)  # the manifest is written after the shards
     try:
-        segments = reader.segments(files=job.spec.files) if job.spec.files else reader.segments(repos=job.spec.repos)
         modality = get_registry().modality(job.modality)
+        if sharding_of(modality, job.settings) == "partitioned":
+            segments = reader.segments()  # every segment; the shard keeps what its repositories need
+        elif job.spec.files:
+            segments = reader.segments(files=job.spec.files)
+        else:
+            segments = reader.segments(repos=job.spec.repos)
         shard_dir = build_dir / job.spec.folder
         shard_dir.mkdir(parents=True, exist_ok=True)
         ctx = BuildContext(
@@ -113,14 +118,33 @@ def _validate_name(name: str) -> str:
     return name
 
 
+#: How a modality's shards are laid out (see ``Modality``'s docstring).
+SHARDINGS = ("repo", "global", "partitioned")
+
+
+def sharding_of(modality: Any, settings: Mapping[str, str]) -> str:
+    """The modality's sharding for this build: its own, or ``global`` when the build settings say
+    ``<name>.sharding=global`` (one shard over everything, which every modality can build: the
+    way to compare a partitioned modality with its single-shard self).
+    """
+    declared: str = modality.sharding
+    wanted = settings.get(f"{modality.name}.sharding", "") or declared
+    if wanted not in (declared, "global"):
+        raise InvalidInput(f"build setting {modality.name}.sharding={wanted!r} is not possible: the {modality.name} "
+                           f"modality is sharded {declared!r}; use 'global' or {declared!r}")
+    return wanted
+
+
 def _plan_shards(modality: str, sharding: str, repo_files: dict[str, list[tuple[str, int]]]) -> list[ShardSpec]:
+    if sharding not in SHARDINGS:
+        raise InvalidInput(f"modality {modality!r} declares sharding {sharding!r}; use one of {', '.join(SHARDINGS)}")
     if sharding == "global":
         return [ShardSpec(modality, "all", f"{modality}/all", tuple(sorted(repo_files)))]
     specs: list[ShardSpec] = []
     for repo in sorted(repo_files):
         files = repo_files[repo]
         total = sum(size for _, size in files)
-        if total <= MAX_SHARD_BYTES:
+        if sharding == "partitioned" or total <= MAX_SHARD_BYTES:  # a partition is never split by size
             specs.append(ShardSpec(modality, repo, f"{modality}/{repo}", (repo,)))
             continue
         part: list[str] = []
@@ -166,6 +190,7 @@ def build_generation(
         if unknown or not modalities:
             raise InvalidInput(f"unknown modalities {unknown or list(modalities)}; loaded: {', '.join(sorted(registry.modalities))}")
     chosen = sorted(modalities if modalities is not None else registry.modalities)
+    shardings = {name: sharding_of(registry.modalities[name], settings) for name in chosen}
     additions: list[tuple[Path, str]] = []
     for path, name in add:
         path = Path(path).expanduser()
@@ -231,8 +256,7 @@ def build_generation(
         jobs: list[ShardJob] = []
         specs: list[ShardSpec] = []
         for name in chosen:
-            modality = registry.modalities[name]
-            for spec in _plan_shards(name, modality.sharding, repo_files):
+            for spec in _plan_shards(name, shardings[name], repo_files):
                 prev_dir = previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
                 # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
                 job_settings = {**settings, **{f"repo_path.{r}": repo_stats[r]["path"] for r in spec.repos}}

@@ -10,6 +10,7 @@ __all__ = [
     "INTENTS",
     "Definition",
     "Extraction",
+    "FollowUp",
     "Hit",
     "ModalityQuery",
     "Segment",
@@ -120,9 +121,27 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A request for another round: "ask this modality's shards that cover ``repos`` the same query
+    again, with ``options`` added to its options".
+
+    A modality whose answer spans shards (the partitioned graph's multi-hop walks) hands the work
+    it cannot finish to the shards that can. The coordinator knows nothing of what the options
+    mean: it runs the rounds, appends the answers to the modality's lists and merges them.
+    """
+
+    repos: tuple[str, ...]
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ShardResult:
-    """The ranked hits of one shard, the count of all matches even when k cut the list, and notes."""
+    """The ranked hits of one shard, the count of all matches even when k cut the list, and notes.
+
+    ``follow_ups``: further rounds this answer needs (see ``FollowUp``); empty for almost every shard.
+    """
 
     hits: tuple[Hit, ...]
     total_matches: int = 0
     notes: tuple[str, ...] = ()
+    follow_ups: tuple[FollowUp, ...] = ()

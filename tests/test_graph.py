@@ -286,7 +286,7 @@ def test_pagerank_matches_networkx() -> None:
 
 def test_registered_through_the_plugin_manager() -> None:
     registry = build_registry()
-    assert registry.modality("graph").sharding == "global"
+    assert registry.modality("graph").sharding == "partitioned"
     segments = all_segments()
     centrality = registry.pm.hook.fourfold_compute_centrality(segments=segments)
     assert set(centrality) == {s.id for s in segments}
@@ -296,7 +296,7 @@ def test_centrality_pass_graph_is_reused_by_the_shard_build(tmp_path: Path) -> N
     segments = all_segments()
     values = compute_centrality(segments)
     stats = GraphModality().build(list(reversed(segments)), tmp_path, BuildContext(generation="g", shard="all", repos=()))
-    assert any("reused from the centrality pass" in note for note in stats.notes)
+    assert any("graph reused" in note for note in stats.notes)
     loaded = GraphModality().load(tmp_path).graph
     stored = {loaded.ids[i]: float(loaded.centrality[i]) for i in range(loaded.size) if not loaded.is_module(i)}
     assert stored == pytest.approx(values, rel=1e-6)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import FollowUp, Hit, ModalityQuery, ShardResult
 from fourfold.v1 import common_pb2, worker_pb2
 
 __all__ = ["hit_from_pb", "hit_to_pb", "query_from_pb", "query_to_pb", "result_from_pb", "result_to_pb"]
@@ -42,8 +42,12 @@ def result_to_pb(r: ShardResult, modality: str, shard: str, generation: str, sec
     return worker_pb2.ShardSearchResponse(
         hits=[hit_to_pb(h) for h in r.hits], total_matches=r.total_matches, modality=modality, shard=shard,
         generation=generation, notes=list(r.notes), seconds=seconds,
+        follow_ups=[worker_pb2.FollowUp(repos=list(f.repos), options=dict(f.options)) for f in r.follow_ups],
     )
 
 
 def result_from_pb(m: worker_pb2.ShardSearchResponse) -> ShardResult:
-    return ShardResult(hits=tuple(hit_from_pb(h) for h in m.hits), total_matches=m.total_matches, notes=tuple(m.notes))
+    return ShardResult(
+        hits=tuple(hit_from_pb(h) for h in m.hits), total_matches=m.total_matches, notes=tuple(m.notes),
+        follow_ups=tuple(FollowUp(tuple(f.repos), dict(f.options)) for f in m.follow_ups),
+    )

@@ -1,25 +1,32 @@
 """The graph modality: imports, calls, references and inheritance between definitions.
 
-Sharding is ``global``: one shard over every repository. Name resolution needs every
-definition an import can reach, and a call from one repository into another is exactly the
-edge a blast radius must not lose; PageRank, too, is a property of the whole graph. The shard is
-compact (integer edge arrays plus a node table), so one shard holds millions of edges; a
-partition per repository with cross-repository edges kept at both ends is the next step when
-one shard no longer fits a worker.
+Sharding is ``partitioned``: one shard per repository (``graph/<repo>``), never split by size.
+Name resolution and PageRank stay global (an import reaches any repository's definitions; a
+call from one repository into another is exactly the edge a blast radius must not lose), so
+every partition is built from the one graph over all repositories: it stores the whole node
+table (every partition names symbols and suggests near names as the single graph does), marks
+its own nodes ``owned``, and keeps every edge with at least one end in its repository, so a
+cross-repository edge is stored at both ends. A partition reports only hits it owns: callers,
+callees and references come back complete in one round, each hit from exactly one shard. Impact
+and path walks that leave the repository hand their frontier to the owning partitions as
+``FollowUp`` rounds (``graph.seeds``, ``graph.path_state``), which the coordinator runs; the
+merged answer equals the single graph's (see ``shard.py``). The build setting
+``graph.sharding=global`` gives the single shard ``graph/all`` instead.
 
 The graph is built once per index build: ``fourfold_compute_centrality`` (called by the indexer
-before the shards are built) builds it and keeps the last one in this process, keyed by the
-segments' ids and content hashes; ``build`` of the same segments then writes that graph instead
-of parsing and resolving everything a second time. A shard built in another process (a Ray
-task) finds no cached graph and builds its own: the result is the same, only slower.
+before the shards are built) builds it and keeps it in this process, keyed by the segments' ids
+and content hashes; ``build`` of every partition then writes that graph instead of parsing and
+resolving everything again, and frees it once every repository's partition is written. A shard
+built in another process (a Ray task) finds no cached graph and builds its own: the result is
+the same (the graph's node order is canonical), only slower.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +52,17 @@ class BuiltGraph:
     reused: bool = False
 
 
-_last: BuiltGraph | None = None
-_last_lock = threading.Lock()
+@dataclass
+class _Held:
+    """The graph this process keeps for the shard builds, and the repositories written from it."""
+
+    graph: BuiltGraph
+    repos: frozenset[str]
+    written: set[str] = field(default_factory=set)
+
+
+_held: _Held | None = None
+_held_lock = threading.Lock()
 
 
 def _key(segments: Sequence[Segment]) -> str:
@@ -60,39 +76,58 @@ def _key(segments: Sequence[Segment]) -> str:
 def graph_of(segments: Sequence[Segment], *, keep: bool) -> BuiltGraph:
     """The graph over ``segments`` and its centrality.
 
-    ``keep``: hold it for the next call over the same segments (the centrality pass keeps it for
-    the shard build, which takes it and frees it). At most one graph is held per process.
+    ``keep``: hold it for the next calls over the same segments (the centrality pass keeps it for
+    the shard builds; ``_written`` frees it once every repository's shard is written). At most
+    one graph is held per process. The segments are taken in id order, so every process builds
+    the same node order (partitions exchange node numbers).
     """
-    global _last
+    global _held
     key = _key(segments)
-    with _last_lock:
-        found, _last = _last, None
-    if found is not None and found.key == key:
-        built = BuiltGraph(found.key, found.data, found.pagerank, found.degree, reused=True)
-    else:
-        data = build_graph(segments)
-        pagerank, degree = centrality_of(data)
-        built = BuiltGraph(key, data, pagerank, degree)
+    with _held_lock:
+        held = _held if _held is not None and _held.graph.key == key else None
+        _held = held
+    if held is not None:
+        found = held.graph
+        return BuiltGraph(found.key, found.data, found.pagerank, found.degree, reused=True)
+    data = build_graph(sorted(segments, key=lambda s: s.id))
+    pagerank, degree = centrality_of(data)
+    built = BuiltGraph(key, data, pagerank, degree)
     if keep:
-        with _last_lock:
-            _last = built
+        with _held_lock:
+            _held = _Held(built, frozenset(n.repo for n in data.nodes))
     return built
 
 
+def _written(built: BuiltGraph, repos: Collection[str]) -> None:
+    """A shard of ``repos`` was written from ``built``: free the held graph once every repository's was."""
+    global _held
+    with _held_lock:
+        if _held is not None and _held.graph.key == built.key:
+            _held.written.update(repos)
+            if _held.repos <= _held.written:
+                _held = None
+
+
 class GraphModality:
-    """Builds the graph shard from segments and loads it for search."""
+    """Builds one partition of the graph (or the single graph) from segments and loads it for search."""
 
     name = "graph"
-    sharding = "global"
+    sharding = "partitioned"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        built = graph_of(list(segments), keep=False)
+        """Write the partition of ``context.repos`` (every repository when empty or when they cover all)."""
+        built = graph_of(list(segments), keep=True)
         data = built.data
-        size = save_graph(data, shard_dir, built.pagerank, built.degree)
+        repos = {n.repo for n in data.nodes}
+        partition = () if not context.repos or repos <= set(context.repos) else tuple(sorted(context.repos))
+        _written(built, partition or repos)
+        size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=partition)
+        owned = sum(1 for n in data.nodes if n.kind != "module" and (not partition or n.repo in partition))
         usage = sum(1 for key in data.edges if key[2] != 0)
-        reuse = ", graph reused from the centrality pass" if built.reused else ""
-        notes = (f"graph: {data.segment_count} segments, {usage} usage edges{reuse}", *data.notes)
-        return BuildStats(segments=data.segment_count, bytes_on_disk=size, notes=notes)
+        reuse = ", graph reused" if built.reused else ""
+        scope = f"partition {', '.join(partition)}: {owned} of " if partition else ""
+        notes = (f"graph: {scope}{data.segment_count} segments, {usage} usage edges{reuse}", *data.notes)
+        return BuildStats(segments=owned if partition else data.segment_count, bytes_on_disk=size, notes=notes)
 
     def load(self, shard_dir: Path) -> GraphShard:
         return GraphShard.open(shard_dir)

@@ -4,6 +4,24 @@ Every answer is bounded: callers list every caller in ``total_matches`` but retu
 impact stops after ``MAX_IMPACT_NODES`` dependents; a path search after ``MAX_PATH_NODES``
 nodes. A bound that cut an answer says so in the notes (``truncated``). Cycles cannot loop:
 every walk keeps a visited set.
+
+A partition (see ``store.py``) reports only the hits it owns, so callers, callees, references
+and definitions come back complete in one round with each hit from exactly one shard. The walks
+continue in other partitions through ``FollowUp`` rounds the coordinator runs:
+
+- impact: a partition walks reverse usage edges from the nodes it may start from (round one:
+  the targets it owns, at distance 0; later rounds: the seeds in ``graph.seeds``). A node whose
+  dependents live in another repository is handed to that repository's partition as a seed
+  ``[node, distance, confidence]``; that partition reports the dependents and walks on. A node's
+  distance is its shortest distance over followed edges and its confidence the best at that
+  distance; both are a minimum/maximum over the edges, so the coordinator's merge (best score
+  per segment, ``impact_score`` falls with distance and rises with confidence) gives exactly the
+  single graph's answer, whatever round a shorter path arrives in.
+- path: one partition at a time holds the search (``graph.path_state``: the pending ends of
+  paths in other repositories, the best path found, the repository entries already expanded).
+  Paths compare by (length, node sequence), so the answer is the lexicographically first
+  shortest path, the same in one graph or many partitions; the holder of the smallest pending
+  path goes next, and the one that finds nothing pending below the best reports it.
 """
 
 from __future__ import annotations
@@ -11,18 +29,26 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import heapq
-from collections import deque
+import json
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
-from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
+from fourfold.errors import InvalidQuery
+from fourfold.plugins.types import FollowUp, Hit, ModalityQuery, ShardResult
 
-__all__ = ["MAX_IMPACT_NODES", "GraphShard"]
+__all__ = ["MAX_IMPACT_NODES", "PATH_OPTION", "SEEDS_OPTION", "GraphShard", "impact_score"]
+
+#: The follow-up option carrying an impact walk's seeds: JSON ``[[node, distance, confidence], ...]``.
+SEEDS_OPTION = "graph.seeds"
+#: The follow-up option carrying a path search's state (see ``_PathState``).
+PATH_OPTION = "graph.path_state"
 
 #: The most dependents an impact walk visits before it stops and says it was truncated.
 MAX_IMPACT_NODES = 5000
@@ -44,6 +70,30 @@ class _Found:
     confidence: float
     lines: tuple[int, ...]
     via: int
+
+
+#: A path: its steps as (node, lines where the step before uses it), and its label (length, nodes).
+Chain = tuple[tuple[int, tuple[int, ...]], ...]
+Label = tuple[int, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class _PathState:
+    """A path search between rounds: the smallest pending path to each node another partition
+    owns, the best path found, and each repository entry already expanded (node -> length)."""
+
+    pending: dict[int, tuple[int, Chain]]
+    best: tuple[int, Chain] | None
+    done: dict[int, int]
+
+
+def impact_score(distance: int, confidence: float) -> float:
+    """A dependent's score: any distance outranks every longer one; confidence orders within one."""
+    return 1.0 / (distance + 1.0 - min(confidence, 1.0))
+
+
+def _label(distance: int, chain: Chain) -> Label:
+    return distance, tuple(node for node, _ in chain)
 
 
 class GraphShard:
@@ -128,7 +178,7 @@ class GraphShard:
 
     def _accept(self, query: ModalityQuery, node: int) -> bool:
         g = self.graph
-        if g.is_module(node):
+        if g.is_module(node) or not g.owned[node]:  # a stub is reported by the partition owning it
             return False
         if query.repos and g.repo[node] not in query.repos:
             return False
@@ -142,6 +192,10 @@ class GraphShard:
                    end_line=g.end[node], score=round(score, 6), symbol=g.symbol[node], kind=g.kind[node],
                    language=g.language[node], match_lines=lines, centrality=float(g.centrality[node]),
                    snippet=snippet)
+
+    def _scope(self) -> str:
+        """How a note names this shard's part: nothing for the single graph, " in REPO" for a partition."""
+        return f" in {', '.join(self.graph.partition)}" if self.graph.partitioned else ""
 
     def _label(self, node: int) -> str:
         g = self.graph
@@ -175,7 +229,7 @@ class GraphShard:
         users, which = np.unique(src, return_inverse=True)
         best = np.zeros(len(users))
         np.maximum.at(best, which, g.weight[edges].astype(np.float64) * factor)
-        accepted = ~g.module[users]
+        accepted = ~g.module[users] & g.owned[users]
         if query.repos or query.languages or query.path_glob:
             accepted &= np.array([self._accept(query, int(n)) for n in users], dtype=bool)
         users, best = users[accepted], best[accepted]
@@ -195,8 +249,9 @@ class GraphShard:
             lines = sorted({line for e in edges[src == node] for line in g.edge_lines(int(e))})
             hits.append(self._hit(node, float(best[i]), tuple(lines), f"uses {names}"))
         if len(users) > query.k:
-            notes.append(f"graph: truncated: {len(users)} segments use {names}, showing {query.k}")
-        if not len(users):
+            notes.append(f"graph: truncated: {len(users)} segments{self._scope()} use {names}, showing {query.k}")
+        # a partition sees only its own users: it says "nothing" only when no repository's code uses the targets
+        if not len(users) and (not g.partitioned or not float(g.degree[targets].sum())):
             notes.append(f"graph: nothing in this index uses {names}")
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
 
@@ -224,100 +279,143 @@ class GraphShard:
         hits = tuple(self._hit(n, best[n], (), "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]))
                      for n in ranked[: query.k])
         if len(ranked) > query.k:
-            notes.append(f"graph: truncated: {len(ranked)} callees, showing {query.k}")
+            notes.append(f"graph: truncated: {len(ranked)} callees{self._scope()}, showing {query.k}")
         return ShardResult(hits=hits, total_matches=len(ranked), notes=tuple(notes))
 
     def _impact(self, query: ModalityQuery, question: GraphQuestion, targets: list[int],
                 notes: list[str]) -> ShardResult:
+        """Dependents within ``question.depth``, walked layer by layer over reverse usage edges.
+
+        A node is followed at the shortest distance a followed edge (weight >= MIN_FOLLOW_WEIGHT,
+        from a followed node, into a definition) reaches it, with the best confidence at that
+        distance; it is reported at the shortest distance any edge from a followed node reaches it.
+        """
         g = self.graph
         start = self._with_members(targets)
         origin = set(start)
-        seen: set[int] = set()
+        seeds = _seeds(query.options.get(SEEDS_OPTION), g.size, question.depth)
+        layers: dict[int, dict[int, float]] = defaultdict(dict)  # distance -> node -> confidence followed with
+        for node, distance, confidence in seeds if seeds is not None else ((t, 0, 1.0) for t in start if g.owned[t]):
+            layers[distance][node] = max(layers[distance].get(node, 0.0), confidence)
+        followed: set[int] = set()
         found: dict[int, _Found] = {}
-        frontier: deque[tuple[int, int, float]] = deque((t, 0, 1.0) for t in start)
+        handoff: dict[str, dict[int, tuple[int, float]]] = defaultdict(dict)  # repo -> node -> (distance, confidence)
         truncated = False
-        while frontier and not truncated:
-            node, distance, confidence = frontier.popleft()
-            if distance >= question.depth:
-                continue
-            for edge in g.incoming(node):
-                if int(g.edge_kind[edge]) not in USAGE_KINDS:
-                    continue
-                src = int(g.src[edge])
-                if src in origin and (distance > 0 or src == node):
-                    continue  # a target is reported only when it uses another target (an override calling super)
-                weight = float(g.weight[edge])
-                conf = confidence * weight
-                previous = found.get(src)
-                if previous is not None and previous.distance == distance + 1 and previous.confidence < conf:
-                    found[src] = _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node)
-                if src in seen:
-                    continue
-                seen.add(src)
-                found[src] = _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node)
-                if len(found) >= MAX_IMPACT_NODES:
-                    truncated = True
+        for distance in range(question.depth):
+            layer = layers.pop(distance, {})
+            for node in sorted(layer):
+                if truncated:
                     break
-                if weight >= MIN_FOLLOW_WEIGHT and g.symbol[src] is not None:
-                    frontier.append((src, distance + 1, conf))
+                if node in followed:
+                    continue
+                followed.add(node)
+                confidence = layer[node]
+                for edge in g.incoming(node):
+                    if int(g.edge_kind[edge]) not in USAGE_KINDS:
+                        continue
+                    src = int(g.src[edge])
+                    if src in origin and (distance > 0 or src == node):
+                        continue  # a target is reported only when it uses another target (an override calling super)
+                    if not g.owned[src]:  # its partition holds this edge too: hand it the walk at ``node``
+                        held = handoff[g.repo[src]]
+                        if node not in held or (distance, -confidence) < (held[node][0], -held[node][1]):
+                            held[node] = (distance, confidence)
+                        continue
+                    weight = float(g.weight[edge])
+                    conf = confidence * weight
+                    _reach(found, _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node))
+                    if weight >= MIN_FOLLOW_WEIGHT and g.symbol[src] is not None and src not in origin \
+                            and src not in followed:
+                        after = layers[distance + 1]
+                        after[src] = max(after.get(src, 0.0), conf)
+                    if len(found) >= MAX_IMPACT_NODES:
+                        truncated = True
+                        break
         accepted = [f for f in found.values() if self._accept(query, f.node)]
         accepted.sort(key=lambda f: (f.distance, -round(f.confidence, 1), -float(g.centrality[f.node]),
                                      -f.confidence, g.path[f.node], g.start[f.node]))
-        hits = tuple(self._hit(f.node, f.confidence / f.distance, f.lines,
+        hits = tuple(self._hit(f.node, impact_score(f.distance, f.confidence), f.lines,
                                f"distance {f.distance}: uses {self._label(f.via)}") for f in accepted[: query.k])
         if truncated:
-            notes.append(f"graph: truncated: the blast radius passed {MAX_IMPACT_NODES} dependents; "
+            notes.append(f"graph: truncated: the blast radius passed {MAX_IMPACT_NODES} dependents{self._scope()}; "
                          f"lower depth (now {question.depth}) or name a narrower symbol")
         elif len(accepted) > query.k:
-            notes.append(f"graph: truncated: {len(accepted)} dependents within depth {question.depth}, "
+            notes.append(f"graph: truncated: {len(accepted)} dependents{self._scope()} within depth {question.depth}, "
                          f"showing {query.k}")
-        return ShardResult(hits=hits, total_matches=len(accepted), notes=tuple(notes))
+        follow_ups = tuple(
+            FollowUp((repo,), {SEEDS_OPTION: json.dumps([[n, d, c] for n, (d, c) in sorted(held.items())],
+                                                        separators=(",", ":"))})
+            for repo, held in sorted(handoff.items()))
+        return ShardResult(hits=hits, total_matches=len(accepted), notes=tuple(notes), follow_ups=follow_ups)
 
     def _path(self, query: ModalityQuery, question: GraphQuestion, sources: list[int], ends: list[int],
               notes: list[str]) -> ShardResult:
+        """The lexicographically first shortest dependency path (nested code costs nothing)."""
         g = self.graph
         goal = set(self._with_members(ends))
-        previous: dict[int, tuple[int, int]] = {}  # node -> (node before it, edge)
-        heap: list[tuple[int, int]] = [(0, s) for s in sources]
-        seen = set(sources)
-        reached = -1
-        while heap and len(seen) < MAX_PATH_NODES:
-            distance, node = heapq.heappop(heap)
-            if node in goal and distance > 0 or (node in goal and node in sources):
-                reached = node
+        state = _path_state(query.options.get(PATH_OPTION), g.size)
+        if state is None:
+            state = _PathState({s: (0, ((s, ()),)) for s in sources}, None, {})
+        if not state.pending or not g.owned[min(state.pending, key=lambda n: _label(*state.pending[n]))]:
+            return ShardResult(hits=(), total_matches=0, notes=tuple(notes))  # another partition holds the search
+        best = state.best
+        done = dict(state.done)
+        heap: list[tuple[Label, int, Chain]] = []
+        rest: dict[int, tuple[int, Chain]] = {}
+        for node, (distance, chain) in state.pending.items():
+            if not g.owned[node]:
+                rest[node] = (distance, chain)
+            elif distance <= done.get(node, distance):
+                done[node] = distance
+                heap.append((_label(distance, chain), node, chain))
+        heapq.heapify(heap)
+        tentative = {node: label for label, node, _ in heap}
+        settled: set[int] = set()
+        while heap and len(settled) < MAX_PATH_NODES:
+            label, node, chain = heapq.heappop(heap)
+            if best is not None and label >= _label(*best):
                 break
-            for edge in g.outgoing(node):
-                dst = int(g.dst[edge])
-                if int(g.edge_kind[edge]) in USAGE_KINDS and float(g.weight[edge]) >= MIN_FOLLOW_WEIGHT \
-                        and dst not in seen:
-                    seen.add(dst)
-                    previous[dst] = (node, int(edge))
-                    heapq.heappush(heap, (distance + 1, dst))
-            for child in g.children.get(node, ()):  # a definition reaches what its nested code uses
-                if child not in seen:
-                    seen.add(child)
-                    previous[child] = (node, -1)
-                    heapq.heappush(heap, (distance, child))
-        if reached < 0:
+            if node in settled:
+                continue
+            settled.add(node)
+            if node in goal and (label[0] > 0 or node in sources):
+                best = (label[0], chain)
+                break  # every path left on the heap is larger
+            steps = [(int(g.dst[e]), label[0] + 1, g.edge_lines(int(e))) for e in g.outgoing(node)
+                     if int(g.edge_kind[e]) in USAGE_KINDS and float(g.weight[e]) >= MIN_FOLLOW_WEIGHT]
+            steps += [(child, label[0], ()) for child in g.children.get(node, ())]  # a definition reaches what its nested code uses
+            for nxt, distance, lines in steps:
+                if nxt in settled:
+                    continue
+                longer = (*chain, (nxt, lines))
+                new = _label(distance, longer)
+                if g.owned[nxt]:
+                    if nxt not in tentative or new < tentative[nxt]:
+                        tentative[nxt] = new
+                        heapq.heappush(heap, (new, nxt, longer))
+                elif distance <= done.get(nxt, distance) and (nxt not in rest or new < _label(*rest[nxt])):
+                    rest[nxt] = (distance, longer)
+        truncated = len(settled) >= MAX_PATH_NODES
+        pending = {n: v for n, v in rest.items() if best is None or _label(*v) < _label(*best)}
+        if pending and not truncated:
+            holder = g.repo[min(pending, key=lambda n: _label(*pending[n]))]
+            encoded = {"pending": [[n, d, [[s, list(ls)] for s, ls in c]] for n, (d, c) in sorted(pending.items())],
+                       "best": None if best is None else [best[0], [[s, list(ls)] for s, ls in best[1]]],
+                       "done": sorted([n, d] for n, d in done.items())}
+            follow = FollowUp((holder,), {PATH_OPTION: json.dumps(encoded, separators=(",", ":"))})
+            return ShardResult(hits=(), total_matches=0, notes=tuple(notes), follow_ups=(follow,))
+        if best is None:
             notes.append(f"graph: no dependency path from {question.symbol} to {question.target}"
-                         + (" (search truncated)" if len(seen) >= MAX_PATH_NODES else ""))
+                         + (" (search truncated)" if truncated else ""))
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
-        chain: list[tuple[int, tuple[int, ...]]] = []  # (node, lines where the step before uses it)
-        node = reached
-        while node in previous:
-            before, edge = previous[node]
-            chain.append((node, g.edge_lines(edge) if edge >= 0 else ()))
-            node = before
-        chain.append((node, ()))
-        chain.reverse()
-        steps = [(n, lines) for n, lines in chain if not g.is_module(n)]
+        steps = [(n, lines) for n, lines in best[1] if not g.is_module(n)]
         # each step's lines are where it uses the next step
         hits = []
         for i, (n, _) in enumerate(steps):
             lines = steps[i + 1][1] if i + 1 < len(steps) else ()
             hits.append(self._hit(n, 1.0 / (i + 1), lines, f"path step {i + 1} of {len(steps)}"))
         notes.append("graph: path " + " -> ".join(self._label(n) for n, _ in steps))
-        return ShardResult(hits=tuple(hits[: max(query.k, len(hits))]), total_matches=len(hits), notes=tuple(notes))
+        return ShardResult(hits=tuple(hits), total_matches=len(hits), notes=tuple(notes))
 
     def _definitions(self, query: ModalityQuery, targets: list[int], notes: list[str]) -> ShardResult:
         g = self.graph
@@ -332,3 +430,82 @@ def _subsequence(needle: list[str], haystack: list[str]) -> bool:
     it = iter(haystack)
     return all(any(part == h for h in it) for part in needle)
 
+
+
+def _reach(found: dict[int, _Found], new: _Found) -> None:
+    """Keep a dependent's shortest distance, the best confidence at it, and on a tie every line."""
+    old = found.get(new.node)
+    if old is None or (new.distance, -new.confidence) < (old.distance, -old.confidence):
+        found[new.node] = new
+    elif (new.distance, new.confidence) == (old.distance, old.confidence):
+        found[new.node] = _Found(new.node, new.distance, new.confidence, tuple(sorted({*old.lines, *new.lines})),
+                                 min(old.via, new.via))
+
+
+def _bad(option: str, raw: str, why: str) -> InvalidQuery:
+    return InvalidQuery(f"graph option {option}={raw[:80]!r} is malformed ({why}); it is set by the coordinator "
+                        f"between rounds: leave it out of a query")
+
+
+def _node(value: Any, size: int) -> bool:
+    return type(value) is int and 0 <= value < size
+
+
+def _seeds(raw: str | None, size: int, depth: int) -> list[tuple[int, int, float]] | None:
+    """The impact seeds in ``raw`` (None when the option is absent); malformed seeds are ``InvalidQuery``."""
+    if raw is None:
+        return None
+    try:
+        items = json.loads(raw)
+    except ValueError:
+        raise _bad(SEEDS_OPTION, raw, "not JSON") from None
+    if not isinstance(items, list):
+        raise _bad(SEEDS_OPTION, raw, "not a list")
+    out = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 3 and _node(item[0], size) and type(item[1]) is int
+                and 0 <= item[1] < depth and type(item[2]) in (int, float) and 0 < item[2] <= 1):
+            raise _bad(SEEDS_OPTION, raw, f"seed {item!r} is not [node, distance < depth, confidence in (0, 1]]")
+        out.append((item[0], item[1], float(item[2])))
+    return out
+
+
+def _chain(value: Any, size: int) -> Chain | None:
+    if not isinstance(value, list) or not value:
+        return None
+    steps = []
+    for step in value:
+        if not (isinstance(step, list) and len(step) == 2 and _node(step[0], size) and isinstance(step[1], list)
+                and all(type(x) is int for x in step[1])):
+            return None
+        steps.append((step[0], tuple(step[1])))
+    return tuple(steps)
+
+
+def _path_state(raw: str | None, size: int) -> _PathState | None:
+    """The path search state in ``raw`` (None when the option is absent); a malformed one is ``InvalidQuery``."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        raise _bad(PATH_OPTION, raw, "not JSON") from None
+    if not isinstance(value, dict) or set(value) != {"pending", "best", "done"}:
+        raise _bad(PATH_OPTION, raw, "not an object with pending, best and done")
+    pending: dict[int, tuple[int, Chain]] = {}
+    for item in value["pending"] if isinstance(value["pending"], list) else [None]:
+        chain = _chain(item[2], size) if isinstance(item, list) and len(item) == 3 else None
+        if chain is None or not _node(item[0], size) or type(item[1]) is not int or chain[-1][0] != item[0]:
+            raise _bad(PATH_OPTION, raw, f"pending entry {item!r} is not [node, length, steps ending at node]")
+        pending[item[0]] = (item[1], chain)
+    best = None
+    if value["best"] is not None:
+        chain = _chain(value["best"][1], size) if isinstance(value["best"], list) and len(value["best"]) == 2 else None
+        if chain is None or type(value["best"][0]) is not int:
+            raise _bad(PATH_OPTION, raw, "best is not [length, steps]")
+        best = (value["best"][0], chain)
+    done = value["done"]
+    if not isinstance(done, list) or not all(isinstance(d, list) and len(d) == 2 and _node(d[0], size)
+                                             and type(d[1]) is int for d in done):
+        raise _bad(PATH_OPTION, raw, "done is not [[node, length], ...]")
+    return _PathState(pending, best, {d[0]: d[1] for d in done})

@@ -3,10 +3,17 @@
 Two files under the shard folder, nothing pickled:
 
 - ``nodes.json``: the node table as columns (ids, repositories and paths by index into
-  string tables, lines, symbol, kind, qualified name, parent index, module keys);
+  string tables, lines, symbol, kind, qualified name, parent index, module keys, ``owned``) and
+  the ``partition`` (the repositories the shard owns; empty: all);
 - ``edges.npz``: ``src``, ``dst``, ``kind`` (index into ``EDGE_KINDS``), ``weight``, the
   evidence lines as ``line_ptr``/``lines`` (edge ``e`` has ``lines[line_ptr[e]:line_ptr[e+1]]``),
   and per-node ``centrality`` (PageRank x node count) and ``degree`` (weighted in-degree).
+
+A partition (one repository's shard of a partitioned graph) stores the whole node table, so that
+every partition resolves a symbol, suggests near names and reports a path step exactly as the
+single graph does, but only the edges with at least one end in its repositories: a
+cross-repository edge is stored at both ends. ``owned`` marks its own nodes; the others are stubs
+(with their global centrality) it may name but never reports as its own hits.
 
 Loading builds forward and reverse adjacency (CSR over edge ids) with numpy; the result is
 never written to after ``load_graph`` returns, so concurrent searches need no lock.
@@ -17,6 +24,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from collections.abc import Collection
 from pathlib import Path
 
 import numpy as np
@@ -51,9 +59,14 @@ def centrality_of(data: GraphData) -> tuple[npt.NDArray[np.float64], npt.NDArray
 
 
 def save_graph(data: GraphData, shard_dir: Path, centrality: npt.NDArray[np.float64] | None = None,
-               deg: npt.NDArray[np.float64] | None = None) -> int:
-    """Write the shard (with ``centrality``/``deg`` when already computed); returns the bytes written."""
+               deg: npt.NDArray[np.float64] | None = None, partition: Collection[str] = ()) -> int:
+    """Write the shard (with ``centrality``/``deg`` when already computed); returns the bytes written.
+
+    ``partition``: the repositories this shard owns (empty: every one, the single graph); only the
+    edges touching them are written.
+    """
     shard_dir.mkdir(parents=True, exist_ok=True)
+    owned = [not partition or n.repo in partition for n in data.nodes]
     repos: dict[str, int] = {}
     paths: dict[str, int] = {}
     languages: dict[str, int] = {}
@@ -69,12 +82,14 @@ def save_graph(data: GraphData, shard_dir: Path, centrality: npt.NDArray[np.floa
         "kind": [n.kind for n in nodes],
         "qualified_name": [n.qualified_name for n in nodes],
         "parent": [n.parent for n in nodes],
+        "owned": owned,
     }
     meta = {"version": FORMAT_VERSION, "edge_kinds": list(EDGE_KINDS), "repos": list(repos), "paths": list(paths),
             "languages": list(languages), "columns": columns,
-            "module_keys": {str(k): v for k, v in data.module_keys.items()}, "notes": data.notes}
+            "module_keys": {str(k): v for k, v in data.module_keys.items()}, "notes": data.notes,
+            "partition": sorted(partition)}
     (shard_dir / "nodes.json").write_text(json.dumps(meta, separators=(",", ":")))
-    keys = sorted(data.edges)
+    keys = sorted(k for k in data.edges if owned[k[0]] or owned[k[1]])
     line_lists = [sorted_lines(data.edges[k][1]) for k in keys]
     line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum([len(x) for x in line_lists], out=line_ptr[1:])
@@ -130,6 +145,8 @@ class Graph:
     path_rank: IntArray  # a node's path's place in sorted path order (ties in rankings break by path)
     file_id: IntArray  # one id per (repository, path)
     module: npt.NDArray[np.bool_]  # module nodes (files, Go packages): never a hit
+    owned: npt.NDArray[np.bool_]  # this shard's own nodes; the others are stubs of other partitions
+    partition: tuple[str, ...]  # the repositories this shard owns; empty: all (the single graph)
 
     @property
     def size(self) -> int:
@@ -146,6 +163,11 @@ class Graph:
 
     def is_module(self, node: int) -> bool:
         return self.kind[node] == "module"
+
+    @property
+    def partitioned(self) -> bool:
+        """Whether some nodes belong to other shards (one partition of a graph over several repositories)."""
+        return not bool(self.owned.all())
 
 
 def _csr(keys: IntArray, n: int) -> tuple[IntArray, IntArray]:
@@ -198,4 +220,5 @@ def load_graph(shard_dir: Path) -> Graph:
         degree=edges["degree"], notes=tuple(meta.get("notes", ())),
         starts=np.array(cols["start"], dtype=np.int64), path_rank=path_place[path_of], file_id=file_id,
         module=np.array([k == "module" for k in cols["kind"]], dtype=bool),
+        owned=np.array(cols.get("owned", [True] * n), dtype=bool), partition=tuple(meta.get("partition", ())),
     )

@@ -39,7 +39,7 @@ class ShardSearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., intent: _Optional[str] = ..., repos: _Optional[_Iterable[str]] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., generation: _Optional[str] = ..., shards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ShardSearchResponse(_message.Message):
-    __slots__ = ("hits", "total_matches", "modality", "shard", "generation", "notes", "seconds")
+    __slots__ = ("hits", "total_matches", "modality", "shard", "generation", "notes", "seconds", "follow_ups")
     HITS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_MATCHES_FIELD_NUMBER: _ClassVar[int]
     MODALITY_FIELD_NUMBER: _ClassVar[int]
@@ -47,6 +47,7 @@ class ShardSearchResponse(_message.Message):
     GENERATION_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_UPS_FIELD_NUMBER: _ClassVar[int]
     hits: _containers.RepeatedCompositeFieldContainer[_common_pb2.Hit]
     total_matches: int
     modality: str
@@ -54,7 +55,23 @@ class ShardSearchResponse(_message.Message):
     generation: str
     notes: _containers.RepeatedScalarFieldContainer[str]
     seconds: float
-    def __init__(self, hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_matches: _Optional[int] = ..., modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., seconds: _Optional[float] = ...) -> None: ...
+    follow_ups: _containers.RepeatedCompositeFieldContainer[FollowUp]
+    def __init__(self, hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_matches: _Optional[int] = ..., modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., seconds: _Optional[float] = ..., follow_ups: _Optional[_Iterable[_Union[FollowUp, _Mapping]]] = ...) -> None: ...
+
+class FollowUp(_message.Message):
+    __slots__ = ("repos", "options")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    REPOS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    repos: _containers.RepeatedScalarFieldContainer[str]
+    options: _containers.ScalarMap[str, str]
+    def __init__(self, repos: _Optional[_Iterable[str]] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ShardSearchResponses(_message.Message):
     __slots__ = ("results", "errors")

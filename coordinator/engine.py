@@ -11,7 +11,7 @@ import asyncio
 import fnmatch
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,7 +28,8 @@ from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
 
-__all__ = ["Answer", "Engine", "SearchParams", "MAX_QUERY_CHARS", "MAX_K"]
+__all__ = ["Answer", "Engine", "FollowUpOutcome", "SearchParams", "MAX_FOLLOW_UP_ROUNDS", "MAX_QUERY_CHARS", "MAX_K",
+           "follow_up_rounds"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,51 @@ DEFAULT_K = 10
 DEFAULT_DEADLINE_MS = 5_000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
+#: The most follow-up rounds one search runs after the first fan-out (see ``follow_up_rounds``).
+MAX_FOLLOW_UP_ROUNDS = 8
+
+#: ``ask(modality, shard, query)``: one shard's answer (the engine: a gRPC call with retries).
+AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpOutcome:
+    """The answers of the follow-up rounds, how many rounds ran, and whether asks were left when they stopped."""
+
+    answers: tuple[ShardAnswer, ...]
+    rounds: int
+    exhausted: bool
+
+
+async def follow_up_rounds(first: Sequence[ShardAnswer], query: ModalityQuery,
+                           covering: Mapping[str, Sequence[tuple[str, tuple[str, ...]]]], ask: AskShard,
+                           deadline: float, max_rounds: int = MAX_FOLLOW_UP_ROUNDS) -> FollowUpOutcome:
+    """Run the ``FollowUp`` rounds the answers ask for, each after the previous one.
+
+    A follow-up goes only to the asking modality's shards (``covering``: modality -> (shard,
+    repositories)) whose repositories meet its own, as ``query`` with its options added. The same
+    follow-up asked twice in one round (or by two shards) is asked once. Stops when no answer asks
+    for more, after ``max_rounds``, or at the deadline; what the options mean is the modality's
+    business.
+    """
+    answers: list[ShardAnswer] = []
+    latest: Sequence[ShardAnswer] = first
+    rounds = 0
+    while True:
+        asks: dict[tuple[str, str, tuple[tuple[str, str], ...]], ModalityQuery] = {}
+        for a in latest:
+            for f in a.result.follow_ups if a.result is not None else ():
+                options = tuple(sorted(f.options.items()))
+                for shard, repos in covering.get(a.modality, ()):
+                    if set(repos) & set(f.repos):
+                        asks.setdefault((a.modality, shard, options), replace(query, options={**query.options, **f.options}))
+        if not asks:
+            return FollowUpOutcome(tuple(answers), rounds, False)
+        if rounds >= max_rounds or time.monotonic() >= deadline:
+            return FollowUpOutcome(tuple(answers), rounds, True)
+        rounds += 1
+        latest = list(await asyncio.gather(*(ask(m, s, q) for (m, s, _), q in asks.items())))
+        answers.extend(latest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +301,9 @@ class Engine:
         for spec in reader.shards():
             if spec.modality not in weights:
                 continue
-            if allowed is not None and not allowed.intersection(spec.repos):
-                continue  # pruned: the shard cannot match the repository filter
+            partitioned = self.plugins.modalities[spec.modality].sharding == "partitioned"
+            if allowed is not None and not allowed.intersection(spec.repos) and not partitioned:
+                continue  # pruned: the shard cannot match the repository filter (a partition's walk may pass through)
             reps = shards.get((spec.modality, spec.shard), [])
             if not reps:
                 missing.append(f"{spec.modality}/{spec.shard}")
@@ -264,6 +311,18 @@ class Engine:
             targets[(spec.modality, spec.shard)] = reps
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
         answers: list[ShardAnswer] = await self.fanout.gather(targets, query, generation, deadline)
+        covering: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for spec in reader.shards():
+            if spec.modality in weights:
+                covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
+
+        async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
+            (answer,) = await self.fanout.gather({(modality, shard): shards.get((modality, shard), [])}, q, generation, deadline)
+            return answer
+
+        t_first = time.perf_counter()
+        more = await follow_up_rounds(answers, query, covering, ask, deadline)
+        answers = [*answers, *more.answers]
         t_fanout = time.perf_counter()
         per_modality: dict[str, list[list[Hit]]] = {m: [] for m in weights}
         notes: list[str] = []
@@ -278,6 +337,9 @@ class Engine:
             for n in a.result.notes:
                 if n not in notes:
                     notes.append(n)
+        if more.exhausted:
+            notes.append(f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
+                         "a walk across partitions may be incomplete")
         glob = p.path_glob
         ranked = {}
         for m, lists in per_modality.items():
@@ -314,6 +376,8 @@ class Engine:
             "total": (t_fuse - t0) * 1000,
         }
         timings.update({f"modality:{m}": ms for m, ms in modality_ms.items()})
+        if more.rounds:
+            timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
         metrics.observe(intent, strategy, timings, bool(missing))
         return Answer(
             intent=intent, confidence=confidence, fusion_strategy=strategy, preset=get_preset(p.preset).name,

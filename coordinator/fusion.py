@@ -53,9 +53,21 @@ class FusedHit:
 
 
 def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
-    """One modality's ranked list from its shards' lists: by score, ties by repo/path/line."""
-    merged = [h for hits in results for h in hits]
-    merged.sort(key=lambda h: (-h.score, h.repo, h.path, h.start_line))
+    """One modality's ranked list from its shards' lists: by score, ties by repo/path/line/id.
+
+    A segment reached twice (a partitioned graph's walk arriving again in a later follow-up
+    round, by a shorter path) counts once: its best-scored hit, carrying the match lines of every
+    hit with that same score.
+    """
+    best: dict[str, Hit] = {}
+    for hits in results:
+        for h in hits:
+            kept = best.get(h.segment_id)
+            if kept is None or h.score > kept.score:
+                best[h.segment_id] = h
+            elif h.score == kept.score and not set(h.match_lines) <= set(kept.match_lines):
+                best[h.segment_id] = replace(kept, match_lines=tuple(sorted({*kept.match_lines, *h.match_lines})))
+    merged = sorted(best.values(), key=lambda h: (-h.score, h.repo, h.path, h.start_line, h.segment_id))
     return merged[:limit]
 
 

@@ -1,0 +1,188 @@
+"""The graph partitioned by repository answers exactly as the single graph does.
+
+Three committed repositories (``tests/fixtures/graph_multi``) call across repository lines both
+ways, in a cycle and through inheritance. Each is built once as the single graph and once as one
+partition per repository; every relation about every definition is then asked of both, the
+partitions through the coordinator's own follow-up rounds and merge, and the answers compared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fourfold.coordinator.engine import MAX_FOLLOW_UP_ROUNDS, follow_up_rounds
+from fourfold.coordinator.fanout import ShardAnswer
+from fourfold.coordinator.fusion import merge_shards
+from fourfold.errors import InvalidQuery
+from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.shard import PATH_OPTION, SEEDS_OPTION, GraphShard
+from fourfold.plugins.ingest.segment import segment_file
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import Hit, ModalityQuery, Segment
+
+FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
+REPOS = ("alpha", "beta", "gamma")
+
+
+def fixture_segments() -> list[Segment]:
+    out: list[Segment] = []
+    for repo in REPOS:
+        for path in sorted((FIXTURE / repo).rglob("*.py")):
+            out.extend(segment_file(repo, path.relative_to(FIXTURE / repo).as_posix(), "python", path.read_bytes()).segments)
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[GraphShard, dict[str, GraphShard]]:
+    """(the single graph, the partition of each repository)."""
+    root = tmp_path_factory.mktemp("partitions")
+    segments = fixture_segments()
+    modality = GraphModality()
+    modality.build(segments, root / "all", BuildContext(generation="g", shard="all", repos=()))
+    for repo in REPOS:
+        modality.build(segments, root / repo, BuildContext(generation="g", shard=repo, repos=(repo,)))
+    return modality.load(root / "all"), {repo: modality.load(root / repo) for repo in REPOS}
+
+
+def merged(parts: dict[str, GraphShard], query: ModalityQuery) -> tuple[list[Hit], int, list[str], int]:
+    """Ask every partition, then run the follow-up rounds and merge as the coordinator does:
+    (hits, summed total_matches, notes in order without repeats, rounds)."""
+
+    async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
+        return ShardAnswer(modality, shard, parts[shard].search(q), 0.0)
+
+    async def run() -> tuple[list[ShardAnswer], int]:
+        first = [await ask("graph", repo, query) for repo in REPOS]
+        covering = {"graph": [(repo, (repo,)) for repo in REPOS]}
+        more = await follow_up_rounds(first, query, covering, ask, time.monotonic() + 30)
+        assert not more.exhausted
+        return [*first, *more.answers], more.rounds
+
+    answers, rounds = asyncio.run(run())
+    results = [a.result for a in answers if a.result is not None]
+    notes = list(dict.fromkeys(n for r in results for n in r.notes))
+    return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds
+
+
+def comparable(hits: list[Hit]) -> list[tuple[Any, ...]]:
+    """What must agree: segment, score (so distance and confidence), lines, and an impact hit's distance."""
+    return [(h.segment_id, h.score, h.match_lines, re.match(r"(distance \d+|path step \d+ of \d+)?", h.snippet)[0])
+            for h in hits]
+
+
+def definitions(shard: GraphShard) -> list[str]:
+    g = shard.graph
+    names = {g.symbol[i] for i in range(g.size) if g.symbol[i] and not g.is_module(i)}
+    qualified = {g.qualified_name[i] for i in range(g.size) if g.qualified_name[i] and "." in (g.qualified_name[i] or "")}
+    return sorted(names | qualified)
+
+
+def test_every_relation_of_every_definition_equals_the_single_graph(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    single, parts = built
+    questions = [f"{relation} {name}" for name in definitions(single)
+                 for relation in ("who calls", "callees of", "references to", "where is")]
+    questions = [q.replace("where is ", "where is ") + (" defined" if q.startswith("where is") else "") for q in questions]
+    asked = 0
+    for text in questions:
+        query = ModalityQuery(text=text, k=1000)
+        whole = single.search(query)
+        hits, total, notes, rounds = merged(parts, query)
+        assert comparable(hits) == comparable(merge_shards([whole.hits], 10_000)), text
+        assert total == whole.total_matches, text
+        assert rounds == 0, text  # one-round relations: each hit from the partition owning it
+        assert set(notes) <= set(whole.notes), text
+        asked += 1
+    assert asked >= 80
+
+
+def test_impact_at_every_depth_equals_the_single_graph(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    single, parts = built
+    most_rounds = 0
+    for name, depth in product(definitions(single), ("1", "2", "3")):
+        query = ModalityQuery(text=f"impact of changing {name}", k=1000, options={"depth": depth})
+        whole = single.search(query)
+        hits, _, _, rounds = merged(parts, query)
+        assert comparable(hits) == comparable(merge_shards([whole.hits], 10_000)), (name, depth)
+        assert len(hits) == whole.total_matches, (name, depth)  # a dependent reached twice counts once
+        most_rounds = max(most_rounds, rounds)
+    assert 2 <= most_rounds <= MAX_FOLLOW_UP_ROUNDS  # walks did cross repositories, more than once
+
+
+def test_paths_between_every_pair_equal_the_single_graph(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    single, parts = built
+    names = [n for n in definitions(single) if "." not in n]
+    found = 0
+    for a, b in product(names, names):
+        query = ModalityQuery(text=f"path from {a} to {b}", k=10)
+        whole = single.search(query)
+        hits, total, notes, _ = merged(parts, query)
+        assert [h.segment_id for h in hits] == [h.segment_id for h in merge_shards([whole.hits], 10_000)], (a, b)
+        assert comparable(hits) == comparable(merge_shards([whole.hits], 10_000)), (a, b)
+        assert total == whole.total_matches and notes == list(whole.notes), (a, b)
+        found += bool(hits)
+    assert found >= 20
+
+
+def test_walks_cross_repositories(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    _, parts = built
+    hits, _, _, rounds = merged(parts, ModalityQuery(text="impact of changing normalize", k=50))
+    by_symbol = {(h.repo, h.symbol): h for h in hits}
+    assert by_symbol[("alpha", "parse")].snippet.startswith("distance 1")  # beta -> alpha
+    assert by_symbol[("gamma", "run")].snippet.startswith("distance 2")  # then -> gamma, two repositories away
+    assert rounds >= 2
+    cycle, _, _, _ = merged(parts, ModalityQuery(text="impact of changing tick", k=50, options={"depth": "10"}))
+    # round the cycle tick -> tock -> spin -> tick and stop: the target itself is never its own dependent
+    assert {(h.repo, h.symbol) for h in cycle if h.symbol} == {("beta", "spin"), ("gamma", "tock")}
+    path, _, notes, _ = merged(parts, ModalityQuery(text="path from main to fmt", k=10))
+    assert [h.repo for h in path] == ["gamma", "gamma", "alpha", "alpha"] and notes[-1].startswith("graph: path main")
+
+
+def test_a_partition_stores_its_nodes_stubs_and_both_ends_of_cross_edges(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    single, parts = built
+    g = single.graph
+    cross = [(int(s), int(d)) for s, d in zip(g.src, g.dst, strict=True) if g.repo[int(s)] != g.repo[int(d)]]
+    assert cross
+    for repo, part in parts.items():
+        p = part.graph
+        assert p.partitioned and p.partition == (repo,)
+        assert [p.repo[i] == repo for i in range(p.size)] == list(p.owned)
+        stored = set(zip(p.src.tolist(), p.dst.tolist(), strict=True))
+        assert {e for e in cross if repo in (g.repo[e[0]], g.repo[e[1]])} <= stored
+        assert all(p.owned[s] or p.owned[d] for s, d in stored)
+        assert list(p.centrality) == list(g.centrality)  # stubs carry their global centrality
+    assert not single.graph.partitioned
+
+
+def test_same_name_in_two_repositories_and_unknown_names(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    single, parts = built
+    hits, total, _, _ = merged(parts, ModalityQuery(text="where is helper defined", k=10))
+    assert sorted(h.repo for h in hits) == ["beta", "gamma"] and total == 2
+    _, _, notes, _ = merged(parts, ModalityQuery(text="who calls normalise", k=10))
+    assert len(notes) == 1 and "normalize" in notes[0]  # every partition suggests the same near name, said once
+    assert notes == list(single.search(ModalityQuery(text="who calls normalise", k=10)).notes)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        (SEEDS_OPTION, "not json"),
+        (SEEDS_OPTION, "[[0, 1]]"),
+        (SEEDS_OPTION, "[[99999, 0, 1.0]]"),
+        (SEEDS_OPTION, "[[0, 0, 1.5]]"),
+        (PATH_OPTION, "{}"),
+        (PATH_OPTION, '{"pending": [[0, 0, []]], "best": null, "done": []}'),
+    ],
+)
+def test_malformed_follow_up_options_are_invalid_queries(built: tuple[GraphShard, dict[str, GraphShard]], option: str,
+                                                         value: str) -> None:
+    _, parts = built
+    text = "impact of changing fmt" if option == SEEDS_OPTION else "path from main to fmt"
+    with pytest.raises(InvalidQuery, match=re.escape(option)):
+        parts["alpha"].search(ModalityQuery(text=text, options={option: value}))

@@ -26,11 +26,19 @@ dedup to one segment per file costs line recall: the graph shard's own top 20 (b
 and the recall the answer would have if each kept hit carried the call-site lines of its file's
 dropped segments. ``--sample N`` prints N extra and N missed lines to judge who was right.
 
+With the graph partitioned by repository (the default), ``--system``'s shard-level numbers come
+from every partition asked in-process and merged with the coordinator's own follow-up rounds
+(``LocalGraph``). ``--compare-sharding`` indexes the corpora twice (graph only: one partition per
+repository, and ``graph.sharding=global``), serves each, asks every find_references and
+impact_analysis row graph-only through gRPC, and reports per sharding the recalls, callers and
+impact latency p50/p95, their ratio partitioned / global, and the follow-up rounds impact took.
+
 ``--scale LINES`` builds a Python corpus of at least LINES lines (the dev corpora, then the
 packages in site-packages, each under its own repository name), indexes it through
-``build_generation`` (graph only, centrality on), and reports build time and peak memory per
-100k definitions, PageRank time over the stored graph, and callers / impact (depth 3) latency
-p50/p95 through the system for sampled definitions that have callers.
+``build_generation`` (graph only, as the single graph ``graph.sharding=global``, centrality on),
+and reports build time and peak memory per 100k definitions, PageRank time over the stored graph,
+and callers / impact (depth 3) latency p50/p95 through the system for sampled definitions that
+have callers.
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ from fourfold.plugins.graph.resolve import build_graph
 from fourfold.plugins.graph.store import centrality_of
 from fourfold.plugins.ingest.segment import segment_file
 from fourfold.plugins.modality import BuildContext
-from fourfold.plugins.types import Hit, ModalityQuery, Segment
+from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
 EXTENSIONS = {".py": "python", ".js": "javascript", ".mjs": "javascript", ".ts": "typescript", ".go": "go"}
 SKIP_DIRS = {".git", "node_modules", "vendor", "build", "dist", ".tox", ".venv"}
@@ -93,9 +101,12 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=0, help="with --system: print this many disagreements each way")
     ap.add_argument("--scale", type=int, default=0, metavar="LINES", help="build and time a Python corpus this big")
     ap.add_argument("--workdir", type=Path, help="where --system / --scale put their home (default: a temp folder)")
+    ap.add_argument("--compare-sharding", action="store_true",
+                    help="partitioned vs global graph through the system: recalls, latency ratio, follow-up rounds")
     args = ap.parse_args()
-    if args.system or args.scale:
-        report = measure_scale(args) if args.scale else measure_system(args)
+    if args.system or args.scale or args.compare_sharding:
+        report = (measure_scale(args) if args.scale else measure_sharding(args) if args.compare_sharding
+                  else measure_system(args))
         if args.out:
             args.out.write_text(json.dumps(report, indent=2))
         return
@@ -241,7 +252,7 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
                          modalities=["graph", "structural", "text"])
         print(f"indexed {', '.join(names)} in {time.perf_counter() - started:.1f}s", flush=True)
     reader = IndexStore(home).require_live()
-    shard = GraphModality().load(reader.root / reader.shards("graph")[0].folder)
+    shard = LocalGraph(reader)
     reader.close()
 
     # "graph_repo" asks within the suite's own repository: a bare name ("who calls group") is ambiguous
@@ -346,6 +357,103 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+class LocalGraph:
+    """Every graph shard of a generation, asked in-process the way the coordinator asks them: each
+    shard, then the follow-up rounds (``follow_up_rounds``), merged by ``merge_shards``."""
+
+    def __init__(self, reader: Any) -> None:
+        self.shards = {s.shard: (s.repos, GraphModality().load(reader.root / s.folder)) for s in reader.shards("graph")}
+        self.rounds: list[int] = []  # follow-up rounds of each search
+
+    def search(self, query: ModalityQuery) -> ShardResult:
+        import asyncio
+
+        from fourfold.coordinator.engine import follow_up_rounds
+        from fourfold.coordinator.fanout import ShardAnswer
+        from fourfold.coordinator.fusion import merge_shards
+
+        async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
+            return ShardAnswer(modality, shard, self.shards[shard][1].search(q), 0.0)
+
+        async def run() -> list[ShardAnswer]:
+            first = [await ask("graph", name, query) for name in self.shards]
+            covering = {"graph": [(name, repos) for name, (repos, _) in self.shards.items()]}
+            more = await follow_up_rounds(first, query, covering, ask, time.monotonic() + 60)
+            self.rounds.append(more.rounds)
+            return [*first, *more.answers]
+
+        results = [a.result for a in asyncio.run(run()) if a.result is not None]
+        return ShardResult(hits=tuple(merge_shards([r.hits for r in results], query.k)),
+                           total_matches=sum(r.total_matches for r in results),
+                           notes=tuple(dict.fromkeys(n for r in results for n in r.notes)))
+
+    def close(self) -> None:
+        for _, shard in self.shards.values():
+            shard.close()
+
+
+def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
+    """Partitioned vs global graph through gRPC -> coordinator -> graph workers (see the module docstring)."""
+    from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    names = [n for n in args.corpora.split(",") if (args.dev / "corpora" / n).is_dir()]
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-graph-sharding-"))
+    suites = {n: [json.loads(line) for line in (args.dev / "suites" / f"{n}.jsonl").read_text().splitlines()]
+              for n in names if (args.dev / "suites" / f"{n}.jsonl").exists()}
+    report: dict[str, Any] = {"corpora": names}
+    for sharding in ("global", "partitioned"):
+        home = work / sharding
+        if IndexStore(home).live_generation() is None:
+            started = time.perf_counter()
+            build_generation(IndexStore(home), [(args.dev / "corpora" / n, n) for n in names], modalities=["graph"],
+                             settings={"graph.sharding": sharding} if sharding == "global" else {})
+            print(f"{sharding}: indexed in {time.perf_counter() - started:.1f}s", flush=True)
+        m: dict[str, list[float]] = defaultdict(list)
+        rounds: list[int] = []
+        with EmbeddedServer(home) as server, Client(server.address, timeout_s=120) as client:
+            client.search(SearchParams(query="who calls main", k=20, modalities=("graph",)))  # warm-up
+            for rows in suites.values():
+                for row in rows:
+                    if row["intent"] not in ("find_references", "impact_analysis"):
+                        continue
+                    t0 = time.perf_counter()
+                    answer = client.search(SearchParams(query=row["query"], k=20, modalities=("graph",)))
+                    elapsed = time.perf_counter() - t0
+                    hits = list(answer.hits)[:20]
+                    if row["intent"] == "find_references":
+                        m["callers_s"].append(elapsed)
+                        files = {(r["repo"], r["path"]) for r in row["relevant"]}
+                        lines = {(r["repo"], r["path"], r["line"]) for r in row["relevant"]}
+                        m["file_recall@20"].append(len(files & {(h.repo, h.path) for h in hits}) / len(files))
+                        m["line_recall@20"].append(len(lines & _lines_of(hits)) / len(lines))
+                    else:
+                        m["impact_s"].append(elapsed)
+                        rounds.append(max([int(t.stage.split(":")[1]) for t in answer.timings
+                                           if t.stage.startswith("follow_up:")] or [0]))
+                        relevant = row["relevant"]
+                        m["impact_recall@20"].append(sum(
+                            any(h.repo == r["repo"] and h.path == r["path"] and h.start_line <= r["line"] <= h.end_line
+                                for h in hits) for r in relevant) / len(relevant))
+            shards = sorted(sh.shard for sh in client.status().shards if sh.modality == "graph")
+        report[sharding] = {
+            "graph_shards": len(shards),
+            **{k: _mean(v) for k, v in m.items() if not k.endswith("_s")},
+            **{f"{k[:-2]}_ms_{q}": round(percentile(v, p) * 1000, 2) for k, v in m.items() if k.endswith("_s")
+               for q, p in (("p50", 0.5), ("p95", 0.95))},
+            "impact_follow_up_rounds": {str(r): rounds.count(r) for r in sorted(set(rounds))},
+        }
+        print(sharding, json.dumps(report[sharding]), flush=True)
+    report["latency_ratio_partitioned_over_global"] = {
+        key: round(report["partitioned"][key] / report["global"][key], 2)
+        for key in report["global"] if key.endswith(("_p50", "_p95")) and report["global"][key]}
+    print("ratio partitioned / global:", json.dumps(report["latency_ratio_partitioned_over_global"]))
+    return report
+
+
 # --- scale ------------------------------------------------------------------------------------------
 
 def python_corpus(dest: Path, dev: Path, target_lines: int) -> tuple[list[tuple[Path, str]], int]:
@@ -405,7 +513,9 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
         rss[key] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
     started = time.perf_counter()
-    summary = build_generation(IndexStore(home), repos, modalities=["graph"], progress=progress)
+    # the single graph: the stored shard is sampled and its PageRank timed (--compare-sharding compares layouts)
+    summary = build_generation(IndexStore(home), repos, modalities=["graph"], progress=progress,
+                               settings={"graph.sharding": "global"})
     index_s = time.perf_counter() - started
     graph_s = stamps["build:graph:1"] - stamps["centrality:0"]  # centrality pass + shard write (reusing it)
     graph_rss_kib = rss["build:graph:1"] - rss["centrality:0"]  # growth of the peak while the graph was built

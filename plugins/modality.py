@@ -85,7 +85,12 @@ class Modality(Protocol):
     """A retrieval modality.
 
     ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
-    repository, large ones split) or ``"global"`` (one shard over every repository).
+    repository, large ones split), ``"global"`` (one shard over every repository) or
+    ``"partitioned"`` (a shard per repository, never split, whose build gets every segment of the
+    generation with ``context.repos`` naming the partition: for data that is one whole, such as
+    the graph, stored in parts; a partition reports the hits it owns and hands work that
+    continues elsewhere back as ``ShardResult.follow_ups``). The build setting
+    ``<name>.sharding=global`` builds any modality as one shard.
     ``real`` is False for a modality that is registered but cannot answer yet; it then says so
     in ``ShardResult.notes`` instead of pretending.
     """

@@ -186,3 +186,57 @@ def test_malformed_follow_up_options_are_invalid_queries(built: tuple[GraphShard
     text = "impact of changing fmt" if option == SEEDS_OPTION else "path from main to fmt"
     with pytest.raises(InvalidQuery, match=re.escape(option)):
         parts["alpha"].search(ModalityQuery(text=text, options={option: value}))
+
+
+def test_build_lays_out_one_partition_per_repository_or_the_single_graph(tmp_path: Path) -> None:
+    from fourfold.errors import InvalidInput
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+
+    repos = [(FIXTURE / repo, repo) for repo in REPOS]
+    partitioned = IndexStore(tmp_path / "partitioned")
+    build_generation(partitioned, repos, modalities=["graph"])
+    reader = partitioned.require_live()
+    assert [(s.shard, s.repos) for s in reader.shards("graph")] == [(r, (r,)) for r in REPOS]
+    assert sum(s.segments for s in reader.shards("graph")) == sum(1 for s in fixture_segments())
+    reader.close()
+    single = IndexStore(tmp_path / "single")
+    build_generation(single, repos, modalities=["graph"], settings={"graph.sharding": "global"})
+    reader = single.require_live()
+    assert [(s.shard, s.repos) for s in reader.shards("graph")] == [("all", REPOS)]
+    reader.close()
+    with pytest.raises(InvalidInput, match="graph.sharding='repo'"):
+        build_generation(IndexStore(tmp_path / "bad"), repos, modalities=["graph"], settings={"graph.sharding": "repo"})
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
+def test_partitions_end_to_end_through_ray_and_grpc(tmp_path: Path) -> None:
+    """Real workers, one per partition, behind the coordinator's gRPC API."""
+    import grpc
+
+    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.plugins.indexer import build_generation
+    from fourfold.plugins.store import IndexStore
+    from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(FIXTURE / repo, repo) for repo in REPOS], modalities=["graph"])
+    with EmbeddedServer(home) as server, grpc.insecure_channel(server.address) as channel:
+        stub = coordinator_pb2_grpc.CoordinatorStub(channel)
+        status = stub.Status(coordinator_pb2.StatusRequest(), timeout=60)
+        graph = sorted(sh.shard for sh in status.shards if sh.modality == "graph" and sh.generation == status.generation)
+        assert graph == list(REPOS)  # one graph shard per repository
+
+        def search(query: str, **kw: Any) -> coordinator_pb2.SearchResponse:
+            return stub.Search(coordinator_pb2.SearchRequest(query=query, modalities=["graph"], k=20, **kw), timeout=60)
+
+        callers = search("who calls fmt")
+        assert ("beta", "service.py") in {(h.repo, h.path.rsplit("/", 1)[-1]) for h in callers.hits}  # another repository
+        assert not callers.partial
+        impact = search("impact of changing normalize")
+        run = [h for h in impact.hits if (h.repo, h.symbol) == ("gamma", "run")]
+        assert run and run[0].match_lines == [23, 25]  # two repositories away: beta -> alpha -> gamma
+        assert any(t.stage.startswith("follow_up:") for t in impact.timings)
+        only_gamma = search("impact of changing normalize", repos=["gamma"])
+        assert {h.repo for h in only_gamma.hits} == {"gamma"} and "run" in {h.symbol for h in only_gamma.hits}

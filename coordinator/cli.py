@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--role", choices=("all", "coordinator", "workers"), default="all",
                     help="all (default), coordinator only (stateless, discovers workers), or workers only")
     sv.add_argument("--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality")
+    sv.add_argument("--workers-per-modality", type=int, default=None, metavar="N",
+                    help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
+                         "else the Ray cluster's CPU count)")
     sv.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics on this port (0: off)")
     sv.add_argument("--auth-tokens", type=Path, default=None, metavar="FILE",
                     help="require bearer tokens: JSON grants of token SHA-256 -> repositories (default: $FOURFOLD_AUTH_TOKENS; "
@@ -87,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)")
     sc.add_argument("--ray-address", required=True, help="the Ray cluster the workers run in (e.g. 10.0.0.5:6379, or auto)")
     sc.add_argument("--replicas", action="append", required=True, metavar="MODALITY=N", help="replicas per shard of a modality")
+    sc.add_argument("--workers-per-modality", type=int, default=None, metavar="N",
+                    help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
+                         "else the Ray cluster's CPU count)")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -309,6 +315,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.workers import cluster
 
     replicas = cluster.parse_replicas(args.replicas)
+    workers = cluster.parse_workers(args.workers_per_modality)
     tokens = TokenStore.load(args.auth_tokens)
     if (args.tls_cert is None) != (args.tls_key is None):
         raise InvalidInput("give both --tls-cert and --tls-key, or neither")
@@ -321,7 +328,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas, tokens=tokens, tls=tls,
-                                     health_address=args.health_address)
+                                     health_address=args.health_address, workers_per_modality=workers)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -329,7 +336,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         watcher = None
         if args.role == "workers":
             store = IndexStore(fourfold_home())
-            watcher = asyncio.ensure_future(watch_generations(store, cluster.Launcher(store, replicas)))
+            watcher = asyncio.ensure_future(watch_generations(store, cluster.Launcher(store, replicas, workers_per_modality=workers)))
             print("fourfold workers serving", flush=True)
         else:
             print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
@@ -352,7 +359,8 @@ def cmd_scale(args: argparse.Namespace) -> int:
     store = IndexStore(fourfold_home())
     live = store.require_live().name
     cluster.connect(args.ray_address)
-    keys, retired = asyncio.run(cluster.Launcher(store, replicas).scale(live))
+    launcher = cluster.Launcher(store, replicas, workers_per_modality=cluster.parse_workers(args.workers_per_modality))
+    keys, retired = asyncio.run(launcher.scale(live))
     per = Counter(k.modality for k in keys)
     print(f"generation {live}: " + ", ".join(f"{m} {n} workers" for m, n in sorted(per.items())) + f"; retired {retired}")
     return 0

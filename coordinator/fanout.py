@@ -1,6 +1,7 @@
 """Parallel gRPC fan-out to the shards of the modalities a query needs.
 
-Per (modality, shard): the replica with the fewest calls in flight is called with the time left
+Per (modality, shard): the replica with the fewest calls in flight is chosen, and every shard
+whose choice is the same worker goes to it in one ``SearchShards`` call, with the time left
 before the deadline; a failure (UNAVAILABLE, DEADLINE_EXCEEDED, FAILED_PRECONDITION) is retried
 once — on another replica if there is one, else on the same actor after asking it for its address
 again (a restarted actor serves on a new port). A shard that still fails is reported missing and
@@ -84,9 +85,12 @@ class FanOut:
             await ch.close()
         self._channels.clear()
 
-    async def call(self, replicas: list[Endpoint], modality: str, shard: str, query: ModalityQuery, generation: str, deadline: float) -> ShardAnswer:
+    async def call(self, replicas: list[Endpoint], modality: str, shards: tuple[str, ...], query: ModalityQuery,
+                   generation: str, deadline: float) -> list[ShardAnswer]:
+        """Search ``shards`` of ``modality`` with one call to one of ``replicas`` (each serves them all)."""
         started = time.perf_counter()
         request = query_to_pb(query, generation)
+        request.shards.extend(shards)
         order = sorted(replicas, key=lambda e: (e.outstanding, e.failures))
         last_error = ""
         for attempt in range(2):
@@ -105,9 +109,14 @@ class FanOut:
                 ep = refreshed
             ep.outstanding += 1
             try:
-                response = await self._stub(ep.address).Search(request, timeout=remaining)
+                response = await self._stub(ep.address).SearchShards(request, timeout=remaining)
                 ep.failures = 0
-                return ShardAnswer(modality, shard, result_from_pb(response), time.perf_counter() - started, retried=attempt > 0)
+                seconds = time.perf_counter() - started
+                answers = {r.shard: ShardAnswer(modality, r.shard, result_from_pb(r), seconds, retried=attempt > 0)
+                           for r in response.results}
+                answers.update({e.shard: ShardAnswer(modality, e.shard, None, seconds, error=e.message) for e in response.errors})
+                return [answers.get(s) or ShardAnswer(modality, s, None, seconds, error=f"{ep.key} did not answer for it")
+                        for s in shards]
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in _CALLER_ERRORS:
                     raise ShardCallError(exc.code(), exc.details() or str(exc.code())) from None
@@ -115,14 +124,26 @@ class FanOut:
                 last_error = f"{exc.code().name}: {exc.details()}"
                 if exc.code() not in _RETRYABLE:
                     break
-                log.info("shard %s/%s on %s failed (%s); %s", modality, shard, ep.address, last_error,
+                log.info("shards %s/%s on %s failed (%s); %s", modality, ",".join(shards), ep.address, last_error,
                          "retrying" if attempt == 0 else "giving up")
                 if attempt == 0:
                     RETRIES.inc()
             finally:
                 ep.outstanding -= 1
-        return ShardAnswer(modality, shard, None, time.perf_counter() - started, error=last_error)
+        seconds = time.perf_counter() - started
+        return [ShardAnswer(modality, s, None, seconds, error=last_error) for s in shards]
 
     async def gather(self, targets: dict[tuple[str, str], list[Endpoint]], query: ModalityQuery, generation: str, deadline: float) -> list[ShardAnswer]:
-        tasks = [self.call(reps, m, s, query, generation, deadline) for (m, s), reps in targets.items()]
-        return list(await asyncio.gather(*tasks))
+        """Every target shard's answer; the shards one worker serves go to it in one call."""
+        batches: dict[int, tuple[str, list[str], list[Endpoint]]] = {}
+        for (m, s), reps in targets.items():
+            if not reps:
+                batches[-len(batches) - 1] = (m, [s], [])
+                continue
+            first = min(reps, key=lambda e: (e.outstanding, e.failures))
+            batch = batches.setdefault(id(first), (m, [], list(reps)))
+            batch[1].append(s)
+            # a retry must go to a worker that serves every shard of the batch
+            batch[2][:] = [e for e in batch[2] if e in reps]
+        tasks = [self.call(reps, m, tuple(shards), query, generation, deadline) for m, shards, reps in batches.values()]
+        return [answer for answers in await asyncio.gather(*tasks) for answer in answers]

@@ -70,17 +70,19 @@ class RunningServer:
 
 async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None,
                        tokens: TokenStore | None = None, tls: TlsFiles | None = None, limits: Limits | None = None,
-                       health_address: str | None = None) -> RunningServer:
+                       health_address: str | None = None, workers_per_modality: int | None = None) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
     ``tokens``: require a bearer token on every Coordinator call; ``tls``: serve TLS only;
     ``limits``: per-request limits (defaults: :class:`~fourfold.coordinator.auth.Limits`);
     ``health_address``: also serve grpc.health.v1 alone, in plaintext, there — for probes that
     cannot speak TLS (the kubelet's gRPC probes); it carries no code and needs no token.
+    ``workers_per_modality``: pack each modality's shards into at most this many workers (see
+    ``workers.groups``).
     """
     store = IndexStore(home)
     store.ensure()
-    launcher = cluster.Launcher(store, replicas) if role in ("all", "workers") else None
+    launcher = cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality) if role in ("all", "workers") else None
     if role == "workers":
         assert launcher is not None
         live = store.live_generation()
@@ -146,10 +148,12 @@ class EmbeddedServer:
     the workers of the live generation and the coordinator's gRPC server on an ephemeral port.
     """
 
-    def __init__(self, home: Path, *, ray_address: str | None = None, replicas: Mapping[str, int] | None = None) -> None:
+    def __init__(self, home: Path, *, ray_address: str | None = None, replicas: Mapping[str, int] | None = None,
+                 workers_per_modality: int | None = None) -> None:
         self.home = home
         self.ray_address = ray_address
         self.replicas = replicas
+        self.workers_per_modality = workers_per_modality
         self.address = ""
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="fourfold-embedded", daemon=True)
@@ -160,7 +164,8 @@ class EmbeddedServer:
         self._started_ray = cluster.connect(self.ray_address)
         self._thread.start()
         fut: Future[RunningServer] = asyncio.run_coroutine_threadsafe(
-            start_server(self.home, "127.0.0.1:0", role="all", replicas=self.replicas), self._loop
+            start_server(self.home, "127.0.0.1:0", role="all", replicas=self.replicas,
+                         workers_per_modality=self.workers_per_modality), self._loop
         )
         self._running = fut.result()
         self.address = self._running.address

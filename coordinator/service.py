@@ -106,13 +106,14 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         health = await self._health()
         shown = self._visible_shards(principal, live)
         for ep in self.engine.endpoints.all():
-            if shown is not None and (ep.key.generation, ep.key.modality, ep.key.shard) not in shown:
-                continue
-            shards.append(coordinator_pb2.ShardStatus(
-                modality=ep.key.modality, shard=ep.key.shard, replica=ep.key.replica,
-                address=ep.address if principal.admin else "",
-                health=health.get(ep.address, "UNKNOWN"), generation=ep.key.generation, node_id=ep.node_id,
-            ))
+            for shard in ep.shards:  # one row per shard, whichever worker group serves it
+                if shown is not None and (ep.key.generation, ep.key.modality, shard) not in shown:
+                    continue
+                shards.append(coordinator_pb2.ShardStatus(
+                    modality=ep.key.modality, shard=shard, replica=ep.key.replica,
+                    address=ep.address if principal.admin else "",
+                    health=health.get(ep.address, "UNKNOWN"), generation=ep.key.generation, node_id=ep.node_id,
+                ))
         repos = [r for r in store.repos() if principal.may_read(r.name)]
         return coordinator_pb2.StatusResponse(
             generation=live or "",

@@ -77,6 +77,7 @@ class IndexStore:
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
         self.generations_dir = self.home / "generations"
+        self._live: tuple[tuple[int, int, int], str | None] | None = None  # (LIVE's stat stamp, its name)
 
     # -- identity --------------------------------------------------------------------------------
     def store_id(self) -> str:
@@ -139,11 +140,26 @@ class IndexStore:
 
     # -- generations -----------------------------------------------------------------------------
     def live_generation(self) -> str | None:
+        """The live generation's name (None before the first build).
+
+        Asked on every query, so the file is read again only when it changed: ``publish``
+        replaces it by a rename, which gives it a new inode and modification time.
+        """
+        path = self.home / "LIVE"
         try:
-            name = (self.home / "LIVE").read_text().strip()
+            st = os.stat(path)
         except FileNotFoundError:
             return None
-        return name or None
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        cached = self._live
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        try:
+            name = path.read_text().strip() or None
+        except FileNotFoundError:
+            return None
+        self._live = (stamp, name)
+        return name
 
     def require_live(self) -> GenerationReader:
         gen = self.live_generation()
@@ -208,6 +224,7 @@ class GenerationReader:
         """``building=True`` reads a generation whose manifest is not written yet (shard builds)."""
         self.root = Path(root)
         self._local = threading.local()
+        self._specs: tuple[ShardSpec, ...] | None = None
         manifest = self.root / "manifest.json"
         if building:
             self.manifest = {"generation": self.root.name.removeprefix(".build-"), "shards": []}
@@ -229,12 +246,14 @@ class GenerationReader:
         return conn
 
     def shards(self, modality: str | None = None) -> list[ShardSpec]:
-        out = []
-        for s in self.manifest["shards"]:
-            spec = ShardSpec(s["modality"], s["shard"], s["folder"], tuple(s["repos"]), tuple(s.get("files", ())), s.get("segments", 0))
-            if modality is None or spec.modality == modality:
-                out.append(spec)
-        return out
+        """The generation's shards (of one modality, or all), parsed from the manifest once."""
+        specs = self._specs
+        if specs is None:
+            specs = self._specs = tuple(
+                ShardSpec(s["modality"], s["shard"], s["folder"], tuple(s["repos"]), tuple(s.get("files", ())), s.get("segments", 0))
+                for s in self.manifest["shards"]
+            )
+        return [spec for spec in specs if modality is None or spec.modality == modality]
 
     def shard(self, modality: str, shard: str) -> ShardSpec:
         for s in self.shards(modality):

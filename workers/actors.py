@@ -7,6 +7,7 @@ coordinator finds them again after either of them restarts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,27 +23,32 @@ _PREFIX = "ff"
 
 @dataclass(frozen=True, slots=True, order=True)
 class EndpointKey:
-    """One worker: a replica of a shard of a modality, in a generation of one index store."""
+    """One worker: a replica of a group of shards of a modality, in a generation of one index store.
+
+    ``group`` names the group: the shard's own name for a group of one, ``~<i>of<n>`` for the
+    i-th of n groups a modality's shards were packed into (see ``workers.groups``).
+    """
 
     generation: str
     modality: str
-    shard: str
+    group: str
     replica: int
     store: str = ""  # the index store's id (IndexStore.store_id)
 
     def __str__(self) -> str:
-        return f"{self.modality}/{self.shard}#{self.replica}@{self.generation}"
+        return f"{self.modality}/{self.group}#{self.replica}@{self.generation}"
 
 
 def actor_name(key: EndpointKey) -> str:
-    return f"{_PREFIX}|{key.store}|{key.generation}|{key.modality}|{key.shard}|{key.replica}"
+    return f"{_PREFIX}|{key.store}|{key.generation}|{key.modality}|{key.group}|{key.replica}"
 
 
 def parse_actor_name(name: str) -> EndpointKey | None:
     parts = name.split("|")
-    if len(parts) != 6 or parts[0] != _PREFIX or not parts[5].isdigit():
+    if len(parts) < 6 or parts[0] != _PREFIX or not parts[-1].isdigit():
         return None
-    return EndpointKey(parts[2], parts[3], parts[4], int(parts[5]), parts[1])
+    # a repository name (and so a group named after its shard) may itself hold "|"
+    return EndpointKey(parts[2], parts[3], "|".join(parts[4:-1]), int(parts[-1]), parts[1])
 
 
 def named_workers(store_id: str) -> dict[EndpointKey, str]:
@@ -57,8 +63,8 @@ def named_workers(store_id: str) -> dict[EndpointKey, str]:
     return out
 
 
-def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, **options: Any) -> Any:
-    """Create (or get, if it already runs) the named actor serving ``key``.
+def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, shards: Sequence[str], **options: Any) -> Any:
+    """Create (or get, if it already runs) the named actor serving ``key``: the group ``shards``.
 
     Actors are spread over the nodes (``SPREAD``) unless ``options`` place them otherwise. The gRPC
     server binds the address of the node the actor lands on, unless ``host`` pins one.
@@ -75,4 +81,4 @@ def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, **optio
         max_task_retries=0,
         max_concurrency=64,
         **options,
-    ).remote(generation_dir, key.modality, key.shard, key.replica, host)
+    ).remote(generation_dir, key.modality, list(shards), key.replica, host, key.group)

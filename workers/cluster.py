@@ -1,7 +1,7 @@
 """Start or join a Ray cluster and deploy the serving actors of an index generation.
 
 ``connect(None)`` starts a local Ray cluster (the embedded default); ``connect(ADDR)`` joins one.
-``Launcher.deploy(generation)`` starts every (modality, shard, replica) actor of a generation and
+``Launcher.deploy(generation)`` starts every (modality, shard group, replica) actor of a generation and
 waits until each serves; ``retire(generation)`` stops the actors of an old one. A rolling update is
 ``deploy(new)`` then the coordinator's switch then ``retire(old)``: no query is dropped.
 """
@@ -19,8 +19,9 @@ import ray
 from fourfold.errors import InvalidInput, Unavailable
 from fourfold.plugins.store import IndexStore
 from fourfold.workers.actors import NAMESPACE, EndpointKey, named_workers, shard_actor
+from fourfold.workers.groups import plan_groups, workers_from_env
 
-__all__ = ["Launcher", "connect", "parse_replicas", "shutdown"]
+__all__ = ["Launcher", "connect", "parse_replicas", "parse_workers", "shutdown"]
 
 log = logging.getLogger(__name__)
 
@@ -65,45 +66,77 @@ def parse_replicas(values: list[str] | None) -> dict[str, int]:
     return out
 
 
-class Launcher:
-    """Deploys and retires the serving actors of generations from one index store."""
+def parse_workers(value: int | None) -> int | None:
+    """``--workers-per-modality``: None (the default) or a positive count; anything else raises InvalidInput."""
+    if value is not None and value < 1:
+        raise InvalidInput(f"invalid --workers-per-modality {value}: give a count of at least 1, or leave it out")
+    return value
 
-    def __init__(self, store: IndexStore, replicas: Mapping[str, int] | None = None, host: str | None = None) -> None:
+
+class Launcher:
+    """Deploys and retires the serving actors of generations from one index store.
+
+    Each modality's shards are packed into at most ``workers_per_modality`` worker groups (see
+    ``workers.groups``; default: ``FOURFOLD_WORKERS_PER_MODALITY``, else the Ray cluster's CPU
+    count when the launcher first plans), and each group runs ``replicas[modality]`` replicas.
+    """
+
+    def __init__(self, store: IndexStore, replicas: Mapping[str, int] | None = None, host: str | None = None,
+                 workers_per_modality: int | None = None) -> None:
         self.store = store
         self.replicas = dict(replicas or {})
         self.host = host  # None: each actor serves on the address of the node it lands on
         self.store_id = store.store_id()
+        self._workers = workers_per_modality
+
+    @property
+    def workers_per_modality(self) -> int:
+        if self._workers is None:
+            cpus = int(ray.cluster_resources().get("CPU", 1)) if ray.is_initialized() else os.cpu_count() or 1
+            self._workers = workers_from_env(cpus)
+        return self._workers
+
+    def plan(self, generation: str) -> list[tuple[EndpointKey, tuple[str, ...]]]:
+        """Every worker of ``generation``: its key and the shards it hosts."""
+        reader = self.store.reader(generation)
+        specs = reader.shards()
+        unknown = set(self.replicas) - {s.modality for s in specs}
+        if unknown:
+            raise InvalidInput(f"--replicas names unknown modalities {sorted(unknown)}; known: {sorted({s.modality for s in specs})}")
+        return [
+            (EndpointKey(generation, g.modality, g.name, r, self.store_id), g.shards)
+            for g in plan_groups(specs, self.workers_per_modality)
+            for r in range(self.replicas.get(g.modality, 1))
+        ]
 
     def keys(self, generation: str) -> list[EndpointKey]:
-        reader = self.store.reader(generation)
-        unknown = set(self.replicas) - {s.modality for s in reader.shards()}
-        if unknown:
-            raise InvalidInput(f"--replicas names unknown modalities {sorted(unknown)}; known: {sorted({s.modality for s in reader.shards()})}")
-        return [
-            EndpointKey(generation, s.modality, s.shard, r, self.store_id)
-            for s in reader.shards()
-            for r in range(self.replicas.get(s.modality, 1))
-        ]
+        return [key for key, _ in self.plan(generation)]
 
     async def deploy(self, generation: str, timeout_s: float = 300.0) -> list[EndpointKey]:
         """Start every actor of ``generation`` (idempotent) and wait until each serves gRPC."""
         gen_dir = str(self.store.generations_dir / generation)
-        keys = self.keys(generation)
-        handles = [shard_actor(k, gen_dir, self.host) for k in keys]
+        plan = self.plan(generation)
+        handles = [shard_actor(k, gen_dir, self.host, shards) for k, shards in plan]
         try:
             await asyncio.wait_for(asyncio.gather(*(h.address.remote() for h in handles)), timeout_s)
         except TimeoutError:
             raise Unavailable(f"workers of generation {generation} did not start within {timeout_s:.0f}s") from None
-        log.info("generation %s: %d workers serving", generation, len(keys))
-        return keys
+        log.info("generation %s: %d workers serving", generation, len(plan))
+        return [k for k, _ in plan]
 
     async def scale(self, generation: str) -> tuple[list[EndpointKey], int]:
         """Deploy the replica counts asked for (new ones spread over the nodes, a node that joined
-        later included) and retire replicas above them; returns (serving keys, retired count)."""
+        later included) and retire the workers the plan no longer has: replicas above the counts,
+        and groups of an older packing (the new ones serve their shards before they go)."""
         keys = await self.deploy(generation)
+        wanted = set(keys)
+        groups = {(k.modality, k.group) for k in keys}
         retired = 0
         for key, name in named_workers(self.store_id).items():
-            if key.generation == generation and key.modality in self.replicas and key.replica >= self.replicas[key.modality]:
+            if key.generation != generation:
+                continue
+            # a modality not named in --replicas keeps its replicas; an old packing's groups go
+            if (key.modality in self.replicas and key not in wanted) or (key.modality, key.group) not in groups:
                 ray.kill(ray.get_actor(name, namespace=NAMESPACE), no_restart=True)
                 retired += 1
         return keys, retired

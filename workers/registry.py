@@ -1,4 +1,4 @@
-"""Discovery: which (modality, shard, replica) endpoints exist and at which gRPC address.
+"""Discovery: which workers exist, which shards each serves, and at which gRPC address.
 
 The registry is rebuilt from Ray's named actors, so it holds no state that a restart could lose:
 a restarted coordinator lists the actors again; an actor that restarted on a new port is asked
@@ -23,16 +23,19 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Endpoint:
+    """One worker (a replica of a group of shards): where it serves and how busy it is."""
+
     key: EndpointKey
     address: str
     handle: object
+    shards: tuple[str, ...] = ()  # the shards it serves
     outstanding: int = 0  # calls in flight, for least-outstanding balancing
     failures: int = 0
     node_id: str = ""
 
 
 class EndpointRegistry:
-    """Maps (generation, modality, shard) to the replicas serving it. Used from one asyncio loop."""
+    """Maps (generation, modality, shard) to the workers serving it. Used from one asyncio loop."""
 
     def __init__(self, store_id: str, resolve_timeout_s: float = 60.0) -> None:
         self.store_id = store_id  # only this index store's workers
@@ -56,7 +59,8 @@ class EndpointRegistry:
     async def _resolve(self, key: EndpointKey, name: str) -> Endpoint:
         handle = ray.get_actor(name, namespace=NAMESPACE)
         info = await asyncio.wait_for(handle.describe.remote(), self.resolve_timeout_s)
-        return Endpoint(key, str(info["address"]), handle, node_id=str(info.get("node_id", "")))
+        shards = tuple(str(s) for s in info.get("shards") or (key.group,))
+        return Endpoint(key, str(info["address"]), handle, shards, node_id=str(info.get("node_id", "")))
 
     async def reresolve(self, key: EndpointKey, timeout_s: float | None = None) -> Endpoint | None:
         """Ask the actor for its address again (it may have restarted on a new port)."""
@@ -76,11 +80,12 @@ class EndpointRegistry:
         return {k.generation for k in self._endpoints}
 
     def shards(self, generation: str) -> dict[tuple[str, str], list[Endpoint]]:
-        """(modality, shard) -> replicas, for one generation."""
+        """(modality, shard) -> the workers serving it, for one generation."""
         out: dict[tuple[str, str], list[Endpoint]] = defaultdict(list)
         for k, ep in sorted(self._endpoints.items()):
             if k.generation == generation:
-                out[(k.modality, k.shard)].append(ep)
+                for shard in ep.shards:
+                    out[(k.modality, shard)].append(ep)
         return dict(out)
 
     def all(self) -> list[Endpoint]:

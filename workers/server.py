@@ -1,9 +1,9 @@
-"""ShardServer: loads one shard of one modality and serves it over gRPC (ModalityWorker + health).
+"""ShardServer: loads a group of shards of one modality and serves them over gRPC (ModalityWorker + health).
 
 A plain class — ``fourfold.workers.actors`` turns it into a Ray actor — so it is testable
 without Ray.
 
-State it owns: the loaded shard, the gRPC server and its port. Nothing survives a restart: a
+State it owns: the loaded shards, the gRPC server and its port. Nothing survives a restart: a
 restarted actor reloads the shard from the store and, on the next ``address()`` call, serves on a
 new ephemeral port, which is why clients re-resolve endpoints after UNAVAILABLE.
 
@@ -18,17 +18,18 @@ import asyncio
 import logging
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from fourfold.errors import CorruptIndex, FourfoldError
+from fourfold.errors import CorruptIndex, FourfoldError, IndexError_, InvalidQuery
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
 from fourfold.plugins.store import GenerationReader
-from fourfold.plugins.types import Hit, ShardResult
+from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.convert import query_from_pb, result_to_pb
 
@@ -42,29 +43,45 @@ def status_for(exc: FourfoldError) -> grpc.StatusCode:
 
 
 class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
-    """Serves (modality, shard, replica) of one generation."""
+    """Serves one replica of a group of shards of one modality of one generation.
 
-    def __init__(self, generation_dir: str, modality: str, shard: str, replica: int = 0, host: str | None = "127.0.0.1") -> None:
+    ``shards`` is one shard name or several: a worker hosting a group answers a fan-out for all
+    of them with one call (``SearchShards``), which is what keeps a query over many shards from
+    paying a process hop per shard.
+    """
+
+    def __init__(self, generation_dir: str, modality: str, shards: str | Sequence[str], replica: int = 0,
+                 host: str | None = "127.0.0.1", group: str = "") -> None:
         self.generation_dir = Path(generation_dir)
         self.modality_name = modality
-        self.shard_name = shard
+        self.shard_names = (shards,) if isinstance(shards, str) else tuple(shards)
+        if not self.shard_names:
+            raise ValueError("a worker serves at least one shard")
+        self.group = group or self.shard_names[0]
         self.replica = replica
         self.host = host or _node_ip()
         self.reader = GenerationReader(self.generation_dir)
-        self.spec = self.reader.shard(modality, shard)
-        # A shard that fails to load must not crash-loop the actor: it serves NOT_SERVING and
-        # answers every search with the reason, so the coordinator reports the shard missing.
-        self.shard: Shard | None = None
-        self.load_error = ""
-        try:
-            self.shard = get_registry().modality(modality).load(self.reader.shard_dir(self.spec))
-        except Exception as exc:  # noqa: BLE001 - any plugin failure becomes a reported, unhealthy shard
-            self.load_error = f"{modality}/{shard} of {self.reader.name} failed to load: {type(exc).__name__}: {exc}"
-            log.error("%s", self.load_error)
+        self.specs = {name: self.reader.shard(modality, name) for name in self.shard_names}
+        # A shard that fails to load must not crash-loop the actor: the worker keeps serving its
+        # other shards and answers for the broken one with the reason, so the coordinator reports
+        # that shard missing; with none loaded it reports NOT_SERVING.
+        self.shards: dict[str, Shard] = {}
+        self.load_errors: dict[str, str] = {}
+        for name, spec in self.specs.items():
+            try:
+                self.shards[name] = get_registry().modality(modality).load(self.reader.shard_dir(spec))
+            except Exception as exc:  # noqa: BLE001 - any plugin failure becomes a reported, unhealthy shard
+                self.load_errors[name] = f"{modality}/{name} of {self.reader.name} failed to load: {type(exc).__name__}: {exc}"
+                log.error("%s", self.load_errors[name])
         self._server: grpc.aio.Server | None = None
         self._port = 0
         self._health = health.aio.HealthServicer() if hasattr(health, "aio") else health.HealthServicer()
         self._start_lock: asyncio.Lock | None = None
+
+    @property
+    def load_error(self) -> str:
+        """Why shards failed to load ("" when every one serves)."""
+        return "; ".join(self.load_errors[n] for n in self.shard_names if n in self.load_errors)
 
     # -- lifecycle -------------------------------------------------------------------------------
     async def address(self) -> str:
@@ -79,16 +96,17 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
                 self._port = server.add_insecure_port(f"{self.host}:0")
                 await server.start()
                 self._server = server
-                status = health_pb2.HealthCheckResponse.NOT_SERVING if self.shard is None else health_pb2.HealthCheckResponse.SERVING
+                status = health_pb2.HealthCheckResponse.SERVING if self.shards else health_pb2.HealthCheckResponse.NOT_SERVING
                 await _set_health(self._health, "", status)
                 await _set_health(self._health, "fourfold.v1.ModalityWorker", status)
         return f"{self.host}:{self._port}"
 
     async def describe(self) -> dict[str, object]:
         return {
-            "modality": self.modality_name, "shard": self.shard_name, "replica": self.replica,
-            "generation": self.reader.name, "address": await self.address(), "pid": os.getpid(),
-            "node_id": _node_id(), "ready": self.shard is not None, "error": self.load_error,
+            "modality": self.modality_name, "shard": self.shard_names[0], "shards": list(self.shard_names),
+            "group": self.group, "replica": self.replica, "generation": self.reader.name,
+            "address": await self.address(), "pid": os.getpid(), "node_id": _node_id(),
+            "ready": bool(self.shards), "error": self.load_error,
         }
 
     async def stop(self) -> None:
@@ -96,34 +114,81 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             await _set_health(self._health, "", health_pb2.HealthCheckResponse.NOT_SERVING)
             await self._server.stop(grace=1.0)
             self._server = None
-        if self.shard is not None:
-            self.shard.close()
+        for shard in self.shards.values():
+            shard.close()
 
     # -- ModalityWorker --------------------------------------------------------------------------
-    def search_local(self, request: worker_pb2.ShardSearchRequest) -> worker_pb2.ShardSearchResponse:
-        started = time.perf_counter()
-        if self.shard is None:
-            raise CorruptIndex(self.load_error)
-        result = self.shard.search(query_from_pb(request))
-        result = self._with_centrality(result)
-        return result_to_pb(result, self.modality_name, self.shard_name, self.reader.name, time.perf_counter() - started)
+    def _asked(self, request: worker_pb2.ShardSearchRequest) -> tuple[str, ...]:
+        """The shards a request names (all of this worker's when it names none)."""
+        if not request.shards:
+            return self.shard_names
+        unknown = [s for s in request.shards if s not in self.specs]
+        if unknown:
+            raise IndexError_(f"this worker serves {self.modality_name} shards {list(self.shard_names)}, not {unknown}; "
+                           "the coordinator's worker list is stale, it refreshes on its own")
+        return tuple(request.shards)
 
-    async def Search(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponse:  # noqa: N802
+    def _search_one(self, name: str, query: ModalityQuery) -> worker_pb2.ShardSearchResponse:
+        shard = self.shards.get(name)
+        if shard is None:
+            raise CorruptIndex(self.load_errors[name])
+        started = time.perf_counter()
+        result = self._with_centrality(shard.search(query))
+        return result_to_pb(result, self.modality_name, name, self.reader.name, time.perf_counter() - started)
+
+    def search_local(self, request: worker_pb2.ShardSearchRequest) -> worker_pb2.ShardSearchResponse:
+        """One shard's answer (``Search``): the shard the request names, or this worker's only one."""
+        asked = self._asked(request)
+        if len(asked) != 1:
+            raise InvalidQuery(f"Search answers for one shard; this worker serves {list(asked)}: name one in "
+                               "`shards`, or call SearchShards")
+        return self._search_one(asked[0], query_from_pb(request))
+
+    def search_many(self, request: worker_pb2.ShardSearchRequest) -> worker_pb2.ShardSearchResponses:
+        """Every asked shard's answer, one after another in this thread (``SearchShards``).
+
+        A shard that failed to load is listed in ``errors``; a query error (the caller's fault)
+        fails the whole call, as it would fail on every shard.
+        """
+        query = query_from_pb(request)
+        out = worker_pb2.ShardSearchResponses()
+        for name in self._asked(request):
+            if name in self.load_errors:
+                out.errors.add(shard=name, message=self.load_errors[name])
+                continue
+            out.results.append(self._search_one(name, query))
+        return out
+
+    async def _check_generation(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> None:
         if request.generation and request.generation != self.reader.name:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"this worker serves generation {self.reader.name}, not {request.generation}",
             )
+
+    async def Search(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponse:  # noqa: N802
+        await self._check_generation(request, context)
         try:
             return await asyncio.to_thread(self.search_local, request)
         except FourfoldError as exc:
             await context.abort(status_for(exc), str(exc))
             raise  # unreachable: abort raises
 
+    async def SearchShards(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponses:  # noqa: N802
+        await self._check_generation(request, context)
+        try:
+            return await asyncio.to_thread(self.search_many, request)
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), str(exc))
+            raise  # unreachable: abort raises
+
     async def Info(self, request: worker_pb2.InfoRequest, context: grpc.aio.ServicerContext) -> worker_pb2.InfoResponse:  # noqa: N802
+        repos = sorted({r for spec in self.specs.values() for r in spec.repos})
         return worker_pb2.InfoResponse(
-            modality=self.modality_name, shard=self.shard_name, generation=self.reader.name, replica=self.replica,
-            repos=list(self.spec.repos), segments=self.spec.segments, ready=self._server is not None and self.shard is not None,
+            modality=self.modality_name, shard=self.shard_names[0], shards=list(self.shard_names),
+            generation=self.reader.name, replica=self.replica, repos=repos,
+            segments=sum(spec.segments for spec in self.specs.values()),
+            ready=self._server is not None and bool(self.shards),
             node_id=_node_id(), pid=os.getpid(), error=self.load_error,
         )
 
@@ -139,7 +204,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             if c and not h.centrality:
                 h = replace(h, centrality=c)
             hits.append(h)
-        return ShardResult(tuple(hits), result.total_matches, result.notes)
+        return replace(result, hits=tuple(hits))
 
 
 def _node_ip() -> str:

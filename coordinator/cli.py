@@ -106,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", dest="json_path", type=Path, default=None, metavar="PATH", help="also write the numbers as JSON to PATH")
     ev.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)")
     ev.add_argument("-k", type=int, default=10, help="hits asked per query (default 10)")
+    scope = ev.add_mutually_exclusive_group()
+    scope.add_argument("--repo", action="append", default=[], metavar="NAME",
+                       help="ask every query within these repositories (repeatable), as a user scoped to them would")
+    scope.add_argument("--scope-to-suite", action="store_true",
+                       help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)")
 
     sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
     sub.add_parser("plugins", help="list the loaded plugins and modalities")
@@ -447,11 +452,24 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
         raise InvalidInput(f"unknown modality {unknown[0]!r}; served modalities: {', '.join(served)}")
     modalities = args.modality or served
 
-    def search(params):  # type: ignore[no-untyped-def]
-        """The client's search, with ``--profile`` in the options of every query."""
-        if args.profile:
-            params = dataclasses.replace(params, options={**params.options, "profile": args.profile})
-        return client.search(params)
+    registered = {r.name for r in client.status().repos}
+    scopes = {name: tuple(args.repo) or ((name,) if args.scope_to_suite else ()) for name, _ in suites}
+    for name, repos in scopes.items():
+        unknown = sorted(set(repos) - registered)
+        if unknown:
+            how = f"suite {name!r} is scoped to the repository it is named after" if args.scope_to_suite else "--repo names it"
+            raise InvalidInput(f"unknown repository {unknown[0]!r} ({how}); registered: {', '.join(sorted(registered)) or 'none'}")
+
+    def searcher(repos: tuple[str, ...]):  # type: ignore[no-untyped-def]
+        def search(params):  # type: ignore[no-untyped-def]
+            """The client's search, with ``--profile`` in the options and the scope's repositories."""
+            if args.profile:
+                params = dataclasses.replace(params, options={**params.options, "profile": args.profile})
+            if repos:
+                params = dataclasses.replace(params, repos=repos)
+            return client.search(params)
+
+        return search
 
     rows = []
     for name, queries in suites:
@@ -459,12 +477,12 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
             if done == total or done % 20 == 0:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-        outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
+        outcomes = evaluate.run_suite(searcher(scopes[name]), queries, modalities, k=args.k, preset=args.preset, progress=progress)
         rows.extend(evaluate.rows_for(name, outcomes))
     print(evaluate.format_table(rows))
     if args.json_path is not None:
         report = {"preset": args.preset, "profile": args.profile or "hand", "k": args.k, "modalities": modalities,
-                  "rows": evaluate.rows_to_json(rows)}
+                  "scopes": {name: list(repos) for name, repos in scopes.items()}, "rows": evaluate.rows_to_json(rows)}
         args.json_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

@@ -154,3 +154,23 @@ def test_eval_runs_a_suite_through_the_cluster(cluster: Any, tmp_path: Path, cap
     assert rows[("sample", "exact_match", "text")]["success_at_1"] == 1.0
     assert rows[("sample", "find_definition", FUSED)]["routing_accuracy"] == 1.0
     assert rows[("sample", "exact_match", FUSED)]["success_at_1"] == 1.0
+
+
+@pytest.mark.cluster
+def test_eval_scoped_to_the_suite_repository(cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--scope-to-suite` asks sample.jsonl within repository "sample"; a suite named after no
+    repository, or an unknown --repo, is refused before any query runs."""
+    out = tmp_path / "scoped.json"
+    assert cli.main(["eval", str(SUITE), "--address", cluster.address, "--modality", "structural", "--scope-to-suite",
+                     "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["scopes"] == {"sample": ["sample"]}
+    rows = {(r["suite"], r["intent"], r["answer"]): r for r in report["rows"]}
+    assert rows[("sample", "find_definition", "structural")]["success_at_1"] == 1.0
+    other = tmp_path / "elsewhere.jsonl"
+    other.write_text(SUITE.read_text())
+    capsys.readouterr()
+    assert cli.main(["eval", str(other), "--address", cluster.address, "--scope-to-suite"]) == 2
+    assert "unknown repository 'elsewhere'" in capsys.readouterr().err
+    assert cli.main(["eval", str(SUITE), "--address", cluster.address, "--repo", "nowhere"]) == 2
+    assert "unknown repository 'nowhere' (--repo names it)" in capsys.readouterr().err

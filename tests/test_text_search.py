@@ -163,6 +163,23 @@ def test_exact_match_intent_tries_the_whole_literal_first(shard: TextShard) -> N
     assert fallback[0][1] == "http_server_timeout"
 
 
+def test_exact_matches_in_one_shard_outrank_ranked_words_of_another(tmp_path: Path) -> None:
+    """One shard holds the literal, another only its words: merged by score (as the coordinator
+    merges shards), the literal match comes first however well the words rank."""
+    wordy = "\n".join(["# decoding error: an error while decoding, decoding error again"] * 20) + "\n"
+    exact = "class DecodingError(Exception):\n    pass\n"
+    results = []
+    for name, text in (("words", wordy), ("literal", exact)):
+        segments = segments_for_file(name, f"{name}.py", "python", text, (), window=50)
+        TextModality().build(segments, tmp_path / name, BuildContext("g1", name, (name,)))
+        results.append(TextModality().load(tmp_path / name).search(ModalityQuery("DecodingError", k=10, intent="exact_match")))
+    words, literal = results
+    assert words.hits and "no literal match" in words.notes[0]
+    assert literal.total_matches == 1
+    merged = sorted((h for r in results for h in r.hits), key=lambda h: -h.score)
+    assert merged[0].repo == "literal" and max(h.score for h in words.hits) < 1.0 <= merged[0].score
+
+
 def test_filters_by_repository_language_and_glob(shard: TextShard) -> None:
     both = shard.search(ModalityQuery("retry", k=100, options={"mode": "literal"}))
     assert {h.repo for h in both.hits} == {"shop", "shop-fork"}

@@ -14,7 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -127,6 +127,16 @@ class TextShard:
             exact = self._grep((literal_matcher(text.strip(), cs),), query, mask)
             if exact.total_matches:
                 return exact
+            terms = query_terms(text)
+            if not terms:
+                return exact
+            # No literal match in this shard, but another shard may have one: its ranked words
+            # are scored below every literal match (grep scores are >= 1), so merging the shards'
+            # lists keeps the exact matches first.
+            fallback = self._bm25(terms, query, mask)
+            hits = tuple(replace(h, score=h.score / (1.0 + h.score)) for h in fallback.hits)
+            return replace(fallback, hits=hits, notes=(f"text: no literal match for {text.strip()!r} here; ranked its words below literal matches",
+                                                       *fallback.notes))
         terms = query_terms(text)
         if not terms:
             return self._grep((literal_matcher(text.strip(), cs),), query, mask)

@@ -306,10 +306,11 @@ class Engine:
                 continue  # pruned: the shard cannot match the repository filter (a partition's walk may pass through)
             reps = shards.get((spec.modality, spec.shard), [])
             if not reps:
-                missing.append(f"{spec.modality}/{spec.shard}")
+                missing.append(self._shard_label(spec.modality, spec.shard, spec.repos, allowed, visible))
                 continue
             targets[(spec.modality, spec.shard)] = reps
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
+        repos_of = {(spec.modality, spec.shard): spec.repos for spec in reader.shards()}
         answers: list[ShardAnswer] = await self.fanout.gather(targets, query, generation, deadline)
         covering: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for spec in reader.shards():
@@ -330,8 +331,9 @@ class Engine:
         for a in answers:
             modality_ms[a.modality] = max(modality_ms.get(a.modality, 0.0), a.seconds * 1000)
             if a.result is None:
-                missing.append(f"{a.modality}/{a.shard}")
-                notes.append(f"{a.modality}/{a.shard} missing: {a.error}")
+                label = self._shard_label(a.modality, a.shard, repos_of.get((a.modality, a.shard), ()), allowed, visible)
+                missing.append(label)
+                notes.append(f"{label} missing: {a.error if label.endswith(a.shard) else 'unavailable'}")
                 continue
             per_modality[a.modality].append(list(a.result.hits))
             for n in a.result.notes:
@@ -385,6 +387,16 @@ class Engine:
             timings=timings, generation=generation, notes=tuple(notes), weights=weights,
             rerank=rerank_status, no_confident_match=verdict.refused, confidences=confidences,
         )
+
+    @staticmethod
+    def _shard_label(modality: str, shard: str, repos: Sequence[str], allowed: frozenset[str] | None,
+                     visible: frozenset[str] | None) -> str:
+        """How an answer names a missing shard: by name, unless the caller is restricted and the
+        shard holds none of its repositories (a partitioned walk may have asked it), whose name
+        would tell a repository the caller may not know of."""
+        if visible is not None and allowed is not None and not allowed.intersection(repos):
+            return f"{modality}/(a shard outside your repositories)"
+        return f"{modality}/{shard}"
 
     async def _rerank(self, p: SearchParams, reader: GenerationReader, fused: list[FusedHit],
                       deadline: float) -> tuple[list[FusedHit], tuple[float | None, ...], str]:

@@ -14,6 +14,7 @@ import ipaddress
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -181,9 +182,18 @@ def acl_queries(own: str, other: str, n: int, seed: int) -> list[dict[str, Any]]
     return out
 
 
+def names_told(r: Any, other: str, query: str) -> list[str]:
+    """Names of ``other``'s repository, paths or definitions that the answer's text (notes, missing
+    shards, snippets) carries and the query did not: a graph walk may pass through ``other``."""
+    texts = [*r.notes, *r.missing_shards, *(h.snippet for h in r.hits)]
+    pattern = re.compile(rf"\w*(?:{other}|{other.capitalize()}|{other.upper()})\w*")
+    return sorted({m for t in texts for m in pattern.findall(t) if m.lower() not in query.lower()})
+
+
 def test_acl_leak_through_grpc(stub: coordinator_pb2_grpc.CoordinatorStub) -> None:
-    """1,000 queries (500 per token) aimed at the other's repository: zero forbidden hits, and the
-    same queries under an all-repositories token do find the other repository (the test has teeth)."""
+    """1,000 queries (500 per token) aimed at the other's repository: zero forbidden hits, no name
+    of it in notes, missing shards or snippets, and the same queries under an all-repositories token
+    do find the other repository (the test has teeth)."""
     latencies: list[float] = []
     own_hits = forbidden = 0
     for who, other, seed in (("alpha", "beta", 1), ("beta", "alpha", 2)):
@@ -194,6 +204,8 @@ def test_acl_leak_through_grpc(stub: coordinator_pb2_grpc.CoordinatorStub) -> No
             latencies.append(time.perf_counter() - t0)
             leaked = [f"{h.repo}:{h.path}" for h in r.hits if h.repo != who]
             assert not leaked, f"{who}'s query {req} returned {leaked}"
+            told = names_told(r, other, req["query"])
+            assert not told, f"{who}'s query {req} was told {told} (notes {list(r.notes)}, missing {list(r.missing_shards)})"
             forbidden += len(leaked)
             own_hits += len(r.hits)
         reach = sum(1 for req in queries[:60]

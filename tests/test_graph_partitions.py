@@ -169,6 +169,21 @@ def test_same_name_in_two_repositories_and_unknown_names(built: tuple[GraphShard
     assert notes == list(single.search(ModalityQuery(text="who calls normalise", k=10)).notes)
 
 
+def test_a_query_limited_to_some_repositories_learns_no_names_from_the_others(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+    """A walk passes through repositories the query may not see (a restricted caller's query is
+    limited to its own): hits, snippets, notes and suggestions then name nothing from them."""
+    _, parts = built
+    hits, _, _, _ = merged(parts, ModalityQuery(text="impact of changing normalize", k=50, repos=("gamma",)))
+    run = next(h for h in hits if h.symbol == "run")
+    assert {h.repo for h in hits} == {"gamma"} and run.snippet == "distance 2: uses (a definition in another repository)"
+    open_hits, _, _, _ = merged(parts, ModalityQuery(text="impact of changing normalize", k=50))
+    assert next(h for h in open_hits if h.symbol == "run").snippet == "distance 2: uses helper"  # beta.helper
+    _, _, notes, _ = merged(parts, ModalityQuery(text="who calls normalise", k=10, repos=("gamma",)))
+    assert not any("normalize" in n for n in notes)  # beta's near name is not suggested to gamma
+    _, _, notes, _ = merged(parts, ModalityQuery(text="path from main to fmt", k=10, repos=("gamma",)))
+    assert notes[-1] == "graph: path main -> run -> (a definition in another repository) -> (a definition in another repository)"
+
+
 @pytest.mark.parametrize(
     ("option", "value"),
     [

@@ -119,11 +119,11 @@ class GraphShard:
             return ShardResult(hits=(), total_matches=0, notes=(
                 "graph: the query asks no graph question (callers, callees, references, impact, path); "
                 "ask e.g. 'who calls NAME' or 'impact of changing NAME'",))
-        targets, notes = self._targets(question.symbol)
+        targets, notes = self._targets(question.symbol, query.repos)
         if not targets:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
         if question.relation == "path":
-            ends, end_notes = self._targets(question.target)
+            ends, end_notes = self._targets(question.target, query.repos)
             notes += end_notes
             if not ends:
                 return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
@@ -138,8 +138,11 @@ class GraphShard:
 
     # --- symbols ------------------------------------------------------------------------------
 
-    def _targets(self, symbol: str) -> tuple[list[int], list[str]]:
-        """Nodes ``symbol`` names (``name``, ``Class.name``, ``package.module.name``, a module)."""
+    def _targets(self, symbol: str, repos: tuple[str, ...] = ()) -> tuple[list[int], list[str]]:
+        """Nodes ``symbol`` names (``name``, ``Class.name``, ``package.module.name``, a module).
+
+        Near-miss suggestions come only from ``repos`` when the query names some.
+        """
         g = self.graph
         parts = [p for p in symbol.split(".") if p]
         if not parts:
@@ -162,9 +165,17 @@ class GraphShard:
             modules = [n for n, key in g.module_keys.items() if key.rsplit(".", 1)[-1].rsplit("/", 1)[-1] == symbol]
             if modules:
                 return modules, []
-        near = difflib.get_close_matches(last, self._names, n=5, cutoff=0.75)
+        near = difflib.get_close_matches(last, self._names_in(repos), n=5, cutoff=0.75)
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         return [], [f"graph: no definition named {symbol!r} in this index{hint}"]
+
+    def _names_in(self, repos: tuple[str, ...]) -> list[str]:
+        """Every definition name (or those with a definition in ``repos``), sorted."""
+        if not repos:
+            return self._names
+        g = self.graph
+        wanted = set(repos)
+        return [name for name in self._names if any(g.repo[n] in wanted for n in g.by_name[name])]
 
     def _context(self, node: int) -> list[str]:
         """The names that qualify ``node``: its module's dotted key, then enclosing definitions."""
@@ -193,9 +204,22 @@ class GraphShard:
                    language=g.language[node], match_lines=lines, centrality=float(g.centrality[node]),
                    snippet=snippet)
 
-    def _scope(self) -> str:
-        """How a note names this shard's part: nothing for the single graph, " in REPO" for a partition."""
-        return f" in {', '.join(self.graph.partition)}" if self.graph.partitioned else ""
+    def _scope(self, query: ModalityQuery) -> str:
+        """How a note names this shard's part: nothing for the single graph, " in REPO" for a
+        partition (" elsewhere" for one outside the repositories the query may see)."""
+        if not self.graph.partitioned:
+            return ""
+        if query.repos and not set(self.graph.partition) <= set(query.repos):
+            return " elsewhere"
+        return f" in {', '.join(self.graph.partition)}"
+
+    def _shown(self, query: ModalityQuery, node: int) -> str:
+        """``_label(node)`` if the query may see its repository, else a placeholder: a caller
+        restricted to some repositories must not learn names from the others through snippets
+        and notes (a walk may pass through them)."""
+        if query.repos and self.graph.repo[node] not in query.repos:
+            return "(a definition in another repository)"
+        return self._label(node)
 
     def _label(self, node: int) -> str:
         g = self.graph
@@ -242,14 +266,14 @@ class GraphShard:
         first = np.zeros(len(order), dtype=bool)
         first[np.unique(g.file_id[users[order]], return_index=True)[1]] = True
         order = order[np.lexsort((~first, -tier[order]))]
-        names = ", ".join(sorted({self._label(t) for t in targets})[:5])
+        names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
         hits = []
         for i in order[: query.k]:
             node = int(users[i])
             lines = sorted({line for e in edges[src == node] for line in g.edge_lines(int(e))})
             hits.append(self._hit(node, float(best[i]), tuple(lines), f"uses {names}"))
         if len(users) > query.k:
-            notes.append(f"graph: truncated: {len(users)} segments{self._scope()} use {names}, showing {query.k}")
+            notes.append(f"graph: truncated: {len(users)} segments{self._scope(query)} use {names}, showing {query.k}")
         # a partition sees only its own users: it says "nothing" only when no repository's code uses the targets
         if not len(users) and (not g.partitioned or not float(g.degree[targets].sum())):
             notes.append(f"graph: nothing in this index uses {names}")
@@ -279,7 +303,7 @@ class GraphShard:
         hits = tuple(self._hit(n, best[n], (), "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]))
                      for n in ranked[: query.k])
         if len(ranked) > query.k:
-            notes.append(f"graph: truncated: {len(ranked)} callees{self._scope()}, showing {query.k}")
+            notes.append(f"graph: truncated: {len(ranked)} callees{self._scope(query)}, showing {query.k}")
         return ShardResult(hits=hits, total_matches=len(ranked), notes=tuple(notes))
 
     def _impact(self, query: ModalityQuery, question: GraphQuestion, targets: list[int],
@@ -335,12 +359,12 @@ class GraphShard:
         accepted.sort(key=lambda f: (f.distance, -round(f.confidence, 1), -float(g.centrality[f.node]),
                                      -f.confidence, g.path[f.node], g.start[f.node]))
         hits = tuple(self._hit(f.node, impact_score(f.distance, f.confidence), f.lines,
-                               f"distance {f.distance}: uses {self._label(f.via)}") for f in accepted[: query.k])
+                               f"distance {f.distance}: uses {self._shown(query, f.via)}") for f in accepted[: query.k])
         if truncated:
-            notes.append(f"graph: truncated: the blast radius passed {MAX_IMPACT_NODES} dependents{self._scope()}; "
+            notes.append(f"graph: truncated: the blast radius passed {MAX_IMPACT_NODES} dependents{self._scope(query)}; "
                          f"lower depth (now {question.depth}) or name a narrower symbol")
         elif len(accepted) > query.k:
-            notes.append(f"graph: truncated: {len(accepted)} dependents{self._scope()} within depth {question.depth}, "
+            notes.append(f"graph: truncated: {len(accepted)} dependents{self._scope(query)} within depth {question.depth}, "
                          f"showing {query.k}")
         follow_ups = tuple(
             FollowUp((repo,), {SEEDS_OPTION: json.dumps([[n, d, c] for n, (d, c) in sorted(held.items())],
@@ -414,7 +438,7 @@ class GraphShard:
         for i, (n, _) in enumerate(steps):
             lines = steps[i + 1][1] if i + 1 < len(steps) else ()
             hits.append(self._hit(n, 1.0 / (i + 1), lines, f"path step {i + 1} of {len(steps)}"))
-        notes.append("graph: path " + " -> ".join(self._label(n) for n, _ in steps))
+        notes.append("graph: path " + " -> ".join(self._shown(query, n) for n, _ in steps))
         return ShardResult(hits=tuple(hits), total_matches=len(hits), notes=tuple(notes))
 
     def _definitions(self, query: ModalityQuery, targets: list[int], notes: list[str]) -> ShardResult:

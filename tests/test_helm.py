@@ -87,6 +87,7 @@ EVERYTHING_ON: dict[str, Any] = {
             },
         ],
     },
+    "modalities": {"workersPerModality": 4},
 }
 
 
@@ -520,5 +521,6 @@ def test_commands_in_the_chart_are_accepted_by_the_cli(parse: Callable[[list[str
         "/etc/fourfold/tls/tls.crt", "/etc/fourfold/tls/tls.key", "0.0.0.0:50552")
     assert (workers.command, workers.role, workers.ray_address) == ("serve", "workers", "127.0.0.1:6379")
     assert sorted(workers.replicas) == ["graph=1", "semantic=2", "structural=1", "text=2"]
+    assert workers.workers_per_modality == 4
     assert (index.command, index.paths) == ("index", ["/repos/fourfold", "/repos/tools"])
     assert index.address is None  # no coordinator in the Job's pod: the CLI builds in-process into FOURFOLD_HOME

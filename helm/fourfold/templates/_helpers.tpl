@@ -135,12 +135,17 @@ capabilities:
 {{- end }}
 
 {{/*
-"--replicas MODALITY=N" arguments from modalities.replicas, in name order, as a YAML list.
+"--replicas MODALITY=N" arguments from modalities.replicas, in name order, and
+"--workers-per-modality N" when modalities.workersPerModality is set, as a YAML list.
 */}}
 {{- define "fourfold.replicaArgs" -}}
 {{- range $name, $n := .Values.modalities.replicas }}
 - --replicas
 - {{ printf "%s=%d" $name (int $n) | quote }}
+{{- end }}
+{{- if gt (int .Values.modalities.workersPerModality) 0 }}
+- --workers-per-modality
+- {{ .Values.modalities.workersPerModality | int | quote }}
 {{- end }}
 {{- end }}
 

@@ -1,7 +1,7 @@
 """Quality benchmark: the development suites, per suite and per intent, fused and per modality.
 
     python benchmarks/quality.py [--dev ~/fourfold-dev] [--suite click --suite express]
-                                 [--preset default] [--profile fitted] [--out bench-results/quality.json]
+                                 [--preset default] [--profile fitted] [--scope-to-suite] [--out bench-results/quality.json]
 
 Indexes ``<dev>/corpora/<name>`` under the repository name ``<name>`` for every suite chosen (all
 of ``<dev>/suites/*.jsonl`` by default) into a fresh FOURFOLD_HOME with an in-process build, starts
@@ -31,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
     ap.add_argument("--negatives", type=Path, default=Path(__file__).resolve().parents[1] / "tests/fixtures/eval/negatives.jsonl",
                     help="questions the corpora cannot answer: refusal rate on them against false refusals (the curve)")
+    ap.add_argument("--scope-to-suite", action="store_true",
+                    help="ask each suite within its own repository (as `fourfold eval --scope-to-suite`): the corpora are "
+                         "indexed together, and a user working in one repository scopes to it")
     ap.add_argument("--home", type=Path, default=None,
                     help="FOURFOLD_HOME to index into and keep; reused without re-indexing when it already holds every corpus")
     args = ap.parse_args(argv)
@@ -73,18 +76,25 @@ def main(argv: list[str] | None = None) -> int:
     with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
         modalities = args.modality or list(client.status().modalities)
 
-        def search(params):  # type: ignore[no-untyped-def]
-            """The client's search, with ``--profile`` in the options of every query."""
-            if args.profile:
-                params = replace(params, options={**params.options, "profile": args.profile})
-            return client.search(params)
+        def searcher(repos: tuple[str, ...]):  # type: ignore[no-untyped-def]
+            def search(params):  # type: ignore[no-untyped-def]
+                """The client's search, with ``--profile`` in the options and the suite's scope."""
+                if args.profile:
+                    params = replace(params, options={**params.options, "profile": args.profile})
+                if repos:
+                    params = replace(params, repos=repos)
+                return client.search(params)
 
+            return search
+
+        search = searcher(())
         for name, queries in suites:
             def progress(done: int, total: int, qid: str, name: str = name) -> None:
                 if done == total or done % 50 == 0:
                     print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-            outcomes = evaluate.run_suite(search, queries, modalities, preset=args.preset, progress=progress)
+            scoped = searcher((name,) if args.scope_to_suite else ())
+            outcomes = evaluate.run_suite(scoped, queries, modalities, preset=args.preset, progress=progress)
             rows.extend(evaluate.rows_for(name, outcomes))
             fused.extend(outcomes[evaluate.FUSED])
         refused = evaluate.run_suite(search, negatives, (), preset=args.preset)[evaluate.FUSED] if negatives else []
@@ -99,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report = {
-            "preset": args.preset, "profile": args.profile or "hand", "modalities": modalities, "repos": repos,
+            "preset": args.preset, "profile": args.profile or "hand", "scoped_to_suite": args.scope_to_suite,
+            "modalities": modalities, "repos": repos,
             "index": index, "rows": evaluate.rows_to_json(rows),
             "refusal_curve": [asdict(p) for p in curve],
         }

@@ -224,3 +224,27 @@ def test_empty_shard(tmp_path: Path) -> None:
     TextModality().build([], tmp_path, BuildContext("g1", "empty", ()))
     result = TextModality().load(tmp_path).search(ModalityQuery("anything", options={"mode": "literal"}))
     assert result.hits == () and result.total_matches == 0
+
+
+def test_position_masks_rule_out_files_whose_trigrams_never_line_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every trigram of "Too many redirects" is in both files, in line only in one: the other is not
+    even verified. Folding keeps offsets: the Kelvin sign (3 bytes) folds to "k" as rg -i reads it."""
+    monkeypatch.setattr("fourfold.plugins.text.shard._VERIFY_WITHOUT_MASKS", 0)  # masks even for two candidates
+    files = {
+        "hit.py": "raise TooManyRedirects('Too many redirects')\n",
+        "miss.py": "# too many, many redirects\nTOO = 1\n",
+        "kelvin.txt": "temperature in \u212aelvin here\n",
+    }
+    segments = [s for path, text in files.items() for s in segments_for_file("r", path, "python", text, (), window=50)]
+    TextModality().build(segments, tmp_path / "shard", BuildContext("g1", "r", ("r",)))
+    shard = TextModality().load(tmp_path / "shard")
+    assert (tmp_path / "shard" / "tri_mask.bin").stat().st_size > 0
+    phrase = shard.search(ModalityQuery("Too many redirects", k=10, case_sensitive=True, options={"mode": "literal"}))
+    assert [h.path for h in phrase.hits] == ["hit.py"] and "1 of 3 files verified" in phrase.notes[0]
+    folded = shard.search(ModalityQuery("kelvin here", k=10, options={"mode": "literal"}))
+    assert [h.path for h in folded.hits] == ["kelvin.txt"]
+    # without masks (a shard built before them) the same answers, after verifying more files
+    (tmp_path / "shard" / "tri_mask.bin").unlink()
+    unmasked = TextModality().load(tmp_path / "shard")
+    again = unmasked.search(ModalityQuery("Too many redirects", k=10, case_sensitive=True, options={"mode": "literal"}))
+    assert [h.path for h in again.hits] == ["hit.py"] and "2 of 3 files verified" in again.notes[0]

@@ -14,6 +14,7 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
     seg_len.npy                     BM25 length: terms in the lines the segment owns
     seg_info.bin (+ _offsets)       "id\\0symbol\\0kind" of each segment
     tri_*                           trigram key -> file ids (storage.PostingLists)
+    tri_mask.bin                    per posting, the trigram's start offsets in the file mod 8 (a bit each)
     terms.bin (+ _offsets)          the sorted BM25 terms
     term_* , term_tf.npy            term index -> segment ids, and their weighted term frequencies (uint8)
 """
@@ -32,7 +33,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.plugins.modality import BuildStats
-from fourfold.plugins.text.fold import encode, fold_bytes, trigram_keys
+from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
 from fourfold.plugins.text.storage import write_postings, write_strings
 from fourfold.plugins.text.terms import count_terms, split_identifier
 from fourfold.plugins.types import Segment
@@ -121,8 +122,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
             out.write(packed)
             content_offsets.append(content_offsets[-1] + len(packed))
 
-            keys = np.unique(trigram_keys(fold_bytes(text))).astype(np.uint64)
-            tri_parts.append((keys << np.uint64(32)) | np.uint64(file_id))
+            tri_parts.append(_file_trigrams(fold_bytes(text), file_id))
 
             starts = np.array([s.start_line for s in segs], dtype=np.int32)
             ends = np.array([s.end_line for s in segs], dtype=np.int32)
@@ -145,9 +145,13 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
             seg_offsets.append(len(seg_start))
 
     nbytes = content_path.stat().st_size
-    pairs = np.sort(np.concatenate(tri_parts)) if tri_parts else np.empty(0, dtype=np.uint64)
-    tri_ids = (pairs & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    nbytes += write_postings(shard_dir, "tri", pairs >> np.uint64(32), tri_ids, key_dtype=np.uint32)
+    # (key << 40 | file << 8 | mask) sorts by key, then file: the masks line up with the postings
+    packed_tri = np.sort(np.concatenate(tri_parts)) if tri_parts else np.empty(0, dtype=np.uint64)
+    tri_ids = ((packed_tri >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    nbytes += write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
+    tri_mask = (packed_tri & np.uint64(0xFF)).astype(np.uint8)
+    tri_mask.tofile(shard_dir / "tri_mask.bin")
+    nbytes += int(tri_mask.nbytes)
     nbytes += _write_terms(shard_dir, terms)
 
     arrays: dict[str, npt.NDArray[np.generic]] = {
@@ -174,6 +178,20 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     nbytes += len(files_json)
     notes = (f"text: {uncovered} lines covered by no segment are not searchable",) if uncovered else ()
     return BuildStats(segments=len(seg_start), bytes_on_disk=nbytes, notes=notes)
+
+
+def _file_trigrams(folded: bytes, file_id: int) -> npt.NDArray[np.uint64]:
+    """One ``key << 40 | file << 8 | mask`` per distinct trigram of a file, where bit ``b`` of
+    ``mask`` says the trigram starts at some byte offset ``p`` with ``p % 8 == b``."""
+    keys, positions = trigram_positions(folded)
+    if keys.size == 0:
+        return np.empty(0, dtype=np.uint64)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    bits = (np.uint8(1) << (positions[order] & 7).astype(np.uint8)).astype(np.uint8)
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    masks = np.bitwise_or.reduceat(bits, starts)
+    return (keys[starts].astype(np.uint64) << np.uint64(40)) | np.uint64(file_id << 8) | masks.astype(np.uint64)
 
 
 def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:

@@ -8,6 +8,10 @@ per character and length-preserving in characters, so ``fold(a + b) == fold(a) +
 
 A trigram key is three consecutive bytes of the folded UTF-8 text packed into a ``uint32``.
 Trigrams that contain a newline are never indexed: matches are per line, like ripgrep's.
+
+Offsets are byte offsets in the folded text. Folding is per character, so a case-insensitive match
+of a literal is, in the folded text, an occurrence of the folded literal's bytes: a trigram at
+offset ``i`` of the folded literal sits at ``P + i`` in the folded file for a match at ``P``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NEWLINE", "encode", "fold", "fold_bytes", "trigram_keys", "trigrams_of"]
+__all__ = ["NEWLINE", "encode", "fold", "fold_bytes", "trigram_keys", "trigram_positions", "trigrams_of"]
 
 NEWLINE = 0x0A
 
@@ -67,14 +71,21 @@ def fold_bytes(text: str) -> bytes:
 
 def trigram_keys(data: bytes) -> npt.NDArray[np.uint32]:
     """Every trigram key of ``data`` (already folded) that holds no newline, in text order, with repeats."""
+    return trigram_positions(data)[0]
+
+
+def trigram_positions(data: bytes) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
+    """``trigram_keys(data)`` and the byte offset in ``data`` where each starts."""
     a = np.frombuffer(data, dtype=np.uint8)
     if a.size < 3:
-        return np.empty(0, dtype=np.uint32)
+        return np.empty(0, dtype=np.uint32), np.empty(0, dtype=np.int64)
     keys = (a[:-2].astype(np.uint32) << 16) | (a[1:-1].astype(np.uint32) << 8) | a[2:].astype(np.uint32)
+    positions = np.arange(keys.size, dtype=np.int64)
     nl = a == NEWLINE
     if nl.any():
-        keys = keys[~(nl[:-2] | nl[1:-1] | nl[2:])]
-    return keys
+        keep = ~(nl[:-2] | nl[1:-1] | nl[2:])
+        keys, positions = keys[keep], positions[keep]
+    return keys, positions
 
 
 def trigrams_of(text: str) -> tuple[int, ...]:

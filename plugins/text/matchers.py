@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import re2
 
 from fourfold.errors import InvalidQuery
-from fourfold.plugins.text.fold import encode
+from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
 from fourfold.plugins.text.trigram_query import Query, for_literal, for_regex
 
 __all__ = ["Matcher", "literal_matcher", "regex_matcher"]
@@ -31,6 +31,9 @@ class Matcher:
     #: For a literal: its UTF-8 bytes (lower-cased when case-insensitive and ASCII), for ``bytes.find``.
     needle: bytes | None = None
     case_sensitive: bool = True
+    #: For a literal: (trigram key, byte offset in the folded literal) of every trigram, so that
+    #: the index's position masks can rule out files where the trigrams never line up.
+    grams: tuple[tuple[int, int], ...] = ()
 
     def __str__(self) -> str:
         return f"{self.description} [{self.trigrams}]"
@@ -92,7 +95,9 @@ def literal_matcher(text: str, case_sensitive: bool) -> Matcher:
     needle: bytes | None = None
     if "\n" not in text and (case_sensitive or text.isascii()):
         needle = encode(text if case_sensitive else text.lower())
-    return Matcher(f"literal {text!r}", program, for_literal(text), needle, case_sensitive)
+    keys, offsets = trigram_positions(fold_bytes(text))
+    grams = tuple(zip(keys.tolist(), offsets.tolist(), strict=True))
+    return Matcher(f"literal {text!r}", program, for_literal(text), needle, case_sensitive, grams)
 
 
 @functools.lru_cache(maxsize=256)

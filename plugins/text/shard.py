@@ -34,6 +34,9 @@ __all__ = ["MODES", "TextShard"]
 
 #: Decompressed files each thread keeps (a few MB at most: files are under 1 MiB).
 _RECENT_FILES = 16
+#: Up to this many candidate files are verified as they are: checking the position masks first
+#: would cost more than decompressing and searching them.
+_VERIFY_WITHOUT_MASKS = 16
 
 MODES = ("auto", "literal", "regex", "bm25")
 
@@ -89,11 +92,25 @@ class TextShard:
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
         self.seg_info = StringTable.load(shard_dir, "seg_info")
         self.tri = PostingLists.load(shard_dir, "tri")
+        self.tri_mask, self.tri_first = self._load_masks(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
         self.terms = StringTable.load(shard_dir, "terms")
         self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r")
         sizes = np.diff(self.term.offsets.astype(np.int64)) // np.maximum(self.term.width, 1)
         self.term_tf_offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+
+    def _load_masks(self, shard_dir: Path) -> tuple[npt.NDArray[np.uint8] | None, npt.NDArray[np.int64]]:
+        """The postings' position masks and where each list's masks start (None: a shard built
+        before masks existed, searched without them)."""
+        path = shard_dir / "tri_mask.bin"
+        if not path.exists():
+            return None, np.zeros(1, dtype=np.int64)
+        sizes = np.diff(self.tri.offsets.astype(np.int64)) // np.maximum(self.tri.width.astype(np.int64), 1)
+        first = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        if path.stat().st_size != int(first[-1]):
+            raise CorruptIndex(f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; rebuild it")
+        masks = np.memmap(path, dtype=np.uint8, mode="r") if first[-1] else np.empty(0, dtype=np.uint8)
+        return masks, first
 
     def close(self) -> None:
         """Release the content map (the other arrays go with the object)."""
@@ -163,12 +180,15 @@ class TextShard:
             narrow(np.fromiter((rx.match(p) is not None for p in self.paths), dtype=bool, count=self.n_files))
         return mask
 
-    def _evaluate(self, q: Query) -> npt.NDArray[np.int64] | None:
-        """File ids that satisfy ``q`` (None: every file)."""
+    def _evaluate(self, q: Query, decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64] | None:
+        """File ids that satisfy ``q`` (None: every file); ``decoded`` keeps each list it decodes."""
         if isinstance(q, All):
             return None
         if isinstance(q, Tri):
-            return self.tri.get(q.key)
+            ids = decoded.get(q.key)
+            if ids is None:
+                ids = decoded[q.key] = self.tri.get(q.key)
+            return ids
         if isinstance(q, And):
             # cheapest first: single trigrams by list length, then the rest
             def cost(c: Query) -> float:
@@ -179,28 +199,56 @@ class TextShard:
 
             result: npt.NDArray[np.int64] | None = None
             for child in sorted(q.children, key=cost):
-                ids = self._evaluate(child)
+                ids = self._evaluate(child, decoded)
                 if ids is None:
                     continue
-                result = ids if result is None else np.intersect1d(result, ids, assume_unique=True)
+                result = ids if result is None else _intersect_sorted(result, ids)
                 if result.size == 0:
                     break
             return result
         if isinstance(q, Or):
             parts: list[npt.NDArray[np.int64]] = []
             for child in q.children:
-                ids = self._evaluate(child)
+                ids = self._evaluate(child, decoded)
                 if ids is None:
                     return None
                 parts.append(ids)
             return np.unique(np.concatenate(parts)) if parts else np.empty(0, np.int64)
         raise TypeError(f"unknown trigram query node {q!r}")
 
-    def _candidates(self, q: Query, mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.int64]:
-        ids = self._evaluate(q)
+    def _candidates(self, q: Query, mask: npt.NDArray[np.bool_] | None,
+                    decoded: dict[int, npt.NDArray[np.int64]] | None = None) -> npt.NDArray[np.int64]:
+        ids = self._evaluate(q, {} if decoded is None else decoded)
         if ids is None:
             ids = np.arange(self.n_files, dtype=np.int64)
         return ids[mask[ids]] if mask is not None else ids
+
+    def _aligned(self, grams: tuple[tuple[int, int], ...], candidates: npt.NDArray[np.int64],
+                 decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+        """The candidates where a literal's trigrams can sit at its own relative offsets.
+
+        A match at byte ``P`` puts the trigram of offset ``i`` at ``P + i``: for some ``r = P % 8``
+        every trigram's mask holds bit ``(r + i) % 8``. Rotating each mask right by its offset and
+        AND-ing them leaves bit ``r`` set, so a file whose AND is 0 cannot match. Files holding
+        every trigram of a phrase of common words (``Too many redirects``) mostly fail this.
+        """
+        if self.tri_mask is None:
+            return candidates
+        acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
+        for key, offset in grams:
+            k = self.tri.find(key)
+            if k < 0:
+                return candidates[:0]
+            ids = decoded.get(key)
+            if ids is None:
+                ids = decoded[key] = self.tri.ids(k)
+            at = np.minimum(np.searchsorted(ids, candidates), ids.size - 1)
+            held = ids[at] == candidates
+            m = np.asarray(self.tri_mask[self.tri_first[k] + at], dtype=np.uint16)
+            s = offset & 7
+            rotated = ((m >> s) | (m << (8 - s))) & 0xFF
+            acc &= np.where(held, rotated, 0xFF).astype(np.uint16)
+        return candidates[acc != 0]
 
     def _file_bytes(self, f: int) -> bytes:
         """The content of file ``f`` (a zstd decompressor per thread: they are not thread-safe).
@@ -253,7 +301,11 @@ class TextShard:
         rank_terms: tuple[str, ...] = (),
     ) -> ShardResult:
         """Segments whose lines match every matcher; ranked by how well, then by ``rank_terms``."""
-        candidates = self._candidates(and_(m.trigrams for m in matchers), mask)
+        decoded: dict[int, npt.NDArray[np.int64]] = {}
+        candidates = self._candidates(and_(m.trigrams for m in matchers), mask, decoded)
+        for m in matchers:
+            if m.grams and candidates.size > _VERIFY_WITHOUT_MASKS:
+                candidates = self._aligned(m.grams, candidates, decoded)
         found: list[_SegmentMatch] = []
         total = 0
         for f in candidates.tolist():
@@ -371,3 +423,14 @@ class TextShard:
             match_lines=lines,
             snippet=snippet,
         )
+
+
+def _intersect_sorted(small: npt.NDArray[np.int64], large: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The ids in both sorted, duplicate-free arrays, by binary search of the shorter in the longer
+    (no re-sort of both, which ``np.intersect1d`` does: the running result is usually far shorter)."""
+    if small.size > large.size:
+        small, large = large, small
+    if small.size == 0 or large.size == 0:
+        return small[:0]
+    at = np.minimum(np.searchsorted(large, small), large.size - 1)
+    return small[large[at] == small]

@@ -19,6 +19,8 @@ import numpy.typing as npt
 __all__ = ["PostingLists", "StringTable", "write_postings", "write_strings"]
 
 _DTYPES = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
+#: The largest key an unsigned key table of each item size holds.
+_KEY_MAX = {n: (1 << (8 * n)) - 1 for n in (1, 2, 4, 8)}
 
 
 def _offset_dtype(total: int) -> np.dtype[np.unsignedinteger]:
@@ -108,7 +110,7 @@ class PostingLists:
         """The list index of ``key``, or -1."""
         if self.keys.size == 0:
             return key if 0 <= key < self.width.size else -1
-        if not 0 <= key <= np.iinfo(self.keys.dtype).max:
+        if not 0 <= key <= _KEY_MAX.get(self.keys.dtype.itemsize, 0):
             return -1
         i = int(self.keys.searchsorted(self.keys.dtype.type(key)))
         return i if i < self.keys.size and int(self.keys[i]) == key else -1

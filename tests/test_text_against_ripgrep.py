@@ -119,8 +119,8 @@ def test_literal_search_finds_exactly_the_reference_lines(data: st.DataObject) -
     files, segments = data.draw(repositories())
     literal = data.draw(needles(files))
     case_sensitive = data.draw(st.booleans())
-    threshold = data.draw(st.sampled_from([0, 16]))  # 0: the position masks filter even two candidates
-    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_WITHOUT_MASKS", threshold):
+    threshold = data.draw(st.sampled_from([0, 64 << 10]))  # 0: the position masks filter even two candidates
+    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold):
         shard = build(Path(tmp), files, segments)
         assert found(shard, literal, "literal", case_sensitive) == reference(files, literal, case_sensitive)
 
@@ -132,8 +132,8 @@ def test_literal_search_agrees_with_ripgrep(data: st.DataObject) -> None:
     files, segments = data.draw(repositories())
     literal = data.draw(needles(files))
     case_sensitive = data.draw(st.booleans())
-    threshold = data.draw(st.sampled_from([0, 16]))  # 0: the position masks filter even two candidates
-    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_WITHOUT_MASKS", threshold):
+    threshold = data.draw(st.sampled_from([0, 64 << 10]))  # 0: the position masks filter even two candidates
+    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold):
         root = Path(tmp) / "tree"
         write_tree(root, files)
         shard = build(Path(tmp), files, segments)

@@ -229,7 +229,7 @@ def test_empty_shard(tmp_path: Path) -> None:
 def test_position_masks_rule_out_files_whose_trigrams_never_line_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every trigram of "Too many redirects" is in both files, in line only in one: the other is not
     even verified. Folding keeps offsets: the Kelvin sign (3 bytes) folds to "k" as rg -i reads it."""
-    monkeypatch.setattr("fourfold.plugins.text.shard._VERIFY_WITHOUT_MASKS", 0)  # masks even for two candidates
+    monkeypatch.setattr("fourfold.plugins.text.shard._VERIFY_BYTES", 0)  # masks even for two small candidates
     files = {
         "hit.py": "raise TooManyRedirects('Too many redirects')\n",
         "miss.py": "# too many, many redirects\nTOO = 1\n",

@@ -34,9 +34,10 @@ __all__ = ["MODES", "TextShard"]
 
 #: Decompressed files each thread keeps (a few MB at most: files are under 1 MiB).
 _RECENT_FILES = 16
-#: Up to this many candidate files are verified as they are: checking the position masks first
-#: would cost more than decompressing and searching them.
-_VERIFY_WITHOUT_MASKS = 16
+#: Candidate files holding up to this many compressed bytes in all are verified as they are:
+#: decoding more posting lists or checking position masks would cost more than decompressing and
+#: searching them (about 0.5 ms here). Above it, the masks prune first.
+_VERIFY_BYTES = 64 << 10
 
 MODES = ("auto", "literal", "regex", "bm25")
 
@@ -84,7 +85,9 @@ class TextShard:
         content = shard_dir / "content.bin"
         with content.open("rb") as fh:
             self.content = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if content.stat().st_size else b""
-        self.content_offsets: list[int] = np.load(shard_dir / "content_offsets.npy").tolist()
+        offsets = np.load(shard_dir / "content_offsets.npy")
+        self.content_offsets: list[int] = offsets.tolist()
+        self.content_sizes = np.diff(offsets.astype(np.int64))
         self.seg_offsets = np.load(shard_dir / "seg_offsets.npy")
         self.seg_start = np.load(shard_dir / "seg_start.npy")
         self.seg_end = np.load(shard_dir / "seg_end.npy")
@@ -181,7 +184,12 @@ class TextShard:
         return mask
 
     def _evaluate(self, q: Query, decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64] | None:
-        """File ids that satisfy ``q`` (None: every file); ``decoded`` keeps each list it decodes."""
+        """File ids that may satisfy ``q`` (None: every file); ``decoded`` keeps each list it decodes.
+
+        A superset is enough, since every candidate is verified: an AND stops intersecting once a
+        few candidates are left, so the longest lists (the commonest trigrams) are often never
+        decoded.
+        """
         if isinstance(q, All):
             return None
         if isinstance(q, Tri):
@@ -203,7 +211,7 @@ class TextShard:
                 if ids is None:
                     continue
                 result = ids if result is None else _intersect_sorted(result, ids)
-                if result.size == 0:
+                if self._cheap_to_verify(result):
                     break
             return result
         if isinstance(q, Or):
@@ -222,6 +230,10 @@ class TextShard:
         if ids is None:
             ids = np.arange(self.n_files, dtype=np.int64)
         return ids[mask[ids]] if mask is not None else ids
+
+    def _cheap_to_verify(self, files: npt.NDArray[np.int64]) -> bool:
+        """Whether verifying ``files`` costs less than narrowing them further (see ``_VERIFY_BYTES``)."""
+        return files.size <= 1 or int(self.content_sizes[files].sum()) <= _VERIFY_BYTES
 
     def _aligned(self, grams: tuple[tuple[int, int], ...], candidates: npt.NDArray[np.int64],
                  decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
@@ -304,7 +316,7 @@ class TextShard:
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         candidates = self._candidates(and_(m.trigrams for m in matchers), mask, decoded)
         for m in matchers:
-            if m.grams and candidates.size > _VERIFY_WITHOUT_MASKS:
+            if m.grams and not self._cheap_to_verify(candidates):
                 candidates = self._aligned(m.grams, candidates, decoded)
         found: list[_SegmentMatch] = []
         total = 0

@@ -229,3 +229,26 @@ def test_missing_and_corrupt_shards(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(CorruptIndex, match="schema version 0"):
         StructuralModality().load(tmp_path)
+
+
+def test_a_binding_of_a_name_defined_elsewhere_gives_way_to_the_definition(tmp_path: Path) -> None:
+    """`var compileTrust = require('./utils').compileTrust` is not where compileTrust is defined when
+    utils.js is indexed too; `var vary = require('vary')` is all the index has of vary, so it stays."""
+    files = {
+        "lib/utils.js": "exports.compileTrust = function (val) {\n  return val;\n};\n",
+        "lib/application.js": ("var compileTrust = require('./utils').compileTrust;\nvar vary = require('vary');\n"
+                               "var resolve = require('path').resolve;\nvar count = 3;\n"),
+    }
+    segments = []
+    for path, text in files.items():
+        for d in extract(text.encode(), "javascript").definitions:
+            segments.append(Segment(
+                id=segment_id("r", path, d.start_line, d.end_line, d.qualified_name), repo="r", path=path, language="javascript",
+                start_line=d.start_line, end_line=d.end_line, content="", content_hash="", symbol=d.name, kind=d.kind,
+                signature=d.signature, qualified_name=d.qualified_name,
+            ))  # fmt: skip
+    StructuralModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
+    shard = StructuralModality().load(tmp_path)
+    assert _search(shard, "compileTrust", k=10) == [("compileTrust", "function", "lib/utils.js")]
+    assert _search(shard, "vary", k=10) == [("vary", "variable", "lib/application.js")]
+    assert _search(shard, "count", k=10) == [("count", "variable", "lib/application.js")]

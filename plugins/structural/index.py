@@ -20,7 +20,9 @@ Ranking is by class so that hits from many shards merge by score alone:
     1.x fuzzy (trigram Jaccard similarity, typo-tolerant)
 
 The fraction orders hits inside a class: exact case, a kind the query asked for (``class X``),
-then the kind itself (types and callables before variables). Every hit is a definition.
+then the kind itself (types and callables before variables). Every hit is a definition; a
+variable that only binds a name from elsewhere (``x = require('m').x``, ``x = obj.x``) is left
+out when a definition of the name itself matches.
 """
 
 from __future__ import annotations
@@ -209,6 +211,10 @@ class StructuralShard:
         best = ranked[0][0] if ranked else 0.0
         cut = QUALIFIED if best >= QUALIFIED else PREFIX if best >= PREFIX else 0.0
         kept = [sr for sr in ranked if sr[0] >= cut]
+        # `var compileTrust = require('./utils').compileTrust` binds a name defined elsewhere: when
+        # that definition is in the index too, the binding is not an answer to "where is X defined"
+        if any(not _is_alias(row) for _, row in kept):
+            kept = [sr for sr in kept if not _is_alias(sr[1])]
         hits = tuple(_hit(score, row) for score, row in kept[: query.k])
         return ShardResult(hits=hits, total_matches=len(kept), notes=(f"structural: read as {symbol}",))
 
@@ -313,6 +319,15 @@ class StructuralShard:
             if query.path_glob and not _path_matches(row.path, query.path_glob):
                 continue
             yield row
+
+
+#: A variable that only binds a name from elsewhere: ``x = require('m')...`` or ``x = obj.x``.
+_ALIAS = re.compile(r"^\s*([\w$]+)\s*=\s*(?:require\s*\(.*|[\w$.]+\.\1\s*;?)\s*$", re.DOTALL)
+
+
+def _is_alias(row: _Row) -> bool:
+    """Whether ``row`` is a variable binding a name defined elsewhere (an import, a re-export)."""
+    return row.kind in ("variable", "constant") and bool(row.signature) and _ALIAS.match(row.signature) is not None
 
 
 def _path_matches(path: str, glob: str) -> bool:

@@ -120,7 +120,9 @@ def test_literal_search_finds_exactly_the_reference_lines(data: st.DataObject) -
     literal = data.draw(needles(files))
     case_sensitive = data.draw(st.booleans())
     threshold = data.draw(st.sampled_from([0, 64 << 10]))  # 0: the position masks filter even two candidates
-    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold):
+    block = data.draw(st.sampled_from([64 << 10, 24, 1]))  # small: files cut into many blocks of whole lines
+    with (tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold),
+          patch("fourfold.plugins.text.build.BLOCK_CHARS", block)):
         shard = build(Path(tmp), files, segments)
         assert found(shard, literal, "literal", case_sensitive) == reference(files, literal, case_sensitive)
 
@@ -133,7 +135,9 @@ def test_literal_search_agrees_with_ripgrep(data: st.DataObject) -> None:
     literal = data.draw(needles(files))
     case_sensitive = data.draw(st.booleans())
     threshold = data.draw(st.sampled_from([0, 64 << 10]))  # 0: the position masks filter even two candidates
-    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold):
+    block = data.draw(st.sampled_from([64 << 10, 24, 1]))  # small: files cut into many blocks of whole lines
+    with (tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold),
+          patch("fourfold.plugins.text.build.BLOCK_CHARS", block)):
         root = Path(tmp) / "tree"
         write_tree(root, files)
         shard = build(Path(tmp), files, segments)
@@ -187,7 +191,8 @@ REAL_PATTERNS = (
 
 @pytest.fixture(scope="module")
 def real_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, TextShard]:
-    """The text fixtures and this package's own sources: real code in several languages."""
+    """The text fixtures and this package's own sources: real code in several languages, stored in
+    blocks of about 2,000 characters so that matches near block edges are checked too."""
     root = tmp_path_factory.mktemp("real")
     sources = Path(__file__).parent / "fixtures" / "text"
     package = Path(__file__).parent.parent / "plugins" / "text"
@@ -198,7 +203,10 @@ def real_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, TextShard
                 files[f"{prefix}/{p.relative_to(base).as_posix()}"] = p.read_bytes().decode()
     write_tree(root / "tree", files)
     segments = [s for path, text in files.items() for s in segments_for_file("r", path, "code", text, window=7)]
-    return root / "tree", build(root, files, segments)
+    with patch("fourfold.plugins.text.build.BLOCK_CHARS", 2000):  # the larger files in several blocks
+        shard = build(root, files, segments)
+    assert shard.n_blocks > shard.n_files
+    return root / "tree", shard
 
 
 @needs_rg

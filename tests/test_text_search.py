@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.manager import build_registry
 from fourfold.plugins.text import TextModality, TextShard
+from fourfold.plugins.text.build import split_blocks
 from fourfold.plugins.text.testing import segments_for_file
 from fourfold.plugins.types import Definition
 
@@ -248,3 +250,29 @@ def test_position_masks_rule_out_files_whose_trigrams_never_line_up(tmp_path: Pa
     unmasked = TextModality().load(tmp_path / "shard")
     again = unmasked.search(ModalityQuery("Too many redirects", k=10, case_sensitive=True, options={"mode": "literal"}))
     assert [h.path for h in again.hits] == ["hit.py"] and "2 of 3 files verified" in again.notes[0]
+
+
+@pytest.mark.parametrize("size", [1, 5, 12, 1000])
+def test_blocks_are_whole_lines_that_join_back_into_the_file(size: int) -> None:
+    lines = ["def f():", "", "    return 1", "x = 'é' * 3", ""]
+    blocks = split_blocks(lines, size)
+    assert "\n".join(text for _, text in blocks) == "\n".join(lines)
+    firsts = [first for first, _ in blocks]
+    assert firsts[0] == 0 and firsts == sorted(set(firsts))
+    for (first, text), nxt in zip(blocks, [*firsts[1:], len(lines)], strict=True):
+        assert text.split("\n") == lines[first:nxt]  # whole lines, in order
+    assert (len(blocks) == 1) == (size >= len("\n".join(lines)))
+
+
+def test_a_shard_from_before_blocks_is_searched_as_one_block_per_file(tmp_path: Path) -> None:
+    segments = fixture_segments("shop")
+    TextModality().build(segments, tmp_path, BuildContext("g1", "shop", ("shop",)))
+    query = ModalityQuery("attempt", k=50, options={"mode": "literal"})
+    now = TextModality().load(tmp_path).search(query)
+    for name in ("block_file.npy", "block_line.npy", "file_blocks.npy"):
+        (tmp_path / name).unlink()
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    (tmp_path / "meta.json").write_text(json.dumps({**meta, "format": 2}))
+    old = TextModality().load(tmp_path).search(query)
+    assert [(h.path, h.match_lines, h.snippet) for h in old.hits] == [(h.path, h.match_lines, h.snippet) for h in now.hits]
+    assert old.total_matches == now.total_matches > 0

@@ -8,13 +8,16 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
 
     meta.json                       counts, average segment length, format version
     files.json                      repositories, languages, [repo index, language index, path] per file
-    content.bin, content_offsets.npy    each file's lines joined by '\\n', UTF-8, one zstd frame per file
+    content.bin, content_offsets.npy    each block's lines joined by '\\n', UTF-8, one zstd frame per block
+    block_file.npy, block_line.npy  each block's file and first line (0-based); a file's blocks
+                                    joined by '\\n' are its text
+    file_blocks.npy                 block range of each file
     seg_offsets.npy                 segment range of each file (segments are stored file by file)
     seg_start.npy, seg_end.npy      1-based inclusive lines of each segment
     seg_len.npy                     BM25 length: terms in the lines the segment owns
     seg_info.bin (+ _offsets)       "id\\0symbol\\0kind" of each segment
-    tri_*                           trigram key -> file ids (storage.PostingLists)
-    tri_mask.bin                    per posting, the trigram's start offsets in the file mod 8 (a bit each)
+    tri_*                           trigram key -> block ids (storage.PostingLists)
+    tri_mask.bin                    per posting, the trigram's start offsets in the block mod 8 (a bit each)
     terms.bin (+ _offsets)          the sorted BM25 terms
     term_* , term_tf.npy            term index -> segment ids, and their weighted term frequencies (uint8)
 """
@@ -38,9 +41,14 @@ from fourfold.plugins.text.storage import write_postings, write_strings
 from fourfold.plugins.text.terms import count_terms, split_identifier
 from fourfold.plugins.types import Segment
 
-__all__ = ["FORMAT", "SYMBOL_BOOST", "build_shard", "file_lines", "line_owners"]
+__all__ = ["BLOCK_CHARS", "FORMAT", "SYMBOL_BOOST", "build_shard", "file_lines", "line_owners", "split_blocks"]
 
-FORMAT = 2
+FORMAT = 3
+
+#: A file is stored and indexed in blocks of whole lines, cut after about this many characters,
+#: so that a query verifies (decompresses and scans) only the blocks of a large file that can
+#: match, not all of it. Most files are one block.
+BLOCK_CHARS = 64 << 10
 
 #: zstd level of the stored file contents: about 4x smaller, decompressed at GB/s when verifying.
 ZSTD_LEVEL = 3
@@ -101,6 +109,9 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     file_rows: list[tuple[int, int, str]] = []
     content_path = shard_dir / "content.bin"
     content_offsets = [0]
+    block_file: list[int] = []
+    block_line: list[int] = []
+    file_blocks = [0]
     seg_offsets = [0]
     seg_start: list[int] = []
     seg_end: list[int] = []
@@ -117,12 +128,15 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
             language = segs[0].language
             file_rows.append((repos.setdefault(repo, len(repos)), languages.setdefault(language, len(languages)), path))
             lines = file_lines(segs)
-            text = "\n".join(lines)
-            packed = compressor.compress(encode(text))
-            out.write(packed)
-            content_offsets.append(content_offsets[-1] + len(packed))
-
-            tri_parts.append(_file_trigrams(fold_bytes(text), file_id))
+            for first_line, block_text in split_blocks(lines):
+                block_id = len(block_file)
+                packed = compressor.compress(encode(block_text))
+                out.write(packed)
+                content_offsets.append(content_offsets[-1] + len(packed))
+                block_file.append(file_id)
+                block_line.append(first_line)
+                tri_parts.append(_block_trigrams(fold_bytes(block_text), block_id))
+            file_blocks.append(len(block_file))
 
             starts = np.array([s.start_line for s in segs], dtype=np.int32)
             ends = np.array([s.end_line for s in segs], dtype=np.int32)
@@ -145,7 +159,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
             seg_offsets.append(len(seg_start))
 
     nbytes = content_path.stat().st_size
-    # (key << 40 | file << 8 | mask) sorts by key, then file: the masks line up with the postings
+    # (key << 40 | block << 8 | mask) sorts by key, then block: the masks line up with the postings
     packed_tri = np.sort(np.concatenate(tri_parts)) if tri_parts else np.empty(0, dtype=np.uint64)
     tri_ids = ((packed_tri >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
     nbytes += write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
@@ -156,6 +170,9 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
 
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "content_offsets": np.array(content_offsets, dtype=np.int64),
+        "block_file": np.array(block_file, dtype=np.int32),
+        "block_line": np.array(block_line, dtype=np.int32),
+        "file_blocks": np.array(file_blocks, dtype=np.int64),
         "seg_offsets": np.array(seg_offsets, dtype=np.int64),
         "seg_start": np.array(seg_start, dtype=np.int32),
         "seg_end": np.array(seg_end, dtype=np.int32),
@@ -170,6 +187,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     meta = {
         "format": FORMAT,
         "files": len(file_rows),
+        "blocks": len(block_file),
         "segments": len(seg_start),
         "content_bytes": content_offsets[-1],  # compressed
         "avg_seg_len": float(np.mean(seg_len)) if seg_len else 0.0,
@@ -180,8 +198,27 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     return BuildStats(segments=len(seg_start), bytes_on_disk=nbytes, notes=notes)
 
 
-def _file_trigrams(folded: bytes, file_id: int) -> npt.NDArray[np.uint64]:
-    """One ``key << 40 | file << 8 | mask`` per distinct trigram of a file, where bit ``b`` of
+def split_blocks(lines: list[str], size: int | None = None) -> list[tuple[int, str]]:
+    """(first line, text) of each block of a file: whole lines, cut once a block reaches ``size``
+    characters (``BLOCK_CHARS``); the blocks' texts joined by '\\n' are ``"\\n".join(lines)``."""
+    size = BLOCK_CHARS if size is None else size
+    text = "\n".join(lines)
+    if len(text) <= size:
+        return [(0, text)]
+    out: list[tuple[int, str]] = []
+    start = length = 0
+    for i, line in enumerate(lines):
+        length += len(line) + 1
+        if length >= size:
+            out.append((start, "\n".join(lines[start : i + 1])))
+            start, length = i + 1, 0
+    if start < len(lines):
+        out.append((start, "\n".join(lines[start:])))
+    return out
+
+
+def _block_trigrams(folded: bytes, block_id: int) -> npt.NDArray[np.uint64]:
+    """One ``key << 40 | block << 8 | mask`` per distinct trigram of a block, where bit ``b`` of
     ``mask`` says the trigram starts at some byte offset ``p`` with ``p % 8 == b``."""
     keys, positions = trigram_positions(folded)
     if keys.size == 0:
@@ -191,7 +228,7 @@ def _file_trigrams(folded: bytes, file_id: int) -> npt.NDArray[np.uint64]:
     bits = (np.uint8(1) << (positions[order] & 7).astype(np.uint8)).astype(np.uint8)
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     masks = np.bitwise_or.reduceat(bits, starts)
-    return (keys[starts].astype(np.uint64) << np.uint64(40)) | np.uint64(file_id << 8) | masks.astype(np.uint64)
+    return (keys[starts].astype(np.uint64) << np.uint64(40)) | np.uint64(block_id << 8) | masks.astype(np.uint64)
 
 
 def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:

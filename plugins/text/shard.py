@@ -27,7 +27,7 @@ from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_match
 from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.storage import PostingLists, StringTable
 from fourfold.plugins.text.terms import query_terms
-from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri, and_
+from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 
 __all__ = ["MODES", "TextShard"]
@@ -68,7 +68,7 @@ class TextShard:
             files = json.loads((shard_dir / "files.json").read_text())
         except (OSError, ValueError) as exc:
             raise CorruptIndex(f"text shard {shard_dir} has no readable meta.json/files.json ({exc}); rebuild it") from None
-        if meta.get("format") != FORMAT:
+        if meta.get("format") not in (2, FORMAT):
             raise CorruptIndex(f"text shard {shard_dir} has format {meta.get('format')!r}, expected {FORMAT}; rebuild it")
         self.dir = shard_dir
         self._local = threading.local()
@@ -86,8 +86,20 @@ class TextShard:
         with content.open("rb") as fh:
             self.content = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if content.stat().st_size else b""
         offsets = np.load(shard_dir / "content_offsets.npy")
-        self.content_offsets: list[int] = offsets.tolist()
+        self.content_offsets: list[int] = offsets.tolist()  # per block
         self.content_sizes = np.diff(offsets.astype(np.int64))
+        if meta["format"] == 2:  # before blocks: one block per file
+            self.block_file = np.arange(self.n_files, dtype=np.int64)
+            self.block_line = np.zeros(self.n_files, dtype=np.int64)
+            self.file_blocks = np.arange(self.n_files + 1, dtype=np.int64)
+        else:
+            self.block_file = np.load(shard_dir / "block_file.npy").astype(np.int64)
+            self.block_line = np.load(shard_dir / "block_line.npy").astype(np.int64)
+            self.file_blocks = np.load(shard_dir / "file_blocks.npy").astype(np.int64)
+        self.n_blocks = int(self.block_file.size)
+        if self.content_sizes.size != self.n_blocks or self.file_blocks.size != self.n_files + 1:
+            raise CorruptIndex(f"text shard {shard_dir} has {self.content_sizes.size} stored blocks for {self.n_blocks} "
+                               f"indexed ones; rebuild it")
         self.seg_offsets = np.load(shard_dir / "seg_offsets.npy")
         self.seg_start = np.load(shard_dir / "seg_start.npy")
         self.seg_end = np.load(shard_dir / "seg_end.npy")
@@ -226,14 +238,15 @@ class TextShard:
 
     def _candidates(self, q: Query, mask: npt.NDArray[np.bool_] | None,
                     decoded: dict[int, npt.NDArray[np.int64]] | None = None) -> npt.NDArray[np.int64]:
+        """Block ids that may match ``q`` in files ``mask`` allows."""
         ids = self._evaluate(q, {} if decoded is None else decoded)
         if ids is None:
-            ids = np.arange(self.n_files, dtype=np.int64)
-        return ids[mask[ids]] if mask is not None else ids
+            ids = np.arange(self.n_blocks, dtype=np.int64)
+        return ids[mask[self.block_file[ids]]] if mask is not None else ids
 
-    def _cheap_to_verify(self, files: npt.NDArray[np.int64]) -> bool:
-        """Whether verifying ``files`` costs less than narrowing them further (see ``_VERIFY_BYTES``)."""
-        return files.size <= 1 or int(self.content_sizes[files].sum()) <= _VERIFY_BYTES
+    def _cheap_to_verify(self, blocks: npt.NDArray[np.int64]) -> bool:
+        """Whether verifying ``blocks`` costs less than narrowing them further (see ``_VERIFY_BYTES``)."""
+        return blocks.size <= 1 or int(self.content_sizes[blocks].sum()) <= _VERIFY_BYTES
 
     def _aligned(self, grams: tuple[tuple[int, int], ...], candidates: npt.NDArray[np.int64],
                  decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
@@ -241,7 +254,7 @@ class TextShard:
 
         A match at byte ``P`` puts the trigram of offset ``i`` at ``P + i``: for some ``r = P % 8``
         every trigram's mask holds bit ``(r + i) % 8``. Rotating each mask right by its offset and
-        AND-ing them leaves bit ``r`` set, so a file whose AND is 0 cannot match. Files holding
+        AND-ing them leaves bit ``r`` set, so a block whose AND is 0 cannot match. Blocks holding
         every trigram of a phrase of common words (``Too many redirects``) mostly fail this.
         """
         if self.tri_mask is None:
@@ -262,26 +275,39 @@ class TextShard:
             acc &= np.where(held, rotated, 0xFF).astype(np.uint16)
         return candidates[acc != 0]
 
-    def _file_bytes(self, f: int) -> bytes:
-        """The content of file ``f`` (a zstd decompressor per thread: they are not thread-safe).
+    def _block_bytes(self, b: int) -> bytes:
+        """The content of block ``b`` (a zstd decompressor per thread: they are not thread-safe).
 
-        The last ``_RECENT_FILES`` files each thread decompressed are kept, so verifying a file
+        The last ``_RECENT_FILES`` blocks each thread decompressed are kept, so verifying a block
         and then cutting its hits' snippets decompresses it once.
         """
         recent: OrderedDict[int, bytes] | None = getattr(self._local, "recent", None)
         if recent is None:
             recent = self._local.recent = OrderedDict()
             self._local.zstd = zstandard.ZstdDecompressor()
-        data = recent.get(f)
+        data = recent.get(b)
         if data is not None:
-            recent.move_to_end(f)
+            recent.move_to_end(b)
             return data
-        packed = self.content[self.content_offsets[f] : self.content_offsets[f + 1]]
+        packed = self.content[self.content_offsets[b] : self.content_offsets[b + 1]]
         data = self._local.zstd.decompress(packed) if packed else b""
-        recent[f] = data
+        recent[b] = data
         if len(recent) > _RECENT_FILES:
             recent.popitem(last=False)
         return data
+
+    def _block_of(self, f: int, line: int) -> int:
+        """The block of file ``f`` holding its 0-based ``line``."""
+        lo, hi = int(self.file_blocks[f]), int(self.file_blocks[f + 1])
+        return lo + max(int(np.searchsorted(self.block_line[lo:hi], line, side="right")) - 1, 0)
+
+    def _match_lines(self, m: Matcher, blocks: Sequence[int]) -> list[int]:
+        """The 0-based file lines that ``m`` matches in ``blocks`` (of one file, in order)."""
+        out: list[int] = []
+        for b in blocks:
+            first = int(self.block_line[b])
+            out.extend(first + line for line in m.lines(self._block_bytes(b)))
+        return out
 
     def _owners_of(self, f: int, lines: Sequence[int]) -> list[int]:
         """Global segment index owning each given 0-based line of file ``f`` (-1: none).
@@ -314,17 +340,25 @@ class TextShard:
     ) -> ShardResult:
         """Segments whose lines match every matcher; ranked by how well, then by ``rank_terms``."""
         decoded: dict[int, npt.NDArray[np.int64]] = {}
-        candidates = self._candidates(and_(m.trigrams for m in matchers), mask, decoded)
+        # each matcher's candidate blocks (a match lies on one line, so in one block); a file
+        # must hold candidates of every matcher, and each matcher is verified on its own blocks
+        per_block: list[dict[int, list[int]]] = []
         for m in matchers:
-            if m.grams and not self._cheap_to_verify(candidates):
-                candidates = self._aligned(m.grams, candidates, decoded)
+            blocks = self._candidates(m.trigrams, mask, decoded)
+            if m.grams and not self._cheap_to_verify(blocks):
+                blocks = self._aligned(m.grams, blocks, decoded)
+            by_file: dict[int, list[int]] = {}
+            for b, f in zip(blocks.tolist(), self.block_file[blocks].tolist(), strict=True):
+                by_file.setdefault(f, []).append(b)
+            per_block.append(by_file)
+        files = sorted(set(per_block[0]).intersection(*per_block[1:]))
+        verified = sum(len(by_file[f]) for by_file in per_block for f in files)
         found: list[_SegmentMatch] = []
         total = 0
-        for f in candidates.tolist():
-            data = self._file_bytes(f)
+        for f in files:
             per_matcher = []
-            for m in matchers:
-                lines = m.lines(data)
+            for m, by_file in zip(matchers, per_block, strict=True):
+                lines = self._match_lines(m, by_file[f])
                 if not lines:
                     break
                 per_matcher.append(lines)
@@ -345,7 +379,8 @@ class TextShard:
         scored = [(self._grep_score(sm, matchers) + extra.get(sm.seg, 0.0), sm) for sm in found]
         scored.sort(key=lambda p: (-p[0], self.paths[p[1].file], int(self.seg_start[p[1].seg])))
         hits = tuple(self._hit(sm.seg, score, sm.lines) for score, sm in scored[: query.k])
-        notes = (f"text: {' AND '.join(str(m) for m in matchers)}; {candidates.size} of {self.n_files} files verified",)
+        notes = (f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
+                 f"({verified} of {self.n_blocks} blocks)",)
         return ShardResult(hits=hits, total_matches=total, notes=notes)
 
     def _grep_score(self, sm: _SegmentMatch, matchers: tuple[Matcher, ...]) -> float:
@@ -406,22 +441,27 @@ class TextShard:
 
     def _lines_in_segment(self, seg: int, matcher: Matcher) -> tuple[int, ...]:
         f = int(self.seg_file[seg])
-        data = self._file_bytes(f)
-        lines = matcher.lines(data)
+        first, last = self._block_of(f, int(self.seg_start[seg]) - 1), self._block_of(f, int(self.seg_end[seg]) - 1)
+        lines = self._match_lines(matcher, range(first, last + 1))
         return tuple(line + 1 for line, o in zip(lines, self._owners_of(f, lines), strict=True) if o == seg)
 
     # --- hits ------------------------------------------------------------------------------
+
+    def _line_bytes(self, f: int, line: int) -> bytes:
+        """The 0-based ``line`` of file ``f`` (empty past its end)."""
+        b = self._block_of(f, line)
+        rel = line - int(self.block_line[b])
+        parts = self._block_bytes(b).split(b"\n", rel + 1)
+        return parts[rel] if 0 <= rel < len(parts) else b""
 
     def _hit(self, seg: int, score: float, lines: tuple[int, ...]) -> Hit:
         f = int(self.seg_file[seg])
         seg_id, symbol, kind = self.seg_info[seg].split("\0")
         snippet = ""
         if lines:
-            shown = lines[:_SNIPPET_LINES]
-            # split only up to the last line shown and decode only the lines shown: a match near
-            # the top of a large file must not pay for decoding and splitting all of it
-            parts = self._file_bytes(f).split(b"\n", max(shown))
-            snippet = "\n".join(parts[line - 1][: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for line in shown)
+            # decode only the lines shown, from the blocks that hold them
+            shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
+            snippet = "\n".join(text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown)
         return Hit(
             segment_id=seg_id,
             repo=self.repos[int(self.file_repo[f])],

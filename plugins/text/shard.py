@@ -124,7 +124,7 @@ class TextShard:
         first = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         if path.stat().st_size != int(first[-1]):
             raise CorruptIndex(f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; rebuild it")
-        masks = np.memmap(path, dtype=np.uint8, mode="r") if first[-1] else np.empty(0, dtype=np.uint8)
+        masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
         return masks, first
 
     def close(self) -> None:
@@ -260,7 +260,8 @@ class TextShard:
         if self.tri_mask is None:
             return candidates
         acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
-        for key, offset in grams:
+        # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
+        for key, offset in sorted(grams, key=lambda g: self.tri.size(max(self.tri.find(g[0]), 0))):
             k = self.tri.find(key)
             if k < 0:
                 return candidates[:0]
@@ -269,11 +270,16 @@ class TextShard:
                 ids = decoded[key] = self.tri.ids(k)
             at = np.minimum(np.searchsorted(ids, candidates), ids.size - 1)
             held = ids[at] == candidates
-            m = np.asarray(self.tri_mask[self.tri_first[k] + at], dtype=np.uint16)
+            m = self.tri_mask[self.tri_first[k] + at].astype(np.uint16)
             s = offset & 7
             rotated = ((m >> s) | (m << (8 - s))) & 0xFF
             acc &= np.where(held, rotated, 0xFF).astype(np.uint16)
-        return candidates[acc != 0]
+            alive = acc != 0
+            if not alive.all():
+                candidates, acc = candidates[alive], acc[alive]
+            if self._cheap_to_verify(candidates):
+                break
+        return candidates
 
     def _block_bytes(self, b: int) -> bytes:
         """The content of block ``b`` (a zstd decompressor per thread: they are not thread-safe).

@@ -92,8 +92,9 @@ class PostingLists:
     @classmethod
     def load(cls, directory: Path, name: str) -> PostingLists:
         data_path = directory / f"{name}_data.bin"
+        # plain ndarray views of the maps: np.memmap's subclass hooks cost microseconds per slice
         data = (
-            np.memmap(data_path, dtype=np.uint8, mode="r")
+            np.memmap(data_path, dtype=np.uint8, mode="r").view(np.ndarray)
             if data_path.stat().st_size
             else np.empty(0, dtype=np.uint8)
         )
@@ -101,8 +102,8 @@ class PostingLists:
             # the key table is read by a binary search on every lookup: kept in memory (4 bytes a
             # key), since a search in a memory map costs page-ins and a dtype cast per call
             keys=np.load(directory / f"{name}_keys.npy"),
-            offsets=np.load(directory / f"{name}_offsets.npy", mmap_mode="r"),
-            width=np.load(directory / f"{name}_width.npy", mmap_mode="r"),
+            offsets=np.load(directory / f"{name}_offsets.npy", mmap_mode="r").view(np.ndarray),
+            width=np.load(directory / f"{name}_width.npy", mmap_mode="r").view(np.ndarray),
             data=data,
         )
 
@@ -122,7 +123,7 @@ class PostingLists:
     def ids(self, index: int) -> npt.NDArray[np.int64]:
         """The sorted ids of list ``index``."""
         lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])
-        raw = np.frombuffer(self.data[lo:hi].tobytes(), dtype=_DTYPES[int(self.width[index])])
+        raw = self.data[lo:hi].view(_DTYPES[int(self.width[index])])
         return np.cumsum(raw, dtype=np.int64)
 
     def get(self, key: int) -> npt.NDArray[np.int64]:

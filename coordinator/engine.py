@@ -298,9 +298,13 @@ class Engine:
         )
         targets = {}
         missing: list[str] = []
+        repos_of: dict[tuple[str, str], tuple[str, ...]] = {}
+        covering: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # modality -> (shard, repos), for follow-ups
         for spec in reader.shards():
             if spec.modality not in weights:
                 continue
+            repos_of[(spec.modality, spec.shard)] = spec.repos
+            covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
             partitioned = self.plugins.modalities[spec.modality].sharding == "partitioned"
             if allowed is not None and not allowed.intersection(spec.repos) and not partitioned:
                 continue  # pruned: the shard cannot match the repository filter (a partition's walk may pass through)
@@ -310,12 +314,7 @@ class Engine:
                 continue
             targets[(spec.modality, spec.shard)] = reps
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
-        repos_of = {(spec.modality, spec.shard): spec.repos for spec in reader.shards()}
         answers: list[ShardAnswer] = await self.fanout.gather(targets, query, generation, deadline)
-        covering: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        for spec in reader.shards():
-            if spec.modality in weights:
-                covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
 
         async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
             (answer,) = await self.fanout.gather({(modality, shard): shards.get((modality, shard), [])}, q, generation, deadline)
@@ -331,9 +330,9 @@ class Engine:
         for a in answers:
             modality_ms[a.modality] = max(modality_ms.get(a.modality, 0.0), a.seconds * 1000)
             if a.result is None:
-                label = self._shard_label(a.modality, a.shard, repos_of.get((a.modality, a.shard), ()), allowed, visible)
-                missing.append(label)
-                notes.append(f"{label} missing: {a.error if label.endswith(a.shard) else 'unavailable'}")
+                repos = repos_of.get((a.modality, a.shard), ())
+                missing.append(self._shard_label(a.modality, a.shard, repos, allowed, visible))
+                notes.append(f"{missing[-1]} missing: {'unavailable' if self._hidden(repos, allowed, visible) else a.error}")
                 continue
             per_modality[a.modality].append(list(a.result.hits))
             for n in a.result.notes:
@@ -389,14 +388,17 @@ class Engine:
         )
 
     @staticmethod
-    def _shard_label(modality: str, shard: str, repos: Sequence[str], allowed: frozenset[str] | None,
+    def _hidden(repos: Sequence[str], allowed: frozenset[str] | None, visible: frozenset[str] | None) -> bool:
+        """Whether a shard of ``repos`` must go unnamed: the caller is restricted and the shard holds
+        none of its repositories (a partitioned walk may have asked it), so its name, or its error,
+        would tell of a repository the caller may not know of."""
+        return visible is not None and allowed is not None and not allowed.intersection(repos)
+
+    @classmethod
+    def _shard_label(cls, modality: str, shard: str, repos: Sequence[str], allowed: frozenset[str] | None,
                      visible: frozenset[str] | None) -> str:
-        """How an answer names a missing shard: by name, unless the caller is restricted and the
-        shard holds none of its repositories (a partitioned walk may have asked it), whose name
-        would tell a repository the caller may not know of."""
-        if visible is not None and allowed is not None and not allowed.intersection(repos):
-            return f"{modality}/(a shard outside your repositories)"
-        return f"{modality}/{shard}"
+        """How an answer names a missing shard (see ``_hidden``)."""
+        return f"{modality}/(a shard outside your repositories)" if cls._hidden(repos, allowed, visible) else f"{modality}/{shard}"
 
     async def _rerank(self, p: SearchParams, reader: GenerationReader, fused: list[FusedHit],
                       deadline: float) -> tuple[list[FusedHit], tuple[float | None, ...], str]:

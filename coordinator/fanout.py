@@ -135,15 +135,13 @@ class FanOut:
 
     async def gather(self, targets: dict[tuple[str, str], list[Endpoint]], query: ModalityQuery, generation: str, deadline: float) -> list[ShardAnswer]:
         """Every target shard's answer; the shards one worker serves go to it in one call."""
-        batches: dict[int, tuple[str, list[str], list[Endpoint]]] = {}
+        # keyed by the chosen worker (a shard no worker serves goes alone, and is reported missing)
+        batches: dict[object, tuple[str, list[str], list[Endpoint]]] = {}
         for (m, s), reps in targets.items():
-            if not reps:
-                batches[-len(batches) - 1] = (m, [s], [])
-                continue
-            first = min(reps, key=lambda e: (e.outstanding, e.failures))
-            batch = batches.setdefault(id(first), (m, [], list(reps)))
+            first = min(reps, key=lambda e: (e.outstanding, e.failures)) if reps else None
+            batch = batches.setdefault(id(first) if first is not None else (m, s), (m, [], list(reps)))
             batch[1].append(s)
             # a retry must go to a worker that serves every shard of the batch
-            batch[2][:] = [e for e in batch[2] if e in reps]
+            batch[2][:] = [e for e in batch[2] if any(e is r for r in reps)]
         tasks = [self.call(reps, m, tuple(shards), query, generation, deadline) for m, shards, reps in batches.values()]
         return [answer for answers in await asyncio.gather(*tasks) for answer in answers]

@@ -13,7 +13,7 @@ the table and writes it, with the JSON numbers and the index summary, to ``--out
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict, replace
+from dataclasses import asdict
 import json
 import sys
 import tempfile
@@ -76,25 +76,14 @@ def main(argv: list[str] | None = None) -> int:
     with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
         modalities = args.modality or list(client.status().modalities)
 
-        def searcher(repos: tuple[str, ...]):  # type: ignore[no-untyped-def]
-            def search(params):  # type: ignore[no-untyped-def]
-                """The client's search, with ``--profile`` in the options and the suite's scope."""
-                if args.profile:
-                    params = replace(params, options={**params.options, "profile": args.profile})
-                if repos:
-                    params = replace(params, repos=repos)
-                return client.search(params)
-
-            return search
-
-        search = searcher(())
+        search = evaluate.scoped(client.search, profile=args.profile)
         for name, queries in suites:
             def progress(done: int, total: int, qid: str, name: str = name) -> None:
                 if done == total or done % 50 == 0:
                     print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-            scoped = searcher((name,) if args.scope_to_suite else ())
-            outcomes = evaluate.run_suite(scoped, queries, modalities, preset=args.preset, progress=progress)
+            suite_search = evaluate.scoped(client.search, profile=args.profile, repos=(name,) if args.scope_to_suite else ())
+            outcomes = evaluate.run_suite(suite_search, queries, modalities, preset=args.preset, progress=progress)
             rows.extend(evaluate.rows_for(name, outcomes))
             fused.extend(outcomes[evaluate.FUSED])
         refused = evaluate.run_suite(search, negatives, (), preset=args.preset)[evaluate.FUSED] if negatives else []

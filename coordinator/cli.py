@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import logging
 import os
@@ -75,9 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--role", choices=("all", "coordinator", "workers"), default="all",
                     help="all (default), coordinator only (stateless, discovers workers), or workers only")
     sv.add_argument("--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality")
-    sv.add_argument("--workers-per-modality", type=int, default=None, metavar="N",
-                    help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
-                         "else the Ray cluster's CPU count)")
     sv.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics on this port (0: off)")
     sv.add_argument("--auth-tokens", type=Path, default=None, metavar="FILE",
                     help="require bearer tokens: JSON grants of token SHA-256 -> repositories (default: $FOURFOLD_AUTH_TOKENS; "
@@ -90,9 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)")
     sc.add_argument("--ray-address", required=True, help="the Ray cluster the workers run in (e.g. 10.0.0.5:6379, or auto)")
     sc.add_argument("--replicas", action="append", required=True, metavar="MODALITY=N", help="replicas per shard of a modality")
-    sc.add_argument("--workers-per-modality", type=int, default=None, metavar="N",
-                    help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
-                         "else the Ray cluster's CPU count)")
+
+    for serving in (sv, sc):
+        serving.add_argument("--workers-per-modality", type=int, default=None, metavar="N",
+                             help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
+                                  "else the Ray cluster's CPU count)")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -460,24 +458,14 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
             how = f"suite {name!r} is scoped to the repository it is named after" if args.scope_to_suite else "--repo names it"
             raise InvalidInput(f"unknown repository {unknown[0]!r} ({how}); registered: {', '.join(sorted(registered)) or 'none'}")
 
-    def searcher(repos: tuple[str, ...]):  # type: ignore[no-untyped-def]
-        def search(params):  # type: ignore[no-untyped-def]
-            """The client's search, with ``--profile`` in the options and the scope's repositories."""
-            if args.profile:
-                params = dataclasses.replace(params, options={**params.options, "profile": args.profile})
-            if repos:
-                params = dataclasses.replace(params, repos=repos)
-            return client.search(params)
-
-        return search
-
     rows = []
     for name, queries in suites:
         def progress(done: int, total: int, qid: str, name: str = name) -> None:
             if done == total or done % 20 == 0:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-        outcomes = evaluate.run_suite(searcher(scopes[name]), queries, modalities, k=args.k, preset=args.preset, progress=progress)
+        search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
+        outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
         rows.extend(evaluate.rows_for(name, outcomes))
     print(evaluate.format_table(rows))
     if args.json_path is not None:

@@ -14,7 +14,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from fourfold.errors import InvalidInput
 __all__ = [
     "FUSED", "ALL_INTENTS", "UNLABELLED", "CurvePoint", "EvalQuery", "HitSpan", "Outcome", "Relevant", "Row", "Summary",
     "covers", "first_relevant_rank", "format_curve", "format_table", "load_suite", "mrr_at", "percentile", "recall_at", "refusal_curve",
-    "routing_accuracy", "rows_for", "rows_to_json", "run_suite", "success_at", "summarize", "zero_result_rate",
+    "routing_accuracy", "rows_for", "rows_to_json", "run_suite", "scoped", "success_at", "summarize", "zero_result_rate",
 ]
 
 #: The answer column for the coordinator's own choice (classified intent, fused or direct).
@@ -273,6 +273,20 @@ def rows_for(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]]) ->
 
 
 # -- running a suite -------------------------------------------------------------------------------
+
+
+def scoped(search: Callable[[Any], Any], *, profile: str = "", repos: Sequence[str] = ()) -> Callable[[Any], Any]:
+    """``search`` (it takes a ``SearchParams``) with ``profile`` in every query's options and every
+    query limited to ``repos`` (none: all), as ``fourfold eval --profile/--repo`` ask."""
+
+    def search_scoped(params: Any) -> Any:
+        if profile:
+            params = replace(params, options={**params.options, "profile": profile})
+        if repos:
+            params = replace(params, repos=tuple(repos))
+        return search(params)
+
+    return search_scoped
 
 
 def run_suite(

@@ -18,9 +18,10 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -36,6 +37,8 @@ from fourfold.workers.convert import query_from_pb, result_to_pb
 __all__ = ["ShardServer", "status_for"]
 
 log = logging.getLogger(__name__)
+
+_Response = TypeVar("_Response", worker_pb2.ShardSearchResponse, worker_pb2.ShardSearchResponses)
 
 
 def status_for(exc: FourfoldError) -> grpc.StatusCode:
@@ -159,28 +162,26 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             out.results.append(self._search_one(name, query))
         return out
 
-    async def _check_generation(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> None:
+    async def _answer(self, search: Callable[[worker_pb2.ShardSearchRequest], _Response],
+                      request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> _Response:
+        """``search(request)`` in a worker thread, for the generation this worker serves; a
+        fourfold error becomes its gRPC status."""
         if request.generation and request.generation != self.reader.name:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"this worker serves generation {self.reader.name}, not {request.generation}",
             )
+        try:
+            return await asyncio.to_thread(search, request)
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), str(exc))
+            raise  # unreachable: abort raises
 
     async def Search(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponse:  # noqa: N802
-        await self._check_generation(request, context)
-        try:
-            return await asyncio.to_thread(self.search_local, request)
-        except FourfoldError as exc:
-            await context.abort(status_for(exc), str(exc))
-            raise  # unreachable: abort raises
+        return await self._answer(self.search_local, request, context)
 
     async def SearchShards(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponses:  # noqa: N802
-        await self._check_generation(request, context)
-        try:
-            return await asyncio.to_thread(self.search_many, request)
-        except FourfoldError as exc:
-            await context.abort(status_for(exc), str(exc))
-            raise  # unreachable: abort raises
+        return await self._answer(self.search_many, request, context)
 
     async def Info(self, request: worker_pb2.InfoRequest, context: grpc.aio.ServicerContext) -> worker_pb2.InfoResponse:  # noqa: N802
         repos = sorted({r for spec in self.specs.values() for r in spec.repos})

@@ -423,8 +423,8 @@ class GraphShard:
         pending = {n: v for n, v in rest.items() if best is None or _label(*v) < _label(*best)}
         if pending and not truncated:
             holder = g.repo[min(pending, key=lambda n: _label(*pending[n]))]
-            encoded = {"pending": [[n, d, [[s, list(ls)] for s, ls in c]] for n, (d, c) in sorted(pending.items())],
-                       "best": None if best is None else [best[0], [[s, list(ls)] for s, ls in best[1]]],
+            encoded = {"pending": [[n, d, _chain_json(c)] for n, (d, c) in sorted(pending.items())],
+                       "best": None if best is None else [best[0], _chain_json(best[1])],
                        "done": sorted([n, d] for n, d in done.items())}
             follow = FollowUp((holder,), {PATH_OPTION: json.dumps(encoded, separators=(",", ":"))})
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes), follow_ups=(follow,))
@@ -453,7 +453,6 @@ def _subsequence(needle: list[str], haystack: list[str]) -> bool:
     """Whether ``needle`` appears in ``haystack`` in order (not necessarily adjacent)."""
     it = iter(haystack)
     return all(any(part == h for h in it) for part in needle)
-
 
 
 def _reach(found: dict[int, _Found], new: _Found) -> None:
@@ -492,6 +491,11 @@ def _seeds(raw: str | None, size: int, depth: int) -> list[tuple[int, int, float
             raise _bad(SEEDS_OPTION, raw, f"seed {item!r} is not [node, distance < depth, confidence in (0, 1]]")
         out.append((item[0], item[1], float(item[2])))
     return out
+
+
+def _chain_json(chain: Chain) -> list[list[Any]]:
+    """A path as ``graph.path_state`` carries it: ``[[node, [lines...]], ...]`` (read back by ``_chain``)."""
+    return [[node, list(lines)] for node, lines in chain]
 
 
 def _chain(value: Any, size: int) -> Chain | None:

@@ -32,9 +32,10 @@ from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 
 __all__ = ["MODES", "TextShard"]
 
-#: Decompressed files each thread keeps (a few MB at most: files are under 1 MiB).
-_RECENT_FILES = 16
-#: Candidate files holding up to this many compressed bytes in all are verified as they are:
+#: Decompressed blocks each thread keeps (a few MB at most: a block is about 64 K characters
+#: unless one line is longer, and a file is under 1 MiB).
+_RECENT_BLOCKS = 16
+#: Candidate blocks holding up to this many compressed bytes in all are verified as they are:
 #: decoding more posting lists or checking position masks would cost more than decompressing and
 #: searching them (about 0.5 ms here). Above it, the masks prune first.
 _VERIFY_BYTES = 64 << 10
@@ -111,8 +112,7 @@ class TextShard:
         self.term = PostingLists.load(shard_dir, "term")
         self.terms = StringTable.load(shard_dir, "terms")
         self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r")
-        sizes = np.diff(self.term.offsets.astype(np.int64)) // np.maximum(self.term.width, 1)
-        self.term_tf_offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        self.term_tf_offsets = self.term.starts()
 
     def _load_masks(self, shard_dir: Path) -> tuple[npt.NDArray[np.uint8] | None, npt.NDArray[np.int64]]:
         """The postings' position masks and where each list's masks start (None: a shard built
@@ -120,8 +120,7 @@ class TextShard:
         path = shard_dir / "tri_mask.bin"
         if not path.exists():
             return None, np.zeros(1, dtype=np.int64)
-        sizes = np.diff(self.tri.offsets.astype(np.int64)) // np.maximum(self.tri.width.astype(np.int64), 1)
-        first = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        first = self.tri.starts()
         if path.stat().st_size != int(first[-1]):
             raise CorruptIndex(f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; rebuild it")
         masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
@@ -196,7 +195,7 @@ class TextShard:
         return mask
 
     def _evaluate(self, q: Query, decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64] | None:
-        """File ids that may satisfy ``q`` (None: every file); ``decoded`` keeps each list it decodes.
+        """Block ids that may satisfy ``q`` (None: every block); ``decoded`` keeps each list it decodes.
 
         A superset is enough, since every candidate is verified: an AND stops intersecting once a
         few candidates are left, so the longest lists (the commonest trigrams) are often never
@@ -260,11 +259,11 @@ class TextShard:
         if self.tri_mask is None:
             return candidates
         acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
+        found = [(self.tri.find(key), key, offset) for key, offset in grams]
+        if any(k < 0 for k, _, _ in found):
+            return candidates[:0]
         # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
-        for key, offset in sorted(grams, key=lambda g: self.tri.size(max(self.tri.find(g[0]), 0))):
-            k = self.tri.find(key)
-            if k < 0:
-                return candidates[:0]
+        for k, key, offset in sorted(found, key=lambda f: self.tri.size(f[0])):
             ids = decoded.get(key)
             if ids is None:
                 ids = decoded[key] = self.tri.ids(k)
@@ -284,7 +283,7 @@ class TextShard:
     def _block_bytes(self, b: int) -> bytes:
         """The content of block ``b`` (a zstd decompressor per thread: they are not thread-safe).
 
-        The last ``_RECENT_FILES`` blocks each thread decompressed are kept, so verifying a block
+        The last ``_RECENT_BLOCKS`` blocks each thread decompressed are kept, so verifying a block
         and then cutting its hits' snippets decompresses it once.
         """
         recent: OrderedDict[int, bytes] | None = getattr(self._local, "recent", None)
@@ -298,7 +297,7 @@ class TextShard:
         packed = self.content[self.content_offsets[b] : self.content_offsets[b + 1]]
         data = self._local.zstd.decompress(packed) if packed else b""
         recent[b] = data
-        if len(recent) > _RECENT_FILES:
+        if len(recent) > _RECENT_BLOCKS:
             recent.popitem(last=False)
         return data
 

@@ -120,6 +120,12 @@ class PostingLists:
         """How many ids list ``index`` holds (without decoding it)."""
         return int(self.offsets[index + 1] - self.offsets[index]) // int(self.width[index])
 
+    def starts(self) -> npt.NDArray[np.int64]:
+        """Where each list starts, counted in ids (not bytes), and the total last: the index into
+        an array kept beside the lists with one value per id (term frequencies, position masks)."""
+        sizes = np.diff(self.offsets.astype(np.int64)) // np.maximum(self.width.astype(np.int64), 1)
+        return np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+
     def ids(self, index: int) -> npt.NDArray[np.int64]:
         """The sorted ids of list ``index``."""
         lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])

@@ -1,26 +1,14 @@
-"""Maps the top-level folders of the design card onto the ``fourfold`` package namespace.
+"""Packages: everything under ``fourfold/``.
 
-protos/fourfold/v1 -> fourfold.v1, plugins/ -> fourfold.plugins, workers/ -> fourfold.workers,
-coordinator/ -> fourfold.coordinator. Everything else is declared in pyproject.toml.
+The product's top-level folders (``coordinator/``, ``workers/``, ``plugins/``, ``index/`` and the
+generated stubs in ``protos/fourfold/v1``) are linked into ``fourfold/`` as ``fourfold.coordinator``,
+``fourfold.workers`` ... so every import is a plain path that a type checker, an editor or
+``python -c`` resolves from a clean checkout, with no install-time remapping.
 """
 
-from setuptools import find_packages, setup
-
-ROOTS = {
-    "fourfold": "fourfold",
-    "fourfold.v1": "protos/fourfold/v1",
-    "fourfold.plugins": "plugins",
-    "fourfold.workers": "workers",
-    "fourfold.coordinator": "coordinator",
-}
-
-packages: list[str] = []
-for package, folder in ROOTS.items():
-    packages.append(package)
-    packages.extend(f"{package}.{sub}" for sub in find_packages(folder))
+from setuptools import find_namespace_packages, setup
 
 setup(
-    packages=packages,
-    package_dir=ROOTS,
+    packages=find_namespace_packages(include=["fourfold", "fourfold.*"], exclude=["*.__pycache__"]),
     package_data={"": ["*.proto", "*.pyi", "*.scm", "*.json", "py.typed"]},
 )

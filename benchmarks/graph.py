@@ -59,7 +59,7 @@ import numpy as np
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.resolve import build_graph
 from fourfold.plugins.graph.store import centrality_of
-from fourfold.plugins.ingest.segment import segment_file
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
@@ -240,8 +240,8 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     names = [n for n in args.corpora.split(",") if (args.dev / "corpora" / n).is_dir()]
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-graph-system-"))
@@ -397,8 +397,8 @@ def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     names = [n for n in args.corpora.split(",") if (args.dev / "corpora" / n).is_dir()]
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-graph-sharding-"))
@@ -497,8 +497,8 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
     from fourfold.plugins.graph.centrality import scaled_pagerank
     from fourfold.plugins.graph.resolve import CALL
     from fourfold.plugins.graph.store import USAGE_KINDS
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-graph-scale-"))
     corpus, home = work / "corpus", work / "home"

@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     levels = [int(c) for c in args.concurrency.split(",")]
 
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     work = Path(tempfile.mkdtemp(prefix="fourfold-load-"))
     home = work / "home"

@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     from fourfold.coordinator import evaluate
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     files = sorted((args.dev / "suites").glob("*.jsonl"))
     if args.suite:

@@ -48,9 +48,9 @@ import numpy as np
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.embedders import MiniLMEmbedder
 from fourfold.plugins.embedders.local import default_model_dir
-from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.segment import content_hash, segment_file
-from fourfold.plugins.ingest.walk import read_source, walk_repository
+from fourfold.index.ingest.languages import detect_language
+from fourfold.index.ingest.segment import content_hash, segment_file
+from fourfold.index.ingest.walk import read_source, walk_repository
 from fourfold.plugins.semantic import SemanticModality, SemanticShard, store
 
 K = 10

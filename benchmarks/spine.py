@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     home = Path(tempfile.mkdtemp(prefix="fourfold-bench-"))
     store = IndexStore(home)

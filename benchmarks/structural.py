@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from fourfold.plugins.ingest.parallel import FileTask, ParallelSegmenter, available_cpus
+from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter, available_cpus
 from fourfold.plugins.structural.extract import extract, parse
 from fourfold.plugins.types import Definition
 
@@ -317,8 +317,8 @@ def measure_latency(corpora: list[tuple[str, Path]], queries: int, seed: int = 7
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     home = Path(tempfile.mkdtemp(prefix="fourfold-structural-"))
     store = IndexStore(home)

@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.plugins.indexer import IndexSummary, build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import IndexSummary, build_generation
+    from fourfold.index.store import IndexStore
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-text-system-"))
     staging, corpus, home = work / "staging", work / "corpus", work / "home"

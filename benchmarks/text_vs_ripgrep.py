@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
-from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.segment import segment_file
+from fourfold.index.ingest.languages import detect_language
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.types import Extraction
 

@@ -256,8 +256,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         s["unsupported_languages"] = {k: int(v) for k, v in s.get("unsupported_languages", {}).items()}
         _print_summary(s, args.json)
         return 0
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     settings = {"embedder": args.embedder} if args.embedder else None
     summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar, settings=settings,
@@ -283,7 +283,7 @@ def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def cmd_search(args: argparse.Namespace) -> int:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.store import IndexStore
 
     params = _search_params(args)
     if args.k <= 0:
@@ -314,7 +314,7 @@ def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untype
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
     from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
     replicas = cluster.parse_replicas(args.replicas)
@@ -355,7 +355,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_scale(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
     replicas = cluster.parse_replicas(args.replicas)
@@ -370,7 +370,7 @@ def cmd_scale(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.store import IndexStore
 
     client = _client_if_up(args.address)
     if client is None:
@@ -402,8 +402,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     home = Path(os.environ["FOURFOLD_HOME"]) if os.environ.get("FOURFOLD_HOME") else fourfold_home() / "demo"
     source = Path(__file__).resolve().parent.parent
@@ -422,7 +422,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.store import IndexStore
 
     from fourfold.coordinator import evaluate
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fourfold.coordinator.engine import Answer, SearchParams
-from fourfold.plugins.indexer import IndexSummary
+from fourfold.index.generation import IndexSummary
 from fourfold.v1 import common_pb2, coordinator_pb2
 from fourfold.workers.convert import hit_to_pb
 

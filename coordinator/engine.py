@@ -21,9 +21,9 @@ from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, centrality_scale, default_profiles, dominant, get_preset, select_profiles, top_modalities
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
-from fourfold.plugins.indexer import IndexSummary, ShardExecutor, build_generation
+from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.store import GenerationReader, IndexStore
+from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry

@@ -8,7 +8,7 @@
 
 A thin typed wrapper over the gRPC API: answers come back as the project's own values
 (:class:`~fourfold.coordinator.engine.Answer` of :class:`~fourfold.coordinator.fusion.FusedHit`,
-:class:`~fourfold.plugins.indexer.IndexSummary`, :class:`Status`); a failed call raises the
+:class:`~fourfold.index.generation.IndexSummary`, :class:`Status`); a failed call raises the
 :mod:`fourfold.errors` class of its status. Connection settings, deadlines and the retry rule
 (``UNAVAILABLE`` only) are :class:`fourfold.coordinator.client.Connection`'s, shared with the CLI.
 """
@@ -41,7 +41,7 @@ from fourfold.errors import (
     Unauthenticated,
     Unavailable,
 )
-from fourfold.plugins.indexer import IndexSummary
+from fourfold.index.generation import IndexSummary
 from fourfold.plugins.types import Hit
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 

@@ -23,8 +23,8 @@ from typing import Any
 
 from fourfold.errors import PluginError
 from fourfold.plugins.hookspecs import hookimpl
-from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.segment import segment_file
+from fourfold.index.ingest.languages import detect_language
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.modality import BuildContext, BuildStats, Modality, Shard
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 

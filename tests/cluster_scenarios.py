@@ -30,8 +30,8 @@ def free_port() -> int:
 
 
 def index(work: Path) -> Path:
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     home = work / "home"
     repo_a = write_sample_repo(work / "alpha")

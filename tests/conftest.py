@@ -99,8 +99,8 @@ def sample_repo(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def indexed_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A FOURFOLD_HOME with the sample repository indexed (real plugins, real embedder)."""
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     base = tmp_path_factory.mktemp("spine")
     repo = write_sample_repo(base / "sample")

@@ -103,8 +103,8 @@ def secured(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     """A second coordinator (with its workers) on the session's Ray cluster, TLS and tokens on."""
     from fourfold.coordinator.auth import TokenStore
     from fourfold.coordinator.server import TlsFiles, start_server
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     base = tmp_path_factory.mktemp("acl")
     store = IndexStore(base / "home")

@@ -123,7 +123,7 @@ def test_killed_worker_comes_back(cluster: Any, stub: Any) -> None:
     text = next(sh for sh in s.shards if sh.modality == "text" and sh.generation == s.generation)
     from fourfold.workers.actors import NAMESPACE, EndpointKey, actor_name
 
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.store import IndexStore
 
     store_id = IndexStore(cluster.home).store_id()
     handle = ray.get_actor(actor_name(EndpointKey(text.generation, "text", text.shard, text.replica, store_id)), namespace=NAMESPACE)

@@ -12,7 +12,7 @@ from fourfold.coordinator.engine import Engine, SearchParams
 from fourfold.coordinator.evaluate import EvalQuery, Relevant
 from fourfold.coordinator.profiles import default_profiles, fitted_profiles, select_profiles
 from fourfold.errors import InvalidQuery
-from fourfold.plugins.store import IndexStore
+from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 
 _SPEC = importlib.util.spec_from_file_location("fit_weights", Path(__file__).resolve().parents[1] / "benchmarks/fit_weights.py")

@@ -20,7 +20,7 @@ from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.graph.store import save_graph
-from fourfold.plugins.ingest.segment import segment_file
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.manager import build_registry
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult

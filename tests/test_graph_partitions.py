@@ -23,7 +23,7 @@ from fourfold.coordinator.fusion import merge_shards
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.shard import PATH_OPTION, SEEDS_OPTION, GraphShard
-from fourfold.plugins.ingest.segment import segment_file
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment
 
@@ -205,8 +205,8 @@ def test_malformed_follow_up_options_are_invalid_queries(built: tuple[GraphShard
 
 def test_build_lays_out_one_partition_per_repository_or_the_single_graph(tmp_path: Path) -> None:
     from fourfold.errors import InvalidInput
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
 
     repos = [(FIXTURE / repo, repo) for repo in REPOS]
     partitioned = IndexStore(tmp_path / "partitioned")
@@ -231,8 +231,8 @@ def test_partitions_end_to_end_through_ray_and_grpc(tmp_path: Path) -> None:
     import grpc
 
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.plugins.indexer import build_generation
-    from fourfold.plugins.store import IndexStore
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
     home = tmp_path / "home"

@@ -37,15 +37,11 @@ def instructions() -> list[tuple[str, str]]:
 
 
 def package_folders() -> list[str]:
-    """The folders setup.py maps into the fourfold namespace (its ROOTS literal)."""
-    tree = ast.parse((REPO / "setup.py").read_text())
-    roots = next(
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "ROOTS" for t in node.targets)
-    )
-    folders: dict[str, str] = ast.literal_eval(roots)
-    return sorted(folders.values())
+    """``fourfold/`` and the top-level folders linked into it (``fourfold/coordinator -> ../coordinator`` ...)."""
+    package = REPO / "fourfold"
+    linked = [(package / link.readlink()).resolve().relative_to(REPO).as_posix() for link in package.iterdir() if link.is_symlink()]
+    assert {"coordinator", "workers", "plugins", "index", "protos/fourfold/v1"} <= set(linked), linked
+    return sorted(["fourfold", *linked])
 
 
 def test_hadolint_finds_nothing() -> None:

@@ -33,8 +33,8 @@ from pathlib import Path
 import grpc
 from google.protobuf.json_format import MessageToDict
 from fourfold.coordinator.server import EmbeddedServer
-from fourfold.plugins.indexer import build_generation
-from fourfold.plugins.store import IndexStore
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
 home, repo, queries, index = Path(os.environ["FOURFOLD_HOME"]), Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3] == "index"

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from fourfold.errors import IndexLocked, InvalidInput, InvalidPath, NoIndex
-from fourfold.plugins.indexer import build_generation
-from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.segment import owner_of_line, segment_file
-from fourfold.plugins.ingest.walk import read_source, walk_repository
-from fourfold.plugins.store import IndexStore
+from fourfold.index.generation import build_generation
+from fourfold.index.ingest.languages import detect_language
+from fourfold.index.ingest.segment import owner_of_line, segment_file
+from fourfold.index.ingest.walk import read_source, walk_repository
+from fourfold.index.store import IndexStore
 
 
 @pytest.mark.parametrize("git", [False, True])
@@ -116,8 +116,8 @@ def test_killed_build_leaves_previous_generation_live(sample_repo: Path, tmp_pat
     code = (
         "import os, signal, sys\n"
         "from pathlib import Path\n"
-        "from fourfold.plugins.indexer import build_generation\n"
-        "from fourfold.plugins.store import IndexStore\n"
+        "from fourfold.index.generation import build_generation\n"
+        "from fourfold.index.store import IndexStore\n"
         "def progress(stage, done, total, message):\n"
         "    if stage.startswith('build:'):\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"

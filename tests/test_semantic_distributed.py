@@ -21,8 +21,8 @@ from pathlib import Path
 
 import ray
 
-from fourfold.plugins.indexer import build_generation
-from fourfold.plugins.store import IndexStore
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore
 from fourfold.workers.build import RayMap, RayShardExecutor
 
 base = Path(sys.argv[1])

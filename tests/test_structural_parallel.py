@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from fourfold.plugins import indexer
-from fourfold.plugins.indexer import build_generation
-from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.parallel import CHUNK_FILES, FileTask, ParallelSegmenter
-from fourfold.plugins.ingest.segment import segment_file
-from fourfold.plugins.store import IndexStore
+from fourfold.index import generation as indexer
+from fourfold.index.generation import build_generation
+from fourfold.index.ingest.languages import detect_language
+from fourfold.index.ingest.parallel import CHUNK_FILES, FileTask, ParallelSegmenter
+from fourfold.index.ingest.segment import segment_file
+from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Segment
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structural"

@@ -15,8 +15,8 @@ import pytest
 
 from fourfold.coordinator.fanout import FanOut
 from fourfold.errors import InvalidInput
-from fourfold.plugins.indexer import build_generation
-from fourfold.plugins.store import IndexStore, ShardSpec
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore, ShardSpec
 from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.actors import EndpointKey, parse_actor_name, actor_name

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import ray
 
 from fourfold.errors import InvalidInput
-from fourfold.plugins.indexer import ShardJob, build_one_shard
+from fourfold.index.generation import ShardJob, build_one_shard
 from fourfold.plugins.modality import BuildStats
 
 __all__ = ["RayMap", "RayShardExecutor"]

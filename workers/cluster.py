@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import ray
 
 from fourfold.errors import InvalidInput, Unavailable
-from fourfold.plugins.store import IndexStore
+from fourfold.index.store import IndexStore
 from fourfold.workers.actors import NAMESPACE, EndpointKey, named_workers, shard_actor
 from fourfold.workers.groups import plan_groups, workers_from_env
 

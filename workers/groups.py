@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fourfold.errors import InvalidInput
-from fourfold.plugins.store import ShardSpec
+from fourfold.index.store import ShardSpec
 
 __all__ = ["WORKERS_ENV", "WorkerGroup", "plan_groups", "workers_from_env"]
 

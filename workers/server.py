@@ -29,7 +29,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from fourfold.errors import CorruptIndex, FourfoldError, IndexError_, InvalidQuery
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
-from fourfold.plugins.store import GenerationReader
+from fourfold.index.store import GenerationReader
 from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.convert import query_from_pb, result_to_pb

@@ -20,13 +20,13 @@ from typing import Any, Protocol
 
 from fourfold.config import build_settings_from_env
 from fourfold.errors import InvalidInput
-from fourfold.plugins.ingest.languages import detect_language
-from fourfold.plugins.ingest.parallel import FileTask, ParallelSegmenter
-from fourfold.plugins.ingest.segment import SEGMENTER_VERSION, content_hash
-from fourfold.plugins.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
+from fourfold.index.ingest.languages import detect_language
+from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
+from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
+from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildStats, MapBatches
-from fourfold.plugins.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
+from fourfold.index.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
 from fourfold.plugins.types import Segment
 
 __all__ = ["SHARDINGS", "IndexSummary", "LocalShardExecutor", "ShardJob", "build_generation", "build_one_shard", "sharding_of"]

@@ -4,7 +4,7 @@ Parsing is CPU-bound and tree-sitter holds the GIL, so threads do not help; work
 A batch is cut into chunks of files (``CHUNK_FILES`` files or ``CHUNK_BYTES`` bytes) so that one
 round trip carries many files and the cost of pickling stays small against the parsing. Results
 come back in the order the files were given, and a pool's answer is the same as
-:func:`fourfold.plugins.ingest.segment.segment_file` in this process (the tests hold that).
+:func:`fourfold.index.ingest.segment.segment_file` in this process (the tests hold that).
 
 The pool starts lazily on the first batch worth it and uses ``forkserver``: ingestion may run
 inside a process with gRPC or Ray threads, which a plain ``fork`` must not copy.
@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import TracebackType
 
-from fourfold.plugins.ingest.segment import SegmentedFile, segment_file
+from fourfold.index.ingest.segment import SegmentedFile, segment_file
 
 __all__ = ["CHUNK_BYTES", "CHUNK_FILES", "MIN_PARALLEL_BYTES", "MIN_PARALLEL_FILES", "FileTask", "ParallelSegmenter", "available_cpus"]
 

@@ -69,7 +69,9 @@ def fit_half(query_id: str) -> bool:
     return hashlib.sha1(query_id.encode()).digest()[0] % 2 == 0
 
 
-def weight_grid(modalities: Sequence[str] = MODALITIES, values: Sequence[float] = GRID_VALUES) -> list[dict[str, float]]:
+def weight_grid(
+    modalities: Sequence[str] = MODALITIES, values: Sequence[float] = GRID_VALUES
+) -> list[dict[str, float]]:
     """Every non-zero combination of ``values`` over ``modalities``, normalised to sum 1, without duplicates."""
     seen: set[tuple[float, ...]] = set()
     out: list[dict[str, float]] = []
@@ -117,11 +119,15 @@ def answer(key: PlanKey, a: Asked) -> list[Hit]:
     else:
         weights = {m: w for m, w in key if m != CENTRALITY}
         scale = dict(key).get(CENTRALITY, 1.0)
-        fused = fuse({m: a.ranked[m][:DEPTH] for m in weights}, weights, rrf_k, per_file=per_file, centrality_scale=scale)
+        fused = fuse(
+            {m: a.ranked[m][:DEPTH] for m in weights}, weights, rrf_k, per_file=per_file, centrality_scale=scale
+        )
     return [f.hit for f in fused[:MRR_K]]
 
 
-def reciprocal_rank(profile: Mapping[str, float], a: Asked, memo: dict[tuple[str, str, PlanKey], float] | None = None) -> float:
+def reciprocal_rank(
+    profile: Mapping[str, float], a: Asked, memo: dict[tuple[str, str, PlanKey], float] | None = None
+) -> float:
     """1/rank of the first relevant hit in the top 10 (0 for a miss); ``memo`` keeps one fusion per plan."""
     key = plan_key(profile, a)
     cached = memo.get((a.suite, a.query.id, key)) if memo is not None else None
@@ -135,7 +141,9 @@ def reciprocal_rank(profile: Mapping[str, float], a: Asked, memo: dict[tuple[str
     return rr
 
 
-def score(profile: Mapping[str, float], asked: Sequence[Asked], memo: dict[tuple[str, str, PlanKey], float] | None = None) -> Score:
+def score(
+    profile: Mapping[str, float], asked: Sequence[Asked], memo: dict[tuple[str, str, PlanKey], float] | None = None
+) -> Score:
     if not asked:
         return Score(0, 0.0, 0.0)
     rr = [reciprocal_rank(profile, a, memo) for a in asked]
@@ -147,11 +155,14 @@ def _distance(a: Mapping[str, float], b: Mapping[str, float]) -> float:
     wa = {m: w for m, w in a.items() if m != CENTRALITY}
     wb = {m: w for m, w in b.items() if m != CENTRALITY}
     total_b = sum(wb.values()) or 1.0
-    return (sum(abs(wa.get(m, 0.0) - wb.get(m, 0.0) / total_b) for m in set(wa) | set(wb))
-            + abs(a.get(CENTRALITY, 1.0) - b.get(CENTRALITY, 1.0)))
+    return sum(abs(wa.get(m, 0.0) - wb.get(m, 0.0) / total_b) for m in set(wa) | set(wb)) + abs(
+        a.get(CENTRALITY, 1.0) - b.get(CENTRALITY, 1.0)
+    )
 
 
-def best_weights(asked: Sequence[Asked], grid: Iterable[Mapping[str, float]], hand: Mapping[str, float]) -> dict[str, float]:
+def best_weights(
+    asked: Sequence[Asked], grid: Iterable[Mapping[str, float]], hand: Mapping[str, float]
+) -> dict[str, float]:
     """The grid vector with the highest MRR@10 on ``asked``; ties go to the one closest to ``hand``."""
     best: tuple[float, float] | None = None
     chosen: dict[str, float] = dict(hand)
@@ -191,15 +202,25 @@ def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) 
                 ranked: dict[str, list[list[object]]] = {}
                 for m in modalities:
                     r = client.search(SearchParams(query=q.query, k=ASK_K, intent=c.intent, modalities=(m,)))
-                    ranked[m] = [_hit_to_json(Hit(h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score,
-                                                  centrality=h.centrality)) for h in r.hits]
-                rows.append({"suite": name, "id": q.id, "intent": c.intent, "confidence": c.confidence, "ranked": ranked})
+                    ranked[m] = [
+                        _hit_to_json(
+                            Hit(
+                                h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score, centrality=h.centrality
+                            )
+                        )
+                        for h in r.hits
+                    ]
+                rows.append(
+                    {"suite": name, "id": q.id, "intent": c.intent, "confidence": c.confidence, "ranked": ranked}
+                )
                 if i % 50 == 0 or i == len(queries):
                     print(f"asked {name}: {i}/{len(queries)}", file=sys.stderr, flush=True)
     return rows
 
 
-def load_asked(rows: Iterable[Mapping[str, object]], suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[Asked]:
+def load_asked(
+    rows: Iterable[Mapping[str, object]], suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]
+) -> list[Asked]:
     by_id = {(name, q.id): q for name, queries in suites for q in queries}
     out: list[Asked] = []
     for r in rows:
@@ -224,24 +245,43 @@ def fit(asked: Sequence[Asked], grid: Sequence[Mapping[str, float]]) -> dict[str
         held = [a for a in group if not fit_half(a.query.id)]
         chosen = best_weights(train, grid, hand[intent]) if train else dict(hand[intent])
         weights = {m: w for m, w in chosen.items() if m != CENTRALITY}
-        report: dict[str, object] = {"weights": weights, "centrality": chosen.get(CENTRALITY, 1.0), "fitted_on": len(train)}
+        report: dict[str, object] = {
+            "weights": weights,
+            "centrality": chosen.get(CENTRALITY, 1.0),
+            "fitted_on": len(train),
+        }
         for label, part in (("held_out", held), ("all", group)):
             h, f = score(hand[intent], part), score(chosen, part)
-            report[label] = {"n": h.n, "hand_mrr10": round(h.mrr_at_10, 3), "fitted_mrr10": round(f.mrr_at_10, 3),
-                             "hand_s1": round(h.success_at_1, 3), "fitted_s1": round(f.success_at_1, 3)}
+            report[label] = {
+                "n": h.n,
+                "hand_mrr10": round(h.mrr_at_10, 3),
+                "fitted_mrr10": round(f.mrr_at_10, 3),
+                "hand_s1": round(h.success_at_1, 3),
+                "fitted_s1": round(f.success_at_1, 3),
+            }
         out[intent] = report
-        print(f"{intent:16} fit on {len(train):4}  {weights}  held-out {report['held_out']}", file=sys.stderr, flush=True)
+        print(
+            f"{intent:16} fit on {len(train):4}  {weights}  held-out {report['held_out']}", file=sys.stderr, flush=True
+        )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dev", type=Path, default=Path.home() / "fourfold-dev", help="folder with corpora/ and suites/")
-    ap.add_argument("--home", type=Path, required=True, help="FOURFOLD_HOME already holding every corpus (see quality.py --home)")
+    ap.add_argument(
+        "--home", type=Path, required=True, help="FOURFOLD_HOME already holding every corpus (see quality.py --home)"
+    )
     ap.add_argument("--suite", action="append", default=[], help="only this suite (repeatable; default: all)")
-    ap.add_argument("--runs", type=Path, default=Path("bench-results/fit_runs.json"),
-                    help="the per-modality answers; asked and written when missing, reused when present")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "coordinator/fitted_profiles.json")
+    ap.add_argument(
+        "--runs",
+        type=Path,
+        default=Path("bench-results/fit_runs.json"),
+        help="the per-modality answers; asked and written when missing, reused when present",
+    )
+    ap.add_argument(
+        "--out", type=Path, default=Path(__file__).resolve().parents[1] / "coordinator/fitted_profiles.json"
+    )
     args = ap.parse_args(argv)
 
     files = sorted((args.dev / "suites").glob("*.jsonl"))
@@ -262,9 +302,11 @@ def main(argv: list[str] | None = None) -> int:
     doc = {
         "date": datetime.date.today().isoformat(),
         "suites": [name for name, _ in suites],
-        "method": (f"grid {list(GRID_VALUES)} per modality, normalised, x centrality boost scale {list(CENTRALITY_VALUES)}; "
-                   f"MRR@{MRR_K} under the default preset's routing; "
-                   "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"),
+        "method": (
+            f"grid {list(GRID_VALUES)} per modality, normalised, x centrality boost scale {list(CENTRALITY_VALUES)}; "
+            f"MRR@{MRR_K} under the default preset's routing; "
+            "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"
+        ),
         "intents": intents,
     }
     args.out.write_text(json.dumps(doc, indent=2) + "\n")

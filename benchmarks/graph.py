@@ -56,10 +56,10 @@ from typing import Any
 
 import numpy as np
 
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.resolve import build_graph
 from fourfold.plugins.graph.store import centrality_of
-from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
@@ -101,12 +101,20 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=0, help="with --system: print this many disagreements each way")
     ap.add_argument("--scale", type=int, default=0, metavar="LINES", help="build and time a Python corpus this big")
     ap.add_argument("--workdir", type=Path, help="where --system / --scale put their home (default: a temp folder)")
-    ap.add_argument("--compare-sharding", action="store_true",
-                    help="partitioned vs global graph through the system: recalls, latency ratio, follow-up rounds")
+    ap.add_argument(
+        "--compare-sharding",
+        action="store_true",
+        help="partitioned vs global graph through the system: recalls, latency ratio, follow-up rounds",
+    )
     args = ap.parse_args()
     if args.system or args.scale or args.compare_sharding:
-        report = (measure_scale(args) if args.scale else measure_sharding(args) if args.compare_sharding
-                  else measure_system(args))
+        report = (
+            measure_scale(args)
+            if args.scale
+            else measure_sharding(args)
+            if args.compare_sharding
+            else measure_system(args)
+        )
         if args.out:
             args.out.write_text(json.dumps(report, indent=2))
         return
@@ -166,9 +174,14 @@ def main() -> None:
                 result = shard.search(ModalityQuery(text=row["query"], k=20, intent=row["intent"]))
                 latency["impact"].append(time.perf_counter() - t0)
                 relevant = row["relevant"]
-                hit_any = sum(1 for r in relevant if any(h.repo == r["repo"] and h.path == r["path"]
-                                                         and h.start_line <= r["line"] <= h.end_line
-                                                         for h in result.hits[:20]))
+                hit_any = sum(
+                    1
+                    for r in relevant
+                    if any(
+                        h.repo == r["repo"] and h.path == r["path"] and h.start_line <= r["line"] <= h.end_line
+                        for h in result.hits[:20]
+                    )
+                )
                 impact_recall.append(hit_any / len(relevant))
             per_suite[name] = {
                 "references_queries": len(ref_rows),
@@ -204,8 +217,12 @@ def main() -> None:
     for key, value in report.items():
         if key != "suites":
             print(f"{key:<{width}}  {value}")
-    columns = ["references_file_recall@20", "references_line_recall@20", "references_line_recall@all",
-               "impact_recall@20"]
+    columns = [
+        "references_file_recall@20",
+        "references_line_recall@20",
+        "references_line_recall@all",
+        "impact_recall@20",
+    ]
     print(f"\n{'suite':<10}" + "".join(f"{c:>30}" for c in columns))
     for name, row in per_suite.items():
         print(f"{name:<10}" + "".join(f"{row[c]!s:>30}" for c in columns))
@@ -219,6 +236,7 @@ def main() -> None:
 
 
 # --- through the whole system ----------------------------------------------------------------------
+
 
 def _lines_of(hits: Any) -> set[tuple[str, str, int]]:
     return {(h.repo, h.path, line) for h in hits for line in h.match_lines}
@@ -248,8 +266,9 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
     home = work / "home"
     if IndexStore(home).live_generation() is None:
         started = time.perf_counter()
-        build_generation(IndexStore(home), [(args.dev / "corpora" / n, n) for n in names],
-                         modalities=["graph", "structural", "text"])
+        build_generation(
+            IndexStore(home), [(args.dev / "corpora" / n, n) for n in names], modalities=["graph", "structural", "text"]
+        )
         print(f"indexed {', '.join(names)} in {time.perf_counter() - started:.1f}s", flush=True)
     reader = IndexStore(home).require_live()
     shard = LocalGraph(reader)
@@ -298,7 +317,8 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
                         folded = {x for x in _lines_of(direct.hits) if (x[0], x[1]) in answer_files}
                         m["line_recall_folded@20"].append(len(lines & folded) / len(lines))
                         m["segments_per_file_shard@20"].append(
-                            len(direct.hits[:20]) / max(1, len({(h.repo, h.path) for h in direct.hits[:20]})))
+                            len(direct.hits[:20]) / max(1, len({(h.repo, h.path) for h in direct.hits[:20]}))
+                        )
                         for x in sorted(got - lines)[:2]:
                             extra_sample.append((*x, row["query"]))
                         for x in sorted((lines & _lines_of(direct.hits)) - got)[:1]:
@@ -314,35 +334,51 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
                     relevant = row["relevant"]
 
                     def covers(h: Any, r: dict[str, Any]) -> bool:
-                        return bool(h.repo == r["repo"] and h.path == r["path"] and h.start_line <= r["line"] <= h.end_line)
+                        return bool(
+                            h.repo == r["repo"] and h.path == r["path"] and h.start_line <= r["line"] <= h.end_line
+                        )
 
                     m["impact_recall@20"].append(sum(any(covers(h, r) for h in hits) for r in relevant) / len(relevant))
                     if mode == "graph":  # the shard's own top 20: before one segment per file
                         direct = shard.search(ModalityQuery(text=row["query"], k=20, intent=row["intent"]))
                         m["impact_recall_shard@20"].append(
-                            sum(any(covers(h, r) for h in direct.hits) for r in relevant) / len(relevant))
+                            sum(any(covers(h, r) for h in direct.hits) for r in relevant) / len(relevant)
+                        )
                         # jedi lists direct dependents only: precision is fair at depth 1
-                        near = shard.search(ModalityQuery(text=row["query"], k=20, intent=row["intent"],
-                                                          options={"depth": "1"})).hits
+                        near = shard.search(
+                            ModalityQuery(text=row["query"], k=20, intent=row["intent"], options={"depth": "1"})
+                        ).hits
                         if near:
                             m["impact_precision_depth1_shard@20"].append(
-                                sum(any(covers(h, r) for r in relevant) for h in near) / len(near))
+                                sum(any(covers(h, r) for r in relevant) for h in near) / len(near)
+                            )
                     if hits:
-                        m["impact_precision@20"].append(sum(any(covers(h, r) for r in relevant) for h in hits) / len(hits))
+                        m["impact_precision@20"].append(
+                            sum(any(covers(h, r) for r in relevant) for h in hits) / len(hits)
+                        )
                 per_mode[mode] = {key: _mean(values) for key, values in m.items()}
                 per_mode[mode]["routed"] = dict(routed)
             report["suites"][name] = per_mode
             print(name, json.dumps(per_mode), flush=True)
     shard.close()
-    report["latency_ms"] = {key: {"p50": round(percentile(v, 0.5) * 1000, 2), "p95": round(percentile(v, 0.95) * 1000, 2)}
-                            for key, v in sorted(latency.items())}
+    report["latency_ms"] = {
+        key: {"p50": round(percentile(v, 0.5) * 1000, 2), "p95": round(percentile(v, 0.95) * 1000, 2)}
+        for key, v in sorted(latency.items())
+    }
     columns = ["file_recall@20", "line_recall@20", "line_precision@20", "impact_recall@20", "impact_precision@20"]
     print(f"\n{'suite/mode':<20}" + "".join(f"{c:>22}" for c in columns))
     for name, per_mode in report["suites"].items():
         for mode, row in per_mode.items():
             print(f"{name + '/' + mode:<20}" + "".join(f"{row.get(c)!s:>22}" for c in columns))
-    dedup = ["line_recall@20", "line_recall_shard@20", "line_recall_folded@20", "segments_per_file_shard@20",
-             "impact_recall@20", "impact_recall_shard@20", "impact_precision_depth1_shard@20"]
+    dedup = [
+        "line_recall@20",
+        "line_recall_shard@20",
+        "line_recall_folded@20",
+        "segments_per_file_shard@20",
+        "impact_recall@20",
+        "impact_recall_shard@20",
+        "impact_precision_depth1_shard@20",
+    ]
     print(f"\ndedup, graph only: {'suite':<8}" + "".join(f"{c:>34}" for c in dedup))
     for name, per_mode in report["suites"].items():
         print(f"{'':<19}{name:<8}" + "".join(f"{per_mode['graph'].get(c)!s:>34}" for c in dedup))
@@ -383,9 +419,11 @@ class LocalGraph:
             return [*first, *more.answers]
 
         results = [a.result for a in asyncio.run(run()) if a.result is not None]
-        return ShardResult(hits=tuple(merge_shards([r.hits for r in results], query.k)),
-                           total_matches=sum(r.total_matches for r in results),
-                           notes=tuple(dict.fromkeys(n for r in results for n in r.notes)))
+        return ShardResult(
+            hits=tuple(merge_shards([r.hits for r in results], query.k)),
+            total_matches=sum(r.total_matches for r in results),
+            notes=tuple(dict.fromkeys(n for r in results for n in r.notes)),
+        )
 
     def close(self) -> None:
         for _, shard in self.shards.values():
@@ -402,15 +440,22 @@ def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
 
     names = [n for n in args.corpora.split(",") if (args.dev / "corpora" / n).is_dir()]
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-graph-sharding-"))
-    suites = {n: [json.loads(line) for line in (args.dev / "suites" / f"{n}.jsonl").read_text().splitlines()]
-              for n in names if (args.dev / "suites" / f"{n}.jsonl").exists()}
+    suites = {
+        n: [json.loads(line) for line in (args.dev / "suites" / f"{n}.jsonl").read_text().splitlines()]
+        for n in names
+        if (args.dev / "suites" / f"{n}.jsonl").exists()
+    }
     report: dict[str, Any] = {"corpora": names}
     for sharding in ("global", "partitioned"):
         home = work / sharding
         if IndexStore(home).live_generation() is None:
             started = time.perf_counter()
-            build_generation(IndexStore(home), [(args.dev / "corpora" / n, n) for n in names], modalities=["graph"],
-                             settings={"graph.sharding": sharding} if sharding == "global" else {})
+            build_generation(
+                IndexStore(home),
+                [(args.dev / "corpora" / n, n) for n in names],
+                modalities=["graph"],
+                settings={"graph.sharding": sharding} if sharding == "global" else {},
+            )
             print(f"{sharding}: indexed in {time.perf_counter() - started:.1f}s", flush=True)
         m: dict[str, list[float]] = defaultdict(list)
         rounds: list[int] = []
@@ -432,29 +477,49 @@ def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
                         m["line_recall@20"].append(len(lines & _lines_of(hits)) / len(lines))
                     else:
                         m["impact_s"].append(elapsed)
-                        rounds.append(max([int(t.stage.split(":")[1]) for t in answer.timings
-                                           if t.stage.startswith("follow_up:")] or [0]))
+                        rounds.append(
+                            max(
+                                [int(t.stage.split(":")[1]) for t in answer.timings if t.stage.startswith("follow_up:")]
+                                or [0]
+                            )
+                        )
                         relevant = row["relevant"]
-                        m["impact_recall@20"].append(sum(
-                            any(h.repo == r["repo"] and h.path == r["path"] and h.start_line <= r["line"] <= h.end_line
-                                for h in hits) for r in relevant) / len(relevant))
+                        m["impact_recall@20"].append(
+                            sum(
+                                any(
+                                    h.repo == r["repo"]
+                                    and h.path == r["path"]
+                                    and h.start_line <= r["line"] <= h.end_line
+                                    for h in hits
+                                )
+                                for r in relevant
+                            )
+                            / len(relevant)
+                        )
             shards = sorted(sh.shard for sh in client.status().shards if sh.modality == "graph")
         report[sharding] = {
             "graph_shards": len(shards),
             **{k: _mean(v) for k, v in m.items() if not k.endswith("_s")},
-            **{f"{k[:-2]}_ms_{q}": round(percentile(v, p) * 1000, 2) for k, v in m.items() if k.endswith("_s")
-               for q, p in (("p50", 0.5), ("p95", 0.95))},
+            **{
+                f"{k[:-2]}_ms_{q}": round(percentile(v, p) * 1000, 2)
+                for k, v in m.items()
+                if k.endswith("_s")
+                for q, p in (("p50", 0.5), ("p95", 0.95))
+            },
             "impact_follow_up_rounds": {str(r): rounds.count(r) for r in sorted(set(rounds))},
         }
         print(sharding, json.dumps(report[sharding]), flush=True)
     report["latency_ratio_partitioned_over_global"] = {
         key: round(report["partitioned"][key] / report["global"][key], 2)
-        for key in report["global"] if key.endswith(("_p50", "_p95")) and report["global"][key]}
+        for key in report["global"]
+        if key.endswith(("_p50", "_p95")) and report["global"][key]
+    }
     print("ratio partitioned / global:", json.dumps(report["latency_ratio_partitioned_over_global"]))
     return report
 
 
 # --- scale ------------------------------------------------------------------------------------------
+
 
 def python_corpus(dest: Path, dev: Path, target_lines: int) -> tuple[list[tuple[Path, str]], int]:
     """Copy Python sources under ``dest/<repo>`` until ``target_lines``: the dev corpora, then site-packages
@@ -463,8 +528,11 @@ def python_corpus(dest: Path, dev: Path, target_lines: int) -> tuple[list[tuple[
 
     site = Path(sysconfig.get_paths()["purelib"])
     roots = [(p.name, p) for n in ("click", "httpx", "rich") if (p := dev / "corpora" / n).is_dir()]
-    roots += [(f"site-{p.name}", p) for p in sorted(site.iterdir())
-              if p.is_dir() and not p.name.endswith((".dist-info", "__pycache__")) and not p.name.startswith(("_", "."))]
+    roots += [
+        (f"site-{p.name}", p)
+        for p in sorted(site.iterdir())
+        if p.is_dir() and not p.name.endswith((".dist-info", "__pycache__")) and not p.name.startswith(("_", "."))
+    ]
     repos: list[tuple[Path, str]] = []
     total = 0
     for name, root in roots:
@@ -494,11 +562,11 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
     from fourfold.plugins.graph.centrality import scaled_pagerank
     from fourfold.plugins.graph.resolve import CALL
     from fourfold.plugins.graph.store import USAGE_KINDS
-    from fourfold.index.generation import build_generation
-    from fourfold.index.store import IndexStore
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-graph-scale-"))
     corpus, home = work / "corpus", work / "home"
@@ -514,8 +582,9 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
 
     started = time.perf_counter()
     # the single graph: the stored shard is sampled and its PageRank timed (--compare-sharding compares layouts)
-    summary = build_generation(IndexStore(home), repos, modalities=["graph"], progress=progress,
-                               settings={"graph.sharding": "global"})
+    summary = build_generation(
+        IndexStore(home), repos, modalities=["graph"], progress=progress, settings={"graph.sharding": "global"}
+    )
     index_s = time.perf_counter() - started
     graph_s = stamps["build:graph:1"] - stamps["centrality:0"]  # centrality pass + shard write (reusing it)
     graph_rss_kib = rss["build:graph:1"] - rss["centrality:0"]  # growth of the peak while the graph was built
@@ -537,26 +606,41 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
         for node in sample:
             name = g.qualified_name[node] or g.symbol[node]
             for kind, params in (
-                    ("callers", SearchParams(query=f"who calls {name}", k=20, modalities=("graph",))),
-                    ("impact_depth3", SearchParams(query=f"impact of changing {name}", k=20, modalities=("graph",),
-                                                   options={"depth": "3"}))):
+                ("callers", SearchParams(query=f"who calls {name}", k=20, modalities=("graph",))),
+                (
+                    "impact_depth3",
+                    SearchParams(
+                        query=f"impact of changing {name}", k=20, modalities=("graph",), options={"depth": "3"}
+                    ),
+                ),
+            ):
                 t0 = time.perf_counter()
                 client.search(params)
                 latency[kind].append(time.perf_counter() - t0)
     shard.close()
     scale = 100_000 / max(definitions, 1)
     report = {
-        "python_lines": lines, "repositories": len(repos), "files": summary.files, "segments": summary.segments,
-        "definitions": definitions, "nodes": g.size, "usage_edges": int(usage.sum()),
-        "index_s": round(index_s, 1), "graph_build_s": round(graph_s, 1),
+        "python_lines": lines,
+        "repositories": len(repos),
+        "files": summary.files,
+        "segments": summary.segments,
+        "definitions": definitions,
+        "nodes": g.size,
+        "usage_edges": int(usage.sum()),
+        "index_s": round(index_s, 1),
+        "graph_build_s": round(graph_s, 1),
         "centrality_pass_s": round(stamps["centrality:1"] - stamps["centrality:0"], 1),
         "shard_build_s": round(stamps["build:graph:1"] - stamps["centrality:1"], 1),
         "graph_build_s_per_100k_definitions": round(graph_s * scale, 1),
         "graph_peak_rss_growth_mib_per_100k_definitions": round(graph_rss_kib / 1024 * scale, 1),
         "process_peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "pagerank_s": round(pagerank_s, 3), "queries": len(sample),
-        **{f"{kind}_ms_{q}": round(percentile(v, p) * 1000, 2) for kind, v in latency.items()
-           for q, p in (("p50", 0.5), ("p95", 0.95))},
+        "pagerank_s": round(pagerank_s, 3),
+        "queries": len(sample),
+        **{
+            f"{kind}_ms_{q}": round(percentile(v, p) * 1000, 2)
+            for kind, v in latency.items()
+            for q, p in (("p50", 0.5), ("p95", 0.95))
+        },
     }
     for key, value in report.items():
         print(f"{key:<48} {value}")

@@ -32,10 +32,16 @@ import grpc
 ROOT = Path(__file__).resolve().parent.parent
 
 QUERIES = [
-    ("direct", "def build_generation"), ("direct", "class EndpointRegistry"), ("direct", "def segment_file"),
-    ("direct", '"no index in"'), ("direct", "who calls walk_repository"), ("direct", "def fuse"),
-    ("fused", "how does weighted rank fusion work"), ("fused", "where is parse_replicas defined"),
-    ("fused", "explain how workers are discovered"), ("fused", "retry a failed shard call"),
+    ("direct", "def build_generation"),
+    ("direct", "class EndpointRegistry"),
+    ("direct", "def segment_file"),
+    ("direct", '"no index in"'),
+    ("direct", "who calls walk_repository"),
+    ("direct", "def fuse"),
+    ("fused", "how does weighted rank fusion work"),
+    ("fused", "where is parse_replicas defined"),
+    ("fused", "explain how workers are discovered"),
+    ("fused", "retry a failed shard call"),
 ]
 
 
@@ -52,7 +58,9 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-async def drive(address: str, concurrency: int, seconds: float, kill_at: float | None = None, victim_pid: int = 0) -> dict[str, Any]:
+async def drive(
+    address: str, concurrency: int, seconds: float, kill_at: float | None = None, victim_pid: int = 0
+) -> dict[str, Any]:
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
     lat: dict[str, list[float]] = collections.defaultdict(list)
@@ -87,8 +95,12 @@ async def drive(address: str, concurrency: int, seconds: float, kill_at: float |
         await asyncio.gather(*(client(i) for i in range(concurrency)))
     elapsed = time.monotonic() - start
     return {
-        "concurrency": concurrency, "seconds": round(elapsed, 2), "requests": done, "qps": round(done / elapsed, 1),
-        "errors": dict(errors), "partial": partial,
+        "concurrency": concurrency,
+        "seconds": round(elapsed, 2),
+        "requests": done,
+        "qps": round(done / elapsed, 1),
+        "errors": dict(errors),
+        "partial": partial,
         **{f"{p}_p50_ms": round(statistics.median(v), 2) for p, v in lat.items() if v},
         **{f"{p}_p99_ms": round(pct(v, 0.99), 2) for p, v in lat.items() if v},
         "all_p50_ms": round(statistics.median([x for v in lat.values() for x in v]), 2) if done else None,
@@ -102,7 +114,9 @@ def start_server(home: Path, replicas: int, log: Path) -> tuple[subprocess.Popen
     if replicas > 1:
         for m in ("semantic", "text", "structural", "graph"):
             args += ["--replicas", f"{m}={replicas}"]
-    proc = subprocess.Popen(args, env={**os.environ, "FOURFOLD_HOME": str(home)}, stdout=subprocess.DEVNULL, stderr=open(log, "wb"))
+    proc = subprocess.Popen(
+        args, env={**os.environ, "FOURFOLD_HOME": str(home)}, stdout=subprocess.DEVNULL, stderr=open(log, "wb")
+    )
     from fourfold.coordinator.client import Client
 
     deadline = time.monotonic() + 180
@@ -169,10 +183,14 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             stop_server(proc)
     print()
-    print(f"{'replicas':>8} {'C':>3} {'QPS':>7} {'p50 ms':>8} {'p99 ms':>8} {'direct p50':>10} {'fused p50':>9} {'errors':>16} {'partial':>7}  fault")
+    print(
+        f"{'replicas':>8} {'C':>3} {'QPS':>7} {'p50 ms':>8} {'p99 ms':>8} {'direct p50':>10} {'fused p50':>9} {'errors':>16} {'partial':>7}  fault"
+    )
     for r in rows:
-        print(f"{r['replicas']:>8} {r['concurrency']:>3} {r['qps']:>7} {r['all_p50_ms']!s:>8} {r['all_p99_ms']!s:>8} "
-              f"{r.get('direct_p50_ms', '-')!s:>10} {r.get('fused_p50_ms', '-')!s:>9} {json.dumps(r['errors']):>16} {r['partial']:>7}  {r['fault']}")
+        print(
+            f"{r['replicas']:>8} {r['concurrency']:>3} {r['qps']:>7} {r['all_p50_ms']!s:>8} {r['all_p99_ms']!s:>8} "
+            f"{r.get('direct_p50_ms', '-')!s:>10} {r.get('fused_p50_ms', '-')!s:>9} {json.dumps(r['errors']):>16} {r['partial']:>7}  {r['fault']}"
+        )
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"corpus_files": summary.files, "rows": rows}, indent=2))

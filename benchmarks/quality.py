@@ -13,11 +13,11 @@ the table and writes it, with the JSON numbers and the index summary, to ``--out
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
 import json
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 
@@ -27,15 +27,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suite", action="append", default=[], help="only this suite (repeatable; default: all)")
     ap.add_argument("--modality", action="append", default=[], help="score only this modality alone (repeatable)")
     ap.add_argument("--preset", default="default")
-    ap.add_argument("--profile", default="", help="weight profiles: hand (the default) or fitted (coordinator/fitted_profiles.json)")
+    ap.add_argument(
+        "--profile", default="", help="weight profiles: hand (the default) or fitted (coordinator/fitted_profiles.json)"
+    )
     ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
-    ap.add_argument("--negatives", type=Path, default=Path(__file__).resolve().parents[1] / "tests/fixtures/eval/negatives.jsonl",
-                    help="questions the corpora cannot answer: refusal rate on them against false refusals (the curve)")
-    ap.add_argument("--scope-to-suite", action="store_true",
-                    help="ask each suite within its own repository (as `fourfold eval --scope-to-suite`): the corpora are "
-                         "indexed together, and a user working in one repository scopes to it")
-    ap.add_argument("--home", type=Path, default=None,
-                    help="FOURFOLD_HOME to index into and keep; reused without re-indexing when it already holds every corpus")
+    ap.add_argument(
+        "--negatives",
+        type=Path,
+        default=Path(__file__).resolve().parents[1] / "tests/fixtures/eval/negatives.jsonl",
+        help="questions the corpora cannot answer: refusal rate on them against false refusals (the curve)",
+    )
+    ap.add_argument(
+        "--scope-to-suite",
+        action="store_true",
+        help="ask each suite within its own repository (as `fourfold eval --scope-to-suite`): the corpora are "
+        "indexed together, and a user working in one repository scopes to it",
+    )
+    ap.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help="FOURFOLD_HOME to index into and keep; reused without re-indexing when it already holds every corpus",
+    )
     args = ap.parse_args(argv)
 
     from fourfold.coordinator import evaluate
@@ -54,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     repos = sorted({r.repo for _, queries in suites for q in queries for r in q.relevant})
     missing = [r for r in repos if not (args.dev / "corpora" / r).is_dir()]
     if missing:
-        print(f"missing corpora {missing} under {args.dev / 'corpora'}: build them with shared/eval/dev_suites.sh", file=sys.stderr)
+        print(
+            f"missing corpora {missing} under {args.dev / 'corpora'}: build them with shared/eval/dev_suites.sh",
+            file=sys.stderr,
+        )
         return 2
 
     home = args.home or Path(tempfile.mkdtemp(prefix="fourfold-quality-"))
@@ -67,8 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         summary = build_generation(store, [(args.dev / "corpora" / r, r) for r in repos])
         index = {**summary.as_dict(), "wall_seconds": time.perf_counter() - t}
-        print(f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in {index['wall_seconds']:.1f}s",
-              file=sys.stderr)
+        print(
+            f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in {index['wall_seconds']:.1f}s",
+            file=sys.stderr,
+        )
 
     rows: list[evaluate.Row] = []
     fused: list[evaluate.Outcome] = []
@@ -78,11 +96,14 @@ def main(argv: list[str] | None = None) -> int:
 
         search = evaluate.scoped(client.search, profile=args.profile)
         for name, queries in suites:
+
             def progress(done: int, total: int, qid: str, name: str = name) -> None:
                 if done == total or done % 50 == 0:
                     print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-            suite_search = evaluate.scoped(client.search, profile=args.profile, repos=(name,) if args.scope_to_suite else ())
+            suite_search = evaluate.scoped(
+                client.search, profile=args.profile, repos=(name,) if args.scope_to_suite else ()
+            )
             outcomes = evaluate.run_suite(suite_search, queries, modalities, preset=args.preset, progress=progress)
             rows.extend(evaluate.rows_for(name, outcomes))
             fused.extend(outcomes[evaluate.FUSED])
@@ -91,16 +112,22 @@ def main(argv: list[str] | None = None) -> int:
     curve = evaluate.refusal_curve(fused, refused, [t / 100 for t in range(20, 75, 5)])
     if negatives:
         answered = sum(1 for o in fused if evaluate.first_relevant_rank(o.query, o.hits, 10) is not None)
-        table += (f"\n\nrefusal ({len(refused)} negatives, {answered} answered positives; engine threshold as shipped: "
-                  f"{sum(o.refused for o in refused)}/{len(refused)} negatives and "
-                  f"{sum(o.refused for o in fused)}/{len(fused)} positives refused)\n" + evaluate.format_curve(curve))
+        table += (
+            f"\n\nrefusal ({len(refused)} negatives, {answered} answered positives; engine threshold as shipped: "
+            f"{sum(o.refused for o in refused)}/{len(refused)} negatives and "
+            f"{sum(o.refused for o in fused)}/{len(fused)} positives refused)\n" + evaluate.format_curve(curve)
+        )
     print(table)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report = {
-            "preset": args.preset, "profile": args.profile or "hand", "scoped_to_suite": args.scope_to_suite,
-            "modalities": modalities, "repos": repos,
-            "index": index, "rows": evaluate.rows_to_json(rows),
+            "preset": args.preset,
+            "profile": args.profile or "hand",
+            "scoped_to_suite": args.scope_to_suite,
+            "modalities": modalities,
+            "repos": repos,
+            "index": index,
+            "rows": evaluate.rows_to_json(rows),
             "refusal_curve": [asdict(p) for p in curve],
         }
         args.out.write_text(json.dumps(report, indent=2) + "\n")

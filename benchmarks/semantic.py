@@ -45,12 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from fourfold.plugins import BuildContext, ModalityQuery, Segment
-from fourfold.plugins.embedders import MiniLMEmbedder
-from fourfold.plugins.embedders.local import default_model_dir
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.segment import content_hash, segment_file
 from fourfold.index.ingest.walk import read_source, walk_repository
+from fourfold.plugins import BuildContext, ModalityQuery, Segment
+from fourfold.plugins.embedders import MiniLMEmbedder
+from fourfold.plugins.embedders.local import default_model_dir
 from fourfold.plugins.semantic import SemanticModality, SemanticShard, store
 
 K = 10
@@ -346,12 +346,14 @@ def scaling(segments: list[Segment], workers: Sequence[int], n_chunks: int, batc
         finally:
             ray.shutdown()
         cpu = sum(c for _, c in done)
-        runs.append({
-            "workers": n,
-            "chunks_per_s": round(len(chunks) / elapsed, 1),
-            "seconds": round(elapsed, 2),
-            "cpu_ms_per_chunk": round(cpu / len(chunks) * 1000, 1),
-        })
+        runs.append(
+            {
+                "workers": n,
+                "chunks_per_s": round(len(chunks) / elapsed, 1),
+                "seconds": round(elapsed, 2),
+                "cpu_ms_per_chunk": round(cpu / len(chunks) * 1000, 1),
+            }
+        )
     base = runs[0]["chunks_per_s"] / runs[0]["workers"]
     for run in runs:
         run["efficiency"] = round(run["chunks_per_s"] / (run["workers"] * base), 2)

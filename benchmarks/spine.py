@@ -48,17 +48,27 @@ def main(argv: list[str] | None = None) -> int:
     build_generation(store, [])
     warm = time.perf_counter() - t
 
-    symbols = sorted({s.symbol for s in store.require_live().segments() if s.symbol and s.kind in ("function", "method", "class")})
+    symbols = sorted(
+        {s.symbol for s in store.require_live().segments() if s.symbol and s.kind in ("function", "method", "class")}
+    )
     symbols = symbols[:: max(1, len(symbols) // args.queries)][: args.queries]
     questions = [
-        "how does weighted rank fusion work", "how are generations switched atomically", "why do actors use num_cpus 0",
-        "explain how the coordinator finds workers", "how are files skipped when binary", "how is a shard built",
-        "how does the text index verify matches", "explain centrality boost", "how are endpoints re-resolved after restart",
+        "how does weighted rank fusion work",
+        "how are generations switched atomically",
+        "why do actors use num_cpus 0",
+        "explain how the coordinator finds workers",
+        "how are files skipped when binary",
+        "how is a shard built",
+        "how does the text index verify matches",
+        "explain centrality boost",
+        "how are endpoints re-resolved after restart",
         "how does the semantic modality rescore binary codes",
     ]
     paths = {
         "direct": [SearchParams(query=f"def {s}", k=10) for s in symbols],
-        "fused": [SearchParams(query=questions[i % len(questions)], k=10, preset="thorough") for i in range(args.queries)],
+        "fused": [
+            SearchParams(query=questions[i % len(questions)], k=10, preset="thorough") for i in range(args.queries)
+        ],
     }
     rows = {}
     with EmbeddedServer(home) as server, Client(server.address) as client:
@@ -76,22 +86,37 @@ def main(argv: list[str] | None = None) -> int:
                     if st.stage in stages:
                         stages[st.stage].append(st.ms)
             rows[name] = {
-                "queries": len(queries), "strategy": sorted(strategies),
-                "p50_ms": statistics.median(e2e), "p95_ms": pct(e2e, 0.95),
+                "queries": len(queries),
+                "strategy": sorted(strategies),
+                "p50_ms": statistics.median(e2e),
+                "p95_ms": pct(e2e, 0.95),
                 **{f"{s}_p50_ms": statistics.median(v) for s, v in stages.items()},
             }
     result = {
         "corpus": {"files": summary.files, "segments": summary.segments, "bytes": summary.bytes},
-        "index": {"cold_s": cold, "warm_s": warm, "files_per_s": summary.files / cold, "mb_per_s": summary.bytes / 1e6 / cold},
+        "index": {
+            "cold_s": cold,
+            "warm_s": warm,
+            "files_per_s": summary.files / cold,
+            "mb_per_s": summary.bytes / 1e6 / cold,
+        },
         "search": rows,
     }
-    print(f"corpus: fourfold's own source, {summary.files} files, {summary.segments} segments, {summary.bytes / 1e6:.2f} MB")
-    print(f"index (cold, all four modalities): {cold:.1f} s = {result['index']['files_per_s']:.1f} files/s, "
-          f"{result['index']['mb_per_s']:.3f} MB/s; rebuild with nothing changed: {warm:.1f} s")
-    print(f"{'path':<8} {'n':>4} {'strategy':<9} {'p50 ms':>8} {'p95 ms':>8} {'classify':>9} {'fan-out':>8} {'fuse':>7}")
+    print(
+        f"corpus: fourfold's own source, {summary.files} files, {summary.segments} segments, {summary.bytes / 1e6:.2f} MB"
+    )
+    print(
+        f"index (cold, all four modalities): {cold:.1f} s = {result['index']['files_per_s']:.1f} files/s, "
+        f"{result['index']['mb_per_s']:.3f} MB/s; rebuild with nothing changed: {warm:.1f} s"
+    )
+    print(
+        f"{'path':<8} {'n':>4} {'strategy':<9} {'p50 ms':>8} {'p95 ms':>8} {'classify':>9} {'fan-out':>8} {'fuse':>7}"
+    )
     for name, r in rows.items():
-        print(f"{name:<8} {r['queries']:>4} {','.join(r['strategy']):<9} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} "
-              f"{r['classify_p50_ms']:>9.3f} {r['fanout_p50_ms']:>8.2f} {r['fuse_p50_ms']:>7.3f}")
+        print(
+            f"{name:<8} {r['queries']:>4} {','.join(r['strategy']):<9} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} "
+            f"{r['classify_p50_ms']:>9.3f} {r['fanout_p50_ms']:>8.2f} {r['fuse_p50_ms']:>7.3f}"
+        )
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=2))

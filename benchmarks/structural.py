@@ -235,7 +235,9 @@ def print_table(results: list[CorpusResult]) -> None:
         print(f"{r.name:10} {'ALL':24} {sum(k.expected for k in r.kinds.values()):8d} "
               f"{sum(k.found for k in r.kinds.values()):7d} {r.recall:7.3f}")  # fmt: skip
     print()
-    print("single core, CPU seconds (best pass): extraction, tree-sitter's parse alone, ctags; files/s and MB/s of extraction")
+    print(
+        "single core, CPU seconds (best pass): extraction, tree-sitter's parse alone, ctags; files/s and MB/s of extraction"
+    )
     print(f"{'corpus':10} {'files':>6} {'MB':>6} {'defs':>6} {'errors':>6} {'extract':>8} {'parse':>7} {'ctags':>7} "
           f"{'x ctags':>7} {'files/s':>8} {'MB/s':>6}")  # fmt: skip
     for r in results:
@@ -274,7 +276,9 @@ class ParallelResult:
 def measure_parallel(corpora: list[tuple[str, Path]], workers: int) -> ParallelResult:
     """Segment every file of ``corpora`` as ingestion does, in one process and over ``workers`` processes."""
     files = [(name, root, path, language) for name, root in corpora for path, language in source_files(root)]
-    tasks = [FileTask(name, str(path.relative_to(root)), language, path.read_bytes()) for name, root, path, language in files]
+    tasks = [
+        FileTask(name, str(path.relative_to(root)), language, path.read_bytes()) for name, root, path, language in files
+    ]
     with ParallelSegmenter(max_workers=1) as alone:
         list(alone.segment(tasks[:20]))  # grammars loaded outside the timing
         started = time.perf_counter()
@@ -299,7 +303,9 @@ def measure_parallel(corpora: list[tuple[str, Path]], workers: int) -> ParallelR
 
 def print_parallel(r: ParallelResult) -> None:
     mb = r.bytes / 1e6
-    print(f"\nsegmentation as ingestion does it (definitions and windows), {r.files} files, {mb:.2f} MB, {r.segments} segments; wall time")
+    print(
+        f"\nsegmentation as ingestion does it (definitions and windows), {r.files} files, {mb:.2f} MB, {r.segments} segments; wall time"
+    )
     print(f"{'how':28} {'s':>7} {'files/s':>8} {'MB/s':>6} {'MB/s/core':>9}")
     for how, seconds, cores in (("in process", r.in_process_s, 1), (f"pool of {r.workers} (warm)", r.pool_s, r.workers),
                                 ("ctags -R (one process)", r.ctags_s, 1)):  # fmt: skip
@@ -374,7 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     corpora = [tuple(c.split("=", 1)) for c in args.corpus]
     if not corpora:
-        corpora = [(n, str(DEV_CORPORA / n)) for n in ("click", "httpx", "rich", "express") if (DEV_CORPORA / n).is_dir()]
+        corpora = [
+            (n, str(DEV_CORPORA / n)) for n in ("click", "httpx", "rich", "express") if (DEV_CORPORA / n).is_dir()
+        ]
         corpora.append(("fixtures", str(FIXTURES)))
     results = [measure(name, Path(root), args.repeat) for name, root in corpora]
     print_table(results)
@@ -385,7 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     print_parallel(parallel)
     report: dict[str, object] = {"corpora": [r.as_json() for r in results], "parallel": parallel.as_json()}
     if args.latency:
-        report["latency"] = latency = measure_latency([(n, Path(r)) for n, r in corpora if n != "fixtures"], args.queries)
+        report["latency"] = latency = measure_latency(
+            [(n, Path(r)) for n, r in corpora if n != "fixtures"], args.queries
+        )
         print_latency(latency)
     if args.out:
         args.out.write_text(json.dumps(report, indent=2))

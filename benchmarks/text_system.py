@@ -68,26 +68,45 @@ def main(argv: list[str] | None = None) -> int:
 
     t = time.perf_counter()
     if reuse:
-        summary = IndexSummary(**{k: v for k, v in IndexStore(home).require_live().manifest["summary"].items()
-                                  if k in ("generation", "files", "segments", "bytes", "seconds")})
+        summary = IndexSummary(
+            **{
+                k: v
+                for k, v in IndexStore(home).require_live().manifest["summary"].items()
+                if k in ("generation", "files", "segments", "bytes", "seconds")
+            }
+        )
         index_s = summary.seconds
     else:
-        summary = build_generation(IndexStore(home), [(corpus / f"group{i}", f"group{i}") for i in range(args.groups)],
-                                   modalities=["text"], centrality=False)
+        summary = build_generation(
+            IndexStore(home),
+            [(corpus / f"group{i}", f"group{i}") for i in range(args.groups)],
+            modalities=["text"],
+            centrality=False,
+        )
         index_s = time.perf_counter() - t
     gen = IndexStore(home).require_live()
     text_bytes = dir_bytes(gen.root / "text")
-    print(f"index: {summary.files} files, {len(gen.shards('text'))} text shards, {index_s:.0f}s "
-          f"({corpus_bytes / 1e6 / index_s:.2f} MB/s on one process, segmentation included); text shards "
-          f"{text_bytes / 1e6:.1f} MB = {text_bytes / corpus_bytes:.2f}x corpus", flush=True)
+    print(
+        f"index: {summary.files} files, {len(gen.shards('text'))} text shards, {index_s:.0f}s "
+        f"({corpus_bytes / 1e6 / index_s:.2f} MB/s on one process, segmentation included); text shards "
+        f"{text_bytes / 1e6:.1f} MB = {text_bytes / corpus_bytes:.2f}x corpus",
+        flush=True,
+    )
 
     rows = []
     proc, address = start_server(home, 1, work / "serve.log")
     try:
         with Client(address, timeout_s=120) as client:
             for spec in QUERIES:
-                params = SearchParams(query=spec.pattern, k=10, modalities=("text",), intent="exact_match",
-                                      case_sensitive=True, options={"mode": spec.mode}, deadline_ms=60_000)
+                params = SearchParams(
+                    query=spec.pattern,
+                    k=10,
+                    modalities=("text",),
+                    intent="exact_match",
+                    case_sensitive=True,
+                    options={"mode": spec.mode},
+                    deadline_ms=60_000,
+                )
                 first = client.search(params)  # warm-up
                 times = []
                 for _ in range(args.repeat):
@@ -107,9 +126,18 @@ def main(argv: list[str] | None = None) -> int:
                     rg()
                     rg_times.append((time.perf_counter() - t0) * 1000)
                 theirs = statistics.median(rg_times)
-                rows.append({"query": spec.name, "mode": spec.mode, "pattern": spec.pattern, "fourfold_ms": round(ours, 2),
-                             "rg_ms": round(theirs, 2), "speedup": round(theirs / ours, 2), "hits": len(r.hits),
-                             "partial": first.partial})
+                rows.append(
+                    {
+                        "query": spec.name,
+                        "mode": spec.mode,
+                        "pattern": spec.pattern,
+                        "fourfold_ms": round(ours, 2),
+                        "rg_ms": round(theirs, 2),
+                        "speedup": round(theirs / ours, 2),
+                        "hits": len(r.hits),
+                        "partial": first.partial,
+                    }
+                )
                 print(json.dumps(rows[-1]), flush=True)
     finally:
         stop_server(proc)
@@ -119,8 +147,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['query']:<22} {r['fourfold_ms']:>11.2f} {r['rg_ms']:>8.1f} {r['speedup']:>11.2f}")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"corpus_mb": corpus_bytes / 1e6, "files": summary.files, "index_s": index_s,
-                                        "index_ratio": text_bytes / corpus_bytes, "rows": rows}, indent=2))
+        args.out.write_text(
+            json.dumps(
+                {
+                    "corpus_mb": corpus_bytes / 1e6,
+                    "files": summary.files,
+                    "index_s": index_s,
+                    "index_ratio": text_bytes / corpus_bytes,
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

@@ -27,9 +27,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.types import Extraction
 
@@ -80,7 +80,9 @@ def source_roots() -> list[tuple[str, Path]]:
     """(repository name, folder) pairs: the dev corpora, then each site-packages package."""
     roots = [(p.name, p) for p in sorted(DEV_CORPORA.iterdir()) if p.is_dir()] if DEV_CORPORA.is_dir() else []
     site = Path(sysconfig.get_paths()["purelib"])
-    roots += [(p.name, p) for p in sorted(site.iterdir()) if p.is_dir() and not p.name.endswith((".dist-info", "__pycache__"))]
+    roots += [
+        (p.name, p) for p in sorted(site.iterdir()) if p.is_dir() and not p.name.endswith((".dist-info", "__pycache__"))
+    ]
     return roots
 
 
@@ -135,7 +137,16 @@ def median_ms(fn: object, repeat: int) -> float:
 
 
 def rg_args(spec: QuerySpec) -> list[str]:
-    return ["rg", "--no-config", "--no-ignore", "--hidden", "-a", *(["-F"] if spec.mode == "literal" else []), "-e", spec.pattern]
+    return [
+        "rg",
+        "--no-config",
+        "--no-ignore",
+        "--hidden",
+        "-a",
+        *(["-F"] if spec.mode == "literal" else []),
+        "-e",
+        spec.pattern,
+    ]
 
 
 def main() -> int:
@@ -143,7 +154,9 @@ def main() -> int:
     parser.add_argument("--small", action="store_true", help="a ~10 MB corpus for a smoke run")
     parser.add_argument("--target-mb", type=float, default=200.0, help="corpus size to reach (default 200)")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per query (median reported)")
-    parser.add_argument("--workdir", type=Path, default=None, help="where the corpus and shards go (temporary by default)")
+    parser.add_argument(
+        "--workdir", type=Path, default=None, help="where the corpus and shards go (temporary by default)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON here")
     args = parser.parse_args()
     if shutil.which("rg") is None:
@@ -159,7 +172,9 @@ def main() -> int:
     repos = make_corpus(corpus_dir, target)
     corpus_bytes = dir_bytes(corpus_dir)
     n_files = sum(1 for p in corpus_dir.rglob("*") if p.is_file())
-    print(f"corpus: {corpus_bytes / 1e6:.1f} MB, {n_files} files, {len(repos)} repositories ({time.perf_counter() - t0:.1f}s to copy)")
+    print(
+        f"corpus: {corpus_bytes / 1e6:.1f} MB, {n_files} files, {len(repos)} repositories ({time.perf_counter() - t0:.1f}s to copy)"
+    )
 
     modality = TextModality()
     segment_s = build_s = 0.0

@@ -40,11 +40,11 @@ from fourfold.errors import InvalidInput, InvalidQuery
 
 __all__ = [
     "ALL_REPOS",
+    "OPEN",
+    "TOKENS_ENV",
     "AuthInterceptor",
     "Limits",
-    "OPEN",
     "Principal",
-    "TOKENS_ENV",
     "TokenStore",
     "check_limits",
     "current_principal",
@@ -115,35 +115,49 @@ class TokenStore:
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise InvalidInput(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}); see `fourfold token --help` for the format") from None
+            raise InvalidInput(
+                f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}); see `fourfold token --help` for the format"
+            ) from None
         tokens = doc.get("tokens") if isinstance(doc, dict) else None
         if not isinstance(tokens, list) or not tokens:
-            raise InvalidInput(f'{source}: expected {{"tokens": [{{"name": ..., "sha256": ..., "repos": [...]}}]}} with at least one entry')
+            raise InvalidInput(
+                f'{source}: expected {{"tokens": [{{"name": ..., "sha256": ..., "repos": [...]}}]}} with at least one entry'
+            )
         entries: dict[str, Principal] = {}
         for i, e in enumerate(tokens):
             where = f"{source}: tokens[{i}]"
             if not isinstance(e, dict):
                 raise InvalidInput(f"{where}: expected an object with name, sha256 and repos")
             if "token" in e:
-                raise InvalidInput(f"{where}: plain tokens are refused; store its SHA-256 as \"sha256\" (`fourfold token` prints both)")
+                raise InvalidInput(
+                    f'{where}: plain tokens are refused; store its SHA-256 as "sha256" (`fourfold token` prints both)'
+                )
             name, digest, repos = e.get("name"), e.get("sha256"), e.get("repos")
             if not isinstance(name, str) or not name:
-                raise InvalidInput(f"{where}: missing \"name\" (who holds the token, for logs and errors)")
+                raise InvalidInput(f'{where}: missing "name" (who holds the token, for logs and errors)')
             if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-                raise InvalidInput(f"{where} ({name}): \"sha256\" must be 64 lower-case hex digits, the SHA-256 of the token")
+                raise InvalidInput(
+                    f'{where} ({name}): "sha256" must be 64 lower-case hex digits, the SHA-256 of the token'
+                )
             if not isinstance(repos, list) or not all(isinstance(r, str) and r for r in repos):
-                raise InvalidInput(f"{where} ({name}): \"repos\" must be a list of repository names, or [\"*\"] for all")
+                raise InvalidInput(f'{where} ({name}): "repos" must be a list of repository names, or ["*"] for all')
             max_concurrent = e.get("max_concurrent", DEFAULT_MAX_CONCURRENT)
             if not isinstance(max_concurrent, int) or max_concurrent < 1:
-                raise InvalidInput(f"{where} ({name}): \"max_concurrent\" must be a positive integer, got {max_concurrent!r}")
+                raise InvalidInput(
+                    f'{where} ({name}): "max_concurrent" must be a positive integer, got {max_concurrent!r}'
+                )
             unknown = set(e) - {"name", "sha256", "repos", "admin", "max_concurrent"}
             if unknown:
-                raise InvalidInput(f"{where} ({name}): unknown field(s) {sorted(unknown)}; allowed: name, sha256, repos, admin, max_concurrent")
+                raise InvalidInput(
+                    f"{where} ({name}): unknown field(s) {sorted(unknown)}; allowed: name, sha256, repos, admin, max_concurrent"
+                )
             if digest in entries:
                 raise InvalidInput(f"{where} ({name}): the same token digest appears twice")
             entries[digest] = Principal(
-                name=name, repos=None if ALL_REPOS in repos else frozenset(repos),
-                admin=bool(e.get("admin", False)), max_concurrent=max_concurrent,
+                name=name,
+                repos=None if ALL_REPOS in repos else frozenset(repos),
+                admin=bool(e.get("admin", False)),
+                max_concurrent=max_concurrent,
             )
         return cls(entries)
 
@@ -181,23 +195,33 @@ class Limits:
     max_option_chars: int = 1_000
 
 
-def check_limits(query: str, k: int, options: Mapping[str, str], repos: Sequence[str], path_glob: str, limits: Limits) -> None:
+def check_limits(
+    query: str, k: int, options: Mapping[str, str], repos: Sequence[str], path_glob: str, limits: Limits
+) -> None:
     """Reject a request over ``limits`` before any work is done (the engine checks the rest)."""
     if len(query) > limits.max_query_chars:
-        raise InvalidQuery(f"query too long: {len(query)} characters; the limit is {limits.max_query_chars}. Search for a distinctive part of it")
+        raise InvalidQuery(
+            f"query too long: {len(query)} characters; the limit is {limits.max_query_chars}. Search for a distinctive part of it"
+        )
     if k > limits.max_k:
         raise InvalidQuery(f"invalid k {k}: ask for 1 to {limits.max_k} hits")
     if options.get("mode") == "regex" and len(query) > limits.max_regex_chars:
-        raise InvalidQuery(f"regular expression too long: {len(query)} characters; the limit is {limits.max_regex_chars}. Use a shorter pattern")
+        raise InvalidQuery(
+            f"regular expression too long: {len(query)} characters; the limit is {limits.max_regex_chars}. Use a shorter pattern"
+        )
     if len(repos) > limits.max_repos:
-        raise InvalidQuery(f"too many repositories: {len(repos)}; the limit is {limits.max_repos}. Leave repos empty to search all you may read")
+        raise InvalidQuery(
+            f"too many repositories: {len(repos)}; the limit is {limits.max_repos}. Leave repos empty to search all you may read"
+        )
     if len(path_glob) > limits.max_glob_chars:
         raise InvalidQuery(f"path glob too long: {len(path_glob)} characters; the limit is {limits.max_glob_chars}")
     if len(options) > limits.max_options:
         raise InvalidQuery(f"too many options: {len(options)}; the limit is {limits.max_options}")
     for key, value in options.items():
         if len(key) + len(value) > limits.max_option_chars:
-            raise InvalidQuery(f"option {key[:40]!r} too long: {len(key) + len(value)} characters; the limit is {limits.max_option_chars}")
+            raise InvalidQuery(
+                f"option {key[:40]!r} too long: {len(key) + len(value)} characters; the limit is {limits.max_option_chars}"
+            )
 
 
 # -- the interceptor ------------------------------------------------------------------------------
@@ -235,16 +259,21 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         token = _bearer(handler_call_details.invocation_metadata)
         principal = self.tokens.authenticate(token) if token else None
         if principal is None:
-            why = ("missing bearer token: send the metadata 'authorization: Bearer <token>'" if token is None
-                   else "invalid bearer token: it matches no configured token; ask the operator for one")
+            why = (
+                "missing bearer token: send the metadata 'authorization: Bearer <token>'"
+                if token is None
+                else "invalid bearer token: it matches no configured token; ask the operator for one"
+            )
             return _replace(handler, _refuse(grpc.StatusCode.UNAUTHENTICATED, why, handler.response_streaming))
         return _replace(handler, self._guard(principal, handler))
 
     def _enter(self, principal: Principal) -> str | None:
         n = self._in_flight.get(principal.name, 0)
         if n >= principal.max_concurrent:
-            return (f"too many concurrent requests for token {principal.name!r}: {n} in flight, the limit is "
-                    f"{principal.max_concurrent}; wait for answers before sending more")
+            return (
+                f"too many concurrent requests for token {principal.name!r}: {n} in flight, the limit is "
+                f"{principal.max_concurrent}; wait for answers before sending more"
+            )
         self._in_flight[principal.name] = n + 1
         return None
 
@@ -286,6 +315,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
 
 def _refuse(code: grpc.StatusCode, message: str, streaming: bool) -> _Behavior:
     if streaming:
+
         async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             await context.abort(code, message)
             yield  # pragma: no cover - abort raises; the yield makes this an async generator
@@ -303,4 +333,6 @@ def _replace(handler: grpc.RpcMethodHandler, behavior: _Behavior) -> grpc.RpcMet
     if handler.request_streaming:
         raise TypeError("client-streaming Coordinator methods are not guarded; add them to fourfold.coordinator.auth")
     make = grpc.unary_stream_rpc_method_handler if handler.response_streaming else grpc.unary_unary_rpc_method_handler
-    return make(behavior, request_deserializer=handler.request_deserializer, response_serializer=handler.response_serializer)
+    return make(
+        behavior, request_deserializer=handler.request_deserializer, response_serializer=handler.response_serializer
+    )

@@ -37,26 +37,44 @@ DEMO_QUERIES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="fourfold", description="Code search by intent: semantic, text, structural and graph retrieval, fused.")
+    p = argparse.ArgumentParser(
+        prog="fourfold", description="Code search by intent: semantic, text, structural and graph retrieval, fused."
+    )
     p.add_argument("--version", action="version", version=f"fourfold {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ix = sub.add_parser("index", help="register repositories and build a new index generation")
     ix.add_argument("paths", nargs="+", metavar="PATH", help="repository folders (git checkouts or plain folders)")
-    ix.add_argument("--name", action="append", help="name to register a PATH under (once per PATH, in order; default: folder name)")
-    ix.add_argument("--address", default=None, help=f"coordinator to index through (default {DEFAULT_ADDRESS} when it answers; else in-process)")
+    ix.add_argument(
+        "--name", action="append", help="name to register a PATH under (once per PATH, in order; default: folder name)"
+    )
+    ix.add_argument(
+        "--address",
+        default=None,
+        help=f"coordinator to index through (default {DEFAULT_ADDRESS} when it answers; else in-process)",
+    )
     ix.add_argument("--json", action="store_true", help="print the summary as JSON")
-    ix.add_argument("--embedder", default=None, help="embedder for the semantic modality (default: $FOURFOLD_EMBEDDER, else the local model)")
-    ix.add_argument("--modality", action="append", default=None, help="build only this modality (repeatable; default: all loaded)")
-    ix.add_argument("--no-centrality", action="store_true", help="skip the centrality computation (every boost is then 1)")
+    ix.add_argument(
+        "--embedder",
+        default=None,
+        help="embedder for the semantic modality (default: $FOURFOLD_EMBEDDER, else the local model)",
+    )
+    ix.add_argument(
+        "--modality", action="append", default=None, help="build only this modality (repeatable; default: all loaded)"
+    )
+    ix.add_argument(
+        "--no-centrality", action="store_true", help="skip the centrality computation (every boost is then 1)"
+    )
 
     se = sub.add_parser("search", help="search the index")
     se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
     se.add_argument("--repo", action="append", default=[], help="only this repository (repeatable)")
     se.add_argument("--intent", default="", help="force an intent instead of classifying")
     se.add_argument("--preset", default="default", help="quick, default or thorough")
-    se.add_argument("--profile", default="", help="weight profiles: hand (the default) or fitted (fitted on the dev suites)")
+    se.add_argument(
+        "--profile", default="", help="weight profiles: hand (the default) or fitted (fitted on the dev suites)"
+    )
     se.add_argument("--modality", action="append", default=[], help="run exactly these modalities (repeatable)")
     se.add_argument("--weight", action="append", default=[], metavar="MODALITY=W", help="override a modality's weight")
     se.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
@@ -66,31 +84,67 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--regex", action="store_true", help="treat the query as a regular expression (RE2 syntax)")
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
-    se.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)")
+    se.add_argument(
+        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+    )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
-    sv.add_argument("--address", default=DEFAULT_ADDRESS, help=f"address the coordinator listens on (default {DEFAULT_ADDRESS})")
+    sv.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help=f"address the coordinator listens on (default {DEFAULT_ADDRESS})"
+    )
     sv.add_argument("--ray-address", default=None, help="join this Ray cluster (default: start a local one)")
-    sv.add_argument("--role", choices=("all", "coordinator", "workers"), default="all",
-                    help="all (default), coordinator only (stateless, discovers workers), or workers only")
-    sv.add_argument("--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality")
+    sv.add_argument(
+        "--role",
+        choices=("all", "coordinator", "workers"),
+        default="all",
+        help="all (default), coordinator only (stateless, discovers workers), or workers only",
+    )
+    sv.add_argument(
+        "--replicas", action="append", default=[], metavar="MODALITY=N", help="replicas per shard of a modality"
+    )
     sv.add_argument("--metrics-port", type=int, default=0, help="serve Prometheus metrics on this port (0: off)")
-    sv.add_argument("--auth-tokens", type=Path, default=None, metavar="FILE",
-                    help="require bearer tokens: JSON grants of token SHA-256 -> repositories (default: $FOURFOLD_AUTH_TOKENS; "
-                         "neither: open, for loopback use). `fourfold token` makes entries")
-    sv.add_argument("--tls-cert", type=Path, default=None, metavar="PEM", help="serve TLS with this certificate chain (needs --tls-key)")
+    sv.add_argument(
+        "--auth-tokens",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="require bearer tokens: JSON grants of token SHA-256 -> repositories (default: $FOURFOLD_AUTH_TOKENS; "
+        "neither: open, for loopback use). `fourfold token` makes entries",
+    )
+    sv.add_argument(
+        "--tls-cert",
+        type=Path,
+        default=None,
+        metavar="PEM",
+        help="serve TLS with this certificate chain (needs --tls-key)",
+    )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
-    sv.add_argument("--health-address", default=None, metavar="HOST:PORT",
-                    help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)")
+    sv.add_argument(
+        "--health-address",
+        default=None,
+        metavar="HOST:PORT",
+        help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)",
+    )
 
-    sc = sub.add_parser("scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)")
-    sc.add_argument("--ray-address", required=True, help="the Ray cluster the workers run in (e.g. 10.0.0.5:6379, or auto)")
-    sc.add_argument("--replicas", action="append", required=True, metavar="MODALITY=N", help="replicas per shard of a modality")
+    sc = sub.add_parser(
+        "scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)"
+    )
+    sc.add_argument(
+        "--ray-address", required=True, help="the Ray cluster the workers run in (e.g. 10.0.0.5:6379, or auto)"
+    )
+    sc.add_argument(
+        "--replicas", action="append", required=True, metavar="MODALITY=N", help="replicas per shard of a modality"
+    )
 
     for serving in (sv, sc):
-        serving.add_argument("--workers-per-modality", type=int, default=None, metavar="N",
-                             help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
-                                  "else the Ray cluster's CPU count)")
+        serving.add_argument(
+            "--workers-per-modality",
+            type=int,
+            default=None,
+            metavar="N",
+            help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
+            "else the Ray cluster's CPU count)",
+        )
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -100,25 +154,59 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("suites", nargs="+", metavar="SUITE", help="suite files in the format of shared/eval/README.md")
     ev.add_argument("--preset", default="default", help="preset of the fused answer: quick, default or thorough")
     ev.add_argument("--profile", default="", help="weight profiles of the fused answer: hand (the default) or fitted")
-    ev.add_argument("--modality", action="append", default=[], help="score this modality alone (repeatable; default: every served one)")
-    ev.add_argument("--json", dest="json_path", type=Path, default=None, metavar="PATH", help="also write the numbers as JSON to PATH")
-    ev.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)")
+    ev.add_argument(
+        "--modality",
+        action="append",
+        default=[],
+        help="score this modality alone (repeatable; default: every served one)",
+    )
+    ev.add_argument(
+        "--json",
+        dest="json_path",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="also write the numbers as JSON to PATH",
+    )
+    ev.add_argument(
+        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+    )
     ev.add_argument("-k", type=int, default=10, help="hits asked per query (default 10)")
     scope = ev.add_mutually_exclusive_group()
-    scope.add_argument("--repo", action="append", default=[], metavar="NAME",
-                       help="ask every query within these repositories (repeatable), as a user scoped to them would")
-    scope.add_argument("--scope-to-suite", action="store_true",
-                       help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)")
+    scope.add_argument(
+        "--repo",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="ask every query within these repositories (repeatable), as a user scoped to them would",
+    )
+    scope.add_argument(
+        "--scope-to-suite",
+        action="store_true",
+        help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)",
+    )
 
     sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
     sub.add_parser("plugins", help="list the loaded plugins and modalities")
 
     mc = sub.add_parser("mcp", help="serve the Model Context Protocol for AI agents (search tools over a coordinator)")
-    mc.add_argument("--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})")
-    mc.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio (default; the agent starts this command) or streamable HTTP")
+    mc.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})"
+    )
+    mc.add_argument(
+        "--transport",
+        choices=("stdio", "http"),
+        default="stdio",
+        help="stdio (default; the agent starts this command) or streamable HTTP",
+    )
     mc.add_argument("--host", default="127.0.0.1", help="HTTP transport: address to listen on (default 127.0.0.1)")
     mc.add_argument("--port", type=int, default=8765, help="HTTP transport: port (default 8765)")
-    mc.add_argument("--tls-ca", default=None, metavar="PEM", help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)")
+    mc.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="PEM",
+        help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
 
     tk = sub.add_parser("token", help="make a new bearer token and print its entry for the --auth-tokens file")
     tk.add_argument("--name", required=True, help="who holds the token (shown in logs and errors)")
@@ -164,7 +252,9 @@ def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
         return c
     c.close()
     if address:
-        raise FourfoldError(f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`")
+        raise FourfoldError(
+            f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`"
+        )
     return None
 
 
@@ -173,13 +263,18 @@ def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
         print(json.dumps(s, indent=2))
         return
     skipped = ", ".join(f"{k}: {v}" for k, v in sorted(s.get("skipped", {}).items())) or "none"
-    print(f"generation {s['generation']} is live: {s['files']} files, {s['segments']} segments, "
-          f"{s.get('bytes', 0) / 1e6:.1f} MB in {s['seconds']:.1f}s")
+    print(
+        f"generation {s['generation']} is live: {s['files']} files, {s['segments']} segments, "
+        f"{s.get('bytes', 0) / 1e6:.1f} MB in {s['seconds']:.1f}s"
+    )
     print(f"  skipped: {skipped}")
     print(f"  reused (unchanged): {s.get('reused_files', 0)} files; parse errors in {s.get('parse_errors', 0)} files")
     unsupported = s.get("unsupported_languages") or {}
     if unsupported:
-        print("  no definition extractor (indexed as line windows): " + ", ".join(f"{k}: {v}" for k, v in sorted(unsupported.items())))
+        print(
+            "  no definition extractor (indexed as line windows): "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(unsupported.items()))
+        )
 
 
 def _parse_weights(values: Sequence[str]) -> dict[str, float]:
@@ -202,8 +297,10 @@ def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
         print(json.dumps(answer_to_json(r), indent=2))
         return
     total = next((t.ms for t in r.timings if t.stage == "total"), 0.0)
-    print(f"intent {r.intent} ({r.confidence:.2f}) · {r.fusion_strategy} · preset {r.preset} · "
-          f"{len(r.hits)} of {r.total_candidates} hits · {total:.1f} ms")
+    print(
+        f"intent {r.intent} ({r.confidence:.2f}) · {r.fusion_strategy} · preset {r.preset} · "
+        f"{len(r.hits)} of {r.total_candidates} hits · {total:.1f} ms"
+    )
     if r.partial:
         print(f"  partial answer: missing {', '.join(r.missing_shards)}")
     if r.no_confident_match:
@@ -236,8 +333,10 @@ def cmd_index(args: argparse.Namespace) -> int:
     client = _client_if_up(args.address)
     if client is not None and (args.modality or args.no_centrality):
         client.close()
-        raise InvalidInput("--modality and --no-centrality apply to in-process builds; stop the coordinator or "
-                           "set FOURFOLD_HOME to another store to use them")
+        raise InvalidInput(
+            "--modality and --no-centrality apply to in-process builds; stop the coordinator or "
+            "set FOURFOLD_HOME to another store to use them"
+        )
     if client is not None:
         from google.protobuf.json_format import MessageToDict
 
@@ -260,8 +359,14 @@ def cmd_index(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
 
     settings = {"embedder": args.embedder} if args.embedder else None
-    summary = build_generation(IndexStore(fourfold_home()), repos, progress=bar, settings=settings,
-                               modalities=args.modality, centrality=not args.no_centrality)
+    summary = build_generation(
+        IndexStore(fourfold_home()),
+        repos,
+        progress=bar,
+        settings=settings,
+        modalities=args.modality,
+        centrality=not args.no_centrality,
+    )
     _print_summary(summary.as_dict(), args.json)
     return 0
 
@@ -273,9 +378,18 @@ def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.profile:
         options["profile"] = args.profile
     return SearchParams(
-        query=args.query, k=args.k, repos=tuple(args.repo), intent=args.intent, preset=args.preset,
-        modalities=tuple(args.modality), weights=_parse_weights(args.weight), deadline_ms=args.deadline_ms,
-        path_glob=args.path_glob, languages=tuple(args.lang), case_sensitive=args.case_sensitive, options=options,
+        query=args.query,
+        k=args.k,
+        repos=tuple(args.repo),
+        intent=args.intent,
+        preset=args.preset,
+        modalities=tuple(args.modality),
+        weights=_parse_weights(args.weight),
+        deadline_ms=args.deadline_ms,
+        path_glob=args.path_glob,
+        languages=tuple(args.lang),
+        case_sensitive=args.case_sensitive,
+        options=options,
         with_snippets=not args.json,
     )
 
@@ -330,8 +444,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     cluster.connect(args.ray_address)
 
     async def run() -> None:
-        running = await start_server(fourfold_home(), args.address, role=args.role, replicas=replicas, tokens=tokens, tls=tls,
-                                     health_address=args.health_address, workers_per_modality=workers)
+        running = await start_server(
+            fourfold_home(),
+            args.address,
+            role=args.role,
+            replicas=replicas,
+            tokens=tokens,
+            tls=tls,
+            health_address=args.health_address,
+            workers_per_modality=workers,
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -339,7 +461,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         watcher = None
         if args.role == "workers":
             store = IndexStore(fourfold_home())
-            watcher = asyncio.ensure_future(watch_generations(store, cluster.Launcher(store, replicas, workers_per_modality=workers)))
+            watcher = asyncio.ensure_future(
+                watch_generations(store, cluster.Launcher(store, replicas, workers_per_modality=workers))
+            )
             print("fourfold workers serving", flush=True)
         else:
             print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
@@ -365,7 +489,9 @@ def cmd_scale(args: argparse.Namespace) -> int:
     launcher = cluster.Launcher(store, replicas, workers_per_modality=cluster.parse_workers(args.workers_per_modality))
     keys, retired = asyncio.run(launcher.scale(live))
     per = Counter(k.modality for k in keys)
-    print(f"generation {live}: " + ", ".join(f"{m} {n} workers" for m, n in sorted(per.items())) + f"; retired {retired}")
+    print(
+        f"generation {live}: " + ", ".join(f"{m} {n} workers" for m, n in sorted(per.items())) + f"; retired {retired}"
+    )
     return 0
 
 
@@ -380,8 +506,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(info, indent=2))
         else:
-            print(f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
-                  f"repositories: {', '.join(info['repos']) or 'none'}")
+            print(
+                f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
+                f"repositories: {', '.join(info['repos']) or 'none'}"
+            )
         return 0
     with client:
         s = client.status()
@@ -390,7 +518,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
-    print(f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}")
+    print(
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}"
+    )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
     for sh in s.shards:
@@ -420,18 +550,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.coordinator import evaluate
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.server import EmbeddedServer
     from fourfold.index.store import IndexStore
-
-    from fourfold.coordinator import evaluate
 
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
     missing = [p for p in args.suites if not Path(p).is_file()]
     if missing:
-        raise InvalidInput(f"suite file not found: {missing[0]!r}; give JSONL files in the format of shared/eval/README.md")
-    suites = [(Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites]  # bad suites fail before any cluster starts
+        raise InvalidInput(
+            f"suite file not found: {missing[0]!r}; give JSONL files in the format of shared/eval/README.md"
+        )
+    suites = [
+        (Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites
+    ]  # bad suites fail before any cluster starts
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()
@@ -455,11 +588,18 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
     for name, repos in scopes.items():
         unknown = sorted(set(repos) - registered)
         if unknown:
-            how = f"suite {name!r} is scoped to the repository it is named after" if args.scope_to_suite else "--repo names it"
-            raise InvalidInput(f"unknown repository {unknown[0]!r} ({how}); registered: {', '.join(sorted(registered)) or 'none'}")
+            how = (
+                f"suite {name!r} is scoped to the repository it is named after"
+                if args.scope_to_suite
+                else "--repo names it"
+            )
+            raise InvalidInput(
+                f"unknown repository {unknown[0]!r} ({how}); registered: {', '.join(sorted(registered)) or 'none'}"
+            )
 
     rows = []
     for name, queries in suites:
+
         def progress(done: int, total: int, qid: str, name: str = name) -> None:
             if done == total or done % 20 == 0:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
@@ -469,8 +609,14 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
         rows.extend(evaluate.rows_for(name, outcomes))
     print(evaluate.format_table(rows))
     if args.json_path is not None:
-        report = {"preset": args.preset, "profile": args.profile or "hand", "k": args.k, "modalities": modalities,
-                  "scopes": {name: list(repos) for name, repos in scopes.items()}, "rows": evaluate.rows_to_json(rows)}
+        report = {
+            "preset": args.preset,
+            "profile": args.profile or "hand",
+            "k": args.k,
+            "modalities": modalities,
+            "scopes": {name: list(repos) for name, repos in scopes.items()},
+            "rows": evaluate.rows_to_json(rows),
+        }
         args.json_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
@@ -478,8 +624,14 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: i
 def cmd_mcp(args: argparse.Namespace) -> int:
     from fourfold.coordinator.mcp_server import serve
 
-    serve(args.address, transport="stdio" if args.transport == "stdio" else "http", host=args.host, port=args.port,
-          tls=args.tls_ca is not None, ca_cert=args.tls_ca)
+    serve(
+        args.address,
+        transport="stdio" if args.transport == "stdio" else "http",
+        host=args.host,
+        port=args.port,
+        tls=args.tls_ca is not None,
+        ca_cert=args.tls_ca,
+    )
     return 0
 
 
@@ -489,7 +641,12 @@ def cmd_token(args: argparse.Namespace) -> int:
     if not args.repo:
         raise InvalidInput("give at least one --repo the token may read ('*' for all)")
     token = new_token()
-    entry = {"name": args.name, "sha256": hash_token(token), "repos": args.repo, **({"admin": True} if args.admin else {})}
+    entry = {
+        "name": args.name,
+        "sha256": hash_token(token),
+        "repos": args.repo,
+        **({"admin": True} if args.admin else {}),
+    }
     print(f"token (give it to {args.name}; it is not stored anywhere): {token}", file=sys.stderr)
     print(json.dumps(entry))
     return 0
@@ -507,13 +664,25 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"scale": cmd_scale, "index": cmd_index, "search": cmd_search, "serve": cmd_serve, "status": cmd_status, "demo": cmd_demo, "plugins": cmd_plugins,
-            "eval": cmd_eval, "mcp": cmd_mcp, "token": cmd_token}
+COMMANDS = {
+    "scale": cmd_scale,
+    "index": cmd_index,
+    "search": cmd_search,
+    "serve": cmd_serve,
+    "status": cmd_status,
+    "demo": cmd_demo,
+    "plugins": cmd_plugins,
+    "eval": cmd_eval,
+    "mcp": cmd_mcp,
+    "token": cmd_token,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         return COMMANDS[args.command](args)
     except FourfoldError as exc:

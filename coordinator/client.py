@@ -27,7 +27,7 @@ from fourfold.coordinator.engine import SearchParams
 from fourfold.errors import InvalidInput
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
-__all__ = ["Client", "Connection", "TOKEN_ENV", "TLS_CA_ENV"]
+__all__ = ["TLS_CA_ENV", "TOKEN_ENV", "Client", "Connection"]
 
 #: Environment variable holding the bearer token a client sends.
 TOKEN_ENV = "FOURFOLD_TOKEN"
@@ -56,8 +56,9 @@ class Connection:
     backoff_s: float = 0.1
 
     @classmethod
-    def from_env(cls, address: str, *, token: str | None = None, ca_cert: Path | None = None, tls: bool = False,
-                 **kw: object) -> Connection:
+    def from_env(
+        cls, address: str, *, token: str | None = None, ca_cert: Path | None = None, tls: bool = False, **kw: object
+    ) -> Connection:
         """Settings with the token and CA bundle taken from the environment when not given."""
         token = token if token is not None else (os.environ.get(TOKEN_ENV) or None)
         ca_env = os.environ.get(TLS_CA_ENV)
@@ -112,10 +113,23 @@ class Connection:
 class Client:
     """The synchronous wire-level client: requests and responses are the ``fourfold.v1`` messages."""
 
-    def __init__(self, address: str | Connection, timeout_s: float = 30.0, *, token: str | None = None,
-                 ca_cert: Path | None = None, tls: bool = False, retries: int = 2) -> None:
-        self.connection = address if isinstance(address, Connection) else Connection.from_env(
-            address, token=token, ca_cert=ca_cert, tls=tls, timeout_s=timeout_s, retries=retries)
+    def __init__(
+        self,
+        address: str | Connection,
+        timeout_s: float = 30.0,
+        *,
+        token: str | None = None,
+        ca_cert: Path | None = None,
+        tls: bool = False,
+        retries: int = 2,
+    ) -> None:
+        self.connection = (
+            address
+            if isinstance(address, Connection)
+            else Connection.from_env(
+                address, token=token, ca_cert=ca_cert, tls=tls, timeout_s=timeout_s, retries=retries
+            )
+        )
         self.address = self.connection.address
         self.timeout_s = self.connection.timeout_s
         self._channel = self.connection.channel()
@@ -133,7 +147,9 @@ class Client:
 
     def healthy(self, timeout_s: float = 0.5) -> bool:
         try:
-            r = health_pb2_grpc.HealthStub(self._channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+            r = health_pb2_grpc.HealthStub(self._channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=timeout_s
+            )
         except grpc.RpcError:
             return False
         return r.status == health_pb2.HealthCheckResponse.SERVING
@@ -147,8 +163,12 @@ class Client:
 
     def index(self, repos: list[tuple[Path, str | None]]) -> Iterator[coordinator_pb2.IndexProgress]:
         """Stream the progress of an index build (not retried: a build is not idempotent)."""
-        request = coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(p), name=n or "") for p, n in repos])
+        request = coordinator_pb2.IndexRequest(
+            repos=[coordinator_pb2.RepoSpec(path=str(p), name=n or "") for p, n in repos]
+        )
         yield from self._stub.Index(request, metadata=self._metadata)
 
     def status(self) -> coordinator_pb2.StatusResponse:
-        return self.connection.call(lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.timeout_s, metadata=self._metadata))
+        return self.connection.call(
+            lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.timeout_s, metadata=self._metadata)
+        )

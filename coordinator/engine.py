@@ -19,17 +19,33 @@ from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
-from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, centrality_scale, default_profiles, dominant, get_preset, select_profiles, top_modalities
+from fourfold.coordinator.profiles import (
+    DIRECT_CONFIDENCE,
+    centrality_scale,
+    default_profiles,
+    dominant,
+    get_preset,
+    select_profiles,
+    top_modalities,
+)
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
-from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.index.store import GenerationReader, IndexStore
+from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
 
-__all__ = ["Answer", "Engine", "FollowUpOutcome", "SearchParams", "MAX_FOLLOW_UP_ROUNDS", "MAX_QUERY_CHARS", "MAX_K",
-           "follow_up_rounds"]
+__all__ = [
+    "MAX_FOLLOW_UP_ROUNDS",
+    "MAX_K",
+    "MAX_QUERY_CHARS",
+    "Answer",
+    "Engine",
+    "FollowUpOutcome",
+    "SearchParams",
+    "follow_up_rounds",
+]
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +71,14 @@ class FollowUpOutcome:
     exhausted: bool
 
 
-async def follow_up_rounds(first: Sequence[ShardAnswer], query: ModalityQuery,
-                           covering: Mapping[str, Sequence[tuple[str, tuple[str, ...]]]], ask: AskShard,
-                           deadline: float, max_rounds: int = MAX_FOLLOW_UP_ROUNDS) -> FollowUpOutcome:
+async def follow_up_rounds(
+    first: Sequence[ShardAnswer],
+    query: ModalityQuery,
+    covering: Mapping[str, Sequence[tuple[str, tuple[str, ...]]]],
+    ask: AskShard,
+    deadline: float,
+    max_rounds: int = MAX_FOLLOW_UP_ROUNDS,
+) -> FollowUpOutcome:
     """Run the ``FollowUp`` rounds the answers ask for, each after the previous one.
 
     A follow-up goes only to the asking modality's shards (``covering``: modality -> (shard,
@@ -76,7 +97,9 @@ async def follow_up_rounds(first: Sequence[ShardAnswer], query: ModalityQuery,
                 options = tuple(sorted(f.options.items()))
                 for shard, repos in covering.get(a.modality, ()):
                     if set(repos) & set(f.repos):
-                        asks.setdefault((a.modality, shard, options), replace(query, options={**query.options, **f.options}))
+                        asks.setdefault(
+                            (a.modality, shard, options), replace(query, options={**query.options, **f.options})
+                        )
         if not asks:
             return FollowUpOutcome(tuple(answers), rounds, False)
         if rounds >= max_rounds or time.monotonic() >= deadline:
@@ -125,8 +148,13 @@ class Answer:
 class Engine:
     """Answers searches and runs index builds against one store and one Ray cluster."""
 
-    def __init__(self, store: IndexStore, launcher: Launcher | None, plugins: PluginRegistry | None = None,
-                 executor_factory: Callable[[], ShardExecutor] | None = None) -> None:
+    def __init__(
+        self,
+        store: IndexStore,
+        launcher: Launcher | None,
+        plugins: PluginRegistry | None = None,
+        executor_factory: Callable[[], ShardExecutor] | None = None,
+    ) -> None:
         self.store = store
         self.launcher = launcher
         self.plugins = plugins or get_registry()
@@ -139,7 +167,11 @@ class Engine:
         import re
 
         for r in self.plugins.intent_rules:
-            self.extra_rules.append(intent_mod.IntentRule(f"plugin:{r.plugin}", r.intent, r.confidence, re.compile(r.pattern, re.IGNORECASE)))
+            self.extra_rules.append(
+                intent_mod.IntentRule(
+                    f"plugin:{r.plugin}", r.intent, r.confidence, re.compile(r.pattern, re.IGNORECASE)
+                )
+            )
             self.profiles.setdefault(r.intent, {}).update(r.weights)
         self.plugins.pm.hook.fourfold_adjust_profiles(profiles=self.profiles)
         self._generation: str | None = None
@@ -221,7 +253,9 @@ class Engine:
         if not q or not q.strip():
             raise InvalidQuery("empty query: give a symbol, a quoted string, a question or a code snippet")
         if len(q) > MAX_QUERY_CHARS:
-            raise InvalidQuery(f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. Search for a distinctive part of it")
+            raise InvalidQuery(
+                f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. Search for a distinctive part of it"
+            )
         if p.k <= 0 or p.k > MAX_K:
             raise InvalidQuery(f"invalid k {p.k}: ask for 1 to {MAX_K} hits")
         known_intents = set(INTENTS) | set(self.profiles)
@@ -230,7 +264,9 @@ class Engine:
         get_preset(p.preset)
         for m in list(p.modalities) + list(p.weights):
             if m not in self.plugins.modalities:
-                raise InvalidQuery(f"unknown modality {m!r}; loaded modalities: {', '.join(sorted(self.plugins.modalities))}")
+                raise InvalidQuery(
+                    f"unknown modality {m!r}; loaded modalities: {', '.join(sorted(self.plugins.modalities))}"
+                )
         for m, w in p.weights.items():
             if not (w >= 0.0) or w > 100:
                 raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
@@ -241,11 +277,15 @@ class Engine:
             mine = known_repos & visible
             for r in p.repos:
                 if r not in mine:
-                    raise PermissionDenied(f"repository {r!r} is not one you may search; yours: {', '.join(sorted(mine)) or 'none'}")
+                    raise PermissionDenied(
+                        f"repository {r!r} is not one you may search; yours: {', '.join(sorted(mine)) or 'none'}"
+                    )
             return
         for r in p.repos:
             if r not in known_repos:
-                raise UnknownRepository(f"unknown repository {r!r}; indexed: {', '.join(sorted(known_repos)) or 'none'}")
+                raise UnknownRepository(
+                    f"unknown repository {r!r}; indexed: {', '.join(sorted(known_repos)) or 'none'}"
+                )
 
     def plan(self, p: SearchParams) -> tuple[str, float, str, dict[str, float], str, int]:
         """(intent, confidence, strategy, weights of the modalities to run, rule, rrf k)."""
@@ -256,7 +296,9 @@ class Engine:
             c = intent_mod.classify(p.query, self.extra_rules)
             intent, confidence, rule = c.intent, c.confidence, c.rule
         profiles = select_profiles(p.options.get("profile", ""), self.profiles)
-        profile = {m: w for m, w in profiles.get(intent, profiles["understand_code"]).items() if m in self.plugins.modalities}
+        profile = {
+            m: w for m, w in profiles.get(intent, profiles["understand_code"]).items() if m in self.plugins.modalities
+        }
         profile.update({m: float(w) for m, w in p.weights.items()})
         if p.modalities:
             weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}
@@ -293,8 +335,14 @@ class Engine:
         shards = self.endpoints.shards(generation)
         depth = min(max(3 * p.k, 30), 300)
         query = ModalityQuery(
-            text=p.query, k=depth, intent=intent, repos=tuple(sorted(allowed)) if allowed is not None else (), path_glob=p.path_glob or None,
-            languages=p.languages, case_sensitive=p.case_sensitive, options=dict(p.options),
+            text=p.query,
+            k=depth,
+            intent=intent,
+            repos=tuple(sorted(allowed)) if allowed is not None else (),
+            path_glob=p.path_glob or None,
+            languages=p.languages,
+            case_sensitive=p.case_sensitive,
+            options=dict(p.options),
         )
         targets = {}
         missing: list[str] = []
@@ -317,7 +365,9 @@ class Engine:
         answers: list[ShardAnswer] = await self.fanout.gather(targets, query, generation, deadline)
 
         async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
-            (answer,) = await self.fanout.gather({(modality, shard): shards.get((modality, shard), [])}, q, generation, deadline)
+            (answer,) = await self.fanout.gather(
+                {(modality, shard): shards.get((modality, shard), [])}, q, generation, deadline
+            )
             return answer
 
         t_first = time.perf_counter()
@@ -332,15 +382,19 @@ class Engine:
             if a.result is None:
                 repos = repos_of.get((a.modality, a.shard), ())
                 missing.append(self._shard_label(a.modality, a.shard, repos, allowed, visible))
-                notes.append(f"{missing[-1]} missing: {'unavailable' if self._hidden(repos, allowed, visible) else a.error}")
+                notes.append(
+                    f"{missing[-1]} missing: {'unavailable' if self._hidden(repos, allowed, visible) else a.error}"
+                )
                 continue
             per_modality[a.modality].append(list(a.result.hits))
             for n in a.result.notes:
                 if n not in notes:
                     notes.append(n)
         if more.exhausted:
-            notes.append(f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
-                         "a walk across partitions may be incomplete")
+            notes.append(
+                f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
+                "a walk across partitions may be incomplete"
+            )
         glob = p.path_glob
         ranked = {}
         for m, lists in per_modality.items():
@@ -351,15 +405,23 @@ class Engine:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
         # impact analysis lists dependents: two functions of one file are two answers
-        fused = fuse(ranked, weights, rrf_k, use_centrality=strategy == "fused", per_file=intent != "impact_analysis",
-                     centrality_scale=centrality_scale(p.options.get("profile", ""), intent))
+        fused = fuse(
+            ranked,
+            weights,
+            rrf_k,
+            use_centrality=strategy == "fused",
+            per_file=intent != "impact_analysis",
+            centrality_scale=centrality_scale(p.options.get("profile", ""), intent),
+        )
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         total = len(fused)
         hits = fused[: p.k]
         reranked = bool(rerank_status) and not rerank_status.startswith("skipped")
         confidences = tuple(
-            refusal.hit_confidence(rerank_scores[i] if reranked else None,
-                                   f.modalities["semantic"].score if "semantic" in f.modalities else None)
+            refusal.hit_confidence(
+                rerank_scores[i] if reranked else None,
+                f.modalities["semantic"].score if "semantic" in f.modalities else None,
+            )
             for i, f in enumerate(hits)
         )
         verdict = refusal.assess(confidences, reranked=reranked)
@@ -381,10 +443,21 @@ class Engine:
             timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
         metrics.observe(intent, strategy, timings, bool(missing))
         return Answer(
-            intent=intent, confidence=confidence, fusion_strategy=strategy, preset=get_preset(p.preset).name,
-            partial=bool(missing), missing_shards=tuple(sorted(set(missing))), hits=tuple(hits), total_candidates=total,
-            timings=timings, generation=generation, notes=tuple(notes), weights=weights,
-            rerank=rerank_status, no_confident_match=verdict.refused, confidences=confidences,
+            intent=intent,
+            confidence=confidence,
+            fusion_strategy=strategy,
+            preset=get_preset(p.preset).name,
+            partial=bool(missing),
+            missing_shards=tuple(sorted(set(missing))),
+            hits=tuple(hits),
+            total_candidates=total,
+            timings=timings,
+            generation=generation,
+            notes=tuple(notes),
+            weights=weights,
+            rerank=rerank_status,
+            no_confident_match=verdict.refused,
+            confidences=confidences,
         )
 
     @staticmethod
@@ -395,26 +468,42 @@ class Engine:
         return visible is not None and allowed is not None and not allowed.intersection(repos)
 
     @classmethod
-    def _shard_label(cls, modality: str, shard: str, repos: Sequence[str], allowed: frozenset[str] | None,
-                     visible: frozenset[str] | None) -> str:
+    def _shard_label(
+        cls,
+        modality: str,
+        shard: str,
+        repos: Sequence[str],
+        allowed: frozenset[str] | None,
+        visible: frozenset[str] | None,
+    ) -> str:
         """How an answer names a missing shard (see ``_hidden``)."""
-        return f"{modality}/(a shard outside your repositories)" if cls._hidden(repos, allowed, visible) else f"{modality}/{shard}"
+        return (
+            f"{modality}/(a shard outside your repositories)"
+            if cls._hidden(repos, allowed, visible)
+            else f"{modality}/{shard}"
+        )
 
-    async def _rerank(self, p: SearchParams, reader: GenerationReader, fused: list[FusedHit],
-                      deadline: float) -> tuple[list[FusedHit], tuple[float | None, ...], str]:
+    async def _rerank(
+        self, p: SearchParams, reader: GenerationReader, fused: list[FusedHit], deadline: float
+    ) -> tuple[list[FusedHit], tuple[float | None, ...], str]:
         """The optional rerank stage (``options["rerank"]`` names the reranker): (order, scores, status)."""
         name = p.options.get("rerank", "")
         if not name or not fused:
             return fused, (), ""
         try:
-            model = self._rerankers.get(name) or self._rerankers.setdefault(name, rerank.make_reranker(name, self.plugins.rerankers))
+            model = self._rerankers.get(name) or self._rerankers.setdefault(
+                name, rerank.make_reranker(name, self.plugins.rerankers)
+            )
         except InvalidQuery:
             raise
         except Exception as exc:  # noqa: BLE001 - an unavailable reranker leaves the fused order, named
             return fused, (), f"skipped ({exc})"
         top = fused[: rerank.RERANK_DEPTH]
         rows = reader.segment_rows(f.hit.segment_id for f in top)
-        docs = [rerank.document_for(f.hit.path, rows[f.hit.segment_id].content if f.hit.segment_id in rows else "") for f in top]
+        docs = [
+            rerank.document_for(f.hit.path, rows[f.hit.segment_id].content if f.hit.segment_id in rows else "")
+            for f in top
+        ]
         budget = min(rerank.DEFAULT_RERANK_DEADLINE_S, deadline - time.monotonic())
         out = await rerank.rerank_candidates(model, name, p.query, docs, deadline_s=budget)
         order = [*out.order, *range(len(top), len(fused))]
@@ -439,7 +528,9 @@ class Engine:
         return out
 
     # -- index -----------------------------------------------------------------------------------
-    async def index(self, add: Sequence[tuple[Path, str | None]], progress: Callable[[str, int, int, str], None]) -> IndexSummary:
+    async def index(
+        self, add: Sequence[tuple[Path, str | None]], progress: Callable[[str, int, int, str], None]
+    ) -> IndexSummary:
         """Build a generation, deploy its workers, switch to it, retire the old one's."""
         if self._index_lock.locked():
             raise IndexLocked("an index build is already running on this coordinator; wait for it to finish")
@@ -451,7 +542,9 @@ class Engine:
 
             executor = self.executor_factory() if self.executor_factory else None
             old = self._generation
-            summary = await asyncio.to_thread(build_generation, self.store, list(add), executor=executor, progress=report)
+            summary = await asyncio.to_thread(
+                build_generation, self.store, list(add), executor=executor, progress=report
+            )
             if self.launcher is not None:
                 progress("deploy", 0, 1, f"starting workers for {summary.generation}")
                 await self.launcher.deploy(summary.generation)

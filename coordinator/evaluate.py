@@ -21,9 +21,33 @@ from typing import Any
 from fourfold.errors import InvalidInput
 
 __all__ = [
-    "FUSED", "ALL_INTENTS", "UNLABELLED", "CurvePoint", "EvalQuery", "HitSpan", "Outcome", "Relevant", "Row", "Summary",
-    "covers", "first_relevant_rank", "format_curve", "format_table", "load_suite", "mrr_at", "percentile", "recall_at", "refusal_curve",
-    "routing_accuracy", "rows_for", "rows_to_json", "run_suite", "scoped", "success_at", "summarize", "zero_result_rate",
+    "ALL_INTENTS",
+    "FUSED",
+    "UNLABELLED",
+    "CurvePoint",
+    "EvalQuery",
+    "HitSpan",
+    "Outcome",
+    "Relevant",
+    "Row",
+    "Summary",
+    "covers",
+    "first_relevant_rank",
+    "format_curve",
+    "format_table",
+    "load_suite",
+    "mrr_at",
+    "percentile",
+    "recall_at",
+    "refusal_curve",
+    "routing_accuracy",
+    "rows_for",
+    "rows_to_json",
+    "run_suite",
+    "scoped",
+    "success_at",
+    "summarize",
+    "zero_result_rate",
 ]
 
 #: The answer column for the coordinator's own choice (classified intent, fused or direct).
@@ -144,7 +168,9 @@ def load_suite(path: Path) -> list[EvalQuery]:
                     raise ValueError("a relevant item of a 'line' query has no 'line'")
                 out.append(EvalQuery(str(d["id"]), d["query"], d.get("intent") or None, match, relevant))
             except (ValueError, KeyError, TypeError) as exc:
-                raise InvalidInput(f"bad suite line {path}:{n}: {exc}; see the suite format in shared/eval/README.md") from None
+                raise InvalidInput(
+                    f"bad suite line {path}:{n}: {exc}; see the suite format in shared/eval/README.md"
+                ) from None
     return out
 
 
@@ -249,7 +275,7 @@ def _common_notes(outcomes: Sequence[Outcome], limit: int = 3) -> tuple[str, ...
     """The most frequent errors and notes of a group, so that a column of zeros explains itself."""
     counts: dict[str, int] = {}
     for o in outcomes:
-        for n in ((o.error,) if o.error else o.notes):
+        for n in (o.error,) if o.error else o.notes:
             counts[n] = counts.get(n, 0) + 1
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
     return tuple(f"{c}x {n}" for n, c in ranked)
@@ -329,17 +355,27 @@ def run_suite(
                 ms = (time.perf_counter() - t0) * 1000
                 hits = tuple(HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in r.hits)
                 semantic = [h.modalities["semantic"].score for h in r.hits if "semantic" in h.modalities]
-                out[answer].append(Outcome(
-                    q, hits, r.intent, ms, partial=r.partial, notes=tuple(r.notes), confidence=max(semantic, default=None),
-                    refused=any(n.startswith(NO_CONFIDENT_MATCH) for n in r.notes),
-                ))
+                out[answer].append(
+                    Outcome(
+                        q,
+                        hits,
+                        r.intent,
+                        ms,
+                        partial=r.partial,
+                        notes=tuple(r.notes),
+                        confidence=max(semantic, default=None),
+                        refused=any(n.startswith(NO_CONFIDENT_MATCH) for n in r.notes),
+                    )
+                )
             done += 1
             if progress is not None:
                 progress(done, total, q.id)
     return out
 
 
-def refusal_curve(positives: Sequence[Outcome], negatives: Sequence[Outcome], thresholds: Iterable[float]) -> list[CurvePoint]:
+def refusal_curve(
+    positives: Sequence[Outcome], negatives: Sequence[Outcome], thresholds: Iterable[float]
+) -> list[CurvePoint]:
     """Refusal rate on ``negatives`` against false refusals of answered ``positives``, per threshold.
 
     A positive counts only when its top 10 holds a relevant hit (refusing a wrong answer is no
@@ -363,7 +399,9 @@ def refusal_curve(positives: Sequence[Outcome], negatives: Sequence[Outcome], th
 def format_curve(points: Sequence[CurvePoint]) -> str:
     """The refusal curve as a small table."""
     lines = ["threshold  negatives refused  false refusals", "-" * 44]
-    lines += [f"{p.threshold:9.2f}  {100 * p.negatives_refused:16.0f}%  {100 * p.false_refusals:13.0f}%" for p in points]
+    lines += [
+        f"{p.threshold:9.2f}  {100 * p.negatives_refused:16.0f}%  {100 * p.false_refusals:13.0f}%" for p in points
+    ]
     return "\n".join(lines)
 
 
@@ -379,8 +417,10 @@ def format_table(rows: Sequence[Row]) -> str:
     failed queries, ``part`` is the share of partial answers. Below it, what the coordinator said
     about each suite-wide answer that failed or was partial.
     """
-    head = (f"{'suite':<10} {'intent':<16} {'answer':<11} {'n':>4} {'s@1':>4} {'s@5':>4} {'s@10':>4} {'R@10':>4} "
-            f"{'MRR':>5} {'zero':>4} {'route':>5} {'p50ms':>7} {'p95ms':>7} {'err':>3} {'part':>4}")
+    head = (
+        f"{'suite':<10} {'intent':<16} {'answer':<11} {'n':>4} {'s@1':>4} {'s@5':>4} {'s@10':>4} {'R@10':>4} "
+        f"{'MRR':>5} {'zero':>4} {'route':>5} {'p50ms':>7} {'p95ms':>7} {'err':>3} {'part':>4}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         s = r.summary
@@ -389,7 +429,9 @@ def format_table(rows: Sequence[Row]) -> str:
             f"{_pct(s.success_at_10)} {_pct(s.recall_at_10)} {s.mrr_at_10:5.3f} {_pct(s.zero_result_rate)} "
             f"{_pct(s.routing_accuracy):>5} {s.latency_p50_ms:7.1f} {s.latency_p95_ms:7.1f} {s.errors:>3} {_pct(s.partial_rate)}"
         )
-    troubled = [r for r in rows if r.intent == ALL_INTENTS and (r.summary.errors or r.summary.partial_rate) and r.summary.notes]
+    troubled = [
+        r for r in rows if r.intent == ALL_INTENTS and (r.summary.errors or r.summary.partial_rate) and r.summary.notes
+    ]
     for r in troubled:
         lines.append(f"{r.suite} {r.answer}: " + " | ".join(n[:200] for n in r.summary.notes))
     return "\n".join(lines)

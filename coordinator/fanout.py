@@ -85,8 +85,15 @@ class FanOut:
             await ch.close()
         self._channels.clear()
 
-    async def call(self, replicas: list[Endpoint], modality: str, shards: tuple[str, ...], query: ModalityQuery,
-                   generation: str, deadline: float) -> list[ShardAnswer]:
+    async def call(
+        self,
+        replicas: list[Endpoint],
+        modality: str,
+        shards: tuple[str, ...],
+        query: ModalityQuery,
+        generation: str,
+        deadline: float,
+    ) -> list[ShardAnswer]:
         """Search ``shards`` of ``modality`` with one call to one of ``replicas`` (each serves them all)."""
         started = time.perf_counter()
         request = query_to_pb(query, generation)
@@ -112,11 +119,17 @@ class FanOut:
                 response = await self._stub(ep.address).SearchShards(request, timeout=remaining)
                 ep.failures = 0
                 seconds = time.perf_counter() - started
-                answers = {r.shard: ShardAnswer(modality, r.shard, result_from_pb(r), seconds, retried=attempt > 0)
-                           for r in response.results}
-                answers.update({e.shard: ShardAnswer(modality, e.shard, None, seconds, error=e.message) for e in response.errors})
-                return [answers.get(s) or ShardAnswer(modality, s, None, seconds, error=f"{ep.key} did not answer for it")
-                        for s in shards]
+                answers = {
+                    r.shard: ShardAnswer(modality, r.shard, result_from_pb(r), seconds, retried=attempt > 0)
+                    for r in response.results
+                }
+                answers.update(
+                    {e.shard: ShardAnswer(modality, e.shard, None, seconds, error=e.message) for e in response.errors}
+                )
+                return [
+                    answers.get(s) or ShardAnswer(modality, s, None, seconds, error=f"{ep.key} did not answer for it")
+                    for s in shards
+                ]
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in _CALLER_ERRORS:
                     raise ShardCallError(exc.code(), exc.details() or str(exc.code())) from None
@@ -124,8 +137,14 @@ class FanOut:
                 last_error = f"{exc.code().name}: {exc.details()}"
                 if exc.code() not in _RETRYABLE:
                     break
-                log.info("shards %s/%s on %s failed (%s); %s", modality, ",".join(shards), ep.address, last_error,
-                         "retrying" if attempt == 0 else "giving up")
+                log.info(
+                    "shards %s/%s on %s failed (%s); %s",
+                    modality,
+                    ",".join(shards),
+                    ep.address,
+                    last_error,
+                    "retrying" if attempt == 0 else "giving up",
+                )
                 if attempt == 0:
                     RETRIES.inc()
             finally:
@@ -133,7 +152,9 @@ class FanOut:
         seconds = time.perf_counter() - started
         return [ShardAnswer(modality, s, None, seconds, error=last_error) for s in shards]
 
-    async def gather(self, targets: dict[tuple[str, str], list[Endpoint]], query: ModalityQuery, generation: str, deadline: float) -> list[ShardAnswer]:
+    async def gather(
+        self, targets: dict[tuple[str, str], list[Endpoint]], query: ModalityQuery, generation: str, deadline: float
+    ) -> list[ShardAnswer]:
         """Every target shard's answer; the shards one worker serves go to it in one call."""
         # keyed by the chosen worker (a shard no worker serves goes alone, and is reported missing)
         batches: dict[object, tuple[str, list[str], list[Endpoint]]] = {}

@@ -71,8 +71,15 @@ def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
     return merged[:limit]
 
 
-def fuse(ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], k: int, *, use_centrality: bool = True,
-         per_file: bool = True, centrality_scale: float = 1.0) -> list[FusedHit]:
+def fuse(
+    ranked: Mapping[str, Sequence[Hit]],
+    weights: Mapping[str, float],
+    k: int,
+    *,
+    use_centrality: bool = True,
+    per_file: bool = True,
+    centrality_scale: float = 1.0,
+) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
     ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
@@ -119,8 +126,15 @@ def _merge_hit(prev: Hit | None, new: Hit) -> Hit:
     if prev is None:
         return new
     return Hit(
-        segment_id=new.segment_id, repo=new.repo, path=new.path, start_line=new.start_line, end_line=new.end_line,
-        score=new.score, symbol=new.symbol or prev.symbol, kind=new.kind or prev.kind, language=new.language or prev.language,
+        segment_id=new.segment_id,
+        repo=new.repo,
+        path=new.path,
+        start_line=new.start_line,
+        end_line=new.end_line,
+        score=new.score,
+        symbol=new.symbol or prev.symbol,
+        kind=new.kind or prev.kind,
+        language=new.language or prev.language,
         match_lines=tuple(sorted(set(prev.match_lines) | set(new.match_lines))),
         centrality=max(prev.centrality, new.centrality),
         snippet="\n".join(dict.fromkeys(x for x in (prev.snippet, new.snippet) if x)),  # every modality's explanation

@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Classification", "IntentRule", "classify", "BUILTIN_RULES"]
+__all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,23 +65,48 @@ _DEFINITION_KEYWORDS = r"def|class|func|function|fn|import|from|interface|struct
 #: Tried first, in order.
 KEYWORD_RULES: tuple[IntentRule, ...] = (
     _rule("definition-keyword", "find_definition", 0.95, rf"^\s*(?:{_DEFINITION_KEYWORDS})\s+[A-Za-z_$][\w$.:]*"),
-    _rule("references-phrase", "find_references", 0.90, r"\b(?:who\s+calls|usages?\s+of|references?\s+to|callers?\s+of|who\s+uses|where\s+is\s+\S+\s+used)\b"),
-    _rule("impact-phrase", "impact_analysis", 0.90, r"\b(?:impact|blast\s+radius|what\s+depends\s+on|what\s+breaks|dependents\s+of)\b"),
+    _rule(
+        "references-phrase",
+        "find_references",
+        0.90,
+        r"\b(?:who\s+calls|usages?\s+of|references?\s+to|callers?\s+of|who\s+uses|where\s+is\s+\S+\s+used)\b",
+    ),
+    _rule(
+        "impact-phrase",
+        "impact_analysis",
+        0.90,
+        r"\b(?:impact|blast\s+radius|what\s+depends\s+on|what\s+breaks|dependents\s+of)\b",
+    ),
     _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|'[^']{2,}'|`[^`]+`"),
     _rule(
-        "error-token", "exact_match", 0.85,
+        "error-token",
+        "exact_match",
+        0.85,
         r"\b(?:(?i:traceback|exception|stack\s*trace|segfault|panic:|errno)|E[A-Z]{3,}|[A-Z]\w*(?:Error|Exception))\b",
         0,
     ),
     _rule("similar-phrase", "find_similar", 0.80, r"\b(?:similar\s+to|code\s+like|like\s+this)\b"),
     # Measured additions (see the module docstring); after the seed's, so they never override them.
-    _rule("callers-phrase", "find_references", 0.90,
-          r"\b(?:what\s+calls|call\s+sites?\s+(?:of|for)|callers?\s+for|where\s+(?:is|are)\s+[\w$.:]+\s+called|who\s+invokes)\b"),
-    _rule("change-phrase", "impact_analysis", 0.85,
-          r"\b(?:what\s+(?:would|will|could|might)\s+break|affected\s+by\s+(?:changing|renaming|removing|deleting)"
-          r"|what\s+happens\s+if\s+I\s+(?:change|rename|remove|delete|modify)|if\s+I\s+(?:change|rename|remove|delete|modify)\s+[\w$.:]+\s*,?\s*what)\b"),
-    _rule("stack-frame", "exact_match", 0.85,
-          r"^\s*at\s+\S.*\(\S+:\d+(?::\d+)?\)\s*$|^goroutine\s+\d+\s+\[|^\s*File\s+\S+,\s+line\s+\d+", re.MULTILINE),
+    _rule(
+        "callers-phrase",
+        "find_references",
+        0.90,
+        r"\b(?:what\s+calls|call\s+sites?\s+(?:of|for)|callers?\s+for|where\s+(?:is|are)\s+[\w$.:]+\s+called|who\s+invokes)\b",
+    ),
+    _rule(
+        "change-phrase",
+        "impact_analysis",
+        0.85,
+        r"\b(?:what\s+(?:would|will|could|might)\s+break|affected\s+by\s+(?:changing|renaming|removing|deleting)"
+        r"|what\s+happens\s+if\s+I\s+(?:change|rename|remove|delete|modify)|if\s+I\s+(?:change|rename|remove|delete|modify)\s+[\w$.:]+\s*,?\s*what)\b",
+    ),
+    _rule(
+        "stack-frame",
+        "exact_match",
+        0.85,
+        r"^\s*at\s+\S.*\(\S+:\d+(?::\d+)?\)\s*$|^goroutine\s+\d+\s+\[|^\s*File\s+\S+,\s+line\s+\d+",
+        re.MULTILINE,
+    ),
     _rule("error-prefix", "exact_match", 0.85, r"^\s*(?:error|fatal|warning|panic)\s*(?:\[\w+\])?:\s*\S"),
 )
 
@@ -99,7 +124,10 @@ _FAILURE_PHRASE = re.compile(
     r"|must\s+be|requires?\s+(?:an?\s+)?\w+\s+arguments?|invalid|unexpected|missing|denied|refused|timed\s+out)\b",
     re.IGNORECASE,
 )
-_QUESTION = re.compile(r"^\s*(?:how|why|what|where|which|who|when|does|do|is|are|can|should|python|find|show|list|get)\b|\?\s*$", re.IGNORECASE)
+_QUESTION = re.compile(
+    r"^\s*(?:how|why|what|where|which|who|when|does|do|is|are|can|should|python|find|show|list|get)\b|\?\s*$",
+    re.IGNORECASE,
+)
 
 _CODE_SHAPE = re.compile(r"[;{}]|=>|->|\)\s*:|^\s*(?:return|if|for|while)\b.*[(:]|\w+\([^)]*\)\s*[{;:]", re.MULTILINE)
 _IDENTIFIER = r"(?:[A-Z]{2,}[a-z]\w*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
@@ -140,7 +168,11 @@ def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classificati
     ident = _identifier_rule(query)
     if ident is not None:
         return ident
-    if _MESSAGE.match(query) and (_FAILURE_PHRASE.search(query) or _SENTENCE.match(query)) and not _QUESTION.search(query):
+    if (
+        _MESSAGE.match(query)
+        and (_FAILURE_PHRASE.search(query) or _SENTENCE.match(query))
+        and not _QUESTION.search(query)
+    ):
         return Classification("exact_match", 0.65, "unquoted-message")
     if _UNDERSTAND.search(query):
         return Classification("understand_code", 0.75, "understand-phrase")

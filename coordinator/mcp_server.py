@@ -62,18 +62,24 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
     for i, f in enumerate(answer.hits, 1):
         h = f.hit
         what = f" {h.kind or 'def'} {h.symbol}" if h.symbol else ""
-        why = ", ".join(f"{m}#{r.rank + 1}" for m, r in sorted(f.modalities.items(), key=lambda kv: -kv[1].contribution))
+        why = ", ".join(
+            f"{m}#{r.rank + 1}" for m, r in sorted(f.modalities.items(), key=lambda kv: -kv[1].contribution)
+        )
         matched = f" lines {','.join(map(str, h.match_lines[:5]))}" if h.match_lines else ""
         entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}  [{why}{matched}]"]
         entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: bounds.snippet_lines])
         block = "\n".join(entry)
         if size + len(block) + 1 > bounds.max_chars:
-            lines.append(f"… {len(answer.hits) - i + 1} more hits cut to stay under {bounds.max_chars} characters; ask for fewer (k) or narrow with repos")
+            lines.append(
+                f"… {len(answer.hits) - i + 1} more hits cut to stay under {bounds.max_chars} characters; ask for fewer (k) or narrow with repos"
+            )
             break
         lines.append(block)
         size += len(block) + 1
     if not answer.hits:
-        lines.append("no hits: try another phrasing, a different tool, or list_repositories to check what you may search")
+        lines.append(
+            "no hits: try another phrasing, a different tool, or list_repositories to check what you may search"
+        )
     return "\n".join(lines)
 
 
@@ -95,7 +101,9 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         return format_answer(answer)
 
     @server.tool()
-    async def search(query: str, repos: list[str] | None = None, intent: str = "", preset: str = "default", k: int = 10) -> str:
+    async def search(
+        query: str, repos: list[str] | None = None, intent: str = "", preset: str = "default", k: int = 10
+    ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
         (semantic, text, structural, graph) from the query's intent. Use for questions ("how are
         retries handled"), quoted strings ("\\"connection refused\\""), or code to find similar code.
@@ -134,8 +142,16 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         # any segment by id needs a ReadSegment RPC in the public API (not there yet).
         query, regex = (symbol, False) if symbol else (".", True)
         try:
-            answer = await (await backend()).search(query, repos=(repo,), path_glob=glob_mod.escape(path), modalities=("text",),
-                                                    regex=regex, intent="exact_match", snippets=True, k=MAX_K)
+            answer = await (await backend()).search(
+                query,
+                repos=(repo,),
+                path_glob=glob_mod.escape(path),
+                modalities=("text",),
+                regex=regex,
+                intent="exact_match",
+                snippets=True,
+                k=MAX_K,
+            )
         except FourfoldError as exc:
             raise ToolError(str(exc)) from None
         owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
@@ -161,8 +177,16 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
     return server
 
 
-def serve(address: str, *, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          token: str | None = None, tls: bool = False, ca_cert: str | None = None) -> None:
+def serve(
+    address: str,
+    *,
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    token: str | None = None,
+    tls: bool = False,
+    ca_cert: str | None = None,
+) -> None:
     """Run the MCP server in the foreground, talking to the coordinator at ``address``."""
     from fourfold.client import AsyncClient
 

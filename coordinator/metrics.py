@@ -8,11 +8,22 @@ __all__ = ["OVERLOADED", "PARTIAL", "REQUESTS", "RETRIES", "STAGE_SECONDS", "obs
 
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
-REQUESTS = Counter("fourfold_search_requests_total", "Search requests by intent, strategy and outcome", ["intent", "strategy", "outcome"])
-STAGE_SECONDS = Histogram("fourfold_search_stage_seconds", "Search latency per stage (classify, fanout, fuse, total, modality:<name>)", ["stage"], buckets=_BUCKETS)
+REQUESTS = Counter(
+    "fourfold_search_requests_total",
+    "Search requests by intent, strategy and outcome",
+    ["intent", "strategy", "outcome"],
+)
+STAGE_SECONDS = Histogram(
+    "fourfold_search_stage_seconds",
+    "Search latency per stage (classify, fanout, fuse, total, modality:<name>)",
+    ["stage"],
+    buckets=_BUCKETS,
+)
 PARTIAL = Counter("fourfold_search_partial_total", "Answers with at least one missing shard")
 RETRIES = Counter("fourfold_shard_retries_total", "Shard calls retried on another replica or address")
-OVERLOADED = Counter("fourfold_search_overloaded_total", "Searches refused with RESOURCE_EXHAUSTED because too many were in flight")
+OVERLOADED = Counter(
+    "fourfold_search_overloaded_total", "Searches refused with RESOURCE_EXHAUSTED because too many were in flight"
+)
 
 
 def observe(intent: str, strategy: str, timings_ms: dict[str, float], partial: bool) -> None:

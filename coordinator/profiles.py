@@ -14,17 +14,27 @@ numbers); a search picks them with ``options["profile"] = "fitted"``.
 from __future__ import annotations
 
 import functools
-from typing import Any
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fourfold.errors import InvalidQuery
 
 __all__ = [
-    "DIRECT_CONFIDENCE", "FITTED_PATH", "centrality_scale", "PRESETS", "PROFILE_SETS", "Preset", "default_profiles", "dominant", "fitted_profiles",
-    "get_preset", "select_profiles", "top_modalities",
+    "DIRECT_CONFIDENCE",
+    "FITTED_PATH",
+    "PRESETS",
+    "PROFILE_SETS",
+    "Preset",
+    "centrality_scale",
+    "default_profiles",
+    "dominant",
+    "fitted_profiles",
+    "get_preset",
+    "select_profiles",
+    "top_modalities",
 ]
 
 #: The direct path runs only the dominant modality at or above this confidence.

@@ -46,8 +46,13 @@ def hit_confidence(rerank_score: float | None, semantic_score: float | None) -> 
     return semantic_score
 
 
-def assess(confidences: Sequence[float | None], *, reranked: bool,
-           semantic_threshold: float = SEMANTIC_THRESHOLD, rerank_threshold: float = RERANK_THRESHOLD) -> Verdict:
+def assess(
+    confidences: Sequence[float | None],
+    *,
+    reranked: bool,
+    semantic_threshold: float = SEMANTIC_THRESHOLD,
+    rerank_threshold: float = RERANK_THRESHOLD,
+) -> Verdict:
     """Refuse when the best known confidence among the candidates is under its threshold."""
     known = [c for c in confidences if c is not None]
     if not known:

@@ -23,8 +23,13 @@ from typing import Any, Protocol
 from fourfold.errors import InvalidQuery
 
 __all__ = [
-    "DEFAULT_RERANK_DEADLINE_S", "RERANK_DEPTH", "Reranked", "Reranker",
-    "document_for", "make_reranker", "rerank_candidates",
+    "DEFAULT_RERANK_DEADLINE_S",
+    "RERANK_DEPTH",
+    "Reranked",
+    "Reranker",
+    "document_for",
+    "make_reranker",
+    "rerank_candidates",
 ]
 
 #: How many fused candidates the reranker reads.
@@ -78,8 +83,13 @@ def _checked(scores: Any, n: int) -> list[float]:
 
 
 async def rerank_candidates(
-    reranker: Reranker, name: str, query: str, documents: Sequence[str], *,
-    deadline_s: float = DEFAULT_RERANK_DEADLINE_S, depth: int = RERANK_DEPTH,
+    reranker: Reranker,
+    name: str,
+    query: str,
+    documents: Sequence[str],
+    *,
+    deadline_s: float = DEFAULT_RERANK_DEADLINE_S,
+    depth: int = RERANK_DEPTH,
 ) -> Reranked:
     """Rerank the first ``depth`` of ``documents`` (fused order); never raises.
 
@@ -104,7 +114,9 @@ async def rerank_candidates(
     return Reranked(order, (*scores, *(None,) * (n - len(top))), name)
 
 
-def make_reranker(name: str, registered: Mapping[str, Callable[..., Any]], settings: Mapping[str, str] | None = None) -> Reranker:
+def make_reranker(
+    name: str, registered: Mapping[str, Callable[..., Any]], settings: Mapping[str, str] | None = None
+) -> Reranker:
     """Build the reranker ``name`` registered through ``fourfold_register_rerankers``; an unknown name is the caller's error."""
     factories = dict(registered)
     try:

@@ -47,7 +47,9 @@ class TlsFiles:
         try:
             chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
         except OSError as exc:
-            raise OSError(f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: {exc.strerror}") from None
+            raise OSError(
+                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: {exc.strerror}"
+            ) from None
         return grpc.ssl_server_credentials([(key, chain)])
 
 
@@ -68,9 +70,18 @@ class RunningServer:
             await self.engine.stop()
 
 
-async def start_server(home: Path, address: str, *, role: str = "all", replicas: Mapping[str, int] | None = None,
-                       tokens: TokenStore | None = None, tls: TlsFiles | None = None, limits: Limits | None = None,
-                       health_address: str | None = None, workers_per_modality: int | None = None) -> RunningServer:
+async def start_server(
+    home: Path,
+    address: str,
+    *,
+    role: str = "all",
+    replicas: Mapping[str, int] | None = None,
+    tokens: TokenStore | None = None,
+    tls: TlsFiles | None = None,
+    limits: Limits | None = None,
+    health_address: str | None = None,
+    workers_per_modality: int | None = None,
+) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
     ``tokens``: require a bearer token on every Coordinator call; ``tls``: serve TLS only;
@@ -82,7 +93,11 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
     """
     store = IndexStore(home)
     store.ensure()
-    launcher = cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality) if role in ("all", "workers") else None
+    launcher = (
+        cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality)
+        if role in ("all", "workers")
+        else None
+    )
     if role == "workers":
         assert launcher is not None
         live = store.live_generation()
@@ -92,12 +107,18 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
     engine = Engine(store, launcher, executor_factory=RayShardExecutor)
     await engine.start()
     interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
-    server = grpc.aio.server(interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)])
+    server = grpc.aio.server(
+        interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)]
+    )
     coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        (coordinator_pb2.DESCRIPTOR.services_by_name["Coordinator"].full_name, health.SERVICE_NAME, reflection.SERVICE_NAME),
+        (
+            coordinator_pb2.DESCRIPTOR.services_by_name["Coordinator"].full_name,
+            health.SERVICE_NAME,
+            reflection.SERVICE_NAME,
+        ),
         server,
     )
     port = server.add_secure_port(address, tls.credentials()) if tls is not None else server.add_insecure_port(address)
@@ -122,14 +143,23 @@ async def start_server(home: Path, address: str, *, role: str = "all", replicas:
     if tokens is None and host in ("127.0.0.1", "localhost", "[::1]"):
         log.warning("coordinator listening on %s without authentication (loopback only)", bound)
     elif tokens is None:
-        log.warning("coordinator listening on %s WITHOUT AUTHENTICATION: anyone who reaches this port reads every "
-                    "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)", bound)
+        log.warning(
+            "coordinator listening on %s WITHOUT AUTHENTICATION: anyone who reaches this port reads every "
+            "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)",
+            bound,
+        )
     else:
-        log.info("coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS")
-    return RunningServer(address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound)
+        log.info(
+            "coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS"
+        )
+    return RunningServer(
+        address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound
+    )
 
 
-async def watch_generations(store: IndexStore, launcher: cluster.Launcher, interval_s: float = 2.0, grace_s: float = 10.0) -> None:
+async def watch_generations(
+    store: IndexStore, launcher: cluster.Launcher, interval_s: float = 2.0, grace_s: float = 10.0
+) -> None:
     """Workers role: deploy each new live generation, then retire older ones after a grace period."""
     served = store.live_generation()
     while True:
@@ -148,8 +178,14 @@ class EmbeddedServer:
     the workers of the live generation and the coordinator's gRPC server on an ephemeral port.
     """
 
-    def __init__(self, home: Path, *, ray_address: str | None = None, replicas: Mapping[str, int] | None = None,
-                 workers_per_modality: int | None = None) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *,
+        ray_address: str | None = None,
+        replicas: Mapping[str, int] | None = None,
+        workers_per_modality: int | None = None,
+    ) -> None:
         self.home = home
         self.ray_address = ray_address
         self.replicas = replicas
@@ -164,8 +200,14 @@ class EmbeddedServer:
         self._started_ray = cluster.connect(self.ray_address)
         self._thread.start()
         fut: Future[RunningServer] = asyncio.run_coroutine_threadsafe(
-            start_server(self.home, "127.0.0.1:0", role="all", replicas=self.replicas,
-                         workers_per_modality=self.workers_per_modality), self._loop
+            start_server(
+                self.home,
+                "127.0.0.1:0",
+                role="all",
+                replicas=self.replicas,
+                workers_per_modality=self.workers_per_modality,
+            ),
+            self._loop,
         )
         self._running = fut.result()
         self.address = self._running.address

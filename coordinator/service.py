@@ -51,14 +51,18 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         self.max_inflight = max_inflight
         self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
 
-    async def Search(self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext) -> coordinator_pb2.SearchResponse:  # noqa: N802
+    async def Search(
+        self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext
+    ) -> coordinator_pb2.SearchResponse:
         principal = current_principal()
         if self._inflight >= self.max_inflight:
             # Overload answers at once instead of queueing into every caller's deadline.
             OVERLOADED.inc()
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"coordinator overloaded: {self._inflight} searches in flight, the limit is "
-                                f"{self.max_inflight}; retry with backoff or add coordinators")
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"coordinator overloaded: {self._inflight} searches in flight, the limit is "
+                f"{self.max_inflight}; retry with backoff or add coordinators",
+            )
         self._inflight += 1
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
@@ -71,7 +75,9 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             self._inflight -= 1
         return answer_to_pb(answer)
 
-    async def Index(self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[coordinator_pb2.IndexProgress]:  # noqa: N802
+    async def Index(
+        self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[coordinator_pb2.IndexProgress]:
         principal = current_principal()
         if not principal.admin:
             denied = PermissionDenied(f"indexing needs an admin token; {principal.name!r} may only search")
@@ -93,10 +99,13 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         except FourfoldError as exc:
             await context.abort(status_for(exc), str(exc))
             return
-        yield coordinator_pb2.IndexProgress(stage="done", done=1, total=1, message=f"{summary.generation} is live",
-                                            summary=summary_to_pb(summary))
+        yield coordinator_pb2.IndexProgress(
+            stage="done", done=1, total=1, message=f"{summary.generation} is live", summary=summary_to_pb(summary)
+        )
 
-    async def Status(self, request: coordinator_pb2.StatusRequest, context: grpc.aio.ServicerContext) -> coordinator_pb2.StatusResponse:  # noqa: N802
+    async def Status(
+        self, request: coordinator_pb2.StatusRequest, context: grpc.aio.ServicerContext
+    ) -> coordinator_pb2.StatusResponse:
         principal = current_principal()
         store = self.engine.store
         live = store.live_generation()
@@ -109,17 +118,32 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             for shard in ep.shards:  # one row per shard, whichever worker group serves it
                 if shown is not None and (ep.key.generation, ep.key.modality, shard) not in shown:
                     continue
-                shards.append(coordinator_pb2.ShardStatus(
-                    modality=ep.key.modality, shard=shard, replica=ep.key.replica,
-                    address=ep.address if principal.admin else "",
-                    health=health.get(ep.address, "UNKNOWN"), generation=ep.key.generation, node_id=ep.node_id,
-                ))
+                shards.append(
+                    coordinator_pb2.ShardStatus(
+                        modality=ep.key.modality,
+                        shard=shard,
+                        replica=ep.key.replica,
+                        address=ep.address if principal.admin else "",
+                        health=health.get(ep.address, "UNKNOWN"),
+                        generation=ep.key.generation,
+                        node_id=ep.node_id,
+                    )
+                )
         repos = [r for r in store.repos() if principal.may_read(r.name)]
         return coordinator_pb2.StatusResponse(
             generation=live or "",
-            repos=[coordinator_pb2.RepoStatus(name=r.name, path=r.path if principal.admin else "", files=repo_stats.get(r.name, {}).get("files", 0),
-                                              segments=repo_stats.get(r.name, {}).get("segments", 0)) for r in repos],
-            shards=shards, modalities=sorted(self.engine.plugins.modalities), version=__version__,
+            repos=[
+                coordinator_pb2.RepoStatus(
+                    name=r.name,
+                    path=r.path if principal.admin else "",
+                    files=repo_stats.get(r.name, {}).get("files", 0),
+                    segments=repo_stats.get(r.name, {}).get("segments", 0),
+                )
+                for r in repos
+            ],
+            shards=shards,
+            modalities=sorted(self.engine.plugins.modalities),
+            version=__version__,
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
         )
 
@@ -130,7 +154,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             return None
         if not live:
             return set()
-        return {(live, s.modality, s.shard) for s in self.engine.store.reader(live).shards() if principal.repos.intersection(s.repos)}
+        return {
+            (live, s.modality, s.shard)
+            for s in self.engine.store.reader(live).shards()
+            if principal.repos.intersection(s.repos)
+        }
 
     async def _health(self) -> dict[str, str]:
         from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -138,7 +166,9 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         async def check(address: str) -> tuple[str, str]:
             try:
                 async with grpc.aio.insecure_channel(address) as ch:
-                    r = await health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=""), timeout=1.0)
+                    r = await health_pb2_grpc.HealthStub(ch).Check(
+                        health_pb2.HealthCheckRequest(service=""), timeout=1.0
+                    )
                     return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"

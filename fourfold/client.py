@@ -123,16 +123,37 @@ def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
     """The engine's :class:`Answer` from the wire message."""
     hits = []
     for h in r.hits:
-        hit = Hit(segment_id=h.segment_id, repo=h.repo, path=h.path, start_line=h.start_line, end_line=h.end_line,
-                  score=h.score, symbol=h.symbol or None, kind=h.kind or None, language=h.language,
-                  match_lines=tuple(h.match_lines), centrality=h.centrality, snippet=h.snippet)
+        hit = Hit(
+            segment_id=h.segment_id,
+            repo=h.repo,
+            path=h.path,
+            start_line=h.start_line,
+            end_line=h.end_line,
+            score=h.score,
+            symbol=h.symbol or None,
+            kind=h.kind or None,
+            language=h.language,
+            match_lines=tuple(h.match_lines),
+            centrality=h.centrality,
+            snippet=h.snippet,
+        )
         ranks = {m: ModalityRank(c.rank, c.contribution, c.score) for m, c in h.modalities.items()}
         hits.append(FusedHit(hit, h.score, ranks, h.demoted))
     return Answer(
-        intent=r.intent, confidence=r.confidence, fusion_strategy=r.fusion_strategy, preset=r.preset, partial=r.partial,
-        missing_shards=tuple(r.missing_shards), hits=tuple(hits), total_candidates=r.total_candidates,
-        timings={t.stage: t.ms for t in r.timings}, generation=r.generation, notes=tuple(r.notes), weights=dict(r.weights),
-        rerank=r.rerank, no_confident_match=r.no_confident_match,
+        intent=r.intent,
+        confidence=r.confidence,
+        fusion_strategy=r.fusion_strategy,
+        preset=r.preset,
+        partial=r.partial,
+        missing_shards=tuple(r.missing_shards),
+        hits=tuple(hits),
+        total_candidates=r.total_candidates,
+        timings={t.stage: t.ms for t in r.timings},
+        generation=r.generation,
+        notes=tuple(r.notes),
+        weights=dict(r.weights),
+        rerank=r.rerank,
+        no_confident_match=r.no_confident_match,
         confidences=_confidences(r),
     )
 
@@ -148,31 +169,64 @@ def _status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
         generation=s.generation,
         repos=tuple(RepoInfo(r.name, r.path, r.files, r.segments) for r in s.repos),
         shards=tuple(ShardInfo(x.modality, x.shard, x.replica, x.generation, x.health, x.address) for x in s.shards),
-        modalities=tuple(s.modalities), version=s.version, nodes=s.nodes,
+        modalities=tuple(s.modalities),
+        version=s.version,
+        nodes=s.nodes,
     )
 
 
 def _summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
     return IndexSummary(
-        generation=s.generation, files=s.files, segments=s.segments, bytes=s.bytes, skipped=Counter(dict(s.skipped)),
-        reused_files=s.reused_files, parse_errors=s.parse_errors, unsupported_languages=Counter(dict(s.unsupported_languages)),
+        generation=s.generation,
+        files=s.files,
+        segments=s.segments,
+        bytes=s.bytes,
+        skipped=Counter(dict(s.skipped)),
+        reused_files=s.reused_files,
+        parse_errors=s.parse_errors,
+        unsupported_languages=Counter(dict(s.unsupported_languages)),
         seconds=s.seconds,
     )
 
 
-def search_request(query: str, *, k: int = 10, repos: Sequence[str] = (), intent: str = "", preset: str = "default",
-                   modalities: Sequence[str] = (), weights: Mapping[str, float] | None = None, path_glob: str = "",
-                   languages: Sequence[str] = (), case_sensitive: bool = False, regex: bool = False,
-                   options: Mapping[str, str] | None = None, snippets: bool = False, deadline_ms: int = 5000) -> coordinator_pb2.SearchRequest:
+def search_request(
+    query: str,
+    *,
+    k: int = 10,
+    repos: Sequence[str] = (),
+    intent: str = "",
+    preset: str = "default",
+    modalities: Sequence[str] = (),
+    weights: Mapping[str, float] | None = None,
+    path_glob: str = "",
+    languages: Sequence[str] = (),
+    case_sensitive: bool = False,
+    regex: bool = False,
+    options: Mapping[str, str] | None = None,
+    snippets: bool = False,
+    deadline_ms: int = 5000,
+) -> coordinator_pb2.SearchRequest:
     """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``)."""
     opts = dict(options or {})
     if regex:
         opts["mode"] = "regex"
-    return params_to_pb(SearchParams(
-        query=query, k=k, repos=tuple(repos), intent=intent, preset=preset, modalities=tuple(modalities),
-        weights=dict(weights or {}), deadline_ms=deadline_ms, path_glob=path_glob, languages=tuple(languages),
-        case_sensitive=case_sensitive, options=opts, with_snippets=snippets,
-    ))
+    return params_to_pb(
+        SearchParams(
+            query=query,
+            k=k,
+            repos=tuple(repos),
+            intent=intent,
+            preset=preset,
+            modalities=tuple(modalities),
+            weights=dict(weights or {}),
+            deadline_ms=deadline_ms,
+            path_glob=path_glob,
+            languages=tuple(languages),
+            case_sensitive=case_sensitive,
+            options=opts,
+            with_snippets=snippets,
+        )
+    )
 
 
 def _index_request(repos: Iterable[Path | str | tuple[Path | str, str | None]]) -> coordinator_pb2.IndexRequest:
@@ -188,11 +242,26 @@ class Client:
     ``$FOURFOLD_TLS_CA``) turns TLS on and trusts that CA; ``tls=True`` alone trusts the system roots.
     """
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: str | None = None, tls: bool = False,
-                 ca_cert: Path | str | None = None, server_name: str | None = None, timeout_s: float = 30.0,
-                 retries: int = 2) -> None:
-        self.connection = Connection.from_env(address, token=token, tls=tls, ca_cert=Path(ca_cert) if ca_cert else None,
-                                              server_name=server_name, timeout_s=timeout_s, retries=retries)
+    def __init__(
+        self,
+        address: str = DEFAULT_ADDRESS,
+        *,
+        token: str | None = None,
+        tls: bool = False,
+        ca_cert: Path | str | None = None,
+        server_name: str | None = None,
+        timeout_s: float = 30.0,
+        retries: int = 2,
+    ) -> None:
+        self.connection = Connection.from_env(
+            address,
+            token=token,
+            tls=tls,
+            ca_cert=Path(ca_cert) if ca_cert else None,
+            server_name=server_name,
+            timeout_s=timeout_s,
+            retries=retries,
+        )
         self._channel = self.connection.channel()
         self._stub = coordinator_pb2_grpc.CoordinatorStub(self._channel)
         self._metadata = self.connection.metadata()
@@ -209,7 +278,9 @@ class Client:
     def healthy(self, timeout_s: float = 0.5) -> bool:
         """True when the coordinator answers its health check (needs no token)."""
         try:
-            r = health_pb2_grpc.HealthStub(self._channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+            r = health_pb2_grpc.HealthStub(self._channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=timeout_s
+            )
         except grpc.RpcError:
             return False
         return r.status == health_pb2.HealthCheckResponse.SERVING
@@ -219,14 +290,21 @@ class Client:
         request = search_request(query, **kw)
         timeout = max(self.connection.timeout_s, request.deadline_ms / 1000 + 5)
         try:
-            return answer_from_pb(self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata)))
+            return answer_from_pb(
+                self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
+            )
         except grpc.RpcError as exc:
             _raise(exc)
 
     def status(self) -> Status:
         try:
-            return _status_from_pb(self.connection.call(
-                lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata)))
+            return _status_from_pb(
+                self.connection.call(
+                    lambda: self._stub.Status(
+                        coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata
+                    )
+                )
+            )
         except grpc.RpcError as exc:
             _raise(exc)
 
@@ -234,7 +312,9 @@ class Client:
         """The repositories this token may read."""
         return self.status().repos
 
-    def index(self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None) -> IndexSummary:
+    def index(
+        self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None
+    ) -> IndexSummary:
         """Register and index ``repos`` (paths on the coordinator's machine); needs an admin token."""
         try:
             for msg in self._stub.Index(_index_request(repos), metadata=self._metadata):
@@ -250,11 +330,26 @@ class Client:
 class AsyncClient:
     """The asyncio twin of :class:`Client` (one per event loop)."""
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, *, token: str | None = None, tls: bool = False,
-                 ca_cert: Path | str | None = None, server_name: str | None = None, timeout_s: float = 30.0,
-                 retries: int = 2) -> None:
-        self.connection = Connection.from_env(address, token=token, tls=tls, ca_cert=Path(ca_cert) if ca_cert else None,
-                                              server_name=server_name, timeout_s=timeout_s, retries=retries)
+    def __init__(
+        self,
+        address: str = DEFAULT_ADDRESS,
+        *,
+        token: str | None = None,
+        tls: bool = False,
+        ca_cert: Path | str | None = None,
+        server_name: str | None = None,
+        timeout_s: float = 30.0,
+        retries: int = 2,
+    ) -> None:
+        self.connection = Connection.from_env(
+            address,
+            token=token,
+            tls=tls,
+            ca_cert=Path(ca_cert) if ca_cert else None,
+            server_name=server_name,
+            timeout_s=timeout_s,
+            retries=retries,
+        )
         self._channel = self.connection.aio_channel()
         self._stub = coordinator_pb2_grpc.CoordinatorStub(self._channel)
         self._metadata = self.connection.metadata()
@@ -281,7 +376,9 @@ class AsyncClient:
 
     async def healthy(self, timeout_s: float = 0.5) -> bool:
         try:
-            r = await health_pb2_grpc.HealthStub(self._channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+            r = await health_pb2_grpc.HealthStub(self._channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=timeout_s
+            )
         except grpc.aio.AioRpcError:
             return False
         return bool(r.status == health_pb2.HealthCheckResponse.SERVING)
@@ -289,16 +386,25 @@ class AsyncClient:
     async def search(self, query: str, **kw: Any) -> Answer:
         request = search_request(query, **kw)
         timeout = max(self.connection.timeout_s, request.deadline_ms / 1000 + 5)
-        return answer_from_pb(await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata)))
+        return answer_from_pb(
+            await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
+        )
 
     async def status(self) -> Status:
-        return _status_from_pb(await self._call(
-            lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata)))
+        return _status_from_pb(
+            await self._call(
+                lambda: self._stub.Status(
+                    coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata
+                )
+            )
+        )
 
     async def repositories(self) -> tuple[RepoInfo, ...]:
         return (await self.status()).repos
 
-    async def index(self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None) -> IndexSummary:
+    async def index(
+        self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None
+    ) -> IndexSummary:
         try:
             async for msg in self._stub.Index(_index_request(repos), metadata=self._metadata):
                 if progress is not None:

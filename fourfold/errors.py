@@ -36,8 +36,8 @@ __all__ = [
     "PermissionDenied",
     "PluginError",
     "RemoteError",
-    "Unavailable",
     "Unauthenticated",
+    "Unavailable",
     "UnknownRepository",
 ]
 

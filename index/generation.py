@@ -24,12 +24,20 @@ from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
+from fourfold.index.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildStats, MapBatches
-from fourfold.index.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
 from fourfold.plugins.types import Segment
 
-__all__ = ["SHARDINGS", "IndexSummary", "LocalShardExecutor", "ShardJob", "build_generation", "build_one_shard", "sharding_of"]
+__all__ = [
+    "SHARDINGS",
+    "IndexSummary",
+    "LocalShardExecutor",
+    "ShardJob",
+    "build_generation",
+    "build_one_shard",
+    "sharding_of",
+]
 
 #: A repository whose segment text exceeds this is split over several shards (by file).
 MAX_SHARD_BYTES = 64 << 20
@@ -62,9 +70,15 @@ class IndexSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "generation": self.generation, "files": self.files, "segments": self.segments, "bytes": self.bytes,
-            "skipped": dict(self.skipped), "reused_files": self.reused_files, "parse_errors": self.parse_errors,
-            "unsupported_languages": dict(self.unsupported_languages), "seconds": round(self.seconds, 3),
+            "generation": self.generation,
+            "files": self.files,
+            "segments": self.segments,
+            "bytes": self.bytes,
+            "skipped": dict(self.skipped),
+            "reused_files": self.reused_files,
+            "parse_errors": self.parse_errors,
+            "unsupported_languages": dict(self.unsupported_languages),
+            "seconds": round(self.seconds, 3),
             "shards": self.shards,
         }
 
@@ -93,8 +107,11 @@ def build_one_shard(job: ShardJob, map_batches: MapBatches | None = None) -> Bui
         shard_dir = build_dir / job.spec.folder
         shard_dir.mkdir(parents=True, exist_ok=True)
         ctx = BuildContext(
-            generation=job.generation, shard=job.spec.shard, repos=job.spec.repos,
-            previous_dir=Path(job.previous_dir) if job.previous_dir else None, settings=job.settings,
+            generation=job.generation,
+            shard=job.spec.shard,
+            repos=job.spec.repos,
+            previous_dir=Path(job.previous_dir) if job.previous_dir else None,
+            settings=job.settings,
             map_batches=map_batches,
         )
         return modality.build(segments, shard_dir, ctx)
@@ -130,8 +147,10 @@ def sharding_of(modality: Any, settings: Mapping[str, str]) -> str:
     declared: str = modality.sharding
     wanted = settings.get(f"{modality.name}.sharding", "") or declared
     if wanted not in (declared, "global"):
-        raise InvalidInput(f"build setting {modality.name}.sharding={wanted!r} is not possible: the {modality.name} "
-                           f"modality is sharded {declared!r}; use 'global' or {declared!r}")
+        raise InvalidInput(
+            f"build setting {modality.name}.sharding={wanted!r} is not possible: the {modality.name} "
+            f"modality is sharded {declared!r}; use 'global' or {declared!r}"
+        )
     return wanted
 
 
@@ -188,7 +207,9 @@ def build_generation(
     if modalities is not None:
         unknown = sorted(set(modalities) - set(registry.modalities))
         if unknown or not modalities:
-            raise InvalidInput(f"unknown modalities {unknown or list(modalities)}; loaded: {', '.join(sorted(registry.modalities))}")
+            raise InvalidInput(
+                f"unknown modalities {unknown or list(modalities)}; loaded: {', '.join(sorted(registry.modalities))}"
+            )
     chosen = sorted(modalities if modalities is not None else registry.modalities)
     shardings = {name: sharding_of(registry.modalities[name], settings) for name in chosen}
     additions: list[tuple[Path, str]] = []
@@ -198,7 +219,9 @@ def build_generation(
         additions.append((path.resolve(), _validate_name(name or path.resolve().name)))
     names = [n for _, n in additions]
     if len(set(names)) != len(names):
-        raise InvalidInput(f"two repositories would be registered under one name: {sorted(names)}; pass distinct --name values")
+        raise InvalidInput(
+            f"two repositories would be registered under one name: {sorted(names)}; pass distinct --name values"
+        )
 
     store.ensure()
     with store.build_lock():
@@ -248,7 +271,9 @@ def build_generation(
             if centrality:
                 report("centrality", 0, 1, "computing centrality")
                 values = registry.pm.hook.fourfold_compute_centrality(segments=all_segments) or {}
-                segdb.executemany("UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items()))
+                segdb.executemany(
+                    "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items())
+                )
                 report("centrality", 1, 1, f"centrality for {len(values)} segments")
             segdb.commit()
         del all_segments
@@ -257,14 +282,20 @@ def build_generation(
         specs: list[ShardSpec] = []
         for name in chosen:
             for spec in _plan_shards(name, shardings[name], repo_files):
-                prev_dir = previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
+                prev_dir = (
+                    previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
+                )
                 # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
                 job_settings = {**settings, **{f"repo_path.{r}": repo_stats[r]["path"] for r in spec.repos}}
-                jobs.append(ShardJob(name, spec, str(build_dir), str(prev_dir) if prev_dir else None, generation, job_settings))
+                jobs.append(
+                    ShardJob(name, spec, str(build_dir), str(prev_dir) if prev_dir else None, generation, job_settings)
+                )
         built: dict[tuple[str, str], BuildStats] = {}
         for done, (job, stats) in enumerate(executor.run(jobs), start=1):
             built[(job.modality, job.spec.shard)] = stats
-            report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {stats.segments} segments")
+            report(
+                f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {stats.segments} segments"
+            )
         for job in jobs:
             stats = built[(job.modality, job.spec.shard)]
             s = job.spec
@@ -277,8 +308,14 @@ def build_generation(
             "previous": previous,
             "repos": repo_stats,
             "shards": [
-                {"modality": s.modality, "shard": s.shard, "folder": s.folder, "repos": list(s.repos),
-                 "files": list(s.files), "segments": s.segments}
+                {
+                    "modality": s.modality,
+                    "shard": s.shard,
+                    "folder": s.folder,
+                    "repos": list(s.repos),
+                    "files": list(s.files),
+                    "segments": s.segments,
+                }
                 for s in specs
             ],
             "summary": summary.as_dict(),
@@ -316,7 +353,9 @@ def _segmented_files(
     batch_bytes = 0
 
     def flush() -> Iterator[tuple[str, int, str, list[Segment], int, bool]]:
-        fresh = segmenter.segment([FileTask(repo, path, language, data) for path, data, _, language, cached, _, _ in batch if cached is None])
+        fresh = segmenter.segment(
+            [FileTask(repo, path, language, data) for path, data, _, language, cached, _, _ in batch if cached is None]
+        )
         for path, data, fhash, language, cached, parse_errors, supported in batch:
             if cached is not None:
                 summary.reused_files += 1
@@ -342,10 +381,13 @@ def _segmented_files(
         fhash = content_hash(data + SEGMENTER_VERSION.encode())
         language = detect_language(f.path, data[:128])
         row = catalog.execute(
-            "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?", (repo, f.path)
+            "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?",
+            (repo, f.path),
         ).fetchone()
         if row and row[0] == fhash:
-            batch.append((f.path, data, fhash, language, [Segment(**d) for d in json.loads(row[3])], row[1], bool(row[2])))
+            batch.append(
+                (f.path, data, fhash, language, [Segment(**d) for d in json.loads(row[3])], row[1], bool(row[2]))
+            )
         else:
             batch.append((f.path, data, fhash, language, None, 0, True))
             batch_bytes += len(data)

@@ -36,8 +36,19 @@ from fourfold.plugins.types import Segment
 __all__ = ["GenerationReader", "IndexStore", "RepoRecord", "ShardSpec"]
 
 _SEGMENT_COLUMNS = (
-    "id", "repo", "path", "language", "start_line", "end_line", "content", "content_hash",
-    "symbol", "kind", "signature", "qualified_name", "parent_id",
+    "id",
+    "repo",
+    "path",
+    "language",
+    "start_line",
+    "end_line",
+    "content",
+    "content_hash",
+    "symbol",
+    "kind",
+    "signature",
+    "qualified_name",
+    "parent_id",
 )
 KEEP_GENERATIONS = 3
 
@@ -136,7 +147,9 @@ class IndexStore:
             if r.name == name:
                 return r
         known = ", ".join(r.name for r in self.repos()) or "none"
-        raise UnknownRepository(f"unknown repository {name!r}; registered: {known}. Index it with `fourfold index PATH --name {name}`")
+        raise UnknownRepository(
+            f"unknown repository {name!r}; registered: {known}. Index it with `fourfold index PATH --name {name}`"
+        )
 
     # -- generations -----------------------------------------------------------------------------
     def live_generation(self) -> str | None:
@@ -172,7 +185,11 @@ class IndexStore:
 
     def next_generation_name(self) -> str:
         numbers = [int(p.name[1:]) for p in self.generations_dir.glob("g[0-9]*") if p.name[1:].isdigit()]
-        numbers += [int(p.name[len(".build-g"):]) for p in self.generations_dir.glob(".build-g*") if p.name[len(".build-g"):].isdigit()]
+        numbers += [
+            int(p.name[len(".build-g") :])
+            for p in self.generations_dir.glob(".build-g*")
+            if p.name[len(".build-g") :].isdigit()
+        ]
         return f"g{max(numbers, default=0) + 1:06d}"
 
     @contextlib.contextmanager
@@ -183,7 +200,9 @@ class IndexStore:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise IndexLocked(f"another index build holds {str(self.home / 'index.lock')!r}; wait for it to finish") from None
+                raise IndexLocked(
+                    f"another index build holds {str(self.home / 'index.lock')!r}; wait for it to finish"
+                ) from None
             yield
         finally:
             os.close(fd)
@@ -235,7 +254,9 @@ class GenerationReader:
         try:
             self.manifest = json.loads(manifest.read_text())
         except json.JSONDecodeError as exc:
-            raise CorruptIndex(f"manifest of {str(self.root)!r} is not valid JSON ({exc}); rebuild with `fourfold index`") from None
+            raise CorruptIndex(
+                f"manifest of {str(self.root)!r} is not valid JSON ({exc}); rebuild with `fourfold index`"
+            ) from None
         self.name = self.manifest["generation"]
 
     def _conn(self) -> sqlite3.Connection:
@@ -250,7 +271,14 @@ class GenerationReader:
         specs = self._specs
         if specs is None:
             specs = self._specs = tuple(
-                ShardSpec(s["modality"], s["shard"], s["folder"], tuple(s["repos"]), tuple(s.get("files", ())), s.get("segments", 0))
+                ShardSpec(
+                    s["modality"],
+                    s["shard"],
+                    s["folder"],
+                    tuple(s["repos"]),
+                    tuple(s.get("files", ())),
+                    s.get("segments", 0),
+                )
                 for s in self.manifest["shards"]
             )
         return [spec for spec in specs if modality is None or spec.modality == modality]
@@ -272,13 +300,18 @@ class GenerationReader:
         if files:
             for key in files:
                 repo, path = key.split("\0", 1)
-                for row in conn.execute(f"SELECT {cols} FROM segments WHERE repo = ? AND path = ? ORDER BY start_line, end_line DESC", (repo, path)):
+                for row in conn.execute(
+                    f"SELECT {cols} FROM segments WHERE repo = ? AND path = ? ORDER BY start_line, end_line DESC",
+                    (repo, path),
+                ):
                     yield Segment(*row)
             return
         repos = list(repos)
         if repos:
             for repo in repos:
-                for row in conn.execute(f"SELECT {cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC", (repo,)):
+                for row in conn.execute(
+                    f"SELECT {cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC", (repo,)
+                ):
                     yield Segment(*row)
         else:
             for row in conn.execute(f"SELECT {cols} FROM segments ORDER BY repo, path, start_line, end_line DESC"):

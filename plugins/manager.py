@@ -15,12 +15,11 @@ import functools
 import importlib
 import logging
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
-
-import re
 
 import pluggy
 
@@ -133,21 +132,32 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
                     raise PluginError(f"plugin {_owner!r} registered {modality!r}, which lacks {attr!r}")
             if modality.name in registry.modalities:
                 first = registry.owners.get(("modality", modality.name), "?")
-                raise PluginError(f"plugin {_owner!r} registered modality {modality.name!r}, already registered by plugin {first!r}")
+                raise PluginError(
+                    f"plugin {_owner!r} registered modality {modality.name!r}, already registered by plugin {first!r}"
+                )
             registry.modalities[modality.name] = modality
             registry.owners[("modality", modality.name)] = _owner
 
         _call_one(impl, registry, owner, register=register_modality)
 
-    for kind, table, hook in (("embedder", registry.embedders, pm.hook.fourfold_register_embedders),
-                              ("reranker", registry.rerankers, pm.hook.fourfold_register_rerankers)):
+    for kind, table, hook in (
+        ("embedder", registry.embedders, pm.hook.fourfold_register_embedders),
+        ("reranker", registry.rerankers, pm.hook.fourfold_register_rerankers),
+    ):
         for impl in hook.get_hookimpls():
             owner = _owner(impl.plugin)
 
-            def register_factory(name: str, factory: Callable[..., Any], _owner: str = owner, _kind: str = kind,
-                                 _table: dict[str, Callable[..., Any]] = table) -> None:
+            def register_factory(
+                name: str,
+                factory: Callable[..., Any],
+                _owner: str = owner,
+                _kind: str = kind,
+                _table: dict[str, Callable[..., Any]] = table,
+            ) -> None:
                 if not callable(factory):
-                    raise PluginError(f"plugin {_owner!r} registered {_kind} {name!r} with {factory!r}, which is not callable")
+                    raise PluginError(
+                        f"plugin {_owner!r} registered {_kind} {name!r} with {factory!r}, which is not callable"
+                    )
                 _table[name] = factory
                 registry.owners[(_kind, name)] = _owner
 
@@ -161,9 +171,13 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
             try:
                 re.compile(pattern, re.IGNORECASE)
             except re.error as exc:
-                raise PluginError(f"plugin {_owner!r} registered intent {intent!r} with an invalid pattern {pattern!r}: {exc}") from None
+                raise PluginError(
+                    f"plugin {_owner!r} registered intent {intent!r} with an invalid pattern {pattern!r}: {exc}"
+                ) from None
             if not 0.0 <= confidence <= 1.0:
-                raise PluginError(f"plugin {_owner!r} registered intent {intent!r} with confidence {confidence!r}; use 0 to 1")
+                raise PluginError(
+                    f"plugin {_owner!r} registered intent {intent!r} with confidence {confidence!r}; use 0 to 1"
+                )
             registry.intent_rules.append(IntentRule(intent, pattern, confidence, dict(weights), _owner))
 
         _call_one(impl, registry, owner, register=register_intent)
@@ -210,7 +224,11 @@ def _call_one(impl: Any, registry: PluginRegistry, owner: str, **kwargs: Any) ->
 
 def _drop(registry: PluginRegistry, owner: str, plugin: object) -> None:
     """Forget everything ``owner`` registered and unregister it, so no later hook call reaches it."""
-    tables: dict[str, dict[str, Any]] = {"modality": registry.modalities, "embedder": registry.embedders, "reranker": registry.rerankers}
+    tables: dict[str, dict[str, Any]] = {
+        "modality": registry.modalities,
+        "embedder": registry.embedders,
+        "reranker": registry.rerankers,
+    }
     for (kind, name), who in list(registry.owners.items()):
         if who == owner:
             tables[kind].pop(name, None)

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from fourfold.errors import PluginError
-from fourfold.plugins.hookspecs import hookimpl
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.hookspecs import hookimpl
 from fourfold.plugins.modality import BuildContext, BuildStats, Modality, Shard
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
@@ -89,14 +89,21 @@ def build_and_load(
         shard_dir = Path(tmp.name)
     repos = tuple(sorted({s.repo for s in segments} | set(repo_paths or {})))
     all_settings = {**(settings or {}), **{f"repo_path.{r}": str(p) for r, p in (repo_paths or {}).items()}}
-    ctx = BuildContext(generation="g000001", shard=repos[0] if len(repos) == 1 else "all", repos=repos,
-                       previous_dir=previous_dir, settings=all_settings)
+    ctx = BuildContext(
+        generation="g000001",
+        shard=repos[0] if len(repos) == 1 else "all",
+        repos=repos,
+        previous_dir=previous_dir,
+        settings=all_settings,
+    )
     stats = modality.build(list(segments), shard_dir, ctx)
     if not isinstance(stats, BuildStats):
         raise PluginError(f"modality {modality.name!r}: build() returned {type(stats).__name__}, not BuildStats")
     shard = modality.load(shard_dir)
     if not isinstance(shard, Shard):
-        raise PluginError(f"modality {modality.name!r}: load() returned {type(shard).__name__}, which lacks search()/close()")
+        raise PluginError(
+            f"modality {modality.name!r}: load() returned {type(shard).__name__}, which lacks search()/close()"
+        )
     return ModalityRun(modality, shard, stats, shard_dir, frozenset(s.id for s in segments), tmp)
 
 

@@ -53,7 +53,10 @@ def two_node(work: Path) -> dict[str, Any]:
 
     home = index(work)
     mem = {"object_store_memory": 80 << 20}
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "resources": {"node_a": 1}, "include_dashboard": False, **mem})
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={"num_cpus": 1, "resources": {"node_a": 1}, "include_dashboard": False, **mem},
+    )
     node_b = cluster.add_node(num_cpus=1, resources={"node_b": 1}, **mem)
     cluster.wait_for_nodes()
     out: dict[str, Any] = {}
@@ -66,20 +69,30 @@ def two_node(work: Path) -> dict[str, Any]:
                 placement.setdefault(sh.node_id, []).append(f"{sh.modality}/{sh.shard}")
             out["placement"] = placement
             out["node_b"] = node_b.node_id
-            answers = [client.search(SearchParams(query=q, k=5, preset="thorough")) for q in
-                       ("def parse_config", "def compute_invoice_total", "how does authentication work")]
+            answers = [
+                client.search(SearchParams(query=q, k=5, preset="thorough"))
+                for q in ("def parse_config", "def compute_invoice_total", "how does authentication work")
+            ]
             out["complete_before"] = [not a.partial and bool(a.hits) for a in answers]
             out["repos_answered"] = sorted({h.repo for a in answers for h in a.hits})
             on_b = sorted(placement.get(node_b.node_id, []))
             cluster.remove_node(node_b, allow_graceful=False)
-            after = client.search(SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=1500))
-            out["after_kill"] = {"partial": after.partial, "missing": sorted(after.missing_shards), "hits": len(after.hits)}
+            after = client.search(
+                SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=1500)
+            )
+            out["after_kill"] = {
+                "partial": after.partial,
+                "missing": sorted(after.missing_shards),
+                "hits": len(after.hits),
+            }
             out["on_b"] = on_b
             # detached actors restart on the surviving node: the answers become complete again
             recovered = False
             deadline = time.monotonic() + 90
             while time.monotonic() < deadline:
-                r = client.search(SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=3000))
+                r = client.search(
+                    SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=3000)
+                )
                 if not r.partial:
                     recovered = True
                     break
@@ -142,17 +155,46 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
     ray_bin = str(Path(sys.executable).parent / "ray")
     # `ray start --block` in a session of its own: stopping it stops this cluster only (`ray stop`
     # would stop every Ray cluster on the machine, the test session's included).
-    head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={ray_port}", "--num-cpus=2",
-                             "--include-dashboard=false", "--disable-usage-stats", "--object-store-memory=100000000"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=open(work / "ray-head.log", "wb"), start_new_session=True)
+    head = subprocess.Popen(
+        [
+            ray_bin,
+            "start",
+            "--head",
+            "--block",
+            f"--port={ray_port}",
+            "--num-cpus=2",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+            "--object-store-memory=100000000",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(work / "ray-head.log", "wb"),
+        start_new_session=True,
+    )
     _wait_for_ray(ray_port, head)
     procs: list[subprocess.Popen[bytes]] = []
     out: dict[str, Any] = {}
     try:
+
         def serve(address: str, role: str) -> subprocess.Popen[bytes]:
-            p = subprocess.Popen([sys.executable, "-m", "fourfold", "serve", "--address", address, "--role", role,
-                                  "--ray-address", f"127.0.0.1:{ray_port}"], env=env,
-                                 stdout=subprocess.DEVNULL, stderr=open(work / f"serve-{role}-{len(procs)}.log", "wb"))
+            p = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "fourfold",
+                    "serve",
+                    "--address",
+                    address,
+                    "--role",
+                    role,
+                    "--ray-address",
+                    f"127.0.0.1:{ray_port}",
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=open(work / f"serve-{role}-{len(procs)}.log", "wb"),
+            )
             procs.append(p)
             _wait_healthy(address)
             return p
@@ -162,8 +204,11 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
         with Client(first_addr) as c:
             r = c.search(SearchParams(query="def parse_config", k=3))
             s = c.status()
-        out["before"] = {"generation": r.generation, "top": r.hits[0].path if r.hits else None,
-                         "workers": sorted(sh.address for sh in s.shards)}
+        out["before"] = {
+            "generation": r.generation,
+            "top": r.hits[0].path if r.hits else None,
+            "workers": sorted(sh.address for sh in s.shards),
+        }
         second_addr = f"127.0.0.1:{free_port()}"
         serve(second_addr, "coordinator")
         with Client(second_addr) as c:
@@ -178,11 +223,28 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
         with Client(first_addr) as c:
             r4 = c.search(SearchParams(query="def parse_config", k=3))
             s4 = c.status()
-        out["after_restart"] = {"generation": r4.generation, "top": r4.hits[0].path if r4.hits else None,
-                                "workers": sorted(sh.address for sh in s4.shards)}
+        out["after_restart"] = {
+            "generation": r4.generation,
+            "top": r4.hits[0].path if r4.hits else None,
+            "workers": sorted(sh.address for sh in s4.shards),
+        }
         # scale the text shards to two replicas on the running cluster; the coordinator picks them up
-        subprocess.run([sys.executable, "-m", "fourfold", "scale", "--ray-address", f"127.0.0.1:{ray_port}",
-                        "--replicas", "text=2"], env=env, check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "fourfold",
+                "scale",
+                "--ray-address",
+                f"127.0.0.1:{ray_port}",
+                "--replicas",
+                "text=2",
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         deadline = time.monotonic() + 30
         replicas: dict[str, int] = {}
         with Client(first_addr) as c:

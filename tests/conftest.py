@@ -57,7 +57,7 @@ def authenticate(user, password):
     session = Session("/etc/app.conf")
     return session.send(lambda: (user, password))
 ''',
-    "web/server.js": '''const http = require("http");
+    "web/server.js": """const http = require("http");
 
 function startServer(port) {
   return http.createServer(handleRequest).listen(port);
@@ -68,10 +68,10 @@ function handleRequest(req, res) {
 }
 
 module.exports = { startServer };
-''',
-    "vendor/lib/helper.py": '''def parse_config(path):
+""",
+    "vendor/lib/helper.py": """def parse_config(path):
     return {}
-''',
+""",
     "ignored/secret.py": "API_KEY = 'do-not-index'\n",
     ".gitignore": "ignored/\n*.log\n",
     "debug.log": "ECONNREFUSED in a log that is ignored\n",

@@ -16,9 +16,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fourfold.coordinator.auth import (
     ALL_REPOS,
+    TOKENS_ENV,
     AuthInterceptor,
     Limits,
-    TOKENS_ENV,
     TokenStore,
     check_limits,
     current_principal,
@@ -32,17 +32,26 @@ ALICE, BOB, ADMIN = new_token(), new_token(), new_token()
 
 
 def grants(**extra: Any) -> str:
-    return json.dumps({"tokens": [
-        {"name": "alice", "sha256": hash_token(ALICE), "repos": ["alpha"], "max_concurrent": 1},
-        {"name": "bob", "sha256": hash_token(BOB), "repos": ["beta", "gamma"]},
-        {"name": "ops", "sha256": hash_token(ADMIN), "repos": [ALL_REPOS], "admin": True, **extra},
-    ]})
+    return json.dumps(
+        {
+            "tokens": [
+                {"name": "alice", "sha256": hash_token(ALICE), "repos": ["alpha"], "max_concurrent": 1},
+                {"name": "bob", "sha256": hash_token(BOB), "repos": ["beta", "gamma"]},
+                {"name": "ops", "sha256": hash_token(ADMIN), "repos": [ALL_REPOS], "admin": True, **extra},
+            ]
+        }
+    )
 
 
 def test_grants_map_token_digests_to_principals() -> None:
     store = TokenStore.parse(grants(), "test")
     alice, bob, ops = (store.authenticate(t) for t in (ALICE, BOB, ADMIN))
-    assert alice is not None and (alice.name, alice.repos, alice.admin, alice.max_concurrent) == ("alice", {"alpha"}, False, 1)
+    assert alice is not None and (alice.name, alice.repos, alice.admin, alice.max_concurrent) == (
+        "alice",
+        {"alpha"},
+        False,
+        1,
+    )
     assert bob is not None and bob.visible(["alpha", "beta", "gamma"]) == ["beta", "gamma"]
     assert ops is not None and ops.repos is None and ops.admin and ops.may_read("anything")
     assert store.authenticate("ff_" + "x" * 43) is None and store.authenticate("") is None
@@ -58,7 +67,10 @@ def test_grants_map_token_digests_to_principals() -> None:
         ('{"tokens": [{"name": "a", "sha256": "abc", "repos": ["x"]}]}', "64 lower-case hex digits"),
         ('{"tokens": [{"name": "a", "sha256": "' + "a" * 64 + '", "repos": "x"}]}', '"repos" must be a list'),
         ('{"tokens": [{"sha256": "' + "a" * 64 + '", "repos": ["x"]}]}', 'missing "name"'),
-        ('{"tokens": [{"name": "a", "sha256": "' + "a" * 64 + '", "repos": ["x"], "max_concurrent": 0}]}', "positive integer"),
+        (
+            '{"tokens": [{"name": "a", "sha256": "' + "a" * 64 + '", "repos": ["x"], "max_concurrent": 0}]}',
+            "positive integer",
+        ),
         ('{"tokens": [{"name": "a", "sha256": "' + "a" * 64 + '", "repos": ["x"], "admn": true}]}', "unknown field"),
     ],
 )
@@ -114,7 +126,9 @@ class EchoCoordinator(coordinator_pb2_grpc.CoordinatorServicer):
     def __init__(self) -> None:
         self.gate: asyncio.Event | None = None
 
-    async def Search(self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext) -> coordinator_pb2.SearchResponse:  # noqa: N802
+    async def Search(
+        self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext
+    ) -> coordinator_pb2.SearchResponse:
         if request.query == "wait" and self.gate is not None:
             await self.gate.wait()
         p = current_principal()
@@ -158,8 +172,11 @@ def test_coordinator_calls_need_a_known_token(echo_server: Any) -> None:
     address, _, _ = echo_server
     with grpc.insecure_channel(address) as ch:
         stub = coordinator_pb2_grpc.CoordinatorStub(ch)
-        for metadata, fragment in [((), "missing bearer token"), (bearer("ff_wrong"), "invalid bearer token"),
-                                   ((("authorization", ALICE),), "missing bearer token")]:
+        for metadata, fragment in [
+            ((), "missing bearer token"),
+            (bearer("ff_wrong"), "invalid bearer token"),
+            ((("authorization", ALICE),), "missing bearer token"),
+        ]:
             with pytest.raises(grpc.RpcError) as info:
                 stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=metadata, timeout=5)
             assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED and fragment in info.value.details()
@@ -168,9 +185,15 @@ def test_coordinator_calls_need_a_known_token(echo_server: Any) -> None:
         assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
         r = stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(BOB), timeout=5)
         assert (r.intent, list(r.notes)) == ("bob", ["beta", "gamma"])
-        assert [p.message for p in stub.Index(coordinator_pb2.IndexRequest(), metadata=bearer(ADMIN), timeout=5)] == ["ops", "ops"]
+        assert [p.message for p in stub.Index(coordinator_pb2.IndexRequest(), metadata=bearer(ADMIN), timeout=5)] == [
+            "ops",
+            "ops",
+        ]
         # health probes need no token
-        assert health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+        assert (
+            health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=5).status
+            == health_pb2.HealthCheckResponse.SERVING
+        )
 
 
 def test_requests_in_flight_are_capped_per_token(echo_server: Any) -> None:
@@ -184,17 +207,24 @@ def test_requests_in_flight_are_capped_per_token(echo_server: Any) -> None:
                     stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(ALICE), timeout=5)
                 except grpc.RpcError as exc:
                     assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-                    assert "too many concurrent requests for token 'alice'" in exc.details() and "the limit is 1" in exc.details()
+                    assert (
+                        "too many concurrent requests for token 'alice'" in exc.details()
+                        and "the limit is 1" in exc.details()
+                    )
                     break
             else:
                 pytest.fail("alice's second concurrent call was never refused")
-            assert stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(BOB), timeout=5).intent == "bob"
+            assert (
+                stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(BOB), timeout=5).intent == "bob"
+            )
         finally:
             gate = servicer.gate
             assert gate is not None
             loop.call_soon_threadsafe(gate.set)
         assert first.result(timeout=10).intent == "alice"
-        assert stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(ALICE), timeout=5).intent == "alice"
+        assert (
+            stub.Search(coordinator_pb2.SearchRequest(query="q"), metadata=bearer(ALICE), timeout=5).intent == "alice"
+        )
 
 
 def test_token_command_prints_a_token_and_an_entry_that_authenticates_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -206,6 +236,10 @@ def test_token_command_prints_a_token_and_an_entry_that_authenticates_it(capsys:
     entry = json.loads(out)
     assert token not in out and entry["sha256"] == hash_token(token)
     principal = TokenStore.parse(json.dumps({"tokens": [entry]}), "stdout").authenticate(token)
-    assert principal is not None and (principal.name, principal.repos, principal.admin) == ("ci", {"alpha", "beta"}, True)
+    assert principal is not None and (principal.name, principal.repos, principal.admin) == (
+        "ci",
+        {"alpha", "beta"},
+        True,
+    )
     assert main(["token", "--name", "ci"]) == 2  # no --repo: refused with a message
     assert "at least one --repo" in capsys.readouterr().err

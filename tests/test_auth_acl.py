@@ -47,13 +47,13 @@ def write_repo(root: Path, tag: str) -> Path:
         py.write_text(
             f'"""The {tag} ledger, part {i}."""\n\n'
             f'{tag.upper()}_MARKER_{i} = "{tag}-secret-marker-{i}"\n\n\n'
-            f"def load_settings(path):\n    \"\"\"Read the {tag} settings.\"\"\"\n    return open(path).read().split()\n\n\n"
+            f'def load_settings(path):\n    """Read the {tag} settings."""\n    return open(path).read().split()\n\n\n'
             f"def {tag}_reconcile_{i}(entries, limit=10):\n"
-            f"    \"\"\"Reconcile {tag} entries against the journal {i}.\"\"\"\n"
+            f'    """Reconcile {tag} entries against the journal {i}."""\n'
             f"    total = sum(e.amount for e in entries[:limit])\n"
             f"    return {tag}_settle_{i}(total) + len({tag.upper()}_MARKER_{i})\n\n\n"
             f"def {tag}_settle_{i}(total):\n    return round(total * {i + 2}, 2)\n\n\n"
-            f"class {cap}Journal{i}:\n    \"\"\"Keeps {tag} postings.\"\"\"\n\n"
+            f'class {cap}Journal{i}:\n    """Keeps {tag} postings."""\n\n'
             f"    def post_{tag}_entry(self, entry):\n        return {tag}_reconcile_{i}([entry])\n"
         )
         js = root / f"{tag}_web" / f"view_{i}.js"
@@ -75,18 +75,27 @@ def self_signed(base: Path) -> tuple[Path, Path]:
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
         .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256())
     )
     cert_path, key_path = base / "cert.pem", base / "key.pem"
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     return cert_path, key_path
 
 
@@ -109,19 +118,30 @@ def secured(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     base = tmp_path_factory.mktemp("acl")
     store = IndexStore(base / "home")
     store.ensure()  # its own store id keeps its workers apart from the session cluster's (both have g000001)
-    build_generation(store, [(write_repo(base / "alpha", "alpha"), "alpha"), (write_repo(base / "beta", "beta"), "beta")])
+    build_generation(
+        store, [(write_repo(base / "alpha", "alpha"), "alpha"), (write_repo(base / "beta", "beta"), "beta")]
+    )
     cert, key = self_signed(base)
-    grants = {"tokens": [
-        {"name": "alice", "sha256": hash_token(ALICE), "repos": ["alpha"]},
-        {"name": "bob", "sha256": hash_token(BOB), "repos": ["beta"]},
-        {"name": "nobody", "sha256": hash_token(NOBODY), "repos": ["gone"]},
-        {"name": "ops", "sha256": hash_token(OPS), "repos": ["*"], "admin": True},
-    ]}
+    grants = {
+        "tokens": [
+            {"name": "alice", "sha256": hash_token(ALICE), "repos": ["alpha"]},
+            {"name": "bob", "sha256": hash_token(BOB), "repos": ["beta"]},
+            {"name": "nobody", "sha256": hash_token(NOBODY), "repos": ["gone"]},
+            {"name": "ops", "sha256": hash_token(OPS), "repos": ["*"], "admin": True},
+        ]
+    }
     loop = cluster._loop
     running = asyncio.run_coroutine_threadsafe(
-        start_server(store.home, "127.0.0.1:0", role="all", tokens=TokenStore.parse(json.dumps(grants), "test"), tls=TlsFiles(cert, key),
-                     health_address="127.0.0.1:0"),
-        loop).result(timeout=300)
+        start_server(
+            store.home,
+            "127.0.0.1:0",
+            role="all",
+            tokens=TokenStore.parse(json.dumps(grants), "test"),
+            tls=TlsFiles(cert, key),
+            health_address="127.0.0.1:0",
+        ),
+        loop,
+    ).result(timeout=300)
     try:
         yield Secured(running.address, cert, store.home, running.health_address)
     finally:
@@ -153,8 +173,17 @@ def acl_queries(own: str, other: str, n: int, seed: int) -> list[dict[str, Any]]
     while len(out) < n:
         tag = other if rng.random() < 0.8 else own
         i = rng.randrange(FILES_PER_REPO)
-        sym = rng.choice([f"{tag}_reconcile_{i}", f"{tag}_settle_{i}", f"{tag.capitalize()}Journal{i}", f"{tag}Render{i}",
-                          f"post_{tag}_entry", "load_settings", "renderAll"])
+        sym = rng.choice(
+            [
+                f"{tag}_reconcile_{i}",
+                f"{tag}_settle_{i}",
+                f"{tag.capitalize()}Journal{i}",
+                f"{tag}Render{i}",
+                f"post_{tag}_entry",
+                "load_settings",
+                "renderAll",
+            ]
+        )
         form = rng.randrange(10)
         if form == 0:
             req: dict[str, Any] = {"query": f"def {sym}"}
@@ -169,8 +198,12 @@ def acl_queries(own: str, other: str, n: int, seed: int) -> list[dict[str, Any]]
         elif form == 5:
             req = {"query": f"def {sym}(entries, limit=10):\n    total = sum(e.amount for e in entries[:limit])"}
         elif form == 6:
-            req = {"query": rng.choice([f"{tag}_\\w+_{i}", f"{tag.upper()}_MARKER_\\d", "def \\w+\\(", f"{tag}-view-[0-9]"]),
-                   "options": {"mode": "regex"}}
+            req = {
+                "query": rng.choice(
+                    [f"{tag}_\\w+_{i}", f"{tag.upper()}_MARKER_\\d", "def \\w+\\(", f"{tag}-view-[0-9]"]
+                ),
+                "options": {"mode": "regex"},
+            }
         elif form == 7:
             req = {"query": sym, "path_glob": rng.choice([f"{tag}_pkg/*", f"{tag}_web/view_{i}.js", "*"])}
         elif form == 8:
@@ -205,23 +238,37 @@ def test_acl_leak_through_grpc(stub: coordinator_pb2_grpc.CoordinatorStub) -> No
             leaked = [f"{h.repo}:{h.path}" for h in r.hits if h.repo != who]
             assert not leaked, f"{who}'s query {req} returned {leaked}"
             told = names_told(r, other, req["query"])
-            assert not told, f"{who}'s query {req} was told {told} (notes {list(r.notes)}, missing {list(r.missing_shards)})"
+            assert not told, (
+                f"{who}'s query {req} was told {told} (notes {list(r.notes)}, missing {list(r.missing_shards)})"
+            )
             forbidden += len(leaked)
             own_hits += len(r.hits)
-        reach = sum(1 for req in queries[:60]
-                    if any(h.repo == other for h in stub.Search(coordinator_pb2.SearchRequest(**req), metadata=bearer(OPS), timeout=30).hits))
-        assert reach >= 30, f"only {reach} of 60 queries find {other} even with the admin token: the leak test would prove nothing"
+        reach = sum(
+            1
+            for req in queries[:60]
+            if any(
+                h.repo == other
+                for h in stub.Search(coordinator_pb2.SearchRequest(**req), metadata=bearer(OPS), timeout=30).hits
+            )
+        )
+        assert reach >= 30, (
+            f"only {reach} of 60 queries find {other} even with the admin token: the leak test would prove nothing"
+        )
     assert forbidden == 0 and own_hits > 500
     latencies.sort()
-    print(f"\nACL gRPC: {len(latencies)} queries, 0 forbidden hits, {own_hits} allowed hits; "
-          f"p50 {statistics.median(latencies) * 1000:.1f} ms, p95 {latencies[int(0.95 * len(latencies))] * 1000:.1f} ms")
+    print(
+        f"\nACL gRPC: {len(latencies)} queries, 0 forbidden hits, {own_hits} allowed hits; "
+        f"p50 {statistics.median(latencies) * 1000:.1f} ms, p95 {latencies[int(0.95 * len(latencies))] * 1000:.1f} ms"
+    )
 
 
 def test_forbidden_repository_looks_like_a_missing_one(stub: coordinator_pb2_grpc.CoordinatorStub) -> None:
     answers = {}
     for repo in ("beta", "no-such-repo"):
         with pytest.raises(grpc.RpcError) as info:
-            stub.Search(coordinator_pb2.SearchRequest(query="load_settings", repos=[repo]), metadata=bearer(ALICE), timeout=30)
+            stub.Search(
+                coordinator_pb2.SearchRequest(query="load_settings", repos=[repo]), metadata=bearer(ALICE), timeout=30
+            )
         assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED
         answers[repo] = info.value.details().replace(repr(repo), "<repo>")
     assert answers["beta"] == answers["no-such-repo"] == "repository <repo> is not one you may search; yours: alpha"
@@ -241,17 +288,30 @@ def test_status_shows_only_what_the_caller_may_see(stub: coordinator_pb2_grpc.Co
 
 def test_index_needs_an_admin_token(stub: coordinator_pb2_grpc.CoordinatorStub, tmp_path: Path) -> None:
     with pytest.raises(grpc.RpcError) as info:
-        list(stub.Index(coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(tmp_path))]), metadata=bearer(ALICE), timeout=30))
-    assert info.value.code() == grpc.StatusCode.PERMISSION_DENIED and "indexing needs an admin token" in info.value.details()
+        list(
+            stub.Index(
+                coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(tmp_path))]),
+                metadata=bearer(ALICE),
+                timeout=30,
+            )
+        )
+    assert (
+        info.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        and "indexing needs an admin token" in info.value.details()
+    )
 
 
-def test_calls_without_a_valid_token_or_without_tls_are_refused(secured: Secured, stub: coordinator_pb2_grpc.CoordinatorStub) -> None:
+def test_calls_without_a_valid_token_or_without_tls_are_refused(
+    secured: Secured, stub: coordinator_pb2_grpc.CoordinatorStub
+) -> None:
     for metadata in ((), bearer("ff_not-a-token")):
         with pytest.raises(grpc.RpcError) as info:
             stub.Search(coordinator_pb2.SearchRequest(query="load_settings"), metadata=metadata, timeout=30)
         assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
     with grpc.insecure_channel(secured.address) as plain, pytest.raises(grpc.RpcError) as info:
-        coordinator_pb2_grpc.CoordinatorStub(plain).Search(coordinator_pb2.SearchRequest(query="x"), metadata=bearer(OPS), timeout=5)
+        coordinator_pb2_grpc.CoordinatorStub(plain).Search(
+            coordinator_pb2.SearchRequest(query="x"), metadata=bearer(OPS), timeout=5
+        )
     assert info.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
@@ -264,7 +324,9 @@ def test_calls_without_a_valid_token_or_without_tls_are_refused(secured: Secured
         ({"query": "(", "options": {"mode": "regex"}, "modalities": ["text"]}, "regex"),
     ],
 )
-def test_limits_are_invalid_argument(stub: coordinator_pb2_grpc.CoordinatorStub, request_kw: dict[str, Any], fragment: str) -> None:
+def test_limits_are_invalid_argument(
+    stub: coordinator_pb2_grpc.CoordinatorStub, request_kw: dict[str, Any], fragment: str
+) -> None:
     with pytest.raises(grpc.RpcError) as info:
         stub.Search(coordinator_pb2.SearchRequest(**request_kw), metadata=bearer(ALICE), timeout=30)
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and fragment in info.value.details()
@@ -275,29 +337,38 @@ def test_plaintext_health_port_serves_health_only(secured: Secured) -> None:
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
     with grpc.insecure_channel(secured.health_address) as ch:
-        r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service="fourfold.v1.Coordinator"), timeout=10)
+        r = health_pb2_grpc.HealthStub(ch).Check(
+            health_pb2.HealthCheckRequest(service="fourfold.v1.Coordinator"), timeout=10
+        )
         assert r.status == health_pb2.HealthCheckResponse.SERVING
         with pytest.raises(grpc.RpcError) as info:
-            coordinator_pb2_grpc.CoordinatorStub(ch).Status(coordinator_pb2.StatusRequest(), metadata=bearer(OPS), timeout=10)
+            coordinator_pb2_grpc.CoordinatorStub(ch).Status(
+                coordinator_pb2.StatusRequest(), metadata=bearer(OPS), timeout=10
+            )
         assert info.value.code() == grpc.StatusCode.UNIMPLEMENTED
 
 
 def test_reflection_lists_the_services(secured: Secured) -> None:
     with channel(secured) as ch:
         stub = reflection_pb2_grpc.ServerReflectionStub(ch)
-        responses = stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10)
+        responses = stub.ServerReflectionInfo(
+            iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=10
+        )
         names = {s.name for r in responses for s in r.list_services_response.service}
     assert {"fourfold.v1.Coordinator", "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= names
 
 
 def test_python_client_with_token_and_tls(secured: Secured) -> None:
     from fourfold import Client
-    from fourfold.errors import Unauthenticated
-    from fourfold.errors import PermissionDenied
+    from fourfold.errors import PermissionDenied, Unauthenticated
 
     with Client(secured.address, token=BOB, ca_cert=secured.ca) as c:
         answer = c.search('"beta-secret-marker-3"')
-        assert answer.hits and {f.hit.repo for f in answer.hits} == {"beta"} and answer.hits[0].hit.path == "beta_pkg/ledger_3.py"
+        assert (
+            answer.hits
+            and {f.hit.repo for f in answer.hits} == {"beta"}
+            and answer.hits[0].hit.path == "beta_pkg/ledger_3.py"
+        )
         assert [r.name for r in c.repositories()] == ["beta"]
         with pytest.raises(PermissionDenied, match="not one you may search"):
             c.search("load_settings", repos=["alpha"])
@@ -314,10 +385,15 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
     from mcp import Client as McpClient
     from mcp import StdioServerParameters
 
-    env = {**{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "FOURFOLD_HOME")},
-           "FOURFOLD_TOKEN": ALICE}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "fourfold.coordinator.cli", "mcp", "--address", secured.address,
-                                                                "--tls-ca", str(secured.ca)], env=env)
+    env = {
+        **{k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "FOURFOLD_HOME")},
+        "FOURFOLD_TOKEN": ALICE,
+    }
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "fourfold.coordinator.cli", "mcp", "--address", secured.address, "--tls-ca", str(secured.ca)],
+        env=env,
+    )
     rng = random.Random(3)
     calls: list[tuple[str, dict[str, Any]]] = []
     for req in acl_queries("alpha", "beta", MCP_QUERIES, 4):
@@ -330,23 +406,36 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
         texts = []
         async with McpClient(params) as client:
             names = {t.name for t in (await client.list_tools()).tools}
-            assert names == {"search", "find_definition", "find_references", "impact", "read_segment", "list_repositories"}
+            assert names == {
+                "search",
+                "find_definition",
+                "find_references",
+                "impact",
+                "read_segment",
+                "list_repositories",
+            }
             repos = await client.call_tool("list_repositories", {})
             texts.append(repos.content[0].text)
             for tool, args in calls:
                 result = await client.call_tool(tool, args)
                 text = "\n".join(c.text for c in result.content if hasattr(c, "text"))
                 assert not result.is_error, f"{tool} {args}: {text}"
-                assert "beta:" not in text and "beta_pkg/" not in text and "beta_web/" not in text, f"{tool} {args} leaked: {text}"
+                assert "beta:" not in text and "beta_pkg/" not in text and "beta_web/" not in text, (
+                    f"{tool} {args} leaked: {text}"
+                )
                 answered += 1
             denied = await client.call_tool("search", {"query": "load_settings", "repos": ["beta"]})
             texts.append(denied.content[0].text)
-            seg = await client.call_tool("read_segment", {"repo": "alpha", "path": "alpha_pkg/ledger_2.py", "line": 14,
-                                                           "symbol": "alpha_reconcile_2"})
+            seg = await client.call_tool(
+                "read_segment",
+                {"repo": "alpha", "path": "alpha_pkg/ledger_2.py", "line": 14, "symbol": "alpha_reconcile_2"},
+            )
             texts.append(seg.content[0].text)
             assert not seg.is_error
-            forbidden = await client.call_tool("read_segment", {"repo": "beta", "path": "beta_pkg/ledger_2.py", "line": 14,
-                                                                "symbol": "beta_reconcile_2"})
+            forbidden = await client.call_tool(
+                "read_segment",
+                {"repo": "beta", "path": "beta_pkg/ledger_2.py", "line": 14, "symbol": "beta_reconcile_2"},
+            )
             assert forbidden.is_error
             texts.append(forbidden.content[0].text)
         return answered, texts

@@ -16,12 +16,21 @@ from fourfold.coordinator.cli import build_parser
 def run(args: list[str], home: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "FOURFOLD_HOME": str(home)}
     # an unused port, so that no coordinator answers and the embedded path is taken
-    return subprocess.run([sys.executable, "-m", "fourfold", *args], capture_output=True, text=True, env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "fourfold", *args], capture_output=True, text=True, env=env, timeout=timeout
+    )
 
 
 def test_parser_knows_every_command() -> None:
     parser = build_parser()
-    for argv in (["index", "."], ["search", "q", "-k", "3", "--json"], ["serve", "--replicas", "text=2"], ["status"], ["demo"], ["plugins"]):
+    for argv in (
+        ["index", "."],
+        ["search", "q", "-k", "3", "--json"],
+        ["serve", "--replicas", "text=2"],
+        ["status"],
+        ["demo"],
+        ["plugins"],
+    ):
         assert parser.parse_args(argv).command == argv[0]
 
 
@@ -48,9 +57,12 @@ def test_index_then_search_json_end_to_end(sample_repo: Path, tmp_path: Path) ->
     summary = json.loads(r.stdout)
     assert summary["files"] == 6 and summary["skipped"] == {"binary": 1, "too_large": 1}
     assert "segment" in r.stderr  # progress went to stderr
-    for bad, message in ((["search", ""], "empty query"), (["search", "x", "-k", "0"], "invalid -k 0"),
-                         (["search", "x", "--intent", "guess"], "unknown intent 'guess'"),
-                         (["search", "x", "--repo", "nope"], "unknown repository 'nope'")):
+    for bad, message in (
+        (["search", ""], "empty query"),
+        (["search", "x", "-k", "0"], "invalid -k 0"),
+        (["search", "x", "--intent", "guess"], "unknown intent 'guess'"),
+        (["search", "x", "--repo", "nope"], "unknown repository 'nope'"),
+    ):
         r = run(bad, home)
         assert r.returncode == 2 and message in r.stderr, (bad, r.stderr)
     r = run(["search", '"ECONNREFUSED"', "--json"], home)

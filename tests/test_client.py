@@ -13,12 +13,19 @@ import pytest
 
 import fourfold
 from fourfold.client import answer_from_pb, error_from_rpc
-from fourfold.errors import Overloaded, RemoteError, Unauthenticated
 from fourfold.coordinator.client import TLS_CA_ENV, TOKEN_ENV, Connection
 from fourfold.coordinator.convert import answer_to_pb
 from fourfold.coordinator.engine import Answer
 from fourfold.coordinator.fusion import FusedHit, ModalityRank
-from fourfold.errors import InvalidInput, NotFound, PermissionDenied, Unavailable
+from fourfold.errors import (
+    InvalidInput,
+    NotFound,
+    Overloaded,
+    PermissionDenied,
+    RemoteError,
+    Unauthenticated,
+    Unavailable,
+)
 from fourfold.plugins.types import Hit
 
 
@@ -57,6 +64,7 @@ def test_only_unavailable_is_retried() -> None:
             if len(attempts) <= fail:
                 raise Failure(code)
             return "ok"
+
         return call
 
     assert conn.call(flaky(grpc.StatusCode.UNAVAILABLE, 2)) == "ok" and len(attempts) == 3
@@ -64,7 +72,11 @@ def test_only_unavailable_is_retried() -> None:
     with pytest.raises(grpc.RpcError):
         conn.call(flaky(grpc.StatusCode.UNAVAILABLE, 5))
     assert len(attempts) == 3
-    for code in (grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED):
+    for code in (
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    ):
         attempts.clear()
         with pytest.raises(grpc.RpcError):
             conn.call(flaky(code, 1))
@@ -91,12 +103,28 @@ def test_statuses_become_fourfold_errors(code: grpc.StatusCode, cls: type[Except
 def test_wire_answers_come_back_as_engine_values() -> None:
     """Engine answer → wire → engine answer is the identity (a hit's score is the fused score on the wire)."""
     hits = (
-        FusedHit(Hit("s1", "r", "a.py", 3, 9, 0.25, "f", "function", "python", (4, 5), 0.5, "def f():"), 0.25,
-                 {"text": ModalityRank(0, 0.125, 7.5), "graph": ModalityRank(2, 0.125, 1.0)}, False),
+        FusedHit(
+            Hit("s1", "r", "a.py", 3, 9, 0.25, "f", "function", "python", (4, 5), 0.5, "def f():"),
+            0.25,
+            {"text": ModalityRank(0, 0.125, 7.5), "graph": ModalityRank(2, 0.125, 1.0)},
+            False,
+        ),
         FusedHit(Hit("s2", "r", "vendor/b.py", 1, 2, 0.0625, None, None, "python"), 0.0625, {}, True),
     )
-    a = Answer("find_references", 0.9, "fused", "thorough", True, ("graph/all",), hits, 17, {"total": 4.5, "fanout": 2.25},
-               "g000003", ("graph/all missing: timeout",), {"text": 1.0, "graph": 0.5})
+    a = Answer(
+        "find_references",
+        0.9,
+        "fused",
+        "thorough",
+        True,
+        ("graph/all",),
+        hits,
+        17,
+        {"total": 4.5, "fanout": 2.25},
+        "g000003",
+        ("graph/all missing: timeout",),
+        {"text": 1.0, "graph": 0.5},
+    )
     assert answer_from_pb(answer_to_pb(a)) == a
 
 
@@ -111,7 +139,12 @@ def test_sync_and_async_clients_against_the_session_cluster(cluster: Any) -> Non
         assert c.healthy()
         a = c.search("def parse_config", snippets=True)
         top = a.hits[0].hit
-        assert (a.intent, top.path, top.symbol, top.start_line) == ("find_definition", "app/config.py", "parse_config", 8)
+        assert (a.intent, top.path, top.symbol, top.start_line) == (
+            "find_definition",
+            "app/config.py",
+            "parse_config",
+            8,
+        )
         assert "def parse_config" in top.snippet and a.timings["total"] > 0
         assert "sample" in [r.name for r in c.repositories()]
         with pytest.raises(InvalidInput, match="unknown intent"):
@@ -119,7 +152,9 @@ def test_sync_and_async_clients_against_the_session_cluster(cluster: Any) -> Non
 
     async def run() -> tuple[Any, Any]:
         async with fourfold.AsyncClient(cluster.address) as ac:
-            answers = await asyncio.gather(*(ac.search(q, k=3) for q in ('"ECONNREFUSED"', "who calls parse_config", "retry")))
+            answers = await asyncio.gather(
+                *(ac.search(q, k=3) for q in ('"ECONNREFUSED"', "who calls parse_config", "retry"))
+            )
             return answers, await ac.status()
 
     answers, status = asyncio.run(run())

@@ -70,7 +70,9 @@ def test_understanding_query_is_fused(stub: Any) -> None:
 
 def test_explicit_overrides(stub: Any) -> None:
     r = search(stub, "parse_config", modalities=["text"], k=2)
-    assert r.fusion_strategy == "direct" and set(r.weights) == {"text"} and len(r.hits) <= 2  # one modality: nothing to fuse
+    assert (
+        r.fusion_strategy == "direct" and set(r.weights) == {"text"} and len(r.hits) <= 2
+    )  # one modality: nothing to fuse
     r = search(stub, "parse_config", modalities=["text", "structural"])
     assert r.fusion_strategy == "fused" and set(r.weights) == {"text", "structural"}
     r = search(stub, "session", intent="exact_match", weights={"text": 1.0, "structural": 0.0})
@@ -98,7 +100,9 @@ def test_quick_preset_is_semantic_only(stub: Any) -> None:
         ({"query": "parse", "repos": ["nope"]}, grpc.StatusCode.NOT_FOUND, "unknown repository 'nope'"),
     ],
 )
-def test_bad_input_gets_a_clear_status(stub: Any, request_kw: dict[str, Any], code: grpc.StatusCode, fragment: str) -> None:
+def test_bad_input_gets_a_clear_status(
+    stub: Any, request_kw: dict[str, Any], code: grpc.StatusCode, fragment: str
+) -> None:
     with pytest.raises(grpc.RpcError) as info:
         stub.Search(coordinator_pb2.SearchRequest(**request_kw), timeout=30)
     assert info.value.code() == code
@@ -121,12 +125,13 @@ def test_killed_worker_comes_back(cluster: Any, stub: Any) -> None:
     """SIGKILL the text worker: answers meanwhile are partial (never an error), then it serves again."""
     s = stub.Status(coordinator_pb2.StatusRequest(), timeout=30)
     text = next(sh for sh in s.shards if sh.modality == "text" and sh.generation == s.generation)
+    from fourfold.index.store import IndexStore
     from fourfold.workers.actors import NAMESPACE, EndpointKey, actor_name
 
-    from fourfold.index.store import IndexStore
-
     store_id = IndexStore(cluster.home).store_id()
-    handle = ray.get_actor(actor_name(EndpointKey(text.generation, "text", text.shard, text.replica, store_id)), namespace=NAMESPACE)
+    handle = ray.get_actor(
+        actor_name(EndpointKey(text.generation, "text", text.shard, text.replica, store_id)), namespace=NAMESPACE
+    )
     pid = ray.get(handle.describe.remote())["pid"]
     os.kill(pid, signal.SIGKILL)
     deadline = time.monotonic() + 60
@@ -149,7 +154,11 @@ def test_index_through_the_api_switches_generation(stub: Any, tmp_path: Path) ->
     repo.mkdir()
     (repo / "billing.py").write_text("def compute_invoice_total(lines):\n    return sum(l.amount for l in lines)\n")
     before = stub.Status(coordinator_pb2.StatusRequest(), timeout=30).generation
-    progress = list(stub.Index(coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(repo), name="extra")]), timeout=600))
+    progress = list(
+        stub.Index(
+            coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(repo), name="extra")]), timeout=600
+        )
+    )
     stages = [p.stage for p in progress]
     assert stages[-1] == "done" and "segment" in stages and any(s.startswith("build:") for s in stages)
     summary = progress[-1].summary
@@ -160,5 +169,10 @@ def test_index_through_the_api_switches_generation(stub: Any, tmp_path: Path) ->
     r = search(stub, "def parse_config", repos=["sample"])
     assert r.hits and all(h.repo == "sample" for h in r.hits)
     with pytest.raises(grpc.RpcError) as info:
-        list(stub.Index(coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(tmp_path / "missing"))]), timeout=60))
+        list(
+            stub.Index(
+                coordinator_pb2.IndexRequest(repos=[coordinator_pb2.RepoSpec(path=str(tmp_path / "missing"))]),
+                timeout=60,
+            )
+        )
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "does not exist" in info.value.details()

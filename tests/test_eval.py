@@ -10,8 +10,24 @@ import pytest
 
 from fourfold.coordinator import cli
 from fourfold.coordinator.evaluate import (
-    ALL_INTENTS, FUSED, EvalQuery, HitSpan, Outcome, Relevant, covers, first_relevant_rank, format_table, load_suite,
-    mrr_at, percentile, recall_at, routing_accuracy, rows_for, success_at, summarize, zero_result_rate,
+    ALL_INTENTS,
+    FUSED,
+    EvalQuery,
+    HitSpan,
+    Outcome,
+    Relevant,
+    covers,
+    first_relevant_rank,
+    format_table,
+    load_suite,
+    mrr_at,
+    percentile,
+    recall_at,
+    routing_accuracy,
+    rows_for,
+    success_at,
+    summarize,
+    zero_result_rate,
 )
 from fourfold.errors import InvalidInput
 
@@ -27,7 +43,9 @@ def hit(path: str, start: int = 1, end: int = 10, repo: str = "r") -> HitSpan:
     return HitSpan(repo, path, start, end)
 
 
-def outcome(query: EvalQuery, *hits: HitSpan, classified: str = "find_definition", ms: float = 1.0, error: str = "") -> Outcome:
+def outcome(
+    query: EvalQuery, *hits: HitSpan, classified: str = "find_definition", ms: float = 1.0, error: str = ""
+) -> Outcome:
     return Outcome(query, hits, classified, ms, error)
 
 
@@ -97,16 +115,26 @@ def test_summary_and_rows_group_by_intent_and_answer() -> None:
     d = q("d", Relevant("r", "x.py", 3), intent="find_definition")
     e = q("e", Relevant("r", "y.py", 3), intent="exact_match")
     fused = [outcome(d, hit("x.py", 1, 5), ms=10.0), outcome(e, classified="find_definition", ms=30.0)]
-    text = [Outcome(d, (), "find_definition", 2.0, partial=True, notes=("text/r missing: worker gone",)),
-            outcome(e, hit("y.py", 3, 3), ms=4.0)]
+    text = [
+        Outcome(d, (), "find_definition", 2.0, partial=True, notes=("text/r missing: worker gone",)),
+        outcome(e, hit("y.py", 3, 3), ms=4.0),
+    ]
     rows = rows_for("s", {FUSED: fused, "text": text})
     assert [(r.intent, r.answer) for r in rows] == [
-        (ALL_INTENTS, FUSED), (ALL_INTENTS, "text"),
-        ("find_definition", FUSED), ("find_definition", "text"),
-        ("exact_match", FUSED), ("exact_match", "text"),
+        (ALL_INTENTS, FUSED),
+        (ALL_INTENTS, "text"),
+        ("find_definition", FUSED),
+        ("find_definition", "text"),
+        ("exact_match", FUSED),
+        ("exact_match", "text"),
     ]
     all_fused, all_text = rows[0].summary, rows[1].summary
-    assert (all_fused.n, all_fused.success_at_1, all_fused.zero_result_rate, all_fused.routing_accuracy) == (2, 0.5, 0.5, 0.5)
+    assert (all_fused.n, all_fused.success_at_1, all_fused.zero_result_rate, all_fused.routing_accuracy) == (
+        2,
+        0.5,
+        0.5,
+        0.5,
+    )
     assert all_text.routing_accuracy is None  # a single modality runs with the labelled intent: nothing is routed
     assert (all_text.partial_rate, all_text.notes) == (0.5, ("1x text/r missing: worker gone",))
     assert (all_fused.latency_p50_ms, all_fused.latency_p95_ms) == (10.0, 30.0)
@@ -123,12 +151,18 @@ def test_load_suite_reads_the_readme_format_and_names_bad_lines(tmp_path: Path) 
     assert queries[0].relevant == (Relevant("sample", "app/config.py", 8, 11),)
     assert queries[-1].match == "file" and queries[-1].relevant[0].line is None
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(SUITE.read_text().splitlines()[0] + "\n" + '{"id": "x", "query": "q", "match": "line", "relevant": [{"repo": "r", "path": "p"}]}\n')
+    bad.write_text(
+        SUITE.read_text().splitlines()[0]
+        + "\n"
+        + '{"id": "x", "query": "q", "match": "line", "relevant": [{"repo": "r", "path": "p"}]}\n'
+    )
     with pytest.raises(InvalidInput, match=r"bad.jsonl:2"):
         load_suite(bad)
 
 
-def test_eval_command_rejects_bad_input_before_starting_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_command_rejects_bad_input_before_starting_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["eval", str(tmp_path / "none.jsonl")]) == 2
     assert "suite file not found" in capsys.readouterr().err
     assert cli.main(["eval", str(SUITE), "-k", "0"]) == 2
@@ -137,7 +171,9 @@ def test_eval_command_rejects_bad_input_before_starting_anything(tmp_path: Path,
 
 @pytest.mark.cluster
 @pytest.mark.slow
-def test_eval_runs_a_suite_through_the_cluster(cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_runs_a_suite_through_the_cluster(
+    cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "report.json"
     assert cli.main(["eval", str(SUITE), "--address", cluster.address, "--json", str(out)]) == 0
     captured = capsys.readouterr()
@@ -161,8 +197,22 @@ def test_eval_scoped_to_the_suite_repository(cluster: Any, tmp_path: Path, capsy
     """`--scope-to-suite` asks sample.jsonl within repository "sample"; a suite named after no
     repository, or an unknown --repo, is refused before any query runs."""
     out = tmp_path / "scoped.json"
-    assert cli.main(["eval", str(SUITE), "--address", cluster.address, "--modality", "structural", "--scope-to-suite",
-                     "--json", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "eval",
+                str(SUITE),
+                "--address",
+                cluster.address,
+                "--modality",
+                "structural",
+                "--scope-to-suite",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     report = json.loads(out.read_text())
     assert report["scopes"] == {"sample": ["sample"]}
     rows = {(r["suite"], r["intent"], r["answer"]): r for r in report["rows"]}

@@ -16,9 +16,17 @@ def outcome(qid: str, confidence: float | None, *, relevant: bool, answered: boo
 
 
 def test_curve_counts_refused_negatives_and_answered_positives_only() -> None:
-    positives = [outcome("p1", 0.6, relevant=True), outcome("p2", 0.3, relevant=True),
-                 outcome("p3", 0.1, relevant=True, answered=False), outcome("p4", None, relevant=True)]
-    negatives = [outcome("n1", 0.2, relevant=False), outcome("n2", 0.5, relevant=False), outcome("n3", None, relevant=False)]
+    positives = [
+        outcome("p1", 0.6, relevant=True),
+        outcome("p2", 0.3, relevant=True),
+        outcome("p3", 0.1, relevant=True, answered=False),
+        outcome("p4", None, relevant=True),
+    ]
+    negatives = [
+        outcome("n1", 0.2, relevant=False),
+        outcome("n2", 0.5, relevant=False),
+        outcome("n3", None, relevant=False),
+    ]
     low, high = refusal_curve(positives, negatives, [0.25, 0.55])
     # p3 is not answered (no loss if refused); p4 and n3 have no confidence and are never refused
     assert (low.negatives_refused, low.false_refusals) == (1 / 3, 0.0)

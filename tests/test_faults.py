@@ -19,7 +19,7 @@ def scenario(name: str, work: Path) -> dict[str, Any]:
     proc = subprocess.run([sys.executable, str(SCRIPT), name, str(work)], capture_output=True, text=True, timeout=600)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, f"scenario {name} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
-    return json.loads(lines[-1][len("RESULT "):])
+    return json.loads(lines[-1][len("RESULT ") :])
 
 
 def test_two_nodes_share_the_shards_and_a_lost_node_is_named(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 
-_SPEC = importlib.util.spec_from_file_location("fit_weights", Path(__file__).resolve().parents[1] / "benchmarks/fit_weights.py")
+_SPEC = importlib.util.spec_from_file_location(
+    "fit_weights", Path(__file__).resolve().parents[1] / "benchmarks/fit_weights.py"
+)
 assert _SPEC is not None and _SPEC.loader is not None
 fit_weights = importlib.util.module_from_spec(_SPEC)
 sys.modules["fit_weights"] = fit_weights
@@ -45,7 +47,9 @@ def _asked(i: int) -> object:
 def test_grid_search_picks_the_modality_that_ranks_the_answer_first() -> None:
     asked = [_asked(i) for i in range(3)]
     hand = default_profiles()["understand_code"]
-    assert fit_weights.score(hand, asked).mrr_at_10 < 1.0  # semantic leads the hand-set profile: the answer is not first
+    assert (
+        fit_weights.score(hand, asked).mrr_at_10 < 1.0
+    )  # semantic leads the hand-set profile: the answer is not first
     best = fit_weights.best_weights(asked, fit_weights.weight_grid(), hand)
     assert best["text"] > best["semantic"]
     assert fit_weights.score(best, asked).mrr_at_10 == 1.0
@@ -56,8 +60,13 @@ def test_grid_is_normalised_and_ties_go_to_the_hand_set_profile() -> None:
     assert all(abs(sum(w.values()) - 1.0) < 1e-3 for w in grid)
     # (0,1) (1,0) (.5,.5) (1/3,2/3) (2/3,1/3): (.5,.5) and (1,1), (0,.5) and (0,1)... are one vector each
     assert sorted(w["a"] for w in grid) == [0.0, 0.3333, 0.5, 0.6667, 1.0]
-    no_answer = fit_weights.Asked("toy", EvalQuery("n", "x", None, "file", (Relevant("r", "none.py"),)), "understand_code", 0.4,
-                                  {"semantic": (_hit("a.py"),), "text": (_hit("b.py"),)})
+    no_answer = fit_weights.Asked(
+        "toy",
+        EvalQuery("n", "x", None, "file", (Relevant("r", "none.py"),)),
+        "understand_code",
+        0.4,
+        {"semantic": (_hit("a.py"),), "text": (_hit("b.py"),)},
+    )
     hand = {"semantic": 0.5, "text": 0.2, "structural": 0.2, "graph": 0.1}
     best = fit_weights.best_weights([no_answer], fit_weights.weight_grid(), hand)
     assert best == {"semantic": 0.5, "text": 0.2, "structural": 0.2, "graph": 0.1}
@@ -93,11 +102,15 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
 
 def test_profile_fitted_changes_the_plan_weights(engine: Engine) -> None:
     fitted, hand = fitted_profiles(), default_profiles()
-    changed = [i for i in hand if {m: w for m, w in fitted[i].items() if w > 0} != {m: w for m, w in hand[i].items() if w > 0}]
+    changed = [
+        i for i in hand if {m: w for m, w in fitted[i].items() if w > 0} != {m: w for m, w in hand[i].items() if w > 0}
+    ]
     assert changed, "the fit kept every hand-set profile: nothing to compare"
     intent = changed[0]
-    plans = {name: engine.plan(SearchParams(query="q", intent=intent, preset="thorough", options={"profile": name}))
-             for name in ("hand", "fitted")}
+    plans = {
+        name: engine.plan(SearchParams(query="q", intent=intent, preset="thorough", options={"profile": name}))
+        for name in ("hand", "fitted")
+    }
     assert plans["hand"][3] == {m: w for m, w in hand[intent].items() if w > 0}
     assert plans["fitted"][3] == {m: w for m, w in fitted[intent].items() if w > 0}
     assert engine.plan(SearchParams(query="q", intent=intent, preset="thorough"))[3] == plans["hand"][3]

@@ -13,7 +13,9 @@ from fourfold.plugins.types import Hit
 
 
 def hit(sid: str, path: str = "a.py", score: float = 1.0, centrality: float = 0.0, start: int = 1) -> Hit:
-    return Hit(segment_id=sid, repo="r", path=path, start_line=start, end_line=start + 1, score=score, centrality=centrality)
+    return Hit(
+        segment_id=sid, repo="r", path=path, start_line=start, end_line=start + 1, score=score, centrality=centrality
+    )
 
 
 def test_boost_formula() -> None:
@@ -65,8 +67,17 @@ def test_demotion_and_dedup_per_file() -> None:
 
 @pytest.mark.parametrize(
     ("path", "demoted"),
-    [("vendor/x.go", True), ("node_modules/a/index.js", True), ("src/dist/app.js", True), ("app.min.js", True),
-     ("build/lib/x.py", True), ("third_party/y.c", True), ("src/app.py", False), ("builder.py", False), ("src/vendoring.py", False)],
+    [
+        ("vendor/x.go", True),
+        ("node_modules/a/index.js", True),
+        ("src/dist/app.js", True),
+        ("app.min.js", True),
+        ("build/lib/x.py", True),
+        ("third_party/y.c", True),
+        ("src/app.py", False),
+        ("builder.py", False),
+        ("src/vendoring.py", False),
+    ],
 )
 def test_demoted_paths(path: str, demoted: bool) -> None:
     assert is_demoted(path) is demoted

@@ -19,12 +19,42 @@ FUZZ_EXAMPLES = 1500
 #: Statuses a bad request may get, each with a message; anything else is a bug.
 CLEAR = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED}
 
-words = st.sampled_from(["parse_config", "Session", "retry", "def ", "who calls ", '"', "ECONNREFUSED", "(", "[a-z]+", "\\", "*", "\n", "é", "\x00", ""])
-texts = st.one_of(st.text(max_size=60), st.lists(words, max_size=6).map("".join), st.lists(words, min_size=1, max_size=6).map("".join),
-                  st.tuples(st.integers(9_990, 10_010), st.sampled_from(string.printable)).map(lambda nc: nc[1] * nc[0]))
+words = st.sampled_from(
+    [
+        "parse_config",
+        "Session",
+        "retry",
+        "def ",
+        "who calls ",
+        '"',
+        "ECONNREFUSED",
+        "(",
+        "[a-z]+",
+        "\\",
+        "*",
+        "\n",
+        "é",
+        "\x00",
+        "",
+    ]
+)
+texts = st.one_of(
+    st.text(max_size=60),
+    st.lists(words, max_size=6).map("".join),
+    st.lists(words, min_size=1, max_size=6).map("".join),
+    st.tuples(st.integers(9_990, 10_010), st.sampled_from(string.printable)).map(lambda nc: nc[1] * nc[0]),
+)
 junk = st.text(max_size=12)
 MODALITIES = ["semantic", "text", "structural", "graph"]
-INTENTS = ["", "find_definition", "find_references", "understand_code", "find_similar", "impact_analysis", "exact_match"]
+INTENTS = [
+    "",
+    "find_definition",
+    "find_references",
+    "understand_code",
+    "find_similar",
+    "impact_analysis",
+    "exact_match",
+]
 
 
 def mostly(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -41,14 +71,20 @@ requests = st.fixed_dictionaries(
         "intent": mostly(st.sampled_from(INTENTS)),
         "preset": mostly(st.sampled_from(["", "quick", "default", "thorough"])),
         "modalities": st.lists(mostly(st.sampled_from(MODALITIES)), max_size=3),
-        "weights": st.dictionaries(mostly(st.sampled_from(MODALITIES)),
-                                   st.one_of(st.floats(0, 3), st.floats(allow_nan=True, allow_infinity=True)), max_size=3),
+        "weights": st.dictionaries(
+            mostly(st.sampled_from(MODALITIES)),
+            st.one_of(st.floats(0, 3), st.floats(allow_nan=True, allow_infinity=True)),
+            max_size=3,
+        ),
         "deadline_ms": st.one_of(st.integers(0, 3000), int32),
         "path_glob": st.one_of(st.sampled_from(["app/*", "*.py", "web/**", "[", "**/*.js", "vendor/*"]), junk),
         "languages": st.lists(mostly(st.sampled_from(["python", "javascript"])), max_size=2),
         "case_sensitive": st.booleans(),
-        "options": st.dictionaries(st.sampled_from(["mode", "kind", "x", ""]),
-                                   st.one_of(st.sampled_from(["regex", "literal", "bm25", "function", "class"]), junk), max_size=3),
+        "options": st.dictionaries(
+            st.sampled_from(["mode", "kind", "x", ""]),
+            st.one_of(st.sampled_from(["regex", "literal", "bm25", "function", "class"]), junk),
+            max_size=3,
+        ),
         "with_snippets": st.booleans(),
     },
 )
@@ -62,7 +98,13 @@ def stub(cluster: Any) -> coordinator_pb2_grpc.CoordinatorStub:
 def test_search_fields_never_crash_the_coordinator(stub: coordinator_pb2_grpc.CoordinatorStub) -> None:
     seen: dict[str, int] = {}
 
-    @settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+    @settings(
+        max_examples=FUZZ_EXAMPLES,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+    )
     @given(requests)
     def one(fields: dict[str, Any]) -> None:
         request = coordinator_pb2.SearchRequest(**fields)

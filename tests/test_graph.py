@@ -12,15 +12,15 @@ import pytest
 from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_python
 
 from fourfold.errors import InvalidQuery
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.graph import shard as shard_module
 from fourfold.plugins.graph.centrality import pagerank
 from fourfold.plugins.graph.parse import Reference, parse_file
 from fourfold.plugins.graph.plugin import GraphModality, compute_centrality
-from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
+from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.graph.store import save_graph
-from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.manager import build_registry
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
@@ -39,8 +39,11 @@ def segments_of(root: Path, repo: str) -> list[Segment]:
 
 
 def all_segments() -> list[Segment]:
-    return (segments_of(FIXTURES / "pyapp", "pyapp") + segments_of(FIXTURES / "js", "jsapp")
-            + segments_of(FIXTURES / "go", "goapp"))
+    return (
+        segments_of(FIXTURES / "pyapp", "pyapp")
+        + segments_of(FIXTURES / "js", "jsapp")
+        + segments_of(FIXTURES / "go", "goapp")
+    )
 
 
 @pytest.fixture(scope="module")
@@ -202,8 +205,20 @@ def test_hub_with_50k_callers_answers_within_its_deadline(tmp_path: Path) -> Non
     edges: dict[tuple[int, int, int], tuple[float, set[int]]] = {}
     for i in range(50_000):
         line = (i % 100) * 4 + 1
-        nodes.append(NodeRecord(f"c{i}", f"repo{i % 7}", f"pkg/m{i // 100}.py", "python", line, line + 2,
-                                f"caller_{i}", "function", f"caller_{i}", -1))
+        nodes.append(
+            NodeRecord(
+                f"c{i}",
+                f"repo{i % 7}",
+                f"pkg/m{i // 100}.py",
+                "python",
+                line,
+                line + 2,
+                f"caller_{i}",
+                "function",
+                f"caller_{i}",
+                -1,
+            )
+        )
         edges[(i + 1, 0, CALL)] = (1.0, {line + 1})
         if i:
             edges[(i + 1, i, CALL)] = (1.0, {line + 1})
@@ -263,8 +278,7 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
         ("blast radius of parse()", "impact_analysis", GraphQuestion("impact", "parse")),
         ("what depends on click.core.Context", "impact_analysis", GraphQuestion("impact", "click.core.Context")),
         ("callees of main", "understand_code", GraphQuestion("callees", "main")),
-        ("dependency path between cli and Engine.step", "understand_code",
-         GraphQuestion("path", "cli", "Engine.step")),
+        ("dependency path between cli and Engine.step", "understand_code", GraphQuestion("path", "cli", "Engine.step")),
         ("parseConfig", "find_references", GraphQuestion("references", "parseConfig")),
         ("how does authentication work", "understand_code", None),
     ],
@@ -295,7 +309,9 @@ def test_registered_through_the_plugin_manager() -> None:
 def test_centrality_pass_graph_is_reused_by_the_shard_build(tmp_path: Path) -> None:
     segments = all_segments()
     values = compute_centrality(segments)
-    stats = GraphModality().build(list(reversed(segments)), tmp_path, BuildContext(generation="g", shard="all", repos=()))
+    stats = GraphModality().build(
+        list(reversed(segments)), tmp_path, BuildContext(generation="g", shard="all", repos=())
+    )
     assert any("graph reused" in note for note in stats.notes)
     loaded = GraphModality().load(tmp_path).graph
     stored = {loaded.ids[i]: float(loaded.centrality[i]) for i in range(loaded.size) if not loaded.is_module(i)}
@@ -333,4 +349,7 @@ def run(cfg: "Engine", n=helper):
     assert Reference(15, ("shadow",), False, False) in refs  # bound in the class body, not in run
     assert not any(r.line in (1, 2, 6) for r in refs)  # imports and ``global`` name nothing they use
     assert [(i.module, i.name, i.alias) for i in facts.imports] == [
-        ("os.path", None, "p"), (".core", "Engine", "Engine"), (".core", "helper", "h")]
+        ("os.path", None, "p"),
+        (".core", "Engine", "Engine"),
+        (".core", "helper", "h"),
+    ]

@@ -21,9 +21,9 @@ from fourfold.coordinator.engine import MAX_FOLLOW_UP_ROUNDS, follow_up_rounds
 from fourfold.coordinator.fanout import ShardAnswer
 from fourfold.coordinator.fusion import merge_shards
 from fourfold.errors import InvalidQuery
+from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.shard import PATH_OPTION, SEEDS_OPTION, GraphShard
-from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment
 
@@ -35,7 +35,9 @@ def fixture_segments() -> list[Segment]:
     out: list[Segment] = []
     for repo in REPOS:
         for path in sorted((FIXTURE / repo).rglob("*.py")):
-            out.extend(segment_file(repo, path.relative_to(FIXTURE / repo).as_posix(), "python", path.read_bytes()).segments)
+            out.extend(
+                segment_file(repo, path.relative_to(FIXTURE / repo).as_posix(), "python", path.read_bytes()).segments
+            )
     return out
 
 
@@ -73,22 +75,33 @@ def merged(parts: dict[str, GraphShard], query: ModalityQuery) -> tuple[list[Hit
 
 def comparable(hits: list[Hit]) -> list[tuple[Any, ...]]:
     """What must agree: segment, score (so distance and confidence), lines, and an impact hit's distance."""
-    return [(h.segment_id, h.score, h.match_lines, re.match(r"(distance \d+|path step \d+ of \d+)?", h.snippet)[0])
-            for h in hits]
+    return [
+        (h.segment_id, h.score, h.match_lines, re.match(r"(distance \d+|path step \d+ of \d+)?", h.snippet)[0])
+        for h in hits
+    ]
 
 
 def definitions(shard: GraphShard) -> list[str]:
     g = shard.graph
     names = {g.symbol[i] for i in range(g.size) if g.symbol[i] and not g.is_module(i)}
-    qualified = {g.qualified_name[i] for i in range(g.size) if g.qualified_name[i] and "." in (g.qualified_name[i] or "")}
+    qualified = {
+        g.qualified_name[i] for i in range(g.size) if g.qualified_name[i] and "." in (g.qualified_name[i] or "")
+    }
     return sorted(names | qualified)
 
 
-def test_every_relation_of_every_definition_equals_the_single_graph(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+def test_every_relation_of_every_definition_equals_the_single_graph(
+    built: tuple[GraphShard, dict[str, GraphShard]],
+) -> None:
     single, parts = built
-    questions = [f"{relation} {name}" for name in definitions(single)
-                 for relation in ("who calls", "callees of", "references to", "where is")]
-    questions = [q.replace("where is ", "where is ") + (" defined" if q.startswith("where is") else "") for q in questions]
+    questions = [
+        f"{relation} {name}"
+        for name in definitions(single)
+        for relation in ("who calls", "callees of", "references to", "where is")
+    ]
+    questions = [
+        q.replace("where is ", "where is ") + (" defined" if q.startswith("where is") else "") for q in questions
+    ]
     asked = 0
     for text in questions:
         query = ModalityQuery(text=text, k=1000)
@@ -144,7 +157,9 @@ def test_walks_cross_repositories(built: tuple[GraphShard, dict[str, GraphShard]
     assert [h.repo for h in path] == ["gamma", "gamma", "alpha", "alpha"] and notes[-1].startswith("graph: path main")
 
 
-def test_a_partition_stores_its_nodes_stubs_and_both_ends_of_cross_edges(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+def test_a_partition_stores_its_nodes_stubs_and_both_ends_of_cross_edges(
+    built: tuple[GraphShard, dict[str, GraphShard]],
+) -> None:
     single, parts = built
     g = single.graph
     cross = [(int(s), int(d)) for s, d in zip(g.src, g.dst, strict=True) if g.repo[int(s)] != g.repo[int(d)]]
@@ -169,19 +184,26 @@ def test_same_name_in_two_repositories_and_unknown_names(built: tuple[GraphShard
     assert notes == list(single.search(ModalityQuery(text="who calls normalise", k=10)).notes)
 
 
-def test_a_query_limited_to_some_repositories_learns_no_names_from_the_others(built: tuple[GraphShard, dict[str, GraphShard]]) -> None:
+def test_a_query_limited_to_some_repositories_learns_no_names_from_the_others(
+    built: tuple[GraphShard, dict[str, GraphShard]],
+) -> None:
     """A walk passes through repositories the query may not see (a restricted caller's query is
     limited to its own): hits, snippets, notes and suggestions then name nothing from them."""
     _, parts = built
     hits, _, _, _ = merged(parts, ModalityQuery(text="impact of changing normalize", k=50, repos=("gamma",)))
     run = next(h for h in hits if h.symbol == "run")
-    assert {h.repo for h in hits} == {"gamma"} and run.snippet == "distance 2: uses (a definition in another repository)"
+    assert {h.repo for h in hits} == {
+        "gamma"
+    } and run.snippet == "distance 2: uses (a definition in another repository)"
     open_hits, _, _, _ = merged(parts, ModalityQuery(text="impact of changing normalize", k=50))
     assert next(h for h in open_hits if h.symbol == "run").snippet == "distance 2: uses helper"  # beta.helper
     _, _, notes, _ = merged(parts, ModalityQuery(text="who calls normalise", k=10, repos=("gamma",)))
     assert not any("normalize" in n for n in notes)  # beta's near name is not suggested to gamma
     _, _, notes, _ = merged(parts, ModalityQuery(text="path from main to fmt", k=10, repos=("gamma",)))
-    assert notes[-1] == "graph: path main -> run -> (a definition in another repository) -> (a definition in another repository)"
+    assert (
+        notes[-1]
+        == "graph: path main -> run -> (a definition in another repository) -> (a definition in another repository)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -195,8 +217,9 @@ def test_a_query_limited_to_some_repositories_learns_no_names_from_the_others(bu
         (PATH_OPTION, '{"pending": [[0, 0, []]], "best": null, "done": []}'),
     ],
 )
-def test_malformed_follow_up_options_are_invalid_queries(built: tuple[GraphShard, dict[str, GraphShard]], option: str,
-                                                         value: str) -> None:
+def test_malformed_follow_up_options_are_invalid_queries(
+    built: tuple[GraphShard, dict[str, GraphShard]], option: str, value: str
+) -> None:
     _, parts = built
     text = "impact of changing fmt" if option == SEEDS_OPTION else "path from main to fmt"
     with pytest.raises(InvalidQuery, match=re.escape(option)):
@@ -240,14 +263,18 @@ def test_partitions_end_to_end_through_ray_and_grpc(tmp_path: Path) -> None:
     with EmbeddedServer(home) as server, grpc.insecure_channel(server.address) as channel:
         stub = coordinator_pb2_grpc.CoordinatorStub(channel)
         status = stub.Status(coordinator_pb2.StatusRequest(), timeout=60)
-        graph = sorted(sh.shard for sh in status.shards if sh.modality == "graph" and sh.generation == status.generation)
+        graph = sorted(
+            sh.shard for sh in status.shards if sh.modality == "graph" and sh.generation == status.generation
+        )
         assert graph == list(REPOS)  # one graph shard per repository
 
         def search(query: str, **kw: Any) -> coordinator_pb2.SearchResponse:
             return stub.Search(coordinator_pb2.SearchRequest(query=query, modalities=["graph"], k=20, **kw), timeout=60)
 
         callers = search("who calls fmt")
-        assert ("beta", "service.py") in {(h.repo, h.path.rsplit("/", 1)[-1]) for h in callers.hits}  # another repository
+        assert ("beta", "service.py") in {
+            (h.repo, h.path.rsplit("/", 1)[-1]) for h in callers.hits
+        }  # another repository
         assert not callers.partial
         impact = search("impact of changing normalize")
         run = [h for h in impact.hits if (h.repo, h.symbol) == ("gamma", "run")]

@@ -193,7 +193,7 @@ def raycluster_schema() -> dict[str, Any]:
     if not RAYCLUSTER_CRD.exists():
         pytest.skip(f"KubeRay's RayCluster CRD is not at {RAYCLUSTER_CRD} (the shared folder sits beside the clone)")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    crd = yaml.load(RAYCLUSTER_CRD.read_text(), Loader=loader)  # noqa: S506 - a safe loader, C or Python
+    crd = yaml.load(RAYCLUSTER_CRD.read_text(), Loader=loader)
     version = next(v for v in crd["spec"]["versions"] if v["name"] == "v1")
     schema: dict[str, Any] = _closed(version["schema"]["openAPIV3Schema"])
     return schema
@@ -244,8 +244,12 @@ def test_defaults_deploy_coordinator_raycluster_and_shared_index_volume() -> Non
     worker = cluster["spec"]["workerGroupSpecs"][0]["template"]["spec"]
     # Ray runs in the first container of each pod (KubeRay's rule); the launcher runs beside it on the head.
     assert [c["name"] for c in head["containers"]] == ["ray-head", "workers"]
-    for pod_spec, name in [(deployment["spec"]["template"]["spec"], "coordinator"), (head, "ray-head"),
-                           (head, "workers"), (worker, "ray-worker")]:
+    for pod_spec, name in [
+        (deployment["spec"]["template"]["spec"], "coordinator"),
+        (head, "ray-head"),
+        (head, "workers"),
+        (worker, "ray-worker"),
+    ]:
         c = container(pod_spec, name)
         mount = next(m for m in c["volumeMounts"] if m["name"] == "index")
         volume = next(v for v in pod_spec["volumes"] if v["name"] == "index")
@@ -277,7 +281,10 @@ def test_tokens_and_tls_reach_the_coordinator_and_probes_move_to_the_health_port
     deployment = one(render(EVERYTHING_ON), "Deployment")
     pod = deployment["spec"]["template"]["spec"]
     coordinator = container(pod, "coordinator")
-    assert env_of(coordinator)["FOURFOLD_AUTH_TOKENS"]["secretKeyRef"] == {"name": "fourfold-tokens", "key": "tokens.json"}
+    assert env_of(coordinator)["FOURFOLD_AUTH_TOKENS"]["secretKeyRef"] == {
+        "name": "fourfold-tokens",
+        "key": "tokens.json",
+    }
     args = coordinator["args"]
     assert args[args.index("--tls-cert") + 1] == "/etc/fourfold/tls/tls.crt"
     assert args[args.index("--tls-key") + 1] == "/etc/fourfold/tls/tls.key"
@@ -298,8 +305,12 @@ def test_index_job_fetches_each_repository_then_indexes_them_all() -> None:
     pod = job["spec"]["template"]["spec"]
     fetch, index = container(pod, "fetch"), container(pod, "index")
     assert fetch["args"] == [
-        "fourfold", "https://git.example.com/team/fourfold.git", "main",
-        "tools", "https://git.example.com/team/tools.git", "HEAD",
+        "fourfold",
+        "https://git.example.com/team/fourfold.git",
+        "main",
+        "tools",
+        "https://git.example.com/team/tools.git",
+        "HEAD",
     ]
     assert index["args"] == ["index", "/repos/fourfold", "/repos/tools"]
     assert env_of(index)["FOURFOLD_EMBEDDER"] == "voyage"
@@ -315,7 +326,9 @@ def test_each_worker_group_gets_its_own_scale_resources_and_placement() -> None:
     for group, wanted in zip(groups, EVERYTHING_ON["ray"]["workerGroups"], strict=True):
         assert group["groupName"] == wanted["name"]
         assert (group["replicas"], group["minReplicas"], group["maxReplicas"]) == (
-            wanted["replicas"], wanted["minReplicas"], wanted["maxReplicas"],
+            wanted["replicas"],
+            wanted["minReplicas"],
+            wanted["maxReplicas"],
         )
         assert group["rayStartParams"] == {k: str(v) for k, v in wanted["rayStartParams"].items()}
         pod = group["template"]["spec"]
@@ -331,8 +344,10 @@ def test_voyage_key_reaches_the_ray_pods_that_embed_queries() -> None:
     ray_containers += [g["template"]["spec"]["containers"][0] for g in cluster["spec"]["workerGroupSpecs"]]
     for c in ray_containers:
         assert env_of(c)["VOYAGE_API_KEY"]["secretKeyRef"] == {"name": "voyage", "key": "api-key"}, c["name"]
-    assert all("VOYAGE_API_KEY" not in env_of(c) for c in one(render(), "RayCluster")["spec"]["headGroupSpec"]
-               ["template"]["spec"]["containers"])
+    assert all(
+        "VOYAGE_API_KEY" not in env_of(c)
+        for c in one(render(), "RayCluster")["spec"]["headGroupSpec"]["template"]["spec"]["containers"]
+    )
 
 
 def test_the_fetch_step_runs_repository_fields_as_arguments_not_shell() -> None:
@@ -347,15 +362,27 @@ def test_the_fetch_step_runs_repository_fields_as_arguments_not_shell() -> None:
     [
         ({"embedder": {"name": "voyage"}}, "embedder.voyage.existingSecret must name a Secret"),
         ({"embedder": {"name": ""}}, "at '/embedder/name': minLength"),
-        ({"index": {"repositories": [{"name": "../etc", "url": "https://h/x.git"}]}},
-         "at '/index/repositories/0/name': '../etc' does not match pattern"),
+        (
+            {"index": {"repositories": [{"name": "../etc", "url": "https://h/x.git"}]}},
+            "at '/index/repositories/0/name': '../etc' does not match pattern",
+        ),
         ({"index": {"repositories": [{"name": "x"}]}}, "at '/index/repositories/0': missing property 'url'"),
         ({"coordinator": {"replica": 3}}, "additional properties 'replica' not allowed"),
         ({"ray": {"authOptions": {"mode": "tls"}}}, "at '/ray/authOptions/mode'"),
-        ({"ray": {"workerGroups": [{"name": "gpu", "replicas": 1}]}}, "missing properties 'minReplicas', 'maxReplicas'"),
+        (
+            {"ray": {"workerGroups": [{"name": "gpu", "replicas": 1}]}},
+            "missing properties 'minReplicas', 'maxReplicas'",
+        ),
     ],
-    ids=["voyage-without-secret", "no-embedder", "repo-name-escapes", "repo-without-url", "misspelt-key",
-         "unknown-auth-mode", "group-without-bounds"],
+    ids=[
+        "voyage-without-secret",
+        "no-embedder",
+        "repo-name-escapes",
+        "repo-without-url",
+        "misspelt-key",
+        "unknown-auth-mode",
+        "group-without-bounds",
+    ],
 )
 def test_bad_values_fail_with_a_message_naming_the_value(values: dict[str, Any], message: str) -> None:
     """values.schema.json rejects unknown keys and wrong types; templates reject what a schema cannot say."""
@@ -451,7 +478,10 @@ def test_every_value_is_documented_by_a_comment() -> None:
     undocumented = [
         f"line {n + 1}: {line.strip()}"
         for n, line in enumerate(lines)
-        if _is_key(line) and not line.rstrip().endswith(":") and not _commented(lines, n) and not _inside_commented_value(lines, n)
+        if _is_key(line)
+        and not line.rstrip().endswith(":")
+        and not _commented(lines, n)
+        and not _inside_commented_value(lines, n)
     ]
     assert not undocumented, "values without a comment:\n" + "\n".join(undocumented)
 
@@ -518,7 +548,10 @@ def test_commands_in_the_chart_are_accepted_by_the_cli(parse: Callable[[list[str
     assert coordinator.ray_address == head_service
     assert coordinator.metrics_port == 9090
     assert (str(coordinator.tls_cert), str(coordinator.tls_key), coordinator.health_address) == (
-        "/etc/fourfold/tls/tls.crt", "/etc/fourfold/tls/tls.key", "0.0.0.0:50552")
+        "/etc/fourfold/tls/tls.crt",
+        "/etc/fourfold/tls/tls.key",
+        "0.0.0.0:50552",
+    )
     assert (workers.command, workers.role, workers.ray_address) == ("serve", "workers", "127.0.0.1:6379")
     assert sorted(workers.replicas) == ["graph=1", "semantic=2", "structural=1", "text=2"]
     assert workers.workers_per_modality == 4

@@ -7,7 +7,6 @@ user, ports and paths the chart relies on.
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 import shutil
 import subprocess
@@ -39,7 +38,11 @@ def instructions() -> list[tuple[str, str]]:
 def package_folders() -> list[str]:
     """``fourfold/`` and the top-level folders linked into it (``fourfold/coordinator -> ../coordinator`` ...)."""
     package = REPO / "fourfold"
-    linked = [(package / link.readlink()).resolve().relative_to(REPO).as_posix() for link in package.iterdir() if link.is_symlink()]
+    linked = [
+        (package / link.readlink()).resolve().relative_to(REPO).as_posix()
+        for link in package.iterdir()
+        if link.is_symlink()
+    ]
     assert {"coordinator", "workers", "plugins", "index", "protos/fourfold/v1"} <= set(linked), linked
     return sorted(["fourfold", *linked])
 
@@ -55,7 +58,9 @@ def test_hadolint_finds_nothing() -> None:
 
 def test_build_context_keeps_every_package_folder_and_the_project_files() -> None:
     patterns = [
-        line.strip() for line in (REPO / ".dockerignore").read_text().splitlines() if line.strip() and not line.startswith("#")
+        line.strip()
+        for line in (REPO / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
     ]
     needed = [*package_folders(), "pyproject.toml", "setup.py"]
     excluded = [path for path in needed for pattern in patterns if fnmatch.fnmatch(path, pattern.rstrip("/"))]

@@ -24,7 +24,7 @@ from fourfold_history.gitlog import Hunk, parse_log, read_history  # noqa: E402 
 from fourfold_history.linemap import HistoryWalker, forward_line, forward_range  # noqa: E402
 from fourfold_history.plugin import HISTORY_RULES, HistoryModality  # noqa: E402
 
-CONFIG_V1 = '''import os
+CONFIG_V1 = """import os
 
 
 def parse_config(path):
@@ -34,22 +34,22 @@ def parse_config(path):
 
 def load_lines(text):
     return text.splitlines()
-'''
+"""
 
 CONFIG_V2 = CONFIG_V1.replace(
     "    return text.splitlines()\n",
     "    # blank lines are not entries\n    return [line.strip() for line in text.splitlines() if line.strip()]\n",
 )
 
-AUTH_V1 = '''def authenticate(user, password):
+AUTH_V1 = """def authenticate(user, password):
     return check(user, password)
 
 
 def check(user, password):
     return password == "secret"
-'''
+"""
 
-AUTH_V2 = '''import hmac
+AUTH_V2 = """import hmac
 
 TOKEN_TTL = 3600
 
@@ -60,14 +60,20 @@ def authenticate(user, password):
 
 def check(user, password):
     return hmac.compare_digest(password, "secret")
-'''
+"""
 
 
 def _git(root: Path, *args: str, author: str = "Ada Lovelace", date: str = "2024-01-01T10:00:00Z") -> None:
     env = {
-        **os.environ, "GIT_AUTHOR_NAME": author, "GIT_AUTHOR_EMAIL": f"{author.split()[0].lower()}@example.org",
-        "GIT_COMMITTER_NAME": author, "GIT_COMMITTER_EMAIL": "ci@example.org", "GIT_AUTHOR_DATE": date,
-        "GIT_COMMITTER_DATE": date, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull,
+        **os.environ,
+        "GIT_AUTHOR_NAME": author,
+        "GIT_AUTHOR_EMAIL": f"{author.split()[0].lower()}@example.org",
+        "GIT_COMMITTER_NAME": author,
+        "GIT_COMMITTER_EMAIL": "ci@example.org",
+        "GIT_AUTHOR_DATE": date,
+        "GIT_COMMITTER_DATE": date,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_SYSTEM": os.devnull,
     }
     subprocess.run(["git", "-C", str(root), *args], check=True, env=env, capture_output=True)
 
@@ -82,14 +88,26 @@ def make_history_repo(root: Path) -> Path:
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "Initial import of the configuration loader")
     (root / "app" / "config.py").write_text(CONFIG_V2)
-    _git(root, "commit", "-qam", "Skip blank lines in load_lines\n\nEmpty entries made the parser fail on trailing newlines.",
-         author="Grace Hopper", date="2024-03-01T10:00:00Z")
+    _git(
+        root,
+        "commit",
+        "-qam",
+        "Skip blank lines in load_lines\n\nEmpty entries made the parser fail on trailing newlines.",
+        author="Grace Hopper",
+        date="2024-03-01T10:00:00Z",
+    )
     (root / "app" / "auth").mkdir()
     _git(root, "mv", "auth.py", "app/auth/__init__.py", date="2024-04-01T10:00:00Z")
     _git(root, "commit", "-qm", "Move authentication into the app package", date="2024-04-01T10:00:00Z")
     (root / "app" / "auth" / "__init__.py").write_text(AUTH_V2)
-    _git(root, "commit", "-qam", "Compare passwords in constant time to stop timing attacks",
-         author="Linus Torvalds", date="2024-05-01T10:00:00Z")
+    _git(
+        root,
+        "commit",
+        "-qam",
+        "Compare passwords in constant time to stop timing attacks",
+        author="Linus Torvalds",
+        date="2024-05-01T10:00:00Z",
+    )
     return root
 
 
@@ -128,9 +146,16 @@ def test_read_history_parses_commits_renames_and_hunks(repo: Path) -> None:
 
 def test_hunk_body_lines_that_look_like_headers_are_not_headers() -> None:
     log = [
-        "\x1eabc\x1fAda\x1fada@x\x1f1700000000\x1fRemove a rule\n", "\x1f\n", "\n",
-        "diff --git a/notes.md b/notes.md\n", "--- a/notes.md\n", "+++ b/notes.md\n",
-        "@@ -3,2 +3 @@\n", "--- a rule\n", "-+++ another\n", "+kept\n",
+        "\x1eabc\x1fAda\x1fada@x\x1f1700000000\x1fRemove a rule\n",
+        "\x1f\n",
+        "\n",
+        "diff --git a/notes.md b/notes.md\n",
+        "--- a/notes.md\n",
+        "+++ b/notes.md\n",
+        "@@ -3,2 +3 @@\n",
+        "--- a rule\n",
+        "-+++ another\n",
+        "+kept\n",
     ]
     (commit,) = parse_log(log)
     assert commit.message == "Remove a rule"
@@ -164,7 +189,9 @@ def test_walker_follows_a_rename_and_forgets_deleted_files(repo: Path) -> None:
     assert move == []
     assert fix == [("app/config.py", 10, 11)]
     # the import's check() body (line 6 of auth.py then) is line 11 of app/auth/__init__.py today
-    assert ("app/auth/__init__.py", 1, 11) in initial or any(p == "app/auth/__init__.py" and s <= 11 <= e for p, s, e in initial)
+    assert ("app/auth/__init__.py", 1, 11) in initial or any(
+        p == "app/auth/__init__.py" and s <= 11 <= e for p, s, e in initial
+    )
 
 
 # -- searches ----------------------------------------------------------------------------------------
@@ -231,7 +258,9 @@ def test_a_folder_without_git_builds_an_empty_shard_that_says_why(tmp_path: Path
     ],
 )
 def test_history_rules_join_the_classifier(query: str, intent: str, confidence: float) -> None:
-    rules = [intent_mod.IntentRule("plugin:history", "history", c, re.compile(p, re.IGNORECASE)) for p, c in HISTORY_RULES]
+    rules = [
+        intent_mod.IntentRule("plugin:history", "history", c, re.compile(p, re.IGNORECASE)) for p, c in HISTORY_RULES
+    ]
     got = intent_mod.classify(query, rules)
     assert (got.intent, got.confidence) == (intent, confidence)
 

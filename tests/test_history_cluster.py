@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from test_history import make_history_repo
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
@@ -66,11 +65,16 @@ def _deploy(home: Path, repo: Path, queries: list[str], *, index: bool, block: b
         env["FOURFOLD_BLOCK_PLUGINS"] = "history"
     else:
         env.pop("FOURFOLD_BLOCK_PLUGINS", None)
-    done = subprocess.run([sys.executable, "-c", DEPLOYMENT, str(repo), json.dumps(queries), "index" if index else "serve"],
-                          capture_output=True, text=True, env=env, timeout=540)
+    done = subprocess.run(
+        [sys.executable, "-c", DEPLOYMENT, str(repo), json.dumps(queries), "index" if index else "serve"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=540,
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     line = next(ln for ln in done.stdout.splitlines() if ln.startswith("RESULT "))
-    result: dict[str, Any] = json.loads(line[len("RESULT "):])
+    result: dict[str, Any] = json.loads(line[len("RESULT ") :])
     return result
 
 
@@ -118,8 +122,13 @@ def test_blocked_plugin_leaves_fourfold_working(deployment: tuple[Path, Path]) -
 
     env = {**os.environ, "FOURFOLD_HOME": str(home), "FOURFOLD_EMBEDDER": "hash", "FOURFOLD_BLOCK_PLUGINS": "history"}
     env.pop("FOURFOLD_PLUGINS", None)
-    done = subprocess.run([sys.executable, "-m", "fourfold", "index", str(repo), "--name", "demo", "--json"],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "fourfold", "index", str(repo), "--name", "demo", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     live = (home / "LIVE").read_text().strip()
     manifest = json.loads((home / "generations" / live / "manifest.json").read_text())

@@ -45,8 +45,17 @@ def test_missing_and_unreadable_paths(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("path", "lang"),
-    [("a.py", "python"), ("a.ts", "typescript"), ("a.tsx", "tsx"), ("a.go", "go"), ("x/Main.java", "java"),
-     ("lib.rs", "rust"), ("a.cc", "cpp"), ("Makefile", "make"), ("notes.unknown", "text")],
+    [
+        ("a.py", "python"),
+        ("a.ts", "typescript"),
+        ("a.tsx", "tsx"),
+        ("a.go", "go"),
+        ("x/Main.java", "java"),
+        ("lib.rs", "rust"),
+        ("a.cc", "cpp"),
+        ("Makefile", "make"),
+        ("notes.unknown", "text"),
+    ],
 )
 def test_language_detection(path: str, lang: str) -> None:
     assert detect_language(path) == lang

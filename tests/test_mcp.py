@@ -26,12 +26,29 @@ TOOLS = {"search", "find_definition", "find_references", "impact", "read_segment
 
 def answer(n: int, snippet_lines: int = 10) -> Answer:
     hits = tuple(
-        FusedHit(Hit(f"id{i}", "payments", f"src/module_{i}.py", 10 * i + 1, 10 * i + 9, 1.0 / (i + 1), f"handler_{i}", "function",
-                     "python", (10 * i + 2,), 0.0, "\n".join(f"line {j} of handler_{i} " + "x" * 100 for j in range(snippet_lines))),
-                 1.0 / (i + 1), {"text": ModalityRank(i, 0.01, 3.0), "semantic": ModalityRank(0, 0.02, 0.8)})
+        FusedHit(
+            Hit(
+                f"id{i}",
+                "payments",
+                f"src/module_{i}.py",
+                10 * i + 1,
+                10 * i + 9,
+                1.0 / (i + 1),
+                f"handler_{i}",
+                "function",
+                "python",
+                (10 * i + 2,),
+                0.0,
+                "\n".join(f"line {j} of handler_{i} " + "x" * 100 for j in range(snippet_lines)),
+            ),
+            1.0 / (i + 1),
+            {"text": ModalityRank(i, 0.01, 3.0), "semantic": ModalityRank(0, 0.02, 0.8)},
+        )
         for i in range(n)
     )
-    return Answer("find_definition", 0.95, "fused", "default", False, (), hits, n, {"total": 3.0}, "g000001", (), {"text": 1.0})
+    return Answer(
+        "find_definition", 0.95, "fused", "default", False, (), hits, n, {"total": 3.0}, "g000001", (), {"text": 1.0}
+    )
 
 
 class FakeCoordinator:
@@ -73,10 +90,16 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
         async with McpClient(build_server(backend)) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             out["tools"] = tools
-            for name, args in [("search", {"query": "how are refunds computed", "k": 3}), ("find_definition", {"symbol": "refund"}),
-                               ("find_references", {"symbol": "refund", "repos": ["payments"]}), ("impact", {"symbol": "refund"}),
-                               ("list_repositories", {}), ("search", {"query": "x", "repos": ["secret"]}), ("search", {"query": "x", "k": 99}),
-                               ("read_segment", {"repo": "payments", "path": "src/module_1.py", "line": 12, "symbol": "handler_1"})]:
+            for name, args in [
+                ("search", {"query": "how are refunds computed", "k": 3}),
+                ("find_definition", {"symbol": "refund"}),
+                ("find_references", {"symbol": "refund", "repos": ["payments"]}),
+                ("impact", {"symbol": "refund"}),
+                ("list_repositories", {}),
+                ("search", {"query": "x", "repos": ["secret"]}),
+                ("search", {"query": "x", "k": 99}),
+                ("read_segment", {"repo": "payments", "path": "src/module_1.py", "line": 12, "symbol": "handler_1"}),
+            ]:
                 r = await client.call_tool(name, args)
                 out[f"{name}:{len(out)}"] = (r.is_error, r.content[0].text)
         return out
@@ -86,13 +109,19 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
     assert all(len(t.description or "") > 80 for t in out["tools"].values())  # written for an agent choosing a tool
     intents = [kw.get("intent", "") for _, kw in fake.calls]
     assert intents[:4] == ["", "find_definition", "find_references", "impact_analysis"]
-    assert list(fake.calls[2][1]["repos"]) == ["payments"] and fake.calls[0][1]["k"] == 3 and fake.calls[0][1]["snippets"]
+    assert (
+        list(fake.calls[2][1]["repos"]) == ["payments"] and fake.calls[0][1]["k"] == 3 and fake.calls[0][1]["snippets"]
+    )
     results = [v for k, v in out.items() if k != "tools"]
     assert results[4] == (False, "payments: 12 files, 340 segments")
     assert results[5][0] and "not one you may search" in results[5][1]
     assert results[6][0] and "k must be 1 to 30" in results[6][1]
     assert results[7] == (False, "payments:src/module_1.py:11-19 function handler_1\n" + answer(3).hits[1].hit.snippet)
-    assert (fake.calls[-1][0], fake.calls[-1][1]["path_glob"], fake.calls[-1][1]["modalities"]) == ("handler_1", "src/module_1.py", ("text",))
+    assert (fake.calls[-1][0], fake.calls[-1][1]["path_glob"], fake.calls[-1][1]["modalities"]) == (
+        "handler_1",
+        "src/module_1.py",
+        ("text",),
+    )
 
 
 @pytest.mark.cluster
@@ -100,17 +129,24 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
 def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
     """``fourfold mcp`` as an agent starts it, on the session cluster's sample index."""
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH")}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "fourfold.coordinator.cli", "mcp", "--address", cluster.address], env=env)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "fourfold.coordinator.cli", "mcp", "--address", cluster.address], env=env
+    )
 
     async def run() -> tuple[dict[str, str], list[float]]:
         texts: dict[str, str] = {}
         latencies = []
         async with McpClient(params) as client:
             assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-            for name, args in [("list_repositories", {}), ("find_definition", {"symbol": "parse_config"}),
-                               ("find_references", {"symbol": "parse_config"}), ("impact", {"symbol": "load_lines"}),
-                               ("search", {"query": '"ECONNREFUSED"'}), ("search", {"query": "how does authentication work"}),
-                               ("read_segment", {"repo": "sample", "path": "app/config.py", "line": 9, "symbol": "parse_config"})]:
+            for name, args in [
+                ("list_repositories", {}),
+                ("find_definition", {"symbol": "parse_config"}),
+                ("find_references", {"symbol": "parse_config"}),
+                ("impact", {"symbol": "load_lines"}),
+                ("search", {"query": '"ECONNREFUSED"'}),
+                ("search", {"query": "how does authentication work"}),
+                ("read_segment", {"repo": "sample", "path": "app/config.py", "line": 9, "symbol": "parse_config"}),
+            ]:
                 t0 = time.perf_counter()
                 r = await client.call_tool(name, args)
                 latencies.append(time.perf_counter() - t0)
@@ -119,11 +155,18 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
         return texts, latencies
 
     texts, latencies = asyncio.run(run())
-    assert any(line.startswith("sample: ") for line in texts["list_repositories"].splitlines())  # test_cluster may add "extra"
+    assert any(
+        line.startswith("sample: ") for line in texts["list_repositories"].splitlines()
+    )  # test_cluster may add "extra"
     assert "1. sample:app/config.py:8-" in texts["find_definition"] and "parse_config" in texts["find_definition"]
     assert "sample:app/session.py" in texts["find_references"]
     assert "sample:app/config.py" in texts["impact"]
     assert "1. sample:app/session.py" in texts["search"] and "ECONNREFUSED" in texts["search"]
     assert "sample:app/auth.py" in texts["search2"]
-    assert texts["read_segment"].startswith("sample:app/config.py:8-") and "def parse_config(path):" in texts["read_segment"]
-    print(f"\nMCP over stdio: {len(latencies)} tool calls, median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms")
+    assert (
+        texts["read_segment"].startswith("sample:app/config.py:8-")
+        and "def parse_config(path):" in texts["read_segment"]
+    )
+    print(
+        f"\nMCP over stdio: {len(latencies)} tool calls, median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms"
+    )

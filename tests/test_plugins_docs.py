@@ -37,7 +37,9 @@ def test_hook_signature_is_the_source_text() -> None:
 
 
 def test_generated_reference_is_up_to_date() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_plugin_docs.py"), "--check"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_plugin_docs.py"), "--check"], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -50,11 +52,11 @@ def _python_blocks(section: str) -> list[str]:
 def test_tutorial_modality_and_its_test_run_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
     tutorial = _python_blocks("Tutorial")
     module = types.ModuleType("fourfold_todo")
-    exec(compile("\n".join(tutorial), "docs/plugins.md (tutorial)", "exec"), module.__dict__)  # noqa: S102 - the page's own code
+    exec(compile("\n".join(tutorial), "docs/plugins.md (tutorial)", "exec"), module.__dict__)
     monkeypatch.setitem(sys.modules, "fourfold_todo", module)
     testing = _python_blocks("Testing a modality")[0]
     namespace: dict[str, object] = {}
-    exec(compile(testing, "docs/plugins.md (testing)", "exec"), namespace)  # noqa: S102
+    exec(compile(testing, "docs/plugins.md (testing)", "exec"), namespace)
     test = namespace["test_todo_ranks_notes_by_query_words"]
     assert callable(test)
     test()

@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_stubs_are_fresh() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_protos.py"), "--check"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_protos.py"), "--check"], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
 
 

@@ -13,8 +13,8 @@ import pytest
 from fake_http import send_json, serving
 
 from fourfold.coordinator.rerank import document_for, make_reranker, rerank_candidates
-from fourfold.plugins.rerankers.voyage import VoyageReranker
 from fourfold.errors import InvalidQuery, Unavailable
+from fourfold.plugins.rerankers.voyage import VoyageReranker
 
 
 class Scripted:
@@ -115,7 +115,8 @@ class FakeRerank:
                 fake.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), **body})
                 words = body["query"].split()
                 data = [
-                    {"index": i, "relevance_score": sum(w in d for w in words) / len(words)} for i, d in enumerate(body["documents"])
+                    {"index": i, "relevance_score": sum(w in d for w in words) / len(words)}
+                    for i, d in enumerate(body["documents"])
                 ]
                 data.sort(key=lambda d: -d["relevance_score"])  # Voyage answers best first
                 payload: Any = {"object": "list", "data": data, "model": body["model"], "usage": {"total_tokens": 9}}
@@ -147,4 +148,6 @@ def test_voyage_failure_becomes_a_skipped_stage(fake_rerank: tuple[FakeRerank, s
     fake, url = fake_rerank
     fake.status = 401
     out = asyncio.run(rerank_candidates(VoyageReranker(api_key="pa-bad", base_url=url), "voyage", "q", ["a", "b"]))
-    assert out.order == (0, 1) and out.status.startswith("skipped (voyage failed: PluginError: Voyage rejected the API key")
+    assert out.order == (0, 1) and out.status.startswith(
+        "skipped (voyage failed: PluginError: Voyage rejected the API key"
+    )

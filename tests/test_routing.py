@@ -26,8 +26,12 @@ CASES = [
     ("what is affected by changing BaseCommand", "impact_analysis", 0.85, "change-phrase"),
     ("what happens if I rename format_help", "impact_analysis", 0.85, "change-phrase"),
     # pasted stack traces and error lines
-    ("    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)",
-     "exact_match", 0.85, "stack-frame"),
+    (
+        "    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)",
+        "exact_match",
+        0.85,
+        "stack-frame",
+    ),
     ("panic: runtime error\n\ngoroutine 1 [running]:\nmain.main()", "exact_match", 0.85, "stack-frame"),
     ("goroutine 7 [chan receive]:\nmain.worker()", "exact_match", 0.85, "stack-frame"),
     ("Error: No such option: --foo", "exact_match", 0.85, "error-prefix"),

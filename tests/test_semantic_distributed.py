@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SCRIPT = r'''
+SCRIPT = r"""
 import json, operator, sys
 from pathlib import Path
 
@@ -55,7 +55,7 @@ local_gen = build_generation(IndexStore(base / "local"), repos, settings=setting
                              centrality=False).generation
 print(json.dumps({"ray": str(base / "ray" / "generations" / ray_gen),
                   "local": str(base / "local" / "generations" / local_gen)}))
-'''
+"""
 
 
 @pytest.mark.slow
@@ -74,4 +74,6 @@ def test_ray_embedding_tasks_build_the_in_process_shards(tmp_path: Path) -> None
         for name in ("codes.npy", "vectors.npy", "windows.npy"):
             expected = np.load(local_dir / "semantic" / shard / name)
             assert len(expected) > 0
-            np.testing.assert_array_equal(np.load(ray_dir / "semantic" / shard / name), expected, err_msg=f"{shard}/{name}")
+            np.testing.assert_array_equal(
+                np.load(ray_dir / "semantic" / shard / name), expected, err_msg=f"{shard}/{name}"
+            )

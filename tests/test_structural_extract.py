@@ -174,6 +174,7 @@ def test_recall_against_checked_in_ctags() -> None:
         path: extract((FIXTURES / path).read_bytes(), _LANGUAGE[Path(path).suffix]).definitions
         for path in {t["path"] for t in tags}
     }
+
     def kinds(tag: dict[str, object]) -> set[str]:
         return _KINDS.get((_LANGUAGE[Path(str(tag["path"])).suffix], str(tag["kind"])), set())
 

@@ -72,9 +72,13 @@ def test_build_generation_same_segments_with_and_without_pool(tmp_path: Path, mo
         return made[-1]
 
     monkeypatch.setattr(indexer, "ParallelSegmenter", lambda: segmenter(1))
-    alone = build_generation(IndexStore(tmp_path / "alone"), [(repo, "many")], modalities=["structural"], centrality=False)
+    alone = build_generation(
+        IndexStore(tmp_path / "alone"), [(repo, "many")], modalities=["structural"], centrality=False
+    )
     monkeypatch.setattr(indexer, "ParallelSegmenter", lambda: segmenter(2))
-    pooled = build_generation(IndexStore(tmp_path / "pooled"), [(repo, "many")], modalities=["structural"], centrality=False)
+    pooled = build_generation(
+        IndexStore(tmp_path / "pooled"), [(repo, "many")], modalities=["structural"], centrality=False
+    )
     assert [s.max_workers for s in made] == [1, 2]
     assert pooled.files == alone.files > 60 and pooled.segments == alone.segments
     assert pooled.parse_errors == alone.parse_errors and pooled.unsupported_languages == alone.unsupported_languages

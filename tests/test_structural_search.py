@@ -18,7 +18,13 @@ from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
 from fourfold.plugins.types import ModalityQuery, Segment, segment_id
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structural"
-FILES = {"auth.py": "python", "route.js": "javascript", "client.go": "go", "shapes.rs": "rust", "shapes.ts": "typescript"}
+FILES = {
+    "auth.py": "python",
+    "route.js": "javascript",
+    "client.go": "go",
+    "shapes.rs": "rust",
+    "shapes.ts": "typescript",
+}
 
 
 def _segments(repo: str) -> list[Segment]:
@@ -236,8 +242,10 @@ def test_a_binding_of_a_name_defined_elsewhere_gives_way_to_the_definition(tmp_p
     utils.js is indexed too; `var vary = require('vary')` is all the index has of vary, so it stays."""
     files = {
         "lib/utils.js": "exports.compileTrust = function (val) {\n  return val;\n};\n",
-        "lib/application.js": ("var compileTrust = require('./utils').compileTrust;\nvar vary = require('vary');\n"
-                               "var resolve = require('path').resolve;\nvar count = 3;\n"),
+        "lib/application.js": (
+            "var compileTrust = require('./utils').compileTrust;\nvar vary = require('vary');\n"
+            "var resolve = require('path').resolve;\nvar count = 3;\n"
+        ),
     }
     segments = []
     for path, text in files.items():

@@ -65,7 +65,20 @@ def reference(files: Files, literal: str, case_sensitive: bool) -> set[tuple[str
 def ripgrep(root: Path, pattern: str, *flags: str) -> set[tuple[str, int]]:
     assert RG is not None
     proc = subprocess.run(
-        [RG, "--no-config", "--no-ignore", "--hidden", "-a", "-n", "--no-heading", "--with-filename", *flags, "-e", pattern, "."],
+        [
+            RG,
+            "--no-config",
+            "--no-ignore",
+            "--hidden",
+            "-a",
+            "-n",
+            "--no-heading",
+            "--with-filename",
+            *flags,
+            "-e",
+            pattern,
+            ".",
+        ],
         cwd=root,
         capture_output=True,
     )
@@ -121,8 +134,11 @@ def test_literal_search_finds_exactly_the_reference_lines(data: st.DataObject) -
     case_sensitive = data.draw(st.booleans())
     threshold = data.draw(st.sampled_from([0, 64 << 10]))  # 0: the position masks filter even two candidates
     block = data.draw(st.sampled_from([64 << 10, 24, 1]))  # small: files cut into many blocks of whole lines
-    with (tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold),
-          patch("fourfold.plugins.text.build.BLOCK_CHARS", block)):
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold),
+        patch("fourfold.plugins.text.build.BLOCK_CHARS", block),
+    ):
         shard = build(Path(tmp), files, segments)
         assert found(shard, literal, "literal", case_sensitive) == reference(files, literal, case_sensitive)
 
@@ -136,8 +152,11 @@ def test_literal_search_agrees_with_ripgrep(data: st.DataObject) -> None:
     case_sensitive = data.draw(st.booleans())
     threshold = data.draw(st.sampled_from([0, 64 << 10]))  # 0: the position masks filter even two candidates
     block = data.draw(st.sampled_from([64 << 10, 24, 1]))  # small: files cut into many blocks of whole lines
-    with (tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold),
-          patch("fourfold.plugins.text.build.BLOCK_CHARS", block)):
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        patch("fourfold.plugins.text.shard._VERIFY_BYTES", threshold),
+        patch("fourfold.plugins.text.build.BLOCK_CHARS", block),
+    ):
         root = Path(tmp) / "tree"
         write_tree(root, files)
         shard = build(Path(tmp), files, segments)
@@ -147,7 +166,11 @@ def test_literal_search_agrees_with_ripgrep(data: st.DataObject) -> None:
 
 def test_every_hit_is_the_innermost_segment_of_its_lines(tmp_path: Path) -> None:
     text = "".join(f"line {i} needle\n" for i in range(1, 21))
-    definitions = [Definition("outer", "class", 3, 15), Definition("inner", "method", 5, 9), Definition("deep", "function", 6, 7)]
+    definitions = [
+        Definition("outer", "class", 3, 15),
+        Definition("inner", "method", 5, 9),
+        Definition("deep", "function", 6, 7),
+    ]
     segments = segments_for_file("r", "a.py", "python", text, definitions, window=3)
     shard = build(tmp_path, {"a.py": text}, segments)
     result = shard.search(ModalityQuery("needle", k=100, options={"mode": "literal"}))
@@ -230,7 +253,30 @@ def holds(q: Query, keys: set[int]) -> bool:
     raise TypeError(q)
 
 
-_atoms = st.sampled_from(["a", "b", "c", "A", "B", "ab", "abc", ".", r"\w", r"\d", r"\s", "[ab]", "[^a]", "[a-c]", "[Bb]", "^", "$", r"\b", "(?i)", r"\x41"])
+_atoms = st.sampled_from(
+    [
+        "a",
+        "b",
+        "c",
+        "A",
+        "B",
+        "ab",
+        "abc",
+        ".",
+        r"\w",
+        r"\d",
+        r"\s",
+        "[ab]",
+        "[^a]",
+        "[a-c]",
+        "[Bb]",
+        "^",
+        "$",
+        r"\b",
+        "(?i)",
+        r"\x41",
+    ]
+)
 
 
 def _regexes() -> st.SearchStrategy[str]:

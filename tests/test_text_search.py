@@ -174,7 +174,9 @@ def test_exact_matches_in_one_shard_outrank_ranked_words_of_another(tmp_path: Pa
     for name, text in (("words", wordy), ("literal", exact)):
         segments = segments_for_file(name, f"{name}.py", "python", text, (), window=50)
         TextModality().build(segments, tmp_path / name, BuildContext("g1", name, (name,)))
-        results.append(TextModality().load(tmp_path / name).search(ModalityQuery("DecodingError", k=10, intent="exact_match")))
+        results.append(
+            TextModality().load(tmp_path / name).search(ModalityQuery("DecodingError", k=10, intent="exact_match"))
+        )
     words, literal = results
     assert words.hits and "no literal match" in words.notes[0]
     assert literal.total_matches == 1
@@ -228,7 +230,9 @@ def test_empty_shard(tmp_path: Path) -> None:
     assert result.hits == () and result.total_matches == 0
 
 
-def test_position_masks_rule_out_files_whose_trigrams_never_line_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_position_masks_rule_out_files_whose_trigrams_never_line_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every trigram of "Too many redirects" is in both files, in line only in one: the other is not
     even verified. Folding keeps offsets: the Kelvin sign (3 bytes) folds to "k" as rg -i reads it."""
     monkeypatch.setattr("fourfold.plugins.text.shard._VERIFY_BYTES", 0)  # masks even for two small candidates
@@ -274,5 +278,7 @@ def test_a_shard_from_before_blocks_is_searched_as_one_block_per_file(tmp_path: 
     meta = json.loads((tmp_path / "meta.json").read_text())
     (tmp_path / "meta.json").write_text(json.dumps({**meta, "format": 2}))
     old = TextModality().load(tmp_path).search(query)
-    assert [(h.path, h.match_lines, h.snippet) for h in old.hits] == [(h.path, h.match_lines, h.snippet) for h in now.hits]
+    assert [(h.path, h.match_lines, h.snippet) for h in old.hits] == [
+        (h.path, h.match_lines, h.snippet) for h in now.hits
+    ]
     assert old.total_matches == now.total_matches > 0

@@ -19,7 +19,7 @@ from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore, ShardSpec
 from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
-from fourfold.workers.actors import EndpointKey, parse_actor_name, actor_name
+from fourfold.workers.actors import EndpointKey, actor_name, parse_actor_name
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.groups import WORKERS_ENV, plan_groups, workers_from_env
 from fourfold.workers.registry import Endpoint
@@ -28,7 +28,7 @@ from fourfold.workers.server import ShardServer
 REPOS = {
     "alpha": {"net.py": "def connect(host):\n    raise OSError('ECONNREFUSED on ' + host)\n", "util.py": "X = 1\n"},
     "beta": {"client.py": "ERR = 'ECONNREFUSED'\n\ndef retry(fn):\n    return fn()\n"},
-    "gamma": {"main.go": "package main\n\nfunc main() {\n\tprintln(\"ECONNREFUSED\")\n}\n"},
+    "gamma": {"main.go": 'package main\n\nfunc main() {\n\tprintln("ECONNREFUSED")\n}\n'},
 }
 
 
@@ -38,8 +38,15 @@ def spec(modality: str, shard: str, segments: int) -> ShardSpec:
 
 # --- the plan ----------------------------------------------------------------------------------
 
+
 def test_plan_packs_largest_first_onto_the_lightest_group() -> None:
-    specs = [spec("text", "a", 100), spec("text", "b", 60), spec("text", "c", 50), spec("text", "d", 10), spec("graph", "all", 5)]
+    specs = [
+        spec("text", "a", 100),
+        spec("text", "b", 60),
+        spec("text", "c", 50),
+        spec("text", "d", 10),
+        spec("graph", "all", 5),
+    ]
     groups = plan_groups(specs, 2)
     text = {g.name: g.shards for g in groups if g.modality == "text"}
     # a (100) alone; b (60) then c (50) onto the lighter; d (10) onto a's group (100 < 110)
@@ -77,6 +84,7 @@ def test_actor_names_round_trip_groups_and_repository_names_with_bars() -> None:
 
 
 # --- a multi-shard worker over real gRPC ---------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def text_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -132,13 +140,21 @@ def test_a_worker_serves_several_shards_each_as_its_own_shard_would(text_home: P
                 del request.shards[:]
                 with pytest.raises(grpc.aio.AioRpcError) as err:
                     await stub.Search(request)  # which of the three?
-                assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "SearchShards" in (err.value.details() or "")
+                assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "SearchShards" in (
+                    err.value.details() or ""
+                )
                 request.shards.append("delta")
                 with pytest.raises(grpc.aio.AioRpcError) as err:
                     await stub.SearchShards(request)
-                assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "delta" in (err.value.details() or "")
+                assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "delta" in (
+                    err.value.details() or ""
+                )
                 info = await stub.Info(worker_pb2.InfoRequest())
-                assert list(info.shards) == ["alpha", "beta", "gamma"] and list(info.repos) == ["alpha", "beta", "gamma"]
+                assert list(info.shards) == ["alpha", "beta", "gamma"] and list(info.repos) == [
+                    "alpha",
+                    "beta",
+                    "gamma",
+                ]
         finally:
             await server.stop()
 
@@ -156,7 +172,9 @@ def test_a_broken_shard_is_reported_and_the_others_still_answer(text_home: Path,
         address = await server.address()
         try:
             async with grpc.aio.insecure_channel(address) as ch:
-                many = await worker_pb2_grpc.ModalityWorkerStub(ch).SearchShards(query_to_pb(_query(), server.reader.name))
+                many = await worker_pb2_grpc.ModalityWorkerStub(ch).SearchShards(
+                    query_to_pb(_query(), server.reader.name)
+                )
             assert [r.shard for r in many.results] == ["alpha", "gamma"]
             assert [e.shard for e in many.errors] == ["beta"] and "failed to load" in many.errors[0].message
             assert "text/beta" in (await server.describe())["error"]
@@ -187,7 +205,11 @@ def test_fan_out_sends_one_call_per_worker_and_reports_a_dead_worker_shard_by_sh
         fanout = FanOut(NoReresolve())  # type: ignore[arg-type]
         try:
             answers = await fanout.gather(targets, _query(), first.reader.name, time.monotonic() + 10)
-            assert sorted((a.shard, a.result is not None) for a in answers) == [("alpha", True), ("beta", True), ("gamma", True)]
+            assert sorted((a.shard, a.result is not None) for a in answers) == [
+                ("alpha", True),
+                ("beta", True),
+                ("gamma", True),
+            ]
             assert sorted(h.repo for a in answers if a.result for h in a.result.hits) == ["alpha", "beta", "gamma"]
             assert (first.calls, second.calls) == (1, 1)  # three shards, two calls
             await first.stop()
@@ -205,6 +227,7 @@ def test_fan_out_sends_one_call_per_worker_and_reports_a_dead_worker_shard_by_sh
 
 # --- a real deployment ---------------------------------------------------------------------------
 
+
 @pytest.fixture
 def one_worker_per_modality(cluster: Any, text_home: Path) -> Iterator[Any]:
     """The sample repositories served by the session's Ray cluster with one worker per modality."""
@@ -218,7 +241,9 @@ def one_worker_per_modality(cluster: Any, text_home: Path) -> Iterator[Any]:
             Launcher(IndexStore(text_home)).retire(IndexStore(text_home).require_live().name)
 
 
-def test_one_worker_per_modality_serves_every_shard_through_the_coordinator(one_worker_per_modality: Any, text_home: Path) -> None:
+def test_one_worker_per_modality_serves_every_shard_through_the_coordinator(
+    one_worker_per_modality: Any, text_home: Path
+) -> None:
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
     from fourfold.workers.actors import named_workers
 

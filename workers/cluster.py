@@ -13,7 +13,6 @@ import logging
 import os
 from collections.abc import Mapping
 
-
 import ray
 
 from fourfold.errors import InvalidInput, Unavailable
@@ -81,8 +80,13 @@ class Launcher:
     count when the launcher first plans), and each group runs ``replicas[modality]`` replicas.
     """
 
-    def __init__(self, store: IndexStore, replicas: Mapping[str, int] | None = None, host: str | None = None,
-                 workers_per_modality: int | None = None) -> None:
+    def __init__(
+        self,
+        store: IndexStore,
+        replicas: Mapping[str, int] | None = None,
+        host: str | None = None,
+        workers_per_modality: int | None = None,
+    ) -> None:
         self.store = store
         self.replicas = dict(replicas or {})
         self.host = host  # None: each actor serves on the address of the node it lands on
@@ -102,7 +106,9 @@ class Launcher:
         specs = reader.shards()
         unknown = set(self.replicas) - {s.modality for s in specs}
         if unknown:
-            raise InvalidInput(f"--replicas names unknown modalities {sorted(unknown)}; known: {sorted({s.modality for s in specs})}")
+            raise InvalidInput(
+                f"--replicas names unknown modalities {sorted(unknown)}; known: {sorted({s.modality for s in specs})}"
+            )
         return [
             (EndpointKey(generation, g.modality, g.name, r, self.store_id), g.shards)
             for g in plan_groups(specs, self.workers_per_modality)

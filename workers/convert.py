@@ -10,44 +10,84 @@ __all__ = ["hit_from_pb", "hit_to_pb", "query_from_pb", "query_to_pb", "result_f
 
 def hit_to_pb(h: Hit) -> common_pb2.Hit:
     return common_pb2.Hit(
-        repo=h.repo, path=h.path, start_line=h.start_line, end_line=h.end_line, symbol=h.symbol or "",
-        kind=h.kind or "", language=h.language, score=h.score, segment_id=h.segment_id,
-        match_lines=list(h.match_lines), centrality=h.centrality, snippet=h.snippet,
+        repo=h.repo,
+        path=h.path,
+        start_line=h.start_line,
+        end_line=h.end_line,
+        symbol=h.symbol or "",
+        kind=h.kind or "",
+        language=h.language,
+        score=h.score,
+        segment_id=h.segment_id,
+        match_lines=list(h.match_lines),
+        centrality=h.centrality,
+        snippet=h.snippet,
     )
 
 
 def hit_from_pb(m: common_pb2.Hit) -> Hit:
     return Hit(
-        segment_id=m.segment_id, repo=m.repo, path=m.path, start_line=m.start_line, end_line=m.end_line,
-        score=m.score, symbol=m.symbol or None, kind=m.kind or None, language=m.language,
-        match_lines=tuple(m.match_lines), centrality=m.centrality, snippet=m.snippet,
+        segment_id=m.segment_id,
+        repo=m.repo,
+        path=m.path,
+        start_line=m.start_line,
+        end_line=m.end_line,
+        score=m.score,
+        symbol=m.symbol or None,
+        kind=m.kind or None,
+        language=m.language,
+        match_lines=tuple(m.match_lines),
+        centrality=m.centrality,
+        snippet=m.snippet,
     )
 
 
 def query_to_pb(q: ModalityQuery, generation: str = "") -> worker_pb2.ShardSearchRequest:
     return worker_pb2.ShardSearchRequest(
-        query=q.text, k=q.k, intent=q.intent, repos=list(q.repos), path_glob=q.path_glob or "",
-        languages=list(q.languages), case_sensitive=q.case_sensitive, options=dict(q.options), generation=generation,
+        query=q.text,
+        k=q.k,
+        intent=q.intent,
+        repos=list(q.repos),
+        path_glob=q.path_glob or "",
+        languages=list(q.languages),
+        case_sensitive=q.case_sensitive,
+        options=dict(q.options),
+        generation=generation,
     )
 
 
 def query_from_pb(m: worker_pb2.ShardSearchRequest) -> ModalityQuery:
     return ModalityQuery(
-        text=m.query, k=m.k, intent=m.intent, repos=tuple(m.repos), path_glob=m.path_glob or None,
-        languages=tuple(m.languages), case_sensitive=m.case_sensitive, options=dict(m.options),
+        text=m.query,
+        k=m.k,
+        intent=m.intent,
+        repos=tuple(m.repos),
+        path_glob=m.path_glob or None,
+        languages=tuple(m.languages),
+        case_sensitive=m.case_sensitive,
+        options=dict(m.options),
     )
 
 
-def result_to_pb(r: ShardResult, modality: str, shard: str, generation: str, seconds: float) -> worker_pb2.ShardSearchResponse:
+def result_to_pb(
+    r: ShardResult, modality: str, shard: str, generation: str, seconds: float
+) -> worker_pb2.ShardSearchResponse:
     return worker_pb2.ShardSearchResponse(
-        hits=[hit_to_pb(h) for h in r.hits], total_matches=r.total_matches, modality=modality, shard=shard,
-        generation=generation, notes=list(r.notes), seconds=seconds,
+        hits=[hit_to_pb(h) for h in r.hits],
+        total_matches=r.total_matches,
+        modality=modality,
+        shard=shard,
+        generation=generation,
+        notes=list(r.notes),
+        seconds=seconds,
         follow_ups=[worker_pb2.FollowUp(repos=list(f.repos), options=dict(f.options)) for f in r.follow_ups],
     )
 
 
 def result_from_pb(m: worker_pb2.ShardSearchResponse) -> ShardResult:
     return ShardResult(
-        hits=tuple(hit_from_pb(h) for h in m.hits), total_matches=m.total_matches, notes=tuple(m.notes),
+        hits=tuple(hit_from_pb(h) for h in m.hits),
+        total_matches=m.total_matches,
+        notes=tuple(m.notes),
         follow_ups=tuple(FollowUp(tuple(f.repos), dict(f.options)) for f in m.follow_ups),
     )

@@ -39,7 +39,9 @@ def workers_from_env(default: int) -> int:
     if not raw:
         return max(1, default)
     if not raw.isdigit() or int(raw) < 1:
-        raise InvalidInput(f"{WORKERS_ENV}={raw!r} is not a positive integer; set it to the most workers one modality may use, e.g. 4")
+        raise InvalidInput(
+            f"{WORKERS_ENV}={raw!r} is not a positive integer; set it to the most workers one modality may use, e.g. 4"
+        )
     return int(raw)
 
 

@@ -27,9 +27,9 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fourfold.errors import CorruptIndex, FourfoldError, IndexError_, InvalidQuery
+from fourfold.index.store import GenerationReader
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
-from fourfold.index.store import GenerationReader
 from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.convert import query_from_pb, result_to_pb
@@ -53,8 +53,15 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
     paying a process hop per shard.
     """
 
-    def __init__(self, generation_dir: str, modality: str, shards: str | Sequence[str], replica: int = 0,
-                 host: str | None = "127.0.0.1", group: str = "") -> None:
+    def __init__(
+        self,
+        generation_dir: str,
+        modality: str,
+        shards: str | Sequence[str],
+        replica: int = 0,
+        host: str | None = "127.0.0.1",
+        group: str = "",
+    ) -> None:
         self.generation_dir = Path(generation_dir)
         self.modality_name = modality
         self.shard_names = (shards,) if isinstance(shards, str) else tuple(shards)
@@ -74,7 +81,9 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             try:
                 self.shards[name] = get_registry().modality(modality).load(self.reader.shard_dir(spec))
             except Exception as exc:  # noqa: BLE001 - any plugin failure becomes a reported, unhealthy shard
-                self.load_errors[name] = f"{modality}/{name} of {self.reader.name} failed to load: {type(exc).__name__}: {exc}"
+                self.load_errors[name] = (
+                    f"{modality}/{name} of {self.reader.name} failed to load: {type(exc).__name__}: {exc}"
+                )
                 log.error("%s", self.load_errors[name])
         self._server: grpc.aio.Server | None = None
         self._port = 0
@@ -99,17 +108,28 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
                 self._port = server.add_insecure_port(f"{self.host}:0")
                 await server.start()
                 self._server = server
-                status = health_pb2.HealthCheckResponse.SERVING if self.shards else health_pb2.HealthCheckResponse.NOT_SERVING
+                status = (
+                    health_pb2.HealthCheckResponse.SERVING
+                    if self.shards
+                    else health_pb2.HealthCheckResponse.NOT_SERVING
+                )
                 await _set_health(self._health, "", status)
                 await _set_health(self._health, "fourfold.v1.ModalityWorker", status)
         return f"{self.host}:{self._port}"
 
     async def describe(self) -> dict[str, object]:
         return {
-            "modality": self.modality_name, "shard": self.shard_names[0], "shards": list(self.shard_names),
-            "group": self.group, "replica": self.replica, "generation": self.reader.name,
-            "address": await self.address(), "pid": os.getpid(), "node_id": _node_id(),
-            "ready": bool(self.shards), "error": self.load_error,
+            "modality": self.modality_name,
+            "shard": self.shard_names[0],
+            "shards": list(self.shard_names),
+            "group": self.group,
+            "replica": self.replica,
+            "generation": self.reader.name,
+            "address": await self.address(),
+            "pid": os.getpid(),
+            "node_id": _node_id(),
+            "ready": bool(self.shards),
+            "error": self.load_error,
         }
 
     async def stop(self) -> None:
@@ -127,8 +147,10 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             return self.shard_names
         unknown = [s for s in request.shards if s not in self.specs]
         if unknown:
-            raise IndexError_(f"this worker serves {self.modality_name} shards {list(self.shard_names)}, not {unknown}; "
-                           "the coordinator's worker list is stale, it refreshes on its own")
+            raise IndexError_(
+                f"this worker serves {self.modality_name} shards {list(self.shard_names)}, not {unknown}; "
+                "the coordinator's worker list is stale, it refreshes on its own"
+            )
         return tuple(request.shards)
 
     def _search_one(self, name: str, query: ModalityQuery) -> worker_pb2.ShardSearchResponse:
@@ -143,8 +165,10 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         """One shard's answer (``Search``): the shard the request names, or this worker's only one."""
         asked = self._asked(request)
         if len(asked) != 1:
-            raise InvalidQuery(f"Search answers for one shard; this worker serves {list(asked)}: name one in "
-                               "`shards`, or call SearchShards")
+            raise InvalidQuery(
+                f"Search answers for one shard; this worker serves {list(asked)}: name one in "
+                "`shards`, or call SearchShards"
+            )
         return self._search_one(asked[0], query_from_pb(request))
 
     def search_many(self, request: worker_pb2.ShardSearchRequest) -> worker_pb2.ShardSearchResponses:
@@ -162,8 +186,12 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             out.results.append(self._search_one(name, query))
         return out
 
-    async def _answer(self, search: Callable[[worker_pb2.ShardSearchRequest], _Response],
-                      request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> _Response:
+    async def _answer(
+        self,
+        search: Callable[[worker_pb2.ShardSearchRequest], _Response],
+        request: worker_pb2.ShardSearchRequest,
+        context: grpc.aio.ServicerContext,
+    ) -> _Response:
         """``search(request)`` in a worker thread, for the generation this worker serves; a
         fourfold error becomes its gRPC status."""
         if request.generation and request.generation != self.reader.name:
@@ -177,20 +205,30 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             await context.abort(status_for(exc), str(exc))
             raise  # unreachable: abort raises
 
-    async def Search(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponse:  # noqa: N802
+    async def Search(
+        self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext
+    ) -> worker_pb2.ShardSearchResponse:
         return await self._answer(self.search_local, request, context)
 
-    async def SearchShards(self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext) -> worker_pb2.ShardSearchResponses:  # noqa: N802
+    async def SearchShards(
+        self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext
+    ) -> worker_pb2.ShardSearchResponses:
         return await self._answer(self.search_many, request, context)
 
     async def Info(self, request: worker_pb2.InfoRequest, context: grpc.aio.ServicerContext) -> worker_pb2.InfoResponse:  # noqa: N802
         repos = sorted({r for spec in self.specs.values() for r in spec.repos})
         return worker_pb2.InfoResponse(
-            modality=self.modality_name, shard=self.shard_names[0], shards=list(self.shard_names),
-            generation=self.reader.name, replica=self.replica, repos=repos,
+            modality=self.modality_name,
+            shard=self.shard_names[0],
+            shards=list(self.shard_names),
+            generation=self.reader.name,
+            replica=self.replica,
+            repos=repos,
             segments=sum(spec.segments for spec in self.specs.values()),
             ready=self._server is not None and bool(self.shards),
-            node_id=_node_id(), pid=os.getpid(), error=self.load_error,
+            node_id=_node_id(),
+            pid=os.getpid(),
+            error=self.load_error,
         )
 
     def _with_centrality(self, result: ShardResult) -> ShardResult:

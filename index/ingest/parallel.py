@@ -23,7 +23,15 @@ from types import TracebackType
 
 from fourfold.index.ingest.segment import SegmentedFile, segment_file
 
-__all__ = ["CHUNK_BYTES", "CHUNK_FILES", "MIN_PARALLEL_BYTES", "MIN_PARALLEL_FILES", "FileTask", "ParallelSegmenter", "available_cpus"]
+__all__ = [
+    "CHUNK_BYTES",
+    "CHUNK_FILES",
+    "MIN_PARALLEL_BYTES",
+    "MIN_PARALLEL_FILES",
+    "FileTask",
+    "ParallelSegmenter",
+    "available_cpus",
+]
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +119,9 @@ class ParallelSegmenter:
             return
         pool = self._pool
         if pool is None:
-            pool = self._pool = ProcessPoolExecutor(self.max_workers, mp_context=multiprocessing.get_context("forkserver"))
+            pool = self._pool = ProcessPoolExecutor(
+                self.max_workers, mp_context=multiprocessing.get_context("forkserver")
+            )
         chunks = list(_chunks(tasks))
         futures: list[Future[list[SegmentedFile]]] = [pool.submit(_segment_chunk, chunk) for chunk in chunks]
         for chunk, future in zip(chunks, futures, strict=True):

@@ -13,7 +13,15 @@ from dataclasses import dataclass
 
 from fourfold.plugins.types import Definition, Extraction, Segment, segment_id
 
-__all__ = ["SEGMENTER_VERSION", "WINDOW_LINES", "SegmentedFile", "content_hash", "owner_of_line", "segment_file", "split_lines"]
+__all__ = [
+    "SEGMENTER_VERSION",
+    "WINDOW_LINES",
+    "SegmentedFile",
+    "content_hash",
+    "owner_of_line",
+    "segment_file",
+    "split_lines",
+]
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +74,9 @@ def _extract(source: bytes, language: str) -> Extraction:
         return Extraction(definitions=(), parse_errors=1, supported=True)
 
 
-def segment_file(repo: str, path: str, language: str, source: bytes, extraction: Extraction | None = None) -> SegmentedFile:
+def segment_file(
+    repo: str, path: str, language: str, source: bytes, extraction: Extraction | None = None
+) -> SegmentedFile:
     """Segments of one file, in line order (parents before their children)."""
     text = source.decode("utf-8", "surrogateescape")
     lines = split_lines(text)
@@ -78,10 +88,18 @@ def segment_file(repo: str, path: str, language: str, source: bytes, extraction:
         symbol = d.name if d else None
         return Segment(
             id=segment_id(repo, path, start, end, d.qualified_name or d.name if d else None),
-            repo=repo, path=path, language=language, start_line=start, end_line=end,
-            content=body, content_hash=content_hash(body),
-            symbol=symbol, kind=d.kind if d else None, signature=(d.signature or None) if d else None,
-            qualified_name=(d.qualified_name or d.name) if d else None, parent_id=parent,
+            repo=repo,
+            path=path,
+            language=language,
+            start_line=start,
+            end_line=end,
+            content=body,
+            content_hash=content_hash(body),
+            symbol=symbol,
+            kind=d.kind if d else None,
+            signature=(d.signature or None) if d else None,
+            qualified_name=(d.qualified_name or d.name) if d else None,
+            parent_id=parent,
         )
 
     defs = sorted(
@@ -131,6 +149,8 @@ def owner_of_line(segments: list[Segment] | tuple[Segment, ...], line: int) -> S
     """The innermost segment covering ``line`` (the shortest range that holds it)."""
     best: Segment | None = None
     for s in segments:
-        if s.start_line <= line <= s.end_line and (best is None or s.end_line - s.start_line < best.end_line - best.start_line):
+        if s.start_line <= line <= s.end_line and (
+            best is None or s.end_line - s.start_line < best.end_line - best.start_line
+        ):
             best = s
     return best

@@ -45,7 +45,10 @@ def _git_files(root: Path) -> list[str] | None:
     try:
         inside = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
-            capture_output=True, text=True, timeout=30, check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -53,7 +56,9 @@ def _git_files(root: Path) -> list[str] | None:
         return None
     out = subprocess.run(
         ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."],
-        capture_output=True, timeout=300, check=False,
+        capture_output=True,
+        timeout=300,
+        check=False,
     )
     if out.returncode != 0:
         return None

@@ -17,8 +17,15 @@ __all__ = ["degree", "pagerank", "scaled_pagerank"]
 FloatArray = npt.NDArray[np.float64]
 
 
-def pagerank(n: int, src: npt.NDArray[np.int64], dst: npt.NDArray[np.int64], weight: FloatArray,
-             alpha: float = 0.85, max_iter: int = 100, tol: float = 1.0e-6) -> FloatArray:
+def pagerank(
+    n: int,
+    src: npt.NDArray[np.int64],
+    dst: npt.NDArray[np.int64],
+    weight: FloatArray,
+    alpha: float = 0.85,
+    max_iter: int = 100,
+    tol: float = 1.0e-6,
+) -> FloatArray:
     """PageRank of ``n`` nodes over weighted edges ``src -> dst`` (sums to 1; all equal when n > 0 and no edges)."""
     if n == 0:
         return np.zeros(0)

@@ -142,8 +142,9 @@ def _string_value(node: Node) -> str:
 # --- Python ---------------------------------------------------------------------------------------
 
 _PY_FUNCTIONS = frozenset({"function_definition", "lambda"})
-_PY_BINDERS = frozenset({"assignment", "augmented_assignment", "for_statement", "for_in_clause",
-                         "as_pattern", "named_expression"})
+_PY_BINDERS = frozenset(
+    {"assignment", "augmented_assignment", "for_statement", "for_in_clause", "as_pattern", "named_expression"}
+)
 #: What the Python reader looks at, found by one tree-sitter query (the walk runs in C; Python sees
 #: only these nodes, in document order). ``skip``: nothing inside names a definition it uses.
 _PY_QUERY = """
@@ -159,8 +160,18 @@ _PY_QUERY = """
 [(assignment) (augmented_assignment) (for_statement) (for_in_clause) (as_pattern) (named_expression)] @binder
 """
 #: Sort rank among nodes that start at the same byte and end at the same byte: containers first.
-_PY_RANK = {"import": 0, "skip": 0, "function": 0, "class": 0, "decorator": 0, "type": 0, "binder": 0,
-            "string": 1, "attribute": 2, "identifier": 3}
+_PY_RANK = {
+    "import": 0,
+    "skip": 0,
+    "function": 0,
+    "class": 0,
+    "decorator": 0,
+    "type": 0,
+    "binder": 0,
+    "string": 1,
+    "attribute": 2,
+    "identifier": 3,
+}
 
 
 @functools.cache
@@ -185,8 +196,14 @@ class _Python:
 
     def facts(self) -> FileFacts:
         captures = QueryCursor(_python_query()).captures(self.root)
-        events = sorted(((node.start_byte, -node.end_byte, _PY_RANK[name], name, node)
-                         for name, nodes in captures.items() for node in nodes), key=lambda e: e[:3])
+        events = sorted(
+            (
+                (node.start_byte, -node.end_byte, _PY_RANK[name], name, node)
+                for name, nodes in captures.items()
+                for node in nodes
+            ),
+            key=lambda e: e[:3],
+        )
         locals_of = self._locals(events)
         stack: list[tuple[int, str, frozenset[str]]] = []  # (end byte, container kind, locals in force)
         local: frozenset[str] = frozenset()
@@ -202,8 +219,9 @@ class _Python:
             if name == "identifier":
                 if self._is_reference(node):
                     text = _text(node)
-                    self.references.append(Reference(_line(node), (text,), _is_called(node), text in local,
-                                                     decorated > 0))
+                    self.references.append(
+                        Reference(_line(node), (text,), _is_called(node), text in local, decorated > 0)
+                    )
             elif name == "attribute":
                 self._attribute(node, local, decorated > 0)
             elif name == "string":
@@ -396,10 +414,23 @@ def _chain(node: Node, member: str, obj_field: str, attr_field: str, names: tupl
 
 # --- JavaScript / TypeScript ----------------------------------------------------------------------
 
-_JS_DECLARATION_NAME = frozenset({"function_declaration", "generator_function_declaration", "class_declaration",
-                                  "abstract_class_declaration", "interface_declaration", "type_alias_declaration",
-                                  "enum_declaration", "method_definition", "function_expression", "class",
-                                  "function_signature", "method_signature", "abstract_method_signature"})
+_JS_DECLARATION_NAME = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "type_alias_declaration",
+        "enum_declaration",
+        "method_definition",
+        "function_expression",
+        "class",
+        "function_signature",
+        "method_signature",
+        "abstract_method_signature",
+    }
+)
 _JS_PARAMS = frozenset({"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern"})
 
 
@@ -461,7 +492,8 @@ class _JavaScript:
                 continue
             for sub in _walk(child):
                 if sub.type in ("identifier", "type_identifier", "member_expression") and (
-                        sub.parent is None or sub.parent.type != "member_expression"):
+                    sub.parent is None or sub.parent.type != "member_expression"
+                ):
                     chain = _chain(sub, "member_expression", "object", "property", ("identifier", "type_identifier"))
                     if UNKNOWN not in chain:
                         self.bases.append(Base(_line(node), _line(sub), chain))
@@ -497,7 +529,9 @@ class _JavaScript:
 
     def _reexport(self, node: Node) -> None:
         module = _string_value(node.child_by_field_name("source"))  # type: ignore[arg-type]
-        specs = [s for c in node.children if c.type == "export_clause" for s in c.children if s.type == "export_specifier"]
+        specs = [
+            s for c in node.children if c.type == "export_clause" for s in c.children if s.type == "export_specifier"
+        ]
         if not specs:
             self.imports.append(Import(_line(node), module, "*", "*"))
         for spec in specs:
@@ -535,9 +569,21 @@ class _JavaScript:
 
 # --- Go ---------------------------------------------------------------------------------------------
 
-_GO_DECLARATION_NAME = frozenset({"function_declaration", "method_declaration", "type_spec", "type_alias",
-                                  "parameter_declaration", "variadic_parameter_declaration", "const_spec",
-                                  "var_spec", "field_declaration", "method_spec", "method_elem"})
+_GO_DECLARATION_NAME = frozenset(
+    {
+        "function_declaration",
+        "method_declaration",
+        "type_spec",
+        "type_alias",
+        "parameter_declaration",
+        "variadic_parameter_declaration",
+        "const_spec",
+        "var_spec",
+        "field_declaration",
+        "method_spec",
+        "method_elem",
+    }
+)
 
 
 class _Go:
@@ -579,8 +625,9 @@ class _Go:
             elif kind in ("identifier", "type_identifier") and self._is_reference(node):
                 self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
             stack.extend(reversed(node.children))
-        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases),
-                         tuple(self.methods), self.package)
+        return FileFacts(
+            tuple(self.imports), tuple(self.references), tuple(self.bases), tuple(self.methods), self.package
+        )
 
     @staticmethod
     def _is_reference(node: Node) -> bool:
@@ -593,7 +640,11 @@ class _Go:
             return parent.child_by_field_name("field") != node
         if parent.type == "qualified_type":  # pkg.Type: kept whole below
             return False
-        if parent.type == "expression_list" and parent.parent is not None and parent.parent.type == "short_var_declaration":
+        if (
+            parent.type == "expression_list"
+            and parent.parent is not None
+            and parent.parent.type == "short_var_declaration"
+        ):
             return parent.parent.child_by_field_name("left") != parent
         return True
 
@@ -628,7 +679,11 @@ class _Go:
                     names = [n for n in _walk(typ) if n.type == "type_identifier"]
                     if names:
                         self.bases.append(Base(_line(node), _line(sub), (_text(names[-1]),)))
-            elif sub.type in ("type_elem", "constraint_elem") and sub.parent is not None and sub.parent.type == "interface_type":
+            elif (
+                sub.type in ("type_elem", "constraint_elem")
+                and sub.parent is not None
+                and sub.parent.type == "interface_type"
+            ):
                 names = [n for n in _walk(sub) if n.type == "type_identifier"]
                 if names:
                     self.bases.append(Base(_line(node), _line(sub), (_text(names[-1]),)))

@@ -34,8 +34,13 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("callees", _rx(r"\bwhat\s+does\s+{S}\s+call\b")),
     ("callees", _rx(r"\b(?:callees|dependencies)\s+of\s+{S}")),
     ("callees", _rx(r"\b(?:functions|methods)\s+called\s+by\s+{S}")),
-    ("impact", _rx(r"\bwhat\s+(?:breaks|changes|is\s+affected)\s+if\s+(?:i|we|you|someone)\s+"
-                   r"(?:change|modify|remove|delete|rename|edit)\s+{S}")),
+    (
+        "impact",
+        _rx(
+            r"\bwhat\s+(?:breaks|changes|is\s+affected)\s+if\s+(?:i|we|you|someone)\s+"
+            r"(?:change|modify|remove|delete|rename|edit)\s+{S}"
+        ),
+    ),
     ("impact", _rx(r"\b(?:impact|blast\s+radius|ripple\s+effect)\s+of\s+(?:changing\s+|modifying\s+|removing\s+)?{S}")),
     ("impact", _rx(r"\b(?:what|who)\s+depends\s+on\s+{S}")),
     ("impact", _rx(r"\bdependents\s+of\s+{S}")),

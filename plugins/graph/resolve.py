@@ -29,8 +29,9 @@ EDGE_KINDS = ("contain", "import", "call", "ref", "inherit")
 CONTAIN, IMPORT, CALL, REF, INHERIT = range(5)
 
 #: Definition kinds whose members are reached through ``self.`` / ``this.`` / ``Type.member``.
-CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "object", "record", "protocol",
-                         "impl", "type", "mixin"})
+CLASS_KINDS = frozenset(
+    {"class", "struct", "interface", "trait", "enum", "object", "record", "protocol", "impl", "type", "mixin"}
+)
 _SELF_NAMES = frozenset({"self", "cls", "this"})
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
@@ -143,15 +144,37 @@ class _Builder:
             segs.sort(key=lambda s: (s.start_line, -s.end_line))
             for seg in segs:
                 index_of[seg.id] = len(self.nodes)
-                self.nodes.append(NodeRecord(seg.id, seg.repo, seg.path, seg.language, seg.start_line, seg.end_line,
-                                             seg.symbol, seg.kind, seg.qualified_name, -1))
+                self.nodes.append(
+                    NodeRecord(
+                        seg.id,
+                        seg.repo,
+                        seg.path,
+                        seg.language,
+                        seg.start_line,
+                        seg.end_line,
+                        seg.symbol,
+                        seg.kind,
+                        seg.qualified_name,
+                        -1,
+                    )
+                )
             for seg in segs:
                 if seg.parent_id is not None and seg.parent_id in index_of:
                     i = index_of[seg.id]
                     rec = self.nodes[i]
                     parent = index_of[seg.parent_id]
-                    self.nodes[i] = NodeRecord(rec.id, rec.repo, rec.path, rec.language, rec.start_line, rec.end_line,
-                                               rec.symbol, rec.kind, rec.qualified_name, parent)
+                    self.nodes[i] = NodeRecord(
+                        rec.id,
+                        rec.repo,
+                        rec.path,
+                        rec.language,
+                        rec.start_line,
+                        rec.end_line,
+                        rec.symbol,
+                        rec.kind,
+                        rec.qualified_name,
+                        parent,
+                    )
                     self._edge(parent, i, CONTAIN, 1.0, seg.start_line)
             language = segs[0].language
             if not supported(language):
@@ -349,7 +372,7 @@ class _Builder:
     def _go_module(self, f: _File, spec: str) -> int | None:
         for module, (repo, folder) in self.go_modules.items():
             if spec == module or spec.startswith(module + "/"):
-                key = "/".join(p for p in (repo, folder, spec[len(module):].strip("/")) if p)
+                key = "/".join(p for p in (repo, folder, spec[len(module) :].strip("/")) if p)
                 found = [n for n in self.go_dirs.get(key, ()) if self.nodes[n].repo == repo]
                 if found:
                     return found[0]

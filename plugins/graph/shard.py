@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
+from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
-from fourfold.errors import InvalidQuery
 from fourfold.plugins.types import FollowUp, Hit, ModalityQuery, ShardResult
 
 __all__ = ["MAX_IMPACT_NODES", "PATH_OPTION", "SEEDS_OPTION", "GraphShard", "impact_score"]
@@ -116,9 +116,14 @@ class GraphShard:
     def search(self, query: ModalityQuery) -> ShardResult:
         question = parse_query(query.text, query.intent, query.options)
         if question is None:
-            return ShardResult(hits=(), total_matches=0, notes=(
-                "graph: the query asks no graph question (callers, callees, references, impact, path); "
-                "ask e.g. 'who calls NAME' or 'impact of changing NAME'",))
+            return ShardResult(
+                hits=(),
+                total_matches=0,
+                notes=(
+                    "graph: the query asks no graph question (callers, callees, references, impact, path); "
+                    "ask e.g. 'who calls NAME' or 'impact of changing NAME'",
+                ),
+            )
         targets, notes = self._targets(question.symbol, query.repos)
         if not targets:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
@@ -153,8 +158,11 @@ class GraphShard:
             qualified = [n for n in candidates if _subsequence(parts[:-1], self._context(n))]
             if qualified:
                 return qualified, []
-            modules = [n for n, key in g.module_keys.items() if key == symbol or key.endswith("." + symbol)
-                       or key.endswith("/" + symbol.replace(".", "/"))]
+            modules = [
+                n
+                for n, key in g.module_keys.items()
+                if key == symbol or key.endswith("." + symbol) or key.endswith("/" + symbol.replace(".", "/"))
+            ]
             if modules:
                 return modules, []
             if candidates:
@@ -199,10 +207,20 @@ class GraphShard:
 
     def _hit(self, node: int, score: float, lines: tuple[int, ...] = (), snippet: str = "") -> Hit:
         g = self.graph
-        return Hit(segment_id=g.ids[node], repo=g.repo[node], path=g.path[node], start_line=g.start[node],
-                   end_line=g.end[node], score=round(score, 6), symbol=g.symbol[node], kind=g.kind[node],
-                   language=g.language[node], match_lines=lines, centrality=float(g.centrality[node]),
-                   snippet=snippet)
+        return Hit(
+            segment_id=g.ids[node],
+            repo=g.repo[node],
+            path=g.path[node],
+            start_line=g.start[node],
+            end_line=g.end[node],
+            score=round(score, 6),
+            symbol=g.symbol[node],
+            kind=g.kind[node],
+            language=g.language[node],
+            match_lines=lines,
+            centrality=float(g.centrality[node]),
+            snippet=snippet,
+        )
 
     def _scope(self, query: ModalityQuery) -> str:
         """How a note names this shard's part: nothing for the single graph, " in REPO" for a
@@ -238,8 +256,9 @@ class GraphShard:
                 out.extend(g.children.get(node, ()))
         return out
 
-    def _callers(self, query: ModalityQuery, question: GraphQuestion, targets: list[int],
-                 notes: list[str]) -> ShardResult:
+    def _callers(
+        self, query: ModalityQuery, question: GraphQuestion, targets: list[int], notes: list[str]
+    ) -> ShardResult:
         """Every segment using a target, best evidence first; vectorised, so a hub of 50k callers stays fast."""
         g = self.graph
         edges = np.concatenate([g.incoming(t) for t in targets])
@@ -259,8 +278,7 @@ class GraphShard:
         users, best = users[accepted], best[accepted]
         # by evidence, centrality, path, line; then, within a confidence tier (one decimal), one
         # segment per file first: the top k then spans more files
-        order = np.lexsort((g.starts[users], g.path_rank[users],
-                            -g.centrality[users], -best))
+        order = np.lexsort((g.starts[users], g.path_rank[users], -g.centrality[users], -best))
         values, tier_of = np.unique(best, return_inverse=True)
         tier = np.array([round(float(v), 1) for v in values])[tier_of]
         first = np.zeros(len(order), dtype=bool)
@@ -300,14 +318,17 @@ class GraphShard:
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)
                 sites.setdefault(dst, set()).update((g.path[src], line) for line in g.edge_lines(int(edge)))
         ranked = sorted(best, key=lambda n: (-best[n], -float(g.centrality[n]), g.path[n], g.start[n]))
-        hits = tuple(self._hit(n, best[n], (), "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]))
-                     for n in ranked[: query.k])
+        hits = tuple(
+            self._hit(n, best[n], (), "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]))
+            for n in ranked[: query.k]
+        )
         if len(ranked) > query.k:
             notes.append(f"graph: truncated: {len(ranked)} callees{self._scope(query)}, showing {query.k}")
         return ShardResult(hits=hits, total_matches=len(ranked), notes=tuple(notes))
 
-    def _impact(self, query: ModalityQuery, question: GraphQuestion, targets: list[int],
-                notes: list[str]) -> ShardResult:
+    def _impact(
+        self, query: ModalityQuery, question: GraphQuestion, targets: list[int], notes: list[str]
+    ) -> ShardResult:
         """Dependents within ``question.depth``, walked layer by layer over reverse usage edges.
 
         A node is followed at the shortest distance a followed edge (weight >= MIN_FOLLOW_WEIGHT,
@@ -348,32 +369,59 @@ class GraphShard:
                     weight = float(g.weight[edge])
                     conf = confidence * weight
                     _reach(found, _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node))
-                    if weight >= MIN_FOLLOW_WEIGHT and g.symbol[src] is not None and src not in origin \
-                            and src not in followed:
+                    if (
+                        weight >= MIN_FOLLOW_WEIGHT
+                        and g.symbol[src] is not None
+                        and src not in origin
+                        and src not in followed
+                    ):
                         after = layers[distance + 1]
                         after[src] = max(after.get(src, 0.0), conf)
                     if len(found) >= MAX_IMPACT_NODES:
                         truncated = True
                         break
         accepted = [f for f in found.values() if self._accept(query, f.node)]
-        accepted.sort(key=lambda f: (f.distance, -round(f.confidence, 1), -float(g.centrality[f.node]),
-                                     -f.confidence, g.path[f.node], g.start[f.node]))
-        hits = tuple(self._hit(f.node, impact_score(f.distance, f.confidence), f.lines,
-                               f"distance {f.distance}: uses {self._shown(query, f.via)}") for f in accepted[: query.k])
+        accepted.sort(
+            key=lambda f: (
+                f.distance,
+                -round(f.confidence, 1),
+                -float(g.centrality[f.node]),
+                -f.confidence,
+                g.path[f.node],
+                g.start[f.node],
+            )
+        )
+        hits = tuple(
+            self._hit(
+                f.node,
+                impact_score(f.distance, f.confidence),
+                f.lines,
+                f"distance {f.distance}: uses {self._shown(query, f.via)}",
+            )
+            for f in accepted[: query.k]
+        )
         if truncated:
-            notes.append(f"graph: truncated: the blast radius passed {MAX_IMPACT_NODES} dependents{self._scope(query)}; "
-                         f"lower depth (now {question.depth}) or name a narrower symbol")
+            notes.append(
+                f"graph: truncated: the blast radius passed {MAX_IMPACT_NODES} dependents{self._scope(query)}; "
+                f"lower depth (now {question.depth}) or name a narrower symbol"
+            )
         elif len(accepted) > query.k:
-            notes.append(f"graph: truncated: {len(accepted)} dependents{self._scope(query)} within depth {question.depth}, "
-                         f"showing {query.k}")
+            notes.append(
+                f"graph: truncated: {len(accepted)} dependents{self._scope(query)} within depth {question.depth}, "
+                f"showing {query.k}"
+            )
         follow_ups = tuple(
-            FollowUp((repo,), {SEEDS_OPTION: json.dumps([[n, d, c] for n, (d, c) in sorted(held.items())],
-                                                        separators=(",", ":"))})
-            for repo, held in sorted(handoff.items()))
+            FollowUp(
+                (repo,),
+                {SEEDS_OPTION: json.dumps([[n, d, c] for n, (d, c) in sorted(held.items())], separators=(",", ":"))},
+            )
+            for repo, held in sorted(handoff.items())
+        )
         return ShardResult(hits=hits, total_matches=len(accepted), notes=tuple(notes), follow_ups=follow_ups)
 
-    def _path(self, query: ModalityQuery, question: GraphQuestion, sources: list[int], ends: list[int],
-              notes: list[str]) -> ShardResult:
+    def _path(
+        self, query: ModalityQuery, question: GraphQuestion, sources: list[int], ends: list[int], notes: list[str]
+    ) -> ShardResult:
         """The lexicographically first shortest dependency path (nested code costs nothing)."""
         g = self.graph
         goal = set(self._with_members(ends))
@@ -405,9 +453,14 @@ class GraphShard:
             if node in goal and (label[0] > 0 or node in sources):
                 best = (label[0], chain)
                 break  # every path left on the heap is larger
-            steps = [(int(g.dst[e]), label[0] + 1, g.edge_lines(int(e))) for e in g.outgoing(node)
-                     if int(g.edge_kind[e]) in USAGE_KINDS and float(g.weight[e]) >= MIN_FOLLOW_WEIGHT]
-            steps += [(child, label[0], ()) for child in g.children.get(node, ())]  # a definition reaches what its nested code uses
+            steps = [
+                (int(g.dst[e]), label[0] + 1, g.edge_lines(int(e)))
+                for e in g.outgoing(node)
+                if int(g.edge_kind[e]) in USAGE_KINDS and float(g.weight[e]) >= MIN_FOLLOW_WEIGHT
+            ]
+            steps += [
+                (child, label[0], ()) for child in g.children.get(node, ())
+            ]  # a definition reaches what its nested code uses
             for nxt, distance, lines in steps:
                 if nxt in settled:
                     continue
@@ -423,14 +476,18 @@ class GraphShard:
         pending = {n: v for n, v in rest.items() if best is None or _label(*v) < _label(*best)}
         if pending and not truncated:
             holder = g.repo[min(pending, key=lambda n: _label(*pending[n]))]
-            encoded = {"pending": [[n, d, _chain_json(c)] for n, (d, c) in sorted(pending.items())],
-                       "best": None if best is None else [best[0], _chain_json(best[1])],
-                       "done": sorted([n, d] for n, d in done.items())}
+            encoded = {
+                "pending": [[n, d, _chain_json(c)] for n, (d, c) in sorted(pending.items())],
+                "best": None if best is None else [best[0], _chain_json(best[1])],
+                "done": sorted([n, d] for n, d in done.items()),
+            }
             follow = FollowUp((holder,), {PATH_OPTION: json.dumps(encoded, separators=(",", ":"))})
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes), follow_ups=(follow,))
         if best is None:
-            notes.append(f"graph: no dependency path from {question.symbol} to {question.target}"
-                         + (" (search truncated)" if truncated else ""))
+            notes.append(
+                f"graph: no dependency path from {question.symbol} to {question.target}"
+                + (" (search truncated)" if truncated else "")
+            )
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
         steps = [(n, lines) for n, lines in best[1] if not g.is_module(n)]
         # each step's lines are where it uses the next step
@@ -461,13 +518,16 @@ def _reach(found: dict[int, _Found], new: _Found) -> None:
     if old is None or (new.distance, -new.confidence) < (old.distance, -old.confidence):
         found[new.node] = new
     elif (new.distance, new.confidence) == (old.distance, old.confidence):
-        found[new.node] = _Found(new.node, new.distance, new.confidence, tuple(sorted({*old.lines, *new.lines})),
-                                 min(old.via, new.via))
+        found[new.node] = _Found(
+            new.node, new.distance, new.confidence, tuple(sorted({*old.lines, *new.lines})), min(old.via, new.via)
+        )
 
 
 def _bad(option: str, raw: str, why: str) -> InvalidQuery:
-    return InvalidQuery(f"graph option {option}={raw[:80]!r} is malformed ({why}); it is set by the coordinator "
-                        f"between rounds: leave it out of a query")
+    return InvalidQuery(
+        f"graph option {option}={raw[:80]!r} is malformed ({why}); it is set by the coordinator "
+        f"between rounds: leave it out of a query"
+    )
 
 
 def _node(value: Any, size: int) -> bool:
@@ -486,8 +546,15 @@ def _seeds(raw: str | None, size: int, depth: int) -> list[tuple[int, int, float
         raise _bad(SEEDS_OPTION, raw, "not a list")
     out = []
     for item in items:
-        if not (isinstance(item, list) and len(item) == 3 and _node(item[0], size) and type(item[1]) is int
-                and 0 <= item[1] < depth and type(item[2]) in (int, float) and 0 < item[2] <= 1):
+        if not (
+            isinstance(item, list)
+            and len(item) == 3
+            and _node(item[0], size)
+            and type(item[1]) is int
+            and 0 <= item[1] < depth
+            and type(item[2]) in (int, float)
+            and 0 < item[2] <= 1
+        ):
             raise _bad(SEEDS_OPTION, raw, f"seed {item!r} is not [node, distance < depth, confidence in (0, 1]]")
         out.append((item[0], item[1], float(item[2])))
     return out
@@ -503,8 +570,13 @@ def _chain(value: Any, size: int) -> Chain | None:
         return None
     steps = []
     for step in value:
-        if not (isinstance(step, list) and len(step) == 2 and _node(step[0], size) and isinstance(step[1], list)
-                and all(type(x) is int for x in step[1])):
+        if not (
+            isinstance(step, list)
+            and len(step) == 2
+            and _node(step[0], size)
+            and isinstance(step[1], list)
+            and all(type(x) is int for x in step[1])
+        ):
             return None
         steps.append((step[0], tuple(step[1])))
     return tuple(steps)
@@ -533,7 +605,8 @@ def _path_state(raw: str | None, size: int) -> _PathState | None:
             raise _bad(PATH_OPTION, raw, "best is not [length, steps]")
         best = (value["best"][0], chain)
     done = value["done"]
-    if not isinstance(done, list) or not all(isinstance(d, list) and len(d) == 2 and _node(d[0], size)
-                                             and type(d[1]) is int for d in done):
+    if not isinstance(done, list) or not all(
+        isinstance(d, list) and len(d) == 2 and _node(d[0], size) and type(d[1]) is int for d in done
+    ):
         raise _bad(PATH_OPTION, raw, "done is not [[node, length], ...]")
     return _PathState(pending, best, {d[0]: d[1] for d in done})

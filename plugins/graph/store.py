@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -58,8 +58,13 @@ def centrality_of(data: GraphData) -> tuple[npt.NDArray[np.float64], npt.NDArray
     return scaled_pagerank(n, src, dst, weight), degree(n, dst, weight)
 
 
-def save_graph(data: GraphData, shard_dir: Path, centrality: npt.NDArray[np.float64] | None = None,
-               deg: npt.NDArray[np.float64] | None = None, partition: Collection[str] = ()) -> int:
+def save_graph(
+    data: GraphData,
+    shard_dir: Path,
+    centrality: npt.NDArray[np.float64] | None = None,
+    deg: npt.NDArray[np.float64] | None = None,
+    partition: Collection[str] = (),
+) -> int:
     """Write the shard (with ``centrality``/``deg`` when already computed); returns the bytes written.
 
     ``partition``: the repositories this shard owns (empty: every one, the single graph); only the
@@ -84,10 +89,17 @@ def save_graph(data: GraphData, shard_dir: Path, centrality: npt.NDArray[np.floa
         "parent": [n.parent for n in nodes],
         "owned": owned,
     }
-    meta = {"version": FORMAT_VERSION, "edge_kinds": list(EDGE_KINDS), "repos": list(repos), "paths": list(paths),
-            "languages": list(languages), "columns": columns,
-            "module_keys": {str(k): v for k, v in data.module_keys.items()}, "notes": data.notes,
-            "partition": sorted(partition)}
+    meta = {
+        "version": FORMAT_VERSION,
+        "edge_kinds": list(EDGE_KINDS),
+        "repos": list(repos),
+        "paths": list(paths),
+        "languages": list(languages),
+        "columns": columns,
+        "module_keys": {str(k): v for k, v in data.module_keys.items()},
+        "notes": data.notes,
+        "partition": sorted(partition),
+    }
     (shard_dir / "nodes.json").write_text(json.dumps(meta, separators=(",", ":")))
     keys = sorted(k for k in data.edges if owned[k[0]] or owned[k[1]])
     line_lists = [sorted_lines(data.edges[k][1]) for k in keys]
@@ -153,13 +165,13 @@ class Graph:
         return len(self.ids)
 
     def edge_lines(self, edge: int) -> tuple[int, ...]:
-        return tuple(int(x) for x in self.lines[self.line_ptr[edge]: self.line_ptr[edge + 1]])
+        return tuple(int(x) for x in self.lines[self.line_ptr[edge] : self.line_ptr[edge + 1]])
 
     def incoming(self, node: int) -> IntArray:
-        return self.in_edges[self.in_ptr[node]: self.in_ptr[node + 1]]
+        return self.in_edges[self.in_ptr[node] : self.in_ptr[node + 1]]
 
     def outgoing(self, node: int) -> IntArray:
-        return self.out_edges[self.out_ptr[node]: self.out_ptr[node + 1]]
+        return self.out_edges[self.out_ptr[node] : self.out_ptr[node + 1]]
 
     def is_module(self, node: int) -> bool:
         return self.kind[node] == "module"
@@ -186,8 +198,9 @@ def load_graph(shard_dir: Path) -> Graph:
     except (OSError, ValueError) as exc:
         raise CorruptIndex(f"graph shard {shard_dir} cannot be read ({exc}); rebuild the index") from exc
     if meta.get("version") != FORMAT_VERSION:
-        raise CorruptIndex(f"graph shard {shard_dir} has format {meta.get('version')!r}, expected "
-                           f"{FORMAT_VERSION}; rebuild the index")
+        raise CorruptIndex(
+            f"graph shard {shard_dir} has format {meta.get('version')!r}, expected {FORMAT_VERSION}; rebuild the index"
+        )
     cols = meta["columns"]
     n = len(cols["id"])
     symbol: list[str | None] = cols["symbol"]
@@ -210,15 +223,37 @@ def load_graph(shard_dir: Path) -> Graph:
     path_place[path_order] = np.arange(len(path_order))
     file_id = np.array(cols["repo"], dtype=np.int64) * max(1, len(meta["paths"])) + path_of
     return Graph(
-        ids=cols["id"], repo=[meta["repos"][i] for i in cols["repo"]], path=[meta["paths"][i] for i in cols["path"]],
-        language=[meta["languages"][i] for i in cols["language"]], start=cols["start"], end=cols["end"],
-        symbol=symbol, kind=cols["kind"], qualified_name=cols["qualified_name"], parent=cols["parent"],
-        module_keys={int(k): v for k, v in meta["module_keys"].items()}, children=dict(children),
-        by_name=dict(by_name), by_lower_name=dict(by_lower), src=src, dst=dst, edge_kind=edges["kind"],
-        weight=edges["weight"], line_ptr=edges["line_ptr"], lines=edges["lines"], out_ptr=out_ptr,
-        out_edges=out_edges, in_ptr=in_ptr, in_edges=in_edges, centrality=edges["centrality"],
-        degree=edges["degree"], notes=tuple(meta.get("notes", ())),
-        starts=np.array(cols["start"], dtype=np.int64), path_rank=path_place[path_of], file_id=file_id,
+        ids=cols["id"],
+        repo=[meta["repos"][i] for i in cols["repo"]],
+        path=[meta["paths"][i] for i in cols["path"]],
+        language=[meta["languages"][i] for i in cols["language"]],
+        start=cols["start"],
+        end=cols["end"],
+        symbol=symbol,
+        kind=cols["kind"],
+        qualified_name=cols["qualified_name"],
+        parent=cols["parent"],
+        module_keys={int(k): v for k, v in meta["module_keys"].items()},
+        children=dict(children),
+        by_name=dict(by_name),
+        by_lower_name=dict(by_lower),
+        src=src,
+        dst=dst,
+        edge_kind=edges["kind"],
+        weight=edges["weight"],
+        line_ptr=edges["line_ptr"],
+        lines=edges["lines"],
+        out_ptr=out_ptr,
+        out_edges=out_edges,
+        in_ptr=in_ptr,
+        in_edges=in_edges,
+        centrality=edges["centrality"],
+        degree=edges["degree"],
+        notes=tuple(meta.get("notes", ())),
+        starts=np.array(cols["start"], dtype=np.int64),
+        path_rank=path_place[path_of],
+        file_id=file_id,
         module=np.array([k == "module" for k in cols["kind"]], dtype=bool),
-        owned=np.array(cols.get("owned", [True] * n), dtype=bool), partition=tuple(meta.get("partition", ())),
+        owned=np.array(cols.get("owned", [True] * n), dtype=bool),
+        partition=tuple(meta.get("partition", ())),
     )

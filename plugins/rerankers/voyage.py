@@ -20,8 +20,13 @@ class VoyageReranker:
 
     name = "voyage"
 
-    def __init__(self, model: str = "rerank-2.5", api_key: str | None = None, base_url: str | None = None,
-                 timeout_s: float | str = 10.0) -> None:
+    def __init__(
+        self,
+        model: str = "rerank-2.5",
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout_s: float | str = 10.0,
+    ) -> None:
         key = api_key or os.environ.get("VOYAGE_API_KEY", "")
         if not key:
             raise Unavailable("the voyage reranker is unavailable: set VOYAGE_API_KEY, or search without --rerank")

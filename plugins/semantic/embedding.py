@@ -90,5 +90,7 @@ def embed_batch(batch: EmbedBatch) -> tuple[np.ndarray, np.ndarray | None]:
     dims = embedder.dimensions
     vectors = embedder.embed(list(batch.texts), batch.input_type)
     if vectors.shape != (len(batch.texts), dims):
-        raise PluginError(f"embedder {embedder.identity()} returned shape {vectors.shape}, expected ({len(batch.texts)}, {dims})")
+        raise PluginError(
+            f"embedder {embedder.identity()} returned shape {vectors.shape}, expected ({len(batch.texts)}, {dims})"
+        )
     return pack_bits(vectors), None if embedder.binary else vectors.astype(np.float16)

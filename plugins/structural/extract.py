@@ -63,9 +63,7 @@ KINDS = (
 )
 
 #: Kinds whose directly nested functions are methods and whose variables are fields.
-CLASS_LIKE_KINDS = frozenset(
-    {"class", "struct", "interface", "trait", "enum", "union", "impl", "extension", "object"}
-)
+CLASS_LIKE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "union", "impl", "extension", "object"})
 
 #: Languages with a dedicated query (``queries/<language>.scm``).
 SUPPORTED_LANGUAGES: tuple[str, ...] = (
@@ -300,7 +298,9 @@ def _position(item: _Item) -> tuple[int, int, int]:
     return item.start_byte, -item.end_byte, item.order
 
 
-def _item(grammar: _Grammar, node: Node, name_node: Node, kind: str, receiver: str, order: int, source: bytes) -> _Item | None:
+def _item(
+    grammar: _Grammar, node: Node, name_node: Node, kind: str, receiver: str, order: int, source: bytes
+) -> _Item | None:
     """One definition from a definition node and its (possibly qualified) name node."""
     raw = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace").strip()
     if raw.isidentifier():  # the common case: a plain name, nothing to split

@@ -198,7 +198,9 @@ class StructuralShard:
         if symbol is None:
             return ShardResult(
                 hits=(),
-                notes=(f"structural: no identifier in {query.text!r}; name a symbol such as parseConfig or Session.send",),
+                notes=(
+                    f"structural: no identifier in {query.text!r}; name a symbol such as parseConfig or Session.send",
+                ),
             )
         kinds = tuple(k.strip() for k in query.options.get("kind", "").split(",") if k.strip())
         scored: dict[str, tuple[float, _Row]] = {}
@@ -281,11 +283,15 @@ class StructuralShard:
         lname = symbol.name.lower()
         grams = trigrams(lname)
         marks = ",".join("?" * len(grams))
-        similar = self._db().execute(
-            f"SELECT n.lname, n.ntrigrams, COUNT(*) AS shared FROM trigrams t JOIN names n ON n.id = t.name_id"
-            f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ? ORDER BY shared DESC LIMIT ?",
-            (*grams, min(len(grams), max(2, len(grams) // 3)), _MAX_FUZZY_CANDIDATES),
-        ).fetchall()
+        similar = (
+            self._db()
+            .execute(
+                f"SELECT n.lname, n.ntrigrams, COUNT(*) AS shared FROM trigrams t JOIN names n ON n.id = t.name_id"
+                f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ? ORDER BY shared DESC LIMIT ?",
+                (*grams, min(len(grams), max(2, len(grams) // 3)), _MAX_FUZZY_CANDIDATES),
+            )
+            .fetchall()
+        )
         for name, size, shared in similar:
             if name == lname and not symbol.qualifier:
                 continue

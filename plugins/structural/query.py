@@ -52,7 +52,9 @@ _KEYWORD_KINDS: dict[str, tuple[str, ...]] = {
     "macro": ("macro",),
 }
 _KEYWORD_FORM = re.compile(rf"^\s*({'|'.join(_KEYWORD_KINDS)})\s+`?({_QUALIFIED})`?\s*(?:\(.*)?$", re.IGNORECASE)
-_MEMBERS_FORM = re.compile(rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+`?({_QUALIFIED})`?", re.IGNORECASE)
+_MEMBERS_FORM = re.compile(
+    rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+`?({_QUALIFIED})`?", re.IGNORECASE
+)
 _DEFINED_FORMS = (
     re.compile(rf"\bwhere\s+(?:is|are|was)\s+(?:the\s+)?`?({_QUALIFIED})`?\s+(?:defined|declared|implemented)\b", re.I),
     re.compile(rf"\b(?:definition|declaration|implementation)\s+of\s+(?:the\s+)?`?({_QUALIFIED})`?", re.IGNORECASE),

@@ -25,9 +25,9 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
 from __future__ import annotations
 
 import json
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
-from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -23,8 +23,8 @@ import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.text.build import FORMAT
-from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_matcher
 from fourfold.plugins.text.globs import compile_glob
+from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_matcher
 from fourfold.plugins.text.storage import PostingLists, StringTable
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
@@ -68,9 +68,13 @@ class TextShard:
             meta = json.loads((shard_dir / "meta.json").read_text())
             files = json.loads((shard_dir / "files.json").read_text())
         except (OSError, ValueError) as exc:
-            raise CorruptIndex(f"text shard {shard_dir} has no readable meta.json/files.json ({exc}); rebuild it") from None
+            raise CorruptIndex(
+                f"text shard {shard_dir} has no readable meta.json/files.json ({exc}); rebuild it"
+            ) from None
         if meta.get("format") not in (2, FORMAT):
-            raise CorruptIndex(f"text shard {shard_dir} has format {meta.get('format')!r}, expected {FORMAT}; rebuild it")
+            raise CorruptIndex(
+                f"text shard {shard_dir} has format {meta.get('format')!r}, expected {FORMAT}; rebuild it"
+            )
         self.dir = shard_dir
         self._local = threading.local()
         self.n_files = int(meta["files"])
@@ -99,8 +103,10 @@ class TextShard:
             self.file_blocks = np.load(shard_dir / "file_blocks.npy").astype(np.int64)
         self.n_blocks = int(self.block_file.size)
         if self.content_sizes.size != self.n_blocks or self.file_blocks.size != self.n_files + 1:
-            raise CorruptIndex(f"text shard {shard_dir} has {self.content_sizes.size} stored blocks for {self.n_blocks} "
-                               f"indexed ones; rebuild it")
+            raise CorruptIndex(
+                f"text shard {shard_dir} has {self.content_sizes.size} stored blocks for {self.n_blocks} "
+                f"indexed ones; rebuild it"
+            )
         self.seg_offsets = np.load(shard_dir / "seg_offsets.npy")
         self.seg_start = np.load(shard_dir / "seg_start.npy")
         self.seg_end = np.load(shard_dir / "seg_end.npy")
@@ -122,7 +128,9 @@ class TextShard:
             return None, np.zeros(1, dtype=np.int64)
         first = self.tri.starts()
         if path.stat().st_size != int(first[-1]):
-            raise CorruptIndex(f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; rebuild it")
+            raise CorruptIndex(
+                f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; rebuild it"
+            )
         masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
         return masks, first
 
@@ -139,7 +147,7 @@ class TextShard:
             raise InvalidQuery(f"text search mode {mode!r} is unknown; use one of {', '.join(MODES)}")
         text = query.text
         if not (text if mode in ("literal", "regex") else text.strip()):
-            raise InvalidQuery(f"the text search is empty (mode={mode}); give a word, a \"quoted literal\" or a regex")
+            raise InvalidQuery(f'the text search is empty (mode={mode}); give a word, a "quoted literal" or a regex')
         if query.k < 1:
             raise InvalidQuery(f"k={query.k} asks for no hits; ask for at least 1")
         mask = self._file_mask(query)
@@ -166,8 +174,14 @@ class TextShard:
             # lists keeps the exact matches first.
             fallback = self._bm25(terms, query, mask)
             hits = tuple(replace(h, score=h.score / (1.0 + h.score)) for h in fallback.hits)
-            return replace(fallback, hits=hits, notes=(f"text: no literal match for {text.strip()!r} here; ranked its words below literal matches",
-                                                       *fallback.notes))
+            return replace(
+                fallback,
+                hits=hits,
+                notes=(
+                    f"text: no literal match for {text.strip()!r} here; ranked its words below literal matches",
+                    *fallback.notes,
+                ),
+            )
         terms = query_terms(text)
         if not terms:
             return self._grep((literal_matcher(text.strip(), cs),), query, mask)
@@ -235,8 +249,9 @@ class TextShard:
             return np.unique(np.concatenate(parts)) if parts else np.empty(0, np.int64)
         raise TypeError(f"unknown trigram query node {q!r}")
 
-    def _candidates(self, q: Query, mask: npt.NDArray[np.bool_] | None,
-                    decoded: dict[int, npt.NDArray[np.int64]] | None = None) -> npt.NDArray[np.int64]:
+    def _candidates(
+        self, q: Query, mask: npt.NDArray[np.bool_] | None, decoded: dict[int, npt.NDArray[np.int64]] | None = None
+    ) -> npt.NDArray[np.int64]:
         """Block ids that may match ``q`` in files ``mask`` allows."""
         ids = self._evaluate(q, {} if decoded is None else decoded)
         if ids is None:
@@ -247,8 +262,12 @@ class TextShard:
         """Whether verifying ``blocks`` costs less than narrowing them further (see ``_VERIFY_BYTES``)."""
         return blocks.size <= 1 or int(self.content_sizes[blocks].sum()) <= _VERIFY_BYTES
 
-    def _aligned(self, grams: tuple[tuple[int, int], ...], candidates: npt.NDArray[np.int64],
-                 decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64]:
+    def _aligned(
+        self,
+        grams: tuple[tuple[int, int], ...],
+        candidates: npt.NDArray[np.int64],
+        decoded: dict[int, npt.NDArray[np.int64]],
+    ) -> npt.NDArray[np.int64]:
         """The candidates where a literal's trigrams can sit at its own relative offsets.
 
         A match at byte ``P`` puts the trigram of offset ``i`` at ``P + i``: for some ``r = P % 8``
@@ -384,8 +403,10 @@ class TextShard:
         scored = [(self._grep_score(sm, matchers) + extra.get(sm.seg, 0.0), sm) for sm in found]
         scored.sort(key=lambda p: (-p[0], self.paths[p[1].file], int(self.seg_start[p[1].seg])))
         hits = tuple(self._hit(sm.seg, score, sm.lines) for score, sm in scored[: query.k])
-        notes = (f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
-                 f"({verified} of {self.n_blocks} blocks)",)
+        notes = (
+            f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
+            f"({verified} of {self.n_blocks} blocks)",
+        )
         return ShardResult(hits=hits, total_matches=total, notes=notes)
 
     def _grep_score(self, sm: _SegmentMatch, matchers: tuple[Matcher, ...]) -> float:
@@ -434,7 +455,9 @@ class TextShard:
         scores = self._bm25_scores(terms)
         if mask is not None:
             scores = {s: v for s, v in scores.items() if mask[self.seg_file[s]]}
-        ranked = sorted(scores.items(), key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]])))
+        ranked = sorted(
+            scores.items(), key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]]))
+        )
         hits = []
         if ranked:
             pattern = "|".join(re.escape(t) for t in terms)
@@ -466,7 +489,9 @@ class TextShard:
         if lines:
             # decode only the lines shown, from the blocks that hold them
             shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
-            snippet = "\n".join(text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown)
+            snippet = "\n".join(
+                text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown
+            )
         return Hit(
             segment_id=seg_id,
             repo=self.repos[int(self.file_repo[f])],

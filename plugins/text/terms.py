@@ -11,7 +11,7 @@ import functools
 import re
 from collections import Counter
 
-__all__ = ["count_terms", "split_identifier", "query_terms"]
+__all__ = ["count_terms", "query_terms", "split_identifier"]
 
 _WORD = re.compile(r"[^\W_]\w*|_\w*[^\W_]\w*")
 

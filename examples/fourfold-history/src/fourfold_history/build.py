@@ -26,7 +26,6 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from fourfold.plugins import BuildContext, BuildStats, Segment
-
 from fourfold_history.gitlog import GitError, is_git_repository, read_history
 from fourfold_history.linemap import HistoryWalker
 
@@ -84,19 +83,28 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path, context: BuildCont
         for repo in context.repos:
             root = context.settings.get(f"repo_path.{repo}")
             if not root:
-                notes.append(f"history: no path for repository {repo!r} in the build settings (repo_path.{repo}); its history is not indexed")
+                notes.append(
+                    f"history: no path for repository {repo!r} in the build settings (repo_path.{repo}); its history is not indexed"
+                )
                 continue
             if not is_git_repository(Path(root)):
-                notes.append(f"history: repository {repo!r} ({root}) is not the top of a git checkout with commits; no history indexed")
+                notes.append(
+                    f"history: repository {repo!r} ({root}) is not the top of a git checkout with commits; no history indexed"
+                )
                 continue
             try:
                 n_commits += _index_repo(db, repo, Path(root), files, max_commits, stored)
             except GitError as exc:
                 notes.append(f"history: {exc}")
         _write_path_terms(db, {path for (_, path) in files})
-        db.executemany("INSERT INTO meta VALUES (?, ?)", [
-            ("commits", str(n_commits)), ("notes", json.dumps(notes)), ("max_commits", str(max_commits)),
-        ])
+        db.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [
+                ("commits", str(n_commits)),
+                ("notes", json.dumps(notes)),
+                ("max_commits", str(max_commits)),
+            ],
+        )
         db.execute("CREATE INDEX touches_commit ON touches(commit_id)")
         db.execute("CREATE INDEX names_name ON names(name)")
         db.commit()
@@ -104,8 +112,14 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path, context: BuildCont
     return BuildStats(segments=len(stored), bytes_on_disk=db_path.stat().st_size, notes=tuple(notes))
 
 
-def _index_repo(db: sqlite3.Connection, repo: str, root: Path, files: dict[tuple[str, str], _FileSegments],
-                max_commits: int, stored: set[str]) -> int:
+def _index_repo(
+    db: sqlite3.Connection,
+    repo: str,
+    root: Path,
+    files: dict[tuple[str, str], _FileSegments],
+    max_commits: int,
+    stored: set[str],
+) -> int:
     walker = HistoryWalker({path for (r, path) in files if r == repo})
     n = 0
     for commit in read_history(root, max_commits):
@@ -123,15 +137,27 @@ def _index_repo(db: sqlite3.Connection, repo: str, root: Path, files: dict[tuple
             (repo, commit.sha, commit.author, commit.email, commit.time, commit.subject),
         )
         cid = cur.lastrowid
-        db.executemany("INSERT INTO touches VALUES (?, ?, ?)", [(cid, sid, int(inner)) for sid, inner in touched.items()])
-        symbols = db.execute(
-            f"SELECT coalesce(qualified_name, symbol) FROM segments WHERE symbol IS NOT NULL AND id IN ({','.join('?' * len(touched))})",
-            list(touched),
-        ).fetchall() if touched else []
+        db.executemany(
+            "INSERT INTO touches VALUES (?, ?, ?)", [(cid, sid, int(inner)) for sid, inner in touched.items()]
+        )
+        symbols = (
+            db.execute(
+                f"SELECT coalesce(qualified_name, symbol) FROM segments WHERE symbol IS NOT NULL AND id IN ({','.join('?' * len(touched))})",
+                list(touched),
+            ).fetchall()
+            if touched
+            else []
+        )
         all_paths = {c.new_path or c.old_path or "" for c in commit.changes} | paths
         db.execute(
             "INSERT INTO commit_text(rowid, message, author, symbols, paths) VALUES (?, ?, ?, ?, ?)",
-            (cid, commit.message, f"{commit.author} {commit.email}", " ".join(s for (s,) in symbols), " ".join(sorted(all_paths))),
+            (
+                cid,
+                commit.message,
+                f"{commit.author} {commit.email}",
+                " ".join(s for (s,) in symbols),
+                " ".join(sorted(all_paths)),
+            ),
         )
         n += 1
     return n
@@ -140,8 +166,18 @@ def _index_repo(db: sqlite3.Connection, repo: str, root: Path, files: dict[tuple
 def _store_segment(db: sqlite3.Connection, seg: Segment) -> None:
     db.execute(
         "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (seg.id, seg.repo, seg.path, seg.language, seg.start_line, seg.end_line, seg.symbol, seg.kind, seg.qualified_name,
-         seg.signature),
+        (
+            seg.id,
+            seg.repo,
+            seg.path,
+            seg.language,
+            seg.start_line,
+            seg.end_line,
+            seg.symbol,
+            seg.kind,
+            seg.qualified_name,
+            seg.signature,
+        ),
     )
     names = {n.lower() for n in (seg.symbol, seg.qualified_name) if n}
     names |= {n.rsplit(".", 1)[-1] for n in names}

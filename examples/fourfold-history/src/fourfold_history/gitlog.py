@@ -68,7 +68,10 @@ def is_git_repository(path: Path) -> bool:
     try:
         out = subprocess.run(
             ["git", "-C", str(path), "rev-parse", "--show-toplevel", "HEAD"],
-            capture_output=True, text=True, timeout=30, check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
         return False
@@ -84,8 +87,20 @@ def read_history(path: Path, max_commits: int = 0) -> Iterator[Commit]:
     Raises ``GitError`` naming the repository when git fails.
     """
     cmd = [
-        "git", "-C", str(path), "-c", "core.quotePath=false", "log", "-p", "--unified=0", "--no-color",
-        "--no-ext-diff", "--no-textconv", "--no-merges", "-M", _FORMAT,
+        "git",
+        "-C",
+        str(path),
+        "-c",
+        "core.quotePath=false",
+        "log",
+        "-p",
+        "--unified=0",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-merges",
+        "-M",
+        _FORMAT,
     ]
     if max_commits > 0:
         cmd.append(f"--max-count={max_commits}")
@@ -137,7 +152,7 @@ def parse_log(lines: Iterable[str]) -> Iterator[Commit]:
         if line.startswith("diff --git "):
             if current:
                 changes.append(current.done())
-            current = _FileBuilder(*_diff_git_paths(line[len("diff --git "):]))
+            current = _FileBuilder(*_diff_git_paths(line[len("diff --git ") :]))
         elif current is None:
             continue
         elif line.startswith("@@ "):
@@ -152,9 +167,9 @@ def parse_log(lines: Iterable[str]) -> Iterator[Commit]:
         elif line.startswith("+++ "):
             current.new_path = _side_path(line[4:], "b/")
         elif line.startswith("rename from "):
-            current.old_path = _unquote(line[len("rename from "):])
+            current.old_path = _unquote(line[len("rename from ") :])
         elif line.startswith("rename to "):
-            current.new_path = _unquote(line[len("rename to "):])
+            current.new_path = _unquote(line[len("rename to ") :])
         elif line.startswith("new file mode"):
             current.old_path = None
         elif line.startswith("deleted file mode"):
@@ -194,7 +209,7 @@ def _side_path(value: str, prefix: str) -> str | None:
     value = _unquote(value.rstrip("\t"))
     if value == "/dev/null":
         return None
-    return value[len(prefix):] if value.startswith(prefix) else value
+    return value[len(prefix) :] if value.startswith(prefix) else value
 
 
 def _diff_git_paths(rest: str) -> tuple[str | None, str | None]:

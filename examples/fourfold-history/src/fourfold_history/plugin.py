@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
-
 from fourfold_history import __version__
 from fourfold_history.build import build_shard
 from fourfold_history.shard import HistoryShard
@@ -26,8 +25,11 @@ _CHANGE_VERB = r"(?:chang|modif|add|introduc|remov|delet|touch|writ|wrote|renam|
 HISTORY_RULES: tuple[tuple[str, float], ...] = (
     (rf"\bwhen\s+(?:was|were|did|has|have|is)\b.*\b{_CHANGE_VERB}", 0.90),
     (rf"\bwho\s+(?:last\s+|first\s+|most\s+recently\s+)?(?:{_CHANGE_VERB}|owns|authored)", 0.90),
-    (r"\b(?:recent|latest|last|newest)\s+(?:\w+\s+)?(?:changes?|commits?|edits?|modifications?)\b"
-     r"|\bchanged\s+recently\b|\bgit\s+(?:log|blame|history)\b|\b(?:commit|change)\s+history\b|\bhistory\s+of\b", 0.85),
+    (
+        r"\b(?:recent|latest|last|newest)\s+(?:\w+\s+)?(?:changes?|commits?|edits?|modifications?)\b"
+        r"|\bchanged\s+recently\b|\bgit\s+(?:log|blame|history)\b|\b(?:commit|change)\s+history\b|\bhistory\s+of\b",
+        0.85,
+    ),
     (r"^\s*why\s+(?:was|were|did)\b", 0.70),
 )
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fourfold.plugins import Hit, ModalityQuery, ShardResult
-
 from fourfold_history.build import DB_NAME
 
 __all__ = ["HistoryShard", "QueryTerms", "parse_query"]
@@ -37,16 +36,11 @@ __all__ = ["HistoryShard", "QueryTerms", "parse_query"]
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|\d+")
 #: Words that shape a history question but name nothing in it.
 _STOP = frozenset(
-    """a an and the of to in on for at by with from about into this that these those it its is are was were be
-    been being do does did done has have had what which who whom whose when where why how ever last latest recent
-    recently newest lately change changes changed changing modify modified modification edit edits edited commit
-    commits committed history log blame git who's module modules file files code package folder directory
-    introduce introduced add added remove removed touch touched write wrote written author authored me us we our
-    my there their they was made make""".split()
+    ["a", "an", "and", "the", "of", "to", "in", "on", "for", "at", "by", "with", "from", "about", "into", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "done", "has", "have", "had", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "ever", "last", "latest", "recent", "recently", "newest", "lately", "change", "changes", "changed", "changing", "modify", "modified", "modification", "edit", "edits", "edited", "commit", "commits", "committed", "history", "log", "blame", "git", "who's", "module", "modules", "file", "files", "code", "package", "folder", "directory", "introduce", "introduced", "add", "added", "remove", "removed", "touch", "touched", "write", "wrote", "written", "author", "authored", "me", "us", "we", "our", "my", "there", "their", "they", "was", "made", "make"]
 )
-_PLACES = frozenset("module modules package packages folder folders directory directories file files dir".split())
+_PLACES = frozenset(["module", "modules", "package", "packages", "folder", "folders", "directory", "directories", "file", "files", "dir"])
 _IDENTIFIER_SHAPE = re.compile(r"[_.$]|[a-z][A-Z]|\d")
-_TEMPORAL = frozenset("when who last latest recent recently newest lately blame".split())
+_TEMPORAL = frozenset(["when", "who", "last", "latest", "recent", "recently", "newest", "lately", "blame"])
 _CANDIDATE_COMMITS = 500
 #: (repo, path, language, start_line, end_line, symbol, kind, signature) of a stored segment.
 _Row = tuple[str, str, str, int, int, str | None, str | None, str | None]
@@ -82,8 +76,14 @@ def parse_query(text: str) -> QueryTerms:
         if "." in t:
             names.append(t.rsplit(".", 1)[-1])
             identifiers.add(names[-1])
-    words = [w for w in dict.fromkeys(p for t in names + paths for p in re.split(r"[._$]+", t) if p) if len(w) > 1 and w not in _STOP]
-    return QueryTerms(tuple(names), tuple(words), any(t in _TEMPORAL for t in lowered), tuple(paths), frozenset(identifiers))
+    words = [
+        w
+        for w in dict.fromkeys(p for t in names + paths for p in re.split(r"[._$]+", t) if p)
+        if len(w) > 1 and w not in _STOP
+    ]
+    return QueryTerms(
+        tuple(names), tuple(words), any(t in _TEMPORAL for t in lowered), tuple(paths), frozenset(identifiers)
+    )
 
 
 @dataclass(slots=True)
@@ -101,7 +101,9 @@ class HistoryShard:
         if not self.path.is_file():
             from fourfold.errors import CorruptIndex
 
-            raise CorruptIndex(f"history shard {str(shard_dir)!r} has no {DB_NAME}; rebuild the index with `fourfold index`")
+            raise CorruptIndex(
+                f"history shard {str(shard_dir)!r} has no {DB_NAME}; rebuild the index with `fourfold index`"
+            )
         self._local = threading.local()
         meta = dict(self._db().execute("SELECT key, value FROM meta").fetchall())
         self.commits = int(meta.get("commits", "0"))
@@ -144,17 +146,22 @@ class HistoryShard:
                 c.named = max(c.named, 1.0)
         if relevance:
             marks = ",".join("?" * len(relevance))
-            for sid, cid, inner in db.execute(f"SELECT segment_id, commit_id, inner FROM touches WHERE commit_id IN ({marks})", list(relevance)):
+            for sid, cid, inner in db.execute(
+                f"SELECT segment_id, commit_id, inner FROM touches WHERE commit_id IN ({marks})", list(relevance)
+            ):
                 c = cands.setdefault(sid, _Candidate())
                 c.relevance = max(c.relevance, relevance[cid] * (1.0 if inner else 0.8))
         if not cands and terms.temporal:  # "what changed recently": the newest changes
             for (sid,) in db.execute(
                 "SELECT t.segment_id FROM touches t JOIN commits c ON c.id = t.commit_id WHERE t.inner = 1 "
-                "ORDER BY c.time DESC LIMIT ?", (max(query.k, 1) * 4,)
+                "ORDER BY c.time DESC LIMIT ?",
+                (max(query.k, 1) * 4,),
             ):
                 cands.setdefault(sid, _Candidate())
         if not cands:
-            return ShardResult(hits=(), notes=("history: no commit message, touched definition or path matches the query",))
+            return ShardResult(
+                hits=(), notes=("history: no commit message, touched definition or path matches the query",)
+            )
         rows = self._segments(db, list(cands))
         for sid, latest in self._latest(db, list(rows)).items():
             cands[sid].latest = latest
@@ -208,11 +215,13 @@ class HistoryShard:
         out: dict[str, int] = {}
         for i in range(0, len(ids), 900):
             chunk = ids[i : i + 900]
-            out.update(db.execute(
-                f"SELECT t.segment_id, max(c.time) FROM touches t JOIN commits c ON c.id = t.commit_id "
-                f"WHERE t.segment_id IN ({','.join('?' * len(chunk))}) GROUP BY t.segment_id",
-                chunk,
-            ).fetchall())
+            out.update(
+                db.execute(
+                    f"SELECT t.segment_id, max(c.time) FROM touches t JOIN commits c ON c.id = t.commit_id "
+                    f"WHERE t.segment_id IN ({','.join('?' * len(chunk))}) GROUP BY t.segment_id",
+                    chunk,
+                ).fetchall()
+            )
         return out
 
     @staticmethod
@@ -224,9 +233,16 @@ class HistoryShard:
         ).fetchall()
         if not temporal:
             rows.sort(key=lambda r: -relevance.get(r[0], 0.0))  # stable: newest first among equals
-        lines = [f"{sha[:10]} {time.strftime('%Y-%m-%d', time.gmtime(when))} {author}: {subject}" for _, sha, author, when, subject in rows[:_SNIPPET_COMMITS]]
+        lines = [
+            f"{sha[:10]} {time.strftime('%Y-%m-%d', time.gmtime(when))} {author}: {subject}"
+            for _, sha, author, when, subject in rows[:_SNIPPET_COMMITS]
+        ]
         if len(rows) > _SNIPPET_COMMITS:
-            lines.append(f"(+{len(rows) - _SNIPPET_COMMITS} older commits)" if temporal else f"(+{len(rows) - _SNIPPET_COMMITS} more commits)")
+            lines.append(
+                f"(+{len(rows) - _SNIPPET_COMMITS} older commits)"
+                if temporal
+                else f"(+{len(rows) - _SNIPPET_COMMITS} more commits)"
+            )
         return "\n".join(lines)
 
 

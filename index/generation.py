@@ -201,6 +201,9 @@ def build_generation(
     """
     started = time.perf_counter()
     settings = {**build_settings_from_env(), **(settings or {})}
+    # Embeddings are cached per store by the text embedded (plugins/semantic/cache.py): shared by
+    # every repository and generation, kept by an interrupted build.
+    settings.setdefault("semantic.cache_dir", str(Path(store.home) / "cache" / "embeddings"))
     report = progress or (lambda stage, done, total, message: None)
     executor = executor or LocalShardExecutor()
     registry = get_registry()

@@ -14,7 +14,6 @@ import logging
 import os
 import signal
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +21,9 @@ import grpc
 
 from fourfold import __version__
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
+from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
+from fourfold.index.progress import read_building
 
 __all__ = ["build_parser", "main"]
 
@@ -218,32 +219,6 @@ def build_parser() -> argparse.ArgumentParser:
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-class ProgressBar:
-    """One line per stage on a pipe; a redrawn bar on a terminal."""
-
-    def __init__(self, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.stage = ""
-        self.last = 0.0
-
-    def __call__(self, stage: str, done: int, total: int, message: str) -> None:
-        now = time.monotonic()
-        if self.tty:
-            width = 30
-            frac = done / total if total else 0
-            bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
-            self.stream.write(f"\r{stage:<18} [{bar}] {done}/{total} {message[:60]:<60}")
-            if done >= total:
-                self.stream.write("\n")
-            self.stream.flush()
-        elif stage != self.stage or done >= total or now - self.last > 5:
-            self.stream.write(f"{stage}: {done}/{total} {message}\n")
-            self.stream.flush()
-            self.last = now
-        self.stage = stage
-
-
 def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
     from fourfold.coordinator.client import Client
 
@@ -269,6 +244,8 @@ def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
     )
     print(f"  skipped: {skipped}")
     print(f"  reused (unchanged): {s.get('reused_files', 0)} files; parse errors in {s.get('parse_errors', 0)} files")
+    for failure in s.get("failed_shards") or []:
+        print(f"  FAILED (not published, the rest is live): {failure}")
     unsupported = s.get("unsupported_languages") or {}
     if unsupported:
         print(
@@ -348,6 +325,8 @@ def cmd_index(args: argparse.Namespace) -> int:
                     last = msg
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
+            finally:
+                bar.close()
         assert last is not None
         s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
         s["files"], s["segments"] = int(s.get("files", 0)), int(s.get("segments", 0))
@@ -359,14 +338,17 @@ def cmd_index(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
 
     settings = {"embedder": args.embedder} if args.embedder else None
-    summary = build_generation(
-        IndexStore(fourfold_home()),
-        repos,
-        progress=bar,
-        settings=settings,
-        modalities=args.modality,
-        centrality=not args.no_centrality,
-    )
+    try:
+        summary = build_generation(
+            IndexStore(fourfold_home()),
+            repos,
+            progress=bar,
+            settings=settings,
+            modalities=args.modality,
+            centrality=not args.no_centrality,
+        )
+    finally:
+        bar.close()
     _print_summary(summary.as_dict(), args.json)
     return 0
 
@@ -503,6 +485,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
         info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        failed = store.reader(live).manifest.get("failed_shards", []) if live else []
+        info["failed_shards"] = [f"{f.get('modality')}/{f.get('shard')}: {f.get('error')}" for f in failed]
+        info["building"] = read_building(store.home)
         if args.json:
             print(json.dumps(info, indent=2))
         else:
@@ -510,6 +495,11 @@ def cmd_status(args: argparse.Namespace) -> int:
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
                 f"repositories: {', '.join(info['repos']) or 'none'}"
             )
+            for failure in info["failed_shards"]:
+                print(f"  failed to build (not served): {failure}")
+            b = info["building"]
+            if b:
+                print(f"  building {b['generation']}: {b['stage']} {b['done']:,}/{b['total']:,} {b['message']}")
         return 0
     with client:
         s = client.status()
@@ -525,6 +515,11 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
     for sh in s.shards:
         print(f"  {sh.modality}/{sh.shard}#{sh.replica} {sh.health} at {sh.address} ({sh.generation})")
+    for failure in s.failed_shards:
+        print(f"  failed to build (not served): {failure}")
+    if s.HasField("building"):
+        b = s.building
+        print(f"  building: {b.stage} {b.done:,}/{b.total:,} {b.message}")
     return 0
 
 

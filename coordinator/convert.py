@@ -127,4 +127,5 @@ def summary_to_pb(s: IndexSummary) -> coordinator_pb2.IndexSummary:
         seconds=s.seconds,
         bytes=s.bytes,
         unsupported_languages=dict(s.unsupported_languages),
+        failed_shards=list(s.failed_shards),
     )

@@ -50,6 +50,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         self.limits = limits or Limits()
         self.max_inflight = max_inflight
         self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
+        self._building: coordinator_pb2.IndexProgress | None = None  # the last progress of a running build
 
     async def Search(
         self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext
@@ -85,10 +86,13 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
         def progress(stage: str, done: int, total: int, message: str) -> None:
-            queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
+            msg = coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message)
+            self._building = msg  # what `status` shows while the build runs
+            queue.put_nowait(msg)
 
         add = [(Path(r.path), r.name or None) for r in request.repos]
         task = asyncio.ensure_future(self.engine.index(add, progress))
+        task.add_done_callback(lambda _: setattr(self, "_building", None))  # even if this caller went away
         while not task.done() or not queue.empty():
             try:
                 yield await asyncio.wait_for(queue.get(), 0.2)
@@ -145,6 +149,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             modalities=sorted(self.engine.plugins.modalities),
             version=__version__,
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
+            failed_shards=[
+                f"{f.get('modality')}/{f.get('shard')}: {f.get('error')}"
+                for f in (store.reader(live).manifest.get("failed_shards", []) if live and principal.admin else [])
+            ],
+            building=self._building if principal.admin else None,
         )
 
     def _visible_shards(self, principal: Principal, live: str | None) -> set[tuple[str, str, str]] | None:

@@ -186,6 +186,7 @@ def _summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
         parse_errors=s.parse_errors,
         unsupported_languages=Counter(dict(s.unsupported_languages)),
         seconds=s.seconds,
+        failed_shards=list(s.failed_shards),
     )
 
 

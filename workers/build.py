@@ -17,6 +17,7 @@ import ray
 
 from fourfold.errors import InvalidInput
 from fourfold.index.generation import ShardJob, build_one_shard
+from fourfold.index.shard_failure import failed_build
 from fourfold.plugins.modality import BuildStats
 
 __all__ = ["RayMap", "RayShardExecutor"]
@@ -89,4 +90,11 @@ class RayShardExecutor:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
                 job = pending.pop(ref)
-                yield job, ray.get(ref)
+                try:
+                    stats = ray.get(ref)
+                except ray.exceptions.RayError as exc:  # the task died (a crashing plugin, the OOM killer)
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, InvalidInput):
+                        raise cause from None
+                    stats = failed_build(cause if isinstance(cause, BaseException) else exc)
+                yield job, stats

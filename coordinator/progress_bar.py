@@ -8,6 +8,8 @@ time, one when a stage starts or ends and one every few seconds in between.
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
 import sys
 import time
@@ -42,12 +44,14 @@ class ProgressBar:
                 self.open_line = False
             if not (new_stage or finished or now - self.last >= REDRAW_INTERVAL_S):
                 return
-            width = shutil.get_terminal_size((100, 24)).columns
+            width = self._columns()
             frac = min(done / total, 1.0) if total > 0 else 0.0
-            filled = int(_BAR_WIDTH * frac)
-            bar = "█" * filled + "·" * (_BAR_WIDTH - filled)
-            head = f"{stage:<16} [{bar}] {frac:>4.0%} {done:,}/{total:,} "
-            line = (head + message)[: max(width - 1, 20)]
+            counts = f"{frac:>4.0%} {done:,}/{total:,} "
+            # a narrow terminal gets a shorter bar before the message is cut
+            bar_width = max(8, min(_BAR_WIDTH, width - 1 - 20 - len(counts) - len(message)))
+            filled = int(bar_width * frac)
+            bar = "█" * filled + "·" * (bar_width - filled)
+            line = (f"{stage:<16} [{bar}] {counts}{message}")[: max(width - 1, 20)]
             self.stream.write("\r" + line + "\x1b[K")
             self.open_line = True
             if finished:
@@ -61,6 +65,13 @@ class ProgressBar:
         self.stream.flush()
         self.last = now
         self.stage = stage
+
+    def _columns(self) -> int:
+        """The width of the terminal the stream writes to (it may change between redraws)."""
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            return shutil.get_terminal_size((100, 24)).columns
 
     def close(self) -> None:
         """End a bar left open (a build that stopped half-way)."""

@@ -152,7 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print JSON")
 
     ev = sub.add_parser("eval", help="measure retrieval quality on labelled query suites (JSONL)")
-    ev.add_argument("suites", nargs="+", metavar="SUITE", help="suite files in the format of shared/eval/README.md")
+    ev.add_argument(
+        "suites",
+        nargs="+",
+        metavar="SUITE",
+        help=f"suite files (JSONL: {SUITE_FORMAT}) or the name of a bundled suite: "
+        f"{', '.join(bundled_suites())} (`fourfold eval demo` after `fourfold demo`)",
+    )
     ev.add_argument("--preset", default="default", help="preset of the fused answer: quick, default or thorough")
     ev.add_argument("--profile", default="", help="weight profiles of the fused answer: hand (the default) or fitted")
     ev.add_argument(
@@ -217,6 +223,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+
+#: One line of a suite file, for help texts and errors.
+SUITE_FORMAT = (
+    '{"id": "q1", "query": "where is X defined", "match": "line" or "file", '
+    '"relevant": [{"repo": "R", "path": "P", "line": N}]} a line'
+)
+
+
+def bundled_suites() -> dict[str, Path]:
+    """Name -> file of the example suites shipped in the package (``coordinator/suites/*.jsonl``)."""
+    folder = Path(__file__).resolve().parent / "suites"
+    return {p.stem: p for p in sorted(folder.glob("*.jsonl"))}
 
 
 def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
@@ -552,14 +571,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    missing = [p for p in args.suites if not Path(p).is_file()]
+    paths = [Path(p) if Path(p).is_file() else bundled_suites().get(p, Path(p)) for p in args.suites]
+    missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise InvalidInput(
-            f"suite file not found: {missing[0]!r}; give JSONL files in the format of shared/eval/README.md"
+            f"suite file not found: {missing[0]!r}; give JSONL files ({SUITE_FORMAT}) "
+            f"or a bundled suite's name: {', '.join(bundled_suites())}"
         )
-    suites = [
-        (Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites
-    ]  # bad suites fail before any cluster starts
+    suites = [(p.stem, evaluate.load_suite(p)) for p in paths]  # bad suites fail before any cluster starts
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()

@@ -19,6 +19,7 @@ from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
+from fourfold.coordinator.notes import tidy_notes
 from fourfold.coordinator.profiles import (
     DIRECT_CONFIDENCE,
     centrality_scale,
@@ -453,7 +454,7 @@ class Engine:
             total_candidates=total,
             timings=timings,
             generation=generation,
-            notes=tuple(notes),
+            notes=tidy_notes(notes, p.query),
             weights=weights,
             rerank=rerank_status,
             no_confident_match=verdict.refused,

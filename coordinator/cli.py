@@ -14,8 +14,10 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -503,7 +505,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     if client is None:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
-        info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        info: dict[str, Any] = {
+            "server": None,
+            "home": str(store.home),
+            "generation": live,
+            "repos": [r.name for r in store.repos()],
+        }
         failed = store.reader(live).manifest.get("failed_shards", []) if live else []
         info["failed_shards"] = [f"{f.get('modality')}/{f.get('shard')}: {f.get('error')}" for f in failed]
         info["building"] = read_building(store.home)
@@ -546,21 +553,55 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
+    from fourfold.plugins.manager import get_registry
 
     home = Path(os.environ["FOURFOLD_HOME"]) if os.environ.get("FOURFOLD_HOME") else fourfold_home() / "demo"
     source = Path(__file__).resolve().parent.parent
     print(f"indexing fourfold's own source ({source}) into {home}", flush=True)
-    summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
-    _print_summary(summary.as_dict(), False)
+    store = IndexStore(home)
+    started = time.monotonic()
+    # Searchable in seconds: every modality but the embeddings first, published; semantic joins after.
+    later = [m for m in LATE_MODALITIES if m in get_registry().modalities]
+    first = [m for m in get_registry().modalities if m not in later] if later else None
+    summary = _demo_build(store, source, first)
+    if later:
+        print(f"  still building: {', '.join(later)} (the answers below come without it; it joins when ready)")
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
     with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
             _print_answer(r, False)
+        print(f"\nfirst answers {time.monotonic() - started:.0f}s after the start", flush=True)
+        if later:
+            print(f"\nbuilding {', '.join(later)}; the running server follows the store to the new generation")
+            summary = _demo_build(store, source, None)
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline and client.status().generation != summary.generation:
+                time.sleep(0.5)
+            intent, query = DEMO_QUERIES[4]
+            print(f"\n$ fourfold search {json.dumps(query)}    # {intent}, now with {', '.join(later)}")
+            r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
+            _print_answer(r, False)
+            print(f"\ncomplete {time.monotonic() - started:.0f}s after the start", flush=True)
     return 0
+
+
+#: Modalities ``fourfold demo`` builds after its first answers (their build is the slow part).
+LATE_MODALITIES = ("semantic",)
+
+
+def _demo_build(store: Any, source: Path, modalities: list[str] | None) -> Any:
+    from fourfold.index.generation import build_generation
+
+    bar = ProgressBar()
+    try:
+        summary = build_generation(store, [(source, "fourfold")], progress=bar, modalities=modalities)
+    finally:
+        bar.close()
+    _print_summary(summary.as_dict(), False)
+    return summary
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

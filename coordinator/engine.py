@@ -56,6 +56,8 @@ DEFAULT_K = 10
 DEFAULT_DEADLINE_MS = 5_000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
+#: How often a coordinator that runs workers looks for a generation made live by another process.
+FOLLOW_INTERVAL_S = 1.0
 #: The most follow-up rounds one search runs after the first fan-out (see ``follow_up_rounds``).
 MAX_FOLLOW_UP_ROUNDS = 8
 
@@ -180,6 +182,7 @@ class Engine:
         self._readers: dict[str, GenerationReader] = {}
         self._repos_cache: tuple[str | None, frozenset[str]] | None = None
         self._index_lock = asyncio.Lock()
+        self._failed_roll: str | None = None  # a live generation whose workers failed to deploy
 
     # -- generations -----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -193,13 +196,62 @@ class Engine:
             self._refresher = asyncio.ensure_future(self._refresh_periodically())
 
     async def _refresh_periodically(self, interval_s: float = REFRESH_INTERVAL_S) -> None:
-        """Pick up replicas added by `fourfold scale` or another launcher, and drop retired ones."""
+        """Pick up replicas added by `fourfold scale` or another launcher, and drop retired ones;
+        follow the store to a generation another process made live (every ``FOLLOW_INTERVAL_S``)."""
+        last_refresh = time.monotonic()
         while True:
-            await asyncio.sleep(interval_s)
+            await asyncio.sleep(min(FOLLOW_INTERVAL_S, interval_s))
+            try:
+                await self.follow_store()
+            except Exception as exc:  # noqa: BLE001 - a failed roll is retried for the next generation only
+                log.warning("could not roll the workers to the live generation: %s", exc)
+            if time.monotonic() - last_refresh < interval_s:
+                continue
+            last_refresh = time.monotonic()
             try:
                 await self.endpoints.refresh()
             except Exception as exc:  # noqa: BLE001 - discovery must outlive a transient Ray hiccup
                 log.warning("endpoint refresh failed: %s", exc)
+
+    @property
+    def served_generation(self) -> str | None:
+        """The generation searches are answered from (what `status` reports), None before any."""
+        return self._generation
+
+    async def follow_store(self) -> str | None:
+        """Roll the workers to the store's live generation when another process (``fourfold index``
+        without a server, another coordinator) published a new one: deploy its workers, switch the
+        searches to it, retire the old generation's. Returns the generation switched to, if any.
+
+        Only a coordinator that runs workers (has a launcher) rolls them; one that failed to deploy a
+        generation does not retry it (the next generation is tried; the old one keeps serving).
+        """
+        live = self.store.live_generation()
+        if (
+            live is None
+            or live == self._generation
+            or self.launcher is None
+            or self._index_lock.locked()
+            or live == self._failed_roll
+        ):
+            return None
+        async with self._index_lock:
+            live = self.store.live_generation()
+            if live is None or live == self._generation:
+                return None
+            old = self._generation
+            log.info("generation %s is live in the store; rolling the workers from %s", live, old)
+            try:
+                await self.launcher.deploy(live)
+            except Exception:
+                self._failed_roll = live
+                raise
+            await self.endpoints.refresh()
+            self._generation = live
+            if old and old != live:
+                self.launcher.retire(old)
+                await self.endpoints.refresh()
+            return live
 
     async def stop(self) -> None:
         if self._refresher is not None:
@@ -391,6 +443,12 @@ class Engine:
             for n in a.result.notes:
                 if n not in notes:
                     notes.append(n)
+        absent = sorted(m for m in weights if m not in covering)
+        if absent:  # a generation published before every modality was built (or one whose build failed)
+            notes.append(
+                f"generation {generation} has no {', '.join(absent)} yet (still building or failed: see "
+                f"`fourfold status`); answered by {', '.join(sorted(covering)) or 'no modality'}"
+            )
         if more.exhausted:
             notes.append(
                 f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "

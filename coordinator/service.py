@@ -8,6 +8,7 @@ Index needs an admin token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -112,7 +113,10 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     ) -> coordinator_pb2.StatusResponse:
         principal = current_principal()
         store = self.engine.store
-        live = store.live_generation()
+        # The generation searches are answered from, never one the store has but no worker serves yet.
+        with contextlib.suppress(FourfoldError):
+            await self.engine.current_generation()
+        live = self.engine.served_generation
         repo_stats = store.reader(live).manifest.get("repos", {}) if live else {}
         await self.engine.endpoints.refresh()
         shards = []

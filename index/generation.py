@@ -231,6 +231,8 @@ def build_generation(
     building = ProgressFile(Path(store.home) / BUILDING_FILE)
     report = tee(with_rates(progress), building) if progress else building
     executor = executor or LocalShardExecutor(report)
+    if progress is not None and getattr(executor, "report", True) is None:
+        executor.report = report  # type: ignore[attr-defined] - an executor that can relay progress from inside shards
     registry = get_registry()
     if modalities is not None:
         unknown = sorted(set(modalities) - set(registry.modalities))

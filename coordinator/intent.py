@@ -130,7 +130,14 @@ _QUESTION = re.compile(
 )
 
 _CODE_SHAPE = re.compile(r"[;{}]|=>|->|\)\s*:|^\s*(?:return|if|for|while)\b.*[(:]|\w+\([^)]*\)\s*[{;:]", re.MULTILINE)
-_IDENTIFIER = r"(?:[A-Z]{2,}[a-z]\w*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
+_IDENTIFIER = (
+    r"(?:[A-Z]{2,}[a-z]\w*"  # HTTPServer
+    r"|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+"  # dotted.name
+    r"|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+"  # snake_case
+    r"|_[A-Za-z_]\w*"  # _private
+    r"|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"  # camelCase, PascalCase
+    r"|[A-Z]+[a-z]+[A-Z]\w*)"  # XMLHttpRequest
+)
 _LONE_IDENTIFIER = re.compile(rf"^\s*{_IDENTIFIER}(?:\(\))?\s*$")
 _INNER_IDENTIFIER = re.compile(rf"(?<![\w$.]){_IDENTIFIER}(?![\w$])")
 _CAMEL_OR_SNAKE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|[A-Z]{2}[a-z]|\w_\w|\w\.\w")

@@ -63,7 +63,7 @@ def default_profiles() -> dict[str, dict[str, float]]:
 
 @functools.cache
 def _fitted_document(path: Path = FITTED_PATH) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _load_fitted(path: Path) -> dict[str, dict[str, float]]:

@@ -36,7 +36,8 @@ from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
-home, repo, queries, index = Path(os.environ["FOURFOLD_HOME"]), Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3] == "index"
+home, repo = Path(os.environ["FOURFOLD_HOME"]), Path(sys.argv[1])
+queries, index = json.loads(sys.argv[2]), sys.argv[3] == "index"
 if index:
     build_generation(IndexStore(home), [(repo, "demo")])
 out = {}
@@ -48,9 +49,10 @@ with EmbeddedServer(home) as server:
         out["shards"] = sorted({(sh.modality, sh.health) for sh in status.shards if sh.generation == status.generation})
         out["grpc"] = {q: MessageToDict(stub.Search(coordinator_pb2.SearchRequest(query=q, k=5), timeout=60),
                                         preserving_proto_field_name=True) for q in queries}
-    cli = subprocess.run([sys.executable, "-m", "fourfold", "search", queries[0], "--address", server.address, "--json", "-k", "3"],
-                         capture_output=True, text=True, timeout=120)
-    out["cli"] = {"rc": cli.returncode, "stderr": cli.stderr[-2000:], "answer": json.loads(cli.stdout) if cli.returncode == 0 else None}
+    argv = ["search", queries[0], "--address", server.address, "--json", "-k", "3"]
+    cli = subprocess.run([sys.executable, "-m", "fourfold", *argv], capture_output=True, text=True, timeout=120)
+    answer = json.loads(cli.stdout) if cli.returncode == 0 else None
+    out["cli"] = {"rc": cli.returncode, "stderr": cli.stderr[-2000:], "answer": answer}
 print("RESULT " + json.dumps(out))
 """
 

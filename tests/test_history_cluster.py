@@ -80,15 +80,24 @@ def _deploy(home: Path, repo: Path, queries: list[str], *, index: bool, block: b
     return result
 
 
+#: (the history repository, its store, the answers of the deployment that built the store)
+Deployment = tuple[Path, Path, dict[str, Any]]
+
+
 @pytest.fixture(scope="module")
-def deployment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
+    """A history repository, a store with its generation built, and the first deployment's answers."""
     base = tmp_path_factory.mktemp("history-e2e")
-    return make_history_repo(base / "repo"), base / "home"
-
-
-def test_installed_plugin_answers_history_queries_over_grpc_and_cli(deployment: tuple[Path, Path]) -> None:
-    repo, home = deployment
+    repo, home = make_history_repo(base / "repo"), base / "home"
     out = _deploy(home, repo, [WHO, WHY], index=True)
+    assert (home / "LIVE").exists(), "the deployment built no generation"
+    return repo, home, out
+
+
+def test_installed_plugin_answers_history_queries_over_grpc_and_cli(
+    deployment: tuple[Path, Path, dict[str, Any]],
+) -> None:
+    _, _, out = deployment
     assert "history" in out["modalities"] and ["history", "SERVING"] in out["shards"]
 
     who = out["grpc"][WHO]
@@ -110,10 +119,8 @@ def test_installed_plugin_answers_history_queries_over_grpc_and_cli(deployment: 
     assert cli["answer"]["intent"] == "history" and cli["answer"]["hits"][0]["symbol"] == "load_lines"
 
 
-def test_blocked_plugin_leaves_fourfold_working(deployment: tuple[Path, Path]) -> None:
-    repo, home = deployment
-    if not (home / "LIVE").exists():
-        pytest.skip("needs the generation built by the previous test")
+def test_blocked_plugin_leaves_fourfold_working(deployment: Deployment) -> None:
+    repo, home, _ = deployment
     out = _deploy(home, repo, [WHO, "def load_lines"], index=False, block=True)
     assert "history" not in out["modalities"]
     who = out["grpc"][WHO]

@@ -33,7 +33,7 @@ def is_demoted(path: str) -> bool:
 
 
 def boost(centrality: float, scale: float = 1.0) -> float:
-    """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: the seed's formula)."""
+    """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: docs/design.md's formula)."""
     return min(1.0 + 0.3 * scale * math.log1p(max(centrality, 0.0)), 1.5)
 
 

@@ -164,8 +164,8 @@ def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classificati
 
     The order, first match wins: "where is X defined" / "definition of X" (a whole-query form, read
     by the identifier rule, so an error-like name such as ``NetworkError`` is not taken by the error
-    keyword rule); the keyword rules; the plugins' rules; a query that is itself code; a lone or embedded identifier; an unquoted message; the
-    understand phrases; the fallback.
+    keyword rule); the keyword rules; the plugins' rules; a query that is itself code; a lone or
+    embedded identifier; an unquoted message; the understand phrases; the fallback.
     """
     where = _WHERE_DEFINED.match(query)
     if where:

@@ -564,9 +564,8 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="fourfold-bench-build-") as tmp:
             result = build_cost(corpus, cosqa, args.rounds, Path(tmp))
         print(f"\n{result['segments']} segments, {result['rounds']} rounds interleaved, load {result['loadavg']}")
-        print(
-            f"{'config':<18} {'CPU s':>7} {'wall s':>7} {'windows':>8} {'seg/CPU-s':>10} {'win/CPU-s':>10} {'x before':>9} {'MRR@10':>7}"
-        )
+        header = ("config", "CPU s", "wall s", "windows", "seg/CPU-s", "win/CPU-s", "x before", "MRR@10")
+        print(f"{header[0]:<18}" + "".join(f" {h:>9}" for h in header[1:]))
         for run in result["runs"]:
             keys = ("cpu_s", "wall_s", "windows", "segments_per_cpu_s", "windows_per_cpu_s", "speedup_vs_before")
             print(f"{run['config']:<18}" + "".join(f" {run[k]!s:>9}" for k in (*keys, "cosqa_mrr10")))

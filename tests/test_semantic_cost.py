@@ -134,15 +134,17 @@ def test_equal_windows_are_embedded_once_and_both_found(tmp_path: Path) -> None:
     assert len(embedded()) == 5
 
 
-def test_batches_go_shortest_first(tmp_path: Path) -> None:
+def test_batches_go_longest_first(tmp_path: Path) -> None:
+    """Equal lengths batch together (little padding); longest first, so the rate a progress bar
+    shows early is the slowest and its ETA errs long, never short."""
     segments = [seg(f"m{i}.py", "x = 1\n" * (n + 1), 1, f"f{i}") for i, n in enumerate([40, 1, 20, 5, 30, 2])]
     build(segments, tmp_path / "s", **{"semantic.embed_batch": "2"})
     lengths = [len(t) for t in embedded()]
-    assert lengths == sorted(lengths)
+    assert lengths == sorted(lengths, reverse=True)
     assert [len(b) for b in Recording.batches] == [2, 2, 2]
     Recording.batches = []
     build(segments, tmp_path / "u", **{"semantic.embed_batch": "2", "semantic.sort": "off"})
-    assert [len(t) for t in embedded()] != sorted(len(t) for t in embedded())
+    assert [len(t) for t in embedded()] != sorted((len(t) for t in embedded()), reverse=True)
 
 
 def test_progress_is_reported_per_batch(tmp_path: Path) -> None:

@@ -250,9 +250,9 @@ class SemanticModality:
 
         Equal texts are embedded once (``semantic.dedup``); texts the embedding cache holds for this
         embedder are not embedded at all (when the host names ``semantic.cache_dir``; ``semantic.cache=off``
-        turns it off); the rest
-        go shortest first in batches (possibly elsewhere), so each batch pads to a length close
-        to its members' (``semantic.sort``). Each finished batch is written to the cache at once:
+        turns it off); the rest go longest first in batches (possibly elsewhere), so each batch pads
+        to a length close to its members' (``semantic.sort``) and the rate a progress bar shows early
+        is the slowest one (its ETA errs long, never short). Each finished batch is written to the cache at once:
         an interrupted build keeps what it embedded.
         """
         dims = embedder.dimensions
@@ -285,7 +285,7 @@ class SemanticModality:
                         vectors[i] = hit[1]
             todo = [i for i in unique if keys[i] not in found]
             if _flag(settings, "semantic.sort"):
-                todo.sort(key=lambda i: len(texts[i]))
+                todo.sort(key=lambda i: -len(texts[i]))
             batches = [
                 EmbedBatch(
                     name, dict(options), tuple(texts[i] for i in todo[s : s + size]), "document", self._embedders

@@ -117,10 +117,10 @@ def start_server(home: Path, replicas: int, log: Path) -> tuple[subprocess.Popen
     proc = subprocess.Popen(
         args, env={**os.environ, "FOURFOLD_HOME": str(home)}, stdout=subprocess.DEVNULL, stderr=open(log, "wb")
     )
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
     deadline = time.monotonic() + 180
-    with Client(address) as c:
+    with WireClient(address) as c:
         while time.monotonic() < deadline:
             if c.healthy(1.0):
                 return proc, address
@@ -139,10 +139,10 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 
 def text_worker_pid(address: str) -> int:
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.v1 import worker_pb2, worker_pb2_grpc
 
-    with Client(address) as c:
+    with WireClient(address) as c:
         s = c.status()
     shard = next(sh for sh in s.shards if sh.modality == "text" and sh.generation == s.generation)
     with grpc.insecure_channel(shard.address) as ch:

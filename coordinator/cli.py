@@ -21,6 +21,7 @@ from pathlib import Path
 import grpc
 
 from fourfold import __version__
+from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.errors import FourfoldError, InvalidInput
 
@@ -245,9 +246,9 @@ class ProgressBar:
 
 
 def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
-    c = Client(address or DEFAULT_ADDRESS)
+    c = WireClient(address or DEFAULT_ADDRESS)
     if c.healthy():
         return c
     c.close()
@@ -291,7 +292,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
 
 
 def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
-    from fourfold.coordinator.convert import answer_to_json
+    from fourfold.wire import answer_to_json
 
     if as_json:
         print(json.dumps(answer_to_json(r), indent=2))
@@ -371,8 +372,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from fourfold.coordinator.engine import SearchParams
+def _search_params(args: argparse.Namespace) -> SearchParams:
 
     options = {"mode": "regex"} if args.regex else {}
     if args.profile:
@@ -395,21 +395,20 @@ def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.index.store import IndexStore
-
     params = _search_params(args)
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
     client = _client_if_up(args.address)
     if client is None:
+        from fourfold.connection import WireClient
         from fourfold.coordinator.engine import Engine
+        from fourfold.coordinator.server import EmbeddedServer
+        from fourfold.index.store import IndexStore
 
         store = IndexStore(fourfold_home())
         store.require_live()  # clear errors before starting a cluster for the call
         Engine(store, None).validate(params)
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_search(c, params, args.json)
     with client:
         return _run_search(client, params, args.json)
@@ -529,8 +528,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.engine import SearchParams
+    from fourfold.connection import WireClient
     from fourfold.coordinator.server import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
@@ -541,7 +539,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
     _print_summary(summary.as_dict(), False)
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
@@ -550,8 +548,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.client import Client
     from fourfold.coordinator.server import EmbeddedServer
     from fourfold.index.store import IndexStore
 
@@ -568,7 +566,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_eval(c, suites, args)
     with client:
         return _run_eval(client, suites, args)

@@ -12,9 +12,10 @@ import fnmatch
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from fourfold.api import DEFAULT_DEADLINE_MS, Answer, IndexSummary, SearchParams
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
@@ -29,7 +30,7 @@ from fourfold.coordinator.profiles import (
     top_modalities,
 )
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
-from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
+from fourfold.index.generation import ShardExecutor, build_generation
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
@@ -51,8 +52,6 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 10_000
 MAX_K = 1000
-DEFAULT_K = 10
-DEFAULT_DEADLINE_MS = 5_000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
 #: The most follow-up rounds one search runs after the first fan-out (see ``follow_up_rounds``).
@@ -107,42 +106,6 @@ async def follow_up_rounds(
         rounds += 1
         latest = list(await asyncio.gather(*(ask(m, s, q) for (m, s, _), q in asks.items())))
         answers.extend(latest)
-
-
-@dataclass(frozen=True, slots=True)
-class SearchParams:
-    query: str
-    k: int = DEFAULT_K
-    repos: tuple[str, ...] = ()
-    intent: str = ""
-    preset: str = "default"
-    modalities: tuple[str, ...] = ()
-    weights: Mapping[str, float] = field(default_factory=dict)
-    deadline_ms: int = DEFAULT_DEADLINE_MS
-    path_glob: str = ""
-    languages: tuple[str, ...] = ()
-    case_sensitive: bool = False
-    options: Mapping[str, str] = field(default_factory=dict)
-    with_snippets: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    intent: str
-    confidence: float
-    fusion_strategy: str
-    preset: str
-    partial: bool
-    missing_shards: tuple[str, ...]
-    hits: tuple[FusedHit, ...]
-    total_candidates: int
-    timings: Mapping[str, float]
-    generation: str
-    notes: tuple[str, ...]
-    weights: Mapping[str, float]
-    rerank: str = ""  # "<reranker>" when it reordered the candidates, "skipped (<reason>)", "" when not asked
-    no_confident_match: bool = False
-    confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
 
 
 class Engine:

@@ -17,12 +17,12 @@ import ray
 
 from fourfold import __version__
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
-from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.metrics import OVERLOADED
 from fourfold.errors import FourfoldError, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+from fourfold.wire import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.workers.server import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]

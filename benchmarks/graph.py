@@ -405,7 +405,7 @@ class LocalGraph:
         import asyncio
 
         from fourfold.coordinator.engine import follow_up_rounds
-        from fourfold.coordinator.fanout import ShardAnswer
+        from fourfold.coordinator.searcher import ShardAnswer
         from fourfold.coordinator.fusion import merge_shards
 
         async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:

@@ -1,7 +1,9 @@
 """The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
-at ``--address`` when one answers there, else starts an embedded one for the call. Commands that
+at ``--address`` when one answers there, else searches the store in this process (no cluster);
+``eval`` and ``demo`` start an embedded cluster when no coordinator answers. Ray is imported only by
+the commands that need it, so a search through a coordinator starts in tens of milliseconds. Commands that
 talk to a coordinator send ``$FOURFOLD_TOKEN`` and trust ``$FOURFOLD_TLS_CA`` when they are set.
 """
 
@@ -86,7 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
-        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+        "--address",
+        default=None,
+        help=f"coordinator address (default {DEFAULT_ADDRESS}; when none answers, the index store is searched "
+        "in this process)",
+    )
+    se.add_argument(
+        "--in-process",
+        action="store_true",
+        help="search $FOURFOLD_HOME's index in this process, without asking any coordinator",
     )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
@@ -398,20 +408,55 @@ def cmd_search(args: argparse.Namespace) -> int:
     params = _search_params(args)
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    client = _client_if_up(args.address)
+    client = None if args.in_process else _client_if_up(args.address)
     if client is None:
-        from fourfold.connection import WireClient
-        from fourfold.coordinator.engine import Engine
-        from fourfold.coordinator.server import EmbeddedServer
-        from fourfold.index.store import IndexStore
-
-        store = IndexStore(fourfold_home())
-        store.require_live()  # clear errors before starting a cluster for the call
-        Engine(store, None).validate(params)
-        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
-            return _run_search(c, params, args.json)
+        return _search_in_process(params, args.json)
     with client:
+        _say_which_store(client, args.address)
         return _run_search(client, params, args.json)
+
+
+def _search_in_process(params: SearchParams, as_json: bool) -> int:
+    """Answer from the index store itself: the engine over shards loaded in this process (no
+    cluster, no server; the shards a query needs are loaded, the others never)."""
+    from fourfold.coordinator.engine import Engine
+    from fourfold.index.store import IndexStore
+    from fourfold.wire import answer_to_pb
+
+    store = IndexStore(fourfold_home())
+    store.require_live()
+
+    async def run():  # type: ignore[no-untyped-def]
+        engine = Engine(store)
+        try:
+            return await engine.search(params)
+        finally:
+            await engine.stop()
+
+    _print_answer(answer_to_pb(asyncio.run(run())), as_json)
+    return 0
+
+
+def _say_which_store(client, address: str | None) -> None:  # type: ignore[no-untyped-def]
+    """Tell on stderr when the coordinator found at the default address serves another index
+    than the store ``$FOURFOLD_HOME`` names (a different live generation), so an answer from
+    another store is never silent."""
+    home = os.environ.get("FOURFOLD_HOME")
+    if address or not home:
+        return
+    live_file = Path(home) / "LIVE"
+    local = live_file.read_text().strip() if live_file.is_file() else None
+    try:
+        served = client.status().generation
+    except grpc.RpcError:
+        return
+    if served != local:
+        print(
+            f"fourfold: answering from the coordinator at {client.address} (generation {served or 'none'}), "
+            f"not from $FOURFOLD_HOME={home} (generation {local or 'none'}); give --in-process to search that "
+            "store, or --address to name a coordinator",
+            file=sys.stderr,
+        )
 
 
 def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untyped-def]
@@ -518,7 +563,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · "
+        f"modalities {', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")

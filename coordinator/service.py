@@ -110,11 +110,13 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         store = self.engine.store
         live = store.live_generation()
         repo_stats = store.reader(live).manifest.get("repos", {}) if live else {}
-        await self.engine.endpoints.refresh()
+        registry = self.engine.endpoints  # None: the engine searches shards in its own process
+        if registry is not None:
+            await registry.refresh()
         shards = []
         health = await self._health()
         shown = self._visible_shards(principal, live)
-        for ep in self.engine.endpoints.all():
+        for ep in registry.all() if registry is not None else ():
             for shard in ep.shards:  # one row per shard, whichever worker group serves it
                 if shown is not None and (ep.key.generation, ep.key.modality, shard) not in shown:
                     continue
@@ -173,5 +175,6 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"
 
-        results = await asyncio.gather(*(check(ep.address) for ep in self.engine.endpoints.all()))
+        registry = self.engine.endpoints
+        results = await asyncio.gather(*(check(ep.address) for ep in (registry.all() if registry is not None else ())))
         return dict(results)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from fourfold.coordinator.engine import MAX_FOLLOW_UP_ROUNDS, follow_up_rounds
-from fourfold.coordinator.fanout import ShardAnswer
+from fourfold.coordinator.searcher import ShardAnswer
 from fourfold.coordinator.fusion import merge_shards
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.segment import segment_file

@@ -185,15 +185,8 @@ class Engine:
         self.executor_factory = executor_factory
         self.profiles = default_profiles()
         self._rerankers: dict[str, rerank.Reranker] = {}
-        self.extra_rules: list[intent_mod.IntentRule] = []
-        import re
-
-        for r in self.plugins.intent_rules:
-            self.extra_rules.append(
-                intent_mod.IntentRule(
-                    f"plugin:{r.plugin}", r.intent, r.confidence, re.compile(r.pattern, re.IGNORECASE)
-                )
-            )
+        self.extra_rules = list(self.plugins.intent_rules)  # tried after the built-in keyword rules
+        for r in self.extra_rules:
             self.profiles.setdefault(r.intent, {}).update(r.weights)
         self.plugins.pm.hook.fourfold_adjust_profiles(profiles=self.profiles)
         self._generation: str | None = None

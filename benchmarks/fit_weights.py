@@ -191,7 +191,7 @@ def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) 
     from fourfold.connection import WireClient
     from fourfold.coordinator import intent as intent_mod
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     rows: list[dict[str, object]] = []
     with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:

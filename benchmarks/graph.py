@@ -257,7 +257,7 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
     """The suites through gRPC -> coordinator -> graph worker (see the module docstring)."""
     from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -434,7 +434,7 @@ def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
     """Partitioned vs global graph through gRPC -> coordinator -> graph workers (see the module docstring)."""
     from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -561,7 +561,7 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
 
     from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
     from fourfold.plugins.graph.centrality import scaled_pagerank

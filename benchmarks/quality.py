@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

@@ -322,7 +322,7 @@ def measure_latency(corpora: list[tuple[str, Path]], queries: int, seed: int = 7
     """Symbol lookups through gRPC on the direct path: p50/p95 per query form, in milliseconds."""
     from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

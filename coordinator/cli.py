@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
+        "--explain", action="store_true", help="note how the query was routed (intent, rule, strategy, weights)"
+    )
+    se.add_argument(
         "--address",
         default=None,
         help=f"coordinator address (default {DEFAULT_ADDRESS}; when none answers, the index store is searched "
@@ -387,6 +390,8 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
     options = {"mode": "regex"} if args.regex else {}
     if args.profile:
         options["profile"] = args.profile
+    if args.explain:
+        options["explain"] = "1"
     return SearchParams(
         query=args.query,
         k=args.k,
@@ -471,7 +476,7 @@ def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untype
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
+    from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
@@ -575,7 +580,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from fourfold.connection import WireClient
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -596,7 +601,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.store import IndexStore
 
     if args.k <= 0:

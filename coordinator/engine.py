@@ -2,7 +2,7 @@
 
 The engine asks shards through a :class:`~fourfold.coordinator.searcher.ShardSearcher`: gRPC
 workers found through Ray in a cluster (:class:`~fourfold.coordinator.fanout.WorkerSearcher`,
-wired by ``coordinator/server.py``), or shards loaded in this process
+wired by ``coordinator/serving.py``), or shards loaded in this process
 (:class:`~fourfold.coordinator.searcher.LocalSearcher`, the default). Everything else — routing,
 ACL filtering, follow-up rounds, fusion, partial answers — is this module's, the same for both.
 

@@ -20,16 +20,17 @@ import logging
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.modality import Shard
-from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import ModalityQuery, ShardResult
+from fourfold.workers.servicer import with_centrality
 
-__all__ = ["LocalSearcher", "ShardAnswer", "ShardKey", "ShardSearcher", "with_centrality"]
+__all__ = ["LocalSearcher", "ShardAnswer", "ShardKey", "ShardSearcher"]
 
 log = logging.getLogger(__name__)
 
@@ -79,21 +80,6 @@ class ShardSearcher(Protocol):
     async def close(self) -> None:
         """Release connections and loaded shards."""
         ...
-
-
-def with_centrality(reader: GenerationReader, result: ShardResult) -> ShardResult:
-    """``result`` with the generation's precomputed centrality on the hits the modality left at 0."""
-    missing = [h.segment_id for h in result.hits if not h.centrality]
-    if not missing:
-        return result
-    cent = reader.centrality(missing)
-    hits: list[Hit] = []
-    for h in result.hits:
-        c = cent.get(h.segment_id, 0.0)
-        if c and not h.centrality:
-            h = replace(h, centrality=c)
-        hits.append(h)
-    return replace(result, hits=tuple(hits))
 
 
 class LocalSearcher:

@@ -23,7 +23,7 @@ from fourfold.coordinator.metrics import OVERLOADED
 from fourfold.errors import FourfoldError, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import answer_to_pb, params_from_pb, summary_to_pb
-from fourfold.workers.server import status_for
+from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
 

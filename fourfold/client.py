@@ -33,7 +33,7 @@ from fourfold.config import DEFAULT_ADDRESS
 from fourfold.connection import Connection
 from fourfold.errors import (
     FourfoldError,
-    IndexError_,
+    IndexStateError,
     InvalidInput,
     NotFound,
     Overloaded,
@@ -69,7 +69,7 @@ _BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {
     grpc.StatusCode.RESOURCE_EXHAUSTED: Overloaded,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
-    grpc.StatusCode.FAILED_PRECONDITION: IndexError_,
+    grpc.StatusCode.FAILED_PRECONDITION: IndexStateError,
 }
 
 

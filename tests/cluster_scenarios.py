@@ -49,7 +49,7 @@ def two_node(work: Path) -> dict[str, Any]:
 
     from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     home = index(work)
     mem = {"object_store_memory": 80 << 20}

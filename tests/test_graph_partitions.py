@@ -253,7 +253,7 @@ def test_partitions_end_to_end_through_ray_and_grpc(tmp_path: Path) -> None:
     """Real workers, one per partition, behind the coordinator's gRPC API."""
     import grpc
 
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc

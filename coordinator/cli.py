@@ -551,13 +551,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     if client is None:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
-        info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        repos = [r.name for r in store.repos()]
+        info = {"server": None, "home": str(store.home), "generation": live, "repos": repos}
         if args.json:
             print(json.dumps(info, indent=2))
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
-                f"repositories: {', '.join(info['repos']) or 'none'}"
+                f"repositories: {', '.join(repos) or 'none'}"
             )
         return 0
     with client:

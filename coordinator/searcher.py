@@ -86,9 +86,10 @@ class LocalSearcher:
     """Loads shards from the store's live generation into this process, each on first use, and
     searches them in worker threads (a shard is thread-safe by the Modality contract).
 
-    Holds the shards of one generation: when the engine asks for a newer one, the older
-    generation's shards are closed. A shard that fails to load is reported missing with the
-    reason, as a worker reports it, and is tried again on the next query.
+    Holds the shards of the generation the engine asks for; when it asks for another, the
+    previous one's are kept until the next switch (a search still running on them finishes) and
+    then closed. A shard that fails to load is reported missing with the reason, as a worker
+    reports it, and is tried again on the next query.
     """
 
     def __init__(self, store: IndexStore, plugins: PluginRegistry | None = None) -> None:
@@ -97,6 +98,7 @@ class LocalSearcher:
         self._generation: str | None = None
         self._reader: GenerationReader | None = None
         self._shards: dict[ShardKey, Shard] = {}
+        self._previous: tuple[GenerationReader, list[Shard]] | None = None  # closed at the next switch
         self._lock = threading.Lock()  # loading happens in worker threads
 
     async def refresh(self) -> None:
@@ -117,23 +119,27 @@ class LocalSearcher:
 
     async def close(self) -> None:
         with self._lock:
-            self._drop()
+            self._retire()
+            self._retire()  # twice: the current generation, then the previous one, are closed
 
     # -- internals -------------------------------------------------------------------------------
     def _reader_for(self, generation: str) -> GenerationReader:
         with self._lock:
             if self._generation != generation or self._reader is None:
-                self._drop()
+                self._retire()
                 self._reader = self.store.reader(generation)
                 self._generation = generation
             return self._reader
 
-    def _drop(self) -> None:
-        for shard in self._shards.values():
-            shard.close()
-        self._shards.clear()
-        if self._reader is not None:
-            self._reader.close()
+    def _retire(self) -> None:
+        """Close the previous generation's shards, and make the current one the previous."""
+        if self._previous is not None:
+            reader, shards = self._previous
+            for shard in shards:
+                shard.close()
+            reader.close()
+        self._previous = (self._reader, list(self._shards.values())) if self._reader is not None else None
+        self._shards = {}
         self._reader, self._generation = None, None
 
     def _load(self, generation: str, key: ShardKey) -> tuple[GenerationReader, Shard]:

@@ -165,3 +165,22 @@ def test_cli_search_without_a_server_answers_in_process(
     assert out["hits"] and out["hits"][0]["symbol"] == "normalize"
     assert main(["search", "--in-process", "--repo", "nope", "normalize"]) == 2
     assert "unknown repository 'nope'" in capsys.readouterr().err
+
+
+def test_an_engine_in_process_follows_the_live_generation(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(FIXTURE / "alpha", "alpha")], modalities=["text"])
+    engine = Engine(store)
+    helper = SearchParams("helper", modalities=("text",), k=50)
+
+    async def run() -> tuple[Answer, Answer]:
+        try:
+            first = await engine.search(helper)
+            await asyncio.to_thread(build_generation, store, [(FIXTURE / "beta", "beta")], modalities=["text"])
+            return first, await engine.search(helper)
+        finally:
+            await engine.stop()
+
+    first, second = asyncio.run(run())
+    assert first.generation != second.generation == store.live_generation()
+    assert "beta" not in {f.hit.repo for f in first.hits} and "beta" in {f.hit.repo for f in second.hits}

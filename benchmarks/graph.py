@@ -84,7 +84,7 @@ def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def covered_lines(hits: tuple[Hit, ...] | list[Hit]) -> set[tuple[str, str, int]]:
@@ -405,8 +405,8 @@ class LocalGraph:
         import asyncio
 
         from fourfold.coordinator.engine import follow_up_rounds
-        from fourfold.coordinator.searcher import ShardAnswer
         from fourfold.coordinator.fusion import merge_shards
+        from fourfold.coordinator.searcher import ShardAnswer
 
         async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
             return ShardAnswer(modality, shard, self.shards[shard][1].search(q), 0.0)

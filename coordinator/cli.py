@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
 class ProgressBar:
     """One line per stage on a pipe; a redrawn bar on a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, stream=sys.stderr) -> None:
         self.stream = stream
         self.tty = stream.isatty()
         self.stage = ""
@@ -258,7 +258,7 @@ class ProgressBar:
         self.stage = stage
 
 
-def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
+def _client_if_up(address: str | None):
     from fourfold.connection import WireClient
 
     c = WireClient(address or DEFAULT_ADDRESS)
@@ -272,7 +272,7 @@ def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
     return None
 
 
-def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
+def _print_summary(s: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(s, indent=2))
         return
@@ -304,7 +304,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _print_answer(r, as_json: bool) -> None:
     from fourfold.wire import answer_to_json
 
     if as_json:
@@ -431,7 +431,7 @@ def _search_in_process(params: SearchParams, as_json: bool) -> int:
     store = IndexStore(fourfold_home())
     store.require_live()
 
-    async def run():  # type: ignore[no-untyped-def]
+    async def run():
         engine = Engine(store)
         try:
             return await engine.search(params)
@@ -442,7 +442,7 @@ def _search_in_process(params: SearchParams, as_json: bool) -> int:
     return 0
 
 
-def _say_which_store(client, address: str | None) -> None:  # type: ignore[no-untyped-def]
+def _say_which_store(client, address: str | None) -> None:
     """Tell on stderr when the coordinator found at the default address serves another index
     than the store ``$FOURFOLD_HOME`` names (a different live generation), so an answer from
     another store is never silent."""
@@ -464,7 +464,7 @@ def _say_which_store(client, address: str | None) -> None:  # type: ignore[no-un
         )
 
 
-def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untyped-def]
+def _run_search(client, params, as_json: bool) -> int:
     try:
         r = client.search(params)
     except grpc.RpcError as exc:
@@ -552,9 +552,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
         repos = [r.name for r in store.repos()]
-        info = {"server": None, "home": str(store.home), "generation": live, "repos": repos}
         if args.json:
-            print(json.dumps(info, indent=2))
+            print(json.dumps({"server": None, "home": str(store.home), "generation": live, "repos": repos}, indent=2))
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
@@ -569,8 +568,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · "
-        f"modalities {', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities "
+        f"{', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
@@ -624,7 +623,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _run_eval(client, suites, args)
 
 
-def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def, type-arg]
+def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
     from fourfold.coordinator import evaluate
 
     served = list(client.status().modalities)

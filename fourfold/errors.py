@@ -25,8 +25,8 @@ from __future__ import annotations
 __all__ = [
     "CorruptIndex",
     "FourfoldError",
-    "IndexStateError",
     "IndexLocked",
+    "IndexStateError",
     "InvalidInput",
     "InvalidPath",
     "InvalidQuery",

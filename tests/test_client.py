@@ -14,7 +14,6 @@ import pytest
 import fourfold
 from fourfold.client import error_from_rpc
 from fourfold.connection import TLS_CA_ENV, TOKEN_ENV, Connection
-from fourfold.wire import answer_from_pb, answer_to_pb
 from fourfold.coordinator.engine import Answer
 from fourfold.coordinator.fusion import FusedHit, ModalityRank
 from fourfold.errors import (
@@ -27,6 +26,7 @@ from fourfold.errors import (
     Unavailable,
 )
 from fourfold.plugins.types import Hit
+from fourfold.wire import answer_from_pb, answer_to_pb
 
 
 class Failure(grpc.RpcError):

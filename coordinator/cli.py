@@ -355,6 +355,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         from google.protobuf.json_format import MessageToDict
 
         with client:
+            _say_which_store(client, args.address)
             last = None
             try:
                 for msg in client.index([(p.resolve(), n) for p, n in repos]):
@@ -444,8 +445,8 @@ def _search_in_process(params: SearchParams, as_json: bool) -> int:
 
 def _say_which_store(client, address: str | None) -> None:
     """Tell on stderr when the coordinator found at the default address serves another index
-    than the store ``$FOURFOLD_HOME`` names (a different live generation), so an answer from
-    another store is never silent."""
+    than the store ``$FOURFOLD_HOME`` names (a different live generation), so searching,
+    indexing or evaluating through another store is never silent."""
     home = os.environ.get("FOURFOLD_HOME")
     if address or not home:
         return
@@ -457,9 +458,9 @@ def _say_which_store(client, address: str | None) -> None:
         return
     if served != local:
         print(
-            f"fourfold: answering from the coordinator at {client.address} (generation {served or 'none'}), "
-            f"not from $FOURFOLD_HOME={home} (generation {local or 'none'}); give --in-process to search that "
-            "store, or --address to name a coordinator",
+            f"fourfold: using the coordinator at {client.address} (generation {served or 'none'}), not the index "
+            f"store $FOURFOLD_HOME={home} (generation {local or 'none'}); give --address to name a coordinator, "
+            "or `search --in-process` to search that store",
             file=sys.stderr,
         )
 
@@ -561,6 +562,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             )
         return 0
     with client:
+        _say_which_store(client, args.address)
         s = client.status()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -620,6 +622,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_eval(c, suites, args)
     with client:
+        _say_which_store(client, args.address)
         return _run_eval(client, suites, args)
 
 

@@ -184,3 +184,27 @@ def test_an_engine_in_process_follows_the_live_generation(tmp_path: Path) -> Non
     first, second = asyncio.run(run())
     assert first.generation != second.generation == store.live_generation()
     assert "beta" not in {f.hit.repo for f in first.hits} and "beta" in {f.hit.repo for f in second.hits}
+
+
+def test_the_cli_says_when_the_coordinator_serves_another_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from types import SimpleNamespace
+
+    from fourfold.coordinator.cli import _say_which_store
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "LIVE").write_text("g000001\n")
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+
+    def coordinator(generation: str) -> SimpleNamespace:
+        return SimpleNamespace(address="127.0.0.1:50551", status=lambda: SimpleNamespace(generation=generation))
+
+    _say_which_store(coordinator("g000001"), None)
+    assert capsys.readouterr().err == ""  # the same index: nothing to say
+    _say_which_store(coordinator("g000007"), "127.0.0.1:50551")
+    assert capsys.readouterr().err == ""  # the caller named the coordinator
+    _say_which_store(coordinator("g000007"), None)
+    err = capsys.readouterr().err
+    assert "coordinator at 127.0.0.1:50551 (generation g000007)" in err and f"{home} (generation g000001)" in err

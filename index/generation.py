@@ -13,14 +13,14 @@ import json
 import shutil
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
-from fourfold.errors import IndexError_, InvalidInput
+from fourfold.errors import IndexStateError, InvalidInput
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
@@ -54,37 +54,6 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
-
-
-@dataclass
-class IndexSummary:
-    generation: str = ""
-    files: int = 0
-    segments: int = 0
-    bytes: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    reused_files: int = 0
-    parse_errors: int = 0
-    unsupported_languages: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    shards: int = 0
-    #: ``modality/shard: error`` of each shard whose build failed (the rest was published).
-    failed_shards: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "generation": self.generation,
-            "files": self.files,
-            "segments": self.segments,
-            "bytes": self.bytes,
-            "skipped": dict(self.skipped),
-            "reused_files": self.reused_files,
-            "parse_errors": self.parse_errors,
-            "unsupported_languages": dict(self.unsupported_languages),
-            "seconds": round(self.seconds, 3),
-            "shards": self.shards,
-            "failed_shards": list(self.failed_shards),
-        }
 
 
 class ShardExecutor(Protocol):
@@ -329,7 +298,7 @@ def build_generation(
             report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {outcome}")
         failed = {key: s for key, s in built.items() if isinstance(s, FailedBuild)}
         if jobs and len(failed) == len(jobs):
-            raise IndexError_(
+            raise IndexStateError(
                 "every shard failed to build, the live generation stays: "
                 + "; ".join(f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items()))
             )

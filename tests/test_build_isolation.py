@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from fourfold.coordinator import cli
-from fourfold.errors import IndexError_
+from fourfold.errors import IndexStateError
 from fourfold.index.generation import build_generation
 from fourfold.index.progress import BUILDING_FILE
 from fourfold.index.store import IndexStore
@@ -93,7 +93,7 @@ def test_a_build_where_every_shard_fails_keeps_the_live_generation(
 ) -> None:
     store = IndexStore(tmp_path / "home")
     first = build_generation(store, [(sample_repo, "sample")], modalities=["text"])
-    with pytest.raises(IndexError_, match=r"every shard failed to build, the live generation stays: broken/sample"):
+    with pytest.raises(IndexStateError, match=r"every shard failed to build, the live generation stays: broken/sample"):
         build_generation(store, [], modalities=["broken"])
     assert store.live_generation() == first.generation
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from fourfold.coordinator.server import EmbeddedServer
+from fourfold.coordinator.serving import EmbeddedServer
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc

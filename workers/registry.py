@@ -103,7 +103,12 @@ class EndpointRegistry:
             return
         task = asyncio.ensure_future(self._reresolve_until_up(key))
         self._pending[key] = task
-        task.add_done_callback(lambda t, key=key: self._pending.pop(key, None) if self._pending.get(key) is t else None)
+
+        def forget(done: asyncio.Task[Endpoint | None]) -> None:
+            if self._pending.get(key) is done:
+                del self._pending[key]
+
+        task.add_done_callback(forget)
 
     async def _reresolve_until_up(self, key: EndpointKey, every_s: float = 0.5) -> Endpoint | None:
         """``reresolve`` until it answers (a restarting actor may refuse calls for a moment)."""

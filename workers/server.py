@@ -24,6 +24,7 @@ the Modality contract.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -91,6 +92,9 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         self.shards: dict[str, Shard] = {}
         self.load_errors: dict[str, str] = {}
         self.expected = {n: integrity.expected_files(self.reader.manifest, s.folder) for n, s in self.specs.items()}
+        self._sizes = {  # the stat-per-file check before every search
+            n: integrity.size_checker(self.reader.shard_dir(s), self.expected[n]) for n, s in self.specs.items()
+        }
         for name, spec in self.specs.items():
             problem = integrity.check(self.reader.shard_dir(spec), self.expected[name])
             if problem is not None:
@@ -175,6 +179,9 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         }
 
     async def stop(self) -> None:
+        if self._warm_up is not None and not self._warm_up.done():
+            with contextlib.suppress(Exception):  # its thread reads the shards closed below
+                await asyncio.wait_for(asyncio.shield(self._warm_up), 30)
         if self._server is not None:
             await _set_health(self._health, "", health_pb2.HealthCheckResponse.NOT_SERVING)
             await self._server.stop(grace=1.0)
@@ -199,8 +206,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         shard = self.shards.get(name)
         if shard is None:
             raise CorruptIndex(self.load_errors[name])
-        shard_dir = self.reader.shard_dir(self.specs[name])
-        problem = integrity.check_sizes(shard_dir, self.expected[name])
+        problem = self._sizes[name]()
         if problem is not None:
             raise self._drop_damaged(name, problem)
         started = time.perf_counter()
@@ -209,7 +215,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         except FourfoldError:
             raise
         except Exception:
-            problem = integrity.check(shard_dir, self.expected[name])
+            problem = integrity.check(self.reader.shard_dir(self.specs[name]), self.expected[name])
             if problem is not None:
                 raise self._drop_damaged(name, problem) from None
             raise

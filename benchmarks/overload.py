@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--burst", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--deadline-ms", type=int, default=5000)
+    ap.add_argument("--budget-fraction", type=float, default=None, help="admission budget (default: the policy's)")
     ap.add_argument("--home", type=Path, default=None, help="an indexed FOURFOLD_HOME (default: index coordinator/)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results" / "overload.json")
     args = ap.parse_args(argv)
@@ -102,6 +103,18 @@ def main(argv: list[str] | None = None) -> int:
         assert server._running is not None and server._running.engine is not None
         engine = server._running.engine
 
+        async def admission_server() -> tuple[grpc.aio.Server, str]:
+            s = grpc.aio.server()
+            policy = (
+                AdmissionPolicy()
+                if args.budget_fraction is None
+                else AdmissionPolicy(budget_fraction=args.budget_fraction)
+            )
+            coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, admission=policy), s)
+            port = s.add_insecure_port("127.0.0.1:0")
+            await s.start()
+            return s, f"127.0.0.1:{port}"
+
         async def legacy_server() -> tuple[grpc.aio.Server, str]:
             s = grpc.aio.server()
             coordinator_pb2_grpc.add_CoordinatorServicer_to_server(
@@ -112,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             return s, f"127.0.0.1:{port}"
 
         legacy, legacy_address = asyncio.run_coroutine_threadsafe(legacy_server(), server._loop).result(60)
-        targets = {"before": legacy_address, "after": server.address}
+        admitting, admitting_address = asyncio.run_coroutine_threadsafe(admission_server(), server._loop).result(60)
+        targets = {"before": legacy_address, "after": admitting_address}
         for address in targets.values():  # warm both (and let admission measure a few searches)
             for _ in range(3):
                 asyncio.run(burst(address, 1, args.deadline_ms))
@@ -121,11 +135,16 @@ def main(argv: list[str] | None = None) -> int:
                 row = asyncio.run(burst(targets[label], args.burst, args.deadline_ms))
                 rows[label].append(row)
                 print(f"round {r + 1} {label:6}: {json.dumps({k: round(v, 1) for k, v in row.items()})}", flush=True)
-        asyncio.run_coroutine_threadsafe(legacy.stop(None), server._loop).result(30)
+        for s in (legacy, admitting):
+            asyncio.run_coroutine_threadsafe(s.stop(None), server._loop).result(30)
     load = os.getloadavg()
     keys = ("ok", "partial", "refused", "errors", "admitted_p50_ms", "admitted_p99_ms", "refused_p50_ms")
     medians = {label: {k: statistics.median(row[k] for row in rs) for k in keys} for label, rs in rows.items()}
-    print(f"\n{args.burst} simultaneous searches, deadline {args.deadline_ms} ms, median of {args.rounds} rounds")
+    budget = AdmissionPolicy().budget_fraction if args.budget_fraction is None else args.budget_fraction
+    print(
+        f"\n{args.burst} simultaneous searches, deadline {args.deadline_ms} ms, admission budget {budget:.2f} "
+        f"of the deadline, median of {args.rounds} rounds"
+    )
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"{'':8}" + "".join(f"{k:>17}" for k in keys))
     for label in ("before", "after"):
@@ -136,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "burst": args.burst,
                 "deadline_ms": args.deadline_ms,
+                "budget_fraction": budget,
                 "rounds": rows,
                 "medians": medians,
                 "loadavg": load,

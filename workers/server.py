@@ -283,12 +283,12 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             if not self.shards and self.warm:  # every shard damaged: say so to health checks
                 await self._set_serving(False)
 
-    async def Search(  # noqa: N802
+    async def Search(
         self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext
     ) -> worker_pb2.ShardSearchResponse:
         return await self._answer(self.search_local, request, context)
 
-    async def SearchShards(  # noqa: N802
+    async def SearchShards(
         self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext
     ) -> worker_pb2.ShardSearchResponses:
         return await self._answer(self.search_many, request, context)

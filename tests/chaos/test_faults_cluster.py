@@ -36,7 +36,8 @@ def test_cold_start_and_a_replica_killed_twice(tmp_path: Path) -> None:
     assert r["health_at_ready"] == ["SERVING"]
     firsts = r["first_queries"]
     assert not any(q["partial"] for q in firsts), firsts
-    assert firsts[0]["ms"] < 4 * max(q["ms"] for q in firsts[1:]) + 250, firsts
+    # (measured: 263 ms then 11 and 7 ms before; 44 ms then 8 and 10 ms after, on a loaded machine)
+    assert firsts[0]["ms"] < 3 * max(q["ms"] for q in firsts[1:]) + 100, firsts
     # replica 0 killed, back, then replica 1 killed: no query failed, no shard missing for long,
     # and every shard answers at the end (before: both replicas' old addresses dialled for good)
     assert r["text_replicas"] == [0, 1]

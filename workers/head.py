@@ -90,9 +90,29 @@ def _running(pid: int) -> bool:
     return pid > 0
 
 
+def _token_auth() -> None:
+    """Token authentication for the head and for this process, unless ``RAY_AUTH_MODE`` says otherwise.
+
+    A head that ``ray start`` runs turns token authentication on only when a token already exists,
+    and a process joining it by address never turns it on by itself; so both are told explicitly
+    (the head inherits this process's environment), with a token made first if there is none.
+    Ray reads the mode once per process: its own switch for it refreshes that.
+    """
+    if os.environ.get("RAY_AUTH_MODE") is not None:
+        return  # an explicit choice (``disabled`` in tests, ``token`` in a deployment) stands
+    from ray._private.authentication import authentication_token_setup as ray_auth
+
+    loader = ray_auth.AuthenticationTokenLoader.instance()
+    if not loader.has_token(ignore_auth_mode=True):
+        ray_auth.generate_and_save_token()
+        loader.reset_cache()
+    ray_auth._enable_token_auth()
+
+
 def ensure(home: Path, num_cpus: int | None = None, timeout_s: float = 120.0) -> tuple[Head, bool]:
     """The head recorded in ``home`` if it is alive, else a new one: (head, whether this process owns it)."""
     home = Path(home)
+    _token_auth()
     head = recorded(home)
     if head is not None and head.alive():
         adopt = not _running(head.owner)  # its owner crashed: this process stops it on a clean exit

@@ -221,7 +221,8 @@ def coordinator_kill(work: Path) -> dict[str, Any]:
     from fourfold.coordinator.engine import SearchParams
 
     home = index(work)
-    env = {**os.environ, "FOURFOLD_HOME": str(home), "RAY_AUTH_MODE": "disabled"}
+    # Ray's authentication as serve sets it up by default (token), not an opt-out of the test's
+    env = {**{k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}, "FOURFOLD_HOME": str(home)}
     address = f"127.0.0.1:{free_port()}"
     cmd = [sys.executable, "-m", "fourfold", "serve", "--address", address, "--workers-per-modality", "1"]
     out: dict[str, Any] = {}

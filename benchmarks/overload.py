@@ -87,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from fourfold.coordinator.admission import AdmissionPolicy
-    from fourfold.coordinator.server import EmbeddedServer
     from fourfold.coordinator.service import CoordinatorService
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
     from fourfold.v1 import coordinator_pb2_grpc

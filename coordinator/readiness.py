@@ -1,7 +1,7 @@
 """When a coordinator may say SERVING: once the live generation's workers are warm.
 
 A worker says NOT_SERVING until each of its shards answered a warm-up query (see
-``fourfold.workers.server``). The coordinator's own health follows: it turns SERVING when every
+``fourfold.workers.servicer``). The coordinator's own health follows: it turns SERVING when every
 worker of the generation it serves is warm, or, after ``timeout_s``, with the ones still warming
 named in its log (a replica that never warms must not keep the others from serving).
 """

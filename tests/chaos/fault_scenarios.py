@@ -72,7 +72,7 @@ class QueryLoop:
             self.longest_missing[shard] = max(self.longest_missing.get(shard, 0.0), now - since)
 
     def _run(self) -> None:
-        from fourfold.coordinator.client import Client
+        from fourfold.connection import WireClient as Client
         from fourfold.coordinator.engine import SearchParams
 
         with Client(self.address) as client:
@@ -140,9 +140,9 @@ def _wait_restarted(handle: Any, old_pid: int, timeout: float = 90) -> float:
 
 def replica_kill(work: Path) -> dict[str, Any]:
     """Cold start, then SIGKILL text replica 0, wait until it is back, SIGKILL replica 1, under a query loop."""
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient as Client
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     home = index(work)
     out: dict[str, Any] = {}
@@ -188,7 +188,7 @@ def replica_kill(work: Path) -> dict[str, Any]:
 
 
 def _wait_healthy(address: str, timeout: float = 180) -> float:
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient as Client
 
     t0 = time.monotonic()
     with Client(address) as c:
@@ -203,7 +203,7 @@ def _worker_pids(address: str) -> list[int]:
     """The PIDs of every worker the coordinator at ``address`` lists (via each worker's Info)."""
     import grpc
 
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient as Client
     from fourfold.v1 import worker_pb2, worker_pb2_grpc
 
     with Client(address) as c:
@@ -217,7 +217,7 @@ def _worker_pids(address: str) -> list[int]:
 
 def coordinator_kill(work: Path) -> dict[str, Any]:
     """``fourfold serve`` in a subprocess; SIGKILL it; a new ``serve`` serves again, from the same workers."""
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient as Client
     from fourfold.coordinator.engine import SearchParams
 
     home = index(work)

@@ -35,7 +35,7 @@ REPOS = {
 WORKER = textwrap.dedent(
     """
     import asyncio, sys
-    from fourfold.workers.server import ShardServer
+    from fourfold.workers.servicer import ShardServer
 
     async def main():
         server = ShardServer(sys.argv[1], sys.argv[2], sys.argv[3].split(","))

@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha import reflection
 
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.fanout import WorkerSearcher
 from fourfold.coordinator.readiness import wait_until_warm
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.errors import FourfoldError
@@ -33,6 +34,7 @@ from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
 from fourfold.workers.build import RayShardExecutor
+from fourfold.workers.registry import EndpointRegistry
 
 __all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
 
@@ -50,10 +52,8 @@ class TlsFiles:
         try:
             chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
         except OSError as exc:
-            raise OSError(
-                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: "
-                f"{exc.strerror}"
-            ) from None
+            which = "certificate" if exc.filename == str(self.cert) else "key"
+            raise OSError(f"cannot read the TLS {which} {exc.filename!r}: {exc.strerror}") from None
         return grpc.ssl_server_credentials([(key, chain)])
 
 
@@ -108,7 +108,8 @@ async def start_server(
         if live:
             await launcher.deploy(live)
         return RunningServer(address="", server=None, engine=None)
-    engine = Engine(store, launcher, executor_factory=RayShardExecutor)
+    searcher = WorkerSearcher(EndpointRegistry(store.store_id()))
+    engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
     await engine.start()
     interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
     server = grpc.aio.server(
@@ -140,7 +141,7 @@ async def start_server(
         health_bound = f"{health_address.rsplit(':', 1)[0]}:{health_port}"
     # SERVING once the served generation's workers are warm: the first queries are not partial
     with contextlib.suppress(FourfoldError):  # nothing indexed or served yet: nothing to wait for
-        await wait_until_warm(engine.endpoints, await engine.current_generation())
+        await wait_until_warm(searcher.registry, await engine.current_generation())
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("fourfold.v1.Coordinator", health_pb2.HealthCheckResponse.SERVING)
     host = address.rsplit(":", 1)[0]

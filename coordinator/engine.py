@@ -33,6 +33,7 @@ from fourfold.index.generation import IndexSummary, ShardExecutor, build_generat
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
+from fourfold.workers.auth import worker_secret
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
 
@@ -159,7 +160,7 @@ class Engine:
         self.launcher = launcher
         self.plugins = plugins or get_registry()
         self.endpoints = EndpointRegistry(store.store_id())
-        self.fanout = FanOut(self.endpoints)
+        self.fanout = FanOut(self.endpoints, worker_secret(store.home))
         self.executor_factory = executor_factory
         self.profiles = default_profiles()
         self._rerankers: dict[str, rerank.Reranker] = {}

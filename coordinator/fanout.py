@@ -21,6 +21,7 @@ import grpc
 from fourfold.coordinator.metrics import RETRIES
 from fourfold.plugins.types import ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2_grpc
+from fourfold.workers.auth import SecretMetadata
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.registry import Endpoint, EndpointRegistry
 
@@ -69,14 +70,15 @@ class ShardAnswer:
 class FanOut:
     """Holds one channel per worker address; used from one asyncio loop."""
 
-    def __init__(self, registry: EndpointRegistry) -> None:
+    def __init__(self, registry: EndpointRegistry, secret: str = "") -> None:
         self.registry = registry
+        self._interceptors = [SecretMetadata(secret)] if secret else []  # workers refuse calls without it
         self._channels: dict[str, grpc.aio.Channel] = {}
 
     def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
         ch = self._channels.get(address)
         if ch is None:
-            ch = grpc.aio.insecure_channel(address)
+            ch = grpc.aio.insecure_channel(address, interceptors=self._interceptors)
             self._channels[address] = ch
         return worker_pb2_grpc.ModalityWorkerStub(ch)
 

@@ -32,7 +32,7 @@ from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied
 from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
+from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery
 from fourfold.workers.auth import worker_secret
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
@@ -343,7 +343,8 @@ class Engine:
             path_glob=p.path_glob or None,
             languages=p.languages,
             case_sensitive=p.case_sensitive,
-            options=dict(p.options),
+            # a restricted caller's answer must be the one the store would give without the others
+            options={**p.options, SCOPE_OPTION: "only"} if visible is not None else dict(p.options),
         )
         targets = {}
         missing: list[str] = []
@@ -353,9 +354,12 @@ class Engine:
             if spec.modality not in weights:
                 continue
             repos_of[(spec.modality, spec.shard)] = spec.repos
+            outside = allowed is not None and not allowed.intersection(spec.repos)
+            if outside and visible is not None:
+                continue  # a restricted caller's answer is the one the store would give without the others
             covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
             partitioned = self.plugins.modalities[spec.modality].sharding == "partitioned"
-            if allowed is not None and not allowed.intersection(spec.repos) and not partitioned:
+            if outside and not partitioned:
                 continue  # pruned: the shard cannot match the repository filter (a partition's walk may pass through)
             reps = shards.get((spec.modality, spec.shard), [])
             if not reps:

@@ -22,9 +22,13 @@ import grpc
 
 from fourfold import __version__
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
+from fourfold.coordinator.rpc_errors import explain, speaks_tls
 from fourfold.errors import FourfoldError, InvalidInput
 
 __all__ = ["build_parser", "main"]
+
+#: Longest --deadline-ms (an hour): the wire field is a 32-bit integer.
+MAX_DEADLINE_MS = 3_600_000
 
 DEMO_QUERIES = (
     ("find_definition", "def build_generation"),
@@ -251,6 +255,8 @@ def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
     if c.healthy():
         return c
     c.close()
+    if address and not c.connection.tls and speaks_tls(address):
+        raise FourfoldError(f"the server at {address} speaks TLS: set $FOURFOLD_TLS_CA to its CA bundle")
     if address:
         raise FourfoldError(
             f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`"
@@ -348,9 +354,20 @@ def cmd_index(args: argparse.Namespace) -> int:
                     last = msg
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
+            except KeyboardInterrupt:
+                # the build belongs to the coordinator: it goes on and goes live when done (a
+                # generation switches whole or not at all), whatever happens to this client
+                print(
+                    f"\nfourfold: interrupted; the build goes on at the coordinator {client.address} and goes live "
+                    f"when done. Follow it with `fourfold status --address {client.address}`",
+                    file=sys.stderr,
+                )
+                return 130
         assert last is not None
         s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+        # JSON carries 64-bit integers as strings
         s["files"], s["segments"] = int(s.get("files", 0)), int(s.get("segments", 0))
+        s["bytes"], s["seconds"] = int(s.get("bytes", 0)), float(s.get("seconds", 0.0))
         s["skipped"] = {k: int(v) for k, v in s.get("skipped", {}).items()}
         s["unsupported_languages"] = {k: int(v) for k, v in s.get("unsupported_languages", {}).items()}
         _print_summary(s, args.json)
@@ -399,9 +416,13 @@ def cmd_search(args: argparse.Namespace) -> int:
     from fourfold.coordinator.server import EmbeddedServer
     from fourfold.index.store import IndexStore
 
+    from fourfold.coordinator.engine import MAX_K
+
+    if not 1 <= args.k <= MAX_K:
+        raise InvalidInput(f"invalid -k {args.k}: ask for 1 to {MAX_K} hits")
+    if not 0 <= args.deadline_ms <= MAX_DEADLINE_MS:
+        raise InvalidInput(f"invalid --deadline-ms {args.deadline_ms}: give 1 to {MAX_DEADLINE_MS} milliseconds")
     params = _search_params(args)
-    if args.k <= 0:
-        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
     client = _client_if_up(args.address)
     if client is None:
         from fourfold.coordinator.engine import Engine
@@ -687,6 +708,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except FourfoldError as exc:
         print(f"fourfold: {exc}", file=sys.stderr)
+        return 2
+    except grpc.RpcError as exc:
+        address = getattr(args, "address", None) or DEFAULT_ADDRESS
+        why = explain(exc, address, tls=bool(os.environ.get("FOURFOLD_TLS_CA")))
+        print(f"fourfold: {why or f'{exc.code().name}: {exc.details()}'}", file=sys.stderr)  # type: ignore[attr-defined]
         return 2
     except KeyboardInterrupt:
         return 130

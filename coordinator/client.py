@@ -24,6 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from fourfold.coordinator.convert import params_to_pb
 from fourfold.coordinator.engine import SearchParams
+from fourfold.coordinator.rpc_errors import check_token
 from fourfold.errors import InvalidInput
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
@@ -66,7 +67,12 @@ class Connection:
         return cls(address=address, token=token, tls=tls or ca is not None, ca_cert=ca, **kw)  # type: ignore[arg-type]
 
     def metadata(self) -> tuple[tuple[str, str], ...]:
-        return (("authorization", f"Bearer {self.token}"),) if self.token else ()
+        """The call metadata; a token no coordinator could accept raises Unauthenticated here, not
+        as an opaque transport error later."""
+        if not self.token:
+            return ()
+        check_token(self.token)
+        return (("authorization", f"Bearer {self.token}"),)
 
     def _credentials(self) -> grpc.ChannelCredentials:
         roots = None

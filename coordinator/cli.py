@@ -124,6 +124,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
     sv.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="serve without tokens on an address other hosts reach (refused otherwise: anyone could read everything)",
+    )
+    sv.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="accept tokens without TLS on an address other hosts reach (only where the network encrypts)",
+    )
+    sv.add_argument(
         "--health-address",
         default=None,
         metavar="HOST:PORT",
@@ -448,6 +458,7 @@ def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untype
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
+    from fourfold.coordinator.exposure import exposure
     from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
@@ -458,6 +469,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         raise InvalidInput("give both --tls-cert and --tls-key, or neither")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert is not None and args.tls_key is not None else None
+    if args.role != "workers":  # refuse an unsafe exposure before starting a cluster
+        exposure(
+            args.address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+        )
     if args.metrics_port:
         from fourfold.coordinator import metrics
 
@@ -474,6 +493,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tls=tls,
             health_address=args.health_address,
             workers_per_modality=workers,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -25,6 +25,7 @@ from grpc_reflection.v1alpha import reflection
 
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.exposure import exposure
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -81,6 +82,8 @@ async def start_server(
     limits: Limits | None = None,
     health_address: str | None = None,
     workers_per_modality: int | None = None,
+    allow_unauthenticated: bool = False,
+    allow_plaintext_tokens: bool = False,
 ) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
@@ -89,8 +92,20 @@ async def start_server(
     ``health_address``: also serve grpc.health.v1 alone, in plaintext, there — for probes that
     cannot speak TLS (the kubelet's gRPC probes); it carries no code and needs no token.
     ``workers_per_modality``: pack each modality's shards into at most this many workers (see
-    ``workers.groups``).
+    ``workers.groups``). ``allow_unauthenticated`` / ``allow_plaintext_tokens``: opt into serving
+    without tokens, or tokens without TLS, on an address other hosts reach (see ``exposure``).
     """
+    exposed = (
+        exposure(
+            address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=allow_unauthenticated,
+            allow_plaintext_tokens=allow_plaintext_tokens,
+        )
+        if role != "workers"
+        else None
+    )
     store = IndexStore(home)
     store.ensure()
     launcher = (
@@ -108,7 +123,13 @@ async def start_server(
     await engine.start()
     interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
     server = grpc.aio.server(
-        interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)]
+        interceptors=interceptors,
+        options=[
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", 16 << 20),
+            # room for a mistaken long token to reach the interceptor, which refuses it in words
+            ("grpc.max_metadata_size", 32 << 10),
+        ],
     )
     coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits), server)
     health_servicer = health.aio.HealthServicer()
@@ -140,18 +161,8 @@ async def start_server(
     if host in ("0.0.0.0", "[::]", ""):
         host = "127.0.0.1"
     bound = f"{host}:{port}"
-    if tokens is None and host in ("127.0.0.1", "localhost", "[::1]"):
-        log.warning("coordinator listening on %s without authentication (loopback only)", bound)
-    elif tokens is None:
-        log.warning(
-            "coordinator listening on %s WITHOUT AUTHENTICATION: anyone who reaches this port reads every "
-            "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)",
-            bound,
-        )
-    else:
-        log.info(
-            "coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS"
-        )
+    assert exposed is not None
+    log.log(logging.WARNING if exposed.warning else logging.INFO, "%s (connect to %s)", exposed.message, bound)
     return RunningServer(
         address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound
     )

@@ -5,8 +5,8 @@ coordinator. Over stdio it acts with the token it was started with (the agent st
 HTTP it acts with each caller's own ``Authorization: Bearer`` token, passed through to the
 coordinator, and answers 401 to a request without one — never with a token of its own. Either
 way an agent sees exactly what its token may read. Answers are compact text — one line per hit
-(``repo:path:start-end kind symbol``, why it matched, the first lines of code) and never longer than :data:`MAX_ANSWER_CHARS`, so a tool call
-cannot flood an agent's context.
+(``repo:path:start-end kind symbol``, why it matched, the first lines of code) and never longer
+than :data:`MAX_ANSWER_CHARS`, so a tool call cannot flood an agent's context.
 """
 
 from __future__ import annotations

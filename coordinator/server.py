@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha import reflection
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.exposure import exposure
+from fourfold.coordinator.wire import DecodeGuard
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -121,7 +122,8 @@ async def start_server(
         return RunningServer(address="", server=None, engine=None)
     engine = Engine(store, launcher, executor_factory=RayShardExecutor)
     await engine.start()
-    interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
+    # the caller is authenticated first; then DecodeGuard refuses a malformed request in words
+    interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]
     server = grpc.aio.server(
         interceptors=interceptors,
         options=[

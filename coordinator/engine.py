@@ -30,6 +30,7 @@ from fourfold.coordinator.profiles import (
 )
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
+from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery
@@ -271,6 +272,11 @@ class Engine:
         for m, w in p.weights.items():
             if not (w >= 0.0) or w > 100:
                 raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
+        unknown_langs = sorted(set(p.languages) - KNOWN_LANGUAGES)
+        if unknown_langs:
+            raise InvalidQuery(
+                f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {', '.join(sorted(KNOWN_LANGUAGES))}"
+            )
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
         known_repos = set(self._registered_repos())
@@ -415,7 +421,8 @@ class Engine:
             weights,
             rrf_k,
             use_centrality=strategy == "fused",
-            per_file=intent != "impact_analysis",
+            # impact lists dependents, and segments=all asks for every segment (reading one by line)
+            per_file=intent != "impact_analysis" and p.options.get("segments") != "all",
             centrality_scale=centrality_scale(p.options.get("profile", ""), intent),
         )
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)

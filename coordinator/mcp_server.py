@@ -94,6 +94,8 @@ MAX_ANSWER_CHARS = 6_000
 MAX_K = 30
 #: Lines of code shown under each hit.
 SNIPPET_LINES = 3
+#: Segments of one file read_segment looks through for the one holding a line.
+READ_SEGMENT_CANDIDATES = 1000
 #: Coordinator clients an HTTP MCP server keeps open, one per caller token.
 MAX_CALLER_CLIENTS = 64
 
@@ -220,27 +222,32 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         location and its first lines of code."""
         if line < 1:
             raise ToolError(f"line must be 1 or more, got {line}")
-        # A text search within the file for the symbol (else for any character): the engine keeps
-        # the best segment per file, which for a definition's own name is the definition. Reading
-        # any segment by id needs a ReadSegment RPC in the public API (not there yet).
-        query, regex = (symbol, False) if symbol else (".", True)
-        answer = await as_caller(
-            ctx,
-            lambda b: b.search(
-                query,
-                repos=(repo,),
-                path_glob=glob_mod.escape(path),
-                modalities=("text",),
-                regex=regex,
-                intent="exact_match",
-                snippets=True,
-                k=MAX_K,
-            ),
-        )
-        owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
+        # Text searches within the file, every matching segment kept (segments=all), then the
+        # innermost one holding the line: first for the symbol (else any character: a method line
+        # inside a 1,500-line class gives the method), then for top-level lines (a line between
+        # methods gives the enclosing class, even when the file has more segments than one search
+        # returns). Reading a segment by id needs a ReadSegment RPC in the public API (not there yet).
+        owning: list[Any] = []
+        for query, regex in ((symbol, False) if symbol else (".", True), (r"^\S", True)):
+            answer = await as_caller(
+                ctx,
+                lambda b, query=query, regex=regex: b.search(
+                    query,
+                    repos=(repo,),
+                    path_glob=glob_mod.escape(path),
+                    modalities=("text",),
+                    regex=regex,
+                    intent="exact_match",
+                    options={"segments": "all"},
+                    snippets=True,
+                    k=READ_SEGMENT_CANDIDATES,
+                ),
+            )
+            owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
+            if owning:
+                break
         if not owning:
-            hint = "" if symbol else "; pass the hit's symbol too"
-            raise ToolError(f"no indexed segment of {repo}:{path} contains line {line}{hint}")
+            raise ToolError(f"no indexed segment of {repo}:{path} contains line {line}; check the path and line")
         h = min(owning, key=lambda x: x.end_line - x.start_line)  # the innermost
         what = f" {h.kind or 'def'} {h.symbol}" if h.symbol else ""
         return f"{h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}\n{h.snippet}"[:MAX_ANSWER_CHARS]

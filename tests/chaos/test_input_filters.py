@@ -30,7 +30,8 @@ def big_class() -> str:
     lines = ['"""A framework module."""', "", "", "class Flask:", '    """The application object."""', ""]
     lines += ["    default_config = {", '        "DEBUG": False,', "    }", ""]
     for i in range(METHODS):
-        lines += [f"    def handler_{i}(self, request):", f'        """Handle {i}."""', "        value = request + 1", f"        return value * {i}", ""]  # fmt: skip
+        lines += [f"    def handler_{i}(self, request):", f'        """Handle {i}."""', "        value = request + 1"]
+        lines += [f"        return value * {i}", ""]
     lines += ["", "def make_app():", "    return Flask()", ""]
     return "\n".join(lines)
 
@@ -61,11 +62,20 @@ def served(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
 def test_unknown_language_and_kind_over_grpc(served: str) -> None:
     with grpc.insecure_channel(served) as ch:
         stub = coordinator_pb2_grpc.CoordinatorStub(ch)
+        search = coordinator_pb2.SearchRequest
         for request, fragment, valid in (
-            (coordinator_pb2.SearchRequest(query="make_app", languages=["klingon"]), "unknown language 'klingon'", "python"),
-            (coordinator_pb2.SearchRequest(query="make_app", options={"kind": "spaceship"}, modalities=["structural"]), "unknown kind 'spaceship'", "function"),
-            (coordinator_pb2.SearchRequest(query="def make_app", options={"kind": "function,spaceship"}), "unknown kind 'spaceship'", "method"),
-        ):  # fmt: skip
+            (search(query="make_app", languages=["klingon"]), "unknown language 'klingon'", "python"),
+            (
+                search(query="make_app", options={"kind": "spaceship"}, modalities=["structural"]),
+                "unknown kind 'spaceship'",
+                "function",
+            ),
+            (
+                search(query="def make_app", options={"kind": "function,spaceship"}),
+                "unknown kind 'spaceship'",
+                "method",
+            ),
+        ):
             with pytest.raises(grpc.RpcError) as info:
                 stub.Search(request, timeout=60)
             assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, info.value.details()
@@ -82,7 +92,7 @@ def test_unknown_language_from_the_python_client_and_the_cli(served: str, tmp_pa
     from fourfold import Client
     from fourfold.errors import InvalidInput
 
-    with Client(served) as c, pytest.raises(InvalidInput, match="unknown language 'klingon'.*python"):
+    with Client(served) as c, pytest.raises(InvalidInput, match=r"unknown language 'klingon'.*python"):
         c.search("make_app", languages=["klingon"])
     env = {**os.environ, "FOURFOLD_HOME": str(tmp_path / "home")}
     r = subprocess.run(

@@ -423,10 +423,9 @@ def _search_params(args: argparse.Namespace):
 
 def cmd_search(args: argparse.Namespace) -> int:
     from fourfold.coordinator.client import Client
+    from fourfold.coordinator.engine import MAX_K
     from fourfold.coordinator.server import EmbeddedServer
     from fourfold.index.store import IndexStore
-
-    from fourfold.coordinator.engine import MAX_K
 
     if not 1 <= args.k <= MAX_K:
         raise InvalidInput(f"invalid -k {args.k}: ask for 1 to {MAX_K} hits")
@@ -734,7 +733,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except grpc.RpcError as exc:
         address = getattr(args, "address", None) or DEFAULT_ADDRESS
         why = explain(exc, address, tls=bool(os.environ.get("FOURFOLD_TLS_CA")))
-        print(f"fourfold: {why or f'{exc.code().name}: {exc.details()}'}", file=sys.stderr)  # type: ignore[attr-defined]
+        print(f"fourfold: {why or f'{exc.code().name}: {exc.details()}'}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

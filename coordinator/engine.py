@@ -275,9 +275,8 @@ class Engine:
                 raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
         unknown_langs = sorted(set(p.languages) - KNOWN_LANGUAGES)
         if unknown_langs:
-            raise InvalidQuery(
-                f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {', '.join(sorted(KNOWN_LANGUAGES))}"
-            )
+            valid = ", ".join(sorted(KNOWN_LANGUAGES))
+            raise InvalidQuery(f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {valid}")
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
         known_repos = set(self._registered_repos())

@@ -229,21 +229,22 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         # methods gives the enclosing class, even when the file has more segments than one search
         # returns). Reading a segment by id needs a ReadSegment RPC in the public API (not there yet).
         owning: list[Any] = []
-        for query, regex in ((symbol, False) if symbol else (".", True), (r"^\S", True)):
-            answer = await as_caller(
-                ctx,
-                lambda b, query=query, regex=regex: b.search(
-                    query,
-                    repos=(repo,),
-                    path_glob=glob_mod.escape(path),
-                    modalities=("text",),
-                    regex=regex,
-                    intent="exact_match",
-                    options={"segments": "all"},
-                    snippets=True,
-                    k=READ_SEGMENT_CANDIDATES,
-                ),
+
+        def segments_matching(query: str, regex: bool) -> Callable[[Backend], Awaitable[Answer]]:
+            return lambda b: b.search(
+                query,
+                repos=(repo,),
+                path_glob=glob_mod.escape(path),
+                modalities=("text",),
+                regex=regex,
+                intent="exact_match",
+                options={"segments": "all"},
+                snippets=True,
+                k=READ_SEGMENT_CANDIDATES,
             )
+
+        for query, regex in ((symbol, False) if symbol else (".", True), (r"^\S", True)):
+            answer = await as_caller(ctx, segments_matching(query, regex))
             owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
             if owning:
                 break

@@ -58,8 +58,8 @@ def speaks_tls(address: str, timeout_s: float = 2.0) -> bool:
 
 def explain(exc: grpc.RpcError, address: str, *, tls: bool) -> FourfoldError | None:
     """The fourfold error a transport failure stands for, or None when the status says it already."""
-    code = exc.code()  # type: ignore[attr-defined]
-    details = exc.details() or ""  # type: ignore[attr-defined]
+    code = exc.code()
+    details = exc.details() or ""
     if code == grpc.StatusCode.RESOURCE_EXHAUSTED and "metadata" in details.lower():
         return Unauthenticated(
             "bad token: the request's metadata is over the coordinator's limit; a fourfold token is "

@@ -26,8 +26,8 @@ from grpc_reflection.v1alpha import reflection
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.exposure import exposure
-from fourfold.coordinator.wire import DecodeGuard
 from fourfold.coordinator.service import CoordinatorService
+from fourfold.coordinator.wire import DecodeGuard
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster

@@ -2,8 +2,8 @@
 ``read_segment`` finds the segment holding a line inside a large class.
 
 An unknown ``--lang`` (``klingon``) or definition kind is INVALID_ARGUMENT listing the valid values
-from gRPC, the Python client and the CLI (MCP's tools take neither filter). A method line inside a 1,500-line class reads as
-that method, a line between methods as the class — not "no segment contains it".
+from gRPC, the Python client and the CLI (MCP's tools take neither filter). A method line inside
+a 1,500-line class reads as that method, a line between methods as the class — not "no segment contains it".
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 
 from fourfold.v1 import coordinator_pb2
 
-pytestmark = [pytest.mark.cluster]
+pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 VALID = coordinator_pb2.SearchRequest(query="parse_config", k=3).SerializeToString()
 MALFORMED = {

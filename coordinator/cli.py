@@ -124,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
     sv.add_argument(
+        "--worker-tls",
+        action="store_true",
+        help="encrypt the worker plane (implied by --tls-cert; give it to a separate --role workers launcher too)",
+    )
+    sv.add_argument(
         "--allow-unauthenticated",
         action="store_true",
         help="serve without tokens on an address other hosts reach (refused otherwise: anyone could read everything)",
@@ -494,6 +499,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             workers_per_modality=workers,
             allow_unauthenticated=args.allow_unauthenticated,
             allow_plaintext_tokens=args.allow_plaintext_tokens,
+            worker_tls=args.worker_tls,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -34,7 +34,7 @@ from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery
-from fourfold.workers.auth import worker_secret
+from fourfold.workers.auth import worker_secret, worker_tls
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
 
@@ -161,7 +161,7 @@ class Engine:
         self.launcher = launcher
         self.plugins = plugins or get_registry()
         self.endpoints = EndpointRegistry(store.store_id())
-        self.fanout = FanOut(self.endpoints, worker_secret(store.home))
+        self.fanout = FanOut(self.endpoints, worker_secret(store.home), worker_tls(store.home))
         self.executor_factory = executor_factory
         self.profiles = default_profiles()
         self._rerankers: dict[str, rerank.Reranker] = {}

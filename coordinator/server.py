@@ -31,6 +31,7 @@ from fourfold.coordinator.wire import DecodeGuard
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
+from fourfold.workers.auth import ensure_worker_tls
 from fourfold.workers.build import RayShardExecutor
 
 __all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
@@ -86,6 +87,7 @@ async def start_server(
     workers_per_modality: int | None = None,
     allow_unauthenticated: bool = False,
     allow_plaintext_tokens: bool = False,
+    worker_tls: bool = False,
 ) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
@@ -96,6 +98,7 @@ async def start_server(
     ``workers_per_modality``: pack each modality's shards into at most this many workers (see
     ``workers.groups``). ``allow_unauthenticated`` / ``allow_plaintext_tokens``: opt into serving
     without tokens, or tokens without TLS, on an address other hosts reach (see ``exposure``).
+    ``worker_tls``: encrypt the worker plane (always so when ``tls`` is given; see ``workers.auth``).
     """
     exposed = (
         exposure(
@@ -110,6 +113,8 @@ async def start_server(
     )
     store = IndexStore(home)
     store.ensure()
+    if tls is not None or worker_tls:
+        ensure_worker_tls(store.home)  # before any worker starts: workers and fan-out read it once
     launcher = (
         cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality)
         if role in ("all", "workers")

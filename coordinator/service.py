@@ -164,12 +164,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
         async def check(address: str) -> tuple[str, str]:
-            try:
-                async with grpc.aio.insecure_channel(address) as ch:
-                    r = await health_pb2_grpc.HealthStub(ch).Check(
-                        health_pb2.HealthCheckRequest(service=""), timeout=1.0
-                    )
-                    return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+            try:  # over the fan-out's channel: TLS when the worker plane is encrypted
+                r = await health_pb2_grpc.HealthStub(self.engine.fanout.channel(address)).Check(
+                    health_pb2.HealthCheckRequest(service=""), timeout=1.0
+                )
+                return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"
 

@@ -32,7 +32,7 @@ from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
 from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
-from fourfold.workers.auth import WorkerAuthInterceptor, worker_secret
+from fourfold.workers.auth import WorkerAuthInterceptor, worker_secret, worker_tls
 from fourfold.workers.convert import query_from_pb, result_to_pb
 
 __all__ = ["ShardServer", "status_for"]
@@ -112,7 +112,11 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
                 )
                 worker_pb2_grpc.add_ModalityWorkerServicer_to_server(self, server)
                 health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
-                self._port = server.add_insecure_port(f"{self.host}:0")
+                tls = worker_tls(self.generation_dir.parent.parent)  # the store's: encrypted plane when present
+                bind = f"{self.host}:0"
+                self._port = (
+                    server.add_secure_port(bind, tls.server_credentials()) if tls else server.add_insecure_port(bind)
+                )
                 await server.start()
                 self._server = server
                 status = (

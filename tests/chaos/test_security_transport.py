@@ -40,6 +40,7 @@ def test_serving_everything_to_the_network_needs_an_explicit_opt_in() -> None:
     assert not exposure("127.0.0.1:0", tokens=True, tls=False).warning
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_tokens", [False, True])
 def test_serve_refuses_at_once_with_one_clear_line(tmp_path: Path, with_tokens: bool) -> None:
     args = [sys.executable, "-m", "fourfold", "serve", "--address", "0.0.0.0:0"]

@@ -4,6 +4,7 @@ over the session's real Ray cluster; the same call with the cluster's secret doe
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +77,52 @@ def test_the_secret_file_is_private(indexed_home: Path) -> None:
     assert len(secret) >= 32 and path.read_text().strip() == secret
     assert path.stat().st_mode & 0o777 == 0o600
     assert worker_secret(indexed_home) == secret  # stable: workers and coordinators agree
+
+
+def test_a_tls_coordinator_encrypts_the_worker_plane(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """With TLS on the coordinator, workers speak TLS only, with a certificate made for the cluster
+    that the coordinator pins; a plaintext probe gets nothing, and searches and health still work."""
+    import asyncio
+
+    from fourfold.coordinator.server import TlsFiles, start_server
+    from fourfold.index.generation import build_generation
+    from fourfold.workers.auth import TLS_NAME, worker_tls
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_input_cli import self_signed, write_repo
+
+    base = tmp_path_factory.mktemp("worker-tls")
+    store = IndexStore(base / "home")
+    store.ensure()
+    build_generation(store, [(write_repo(base / "repo", 2), "repo")], modalities=["text", "structural"])
+    cert, key = self_signed(base)
+    running = asyncio.run_coroutine_threadsafe(
+        start_server(store.home, "127.0.0.1:0", role="all", tls=TlsFiles(cert, key)), cluster._loop
+    ).result(timeout=300)
+    try:
+        material = worker_tls(store.home)
+        assert material is not None and (store.home / "worker-tls.key").stat().st_mode & 0o777 == 0o600
+        request = query_to_pb(ModalityQuery(text="handler_1", k=5, intent="exact_match"), store.live_generation() or "")
+        secret = ((METADATA_KEY, worker_secret(store.home)),)
+        for address in worker_addresses(store.home).values():
+            with grpc.insecure_channel(address) as plain, pytest.raises(grpc.RpcError) as info:
+                worker_pb2_grpc.ModalityWorkerStub(plain).SearchShards(request, metadata=secret, timeout=5)
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            options = [("grpc.ssl_target_name_override", TLS_NAME)]
+            with grpc.secure_channel(address, grpc.ssl_channel_credentials(material.cert), options=options) as ch:
+                stub = worker_pb2_grpc.ModalityWorkerStub(ch)
+                assert stub.SearchShards(request, metadata=secret, timeout=30).results
+                with pytest.raises(grpc.RpcError) as info:
+                    stub.SearchShards(request, timeout=30)
+                assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        creds = grpc.ssl_channel_credentials(cert.read_bytes())
+        with grpc.secure_channel(running.address, creds) as ch:
+            stub = coordinator_pb2_grpc.CoordinatorStub(ch)
+            r = stub.Search(coordinator_pb2.SearchRequest(query="handler_1", k=5), timeout=60)
+            assert r.hits and not r.partial
+            status = stub.Status(coordinator_pb2.StatusRequest(), timeout=60)
+            assert status.shards and {s.health for s in status.shards} == {"SERVING"}
+    finally:
+        asyncio.run_coroutine_threadsafe(running.stop(), cluster._loop).result(timeout=30)
+        assert running.engine is not None and running.engine.launcher is not None
+        running.engine.launcher.retire(store.live_generation() or "")

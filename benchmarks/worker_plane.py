@@ -30,7 +30,7 @@ from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2_grpc
 from fourfold.workers.auth import SecretMetadata, ensure_worker_tls, worker_secret
 from fourfold.workers.convert import query_to_pb
-from fourfold.workers.server import ShardServer
+from fourfold.workers.servicer import ShardServer
 
 ROOT = Path(__file__).resolve().parent.parent
 

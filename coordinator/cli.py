@@ -1,7 +1,9 @@
 """The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
-at ``--address`` when one answers there, else starts an embedded one for the call. Commands that
+at ``--address`` when one answers there, else searches the store in this process (no cluster);
+``eval`` and ``demo`` start an embedded cluster when no coordinator answers. Ray is imported only by
+the commands that need it, so a search through a coordinator starts in tens of milliseconds. Commands that
 talk to a coordinator send ``$FOURFOLD_TOKEN`` and trust ``$FOURFOLD_TLS_CA`` when they are set.
 """
 
@@ -21,14 +23,17 @@ from pathlib import Path
 import grpc
 
 from fourfold import __version__
+from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
-from fourfold.coordinator.rpc_errors import explain, speaks_tls
 from fourfold.errors import FourfoldError, InvalidInput
+from fourfold.rpc_errors import explain, speaks_tls
 
 __all__ = ["build_parser", "main"]
 
 #: Longest --deadline-ms (an hour): the wire field is a 32-bit integer.
 MAX_DEADLINE_MS = 3_600_000
+#: Largest value a 32-bit wire field holds (a larger -k would fail inside protobuf).
+MAX_WIRE_INT = 2**31 - 1
 
 DEMO_QUERIES = (
     ("find_definition", "def build_generation"),
@@ -89,7 +94,18 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
-        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+        "--explain", action="store_true", help="note how the query was routed (intent, rule, strategy, weights)"
+    )
+    se.add_argument(
+        "--address",
+        default=None,
+        help=f"coordinator address (default {DEFAULT_ADDRESS}; when none answers, the index store is searched "
+        "in this process)",
+    )
+    se.add_argument(
+        "--in-process",
+        action="store_true",
+        help="search $FOURFOLD_HOME's index in this process, without asking any coordinator",
     )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
@@ -264,9 +280,9 @@ class ProgressBar:
 
 
 def _client_if_up(address: str | None):
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
-    c = Client(address or DEFAULT_ADDRESS)
+    c = WireClient(address or DEFAULT_ADDRESS)
     if c.healthy():
         return c
     c.close()
@@ -312,7 +328,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
 
 
 def _print_answer(r, as_json: bool) -> None:
-    from fourfold.coordinator.convert import answer_to_json
+    from fourfold.wire import answer_to_json
 
     if as_json:
         print(json.dumps(answer_to_json(r), indent=2))
@@ -362,6 +378,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         from google.protobuf.json_format import MessageToDict
 
         with client:
+            _say_which_store(client, args.address)
             last = None
             try:
                 for msg in client.index([(p.resolve(), n) for p, n in repos]):
@@ -403,12 +420,13 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):
-    from fourfold.coordinator.engine import SearchParams
+def _search_params(args: argparse.Namespace) -> SearchParams:
 
     options = {"mode": "regex"} if args.regex else {}
     if args.profile:
         options["profile"] = args.profile
+    if args.explain:
+        options["explain"] = "1"
     return SearchParams(
         query=args.query,
         k=args.k,
@@ -427,27 +445,62 @@ def _search_params(args: argparse.Namespace):
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.engine import MAX_K
-    from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.index.store import IndexStore
+    if not 1 <= args.k <= MAX_WIRE_INT:  # the wire field is 32-bit: say so before protobuf raises
+        from fourfold.coordinator.engine import MAX_K
 
-    if not 1 <= args.k <= MAX_K:
         raise InvalidInput(f"invalid -k {args.k}: ask for 1 to {MAX_K} hits")
     if not 0 <= args.deadline_ms <= MAX_DEADLINE_MS:
         raise InvalidInput(f"invalid --deadline-ms {args.deadline_ms}: give 1 to {MAX_DEADLINE_MS} milliseconds")
     params = _search_params(args)
-    client = _client_if_up(args.address)
+    client = None if args.in_process else _client_if_up(args.address)
     if client is None:
-        from fourfold.coordinator.engine import Engine
-
-        store = IndexStore(fourfold_home())
-        store.require_live()  # clear errors before starting a cluster for the call
-        Engine(store, None).validate(params)
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
-            return _run_search(c, params, args.json)
+        return _search_in_process(params, args.json)
     with client:
+        _say_which_store(client, args.address)
         return _run_search(client, params, args.json)
+
+
+def _search_in_process(params: SearchParams, as_json: bool) -> int:
+    """Answer from the index store itself: the engine over shards loaded in this process (no
+    cluster, no server; the shards a query needs are loaded, the others never)."""
+    from fourfold.coordinator.engine import Engine
+    from fourfold.index.store import IndexStore
+    from fourfold.wire import answer_to_pb
+
+    store = IndexStore(fourfold_home())
+    store.require_live()
+
+    async def run():
+        engine = Engine(store)
+        try:
+            return await engine.search(params)
+        finally:
+            await engine.stop()
+
+    _print_answer(answer_to_pb(asyncio.run(run())), as_json)
+    return 0
+
+
+def _say_which_store(client, address: str | None) -> None:
+    """Tell on stderr when the coordinator found at the default address serves another index
+    than the store ``$FOURFOLD_HOME`` names (a different live generation), so searching,
+    indexing or evaluating through another store is never silent."""
+    home = os.environ.get("FOURFOLD_HOME")
+    if address or not home:
+        return
+    live_file = Path(home) / "LIVE"
+    local = live_file.read_text().strip() if live_file.is_file() else None
+    try:
+        served = client.status().generation
+    except grpc.RpcError:
+        return
+    if served != local:
+        print(
+            f"fourfold: using the coordinator at {client.address} (generation {served or 'none'}), not the index "
+            f"store $FOURFOLD_HOME={home} (generation {local or 'none'}); give --address to name a coordinator, "
+            "or `search --in-process` to search that store",
+            file=sys.stderr,
+        )
 
 
 def _run_search(client, params, as_json: bool) -> int:
@@ -463,7 +516,7 @@ def _run_search(client, params, as_json: bool) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
     from fourfold.coordinator.exposure import exposure
-    from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
+    from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
@@ -499,7 +552,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             workers_per_modality=workers,
             allow_unauthenticated=args.allow_unauthenticated,
             allow_plaintext_tokens=args.allow_plaintext_tokens,
-            worker_tls=args.worker_tls,
+            encrypt_workers=args.worker_tls,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -559,6 +612,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             )
         return 0
     with client:
+        _say_which_store(client, args.address)
         s = client.status()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -577,9 +631,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.connection import WireClient
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -589,7 +642,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
     _print_summary(summary.as_dict(), False)
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
@@ -598,9 +651,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.store import IndexStore
 
     if args.k <= 0:
@@ -616,9 +669,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_eval(c, suites, args)
     with client:
+        _say_which_store(client, args.address)
         return _run_eval(client, suites, args)
 
 

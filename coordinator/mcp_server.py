@@ -64,8 +64,8 @@ class RequireBearer:
             token = _bearer(headers.get("authorization"))
             why = "" if token else "send 'Authorization: Bearer <token>' (a fourfold token; `fourfold token` makes one)"
             if token:
-                from fourfold.coordinator.rpc_errors import check_token
                 from fourfold.errors import Unauthenticated
+                from fourfold.rpc_errors import check_token
 
                 try:
                     check_token(token)

@@ -83,7 +83,7 @@ class Secured:
 @pytest.fixture(scope="module")
 def secured(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Secured]:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import TlsFiles, start_server
+    from fourfold.coordinator.serving import TlsFiles, start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -167,10 +167,13 @@ def test_out_of_range_k_is_a_clear_error(secured: Secured) -> None:
 
 
 def test_the_python_client_reads_bad_tokens_as_bad_tokens(secured: Secured) -> None:
-    from fourfold.coordinator.client import Client
+    from fourfold import Client
+    from fourfold.connection import WireClient
     from fourfold.errors import Unauthenticated
 
     for token in ("x" * 100_000, OPS + "\n"):
+        with pytest.raises(Unauthenticated, match="bad token"):
+            WireClient(secured.address, token=token, ca_cert=secured.ca)
         with pytest.raises(Unauthenticated, match="bad token"):
             Client(secured.address, token=token, ca_cert=secured.ca)
     # a raw caller whose long token reaches the server gets UNAUTHENTICATED with a plain message

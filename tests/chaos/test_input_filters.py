@@ -38,7 +38,7 @@ def big_class() -> str:
 
 @pytest.fixture(scope="module")
 def served(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from fourfold.coordinator.server import start_server
+    from fourfold.coordinator.serving import start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

@@ -127,7 +127,7 @@ class Pair:
 @pytest.fixture(scope="module")
 def pair(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import start_server
+    from fourfold.coordinator.serving import start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

@@ -49,7 +49,7 @@ class Mcp:
 @pytest.fixture(scope="module")
 def mcp_http(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mcp]:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import start_server
+    from fourfold.coordinator.serving import start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

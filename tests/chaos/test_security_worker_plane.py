@@ -84,7 +84,7 @@ def test_a_tls_coordinator_encrypts_the_worker_plane(cluster: Any, tmp_path_fact
     that the coordinator pins; a plaintext probe gets nothing, and searches and health still work."""
     import asyncio
 
-    from fourfold.coordinator.server import TlsFiles, start_server
+    from fourfold.coordinator.serving import TlsFiles, start_server
     from fourfold.index.generation import build_generation
     from fourfold.workers.auth import TLS_NAME, worker_tls
 

@@ -26,13 +26,15 @@ from grpc_reflection.v1alpha import reflection
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.exposure import exposure
+from fourfold.coordinator.fanout import WorkerSearcher
+from fourfold.coordinator.malformed import DecodeGuard
 from fourfold.coordinator.service import CoordinatorService
-from fourfold.coordinator.wire import DecodeGuard
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
-from fourfold.workers.auth import ensure_worker_tls
+from fourfold.workers.auth import ensure_worker_tls, worker_secret, worker_tls
 from fourfold.workers.build import RayShardExecutor
+from fourfold.workers.registry import EndpointRegistry
 
 __all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
 
@@ -50,10 +52,8 @@ class TlsFiles:
         try:
             chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
         except OSError as exc:
-            raise OSError(
-                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: "
-                f"{exc.strerror}"
-            ) from None
+            which = "certificate" if exc.filename == str(self.cert) else "key"
+            raise OSError(f"cannot read the TLS {which} {exc.filename!r}: {exc.strerror}") from None
         return grpc.ssl_server_credentials([(key, chain)])
 
 
@@ -87,7 +87,7 @@ async def start_server(
     workers_per_modality: int | None = None,
     allow_unauthenticated: bool = False,
     allow_plaintext_tokens: bool = False,
-    worker_tls: bool = False,
+    encrypt_workers: bool = False,
 ) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
@@ -98,7 +98,7 @@ async def start_server(
     ``workers_per_modality``: pack each modality's shards into at most this many workers (see
     ``workers.groups``). ``allow_unauthenticated`` / ``allow_plaintext_tokens``: opt into serving
     without tokens, or tokens without TLS, on an address other hosts reach (see ``exposure``).
-    ``worker_tls``: encrypt the worker plane (always so when ``tls`` is given; see ``workers.auth``).
+    ``encrypt_workers``: encrypt the worker plane (always so when ``tls`` is given; see ``workers.auth``).
     """
     exposed = (
         exposure(
@@ -113,7 +113,7 @@ async def start_server(
     )
     store = IndexStore(home)
     store.ensure()
-    if tls is not None or worker_tls:
+    if tls is not None or encrypt_workers:
         ensure_worker_tls(store.home)  # before any worker starts: workers and fan-out read it once
     launcher = (
         cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality)
@@ -126,7 +126,9 @@ async def start_server(
         if live:
             await launcher.deploy(live)
         return RunningServer(address="", server=None, engine=None)
-    engine = Engine(store, launcher, executor_factory=RayShardExecutor)
+    # workers refuse calls without the cluster's secret; TLS when the worker plane is encrypted
+    searcher = WorkerSearcher(EndpointRegistry(store.store_id()), worker_secret(store.home), worker_tls(store.home))
+    engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
     await engine.start()
     # the caller is authenticated first; then DecodeGuard refuses a malformed request in words
     interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]

@@ -54,3 +54,21 @@ def test_serve_refuses_at_once_with_one_clear_line(tmp_path: Path, with_tokens: 
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.startswith("fourfold: refusing to ") and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert ("--allow-plaintext-tokens" if with_tokens else "--allow-unauthenticated") in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("nodes", "bound"),
+    [(["10.0.0.5"], "127.0.0.1"), (["10.0.0.5", "10.0.0.5"], "127.0.0.1"), (["10.0.0.5", "10.0.0.6"], "10.0.0.5")],
+)
+def test_worker_ports_bind_only_where_the_coordinator_reaches_them(
+    monkeypatch: pytest.MonkeyPatch, nodes: list[str], bound: str
+) -> None:
+    """One machine: loopback; several: this node's own address — never every interface."""
+    import ray
+
+    from fourfold.workers import servicer
+
+    monkeypatch.delenv("FOURFOLD_WORKER_HOST", raising=False)
+    monkeypatch.setattr(ray.util, "get_node_ip_address", lambda: nodes[0])
+    monkeypatch.setattr(ray, "nodes", lambda: [{"Alive": True, "NodeManagerAddress": ip} for ip in nodes])
+    assert servicer._node_ip() == bound != "0.0.0.0"

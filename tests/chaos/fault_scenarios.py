@@ -199,19 +199,23 @@ def _wait_healthy(address: str, timeout: float = 180) -> float:
     raise TimeoutError(f"no coordinator became healthy at {address}")
 
 
-def _worker_pids(address: str) -> list[int]:
+def _worker_pids(address: str, home: Path) -> list[int]:
     """The PIDs of every worker the coordinator at ``address`` lists (via each worker's Info)."""
     import grpc
 
     from fourfold.connection import WireClient as Client
     from fourfold.v1 import worker_pb2, worker_pb2_grpc
+    from fourfold.workers.auth import METADATA_KEY, worker_secret
+
+    metadata = ((METADATA_KEY, worker_secret(home)),)
 
     with Client(address) as c:
         shards = c.status().shards
     pids = set()
     for addr in {s.address for s in shards}:
         with grpc.insecure_channel(addr) as ch:
-            pids.add(worker_pb2_grpc.ModalityWorkerStub(ch).Info(worker_pb2.InfoRequest(), timeout=10).pid)
+            stub = worker_pb2_grpc.ModalityWorkerStub(ch)
+            pids.add(stub.Info(worker_pb2.InfoRequest(), timeout=10, metadata=metadata).pid)
     return sorted(pids)
 
 
@@ -240,7 +244,7 @@ def coordinator_kill(work: Path) -> dict[str, Any]:
         with Client(address) as c:
             r = c.search(SearchParams(query="def parse_config", k=3))
         out["before"] = {"partial": r.partial, "top": r.hits[0].path if r.hits else None}
-        pids = _worker_pids(address)
+        pids = _worker_pids(address, home)
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)
         t0 = time.monotonic()
@@ -251,7 +255,7 @@ def coordinator_kill(work: Path) -> dict[str, Any]:
             r2 = c.search(SearchParams(query="def parse_config", k=3))
         out["served_s"] = round(time.monotonic() - t0, 2)
         out["after"] = {"partial": r2.partial, "top": r2.hits[0].path if r2.hits else None}
-        out["pids_before"], out["pids_after"] = pids, _worker_pids(address)
+        out["pids_before"], out["pids_after"] = pids, _worker_pids(address, home)
     finally:
         for p in procs:
             if p.poll() is None:

@@ -23,6 +23,7 @@ from fourfold.index import integrity
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
+from fourfold.workers.auth import METADATA_KEY, worker_secret
 
 pytestmark = [pytest.mark.slow]
 
@@ -78,11 +79,13 @@ class Worker:
         assert address, f"worker did not start: {self.proc.stderr.read() if self.proc.stderr else ''}"
         self.channel = grpc.insecure_channel(address)
         self.stub = worker_pb2_grpc.ModalityWorkerStub(self.channel)
+        # the worker plane's secret, as the coordinator's fan-out sends it (the store holds it)
+        self.metadata = ((METADATA_KEY, worker_secret(generation.parent.parent)),)
 
     def search(self, query: str, shards: list[str]) -> worker_pb2.ShardSearchResponses:
         request = worker_pb2.ShardSearchRequest(query=query, k=5, intent="find_definition")
         request.shards.extend(shards)
-        return self.stub.SearchShards(request, timeout=60)
+        return self.stub.SearchShards(request, timeout=60, metadata=self.metadata)
 
     def stop(self) -> None:
         self.channel.close()
@@ -166,7 +169,7 @@ def test_semantic_files_damaged_before_load_are_named_at_load(generation: Path, 
         assert f"vectors.npy is 10 bytes, the manifest says {len(saved['alpha'])}" in errors["alpha"]
         assert "codes.npy does not match its recorded checksum" in errors["beta"]
         assert [x.shard for x in r.results] == ["gamma"]
-        info = worker.stub.Info(worker_pb2.InfoRequest(), timeout=30)
+        info = worker.stub.Info(worker_pb2.InfoRequest(), timeout=30, metadata=worker.metadata)
         assert "semantic/alpha" in info.error and "semantic/beta" in info.error
     finally:
         for name, data in saved.items():

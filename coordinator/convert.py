@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fourfold.coordinator.engine import Answer, SearchParams
 from fourfold.index.generation import IndexSummary
 from fourfold.v1 import common_pb2, coordinator_pb2
 from fourfold.workers.convert import hit_to_pb
 
-__all__ = ["answer_to_json", "answer_to_pb", "params_from_pb", "params_to_pb", "summary_to_pb"]
+__all__ = ["answer_to_pb", "params_from_pb", "params_to_pb", "summary_to_pb"]
 
 
 def params_from_pb(m: coordinator_pb2.SearchRequest) -> SearchParams:
@@ -77,43 +75,6 @@ def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
         rerank=a.rerank,
         no_confident_match=a.no_confident_match,
     )
-
-
-def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
-    """The ``--json`` shape of the CLI (from the wire message, so CLI and API agree)."""
-    return {
-        "intent": r.intent,
-        "confidence": round(r.confidence, 4),
-        "fusion_strategy": r.fusion_strategy,
-        "preset": r.preset,
-        "partial": r.partial,
-        "no_confident_match": r.no_confident_match,
-        "rerank": r.rerank or None,
-        "missing_shards": list(r.missing_shards),
-        "generation": r.generation,
-        "notes": list(r.notes),
-        "timings_ms": {t.stage: round(t.ms, 3) for t in r.timings},
-        "hits": [
-            {
-                "repo": h.repo,
-                "path": h.path,
-                "start_line": h.start_line,
-                "end_line": h.end_line,
-                "symbol": h.symbol or None,
-                "kind": h.kind or None,
-                "score": round(h.score, 6),
-                "match_lines": list(h.match_lines),
-                "demoted": h.demoted,
-                "confidence": round(h.confidence, 4) if h.HasField("confidence") else None,
-                **({"snippet": h.snippet} if h.snippet else {}),
-                "modalities": {
-                    m: {"rank": c.rank, "contribution": round(c.contribution, 6)}
-                    for m, c in sorted(h.modalities.items())
-                },
-            }
-            for h in r.hits
-        ],
-    }
 
 
 def summary_to_pb(s: IndexSummary) -> coordinator_pb2.IndexSummary:

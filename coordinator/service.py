@@ -2,7 +2,8 @@
 
 Every method acts for the caller that :mod:`fourfold.coordinator.auth` authenticated: Search sees
 only its repositories, Status shows only them (and no worker addresses unless it is an admin),
-Index needs an admin token.
+Index needs an admin token, ReadFile answers NOT_FOUND for a repository the caller may not read
+exactly as for a missing file.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from fourfold.coordinator.auth import Limits, Principal, check_limits, current_p
 from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
+from fourfold.coordinator.files import read_file
 from fourfold.coordinator.metrics import OVERLOADED
-from fourfold.errors import FourfoldError, PermissionDenied
+from fourfold.errors import FourfoldError, NotFound, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers.server import status_for
 
@@ -145,6 +147,38 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             modalities=sorted(self.engine.plugins.modalities),
             version=__version__,
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
+        )
+
+    async def ReadFile(
+        self, request: coordinator_pb2.ReadFileRequest, context: grpc.aio.ServicerContext
+    ) -> coordinator_pb2.ReadFileResponse:
+        principal = current_principal()
+        try:
+            if not principal.may_read(request.repo):  # the same words as a missing file: nothing leaks
+                raise NotFound(f"no file {request.path!r} in repository {request.repo!r}")
+            reader = self.engine.store.require_live()
+            f = await asyncio.to_thread(
+                read_file, reader, request.repo, request.path, request.start_line, request.end_line
+            )
+        except NotFound:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND, bounded(f"no file {request.path!r} in repository {request.repo!r}")
+            )
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), bounded(str(exc)))
+        return coordinator_pb2.ReadFileResponse(
+            repo=f.repo,
+            path=f.path,
+            language=f.language,
+            generation=f.generation,
+            start_line=f.start_line,
+            end_line=f.end_line,
+            total_lines=f.total_lines,
+            content=f.content,
+            symbols=[
+                coordinator_pb2.FileSymbol(symbol=s.symbol, kind=s.kind, start_line=s.start_line, end_line=s.end_line)
+                for s in f.symbols
+            ],
         )
 
     def _visible_shards(self, principal: Principal, live: str | None) -> set[tuple[str, str, str]] | None:

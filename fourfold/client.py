@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,6 +29,7 @@ from fourfold.config import DEFAULT_ADDRESS
 from fourfold.coordinator.client import Connection
 from fourfold.coordinator.convert import params_to_pb
 from fourfold.coordinator.engine import Answer, SearchParams
+from fourfold.coordinator.files import FileSymbol, FileText
 from fourfold.coordinator.fusion import FusedHit, ModalityRank
 from fourfold.errors import (
     FourfoldError,
@@ -48,6 +49,8 @@ from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 __all__ = [
     "AsyncClient",
     "Client",
+    "FileSymbol",
+    "FileText",
     "Overloaded",
     "RemoteError",
     "RepoInfo",
@@ -173,6 +176,25 @@ def _status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
         version=s.version,
         nodes=s.nodes,
     )
+
+
+def file_from_pb(f: coordinator_pb2.ReadFileResponse) -> FileText:
+    """The :class:`FileText` of a ReadFile answer."""
+    return FileText(
+        repo=f.repo,
+        path=f.path,
+        language=f.language,
+        generation=f.generation,
+        start_line=f.start_line,
+        end_line=f.end_line,
+        total_lines=f.total_lines,
+        content=f.content,
+        symbols=tuple(FileSymbol(s.symbol, s.kind, s.start_line, s.end_line) for s in f.symbols),
+    )
+
+
+def _read_request(repo: str, path: str, start_line: int, end_line: int) -> coordinator_pb2.ReadFileRequest:
+    return coordinator_pb2.ReadFileRequest(repo=repo, path=path, start_line=start_line, end_line=end_line)
 
 
 def _summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
@@ -312,6 +334,19 @@ class Client:
         """The repositories this token may read."""
         return self.status().repos
 
+    def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
+        """A file's text as indexed (lines ``start_line``..``end_line``, 0 for the file's own bounds);
+        :class:`NotFound` for a missing file and for a repository this token may not read alike."""
+        request = _read_request(repo, path, start_line, end_line)
+        try:
+            return file_from_pb(
+                self.connection.call(
+                    lambda: self._stub.ReadFile(request, timeout=self.connection.timeout_s, metadata=self._metadata)
+                )
+            )
+        except grpc.RpcError as exc:
+            _raise(exc)
+
     def index(
         self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None
     ) -> IndexSummary:
@@ -401,6 +436,24 @@ class AsyncClient:
 
     async def repositories(self) -> tuple[RepoInfo, ...]:
         return (await self.status()).repos
+
+    async def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
+        request = _read_request(repo, path, start_line, end_line)
+        return file_from_pb(
+            await self._call(
+                lambda: self._stub.ReadFile(request, timeout=self.connection.timeout_s, metadata=self._metadata)
+            )
+        )
+
+    def with_token(self, token: str | None) -> AsyncClient:
+        """A client on the same channel that calls with ``token`` instead (a server acting for
+        several callers, such as the web page, forwards each one's own token)."""
+        other = object.__new__(AsyncClient)
+        other.connection = replace(self.connection, token=token)
+        other._channel = self._channel
+        other._stub = self._stub
+        other._metadata = other.connection.metadata()
+        return other
 
     async def index(
         self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None

@@ -35,7 +35,20 @@
     }
   });
 
-  document.body.addEventListener("htmx:afterSwap", function () { selected = -1; });
+  // Short shareable URLs: leave out empty fields and defaults before htmx sends and pushes them.
+  var DEFAULTS = { preset: "default", k: "10" };
+  document.addEventListener("htmx:configRequest", function (e) {
+    var p = e.detail.parameters;
+    var names = typeof p.keys === "function" ? Array.from(p.keys()) : Object.keys(p);
+    names.forEach(function (name) {
+      var v = typeof p.get === "function" ? p.get(name) : p[name];
+      if (v === "" || DEFAULTS[name] === v) {
+        if (typeof p.delete === "function") p.delete(name);
+        else delete p[name];
+      }
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () { selected = -1; });
 
   // -- file view: line anchors -----------------------------------------------------------------
   function parseRange(hash) {

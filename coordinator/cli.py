@@ -692,6 +692,8 @@ def _start_web(args: argparse.Namespace, coordinator: str, tls: object) -> Calla
         tls_key=args.tls_key,
         coordinator_tls=tls is not None,
         coordinator_ca=os.environ.get("FOURFOLD_TLS_CA") or (str(args.tls_cert) if tls is not None else None),
+        # the page dials the coordinator at 127.0.0.1: name the certificate's host when it does not list that
+        coordinator_server_name=os.environ.get("FOURFOLD_TLS_SERVER_NAME") or None,
     )
     thread = threading.Thread(target=server.run, name="fourfold-web", daemon=True)
     thread.start()

@@ -29,6 +29,7 @@ def uvicorn_server(
     tls_key: Path | None = None,
     coordinator_tls: bool = False,
     coordinator_ca: str | None = None,
+    coordinator_server_name: str | None = None,
     secret: str | None = None,
 ):  # type: ignore[no-untyped-def]
     """The configured :class:`uvicorn.Server` (not started): the page over HTTPS when a
@@ -40,7 +41,9 @@ def uvicorn_server(
     if (tls_cert is None) != (tls_key is None):
         raise InvalidInput("give both --tls-cert and --tls-key, or neither")
     host, port = parse_listen(listen)
-    app = create_app(address, tls=coordinator_tls, ca_cert=coordinator_ca, secret=secret)
+    app = create_app(
+        address, tls=coordinator_tls, ca_cert=coordinator_ca, server_name=coordinator_server_name, secret=secret
+    )
     config = uvicorn.Config(
         app,
         host=host,

@@ -527,3 +527,73 @@ def test_no_confident_match_and_notes_are_said_plainly(web: TestClient) -> None:
         assert "No confident match" not in page.text
     if not api["hits"]:
         assert "No hits" in page.text
+
+
+# -- the commands ------------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_http(url: str, proc: Any = None, timeout: float = 60.0) -> httpx.Response:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return httpx.get(url, timeout=2.0)
+        except httpx.TransportError:
+            assert proc is None or proc.poll() is None, proc.stderr.read() if proc.stderr else "exited"
+            assert time.monotonic() < deadline, f"{url} did not answer"
+            time.sleep(0.1)
+
+
+def test_fourfold_web_command_serves_the_api(coordinator: Coordinator) -> None:
+    import os
+    import subprocess
+    import sys
+
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "FOURFOLD_TOKEN": OPS}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fourfold", "web", "--address", coordinator.address, "--listen", f"127.0.0.1:{port}"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        health = _wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+        assert health.json() == {"coordinator": "SERVING"}
+        # $FOURFOLD_TOKEN is an admin's, but the web server never uses its own environment's token
+        anonymous = httpx.get(f"http://127.0.0.1:{port}/api/v1/repositories")
+        assert anonymous.status_code == 401
+        r = httpx.get(f"http://127.0.0.1:{port}/api/v1/repositories", headers=bearer(BOB))
+        assert [x["name"] for x in r.json()["repositories"]] == ["beta"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    bad = subprocess.run(
+        [sys.executable, "-m", "fourfold", "web", "--listen", "nowhere"], env=env, capture_output=True, text=True
+    )
+    assert bad.returncode == 2 and "invalid listen address 'nowhere'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_serve_web_port_runs_the_page_beside_the_coordinator(coordinator: Coordinator) -> None:
+    from fourfold.coordinator.cli import _start_web, build_parser
+
+    port = _free_port()
+    args = build_parser().parse_args(["serve", "--address", "127.0.0.1:0", "--web-port", str(port)])
+    stop = _start_web(args, coordinator.address, None)
+    try:
+        r = _wait_http(f"http://127.0.0.1:{port}/api/v1/search?q=alpha_reconcile", timeout=30)
+        assert r.status_code == 401
+        ok = httpx.get(f"http://127.0.0.1:{port}/api/v1/search?q=alpha_reconcile", headers=bearer(ALICE))
+        assert ok.status_code == 200 and ok.json()["hits"][0]["symbol"] == "alpha_reconcile"
+    finally:
+        stop()

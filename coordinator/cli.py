@@ -547,7 +547,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · "
+        f"modalities {', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")

@@ -156,10 +156,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         try:
             if not principal.may_read(request.repo):  # the same words as a missing file: nothing leaks
                 raise NotFound(f"no file {request.path!r} in repository {request.repo!r}")
-            reader = self.engine.store.require_live()
-            f = await asyncio.to_thread(
-                read_file, reader, request.repo, request.path, request.start_line, request.end_line
-            )
+            reader = self.engine.live_reader()
+            args = (reader, request.repo, request.path, request.start_line, request.end_line)
+            # A range (a hit's lines) reads one file's rows from an indexed table: cheaper inline than a
+            # thread hop; a whole file may be large, so it is read off the event loop.
+            f = read_file(*args) if request.end_line else await asyncio.to_thread(read_file, *args)
         except NotFound:
             await context.abort(
                 grpc.StatusCode.NOT_FOUND, bounded(f"no file {request.path!r} in repository {request.repo!r}")

@@ -64,7 +64,7 @@ def openapi(version: str) -> dict[str, Any]:
         _q("case", "literal and regex matching respects case", {"type": "boolean"}),
         _q("deadline_ms", "deadline of the search (1-60000, default 5000)", {"type": "integer"}),
     ]
-    auth = [{"bearer": []}, {"session": []}]
+    auth: list[dict[str, list[str]]] = [{"bearer": []}, {"session": []}]
     return {
         "openapi": "3.1.0",
         "info": {

@@ -311,6 +311,15 @@ def test_a_hidden_file_is_404_like_a_missing_one(web: TestClient, coordinator: C
             assert info.value.code() == grpc.StatusCode.NOT_FOUND
             details[repo] = info.value.details().replace(repr(repo), "<r>")
         assert details["beta"] == details["nope"]
+    # and through the Python client
+    from fourfold import Client
+    from fourfold.errors import NotFound
+
+    with Client(coordinator.address, token=ALICE) as c:
+        f = c.read_file("alpha", "pkg/ledger.py", 4, 4)
+        assert (f.content, f.start_line, f.end_line) == ("def alpha_reconcile(entries, limit=10):", 4, 4)
+        with pytest.raises(NotFound):
+            c.read_file("beta", "pkg/vault.py")
 
 
 def test_unknown_endpoint_is_404_json(web: TestClient) -> None:

@@ -35,7 +35,7 @@ from fourfold.plugins.types import Hit
 MODALITIES = ("semantic", "text", "structural", "graph")
 #: Each weight is one of these before normalising.
 GRID_VALUES = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-#: The centrality boost's scale is fitted too, as this pseudo-modality: the seed's boost (1) or none (0).
+#: The centrality boost's scale is fitted too, as this pseudo-modality: the original boost (1) or none (0).
 CENTRALITY = "_centrality"
 CENTRALITY_VALUES = (1.0, 0.0)
 #: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.
@@ -188,13 +188,13 @@ def _hit_from_json(row: Sequence[object]) -> Hit:
 
 def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[dict[str, object]]:
     """Each query asked of each modality alone once, through an embedded deployment on ``home``."""
+    from fourfold.connection import WireClient
     from fourfold.coordinator import intent as intent_mod
-    from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     rows: list[dict[str, object]] = []
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         modalities = [m for m in client.status().modalities if m in MODALITIES]
         for name, queries in suites:
             for i, q in enumerate(queries, 1):

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,9 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=60, help="queries per path")
     args = ap.parse_args(argv)
 
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
     }
     rows = {}
-    with EmbeddedServer(home) as server, Client(server.address) as client:
+    with EmbeddedServer(home) as server, WireClient(server.address) as client:
         for name, queries in paths.items():
             for p in queries[:5]:
                 client.search(p)  # warm-up: channels, lazy model loads
@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         "search": rows,
     }
     print(
-        f"corpus: fourfold's own source, {summary.files} files, {summary.segments} segments, {summary.bytes / 1e6:.2f} MB"
+        f"corpus: fourfold's own source, {summary.files} files, {summary.segments} segments, {summary.bytes / 1e6:.2f} "
+        "MB"
     )
     print(
         f"index (cold, all four modalities): {cold:.1f} s = {result['index']['files_per_s']:.1f} files/s, "

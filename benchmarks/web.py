@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     import httpx
 
     from fourfold import Client
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

@@ -1,7 +1,9 @@
 """The ``fourfold`` command line: index, search, serve, status, eval, mcp, web, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
-at ``--address`` when one answers there, else starts an embedded one for the call. Commands that
+at ``--address`` when one answers there, else searches the store in this process (no cluster);
+``eval`` and ``demo`` start an embedded cluster when no coordinator answers. Ray is imported only by
+the commands that need it, so a search through a coordinator starts in tens of milliseconds. Commands that
 talk to a coordinator send ``$FOURFOLD_TOKEN`` and trust ``$FOURFOLD_TLS_CA`` when they are set.
 """
 
@@ -21,6 +23,7 @@ from pathlib import Path
 import grpc
 
 from fourfold import __version__
+from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.errors import FourfoldError, InvalidInput
 
@@ -85,7 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
-        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+        "--explain", action="store_true", help="note how the query was routed (intent, rule, strategy, weights)"
+    )
+    se.add_argument(
+        "--address",
+        default=None,
+        help=f"coordinator address (default {DEFAULT_ADDRESS}; when none answers, the index store is searched "
+        "in this process)",
+    )
+    se.add_argument(
+        "--in-process",
+        action="store_true",
+        help="search $FOURFOLD_HOME's index in this process, without asking any coordinator",
     )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
@@ -245,7 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
 class ProgressBar:
     """One line per stage on a pipe; a redrawn bar on a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, stream=sys.stderr) -> None:
         self.stream = stream
         self.tty = stream.isatty()
         self.stage = ""
@@ -268,10 +282,10 @@ class ProgressBar:
         self.stage = stage
 
 
-def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
-    from fourfold.coordinator.client import Client
+def _client_if_up(address: str | None):
+    from fourfold.connection import WireClient
 
-    c = Client(address or DEFAULT_ADDRESS)
+    c = WireClient(address or DEFAULT_ADDRESS)
     if c.healthy():
         return c
     c.close()
@@ -282,7 +296,7 @@ def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
     return None
 
 
-def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
+def _print_summary(s: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(s, indent=2))
         return
@@ -314,12 +328,11 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
-    if as_json:
-        from fourfold.client import answer_from_pb
-        from fourfold.coordinator.jsonout import answer_to_json
+def _print_answer(r, as_json: bool) -> None:
+    from fourfold.wire import answer_to_json
 
-        print(json.dumps(answer_to_json(answer_from_pb(r)), indent=2))
+    if as_json:
+        print(json.dumps(answer_to_json(r), indent=2))
         return
     total = next((t.ms for t in r.timings if t.stage == "total"), 0.0)
     print(
@@ -366,6 +379,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         from google.protobuf.json_format import MessageToDict
 
         with client:
+            _say_which_store(client, args.address)
             last = None
             try:
                 for msg in client.index([(p.resolve(), n) for p, n in repos]):
@@ -396,12 +410,13 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from fourfold.coordinator.engine import SearchParams
+def _search_params(args: argparse.Namespace) -> SearchParams:
 
     options = {"mode": "regex"} if args.regex else {}
     if args.profile:
         options["profile"] = args.profile
+    if args.explain:
+        options["explain"] = "1"
     return SearchParams(
         query=args.query,
         k=args.k,
@@ -420,27 +435,61 @@ def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.index.store import IndexStore
-
     params = _search_params(args)
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    client = _client_if_up(args.address)
+    client = None if args.in_process else _client_if_up(args.address)
     if client is None:
-        from fourfold.coordinator.engine import Engine
-
-        store = IndexStore(fourfold_home())
-        store.require_live()  # clear errors before starting a cluster for the call
-        Engine(store, None).validate(params)
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
-            return _run_search(c, params, args.json)
+        return _search_in_process(params, args.json)
     with client:
+        _say_which_store(client, args.address)
         return _run_search(client, params, args.json)
 
 
-def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untyped-def]
+def _search_in_process(params: SearchParams, as_json: bool) -> int:
+    """Answer from the index store itself: the engine over shards loaded in this process (no
+    cluster, no server; the shards a query needs are loaded, the others never)."""
+    from fourfold.coordinator.engine import Engine
+    from fourfold.index.store import IndexStore
+    from fourfold.wire import answer_to_pb
+
+    store = IndexStore(fourfold_home())
+    store.require_live()
+
+    async def run():
+        engine = Engine(store)
+        try:
+            return await engine.search(params)
+        finally:
+            await engine.stop()
+
+    _print_answer(answer_to_pb(asyncio.run(run())), as_json)
+    return 0
+
+
+def _say_which_store(client, address: str | None) -> None:
+    """Tell on stderr when the coordinator found at the default address serves another index
+    than the store ``$FOURFOLD_HOME`` names (a different live generation), so searching,
+    indexing or evaluating through another store is never silent."""
+    home = os.environ.get("FOURFOLD_HOME")
+    if address or not home:
+        return
+    live_file = Path(home) / "LIVE"
+    local = live_file.read_text().strip() if live_file.is_file() else None
+    try:
+        served = client.status().generation
+    except grpc.RpcError:
+        return
+    if served != local:
+        print(
+            f"fourfold: using the coordinator at {client.address} (generation {served or 'none'}), not the index "
+            f"store $FOURFOLD_HOME={home} (generation {local or 'none'}); give --address to name a coordinator, "
+            "or `search --in-process` to search that store",
+            file=sys.stderr,
+        )
+
+
+def _run_search(client, params, as_json: bool) -> int:
     try:
         r = client.search(params)
     except grpc.RpcError as exc:
@@ -452,7 +501,7 @@ def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untype
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
+    from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
@@ -530,16 +579,17 @@ def cmd_status(args: argparse.Namespace) -> int:
     if client is None:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
-        info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        repos = [r.name for r in store.repos()]
         if args.json:
-            print(json.dumps(info, indent=2))
+            print(json.dumps({"server": None, "home": str(store.home), "generation": live, "repos": repos}, indent=2))
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
-                f"repositories: {', '.join(info['repos']) or 'none'}"
+                f"repositories: {', '.join(repos) or 'none'}"
             )
         return 0
     with client:
+        _say_which_store(client, args.address)
         s = client.status()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -547,8 +597,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · "
-        f"modalities {', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities "
+        f"{', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
@@ -558,9 +608,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.connection import WireClient
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -570,7 +619,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
     _print_summary(summary.as_dict(), False)
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
@@ -579,9 +628,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.store import IndexStore
 
     if args.k <= 0:
@@ -597,13 +646,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_eval(c, suites, args)
     with client:
+        _say_which_store(client, args.address)
         return _run_eval(client, suites, args)
 
 
-def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def, type-arg]
+def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
     from fourfold.coordinator import evaluate
 
     served = list(client.status().modalities)

@@ -7,8 +7,7 @@ same text the hits point into — without the coordinator touching the repositor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from fourfold.api import FileSymbol, FileText
 from fourfold.errors import InvalidInput, NotFound
 from fourfold.index.store import GenerationReader
 
@@ -16,31 +15,6 @@ __all__ = ["MAX_FILE_LINES", "FileSymbol", "FileText", "read_file"]
 
 #: Most lines one ReadFile answers (a larger file is read in ranges).
 MAX_FILE_LINES = 20_000
-
-
-@dataclass(frozen=True, slots=True)
-class FileSymbol:
-    """A definition in the file."""
-
-    symbol: str
-    kind: str
-    start_line: int
-    end_line: int
-
-
-@dataclass(frozen=True, slots=True)
-class FileText:
-    """Lines ``start_line``..``end_line`` of a file as indexed, with its definitions."""
-
-    repo: str
-    path: str
-    language: str
-    generation: str
-    start_line: int
-    end_line: int
-    total_lines: int
-    content: str
-    symbols: tuple[FileSymbol, ...]
 
 
 def read_file(reader: GenerationReader, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:

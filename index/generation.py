@@ -12,12 +12,12 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import InvalidInput
 from fourfold.index.ingest.languages import detect_language
@@ -53,34 +53,6 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
-
-
-@dataclass
-class IndexSummary:
-    generation: str = ""
-    files: int = 0
-    segments: int = 0
-    bytes: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    reused_files: int = 0
-    parse_errors: int = 0
-    unsupported_languages: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    shards: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "generation": self.generation,
-            "files": self.files,
-            "segments": self.segments,
-            "bytes": self.bytes,
-            "skipped": dict(self.skipped),
-            "reused_files": self.reused_files,
-            "parse_errors": self.parse_errors,
-            "unsupported_languages": dict(self.unsupported_languages),
-            "seconds": round(self.seconds, 3),
-            "shards": self.shards,
-        }
 
 
 class ShardExecutor(Protocol):
@@ -213,10 +185,10 @@ def build_generation(
     chosen = sorted(modalities if modalities is not None else registry.modalities)
     shardings = {name: sharding_of(registry.modalities[name], settings) for name in chosen}
     additions: list[tuple[Path, str]] = []
-    for path, name in add:
-        path = Path(path).expanduser()
-        walk_repository(path)  # raises InvalidPath before anything is written
-        additions.append((path.resolve(), _validate_name(name or path.resolve().name)))
+    for given, name in add:
+        folder = Path(given).expanduser()
+        walk_repository(folder)  # raises InvalidPath before anything is written
+        additions.append((folder.resolve(), _validate_name(name or folder.resolve().name)))
     names = [n for _, n in additions]
     if len(set(names)) != len(names):
         raise InvalidInput(
@@ -226,8 +198,8 @@ def build_generation(
     store.ensure()
     with store.build_lock():
         store.clean_abandoned_builds()
-        for path, name in additions:
-            store.register_repo(name, path)
+        for folder, name in additions:
+            store.register_repo(name, folder)
         repos = store.repos()
         if not repos:
             raise InvalidInput("nothing to index: no repository is registered; pass a path: `fourfold index PATH`")
@@ -402,4 +374,4 @@ _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html",
 
 
 def _seg_dict(s: Segment) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in Segment.__slots__}  # type: ignore[attr-defined]
+    return {f: getattr(s, f) for f in Segment.__slots__}

@@ -74,7 +74,7 @@ class Coordinator:
 @pytest.fixture(scope="module")
 def coordinator(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Coordinator]:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import start_server
+    from fourfold.coordinator.serving import start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -145,13 +145,13 @@ def scripts_only_ours(html: str) -> None:
 
 def test_search_returns_the_json_of_the_cli(web: TestClient, coordinator: Coordinator) -> None:
     from fourfold import Client
-    from fourfold.coordinator.jsonout import answer_to_json
+    from fourfold.wire import answer_to_json, answer_to_pb
 
     r = web.get("/api/v1/search", params={"q": "alpha_reconcile", "k": 5}, headers=bearer(ALICE))
     assert r.status_code == 200, r.text
     body = r.json()
     with Client(coordinator.address, token=ALICE) as c:
-        direct = answer_to_json(c.search("alpha_reconcile", k=5))
+        direct = answer_to_json(answer_to_pb(c.search("alpha_reconcile", k=5)))
     assert body.keys() == direct.keys()
     strip = ("timings_ms",)
     assert {k: v for k, v in body.items() if k not in strip} == {k: v for k, v in direct.items() if k not in strip}

@@ -10,10 +10,8 @@ from typing import Any
 import pytest
 from starlette.datastructures import QueryParams
 
-from fourfold.coordinator.engine import Answer
+from fourfold.api import Answer, FusedHit, ModalityRank
 from fourfold.coordinator.files import read_file
-from fourfold.coordinator.fusion import FusedHit, ModalityRank
-from fourfold.coordinator.jsonout import answer_to_json
 from fourfold.errors import (
     CorruptIndex,
     InvalidInput,
@@ -31,6 +29,7 @@ from fourfold.web.app import WebApp
 from fourfold.web.query import parse_form
 from fourfold.web.render import group_hits, highlight_lines, parse_range
 from fourfold.web.session import Signer
+from fourfold.wire import answer_to_json, answer_to_pb
 
 
 def test_form_takes_every_search_flag_of_the_cli() -> None:
@@ -158,7 +157,7 @@ def test_hits_are_grouped_by_file_in_rank_order() -> None:
 
 
 def test_answer_json_is_the_cli_shape() -> None:
-    j = answer_to_json(_answer())
+    j = answer_to_json(answer_to_pb(_answer()))
     assert list(j) == [
         "intent", "confidence", "fusion_strategy", "preset", "partial", "no_confident_match", "rerank",
         "missing_shards", "generation", "notes", "timings_ms", "hits",
@@ -227,3 +226,14 @@ def test_read_file_rebuilds_the_text_from_nested_segments() -> None:
         read_file(_Reader(segs), "r", "p.py", 9, 10)  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match=re.escape("4-2")):
         read_file(_Reader(segs), "r", "p.py", 4, 2)  # type: ignore[arg-type]
+
+
+def test_the_web_server_does_not_load_the_engine() -> None:
+    """The page is a client: importing it must not pull in Ray, NumPy or the engine."""
+    import subprocess
+    import sys
+
+    heavy = "('ray', 'numpy', 'fourfold.coordinator.engine')"
+    code = f"import sys, fourfold.web; print(sorted(m for m in {heavy} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

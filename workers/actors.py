@@ -13,7 +13,7 @@ from typing import Any
 
 import ray
 
-from fourfold.workers.server import ShardServer
+from fourfold.workers.servicer import ShardServer
 
 __all__ = ["NAMESPACE", "EndpointKey", "actor_name", "named_workers", "parse_actor_name", "shard_actor"]
 
@@ -71,7 +71,7 @@ def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, shards:
     """
     options.setdefault("scheduling_strategy", "SPREAD")
     cls = ray.remote(ShardServer)
-    return cls.options(  # type: ignore[attr-defined]
+    return cls.options(
         name=actor_name(key),
         namespace=NAMESPACE,
         lifetime="detached",

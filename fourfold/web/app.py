@@ -28,10 +28,9 @@ from starlette.staticfiles import StaticFiles
 
 from fourfold import __version__
 from fourfold.client import AsyncClient, RepoInfo
-from fourfold.coordinator.jsonout import answer_to_json
 from fourfold.errors import (
     FourfoldError,
-    IndexError_,
+    IndexStateError,
     InvalidInput,
     NotFound,
     Overloaded,
@@ -43,6 +42,7 @@ from fourfold.web import render
 from fourfold.web.openapi import openapi
 from fourfold.web.query import INTENT_LABELS, PRESETS, SearchForm, parse_form
 from fourfold.web.session import CSRF_COOKIE, SESSION_COOKIE, Signer
+from fourfold.wire import answer_to_json, answer_to_pb
 
 __all__ = ["create_app", "http_status"]
 
@@ -72,7 +72,7 @@ def http_status(exc: FourfoldError) -> int:
         return 404
     if isinstance(exc, Overloaded):
         return 429
-    if isinstance(exc, Unavailable | IndexError_):
+    if isinstance(exc, Unavailable | IndexStateError):
         return 503
     return 502
 
@@ -200,7 +200,8 @@ def create_app(
 
     async def api_search(request: Request, token: str | None) -> Any:
         form = parse_form(request.query_params, require_query=True)
-        return answer_to_json(await web.client(token).search(form.q, **form.client_kwargs()))
+        # The CLI's --json encoder, on the wire message: one shape for `fourfold search --json` and the API.
+        return answer_to_json(answer_to_pb(await web.client(token).search(form.q, **form.client_kwargs())))
 
     async def api_repositories(request: Request, token: str | None) -> Any:
         return {"repositories": [asdict(r) for r in await web.client(token).repositories()]}

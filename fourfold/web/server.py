@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import uvicorn
+
 from fourfold.errors import InvalidInput
 
 __all__ = ["DEFAULT_LISTEN", "parse_listen", "serve", "uvicorn_server"]
@@ -31,11 +33,9 @@ def uvicorn_server(
     coordinator_ca: str | None = None,
     coordinator_server_name: str | None = None,
     secret: str | None = None,
-):  # type: ignore[no-untyped-def]
+) -> uvicorn.Server:
     """The configured :class:`uvicorn.Server` (not started): the page over HTTPS when a
     certificate and key are given, with Secure cookies then."""
-    import uvicorn
-
     from fourfold.web.app import create_app
 
     if (tls_cert is None) != (tls_key is None):

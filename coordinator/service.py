@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import ray
@@ -187,13 +188,14 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     async def _health(self) -> dict[str, str]:
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+        fanout: Any = getattr(self.engine.searcher, "fanout", None)  # its channels: TLS when the worker plane is
+
         async def check(address: str) -> tuple[str, str]:
             try:
-                async with grpc.aio.insecure_channel(address) as ch:
-                    r = await health_pb2_grpc.HealthStub(ch).Check(
-                        health_pb2.HealthCheckRequest(service=""), timeout=1.0
-                    )
-                    return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+                r = await health_pb2_grpc.HealthStub(fanout.channel(address)).Check(
+                    health_pb2.HealthCheckRequest(service=""), timeout=1.0
+                )
+                return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"
 

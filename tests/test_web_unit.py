@@ -237,3 +237,13 @@ def test_the_web_server_does_not_load_the_engine() -> None:
     code = f"import sys, fourfold.web; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_fourfold_web_refuses_plain_http_on_a_reachable_address(capsys: pytest.CaptureFixture[str]) -> None:
+    from fourfold.coordinator.cli import main
+
+    assert main(["web", "--listen", "0.0.0.0:8080"]) == 2
+    err = capsys.readouterr().err
+    assert "refusing to serve the search page on 0.0.0.0:8080 without TLS" in err and "--tls-cert" in err
+    assert main(["web", "--listen", "localhost"]) == 2
+    assert "invalid listen address 'localhost'" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
+"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, web, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
 at ``--address`` when one answers there, else searches the store in this process (no cluster);
@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import grpc
@@ -170,6 +170,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)",
     )
+    sv.add_argument(
+        "--web-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help="also serve the search page and HTTP API on this port, on the --address host (0: off; "
+        "HTTPS with --tls-cert/--tls-key)",
+    )
 
     sc = sub.add_parser(
         "scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)"
@@ -253,6 +261,27 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="PEM",
         help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
+
+    wb = sub.add_parser("web", help="serve the search page and the HTTP JSON API over a coordinator")
+    wb.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})"
+    )
+    wb.add_argument("--listen", default="127.0.0.1:8080", help="HOST:PORT to serve HTTP on (default 127.0.0.1:8080)")
+    wb.add_argument(
+        "--tls-cert", type=Path, default=None, metavar="PEM", help="serve HTTPS with this certificate chain"
+    )
+    wb.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
+    wb.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="PEM",
+        help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
+    wb.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="serve plain HTTP on an address other hosts reach (behind a proxy or mesh that encrypts)",
     )
 
     tk = sub.add_parser("token", help="make a new bearer token and print its entry for the --auth-tokens file")
@@ -583,7 +612,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("fourfold workers serving", flush=True)
         else:
             print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
+        stop_web = _start_web(args, running.address, tls) if args.web_port and args.role != "workers" else None
         await stop.wait()
+        if stop_web is not None:
+            stop_web()
         if watcher:
             watcher.cancel()
         await running.stop()
@@ -766,6 +798,59 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.exposure import is_loopback
+    from fourfold.web import parse_listen, serve
+
+    host, _ = parse_listen(args.listen)
+    if args.tls_cert is None and not is_loopback(host) and not args.allow_plaintext_tokens:
+        # Browsers post their token to the login form and scripts send it in a header: over plain
+        # HTTP on a reachable address every token crosses the network readable.
+        raise InvalidInput(
+            f"refusing to serve the search page on {args.listen} without TLS: tokens would cross the network "
+            "readable; give --tls-cert/--tls-key, listen on 127.0.0.1, or --allow-plaintext-tokens behind a "
+            "proxy or mesh that encrypts"
+        )
+    serve(
+        args.address,
+        args.listen,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=args.tls_ca is not None,
+        coordinator_ca=args.tls_ca,
+    )
+    return 0
+
+
+def _start_web(args: argparse.Namespace, coordinator: str, tls: object) -> Callable[[], None]:
+    """``serve --web-port``: the page beside the coordinator, on its own thread and event loop
+    (a client like any other: it reaches the coordinator through its gRPC port). Returns its stop."""
+    import threading
+
+    from fourfold.web.server import uvicorn_server
+
+    host = args.address.rsplit(":", 1)[0] or "0.0.0.0"
+    server = uvicorn_server(
+        coordinator,
+        f"{host}:{args.web_port}",
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=tls is not None,
+        coordinator_ca=os.environ.get("FOURFOLD_TLS_CA") or (str(args.tls_cert) if tls is not None else None),
+        # the page dials the coordinator at 127.0.0.1: name the certificate's host when it does not list that
+        coordinator_server_name=os.environ.get("FOURFOLD_TLS_SERVER_NAME") or None,
+    )
+    thread = threading.Thread(target=server.run, name="fourfold-web", daemon=True)
+    thread.start()
+    print(f"fourfold web serving on {'https' if tls else 'http'}://{host}:{args.web_port}", flush=True)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return stop
+
+
 def cmd_token(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import hash_token, new_token
 
@@ -805,6 +890,7 @@ COMMANDS = {
     "plugins": cmd_plugins,
     "eval": cmd_eval,
     "mcp": cmd_mcp,
+    "web": cmd_web,
     "token": cmd_token,
     "stop": cmd_stop,
 }

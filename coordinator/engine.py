@@ -242,6 +242,13 @@ class Engine:
             self._readers = {generation: cached}
         return cached
 
+    def live_reader(self) -> GenerationReader:
+        """The live generation's cached reader (what ReadFile reads); :class:`NoIndex` before any build."""
+        live = self.store.live_generation()
+        if live is None:
+            raise NoIndex(f"no index in {str(self.store.home)!r}; run `fourfold index PATH` first")
+        return self._reader(live)
+
     def _registered_repos(self) -> frozenset[str]:
         """Registered repository names, read again only when the live generation changes."""
         live = self.store.live_generation()

@@ -404,6 +404,14 @@ class Engine:
             if glob:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
+        chosen_direct = strategy == "direct" and _rule != "forced" and not get_preset(p.preset).fixed
+        if chosen_direct and weights and not (p.modalities or p.weights) and not any(ranked.values()):
+            # the dominant modality found nothing: never answer with less than fusion would (once: weights set)
+            left_ms = int((deadline - time.monotonic()) * 1000)
+            if left_ms > 0:
+                fused_answer = await self.search(replace(p, weights=dict(weights), deadline_ms=left_ms), visible)
+                note = f"direct path ({', '.join(weights)}) found nothing: answered by fusion"
+                return replace(fused_answer, notes=(note, *fused_answer.notes))
         # impact analysis lists dependents: two functions of one file are two answers
         fused = fuse(
             ranked,

@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify"]
+__all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify", "classify_rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +153,14 @@ def _identifier_rule(query: str) -> Classification | None:
 
 
 def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
-    """Classify ``query``; ``extra_rules`` come from plugins."""
+    """Classify ``query``: the rules, then the learned layer where a rule only guessed (``intent_model``)."""
+    from fourfold.coordinator.intent_model import consult  # numpy: loaded on the first query, not at import
+
+    return consult(query, classify_rules(query, extra_rules))
+
+
+def classify_rules(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
+    """Classify ``query`` by the rules alone; ``extra_rules`` come from plugins."""
     where = _WHERE_DEFINED.match(query)
     if where:
         return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")

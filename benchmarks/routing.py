@@ -43,9 +43,7 @@ from fourfold.coordinator.profiles import DIRECT_CONFIDENCE
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def train(
-    phrasings: list[Phrasing], dimensions: int = DIMENSIONS, epochs: int = 160, l2: float = 1e-5
-) -> IntentModel:
+def train(phrasings: list[Phrasing], dimensions: int = DIMENSIONS, epochs: int = 160, l2: float = 1e-5) -> IntentModel:
     """Multinomial logistic regression over hashed features, full-batch Adam on the sparse rows."""
     rows = [hashed(p.text, dimensions) for p in phrasings]
     indices = np.concatenate(rows)

@@ -499,9 +499,9 @@ class _Builder:
         if len(parts) < 2:
             return None  # the standard library, or a module we do not index
         for i in range(len(parts) - 1):  # the longest suffix of two or more parts first
-            packages = self.go_dirs.get("/".join(parts[i:]))
-            if packages:
-                return min(packages, key=lambda n: self.nodes[n].repo != f.repo)
+            suffix_dirs = self.go_dirs.get("/".join(parts[i:]))
+            if suffix_dirs:
+                return min(suffix_dirs, key=lambda n: self.nodes[n].repo != f.repo)
         return None
 
     def _member(self, target: int, name: str, depth: int) -> Targets:

@@ -256,6 +256,16 @@ _TASKS = [
     "validate an email address",
     "hash a password",
     "format a number with commas",
+    "catch a file not found error",
+    "handle a missing key in a dict",
+    "reconnect when the connection is refused",
+    "get the memory usage of a process",
+    "measure cpu usage",
+    "log a warning when a value is invalid",
+    "check if a port is already in use",
+    "skip lines that fail to parse",
+    "raise an error if an argument is missing",
+    "find the usage of disk space",
 ]
 _EVENTS = [
     "a request times out",

@@ -208,7 +208,7 @@ def load_model(path: Path = MODEL_PATH) -> IntentModel | None:
 #: A rule at or above this confidence is the high-precision layer: the model never overrules it.
 KEEP_RULES_FROM = 0.85
 #: The model overrules a guessing rule only when it is at least this sure of another intent.
-MIN_PROBABILITY = 0.50
+MIN_PROBABILITY = 0.60
 #: A learned route's confidence is the probability scaled by this (>= 0.85 only when p >= 0.95:
 #: the direct path needs a sure model; below that the answer is fused around the learned intent).
 CONFIDENCE_SCALE = 0.9

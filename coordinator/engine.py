@@ -407,10 +407,14 @@ class Engine:
             ranked[m] = merged
         chosen_direct = strategy == "direct" and _rule != "forced" and not get_preset(p.preset).fixed
         if chosen_direct and weights and not (p.modalities or p.weights) and not any(ranked.values()):
-            # the dominant modality found nothing: never answer with less than fusion would (once: weights set)
+            # the dominant modality found nothing: never answer with less than fusion would (once: weights set),
+            # with every modality the intent's profile leaves at 0 given a little weight (a quoted sentence
+            # no file holds still has semantic neighbours)
             left_ms = int((deadline - time.monotonic()) * 1000)
+            profile = select_profiles(p.options.get("profile", ""), self.profiles).get(intent, {})
+            floor = {m: profile.get(m) or 0.05 for m in self.plugins.modalities}
             if left_ms > 0:
-                fused_answer = await self.search(replace(p, weights=dict(weights), deadline_ms=left_ms), visible)
+                fused_answer = await self.search(replace(p, weights=floor, deadline_ms=left_ms), visible)
                 note = f"direct path ({', '.join(weights)}) found nothing: answered by fusion"
                 return replace(fused_answer, notes=(note, *fused_answer.notes))
         # impact analysis lists dependents: two functions of one file are two answers

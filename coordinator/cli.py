@@ -1,4 +1,4 @@
-"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
+"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, web, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
 at ``--address`` when one answers there, else searches the store in this process (no cluster);
@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +29,14 @@ from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.progress import read_building
+from fourfold.rpc_errors import explain, speaks_tls
 
 __all__ = ["build_parser", "main"]
+
+#: Longest --deadline-ms (an hour): the wire field is a 32-bit integer.
+MAX_DEADLINE_MS = 3_600_000
+#: Largest value a 32-bit wire field holds (a larger -k would fail inside protobuf).
+MAX_WIRE_INT = 2**31 - 1
 
 DEMO_QUERIES = (
     ("find_definition", "def build_generation"),
@@ -109,7 +115,17 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--address", default=DEFAULT_ADDRESS, help=f"address the coordinator listens on (default {DEFAULT_ADDRESS})"
     )
-    sv.add_argument("--ray-address", default=None, help="join this Ray cluster (default: start a local one)")
+    sv.add_argument(
+        "--ray-address",
+        default=None,
+        help="join this Ray cluster (default: the Ray head recorded in $FOURFOLD_HOME, started when none runs; "
+        "it outlives a crashed serve, and a clean exit stops it)",
+    )
+    sv.add_argument(
+        "--keep-cluster",
+        action="store_true",
+        help="on a clean exit leave the Ray head and workers running for the next serve (`fourfold stop` ends them)",
+    )
     sv.add_argument(
         "--role",
         choices=("all", "coordinator", "workers"),
@@ -137,10 +153,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
     sv.add_argument(
+        "--worker-tls",
+        action="store_true",
+        help="encrypt the worker plane (implied by --tls-cert; give it to a separate --role workers launcher too)",
+    )
+    sv.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="serve without tokens on an address other hosts reach (refused otherwise: anyone could read everything)",
+    )
+    sv.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="accept tokens without TLS on an address other hosts reach (only where the network encrypts)",
+    )
+    sv.add_argument(
         "--health-address",
         default=None,
         metavar="HOST:PORT",
         help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)",
+    )
+    sv.add_argument(
+        "--web-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help="also serve the search page and HTTP API on this port, on the --address host (0: off; "
+        "HTTPS with --tls-cert/--tls-key)",
     )
 
     sc = sub.add_parser(
@@ -162,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
             help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
             "else the Ray cluster's CPU count)",
         )
+
+    sub.add_parser("stop", help="stop the Ray head (and its workers) a serve left running in $FOURFOLD_HOME")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -231,6 +272,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
     )
 
+    wb = sub.add_parser("web", help="serve the search page and the HTTP JSON API over a coordinator")
+    wb.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})"
+    )
+    wb.add_argument("--listen", default="127.0.0.1:8080", help="HOST:PORT to serve HTTP on (default 127.0.0.1:8080)")
+    wb.add_argument(
+        "--tls-cert", type=Path, default=None, metavar="PEM", help="serve HTTPS with this certificate chain"
+    )
+    wb.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
+    wb.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="PEM",
+        help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
+    wb.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="serve plain HTTP on an address other hosts reach (behind a proxy or mesh that encrypts)",
+    )
+
     tk = sub.add_parser("token", help="make a new bearer token and print its entry for the --auth-tokens file")
     tk.add_argument("--name", required=True, help="who holds the token (shown in logs and errors)")
     tk.add_argument("--repo", action="append", default=[], help="a repository it may read (repeatable; '*' for all)")
@@ -261,6 +323,8 @@ def _client_if_up(address: str | None):
     if c.healthy():
         return c
     c.close()
+    if address and not c.connection.tls and speaks_tls(address):
+        raise FourfoldError(f"the server at {address} speaks TLS: set $FOURFOLD_TLS_CA to its CA bundle")
     if address:
         raise FourfoldError(
             f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`"
@@ -361,11 +425,23 @@ def cmd_index(args: argparse.Namespace) -> int:
                     last = msg
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
+            except KeyboardInterrupt:
+                bar.close()
+                # the build belongs to the coordinator: it goes on and goes live when done (a
+                # generation switches whole or not at all), whatever happens to this client
+                print(
+                    f"\nfourfold: interrupted; the build goes on at the coordinator {client.address} and goes live "
+                    f"when done. Follow it with `fourfold status --address {client.address}`",
+                    file=sys.stderr,
+                )
+                return 130
             finally:
                 bar.close()
         assert last is not None
         s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+        # JSON carries 64-bit integers as strings
         s["files"], s["segments"] = int(s.get("files", 0)), int(s.get("segments", 0))
+        s["bytes"], s["seconds"] = int(s.get("bytes", 0)), float(s.get("seconds", 0.0))
         s["skipped"] = {k: int(v) for k, v in s.get("skipped", {}).items()}
         s["unsupported_languages"] = {k: int(v) for k, v in s.get("unsupported_languages", {}).items()}
         _print_summary(s, args.json)
@@ -414,9 +490,13 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    if not 1 <= args.k <= MAX_WIRE_INT:  # the wire field is 32-bit: say so before protobuf raises
+        from fourfold.coordinator.engine import MAX_K
+
+        raise InvalidInput(f"invalid -k {args.k}: ask for 1 to {MAX_K} hits")
+    if not 0 <= args.deadline_ms <= MAX_DEADLINE_MS:
+        raise InvalidInput(f"invalid --deadline-ms {args.deadline_ms}: give 1 to {MAX_DEADLINE_MS} milliseconds")
     params = _search_params(args)
-    if args.k <= 0:
-        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
     client = None if args.in_process else _client_if_up(args.address)
     if client is None:
         return _search_in_process(params, args.json)
@@ -480,6 +560,7 @@ def _run_search(client, params, as_json: bool) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
+    from fourfold.coordinator.exposure import exposure
     from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
@@ -490,11 +571,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         raise InvalidInput("give both --tls-cert and --tls-key, or neither")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert is not None and args.tls_key is not None else None
+    if args.role != "workers":  # refuse an unsafe exposure before starting a cluster
+        exposure(
+            args.address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+        )
     if args.metrics_port:
         from fourfold.coordinator import metrics
 
         metrics.serve(args.metrics_port)
-    cluster.connect(args.ray_address)
+    from fourfold.workers import head
+
+    # our own Ray head, in a process of its own: workers outlive a crash of this process
+    ray_head, owner = (None, False) if args.ray_address else head.ensure(fourfold_home())
+    cluster.connect(args.ray_address or (ray_head.address if ray_head else None))
 
     async def run() -> None:
         running = await start_server(
@@ -506,6 +599,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tls=tls,
             health_address=args.health_address,
             workers_per_modality=workers,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+            encrypt_workers=args.worker_tls,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -520,12 +616,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("fourfold workers serving", flush=True)
         else:
             print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
+        stop_web = _start_web(args, running.address, tls) if args.web_port and args.role != "workers" else None
         await stop.wait()
+        if stop_web is not None:
+            stop_web()
         if watcher:
             watcher.cancel()
         await running.stop()
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        if owner and not args.keep_cluster:
+            cluster.shutdown()
+            head.stop(fourfold_home())
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    from fourfold.workers import head
+
+    stopped = head.stop(fourfold_home())
+    print(f"stopped the Ray head at {stopped.address}" if stopped else "no Ray head recorded; nothing to stop")
     return 0
 
 
@@ -701,6 +813,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             )
 
     rows = []
+    glances = []
     for name, queries in suites:
 
         def progress(done: int, total: int, qid: str, name: str = name) -> None:
@@ -710,7 +823,10 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
         search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
         outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
         rows.extend(evaluate.rows_for(name, outcomes))
+        glances.extend(evaluate.glance(name, outcomes))
     print(evaluate.format_table(rows))
+    print("\nAt a glance: routing per intent, and the fused answer against the best single modality (MRR@10)")
+    print(evaluate.format_glance(glances))
     if args.json_path is not None:
         report = {
             "preset": args.preset,
@@ -719,6 +835,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             "modalities": modalities,
             "scopes": {name: list(repos) for name, repos in scopes.items()},
             "rows": evaluate.rows_to_json(rows),
+            "glance": evaluate.glance_to_json(glances),
         }
         args.json_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
@@ -736,6 +853,59 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         ca_cert=args.tls_ca,
     )
     return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.exposure import is_loopback
+    from fourfold.web import parse_listen, serve
+
+    host, _ = parse_listen(args.listen)
+    if args.tls_cert is None and not is_loopback(host) and not args.allow_plaintext_tokens:
+        # Browsers post their token to the login form and scripts send it in a header: over plain
+        # HTTP on a reachable address every token crosses the network readable.
+        raise InvalidInput(
+            f"refusing to serve the search page on {args.listen} without TLS: tokens would cross the network "
+            "readable; give --tls-cert/--tls-key, listen on 127.0.0.1, or --allow-plaintext-tokens behind a "
+            "proxy or mesh that encrypts"
+        )
+    serve(
+        args.address,
+        args.listen,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=args.tls_ca is not None,
+        coordinator_ca=args.tls_ca,
+    )
+    return 0
+
+
+def _start_web(args: argparse.Namespace, coordinator: str, tls: object) -> Callable[[], None]:
+    """``serve --web-port``: the page beside the coordinator, on its own thread and event loop
+    (a client like any other: it reaches the coordinator through its gRPC port). Returns its stop."""
+    import threading
+
+    from fourfold.web.server import uvicorn_server
+
+    host = args.address.rsplit(":", 1)[0] or "0.0.0.0"
+    server = uvicorn_server(
+        coordinator,
+        f"{host}:{args.web_port}",
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=tls is not None,
+        coordinator_ca=os.environ.get("FOURFOLD_TLS_CA") or (str(args.tls_cert) if tls is not None else None),
+        # the page dials the coordinator at 127.0.0.1: name the certificate's host when it does not list that
+        coordinator_server_name=os.environ.get("FOURFOLD_TLS_SERVER_NAME") or None,
+    )
+    thread = threading.Thread(target=server.run, name="fourfold-web", daemon=True)
+    thread.start()
+    print(f"fourfold web serving on {'https' if tls else 'http'}://{host}:{args.web_port}", flush=True)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return stop
 
 
 def cmd_token(args: argparse.Namespace) -> int:
@@ -777,7 +947,9 @@ COMMANDS = {
     "plugins": cmd_plugins,
     "eval": cmd_eval,
     "mcp": cmd_mcp,
+    "web": cmd_web,
     "token": cmd_token,
+    "stop": cmd_stop,
 }
 
 
@@ -790,6 +962,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except FourfoldError as exc:
         print(f"fourfold: {exc}", file=sys.stderr)
+        return 2
+    except grpc.RpcError as exc:
+        address = getattr(args, "address", None) or DEFAULT_ADDRESS
+        why = explain(exc, address, tls=bool(os.environ.get("FOURFOLD_TLS_CA")))
+        print(f"fourfold: {why or f'{exc.code().name}: {exc.details()}'}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -4,9 +4,10 @@ Per (modality, shard): the replica with the fewest calls in flight is chosen, an
 whose choice is the same worker goes to it in one ``SearchShards`` call, with the time left
 before the deadline; a failure (UNAVAILABLE, DEADLINE_EXCEEDED, FAILED_PRECONDITION) is retried
 once — on another replica if there is one, else on the same actor after asking it for its address
-again (a restarted actor serves on a new port). A shard that still fails is reported missing and
-the answer is marked partial. Domain errors (INVALID_ARGUMENT...) are not retried: they are the
-query's fault and go back to the caller.
+again (a restarted actor serves on a new port). A replica whose call failed is asked for its
+address again in the background either way, so a restarted replica is used again. A shard that
+still fails is reported missing and the answer is marked partial. Domain errors
+(INVALID_ARGUMENT...) are not retried: they are the query's fault and go back to the caller.
 
 :class:`WorkerSearcher` is the engine's view of it: the
 :class:`~fourfold.coordinator.searcher.ShardSearcher` whose shards are Ray-discovered workers.
@@ -25,6 +26,7 @@ from fourfold.coordinator.metrics import RETRIES
 from fourfold.coordinator.searcher import ShardAnswer, ShardKey
 from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2_grpc
+from fourfold.workers.auth import SecretMetadata, WorkerTls
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.registry import Endpoint, EndpointRegistry
 
@@ -51,6 +53,11 @@ _RETRYABLE = {
 }
 
 
+def _preference(e: Endpoint) -> tuple[bool, int, int]:
+    """Replicas in the order they are asked: warm before warming, then least busy, then least failing."""
+    return (not e.serving, e.outstanding, e.failures)
+
+
 class ShardCallError(Exception):
     """A non-retryable error from a shard (the query's fault): carries the gRPC code and details."""
 
@@ -63,16 +70,26 @@ class ShardCallError(Exception):
 class FanOut:
     """Holds one channel per worker address; used from one asyncio loop."""
 
-    def __init__(self, registry: EndpointRegistry) -> None:
+    def __init__(self, registry: EndpointRegistry, secret: str = "", tls: WorkerTls | None = None) -> None:
         self.registry = registry
+        self._interceptors = [SecretMetadata(secret)] if secret else []  # workers refuse calls without it
+        self._tls = tls  # the worker plane's pinned certificate, when it is encrypted
         self._channels: dict[str, grpc.aio.Channel] = {}
 
-    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+    def channel(self, address: str) -> grpc.aio.Channel:
+        """The channel to the worker at ``address`` (made once; TLS when the worker plane is encrypted)."""
         ch = self._channels.get(address)
         if ch is None:
-            ch = grpc.aio.insecure_channel(address)
+            if self._tls is not None:
+                creds, options = self._tls.channel_credentials(), self._tls.channel_options()
+                ch = grpc.aio.secure_channel(address, creds, options=options, interceptors=self._interceptors)
+            else:
+                ch = grpc.aio.insecure_channel(address, interceptors=self._interceptors)
             self._channels[address] = ch
-        return worker_pb2_grpc.ModalityWorkerStub(ch)
+        return ch
+
+    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+        return worker_pb2_grpc.ModalityWorkerStub(self.channel(address))
 
     async def close(self) -> None:
         for ch in self._channels.values():
@@ -92,7 +109,7 @@ class FanOut:
         started = time.perf_counter()
         request = query_to_pb(query, generation)
         request.shards.extend(shards)
-        order = sorted(replicas, key=lambda e: (e.outstanding, e.failures))
+        order = sorted(replicas, key=_preference)
         last_error = ""
         for attempt in range(2):
             remaining = deadline - time.monotonic()
@@ -129,6 +146,10 @@ class FanOut:
                     raise ShardCallError(exc.code(), exc.details() or str(exc.code())) from None
                 ep.failures += 1
                 last_error = f"{exc.code().name}: {exc.details()}"
+                if len(order) > 1:
+                    # asked for its address again in the background (a restarted actor serves on
+                    # a new port), so it is used again before the other replica fails as well
+                    self.registry.reresolve_later(ep.key)
                 if exc.code() not in _RETRYABLE:
                     break
                 log.info(
@@ -153,7 +174,7 @@ class FanOut:
         # keyed by the chosen worker (a shard no worker serves goes alone, and is reported missing)
         batches: dict[object, tuple[str, list[str], list[Endpoint]]] = {}
         for (m, s), reps in targets.items():
-            first = min(reps, key=lambda e: (e.outstanding, e.failures)) if reps else None
+            first = min(reps, key=_preference) if reps else None
             batch = batches.setdefault(id(first) if first is not None else (m, s), (m, [], list(reps)))
             batch[1].append(s)
             # a retry must go to a worker that serves every shard of the batch
@@ -166,9 +187,9 @@ class WorkerSearcher:
     """The :class:`~fourfold.coordinator.searcher.ShardSearcher` of a cluster: shards served by
     the worker actors an :class:`EndpointRegistry` discovers, asked through a :class:`FanOut`."""
 
-    def __init__(self, registry: EndpointRegistry) -> None:
+    def __init__(self, registry: EndpointRegistry, secret: str = "", tls: WorkerTls | None = None) -> None:
         self.registry = registry
-        self.fanout = FanOut(registry)
+        self.fanout = FanOut(registry, secret, tls)
 
     async def refresh(self) -> None:
         await self.registry.refresh()

@@ -202,7 +202,8 @@ def build_generation(
     report = tee(with_rates(progress), building) if progress else building
     executor = executor or LocalShardExecutor(report)
     if progress is not None and getattr(executor, "report", True) is None:
-        executor.report = report  # type: ignore[attr-defined] - an executor that can relay progress from inside shards
+        # an executor that can relay progress from inside its shards (RayShardExecutor) hears ours
+        setattr(executor, "report", report)  # noqa: B010 - not every ShardExecutor has the attribute
     registry = get_registry()
     if modalities is not None:
         unknown = sorted(set(modalities) - set(registry.modalities))

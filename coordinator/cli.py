@@ -81,9 +81,23 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--path", dest="path_glob", default="", help="only paths matching this glob")
     se.add_argument("--lang", action="append", default=[], help="only this language (repeatable)")
     se.add_argument("--case-sensitive", action="store_true", help="literal and regex matches respect case")
-    se.add_argument("--regex", action="store_true", help="treat the query as a regular expression (RE2 syntax)")
+    se.add_argument(
+        "--regex",
+        action="store_true",
+        help="treat the query as a regular expression (RE2 syntax): the text modality lists the matching lines",
+    )
+    se.add_argument(
+        "--literal", action="store_true", help="treat the query as an exact string: the text modality lists its lines"
+    )
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
+    se.add_argument(
+        "--all",
+        dest="all_pages",
+        action="store_true",
+        help="literal/regex search: page through every matching file (the answer says whether it is complete)",
+    )
+    se.add_argument("--cursor", default="", help="continue a literal/regex listing from the previous answer's cursor")
     se.add_argument(
         "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
     )
@@ -305,6 +319,10 @@ def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
         print(f"  partial answer: missing {', '.join(r.missing_shards)}")
     if r.no_confident_match:
         print("  no confident match: the hits below are candidates, not answers")
+    if r.total_files or r.total_matches:
+        bound = "" if r.total_exact else "at least "
+        state = "complete" if r.complete else ("more: pass --cursor " + r.cursor if r.cursor else "incomplete")
+        print(f"  {bound}{r.total_matches} matching lines in {bound}{r.total_files} files · {state}")
     for n in r.notes:
         print(f"  note: {n}")
     for i, h in enumerate(r.hits, 1):
@@ -372,14 +390,16 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from fourfold.coordinator.engine import SearchParams
+    from fourfold.coordinator.engine import MAX_K, SearchParams
 
-    options = {"mode": "regex"} if args.regex else {}
+    if args.regex and args.literal:
+        raise InvalidInput("--regex and --literal exclude each other: a query is either a pattern or an exact string")
+    options = {"mode": "regex"} if args.regex else {"mode": "literal"} if args.literal else {}
     if args.profile:
         options["profile"] = args.profile
     return SearchParams(
         query=args.query,
-        k=args.k,
+        k=max(args.k, MAX_K) if args.all_pages else args.k,  # --all: k is only the page size
         repos=tuple(args.repo),
         intent=args.intent,
         preset=args.preset,
@@ -391,6 +411,7 @@ def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         case_sensitive=args.case_sensitive,
         options=options,
         with_snippets=not args.json,
+        cursor=args.cursor,
     )
 
 
@@ -410,19 +431,40 @@ def cmd_search(args: argparse.Namespace) -> int:
         store.require_live()  # clear errors before starting a cluster for the call
         Engine(store, None).validate(params)
         with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
-            return _run_search(c, params, args.json)
+            return _run_search(c, params, args.json, args.all_pages)
     with client:
-        return _run_search(client, params, args.json)
+        return _run_search(client, params, args.json, args.all_pages)
 
 
-def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untyped-def]
+def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int:  # type: ignore[no-untyped-def]
     try:
         r = client.search(params)
+        if all_pages:
+            r = _remaining_pages(client, params, r)
     except grpc.RpcError as exc:
         print(f"fourfold: {exc.code().name}: {exc.details()}", file=sys.stderr)
         return 2
     _print_answer(r, as_json)
     return 0
+
+
+def _remaining_pages(client, params, first):  # type: ignore[no-untyped-def]
+    """One answer holding every page of a listing: the last page's totals, every page's hits."""
+    import dataclasses
+
+    from fourfold.v1 import coordinator_pb2
+
+    pages = [first]
+    while pages[-1].cursor:
+        pages.append(client.search(dataclasses.replace(params, cursor=pages[-1].cursor)))
+    merged = coordinator_pb2.SearchResponse()
+    merged.CopyFrom(pages[-1])
+    del merged.hits[:]
+    for page in pages:
+        merged.hits.extend(page.hits)
+    if len(pages) > 1:
+        merged.notes.append(f"{len(pages)} pages")
+    return merged
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

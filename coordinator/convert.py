@@ -27,6 +27,7 @@ def params_from_pb(m: coordinator_pb2.SearchRequest) -> SearchParams:
         case_sensitive=m.case_sensitive,
         options=dict(m.options),
         with_snippets=m.with_snippets,
+        cursor=m.cursor,
     )
 
 
@@ -45,6 +46,7 @@ def params_to_pb(p: SearchParams) -> coordinator_pb2.SearchRequest:
         case_sensitive=p.case_sensitive,
         options=dict(p.options),
         with_snippets=p.with_snippets,
+        cursor=p.cursor,
     )
 
 
@@ -76,6 +78,11 @@ def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
         weights=dict(a.weights),
         rerank=a.rerank,
         no_confident_match=a.no_confident_match,
+        total_matches=a.total_matches,
+        total_files=a.total_files,
+        total_exact=a.total_exact,
+        complete=a.complete,
+        cursor=a.cursor,
     )
 
 
@@ -93,6 +100,10 @@ def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
         "generation": r.generation,
         "notes": list(r.notes),
         "timings_ms": {t.stage: round(t.ms, 3) for t in r.timings},
+        # literal and regex search: every match, or exactly how the answer falls short of it
+        "complete": r.complete,
+        "total_matches": {"lines": r.total_matches, "files": r.total_files, "exact": r.total_exact},
+        "cursor": r.cursor or None,
         "hits": [
             {
                 "repo": h.repo,

@@ -14,9 +14,11 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
+from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
 from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
 from fourfold.coordinator.profiles import (
@@ -32,7 +34,7 @@ from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied
 from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
+from fourfold.plugins.types import INTENTS, Hit, ModalityQuery, ShardResult
 from fourfold.workers.cluster import Launcher
 from fourfold.workers.registry import EndpointRegistry
 
@@ -57,6 +59,9 @@ DEFAULT_DEADLINE_MS = 5_000
 REFRESH_INTERVAL_S = 5.0
 #: The most follow-up rounds one search runs after the first fan-out (see ``follow_up_rounds``).
 MAX_FOLLOW_UP_ROUNDS = 8
+
+#: Text search modes that list lines (a regex stays a regex: never classified as prose).
+LISTING_MODES = ("literal", "regex")
 
 #: ``ask(modality, shard, query)``: one shard's answer (the engine: a gRPC call with retries).
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
@@ -124,6 +129,7 @@ class SearchParams:
     case_sensitive: bool = False
     options: Mapping[str, str] = field(default_factory=dict)
     with_snippets: bool = False
+    cursor: str = ""  # a literal/regex listing's next page (Answer.cursor of the previous one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +149,13 @@ class Answer:
     rerank: str = ""  # "<reranker>" when it reordered the candidates, "skipped (<reason>)", "" when not asked
     no_confident_match: bool = False
     confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
+    # literal and regex search: matching lines and files in all, whether those are exact (not lower
+    # bounds), whether the hits are every match, and the next page's cursor ("" on the last page)
+    total_matches: int = 0
+    total_files: int = 0
+    total_exact: bool = False
+    complete: bool = False
+    cursor: str = ""
 
 
 class Engine:
@@ -290,6 +303,14 @@ class Engine:
     def plan(self, p: SearchParams) -> tuple[str, float, str, dict[str, float], str, int]:
         """(intent, confidence, strategy, weights of the modalities to run, rule, rrf k)."""
         preset = get_preset(p.preset)
+        if (
+            p.options.get("mode") in LISTING_MODES
+            and not p.modalities
+            and not p.weights
+            and "text" in self.plugins.modalities
+        ):
+            # a literal or regex asks for lines, not for meaning: the text modality alone lists them
+            return p.intent or "exact_match", 1.0, "direct", {"text": 1.0}, f"mode={p.options['mode']}", preset.rrf_k
         if p.intent:
             intent, confidence, rule = p.intent, 1.0, "forced"
         else:
@@ -334,6 +355,19 @@ class Engine:
         reader = self._reader(generation)
         shards = self.endpoints.shards(generation)
         depth = min(max(3 * p.k, 30), 300)
+        listing = self._is_listing(p, strategy, weights, intent)
+        offset = 0
+        options = dict(p.options)
+        if listing:
+            # one hit per file with every matching line; deep enough for this page after the cursor's
+            options["group"] = "file"
+            offset = self._cursor_offset(p, generation, allowed)
+            depth = offset + p.k
+        elif p.cursor:
+            raise InvalidQuery(
+                "a cursor continues a literal or regex listing (text modality alone); this search ranks "
+                "instead: ask again without the cursor, or with mode=literal/regex"
+            )
         query = ModalityQuery(
             text=p.query,
             k=depth,
@@ -342,7 +376,7 @@ class Engine:
             path_glob=p.path_glob or None,
             languages=p.languages,
             case_sensitive=p.case_sensitive,
-            options=dict(p.options),
+            options=options,
         )
         targets = {}
         missing: list[str] = []
@@ -375,6 +409,7 @@ class Engine:
         answers = [*answers, *more.answers]
         t_fanout = time.perf_counter()
         per_modality: dict[str, list[list[Hit]]] = {m: [] for m in weights}
+        totals = _ListingTotals()
         notes: list[str] = []
         modality_ms: dict[str, float] = {}
         for a in answers:
@@ -387,6 +422,7 @@ class Engine:
                 )
                 continue
             per_modality[a.modality].append(list(a.result.hits))
+            totals.add(a.result)
             for n in a.result.notes:
                 if n not in notes:
                     notes.append(n)
@@ -415,7 +451,7 @@ class Engine:
         )
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         total = len(fused)
-        hits = fused[: p.k]
+        hits = fused[offset : offset + p.k] if listing else fused[: p.k]
         reranked = bool(rerank_status) and not rerank_status.startswith("skipped")
         confidences = tuple(
             refusal.hit_confidence(
@@ -458,7 +494,33 @@ class Engine:
             rerank=rerank_status,
             no_confident_match=verdict.refused,
             confidences=confidences,
+            **totals.answer_fields(
+                listing=listing,
+                partial=bool(missing),
+                returned=offset + len(hits),
+                next_cursor=lambda n: encode_cursor(Cursor(n, generation, self._digest(p, allowed))),
+            ),
         )
+
+    @staticmethod
+    def _is_listing(p: SearchParams, strategy: str, weights: Mapping[str, float], intent: str) -> bool:
+        """Whether this search lists literal/regex matches file by file (the text modality alone)."""
+        return (
+            p.options.get("mode") in LISTING_MODES
+            and strategy == "direct"
+            and set(weights) == {"text"}
+            and intent != "impact_analysis"
+        )
+
+    @staticmethod
+    def _digest(p: SearchParams, allowed: frozenset[str] | None) -> str:
+        return query_digest(p.query, sorted(allowed or ()), p.path_glob, p.languages, p.case_sensitive, p.options)
+
+    def _cursor_offset(self, p: SearchParams, generation: str, allowed: frozenset[str] | None) -> int:
+        """Files of the listing already returned (0 without a cursor)."""
+        if not p.cursor:
+            return 0
+        return decode_cursor(p.cursor, generation, self._digest(p, allowed)).offset
 
     @staticmethod
     def _hidden(repos: Sequence[str], allowed: frozenset[str] | None, visible: frozenset[str] | None) -> bool:
@@ -555,3 +617,36 @@ class Engine:
                     self.launcher.retire(old)
                     await self.endpoints.refresh()
             return summary
+
+
+@dataclass(slots=True)
+class _ListingTotals:
+    """Sums the shards' line and file counts of a literal/regex search (see ``ShardResult``)."""
+
+    lines: int = 0
+    files: int = 0
+    lower_bound: bool = False
+    counted: bool = False
+
+    def add(self, r: ShardResult) -> None:
+        if r.line_counts:
+            self.counted = True
+            self.lines += r.total_matches
+            self.files += r.total_files
+            self.lower_bound |= r.total_lower_bound
+
+    def answer_fields(
+        self, *, listing: bool, partial: bool, returned: int, next_cursor: Callable[[int], str]
+    ) -> dict[str, Any]:
+        """The Answer's totals, completeness and cursor (``returned``: files up to this page's end)."""
+        if not self.counted:
+            return {}
+        exact = not self.lower_bound and not partial
+        more = returned < self.files or (self.lower_bound and listing)
+        return {
+            "total_matches": self.lines,
+            "total_files": self.files,
+            "total_exact": exact,
+            "complete": listing and exact and not more,
+            "cursor": next_cursor(returned) if listing and more else "",
+        }

@@ -57,6 +57,13 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
     if answer.partial:
         head += f" · PARTIAL (missing {', '.join(answer.missing_shards)})"
     lines = [head]
+    if answer.total_files or answer.total_matches:
+        bound = "" if answer.total_exact else "at least "
+        lines.append(
+            f"{bound}{answer.total_matches} matching lines in {bound}{answer.total_files} files · "
+            + ("complete" if answer.complete else "INCOMPLETE")
+            + (f" · next page: cursor={answer.cursor}" if answer.cursor else "")
+        )
     lines.extend(f"note: {n}" for n in answer.notes[:3])
     size = sum(len(x) + 1 for x in lines)
     for i, f in enumerate(answer.hits, 1):
@@ -102,15 +109,28 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
 
     @server.tool()
     async def search(
-        query: str, repos: list[str] | None = None, intent: str = "", preset: str = "default", k: int = 10
+        query: str,
+        repos: list[str] | None = None,
+        intent: str = "",
+        preset: str = "default",
+        k: int = 10,
+        mode: str = "",
+        cursor: str = "",
     ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
         (semantic, text, structural, graph) from the query's intent. Use for questions ("how are
         retries handled"), quoted strings ("\\"connection refused\\""), or code to find similar code.
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match; preset quick,
-        default or thorough; k hits (1-30)."""
-        return await run(query, repos=repos or (), intent=intent, preset=preset, k=_k(k))
+        default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and
+        every matching line with exact totals and says whether the list is complete; pass the
+        answer's cursor back (same query) for the next page."""
+        if mode not in ("", "literal", "regex"):
+            raise ToolError(f"mode must be '', 'literal' or 'regex', got {mode!r}")
+        options = {"mode": mode} if mode else {}
+        return await run(
+            query, repos=repos or (), intent=intent, preset=preset, k=_k(k), options=options, cursor=cursor
+        )
 
     @server.tool()
     async def find_definition(symbol: str, repos: list[str] | None = None, k: int = 5) -> str:

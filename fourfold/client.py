@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 Progress = Callable[[str, int, int, str], None]
+
+#: Files per page when ``search_all`` pages through a listing (the coordinator's largest k).
+MAX_PAGE = 1000
 
 
 _BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {
@@ -155,6 +158,11 @@ def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
         rerank=r.rerank,
         no_confident_match=r.no_confident_match,
         confidences=_confidences(r),
+        total_matches=r.total_matches,
+        total_files=r.total_files,
+        total_exact=r.total_exact,
+        complete=r.complete,
+        cursor=r.cursor,
     )
 
 
@@ -205,8 +213,11 @@ def search_request(
     options: Mapping[str, str] | None = None,
     snippets: bool = False,
     deadline_ms: int = 5000,
+    cursor: str = "",
 ) -> coordinator_pb2.SearchRequest:
-    """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``)."""
+    """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``: the text
+    modality lists the matching lines unless ``modalities`` or ``weights`` ask otherwise;
+    ``cursor``: the previous page's ``Answer.cursor``)."""
     opts = dict(options or {})
     if regex:
         opts["mode"] = "regex"
@@ -225,6 +236,7 @@ def search_request(
             case_sensitive=case_sensitive,
             options=opts,
             with_snippets=snippets,
+            cursor=cursor,
         )
     )
 
@@ -295,6 +307,17 @@ class Client:
             )
         except grpc.RpcError as exc:
             _raise(exc)
+
+    def search_all(self, query: str, *, k: int = MAX_PAGE, **kw: Any) -> Iterator[Answer]:
+        """Every page of a literal or regex listing (``regex=True`` or ``options={"mode": ...}``),
+        ``k`` files a page, following each answer's ``cursor`` until the last page."""
+        cursor = ""
+        while True:
+            answer = self.search(query, k=k, cursor=cursor, **kw)
+            yield answer
+            cursor = answer.cursor
+            if not cursor:
+                return
 
     def status(self) -> Status:
         try:
@@ -389,6 +412,16 @@ class AsyncClient:
         return answer_from_pb(
             await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
         )
+
+    async def search_all(self, query: str, *, k: int = MAX_PAGE, **kw: Any) -> AsyncIterator[Answer]:
+        """The asyncio twin of :meth:`Client.search_all`."""
+        cursor = ""
+        while True:
+            answer = await self.search(query, k=k, cursor=cursor, **kw)
+            yield answer
+            cursor = answer.cursor
+            if not cursor:
+                return
 
     async def status(self) -> Status:
         return _status_from_pb(

@@ -7,6 +7,7 @@ number of threads. ``total_matches`` counts matching lines for literal and regex
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import mmap
@@ -14,7 +15,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -51,15 +52,6 @@ _SNIPPET_LINES = 3
 _SNIPPET_WIDTH = 240
 
 
-@dataclass(frozen=True, slots=True)
-class _SegmentMatch:
-    """The matching lines (1-based) one segment owns."""
-
-    seg: int
-    file: int
-    lines: tuple[int, ...]
-
-
 class TextShard:
     """One loaded shard; see the module docstring for the threading rules."""
 
@@ -77,6 +69,8 @@ class TextShard:
             )
         self.dir = shard_dir
         self._local = threading.local()
+        self._parent_cache: dict[int, npt.NDArray[np.int64]] = {}
+        self._symbols: bytes | None = None
         self.n_files = int(meta["files"])
         self.n_segments = int(meta["segments"])
         self.avg_seg_len = max(float(meta["avg_seg_len"]), 1.0)
@@ -333,25 +327,49 @@ class TextShard:
             out.extend(first + line for line in m.lines(self._block_bytes(b)))
         return out
 
+    def _parents(self, f: int) -> npt.NDArray[np.int64]:
+        """Per segment of file ``f`` (file-local index), the nearest earlier segment that encloses
+        it (-1: none). Segments are stored by (start, -end), so enclosing ones come first; computed
+        once per file with a stack and kept (read-only arrays: safe to share between threads)."""
+        cache: dict[int, npt.NDArray[np.int64]] = self._parent_cache
+        got = cache.get(f)
+        if got is not None:
+            return got
+        lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
+        ends = self.seg_end[lo:hi].tolist()
+        parent = [-1] * (hi - lo)
+        stack: list[int] = []
+        for j, end in enumerate(ends):
+            while stack and ends[stack[-1]] < end:
+                stack.pop()
+            parent[j] = stack[-1] if stack else -1
+            stack.append(j)
+        got = cache[f] = np.array(parent, dtype=np.int64)
+        return got
+
     def _owners_of(self, f: int, lines: Sequence[int]) -> list[int]:
         """Global segment index owning each given 0-based line of file ``f`` (-1: none).
 
-        Only the matching lines are resolved (innermost = shortest covering segment; ties: the
-        later one, as ``line_owners`` paints), so a file with thousands of segments costs a few
-        vector operations per match instead of a pass over every segment.
+        The innermost covering segment is the last one starting at or before the line that still
+        covers it: a binary search finds the last start, then enclosing parents are followed while
+        the segment ends before the line (a few steps: the nesting depth). Cost: O(matches · log
+        segments), not matches × segments.
         """
         lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
-        if not lines or lo == hi:
+        if not len(lines) or lo == hi:
             return [-1] * len(lines)
-        starts = self.seg_start[lo:hi].astype(np.int64) - 1
-        ends = self.seg_end[lo:hi].astype(np.int64) - 1
-        at = np.asarray(lines, dtype=np.int64)[:, None]
-        covers = (starts[None, :] <= at) & (at <= ends[None, :])
-        width = np.where(covers, (ends - starts)[None, :], np.iinfo(np.int64).max)
-        # the shortest covering segment; among equals the last one (argmin on the reversed columns)
-        best = width.shape[1] - 1 - np.argmin(width[:, ::-1], axis=1)
-        found = covers[np.arange(len(lines)), best]
-        return [int(b) + lo if ok else -1 for b, ok in zip(best.tolist(), found.tolist(), strict=True)]
+        at = np.asarray(lines, dtype=np.int64) + 1  # 1-based, as the segment bounds
+        starts = self.seg_start[lo:hi]
+        ends = self.seg_end[lo:hi]
+        cand = np.searchsorted(starts, at, side="right").astype(np.int64) - 1
+        if hi - lo > 1:
+            parent = self._parents(f)
+            while True:
+                bad = (cand >= 0) & (ends[np.maximum(cand, 0)] < at)
+                if not bad.any():
+                    break
+                cand[bad] = parent[cand[bad]]
+        return np.where(cand >= 0, cand + lo, -1).tolist()
 
     # --- literal and regex -----------------------------------------------------------------
 
@@ -362,7 +380,13 @@ class TextShard:
         mask: npt.NDArray[np.bool_] | None,
         rank_terms: tuple[str, ...] = (),
     ) -> ShardResult:
-        """Segments whose lines match every matcher; ranked by how well, then by ``rank_terms``."""
+        """Lines that match every matcher (within one segment when there are several matchers).
+
+        Every candidate file is verified, so the totals (lines and files) are exact; only the
+        hits ``k`` keeps are scored in full, given their owners and cut into snippets. With the
+        option ``group=file`` a hit is a file: its best segment carrying every matching line of
+        the file; otherwise a hit is a segment with the lines it owns.
+        """
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -377,8 +401,9 @@ class TextShard:
             per_block.append(by_file)
         files = sorted(set(per_block[0]).intersection(*per_block[1:]))
         verified = sum(len(by_file[f]) for by_file in per_block for f in files)
-        found: list[_SegmentMatch] = []
-        total = 0
+        per_file = query.options.get("group", "") == "file"
+        # (file, 1-based matching lines, {segment: its lines} or None when not resolved yet)
+        matched: list[tuple[int, list[int], dict[int, list[int]] | None]] = []
         for f in files:
             per_matcher = []
             for m, by_file in zip(matchers, per_block, strict=True):
@@ -387,37 +412,140 @@ class TextShard:
                     break
                 per_matcher.append(lines)
             else:
-                by_seg: list[dict[int, set[int]]] = []
-                for lines in per_matcher:
-                    segs: dict[int, set[int]] = {}
-                    for line, o in zip(lines, self._owners_of(f, lines), strict=True):
-                        if o >= 0:
-                            segs.setdefault(o, set()).add(line + 1)
-                    by_seg.append(segs)
+                if len(matchers) == 1:
+                    matched.append((f, [line + 1 for line in per_matcher[0]], None))
+                    continue
+                by_seg = [self._by_owner(f, lines) for lines in per_matcher]
                 common = set(by_seg[0]).intersection(*by_seg[1:])
-                for seg in sorted(common):
-                    lines_of_seg = sorted(set().union(*(s[seg] for s in by_seg)))
-                    total += len(lines_of_seg)
-                    found.append(_SegmentMatch(seg, f, tuple(lines_of_seg)))
-        extra = self._bm25_scores(rank_terms) if rank_terms and found else {}
-        scored = [(self._grep_score(sm, matchers) + extra.get(sm.seg, 0.0), sm) for sm in found]
-        scored.sort(key=lambda p: (-p[0], self.paths[p[1].file], int(self.seg_start[p[1].seg])))
-        hits = tuple(self._hit(sm.seg, score, sm.lines) for score, sm in scored[: query.k])
+                if common:
+                    segs = {seg: sorted(set().union(*(s[seg] for s in by_seg))) for seg in sorted(common)}
+                    matched.append((f, sorted(set().union(*segs.values())), segs))
+        total_lines = sum(len(lines) for _, lines, _ in matched)
+        symbol_segs = self._symbol_matches(matchers) if matched else frozenset()
+        extra = self._bm25_scores(rank_terms) if rank_terms and matched else {}
+        if per_file:
+            hits = self._file_hits(matched, query.k, symbol_segs, extra)
+        else:
+            hits = self._segment_hits(matched, query.k, symbol_segs, extra)
         notes = (
             f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
             f"({verified} of {self.n_blocks} blocks)",
         )
-        return ShardResult(hits=hits, total_matches=total, notes=notes)
+        return ShardResult(
+            hits=hits, total_matches=total_lines, notes=notes, total_files=len(matched), line_counts=True
+        )
 
-    def _grep_score(self, sm: _SegmentMatch, matchers: tuple[Matcher, ...]) -> float:
+    def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:
+        """The given 0-based lines of file ``f`` by owning segment, 1-based (lines no segment owns dropped)."""
+        segs: dict[int, list[int]] = {}
+        for line, o in zip(lines, self._owners_of(f, lines), strict=True):
+            if o >= 0:
+                segs.setdefault(o, []).append(line + 1)
+        return segs
+
+    def _segment_hits(
+        self,
+        matched: list[tuple[int, list[int], dict[int, list[int]] | None]],
+        k: int,
+        symbol_segs: frozenset[int],
+        extra: dict[int, float],
+    ) -> tuple[Hit, ...]:
+        """One hit per matching segment, best ``k`` first (more lines; a definition whose name matches)."""
+        scored: list[tuple[float, int, int, tuple[int, ...]]] = []
+        for f, lines, segs in matched:
+            if segs is None:
+                segs = self._by_owner(f, [line - 1 for line in lines])
+            for seg, seg_lines in segs.items():
+                score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
+                scored.append((score, f, seg, tuple(seg_lines)))
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], int(self.seg_start[p[2]]), p[2]))
+        return tuple(self._hit(seg, score, lines) for score, _, seg, lines in top)
+
+    def _file_hits(
+        self,
+        matched: list[tuple[int, list[int], dict[int, list[int]] | None]],
+        k: int,
+        symbol_segs: frozenset[int],
+        extra: dict[int, float],
+    ) -> tuple[Hit, ...]:
+        """One hit per matching file, best ``k`` first: its best segment, with every matching line
+        of the file. Files are ranked without resolving owners (a definition of the file whose
+        name matches, then more lines); only the files kept get their owners resolved."""
+        def_files: dict[int, list[int]] = {}
+        for seg in sorted(symbol_segs):
+            def_files.setdefault(int(self.seg_file[seg]), []).append(seg)
+        extra_files: dict[int, float] = {}
+        for seg, v in extra.items():
+            f = int(self.seg_file[seg])
+            extra_files[f] = max(extra_files.get(f, 0.0), v)
+        scored = [
+            (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
+            for f, lines, segs in matched
+        ]
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.repos[int(self.file_repo[p[1]])], self.paths[p[1]]))
+        hits = []
+        for score, f, lines, segs in top:
+            if segs is None:
+                segs = self._by_owner(f, [line - 1 for line in lines])
+            seg = self._best_segment(f, segs, def_files.get(f, []), symbol_segs, extra)
+            if seg < 0:
+                continue  # a file without segments (none are built so): nothing to name
+            hits.append(self._hit(seg, score, tuple(lines)))
+        return tuple(hits)
+
+    def _best_segment(
+        self, f: int, segs: dict[int, list[int]], defs: list[int], symbol_segs: frozenset[int], extra: dict[int, float]
+    ) -> int:
+        """The segment a file hit names: the best-scoring owner of its lines, else a matching definition."""
+        if segs:
+            return max(
+                segs,
+                key=lambda s: (
+                    self._grep_score(s, len(segs[s]), symbol_segs) + extra.get(s, 0.0),
+                    -int(self.seg_start[s]),
+                ),
+            )
+        if defs:
+            return defs[0]
+        lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
+        return lo if hi > lo else -1
+
+    def _grep_score(self, seg: int, n_lines: int, symbol_segs: frozenset[int]) -> float:
         """More matching lines score higher (logarithmically); a definition whose name matches most."""
-        score = 1.0 + math.log1p(len(sm.lines))
-        symbol = self.seg_info[sm.seg].split("\0")[1]
-        if symbol:
+        score = 1.0 + math.log1p(n_lines)
+        if seg in symbol_segs:
+            score += 3.5
+        elif self._has_symbol(seg):
             score += 0.5
-            if all(m.matches(symbol) for m in matchers):
-                score += 3.0
         return score
+
+    def _has_symbol(self, seg: int) -> bool:
+        lo = int(self.seg_info.offsets[seg])
+        first = self.seg_info.blob.index(b"\0", lo)
+        return self.seg_info.blob[first + 1 : first + 2] not in (b"\0", b"")
+
+    def _symbol_blob(self) -> bytes:
+        """Every segment's symbol name, one a line (empty for windows): matched once per query
+        instead of once per segment."""
+        blob = self._symbols
+        if blob is None:
+            parts = [info.split(b"\0")[1] for info in _split_table(self.seg_info)]
+            blob = self._symbols = b"\n".join(p.replace(b"\n", b" ") for p in parts)
+        return blob
+
+    def _symbol_matches(self, matchers: tuple[Matcher, ...]) -> frozenset[int]:
+        """Segments whose symbol name every matcher matches."""
+        if self.n_segments == 0:
+            return frozenset()
+        blob = self._symbol_blob()
+        found: set[int] | None = None
+        for m in matchers:
+            segs = set(m.lines(blob))
+            found = segs if found is None else found & segs
+        if not found:
+            return frozenset()
+        # an empty symbol is a window, never a matching definition (``^$`` matches its empty line)
+        return frozenset(s for s in found if s < self.n_segments and self._has_symbol(s))
 
     # --- BM25 ------------------------------------------------------------------------------
 
@@ -516,3 +644,18 @@ def _intersect_sorted(small: npt.NDArray[np.int64], large: npt.NDArray[np.int64]
         return small[:0]
     at = np.minimum(np.searchsorted(large, small), large.size - 1)
     return small[large[at] == small]
+
+
+def _file_score(n_lines: int, defines: bool) -> float:
+    """A file hit's score: in [1, 4) by its matching lines (bounded, so a long file does not
+    outweigh a definition), [5, 8) when one of its definitions' names matches. Always >= 1: above
+    every ranked-words fallback score (see ``TextShard.search``)."""
+    many = math.log1p(n_lines)
+    return 1.0 + (4.0 if defines else 0.0) + 3.0 * many / (1.0 + many)
+
+
+def _split_table(table: StringTable) -> list[bytes]:
+    """Every entry of ``table`` as bytes, by one pass over its blob."""
+    offsets = table.offsets.tolist()
+    blob = table.blob
+    return [blob[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]

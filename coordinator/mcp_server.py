@@ -28,6 +28,8 @@ MAX_ANSWER_CHARS = 6_000
 MAX_K = 30
 #: Lines of code shown under each hit.
 SNIPPET_LINES = 3
+#: Matching line numbers shown per hit (the rest counted).
+MATCH_LINES = 20
 
 INSTRUCTIONS = (
     "fourfold searches indexed source code by intent. Prefer find_definition for 'where is X defined', "
@@ -72,7 +74,9 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
         why = ", ".join(
             f"{m}#{r.rank + 1}" for m, r in sorted(f.modalities.items(), key=lambda kv: -kv[1].contribution)
         )
-        matched = f" lines {','.join(map(str, h.match_lines[:5]))}" if h.match_lines else ""
+        shown = ",".join(map(str, h.match_lines[:MATCH_LINES]))
+        more = f" +{len(h.match_lines) - MATCH_LINES} more" if len(h.match_lines) > MATCH_LINES else ""
+        matched = f" lines {shown}{more}" if h.match_lines else ""
         entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}  [{why}{matched}]"]
         entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: bounds.snippet_lines])
         block = "\n".join(entry)

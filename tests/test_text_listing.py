@@ -122,7 +122,7 @@ def test_file_listing_is_ripgrep_whole_result_set(
     assert (full.total_matches, full.total_files) == (len(expected), len({p for p, _ in expected}))
     assert len({h.path for h in full.hits}) == len(full.hits) == full.total_files  # one hit per file
     # a short page: the same exact totals, and each file it names carries all of its lines
-    page_lines, page = listed(shard, pattern, mode, k=3, case_sensitive=case_sensitive)
+    _, page = listed(shard, pattern, mode, k=3, case_sensitive=case_sensitive)
     assert (page.total_matches, page.total_files) == (full.total_matches, full.total_files)
     assert page.hits == full.hits[:3]
     for h in page.hits:
@@ -249,3 +249,35 @@ def test_cli_json_all_states_complete(cluster: Any, tmp_path: Path) -> None:
     one = subprocess.run([*args[:-1], "--address", cluster.address], capture_output=True, text=True, env=env)
     page = json.loads(one.stdout)
     assert page["complete"] is False and page["cursor"] and len(page["hits"]) == 1
+
+
+def test_mcp_search_lists_in_regex_mode_and_says_whether_complete() -> None:
+    import asyncio
+    import dataclasses
+
+    from mcp import Client as McpClient
+
+    from fourfold.coordinator.mcp_server import build_server, format_answer
+    from tests.test_mcp import FakeCoordinator, answer
+
+    calls = FakeCoordinator()
+
+    async def backend() -> FakeCoordinator:
+        return calls
+
+    async def run() -> tuple[bool, str]:
+        async with McpClient(build_server(backend)) as client:
+            r = await client.call_tool("search", {"query": "de[f] ", "mode": "regex", "cursor": "abc"})
+            bad = await client.call_tool("search", {"query": "x", "mode": "fuzzy"})
+            assert bad.is_error and "mode must be" in bad.content[0].text
+            return r.is_error, r.content[0].text
+
+    is_error, _ = asyncio.run(run())
+    assert not is_error
+    assert calls.calls[0][1]["options"] == {"mode": "regex"} and calls.calls[0][1]["cursor"] == "abc"
+    listing = dataclasses.replace(answer(2), total_matches=12, total_files=5, total_exact=True, cursor="next")
+    assert (
+        format_answer(listing).splitlines()[1] == "12 matching lines in 5 files · INCOMPLETE · next page: cursor=next"
+    )
+    done = dataclasses.replace(listing, total_files=2, complete=True, cursor="")
+    assert format_answer(done).splitlines()[1] == "12 matching lines in 2 files · complete"

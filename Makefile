@@ -25,9 +25,9 @@ install: $(BIN)/fourfold
 
 # ripgrep and Universal Ctags are the independent references some tests compare against.
 system-tools:
-	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags git >/dev/null; \
-	  else echo "install ripgrep and universal-ctags to run the comparison tests"; fi; fi
+	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null || ! command -v csearch >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags codesearch git >/dev/null; \
+	  else echo "install ripgrep, universal-ctags and codesearch to run the comparison tests"; fi; fi
 
 demo: install
 	$(BIN)/fourfold demo

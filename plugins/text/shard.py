@@ -319,12 +319,22 @@ class TextShard:
         lo, hi = int(self.file_blocks[f]), int(self.file_blocks[f + 1])
         return lo + max(int(np.searchsorted(self.block_line[lo:hi], line, side="right")) - 1, 0)
 
-    def _match_lines(self, m: Matcher, blocks: Sequence[int]) -> list[int]:
-        """The 0-based file lines that ``m`` matches in ``blocks`` (of one file, in order)."""
+    def _match_lines(self, m: Matcher, blocks: Sequence[int], texts: list[bytes] | None = None) -> list[int]:
+        """The 0-based file lines that ``m`` matches in ``blocks`` (of one file, in order).
+
+        ``texts``: filled with the text of the first few matching lines (a file hit's snippet),
+        cut while the block is in hand rather than decompressed again for the hit.
+        """
         out: list[int] = []
         for b in blocks:
             first = int(self.block_line[b])
-            out.extend(first + line for line in m.lines(self._block_bytes(b)))
+            data = self._block_bytes(b)
+            rel = m.lines(data)
+            if texts is not None and rel and len(texts) < _SNIPPET_LINES:
+                need = rel[: _SNIPPET_LINES - len(texts)]
+                parts = data.split(b"\n", need[-1] + 1)
+                texts.extend(parts[r][: _SNIPPET_WIDTH * 4] for r in need)
+            out.extend(first + line for line in rel)
         return out
 
     def _parents(self, f: int) -> npt.NDArray[np.int64]:
@@ -404,16 +414,20 @@ class TextShard:
         per_file = query.options.get("group", "") == "file"
         # (file, 1-based matching lines, {segment: its lines} or None when not resolved yet)
         matched: list[tuple[int, list[int], dict[int, list[int]] | None]] = []
+        snippets: dict[int, list[bytes]] = {}
         for f in files:
             per_matcher = []
+            texts: list[bytes] | None = [] if per_file and len(matchers) == 1 else None
             for m, by_file in zip(matchers, per_block, strict=True):
-                lines = self._match_lines(m, by_file[f])
+                lines = self._match_lines(m, by_file[f], texts)
                 if not lines:
                     break
                 per_matcher.append(lines)
             else:
                 if len(matchers) == 1:
                     matched.append((f, [line + 1 for line in per_matcher[0]], None))
+                    if texts is not None:
+                        snippets[f] = texts
                     continue
                 by_seg = [self._by_owner(f, lines) for lines in per_matcher]
                 common = set(by_seg[0]).intersection(*by_seg[1:])
@@ -424,7 +438,7 @@ class TextShard:
         symbol_segs = self._symbol_matches(matchers) if matched else frozenset()
         extra = self._bm25_scores(rank_terms) if rank_terms and matched else {}
         if per_file:
-            hits = self._file_hits(matched, query.k, symbol_segs, extra)
+            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets)
         else:
             hits = self._segment_hits(matched, query.k, symbol_segs, extra)
         notes = (
@@ -467,10 +481,11 @@ class TextShard:
         k: int,
         symbol_segs: frozenset[int],
         extra: dict[int, float],
+        snippets: dict[int, list[bytes]],
     ) -> tuple[Hit, ...]:
         """One hit per matching file, best ``k`` first: its best segment, with every matching line
         of the file. Files are ranked without resolving owners (a definition of the file whose
-        name matches, then more lines); only the files kept get their owners resolved."""
+        name matches, then more lines); only the files kept are given a segment to name."""
         def_files: dict[int, list[int]] = {}
         for seg in sorted(symbol_segs):
             def_files.setdefault(int(self.seg_file[seg]), []).append(seg)
@@ -485,25 +500,27 @@ class TextShard:
         top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.repos[int(self.file_repo[p[1]])], self.paths[p[1]]))
         hits = []
         for score, f, lines, segs in top:
-            if segs is None:
-                segs = self._by_owner(f, [line - 1 for line in lines])
-            seg = self._best_segment(f, segs, def_files.get(f, []), symbol_segs, extra)
+            defs = def_files.get(f, [])
+            if segs is not None:
+                seg = self._best_segment(f, segs, defs, symbol_segs, extra)
+            else:  # one matcher: a matching definition, else the owner of the first matching line
+                seg = defs[0] if defs else self._owners_of(f, [lines[0] - 1])[0]
+                if seg < 0:
+                    seg = self._best_segment(f, {}, defs, symbol_segs, extra)
             if seg < 0:
                 continue  # a file without segments (none are built so): nothing to name
-            hits.append(self._hit(seg, score, tuple(lines)))
+            hits.append(self._hit(seg, score, tuple(lines), snippets.get(f)))
         return tuple(hits)
 
     def _best_segment(
         self, f: int, segs: dict[int, list[int]], defs: list[int], symbol_segs: frozenset[int], extra: dict[int, float]
     ) -> int:
-        """The segment a file hit names: the best-scoring owner of its lines, else a matching definition."""
+        """The segment a file hit names: the owner of its lines that is a matching definition, else
+        the one holding the most of them (the ranked words break ties), else a matching definition."""
         if segs:
             return max(
                 segs,
-                key=lambda s: (
-                    self._grep_score(s, len(segs[s]), symbol_segs) + extra.get(s, 0.0),
-                    -int(self.seg_start[s]),
-                ),
+                key=lambda s: (s in symbol_segs, len(segs[s]) + extra.get(s, 0.0), -int(self.seg_start[s])),
             )
         if defs:
             return defs[0]
@@ -610,13 +627,14 @@ class TextShard:
         parts = self._block_bytes(b).split(b"\n", rel + 1)
         return parts[rel] if 0 <= rel < len(parts) else b""
 
-    def _hit(self, seg: int, score: float, lines: tuple[int, ...]) -> Hit:
+    def _hit(self, seg: int, score: float, lines: tuple[int, ...], shown: list[bytes] | None = None) -> Hit:
+        """The hit for segment ``seg``; ``shown``: its snippet's lines when already in hand."""
         f = int(self.seg_file[seg])
         seg_id, symbol, kind = self.seg_info[seg].split("\0")
         snippet = ""
         if lines:
-            # decode only the lines shown, from the blocks that hold them
-            shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
+            if shown is None:  # decode only the lines shown, from the blocks that hold them
+                shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
             snippet = "\n".join(
                 text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown
             )

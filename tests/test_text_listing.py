@@ -130,6 +130,25 @@ def test_file_listing_is_ripgrep_whole_result_set(
         assert h.start_line <= h.end_line
 
 
+@needs_rg
+def test_a_listing_over_budget_stops_at_k_files_with_lower_bounds_and_stable_pages(
+    listing: tuple[Path, TextShard], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree, shard = listing
+    monkeypatch.setattr("fourfold.plugins.text.shard._LISTING_BUDGET_BYTES", 0)
+    expected = ripgrep(tree, "self", "-i", "-F")
+    _, first = listed(shard, "self", "literal", k=5)
+    assert first.total_lower_bound and first.total_files == 5 and len(first.hits) == 5
+    assert 5 <= first.total_files < len({p for p, _ in expected}) and "stopped after" in first.notes[1]
+    # deeper asks (the coordinator's next pages) extend the same order: no file skipped or repeated
+    _, deeper = listed(shard, "self", "literal", k=17)
+    assert deeper.hits[:5] == first.hits
+    everything, last = listed(shard, "self", "literal", k=10_000)
+    assert not last.total_lower_bound and everything == expected and last.hits[:17] == deeper.hits
+    for h in first.hits:  # each file still carries every one of its lines
+        assert set(h.match_lines) == {line for p, line in expected if p == h.path}
+
+
 def test_unselective_literal_counts_thousands_of_lines(listing: tuple[Path, TextShard]) -> None:
     _, shard = listing
     _, result = listed(shard, "self", "literal", k=5)
@@ -281,3 +300,30 @@ def test_mcp_search_lists_in_regex_mode_and_says_whether_complete() -> None:
     )
     done = dataclasses.replace(listing, total_files=2, complete=True, cursor="")
     assert format_answer(done).splitlines()[1] == "12 matching lines in 2 files · complete"
+
+
+def test_listing_totals_say_exact_complete_or_lower_bound() -> None:
+    from fourfold.coordinator.engine import _ListingTotals
+    from fourfold.plugins.types import ShardResult
+
+    def fields(*results: ShardResult, listing: bool = True, partial: bool = False, returned: int = 3) -> Any:
+        totals = _ListingTotals()
+        for r in results:
+            totals.add(r)
+        return totals.answer_fields(listing=listing, partial=partial, returned=returned, next_cursor=lambda n: f"@{n}")
+
+    exact = ShardResult((), total_matches=7, total_files=2, line_counts=True)
+    other = ShardResult((), total_matches=4, total_files=1, line_counts=True)
+    assert fields(exact, other) == {
+        "total_matches": 11,
+        "total_files": 3,
+        "total_exact": True,
+        "complete": True,
+        "cursor": "",
+    }
+    assert fields(exact, other, returned=2)["cursor"] == "@2"  # a further page
+    assert fields(exact, other, partial=True)["complete"] is False  # a shard did not answer
+    lower = ShardResult((), total_matches=9, total_files=3, line_counts=True, total_lower_bound=True)
+    got = fields(exact, lower, returned=5)
+    assert (got["total_exact"], got["complete"], got["cursor"]) == (False, False, "@5")
+    assert fields(ShardResult((), total_matches=12)) == {}  # BM25 counts segments: no listing totals

@@ -43,6 +43,11 @@ _VERIFY_BYTES = 64 << 10
 
 MODES = ("auto", "literal", "regex", "bm25")
 
+#: A literal/regex listing whose candidate blocks hold more compressed bytes than this (a few
+#: tens of ms of verification) stops once it holds k files, with lower-bound totals (Zoekt's
+#: shard match limit); below it every candidate is verified and the totals are exact.
+_LISTING_BUDGET_BYTES = 2 << 20
+
 #: BM25 parameters (Lucene's defaults) and the weight of a term found in the file name.
 K1, B = 1.2, 0.75
 FILENAME_WEIGHT = 0.5
@@ -412,6 +417,19 @@ class TextShard:
         files = sorted(set(per_block[0]).intersection(*per_block[1:]))
         verified = sum(len(by_file[f]) for by_file in per_block for f in files)
         per_file = query.options.get("group", "") == "file"
+        symbol_segs = self._symbol_matches(matchers) if files else frozenset()
+        # a listing over more candidate bytes than the budget is verified in a fixed order (files
+        # defining a matching name, then by path) and stops once it holds k files: the totals are
+        # then lower bounds, and the order does not depend on k, so pages stay consistent
+        budgeted = (
+            per_file
+            and len(matchers) == 1
+            and int(self.content_sizes[[b for f in files for b in per_block[0][f]]].sum()) > _LISTING_BUDGET_BYTES
+        )
+        if budgeted:
+            defining = {int(self.seg_file[seg]) for seg in symbol_segs}
+            files = [f for f in files if f in defining] + [f for f in files if f not in defining]
+        stopped_at = len(files)
         # (file, 1-based matching lines, {segment: its lines} or None when not resolved yet)
         matched: list[tuple[int, list[int], dict[int, list[int]] | None]] = []
         snippets: dict[int, list[bytes]] = {}
@@ -428,6 +446,9 @@ class TextShard:
                     matched.append((f, [line + 1 for line in per_matcher[0]], None))
                     if texts is not None:
                         snippets[f] = texts
+                    if budgeted and len(matched) >= query.k:
+                        stopped_at = files.index(f) + 1
+                        break
                     continue
                 by_seg = [self._by_owner(f, lines) for lines in per_matcher]
                 common = set(by_seg[0]).intersection(*by_seg[1:])
@@ -435,18 +456,30 @@ class TextShard:
                     segs = {seg: sorted(set().union(*(s[seg] for s in by_seg))) for seg in sorted(common)}
                     matched.append((f, sorted(set().union(*segs.values())), segs))
         total_lines = sum(len(lines) for _, lines, _ in matched)
-        symbol_segs = self._symbol_matches(matchers) if matched else frozenset()
         extra = self._bm25_scores(rank_terms) if rank_terms and matched else {}
+        lower_bound = stopped_at < len(files)
         if per_file:
-            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets)
+            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets, in_order=budgeted)
         else:
             hits = self._segment_hits(matched, query.k, symbol_segs, extra)
-        notes = (
+        notes = [
             f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
             f"({verified} of {self.n_blocks} blocks)",
-        )
+        ]
+        if lower_bound:
+            share = stopped_at / len(files)
+            notes.append(
+                f"text: stopped after {stopped_at} of {len(files)} candidate files, holding k={query.k} matching "
+                f"files: at least {total_lines} lines in {len(matched)} files (about {round(total_lines / share)} "
+                f"lines in {round(len(matched) / share)} files by the share verified); ask for the next page for more"
+            )
         return ShardResult(
-            hits=hits, total_matches=total_lines, notes=notes, total_files=len(matched), line_counts=True
+            hits=hits,
+            total_matches=total_lines,
+            notes=tuple(notes),
+            total_files=len(matched),
+            line_counts=True,
+            total_lower_bound=lower_bound,
         )
 
     def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:
@@ -482,6 +515,7 @@ class TextShard:
         symbol_segs: frozenset[int],
         extra: dict[int, float],
         snippets: dict[int, list[bytes]],
+        in_order: bool = False,
     ) -> tuple[Hit, ...]:
         """One hit per matching file, best ``k`` first: its best segment, with every matching line
         of the file. Files are ranked without resolving owners (a definition of the file whose
@@ -493,10 +527,16 @@ class TextShard:
         for seg, v in extra.items():
             f = int(self.seg_file[seg])
             extra_files[f] = max(extra_files.get(f, 0.0), v)
-        scored = [
-            (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
-            for f, lines, segs in matched
-        ]
+        if in_order:  # verified in a fixed order and stopped early: that order stands (see _grep)
+            scored = [
+                (1.0 + (4.0 if f in def_files else 0.0) + 2.9 / (1.0 + i), f, lines, segs)
+                for i, (f, lines, segs) in enumerate(matched)
+            ]
+        else:
+            scored = [
+                (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
+                for f, lines, segs in matched
+            ]
         top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.repos[int(self.file_repo[p[1]])], self.paths[p[1]]))
         hits = []
         for score, f, lines, segs in top:

@@ -640,17 +640,29 @@ class TextShard:
         scores = self._bm25_scores(terms)
         if mask is not None:
             scores = {s: v for s, v in scores.items() if mask[self.seg_file[s]]}
-        ranked = sorted(
-            scores.items(), key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]]))
+        # a partial sort: only the k best are ordered
+        ranked = heapq.nsmallest(
+            query.k,
+            scores.items(),
+            key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]])),
         )
         hits = []
         if ranked:
-            pattern = "|".join(re.escape(t) for t in terms)
+            pattern = "|".join(re.escape(t) for t in self._line_terms(terms))
             finder = regex_matcher(pattern, False)
             for seg, score in ranked[: query.k]:
                 hits.append(self._hit(seg, score, self._lines_in_segment(seg, finder)))
         note = f"text: BM25 over terms {', '.join(terms) if terms else '(none)'}"
         return ShardResult(hits=tuple(hits), total_matches=len(scores), notes=(note,))
+
+    def _line_terms(self, terms: tuple[str, ...]) -> tuple[str, ...]:
+        """The terms worth marking lines for: those in at most a fifth of the segments (words like
+        ``the``, ``self`` or ``return`` would mark most lines and cost a rescan each), else the rarest."""
+        df = {t: self.term.size(i) for t in terms if (i := self.terms.bisect(t)) >= 0}
+        if not df:
+            return terms
+        kept = tuple(t for t in terms if t in df and df[t] <= self.n_segments / 5)
+        return kept or (min(df, key=df.__getitem__),)
 
     def _lines_in_segment(self, seg: int, matcher: Matcher) -> tuple[int, ...]:
         f = int(self.seg_file[seg])

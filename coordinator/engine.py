@@ -20,7 +20,7 @@ from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fanout import FanOut, ShardAnswer
-from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
+from fourfold.coordinator.fusion import FusedHit, fuse, listed, merge_shards
 from fourfold.coordinator.profiles import (
     DIRECT_CONFIDENCE,
     centrality_scale,
@@ -441,13 +441,17 @@ class Engine:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
         # impact analysis lists dependents: two functions of one file are two answers
-        fused = fuse(
-            ranked,
-            weights,
-            rrf_k,
-            use_centrality=strategy == "fused",
-            per_file=intent != "impact_analysis",
-            centrality_scale=centrality_scale(p.options.get("profile", ""), intent),
+        fused = (
+            listed(ranked.get("text", []))
+            if listing
+            else fuse(
+                ranked,
+                weights,
+                rrf_k,
+                use_centrality=strategy == "fused",
+                per_file=intent != "impact_analysis",
+                centrality_scale=centrality_scale(p.options.get("profile", ""), intent),
+            )
         )
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         total = len(fused)

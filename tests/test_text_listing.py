@@ -327,3 +327,13 @@ def test_listing_totals_say_exact_complete_or_lower_bound() -> None:
     got = fields(exact, lower, returned=5)
     assert (got["total_exact"], got["complete"], got["cursor"]) == (False, False, "@5")
     assert fields(ShardResult((), total_matches=12)) == {}  # BM25 counts segments: no listing totals
+
+
+def test_listed_hits_keep_their_merged_order_even_when_vendored() -> None:
+    from fourfold.coordinator.fusion import listed
+    from fourfold.plugins.types import Hit
+
+    hits = [Hit(f"s{i}", "r", f"{'vendor/' if i == 0 else ''}f{i}.py", 1, 2, 5.0 - i) for i in range(3)]
+    out = listed(hits)
+    assert [f.hit.path for f in out] == ["vendor/f0.py", "f1.py", "f2.py"] and out[0].demoted
+    assert [f.modalities["text"].rank for f in out] == [0, 1, 2]

@@ -184,6 +184,9 @@ def main() -> int:
         "--workdir", type=Path, default=None, help="where the corpus and shards go (temporary by default)"
     )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON here")
+    parser.add_argument(
+        "--reuse", action="store_true", help="keep the corpus and shards a previous run left in --workdir"
+    )
     parser.add_argument("--k", type=int, default=50, help="files fourfold returns per query (default 50)")
     args = parser.parse_args()
     load_before = os.getloadavg()
@@ -193,11 +196,13 @@ def main() -> int:
     target = int((10 if args.small else args.target_mb) * 1e6)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-text-bench-"))
     corpus_dir, shards_dir = work / "corpus", work / "shards"
-    shutil.rmtree(corpus_dir, ignore_errors=True)
-    shutil.rmtree(shards_dir, ignore_errors=True)
+    reuse = args.reuse and corpus_dir.is_dir() and shards_dir.is_dir()
+    if not reuse:
+        shutil.rmtree(corpus_dir, ignore_errors=True)
+        shutil.rmtree(shards_dir, ignore_errors=True)
 
     t0 = time.perf_counter()
-    repos = make_corpus(corpus_dir, target)
+    repos = {p.name: p for p in sorted(corpus_dir.iterdir())} if reuse else make_corpus(corpus_dir, target)
     corpus_bytes = dir_bytes(corpus_dir)
     n_files = sum(1 for p in corpus_dir.rglob("*") if p.is_file())
     print(
@@ -208,7 +213,7 @@ def main() -> int:
     modality = TextModality()
     segment_s = build_s = 0.0
     segments_total = 0
-    for repo, root in repos.items():
+    for repo, root in repos.items() if not reuse else ():
         t = time.perf_counter()
         segments = list(repo_segments(repo, root))
         segment_s += time.perf_counter() - t
@@ -222,7 +227,8 @@ def main() -> int:
     load_ms = (time.perf_counter() - t) * 1000
     print(
         f"index: {index_bytes / 1e6:.1f} MB = {index_bytes / corpus_bytes:.2f}x corpus (content included); "
-        f"build {build_s:.1f}s = {corpus_bytes / 1e6 / build_s:.1f} MB/s (segmenting {segment_s:.1f}s more); "
+        f"build {build_s:.1f}s = {corpus_bytes / 1e6 / max(build_s, 1e-9):.1f} MB/s "
+        f"(segmenting {segment_s:.1f}s more); "
         f"{segments_total} segments; load {len(shards)} shards {load_ms:.0f} ms"
     )
 
@@ -315,7 +321,7 @@ def main() -> int:
         "index_ratio": index_bytes / corpus_bytes,
         "build_seconds": build_s,
         "segment_seconds": segment_s,
-        "index_mb_per_s": corpus_bytes / 1e6 / build_s,
+        "index_mb_per_s": corpus_bytes / 1e6 / build_s if build_s else None,  # None: --reuse, no build timed
         "load_ms": load_ms,
         "threads": os.cpu_count(),
         "k": args.k,

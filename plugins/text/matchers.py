@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import re2
 
@@ -34,9 +34,14 @@ class Matcher:
     #: For a literal: (trigram key, byte offset in the folded literal) of every trigram, so that
     #: the index's position masks can rule out files where the trigrams never line up.
     grams: tuple[tuple[int, int], ...] = ()
+    #: How notes name the matcher (formatted once: every shard's answer repeats it).
+    label: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"{self.description} [{self.trigrams}]")
 
     def __str__(self) -> str:
-        return f"{self.description} [{self.trigrams}]"
+        return self.label
 
     def lines(self, data: bytes) -> list[int]:
         """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match."""

@@ -7,6 +7,7 @@ number of threads. ``total_matches`` counts matching lines for literal and regex
 
 from __future__ import annotations
 
+import functools
 import heapq
 import json
 import math
@@ -113,6 +114,9 @@ class TextShard:
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
         self.seg_info = StringTable.load(shard_dir, "seg_info")
         self.tri = PostingLists.load(shard_dir, "tri")
+        #: trigram -> list index, remembered: a query looks each trigram up several times (to order
+        #: an AND, to decode, to check positions), and repeated queries ask the same ones
+        self._tri_find = functools.lru_cache(maxsize=1 << 16)(self.tri.find)
         self.tri_mask, self.tri_first = self._load_masks(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
         self.terms = StringTable.load(shard_dir, "terms")
@@ -219,13 +223,14 @@ class TextShard:
         if isinstance(q, Tri):
             ids = decoded.get(q.key)
             if ids is None:
-                ids = decoded[q.key] = self.tri.get(q.key)
+                i = self._tri_find(q.key)
+                ids = decoded[q.key] = self.tri.ids(i) if i >= 0 else np.empty(0, dtype=np.int64)
             return ids
         if isinstance(q, And):
             # cheapest first: single trigrams by list length, then the rest
             def cost(c: Query) -> float:
                 if isinstance(c, Tri):
-                    i = self.tri.find(c.key)
+                    i = self._tri_find(c.key)
                     return self.tri.size(i) if i >= 0 else 0
                 return math.inf
 
@@ -277,7 +282,7 @@ class TextShard:
         if self.tri_mask is None:
             return candidates
         acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
-        found = [(self.tri.find(key), key, offset) for key, offset in grams]
+        found = [(self._tri_find(key), key, offset) for key, offset in grams]
         if any(k < 0 for k, _, _ in found):
             return candidates[:0]
         # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
@@ -463,7 +468,7 @@ class TextShard:
         else:
             hits = self._segment_hits(matched, query.k, symbol_segs, extra)
         notes = [
-            f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
+            f"text: {' AND '.join(m.label for m in matchers)}; {len(files)} of {self.n_files} files verified "
             f"({verified} of {self.n_blocks} blocks)",
         ]
         if lower_bound:

@@ -235,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
 class ProgressBar:
     """One line per stage on a pipe; a redrawn bar on a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, stream=sys.stderr) -> None:
         self.stream = stream
         self.tty = stream.isatty()
         self.stage = ""
@@ -258,7 +258,7 @@ class ProgressBar:
         self.stage = stage
 
 
-def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
+def _client_if_up(address: str | None):
     from fourfold.coordinator.client import Client
 
     c = Client(address or DEFAULT_ADDRESS)
@@ -272,7 +272,7 @@ def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
     return None
 
 
-def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
+def _print_summary(s: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(s, indent=2))
         return
@@ -304,7 +304,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _print_answer(r, as_json: bool) -> None:
     from fourfold.coordinator.convert import answer_to_json
 
     if as_json:
@@ -389,7 +389,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _search_params(args: argparse.Namespace):
     from fourfold.coordinator.engine import MAX_K, SearchParams
 
     if args.regex and args.literal:
@@ -436,7 +436,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _run_search(client, params, args.json, args.all_pages)
 
 
-def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int:  # type: ignore[no-untyped-def]
+def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int:
     try:
         r = client.search(params)
         if all_pages:
@@ -448,7 +448,7 @@ def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int: 
     return 0
 
 
-def _remaining_pages(client, params, first):  # type: ignore[no-untyped-def]
+def _remaining_pages(client, params, first):
     """One answer holding every page of a listing: the last page's totals, every page's hits."""
     import dataclasses
 
@@ -544,13 +544,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     if client is None:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
-        info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        repos = [r.name for r in store.repos()]
         if args.json:
-            print(json.dumps(info, indent=2))
+            print(json.dumps({"server": None, "home": str(store.home), "generation": live, "repos": repos}, indent=2))
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
-                f"repositories: {', '.join(info['repos']) or 'none'}"
+                f"repositories: {', '.join(repos) or 'none'}"
             )
         return 0
     with client:
@@ -561,7 +561,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities "
+        f"{', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
@@ -616,7 +617,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _run_eval(client, suites, args)
 
 
-def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def, type-arg]
+def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
     from fourfold.coordinator import evaluate
 
     served = list(client.status().modalities)

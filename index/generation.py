@@ -213,10 +213,10 @@ def build_generation(
     chosen = sorted(modalities if modalities is not None else registry.modalities)
     shardings = {name: sharding_of(registry.modalities[name], settings) for name in chosen}
     additions: list[tuple[Path, str]] = []
-    for path, name in add:
-        path = Path(path).expanduser()
-        walk_repository(path)  # raises InvalidPath before anything is written
-        additions.append((path.resolve(), _validate_name(name or path.resolve().name)))
+    for given, name in add:
+        folder = Path(given).expanduser()
+        walk_repository(folder)  # raises InvalidPath before anything is written
+        additions.append((folder.resolve(), _validate_name(name or folder.resolve().name)))
     names = [n for _, n in additions]
     if len(set(names)) != len(names):
         raise InvalidInput(
@@ -226,8 +226,8 @@ def build_generation(
     store.ensure()
     with store.build_lock():
         store.clean_abandoned_builds()
-        for path, name in additions:
-            store.register_repo(name, path)
+        for folder, name in additions:
+            store.register_repo(name, folder)
         repos = store.repos()
         if not repos:
             raise InvalidInput("nothing to index: no repository is registered; pass a path: `fourfold index PATH`")
@@ -402,4 +402,4 @@ _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html",
 
 
 def _seg_dict(s: Segment) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in Segment.__slots__}  # type: ignore[attr-defined]
+    return {f: getattr(s, f) for f in Segment.__slots__}

@@ -364,7 +364,8 @@ def create_segments_db(path: Path) -> sqlite3.Connection:
 
 def insert_segments(conn: sqlite3.Connection, segments: Iterable[Segment]) -> None:
     conn.executemany(
-        f"INSERT OR IGNORE INTO segments({', '.join(_SEGMENT_COLUMNS)}) VALUES ({', '.join('?' * len(_SEGMENT_COLUMNS))})",
+        f"INSERT OR IGNORE INTO segments({', '.join(_SEGMENT_COLUMNS)}) VALUES "
+        f"({', '.join('?' * len(_SEGMENT_COLUMNS))})",
         ([getattr(s, c) for c in _SEGMENT_COLUMNS] for s in segments),
     )
 

@@ -482,9 +482,7 @@ class _JavaScript:
             return parent.child_by_field_name("pattern") != node and ptype != "formal_parameters"
         if ptype in ("member_expression",):
             return parent.child_by_field_name("property") != node
-        if ptype in ("import_specifier", "export_specifier", "namespace_import", "import_clause"):
-            return False
-        return True
+        return ptype not in ("import_specifier", "export_specifier", "namespace_import", "import_clause")
 
     def _class(self, node: Node) -> None:
         for child in node.children:

@@ -330,6 +330,9 @@ def _print_answer(r, as_json: bool) -> None:
         sym = f"  {h.kind} {h.symbol}" if h.symbol else ""
         demoted = " (demoted)" if h.demoted else ""
         print(f"{i:>3}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{sym}  [{h.score:.4f} {why}]{demoted}")
+        if r.total_files and h.match_lines:  # a listing: the file's matching lines, not only the segment's
+            more = f" (+{len(h.match_lines) - 20} more)" if len(h.match_lines) > 20 else ""
+            print(f"       lines {','.join(map(str, h.match_lines[:20]))}{more}")
         shown: set[str] = set()
         for line in h.snippet.splitlines():
             if len(shown) == 4:

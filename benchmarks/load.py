@@ -120,10 +120,10 @@ def start_server(home: Path, replicas: int, log: Path) -> tuple[subprocess.Popen
         stdout=subprocess.DEVNULL,
         stderr=open(log, "wb"),  # noqa: SIM115 - the server writes to it until it is killed
     )
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
     deadline = time.monotonic() + 180
-    with Client(address) as c:
+    with WireClient(address) as c:
         while time.monotonic() < deadline:
             if c.healthy(1.0):
                 return proc, address
@@ -142,10 +142,10 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 
 def text_worker_pid(address: str) -> int:
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.v1 import worker_pb2, worker_pb2_grpc
 
-    with Client(address) as c:
+    with WireClient(address) as c:
         s = c.status()
     shard = next(sh for sh in s.shards if sh.modality == "text" and sh.generation == s.generation)
     with grpc.insecure_channel(shard.address) as ch:

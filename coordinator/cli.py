@@ -1,7 +1,9 @@
 """The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
-at ``--address`` when one answers there, else starts an embedded one for the call. Commands that
+at ``--address`` when one answers there, else searches the store in this process (no cluster);
+``eval`` and ``demo`` start an embedded cluster when no coordinator answers. Ray is imported only by
+the commands that need it, so a search through a coordinator starts in tens of milliseconds. Commands that
 talk to a coordinator send ``$FOURFOLD_TOKEN`` and trust ``$FOURFOLD_TLS_CA`` when they are set.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -21,10 +24,14 @@ from pathlib import Path
 import grpc
 
 from fourfold import __version__
+from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.errors import FourfoldError, InvalidInput
 
 __all__ = ["build_parser", "main"]
+
+#: Files a page when ``search --all`` pages through a listing (the coordinator's largest k).
+ALL_PAGE_K = 1000
 
 DEMO_QUERIES = (
     ("find_definition", "def build_generation"),
@@ -89,8 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument(
         "--literal", action="store_true", help="treat the query as an exact string: the text modality lists its lines"
     )
-    se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
-    se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
         "--all",
         dest="all_pages",
@@ -98,8 +103,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="literal/regex search: page through every matching file (the answer says whether it is complete)",
     )
     se.add_argument("--cursor", default="", help="continue a literal/regex listing from the previous answer's cursor")
+    se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
+    se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
-        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+        "--explain", action="store_true", help="note how the query was routed (intent, rule, strategy, weights)"
+    )
+    se.add_argument(
+        "--address",
+        default=None,
+        help=f"coordinator address (default {DEFAULT_ADDRESS}; when none answers, the index store is searched "
+        "in this process)",
+    )
+    se.add_argument(
+        "--in-process",
+        action="store_true",
+        help="search $FOURFOLD_HOME's index in this process, without asking any coordinator",
     )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
@@ -259,9 +277,9 @@ class ProgressBar:
 
 
 def _client_if_up(address: str | None):
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
-    c = Client(address or DEFAULT_ADDRESS)
+    c = WireClient(address or DEFAULT_ADDRESS)
     if c.healthy():
         return c
     c.close()
@@ -305,7 +323,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
 
 
 def _print_answer(r, as_json: bool) -> None:
-    from fourfold.coordinator.convert import answer_to_json
+    from fourfold.wire import answer_to_json
 
     if as_json:
         print(json.dumps(answer_to_json(r), indent=2))
@@ -362,6 +380,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         from google.protobuf.json_format import MessageToDict
 
         with client:
+            _say_which_store(client, args.address)
             last = None
             try:
                 for msg in client.index([(p.resolve(), n) for p, n in repos]):
@@ -392,17 +411,18 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):
-    from fourfold.coordinator.engine import MAX_K, SearchParams
+def _search_params(args: argparse.Namespace) -> SearchParams:
 
     if args.regex and args.literal:
         raise InvalidInput("--regex and --literal exclude each other: a query is either a pattern or an exact string")
     options = {"mode": "regex"} if args.regex else {"mode": "literal"} if args.literal else {}
     if args.profile:
         options["profile"] = args.profile
+    if args.explain:
+        options["explain"] = "1"
     return SearchParams(
         query=args.query,
-        k=max(args.k, MAX_K) if args.all_pages else args.k,  # --all: k is only the page size
+        k=max(args.k, ALL_PAGE_K) if args.all_pages else args.k,  # --all: k is only the page size
         repos=tuple(args.repo),
         intent=args.intent,
         preset=args.preset,
@@ -419,31 +439,74 @@ def _search_params(args: argparse.Namespace):
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.index.store import IndexStore
-
     params = _search_params(args)
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    client = _client_if_up(args.address)
+    client = None if args.in_process else _client_if_up(args.address)
     if client is None:
-        from fourfold.coordinator.engine import Engine
-
-        store = IndexStore(fourfold_home())
-        store.require_live()  # clear errors before starting a cluster for the call
-        Engine(store, None).validate(params)
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
-            return _run_search(c, params, args.json, args.all_pages)
+        return _search_in_process(params, args.json, args.all_pages)
     with client:
+        _say_which_store(client, args.address)
         return _run_search(client, params, args.json, args.all_pages)
+
+
+def _search_in_process(params: SearchParams, as_json: bool, all_pages: bool = False) -> int:
+    """Answer from the index store itself: the engine over shards loaded in this process (no
+    cluster, no server; the shards a query needs are loaded, the others never)."""
+    from fourfold.coordinator.engine import Engine
+    from fourfold.index.store import IndexStore
+    from fourfold.wire import answer_to_pb
+
+    store = IndexStore(fourfold_home())
+    store.require_live()
+
+    async def run():
+        engine = Engine(store)
+        try:
+            first = answer_to_pb(await engine.search(params))
+            if not all_pages:
+                return first
+            pages = [first]
+            while pages[-1].cursor:
+                pages.append(answer_to_pb(await engine.search(dataclasses.replace(params, cursor=pages[-1].cursor))))
+            return _joined(pages)
+        finally:
+            await engine.stop()
+
+    _print_answer(asyncio.run(run()), as_json)
+    return 0
+
+
+def _say_which_store(client, address: str | None) -> None:
+    """Tell on stderr when the coordinator found at the default address serves another index
+    than the store ``$FOURFOLD_HOME`` names (a different live generation), so searching,
+    indexing or evaluating through another store is never silent."""
+    home = os.environ.get("FOURFOLD_HOME")
+    if address or not home:
+        return
+    live_file = Path(home) / "LIVE"
+    local = live_file.read_text().strip() if live_file.is_file() else None
+    try:
+        served = client.status().generation
+    except grpc.RpcError:
+        return
+    if served != local:
+        print(
+            f"fourfold: using the coordinator at {client.address} (generation {served or 'none'}), not the index "
+            f"store $FOURFOLD_HOME={home} (generation {local or 'none'}); give --address to name a coordinator, "
+            "or `search --in-process` to search that store",
+            file=sys.stderr,
+        )
 
 
 def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int:
     try:
         r = client.search(params)
         if all_pages:
-            r = _remaining_pages(client, params, r)
+            pages = [r]
+            while pages[-1].cursor:
+                pages.append(client.search(dataclasses.replace(params, cursor=pages[-1].cursor)))
+            r = _joined(pages)
     except grpc.RpcError as exc:
         print(f"fourfold: {exc.code().name}: {exc.details()}", file=sys.stderr)
         return 2
@@ -451,15 +514,10 @@ def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int:
     return 0
 
 
-def _remaining_pages(client, params, first):
+def _joined(pages):
     """One answer holding every page of a listing: the last page's totals, every page's hits."""
-    import dataclasses
-
     from fourfold.v1 import coordinator_pb2
 
-    pages = [first]
-    while pages[-1].cursor:
-        pages.append(client.search(dataclasses.replace(params, cursor=pages[-1].cursor)))
     merged = coordinator_pb2.SearchResponse()
     merged.CopyFrom(pages[-1])
     del merged.hits[:]
@@ -472,7 +530,7 @@ def _remaining_pages(client, params, first):
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
+    from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
@@ -557,6 +615,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             )
         return 0
     with client:
+        _say_which_store(client, args.address)
         s = client.status()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -575,9 +634,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.connection import WireClient
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -587,7 +645,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
     _print_summary(summary.as_dict(), False)
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
@@ -596,9 +654,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.store import IndexStore
 
     if args.k <= 0:
@@ -614,9 +672,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_eval(c, suites, args)
     with client:
+        _say_which_store(client, args.address)
         return _run_eval(client, suites, args)
 
 

@@ -17,13 +17,13 @@ import ray
 
 from fourfold import __version__
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
-from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.metrics import OVERLOADED
 from fourfold.errors import FourfoldError, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.workers.server import status_for
+from fourfold.wire import answer_to_pb, params_from_pb, summary_to_pb
+from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
 
@@ -110,11 +110,13 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         store = self.engine.store
         live = store.live_generation()
         repo_stats = store.reader(live).manifest.get("repos", {}) if live else {}
-        await self.engine.endpoints.refresh()
+        registry = self.engine.endpoints  # None: the engine searches shards in its own process
+        if registry is not None:
+            await registry.refresh()
         shards = []
         health = await self._health()
         shown = self._visible_shards(principal, live)
-        for ep in self.engine.endpoints.all():
+        for ep in registry.all() if registry is not None else ():
             for shard in ep.shards:  # one row per shard, whichever worker group serves it
                 if shown is not None and (ep.key.generation, ep.key.modality, shard) not in shown:
                     continue
@@ -173,5 +175,6 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"
 
-        results = await asyncio.gather(*(check(ep.address) for ep in self.engine.endpoints.all()))
+        registry = self.engine.endpoints
+        results = await asyncio.gather(*(check(ep.address) for ep in (registry.all() if registry is not None else ())))
         return dict(results)

@@ -12,12 +12,12 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import InvalidInput
 from fourfold.index.ingest.languages import detect_language
@@ -53,34 +53,6 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
-
-
-@dataclass
-class IndexSummary:
-    generation: str = ""
-    files: int = 0
-    segments: int = 0
-    bytes: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    reused_files: int = 0
-    parse_errors: int = 0
-    unsupported_languages: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    shards: int = 0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "generation": self.generation,
-            "files": self.files,
-            "segments": self.segments,
-            "bytes": self.bytes,
-            "skipped": dict(self.skipped),
-            "reused_files": self.reused_files,
-            "parse_errors": self.parse_errors,
-            "unsupported_languages": dict(self.unsupported_languages),
-            "seconds": round(self.seconds, 3),
-            "shards": self.shards,
-        }
 
 
 class ShardExecutor(Protocol):

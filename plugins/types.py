@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -12,6 +13,7 @@ __all__ = [
     "Extraction",
     "FollowUp",
     "Hit",
+    "IntentRule",
     "ModalityQuery",
     "Segment",
     "ShardResult",
@@ -151,3 +153,20 @@ class ShardResult:
     total_files: int = 0
     line_counts: bool = False
     total_lower_bound: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class IntentRule:
+    """One rule of the intent classifier: a query ``pattern`` matches has ``intent``, with ``confidence``.
+
+    The built-in rules are the coordinator's (``coordinator/intent.py``); a plugin's come through
+    ``fourfold_register_intents`` with the ``weights`` of the new intent's profile and the name of
+    the ``plugin`` that registered it (``name`` is then ``plugin:<plugin>``).
+    """
+
+    name: str
+    intent: str
+    confidence: float
+    pattern: re.Pattern[str]
+    weights: Mapping[str, float] = field(default_factory=dict)
+    plugin: str = ""  # "" for a built-in rule

@@ -23,7 +23,7 @@ from fourfold.workers.actors import EndpointKey, actor_name, parse_actor_name
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.groups import WORKERS_ENV, plan_groups, workers_from_env
 from fourfold.workers.registry import Endpoint
-from fourfold.workers.server import ShardServer
+from fourfold.workers.servicer import ShardServer
 
 REPOS = {
     "alpha": {"net.py": "def connect(host):\n    raise OSError('ECONNREFUSED on ' + host)\n", "util.py": "X = 1\n"},
@@ -231,7 +231,7 @@ def test_fan_out_sends_one_call_per_worker_and_reports_a_dead_worker_shard_by_sh
 @pytest.fixture
 def one_worker_per_modality(cluster: Any, text_home: Path) -> Iterator[Any]:
     """The sample repositories served by the session's Ray cluster with one worker per modality."""
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.workers.cluster import Launcher
 
     with EmbeddedServer(text_home, workers_per_modality=1) as server:

@@ -26,7 +26,7 @@ from typing import TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from fourfold.errors import CorruptIndex, FourfoldError, IndexError_, InvalidQuery
+from fourfold.errors import CorruptIndex, FourfoldError, IndexStateError, InvalidQuery
 from fourfold.index.store import GenerationReader
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
@@ -34,7 +34,7 @@ from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.convert import query_from_pb, result_to_pb
 
-__all__ = ["ShardServer", "status_for"]
+__all__ = ["ShardServer", "status_for", "with_centrality"]
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             return self.shard_names
         unknown = [s for s in request.shards if s not in self.specs]
         if unknown:
-            raise IndexError_(
+            raise IndexStateError(
                 f"this worker serves {self.modality_name} shards {list(self.shard_names)}, not {unknown}; "
                 "the coordinator's worker list is stale, it refreshes on its own"
             )
@@ -232,18 +232,23 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         )
 
     def _with_centrality(self, result: ShardResult) -> ShardResult:
-        """Attach the generation's precomputed centrality to hits the modality left at 0."""
-        missing = [h.segment_id for h in result.hits if not h.centrality]
-        if not missing:
-            return result
-        cent = self.reader.centrality(missing)
-        hits: list[Hit] = []
-        for h in result.hits:
-            c = cent.get(h.segment_id, 0.0)
-            if c and not h.centrality:
-                h = replace(h, centrality=c)
-            hits.append(h)
-        return replace(result, hits=tuple(hits))
+        return with_centrality(self.reader, result)
+
+
+def with_centrality(reader: GenerationReader, result: ShardResult) -> ShardResult:
+    """``result`` with the generation's precomputed centrality on the hits the modality left at 0
+    (a worker and the coordinator's in-process searcher both attach it)."""
+    missing = [h.segment_id for h in result.hits if not h.centrality]
+    if not missing:
+        return result
+    cent = reader.centrality(missing)
+    hits: list[Hit] = []
+    for h in result.hits:
+        c = cent.get(h.segment_id, 0.0)
+        if c and not h.centrality:
+            h = replace(h, centrality=c)
+        hits.append(h)
+    return replace(result, hits=tuple(hits))
 
 
 def _node_ip() -> str:

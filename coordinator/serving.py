@@ -25,11 +25,13 @@ from grpc_reflection.v1alpha import reflection
 
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.fanout import WorkerSearcher
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
 from fourfold.workers.build import RayShardExecutor
+from fourfold.workers.registry import EndpointRegistry
 
 __all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
 
@@ -47,10 +49,8 @@ class TlsFiles:
         try:
             chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
         except OSError as exc:
-            raise OSError(
-                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: "
-                f"{exc.strerror}"
-            ) from None
+            which = "certificate" if exc.filename == str(self.cert) else "key"
+            raise OSError(f"cannot read the TLS {which} {exc.filename!r}: {exc.strerror}") from None
         return grpc.ssl_server_credentials([(key, chain)])
 
 
@@ -105,7 +105,8 @@ async def start_server(
         if live:
             await launcher.deploy(live)
         return RunningServer(address="", server=None, engine=None)
-    engine = Engine(store, launcher, executor_factory=RayShardExecutor)
+    searcher = WorkerSearcher(EndpointRegistry(store.store_id()))
+    engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
     await engine.start()
     interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
     server = grpc.aio.server(

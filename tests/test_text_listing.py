@@ -337,3 +337,16 @@ def test_listed_hits_keep_their_merged_order_even_when_vendored() -> None:
     out = listed(hits)
     assert [f.hit.path for f in out] == ["vendor/f0.py", "f1.py", "f2.py"] and out[0].demoted
     assert [f.modalities["text"].rank for f in out] == [0, 1, 2]
+
+
+@needs_rg
+@pytest.mark.slow
+def test_cli_in_process_all_pages_to_ripgreps_set(indexed_home: Path, tmp_path: Path) -> None:
+    expected = ripgrep(sample_tree(tmp_path), "import", "-i", "-F")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "FOURFOLD_HOME": str(indexed_home)}
+    args = [sys.executable, "-m", "fourfold", "search", "import", "--literal", "-k", "1", "--json", "--in-process"]
+    proc = subprocess.run([*args, "--all"], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["complete"] is True and out["total_matches"]["lines"] == len(expected)
+    assert {(h["path"], line) for h in out["hits"] for line in h["match_lines"]} == expected

@@ -350,3 +350,17 @@ def test_cli_in_process_all_pages_to_ripgreps_set(indexed_home: Path, tmp_path: 
     out = json.loads(proc.stdout)
     assert out["complete"] is True and out["total_matches"]["lines"] == len(expected)
     assert {(h["path"], line) for h in out["hits"] for line in h["match_lines"]} == expected
+
+
+def test_bm25_line_marking_by_bytes_equals_the_regex(listing: tuple[Path, TextShard]) -> None:
+    from fourfold.plugins.text.matchers import regex_matcher
+
+    _, shard = listing
+    finder = regex_matcher("value|none|class", False)
+    needles = (b"value", b"none", b"class")
+    marked = 0
+    for seg in range(0, shard.n_segments, 7):
+        fast = shard._lines_in_segment(seg, finder, needles)
+        assert fast == shard._lines_in_segment(seg, finder)
+        marked += len(fast)
+    assert marked > 100

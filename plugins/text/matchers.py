@@ -18,7 +18,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
 from fourfold.plugins.text.trigram_query import Query, for_literal, for_regex
 
-__all__ = ["Matcher", "literal_matcher", "regex_matcher"]
+__all__ = ["Matcher", "find_lines", "literal_matcher", "regex_matcher"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +47,9 @@ class Matcher:
         """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match."""
         if self.needle is not None:
             if self.case_sensitive:
-                return _find_lines(data, self.needle)
+                return find_lines(data, self.needle)
             if data.isascii():  # ASCII folding is then exactly Unicode simple folding
-                return _find_lines(data.lower(), self.needle)
+                return find_lines(data.lower(), self.needle)
         out: list[int] = []
         search = self.program.search
         pos = line = 0
@@ -69,7 +69,7 @@ class Matcher:
         return self.program.search(encode(text)) is not None
 
 
-def _find_lines(data: bytes, needle: bytes) -> list[int]:
+def find_lines(data: bytes, needle: bytes) -> list[int]:
     """``Matcher.lines`` for a plain byte string, with ``bytes.find``."""
     out: list[int] = []
     pos = line = 0

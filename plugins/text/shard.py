@@ -25,8 +25,9 @@ import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.text.build import FORMAT
+from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
-from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_matcher
+from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher, regex_matcher
 from fourfold.plugins.text.storage import PostingLists, StringTable
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
@@ -655,10 +656,11 @@ class TextShard:
         )
         hits = []
         if ranked:
-            pattern = "|".join(re.escape(t) for t in self._line_terms(terms))
-            finder = regex_matcher(pattern, False)
+            marked = self._line_terms(terms)
+            finder = regex_matcher("|".join(re.escape(t) for t in marked), False)
+            needles = tuple(encode(t.lower()) for t in marked) if all(t.isascii() for t in marked) else ()
             for seg, score in ranked[: query.k]:
-                hits.append(self._hit(seg, score, self._lines_in_segment(seg, finder)))
+                hits.append(self._hit(seg, score, self._lines_in_segment(seg, finder, needles)))
         note = f"text: BM25 over terms {', '.join(terms) if terms else '(none)'}"
         return ShardResult(hits=tuple(hits), total_matches=len(scores), notes=(note,))
 
@@ -671,10 +673,22 @@ class TextShard:
         kept = tuple(t for t in terms if t in df and df[t] <= self.n_segments / 5)
         return kept or (min(df, key=df.__getitem__),)
 
-    def _lines_in_segment(self, seg: int, matcher: Matcher) -> tuple[int, ...]:
+    def _lines_in_segment(self, seg: int, matcher: Matcher, needles: tuple[bytes, ...] = ()) -> tuple[int, ...]:
+        """The lines of ``seg`` that ``matcher`` matches. ``needles``: the same words as lower-case
+        ASCII bytes, found with ``bytes.find`` in a lower-cased ASCII block (the regex binding
+        costs microseconds per match; the common case needs none)."""
         f = int(self.seg_file[seg])
         first, last = self._block_of(f, int(self.seg_start[seg]) - 1), self._block_of(f, int(self.seg_end[seg]) - 1)
-        lines = self._match_lines(matcher, range(first, last + 1))
+        lines: list[int] = []
+        for b in range(first, last + 1):
+            data = self._block_bytes(b)
+            base = int(self.block_line[b])
+            if needles and data.isascii():
+                low = data.lower()
+                found = sorted({line for n in needles for line in find_lines(low, n)})
+            else:
+                found = matcher.lines(data)
+            lines.extend(base + line for line in found)
         return tuple(line + 1 for line, o in zip(lines, self._owners_of(f, lines), strict=True) if o == seg)
 
     # --- hits ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
+"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, web, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
 at ``--address`` when one answers there, else searches the store in this process (no cluster);
@@ -18,7 +18,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import grpc
@@ -27,11 +27,16 @@ from fourfold import __version__
 from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.errors import FourfoldError, InvalidInput
+from fourfold.rpc_errors import explain, speaks_tls
 
 __all__ = ["build_parser", "main"]
 
 #: Files a page when ``search --all`` pages through a listing (the coordinator's largest k).
 ALL_PAGE_K = 1000
+#: Longest --deadline-ms (an hour): the wire field is a 32-bit integer.
+MAX_DEADLINE_MS = 3_600_000
+#: Largest value a 32-bit wire field holds (a larger -k would fail inside protobuf).
+MAX_WIRE_INT = 2**31 - 1
 
 DEMO_QUERIES = (
     ("find_definition", "def build_generation"),
@@ -152,10 +157,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
     sv.add_argument(
+        "--worker-tls",
+        action="store_true",
+        help="encrypt the worker plane (implied by --tls-cert; give it to a separate --role workers launcher too)",
+    )
+    sv.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="serve without tokens on an address other hosts reach (refused otherwise: anyone could read everything)",
+    )
+    sv.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="accept tokens without TLS on an address other hosts reach (only where the network encrypts)",
+    )
+    sv.add_argument(
         "--health-address",
         default=None,
         metavar="HOST:PORT",
         help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)",
+    )
+    sv.add_argument(
+        "--web-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help="also serve the search page and HTTP API on this port, on the --address host (0: off; "
+        "HTTPS with --tls-cert/--tls-key)",
     )
 
     sc = sub.add_parser(
@@ -240,6 +268,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
     )
 
+    wb = sub.add_parser("web", help="serve the search page and the HTTP JSON API over a coordinator")
+    wb.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})"
+    )
+    wb.add_argument("--listen", default="127.0.0.1:8080", help="HOST:PORT to serve HTTP on (default 127.0.0.1:8080)")
+    wb.add_argument(
+        "--tls-cert", type=Path, default=None, metavar="PEM", help="serve HTTPS with this certificate chain"
+    )
+    wb.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
+    wb.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="PEM",
+        help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
+    wb.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="serve plain HTTP on an address other hosts reach (behind a proxy or mesh that encrypts)",
+    )
+
     tk = sub.add_parser("token", help="make a new bearer token and print its entry for the --auth-tokens file")
     tk.add_argument("--name", required=True, help="who holds the token (shown in logs and errors)")
     tk.add_argument("--repo", action="append", default=[], help="a repository it may read (repeatable; '*' for all)")
@@ -283,6 +332,8 @@ def _client_if_up(address: str | None):
     if c.healthy():
         return c
     c.close()
+    if address and not c.connection.tls and speaks_tls(address):
+        raise FourfoldError(f"the server at {address} speaks TLS: set $FOURFOLD_TLS_CA to its CA bundle")
     if address:
         raise FourfoldError(
             f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`"
@@ -388,9 +439,20 @@ def cmd_index(args: argparse.Namespace) -> int:
                     last = msg
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
+            except KeyboardInterrupt:
+                # the build belongs to the coordinator: it goes on and goes live when done (a
+                # generation switches whole or not at all), whatever happens to this client
+                print(
+                    f"\nfourfold: interrupted; the build goes on at the coordinator {client.address} and goes live "
+                    f"when done. Follow it with `fourfold status --address {client.address}`",
+                    file=sys.stderr,
+                )
+                return 130
         assert last is not None
         s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+        # JSON carries 64-bit integers as strings
         s["files"], s["segments"] = int(s.get("files", 0)), int(s.get("segments", 0))
+        s["bytes"], s["seconds"] = int(s.get("bytes", 0)), float(s.get("seconds", 0.0))
         s["skipped"] = {k: int(v) for k, v in s.get("skipped", {}).items()}
         s["unsupported_languages"] = {k: int(v) for k, v in s.get("unsupported_languages", {}).items()}
         _print_summary(s, args.json)
@@ -439,9 +501,13 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    if not 1 <= args.k <= MAX_WIRE_INT:  # the wire field is 32-bit: say so before protobuf raises
+        from fourfold.coordinator.engine import MAX_K
+
+        raise InvalidInput(f"invalid -k {args.k}: ask for 1 to {MAX_K} hits")
+    if not 0 <= args.deadline_ms <= MAX_DEADLINE_MS:
+        raise InvalidInput(f"invalid --deadline-ms {args.deadline_ms}: give 1 to {MAX_DEADLINE_MS} milliseconds")
     params = _search_params(args)
-    if args.k <= 0:
-        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
     client = None if args.in_process else _client_if_up(args.address)
     if client is None:
         return _search_in_process(params, args.json, args.all_pages)
@@ -530,6 +596,7 @@ def _joined(pages):
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
+    from fourfold.coordinator.exposure import exposure
     from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
@@ -540,6 +607,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         raise InvalidInput("give both --tls-cert and --tls-key, or neither")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert is not None and args.tls_key is not None else None
+    if args.role != "workers":  # refuse an unsafe exposure before starting a cluster
+        exposure(
+            args.address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+        )
     if args.metrics_port:
         from fourfold.coordinator import metrics
 
@@ -556,6 +631,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tls=tls,
             health_address=args.health_address,
             workers_per_modality=workers,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+            encrypt_workers=args.worker_tls,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -570,7 +648,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("fourfold workers serving", flush=True)
         else:
             print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
+        stop_web = _start_web(args, running.address, tls) if args.web_port and args.role != "workers" else None
         await stop.wait()
+        if stop_web is not None:
+            stop_web()
         if watcher:
             watcher.cancel()
         await running.stop()
@@ -740,6 +821,59 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.exposure import is_loopback
+    from fourfold.web import parse_listen, serve
+
+    host, _ = parse_listen(args.listen)
+    if args.tls_cert is None and not is_loopback(host) and not args.allow_plaintext_tokens:
+        # Browsers post their token to the login form and scripts send it in a header: over plain
+        # HTTP on a reachable address every token crosses the network readable.
+        raise InvalidInput(
+            f"refusing to serve the search page on {args.listen} without TLS: tokens would cross the network "
+            "readable; give --tls-cert/--tls-key, listen on 127.0.0.1, or --allow-plaintext-tokens behind a "
+            "proxy or mesh that encrypts"
+        )
+    serve(
+        args.address,
+        args.listen,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=args.tls_ca is not None,
+        coordinator_ca=args.tls_ca,
+    )
+    return 0
+
+
+def _start_web(args: argparse.Namespace, coordinator: str, tls: object) -> Callable[[], None]:
+    """``serve --web-port``: the page beside the coordinator, on its own thread and event loop
+    (a client like any other: it reaches the coordinator through its gRPC port). Returns its stop."""
+    import threading
+
+    from fourfold.web.server import uvicorn_server
+
+    host = args.address.rsplit(":", 1)[0] or "0.0.0.0"
+    server = uvicorn_server(
+        coordinator,
+        f"{host}:{args.web_port}",
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=tls is not None,
+        coordinator_ca=os.environ.get("FOURFOLD_TLS_CA") or (str(args.tls_cert) if tls is not None else None),
+        # the page dials the coordinator at 127.0.0.1: name the certificate's host when it does not list that
+        coordinator_server_name=os.environ.get("FOURFOLD_TLS_SERVER_NAME") or None,
+    )
+    thread = threading.Thread(target=server.run, name="fourfold-web", daemon=True)
+    thread.start()
+    print(f"fourfold web serving on {'https' if tls else 'http'}://{host}:{args.web_port}", flush=True)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return stop
+
+
 def cmd_token(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import hash_token, new_token
 
@@ -779,6 +913,7 @@ COMMANDS = {
     "plugins": cmd_plugins,
     "eval": cmd_eval,
     "mcp": cmd_mcp,
+    "web": cmd_web,
     "token": cmd_token,
 }
 
@@ -792,6 +927,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except FourfoldError as exc:
         print(f"fourfold: {exc}", file=sys.stderr)
+        return 2
+    except grpc.RpcError as exc:
+        address = getattr(args, "address", None) or DEFAULT_ADDRESS
+        why = explain(exc, address, tls=bool(os.environ.get("FOURFOLD_TLS_CA")))
+        print(f"fourfold: {why or f'{exc.code().name}: {exc.details()}'}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -40,9 +40,10 @@ from fourfold.coordinator.profiles import (
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey, ShardSearcher
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.index.generation import ShardExecutor, build_generation
+from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import INTENTS, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
 
 if TYPE_CHECKING:
     from fourfold.workers.cluster import Launcher
@@ -245,6 +246,13 @@ class Engine:
             self._readers = {generation: cached}
         return cached
 
+    def live_reader(self) -> GenerationReader:
+        """The live generation's cached reader (what ReadFile reads); :class:`NoIndex` before any build."""
+        live = self.store.live_generation()
+        if live is None:
+            raise NoIndex(f"no index in {str(self.store.home)!r}; run `fourfold index PATH` first")
+        return self._reader(live)
+
     def _registered_repos(self) -> frozenset[str]:
         """Registered repository names, read again only when the live generation changes."""
         live = self.store.live_generation()
@@ -300,6 +308,10 @@ class Engine:
         for m, w in p.weights.items():
             if not (w >= 0.0) or w > 100:
                 raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
+        unknown_langs = sorted(set(p.languages) - KNOWN_LANGUAGES)
+        if unknown_langs:
+            valid = ", ".join(sorted(KNOWN_LANGUAGES))
+            raise InvalidQuery(f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {valid}")
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
         self._check_repos(p.repos, visible)
@@ -391,7 +403,8 @@ class Engine:
             path_glob=p.path_glob or None,
             languages=p.languages,
             case_sensitive=p.case_sensitive,
-            options=options,
+            # a restricted caller's answer must be the one the store would give without the others
+            options={**options, SCOPE_OPTION: "only"} if visible is not None else options,
         )
         targets = self._targets(generation, weights, allowed, visible)
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
@@ -414,8 +427,8 @@ class Engine:
                 weights,
                 plan.preset.rrf_k,
                 use_centrality=plan.strategy == "fused",
-                per_file=plan.intent
-                != "impact_analysis",  # impact analysis lists dependents: two functions, two answers
+                # impact lists dependents (two functions, two answers); segments=all asks for every segment
+                per_file=plan.intent != "impact_analysis" and p.options.get("segments") != "all",
                 centrality_scale=centrality_scale(p.options.get("profile", ""), plan.intent),
             )
         )
@@ -470,6 +483,7 @@ class Engine:
             and plan.strategy == "direct"
             and set(plan.weights) == {"text"}
             and plan.intent != "impact_analysis"
+            and p.options.get("segments") != "all"  # every segment asked for: segment hits, ranked
         )
 
     @staticmethod
@@ -506,9 +520,12 @@ class Engine:
                 continue
             key = (spec.modality, spec.shard)
             out.repos_of[key] = spec.repos
+            outside = allowed is not None and not allowed.intersection(spec.repos)
+            if outside and visible is not None:
+                continue  # a restricted caller's answer is the one the store would give without the others
             out.covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
             partitioned = self.plugins.modalities[spec.modality].sharding == "partitioned"
-            if allowed is not None and not allowed.intersection(spec.repos) and not partitioned:
+            if outside and not partitioned:
                 continue  # pruned: the shard cannot match the repository filter
             if key not in served:
                 out.missing.append(self._shard_label(spec.modality, spec.shard, spec.repos, allowed, visible))

@@ -25,6 +25,7 @@ from fourfold.coordinator.metrics import RETRIES
 from fourfold.coordinator.searcher import ShardAnswer, ShardKey
 from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2_grpc
+from fourfold.workers.auth import SecretMetadata, WorkerTls
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.registry import Endpoint, EndpointRegistry
 
@@ -63,16 +64,26 @@ class ShardCallError(Exception):
 class FanOut:
     """Holds one channel per worker address; used from one asyncio loop."""
 
-    def __init__(self, registry: EndpointRegistry) -> None:
+    def __init__(self, registry: EndpointRegistry, secret: str = "", tls: WorkerTls | None = None) -> None:
         self.registry = registry
+        self._interceptors = [SecretMetadata(secret)] if secret else []  # workers refuse calls without it
+        self._tls = tls  # the worker plane's pinned certificate, when it is encrypted
         self._channels: dict[str, grpc.aio.Channel] = {}
 
-    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+    def channel(self, address: str) -> grpc.aio.Channel:
+        """The channel to the worker at ``address`` (made once; TLS when the worker plane is encrypted)."""
         ch = self._channels.get(address)
         if ch is None:
-            ch = grpc.aio.insecure_channel(address)
+            if self._tls is not None:
+                creds, options = self._tls.channel_credentials(), self._tls.channel_options()
+                ch = grpc.aio.secure_channel(address, creds, options=options, interceptors=self._interceptors)
+            else:
+                ch = grpc.aio.insecure_channel(address, interceptors=self._interceptors)
             self._channels[address] = ch
-        return worker_pb2_grpc.ModalityWorkerStub(ch)
+        return ch
+
+    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+        return worker_pb2_grpc.ModalityWorkerStub(self.channel(address))
 
     async def close(self) -> None:
         for ch in self._channels.values():
@@ -166,9 +177,9 @@ class WorkerSearcher:
     """The :class:`~fourfold.coordinator.searcher.ShardSearcher` of a cluster: shards served by
     the worker actors an :class:`EndpointRegistry` discovers, asked through a :class:`FanOut`."""
 
-    def __init__(self, registry: EndpointRegistry) -> None:
+    def __init__(self, registry: EndpointRegistry, secret: str = "", tls: WorkerTls | None = None) -> None:
         self.registry = registry
-        self.fanout = FanOut(registry)
+        self.fanout = FanOut(registry, secret, tls)
 
     async def refresh(self) -> None:
         await self.registry.refresh()

@@ -2,7 +2,8 @@
 
 Every method acts for the caller that :mod:`fourfold.coordinator.auth` authenticated: Search sees
 only its repositories, Status shows only them (and no worker addresses unless it is an admin),
-Index needs an admin token.
+Index needs an admin token, ReadFile answers NOT_FOUND for a repository the caller may not read
+exactly as for a missing file.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import ray
@@ -19,10 +21,11 @@ from fourfold import __version__
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
+from fourfold.coordinator.files import read_file
 from fourfold.coordinator.metrics import OVERLOADED
-from fourfold.errors import FourfoldError, PermissionDenied
+from fourfold.errors import FourfoldError, NotFound, PermissionDenied
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import answer_to_pb, params_from_pb, summary_to_pb
+from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, summary_to_pb
 from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
@@ -149,6 +152,26 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
         )
 
+    async def ReadFile(
+        self, request: coordinator_pb2.ReadFileRequest, context: grpc.aio.ServicerContext
+    ) -> coordinator_pb2.ReadFileResponse:
+        principal = current_principal()
+        try:
+            if not principal.may_read(request.repo):  # the same words as a missing file: nothing leaks
+                raise NotFound(f"no file {request.path!r} in repository {request.repo!r}")
+            reader = self.engine.live_reader()
+            args = (reader, request.repo, request.path, request.start_line, request.end_line)
+            # A range (a hit's lines) reads one file's rows from an indexed table: cheaper inline than a
+            # thread hop; a whole file may be large, so it is read off the event loop.
+            f = read_file(*args) if request.end_line else await asyncio.to_thread(read_file, *args)
+        except NotFound:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND, bounded(f"no file {request.path!r} in repository {request.repo!r}")
+            )
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), bounded(str(exc)))
+        return file_to_pb(f)
+
     def _visible_shards(self, principal: Principal, live: str | None) -> set[tuple[str, str, str]] | None:
         """(generation, modality, shard) a restricted caller may see: the live generation's shards
         holding one of its repositories. None for a caller who may read everything."""
@@ -165,13 +188,14 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     async def _health(self) -> dict[str, str]:
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+        fanout: Any = getattr(self.engine.searcher, "fanout", None)  # its channels: TLS when the worker plane is
+
         async def check(address: str) -> tuple[str, str]:
             try:
-                async with grpc.aio.insecure_channel(address) as ch:
-                    r = await health_pb2_grpc.HealthStub(ch).Check(
-                        health_pb2.HealthCheckRequest(service=""), timeout=1.0
-                    )
-                    return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+                r = await health_pb2_grpc.HealthStub(fanout.channel(address)).Check(
+                    health_pb2.HealthCheckRequest(service=""), timeout=1.0
+                )
+                return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"
 

@@ -25,11 +25,14 @@ from grpc_reflection.v1alpha import reflection
 
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.exposure import exposure
 from fourfold.coordinator.fanout import WorkerSearcher
+from fourfold.coordinator.malformed import DecodeGuard
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
+from fourfold.workers.auth import ensure_worker_tls, worker_secret, worker_tls
 from fourfold.workers.build import RayShardExecutor
 from fourfold.workers.registry import EndpointRegistry
 
@@ -82,6 +85,9 @@ async def start_server(
     limits: Limits | None = None,
     health_address: str | None = None,
     workers_per_modality: int | None = None,
+    allow_unauthenticated: bool = False,
+    allow_plaintext_tokens: bool = False,
+    encrypt_workers: bool = False,
 ) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
@@ -90,10 +96,25 @@ async def start_server(
     ``health_address``: also serve grpc.health.v1 alone, in plaintext, there — for probes that
     cannot speak TLS (the kubelet's gRPC probes); it carries no code and needs no token.
     ``workers_per_modality``: pack each modality's shards into at most this many workers (see
-    ``workers.groups``).
+    ``workers.groups``). ``allow_unauthenticated`` / ``allow_plaintext_tokens``: opt into serving
+    without tokens, or tokens without TLS, on an address other hosts reach (see ``exposure``).
+    ``encrypt_workers``: encrypt the worker plane (always so when ``tls`` is given; see ``workers.auth``).
     """
+    exposed = (
+        exposure(
+            address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=allow_unauthenticated,
+            allow_plaintext_tokens=allow_plaintext_tokens,
+        )
+        if role != "workers"
+        else None
+    )
     store = IndexStore(home)
     store.ensure()
+    if tls is not None or encrypt_workers:
+        ensure_worker_tls(store.home)  # before any worker starts: workers and fan-out read it once
     launcher = (
         cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality)
         if role in ("all", "workers")
@@ -105,12 +126,20 @@ async def start_server(
         if live:
             await launcher.deploy(live)
         return RunningServer(address="", server=None, engine=None)
-    searcher = WorkerSearcher(EndpointRegistry(store.store_id()))
+    # workers refuse calls without the cluster's secret; TLS when the worker plane is encrypted
+    searcher = WorkerSearcher(EndpointRegistry(store.store_id()), worker_secret(store.home), worker_tls(store.home))
     engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
     await engine.start()
-    interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
+    # the caller is authenticated first; then DecodeGuard refuses a malformed request in words
+    interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]
     server = grpc.aio.server(
-        interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)]
+        interceptors=interceptors,
+        options=[
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", 16 << 20),
+            # room for a mistaken long token to reach the interceptor, which refuses it in words
+            ("grpc.max_metadata_size", 32 << 10),
+        ],
     )
     coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits), server)
     health_servicer = health.aio.HealthServicer()
@@ -142,18 +171,8 @@ async def start_server(
     if host in ("0.0.0.0", "[::]", ""):
         host = "127.0.0.1"
     bound = f"{host}:{port}"
-    if tokens is None and host in ("127.0.0.1", "localhost", "[::1]"):
-        log.warning("coordinator listening on %s without authentication (loopback only)", bound)
-    elif tokens is None:
-        log.warning(
-            "coordinator listening on %s WITHOUT AUTHENTICATION: anyone who reaches this port reads every "
-            "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)",
-            bound,
-        )
-    else:
-        log.info(
-            "coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS"
-        )
+    assert exposed is not None
+    log.log(logging.WARNING if exposed.warning else logging.INFO, "%s (connect to %s)", exposed.message, bound)
     return RunningServer(
         address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound
     )

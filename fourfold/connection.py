@@ -25,6 +25,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from fourfold.api import SearchParams
 from fourfold.errors import InvalidInput
+from fourfold.rpc_errors import check_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import params_to_pb
 
@@ -67,7 +68,12 @@ class Connection:
         return cls(address=address, token=token, tls=tls or ca is not None, ca_cert=ca, **kw)  # type: ignore[arg-type]
 
     def metadata(self) -> tuple[tuple[str, str], ...]:
-        return (("authorization", f"Bearer {self.token}"),) if self.token else ()
+        """The call metadata; a token no coordinator could accept raises Unauthenticated here, not
+        as an opaque transport error later."""
+        if not self.token:
+            return ()
+        check_token(self.token)
+        return (("authorization", f"Bearer {self.token}"),)
 
     def _credentials(self) -> grpc.ChannelCredentials:
         roots = None

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "INTENTS",
+    "SCOPE_OPTION",
     "Definition",
     "Extraction",
     "FollowUp",
@@ -86,12 +87,19 @@ class Segment:
         return self.symbol is not None
 
 
+#: ``options[SCOPE_OPTION] == "only"``: the caller may read ``repos`` and nothing else, so a shard
+#: answers as if no other repository were indexed — it resolves no name to, walks through, counts
+#: or mentions anything outside ``repos`` (else a restricted caller learns what exists elsewhere).
+#: Without it, ``repos`` is a filter on hits only: a walk may pass through other repositories.
+SCOPE_OPTION = "scope"
+
+
 @dataclass(frozen=True, slots=True)
 class ModalityQuery:
     """A search as one shard of one modality sees it.
 
     ``options`` carries modality-specific switches as strings (``mode=regex``, ``kind=function``);
-    a modality ignores the options it does not know.
+    a modality ignores the options it does not know. See :data:`SCOPE_OPTION` for ``repos``.
     """
 
     text: str

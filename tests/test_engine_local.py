@@ -109,8 +109,12 @@ def test_follow_up_rounds_walk_the_partitioned_graph(home: Path) -> None:
 def test_a_restricted_caller_sees_only_its_repositories(home: Path) -> None:
     engine = Engine(IndexStore(home))
     impact = SearchParams("impact of changing normalize", modalities=("graph",), k=50)
+    # normalize is defined in beta: to a caller reading only gamma it does not exist, exactly as if beta
+    # (and alpha, which the walk to gamma passes through) were not indexed
     a = search(engine, impact, frozenset({"gamma"}))
-    assert a.hits and {f.hit.repo for f in a.hits} == {"gamma"}
+    assert a.hits == () and any("no definition named 'normalize'" in n for n in a.notes), a.notes
+    allowed = search(engine, impact, frozenset({"alpha", "beta", "gamma"}))
+    assert {f.hit.repo for f in allowed.hits} >= {"gamma"}  # a caller reading the whole walk sees it
     helper = SearchParams("helper", modalities=("text", "structural"), k=50)
     assert {"beta", "gamma"} <= {f.hit.repo for f in search(engine, helper).hits}  # in several repositories...
     everything = search(engine, helper, frozenset({"gamma"}))
@@ -139,16 +143,17 @@ def test_a_failing_shard_is_missing_with_its_reason_and_the_rest_answers(home: P
     assert a.partial and a.missing_shards == ("text/alpha",)
     assert any(n.startswith("text/alpha missing: OSError") for n in a.notes)
     assert {"beta", "gamma"} & {f.hit.repo for f in a.hits}
-    # a restricted caller is not told the name of a shard outside its repositories
+    # a partition outside a restricted caller's repositories is never asked (its answer is the one
+    # the store would give without them), so its failure is not the caller's to see, not even unnamed
     searcher = Failing(store, {("graph", "alpha")})
     r = search(
         Engine(store, searcher),
         SearchParams("impact of changing normalize", modalities=("graph",), k=50),
         frozenset({"gamma"}),
     )
-    assert ("graph", "alpha") in searcher.asked  # a partition outside the grant is still walked through
-    assert r.missing_shards == ("graph/(a shard outside your repositories)",)
-    assert not any("alpha" in n for n in r.notes)
+    assert searcher.asked == [("graph", "gamma")]
+    assert r.missing_shards == () and not r.partial
+    assert not any("alpha" in n or "outside your repositories" in n for n in r.notes)
 
 
 def test_a_query_the_shards_reject_is_the_callers_error(home: Path) -> None:

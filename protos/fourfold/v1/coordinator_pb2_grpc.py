@@ -49,6 +49,11 @@ class CoordinatorStub:
                 request_serializer=fourfold_dot_v1_dot_coordinator__pb2.StatusRequest.SerializeToString,
                 response_deserializer=fourfold_dot_v1_dot_coordinator__pb2.StatusResponse.FromString,
                 _registered_method=True)
+        self.ReadFile = channel.unary_unary(
+                '/fourfold.v1.Coordinator/ReadFile',
+                request_serializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.SerializeToString,
+                response_deserializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileResponse.FromString,
+                _registered_method=True)
 
 
 class CoordinatorServicer:
@@ -75,6 +80,14 @@ class CoordinatorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReadFile(self, request, context):
+        """The indexed text of one file of the live generation (a repository the caller may not read
+        answers NOT_FOUND, exactly like a missing file).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CoordinatorServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -92,6 +105,11 @@ def add_CoordinatorServicer_to_server(servicer, server):
                     servicer.Status,
                     request_deserializer=fourfold_dot_v1_dot_coordinator__pb2.StatusRequest.FromString,
                     response_serializer=fourfold_dot_v1_dot_coordinator__pb2.StatusResponse.SerializeToString,
+            ),
+            'ReadFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReadFile,
+                    request_deserializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.FromString,
+                    response_serializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -175,6 +193,33 @@ class Coordinator:
             '/fourfold.v1.Coordinator/Status',
             fourfold_dot_v1_dot_coordinator__pb2.StatusRequest.SerializeToString,
             fourfold_dot_v1_dot_coordinator__pb2.StatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReadFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fourfold.v1.Coordinator/ReadFile',
+            fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.SerializeToString,
+            fourfold_dot_v1_dot_coordinator__pb2.ReadFileResponse.FromString,
             options,
             channel_credentials,
             insecure,

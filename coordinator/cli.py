@@ -784,6 +784,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             )
 
     rows = []
+    glances = []
     for name, queries in suites:
 
         def progress(done: int, total: int, qid: str, name: str = name) -> None:
@@ -793,7 +794,10 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
         search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
         outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
         rows.extend(evaluate.rows_for(name, outcomes))
+        glances.extend(evaluate.glance(name, outcomes))
     print(evaluate.format_table(rows))
+    print("\nAt a glance: routing per intent, and the fused answer against the best single modality (MRR@10)")
+    print(evaluate.format_glance(glances))
     if args.json_path is not None:
         report = {
             "preset": args.preset,
@@ -802,6 +806,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             "modalities": modalities,
             "scopes": {name: list(repos) for name, repos in scopes.items()},
             "rows": evaluate.rows_to_json(rows),
+            "glance": evaluate.glance_to_json(glances),
         }
         args.json_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0

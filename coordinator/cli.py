@@ -129,7 +129,17 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--address", default=DEFAULT_ADDRESS, help=f"address the coordinator listens on (default {DEFAULT_ADDRESS})"
     )
-    sv.add_argument("--ray-address", default=None, help="join this Ray cluster (default: start a local one)")
+    sv.add_argument(
+        "--ray-address",
+        default=None,
+        help="join this Ray cluster (default: the Ray head recorded in $FOURFOLD_HOME, started when none runs; "
+        "it outlives a crashed serve, and a clean exit stops it)",
+    )
+    sv.add_argument(
+        "--keep-cluster",
+        action="store_true",
+        help="on a clean exit leave the Ray head and workers running for the next serve (`fourfold stop` ends them)",
+    )
     sv.add_argument(
         "--role",
         choices=("all", "coordinator", "workers"),
@@ -205,6 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
             help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
             "else the Ray cluster's CPU count)",
         )
+
+    sub.add_parser("stop", help="stop the Ray head (and its workers) a serve left running in $FOURFOLD_HOME")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -619,7 +631,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from fourfold.coordinator import metrics
 
         metrics.serve(args.metrics_port)
-    cluster.connect(args.ray_address)
+    from fourfold.workers import head
+
+    # our own Ray head, in a process of its own: workers outlive a crash of this process
+    ray_head, owner = (None, False) if args.ray_address else head.ensure(fourfold_home())
+    cluster.connect(args.ray_address or (ray_head.address if ray_head else None))
 
     async def run() -> None:
         running = await start_server(
@@ -656,7 +672,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
             watcher.cancel()
         await running.stop()
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        if owner and not args.keep_cluster:
+            cluster.shutdown()
+            head.stop(fourfold_home())
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    from fourfold.workers import head
+
+    stopped = head.stop(fourfold_home())
+    print(f"stopped the Ray head at {stopped.address}" if stopped else "no Ray head recorded; nothing to stop")
     return 0
 
 
@@ -920,6 +949,7 @@ COMMANDS = {
     "mcp": cmd_mcp,
     "web": cmd_web,
     "token": cmd_token,
+    "stop": cmd_stop,
 }
 
 

@@ -18,6 +18,8 @@ import grpc
 import ray
 
 from fourfold import __version__
+from fourfold.api import DEFAULT_DEADLINE_MS
+from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
@@ -30,7 +32,8 @@ from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
 
-#: Searches one coordinator runs at once; more are refused with RESOURCE_EXHAUSTED.
+#: Most searches one coordinator runs at once; fewer are admitted when they could not finish in
+#: time (see ``fourfold.coordinator.admission``); the rest are refused with RESOURCE_EXHAUSTED.
 DEFAULT_MAX_INFLIGHT = 256
 
 log = logging.getLogger(__name__)
@@ -48,25 +51,32 @@ def bounded(message: str) -> str:
 
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
-    def __init__(self, engine: Engine, limits: Limits | None = None, max_inflight: int = DEFAULT_MAX_INFLIGHT) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        limits: Limits | None = None,
+        max_inflight: int = DEFAULT_MAX_INFLIGHT,
+        admission: AdmissionPolicy | None = None,
+    ) -> None:
         self.engine = engine
         self.limits = limits or Limits()
-        self.max_inflight = max_inflight
-        self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
+        # searches in progress on this coordinator, admitted only if they can finish in time
+        self.admission = Admission(admission or AdmissionPolicy(max_in_flight=max_inflight))
 
     async def Search(
         self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext
     ) -> coordinator_pb2.SearchResponse:
         principal = current_principal()
-        if self._inflight >= self.max_inflight:
+        deadline_s = (request.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
+        remaining = context.time_remaining()
+        if remaining is not None:
+            deadline_s = min(deadline_s, remaining)
+        ticket = self.admission.admit(deadline_s)
+        if isinstance(ticket, Refusal):
             # Overload answers at once instead of queueing into every caller's deadline.
             OVERLOADED.inc()
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"coordinator overloaded: {self._inflight} searches in flight, the limit is "
-                f"{self.max_inflight}; retry with backoff or add coordinators",
-            )
-        self._inflight += 1
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket.message())
+            raise AssertionError("unreachable: abort raises")
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
             answer = await self.engine.search(params_from_pb(request), principal.repos)
@@ -75,7 +85,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         except ShardCallError as exc:
             await context.abort(exc.code, bounded(exc.details))
         finally:
-            self._inflight -= 1
+            self.admission.release(ticket)
         return answer_to_pb(answer)
 
     async def Index(

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import InvalidInput
+from fourfold.index import integrity
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
@@ -293,6 +294,7 @@ def build_generation(
             "summary": summary.as_dict(),
             "settings": dict(settings or {}),
             "modalities": chosen,
+            "integrity": integrity.record_shards(build_dir, (s.folder for s in specs)),
         }
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
         report("switch", 0, 1, f"switching to {generation}")

@@ -2,6 +2,7 @@
 """Benchmark of the semantic modality: quality (float, binary, binary+rescore, IVF), speed, size.
 
     python benchmarks/semantic.py [--dev ~/fourfold-dev] [--backends int8,fp32] [--out result.json]
+    python benchmarks/semantic.py --build [--rounds 3]          # build cost before/after the economies
     python benchmarks/semantic.py --scaling [--workers 1,2] [--chunks 384]   # Ray embedding scaling only
 
 Suites:
@@ -17,6 +18,15 @@ with the float16 vectors: the modality's default) on a flat index, and the same 
 default preset, with IVF's recall@10 against flat. Then embedding throughput on ~200-token
 chunks, query latency, IVF vs flat search latency on a shard grown to 100k windows by
 perturbing real codes, and bytes per 100k segments.
+
+``--build`` measures what an index build spends on embedding a whole corpus (CoSQA plus the
+docstring corpora), before and after the build's economies, interleaved (before, after, before,
+after...) in one process: CPU seconds of the process (every onnxruntime thread counted), wall
+seconds, segments and windows per CPU second, and CoSQA's MRR@10 (binary+rescore) from each
+build. "before" turns the economies off (``semantic.skip/dedup/sort=off``, embedder batches of 32,
+no embedding cache), "after" is the default, "after, warm cache" the default again with the
+embedding cache filled by an earlier build (a rebuild, an interrupted build resumed, the same
+code under another repository name).
 
 ``--scaling`` measures the distributed build's embedding alone: real ~200-token chunks of the
 httpx and click corpora embedded with MiniLM int8 in batches through ``RayMap`` (one Ray task of one CPU
@@ -362,6 +372,72 @@ def scaling(segments: list[Segment], workers: Sequence[int], n_chunks: int, batc
     return {"chunks": len(chunks), "batch": batch, "tasks": len(batches), "runs": runs}
 
 
+BUILD_CONFIGS: dict[str, dict[str, str]] = {
+    "before": {
+        "semantic.skip": "off",
+        "semantic.dedup": "off",
+        "semantic.sort": "off",
+        "semantic.cache": "off",
+        "embedder.batch_size": "32",
+    },
+    "after": {"semantic.cache": "off"},
+    "after, warm cache": {},
+}
+
+
+def build_cost(
+    corpus: list[Segment], cosqa: tuple[list[Segment], list[Query]] | None, rounds: int, work: Path
+) -> dict[str, Any]:
+    """Each config of ``BUILD_CONFIGS`` builds ``corpus`` ``rounds`` times, interleaved; medians."""
+    cache_dir = work / "embedding-cache"
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in BUILD_CONFIGS}
+    windows: dict[str, int] = {}
+    mrr: dict[str, float] = {}
+    modality = SemanticModality()
+    for config in BUILD_CONFIGS.values():  # load the model in every configuration once, untimed
+        warm = {"embedder": "minilm", **config, "semantic.cache": "off"}
+        ctx = BuildContext(generation="bench", shard="warm", repos=("warm",), settings=warm)
+        modality.build(corpus[:8], work / "warm", ctx)
+    if cosqa is not None:  # fill the cache from a build of its own, as an earlier index run would
+        fill = {"embedder": "minilm", "semantic.cache_dir": str(cache_dir)}
+        modality.build(corpus, work / "fill", BuildContext("bench", "fill", ("fill",), settings=fill))
+    for _ in range(rounds):
+        for name, config in BUILD_CONFIGS.items():
+            settings = {"embedder": "minilm", "semantic.cache_dir": str(cache_dir), **config}
+            out = work / f"build-{name.replace(' ', '_').replace(',', '')}"
+            cpu, wall = time.process_time(), time.perf_counter()
+            modality.build(corpus, out, BuildContext("bench", "corpus", ("corpus",), settings=settings))
+            samples[name].append((time.process_time() - cpu, time.perf_counter() - wall))
+            windows[name] = json.loads((out / "manifest.json").read_text())["windows"]
+    if cosqa is not None:
+        segments, queries = cosqa
+        for name, config in BUILD_CONFIGS.items():
+            settings = {"embedder": "minilm", "semantic.cache_dir": str(cache_dir), **config}
+            out = work / f"cosqa-{name.replace(' ', '_').replace(',', '')}"
+            modality.build(segments, out, BuildContext("bench", "cosqa", ("cosqa",), settings=settings))
+            mrr[name] = quality(run_shard(modality.load(out), queries, {}), queries).mrr10
+    runs = []
+    for name, pairs in samples.items():
+        cpu = statistics.median(c for c, _ in pairs)
+        wall = statistics.median(w for _, w in pairs)
+        runs.append(
+            {
+                "config": name,
+                "cpu_s": round(cpu, 2),
+                "wall_s": round(wall, 2),
+                "windows": windows[name],
+                "segments_per_cpu_s": round(len(corpus) / cpu, 1),
+                "windows_per_cpu_s": round(windows[name] / cpu, 1),
+                "cosqa_mrr10": mrr.get(name),
+                "cpu_samples": [round(c, 2) for c, _ in pairs],
+            }
+        )
+    base = runs[0]["segments_per_cpu_s"]
+    for run in runs:
+        run["speedup_vs_before"] = round(run["segments_per_cpu_s"] / base, 2)
+    return {"segments": len(corpus), "rounds": rounds, "loadavg": os.getloadavg(), "runs": runs}
+
+
 def index_scale(shard_dir: Path, n_windows: int = 100_000) -> dict[str, Any]:
     """Flat vs IVF search latency on ``n_windows`` codes grown from a real shard (real codes, ~5% bits flipped).
 
@@ -469,11 +545,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docstring-repos", default="click,httpx,rich")
     parser.add_argument("--max-pairs", type=int, default=400)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--build", action="store_true", help="only the build cost before/after its economies")
+    parser.add_argument("--rounds", type=int, default=3, help="--build: interleaved rounds per configuration")
     parser.add_argument("--scaling", action="store_true", help="only the Ray embedding scaling measurement")
     parser.add_argument("--workers", default="1,2", help="--scaling: cluster sizes (CPUs) to measure")
     parser.add_argument("--chunks", type=int, default=384, help="--scaling: chunks embedded per cluster size")
     parser.add_argument("--batch", type=int, default=16, help="--scaling: chunks per Ray task")
     args = parser.parse_args(argv)
+    if args.build:
+        if not (default_model_dir("int8") / "manifest.json").exists():
+            print("prepare the model first: python scripts/prepare_model.py --backend int8", file=sys.stderr)
+            return 1
+        cosqa = cosqa_suite(args.dev) if (args.dev / "suites" / "cosqa.jsonl").exists() else None
+        corpus = list(cosqa[0]) if cosqa else []
+        for repo in args.docstring_repos.split(","):
+            if (args.dev / "corpora" / repo).is_dir():
+                corpus.extend(segment_repo(args.dev / "corpora" / repo, repo))
+        with tempfile.TemporaryDirectory(prefix="fourfold-bench-build-") as tmp:
+            result = build_cost(corpus, cosqa, args.rounds, Path(tmp))
+        print(f"\n{result['segments']} segments, {result['rounds']} rounds interleaved, load {result['loadavg']}")
+        header = ("config", "CPU s", "wall s", "windows", "seg/CPU-s", "win/CPU-s", "x before", "MRR@10")
+        print(f"{header[0]:<18}" + "".join(f" {h:>9}" for h in header[1:]))
+        for run in result["runs"]:
+            keys = ("cpu_s", "wall_s", "windows", "segments_per_cpu_s", "windows_per_cpu_s", "speedup_vs_before")
+            print(f"{run['config']:<18}" + "".join(f" {run[k]!s:>9}" for k in (*keys, "cosqa_mrr10")))
+        out = args.out or Path("bench-results") / "semantic-build.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1))
+        return 0
     if args.scaling:
         if not (default_model_dir("int8") / "manifest.json").exists():
             print("prepare the model first: python scripts/prepare_model.py --backend int8", file=sys.stderr)

@@ -20,13 +20,16 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import grpc
 
 from fourfold import __version__
 from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
+from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
+from fourfold.index.progress import read_building
 from fourfold.rpc_errors import explain, speaks_tls
 
 __all__ = ["build_parser", "main"]
@@ -223,7 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print JSON")
 
     ev = sub.add_parser("eval", help="measure retrieval quality on labelled query suites (JSONL)")
-    ev.add_argument("suites", nargs="+", metavar="SUITE", help="suite files in the format of shared/eval/README.md")
+    ev.add_argument(
+        "suites",
+        nargs="+",
+        metavar="SUITE",
+        help=f"suite files (JSONL: {SUITE_FORMAT}) or the name of a bundled suite: "
+        f"{', '.join(bundled_suites())} (`fourfold eval demo` after `fourfold demo`)",
+    )
     ev.add_argument("--preset", default="default", help="preset of the fused answer: quick, default or thorough")
     ev.add_argument("--profile", default="", help="weight profiles of the fused answer: hand (the default) or fitted")
     ev.add_argument(
@@ -311,30 +320,17 @@ def build_parser() -> argparse.ArgumentParser:
 # -- helpers ---------------------------------------------------------------------------------------
 
 
-class ProgressBar:
-    """One line per stage on a pipe; a redrawn bar on a terminal."""
+#: One line of a suite file, for help texts and errors.
+SUITE_FORMAT = (
+    '{"id": "q1", "query": "where is X defined", "match": "line" or "file", '
+    '"relevant": [{"repo": "R", "path": "P", "line": N}]} a line'
+)
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.stage = ""
-        self.last = 0.0
 
-    def __call__(self, stage: str, done: int, total: int, message: str) -> None:
-        now = time.monotonic()
-        if self.tty:
-            width = 30
-            frac = done / total if total else 0
-            bar = "#" * int(width * frac) + "-" * (width - int(width * frac))
-            self.stream.write(f"\r{stage:<18} [{bar}] {done}/{total} {message[:60]:<60}")
-            if done >= total:
-                self.stream.write("\n")
-            self.stream.flush()
-        elif stage != self.stage or done >= total or now - self.last > 5:
-            self.stream.write(f"{stage}: {done}/{total} {message}\n")
-            self.stream.flush()
-            self.last = now
-        self.stage = stage
+def bundled_suites() -> dict[str, Path]:
+    """Name -> file of the example suites shipped in the package (``coordinator/suites/*.jsonl``)."""
+    folder = Path(__file__).resolve().parent / "suites"
+    return {p.stem: p for p in sorted(folder.glob("*.jsonl"))}
 
 
 def _client_if_up(address: str | None):
@@ -364,6 +360,8 @@ def _print_summary(s: dict, as_json: bool) -> None:
     )
     print(f"  skipped: {skipped}")
     print(f"  reused (unchanged): {s.get('reused_files', 0)} files; parse errors in {s.get('parse_errors', 0)} files")
+    for failure in s.get("failed_shards") or []:
+        print(f"  FAILED (not published, the rest is live): {failure}")
     unsupported = s.get("unsupported_languages") or {}
     if unsupported:
         print(
@@ -452,6 +450,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
             except KeyboardInterrupt:
+                bar.close()
                 # the build belongs to the coordinator: it goes on and goes live when done (a
                 # generation switches whole or not at all), whatever happens to this client
                 print(
@@ -460,6 +459,8 @@ def cmd_index(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 130
+            finally:
+                bar.close()
         assert last is not None
         s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
         # JSON carries 64-bit integers as strings
@@ -473,14 +474,17 @@ def cmd_index(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
 
     settings = {"embedder": args.embedder} if args.embedder else None
-    summary = build_generation(
-        IndexStore(fourfold_home()),
-        repos,
-        progress=bar,
-        settings=settings,
-        modalities=args.modality,
-        centrality=not args.no_centrality,
-    )
+    try:
+        summary = build_generation(
+            IndexStore(fourfold_home()),
+            repos,
+            progress=bar,
+            settings=settings,
+            modalities=args.modality,
+            centrality=not args.no_centrality,
+        )
+    finally:
+        bar.close()
     _print_summary(summary.as_dict(), args.json)
     return 0
 
@@ -716,13 +720,22 @@ def cmd_status(args: argparse.Namespace) -> int:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
         repos = [r.name for r in store.repos()]
+        info: dict[str, Any] = {"server": None, "home": str(store.home), "generation": live, "repos": repos}
+        failed = store.reader(live).manifest.get("failed_shards", []) if live else []
+        info["failed_shards"] = [f"{f.get('modality')}/{f.get('shard')}: {f.get('error')}" for f in failed]
+        info["building"] = read_building(store.home)
         if args.json:
-            print(json.dumps({"server": None, "home": str(store.home), "generation": live, "repos": repos}, indent=2))
+            print(json.dumps(info, indent=2))
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
                 f"repositories: {', '.join(repos) or 'none'}"
             )
+            for failure in info["failed_shards"]:
+                print(f"  failed to build (not served): {failure}")
+            b = info["building"]
+            if b:
+                print(f"  building {b['generation']}: {b['stage']} {b['done']:,}/{b['total']:,} {b['message']}")
         return 0
     with client:
         _say_which_store(client, args.address)
@@ -740,27 +753,66 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
     for sh in s.shards:
         print(f"  {sh.modality}/{sh.shard}#{sh.replica} {sh.health} at {sh.address} ({sh.generation})")
+    for failure in s.failed_shards:
+        print(f"  failed to build (not served): {failure}")
+    if s.HasField("building"):
+        b = s.building
+        print(f"  building: {b.stage} {b.done:,}/{b.total:,} {b.message}")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from fourfold.connection import WireClient
     from fourfold.coordinator.serving import EmbeddedServer
-    from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
+    from fourfold.plugins.manager import get_registry
 
     home = Path(os.environ["FOURFOLD_HOME"]) if os.environ.get("FOURFOLD_HOME") else fourfold_home() / "demo"
     source = Path(__file__).resolve().parent.parent
     print(f"indexing fourfold's own source ({source}) into {home}", flush=True)
-    summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
-    _print_summary(summary.as_dict(), False)
+    store = IndexStore(home)
+    started = time.monotonic()
+    # Searchable in seconds: every modality but the embeddings first, published; semantic joins after.
+    later = [m for m in LATE_MODALITIES if m in get_registry().modalities]
+    first = [m for m in get_registry().modalities if m not in later] if later else None
+    summary = _demo_build(store, source, first)
+    if later:
+        print(f"  still building: {', '.join(later)} (the answers below come without it; it joins when ready)")
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
     with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
             _print_answer(r, False)
+        print(f"\nfirst answers {time.monotonic() - started:.0f}s after the start", flush=True)
+        if later:
+            print(f"\nbuilding {', '.join(later)}; the running server follows the store to the new generation")
+            summary = _demo_build(store, source, None)
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline and client.status().generation != summary.generation:
+                time.sleep(0.5)
+            intent, query = DEMO_QUERIES[4]
+            print(f"\n$ fourfold search {json.dumps(query)}    # {intent}, now with {', '.join(later)}")
+            r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
+            _print_answer(r, False)
+            print(f"\ncomplete {time.monotonic() - started:.0f}s after the start", flush=True)
     return 0
+
+
+#: Modalities ``fourfold demo`` builds after its first answers (their build is the slow part).
+LATE_MODALITIES = ("semantic",)
+
+
+def _demo_build(store: Any, source: Path, modalities: list[str] | None) -> Any:
+    from fourfold.index.generation import build_generation
+
+    bar = ProgressBar()
+    try:
+        summary = build_generation(store, [(source, "fourfold")], progress=bar, modalities=modalities)
+    finally:
+        bar.close()
+    _print_summary(summary.as_dict(), False)
+    return summary
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -771,14 +823,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if args.k <= 0:
         raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    missing = [p for p in args.suites if not Path(p).is_file()]
+    paths = [Path(p) if Path(p).is_file() else bundled_suites().get(p, Path(p)) for p in args.suites]
+    missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise InvalidInput(
-            f"suite file not found: {missing[0]!r}; give JSONL files in the format of shared/eval/README.md"
+            f"suite file not found: {missing[0]!r}; give JSONL files ({SUITE_FORMAT}) "
+            f"or a bundled suite's name: {', '.join(bundled_suites())}"
         )
-    suites = [
-        (Path(p).stem, evaluate.load_suite(Path(p))) for p in args.suites
-    ]  # bad suites fail before any cluster starts
+    suites = [(p.stem, evaluate.load_suite(p)) for p in paths]  # bad suites fail before any cluster starts
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()

@@ -27,6 +27,7 @@ from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards
+from fourfold.coordinator.notes import tidy_notes
 from fourfold.coordinator.profiles import (
     DIRECT_CONFIDENCE,
     Preset,
@@ -67,6 +68,8 @@ MAX_QUERY_CHARS = 10_000
 MAX_K = 1000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
+#: How often a coordinator that runs workers looks for a generation made live by another process.
+FOLLOW_INTERVAL_S = 1.0
 #: The most follow-up rounds one search runs after the first fan-out (see ``follow_up_rounds``).
 MAX_FOLLOW_UP_ROUNDS = 8
 #: ``options["explain"]`` set to this adds the routing decision to the answer's notes.
@@ -199,6 +202,7 @@ class Engine:
         self._readers: dict[str, GenerationReader] = {}
         self._repos_cache: tuple[str | None, frozenset[str]] | None = None
         self._index_lock = asyncio.Lock()
+        self._failed_roll: str | None = None  # a live generation whose workers failed to deploy
 
     @property
     def endpoints(self) -> EndpointRegistry | None:
@@ -218,13 +222,62 @@ class Engine:
             self._refresher = asyncio.ensure_future(self._refresh_periodically())
 
     async def _refresh_periodically(self, interval_s: float = REFRESH_INTERVAL_S) -> None:
-        """Pick up replicas added by `fourfold scale` or another launcher, and drop retired ones."""
+        """Pick up replicas added by `fourfold scale` or another launcher, and drop retired ones;
+        follow the store to a generation another process made live (every ``FOLLOW_INTERVAL_S``)."""
+        last_refresh = time.monotonic()
         while True:
-            await asyncio.sleep(interval_s)
+            await asyncio.sleep(min(FOLLOW_INTERVAL_S, interval_s))
+            try:
+                await self.follow_store()
+            except Exception as exc:  # noqa: BLE001 - a failed roll is retried for the next generation only
+                log.warning("could not roll the workers to the live generation: %s", exc)
+            if time.monotonic() - last_refresh < interval_s:
+                continue
+            last_refresh = time.monotonic()
             try:
                 await self.searcher.refresh()
             except Exception as exc:  # noqa: BLE001 - discovery must outlive a transient Ray hiccup
                 log.warning("endpoint refresh failed: %s", exc)
+
+    @property
+    def served_generation(self) -> str | None:
+        """The generation searches are answered from (what `status` reports), None before any."""
+        return self._generation
+
+    async def follow_store(self) -> str | None:
+        """Roll the workers to the store's live generation when another process (``fourfold index``
+        without a server, another coordinator) published a new one: deploy its workers, switch the
+        searches to it, retire the old generation's. Returns the generation switched to, if any.
+
+        Only a coordinator that runs workers (has a launcher) rolls them; one that failed to deploy a
+        generation does not retry it (the next generation is tried; the old one keeps serving).
+        """
+        live = self.store.live_generation()
+        if (
+            live is None
+            or live == self._generation
+            or self.launcher is None
+            or self._index_lock.locked()
+            or live == self._failed_roll
+        ):
+            return None
+        async with self._index_lock:
+            live = self.store.live_generation()
+            if live is None or live == self._generation:
+                return None
+            old = self._generation
+            log.info("generation %s is live in the store; rolling the workers from %s", live, old)
+            try:
+                await self.launcher.deploy(live)
+            except Exception:
+                self._failed_roll = live
+                raise
+            await self.searcher.refresh()
+            self._generation = live
+            if old and old != live:
+                self.launcher.retire(old)
+                await self.searcher.refresh()
+            return live
 
     async def stop(self) -> None:
         if self._refresher is not None:
@@ -413,6 +466,12 @@ class Engine:
         more = await follow_up_rounds(first, query, targets.covering, self._asker(generation, deadline), deadline)
         t_fanout = time.perf_counter()
         collected = self._collect([*first, *more.answers], targets, weights, allowed, visible)
+        absent = sorted(m for m in weights if m not in targets.covering)
+        if absent:  # a generation published before every modality was built (or one whose build failed)
+            collected.notes.append(
+                f"generation {generation} has no {', '.join(absent)} yet (still building or failed: see "
+                f"`fourfold status`); answered by {', '.join(sorted(targets.covering)) or 'no modality'}"
+            )
         if more.exhausted:
             collected.notes.append(
                 f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
@@ -474,7 +533,7 @@ class Engine:
             total_candidates=len(fused),
             timings=timings,
             generation=generation,
-            notes=tuple(collected.notes),
+            notes=tidy_notes(collected.notes, p.query),
             weights=weights,
             rerank=rerank_status,
             no_confident_match=refused,

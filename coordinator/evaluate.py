@@ -174,7 +174,7 @@ def load_suite(path: Path) -> list[EvalQuery]:
                 out.append(EvalQuery(str(d["id"]), d["query"], d.get("intent") or None, match, relevant))
             except (ValueError, KeyError, TypeError) as exc:
                 raise InvalidInput(
-                    f"bad suite line {path}:{n}: {exc}; see the suite format in shared/eval/README.md"
+                    f"bad suite line {path}:{n}: {exc}; one JSON query a line, as `fourfold eval --help` shows"
                 ) from None
     return out
 

@@ -9,6 +9,7 @@ exactly as for a missing file.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -62,6 +63,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         self.limits = limits or Limits()
         # searches in progress on this coordinator, admitted only if they can finish in time
         self.admission = Admission(admission or AdmissionPolicy(max_in_flight=max_inflight))
+        self._building: coordinator_pb2.IndexProgress | None = None  # the last progress of a running build
 
     async def Search(
         self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext
@@ -98,10 +100,13 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
         def progress(stage: str, done: int, total: int, message: str) -> None:
-            queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
+            msg = coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message)
+            self._building = msg  # what `status` shows while the build runs
+            queue.put_nowait(msg)
 
         add = [(Path(r.path), r.name or None) for r in request.repos]
         task = asyncio.ensure_future(self.engine.index(add, progress))
+        task.add_done_callback(lambda _: setattr(self, "_building", None))  # even if this caller went away
         while not task.done() or not queue.empty():
             try:
                 yield await asyncio.wait_for(queue.get(), 0.2)
@@ -121,7 +126,10 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     ) -> coordinator_pb2.StatusResponse:
         principal = current_principal()
         store = self.engine.store
-        live = store.live_generation()
+        # The generation searches are answered from, never one the store has but no worker serves yet.
+        with contextlib.suppress(FourfoldError):
+            await self.engine.current_generation()
+        live = self.engine.served_generation
         repo_stats = store.reader(live).manifest.get("repos", {}) if live else {}
         registry = self.engine.endpoints  # None: the engine searches shards in its own process
         if registry is not None:
@@ -160,6 +168,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             modalities=sorted(self.engine.plugins.modalities),
             version=__version__,
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
+            failed_shards=[
+                f"{f.get('modality')}/{f.get('shard')}: {f.get('error')}"
+                for f in (store.reader(live).manifest.get("failed_shards", []) if live and principal.admin else [])
+            ],
+            building=self._building if principal.admin else None,
         )
 
     async def ReadFile(

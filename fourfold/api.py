@@ -116,6 +116,8 @@ class IndexSummary:
     unsupported_languages: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     shards: int = 0
+    #: ``modality/shard: error`` of each shard whose build failed (the rest was published).
+    failed_shards: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -129,6 +131,7 @@ class IndexSummary:
             "unsupported_languages": dict(self.unsupported_languages),
             "seconds": round(self.seconds, 3),
             "shards": self.shards,
+            "failed_shards": list(self.failed_shards),
         }
 
 

@@ -239,6 +239,7 @@ def summary_to_pb(s: IndexSummary) -> coordinator_pb2.IndexSummary:
         seconds=s.seconds,
         bytes=s.bytes,
         unsupported_languages=dict(s.unsupported_languages),
+        failed_shards=list(s.failed_shards),
     )
 
 
@@ -253,6 +254,7 @@ def summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
         parse_errors=s.parse_errors,
         unsupported_languages=Counter(dict(s.unsupported_languages)),
         seconds=s.seconds,
+        failed_shards=list(s.failed_shards),
     )
 
 

@@ -10,24 +10,27 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
-from fourfold.errors import InvalidInput
+from fourfold.errors import IndexStateError, InvalidInput
 from fourfold.index import integrity
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
+from fourfold.index.progress import BUILDING_FILE, Progress, ProgressFile, shard_progress, tee, with_rates
+from fourfold.index.shard_failure import FailedBuild, failed_build
 from fourfold.index.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
 from fourfold.plugins.manager import get_registry
-from fourfold.plugins.modality import BuildContext, BuildStats, MapBatches
+from fourfold.plugins.modality import BuildContext, BuildProgress, BuildStats, MapBatches
 from fourfold.plugins.types import Segment
 
 __all__ = [
@@ -42,8 +45,6 @@ __all__ = [
 
 #: A repository whose segment text exceeds this is split over several shards (by file).
 MAX_SHARD_BYTES = 64 << 20
-
-Progress = Callable[[str, int, int, str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +61,26 @@ class ShardExecutor(Protocol):
     def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]: ...
 
 
-def build_one_shard(job: ShardJob, map_batches: MapBatches | None = None) -> BuildStats:
+def build_one_shard(
+    job: ShardJob, map_batches: MapBatches | None = None, progress: BuildProgress | None = None
+) -> BuildStats:
     """Build one shard of one modality (runs in-process or inside a Ray task).
 
     ``map_batches`` is the host's way to spread the build's heavy batches (embedding) over the
     cluster; it is made where the build runs (a Ray task makes one that submits Ray tasks), so a
-    ``ShardJob`` stays plain data.
+    ``ShardJob`` stays plain data. ``progress`` hears how far the shard is. A build that raises
+    (anything but ``InvalidInput``) returns a ``FailedBuild`` and leaves no shard folder.
     """
+    try:
+        return _build_one_shard(job, map_batches, progress)
+    except InvalidInput:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a plugin's failure is reported, the generation goes on
+        shutil.rmtree(Path(job.build_dir) / job.spec.folder, ignore_errors=True)
+        return failed_build(exc)
+
+
+def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: BuildProgress | None) -> BuildStats:
     build_dir = Path(job.build_dir)
     reader = GenerationReader(build_dir, building=True)  # the manifest is written after the shards
     try:
@@ -86,6 +100,7 @@ def build_one_shard(job: ShardJob, map_batches: MapBatches | None = None) -> Bui
             previous_dir=Path(job.previous_dir) if job.previous_dir else None,
             settings=job.settings,
             map_batches=map_batches,
+            progress=progress,
         )
         return modality.build(segments, shard_dir, ctx)
     finally:
@@ -93,11 +108,16 @@ def build_one_shard(job: ShardJob, map_batches: MapBatches | None = None) -> Bui
 
 
 class LocalShardExecutor:
-    """Builds shards one after another in this process."""
+    """Builds shards one after another in this process; ``report`` hears each shard's progress."""
+
+    def __init__(self, report: Progress | None = None) -> None:
+        self.report = report
 
     def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]:
-        for job in jobs:
-            yield job, build_one_shard(job)
+        for i, job in enumerate(jobs, start=1):
+            label = f"shard {i}/{len(jobs)} {job.modality}/{job.spec.shard}"
+            inside = shard_progress(self.report, f"build:{job.modality}", label) if self.report else None
+            yield job, build_one_shard(job, progress=inside)
 
 
 def _validate_name(name: str) -> str:
@@ -174,8 +194,16 @@ def build_generation(
     """
     started = time.perf_counter()
     settings = {**build_settings_from_env(), **(settings or {})}
-    report = progress or (lambda stage, done, total, message: None)
-    executor = executor or LocalShardExecutor()
+    # Embeddings are cached per store by the text embedded (plugins/semantic/cache.py): shared by
+    # every repository and generation, kept by an interrupted build.
+    settings.setdefault("semantic.cache_dir", str(Path(store.home) / "cache" / "embeddings"))
+    # Progress goes to the caller (with rates and ETAs) and to the store's building.json (for `status`).
+    building = ProgressFile(Path(store.home) / BUILDING_FILE)
+    report = tee(with_rates(progress), building) if progress else building
+    executor = executor or LocalShardExecutor(report)
+    if progress is not None and getattr(executor, "report", True) is None:
+        # an executor that can relay progress from inside its shards (RayShardExecutor) hears ours
+        setattr(executor, "report", report)  # noqa: B010 - not every ShardExecutor has the attribute
     registry = get_registry()
     if modalities is not None:
         unknown = sorted(set(modalities) - set(registry.modalities))
@@ -197,7 +225,7 @@ def build_generation(
         )
 
     store.ensure()
-    with store.build_lock():
+    with store.build_lock(), contextlib.ExitStack() as cleanup:
         store.clean_abandoned_builds()
         for folder, name in additions:
             store.register_repo(name, folder)
@@ -207,6 +235,8 @@ def build_generation(
         generation = store.next_generation_name()
         build_dir = store.generations_dir / f".build-{generation}"
         build_dir.mkdir(parents=True)
+        building.generation = generation
+        cleanup.callback(building.close)
         previous = store.live_generation()
         previous_root = store.generations_dir / previous if previous else None
         summary = IndexSummary(generation=generation)
@@ -266,11 +296,19 @@ def build_generation(
         built: dict[tuple[str, str], BuildStats] = {}
         for done, (job, stats) in enumerate(executor.run(jobs), start=1):
             built[(job.modality, job.spec.shard)] = stats
-            report(
-                f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {stats.segments} segments"
+            outcome = f"FAILED: {stats.error}" if isinstance(stats, FailedBuild) else f"{stats.segments} segments"
+            report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {outcome}")
+        failed = {key: s for key, s in built.items() if isinstance(s, FailedBuild)}
+        if jobs and len(failed) == len(jobs):
+            raise IndexStateError(
+                "every shard failed to build, the live generation stays: "
+                + "; ".join(f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items()))
             )
+        summary.failed_shards = [f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items())]
         for job in jobs:
             stats = built[(job.modality, job.spec.shard)]
+            if isinstance(stats, FailedBuild):
+                continue
             s = job.spec
             specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
         summary.shards = len(specs)
@@ -292,6 +330,7 @@ def build_generation(
                 for s in specs
             ],
             "summary": summary.as_dict(),
+            "failed_shards": [{"modality": m, "shard": sh, "error": f.error} for (m, sh), f in sorted(failed.items())],
             "settings": dict(settings or {}),
             "modalities": chosen,
             "integrity": integrity.record_shards(build_dir, (s.folder for s in specs)),

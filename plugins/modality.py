@@ -23,7 +23,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from fourfold.plugins.types import ModalityQuery, Segment, ShardResult
 
-__all__ = ["BuildContext", "BuildStats", "MapBatches", "Modality", "Shard"]
+__all__ = ["BuildContext", "BuildProgress", "BuildStats", "MapBatches", "Modality", "Shard"]
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -42,6 +42,14 @@ class MapBatches(Protocol):
     def __call__(self, fn: Callable[[_Item], _Result], items: Sequence[_Item], /) -> Iterator[_Result]: ...
 
 
+class BuildProgress(Protocol):
+    """``progress(unit, done, total)``: how far a shard build is inside its heavy part, in ``unit``
+    ("windows", "segments"...). Called from the build's own thread, at least at the start and the end,
+    cheaply and often enough for a person to see it move; the host turns it into rates and ETAs."""
+
+    def __call__(self, unit: str, done: int, total: int, /) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class BuildContext:
     """What a build may use besides the segments.
@@ -50,7 +58,8 @@ class BuildContext:
     reuse work for segments whose ``content_hash`` did not change. ``settings`` carries
     configuration strings (embedder name, nlist...). ``map_batches``, when the host gives one,
     spreads a build's heavy batches over the cluster (see ``MapBatches``); ``None`` means "do the
-    work in this process", which is always correct.
+    work in this process", which is always correct. ``progress``, when the host gives one, hears
+    how far the build is (see ``BuildProgress``).
     """
 
     generation: str
@@ -59,6 +68,7 @@ class BuildContext:
     previous_dir: Path | None = None
     settings: Mapping[str, str] = field(default_factory=dict)
     map_batches: MapBatches | None = None
+    progress: BuildProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)

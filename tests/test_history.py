@@ -20,7 +20,8 @@ from fourfold.plugins.testing import build_and_load, segments_from_files
 from fourfold.plugins.types import ModalityQuery
 
 history = pytest.importorskip("fourfold_history", reason="install examples/fourfold-history (make install does)")
-from fourfold_history.gitlog import Hunk, parse_log, read_history  # noqa: E402 - after the importorskip
+from fourfold_history import gitlog  # noqa: E402 - after the importorskip
+from fourfold_history.gitlog import Hunk, parse_log, read_history  # noqa: E402
 from fourfold_history.linemap import HistoryWalker, forward_line, forward_range  # noqa: E402
 from fourfold_history.plugin import HISTORY_RULES, HistoryModality  # noqa: E402
 
@@ -144,10 +145,13 @@ def test_read_history_parses_commits_renames_and_hunks(repo: Path) -> None:
     assert added == {"app/config.py", "auth.py"}
 
 
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
 def test_hunk_body_lines_that_look_like_headers_are_not_headers() -> None:
     log = [
-        "\x1eabc\x1fAda\x1fada@x\x1f1700000000\x1fRemove a rule\n",
-        "\x1f\n",
+        f"\x1e{SHA}\x1fAda\x1fada@x\x1f1700000000\x1fRemove a rule\n",
+        f"{gitlog._END}\n",
         "\n",
         "diff --git a/notes.md b/notes.md\n",
         "--- a/notes.md\n",
@@ -160,6 +164,56 @@ def test_hunk_body_lines_that_look_like_headers_are_not_headers() -> None:
     (commit,) = parse_log(log)
     assert commit.message == "Remove a rule"
     assert commit.changes[0].hunks == (Hunk(3, 2, 3, 1),) and commit.changes[0].old_path == "notes.md"
+
+
+def test_headers_that_are_not_what_the_format_promises_do_not_fail_the_history() -> None:
+    """A line of a file or message that starts with 0x1e is not a commit; a time that is not a number is 0."""
+    log = [
+        f"\x1e{SHA}\x1fAda\x1fada@x\x1fnot-a-time\x1fOdd header\n",
+        "\x1e this message line starts with the record separator\x1f and holds a unit separator\n",
+        f"{gitlog._END}\n",
+        "\n",
+        "diff --git a/data.txt b/data.txt\n",
+        "--- a/data.txt\n",
+        "+++ b/data.txt\n",
+        "@@ -1 +1,2 @@\n",
+        "-old\n",
+        "+new\n",
+        "+\x1e1234\x1fbob\x1fb@c\x1fnope\x1fnot a commit\n",
+        "\x1enot a header either\n",
+        f"\x1e{SHA[::-1]}\x1fBo\x1fbo@x\x1f1700000001\x1fNext\n",
+        f"{gitlog._END}\n",
+    ]
+    first, second = parse_log(log)
+    assert (first.time, first.author, first.subject) == (0, "Ada", "Odd header")
+    assert "holds a unit separator" in first.message
+    assert first.changes[0].hunks == (Hunk(1, 1, 1, 2),)
+    assert (second.sha, second.time, second.message) == (SHA[::-1], 1700000001, "Next")
+
+
+def test_real_history_with_separator_bytes_and_carriage_returns(tmp_path: Path) -> None:
+    """A real repository whose files and messages hold 0x1e/0x1f and a bare CR (the header of one
+    commit once failed ``int()`` on a real clone): every commit is read, with the right hunks."""
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "a@b.c")
+    git("config", "user.name", "A B")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git("add", ".")
+    git("commit", "-qm", "first")
+    (tmp_path / "a.py").write_bytes(b'x = 1\ny = "\r\x1e1234\x1fbob\x1fb@c\x1fnotatime\x1fmsg\x1f"\nz = 3\n')
+    git("commit", "-qam", "second")
+    (tmp_path / "b.py").write_text("b = 2\n")
+    git("add", ".")
+    git("commit", "-qm", "third \x1f with\n\x1efunny bytes")
+    commits = list(read_history(tmp_path))
+    assert [c.subject for c in commits] == ["third \x1f with", "second", "first"]
+    assert all(c.time > 1_000_000_000 for c in commits)
+    assert commits[1].changes[0].hunks == (Hunk(1, 0, 2, 2),)
+    assert [(c.old_path, c.new_path) for c in commits[0].changes] == [(None, "b.py")]
 
 
 @pytest.mark.parametrize(

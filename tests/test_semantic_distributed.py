@@ -48,13 +48,15 @@ def nested(n):
 
 # two parents holding both CPUs, each waiting for its own tasks
 assert ray.get([nested.remote(40), nested.remote(40)], timeout=120) == [[-i for i in range(40)]] * 2
+reports = []
 ray_gen = build_generation(IndexStore(base / "ray"), repos, executor=RayShardExecutor(), settings=settings,
-                           modalities=["semantic"], centrality=False).generation
+                           modalities=["semantic"], centrality=False, progress=lambda *r: reports.append(r)).generation
 ray.shutdown()
 local_gen = build_generation(IndexStore(base / "local"), repos, settings=settings, modalities=["semantic"],
                              centrality=False).generation
+inside = [r for r in reports if r[0] == "build:semantic" and " windows" in r[3]]
 print(json.dumps({"ray": str(base / "ray" / "generations" / ray_gen),
-                  "local": str(base / "local" / "generations" / local_gen)}))
+                  "local": str(base / "local" / "generations" / local_gen), "inside": inside}))
 """
 
 
@@ -67,6 +69,9 @@ def test_ray_embedding_tasks_build_the_in_process_shards(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr[-4000:]
     folders = json.loads(done.stdout.strip().splitlines()[-1])
     ray_dir, local_dir = Path(folders["ray"]), Path(folders["local"])
+    # the progress inside each shard's build task reached the driver's report
+    finished = {msg.split(":")[0] for _, done, total, msg in folders["inside"] if done == total > 0}
+    assert finished == {f"shard {i}/3 semantic/repo{r}" for i, r in zip((1, 2, 3), range(3), strict=True)}
     shards = sorted(p.name for p in (local_dir / "semantic").iterdir())
     assert shards == ["repo0", "repo1", "repo2"]
     assert sorted(p.name for p in (ray_dir / "semantic").iterdir()) == shards

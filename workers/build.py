@@ -9,6 +9,7 @@ there, so shard builds holding every CPU of a small cluster do not starve their 
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -17,6 +18,8 @@ import ray
 
 from fourfold.errors import InvalidInput
 from fourfold.index.generation import ShardJob, build_one_shard
+from fourfold.index.progress import Progress, shard_progress
+from fourfold.index.shard_failure import failed_build
 from fourfold.plugins.modality import BuildStats
 
 __all__ = ["RayMap", "RayShardExecutor"]
@@ -56,7 +59,17 @@ class RayMap:
             yield ray.get(pending.popleft())
 
 
-def _build(job: ShardJob, embed_num_gpus: float) -> BuildStats:
+def _queue_progress(queue: Any, stage: str, label: str) -> Any:
+    """A ``BuildContext.progress`` inside a build task: reports go to the driver through ``queue``."""
+
+    def send(stage_: str, done: int, total: int, message: str) -> None:
+        with contextlib.suppress(Exception):  # progress is a courtesy: a full or gone queue never fails a build
+            queue.put_nowait((stage_, done, total, message))
+
+    return shard_progress(send, stage, label)
+
+
+def _build(job: ShardJob, embed_num_gpus: float, queue: Any = None, label: str = "") -> BuildStats:
     import faiss  # one OpenMP thread per task: several threads under contention were measured 200x slower
 
     faiss.omp_set_num_threads(1)
@@ -67,7 +80,8 @@ def _build(job: ShardJob, embed_num_gpus: float) -> BuildStats:
         gpus = -1.0
     if gpus < 0:
         raise InvalidInput(f"setting embed.num_gpus must be a number >= 0, got {raw!r}")
-    return build_one_shard(job, RayMap(num_gpus=gpus))
+    progress = _queue_progress(queue, f"build:{job.modality}", label) if queue is not None else None
+    return build_one_shard(job, RayMap(num_gpus=gpus), progress)
 
 
 class RayShardExecutor:
@@ -77,16 +91,56 @@ class RayShardExecutor:
     ``embed.num_gpus`` setting overrides it): give 1 on a cluster with a GPU node.
     """
 
-    def __init__(self, num_cpus: float = 1.0, num_gpus: float = 0.0, embed_num_gpus: float = 0.0) -> None:
+    def __init__(
+        self,
+        num_cpus: float = 1.0,
+        num_gpus: float = 0.0,
+        embed_num_gpus: float = 0.0,
+        report: Progress | None = None,
+    ) -> None:
         self.num_cpus = num_cpus
         self.num_gpus = num_gpus
         self.embed_num_gpus = embed_num_gpus
+        #: Hears the progress inside each shard's build (``build_generation`` sets it to its own report).
+        self.report = report
 
     def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]:
         task = ray.remote(_build).options(num_cpus=self.num_cpus, num_gpus=self.num_gpus, max_retries=1)
-        pending = {task.remote(job, self.embed_num_gpus): job for job in jobs}
+        queue = None
+        if self.report is not None:
+            from ray.util.queue import Queue
+
+            queue = Queue(maxsize=10_000, actor_options={"num_cpus": 0})
+        pending = {
+            task.remote(job, self.embed_num_gpus, queue, f"shard {i}/{len(jobs)} {job.modality}/{job.spec.shard}"): job
+            for i, job in enumerate(jobs, start=1)
+        }
+        try:
+            yield from self._collect(pending, queue)
+        finally:
+            if queue is not None:
+                with contextlib.suppress(Exception):
+                    queue.shutdown()
+
+    def _drain(self, queue: Any) -> None:
+        if queue is None or self.report is None:
+            return
+        with contextlib.suppress(Exception):
+            size = queue.qsize()
+            for stage, done, total, message in queue.get_nowait_batch(size) if size else ():
+                self.report(stage, done, total, message)
+
+    def _collect(self, pending: dict[Any, ShardJob], queue: Any) -> Iterator[tuple[ShardJob, BuildStats]]:
         while pending:
-            done, _ = ray.wait(list(pending), num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5 if queue is not None else None)
+            self._drain(queue)
             for ref in done:
                 job = pending.pop(ref)
-                yield job, ray.get(ref)
+                try:
+                    stats = ray.get(ref)
+                except ray.exceptions.RayError as exc:  # the task died (a crashing plugin, the OOM killer)
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, InvalidInput):
+                        raise cause from None
+                    stats = failed_build(cause if isinstance(cause, BaseException) else exc)
+                yield job, stats

@@ -63,7 +63,7 @@ class MiniLMEmbedder:
         backend: str = "int8",
         model_dir: str | Path | None = None,
         threads: int | str = 0,
-        batch_size: int | str = 32,
+        batch_size: int | str = 8,
     ) -> None:
         if backend not in _BACKENDS:
             raise PluginError(f"minilm backend must be one of {sorted(_BACKENDS)}, got {backend!r}")

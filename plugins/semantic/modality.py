@@ -32,6 +32,7 @@ from fourfold.errors import IndexStateError, InvalidQuery, PluginError
 from fourfold.plugins.embedders import Embedder
 from fourfold.plugins.modality import BuildContext, BuildStats
 from fourfold.plugins.semantic import store
+from fourfold.plugins.semantic.cache import EmbeddingCache, text_key
 from fourfold.plugins.semantic.embedding import (
     EmbedBatch,
     EmbedderFactories,
@@ -40,6 +41,7 @@ from fourfold.plugins.semantic.embedding import (
     get_embedder,
     pack_bits,
 )
+from fourfold.plugins.semantic.skip import skipped_segments
 from fourfold.plugins.semantic.windows import Window, embed_key, segment_text, split_windows
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
@@ -61,6 +63,35 @@ _SNIPPET_CHARS = 200
 #: Windows per embedding batch (setting ``semantic.embed_batch``): one batch is one task when the
 #: host spreads the embedding over a cluster, so big enough to be worth shipping.
 EMBED_BATCH = 256
+
+
+@dataclass(frozen=True, slots=True)
+class _EmbedCounts:
+    """What a build's embedding did: windows embedded, found in the cache, copied from an equal text."""
+
+    embedded: int
+    cached: int
+    duplicates: int
+
+
+def _flag(settings: Mapping[str, str], name: str, default: bool = True) -> bool:
+    """A boolean build setting (on/off, true/false, yes/no, 1/0)."""
+    raw = settings.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in ("on", "true", "yes", "1"):
+        return True
+    if value in ("off", "false", "no", "0"):
+        return False
+    raise PluginError(f"setting {name} must be on or off, got {raw!r}")
+
+
+def _reasons(skipped: Mapping[int, str]) -> str:
+    counts: dict[str, int] = {}
+    for reason in skipped.values():
+        counts[reason] = counts.get(reason, 0) + 1
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items())) or "none"
 
 
 def nlist_for(windows: int) -> int:
@@ -129,14 +160,19 @@ class SemanticModality:
         pending: list[Window] = []
         reused = 0
         keys = [embed_key(s) for s in segs]
-        fresh = [i for i, key in enumerate(keys) if previous is None or key not in previous.by_key]
-        whole_tokens = dict(zip(fresh, embedder.count_tokens([segment_text(segs[i]) for i in fresh]), strict=True))
+        skipped = skipped_segments(segs) if _flag(context.settings, "semantic.skip") else {}
+        fresh = [i for i, key in enumerate(keys) if previous is None or key not in previous.by_key or i in skipped]
+        counted = [i for i in fresh if i not in skipped]
+        whole_tokens = dict(zip(counted, embedder.count_tokens([segment_text(segs[i]) for i in counted]), strict=True))
         fresh_windows: dict[int, list[Window]] = {
-            i: split_windows(i, segs[i], embedder.max_tokens, embedder.count_tokens, whole_tokens[i]) for i in fresh
+            i: []
+            if i in skipped
+            else split_windows(i, segs[i], embedder.max_tokens, embedder.count_tokens, whole_tokens[i])
+            for i in fresh
         }
         for ws in fresh_windows.values():
             pending.extend(ws)
-        fresh_codes, fresh_vectors = self._embed_windows(embedder, name, options, pending, context)
+        fresh_codes, fresh_vectors, counts = self._embed_windows(embedder, identity, name, options, pending, context)
 
         cursor = 0
         for row, seg in enumerate(segs):
@@ -193,31 +229,99 @@ class SemanticModality:
         if shard_dir.exists():
             shutil.rmtree(shard_dir)
         tmp.rename(shard_dir)
-        notes = (f"semantic: {len(windows)} windows for {len(segs)} segments, {kind} index, embedder {identity}",)
+        notes = (
+            f"semantic: {len(windows)} windows for {len(segs)} segments, {kind} index, embedder {identity}",
+            f"semantic: embedded {counts.embedded} windows, {counts.cached} from the embedding cache, "
+            f"{counts.duplicates} duplicates embedded once, {reused} segments reused from the previous generation, "
+            f"{len(skipped)} segments not embedded ({_reasons(skipped)})",
+        )
         return BuildStats(segments=len(segs), bytes_on_disk=size, reused=reused, notes=notes)
 
     def _embed_windows(
-        self, embedder: Embedder, name: str, options: Mapping[str, str], windows: list[Window], context: BuildContext
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Codes and float16 vectors of ``windows``, in order, embedded in batches (possibly elsewhere)."""
+        self,
+        embedder: Embedder,
+        identity: str,
+        name: str,
+        options: Mapping[str, str],
+        windows: list[Window],
+        context: BuildContext,
+    ) -> tuple[np.ndarray, np.ndarray | None, _EmbedCounts]:
+        """Codes and float16 vectors of ``windows``, in order.
+
+        Equal texts are embedded once (``semantic.dedup``); texts the embedding cache holds for this
+        embedder are not embedded at all (when the host names ``semantic.cache_dir``; ``semantic.cache=off``
+        turns it off); the rest go longest first in batches (possibly elsewhere), so each batch pads
+        to a length close to its members' (``semantic.sort``) and the rate a progress bar shows early
+        is the slowest one (its ETA errs long, never short). Each finished batch is written to the cache at once:
+        an interrupted build keeps what it embedded.
+        """
         dims = embedder.dimensions
+        settings = context.settings
         codes = np.zeros((len(windows), dims // 8), dtype=np.uint8)
         vectors = None if embedder.binary else np.zeros((len(windows), dims), dtype=np.float16)
-        raw = context.settings.get("semantic.embed_batch", str(EMBED_BATCH))
+        raw = settings.get("semantic.embed_batch", str(EMBED_BATCH))
         if not raw.isdigit() or int(raw) < 1:
             raise PluginError(f"setting semantic.embed_batch must be a positive integer, got {raw!r}")
         size = int(raw)
-        starts = range(0, len(windows), size)
-        batches = [
-            EmbedBatch(name, dict(options), tuple(w.text for w in windows[i : i + size]), "document", self._embedders)
-            for i in starts
-        ]
-        mapper = context.map_batches or map
-        for start, (batch_codes, batch_vectors) in zip(starts, mapper(embed_batch, batches), strict=True):
-            codes[start : start + len(batch_codes)] = batch_codes
-            if vectors is not None and batch_vectors is not None:
-                vectors[start : start + len(batch_vectors)] = batch_vectors
-        return codes, vectors
+        texts = [w.text for w in windows]
+        keys = [text_key(t) for t in texts]
+        first_of: dict[str, int] = {}
+        if _flag(settings, "semantic.dedup"):
+            for i, key in enumerate(keys):
+                first_of.setdefault(key, i)
+            unique = sorted(first_of.values())
+        else:
+            unique = list(range(len(windows)))
+        cache = None
+        if _flag(settings, "semantic.cache") and settings.get("semantic.cache_dir") and unique:
+            cache = EmbeddingCache.open(Path(settings["semantic.cache_dir"]))
+        try:
+            found = cache.get_many(identity, [keys[i] for i in unique]) if cache is not None else {}
+            for i in unique:
+                hit = found.get(keys[i])
+                if hit is not None:
+                    codes[i] = hit[0]
+                    if vectors is not None and hit[1] is not None:
+                        vectors[i] = hit[1]
+            todo = [i for i in unique if keys[i] not in found]
+            if _flag(settings, "semantic.sort"):
+                todo.sort(key=lambda i: -len(texts[i]))
+            batches = [
+                EmbedBatch(
+                    name, dict(options), tuple(texts[i] for i in todo[s : s + size]), "document", self._embedders
+                )
+                for s in range(0, len(todo), size)
+            ]
+            report = context.progress
+            if report is not None:
+                report("windows", 0, len(todo))
+            mapper = context.map_batches or map
+            done = 0
+            for start, (batch_codes, batch_vectors) in zip(
+                range(0, len(todo), size), mapper(embed_batch, batches), strict=True
+            ):
+                rows = todo[start : start + len(batch_codes)]
+                codes[rows] = batch_codes
+                if vectors is not None and batch_vectors is not None:
+                    vectors[rows] = batch_vectors
+                if cache is not None:
+                    cache.put_many(identity, [keys[i] for i in rows], batch_codes, batch_vectors)
+                done += len(rows)
+                if report is not None:
+                    report("windows", done, len(todo))
+        finally:
+            if cache is not None:
+                cache.close()
+        duplicates = 0
+        if first_of:
+            for i, key in enumerate(keys):
+                j = first_of[key]
+                if j != i:
+                    codes[i] = codes[j]
+                    if vectors is not None:
+                        vectors[i] = vectors[j]
+                    duplicates += 1
+        return codes, vectors, _EmbedCounts(embedded=len(todo), cached=len(unique) - len(todo), duplicates=duplicates)
 
     @staticmethod
     def _make_index(codes: np.ndarray, dims: int, settings: Mapping[str, str]) -> tuple[Any, str, int]:

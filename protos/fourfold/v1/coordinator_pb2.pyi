@@ -125,7 +125,7 @@ class IndexRequest(_message.Message):
     def __init__(self, repos: _Optional[_Iterable[_Union[RepoSpec, _Mapping]]] = ...) -> None: ...
 
 class IndexSummary(_message.Message):
-    __slots__ = ("generation", "files", "segments", "skipped", "reused_files", "parse_errors", "seconds", "bytes", "unsupported_languages")
+    __slots__ = ("generation", "files", "segments", "skipped", "reused_files", "parse_errors", "seconds", "bytes", "unsupported_languages", "failed_shards")
     class SkippedEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -149,6 +149,7 @@ class IndexSummary(_message.Message):
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     BYTES_FIELD_NUMBER: _ClassVar[int]
     UNSUPPORTED_LANGUAGES_FIELD_NUMBER: _ClassVar[int]
+    FAILED_SHARDS_FIELD_NUMBER: _ClassVar[int]
     generation: str
     files: int
     segments: int
@@ -158,7 +159,8 @@ class IndexSummary(_message.Message):
     seconds: float
     bytes: int
     unsupported_languages: _containers.ScalarMap[str, int]
-    def __init__(self, generation: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ..., skipped: _Optional[_Mapping[str, int]] = ..., reused_files: _Optional[int] = ..., parse_errors: _Optional[int] = ..., seconds: _Optional[float] = ..., bytes: _Optional[int] = ..., unsupported_languages: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    failed_shards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, generation: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ..., skipped: _Optional[_Mapping[str, int]] = ..., reused_files: _Optional[int] = ..., parse_errors: _Optional[int] = ..., seconds: _Optional[float] = ..., bytes: _Optional[int] = ..., unsupported_languages: _Optional[_Mapping[str, int]] = ..., failed_shards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class IndexProgress(_message.Message):
     __slots__ = ("stage", "done", "total", "message", "summary")
@@ -209,20 +211,24 @@ class ShardStatus(_message.Message):
     def __init__(self, modality: _Optional[str] = ..., shard: _Optional[str] = ..., replica: _Optional[int] = ..., address: _Optional[str] = ..., health: _Optional[str] = ..., generation: _Optional[str] = ..., node_id: _Optional[str] = ...) -> None: ...
 
 class StatusResponse(_message.Message):
-    __slots__ = ("generation", "repos", "shards", "modalities", "version", "nodes")
+    __slots__ = ("generation", "repos", "shards", "modalities", "version", "nodes", "failed_shards", "building")
     GENERATION_FIELD_NUMBER: _ClassVar[int]
     REPOS_FIELD_NUMBER: _ClassVar[int]
     SHARDS_FIELD_NUMBER: _ClassVar[int]
     MODALITIES_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
+    FAILED_SHARDS_FIELD_NUMBER: _ClassVar[int]
+    BUILDING_FIELD_NUMBER: _ClassVar[int]
     generation: str
     repos: _containers.RepeatedCompositeFieldContainer[RepoStatus]
     shards: _containers.RepeatedCompositeFieldContainer[ShardStatus]
     modalities: _containers.RepeatedScalarFieldContainer[str]
     version: str
     nodes: int
-    def __init__(self, generation: _Optional[str] = ..., repos: _Optional[_Iterable[_Union[RepoStatus, _Mapping]]] = ..., shards: _Optional[_Iterable[_Union[ShardStatus, _Mapping]]] = ..., modalities: _Optional[_Iterable[str]] = ..., version: _Optional[str] = ..., nodes: _Optional[int] = ...) -> None: ...
+    failed_shards: _containers.RepeatedScalarFieldContainer[str]
+    building: IndexProgress
+    def __init__(self, generation: _Optional[str] = ..., repos: _Optional[_Iterable[_Union[RepoStatus, _Mapping]]] = ..., shards: _Optional[_Iterable[_Union[ShardStatus, _Mapping]]] = ..., modalities: _Optional[_Iterable[str]] = ..., version: _Optional[str] = ..., nodes: _Optional[int] = ..., failed_shards: _Optional[_Iterable[str]] = ..., building: _Optional[_Union[IndexProgress, _Mapping]] = ...) -> None: ...
 
 class ReadFileRequest(_message.Message):
     __slots__ = ("repo", "path", "start_line", "end_line")

@@ -8,6 +8,7 @@ one string). Merge commits are skipped (their diffs repeat their parents'); rena
 from __future__ import annotations
 
 import codecs
+import io
 import re
 import subprocess
 from collections.abc import Iterable, Iterator
@@ -17,8 +18,12 @@ from pathlib import Path
 __all__ = ["Commit", "FileChange", "GitError", "Hunk", "is_git_repository", "parse_log", "read_history"]
 
 _RS, _US = "\x1e", "\x1f"
+#: Ends a commit's header: a message may hold any byte, even 0x1f or 0x1e, but not this run of them.
+_END = f"{_US}{_RS}{_RS}{_US}"
 #: One header per commit: sha, author, e-mail, author time (unix), raw message; fields split by 0x1f.
-_FORMAT = f"--format={_RS}%H{_US}%an{_US}%ae{_US}%at{_US}%B{_US}"
+_FORMAT = f"--format={_RS}%H{_US}%an{_US}%ae{_US}%at{_US}%B{_END}"
+#: The line that starts a commit's header (a line of a file or a message may also start with 0x1e).
+_HEADER = re.compile(f"^{_RS}[0-9a-f]{{40,64}}{_US}")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -106,15 +111,17 @@ def read_history(path: Path, max_commits: int = 0) -> Iterator[Commit]:
         cmd.append(f"--max-count={max_commits}")
     cmd.append("HEAD")
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as exc:
         raise GitError(f"cannot run git for {str(path)!r}: {exc}; install git to index history") from None
     assert proc.stdout is not None and proc.stderr is not None
+    # Lines end at "\n" only: a file with "\r" in it must not cut a diff line in two.
+    stdout = io.TextIOWrapper(proc.stdout, encoding="utf-8", errors="replace", newline="\n")
     try:
-        yield from parse_log(proc.stdout)
+        yield from parse_log(stdout)
     finally:
-        proc.stdout.close()
-        err = proc.stderr.read()
+        stdout.close()
+        err = proc.stderr.read().decode("utf-8", "replace")
         proc.stderr.close()
         code = proc.wait()
     if code != 0:
@@ -129,14 +136,18 @@ def parse_log(lines: Iterable[str]) -> Iterator[Commit]:
     current: _FileBuilder | None = None
     skip_minus = skip_plus = 0
     for line in it:
-        if line.startswith(_RS):
+        if line.startswith(_RS) and _HEADER.match(line):
             if header is not None:
                 if current:
                     changes.append(current.done())
                 yield _commit(header, changes)
             header, changes, current = line[1:], [], None
-            while header.count(_US) < 5:
-                header += next(it, _US)
+            skip_minus = skip_plus = 0
+            while _END not in header:
+                more = next(it, None)
+                if more is None:
+                    break
+                header += more
             continue
         line = line.rstrip("\n")
         if skip_minus or skip_plus:  # body lines of a hunk: counted, so "--- x" in a body is not a header
@@ -193,8 +204,13 @@ class _FileBuilder:
 
 
 def _commit(header: str, changes: list[FileChange]) -> Commit:
-    sha, author, email, when, message = header.split(_US)[:5]
-    return Commit(sha.strip(), author, email, int(when or 0), message.strip(), tuple(changes))
+    """A commit from its header; a field that is not what the format promises is kept as best it can be
+    (a time that is not a number becomes 0) rather than failing the whole history."""
+    fields = header.split(_END, 1)[0].split(_US, 4)
+    fields += [""] * (5 - len(fields))
+    sha, author, email, when, message = fields
+    when = when.strip()
+    return Commit(sha.strip(), author, email, int(when) if when.isdigit() else 0, message.strip(), tuple(changes))
 
 
 def _unquote(name: str) -> str:

@@ -1,0 +1,174 @@
+"""Progress inside an index build's stages: counts, rate and ETA, for people watching a long build.
+
+A build reports ``report(stage, done, total, message)`` (files segmented, shards built); inside a
+shard, a modality reports ``progress(unit, done, total)`` through ``BuildContext.progress`` (windows
+embedded). :func:`with_rates` adds the rate and the time left to every report of a stage, and
+:func:`shard_progress` turns a modality's reports into the build's, throttled so that a fast
+modality does not flood a terminal or a gRPC stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fourfold.plugins.modality import BuildProgress
+
+__all__ = [
+    "BUILDING_FILE",
+    "Progress",
+    "ProgressFile",
+    "eta_text",
+    "read_building",
+    "shard_progress",
+    "tee",
+    "with_rates",
+]
+
+#: ``report(stage, done, total, message)``.
+Progress = Callable[[str, int, int, str], None]
+
+#: A shard's reports reach the build at most this often (the first and the last always do).
+SHARD_REPORT_INTERVAL_S = 0.5
+
+
+def eta_text(seconds: float) -> str:
+    """``0:42``, ``12:05``, ``1:02:03``."""
+    s = max(round(seconds), 0)
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+@dataclass
+class _Meter:
+    """Rate of one stage (or one shard's unit): from its first report with ``done`` > 0 on."""
+
+    key: str = ""
+    started: float = 0.0
+    first_done: int = 0
+    last_total: int = 0
+    samples: list[tuple[float, int]] = field(default_factory=list)
+
+    def rate(self, now: float, done: int) -> float | None:
+        elapsed = now - self.started
+        if done <= self.first_done or elapsed <= 0.2:
+            return None
+        return (done - self.first_done) / elapsed
+
+
+def with_rates(report: Progress, clock: Callable[[], float] = time.monotonic) -> Progress:
+    """``report`` with `` · N/s · ETA m:ss`` added to each message of a stage once a rate is known.
+
+    The rate of a stage is measured from its first report; a new ``total`` (the next shard inside a
+    ``build:<modality>`` stage) starts the measurement again.
+    """
+    meters: dict[str, _Meter] = {}
+
+    def rated(stage: str, done: int, total: int, message: str) -> None:
+        now = clock()
+        meter = meters.get(stage)
+        if meter is None or meter.last_total != total or done < meter.first_done:
+            meter = meters[stage] = _Meter(stage, now, done, total)
+        rate = meter.rate(now, done)
+        extra = ""
+        if rate is not None and rate > 0:
+            extra = f" · {rate:,.1f}/s" if rate < 10 else f" · {rate:,.0f}/s"
+            if total > done:
+                extra += f" · ETA {eta_text((total - done) / rate)}"
+        report(stage, done, total, message + extra)
+
+    return rated
+
+
+def shard_progress(
+    report: Progress,
+    stage: str,
+    label: str,
+    interval: float = SHARD_REPORT_INTERVAL_S,
+    clock: Callable[[], float] = time.monotonic,
+) -> BuildProgress:
+    """A ``BuildContext.progress`` for one shard: ``label: done/total unit`` reported as ``stage``."""
+    last = [float("-inf")]
+
+    def progress(unit: str, done: int, total: int, /) -> None:
+        now = clock()
+        if done not in (0, total) and now - last[0] < interval:
+            return
+        last[0] = now
+        report(stage, done, total, f"{label}: {done:,}/{total:,} {unit}")
+
+    return progress
+
+
+#: Where a running build writes its latest progress, in the store's folder (read by ``fourfold status``).
+BUILDING_FILE = "building.json"
+
+
+class ProgressFile:
+    """A ``Progress`` that keeps ``path`` holding the latest report as JSON (at most once a second,
+    written atomically), with the building process's id, so that ``status`` from any process can
+    show a build in progress; :meth:`close` removes it."""
+
+    def __init__(self, path: Path, generation: str = "", interval: float = 1.0) -> None:
+        self.path = path
+        self.generation = generation
+        self.interval = interval
+        self._last = float("-inf")
+
+    def __call__(self, stage: str, done: int, total: int, message: str) -> None:
+        now = time.monotonic()
+        if now - self._last < self.interval and done not in (0, total):
+            return
+        self._last = now
+        record = {
+            "pid": os.getpid(),
+            "generation": self.generation,
+            "stage": stage,
+            "done": done,
+            "total": total,
+            "message": message,
+            "time": time.time(),
+        }
+        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps(record))
+            tmp.replace(self.path)
+        except OSError:
+            pass  # progress is a courtesy: never fail a build over it
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+
+def read_building(home: Path) -> dict[str, Any] | None:
+    """The progress of a build running on this machine in the store at ``home``, or None."""
+    try:
+        record = json.loads((home / BUILDING_FILE).read_text())
+        pid = int(record["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None  # a build that died: its file is stale
+    except PermissionError:
+        pass
+    return dict(record)
+
+
+def tee(*reports: Progress) -> Progress:
+    """One ``Progress`` that tells each of ``reports``."""
+
+    def both(stage: str, done: int, total: int, message: str) -> None:
+        for report in reports:
+            report(stage, done, total, message)
+
+    return both

@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import signal
 import sys
 import time
@@ -186,7 +185,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)",
     )
 
-    sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
+    sub.add_parser(
+        "demo", help="index fourfold's own source into its own store (<store>/demo) and answer one query of each intent"
+    )
+    rm = sub.add_parser("remove", help="unregister a repository and publish a generation without it")
+    rm.add_argument("name", metavar="NAME", help="the registered repository name (see `fourfold status`)")
+    rm.add_argument("--json", action="store_true", help="print the summary as JSON")
+    gc = sub.add_parser("gc", help="drop abandoned builds and old generations (keeps the live one and the previous)")
+    gc.add_argument(
+        "--keep", type=int, default=2, metavar="N", help="generations to keep, the live one included (default 2)"
+    )
     sub.add_parser("plugins", help="list the loaded plugins and modalities")
 
     mc = sub.add_parser("mcp", help="serve the Model Context Protocol for AI agents (search tools over a coordinator)")
@@ -519,7 +527,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities {', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · "
+        f"modalities {', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
@@ -535,7 +544,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
-    home = Path(os.environ["FOURFOLD_HOME"]) if os.environ.get("FOURFOLD_HOME") else fourfold_home() / "demo"
+    home = fourfold_home() / "demo"  # its own store: the demo never registers anything in the user's
     source = Path(__file__).resolve().parent.parent
     print(f"indexing fourfold's own source ({source}) into {home}", flush=True)
     summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
@@ -546,6 +555,35 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
             _print_answer(r, False)
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+
+    store = IndexStore(fourfold_home())
+    with store.build_lock():  # no build may start between forgetting the repository and the new generation
+        store.unregister_repo(args.name)
+    if not store.repos():
+        store.retire_live()
+        print(f"removed {args.name}; no repository is left, so no generation is live (`fourfold gc` frees the disk)")
+        return 0
+    summary = build_generation(store, (), progress=ProgressBar())
+    print(f"removed {args.name}; {summary.generation} is live without it")
+    _print_summary(summary.as_dict(), args.json)
+    return 0
+
+
+def cmd_gc(args: argparse.Namespace) -> int:
+    from fourfold.index.store import IndexStore
+
+    if args.keep < 1:
+        raise InvalidInput(f"invalid --keep {args.keep}: keep at least the live generation (1)")
+    store = IndexStore(fourfold_home())
+    removed = store.collect_garbage(keep=args.keep)
+    live = store.live_generation() or "none"
+    print(f"removed {len(removed)} generation(s){': ' + ', '.join(removed) if removed else ''}; live: {live}")
     return 0
 
 
@@ -672,6 +710,8 @@ COMMANDS = {
     "status": cmd_status,
     "demo": cmd_demo,
     "plugins": cmd_plugins,
+    "remove": cmd_remove,
+    "gc": cmd_gc,
     "eval": cmd_eval,
     "mcp": cmd_mcp,
     "token": cmd_token,

@@ -499,7 +499,7 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - an unavailable reranker leaves the fused order, named
             return fused, (), f"skipped ({exc})"
         top = fused[: rerank.RERANK_DEPTH]
-        rows = reader.segment_rows(f.hit.segment_id for f in top)
+        rows = reader.segment_rows((f.hit.segment_id for f in top), repos=[f.hit.repo for f in top])
         docs = [
             rerank.document_for(f.hit.path, rows[f.hit.segment_id].content if f.hit.segment_id in rows else "")
             for f in top
@@ -512,7 +512,7 @@ class Engine:
 
     @staticmethod
     def _snippets(reader: GenerationReader, hits: Sequence[FusedHit], lines: int = 6) -> list[FusedHit]:
-        rows = reader.segment_rows(f.hit.segment_id for f in hits)
+        rows = reader.segment_rows((f.hit.segment_id for f in hits), repos=[f.hit.repo for f in hits])
         out = []
         for f in hits:
             seg = rows.get(f.hit.segment_id)

@@ -236,7 +236,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         missing = [h.segment_id for h in result.hits if not h.centrality]
         if not missing:
             return result
-        cent = self.reader.centrality(missing)
+        cent = self.reader.centrality(missing, repos={h.repo for h in result.hits if not h.centrality})
         hits: list[Hit] = []
         for h in result.hits:
             c = cent.get(h.segment_id, 0.0)

@@ -37,7 +37,7 @@ from fourfold.index.store import (
 )
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildStats, MapBatches
-from fourfold.plugins.types import Segment
+from fourfold.plugins.types import Segment, segment_id
 
 __all__ = [
     "SHARDINGS",
@@ -571,6 +571,14 @@ def _segmented_files(
             batch.append(
                 (f.path, data, fhash, language, [Segment(**d) for d in json.loads(row[3])], row[1], bool(row[2]))
             )
+        elif (other := _same_content(catalog, fhash, language)) is not None:
+            # the same bytes were segmented under another repository, revision or path: reuse, re-stamped
+            segs = _restamp(other[2], repo, f.path)
+            catalog.execute(
+                "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (repo, f.path, fhash, language, other[0], other[1], json.dumps([_seg_dict(s) for s in segs])),
+            )
+            batch.append((f.path, data, fhash, language, segs, other[0], bool(other[1])))
         else:
             batch.append((f.path, data, fhash, language, None, 0, True))
             batch_bytes += len(data)
@@ -582,6 +590,25 @@ def _segmented_files(
 
 
 _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css", "scss"}
+
+
+def _same_content(catalog: sqlite3.Connection, fhash: str, language: str) -> tuple[int, int, str] | None:
+    """(parse errors, supported, segments JSON) of a file with these bytes segmented anywhere before."""
+    row = catalog.execute(
+        "SELECT parse_errors, supported, segments FROM file_cache WHERE file_hash = ? AND language = ? LIMIT 1",
+        (fhash, language),
+    ).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+
+
+def _restamp(segments_json: str, repo: str, path: str) -> list[Segment]:
+    """Segments of an identical file moved to ``repo``/``path``: the ids (which name the place) made anew."""
+    rows = json.loads(segments_json)
+    ids = {d["id"]: segment_id(repo, path, d["start_line"], d["end_line"], d.get("qualified_name")) for d in rows}
+    return [
+        Segment(**{**d, "id": ids[d["id"]], "repo": repo, "path": path, "parent_id": ids.get(d.get("parent_id") or "")})
+        for d in rows
+    ]
 
 
 def _seg_dict(s: Segment) -> dict[str, Any]:

@@ -123,6 +123,7 @@ class IndexStore:
                     repo TEXT NOT NULL, path TEXT NOT NULL, file_hash TEXT NOT NULL,
                     language TEXT NOT NULL, parse_errors INTEGER NOT NULL, supported INTEGER NOT NULL,
                     segments TEXT NOT NULL, PRIMARY KEY (repo, path));
+                CREATE INDEX IF NOT EXISTS file_cache_hash ON file_cache(file_hash);
                 """
             )
 

@@ -27,7 +27,8 @@ def _repo(root: Path, name: str, n: int) -> Path:
     (repo / "pkg").mkdir(parents=True)
     for i in range(n):
         (repo / "pkg" / f"m{i}.py").write_text(
-            f"def {name}_f{i}(x):\n    return {name}_g{i}(x) + 1\n\n\ndef {name}_g{i}(y):\n    return y * {i}\n"
+            f"def {name}_f{i}(x):\n    return {name}_g{i}(x) + 1\n\n\ndef {name}_g{i}(y):\n    return y * {i}\n\n\n"
+            f"class {name.title()}{i}:\n    def method(self):\n        return {name}_f{i}(self)\n"
         )
     return repo
 
@@ -139,3 +140,21 @@ def test_killed_build_of_a_new_repository_leaves_no_registration(store: IndexSto
     assert [r.name for r in store.repos()] == ["alpha", "beta"] and store.live_generation() == live
     summary = build_generation(store, [], modalities=MODALITIES)
     assert summary.changed_repos == [] and sorted(store.require_live().manifest["repos"]) == ["alpha", "beta"]
+
+
+def test_a_fork_reuses_segments_by_content_and_matches_a_fresh_build(store: IndexStore, tmp_path: Path) -> None:
+    import shutil
+
+    fork = tmp_path / "fork"
+    shutil.copytree(tmp_path / "alpha", fork)
+    (fork / "pkg" / "m2.py").write_text("def forked_only(q):\n    return q\n")
+    summary = build_generation(store, [(fork, "fork")], modalities=MODALITIES)
+    assert summary.changed_repos == ["fork"]
+    assert summary.reused_files == 6 + 2  # alpha and beta carried, two of the fork's three files by content
+    fresh = IndexStore(tmp_path / "fresh")
+    build_generation(fresh, [(fork, "fork")], modalities=MODALITIES)
+    reused = sorted(store.require_live().segments(repos=["fork"]), key=lambda s: s.id)
+    alone = sorted(fresh.require_live().segments(repos=["fork"]), key=lambda s: s.id)
+    assert reused == alone and {s.repo for s in reused} == {"fork"}
+    parents = {s.parent_id for s in reused} - {None}
+    assert parents and parents <= {s.id for s in reused}  # nested definitions keep their parent, re-stamped

@@ -43,6 +43,7 @@ __all__ = [
     "SHARDINGS",
     "IndexSummary",
     "LocalShardExecutor",
+    "RepoOptions",
     "ShardJob",
     "build_generation",
     "build_one_shard",
@@ -63,6 +64,17 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class RepoOptions:
+    """How one repository is built when it differs from the rest (from the fleet file)."""
+
+    modalities: tuple[str, ...] = ()  # empty: every modality of the build
+    settings: Mapping[str, str] = field(default_factory=dict)  # build settings for its shards (embedder)
+
+    def key(self) -> str:
+        return json.dumps([sorted(self.modalities), sorted(self.settings.items())])
 
 
 @dataclass
@@ -206,12 +218,20 @@ def build_generation(
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     modalities: Sequence[str] | None = None,
     centrality: bool = True,
+    repo_options: Mapping[str, RepoOptions] | None = None,
 ) -> IndexSummary:
     """Register ``add`` (path, name) repositories, then build and publish a generation of all of them.
 
     ``modalities`` limits the generation to those modalities (all loaded ones by default);
-    ``centrality=False`` skips the centrality hook (every segment then gets 0). Validates every
-    input before touching the store; on any failure the live generation stays.
+    ``centrality=False`` skips the centrality hook (every segment then gets 0). ``repo_options``
+    narrows a repository's modalities or sets its shards' build settings. Validates every input
+    before touching the store; on any failure the live generation stays.
+
+    Cost follows the change: a repository whose files (sizes, times, git HEAD) did not move since
+    the live generation is carried without reading a file, its segment database and its shards
+    hard-linked into the new generation; the others are segmented (files reused by content hash)
+    and their shards rebuilt. Shards over several repositories (the graph's partitions, which share
+    one graph) are rebuilt whenever any repository changed.
     """
     started = time.perf_counter()
     settings = {**build_settings_from_env(), **(settings or {})}
@@ -265,7 +285,8 @@ def build_generation(
                 path = sources[name]
                 walked = walk_repository(path)
                 summary.skipped.update(walked.skipped)
-                stat_key, sizes = _stat_key(path, walked.files, max_file_bytes)
+                options = (repo_options or {}).get(name, RepoOptions())
+                stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
                 before = prev_repos.get(name) if carry else None
                 seg_path = build_dir / SEGMENTS_DIR / f"{name}.sqlite"
                 if (
@@ -289,6 +310,7 @@ def build_generation(
                     name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
                 )
                 record["stat_key"] = stat_key
+                record["content_key"] += options.key()
                 repo_stats[name] = record
                 repo_files[name] = record.pop("_files")
                 if before is not None and before.get("content_key") == record["content_key"]:
@@ -300,26 +322,36 @@ def build_generation(
         for name in chosen:
             prev_specs = prev.shards(name) if prev is not None and carry and name in prev.manifest["modalities"] else []
             plans: list[ShardSpec] = []
+            wanting = {
+                r: f
+                for r, f in repo_files.items()
+                if name in ((repo_options or {}).get(r, RepoOptions()).modalities or (name,))
+            }
             if shardings[name] == "repo":
-                for repo in sorted(repo_files):
+                for repo in sorted(wanting):
                     mine = [s for s in prev_specs if s.repos == (repo,)] if repo in unchanged else []
                     if mine and prev is not None and all(prev.shard_dir(s).is_dir() for s in mine):
                         carried.extend(mine)
                     else:
                         plans.extend(_plan_shards(name, "repo", {repo: repo_files[repo]}))
+            elif not wanting:
+                pass
             elif (
                 prev_specs
                 and prev is not None
                 and unchanged == set(repo_files) == set(prev_repos)
+                and {r for s in prev_specs for r in s.repos} == set(wanting)
                 and all(prev.shard_dir(s).is_dir() for s in prev_specs)
             ):
                 carried.extend(prev_specs)  # a shard over several repositories carries only if none changed
             else:
-                plans.extend(_plan_shards(name, shardings[name], repo_files))
+                plans.extend(_plan_shards(name, shardings[name], wanting))
             for spec in plans:
                 prev_dir = prev.shard_dir(spec) if prev is not None else None
                 # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
                 job_settings = {**settings, **{f"repo_path.{r}": repo_stats[r]["path"] for r in spec.repos}}
+                if len(spec.repos) == 1 and spec.repos[0] in (repo_options or {}):
+                    job_settings.update((repo_options or {})[spec.repos[0]].settings)
                 jobs.append(
                     ShardJob(
                         name,
@@ -410,14 +442,16 @@ def _carry_key(settings: Mapping[str, str], shardings: Mapping[str, str], max_fi
     return hashlib.blake2b(json.dumps(state, sort_keys=True).encode(), digest_size=12).hexdigest()
 
 
-def _stat_key(root: Path, files: Sequence[SourceFile], max_file_bytes: int) -> tuple[str, list[tuple[str, int]]]:
+def _stat_key(
+    root: Path, files: Sequence[SourceFile], max_file_bytes: int, options: str
+) -> tuple[str, list[tuple[str, int]]]:
     """A digest of the repository's file list with sizes and modification times, and its git HEAD.
 
     Equal keys mean nothing was added, removed or written since the last build, so the repository
     is carried without reading a file. Also returns (path, size) of every file, for shard planning.
     """
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{root}\0{_git_head(root)}\n".encode())
+    digest.update(f"{root}\0{_git_head(root)}\0{options}\n".encode())
     sizes: list[tuple[str, int]] = []
     for f in files:
         try:

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import sys
 import time
@@ -188,6 +189,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "demo", help="index fourfold's own source into its own store (<store>/demo) and answer one query of each intent"
     )
+    sy = sub.add_parser(
+        "sync", help="fetch the fleet file's repositories and index the (repository, revision) pairs that moved"
+    )
+    sy.add_argument(
+        "--fleet",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the fleet file (default: $FOURFOLD_FLEET, else ./fourfold.yaml)",
+    )
+    sy.add_argument(
+        "--repo", action="append", default=[], metavar="NAME", help="sync only this repository (repeatable)"
+    )
+    sy.add_argument("--json", action="store_true", help="print the report as JSON")
+    sy.add_argument("--check", action="store_true", help="only validate the fleet file")
     rm = sub.add_parser("remove", help="unregister a repository and publish a generation without it")
     rm.add_argument("name", metavar="NAME", help="the registered repository name (see `fourfold status`)")
     rm.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -277,6 +293,9 @@ def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
     )
     print(f"  skipped: {skipped}")
     print(f"  reused (unchanged): {s.get('reused_files', 0)} files; parse errors in {s.get('parse_errors', 0)} files")
+    if "carried_shards" in s:
+        changed = ", ".join(s.get("changed_repos") or []) or "none"
+        print(f"  rebuilt repositories: {changed}; {s['carried_shards']} of {s.get('shards', 0)} shards carried over")
     unsupported = s.get("unsupported_languages") or {}
     if unsupported:
         print(
@@ -503,6 +522,16 @@ def cmd_scale(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_fleet_state(home: Path) -> None:
+    """Stale repositories from the last sync (their last good index keeps serving)."""
+    from fourfold.index.store import IndexStore
+    from fourfold.index.sync import fleet_state
+
+    for name, entry in sorted(fleet_state(IndexStore(home))["repos"].items()):
+        if entry.get("status") == "stale":
+            print(f"  STALE {name}: {entry.get('error', '')} (serving its last good index)")
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
 
@@ -510,7 +539,16 @@ def cmd_status(args: argparse.Namespace) -> int:
     if client is None:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
-        info = {"server": None, "home": str(store.home), "generation": live, "repos": [r.name for r in store.repos()]}
+        from fourfold.index.sync import fleet_state
+
+        stale = {n: e.get("error", "") for n, e in fleet_state(store)["repos"].items() if e.get("status") == "stale"}
+        info = {
+            "server": None,
+            "home": str(store.home),
+            "generation": live,
+            "repos": [r.name for r in store.repos()],
+            "stale": stale,
+        }
         if args.json:
             print(json.dumps(info, indent=2))
         else:
@@ -518,6 +556,7 @@ def cmd_status(args: argparse.Namespace) -> int:
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
                 f"repositories: {', '.join(info['repos']) or 'none'}"
             )
+            _print_fleet_state(store.home)
         return 0
     with client:
         s = client.status()
@@ -534,6 +573,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
     for sh in s.shards:
         print(f"  {sh.modality}/{sh.shard}#{sh.replica} {sh.health} at {sh.address} ({sh.generation})")
+    _print_fleet_state(fourfold_home())
     return 0
 
 
@@ -556,6 +596,49 @@ def cmd_demo(args: argparse.Namespace) -> int:
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
             _print_answer(r, False)
     return 0
+
+
+def fleet_file(explicit: Path | None) -> Path:
+    """The fleet file a command uses: --fleet, else $FOURFOLD_FLEET, else ./fourfold.yaml."""
+    if explicit is not None:
+        return explicit
+    env = os.environ.get("FOURFOLD_FLEET")
+    return Path(env) if env else Path("fourfold.yaml")
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    from fourfold.index.fleet import load_fleet
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+    from fourfold.index.sync import sync
+
+    fleet = load_fleet(fleet_file(args.fleet))
+    if args.check:
+        print(f"{fleet.source}: {len(fleet.repos)} repositories, groups: {', '.join(fleet.groups()) or 'none'}")
+        return 0
+    store = IndexStore(fourfold_home())
+    bar = ProgressBar()
+    report = sync(
+        store,
+        fleet,
+        lambda adds, options: build_generation(store, adds, progress=bar, repo_options=options),
+        only=args.repo,
+        progress=bar,
+    )
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        for name, why in sorted(report.stale.items()):
+            print(f"STALE {name}: {why} (its last good index keeps serving)")
+        for name, commit in sorted(report.moved.items()):
+            print(f"moved {name} -> {commit[:12] or 'working tree'}")
+        for name in report.removed:
+            print(f"removed {name}")
+        if report.summary is not None:
+            _print_summary(report.summary.as_dict(), False)
+        else:
+            print(f"nothing moved; {store.live_generation() or 'no generation'} stays live")
+    return 1 if report.stale else 0
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
@@ -711,6 +794,7 @@ COMMANDS = {
     "demo": cmd_demo,
     "plugins": cmd_plugins,
     "remove": cmd_remove,
+    "sync": cmd_sync,
     "gc": cmd_gc,
     "eval": cmd_eval,
     "mcp": cmd_mcp,

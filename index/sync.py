@@ -18,6 +18,7 @@ import contextlib
 import fcntl
 import fnmatch
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -35,6 +36,7 @@ from fourfold.index.store import IndexStore
 
 __all__ = ["SyncReport", "fleet_state", "sync"]
 
+log = logging.getLogger(__name__)
 STATE_FILE = "fleet-state.json"
 GIT_TIMEOUT_S = 600
 #: What a build is: (repositories to add as (path, name), per-repository build options) -> summary.
@@ -113,19 +115,37 @@ def _sync_lock(store: IndexStore) -> Iterator[None]:
         os.close(fd)
 
 
-def _fetch(spec: RepoSpec, mirror: Path) -> None:
-    """Clone the mirror the first time, fetch (pruning deleted refs) after."""
+def _fetch(spec: RepoSpec, mirror: Path) -> str:
+    """Clone the mirror the first time, fetch (pruning deleted refs) after; a mirror that cannot
+    fetch is cloned afresh beside it and swapped in when that works (a damaged mirror heals
+    itself; an upstream that is gone or refuses stays an error). Returns a note when it healed."""
     assert spec.url is not None
     if (mirror / "HEAD").exists():
-        _git("remote", "set-url", "origin", spec.url, cwd=mirror)
-        _git("fetch", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/heads/*", cwd=mirror)
-        _git("fsck", "--connectivity-only", "--no-dangling", cwd=mirror)  # a corrupt pack stops here
-        return
+        try:
+            _git("remote", "set-url", "origin", spec.url, cwd=mirror)
+            _git("fetch", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/heads/*", cwd=mirror)
+            return ""
+        except GitError as exc:
+            failure = exc
+    else:
+        failure = None
     tmp = mirror.with_name(mirror.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     mirror.parent.mkdir(parents=True, exist_ok=True)
-    _git("clone", "--mirror", "--quiet", spec.url, str(tmp))
+    try:
+        _git("clone", "--mirror", "--quiet", spec.url, str(tmp))
+    except GitError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if failure is not None:
+            raise failure from None  # the fetch's own error says more than the clone's
+        raise
+    old = mirror.with_name(mirror.name + ".old")
+    if mirror.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(mirror, old)
     os.replace(tmp, mirror)
+    shutil.rmtree(old, ignore_errors=True)
+    return f"mirror cloned again after: {failure}" if failure is not None else ""
 
 
 def _revisions(spec: RepoSpec, mirror: Path) -> dict[str, str]:
@@ -153,7 +173,19 @@ def _revisions(spec: RepoSpec, mirror: Path) -> dict[str, str]:
             out_map[index_name(spec.name, None if rev == default else rev)] = refs[rev]
     if not out_map:
         raise GitError(f"no branch or tag matches {list(spec.revisions)}; it has {', '.join(sorted(refs)[:10])}")
+    for commit in sorted(set(out_map.values())):
+        _readable(mirror, commit)
     return out_map
+
+
+def _readable(mirror: Path, commit: str) -> None:
+    """Raise unless the commit and its root tree can be read (a corrupt pack fails here, not mid-build)."""
+    try:
+        _git("cat-file", "-e", f"{commit}^{{tree}}", cwd=mirror)
+    except GitError:
+        raise GitError(
+            f"the mirror is damaged: commit {commit[:12]} cannot be read; remove {mirror} to clone again"
+        ) from None
 
 
 def _commit_marker(dest: Path) -> Path:
@@ -298,7 +330,9 @@ def _sync_one(store: IndexStore, spec: RepoSpec) -> dict[str, tuple[Path, str]]:
             raise GitError(f"path {spec.path!r} is not a folder")
         return {index_name(spec.name, None): (folder.resolve(), "")}
     mirror = store.home / "mirrors" / f"{spec.name}.git"
-    _fetch(spec, mirror)
+    healed = _fetch(spec, mirror)
+    if healed:
+        log.warning("%s: %s", spec.name, healed)
     out: dict[str, tuple[Path, str]] = {}
     for name, commit in _revisions(spec, mirror).items():
         dest = store.home / "checkouts" / name

@@ -120,6 +120,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
     sv.add_argument(
+        "--fleet",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the fleet file this coordinator syncs (Sync RPC, --sync-interval) and whose labels are group: grants "
+        "(default: $FOURFOLD_FLEET when set)",
+    )
+    sv.add_argument(
+        "--sync-interval",
+        default="0",
+        metavar="DURATION",
+        help="sync the fleet file on this schedule (10m, 1h, 90s; default 0: only when asked)",
+    )
+    sv.add_argument(
         "--health-address",
         default=None,
         metavar="HOST:PORT",
@@ -204,6 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sy.add_argument("--json", action="store_true", help="print the report as JSON")
     sy.add_argument("--check", action="store_true", help="only validate the fleet file")
+    sy.add_argument(
+        "--address",
+        default=None,
+        help="ask this coordinator (started with --fleet) to sync, so its workers roll (default: sync in-process)",
+    )
     rm = sub.add_parser("remove", help="unregister a repository and publish a generation without it")
     rm.add_argument("name", metavar="NAME", help="the registered repository name (see `fourfold status`)")
     rm.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -468,6 +487,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from fourfold.coordinator import metrics
 
         metrics.serve(args.metrics_port)
+    from fourfold.coordinator.syncer import parse_interval
+
+    interval = parse_interval(args.sync_interval)
+    fleet = args.fleet or (Path(os.environ["FOURFOLD_FLEET"]) if os.environ.get("FOURFOLD_FLEET") else None)
+    if interval and fleet is None:
+        raise InvalidInput("--sync-interval needs a fleet file: give --fleet FILE (or set $FOURFOLD_FLEET)")
+    if fleet is not None:
+        from fourfold.index.fleet import load_fleet
+
+        load_fleet(fleet)  # a bad fleet file is reported before a cluster starts
     cluster.connect(args.ray_address)
 
     async def run() -> None:
@@ -480,6 +509,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tls=tls,
             health_address=args.health_address,
             workers_per_modality=workers,
+            fleet=fleet if args.role != "workers" else None,
+            sync_interval_s=interval,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -542,19 +573,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         from fourfold.index.sync import fleet_state
 
         stale = {n: e.get("error", "") for n, e in fleet_state(store)["repos"].items() if e.get("status") == "stale"}
-        info = {
-            "server": None,
-            "home": str(store.home),
-            "generation": live,
-            "repos": [r.name for r in store.repos()],
-            "stale": stale,
-        }
+        names = [r.name for r in store.repos()]
+        info = {"server": None, "home": str(store.home), "generation": live, "repos": names, "stale": stale}
         if args.json:
             print(json.dumps(info, indent=2))
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
-                f"repositories: {', '.join(info['repos']) or 'none'}"
+                f"repositories: {', '.join(names) or 'none'}"
             )
             _print_fleet_state(store.home)
         return 0
@@ -612,6 +638,19 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
     from fourfold.index.sync import sync
 
+    if args.address:
+        client = _client_if_up(args.address)
+        assert client is not None
+        bar = ProgressBar()
+        with client:
+            try:
+                for msg in client.sync(args.repo):
+                    bar(msg.stage, msg.done, msg.total, msg.message)
+                    if msg.stage == "done":
+                        print(msg.message)
+            except grpc.RpcError as exc:
+                raise FourfoldError(exc.details() or str(exc)) from None
+        return 0
     fleet = load_fleet(fleet_file(args.fleet))
     if args.check:
         print(f"{fleet.source}: {len(fleet.repos)} repositories, groups: {', '.join(fleet.groups()) or 'none'}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -29,7 +30,8 @@ from fourfold.coordinator.profiles import (
     top_modalities,
 )
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
-from fourfold.index.generation import IndexSummary, ShardExecutor, build_generation
+from fourfold.index.fleet import revision_name
+from fourfold.index.generation import IndexSummary, RepoOptions, ShardExecutor, build_generation
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
@@ -217,6 +219,10 @@ class Engine:
             self._readers = {generation: cached}
         return cached
 
+    def registered_repos(self) -> frozenset[str]:
+        """Registered repository names (what grants are resolved against)."""
+        return self._registered_repos()
+
     def _registered_repos(self) -> frozenset[str]:
         """Registered repository names, read again only when the live generation changes."""
         live = self.store.live_generation()
@@ -322,6 +328,8 @@ class Engine:
         still leaks nothing).
         """
         t0 = time.perf_counter()
+        if any("@" in r for r in p.repos):  # NAME@release/1.0 is indexed as NAME@release+1.0
+            p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
         self.validate(p, visible)
         generation = await self.current_generation()
         intent, confidence, strategy, weights, _rule, rrf_k = self.plan(p)
@@ -529,7 +537,11 @@ class Engine:
 
     # -- index -----------------------------------------------------------------------------------
     async def index(
-        self, add: Sequence[tuple[Path, str | None]], progress: Callable[[str, int, int, str], None]
+        self,
+        add: Sequence[tuple[Path, str | None]],
+        progress: Callable[[str, int, int, str], None],
+        *,
+        repo_options: Mapping[str, RepoOptions] | None = None,
     ) -> IndexSummary:
         """Build a generation, deploy its workers, switch to it, retire the old one's."""
         if self._index_lock.locked():
@@ -543,7 +555,11 @@ class Engine:
             executor = self.executor_factory() if self.executor_factory else None
             old = self._generation
             summary = await asyncio.to_thread(
-                build_generation, self.store, list(add), executor=executor, progress=report
+                functools.partial(build_generation, repo_options=repo_options),
+                self.store,
+                list(add),
+                executor=executor,
+                progress=report,
             )
             if self.launcher is not None:
                 progress("deploy", 0, 1, f"starting workers for {summary.generation}")

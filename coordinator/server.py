@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha import reflection
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.service import CoordinatorService
+from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
@@ -60,8 +61,11 @@ class RunningServer:
     engine: Engine | None
     health_server: grpc.aio.Server | None = None
     health_address: str = ""
+    sync_task: asyncio.Future[None] | None = None
 
     async def stop(self) -> None:
+        if self.sync_task is not None:
+            self.sync_task.cancel()
         if self.health_server is not None:
             await self.health_server.stop(grace=None)
         if self.server is not None:
@@ -81,6 +85,8 @@ async def start_server(
     limits: Limits | None = None,
     health_address: str | None = None,
     workers_per_modality: int | None = None,
+    fleet: Path | None = None,
+    sync_interval_s: float = 0.0,
 ) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
@@ -89,7 +95,8 @@ async def start_server(
     ``health_address``: also serve grpc.health.v1 alone, in plaintext, there — for probes that
     cannot speak TLS (the kubelet's gRPC probes); it carries no code and needs no token.
     ``workers_per_modality``: pack each modality's shards into at most this many workers (see
-    ``workers.groups``).
+    ``workers.groups``). ``fleet``: the fleet file the admin ``Sync`` RPC (and, with
+    ``sync_interval_s`` > 0, a schedule) syncs; its labels are the ``group:`` grants.
     """
     store = IndexStore(home)
     store.ensure()
@@ -105,12 +112,13 @@ async def start_server(
             await launcher.deploy(live)
         return RunningServer(address="", server=None, engine=None)
     engine = Engine(store, launcher, executor_factory=RayShardExecutor)
+    syncer = FleetSyncer(engine, fleet) if fleet is not None else None  # a bad fleet file fails here, first
     await engine.start()
     interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
     server = grpc.aio.server(
         interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)]
     )
-    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits), server)
+    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits, syncer=syncer), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -152,8 +160,18 @@ async def start_server(
         log.info(
             "coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS"
         )
+    sync_task = (
+        asyncio.ensure_future(syncer.run_forever(sync_interval_s))
+        if syncer is not None and sync_interval_s > 0
+        else None
+    )
     return RunningServer(
-        address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound
+        address=bound,
+        server=server,
+        engine=engine,
+        health_server=health_server,
+        health_address=health_bound,
+        sync_task=sync_task,
     )
 
 

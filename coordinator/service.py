@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 from pathlib import Path
 
 import grpc
@@ -19,9 +20,12 @@ from fourfold import __version__
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.metrics import OVERLOADED
-from fourfold.errors import FourfoldError, PermissionDenied
+from fourfold.errors import FourfoldError, InvalidInput, PermissionDenied
+from fourfold.index.fleet import split_index_name
+from fourfold.index.sync import fleet_state
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers.server import status_for
 
@@ -45,8 +49,15 @@ def bounded(message: str) -> str:
 
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
-    def __init__(self, engine: Engine, limits: Limits | None = None, max_inflight: int = DEFAULT_MAX_INFLIGHT) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        limits: Limits | None = None,
+        max_inflight: int = DEFAULT_MAX_INFLIGHT,
+        syncer: FleetSyncer | None = None,
+    ) -> None:
         self.engine = engine
+        self.syncer = syncer
         self.limits = limits or Limits()
         self.max_inflight = max_inflight
         self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
@@ -66,7 +77,9 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         self._inflight += 1
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
-            answer = await self.engine.search(params_from_pb(request), principal.repos)
+            answer = await self.engine.search(
+                params_from_pb(request), principal.readable(self.engine.registered_repos())
+            )
         except FourfoldError as exc:
             await context.abort(status_for(exc), bounded(str(exc)))
         except ShardCallError as exc:
@@ -103,6 +116,44 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             stage="done", done=1, total=1, message=f"{summary.generation} is live", summary=summary_to_pb(summary)
         )
 
+    async def Sync(
+        self, request: coordinator_pb2.SyncRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[coordinator_pb2.IndexProgress]:
+        principal = current_principal()
+        if not principal.admin:
+            denied = PermissionDenied(f"syncing needs an admin token; {principal.name!r} may only search")
+            await context.abort(status_for(denied), str(denied))
+        if self.syncer is None:
+            missing = InvalidInput("this coordinator has no fleet file; start it with `fourfold serve --fleet FILE`")
+            await context.abort(status_for(missing), str(missing))
+            return
+        queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
+
+        def progress(stage: str, done: int, total: int, message: str) -> None:
+            queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
+
+        task = asyncio.ensure_future(self.syncer.sync_now(list(request.repos), progress))
+        while not task.done() or not queue.empty():
+            try:
+                yield await asyncio.wait_for(queue.get(), 0.2)
+            except TimeoutError:
+                continue
+        try:
+            report = task.result()
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), str(exc))
+            return
+        stale = "; ".join(f"{k} STALE ({v})" for k, v in sorted(report.stale.items()))
+        moved = ", ".join(sorted(report.moved)) or "nothing moved"
+        live = report.summary.generation if report.summary else (self.engine.store.live_generation() or "none")
+        yield coordinator_pb2.IndexProgress(
+            stage="done",
+            done=1,
+            total=1,
+            message=f"{moved}; {live} is live" + (f"; {stale}" if stale else ""),
+            summary=summary_to_pb(report.summary) if report.summary else None,
+        )
+
     async def Status(
         self, request: coordinator_pb2.StatusRequest, context: grpc.aio.ServicerContext
     ) -> coordinator_pb2.StatusResponse:
@@ -130,6 +181,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
                     )
                 )
         repos = [r for r in store.repos() if principal.may_read(r.name)]
+        synced = fleet_state(store)["repos"]
         return coordinator_pb2.StatusResponse(
             generation=live or "",
             repos=[
@@ -138,6 +190,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
                     path=r.path if principal.admin else "",
                     files=repo_stats.get(r.name, {}).get("files", 0),
                     segments=repo_stats.get(r.name, {}).get("segments", 0),
+                    **_sync_fields(synced, r.name, principal.admin),
                 )
                 for r in repos
             ],
@@ -157,7 +210,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         return {
             (live, s.modality, s.shard)
             for s in self.engine.store.reader(live).shards()
-            if principal.repos.intersection(s.repos)
+            if any(principal.may_read(r) for r in s.repos)
         }
 
     async def _health(self) -> dict[str, str]:
@@ -175,3 +228,15 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
 
         results = await asyncio.gather(*(check(ep.address) for ep in self.engine.endpoints.all()))
         return dict(results)
+
+
+def _sync_fields(synced: dict[str, Any], name: str, admin: bool) -> dict[str, str]:
+    """RepoStatus's sync_status, sync_error and commit for an indexed name (``repo`` or ``repo@rev``)."""
+    entry = synced.get(split_index_name(name)[0])
+    if not entry:
+        return {}
+    return {
+        "sync_status": str(entry.get("status", "")),
+        "sync_error": str(entry.get("error", "")) if admin else ("fetch failed" if entry.get("error") else ""),
+        "commit": str(entry.get("revisions", {}).get(name, "")),
+    }

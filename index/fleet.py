@@ -37,6 +37,7 @@ __all__ = [
     "index_name",
     "load_fleet",
     "parse_fleet",
+    "revision_name",
     "schema",
     "split_index_name",
 ]
@@ -111,6 +112,12 @@ def schema() -> dict[str, Any]:
 def index_name(repo: str, revision: str | None) -> str:
     """The name (repository, revision) is indexed under: ``repo`` for the default branch, else ``repo@rev``."""
     return repo if not revision else f"{repo}@{revision.replace('/', '+')}"
+
+
+def revision_name(repo: str) -> str:
+    """A repository as a user writes it (``pay@release/1.0``) -> the name it is indexed under."""
+    base, sep, rev = repo.partition("@")
+    return index_name(base, rev) if sep and rev else repo
 
 
 def split_index_name(name: str) -> tuple[str, str | None]:

@@ -58,6 +58,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     ) -> None:
         self.engine = engine
         self.syncer = syncer
+        self._commits: tuple[str, dict[str, str]] | None = None  # (generation, repository -> commit)
         self.limits = limits or Limits()
         self.max_inflight = max_inflight
         self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
@@ -86,7 +87,20 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             await context.abort(exc.code, bounded(exc.details))
         finally:
             self._inflight -= 1
-        return answer_to_pb(answer)
+        response = answer_to_pb(answer)
+        self._stamp_revisions(response)
+        return response
+
+    def _stamp_revisions(self, response: coordinator_pb2.SearchResponse) -> None:
+        """Each hit's revision (from its NAME@REVISION) and the commit its repository was indexed at."""
+        generation = response.generation
+        if self._commits is None or self._commits[0] != generation:
+            repos = self.engine.store.reader(generation).manifest.get("repos", {}) if generation else {}
+            self._commits = (generation, {name: str(r.get("commit", "")) for name, r in repos.items()})
+        commits = self._commits[1]
+        for hit in response.hits:
+            hit.revision = split_index_name(hit.repo)[1] or ""
+            hit.commit = commits.get(hit.repo, "")
 
     async def Index(
         self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext

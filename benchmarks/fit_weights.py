@@ -35,7 +35,7 @@ from fourfold.plugins.types import Hit
 MODALITIES = ("semantic", "text", "structural", "graph")
 #: Each weight is one of these before normalising.
 GRID_VALUES = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-#: The centrality boost's scale is fitted too, as this pseudo-modality: the seed's boost (1) or none (0).
+#: The centrality boost's scale is fitted too, as this pseudo-modality: the original boost (1) or none (0).
 CENTRALITY = "_centrality"
 CENTRALITY_VALUES = (1.0, 0.0)
 #: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.

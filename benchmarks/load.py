@@ -55,7 +55,7 @@ def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 async def drive(
@@ -115,7 +115,10 @@ def start_server(home: Path, replicas: int, log: Path) -> tuple[subprocess.Popen
         for m in ("semantic", "text", "structural", "graph"):
             args += ["--replicas", f"{m}={replicas}"]
     proc = subprocess.Popen(
-        args, env={**os.environ, "FOURFOLD_HOME": str(home)}, stdout=subprocess.DEVNULL, stderr=open(log, "wb")
+        args,
+        env={**os.environ, "FOURFOLD_HOME": str(home)},
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "wb"),  # noqa: SIM115 - the server writes to it until it is killed
     )
     from fourfold.coordinator.client import Client
 
@@ -184,12 +187,14 @@ def main(argv: list[str] | None = None) -> int:
             stop_server(proc)
     print()
     print(
-        f"{'replicas':>8} {'C':>3} {'QPS':>7} {'p50 ms':>8} {'p99 ms':>8} {'direct p50':>10} {'fused p50':>9} {'errors':>16} {'partial':>7}  fault"
+        f"{'replicas':>8} {'C':>3} {'QPS':>7} {'p50 ms':>8} {'p99 ms':>8} {'direct p50':>10} {'fused p50':>9} "
+        f"{'errors':>16} {'partial':>7}  fault"
     )
     for r in rows:
         print(
             f"{r['replicas']:>8} {r['concurrency']:>3} {r['qps']:>7} {r['all_p50_ms']!s:>8} {r['all_p99_ms']!s:>8} "
-            f"{r.get('direct_p50_ms', '-')!s:>10} {r.get('fused_p50_ms', '-')!s:>9} {json.dumps(r['errors']):>16} {r['partial']:>7}  {r['fault']}"
+            f"{r.get('direct_p50_ms', '-')!s:>10} {r.get('fused_p50_ms', '-')!s:>9} {json.dumps(r['errors']):>16} "
+            f"{r['partial']:>7}  {r['fault']}"
         )
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)

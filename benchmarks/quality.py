@@ -1,7 +1,7 @@
 """Quality benchmark: the development suites, per suite and per intent, fused and per modality.
 
-    python benchmarks/quality.py [--dev ~/fourfold-dev] [--suite click --suite express]
-                                 [--preset default] [--profile fitted] [--scope-to-suite] [--out bench-results/quality.json]
+    python benchmarks/quality.py [--dev ~/fourfold-dev] [--suite click --suite express] [--preset default]
+                                 [--profile fitted] [--scope-to-suite] [--out bench-results/quality.json]
 
 Indexes ``<dev>/corpora/<name>`` under the repository name ``<name>`` for every suite chosen (all
 of ``<dev>/suites/*.jsonl`` by default) into a fresh FOURFOLD_HOME with an in-process build, starts
@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         summary = build_generation(store, [(args.dev / "corpora" / r, r) for r in repos])
         index = {**summary.as_dict(), "wall_seconds": time.perf_counter() - t}
         print(
-            f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in {index['wall_seconds']:.1f}s",
+            f"indexed {', '.join(repos)}: {summary.files} files, {summary.segments} segments in "
+            f"{index['wall_seconds']:.1f}s",
             file=sys.stderr,
         )
 

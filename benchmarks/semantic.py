@@ -409,8 +409,8 @@ def footprint(shard_dir: Path) -> dict[str, Any]:
     """Bytes on disk per 100k segments, per file; and the Python heap a loaded shard holds.
 
     The heap is measured with tracemalloc around ``load`` (the windows and segment records; the
-    FAISS index is added at its file size, as FAISS allocates outside Python's heap); codes and float vectors are memory-mapped, so they cost page cache only
-    while rescoring touches them.
+    FAISS index is added at its file size, as FAISS allocates outside Python's heap); codes and float
+    vectors are memory-mapped, so they cost page cache only while rescoring touches them.
     """
     import tracemalloc
 
@@ -437,18 +437,23 @@ def print_table(result: dict[str, Any]) -> None:
     for run in result["suites"]:
         for config, q in run["quality"].items():
             print(
-                f"{run['suite']:<11} {run['backend']:<6} {config:<20} {q['mrr10']:>7.3f} {q['success1']:>6.3f} {q['success10']:>6.3f}"
+                f"{run['suite']:<11} {run['backend']:<6} {config:<20} {q['mrr10']:>7.3f} {q['success1']:>6.3f} "
+                f"{q['success10']:>6.3f}"
             )
         ivf = run["ivf"]
         print(
-            f"{'':<11} {'':<6} IVF nlist {ivf['nlist']} nprobe {ivf['nprobe_default']}: recall@10 vs flat {ivf['recall10_vs_flat']} "
-            f"(quick {ivf['recall10_vs_flat_by_preset']['quick']}, thorough {ivf['recall10_vs_flat_by_preset']['thorough']}); "
+            f"{'':<11} {'':<6} IVF nlist {ivf['nlist']} nprobe {ivf['nprobe_default']}: recall@10 vs flat "
+            f"{ivf['recall10_vs_flat']} "
+            f"(quick {ivf['recall10_vs_flat_by_preset']['quick']}, thorough "
+            f"{ivf['recall10_vs_flat_by_preset']['thorough']}); "
             f"{run['segments']} segments, {run['windows']} windows, build {run['chunks_per_s_build']} chunks/s"
         )
     for t in result["throughput"]:
         print(
-            f"throughput {t['backend']}: {t['chunks_per_s']} chunks/s wall, {t['chunks_per_s_two_idle_cores']} on two idle"
-            f" cores ({t['cpu_ms_per_chunk_one_thread']} CPU ms/chunk; {t['chunks']} chunks of {t['mean_tokens']} tokens);"
+            f"throughput {t['backend']}: {t['chunks_per_s']} chunks/s wall, {t['chunks_per_s_two_idle_cores']} on two "
+            "idle"
+            f" cores ({t['cpu_ms_per_chunk_one_thread']} CPU ms/chunk; {t['chunks']} chunks of {t['mean_tokens']} "
+            "tokens);"
             f" query embed p50 {t['query_embed_ms_p50']} ms, {t['query_embed_cpu_ms_one_thread']} CPU ms"
         )
     print(f"search latency: {json.dumps(result['query_latency'])}")
@@ -478,8 +483,10 @@ def main(argv: list[str] | None = None) -> int:
         result = scaling(segments, workers, args.chunks, args.batch)
         for run in result["runs"]:
             print(
-                f"ray embedding, {run['workers']} worker(s): {run['chunks_per_s']} chunks/s, efficiency {run['efficiency']},"
-                f" {run['cpu_ms_per_chunk']} CPU ms/chunk (efficiency by CPU cost {run['cpu_efficiency']}) ({result['chunks']} chunks in {result['tasks']} tasks)"
+                f"ray embedding, {run['workers']} worker(s): {run['chunks_per_s']} chunks/s, efficiency "
+                f"{run['efficiency']},"
+                f" {run['cpu_ms_per_chunk']} CPU ms/chunk (efficiency by CPU cost {run['cpu_efficiency']}) "
+                f"({result['chunks']} chunks in {result['tasks']} tasks)"
             )
         if args.out:
             args.out.write_text(json.dumps(result, indent=1))

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         "search": rows,
     }
     print(
-        f"corpus: fourfold's own source, {summary.files} files, {summary.segments} segments, {summary.bytes / 1e6:.2f} MB"
+        f"corpus: fourfold's own source, {summary.files} files, {summary.segments} segments, {summary.bytes / 1e6:.2f} "
+        "MB"
     )
     print(
         f"index (cold, all four modalities): {cold:.1f} s = {result['index']['files_per_s']:.1f} files/s, "

@@ -236,7 +236,8 @@ def print_table(results: list[CorpusResult]) -> None:
               f"{sum(k.found for k in r.kinds.values()):7d} {r.recall:7.3f}")  # fmt: skip
     print()
     print(
-        "single core, CPU seconds (best pass): extraction, tree-sitter's parse alone, ctags; files/s and MB/s of extraction"
+        "single core, CPU seconds (best pass): extraction, tree-sitter's parse alone, ctags; files/s and MB/s of "
+        "extraction"
     )
     print(f"{'corpus':10} {'files':>6} {'MB':>6} {'defs':>6} {'errors':>6} {'extract':>8} {'parse':>7} {'ctags':>7} "
           f"{'x ctags':>7} {'files/s':>8} {'MB/s':>6}")  # fmt: skip
@@ -244,7 +245,8 @@ def print_table(results: list[CorpusResult]) -> None:
         fps = r.files / r.extract_cpu_s if r.extract_cpu_s else 0.0
         mbps = r.bytes / 1e6 / r.extract_cpu_s if r.extract_cpu_s else 0.0
         ratio = r.extract_cpu_s / r.ctags_cpu_s if r.ctags_cpu_s else 0.0
-        print(f"{r.name:10} {r.files:6d} {r.bytes / 1e6:6.2f} {r.definitions:6d} {r.parse_errors:6d} {r.extract_cpu_s:8.3f} "
+        print(f"{r.name:10} {r.files:6d} {r.bytes / 1e6:6.2f} {r.definitions:6d} {r.parse_errors:6d} "
+        f"{r.extract_cpu_s:8.3f} "
               f"{r.parse_cpu_s:7.3f} {r.ctags_cpu_s:7.3f} {ratio:7.2f} {fps:8.0f} {mbps:6.2f}")  # fmt: skip
 
 
@@ -265,7 +267,8 @@ class ParallelResult:
         out: dict[str, object] = asdict(self)
         mb = self.bytes / 1e6
         out.update(
-            in_process_files_per_s=round(self.files / self.in_process_s, 1), in_process_mb_per_s=round(mb / self.in_process_s, 2),
+            in_process_files_per_s=round(self.files / self.in_process_s, 1),
+            in_process_mb_per_s=round(mb / self.in_process_s, 2),
             pool_files_per_s=round(self.files / self.pool_s, 1), pool_mb_per_s=round(mb / self.pool_s, 2),
             pool_mb_per_s_per_core=round(mb / self.pool_s / self.workers, 2),
             ctags_files_per_s=round(self.files / self.ctags_s, 1), ctags_mb_per_s=round(mb / self.ctags_s, 2),
@@ -304,7 +307,8 @@ def measure_parallel(corpora: list[tuple[str, Path]], workers: int) -> ParallelR
 def print_parallel(r: ParallelResult) -> None:
     mb = r.bytes / 1e6
     print(
-        f"\nsegmentation as ingestion does it (definitions and windows), {r.files} files, {mb:.2f} MB, {r.segments} segments; wall time"
+        f"\nsegmentation as ingestion does it (definitions and windows), {r.files} files, {mb:.2f} MB, {r.segments} "
+        "segments; wall time"
     )
     print(f"{'how':28} {'s':>7} {'files/s':>8} {'MB/s':>6} {'MB/s/core':>9}")
     for how, seconds, cores in (("in process", r.in_process_s, 1), (f"pool of {r.workers} (warm)", r.pool_s, r.workers),
@@ -315,7 +319,7 @@ def print_parallel(r: ParallelResult) -> None:
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def measure_latency(corpora: list[tuple[str, Path]], queries: int, seed: int = 7) -> dict[str, dict[str, object]]:

@@ -173,7 +173,8 @@ def main() -> int:
     corpus_bytes = dir_bytes(corpus_dir)
     n_files = sum(1 for p in corpus_dir.rglob("*") if p.is_file())
     print(
-        f"corpus: {corpus_bytes / 1e6:.1f} MB, {n_files} files, {len(repos)} repositories ({time.perf_counter() - t0:.1f}s to copy)"
+        f"corpus: {corpus_bytes / 1e6:.1f} MB, {n_files} files, {len(repos)} repositories "
+        f"({time.perf_counter() - t0:.1f}s to copy)"
     )
 
     modality = TextModality()
@@ -220,7 +221,10 @@ def main() -> int:
         rg_ms = median_ms(rg, args.repeat)
         results.append(QueryResult(spec.name, spec.mode, spec.pattern, ours_ms, rg_ms, lines, rg_lines, candidates))
 
-    header = f"{'query':<22} {'pattern':<44} {'fourfold ms':>11} {'rg ms':>8} {'x faster':>8} {'lines':>8} {'rg lines':>8} {'cand.files':>10}"
+    header = (
+        f"{'query':<22} {'pattern':<44} {'fourfold ms':>11} {'rg ms':>8} {'x faster':>8} {'lines':>8} "
+        f"{'rg lines':>8} {'cand.files':>10}"
+    )
     print(header)
     print("-" * len(header))
     for r in results:

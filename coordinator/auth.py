@@ -154,7 +154,8 @@ class TokenStore:
         tokens = doc.get("tokens") if isinstance(doc, dict) else None
         if not isinstance(tokens, list) or not tokens:
             raise InvalidInput(
-                f'{source}: expected {{"tokens": [{{"name": ..., "sha256": ..., "repos": [...]}}]}} with at least one entry'
+                f'{source}: expected {{"tokens": [{{"name": ..., "sha256": ..., "repos": [...]}}]}} with at least one '
+                "entry"
             )
         entries: dict[str, Principal] = {}
         for i, e in enumerate(tokens):
@@ -184,7 +185,8 @@ class TokenStore:
             unknown = set(e) - {"name", "sha256", "repos", "admin", "max_concurrent"}
             if unknown:
                 raise InvalidInput(
-                    f"{where} ({name}): unknown field(s) {sorted(unknown)}; allowed: name, sha256, repos, admin, max_concurrent"
+                    f"{where} ({name}): unknown field(s) {sorted(unknown)}; allowed: name, sha256, repos, admin, "
+                    "max_concurrent"
                 )
             if digest in entries:
                 raise InvalidInput(f"{where} ({name}): the same token digest appears twice")
@@ -236,17 +238,20 @@ def check_limits(
     """Reject a request over ``limits`` before any work is done (the engine checks the rest)."""
     if len(query) > limits.max_query_chars:
         raise InvalidQuery(
-            f"query too long: {len(query)} characters; the limit is {limits.max_query_chars}. Search for a distinctive part of it"
+            f"query too long: {len(query)} characters; the limit is {limits.max_query_chars}. Search for a distinctive "
+            "part of it"
         )
     if k > limits.max_k:
         raise InvalidQuery(f"invalid k {k}: ask for 1 to {limits.max_k} hits")
     if options.get("mode") == "regex" and len(query) > limits.max_regex_chars:
         raise InvalidQuery(
-            f"regular expression too long: {len(query)} characters; the limit is {limits.max_regex_chars}. Use a shorter pattern"
+            f"regular expression too long: {len(query)} characters; the limit is {limits.max_regex_chars}. Use a "
+            "shorter pattern"
         )
     if len(repos) > limits.max_repos:
         raise InvalidQuery(
-            f"too many repositories: {len(repos)}; the limit is {limits.max_repos}. Leave repos empty to search all you may read"
+            f"too many repositories: {len(repos)}; the limit is {limits.max_repos}. Leave repos empty to search all "
+            "you may read"
         )
     if len(path_glob) > limits.max_glob_chars:
         raise InvalidQuery(f"path glob too long: {len(path_glob)} characters; the limit is {limits.max_glob_chars}")
@@ -255,7 +260,8 @@ def check_limits(
     for key, value in options.items():
         if len(key) + len(value) > limits.max_option_chars:
             raise InvalidQuery(
-                f"option {key[:40]!r} too long: {len(key) + len(value)} characters; the limit is {limits.max_option_chars}"
+                f"option {key[:40]!r} too long: {len(key) + len(value)} characters; the limit is "
+                f"{limits.max_option_chars}"
             )
 
 

@@ -264,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
 class ProgressBar:
     """One line per stage on a pipe; a redrawn bar on a terminal."""
 
-    def __init__(self, stream=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, stream=sys.stderr) -> None:
         self.stream = stream
         self.tty = stream.isatty()
         self.stage = ""
@@ -287,7 +287,7 @@ class ProgressBar:
         self.stage = stage
 
 
-def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
+def _client_if_up(address: str | None):
     from fourfold.coordinator.client import Client
 
     c = Client(address or DEFAULT_ADDRESS)
@@ -301,7 +301,7 @@ def _client_if_up(address: str | None):  # type: ignore[no-untyped-def]
     return None
 
 
-def _print_summary(s: dict, as_json: bool) -> None:  # type: ignore[type-arg]
+def _print_summary(s: dict, as_json: bool) -> None:
     if as_json:
         print(json.dumps(s, indent=2))
         return
@@ -336,7 +336,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
     return out
 
 
-def _print_answer(r, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+def _print_answer(r, as_json: bool) -> None:
     from fourfold.coordinator.convert import answer_to_json
 
     if as_json:
@@ -417,7 +417,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _search_params(args: argparse.Namespace):
     from fourfold.coordinator.engine import SearchParams
 
     options = {"mode": "regex"} if args.regex else {}
@@ -461,7 +461,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _run_search(client, params, args.json)
 
 
-def _run_search(client, params, as_json: bool) -> int:  # type: ignore[no-untyped-def]
+def _run_search(client, params, as_json: bool) -> int:
     try:
         r = client.search(params)
     except grpc.RpcError as exc:
@@ -734,7 +734,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _run_eval(client, suites, args)
 
 
-def _run_eval(client, suites: list, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def, type-arg]
+def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
     from fourfold.coordinator import evaluate
 
     served = list(client.status().modalities)

@@ -104,7 +104,7 @@ class Connection:
             try:
                 return fn()
             except grpc.RpcError as exc:
-                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self.retries:  # type: ignore[attr-defined]
+                if exc.code() != grpc.StatusCode.UNAVAILABLE or attempt >= self.retries:
                     raise
                 attempt += 1
                 time.sleep(self.backoff(attempt))

@@ -54,8 +54,9 @@ def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
         h = hit_to_pb(f.hit)
         h.score = f.score
         h.demoted = f.demoted
-        if i < len(a.confidences) and a.confidences[i] is not None:
-            h.confidence = a.confidences[i]
+        confidence = a.confidences[i] if i < len(a.confidences) else None
+        if confidence is not None:
+            h.confidence = confidence
         for m, r in f.modalities.items():
             h.modalities[m].CopyFrom(
                 common_pb2.ModalityContribution(rank=r.rank, contribution=r.contribution, score=r.score)

@@ -260,7 +260,8 @@ class Engine:
             raise InvalidQuery("empty query: give a symbol, a quoted string, a question or a code snippet")
         if len(q) > MAX_QUERY_CHARS:
             raise InvalidQuery(
-                f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. Search for a distinctive part of it"
+                f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. Search for a distinctive part "
+                "of it"
             )
         if p.k <= 0 or p.k > MAX_K:
             raise InvalidQuery(f"invalid k {p.k}: ask for 1 to {MAX_K} hits")

@@ -349,7 +349,7 @@ def run_suite(
             try:
                 r = search(params)
             except grpc.RpcError as exc:
-                message = f"{exc.code().name}: {exc.details()}"  # type: ignore[attr-defined]
+                message = f"{exc.code().name}: {exc.details()}"
                 out[answer].append(Outcome(q, (), "", (time.perf_counter() - t0) * 1000, message))
             else:
                 ms = (time.perf_counter() - t0) * 1000
@@ -425,9 +425,11 @@ def format_table(rows: Sequence[Row]) -> str:
     for r in rows:
         s = r.summary
         lines.append(
-            f"{r.suite[:10]:<10} {r.intent[:16]:<16} {r.answer[:11]:<11} {s.n:>4} {_pct(s.success_at_1)} {_pct(s.success_at_5)} "
+            f"{r.suite[:10]:<10} {r.intent[:16]:<16} {r.answer[:11]:<11} {s.n:>4} {_pct(s.success_at_1)} "
+            f"{_pct(s.success_at_5)} "
             f"{_pct(s.success_at_10)} {_pct(s.recall_at_10)} {s.mrr_at_10:5.3f} {_pct(s.zero_result_rate)} "
-            f"{_pct(s.routing_accuracy):>5} {s.latency_p50_ms:7.1f} {s.latency_p95_ms:7.1f} {s.errors:>3} {_pct(s.partial_rate)}"
+            f"{_pct(s.routing_accuracy):>5} {s.latency_p50_ms:7.1f} {s.latency_p95_ms:7.1f} {s.errors:>3} "
+            f"{_pct(s.partial_rate)}"
         )
     troubled = [
         r for r in rows if r.intent == ALL_INTENTS and (r.summary.errors or r.summary.partial_rate) and r.summary.notes

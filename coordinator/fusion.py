@@ -33,7 +33,7 @@ def is_demoted(path: str) -> bool:
 
 
 def boost(centrality: float, scale: float = 1.0) -> float:
-    """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: the seed's formula)."""
+    """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: docs/design.md's formula)."""
     return min(1.0 + 0.3 * scale * math.log1p(max(centrality, 0.0)), 1.5)
 
 
@@ -110,14 +110,14 @@ def fuse(
         return fused
     best: dict[tuple[str, str], FusedHit] = {}
     for f in fused:
-        key = (f.hit.repo, f.hit.path)
-        kept = best.get(key)
+        file_key = (f.hit.repo, f.hit.path)
+        kept = best.get(file_key)
         if kept is None:
-            best[key] = f
+            best[file_key] = f
         elif f.hit.match_lines:
             # the file's other matching lines (call sites, literal matches) stay visible on its best segment
             lines = tuple(sorted(set(kept.hit.match_lines) | set(f.hit.match_lines)))
-            best[key] = FusedHit(replace(kept.hit, match_lines=lines), kept.score, kept.modalities, kept.demoted)
+            best[file_key] = FusedHit(replace(kept.hit, match_lines=lines), kept.score, kept.modalities, kept.demoted)
     return sorted(best.values(), key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
 
 

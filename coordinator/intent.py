@@ -1,6 +1,6 @@
 """The intent classifier: ordered regex rules, first match wins, each with a confidence.
 
-The rules and confidences are the architecture page's (the seed's design):
+The original rules and confidences (``docs/design.md``, "Intent", says where they come from):
 
     starts with def/class/func/import…          find_definition  0.95
     "who calls", "usages of", "references to"   find_references  0.90
@@ -17,10 +17,10 @@ The rules and confidences are the architecture page's (the seed's design):
     anything else                               understand_code  0.40
 
 Rules added from measured routing on the development suites (``docs/quality.md``), each placed so
-that no seed form changes intent or confidence:
+that no original form changes intent or confidence:
 
     "where is X defined" / "definition of X"     find_definition  as the identifier rule says
-      (an identifier X keeps the seed's 0.80/0.60; "NetworkError" is no longer read as an
+      (an identifier X keeps the original 0.80/0.60; "NetworkError" is no longer read as an
       error search; a plain word gets 0.60, so the answer is fused)
     "what calls X", "where is X called", "call sites of X"      find_references  0.90
     "what would break", "affected by changing X", "if I rename X"  impact_analysis  0.85
@@ -29,7 +29,7 @@ that no seed form changes intent or confidence:
     an unquoted message ("Could not open file") exact_match      0.65 (fused: a guess)
 
 Plugins add rules (``fourfold_register_intents``); theirs are tried after the keyword rules and
-before the identifier and fallback rules, so they never override the seed's forms.
+before the identifier and fallback rules, so they never override the original forms.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         0,
     ),
     _rule("similar-phrase", "find_similar", 0.80, r"\b(?:similar\s+to|code\s+like|like\s+this)\b"),
-    # Measured additions (see the module docstring); after the seed's, so they never override them.
+    # Measured additions (see the module docstring); after the original ones, so they never override them.
     _rule(
         "callers-phrase",
         "find_references",
@@ -130,7 +130,14 @@ _QUESTION = re.compile(
 )
 
 _CODE_SHAPE = re.compile(r"[;{}]|=>|->|\)\s*:|^\s*(?:return|if|for|while)\b.*[(:]|\w+\([^)]*\)\s*[{;:]", re.MULTILINE)
-_IDENTIFIER = r"(?:[A-Z]{2,}[a-z]\w*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+|_[A-Za-z_]\w*|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z]+[a-z]+[A-Z]\w*)"
+_IDENTIFIER = (
+    r"(?:[A-Z]{2,}[a-z]\w*"  # HTTPServer
+    r"|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+"  # dotted.name
+    r"|[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+"  # snake_case
+    r"|_[A-Za-z_]\w*"  # _private
+    r"|[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"  # camelCase, PascalCase
+    r"|[A-Z]+[a-z]+[A-Z]\w*)"  # XMLHttpRequest
+)
 _LONE_IDENTIFIER = re.compile(rf"^\s*{_IDENTIFIER}(?:\(\))?\s*$")
 _INNER_IDENTIFIER = re.compile(rf"(?<![\w$.]){_IDENTIFIER}(?![\w$])")
 _CAMEL_OR_SNAKE = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]|[A-Z]{2}[a-z]|\w_\w|\w\.\w")
@@ -153,7 +160,13 @@ def _identifier_rule(query: str) -> Classification | None:
 
 
 def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
-    """Classify ``query``; ``extra_rules`` come from plugins."""
+    """Classify ``query``; ``extra_rules`` come from plugins.
+
+    The order, first match wins: "where is X defined" / "definition of X" (a whole-query form, read
+    by the identifier rule, so an error-like name such as ``NetworkError`` is not taken by the error
+    keyword rule); the keyword rules; the plugins' rules; a query that is itself code; a lone or
+    embedded identifier; an unquoted message; the understand phrases; the fallback.
+    """
     where = _WHERE_DEFINED.match(query)
     if where:
         return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")

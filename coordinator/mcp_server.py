@@ -71,7 +71,8 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
         block = "\n".join(entry)
         if size + len(block) + 1 > bounds.max_chars:
             lines.append(
-                f"… {len(answer.hits) - i + 1} more hits cut to stay under {bounds.max_chars} characters; ask for fewer (k) or narrow with repos"
+                f"… {len(answer.hits) - i + 1} more hits cut to stay under {bounds.max_chars} characters; ask for "
+                "fewer (k) or narrow with repos"
             )
             break
         lines.append(block)

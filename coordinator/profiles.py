@@ -1,6 +1,6 @@
 """Weight profiles per intent and the presets.
 
-Weights (semantic, text, structural, graph), from the architecture page:
+Weights (semantic, text, structural, graph), the original profiles (``docs/design.md``, "Weights"):
 
     find_definition  .2 .1 .6 .1      find_references .1 .2 .2 .5
     understand_code  .5 .2 .2 .1      find_similar    .4 .3 .2 .1
@@ -63,7 +63,7 @@ def default_profiles() -> dict[str, dict[str, float]]:
 
 @functools.cache
 def _fitted_document(path: Path = FITTED_PATH) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _load_fitted(path: Path) -> dict[str, dict[str, float]]:
@@ -77,7 +77,7 @@ def fitted_profiles(path: Path = FITTED_PATH) -> dict[str, dict[str, float]]:
 
 
 def centrality_scale(name: str, intent: str) -> float:
-    """The centrality boost's scale for ``intent`` under the profile set ``name`` (1: the seed's boost)."""
+    """The centrality boost's scale for ``intent`` under the profile set ``name`` (1: docs/design.md's boost)."""
     if name != "fitted":
         return 1.0
     entry = _fitted_document().get("intents", {}).get(intent, {})

@@ -61,5 +61,8 @@ def assess(
     source, threshold = ("rerank", rerank_threshold) if reranked else ("semantic", semantic_threshold)
     if best >= threshold:
         return Verdict(False, best, source, "")
-    note = f"{NO_CONFIDENT_MATCH}: the best candidate's {source} confidence {best:.2f} is under {threshold:.2f}; candidates listed, unconfirmed"
+    note = (
+        f"{NO_CONFIDENT_MATCH}: the best candidate's {source} confidence {best:.2f} is under {threshold:.2f}; "
+        "candidates listed, unconfirmed"
+    )
     return Verdict(True, best, source, note)

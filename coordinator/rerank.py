@@ -117,10 +117,12 @@ async def rerank_candidates(
 def make_reranker(
     name: str, registered: Mapping[str, Callable[..., Any]], settings: Mapping[str, str] | None = None
 ) -> Reranker:
-    """Build the reranker ``name`` registered through ``fourfold_register_rerankers``; an unknown name is the caller's error."""
+    """Build the reranker ``name`` registered through ``fourfold_register_rerankers``.
+
+    An unknown name is the caller's error."""
     factories = dict(registered)
     try:
         factory = factories[name]
     except KeyError:
         raise InvalidQuery(f"unknown reranker {name!r}; available: {', '.join(sorted(factories))}") from None
-    return factory(**dict(settings or {}))  # type: ignore[no-any-return]
+    return factory(**dict(settings or {}))

@@ -49,7 +49,8 @@ class TlsFiles:
             chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
         except OSError as exc:
             raise OSError(
-                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: {exc.strerror}"
+                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: "
+                f"{exc.strerror}"
             ) from None
         return grpc.ssl_server_credentials([(key, chain)])
 

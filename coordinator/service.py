@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import grpc
 import ray
@@ -20,9 +20,9 @@ from fourfold import __version__
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.metrics import OVERLOADED
+from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.errors import FourfoldError, InvalidInput, PermissionDenied
 from fourfold.index.fleet import split_index_name
 from fourfold.index.sync import fleet_state

@@ -75,8 +75,8 @@ _BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {
 
 def error_from_rpc(exc: grpc.RpcError) -> FourfoldError:
     """The fourfold error for a failed call; ``grpc_status`` keeps the status it came with."""
-    code: grpc.StatusCode = exc.code()  # type: ignore[attr-defined]
-    err = _BY_STATUS.get(code, RemoteError)(exc.details() or code.name)  # type: ignore[attr-defined]
+    code: grpc.StatusCode = exc.code()
+    err = _BY_STATUS.get(code, RemoteError)(exc.details() or code.name)
     err.grpc_status = code.name
     return err
 

@@ -249,10 +249,10 @@ def build_generation(
     chosen = sorted(modalities if modalities is not None else registry.modalities)
     shardings = {name: sharding_of(registry.modalities[name], settings) for name in chosen}
     additions: list[tuple[Path, str]] = []
-    for path, name in add:
-        path = Path(path).expanduser()
-        walk_repository(path)  # raises InvalidPath before anything is written
-        additions.append((path.resolve(), _validate_name(name or path.resolve().name)))
+    for given, name in add:
+        folder = Path(given).expanduser()
+        walk_repository(folder)  # raises InvalidPath before anything is written
+        additions.append((folder.resolve(), _validate_name(name or folder.resolve().name)))
     names = [n for _, n in additions]
     if len(set(names)) != len(names):
         raise InvalidInput(
@@ -649,4 +649,4 @@ def _restamp(segments_json: str, repo: str, path: str) -> list[Segment]:
 
 
 def _seg_dict(s: Segment) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in Segment.__slots__}  # type: ignore[attr-defined]
+    return {f: getattr(s, f) for f in Segment.__slots__}

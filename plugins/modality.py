@@ -90,9 +90,8 @@ class Modality(Protocol):
     generation with ``context.repos`` naming the partition: for data that is one whole, such as
     the graph, stored in parts; a partition reports the hits it owns and hands work that
     continues elsewhere back as ``ShardResult.follow_ups``). The build setting
-    ``<name>.sharding=global`` builds any modality as one shard.
-    ``real`` is False for a modality that is registered but cannot answer yet; it then says so
-    in ``ShardResult.notes`` instead of pretending.
+    ``<name>.sharding=global`` builds any modality as one shard. A modality that cannot answer a
+    query (no model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
     """
 
     name: str

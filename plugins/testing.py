@@ -163,7 +163,7 @@ class FakeModality:
     sharding: str = "repo"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        rows = [{f: getattr(s, f) for f in Segment.__slots__} for s in segments]  # type: ignore[attr-defined]
+        rows = [{f: getattr(s, f) for f in Segment.__slots__} for s in segments]
         path = shard_dir / "segments.json"
         path.write_text(json.dumps(rows))
         return BuildStats(segments=len(rows), bytes_on_disk=path.stat().st_size)

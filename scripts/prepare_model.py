@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     prepared = prepare_minilm(target, quantize=args.backend == "int8")
     print(
-        f"{prepared.backend} model ready in {prepared.directory} ({time.perf_counter() - started:.1f} s, sha256 {prepared.sha256[:12]})"
+        f"{prepared.backend} model ready in {prepared.directory} ({time.perf_counter() - started:.1f} s, sha256 "
+        f"{prepared.sha256[:12]})"
     )
     return 0
 

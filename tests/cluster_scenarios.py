@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -136,10 +137,8 @@ def _stop_session(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=30)
     except (ProcessLookupError, subprocess.TimeoutExpired):
         pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def coordinator_restart(work: Path) -> dict[str, Any]:
@@ -169,7 +168,7 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
         ],
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=open(work / "ray-head.log", "wb"),
+        stderr=open(work / "ray-head.log", "wb"),  # noqa: SIM115 - held by the child for its life
         start_new_session=True,
     )
     _wait_for_ray(ray_port, head)
@@ -193,7 +192,7 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
                 ],
                 env=env,
                 stdout=subprocess.DEVNULL,
-                stderr=open(work / f"serve-{role}-{len(procs)}.log", "wb"),
+                stderr=open(work / f"serve-{role}-{len(procs)}.log", "wb"),  # noqa: SIM115 - held by the child
             )
             procs.append(p)
             _wait_healthy(address)

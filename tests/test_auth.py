@@ -134,7 +134,7 @@ class EchoCoordinator(coordinator_pb2_grpc.CoordinatorServicer):
         p = current_principal()
         return coordinator_pb2.SearchResponse(intent=p.name, notes=sorted(p.repos or ["*"]))
 
-    async def Index(self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def Index(self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext) -> Any:
         for stage in ("walk", "done"):
             yield coordinator_pb2.IndexProgress(stage=stage, message=current_principal().name)
 

@@ -195,7 +195,8 @@ def minilm(tmp_path_factory: pytest.TempPathFactory) -> MiniLMEmbedder:
 def test_minilm_finds_the_right_function(minilm: MiniLMEmbedder) -> None:
     docs = [
         "def parse_config(path):\n    with open(path) as fh:\n        return json.load(fh)",
-        "def retry_request(request, attempts=3):\n    for i in range(attempts):\n        try:\n            return request.send()\n        except ConnectionError:\n            time.sleep(2 ** i)",
+        "def retry_request(request, attempts=3):\n    for i in range(attempts):\n        try:\n            return "
+        "request.send()\n        except ConnectionError:\n            time.sleep(2 ** i)",
         "def sort_by_length(items):\n    return sorted(items, key=len)",
         "class ConnectionPool:\n    def acquire(self):\n        return self.free.pop()",
     ]

@@ -243,7 +243,7 @@ def test_build_lays_out_one_partition_per_repository_or_the_single_graph(tmp_pat
     reader = single.require_live()
     assert [(s.shard, s.repos) for s in reader.shards("graph")] == [("all", REPOS)]
     reader.close()
-    with pytest.raises(InvalidInput, match="graph.sharding='repo'"):
+    with pytest.raises(InvalidInput, match=r"graph\.sharding='repo'"):
         build_generation(IndexStore(tmp_path / "bad"), repos, modalities=["graph"], settings={"graph.sharding": "repo"})
 
 

@@ -251,7 +251,7 @@ def test_a_folder_without_git_builds_an_empty_shard_that_says_why(tmp_path: Path
         ("recent changes to the auth module", "history", 0.85),
         ("why was load_lines changed to strip blank lines", "history", 0.70),
         ("why does load_lines strip blank lines", "find_definition", 0.60),  # the core's rules decide this form
-        ("def parse_config", "find_definition", 0.95),  # the seed's rules still come first
+        ("def parse_config", "find_definition", 0.95),  # the original rules still come first
         ("who calls parse_config", "find_references", 0.90),
         ("how does authentication work", "understand_code", 0.75),
         ("parse_config", "find_definition", 0.80),

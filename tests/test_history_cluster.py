@@ -36,7 +36,8 @@ from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
-home, repo, queries, index = Path(os.environ["FOURFOLD_HOME"]), Path(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3] == "index"
+home, repo = Path(os.environ["FOURFOLD_HOME"]), Path(sys.argv[1])
+queries, index = json.loads(sys.argv[2]), sys.argv[3] == "index"
 if index:
     build_generation(IndexStore(home), [(repo, "demo")])
 out = {}
@@ -48,9 +49,10 @@ with EmbeddedServer(home) as server:
         out["shards"] = sorted({(sh.modality, sh.health) for sh in status.shards if sh.generation == status.generation})
         out["grpc"] = {q: MessageToDict(stub.Search(coordinator_pb2.SearchRequest(query=q, k=5), timeout=60),
                                         preserving_proto_field_name=True) for q in queries}
-    cli = subprocess.run([sys.executable, "-m", "fourfold", "search", queries[0], "--address", server.address, "--json", "-k", "3"],
-                         capture_output=True, text=True, timeout=120)
-    out["cli"] = {"rc": cli.returncode, "stderr": cli.stderr[-2000:], "answer": json.loads(cli.stdout) if cli.returncode == 0 else None}
+    argv = ["search", queries[0], "--address", server.address, "--json", "-k", "3"]
+    cli = subprocess.run([sys.executable, "-m", "fourfold", *argv], capture_output=True, text=True, timeout=120)
+    answer = json.loads(cli.stdout) if cli.returncode == 0 else None
+    out["cli"] = {"rc": cli.returncode, "stderr": cli.stderr[-2000:], "answer": answer}
 print("RESULT " + json.dumps(out))
 """
 
@@ -78,15 +80,24 @@ def _deploy(home: Path, repo: Path, queries: list[str], *, index: bool, block: b
     return result
 
 
+#: (the history repository, its store, the answers of the deployment that built the store)
+Deployment = tuple[Path, Path, dict[str, Any]]
+
+
 @pytest.fixture(scope="module")
-def deployment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def deployment(tmp_path_factory: pytest.TempPathFactory) -> Deployment:
+    """A history repository, a store with its generation built, and the first deployment's answers."""
     base = tmp_path_factory.mktemp("history-e2e")
-    return make_history_repo(base / "repo"), base / "home"
-
-
-def test_installed_plugin_answers_history_queries_over_grpc_and_cli(deployment: tuple[Path, Path]) -> None:
-    repo, home = deployment
+    repo, home = make_history_repo(base / "repo"), base / "home"
     out = _deploy(home, repo, [WHO, WHY], index=True)
+    assert (home / "LIVE").exists(), "the deployment built no generation"
+    return repo, home, out
+
+
+def test_installed_plugin_answers_history_queries_over_grpc_and_cli(
+    deployment: tuple[Path, Path, dict[str, Any]],
+) -> None:
+    _, _, out = deployment
     assert "history" in out["modalities"] and ["history", "SERVING"] in out["shards"]
 
     who = out["grpc"][WHO]
@@ -108,10 +119,8 @@ def test_installed_plugin_answers_history_queries_over_grpc_and_cli(deployment: 
     assert cli["answer"]["intent"] == "history" and cli["answer"]["hits"][0]["symbol"] == "load_lines"
 
 
-def test_blocked_plugin_leaves_fourfold_working(deployment: tuple[Path, Path]) -> None:
-    repo, home = deployment
-    if not (home / "LIVE").exists():
-        pytest.skip("needs the generation built by the previous test")
+def test_blocked_plugin_leaves_fourfold_working(deployment: Deployment) -> None:
+    repo, home, _ = deployment
     out = _deploy(home, repo, [WHO, "def load_lines"], index=False, block=True)
     assert "history" not in out["modalities"]
     who = out["grpc"][WHO]

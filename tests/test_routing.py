@@ -1,6 +1,6 @@
 """The routing rules added from measured failures on the development suites (docs/quality.md).
 
-Each row is a real phrasing that the seed's rules misrouted or could not read; the seed's own rows
+Each row is a real phrasing that the original rules (docs/design.md) misrouted or could not read; the original rows
 stay in tests/test_intent.py unchanged. Low confidences (< 0.85) mean the answer is fused.
 """
 
@@ -39,7 +39,7 @@ CASES = [
     # unquoted messages: a guess, fused
     ("Could not determine name for argument", "exact_match", 0.65, "unquoted-message"),
     ("There is no active click context.", "exact_match", 0.65, "unquoted-message"),
-    # questions and descriptions stay with the seed's rules
+    # questions and descriptions stay with the original rules
     ("how to check memory usage in python", "understand_code", 0.75, "understand-phrase"),
     ("python check if file not found", "understand_code", 0.40, "fallback"),
     ("Parse a string into lines", "understand_code", 0.40, "fallback"),

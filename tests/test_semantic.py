@@ -419,5 +419,5 @@ def test_map_batches_embeds_only_changed_segments(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("size", ["0", "-3", "many"])
 def test_bad_embed_batch_setting_is_refused(tmp_path: Path, modality: SemanticModality, size: str) -> None:
-    with pytest.raises(PluginError, match="semantic.embed_batch"):
+    with pytest.raises(PluginError, match=r"semantic\.embed_batch"):
         modality.build(fixture_segments(), tmp_path / "s", context({**HASH_SETTINGS, "semantic.embed_batch": size}))

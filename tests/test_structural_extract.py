@@ -30,18 +30,21 @@ EXPECTED = [
     ("auth.py", "python", "DigestAuth._ALGORITHM_TO_HASH_FUNCTION", "field",
      "_ALGORITHM_TO_HASH_FUNCTION: dict[str, typing.Callable[[bytes], _Hash]]", 176, "DigestAuth"),
     ("route.js", "javascript", "Route", "function", "function Route(path)", 43, ""),
-    ("route.js", "javascript", "Route._handles_method", "function", "Route.prototype._handles_method = function _handles_method(method)", 58, ""),
+    ("route.js", "javascript", "Route._handles_method", "function", "Route.prototype._handles_method = function "
+    "_handles_method(method)", 58, ""),
     ("route.js", "javascript", "debug", "variable", "debug = require('debug')('express:router:route')", 16, ""),
     ("client.go", "go", "main.Client", "struct", "Client struct", 30, ""),
     ("client.go", "go", "main.Client.Run", "method", "func (c *Client) Run() error", 37, ""),
     ("shapes.ts", "typescript", "Base.describe", "method", "describe(prefix: string): string", 16, "Base"),
-    ("shapes.ts", "typescript", "Geometry.distance", "function", "function distance(a: Point, b: Point): number", 23, "Geometry"),
+    ("shapes.ts", "typescript", "Geometry.distance", "function", "function distance(a: Point, b: Point): "
+    "number", 23, "Geometry"),
     ("shapes.ts", "typescript", "scale", "function", "scale = (p: Point, k: number): Point", 28, ""),
     ("shapes.ts", "typescript", "Shape", "interface", "interface Shape<T>", 1, ""),
     ("shapes.ts", "tsx", "Color", "enum", "enum Color", 8, ""),
     ("shapes.java", "java", "org.fourfold.shapes.Circle.repeat", "method",
      "public <T> List<T> repeat(T item, int times) throws IllegalArgumentException", 18, "org.fourfold.shapes.Circle"),
-    ("shapes.java", "java", "org.fourfold.shapes.Circle.Visitor", "interface", "interface Visitor", 22, "org.fourfold.shapes.Circle"),
+    ("shapes.java", "java", "org.fourfold.shapes.Circle.Visitor", "interface", "interface "
+    "Visitor", 22, "org.fourfold.shapes.Circle"),
     ("shapes.rs", "rust", "Polygon", "struct", "pub struct Polygon<T>", 5, ""),
     ("shapes.rs", "rust", "Polygon.new", "method", "pub fn new(sides: Vec<T>) -> Self", 20, "Polygon"),
     ("shapes.rs", "rust", "Area", "trait", "pub trait Area", 15, ""),
@@ -57,18 +60,22 @@ EXPECTED = [
     ("shapes.cpp", "cpp", "geo.Circle.area", "function", "double geo::Circle::area() const", 25, ""),
     ("shapes.cs", "csharp", "Fourfold.Shapes.Square.Unit", "method",
      "public static Square Unit<T>(T hint) where T : class", 19, "Fourfold.Shapes.Square"),
-    ("shapes.cs", "csharp", "Fourfold.Shapes.Square.Name", "property", "public string Name { get; set; }", 13, "Fourfold.Shapes.Square"),
+    ("shapes.cs", "csharp", "Fourfold.Shapes.Square.Name", "property", "public string Name { get; set; "
+    "}", 13, "Fourfold.Shapes.Square"),
     ("shapes.rb", "ruby", "Geometry.Square.unit", "method", "def self.unit(scale = 1)", 15, "Geometry.Square"),
     ("shapes.rb", "ruby", "Geometry.SIDES", "constant", "SIDES = 4", 2, "Geometry"),
-    ("shapes.php", "php", "Fourfold.Shapes.Square.area", "method", "public function area(): float", 22, "Fourfold.Shapes.Square"),
+    ("shapes.php", "php", "Fourfold.Shapes.Square.area", "method", "public function area(): "
+    "float", 22, "Fourfold.Shapes.Square"),
     ("shapes.php", "php", "Fourfold.Shapes.describe", "function", "function describe(Shape $shape): string", 28, ""),
-    ("shapes.kt", "kotlin", "org.fourfold.shapes.Square.scaled", "method", "fun scaled(k: Double): Square", 12, "org.fourfold.shapes.Square"),
+    ("shapes.kt", "kotlin", "org.fourfold.shapes.Square.scaled", "method", "fun scaled(k: Double): "
+    "Square", 12, "org.fourfold.shapes.Square"),
     ("shapes.kt", "kotlin", "org.fourfold.shapes.Registry", "object", "object Registry", 18, ""),
     ("shapes.kt", "kotlin", "org.fourfold.shapes.Corner", "enum", "enum class Corner", 22, ""),
     ("shapes.swift", "swift", "Square.scaled", "method", "func scaled(by k: Double) -> Square", 26, "Square"),
     ("shapes.swift", "swift", "Shape", "interface", "protocol Shape", 3, ""),
     ("shapes.swift", "swift", "describe", "function", "func describe(_ shape: Shape) -> String", 35, ""),
-    ("shapes.scala", "scala", "org.fourfold.shapes.Square.scaled", "method", "def scaled(k: Double): Square", 10, "org.fourfold.shapes.Square"),
+    ("shapes.scala", "scala", "org.fourfold.shapes.Square.scaled", "method", "def scaled(k: Double): "
+    "Square", 10, "org.fourfold.shapes.Square"),
     ("shapes.scala", "scala", "org.fourfold.shapes.Shape", "trait", "trait Shape", 3, ""),
 ]  # fmt: skip
 

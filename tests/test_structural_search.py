@@ -251,7 +251,8 @@ def test_a_binding_of_a_name_defined_elsewhere_gives_way_to_the_definition(tmp_p
     for path, text in files.items():
         for d in extract(text.encode(), "javascript").definitions:
             segments.append(Segment(
-                id=segment_id("r", path, d.start_line, d.end_line, d.qualified_name), repo="r", path=path, language="javascript",
+                id=segment_id("r", path, d.start_line, d.end_line, d.qualified_name), repo="r", path=path,
+                language="javascript",
                 start_line=d.start_line, end_line=d.end_line, content="", content_hash="", symbol=d.name, kind=d.kind,
                 signature=d.signature, qualified_name=d.qualified_name,
             ))  # fmt: skip

@@ -105,7 +105,7 @@ class CountingServer(ShardServer):
 
     calls = 0
 
-    async def SearchShards(self, request: Any, context: Any) -> Any:  # noqa: N802
+    async def SearchShards(self, request: Any, context: Any) -> Any:
         self.calls += 1
         return await super().SearchShards(request, context)
 

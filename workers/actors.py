@@ -71,7 +71,7 @@ def shard_actor(key: EndpointKey, generation_dir: str, host: str | None, shards:
     """
     options.setdefault("scheduling_strategy", "SPREAD")
     cls = ray.remote(ShardServer)
-    return cls.options(  # type: ignore[attr-defined]
+    return cls.options(
         name=actor_name(key),
         namespace=NAMESPACE,
         lifetime="detached",

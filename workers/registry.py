@@ -58,7 +58,7 @@ class EndpointRegistry:
 
     async def _resolve(self, key: EndpointKey, name: str) -> Endpoint:
         handle = ray.get_actor(name, namespace=NAMESPACE)
-        info = await asyncio.wait_for(handle.describe.remote(), self.resolve_timeout_s)
+        info: dict[str, object] = await asyncio.wait_for(handle.describe.remote(), self.resolve_timeout_s)
         shards = tuple(str(s) for s in info.get("shards") or (key.group,))
         return Endpoint(key, str(info["address"]), handle, shards, node_id=str(info.get("node_id", "")))
 

@@ -215,7 +215,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
     ) -> worker_pb2.ShardSearchResponses:
         return await self._answer(self.search_many, request, context)
 
-    async def Info(self, request: worker_pb2.InfoRequest, context: grpc.aio.ServicerContext) -> worker_pb2.InfoResponse:  # noqa: N802
+    async def Info(self, request: worker_pb2.InfoRequest, context: grpc.aio.ServicerContext) -> worker_pb2.InfoResponse:
         repos = sorted({r for spec in self.specs.values() for r in spec.repos})
         return worker_pb2.InfoResponse(
             modality=self.modality_name,

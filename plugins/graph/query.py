@@ -109,9 +109,9 @@ def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQues
             raise InvalidQuery(f"graph relation=path needs two symbols, got {text!r}; ask 'path from A to B'")
         return GraphQuestion(chosen, symbol, target, depth)
     bare = _BARE.match(text)
-    relation = forced or _INTENT_RELATION.get(intent)
-    if bare is not None and relation is not None:
-        if relation == "path":
+    asked = forced or _INTENT_RELATION.get(intent)
+    if bare is not None and asked is not None:
+        if asked == "path":
             raise InvalidQuery(f"graph relation=path needs two symbols, got {text!r}; ask 'path from A to B'")
-        return GraphQuestion(relation, clean_symbol(bare.group("s")), "", depth)
+        return GraphQuestion(asked, clean_symbol(bare.group("s")), "", depth)
     return None

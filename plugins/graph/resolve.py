@@ -380,9 +380,9 @@ class _Builder:
         if len(parts) < 2:
             return None  # the standard library, or a module we do not index
         for i in range(len(parts) - 1):  # the longest suffix of two or more parts first
-            found = self.go_dirs.get("/".join(parts[i:]))
-            if found:
-                return min(found, key=lambda n: self.nodes[n].repo != f.repo)
+            suffix_dirs = self.go_dirs.get("/".join(parts[i:]))
+            if suffix_dirs:
+                return min(suffix_dirs, key=lambda n: self.nodes[n].repo != f.repo)
         return None
 
     def _member(self, target: int, name: str, depth: int) -> Targets:
@@ -554,7 +554,7 @@ class _Builder:
                 targets, bound = self._scope(f, src, head)
                 if not targets:
                     return self._fallback(last, f.language, 0.5) if len(chain) > 1 and not bound else []
-        for i, name in enumerate(chain[1:], start=1):
+        for name in chain[1:]:
             following: Targets = []
             for target, weight in targets:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))

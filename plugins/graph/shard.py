@@ -489,13 +489,13 @@ class GraphShard:
                 + (" (search truncated)" if truncated else "")
             )
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
-        steps = [(n, lines) for n, lines in best[1] if not g.is_module(n)]
+        path = [(n, lines) for n, lines in best[1] if not g.is_module(n)]
         # each step's lines are where it uses the next step
         hits = []
-        for i, (n, _) in enumerate(steps):
-            lines = steps[i + 1][1] if i + 1 < len(steps) else ()
-            hits.append(self._hit(n, 1.0 / (i + 1), lines, f"path step {i + 1} of {len(steps)}"))
-        notes.append("graph: path " + " -> ".join(self._shown(query, n) for n, _ in steps))
+        for i, (n, _) in enumerate(path):
+            lines = path[i + 1][1] if i + 1 < len(path) else ()
+            hits.append(self._hit(n, 1.0 / (i + 1), lines, f"path step {i + 1} of {len(path)}"))
+        notes.append("graph: path " + " -> ".join(self._shown(query, n) for n, _ in path))
         return ShardResult(hits=tuple(hits), total_matches=len(hits), notes=tuple(notes))
 
     def _definitions(self, query: ModalityQuery, targets: list[int], notes: list[str]) -> ShardResult:
@@ -595,7 +595,13 @@ def _path_state(raw: str | None, size: int) -> _PathState | None:
     pending: dict[int, tuple[int, Chain]] = {}
     for item in value["pending"] if isinstance(value["pending"], list) else [None]:
         chain = _chain(item[2], size) if isinstance(item, list) and len(item) == 3 else None
-        if chain is None or not _node(item[0], size) or type(item[1]) is not int or chain[-1][0] != item[0]:
+        if (
+            chain is None
+            or item is None
+            or not _node(item[0], size)
+            or type(item[1]) is not int
+            or chain[-1][0] != item[0]
+        ):
             raise _bad(PATH_OPTION, raw, f"pending entry {item!r} is not [node, length, steps ending at node]")
         pending[item[0]] = (item[1], chain)
     best = None

@@ -87,7 +87,7 @@ def _load_previous(previous_dir: Path | None, identity: str) -> _Previous | None
         return None
     try:
         files = store.read_shard(previous_dir, verify=True)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any unreadable previous shard only means nothing is reused
         return None
     if files.manifest.get("embedder", {}).get("identity") != identity:
         return None

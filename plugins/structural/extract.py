@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -272,7 +272,7 @@ def _collect(grammar: _Grammar, root: Node, source: bytes) -> list[_Item]:
             if capture.startswith("definition."):
                 node, kind = nodes[0], capture[11:]
                 break
-        names = captures.get("name", ())
+        names: Sequence[Node] = captures.get("name", ())
         if node is None and "generic" in captures:
             node = captures["generic"][0]
             kind = generic.get(node.type, "")

@@ -79,7 +79,9 @@ def trigram_positions(data: bytes) -> tuple[npt.NDArray[np.uint32], npt.NDArray[
     a = np.frombuffer(data, dtype=np.uint8)
     if a.size < 3:
         return np.empty(0, dtype=np.uint32), np.empty(0, dtype=np.int64)
-    keys = (a[:-2].astype(np.uint32) << 16) | (a[1:-1].astype(np.uint32) << 8) | a[2:].astype(np.uint32)
+    keys = ((a[:-2].astype(np.uint32) << 16) | (a[1:-1].astype(np.uint32) << 8) | a[2:].astype(np.uint32)).astype(
+        np.uint32, copy=False
+    )
     positions = np.arange(keys.size, dtype=np.int64)
     nl = a == NEWLINE
     if nl.any():

@@ -129,7 +129,8 @@ class TextShard:
         first = self.tri.starts()
         if path.stat().st_size != int(first[-1]):
             raise CorruptIndex(
-                f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; rebuild it"
+                f"text shard {shard_dir} has {path.stat().st_size} trigram masks for {int(first[-1])} postings; "
+                "rebuild it"
             )
         masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
         return masks, first
@@ -443,7 +444,8 @@ class TextShard:
             return {}
         segs_all = np.concatenate(seg_parts)
         uniq, inverse = np.unique(segs_all, return_inverse=True)
-        totals = np.bincount(inverse, weights=np.concatenate(score_parts))
+        # with weights, bincount sums floats (its stubs say integers)
+        totals = np.bincount(inverse, weights=np.concatenate(score_parts)).astype(np.float64, copy=False)
         for t, idf in idfs.items():
             named = [f for f, name in enumerate(self.basenames) if t in name]
             if named:

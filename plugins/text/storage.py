@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = ["PostingLists", "StringTable", "write_postings", "write_strings"]
 
-_DTYPES = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
+_DTYPES: dict[int, np.dtype[np.unsignedinteger[Any]]] = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
 #: The largest key an unsigned key table of each item size holds.
 _KEY_MAX = {n: (1 << (8 * n)) - 1 for n in (1, 2, 4, 8)}
 
@@ -41,10 +42,7 @@ def write_postings(
     With ``dense_keys`` the keys are exactly 0..n-1 (one list each) and are not stored.
     """
     n = keys.size
-    if n:
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    else:
-        starts = np.empty(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if n else np.empty(0, dtype=np.int64)
     gaps = ids.astype(np.int64)
     gaps[1:] -= ids[:-1].astype(np.int64)
     gaps[starts] = ids[starts]

@@ -84,12 +84,14 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path, context: BuildCont
             root = context.settings.get(f"repo_path.{repo}")
             if not root:
                 notes.append(
-                    f"history: no path for repository {repo!r} in the build settings (repo_path.{repo}); its history is not indexed"
+                    f"history: no path for repository {repo!r} in the build settings (repo_path.{repo}); its history "
+                    "is not indexed"
                 )
                 continue
             if not is_git_repository(Path(root)):
                 notes.append(
-                    f"history: repository {repo!r} ({root}) is not the top of a git checkout with commits; no history indexed"
+                    f"history: repository {repo!r} ({root}) is not the top of a git checkout with commits; no history "
+                    "indexed"
                 )
                 continue
             try:
@@ -142,7 +144,8 @@ def _index_repo(
         )
         symbols = (
             db.execute(
-                f"SELECT coalesce(qualified_name, symbol) FROM segments WHERE symbol IS NOT NULL AND id IN ({','.join('?' * len(touched))})",
+                "SELECT coalesce(qualified_name, symbol) FROM segments WHERE symbol IS NOT NULL AND id IN "
+                f"({','.join('?' * len(touched))})",
                 list(touched),
             ).fetchall()
             if touched

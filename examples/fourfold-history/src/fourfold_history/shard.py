@@ -36,9 +36,125 @@ __all__ = ["HistoryShard", "QueryTerms", "parse_query"]
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|\d+")
 #: Words that shape a history question but name nothing in it.
 _STOP = frozenset(
-    ["a", "an", "and", "the", "of", "to", "in", "on", "for", "at", "by", "with", "from", "about", "into", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "done", "has", "have", "had", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "ever", "last", "latest", "recent", "recently", "newest", "lately", "change", "changes", "changed", "changing", "modify", "modified", "modification", "edit", "edits", "edited", "commit", "commits", "committed", "history", "log", "blame", "git", "who's", "module", "modules", "file", "files", "code", "package", "folder", "directory", "introduce", "introduced", "add", "added", "remove", "removed", "touch", "touched", "write", "wrote", "written", "author", "authored", "me", "us", "we", "our", "my", "there", "their", "they", "was", "made", "make"]
+    [
+        "a",
+        "an",
+        "and",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "at",
+        "by",
+        "with",
+        "from",
+        "about",
+        "into",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "do",
+        "does",
+        "did",
+        "done",
+        "has",
+        "have",
+        "had",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "why",
+        "how",
+        "ever",
+        "last",
+        "latest",
+        "recent",
+        "recently",
+        "newest",
+        "lately",
+        "change",
+        "changes",
+        "changed",
+        "changing",
+        "modify",
+        "modified",
+        "modification",
+        "edit",
+        "edits",
+        "edited",
+        "commit",
+        "commits",
+        "committed",
+        "history",
+        "log",
+        "blame",
+        "git",
+        "who's",
+        "module",
+        "modules",
+        "file",
+        "files",
+        "code",
+        "package",
+        "folder",
+        "directory",
+        "introduce",
+        "introduced",
+        "add",
+        "added",
+        "remove",
+        "removed",
+        "touch",
+        "touched",
+        "write",
+        "wrote",
+        "written",
+        "author",
+        "authored",
+        "me",
+        "us",
+        "we",
+        "our",
+        "my",
+        "there",
+        "their",
+        "they",
+        "was",
+        "made",
+        "make",
+    ]
 )
-_PLACES = frozenset(["module", "modules", "package", "packages", "folder", "folders", "directory", "directories", "file", "files", "dir"])
+_PLACES = frozenset(
+    [
+        "module",
+        "modules",
+        "package",
+        "packages",
+        "folder",
+        "folders",
+        "directory",
+        "directories",
+        "file",
+        "files",
+        "dir",
+    ]
+)
 _IDENTIFIER_SHAPE = re.compile(r"[_.$]|[a-z][A-Z]|\d")
 _TEMPORAL = frozenset(["when", "who", "last", "latest", "recent", "recently", "newest", "lately", "blame"])
 _CANDIDATE_COMMITS = 500
@@ -190,7 +306,8 @@ class HistoryShard:
             return {}
         match = " OR ".join(f'"{w}"*' if len(w) >= 3 else f'"{w}"' for w in words)
         rows = db.execute(
-            "SELECT rowid, bm25(commit_text) FROM commit_text WHERE commit_text MATCH ? ORDER BY bm25(commit_text) LIMIT ?",
+            "SELECT rowid, bm25(commit_text) FROM commit_text WHERE commit_text MATCH ? ORDER BY bm25(commit_text) "
+            "LIMIT ?",
             (match, _CANDIDATE_COMMITS),
         ).fetchall()
         if not rows:
@@ -204,7 +321,8 @@ class HistoryShard:
         for i in range(0, len(ids), 900):
             chunk = ids[i : i + 900]
             for row in db.execute(
-                f"SELECT id, repo, path, language, start_line, end_line, symbol, kind, signature FROM segments WHERE id IN ({','.join('?' * len(chunk))})",
+                "SELECT id, repo, path, language, start_line, end_line, symbol, kind, signature FROM segments WHERE "
+                f"id IN ({','.join('?' * len(chunk))})",
                 chunk,
             ):
                 out[row[0]] = row[1:]

@@ -47,6 +47,17 @@ def copy_package(name: str, dest: Path) -> Path:
     return out
 
 
+def small_packages(limit_bytes: int = 1_000_000) -> list[str]:
+    """Installed packages with at most ``limit_bytes`` of Python source, by name: the fleet's repositories."""
+    out = []
+    for p in sorted(SITE.iterdir()):
+        if not p.is_dir() or not p.name.isidentifier() or p.name.startswith("_") or not any(p.glob("*.py")):
+            continue
+        if sum(f.stat().st_size for f in p.rglob("*.py")) <= limit_bytes:
+            out.append(p.name)
+    return out
+
+
 def small_repo(dest: Path) -> Path:
     out = dest / "tiny"
     out.mkdir(parents=True)
@@ -89,15 +100,14 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         timed("edit one file of click", [], ALL)
     elif kind == "alone":
         timed("3-file repository alone", [(small_repo(work), "tiny")], ALL)
-    elif kind == "fleet":
+    elif kind == "fleet-init":
         names = params["names"]
-        modalities = params["modalities"]
         t = time.perf_counter()
-        build_generation(store, [(copy_package(n, work), n) for n in names], modalities=modalities)
+        build_generation(store, [(copy_package(n, work), n) for n in names], modalities=params["modalities"])
         out["initial"] = time.perf_counter() - t
-        out["rss_initial_mb"] = rss_mb()
+    elif kind == "fleet-update":  # a fresh process: its peak RSS is the update's own
         edit_one_file(work / params["edit"], "f")
-        timed("update", [], modalities)
+        timed("update", [], params["modalities"])
     elif kind == "largest":
         t = time.perf_counter()
         build_generation(store, [(copy_package(params["name"], work), params["name"])], modalities=params["modalities"])
@@ -117,20 +127,23 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def run_child(code: Path, kind: str, params: dict[str, Any]) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="fourfold-fleet-") as work:
-        env = {**os.environ, "PYTHONPATH": str(code), "FOURFOLD_HOME": str(Path(work) / "home")}
-        proc = subprocess.run(
-            [sys.executable, __file__, "_child", kind, json.dumps({**params, "work": work})],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=3600,
-        )
-        if proc.returncode != 0:
-            raise SystemExit(f"{kind} with {code} failed:\n{proc.stderr[-3000:]}")
-        result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-        return result
+def run_child(code: Path, kind: str, params: dict[str, Any], work: str | None = None) -> dict[str, Any]:
+    """Run one measurement in a fresh process with ``code`` on its path (in ``work``, else a temporary folder)."""
+    if work is None:
+        with tempfile.TemporaryDirectory(prefix="fourfold-fleet-") as tmp:
+            return run_child(code, kind, params, tmp)
+    env = {**os.environ, "PYTHONPATH": str(code), "FOURFOLD_HOME": str(Path(work) / "home")}
+    proc = subprocess.run(
+        [sys.executable, __file__, "_child", kind, json.dumps({**params, "work": work})],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"{kind} with {code} failed:\n{proc.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
 
 
 def med(runs: list[dict[str, Any]], key: str) -> float:
@@ -144,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results" / "fleet.json")
     ap.add_argument("--repeats", type=int, default=2)
-    ap.add_argument("--fleet", default="10,40", help="fleet sizes (repositories), comma-separated")
+    ap.add_argument("--fleet", default="20,90", help="fleet sizes (repositories), comma-separated")
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare the update with")
     ap.add_argument("--sections", default="update,fleet,branch")
     args = ap.parse_args(argv)
@@ -172,20 +185,19 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("3-file repository alone", f"{med(alone, '3-file repository alone'):.2f} s", ""))
 
     if "fleet" in sections:
-        packages = sorted(
-            p.name
-            for p in SITE.iterdir()
-            if p.is_dir() and p.name.isidentifier() and not p.name.startswith("_") and any(p.glob("*.py"))
-        )
         sizes = [int(n) for n in args.fleet.split(",")]
         edit = "click"
+        packages = [p for p in small_packages() if p != edit]
         fleet_runs: dict[str, list[dict[str, Any]]] = {}
         for _ in range(args.repeats):
             for n in sizes:
-                names = sorted({edit, *[p for p in packages if p != edit][: n - 1]})
-                for mods, tag in ((LIGHT, "fleet"), (ALL, "fleet+graph")):
-                    fleet_runs.setdefault(f"{tag} {n}", []).append(
-                        run_child(ROOT, "fleet", {"names": names, "modalities": mods, "edit": edit})
+                names = sorted({edit, *packages[: n - 1]})
+                for mods, tag in ((LIGHT, "text+structural"), (ALL, "text+structural+graph")):
+                    with tempfile.TemporaryDirectory(prefix="fourfold-fleet-") as work:
+                        init = run_child(ROOT, "fleet-init", {"names": names, "modalities": mods}, work)
+                        upd = run_child(ROOT, "fleet-update", {"edit": edit, "modalities": mods}, work)
+                    fleet_runs.setdefault(f"{n} repositories, {tag}", []).append(
+                        {**init, "update": upd["update"], "rss_update_mb": upd["rss_mb"]}
                     )
             fleet_runs.setdefault("largest", []).append(
                 run_child(ROOT, "largest", {"name": "aiohttp", "modalities": LIGHT})
@@ -195,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             if key == "largest":
                 rows.append(
                     (
-                        "aiohttp alone (text, structural): build / one edit -> live / peak RSS",
+                        "aiohttp alone (text+structural): build / one edit -> live / peak RSS",
                         f"{med(rs, 'build'):.2f} s / {med(rs, 'update'):.2f} s",
                         f"{med(rs, 'rss_mb'):.0f} MB",
                     )
@@ -203,9 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             rows.append(
                 (
-                    f"{key} repositories: initial build / one edit -> live / peak RSS",
+                    f"{key}: initial build / one edit -> live / peak RSS of the update",
                     f"{med(rs, 'initial'):.1f} s / {med(rs, 'update'):.2f} s",
-                    f"{med(rs, 'rss_mb'):.0f} MB",
+                    f"{med(rs, 'rss_update_mb'):.0f} MB",
                 )
             )
 

@@ -691,7 +691,14 @@ def cmd_remove(args: argparse.Namespace) -> int:
         store.retire_live()
         print(f"removed {args.name}; no repository is left, so no generation is live (`fourfold gc` frees the disk)")
         return 0
-    summary = build_generation(store, (), progress=ProgressBar())
+    live = store.require_live().manifest if store.live_generation() else {}
+    summary = build_generation(  # the live generation's modalities: the others' shards carry over
+        store,
+        (),
+        progress=ProgressBar(),
+        modalities=live.get("modalities"),
+        centrality=bool(live.get("centrality", True)),
+    )
     print(f"removed {args.name}; {summary.generation} is live without it")
     _print_summary(summary.as_dict(), args.json)
     return 0

@@ -408,6 +408,7 @@ def build_generation(
             "summary": summary.as_dict(),
             "settings": dict(settings or {}),
             "modalities": chosen,
+            "centrality": centrality,
         }
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
         for path, name in additions:

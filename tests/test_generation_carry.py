@@ -158,3 +158,22 @@ def test_a_fork_reuses_segments_by_content_and_matches_a_fresh_build(store: Inde
     assert reused == alone and {s.repo for s in reused} == {"fork"}
     parents = {s.parent_id for s in reused} - {None}
     assert parents and parents <= {s.id for s in reused}  # nested definitions keep their parent, re-stamped
+
+
+def test_remove_and_gc_from_the_cli(store: IndexStore) -> None:
+    env = {**os.environ, "FOURFOLD_HOME": str(store.home)}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "fourfold", *args], capture_output=True, text=True, env=env)
+
+    unknown = cli("remove", "nope")
+    assert unknown.returncode != 0 and "registered: alpha, beta" in unknown.stderr and "Traceback" not in unknown.stderr
+    removed = cli("remove", "beta")
+    assert removed.returncode == 0 and "removed beta" in removed.stdout, removed.stderr
+    assert sorted(store.require_live().manifest["repos"]) == ["alpha"]
+    collected = cli("gc", "--keep", "1")
+    assert collected.returncode == 0 and "removed 1 generation" in collected.stdout, collected.stdout
+    assert [p.name for p in store.generations_dir.glob("g*")] == [store.live_generation()]
+    last = cli("remove", "alpha")
+    assert last.returncode == 0 and "no repository is left" in last.stdout
+    assert store.live_generation() is None

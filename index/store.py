@@ -17,6 +17,7 @@ previous, complete generation, so readers never see a half index.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import json
@@ -52,6 +53,8 @@ _SEGMENT_COLUMNS = (
 )
 #: Generations kept after a switch: the live one and the one before it (a server may still be on it).
 KEEP_GENERATIONS = 2
+#: Segment databases one thread keeps open at most (least recently used closed first).
+OPEN_SEGMENT_DBS = 64
 #: A generation's per-repository segment databases: ``segments/<repo>.sqlite``.
 SEGMENTS_DIR = "segments"
 
@@ -305,17 +308,21 @@ class GenerationReader:
 
     def _conn(self, repo: str) -> sqlite3.Connection | None:
         """A read-only connection (per thread) to ``repo``'s segments, None if it has none here."""
-        conns: dict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
+        conns: collections.OrderedDict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
         if conns is None:
-            conns = self._local.conns = {}
+            conns = self._local.conns = collections.OrderedDict()
         single = self._single()
         key = "" if single is not None else repo
         conn = conns.get(key)
-        if conn is None:
-            path = single if single is not None else self.segment_db(repo)
-            if not path.exists():
-                return None
-            conn = conns[key] = _connect(path, readonly=True)
+        if conn is not None:
+            conns.move_to_end(key)
+            return conn
+        path = single if single is not None else self.segment_db(repo)
+        if not path.exists():
+            return None
+        conn = conns[key] = _connect(path, readonly=True)
+        while len(conns) > OPEN_SEGMENT_DBS:  # a fleet has more repositories than a process has files to open
+            conns.popitem(last=False)[1].close()
         return conn
 
     def segment_repos(self) -> list[str]:
@@ -412,10 +419,10 @@ class GenerationReader:
         return {row[0]: Segment(*row) for row in self._lookup(ids, repos, ", ".join(_SEGMENT_COLUMNS))}
 
     def close(self) -> None:
-        conns: dict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
+        conns: collections.OrderedDict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
         for conn in (conns or {}).values():
             conn.close()
-        self._local.conns = {}
+        self._local.conns = collections.OrderedDict()
 
 
 def link_tree(src: Path, dst: Path) -> None:

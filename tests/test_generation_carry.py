@@ -177,3 +177,16 @@ def test_remove_and_gc_from_the_cli(store: IndexStore) -> None:
     last = cli("remove", "alpha")
     assert last.returncode == 0 and "no repository is left" in last.stdout
     assert store.live_generation() is None
+
+
+def test_a_reader_keeps_few_segment_databases_open(store: IndexStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fourfold.index import store as store_module
+
+    monkeypatch.setattr(store_module, "OPEN_SEGMENT_DBS", 1)
+    reader = store.require_live()
+    by_repo = {repo: {s.id for s in reader.segments(repos=[repo])} for repo in ("alpha", "beta", "alpha")}
+    ids = [*by_repo["alpha"], *by_repo["beta"]]
+    rows = reader.segment_rows(ids)  # every repository's database in turn, one open at a time
+    assert set(rows) == set(ids) and {r.repo for r in rows.values()} == {"alpha", "beta"}
+    assert set(reader.centrality(ids, repos=["beta"])) == by_repo["beta"]  # narrowed to the hits' repositories
+    assert len(reader._local.conns) == 1

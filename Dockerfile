@@ -36,4 +36,6 @@ VOLUME ["/var/lib/fourfold"]
 EXPOSE 50551 9090
 
 ENTRYPOINT ["fourfold"]
-CMD ["serve", "--address", "0.0.0.0:50551"]
+# A container must listen on 0.0.0.0 to be reached, and the default is open (no tokens): say so
+# explicitly. With $FOURFOLD_AUTH_TOKENS set, add --tls-cert/--tls-key (or --allow-plaintext-tokens).
+CMD ["serve", "--address", "0.0.0.0:50551", "--allow-unauthenticated"]

@@ -188,13 +188,13 @@ def _hit_from_json(row: Sequence[object]) -> Hit:
 
 def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[dict[str, object]]:
     """Each query asked of each modality alone once, through an embedded deployment on ``home``."""
+    from fourfold.connection import WireClient
     from fourfold.coordinator import intent as intent_mod
-    from fourfold.coordinator.client import Client
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     rows: list[dict[str, object]] = []
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         modalities = [m for m in client.status().modalities if m in MODALITIES]
         for name, queries in suites:
             for i, q in enumerate(queries, 1):

@@ -255,9 +255,9 @@ def _mean(values: list[float]) -> float | None:
 
 def measure_system(args: argparse.Namespace) -> dict[str, Any]:
     """The suites through gRPC -> coordinator -> graph worker (see the module docstring)."""
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -281,7 +281,7 @@ def measure_system(args: argparse.Namespace) -> dict[str, Any]:
     extra_sample: list[tuple[str, str, int, str]] = []
     missed_sample: list[tuple[str, str, int, str]] = []
     latency: dict[str, list[float]] = defaultdict(list)
-    with EmbeddedServer(home) as server, Client(server.address, timeout_s=120) as client:
+    with EmbeddedServer(home) as server, WireClient(server.address, timeout_s=120) as client:
         client.search(SearchParams(query="who calls main", k=20))  # warm-up: channels, shard load
         for name in names:
             suite = args.dev / "suites" / f"{name}.jsonl"
@@ -405,8 +405,8 @@ class LocalGraph:
         import asyncio
 
         from fourfold.coordinator.engine import follow_up_rounds
-        from fourfold.coordinator.fanout import ShardAnswer
         from fourfold.coordinator.fusion import merge_shards
+        from fourfold.coordinator.searcher import ShardAnswer
 
         async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
             return ShardAnswer(modality, shard, self.shards[shard][1].search(q), 0.0)
@@ -432,9 +432,9 @@ class LocalGraph:
 
 def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
     """Partitioned vs global graph through gRPC -> coordinator -> graph workers (see the module docstring)."""
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -459,7 +459,7 @@ def measure_sharding(args: argparse.Namespace) -> dict[str, Any]:
             print(f"{sharding}: indexed in {time.perf_counter() - started:.1f}s", flush=True)
         m: dict[str, list[float]] = defaultdict(list)
         rounds: list[int] = []
-        with EmbeddedServer(home) as server, Client(server.address, timeout_s=120) as client:
+        with EmbeddedServer(home) as server, WireClient(server.address, timeout_s=120) as client:
             client.search(SearchParams(query="who calls main", k=20, modalities=("graph",)))  # warm-up
             for rows in suites.values():
                 for row in rows:
@@ -559,9 +559,9 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
     import random
     import resource
 
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
     from fourfold.plugins.graph.centrality import scaled_pagerank
@@ -601,7 +601,7 @@ def measure_scale(args: argparse.Namespace) -> dict[str, Any]:
     candidates = [int(n) for n in called if g.kind[int(n)] in ("function", "method") and g.symbol[int(n)]]
     sample = random.Random(7).sample(candidates, min(200, len(candidates)))
     latency: dict[str, list[float]] = defaultdict(list)
-    with EmbeddedServer(home) as server, Client(server.address, timeout_s=120) as client:
+    with EmbeddedServer(home) as server, WireClient(server.address, timeout_s=120) as client:
         client.search(SearchParams(query="who calls main", k=20, modalities=("graph",)))
         for node in sample:
             name = g.qualified_name[node] or g.symbol[node]

@@ -120,10 +120,10 @@ def start_server(home: Path, replicas: int, log: Path) -> tuple[subprocess.Popen
         stdout=subprocess.DEVNULL,
         stderr=open(log, "wb"),  # noqa: SIM115 - the server writes to it until it is killed
     )
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
     deadline = time.monotonic() + 180
-    with Client(address) as c:
+    with WireClient(address) as c:
         while time.monotonic() < deadline:
             if c.healthy(1.0):
                 return proc, address
@@ -141,15 +141,20 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def text_worker_pid(address: str) -> int:
-    from fourfold.coordinator.client import Client
+def text_worker_pid(address: str, home: Path) -> int:
+    from fourfold.connection import WireClient
     from fourfold.v1 import worker_pb2, worker_pb2_grpc
+    from fourfold.workers.auth import METADATA_KEY, worker_secret
 
-    with Client(address) as c:
+    with WireClient(address) as c:
         s = c.status()
     shard = next(sh for sh in s.shards if sh.modality == "text" and sh.generation == s.generation)
     with grpc.insecure_channel(shard.address) as ch:
-        return worker_pb2_grpc.ModalityWorkerStub(ch).Info(worker_pb2.InfoRequest(), timeout=5).pid
+        return (
+            worker_pb2_grpc.ModalityWorkerStub(ch)
+            .Info(worker_pb2.InfoRequest(), timeout=5, metadata=((METADATA_KEY, worker_secret(home)),))
+            .pid
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(row)
                 print(json.dumps(row), flush=True)
             if replicas == 2:
-                pid = text_worker_pid(address)
+                pid = text_worker_pid(address, home)
                 row = asyncio.run(drive(address, 8, args.seconds, kill_at=args.seconds / 3, victim_pid=pid))
                 row.update(replicas=replicas, fault=f"SIGKILL text worker pid {pid} at {args.seconds / 3:.0f}s")
                 rows.append(row)

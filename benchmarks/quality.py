@@ -51,9 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
+    from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[evaluate.Row] = []
     fused: list[evaluate.Outcome] = []
     negatives = evaluate.load_suite(args.negatives) if args.negatives and args.negatives.is_file() else []
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         modalities = args.modality or list(client.status().modalities)
 
         search = evaluate.scoped(client.search, profile=args.profile)

@@ -33,9 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, default=60, help="queries per path")
     args = ap.parse_args(argv)
 
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
     }
     rows = {}
-    with EmbeddedServer(home) as server, Client(server.address) as client:
+    with EmbeddedServer(home) as server, WireClient(server.address) as client:
         for name, queries in paths.items():
             for p in queries[:5]:
                 client.search(p)  # warm-up: channels, lazy model loads

@@ -324,9 +324,9 @@ def _percentile(values: list[float], q: float) -> float:
 
 def measure_latency(corpora: list[tuple[str, Path]], queries: int, seed: int = 7) -> dict[str, dict[str, object]]:
     """Symbol lookups through gRPC on the direct path: p50/p95 per query form, in milliseconds."""
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -347,7 +347,7 @@ def measure_latency(corpora: list[tuple[str, Path]], queries: int, seed: int = 7
         "bare name": [name for name, _ in sample],
     }
     rows: dict[str, dict[str, object]] = {}
-    with EmbeddedServer(home) as server, Client(server.address) as client:
+    with EmbeddedServer(home) as server, WireClient(server.address) as client:
         for query in forms["def NAME"][:10]:
             client.search(SearchParams(query=query, k=10))  # warm-up: channels, shard loads
         for form, texts in forms.items():

@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         print("ripgrep (rg) is not on PATH", file=sys.stderr)
         return 2
 
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
     from fourfold.index.generation import IndexSummary, build_generation
     from fourfold.index.store import IndexStore
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     proc, address = start_server(home, 1, work / "serve.log")
     try:
-        with Client(address, timeout_s=120) as client:
+        with WireClient(address, timeout_s=120) as client:
             for spec in QUERIES:
                 params = SearchParams(
                     query=spec.pattern,

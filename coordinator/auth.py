@@ -60,6 +60,8 @@ TOKENS_ENV = "FOURFOLD_AUTH_TOKENS"
 ALL_REPOS = "*"
 #: Requests one token may have in flight unless its entry says otherwise.
 DEFAULT_MAX_CONCURRENT = 16
+#: Longest bearer token read (a generated one has 46 characters): longer ones are refused unhashed.
+MAX_TOKEN_CHARS = 4096
 #: Only calls to this service need a token; health checks and reflection carry no code.
 PROTECTED_SERVICE = "/fourfold.v1.Coordinator/"
 
@@ -298,11 +300,14 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         if handler is None or not handler_call_details.method.startswith(PROTECTED_SERVICE):
             return handler
         token = _bearer(handler_call_details.invocation_metadata)
-        principal = self.tokens.authenticate(token) if token else None
+        too_long = token is not None and len(token) > MAX_TOKEN_CHARS
+        principal = self.tokens.authenticate(token) if token and not too_long else None
         if principal is None:
             why = (
                 "missing bearer token: send the metadata 'authorization: Bearer <token>'"
                 if token is None
+                else f"invalid bearer token: {len(token)} characters, longer than any token"
+                if too_long
                 else "invalid bearer token: it matches no configured token; ask the operator for one"
             )
             return _replace(handler, _refuse(grpc.StatusCode.UNAUTHENTICATED, why, handler.response_streaming))

@@ -1,7 +1,9 @@
 """The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
-at ``--address`` when one answers there, else starts an embedded one for the call. Commands that
+at ``--address`` when one answers there, else searches the store in this process (no cluster);
+``eval`` and ``demo`` start an embedded cluster when no coordinator answers. Ray is imported only by
+the commands that need it, so a search through a coordinator starts in tens of milliseconds. Commands that
 talk to a coordinator send ``$FOURFOLD_TOKEN`` and trust ``$FOURFOLD_TLS_CA`` when they are set.
 """
 
@@ -21,10 +23,17 @@ from pathlib import Path
 import grpc
 
 from fourfold import __version__
+from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.errors import FourfoldError, InvalidInput
+from fourfold.rpc_errors import explain, speaks_tls
 
 __all__ = ["build_parser", "main"]
+
+#: Longest --deadline-ms (an hour): the wire field is a 32-bit integer.
+MAX_DEADLINE_MS = 3_600_000
+#: Largest value a 32-bit wire field holds (a larger -k would fail inside protobuf).
+MAX_WIRE_INT = 2**31 - 1
 
 DEMO_QUERIES = (
     ("find_definition", "def build_generation"),
@@ -85,7 +94,18 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
-        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
+        "--explain", action="store_true", help="note how the query was routed (intent, rule, strategy, weights)"
+    )
+    se.add_argument(
+        "--address",
+        default=None,
+        help=f"coordinator address (default {DEFAULT_ADDRESS}; when none answers, the index store is searched "
+        "in this process)",
+    )
+    se.add_argument(
+        "--in-process",
+        action="store_true",
+        help="search $FOURFOLD_HOME's index in this process, without asking any coordinator",
     )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
@@ -132,6 +152,21 @@ def build_parser() -> argparse.ArgumentParser:
         default="0",
         metavar="DURATION",
         help="sync the fleet file on this schedule (10m, 1h, 90s; default 0: only when asked)",
+    )
+    sv.add_argument(
+        "--worker-tls",
+        action="store_true",
+        help="encrypt the worker plane (implied by --tls-cert; give it to a separate --role workers launcher too)",
+    )
+    sv.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="serve without tokens on an address other hosts reach (refused otherwise: anyone could read everything)",
+    )
+    sv.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="accept tokens without TLS on an address other hosts reach (only where the network encrypts)",
     )
     sv.add_argument(
         "--health-address",
@@ -288,12 +323,14 @@ class ProgressBar:
 
 
 def _client_if_up(address: str | None):
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
-    c = Client(address or DEFAULT_ADDRESS)
+    c = WireClient(address or DEFAULT_ADDRESS)
     if c.healthy():
         return c
     c.close()
+    if address and not c.connection.tls and speaks_tls(address):
+        raise FourfoldError(f"the server at {address} speaks TLS: set $FOURFOLD_TLS_CA to its CA bundle")
     if address:
         raise FourfoldError(
             f"no fourfold coordinator answers at {address!r}; start one with `fourfold serve --address {address}`"
@@ -337,7 +374,7 @@ def _parse_weights(values: Sequence[str]) -> dict[str, float]:
 
 
 def _print_answer(r, as_json: bool) -> None:
-    from fourfold.coordinator.convert import answer_to_json
+    from fourfold.wire import answer_to_json
 
     if as_json:
         print(json.dumps(answer_to_json(r), indent=2))
@@ -387,6 +424,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         from google.protobuf.json_format import MessageToDict
 
         with client:
+            _say_which_store(client, args.address)
             last = None
             try:
                 for msg in client.index([(p.resolve(), n) for p, n in repos]):
@@ -394,9 +432,20 @@ def cmd_index(args: argparse.Namespace) -> int:
                     last = msg
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
+            except KeyboardInterrupt:
+                # the build belongs to the coordinator: it goes on and goes live when done (a
+                # generation switches whole or not at all), whatever happens to this client
+                print(
+                    f"\nfourfold: interrupted; the build goes on at the coordinator {client.address} and goes live "
+                    f"when done. Follow it with `fourfold status --address {client.address}`",
+                    file=sys.stderr,
+                )
+                return 130
         assert last is not None
         s = MessageToDict(last.summary, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+        # JSON carries 64-bit integers as strings
         s["files"], s["segments"] = int(s.get("files", 0)), int(s.get("segments", 0))
+        s["bytes"], s["seconds"] = int(s.get("bytes", 0)), float(s.get("seconds", 0.0))
         s["skipped"] = {k: int(v) for k, v in s.get("skipped", {}).items()}
         s["unsupported_languages"] = {k: int(v) for k, v in s.get("unsupported_languages", {}).items()}
         _print_summary(s, args.json)
@@ -417,12 +466,13 @@ def cmd_index(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_params(args: argparse.Namespace):
-    from fourfold.coordinator.engine import SearchParams
+def _search_params(args: argparse.Namespace) -> SearchParams:
 
     options = {"mode": "regex"} if args.regex else {}
     if args.profile:
         options["profile"] = args.profile
+    if args.explain:
+        options["explain"] = "1"
     return SearchParams(
         query=args.query,
         k=args.k,
@@ -441,24 +491,62 @@ def _search_params(args: argparse.Namespace):
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
-    from fourfold.index.store import IndexStore
+    if not 1 <= args.k <= MAX_WIRE_INT:  # the wire field is 32-bit: say so before protobuf raises
+        from fourfold.coordinator.engine import MAX_K
 
+        raise InvalidInput(f"invalid -k {args.k}: ask for 1 to {MAX_K} hits")
+    if not 0 <= args.deadline_ms <= MAX_DEADLINE_MS:
+        raise InvalidInput(f"invalid --deadline-ms {args.deadline_ms}: give 1 to {MAX_DEADLINE_MS} milliseconds")
     params = _search_params(args)
-    if args.k <= 0:
-        raise InvalidInput(f"invalid -k {args.k}: ask for at least 1 hit")
-    client = _client_if_up(args.address)
+    client = None if args.in_process else _client_if_up(args.address)
     if client is None:
-        from fourfold.coordinator.engine import Engine
-
-        store = IndexStore(fourfold_home())
-        store.require_live()  # clear errors before starting a cluster for the call
-        Engine(store, None).validate(params)
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
-            return _run_search(c, params, args.json)
+        return _search_in_process(params, args.json)
     with client:
+        _say_which_store(client, args.address)
         return _run_search(client, params, args.json)
+
+
+def _search_in_process(params: SearchParams, as_json: bool) -> int:
+    """Answer from the index store itself: the engine over shards loaded in this process (no
+    cluster, no server; the shards a query needs are loaded, the others never)."""
+    from fourfold.coordinator.engine import Engine
+    from fourfold.index.store import IndexStore
+    from fourfold.wire import answer_to_pb
+
+    store = IndexStore(fourfold_home())
+    store.require_live()
+
+    async def run():
+        engine = Engine(store)
+        try:
+            return await engine.search(params)
+        finally:
+            await engine.stop()
+
+    _print_answer(answer_to_pb(asyncio.run(run())), as_json)
+    return 0
+
+
+def _say_which_store(client, address: str | None) -> None:
+    """Tell on stderr when the coordinator found at the default address serves another index
+    than the store ``$FOURFOLD_HOME`` names (a different live generation), so searching,
+    indexing or evaluating through another store is never silent."""
+    home = os.environ.get("FOURFOLD_HOME")
+    if address or not home:
+        return
+    live_file = Path(home) / "LIVE"
+    local = live_file.read_text().strip() if live_file.is_file() else None
+    try:
+        served = client.status().generation
+    except grpc.RpcError:
+        return
+    if served != local:
+        print(
+            f"fourfold: using the coordinator at {client.address} (generation {served or 'none'}), not the index "
+            f"store $FOURFOLD_HOME={home} (generation {local or 'none'}); give --address to name a coordinator, "
+            "or `search --in-process` to search that store",
+            file=sys.stderr,
+        )
 
 
 def _run_search(client, params, as_json: bool) -> int:
@@ -473,7 +561,8 @@ def _run_search(client, params, as_json: bool) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import TlsFiles, start_server, watch_generations
+    from fourfold.coordinator.exposure import exposure
+    from fourfold.coordinator.serving import TlsFiles, start_server, watch_generations
     from fourfold.index.store import IndexStore
     from fourfold.workers import cluster
 
@@ -483,6 +572,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None):
         raise InvalidInput("give both --tls-cert and --tls-key, or neither")
     tls = TlsFiles(args.tls_cert, args.tls_key) if args.tls_cert is not None and args.tls_key is not None else None
+    if args.role != "workers":  # refuse an unsafe exposure before starting a cluster
+        exposure(
+            args.address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+        )
     if args.metrics_port:
         from fourfold.coordinator import metrics
 
@@ -509,6 +606,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tls=tls,
             health_address=args.health_address,
             workers_per_modality=workers,
+            allow_unauthenticated=args.allow_unauthenticated,
+            allow_plaintext_tokens=args.allow_plaintext_tokens,
+            encrypt_workers=args.worker_tls,
             fleet=fleet if args.role != "workers" else None,
             sync_interval_s=interval,
         )
@@ -585,6 +685,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             _print_fleet_state(store.home)
         return 0
     with client:
+        _say_which_store(client, args.address)
         s = client.status()
     if args.json:
         from google.protobuf.json_format import MessageToDict
@@ -604,9 +705,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.connection import WireClient
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
@@ -616,7 +716,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     summary = build_generation(IndexStore(home), [(source, "fourfold")], progress=ProgressBar())
     _print_summary(summary.as_dict(), False)
     print("starting a local cluster (Ray, workers, coordinator)...", flush=True)
-    with EmbeddedServer(home) as embedded, Client(embedded.address) as client:
+    with EmbeddedServer(home) as embedded, WireClient(embedded.address) as client:
         for intent, query in DEMO_QUERIES:
             print(f"\n$ fourfold search {json.dumps(query)}    # {intent}")
             r = client.search(SearchParams(query=query, k=5, preset="thorough", with_snippets=False))
@@ -717,9 +817,9 @@ def cmd_gc(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator.client import Client
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.store import IndexStore
 
     if args.k <= 0:
@@ -735,9 +835,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     client = _client_if_up(args.address)
     if client is None:
         IndexStore(fourfold_home()).require_live()
-        with EmbeddedServer(fourfold_home()) as embedded, Client(embedded.address) as c:
+        with EmbeddedServer(fourfold_home()) as embedded, WireClient(embedded.address) as c:
             return _run_eval(c, suites, args)
     with client:
+        _say_which_store(client, args.address)
         return _run_eval(client, suites, args)
 
 
@@ -857,6 +958,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except FourfoldError as exc:
         print(f"fourfold: {exc}", file=sys.stderr)
+        return 2
+    except grpc.RpcError as exc:
+        address = getattr(args, "address", None) or DEFAULT_ADDRESS
+        why = explain(exc, address, tls=bool(os.environ.get("FOURFOLD_TLS_CA")))
+        print(f"fourfold: {why or f'{exc.code().name}: {exc.details()}'}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

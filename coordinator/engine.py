@@ -1,7 +1,13 @@
-"""The coordinator's core: validate → classify → plan → fan out → fuse → answer.
+"""The coordinator's core: validate → plan → target shards → search them → collect → fuse → answer.
 
-Stateless apart from caches: the live generation comes from the index store, the endpoints from
-Ray's named actors, so several coordinators can serve one cluster and a restarted one needs no
+The engine asks shards through a :class:`~fourfold.coordinator.searcher.ShardSearcher`: gRPC
+workers found through Ray in a cluster (:class:`~fourfold.coordinator.fanout.WorkerSearcher`,
+wired by ``coordinator/serving.py``), or shards loaded in this process
+(:class:`~fourfold.coordinator.searcher.LocalSearcher`, the default). Everything else — routing,
+ACL filtering, follow-up rounds, fusion, partial answers — is this module's, the same for both.
+
+Stateless apart from caches: the live generation comes from the index store and what serves it
+from the searcher, so several coordinators can serve one cluster and a restarted one needs no
 rebuild.
 """
 
@@ -15,13 +21,15 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexSummary, SearchParams
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
-from fourfold.coordinator.fanout import FanOut, ShardAnswer
-from fourfold.coordinator.fusion import FusedHit, fuse, merge_shards
+from fourfold.coordinator.fusion import fuse, merge_shards
 from fourfold.coordinator.profiles import (
     DIRECT_CONFIDENCE,
+    Preset,
     centrality_scale,
     default_profiles,
     dominant,
@@ -29,14 +37,18 @@ from fourfold.coordinator.profiles import (
     select_profiles,
     top_modalities,
 )
+from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey, ShardSearcher
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.index.fleet import revision_name
-from fourfold.index.generation import IndexSummary, RepoOptions, ShardExecutor, build_generation
+from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
+from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import INTENTS, Hit, ModalityQuery
-from fourfold.workers.cluster import Launcher
-from fourfold.workers.registry import EndpointRegistry
+from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery
+
+if TYPE_CHECKING:
+    from fourfold.workers.cluster import Launcher
+    from fourfold.workers.registry import EndpointRegistry
 
 __all__ = [
     "MAX_FOLLOW_UP_ROUNDS",
@@ -45,6 +57,7 @@ __all__ = [
     "Answer",
     "Engine",
     "FollowUpOutcome",
+    "Plan",
     "SearchParams",
     "follow_up_rounds",
 ]
@@ -53,14 +66,14 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 10_000
 MAX_K = 1000
-DEFAULT_K = 10
-DEFAULT_DEADLINE_MS = 5_000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
 #: The most follow-up rounds one search runs after the first fan-out (see ``follow_up_rounds``).
 MAX_FOLLOW_UP_ROUNDS = 8
+#: ``options["explain"]`` set to this adds the routing decision to the answer's notes.
+EXPLAIN_OPTION = "explain"
 
-#: ``ask(modality, shard, query)``: one shard's answer (the engine: a gRPC call with retries).
+#: ``ask(modality, shard, query)``: one shard's answer (the engine: its searcher's).
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
 
 
@@ -112,68 +125,71 @@ async def follow_up_rounds(
 
 
 @dataclass(frozen=True, slots=True)
-class SearchParams:
-    query: str
-    k: int = DEFAULT_K
-    repos: tuple[str, ...] = ()
-    intent: str = ""
-    preset: str = "default"
-    modalities: tuple[str, ...] = ()
-    weights: Mapping[str, float] = field(default_factory=dict)
-    deadline_ms: int = DEFAULT_DEADLINE_MS
-    path_glob: str = ""
-    languages: tuple[str, ...] = ()
-    case_sensitive: bool = False
-    options: Mapping[str, str] = field(default_factory=dict)
-    with_snippets: bool = False
+class Plan:
+    """How a search runs: the intent and the classifier rule that chose it, the fusion strategy
+    and the weight of each modality to ask, under the resolved preset."""
 
-
-@dataclass(frozen=True, slots=True)
-class Answer:
     intent: str
     confidence: float
-    fusion_strategy: str
-    preset: str
-    partial: bool
-    missing_shards: tuple[str, ...]
-    hits: tuple[FusedHit, ...]
-    total_candidates: int
-    timings: Mapping[str, float]
-    generation: str
-    notes: tuple[str, ...]
+    rule: str  # the classifier rule that chose the intent; "forced" when the caller named it
+    strategy: str  # "direct" (one modality's own order) or "fused"
     weights: Mapping[str, float]
-    rerank: str = ""  # "<reranker>" when it reordered the candidates, "skipped (<reason>)", "" when not asked
-    no_confident_match: bool = False
-    confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
+    preset: Preset
+
+    def describe(self) -> str:
+        """One line for notes and logs."""
+        weights = ", ".join(f"{m} {w:g}" for m, w in self.weights.items()) or "none"
+        return (
+            f"routing: intent {self.intent} ({self.confidence:.2f}, rule {self.rule}), {self.strategy}, "
+            f"preset {self.preset.name}, weights {weights}"
+        )
+
+
+@dataclass(slots=True)
+class _Targets:
+    """The shards a search asks, and what the engine needs to name the ones it cannot."""
+
+    shards: list[ShardKey] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # labels of shards nothing serves
+    repos_of: dict[ShardKey, tuple[str, ...]] = field(default_factory=dict)
+    covering: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)  # for follow-ups
+
+
+@dataclass(slots=True)
+class _Collected:
+    """The shards' answers sorted out: each modality's hit lists, the missing shards, the notes."""
+
+    per_modality: dict[str, list[list[Hit]]]
+    missing: list[str]
+    notes: list[str]
+    modality_ms: dict[str, float]
 
 
 class Engine:
-    """Answers searches and runs index builds against one store and one Ray cluster."""
+    """Answers searches and runs index builds against one store, through one shard searcher.
+
+    ``searcher``: where queries go (default: a :class:`LocalSearcher` over ``store``);
+    ``launcher``: deploys a generation's workers after a build (a cluster's; None in process).
+    """
 
     def __init__(
         self,
         store: IndexStore,
-        launcher: Launcher | None,
+        searcher: ShardSearcher | None = None,
+        *,
+        launcher: Launcher | None = None,
         plugins: PluginRegistry | None = None,
         executor_factory: Callable[[], ShardExecutor] | None = None,
     ) -> None:
         self.store = store
         self.launcher = launcher
         self.plugins = plugins or get_registry()
-        self.endpoints = EndpointRegistry(store.store_id())
-        self.fanout = FanOut(self.endpoints)
+        self.searcher: ShardSearcher = searcher if searcher is not None else LocalSearcher(store, self.plugins)
         self.executor_factory = executor_factory
         self.profiles = default_profiles()
         self._rerankers: dict[str, rerank.Reranker] = {}
-        self.extra_rules: list[intent_mod.IntentRule] = []
-        import re
-
-        for r in self.plugins.intent_rules:
-            self.extra_rules.append(
-                intent_mod.IntentRule(
-                    f"plugin:{r.plugin}", r.intent, r.confidence, re.compile(r.pattern, re.IGNORECASE)
-                )
-            )
+        self.extra_rules = list(self.plugins.intent_rules)  # tried after the built-in keyword rules
+        for r in self.extra_rules:
             self.profiles.setdefault(r.intent, {}).update(r.weights)
         self.plugins.pm.hook.fourfold_adjust_profiles(profiles=self.profiles)
         self._generation: str | None = None
@@ -182,14 +198,20 @@ class Engine:
         self._repos_cache: tuple[str | None, frozenset[str]] | None = None
         self._index_lock = asyncio.Lock()
 
+    @property
+    def endpoints(self) -> EndpointRegistry | None:
+        """The worker registry of a cluster's searcher (None in process), for ``Status``."""
+        registry: EndpointRegistry | None = getattr(self.searcher, "registry", None)
+        return registry
+
     # -- generations -----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Deploy the live generation's workers (if needed) and discover endpoints."""
+        """Deploy the live generation's workers (if this engine launches them) and discover what serves."""
         live = self.store.live_generation()
         if live and self.launcher is not None:
             await self.launcher.deploy(live)
-        await self.endpoints.refresh()
-        self._generation = live if live in self.endpoints.generations() else self._newest_served()
+        await self.searcher.refresh()
+        self._generation = live if live in self.searcher.generations() else self._newest_served()
         if self._refresher is None:
             self._refresher = asyncio.ensure_future(self._refresh_periodically())
 
@@ -198,7 +220,7 @@ class Engine:
         while True:
             await asyncio.sleep(interval_s)
             try:
-                await self.endpoints.refresh()
+                await self.searcher.refresh()
             except Exception as exc:  # noqa: BLE001 - discovery must outlive a transient Ray hiccup
                 log.warning("endpoint refresh failed: %s", exc)
 
@@ -206,7 +228,10 @@ class Engine:
         if self._refresher is not None:
             self._refresher.cancel()
             self._refresher = None
-        await self.fanout.close()
+        await self.searcher.close()
+        for reader in self._readers.values():
+            reader.close()
+        self._readers = {}
 
     def _reader(self, generation: str) -> GenerationReader:
         """The generation's reader, kept while it is the one served (its manifest is parsed once,
@@ -231,7 +256,7 @@ class Engine:
         return self._repos_cache[1]
 
     def _newest_served(self) -> str | None:
-        gens = sorted(self.endpoints.generations())
+        gens = sorted(self.searcher.generations())
         return gens[-1] if gens else None
 
     async def current_generation(self) -> str:
@@ -239,8 +264,8 @@ class Engine:
         if live is None:
             raise NoIndex(f"nothing is indexed in {str(self.store.home)!r}; run `fourfold index PATH` first")
         if live != self._generation:
-            await self.endpoints.refresh()
-            if live in self.endpoints.generations():
+            await self.searcher.refresh()
+            if live in self.searcher.generations():
                 self._generation = live
             elif self._generation is None:
                 self._generation = self._newest_served()
@@ -248,9 +273,10 @@ class Engine:
             raise Unavailable("no worker serves any index generation yet; is `fourfold serve` running its workers?")
         return self._generation
 
-    # -- search ----------------------------------------------------------------------------------
-    def validate(self, p: SearchParams, visible: frozenset[str] | None = None) -> None:
-        """Reject bad input. ``visible``: the repositories the caller may read (None: all).
+    # -- search: validate and plan ---------------------------------------------------------------
+    def validate(self, p: SearchParams, visible: frozenset[str] | None = None) -> Preset:
+        """Reject bad input; return the preset ``p`` names. ``visible``: the repositories the
+        caller may read (None: all).
 
         A restricted caller naming a repository it may not read gets the same PERMISSION_DENIED as
         for one that does not exist, so the answer never tells whether it exists.
@@ -260,15 +286,15 @@ class Engine:
             raise InvalidQuery("empty query: give a symbol, a quoted string, a question or a code snippet")
         if len(q) > MAX_QUERY_CHARS:
             raise InvalidQuery(
-                f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. Search for a distinctive part "
-                "of it"
+                f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. "
+                "Search for a distinctive part of it"
             )
         if p.k <= 0 or p.k > MAX_K:
             raise InvalidQuery(f"invalid k {p.k}: ask for 1 to {MAX_K} hits")
         known_intents = set(INTENTS) | set(self.profiles)
         if p.intent and p.intent not in known_intents:
             raise InvalidQuery(f"unknown intent {p.intent!r}; choose one of: {', '.join(sorted(known_intents))}")
-        get_preset(p.preset)
+        preset = get_preset(p.preset)
         for m in list(p.modalities) + list(p.weights):
             if m not in self.plugins.modalities:
                 raise InvalidQuery(
@@ -277,26 +303,34 @@ class Engine:
         for m, w in p.weights.items():
             if not (w >= 0.0) or w > 100:
                 raise InvalidQuery(f"invalid weight {w!r} for modality {m!r}: use a number from 0 to 100")
+        unknown_langs = sorted(set(p.languages) - KNOWN_LANGUAGES)
+        if unknown_langs:
+            valid = ", ".join(sorted(KNOWN_LANGUAGES))
+            raise InvalidQuery(f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {valid}")
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
+        self._check_repos(p.repos, visible)
+        return preset
+
+    def _check_repos(self, repos: Sequence[str], visible: frozenset[str] | None) -> None:
         known_repos = set(self._registered_repos())
         if visible is not None:
             mine = known_repos & visible
-            for r in p.repos:
+            for r in repos:
                 if r not in mine:
                     raise PermissionDenied(
                         f"repository {r!r} is not one you may search; yours: {', '.join(sorted(mine)) or 'none'}"
                     )
             return
-        for r in p.repos:
+        for r in repos:
             if r not in known_repos:
                 raise UnknownRepository(
                     f"unknown repository {r!r}; indexed: {', '.join(sorted(known_repos)) or 'none'}"
                 )
 
-    def plan(self, p: SearchParams) -> tuple[str, float, str, dict[str, float], str, int]:
-        """(intent, confidence, strategy, weights of the modalities to run, rule, rrf k)."""
-        preset = get_preset(p.preset)
+    def plan(self, p: SearchParams, preset: Preset | None = None) -> Plan:
+        """The intent (classified unless forced), the strategy and the modalities to ask, by weight."""
+        preset = preset or get_preset(p.preset)
         if p.intent:
             intent, confidence, rule = p.intent, 1.0, "forced"
         else:
@@ -307,124 +341,200 @@ class Engine:
             m: w for m, w in profiles.get(intent, profiles["understand_code"]).items() if m in self.plugins.modalities
         }
         profile.update({m: float(w) for m, w in p.weights.items()})
+
+        def planned(strategy: str, weights: Mapping[str, float]) -> Plan:
+            return Plan(intent, confidence, rule, strategy, dict(weights), preset)
+
         if p.modalities:
             weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}
             # one chosen modality has nothing to fuse: its own order stands (no centrality boost)
-            strategy = "direct" if len(weights) == 1 else "fused"
-            return intent, confidence, strategy, weights, rule, preset.rrf_k
+            return planned("direct" if len(weights) == 1 else "fused", weights)
         if preset.fixed:
-            weights = {m: 1.0 for m in preset.fixed if m in self.plugins.modalities}
-            return intent, confidence, "direct", weights, rule, preset.rrf_k
+            return planned("direct", {m: 1.0 for m in preset.fixed if m in self.plugins.modalities})
         if confidence >= DIRECT_CONFIDENCE and not p.weights and preset.name == "default":
             top = dominant(profile)
-            return intent, confidence, "direct", {top: profile[top]}, rule, preset.rrf_k
-        chosen = top_modalities(profile, preset.modalities)
-        return intent, confidence, "fused", {m: profile[m] for m in chosen}, rule, preset.rrf_k
+            return planned("direct", {top: profile[top]})
+        return planned("fused", {m: profile[m] for m in top_modalities(profile, preset.modalities)})
 
+    # -- search ----------------------------------------------------------------------------------
     async def search(self, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
         """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows.
 
-        A restricted caller's search is narrowed to its repositories before the fan-out, and every
-        hit is checked again before it leaves (defence in depth: a shard that ignored the filter
-        still leaks nothing).
+        A restricted caller's search is narrowed to its repositories before the shards are asked,
+        and every hit is checked again before it leaves (defence in depth: a shard that ignored
+        the filter still leaks nothing).
         """
         t0 = time.perf_counter()
         if any("@" in r for r in p.repos):  # NAME@release/1.0 is indexed as NAME@release+1.0
             p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
-        self.validate(p, visible)
+        preset = self.validate(p, visible)
         generation = await self.current_generation()
-        intent, confidence, strategy, weights, _rule, rrf_k = self.plan(p)
+        plan = self.plan(p, preset)
+        log.debug("%r: %s", p.query[:80], plan.describe())
         t_classify = time.perf_counter()
-        allowed: frozenset[str] | None = frozenset(p.repos) if p.repos else None
-        if visible is not None and allowed is None:
-            allowed = self._registered_repos() & visible
-        if allowed is not None and not allowed:
-            weights = {}  # nothing this caller may read: no fan-out, an empty answer
-        reader = self._reader(generation)
-        shards = self.endpoints.shards(generation)
+        allowed = self._scope(p, visible)
+        weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one
         depth = min(max(3 * p.k, 30), 300)
         query = ModalityQuery(
             text=p.query,
             k=depth,
-            intent=intent,
+            intent=plan.intent,
             repos=tuple(sorted(allowed)) if allowed is not None else (),
             path_glob=p.path_glob or None,
             languages=p.languages,
             case_sensitive=p.case_sensitive,
-            options=dict(p.options),
+            # a restricted caller's answer must be the one the store would give without the others
+            options={**p.options, SCOPE_OPTION: "only"} if visible is not None else dict(p.options),
         )
-        targets = {}
-        missing: list[str] = []
-        repos_of: dict[tuple[str, str], tuple[str, ...]] = {}
-        covering: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # modality -> (shard, repos), for follow-ups
-        for spec in reader.shards():
-            if spec.modality not in weights:
-                continue
-            repos_of[(spec.modality, spec.shard)] = spec.repos
-            covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
-            partitioned = self.plugins.modalities[spec.modality].sharding == "partitioned"
-            if allowed is not None and not allowed.intersection(spec.repos) and not partitioned:
-                continue  # pruned: the shard cannot match the repository filter (a partition's walk may pass through)
-            reps = shards.get((spec.modality, spec.shard), [])
-            if not reps:
-                missing.append(self._shard_label(spec.modality, spec.shard, spec.repos, allowed, visible))
-                continue
-            targets[(spec.modality, spec.shard)] = reps
+        targets = self._targets(generation, weights, allowed, visible)
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
-        answers: list[ShardAnswer] = await self.fanout.gather(targets, query, generation, deadline)
-
-        async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
-            (answer,) = await self.fanout.gather(
-                {(modality, shard): shards.get((modality, shard), [])}, q, generation, deadline
-            )
-            return answer
-
+        first = await self.searcher.search(generation, targets.shards, query, deadline)
         t_first = time.perf_counter()
-        more = await follow_up_rounds(answers, query, covering, ask, deadline)
-        answers = [*answers, *more.answers]
+        more = await follow_up_rounds(first, query, targets.covering, self._asker(generation, deadline), deadline)
         t_fanout = time.perf_counter()
-        per_modality: dict[str, list[list[Hit]]] = {m: [] for m in weights}
-        notes: list[str] = []
-        modality_ms: dict[str, float] = {}
-        for a in answers:
-            modality_ms[a.modality] = max(modality_ms.get(a.modality, 0.0), a.seconds * 1000)
-            if a.result is None:
-                repos = repos_of.get((a.modality, a.shard), ())
-                missing.append(self._shard_label(a.modality, a.shard, repos, allowed, visible))
-                notes.append(
-                    f"{missing[-1]} missing: {'unavailable' if self._hidden(repos, allowed, visible) else a.error}"
-                )
-                continue
-            per_modality[a.modality].append(list(a.result.hits))
-            for n in a.result.notes:
-                if n not in notes:
-                    notes.append(n)
+        collected = self._collect([*first, *more.answers], targets, weights, allowed, visible)
         if more.exhausted:
-            notes.append(
+            collected.notes.append(
                 f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
                 "a walk across partitions may be incomplete"
             )
-        glob = p.path_glob
+        fused = fuse(
+            self._ranked(collected.per_modality, depth, allowed, p.path_glob),
+            weights,
+            plan.preset.rrf_k,
+            use_centrality=plan.strategy == "fused",
+            # impact lists dependents (two functions, two answers); segments=all asks for every segment
+            per_file=plan.intent != "impact_analysis" and p.options.get("segments") != "all",
+            centrality_scale=centrality_scale(p.options.get("profile", ""), plan.intent),
+        )
+        reader = self._reader(generation)
+        fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
+        hits = fused[: p.k]
+        confidences, refused = self._judge(hits, rerank_scores, rerank_status, collected.notes)
+        if p.with_snippets and hits:
+            hits = self._snippets(reader, hits)
+        if p.options.get(EXPLAIN_OPTION):
+            collected.notes.insert(0, plan.describe())
+        t_fuse = time.perf_counter()
+        timings = {
+            "classify": (t_classify - t0) * 1000,
+            "fanout": (t_fanout - t_classify) * 1000,
+            "fuse": (t_fuse - t_fanout) * 1000,
+            "total": (t_fuse - t0) * 1000,
+        }
+        timings.update({f"modality:{m}": ms for m, ms in collected.modality_ms.items()})
+        if more.rounds:
+            timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
+        metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
+        return Answer(
+            intent=plan.intent,
+            confidence=plan.confidence,
+            fusion_strategy=plan.strategy,
+            preset=plan.preset.name,
+            partial=bool(collected.missing),
+            missing_shards=tuple(sorted(set(collected.missing))),
+            hits=tuple(hits),
+            total_candidates=len(fused),
+            timings=timings,
+            generation=generation,
+            notes=tuple(collected.notes),
+            weights=weights,
+            rerank=rerank_status,
+            no_confident_match=refused,
+            confidences=confidences,
+        )
+
+    def _scope(self, p: SearchParams, visible: frozenset[str] | None) -> frozenset[str] | None:
+        """The repositories a search may answer from (None: every one)."""
+        if p.repos:
+            return frozenset(p.repos)
+        if visible is not None:
+            return self._registered_repos() & visible
+        return None
+
+    def _targets(
+        self,
+        generation: str,
+        weights: Mapping[str, float],
+        allowed: frozenset[str] | None,
+        visible: frozenset[str] | None,
+    ) -> _Targets:
+        """The shards of the planned modalities that can hold an allowed repository (a partition
+        of a partitioned modality always: a walk may pass through it), and those nothing serves."""
+        out = _Targets()
+        served = self.searcher.available(generation)
+        for spec in self._reader(generation).shards():
+            if spec.modality not in weights:
+                continue
+            key = (spec.modality, spec.shard)
+            out.repos_of[key] = spec.repos
+            outside = allowed is not None and not allowed.intersection(spec.repos)
+            if outside and visible is not None:
+                continue  # a restricted caller's answer is the one the store would give without the others
+            out.covering.setdefault(spec.modality, []).append((spec.shard, spec.repos))
+            partitioned = self.plugins.modalities[spec.modality].sharding == "partitioned"
+            if outside and not partitioned:
+                continue  # pruned: the shard cannot match the repository filter
+            if key not in served:
+                out.missing.append(self._shard_label(spec.modality, spec.shard, spec.repos, allowed, visible))
+                continue
+            out.shards.append(key)
+        return out
+
+    def _asker(self, generation: str, deadline: float) -> AskShard:
+        """How a follow-up round asks one shard."""
+
+        async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
+            (answer,) = await self.searcher.search(generation, [(modality, shard)], q, deadline)
+            return answer
+
+        return ask
+
+    def _collect(
+        self,
+        answers: Sequence[ShardAnswer],
+        targets: _Targets,
+        weights: Mapping[str, float],
+        allowed: frozenset[str] | None,
+        visible: frozenset[str] | None,
+    ) -> _Collected:
+        """Each modality's hit lists, the shards that did not answer (with a note why) and the shards' notes."""
+        out = _Collected({m: [] for m in weights}, list(targets.missing), [], {})
+        for a in answers:
+            out.modality_ms[a.modality] = max(out.modality_ms.get(a.modality, 0.0), a.seconds * 1000)
+            if a.result is None:
+                repos = targets.repos_of.get((a.modality, a.shard), ())
+                out.missing.append(self._shard_label(a.modality, a.shard, repos, allowed, visible))
+                why = "unavailable" if self._hidden(repos, allowed, visible) else a.error
+                out.notes.append(f"{out.missing[-1]} missing: {why}")
+                continue
+            out.per_modality[a.modality].append(list(a.result.hits))
+            for n in a.result.notes:
+                if n not in out.notes:
+                    out.notes.append(n)
+        return out
+
+    @staticmethod
+    def _ranked(
+        per_modality: Mapping[str, list[list[Hit]]], depth: int, allowed: frozenset[str] | None, glob: str
+    ) -> dict[str, list[Hit]]:
+        """Each modality's one ranked list from its shards' lists, filtered again by repository
+        (defence in depth) and path glob."""
         ranked = {}
         for m, lists in per_modality.items():
             merged = merge_shards(lists, depth)
             if allowed is not None:
-                merged = [h for h in merged if h.repo in allowed]  # defence in depth
+                merged = [h for h in merged if h.repo in allowed]
             if glob:
                 merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
             ranked[m] = merged
-        # impact analysis lists dependents: two functions of one file are two answers
-        fused = fuse(
-            ranked,
-            weights,
-            rrf_k,
-            use_centrality=strategy == "fused",
-            per_file=intent != "impact_analysis",
-            centrality_scale=centrality_scale(p.options.get("profile", ""), intent),
-        )
-        fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
-        total = len(fused)
-        hits = fused[: p.k]
+        return ranked
+
+    @staticmethod
+    def _judge(
+        hits: Sequence[FusedHit], rerank_scores: tuple[float | None, ...], rerank_status: str, notes: list[str]
+    ) -> tuple[tuple[float | None, ...], bool]:
+        """Each hit's confidence, and whether the answer is no confident match (noted in ``notes``)."""
         reranked = bool(rerank_status) and not rerank_status.startswith("skipped")
         confidences = tuple(
             refusal.hit_confidence(
@@ -438,36 +548,7 @@ class Engine:
             notes.append(f"rerank: {rerank_status}")
         if verdict.refused:
             notes.append(verdict.note)
-        if p.with_snippets and hits:
-            hits = self._snippets(reader, hits)
-        t_fuse = time.perf_counter()
-        timings = {
-            "classify": (t_classify - t0) * 1000,
-            "fanout": (t_fanout - t_classify) * 1000,
-            "fuse": (t_fuse - t_fanout) * 1000,
-            "total": (t_fuse - t0) * 1000,
-        }
-        timings.update({f"modality:{m}": ms for m, ms in modality_ms.items()})
-        if more.rounds:
-            timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
-        metrics.observe(intent, strategy, timings, bool(missing))
-        return Answer(
-            intent=intent,
-            confidence=confidence,
-            fusion_strategy=strategy,
-            preset=get_preset(p.preset).name,
-            partial=bool(missing),
-            missing_shards=tuple(sorted(set(missing))),
-            hits=tuple(hits),
-            total_candidates=total,
-            timings=timings,
-            generation=generation,
-            notes=tuple(notes),
-            weights=weights,
-            rerank=rerank_status,
-            no_confident_match=verdict.refused,
-            confidences=confidences,
-        )
+        return confidences, verdict.refused
 
     @staticmethod
     def _hidden(repos: Sequence[str], allowed: frozenset[str] | None, visible: frozenset[str] | None) -> bool:
@@ -565,10 +646,10 @@ class Engine:
             if self.launcher is not None:
                 progress("deploy", 0, 1, f"starting workers for {summary.generation}")
                 await self.launcher.deploy(summary.generation)
-                await self.endpoints.refresh()
+                await self.searcher.refresh()
                 self._generation = summary.generation
                 progress("deploy", 1, 1, f"{summary.generation} serving")
                 if old and old != summary.generation:
                     self.launcher.retire(old)
-                    await self.endpoints.refresh()
+                    await self.searcher.refresh()
             return summary

@@ -7,6 +7,9 @@ once — on another replica if there is one, else on the same actor after asking
 again (a restarted actor serves on a new port). A shard that still fails is reported missing and
 the answer is marked partial. Domain errors (INVALID_ARGUMENT...) are not retried: they are the
 query's fault and go back to the caller.
+
+:class:`WorkerSearcher` is the engine's view of it: the
+:class:`~fourfold.coordinator.searcher.ShardSearcher` whose shards are Ray-discovered workers.
 """
 
 from __future__ import annotations
@@ -14,17 +17,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import grpc
 
 from fourfold.coordinator.metrics import RETRIES
-from fourfold.plugins.types import ModalityQuery, ShardResult
+from fourfold.coordinator.searcher import ShardAnswer, ShardKey
+from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2_grpc
+from fourfold.workers.auth import SecretMetadata, WorkerTls
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.registry import Endpoint, EndpointRegistry
 
-__all__ = ["FanOut", "ShardAnswer", "ShardCallError"]
+__all__ = ["FanOut", "ShardAnswer", "ShardCallError", "WorkerSearcher"]
 
 log = logging.getLogger(__name__)
 
@@ -56,29 +61,29 @@ class ShardCallError(Exception):
         self.details = details
 
 
-@dataclass(frozen=True, slots=True)
-class ShardAnswer:
-    modality: str
-    shard: str
-    result: ShardResult | None  # None: missing
-    seconds: float
-    error: str = ""
-    retried: bool = False
-
-
 class FanOut:
     """Holds one channel per worker address; used from one asyncio loop."""
 
-    def __init__(self, registry: EndpointRegistry) -> None:
+    def __init__(self, registry: EndpointRegistry, secret: str = "", tls: WorkerTls | None = None) -> None:
         self.registry = registry
+        self._interceptors = [SecretMetadata(secret)] if secret else []  # workers refuse calls without it
+        self._tls = tls  # the worker plane's pinned certificate, when it is encrypted
         self._channels: dict[str, grpc.aio.Channel] = {}
 
-    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+    def channel(self, address: str) -> grpc.aio.Channel:
+        """The channel to the worker at ``address`` (made once; TLS when the worker plane is encrypted)."""
         ch = self._channels.get(address)
         if ch is None:
-            ch = grpc.aio.insecure_channel(address)
+            if self._tls is not None:
+                creds, options = self._tls.channel_credentials(), self._tls.channel_options()
+                ch = grpc.aio.secure_channel(address, creds, options=options, interceptors=self._interceptors)
+            else:
+                ch = grpc.aio.insecure_channel(address, interceptors=self._interceptors)
             self._channels[address] = ch
-        return worker_pb2_grpc.ModalityWorkerStub(ch)
+        return ch
+
+    def _stub(self, address: str) -> worker_pb2_grpc.ModalityWorkerStub:
+        return worker_pb2_grpc.ModalityWorkerStub(self.channel(address))
 
     async def close(self) -> None:
         for ch in self._channels.values():
@@ -166,3 +171,30 @@ class FanOut:
             batch[2][:] = [e for e in batch[2] if any(e is r for r in reps)]
         tasks = [self.call(reps, m, tuple(shards), query, generation, deadline) for m, shards, reps in batches.values()]
         return [answer for answers in await asyncio.gather(*tasks) for answer in answers]
+
+
+class WorkerSearcher:
+    """The :class:`~fourfold.coordinator.searcher.ShardSearcher` of a cluster: shards served by
+    the worker actors an :class:`EndpointRegistry` discovers, asked through a :class:`FanOut`."""
+
+    def __init__(self, registry: EndpointRegistry, secret: str = "", tls: WorkerTls | None = None) -> None:
+        self.registry = registry
+        self.fanout = FanOut(registry, secret, tls)
+
+    async def refresh(self) -> None:
+        await self.registry.refresh()
+
+    def generations(self) -> set[str]:
+        return self.registry.generations()
+
+    def available(self, generation: str) -> set[ShardKey]:
+        return {key for key, replicas in self.registry.shards(generation).items() if replicas}
+
+    async def search(
+        self, generation: str, shards: Sequence[ShardKey], query: ModalityQuery, deadline: float
+    ) -> list[ShardAnswer]:
+        served = self.registry.shards(generation)
+        return await self.fanout.gather({key: served.get(key, []) for key in shards}, query, generation, deadline)
+
+    async def close(self) -> None:
+        await self.fanout.close()

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
+from fourfold.api import FusedHit, ModalityRank
 from fourfold.plugins.types import Hit
 
 __all__ = ["DEMOTION", "FusedHit", "ModalityRank", "boost", "fuse", "is_demoted", "merge_shards"]
@@ -35,21 +36,6 @@ def is_demoted(path: str) -> bool:
 def boost(centrality: float, scale: float = 1.0) -> float:
     """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: docs/design.md's formula)."""
     return min(1.0 + 0.3 * scale * math.log1p(max(centrality, 0.0)), 1.5)
-
-
-@dataclass(frozen=True, slots=True)
-class ModalityRank:
-    rank: int
-    contribution: float
-    score: float
-
-
-@dataclass(frozen=True, slots=True)
-class FusedHit:
-    hit: Hit
-    score: float
-    modalities: Mapping[str, ModalityRank] = field(default_factory=dict)
-    demoted: bool = False
 
 
 def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:

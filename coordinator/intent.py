@@ -28,6 +28,11 @@ that no original form changes intent or confidence:
     "error: …" / "fatal: …" at the start        exact_match      0.85
     an unquoted message ("Could not open file") exact_match      0.65 (fused: a guess)
 
+The phrases for callers, references and impact that the graph modality also parses live once, in
+``plugins/vocabulary.py``: the seed's rules keep their own forms, and the measured
+``callers-phrase`` and the ``impact-phrase`` add the vocabulary's ("who invokes", "ripple effect
+of", "who depends on", "uses of"...).
+
 Plugins add rules (``fourfold_register_intents``); theirs are tried after the keyword rules and
 before the identifier and fallback rules, so they never override the original forms.
 """
@@ -38,6 +43,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fourfold.plugins.types import IntentRule
+from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES
+
 __all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify"]
 
 
@@ -46,14 +54,6 @@ class Classification:
     intent: str
     confidence: float
     rule: str  # the name of the rule that matched, for explanations and routing reports
-
-
-@dataclass(frozen=True, slots=True)
-class IntentRule:
-    name: str
-    intent: str
-    confidence: float
-    pattern: re.Pattern[str]
 
 
 def _rule(name: str, intent: str, confidence: float, pattern: str, flags: int = re.IGNORECASE) -> IntentRule:
@@ -75,7 +75,10 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "impact-phrase",
         "impact_analysis",
         0.90,
-        r"\b(?:impact|blast\s+radius|what\s+depends\s+on|what\s+breaks|dependents\s+of)\b",
+        # the seed's phrases, then the vocabulary the graph modality also parses
+        r"\b(?:impact|blast\s+radius|what\s+depends\s+on|what\s+breaks|dependents\s+of|"
+        + "|".join(IMPACT_PHRASES)
+        + r")\b",
     ),
     _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|'[^']{2,}'|`[^`]+`"),
     _rule(
@@ -91,7 +94,7 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "callers-phrase",
         "find_references",
         0.90,
-        r"\b(?:what\s+calls|call\s+sites?\s+(?:of|for)|callers?\s+for|where\s+(?:is|are)\s+[\w$.:]+\s+called|who\s+invokes)\b",
+        r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called)\b",
     ),
     _rule(
         "change-phrase",

@@ -1,26 +1,92 @@
 """``fourfold mcp``: code search for AI agents over the Model Context Protocol (stdio or streamable HTTP).
 
 The server is a thin layer over :class:`fourfold.AsyncClient`: every tool is one call to the
-coordinator with the token the server was started with, so an agent sees exactly what that token
-may read. Answers are compact text — one line per hit (``repo:path:start-end kind symbol``, why it
-matched, the first lines of code) and never longer than :data:`MAX_ANSWER_CHARS`, so a tool call
-cannot flood an agent's context.
+coordinator. Over stdio it acts with the token it was started with (the agent started it); over
+HTTP it acts with each caller's own ``Authorization: Bearer`` token, passed through to the
+coordinator, and answers 401 to a request without one — never with a token of its own. Either
+way an agent sees exactly what its token may read. Answers are compact text — one line per hit
+(``repo:path:start-end kind symbol``, why it matched, the first lines of code) and never longer
+than :data:`MAX_ANSWER_CHARS`, so a tool call cannot flood an agent's context.
 """
 
 from __future__ import annotations
 
+import contextvars
 import glob as glob_mod
+import json
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from fourfold.coordinator.engine import Answer
 from fourfold.errors import FourfoldError
 
-__all__ = ["MAX_ANSWER_CHARS", "MAX_K", "Backend", "build_server", "format_answer"]
+__all__ = ["MAX_ANSWER_CHARS", "MAX_K", "Backend", "RequireBearer", "build_server", "caller_token", "format_answer"]
+
+#: The bearer token of the HTTP request a tool call came in (None over stdio).
+_caller: contextvars.ContextVar[str | None] = contextvars.ContextVar("fourfold_mcp_caller", default=None)
+
+
+def caller_token() -> str | None:
+    """The ``Authorization: Bearer`` token of the HTTP caller being served (None over stdio)."""
+    return _caller.get()
+
+
+def _bearer(authorization: str | None) -> str | None:
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _request_token(ctx: Context | None) -> str | None:
+    """The bearer token of the HTTP request behind a tool call (None over stdio)."""
+    try:
+        request = ctx.request_context.request if ctx is not None else None
+    except ValueError:  # outside a request
+        return None
+    headers = getattr(request, "headers", None)
+    return _bearer(headers.get("authorization")) if headers is not None else None
+
+
+class RequireBearer:
+    """ASGI middleware: an HTTP request without a well-formed ``Authorization: Bearer`` token gets
+    401 before it reaches the MCP server (the coordinator judges the token itself)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+            token = _bearer(headers.get("authorization"))
+            why = "" if token else "send 'Authorization: Bearer <token>' (a fourfold token; `fourfold token` makes one)"
+            if token:
+                from fourfold.errors import Unauthenticated
+                from fourfold.rpc_errors import check_token
+
+                try:
+                    check_token(token)
+                except Unauthenticated as exc:
+                    why = str(exc)
+            if why:
+                body = json.dumps({"error": "unauthorized", "message": why}).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"www-authenticate", b'Bearer realm="fourfold"'),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
 
 #: Upper bound of one tool answer, in characters.
 MAX_ANSWER_CHARS = 6_000
@@ -28,6 +94,10 @@ MAX_ANSWER_CHARS = 6_000
 MAX_K = 30
 #: Lines of code shown under each hit.
 SNIPPET_LINES = 3
+#: Segments of one file read_segment looks through for the one holding a line.
+READ_SEGMENT_CANDIDATES = 1000
+#: Coordinator clients an HTTP MCP server keeps open, one per caller token.
+MAX_CALLER_CLIENTS = 64
 
 INSTRUCTIONS = (
     "fourfold searches indexed source code by intent. Prefer find_definition for 'where is X defined', "
@@ -94,16 +164,27 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
     """The MCP server; ``backend()`` gives the coordinator client (made lazily on the serving loop)."""
     server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS)
 
-    async def run(query: str, **kw: Any) -> str:
+    async def as_caller(ctx: Context | None, call: Callable[[Backend], Awaitable[Any]]) -> Any:
+        """``call(backend)`` on behalf of the HTTP caller behind ``ctx`` (see :func:`caller_token`)."""
+        reset = _caller.set(_request_token(ctx))
         try:
-            answer = await (await backend()).search(query, snippets=True, **kw)
+            return await call(await backend())
         except FourfoldError as exc:
             raise ToolError(str(exc)) from None
-        return format_answer(answer)
+        finally:
+            _caller.reset(reset)
+
+    async def run(ctx: Context | None, query: str, **kw: Any) -> str:
+        return format_answer(await as_caller(ctx, lambda b: b.search(query, snippets=True, **kw)))
 
     @server.tool()
     async def search(
-        query: str, repos: list[str] | None = None, intent: str = "", preset: str = "default", k: int = 10
+        query: str,
+        repos: list[str] | None = None,
+        intent: str = "",
+        preset: str = "default",
+        k: int = 10,
+        ctx: Context | None = None,
     ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
         (semantic, text, structural, graph) from the query's intent. Use for questions ("how are
@@ -111,66 +192,73 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match; preset quick,
         default or thorough; k hits (1-30)."""
-        return await run(query, repos=repos or (), intent=intent, preset=preset, k=_k(k))
+        return await run(ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k))
 
     @server.tool()
-    async def find_definition(symbol: str, repos: list[str] | None = None, k: int = 5) -> str:
+    async def find_definition(
+        symbol: str, repos: list[str] | None = None, k: int = 5, ctx: Context | None = None
+    ) -> str:
         """Where is a function, class, method or type defined? Give the name (``parse_config`` or
         ``Session.send``); returns its definitions, best first."""
-        return await run(symbol, repos=repos or (), intent="find_definition", k=_k(k))
+        return await run(ctx, symbol, repos=repos or (), intent="find_definition", k=_k(k))
 
     @server.tool()
-    async def find_references(symbol: str, repos: list[str] | None = None, k: int = 10) -> str:
+    async def find_references(
+        symbol: str, repos: list[str] | None = None, k: int = 10, ctx: Context | None = None
+    ) -> str:
         """Who calls or uses a symbol? Give the name; returns the call sites and references from the
         code graph, most certain first. Use before changing a function's signature."""
-        return await run(symbol, repos=repos or (), intent="find_references", k=_k(k))
+        return await run(ctx, symbol, repos=repos or (), intent="find_references", k=_k(k))
 
     @server.tool()
-    async def impact(symbol: str, repos: list[str] | None = None, k: int = 15) -> str:
+    async def impact(symbol: str, repos: list[str] | None = None, k: int = 15, ctx: Context | None = None) -> str:
         """What depends on a symbol, directly and transitively (callers of callers, subclasses,
         importers)? Use to judge the blast radius of a change before making it."""
-        return await run(symbol, repos=repos or (), intent="impact_analysis", k=_k(k))
+        return await run(ctx, symbol, repos=repos or (), intent="impact_analysis", k=_k(k))
 
     @server.tool()
-    async def read_segment(repo: str, path: str, line: int, symbol: str = "") -> str:
+    async def read_segment(repo: str, path: str, line: int, symbol: str = "", ctx: Context | None = None) -> str:
         """Show the code of a hit the other tools listed as ``repo:path:start-end kind symbol``: give
         its repo, path, a line inside it and, for a definition, its symbol. Returns the segment's
         location and its first lines of code."""
         if line < 1:
             raise ToolError(f"line must be 1 or more, got {line}")
-        # A text search within the file for the symbol (else for any character): the engine keeps
-        # the best segment per file, which for a definition's own name is the definition. Reading
-        # any segment by id needs a ReadSegment RPC in the public API (not there yet).
-        query, regex = (symbol, False) if symbol else (".", True)
-        try:
-            answer = await (await backend()).search(
+        # Text searches within the file, every matching segment kept (segments=all), then the
+        # innermost one holding the line: first for the symbol (else any character: a method line
+        # inside a 1,500-line class gives the method), then for top-level lines (a line between
+        # methods gives the enclosing class, even when the file has more segments than one search
+        # returns). Reading a segment by id needs a ReadSegment RPC in the public API (not there yet).
+        owning: list[Any] = []
+
+        def segments_matching(query: str, regex: bool) -> Callable[[Backend], Awaitable[Answer]]:
+            return lambda b: b.search(
                 query,
                 repos=(repo,),
                 path_glob=glob_mod.escape(path),
                 modalities=("text",),
                 regex=regex,
                 intent="exact_match",
+                options={"segments": "all"},
                 snippets=True,
-                k=MAX_K,
+                k=READ_SEGMENT_CANDIDATES,
             )
-        except FourfoldError as exc:
-            raise ToolError(str(exc)) from None
-        owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
+
+        for query, regex in ((symbol, False) if symbol else (".", True), (r"^\S", True)):
+            answer = await as_caller(ctx, segments_matching(query, regex))
+            owning = [f.hit for f in answer.hits if f.hit.path == path and f.hit.start_line <= line <= f.hit.end_line]
+            if owning:
+                break
         if not owning:
-            hint = "" if symbol else "; pass the hit's symbol too"
-            raise ToolError(f"no indexed segment of {repo}:{path} contains line {line}{hint}")
+            raise ToolError(f"no indexed segment of {repo}:{path} contains line {line}; check the path and line")
         h = min(owning, key=lambda x: x.end_line - x.start_line)  # the innermost
         what = f" {h.kind or 'def'} {h.symbol}" if h.symbol else ""
         return f"{h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}\n{h.snippet}"[:MAX_ANSWER_CHARS]
 
     @server.tool()
-    async def list_repositories() -> str:
+    async def list_repositories(ctx: Context | None = None) -> str:
         """The repositories you may search, with their size. Use the names in the repos argument of
         the other tools."""
-        try:
-            repos = await (await backend()).repositories()
-        except FourfoldError as exc:
-            raise ToolError(str(exc)) from None
+        repos = await as_caller(ctx, lambda b: b.repositories())
         if not repos:
             return "no repositories: nothing is indexed, or this token may read none"
         return "\n".join(f"{r.name}: {r.files} files, {r.segments} segments" for r in repos)[:MAX_ANSWER_CHARS]
@@ -188,18 +276,39 @@ def serve(
     tls: bool = False,
     ca_cert: str | None = None,
 ) -> None:
-    """Run the MCP server in the foreground, talking to the coordinator at ``address``."""
+    """Run the MCP server in the foreground, talking to the coordinator at ``address``.
+
+    Over stdio every call carries ``token`` (default ``$FOURFOLD_TOKEN``); over HTTP each carries
+    its caller's bearer token (one coordinator client per token, the least recently used closed
+    beyond :data:`MAX_CALLER_CLIENTS`), and ``token`` is never used.
+    """
     from fourfold.client import AsyncClient
 
-    client: list[AsyncClient] = []
+    clients: OrderedDict[str | None, AsyncClient] = OrderedDict()
 
     async def backend() -> Backend:
-        if not client:  # made on the serving loop: a grpc.aio channel belongs to one loop
-            client.append(AsyncClient(address, token=token, tls=tls, ca_cert=ca_cert))
-        return client[0]
+        # made on the serving loop: a grpc.aio channel belongs to one loop
+        if transport == "stdio":
+            who: str | None = token
+        else:
+            who = caller_token()
+            if not who:  # RequireBearer answers 401 first; this guards a call from elsewhere
+                raise FourfoldError("this MCP endpoint needs each caller's 'Authorization: Bearer <token>'")
+        client = clients.get(who)
+        if client is None:
+            # over HTTP the caller's own token, explicitly: never the server's $FOURFOLD_TOKEN
+            client = AsyncClient(address, token=who, tls=tls, ca_cert=ca_cert)
+            clients[who] = client
+            while len(clients) > MAX_CALLER_CLIENTS:
+                await clients.popitem(last=False)[1].close()
+        clients.move_to_end(who)
+        return client
 
     server = build_server(backend)
     if transport == "stdio":
         server.run("stdio")
-    else:
-        server.run("streamable-http", host=host, port=port)
+        return
+    import uvicorn
+
+    app = RequireBearer(server.streamable_http_app(host=host))
+    uvicorn.run(app, host=host, port=port, log_level="warning")

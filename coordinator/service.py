@@ -18,7 +18,6 @@ import ray
 
 from fourfold import __version__
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
-from fourfold.coordinator.convert import answer_to_pb, params_from_pb, summary_to_pb
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.metrics import OVERLOADED
@@ -27,7 +26,8 @@ from fourfold.errors import FourfoldError, InvalidInput, PermissionDenied
 from fourfold.index.fleet import split_index_name
 from fourfold.index.sync import fleet_state
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.workers.server import status_for
+from fourfold.wire import answer_to_pb, params_from_pb, summary_to_pb
+from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
 
@@ -175,11 +175,13 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         store = self.engine.store
         live = store.live_generation()
         repo_stats = store.reader(live).manifest.get("repos", {}) if live else {}
-        await self.engine.endpoints.refresh()
+        registry = self.engine.endpoints  # None: the engine searches shards in its own process
+        if registry is not None:
+            await registry.refresh()
         shards = []
         health = await self._health()
         shown = self._visible_shards(principal, live)
-        for ep in self.engine.endpoints.all():
+        for ep in registry.all() if registry is not None else ():
             for shard in ep.shards:  # one row per shard, whichever worker group serves it
                 if shown is not None and (ep.key.generation, ep.key.modality, shard) not in shown:
                     continue
@@ -230,17 +232,19 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     async def _health(self) -> dict[str, str]:
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+        fanout: Any = getattr(self.engine.searcher, "fanout", None)  # its channels: TLS when the worker plane is
+
         async def check(address: str) -> tuple[str, str]:
             try:
-                async with grpc.aio.insecure_channel(address) as ch:
-                    r = await health_pb2_grpc.HealthStub(ch).Check(
-                        health_pb2.HealthCheckRequest(service=""), timeout=1.0
-                    )
-                    return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+                r = await health_pb2_grpc.HealthStub(fanout.channel(address)).Check(
+                    health_pb2.HealthCheckRequest(service=""), timeout=1.0
+                )
+                return address, health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
             except grpc.aio.AioRpcError:
                 return address, "NOT_SERVING"
 
-        results = await asyncio.gather(*(check(ep.address) for ep in self.engine.endpoints.all()))
+        registry = self.engine.endpoints
+        results = await asyncio.gather(*(check(ep.address) for ep in (registry.all() if registry is not None else ())))
         return dict(results)
 
 

@@ -6,33 +6,34 @@
     ...     for f in answer.hits:
     ...         print(f.hit.path, f.hit.start_line, f.score)
 
-A thin typed wrapper over the gRPC API: answers come back as the project's own values
-(:class:`~fourfold.coordinator.engine.Answer` of :class:`~fourfold.coordinator.fusion.FusedHit`,
-:class:`~fourfold.index.generation.IndexSummary`, :class:`Status`); a failed call raises the
-:mod:`fourfold.errors` class of its status. Connection settings, deadlines and the retry rule
-(``UNAVAILABLE`` only) are :class:`fourfold.coordinator.client.Connection`'s, shared with the CLI.
+A thin typed wrapper over the gRPC API: answers come back as the values of :mod:`fourfold.api`
+(:class:`~fourfold.api.Answer` of :class:`~fourfold.api.FusedHit`, :class:`~fourfold.api.IndexSummary`,
+:class:`~fourfold.api.Status`); a failed call raises the :mod:`fourfold.errors` class of its status.
+Connection settings, deadlines and the retry rule (``UNAVAILABLE`` only) are
+:class:`fourfold.connection.Connection`'s, shared with the CLI.
+
+Light on purpose: this module, :mod:`fourfold.api`, :mod:`fourfold.wire` and
+:mod:`fourfold.connection` import grpc and protobuf only, never the engine, Ray, NumPy or a model
+runtime, so a process that only asks questions starts in tens of milliseconds
+(``tests/test_light_client.py`` guards it).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from fourfold.api import Answer, IndexSummary, RepoInfo, SearchParams, ShardInfo, Status
 from fourfold.config import DEFAULT_ADDRESS
-from fourfold.coordinator.client import Connection
-from fourfold.coordinator.convert import params_to_pb
-from fourfold.coordinator.engine import Answer, SearchParams
-from fourfold.coordinator.fusion import FusedHit, ModalityRank
+from fourfold.connection import Connection
 from fourfold.errors import (
     FourfoldError,
-    IndexError_,
+    IndexStateError,
     InvalidInput,
     NotFound,
     Overloaded,
@@ -41,9 +42,8 @@ from fourfold.errors import (
     Unauthenticated,
     Unavailable,
 )
-from fourfold.index.generation import IndexSummary
-from fourfold.plugins.types import Hit
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+from fourfold.wire import answer_from_pb, params_to_pb, status_from_pb, summary_from_pb
 
 __all__ = [
     "AsyncClient",
@@ -69,7 +69,7 @@ _BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {
     grpc.StatusCode.RESOURCE_EXHAUSTED: Overloaded,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: Unavailable,
-    grpc.StatusCode.FAILED_PRECONDITION: IndexError_,
+    grpc.StatusCode.FAILED_PRECONDITION: IndexStateError,
 }
 
 
@@ -83,110 +83,6 @@ def error_from_rpc(exc: grpc.RpcError) -> FourfoldError:
 
 def _raise(exc: grpc.RpcError) -> NoReturn:
     raise error_from_rpc(exc) from None
-
-
-@dataclass(frozen=True, slots=True)
-class RepoInfo:
-    """A repository the caller may read (``path`` only for admin tokens)."""
-
-    name: str
-    path: str
-    files: int
-    segments: int
-
-
-@dataclass(frozen=True, slots=True)
-class ShardInfo:
-    """A serving worker (``address`` only for admin tokens)."""
-
-    modality: str
-    shard: str
-    replica: int
-    generation: str
-    health: str
-    address: str
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """What the coordinator serves, as far as the caller may see."""
-
-    generation: str
-    repos: tuple[RepoInfo, ...]
-    shards: tuple[ShardInfo, ...]
-    modalities: tuple[str, ...]
-    version: str
-    nodes: int
-
-
-def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
-    """The engine's :class:`Answer` from the wire message."""
-    hits = []
-    for h in r.hits:
-        hit = Hit(
-            segment_id=h.segment_id,
-            repo=h.repo,
-            path=h.path,
-            start_line=h.start_line,
-            end_line=h.end_line,
-            score=h.score,
-            symbol=h.symbol or None,
-            kind=h.kind or None,
-            language=h.language,
-            match_lines=tuple(h.match_lines),
-            centrality=h.centrality,
-            snippet=h.snippet,
-        )
-        ranks = {m: ModalityRank(c.rank, c.contribution, c.score) for m, c in h.modalities.items()}
-        hits.append(FusedHit(hit, h.score, ranks, h.demoted))
-    return Answer(
-        intent=r.intent,
-        confidence=r.confidence,
-        fusion_strategy=r.fusion_strategy,
-        preset=r.preset,
-        partial=r.partial,
-        missing_shards=tuple(r.missing_shards),
-        hits=tuple(hits),
-        total_candidates=r.total_candidates,
-        timings={t.stage: t.ms for t in r.timings},
-        generation=r.generation,
-        notes=tuple(r.notes),
-        weights=dict(r.weights),
-        rerank=r.rerank,
-        no_confident_match=r.no_confident_match,
-        confidences=_confidences(r),
-    )
-
-
-def _confidences(r: coordinator_pb2.SearchResponse) -> tuple[float | None, ...]:
-    """Per-hit confidences, or () when no hit carries one (as the engine leaves it)."""
-    values = tuple(h.confidence if h.HasField("confidence") else None for h in r.hits)
-    return values if any(v is not None for v in values) else ()
-
-
-def _status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
-    return Status(
-        generation=s.generation,
-        repos=tuple(RepoInfo(r.name, r.path, r.files, r.segments) for r in s.repos),
-        shards=tuple(ShardInfo(x.modality, x.shard, x.replica, x.generation, x.health, x.address) for x in s.shards),
-        modalities=tuple(s.modalities),
-        version=s.version,
-        nodes=s.nodes,
-    )
-
-
-def _summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
-    return IndexSummary(
-        generation=s.generation,
-        files=s.files,
-        segments=s.segments,
-        bytes=s.bytes,
-        skipped=Counter(dict(s.skipped)),
-        reused_files=s.reused_files,
-        parse_errors=s.parse_errors,
-        unsupported_languages=Counter(dict(s.unsupported_languages)),
-        seconds=s.seconds,
-    )
 
 
 def search_request(
@@ -298,7 +194,7 @@ class Client:
 
     def status(self) -> Status:
         try:
-            return _status_from_pb(
+            return status_from_pb(
                 self.connection.call(
                     lambda: self._stub.Status(
                         coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata
@@ -321,7 +217,7 @@ class Client:
                 if progress is not None:
                     progress(msg.stage, msg.done, msg.total, msg.message)
                 if msg.HasField("summary"):
-                    return _summary_from_pb(msg.summary)
+                    return summary_from_pb(msg.summary)
         except grpc.RpcError as exc:
             _raise(exc)
         raise RemoteError("the index stream ended without a summary; see the coordinator's log")
@@ -391,7 +287,7 @@ class AsyncClient:
         )
 
     async def status(self) -> Status:
-        return _status_from_pb(
+        return status_from_pb(
             await self._call(
                 lambda: self._stub.Status(
                     coordinator_pb2.StatusRequest(), timeout=self.connection.timeout_s, metadata=self._metadata
@@ -410,7 +306,7 @@ class AsyncClient:
                 if progress is not None:
                     progress(msg.stage, msg.done, msg.total, msg.message)
                 if msg.HasField("summary"):
-                    return _summary_from_pb(msg.summary)
+                    return summary_from_pb(msg.summary)
         except grpc.aio.AioRpcError as exc:
             _raise(exc)
         raise RemoteError("the index stream ended without a summary; see the coordinator's log")

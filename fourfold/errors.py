@@ -6,7 +6,7 @@
     │   └── InvalidPath                invalid_path    INVALID_ARGUMENT
     ├── NotFound                       not_found       NOT_FOUND
     │   └── UnknownRepository          unknown_repo    NOT_FOUND
-    ├── IndexError_                    index_error     FAILED_PRECONDITION
+    ├── IndexStateError                index_error     FAILED_PRECONDITION
     │   ├── NoIndex                    no_index        FAILED_PRECONDITION
     │   ├── CorruptIndex               corrupt_index   DATA_LOSS
     │   └── IndexLocked                index_locked    ABORTED
@@ -25,8 +25,8 @@ from __future__ import annotations
 __all__ = [
     "CorruptIndex",
     "FourfoldError",
-    "IndexError_",
     "IndexLocked",
+    "IndexStateError",
     "InvalidInput",
     "InvalidPath",
     "InvalidQuery",
@@ -78,21 +78,21 @@ class UnknownRepository(NotFound):
     code = "unknown_repo"
 
 
-class IndexError_(FourfoldError):  # noqa: N801 - trailing underscore avoids shadowing the builtin
+class IndexStateError(FourfoldError):
     code = "index_error"
     grpc_status = "FAILED_PRECONDITION"
 
 
-class NoIndex(IndexError_):
+class NoIndex(IndexStateError):
     code = "no_index"
 
 
-class CorruptIndex(IndexError_):
+class CorruptIndex(IndexStateError):
     code = "corrupt_index"
     grpc_status = "DATA_LOSS"
 
 
-class IndexLocked(IndexError_):
+class IndexLocked(IndexStateError):
     code = "index_locked"
     grpc_status = "ABORTED"
 

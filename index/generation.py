@@ -14,12 +14,12 @@ import importlib.metadata
 import json
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, InvalidInput
 from fourfold.index.ingest.languages import detect_language
@@ -77,38 +77,6 @@ class RepoOptions:
     def key(self) -> str:
         """What its shards depend on besides its files (the commit is not: equal files, equal shards)."""
         return json.dumps([sorted(self.modalities), sorted(self.settings.items())])
-
-
-@dataclass
-class IndexSummary:
-    generation: str = ""
-    files: int = 0
-    segments: int = 0
-    bytes: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)
-    reused_files: int = 0
-    parse_errors: int = 0
-    unsupported_languages: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    shards: int = 0
-    carried_shards: int = 0  # shards linked from the previous generation, not rebuilt
-    changed_repos: list[str] = field(default_factory=list)  # repositories whose shards were rebuilt
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "generation": self.generation,
-            "files": self.files,
-            "segments": self.segments,
-            "bytes": self.bytes,
-            "skipped": dict(self.skipped),
-            "reused_files": self.reused_files,
-            "parse_errors": self.parse_errors,
-            "unsupported_languages": dict(self.unsupported_languages),
-            "seconds": round(self.seconds, 3),
-            "shards": self.shards,
-            "carried_shards": self.carried_shards,
-            "changed_repos": list(self.changed_repos),
-        }
 
 
 class ShardExecutor(Protocol):

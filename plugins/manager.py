@@ -26,7 +26,7 @@ import pluggy
 from fourfold.errors import PluginError
 from fourfold.plugins import hookspecs
 from fourfold.plugins.modality import Modality
-from fourfold.plugins.types import INTENTS
+from fourfold.plugins.types import INTENTS, IntentRule
 
 __all__ = ["DEFAULT_PLUGINS", "PluginRegistry", "get_registry", "reset_registry"]
 
@@ -40,15 +40,6 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "fourfold.plugins.semantic.plugin",
     "fourfold.plugins.rerankers.plugin",
 )
-
-
-@dataclass
-class IntentRule:
-    intent: str
-    pattern: str
-    confidence: float
-    weights: dict[str, float]
-    plugin: str
 
 
 @dataclass
@@ -169,7 +160,7 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
             intent: str, pattern: str, confidence: float, weights: dict[str, float], _owner: str = owner
         ) -> None:
             try:
-                re.compile(pattern, re.IGNORECASE)
+                compiled = re.compile(pattern, re.IGNORECASE)
             except re.error as exc:
                 raise PluginError(
                     f"plugin {_owner!r} registered intent {intent!r} with an invalid pattern {pattern!r}: {exc}"
@@ -178,7 +169,9 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
                 raise PluginError(
                     f"plugin {_owner!r} registered intent {intent!r} with confidence {confidence!r}; use 0 to 1"
                 )
-            registry.intent_rules.append(IntentRule(intent, pattern, confidence, dict(weights), _owner))
+            registry.intent_rules.append(
+                IntentRule(f"plugin:{_owner}", intent, confidence, compiled, dict(weights), _owner)
+            )
 
         _call_one(impl, registry, owner, register=register_intent)
     # fourfold_adjust_profiles runs in the coordinator; try each implementation once here, on a

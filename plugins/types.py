@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 __all__ = [
     "INTENTS",
+    "SCOPE_OPTION",
     "Definition",
     "Extraction",
     "FollowUp",
     "Hit",
+    "IntentRule",
     "ModalityQuery",
     "Segment",
     "ShardResult",
@@ -84,12 +87,19 @@ class Segment:
         return self.symbol is not None
 
 
+#: ``options[SCOPE_OPTION] == "only"``: the caller may read ``repos`` and nothing else, so a shard
+#: answers as if no other repository were indexed — it resolves no name to, walks through, counts
+#: or mentions anything outside ``repos`` (else a restricted caller learns what exists elsewhere).
+#: Without it, ``repos`` is a filter on hits only: a walk may pass through other repositories.
+SCOPE_OPTION = "scope"
+
+
 @dataclass(frozen=True, slots=True)
 class ModalityQuery:
     """A search as one shard of one modality sees it.
 
     ``options`` carries modality-specific switches as strings (``mode=regex``, ``kind=function``);
-    a modality ignores the options it does not know.
+    a modality ignores the options it does not know. See :data:`SCOPE_OPTION` for ``repos``.
     """
 
     text: str
@@ -145,3 +155,20 @@ class ShardResult:
     total_matches: int = 0
     notes: tuple[str, ...] = ()
     follow_ups: tuple[FollowUp, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class IntentRule:
+    """One rule of the intent classifier: a query ``pattern`` matches has ``intent``, with ``confidence``.
+
+    The built-in rules are the coordinator's (``coordinator/intent.py``); a plugin's come through
+    ``fourfold_register_intents`` with the ``weights`` of the new intent's profile and the name of
+    the ``plugin`` that registered it (``name`` is then ``plugin:<plugin>``).
+    """
+
+    name: str
+    intent: str
+    confidence: float
+    pattern: re.Pattern[str]
+    weights: Mapping[str, float] = field(default_factory=dict)
+    plugin: str = ""  # "" for a built-in rule

@@ -48,9 +48,9 @@ def two_node(work: Path) -> dict[str, Any]:
     import ray
     from ray.cluster_utils import Cluster
 
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     home = index(work)
     mem = {"object_store_memory": 80 << 20}
@@ -62,7 +62,7 @@ def two_node(work: Path) -> dict[str, Any]:
     cluster.wait_for_nodes()
     out: dict[str, Any] = {}
     try:
-        with EmbeddedServer(home, ray_address=cluster.address) as server, Client(server.address) as client:
+        with EmbeddedServer(home, ray_address=cluster.address) as server, WireClient(server.address) as client:
             status = client.status()
             out["nodes"] = status.nodes
             placement: dict[str, list[str]] = {}
@@ -106,10 +106,10 @@ def two_node(work: Path) -> dict[str, Any]:
 
 
 def _wait_healthy(address: str, timeout: float = 120) -> None:
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
 
     deadline = time.monotonic() + timeout
-    with Client(address) as c:
+    with WireClient(address) as c:
         while time.monotonic() < deadline:
             if c.healthy(1.0):
                 return
@@ -144,7 +144,7 @@ def _stop_session(proc: subprocess.Popen[bytes]) -> None:
 def coordinator_restart(work: Path) -> dict[str, Any]:
     """SIGKILL the coordinator: a restarted one serves the same generation from the same workers,
     with no rebuild; a second, stateless coordinator serves the same cluster meanwhile."""
-    from fourfold.coordinator.client import Client
+    from fourfold.connection import WireClient
     from fourfold.coordinator.engine import SearchParams
 
     home = index(work)
@@ -200,7 +200,7 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
 
         first_addr = f"127.0.0.1:{free_port()}"
         first = serve(first_addr, "all")
-        with Client(first_addr) as c:
+        with WireClient(first_addr) as c:
             r = c.search(SearchParams(query="def parse_config", k=3))
             s = c.status()
         out["before"] = {
@@ -210,16 +210,16 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
         }
         second_addr = f"127.0.0.1:{free_port()}"
         serve(second_addr, "coordinator")
-        with Client(second_addr) as c:
+        with WireClient(second_addr) as c:
             r2 = c.search(SearchParams(query="def compute_invoice_total", k=3))
         out["second_coordinator"] = {"generation": r2.generation, "top": r2.hits[0].path if r2.hits else None}
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)
-        with Client(second_addr) as c:
+        with WireClient(second_addr) as c:
             r3 = c.search(SearchParams(query="def parse_config", k=3))
         out["while_first_is_down"] = {"top": r3.hits[0].path if r3.hits else None, "partial": r3.partial}
         serve(first_addr, "all")
-        with Client(first_addr) as c:
+        with WireClient(first_addr) as c:
             r4 = c.search(SearchParams(query="def parse_config", k=3))
             s4 = c.status()
         out["after_restart"] = {
@@ -246,7 +246,7 @@ def coordinator_restart(work: Path) -> dict[str, Any]:
         )
         deadline = time.monotonic() + 30
         replicas: dict[str, int] = {}
-        with Client(first_addr) as c:
+        with WireClient(first_addr) as c:
             while time.monotonic() < deadline:
                 s5 = c.status()
                 replicas = {}

@@ -112,7 +112,7 @@ def indexed_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def cluster(indexed_home: Path) -> Iterator[object]:
     """One real local Ray cluster with the workers and the coordinator's gRPC server, for the session."""
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
 
     with EmbeddedServer(indexed_home) as server:
         yield server

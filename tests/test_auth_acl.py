@@ -111,7 +111,7 @@ class Secured:
 def secured(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Secured]:
     """A second coordinator (with its workers) on the session's Ray cluster, TLS and tokens on."""
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import TlsFiles, start_server
+    from fourfold.coordinator.serving import TlsFiles, start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 

@@ -12,9 +12,8 @@ import grpc
 import pytest
 
 import fourfold
-from fourfold.client import answer_from_pb, error_from_rpc
-from fourfold.coordinator.client import TLS_CA_ENV, TOKEN_ENV, Connection
-from fourfold.coordinator.convert import answer_to_pb
+from fourfold.client import error_from_rpc
+from fourfold.connection import TLS_CA_ENV, TOKEN_ENV, Connection
 from fourfold.coordinator.engine import Answer
 from fourfold.coordinator.fusion import FusedHit, ModalityRank
 from fourfold.errors import (
@@ -27,6 +26,7 @@ from fourfold.errors import (
     Unavailable,
 )
 from fourfold.plugins.types import Hit
+from fourfold.wire import answer_from_pb, answer_to_pb
 
 
 class Failure(grpc.RpcError):

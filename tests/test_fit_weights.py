@@ -97,7 +97,7 @@ def test_select_profiles_rejects_an_unknown_name() -> None:
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    return Engine(IndexStore(tmp_path_factory.mktemp("home")), None)
+    return Engine(IndexStore(tmp_path_factory.mktemp("home")))
 
 
 def test_profile_fitted_changes_the_plan_weights(engine: Engine) -> None:
@@ -111,9 +111,9 @@ def test_profile_fitted_changes_the_plan_weights(engine: Engine) -> None:
         name: engine.plan(SearchParams(query="q", intent=intent, preset="thorough", options={"profile": name}))
         for name in ("hand", "fitted")
     }
-    assert plans["hand"][3] == {m: w for m, w in hand[intent].items() if w > 0}
-    assert plans["fitted"][3] == {m: w for m, w in fitted[intent].items() if w > 0}
-    assert engine.plan(SearchParams(query="q", intent=intent, preset="thorough"))[3] == plans["hand"][3]
+    assert plans["hand"].weights == {m: w for m, w in hand[intent].items() if w > 0}
+    assert plans["fitted"].weights == {m: w for m, w in fitted[intent].items() if w > 0}
+    assert engine.plan(SearchParams(query="q", intent=intent, preset="thorough")).weights == plans["hand"].weights
 
 
 def test_unknown_profile_is_an_invalid_query(engine: Engine) -> None:

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from fourfold.coordinator.engine import MAX_FOLLOW_UP_ROUNDS, follow_up_rounds
-from fourfold.coordinator.fanout import ShardAnswer
 from fourfold.coordinator.fusion import merge_shards
+from fourfold.coordinator.searcher import ShardAnswer
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.graph.plugin import GraphModality
@@ -253,7 +253,7 @@ def test_partitions_end_to_end_through_ray_and_grpc(tmp_path: Path) -> None:
     """Real workers, one per partition, behind the coordinator's gRPC API."""
     import grpc
 
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc

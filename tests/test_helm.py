@@ -48,6 +48,7 @@ EVERYTHING_ON: dict[str, Any] = {
     },
     "embedder": {"name": "voyage", "voyage": {"existingSecret": "voyage"}},
     "coordinator": {"auth": {"existingSecret": "fourfold-tokens"}, "tls": {"existingSecret": "fourfold-tls"}},
+    "workerPlane": {"existingSecret": "fourfold-workers"},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "ray": {
         "autoscaling": {"enabled": True},
@@ -595,3 +596,26 @@ def test_commands_in_the_chart_are_accepted_by_the_cli(parse: Callable[[list[str
     assert workers.workers_per_modality == 4
     assert (index.command, index.paths) == ("index", ["/repos/fourfold", "/repos/tools"])
     assert index.address is None  # no coordinator in the Job's pod: the CLI builds in-process into FOURFOLD_HOME
+
+
+def test_the_worker_secret_reaches_every_process_that_sends_or_checks_it() -> None:
+    """workerPlane.existingSecret becomes $FOURFOLD_WORKER_SECRET in the coordinator, the workers
+    launcher and every Ray pod (the actors check it); without it no pod names one (the index volume holds it)."""
+
+    def secret_env(c: Manifest) -> list[Any]:
+        return [e["valueFrom"]["secretKeyRef"] for e in c.get("env", []) if e["name"] == "FOURFOLD_WORKER_SECRET"]
+
+    objects = render(EVERYTHING_ON)
+    cluster = one(objects, "RayCluster")["spec"]
+    pods = [one(objects, "Deployment")["spec"]["template"]["spec"], cluster["headGroupSpec"]["template"]["spec"]]
+    pods += [g["template"]["spec"] for g in cluster["workerGroupSpecs"]]
+    containers = [c for pod in pods for c in pod["containers"]]
+    assert len(containers) >= 4
+    assert all(secret_env(c) == [{"name": "fourfold-workers", "key": "secret"}] for c in containers)
+    plain = render()
+    plain_cluster = one(plain, "RayCluster")["spec"]
+    plain_pods = [
+        one(plain, "Deployment")["spec"]["template"]["spec"],
+        plain_cluster["headGroupSpec"]["template"]["spec"],
+    ]
+    assert not [c for pod in plain_pods for c in pod["containers"] if secret_env(c)]

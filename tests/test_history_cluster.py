@@ -31,7 +31,7 @@ import json, os, subprocess, sys
 from pathlib import Path
 import grpc
 from google.protobuf.json_format import MessageToDict
-from fourfold.coordinator.server import EmbeddedServer
+from fourfold.coordinator.serving import EmbeddedServer
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc

@@ -52,7 +52,7 @@ def test_every_field_is_commented() -> None:
 
 def test_round_trip_hit() -> None:
     from fourfold.plugins.types import Hit
-    from fourfold.workers.convert import hit_from_pb, hit_to_pb
+    from fourfold.wire import hit_from_pb, hit_to_pb
 
     h = Hit("id1", "repo", "a/b.py", 3, 9, 1.5, "f", "function", "python", (4, 5), 0.25, "def f(): ...")
     assert hit_from_pb(hit_to_pb(h)) == h

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fourfold.errors import CorruptIndex, IndexError_, InvalidQuery, PluginError
+from fourfold.errors import CorruptIndex, IndexStateError, InvalidQuery, PluginError
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.embedders import HashEmbedder
 from fourfold.plugins.semantic import SemanticModality, nlist_for
@@ -326,7 +326,7 @@ def test_embedder_identity_mismatch_is_refused(shard_dir: Path) -> None:
             return "hash/other-model"
 
     shard = SemanticModality(embedders={"hash": OtherModel}).load(shard_dir)
-    with pytest.raises(IndexError_, match="rebuild the index"):
+    with pytest.raises(IndexStateError, match="rebuild the index"):
         shard.search(ModalityQuery("config"))
 
 

@@ -20,16 +20,21 @@ from fourfold.index.store import IndexStore, ShardSpec
 from fourfold.plugins.types import ModalityQuery
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.actors import EndpointKey, actor_name, parse_actor_name
+from fourfold.workers.auth import SecretMetadata
 from fourfold.workers.convert import query_to_pb, result_from_pb
 from fourfold.workers.groups import WORKERS_ENV, plan_groups, workers_from_env
 from fourfold.workers.registry import Endpoint
-from fourfold.workers.server import ShardServer
+from fourfold.workers.servicer import ShardServer
 
 REPOS = {
     "alpha": {"net.py": "def connect(host):\n    raise OSError('ECONNREFUSED on ' + host)\n", "util.py": "X = 1\n"},
     "beta": {"client.py": "ERR = 'ECONNREFUSED'\n\ndef retry(fn):\n    return fn()\n"},
     "gamma": {"main.go": 'package main\n\nfunc main() {\n\tprintln("ECONNREFUSED")\n}\n'},
 }
+
+
+#: The worker plane's secret for the in-process workers here (a deployment's comes from workers.auth).
+SECRET = "test-worker-secret"
 
 
 def spec(modality: str, shard: str, segments: int) -> ShardSpec:
@@ -122,10 +127,10 @@ def test_a_worker_serves_several_shards_each_as_its_own_shard_would(text_home: P
     gen_dir = str(IndexStore(text_home).require_live().root)
 
     async def scenario() -> None:
-        server = ShardServer(gen_dir, "text", ["alpha", "beta", "gamma"], group="~0of1")
+        server = ShardServer(gen_dir, "text", ["alpha", "beta", "gamma"], group="~0of1", secret=SECRET)
         address = await server.address()
         try:
-            async with grpc.aio.insecure_channel(address) as ch:
+            async with grpc.aio.insecure_channel(address, interceptors=[SecretMetadata(SECRET)]) as ch:
                 stub = worker_pb2_grpc.ModalityWorkerStub(ch)
                 request = query_to_pb(_query(), server.reader.name)
                 many = await stub.SearchShards(request)
@@ -168,10 +173,10 @@ def test_a_broken_shard_is_reported_and_the_others_still_answer(text_home: Path,
     (copy / "text" / "beta" / "meta.json").write_text("{ not json")
 
     async def scenario() -> None:
-        server = ShardServer(str(copy), "text", ["alpha", "beta", "gamma"])
+        server = ShardServer(str(copy), "text", ["alpha", "beta", "gamma"], secret=SECRET)
         address = await server.address()
         try:
-            async with grpc.aio.insecure_channel(address) as ch:
+            async with grpc.aio.insecure_channel(address, interceptors=[SecretMetadata(SECRET)]) as ch:
                 many = await worker_pb2_grpc.ModalityWorkerStub(ch).SearchShards(
                     query_to_pb(_query(), server.reader.name)
                 )
@@ -195,14 +200,14 @@ def test_fan_out_sends_one_call_per_worker_and_reports_a_dead_worker_shard_by_sh
     gen_dir = str(IndexStore(text_home).require_live().root)
 
     async def scenario() -> None:
-        first = CountingServer(gen_dir, "text", ["alpha", "gamma"], group="~0of2")
-        second = CountingServer(gen_dir, "text", ["beta"])
+        first = CountingServer(gen_dir, "text", ["alpha", "gamma"], group="~0of2", secret=SECRET)
+        second = CountingServer(gen_dir, "text", ["beta"], secret=SECRET)
         eps = []
         for server in (first, second):
             key = EndpointKey(server.reader.name, "text", server.group, 0)
             eps.append(Endpoint(key, await server.address(), None, server.shard_names))
         targets = {("text", s): [ep] for ep in eps for s in ep.shards}
-        fanout = FanOut(NoReresolve())  # type: ignore[arg-type]
+        fanout = FanOut(NoReresolve(), SECRET)  # type: ignore[arg-type]
         try:
             answers = await fanout.gather(targets, _query(), first.reader.name, time.monotonic() + 10)
             assert sorted((a.shard, a.result is not None) for a in answers) == [
@@ -231,7 +236,7 @@ def test_fan_out_sends_one_call_per_worker_and_reports_a_dead_worker_shard_by_sh
 @pytest.fixture
 def one_worker_per_modality(cluster: Any, text_home: Path) -> Iterator[Any]:
     """The sample repositories served by the session's Ray cluster with one worker per modality."""
-    from fourfold.coordinator.server import EmbeddedServer
+    from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.workers.cluster import Launcher
 
     with EmbeddedServer(text_home, workers_per_modality=1) as server:

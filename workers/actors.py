@@ -13,7 +13,7 @@ from typing import Any
 
 import ray
 
-from fourfold.workers.server import ShardServer
+from fourfold.workers.servicer import ShardServer
 
 __all__ = ["NAMESPACE", "EndpointKey", "actor_name", "named_workers", "parse_actor_name", "shard_actor"]
 

@@ -1,45 +1,15 @@
-"""Conversion between the plugin value types and the protobuf messages (the only place it happens)."""
+"""Conversion between the plugin value types and the worker protocol's messages (the only place it happens).
+
+Hits are encoded as on the public API, by :mod:`fourfold.wire`.
+"""
 
 from __future__ import annotations
 
-from fourfold.plugins.types import FollowUp, Hit, ModalityQuery, ShardResult
-from fourfold.v1 import common_pb2, worker_pb2
+from fourfold.plugins.types import FollowUp, ModalityQuery, ShardResult
+from fourfold.v1 import worker_pb2
+from fourfold.wire import hit_from_pb, hit_to_pb
 
-__all__ = ["hit_from_pb", "hit_to_pb", "query_from_pb", "query_to_pb", "result_from_pb", "result_to_pb"]
-
-
-def hit_to_pb(h: Hit) -> common_pb2.Hit:
-    return common_pb2.Hit(
-        repo=h.repo,
-        path=h.path,
-        start_line=h.start_line,
-        end_line=h.end_line,
-        symbol=h.symbol or "",
-        kind=h.kind or "",
-        language=h.language,
-        score=h.score,
-        segment_id=h.segment_id,
-        match_lines=list(h.match_lines),
-        centrality=h.centrality,
-        snippet=h.snippet,
-    )
-
-
-def hit_from_pb(m: common_pb2.Hit) -> Hit:
-    return Hit(
-        segment_id=m.segment_id,
-        repo=m.repo,
-        path=m.path,
-        start_line=m.start_line,
-        end_line=m.end_line,
-        score=m.score,
-        symbol=m.symbol or None,
-        kind=m.kind or None,
-        language=m.language,
-        match_lines=tuple(m.match_lines),
-        centrality=m.centrality,
-        snippet=m.snippet,
-    )
+__all__ = ["query_from_pb", "query_to_pb", "result_from_pb", "result_to_pb"]
 
 
 def query_to_pb(q: ModalityQuery, generation: str = "") -> worker_pb2.ShardSearchRequest:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-__all__ = ["detect_language"]
+__all__ = ["KNOWN_LANGUAGES", "detect_language"]
 
 _BY_EXTENSION: dict[str, str] = {
     ".py": "python",
@@ -99,6 +99,12 @@ _SHEBANG_LANG = {
     b"ruby": "ruby",
     b"perl": "perl",
 }
+
+
+#: Every language name a file may be indexed under: the values ``--lang`` may filter on.
+KNOWN_LANGUAGES: frozenset[str] = frozenset(
+    {*_BY_EXTENSION.values(), *_BY_NAME.values(), *_SHEBANG_LANG.values(), "text"}
+)
 
 
 def detect_language(path: str, head: bytes = b"") -> str:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fourfold.errors import InvalidQuery
+from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES, alternation
 
 __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "RELATIONS", "GraphQuestion", "clean_symbol", "parse_query"]
 
@@ -26,7 +27,8 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern.replace("{S}", _S).replace("{T}", _T), re.IGNORECASE)
 
 
-# first match wins; each names the relation it asks for
+# first match wins; each names the relation it asks for (the phrases shared with the intent
+# classifier come from plugins/vocabulary.py)
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("path", _rx(r"\b(?:dependency\s+|call\s+)?path\s+(?:from|between)\s+{S}\s+(?:to|and)\s+{T}")),
     ("path", _rx(r"\bhow\s+does\s+{S}\s+(?:reach|call|depend\s+on|use|get\s+to)\s+{T}")),
@@ -41,15 +43,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:change|modify|remove|delete|rename|edit)\s+{S}"
         ),
     ),
-    ("impact", _rx(r"\b(?:impact|blast\s+radius|ripple\s+effect)\s+of\s+(?:changing\s+|modifying\s+|removing\s+)?{S}")),
-    ("impact", _rx(r"\b(?:what|who)\s+depends\s+on\s+{S}")),
-    ("impact", _rx(r"\bdependents\s+of\s+{S}")),
-    ("callers", _rx(r"\b(?:who|what)\s+calls\s+{S}")),
-    ("callers", _rx(r"\b(?:callers|call\s+sites|invocations)\s+(?:of|to|for)\s+{S}")),
+    ("impact", _rx(r"\b" + alternation(IMPACT_PHRASES) + r"\s+(?:of\s+)?(?:changing\s+|modifying\s+|removing\s+)?{S}")),
+    ("callers", _rx(r"\b" + alternation(CALLER_PHRASES) + r"\s+{S}")),
     ("callers", _rx(r"\bwhere\s+is\s+{S}\s+called\b")),
-    ("references", _rx(r"\b(?:usages?|uses|references?)\s+(?:of|to|for)\s+{S}")),
+    ("references", _rx(r"\b" + alternation(REFERENCE_PHRASES) + r"\s+{S}")),
     ("references", _rx(r"\bwhere\s+(?:is|are)\s+{S}\s+(?:used|referenced|imported)")),
-    ("references", _rx(r"\b(?:who|what)\s+(?:uses|imports|references)\s+{S}")),
     ("definition", _rx(r"\bwhere\s+(?:is|are)\s+{S}\s+(?:defined|declared|implemented)")),
     ("definition", _rx(r"^\s*(?:def|class|func|function|fn|type|interface|struct)\s+{S}")),
 )

@@ -41,7 +41,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
-from fourfold.plugins.types import FollowUp, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
 __all__ = ["MAX_IMPACT_NODES", "PATH_OPTION", "SEEDS_OPTION", "GraphShard", "impact_score"]
 
@@ -92,6 +92,11 @@ def impact_score(distance: int, confidence: float) -> float:
     return 1.0 / (distance + 1.0 - min(confidence, 1.0))
 
 
+def _only(query: ModalityQuery) -> bool:
+    """Whether ``query.repos`` is the caller's whole world (see ``SCOPE_OPTION``)."""
+    return query.options.get(SCOPE_OPTION) == "only"
+
+
 def _label(distance: int, chain: Chain) -> Label:
     return distance, tuple(node for node, _ in chain)
 
@@ -124,11 +129,11 @@ class GraphShard:
                     "ask e.g. 'who calls NAME' or 'impact of changing NAME'",
                 ),
             )
-        targets, notes = self._targets(question.symbol, query.repos)
+        targets, notes = self._targets(question.symbol, query.repos, _only(query))
         if not targets:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
         if question.relation == "path":
-            ends, end_notes = self._targets(question.target, query.repos)
+            ends, end_notes = self._targets(question.target, query.repos, _only(query))
             notes += end_notes
             if not ends:
                 return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
@@ -143,26 +148,32 @@ class GraphShard:
 
     # --- symbols ------------------------------------------------------------------------------
 
-    def _targets(self, symbol: str, repos: tuple[str, ...] = ()) -> tuple[list[int], list[str]]:
+    def _targets(self, symbol: str, repos: tuple[str, ...] = (), only: bool = False) -> tuple[list[int], list[str]]:
         """Nodes ``symbol`` names (``name``, ``Class.name``, ``package.module.name``, a module).
 
-        Near-miss suggestions come only from ``repos`` when the query names some.
+        Near-miss suggestions come only from ``repos`` when the query names some; ``only``: no
+        node outside ``repos`` exists (see ``SCOPE_OPTION``).
         """
         g = self.graph
         parts = [p for p in symbol.split(".") if p]
         if not parts:
             return [], [f"graph: {symbol!r} is not a symbol name"]
         last = parts[-1]
-        candidates = list(g.by_name.get(last, ())) or list(g.by_lower_name.get(last.lower(), ()))
+        wanted = set(repos) if only and repos else None
+
+        def seen(nodes: Any) -> list[int]:
+            return [int(n) for n in nodes if wanted is None or g.repo[n] in wanted]
+
+        candidates = seen(g.by_name.get(last, ())) or seen(g.by_lower_name.get(last.lower(), ()))
         if len(parts) > 1:
             qualified = [n for n in candidates if _subsequence(parts[:-1], self._context(n))]
             if qualified:
                 return qualified, []
-            modules = [
+            modules = seen(
                 n
                 for n, key in g.module_keys.items()
                 if key == symbol or key.endswith("." + symbol) or key.endswith("/" + symbol.replace(".", "/"))
-            ]
+            )
             if modules:
                 return modules, []
             if candidates:
@@ -170,7 +181,7 @@ class GraphShard:
         elif candidates:
             return candidates, []
         else:
-            modules = [n for n, key in g.module_keys.items() if key.rsplit(".", 1)[-1].rsplit("/", 1)[-1] == symbol]
+            modules = seen(n for n, key in g.module_keys.items() if key.rsplit(".", 1)[-1].rsplit("/", 1)[-1] == symbol)
             if modules:
                 return modules, []
         near = difflib.get_close_matches(last, self._names_in(repos), n=5, cutoff=0.75)
@@ -230,6 +241,10 @@ class GraphShard:
         if query.repos and not set(self.graph.partition) <= set(query.repos):
             return " elsewhere"
         return f" in {', '.join(self.graph.partition)}"
+
+    def _hidden(self, query: ModalityQuery, node: int) -> bool:
+        """Whether ``node`` lies outside the caller's world (``SCOPE_OPTION``): never walked, counted or named."""
+        return _only(query) and bool(query.repos) and self.graph.repo[node] not in query.repos
 
     def _shown(self, query: ModalityQuery, node: int) -> str:
         """``_label(node)`` if the query may see its repository, else a placeholder: a caller
@@ -293,9 +308,22 @@ class GraphShard:
         if len(users) > query.k:
             notes.append(f"graph: truncated: {len(users)} segments{self._scope(query)} use {names}, showing {query.k}")
         # a partition sees only its own users: it says "nothing" only when no repository's code uses the targets
-        if not len(users) and (not g.partitioned or not float(g.degree[targets].sum())):
+        if not len(users) and (not g.partitioned or not self._used_elsewhere(query, targets)):
             notes.append(f"graph: nothing in this index uses {names}")
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
+
+    def _used_elsewhere(self, query: ModalityQuery, targets: list[int]) -> bool:
+        """Whether code anywhere (only in ``query.repos`` under ``SCOPE_OPTION``) uses ``targets``."""
+        g = self.graph
+        if not _only(query):
+            return bool(float(g.degree[targets].sum()))
+        wanted = set(query.repos)
+        for t in targets:
+            edges = g.incoming(t)
+            for e, src in zip(edges, g.src[edges], strict=True):
+                if int(g.edge_kind[e]) in USAGE_KINDS and g.repo[int(src)] in wanted:
+                    return True
+        return False
 
     def _callees(self, query: ModalityQuery, targets: list[int], notes: list[str]) -> ShardResult:
         g = self.graph
@@ -359,6 +387,8 @@ class GraphShard:
                     if int(g.edge_kind[edge]) not in USAGE_KINDS:
                         continue
                     src = int(g.src[edge])
+                    if self._hidden(query, src):
+                        continue  # the caller's world has no such code
                     if src in origin and (distance > 0 or src == node):
                         continue  # a target is reported only when it uses another target (an override calling super)
                     if not g.owned[src]:  # its partition holds this edge too: hand it the walk at ``node``
@@ -462,7 +492,7 @@ class GraphShard:
                 (child, label[0], ()) for child in g.children.get(node, ())
             ]  # a definition reaches what its nested code uses
             for nxt, distance, lines in steps:
-                if nxt in settled:
+                if nxt in settled or self._hidden(query, nxt):
                     continue
                 longer = (*chain, (nxt, lines))
                 new = _label(distance, longer)

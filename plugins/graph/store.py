@@ -52,10 +52,24 @@ def _usage_arrays(data: GraphData) -> tuple[IntArray, IntArray, npt.NDArray[np.f
 
 
 def centrality_of(data: GraphData) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """(scaled PageRank, weighted in-degree) per node over the usage edges."""
+    """(scaled PageRank, weighted in-degree) per node over the usage edges.
+
+    PageRank is computed within each repository, over the edges between its own nodes: a
+    definition's rank then depends on its repository alone, so a caller who may read only some
+    repositories gets the ranking it would get if the others were not indexed (a global rank
+    would let code it cannot read reorder its answers).
+    """
     src, dst, weight = _usage_arrays(data)
     n = len(data.nodes)
-    return scaled_pagerank(n, src, dst, weight), degree(n, dst, weight)
+    rank = np.zeros(n)
+    repo_of = np.array([node.repo for node in data.nodes], dtype=object)
+    for repo in sorted(set(repo_of.tolist())):
+        members = np.flatnonzero(repo_of == repo)
+        local = np.full(n, -1, dtype=np.int64)
+        local[members] = np.arange(len(members))
+        inside = (local[src] >= 0) & (local[dst] >= 0) if len(src) else np.zeros(0, dtype=bool)
+        rank[members] = scaled_pagerank(len(members), local[src[inside]], local[dst[inside]], weight[inside])
+    return rank, degree(n, dst, weight)
 
 
 def save_graph(

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from fourfold.errors import IndexError_, InvalidQuery, PluginError
+from fourfold.errors import IndexStateError, InvalidQuery, PluginError
 from fourfold.plugins.embedders import Embedder
 from fourfold.plugins.modality import BuildContext, BuildStats
 from fourfold.plugins.semantic import store
@@ -281,7 +281,7 @@ class SemanticShard:
                 if self._embedder is None:
                     embedder = get_embedder(self._embedder_name, self._embedder_options, self._embedders)
                     if embedder.identity() != self._identity:
-                        raise IndexError_(
+                        raise IndexStateError(
                             f"semantic shard {self._dir} was built with embedder {self._identity!r} but this process "
                             f"has {embedder.identity()!r}; rebuild the index or restore the original model"
                         )

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
+from fourfold.plugins.structural.extract import KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
 from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
 
@@ -194,6 +195,10 @@ class StructuralShard:
         """Definitions matching the query, best first (see the module docstring for scores)."""
         if query.k <= 0:
             raise InvalidQuery(f"k must be positive, got {query.k}; ask for at least one hit")
+        kinds = tuple(k.strip() for k in query.options.get("kind", "").split(",") if k.strip())
+        unknown = [k for k in kinds if k not in KINDS]
+        if unknown:
+            raise InvalidQuery(f"unknown kind {', '.join(map(repr, unknown))}; choose from: {', '.join(KINDS)}")
         symbol = parse_symbol_query(query.text)
         if symbol is None:
             return ShardResult(
@@ -202,7 +207,6 @@ class StructuralShard:
                     f"structural: no identifier in {query.text!r}; name a symbol such as parseConfig or Session.send",
                 ),
             )
-        kinds = tuple(k.strip() for k in query.options.get("kind", "").split(",") if k.strip())
         scored: dict[str, tuple[float, _Row]] = {}
         for score, row in self._candidates(symbol, query, kinds):
             if row.segment_id not in scored or scored[row.segment_id][0] < score:

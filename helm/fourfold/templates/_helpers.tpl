@@ -79,6 +79,8 @@ Environment variables, by concern; each container takes the ones it acts on.
   fourfold.env.embedder - FOURFOLD_EMBEDDER, the embedder an index build uses (index runs).
   fourfold.env.voyage   - VOYAGE_API_KEY when the embedder is voyage: index runs embed segments, the
                           semantic actors on the Ray pods embed queries.
+  fourfold.env.workerSecret - FOURFOLD_WORKER_SECRET from workerPlane.existingSecret: the coordinator sends it,
+                          the workers (in the Ray pods) check it; without it the index volume holds one.
   fourfold.env.rayAuth  - Ray's auth mode and token for processes that join the Ray cluster from a
                           container KubeRay does not manage (coordinator, workers launcher); KubeRay
                           injects them into its own Ray containers.
@@ -100,6 +102,16 @@ Environment variables, by concern; each container takes the ones it acts on.
     secretKeyRef:
       name: {{ required "embedder.voyage.existingSecret must name a Secret holding the Voyage API key when embedder.name is voyage" .Values.embedder.voyage.existingSecret | quote }}
       key: {{ .Values.embedder.voyage.secretKey | quote }}
+{{- end }}
+{{- end }}
+
+{{- define "fourfold.env.workerSecret" -}}
+{{- with .Values.workerPlane.existingSecret }}
+- name: FOURFOLD_WORKER_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ . | quote }}
+      key: {{ $.Values.workerPlane.secretKey | quote }}
 {{- end }}
 {{- end }}
 

@@ -1,9 +1,10 @@
 """How every fourfold caller reaches a coordinator: address, token, TLS, deadlines, retries.
 
 :class:`Connection` holds the settings and makes channels (sync and asyncio) and call metadata;
-:class:`Client` is the thin synchronous client of the wire messages that the CLI uses;
-``fourfold.Client`` / ``fourfold.AsyncClient`` build on the same :class:`Connection` and return
-the project's value types. Only ``UNAVAILABLE`` is retried (the call never reached a coordinator,
+:class:`WireClient` is the thin synchronous client of the ``fourfold.v1`` messages themselves
+(the CLI, which prints the wire shape, and the benchmarks use it); ``fourfold.Client`` /
+``fourfold.AsyncClient`` build on the same :class:`Connection` and return :mod:`fourfold.api`
+values. Only ``UNAVAILABLE`` is retried (the call never reached a coordinator,
 or it is restarting); every other status is the answer.
 
 The token defaults to ``$FOURFOLD_TOKEN`` and the CA bundle to ``$FOURFOLD_TLS_CA``, so the CLI
@@ -22,12 +23,13 @@ from typing import TypeVar
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from fourfold.coordinator.convert import params_to_pb
-from fourfold.coordinator.engine import SearchParams
+from fourfold.api import SearchParams
 from fourfold.errors import InvalidInput
+from fourfold.rpc_errors import check_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+from fourfold.wire import params_to_pb
 
-__all__ = ["TLS_CA_ENV", "TOKEN_ENV", "Client", "Connection"]
+__all__ = ["TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient"]
 
 #: Environment variable holding the bearer token a client sends.
 TOKEN_ENV = "FOURFOLD_TOKEN"
@@ -66,7 +68,12 @@ class Connection:
         return cls(address=address, token=token, tls=tls or ca is not None, ca_cert=ca, **kw)  # type: ignore[arg-type]
 
     def metadata(self) -> tuple[tuple[str, str], ...]:
-        return (("authorization", f"Bearer {self.token}"),) if self.token else ()
+        """The call metadata; a token no coordinator could accept raises Unauthenticated here, not
+        as an opaque transport error later."""
+        if not self.token:
+            return ()
+        check_token(self.token)
+        return (("authorization", f"Bearer {self.token}"),)
 
     def _credentials(self) -> grpc.ChannelCredentials:
         roots = None
@@ -110,8 +117,11 @@ class Connection:
                 time.sleep(self.backoff(attempt))
 
 
-class Client:
-    """The synchronous wire-level client: requests and responses are the ``fourfold.v1`` messages."""
+class WireClient:
+    """The synchronous wire-level client: requests and responses are the ``fourfold.v1`` messages.
+
+    Callers that want values rather than messages use ``fourfold.Client``.
+    """
 
     def __init__(
         self,
@@ -139,7 +149,7 @@ class Client:
     def close(self) -> None:
         self._channel.close()
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> WireClient:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -26,15 +26,16 @@ from typing import TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from fourfold.errors import CorruptIndex, FourfoldError, IndexError_, InvalidQuery
+from fourfold.errors import CorruptIndex, FourfoldError, IndexStateError, InvalidQuery
 from fourfold.index.store import GenerationReader
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
 from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
+from fourfold.workers.auth import WorkerAuthInterceptor, worker_secret, worker_tls
 from fourfold.workers.convert import query_from_pb, result_to_pb
 
-__all__ = ["ShardServer", "status_for"]
+__all__ = ["ShardServer", "status_for", "with_centrality"]
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,12 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         replica: int = 0,
         host: str | None = "127.0.0.1",
         group: str = "",
+        secret: str | None = None,
     ) -> None:
         self.generation_dir = Path(generation_dir)
+        # every ModalityWorker call must carry the cluster's secret (see workers.auth); the store
+        # holding this generation holds the secret unless the environment gives it
+        self._secret = secret or worker_secret(self.generation_dir.parent.parent)
         self.modality_name = modality
         self.shard_names = (shards,) if isinstance(shards, str) else tuple(shards)
         if not self.shard_names:
@@ -102,10 +107,16 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             self._start_lock = asyncio.Lock()
         async with self._start_lock:
             if self._server is None:
-                server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+                server = grpc.aio.server(
+                    interceptors=[WorkerAuthInterceptor(self._secret)], options=[("grpc.so_reuseport", 0)]
+                )
                 worker_pb2_grpc.add_ModalityWorkerServicer_to_server(self, server)
                 health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
-                self._port = server.add_insecure_port(f"{self.host}:0")
+                tls = worker_tls(self.generation_dir.parent.parent)  # the store's: encrypted plane when present
+                bind = f"{self.host}:0"
+                self._port = (
+                    server.add_secure_port(bind, tls.server_credentials()) if tls else server.add_insecure_port(bind)
+                )
                 await server.start()
                 self._server = server
                 status = (
@@ -147,7 +158,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             return self.shard_names
         unknown = [s for s in request.shards if s not in self.specs]
         if unknown:
-            raise IndexError_(
+            raise IndexStateError(
                 f"this worker serves {self.modality_name} shards {list(self.shard_names)}, not {unknown}; "
                 "the coordinator's worker list is stale, it refreshes on its own"
             )
@@ -232,18 +243,23 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         )
 
     def _with_centrality(self, result: ShardResult) -> ShardResult:
-        """Attach the generation's precomputed centrality to hits the modality left at 0."""
-        missing = [h.segment_id for h in result.hits if not h.centrality]
-        if not missing:
-            return result
-        cent = self.reader.centrality(missing, repos={h.repo for h in result.hits if not h.centrality})
-        hits: list[Hit] = []
-        for h in result.hits:
-            c = cent.get(h.segment_id, 0.0)
-            if c and not h.centrality:
-                h = replace(h, centrality=c)
-            hits.append(h)
-        return replace(result, hits=tuple(hits))
+        return with_centrality(self.reader, result)
+
+
+def with_centrality(reader: GenerationReader, result: ShardResult) -> ShardResult:
+    """``result`` with the generation's precomputed centrality on the hits the modality left at 0
+    (a worker and the coordinator's in-process searcher both attach it)."""
+    missing = [h.segment_id for h in result.hits if not h.centrality]
+    if not missing:
+        return result
+    cent = reader.centrality(missing, repos={h.repo for h in result.hits if not h.centrality})
+    hits: list[Hit] = []
+    for h in result.hits:
+        c = cent.get(h.segment_id, 0.0)
+        if c and not h.centrality:
+            h = replace(h, centrality=c)
+        hits.append(h)
+    return replace(result, hits=tuple(hits))
 
 
 def _node_ip() -> str:

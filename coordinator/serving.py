@@ -25,12 +25,17 @@ from grpc_reflection.v1alpha import reflection
 
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.exposure import exposure
+from fourfold.coordinator.fanout import WorkerSearcher
+from fourfold.coordinator.malformed import DecodeGuard
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
+from fourfold.workers.auth import ensure_worker_tls, worker_secret, worker_tls
 from fourfold.workers.build import RayShardExecutor
+from fourfold.workers.registry import EndpointRegistry
 
 __all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
 
@@ -48,10 +53,8 @@ class TlsFiles:
         try:
             chain, key = Path(self.cert).read_bytes(), Path(self.key).read_bytes()
         except OSError as exc:
-            raise OSError(
-                f"cannot read the TLS {'certificate' if exc.filename == str(self.cert) else 'key'} {exc.filename!r}: "
-                f"{exc.strerror}"
-            ) from None
+            which = "certificate" if exc.filename == str(self.cert) else "key"
+            raise OSError(f"cannot read the TLS {which} {exc.filename!r}: {exc.strerror}") from None
         return grpc.ssl_server_credentials([(key, chain)])
 
 
@@ -86,6 +89,9 @@ async def start_server(
     limits: Limits | None = None,
     health_address: str | None = None,
     workers_per_modality: int | None = None,
+    allow_unauthenticated: bool = False,
+    allow_plaintext_tokens: bool = False,
+    encrypt_workers: bool = False,
     fleet: Path | None = None,
     sync_interval_s: float = 0.0,
 ) -> RunningServer:
@@ -96,11 +102,27 @@ async def start_server(
     ``health_address``: also serve grpc.health.v1 alone, in plaintext, there — for probes that
     cannot speak TLS (the kubelet's gRPC probes); it carries no code and needs no token.
     ``workers_per_modality``: pack each modality's shards into at most this many workers (see
-    ``workers.groups``). ``fleet``: the fleet file the admin ``Sync`` RPC (and, with
-    ``sync_interval_s`` > 0, a schedule) syncs; its labels are the ``group:`` grants.
+    ``workers.groups``). ``allow_unauthenticated`` / ``allow_plaintext_tokens``: opt into serving
+    without tokens, or tokens without TLS, on an address other hosts reach (see ``exposure``).
+    ``encrypt_workers``: encrypt the worker plane (always so when ``tls`` is given; see ``workers.auth``).
+    ``fleet``: the fleet file the admin ``Sync`` RPC (and, with ``sync_interval_s`` > 0, a schedule)
+    syncs; its labels are the ``group:`` grants.
     """
+    exposed = (
+        exposure(
+            address,
+            tokens=tokens is not None,
+            tls=tls is not None,
+            allow_unauthenticated=allow_unauthenticated,
+            allow_plaintext_tokens=allow_plaintext_tokens,
+        )
+        if role != "workers"
+        else None
+    )
     store = IndexStore(home)
     store.ensure()
+    if tls is not None or encrypt_workers:
+        ensure_worker_tls(store.home)  # before any worker starts: workers and fan-out read it once
     launcher = (
         cluster.Launcher(store, replicas, workers_per_modality=workers_per_modality)
         if role in ("all", "workers")
@@ -112,12 +134,21 @@ async def start_server(
         if live:
             await launcher.deploy(live)
         return RunningServer(address="", server=None, engine=None)
-    engine = Engine(store, launcher, executor_factory=RayShardExecutor)
+    # workers refuse calls without the cluster's secret; TLS when the worker plane is encrypted
+    searcher = WorkerSearcher(EndpointRegistry(store.store_id()), worker_secret(store.home), worker_tls(store.home))
+    engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
     syncer = FleetSyncer(engine, fleet) if fleet is not None else None  # a bad fleet file fails here, first
     await engine.start()
-    interceptors = [AuthInterceptor(tokens)] if tokens is not None else []
+    # the caller is authenticated first; then DecodeGuard refuses a malformed request in words
+    interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]
     server = grpc.aio.server(
-        interceptors=interceptors, options=[("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", 16 << 20)]
+        interceptors=interceptors,
+        options=[
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", 16 << 20),
+            # room for a mistaken long token to reach the interceptor, which refuses it in words
+            ("grpc.max_metadata_size", 32 << 10),
+        ],
     )
     coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits, syncer=syncer), server)
     health_servicer = health.aio.HealthServicer()
@@ -149,18 +180,8 @@ async def start_server(
     if host in ("0.0.0.0", "[::]", ""):
         host = "127.0.0.1"
     bound = f"{host}:{port}"
-    if tokens is None and host in ("127.0.0.1", "localhost", "[::1]"):
-        log.warning("coordinator listening on %s without authentication (loopback only)", bound)
-    elif tokens is None:
-        log.warning(
-            "coordinator listening on %s WITHOUT AUTHENTICATION: anyone who reaches this port reads every "
-            "repository; give --auth-tokens FILE (or $FOURFOLD_AUTH_TOKENS)",
-            bound,
-        )
-    else:
-        log.info(
-            "coordinator listening on %s: %d token(s), %s", bound, len(tokens), "TLS" if tls is not None else "no TLS"
-        )
+    assert exposed is not None
+    log.log(logging.WARNING if exposed.warning else logging.INFO, "%s (connect to %s)", exposed.message, bound)
     sync_task = (
         asyncio.ensure_future(syncer.run_forever(sync_interval_s))
         if syncer is not None and sync_interval_s > 0

@@ -1,27 +1,90 @@
-"""Conversion between the coordinator's values and the public protobuf messages."""
+"""Conversion between fourfold's values (:mod:`fourfold.api`) and the public protobuf messages.
+
+The only place a search, an answer, a hit, an index summary or a status crosses between Python
+values and ``fourfold.v1`` messages, for both sides: the coordinator encodes answers and decodes
+requests, the client does the reverse, and the workers' conversions
+(:mod:`fourfold.workers.convert`) reuse the hit codec. Imports only protobuf's generated stubs.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from fourfold.coordinator.engine import Answer, SearchParams
-from fourfold.index.generation import IndexSummary
+from fourfold.api import (
+    DEFAULT_DEADLINE_MS,
+    DEFAULT_K,
+    Answer,
+    FusedHit,
+    IndexSummary,
+    ModalityRank,
+    RepoInfo,
+    SearchParams,
+    ShardInfo,
+    Status,
+)
+from fourfold.plugins.types import Hit
 from fourfold.v1 import common_pb2, coordinator_pb2
-from fourfold.workers.convert import hit_to_pb
 
-__all__ = ["answer_to_json", "answer_to_pb", "params_from_pb", "params_to_pb", "summary_to_pb"]
+__all__ = [
+    "answer_from_pb",
+    "answer_to_json",
+    "answer_to_pb",
+    "hit_from_pb",
+    "hit_to_pb",
+    "params_from_pb",
+    "params_to_pb",
+    "status_from_pb",
+    "summary_from_pb",
+    "summary_to_pb",
+]
+
+
+def hit_to_pb(h: Hit) -> common_pb2.Hit:
+    return common_pb2.Hit(
+        repo=h.repo,
+        path=h.path,
+        start_line=h.start_line,
+        end_line=h.end_line,
+        symbol=h.symbol or "",
+        kind=h.kind or "",
+        language=h.language,
+        score=h.score,
+        segment_id=h.segment_id,
+        match_lines=list(h.match_lines),
+        centrality=h.centrality,
+        snippet=h.snippet,
+    )
+
+
+def hit_from_pb(m: common_pb2.Hit) -> Hit:
+    return Hit(
+        segment_id=m.segment_id,
+        repo=m.repo,
+        path=m.path,
+        start_line=m.start_line,
+        end_line=m.end_line,
+        score=m.score,
+        symbol=m.symbol or None,
+        kind=m.kind or None,
+        language=m.language,
+        match_lines=tuple(m.match_lines),
+        centrality=m.centrality,
+        snippet=m.snippet,
+    )
 
 
 def params_from_pb(m: coordinator_pb2.SearchRequest) -> SearchParams:
+    """The search a request asks for (0 and "" mean the defaults)."""
     return SearchParams(
         query=m.query,
-        k=m.k if m.k != 0 else 10,
+        k=m.k if m.k != 0 else DEFAULT_K,
         repos=tuple(m.repos),
         intent=m.intent,
         preset=m.preset or "default",
         modalities=tuple(m.modalities),
         weights=dict(m.weights),
-        deadline_ms=m.deadline_ms or 5000,
+        deadline_ms=m.deadline_ms or DEFAULT_DEADLINE_MS,
         path_glob=m.path_glob,
         languages=tuple(m.languages),
         case_sensitive=m.case_sensitive,
@@ -80,6 +143,34 @@ def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
     )
 
 
+def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
+    """The :class:`Answer` a response carries (the inverse of :func:`answer_to_pb`)."""
+    hits = []
+    for h in r.hits:
+        # the wire's hit score is the fused score; the modality's own score is in ModalityRank
+        ranks = {m: ModalityRank(c.rank, c.contribution, c.score) for m, c in h.modalities.items()}
+        hits.append(FusedHit(hit_from_pb(h), h.score, ranks, h.demoted))
+    confidences = tuple(h.confidence if h.HasField("confidence") else None for h in r.hits)
+    return Answer(
+        intent=r.intent,
+        confidence=r.confidence,
+        fusion_strategy=r.fusion_strategy,
+        preset=r.preset,
+        partial=r.partial,
+        missing_shards=tuple(r.missing_shards),
+        hits=tuple(hits),
+        total_candidates=r.total_candidates,
+        timings={t.stage: t.ms for t in r.timings},
+        generation=r.generation,
+        notes=tuple(r.notes),
+        weights=dict(r.weights),
+        rerank=r.rerank,
+        no_confident_match=r.no_confident_match,
+        # () when no hit carries one, as the engine leaves it
+        confidences=confidences if any(c is not None for c in confidences) else (),
+    )
+
+
 def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
     """The ``--json`` shape of the CLI (from the wire message, so CLI and API agree)."""
     return {
@@ -128,4 +219,29 @@ def summary_to_pb(s: IndexSummary) -> coordinator_pb2.IndexSummary:
         seconds=s.seconds,
         bytes=s.bytes,
         unsupported_languages=dict(s.unsupported_languages),
+    )
+
+
+def summary_from_pb(s: coordinator_pb2.IndexSummary) -> IndexSummary:
+    return IndexSummary(
+        generation=s.generation,
+        files=s.files,
+        segments=s.segments,
+        bytes=s.bytes,
+        skipped=Counter(dict(s.skipped)),
+        reused_files=s.reused_files,
+        parse_errors=s.parse_errors,
+        unsupported_languages=Counter(dict(s.unsupported_languages)),
+        seconds=s.seconds,
+    )
+
+
+def status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
+    return Status(
+        generation=s.generation,
+        repos=tuple(RepoInfo(r.name, r.path, r.files, r.segments) for r in s.repos),
+        shards=tuple(ShardInfo(x.modality, x.shard, x.replica, x.generation, x.health, x.address) for x in s.shards),
+        modalities=tuple(s.modalities),
+        version=s.version,
+        nodes=s.nodes,
     )

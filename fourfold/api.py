@@ -1,0 +1,160 @@
+"""The values a caller of fourfold sends and receives: a search, its answer, an index summary, a status.
+
+They are what the public client returns, what the engine computes and what the wire carries
+(:mod:`fourfold.wire` converts them to and from protobuf). This module imports nothing heavier
+than the standard library and :mod:`fourfold.plugins.types` (for :class:`Hit`), so a client that
+only talks to a coordinator never loads the engine, Ray, NumPy or a model runtime.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fourfold.plugins.types import Hit
+
+__all__ = [
+    "DEFAULT_DEADLINE_MS",
+    "DEFAULT_K",
+    "Answer",
+    "FusedHit",
+    "Hit",
+    "IndexSummary",
+    "ModalityRank",
+    "RepoInfo",
+    "SearchParams",
+    "ShardInfo",
+    "Status",
+]
+
+DEFAULT_K = 10
+DEFAULT_DEADLINE_MS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class SearchParams:
+    """One search as a caller asks it (every field but ``query`` has a default)."""
+
+    query: str
+    k: int = DEFAULT_K
+    repos: tuple[str, ...] = ()
+    intent: str = ""
+    preset: str = "default"
+    modalities: tuple[str, ...] = ()
+    weights: Mapping[str, float] = field(default_factory=dict)
+    deadline_ms: int = DEFAULT_DEADLINE_MS
+    path_glob: str = ""
+    languages: tuple[str, ...] = ()
+    case_sensitive: bool = False
+    options: Mapping[str, str] = field(default_factory=dict)
+    with_snippets: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ModalityRank:
+    """Where one modality ranked a fused hit, what that rank contributed, and the modality's own score."""
+
+    rank: int
+    contribution: float
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    """A hit after fusion: its fused score and each contributing modality's rank."""
+
+    hit: Hit
+    score: float
+    modalities: Mapping[str, ModalityRank] = field(default_factory=dict)
+    demoted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a search: the plan it ran (intent, strategy, weights), the hits and how complete it is."""
+
+    intent: str
+    confidence: float
+    fusion_strategy: str
+    preset: str
+    partial: bool
+    missing_shards: tuple[str, ...]
+    hits: tuple[FusedHit, ...]
+    total_candidates: int
+    timings: Mapping[str, float]
+    generation: str
+    notes: tuple[str, ...]
+    weights: Mapping[str, float]
+    rerank: str = ""  # "<reranker>" when it reordered the candidates, "skipped (<reason>)", "" when not asked
+    no_confident_match: bool = False
+    confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
+
+
+@dataclass
+class IndexSummary:
+    """What an index build did (filled in as the build runs, hence not frozen)."""
+
+    generation: str = ""
+    files: int = 0
+    segments: int = 0
+    bytes: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    reused_files: int = 0
+    parse_errors: int = 0
+    unsupported_languages: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    shards: int = 0
+    carried_shards: int = 0  # shards linked from the previous generation, not rebuilt
+    changed_repos: list[str] = field(default_factory=list)  # repositories whose shards were rebuilt
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "files": self.files,
+            "segments": self.segments,
+            "bytes": self.bytes,
+            "skipped": dict(self.skipped),
+            "reused_files": self.reused_files,
+            "parse_errors": self.parse_errors,
+            "unsupported_languages": dict(self.unsupported_languages),
+            "seconds": round(self.seconds, 3),
+            "shards": self.shards,
+            "carried_shards": self.carried_shards,
+            "changed_repos": list(self.changed_repos),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RepoInfo:
+    """A repository the caller may read (``path`` only for admin tokens)."""
+
+    name: str
+    path: str
+    files: int
+    segments: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShardInfo:
+    """A serving worker (``address`` only for admin tokens)."""
+
+    modality: str
+    shard: str
+    replica: int
+    generation: str
+    health: str
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """What the coordinator serves, as far as the caller may see."""
+
+    generation: str
+    repos: tuple[RepoInfo, ...]
+    shards: tuple[ShardInfo, ...]
+    modalities: tuple[str, ...]
+    version: str
+    nodes: int

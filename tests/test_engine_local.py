@@ -1,0 +1,215 @@
+"""The whole engine without Ray: routing, ACL filtering, follow-up rounds, fusion and partial answers,
+over shards loaded in this process (``LocalSearcher``) from a real index of three repositories.
+
+The same engine code runs in a cluster with ``WorkerSearcher`` (tests/test_cluster.py,
+tests/test_auth_acl.py and tests/test_graph_partitions.py cover that path through Ray and gRPC).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey
+from fourfold.errors import InvalidQuery, PermissionDenied, UnknownRepository
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore
+from fourfold.plugins.types import ModalityQuery, ShardResult
+
+FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
+REPOS = ("alpha", "beta", "gamma")
+MODALITIES = ["text", "structural", "graph"]  # the semantic modality has its own tests; a model here is slow
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("engine-local") / "home"
+    build_generation(IndexStore(home), [(FIXTURE / r, r) for r in REPOS], modalities=MODALITIES)
+    return home
+
+
+def search(engine: Engine, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+    async def run() -> Answer:
+        try:
+            return await engine.search(p, visible)
+        finally:
+            await engine.stop()
+
+    return asyncio.run(run())
+
+
+class Unserved(LocalSearcher):
+    """Nothing serves ``gone``: as when no worker of a shard is up."""
+
+    def __init__(self, store: IndexStore, gone: set[ShardKey]) -> None:
+        super().__init__(store)
+        self.gone = gone
+
+    def available(self, generation: str) -> set[ShardKey]:
+        return super().available(generation) - self.gone
+
+
+class Failing(LocalSearcher):
+    """``broken`` shards raise inside the plugin, as a shard with a damaged file would."""
+
+    def __init__(self, store: IndexStore, broken: set[ShardKey]) -> None:
+        super().__init__(store)
+        self.broken = broken
+        self.asked: list[ShardKey] = []
+
+    def _run(self, generation: str, key: ShardKey, query: ModalityQuery) -> ShardResult:
+        self.asked.append(key)
+        if key in self.broken:
+            raise OSError(f"{key[0]}/{key[1]}: damaged posting file")
+        return super()._run(generation, key, query)
+
+    async def search(
+        self, generation: str, shards: Sequence[ShardKey], query: ModalityQuery, deadline: float
+    ) -> list[ShardAnswer]:
+        return await super().search(generation, shards, query, deadline)
+
+
+def test_routes_by_intent_and_names_the_rule(home: Path) -> None:
+    engine = Engine(IndexStore(home))
+    plan = engine.plan(SearchParams("who calls fmt"))
+    assert (plan.intent, plan.rule) == ("find_references", engine.plan(SearchParams("who calls fmt")).rule)
+    assert plan.rule and plan.rule != "forced"
+    a = search(engine, SearchParams("who calls fmt", k=20, options={"explain": "1"}))
+    assert a.intent == "find_references" and not a.partial
+    assert a.generation == IndexStore(home).live_generation()
+    assert a.notes[0] == plan.describe() and f"rule {plan.rule}" in a.notes[0]
+    assert ("beta", "service.py") in {(f.hit.repo, f.hit.path.rsplit("/", 1)[-1]) for f in a.hits}
+    assert {"classify", "fanout", "fuse", "total"} <= set(a.timings)
+    forced = engine.plan(SearchParams("who calls fmt", intent="find_definition"))
+    assert (forced.intent, forced.rule, forced.confidence) == ("find_definition", "forced", 1.0)
+
+
+def test_fuses_several_modalities(home: Path) -> None:
+    a = search(Engine(IndexStore(home)), SearchParams("normalize", modalities=("text", "structural"), k=10))
+    assert a.fusion_strategy == "fused" and set(a.weights) == {"text", "structural"}
+    assert a.hits and any(len(f.modalities) == 2 for f in a.hits)  # found by both, fused into one hit
+    assert [f.score for f in a.hits] == sorted((f.score for f in a.hits), reverse=True)
+
+
+def test_follow_up_rounds_walk_the_partitioned_graph(home: Path) -> None:
+    a = search(Engine(IndexStore(home)), SearchParams("impact of changing normalize", modalities=("graph",), k=20))
+    run = [f.hit for f in a.hits if (f.hit.repo, f.hit.symbol) == ("gamma", "run")]
+    assert run and run[0].match_lines == (23, 25)  # two repositories away: beta -> alpha -> gamma
+    assert any(stage.startswith("follow_up:") for stage in a.timings)
+    assert not a.partial
+
+
+def test_a_restricted_caller_sees_only_its_repositories(home: Path) -> None:
+    engine = Engine(IndexStore(home))
+    impact = SearchParams("impact of changing normalize", modalities=("graph",), k=50)
+    # normalize is defined in beta: to a caller reading only gamma it does not exist, exactly as if beta
+    # (and alpha, which the walk to gamma passes through) were not indexed
+    a = search(engine, impact, frozenset({"gamma"}))
+    assert a.hits == () and any("no definition named 'normalize'" in n for n in a.notes), a.notes
+    allowed = search(engine, impact, frozenset({"alpha", "beta", "gamma"}))
+    assert {f.hit.repo for f in allowed.hits} >= {"gamma"}  # a caller reading the whole walk sees it
+    helper = SearchParams("helper", modalities=("text", "structural"), k=50)
+    assert {"beta", "gamma"} <= {f.hit.repo for f in search(engine, helper).hits}  # in several repositories...
+    everything = search(engine, helper, frozenset({"gamma"}))
+    assert {f.hit.repo for f in everything.hits} == {"gamma"}  # ...but this caller reads only gamma
+    assert not any("alpha" in n or "beta" in n for n in everything.notes)
+    with pytest.raises(PermissionDenied, match="not one you may search"):
+        search(engine, SearchParams("normalize", repos=("alpha",)), frozenset({"gamma"}))
+    with pytest.raises(UnknownRepository, match="unknown repository 'nope'"):
+        search(engine, SearchParams("normalize", repos=("nope",)))
+    nothing = search(engine, SearchParams("normalize"), frozenset())
+    assert nothing.hits == () and not nothing.partial
+
+
+def test_a_shard_nothing_serves_makes_a_partial_answer(home: Path) -> None:
+    store = IndexStore(home)
+    engine = Engine(store, Unserved(store, {("text", "beta")}))
+    a = search(engine, SearchParams("normalize", modalities=("text",), k=50))
+    assert a.partial and a.missing_shards == ("text/beta",)
+    assert a.hits and "beta" not in {f.hit.repo for f in a.hits}
+
+
+def test_a_failing_shard_is_missing_with_its_reason_and_the_rest_answers(home: Path) -> None:
+    store = IndexStore(home)
+    searcher = Failing(store, {("text", "alpha")})
+    a = search(Engine(store, searcher), SearchParams("normalize", modalities=("text",), k=50))
+    assert a.partial and a.missing_shards == ("text/alpha",)
+    assert any(n.startswith("text/alpha missing: OSError") for n in a.notes)
+    assert {"beta", "gamma"} & {f.hit.repo for f in a.hits}
+    # a partition outside a restricted caller's repositories is never asked (its answer is the one
+    # the store would give without them), so its failure is not the caller's to see, not even unnamed
+    searcher = Failing(store, {("graph", "alpha")})
+    r = search(
+        Engine(store, searcher),
+        SearchParams("impact of changing normalize", modalities=("graph",), k=50),
+        frozenset({"gamma"}),
+    )
+    assert searcher.asked == [("graph", "gamma")]
+    assert r.missing_shards == () and not r.partial
+    assert not any("alpha" in n or "outside your repositories" in n for n in r.notes)
+
+
+def test_a_query_the_shards_reject_is_the_callers_error(home: Path) -> None:
+    with pytest.raises(InvalidQuery):
+        search(Engine(IndexStore(home)), SearchParams("foo(", modalities=("text",), options={"mode": "regex"}))
+
+
+def test_cli_search_without_a_server_answers_in_process(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", "--modality", "structural", "normalize"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hits"] and out["hits"][0]["symbol"] == "normalize"
+    assert main(["search", "--in-process", "--repo", "nope", "normalize"]) == 2
+    assert "unknown repository 'nope'" in capsys.readouterr().err
+
+
+def test_an_engine_in_process_follows_the_live_generation(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(FIXTURE / "alpha", "alpha")], modalities=["text"])
+    engine = Engine(store)
+    helper = SearchParams("helper", modalities=("text",), k=50)
+
+    async def run() -> tuple[Answer, Answer]:
+        try:
+            first = await engine.search(helper)
+            await asyncio.to_thread(build_generation, store, [(FIXTURE / "beta", "beta")], modalities=["text"])
+            return first, await engine.search(helper)
+        finally:
+            await engine.stop()
+
+    first, second = asyncio.run(run())
+    assert first.generation != second.generation == store.live_generation()
+    assert "beta" not in {f.hit.repo for f in first.hits} and "beta" in {f.hit.repo for f in second.hits}
+
+
+def test_the_cli_says_when_the_coordinator_serves_another_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from types import SimpleNamespace
+
+    from fourfold.coordinator.cli import _say_which_store
+
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "LIVE").write_text("g000001\n")
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+
+    def coordinator(generation: str) -> SimpleNamespace:
+        return SimpleNamespace(address="127.0.0.1:50551", status=lambda: SimpleNamespace(generation=generation))
+
+    _say_which_store(coordinator("g000001"), None)
+    assert capsys.readouterr().err == ""  # the same index: nothing to say
+    _say_which_store(coordinator("g000007"), "127.0.0.1:50551")
+    assert capsys.readouterr().err == ""  # the caller named the coordinator
+    _say_which_store(coordinator("g000007"), None)
+    err = capsys.readouterr().err
+    assert "coordinator at 127.0.0.1:50551 (generation g000007)" in err and f"{home} (generation g000001)" in err

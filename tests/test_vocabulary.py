@@ -1,0 +1,34 @@
+"""The intent classifier and the graph's query parser read one vocabulary, so they agree on every form."""
+
+from __future__ import annotations
+
+import pytest
+
+from fourfold.coordinator.intent import classify
+from fourfold.plugins.graph.query import parse_query
+
+AGREE = [
+    ("who calls parse_config", "find_references", "callers"),
+    ("who invokes parse_config", "find_references", "callers"),
+    ("what calls parse_config", "find_references", "callers"),
+    ("call sites of parse_config", "find_references", "callers"),
+    ("callers for parse_config", "find_references", "callers"),
+    ("invocations of parse_config", "find_references", "callers"),
+    ("usages of parse_config", "find_references", "references"),
+    ("uses of parse_config", "find_references", "references"),
+    ("what imports parse_config", "find_references", "references"),
+    ("impact of changing parse_config", "impact_analysis", "impact"),
+    ("ripple effect of parse_config", "impact_analysis", "impact"),
+    ("blast radius of parse_config", "impact_analysis", "impact"),
+    ("who depends on parse_config", "impact_analysis", "impact"),
+    ("what depends on parse_config", "impact_analysis", "impact"),
+    ("dependents of parse_config", "impact_analysis", "impact"),
+]
+
+
+@pytest.mark.parametrize(("query", "intent", "relation"), AGREE)
+def test_classifier_and_graph_parser_agree(query: str, intent: str, relation: str) -> None:
+    assert classify(query).intent == intent
+    question = parse_query(query, intent, {})
+    assert question is not None
+    assert (question.relation, question.symbol) == (relation, "parse_config")

@@ -39,7 +39,7 @@ class Fleet:
 @pytest.fixture(scope="module")
 def fleet(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
     from fourfold.coordinator.auth import TokenStore
-    from fourfold.coordinator.server import start_server
+    from fourfold.coordinator.serving import start_server
 
     base = tmp_path_factory.mktemp("fleet")
     ups = {name: Upstream(base / "up", name) for name in ("alpha", "beta", "gamma")}

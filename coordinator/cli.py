@@ -1,4 +1,4 @@
-"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, token, demo, plugins.
+"""The ``fourfold`` command line: index, search, serve, status, eval, mcp, web, token, demo, plugins.
 
 Every command that reads the index honours ``FOURFOLD_HOME``. ``search`` talks to the coordinator
 at ``--address`` when one answers there, else searches the store in this process (no cluster);
@@ -17,7 +17,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import grpc
@@ -112,7 +112,17 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument(
         "--address", default=DEFAULT_ADDRESS, help=f"address the coordinator listens on (default {DEFAULT_ADDRESS})"
     )
-    sv.add_argument("--ray-address", default=None, help="join this Ray cluster (default: start a local one)")
+    sv.add_argument(
+        "--ray-address",
+        default=None,
+        help="join this Ray cluster (default: the Ray head recorded in $FOURFOLD_HOME, started when none runs; "
+        "it outlives a crashed serve, and a clean exit stops it)",
+    )
+    sv.add_argument(
+        "--keep-cluster",
+        action="store_true",
+        help="on a clean exit leave the Ray head and workers running for the next serve (`fourfold stop` ends them)",
+    )
     sv.add_argument(
         "--role",
         choices=("all", "coordinator", "workers"),
@@ -174,6 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="also serve only grpc.health.v1, in plaintext, here (for probes that cannot speak TLS)",
     )
+    sv.add_argument(
+        "--web-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help="also serve the search page and HTTP API on this port, on the --address host (0: off; "
+        "HTTPS with --tls-cert/--tls-key)",
+    )
 
     sc = sub.add_parser(
         "scale", help="change the replicas of a running cluster's shards (new ones spread over the nodes)"
@@ -194,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
             help="pack each modality's shards into at most N workers (default: $FOURFOLD_WORKERS_PER_MODALITY, "
             "else the Ray cluster's CPU count)",
         )
+
+    sub.add_parser("stop", help="stop the Ray head (and its workers) a serve left running in $FOURFOLD_HOME")
 
     st = sub.add_parser("status", help="what is indexed and who serves it")
     st.add_argument("--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS})")
@@ -284,6 +304,27 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="PEM",
         help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
+
+    wb = sub.add_parser("web", help="serve the search page and the HTTP JSON API over a coordinator")
+    wb.add_argument(
+        "--address", default=DEFAULT_ADDRESS, help=f"coordinator to search through (default {DEFAULT_ADDRESS})"
+    )
+    wb.add_argument("--listen", default="127.0.0.1:8080", help="HOST:PORT to serve HTTP on (default 127.0.0.1:8080)")
+    wb.add_argument(
+        "--tls-cert", type=Path, default=None, metavar="PEM", help="serve HTTPS with this certificate chain"
+    )
+    wb.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
+    wb.add_argument(
+        "--tls-ca",
+        default=None,
+        metavar="PEM",
+        help="talk TLS to the coordinator trusting this CA (default: $FOURFOLD_TLS_CA)",
+    )
+    wb.add_argument(
+        "--allow-plaintext-tokens",
+        action="store_true",
+        help="serve plain HTTP on an address other hosts reach (behind a proxy or mesh that encrypts)",
     )
 
     tk = sub.add_parser("token", help="make a new bearer token and print its entry for the --auth-tokens file")
@@ -594,7 +635,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from fourfold.index.fleet import load_fleet
 
         load_fleet(fleet)  # a bad fleet file is reported before a cluster starts
-    cluster.connect(args.ray_address)
+    from fourfold.workers import head
+
+    # our own Ray head, in a process of its own: workers outlive a crash of this process
+    ray_head, owner = (None, False) if args.ray_address else head.ensure(fourfold_home())
+    cluster.connect(args.ray_address or (ray_head.address if ray_head else None))
 
     async def run() -> None:
         running = await start_server(
@@ -625,12 +670,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("fourfold workers serving", flush=True)
         else:
             print(f"fourfold coordinator serving on {running.address} (role {args.role})", flush=True)
+        stop_web = _start_web(args, running.address, tls) if args.web_port and args.role != "workers" else None
         await stop.wait()
+        if stop_web is not None:
+            stop_web()
         if watcher:
             watcher.cancel()
         await running.stop()
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    finally:
+        if owner and not args.keep_cluster:
+            cluster.shutdown()
+            head.stop(fourfold_home())
+    return 0
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    from fourfold.workers import head
+
+    stopped = head.stop(fourfold_home())
+    print(f"stopped the Ray head at {stopped.address}" if stopped else "no Ray head recorded; nothing to stop")
     return 0
 
 
@@ -866,6 +927,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             )
 
     rows = []
+    glances = []
     for name, queries in suites:
 
         def progress(done: int, total: int, qid: str, name: str = name) -> None:
@@ -875,7 +937,10 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
         search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
         outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
         rows.extend(evaluate.rows_for(name, outcomes))
+        glances.extend(evaluate.glance(name, outcomes))
     print(evaluate.format_table(rows))
+    print("\nAt a glance: routing per intent, and the fused answer against the best single modality (MRR@10)")
+    print(evaluate.format_glance(glances))
     if args.json_path is not None:
         report = {
             "preset": args.preset,
@@ -884,6 +949,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             "modalities": modalities,
             "scopes": {name: list(repos) for name, repos in scopes.items()},
             "rows": evaluate.rows_to_json(rows),
+            "glance": evaluate.glance_to_json(glances),
         }
         args.json_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
@@ -901,6 +967,59 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         ca_cert=args.tls_ca,
     )
     return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    from fourfold.coordinator.exposure import is_loopback
+    from fourfold.web import parse_listen, serve
+
+    host, _ = parse_listen(args.listen)
+    if args.tls_cert is None and not is_loopback(host) and not args.allow_plaintext_tokens:
+        # Browsers post their token to the login form and scripts send it in a header: over plain
+        # HTTP on a reachable address every token crosses the network readable.
+        raise InvalidInput(
+            f"refusing to serve the search page on {args.listen} without TLS: tokens would cross the network "
+            "readable; give --tls-cert/--tls-key, listen on 127.0.0.1, or --allow-plaintext-tokens behind a "
+            "proxy or mesh that encrypts"
+        )
+    serve(
+        args.address,
+        args.listen,
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=args.tls_ca is not None,
+        coordinator_ca=args.tls_ca,
+    )
+    return 0
+
+
+def _start_web(args: argparse.Namespace, coordinator: str, tls: object) -> Callable[[], None]:
+    """``serve --web-port``: the page beside the coordinator, on its own thread and event loop
+    (a client like any other: it reaches the coordinator through its gRPC port). Returns its stop."""
+    import threading
+
+    from fourfold.web.server import uvicorn_server
+
+    host = args.address.rsplit(":", 1)[0] or "0.0.0.0"
+    server = uvicorn_server(
+        coordinator,
+        f"{host}:{args.web_port}",
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        coordinator_tls=tls is not None,
+        coordinator_ca=os.environ.get("FOURFOLD_TLS_CA") or (str(args.tls_cert) if tls is not None else None),
+        # the page dials the coordinator at 127.0.0.1: name the certificate's host when it does not list that
+        coordinator_server_name=os.environ.get("FOURFOLD_TLS_SERVER_NAME") or None,
+    )
+    thread = threading.Thread(target=server.run, name="fourfold-web", daemon=True)
+    thread.start()
+    print(f"fourfold web serving on {'https' if tls else 'http'}://{host}:{args.web_port}", flush=True)
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return stop
 
 
 def cmd_token(args: argparse.Namespace) -> int:
@@ -945,7 +1064,9 @@ COMMANDS = {
     "gc": cmd_gc,
     "eval": cmd_eval,
     "mcp": cmd_mcp,
+    "web": cmd_web,
     "token": cmd_token,
+    "stop": cmd_stop,
 }
 
 

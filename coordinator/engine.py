@@ -248,6 +248,13 @@ class Engine:
         """Registered repository names (what grants are resolved against)."""
         return self._registered_repos()
 
+    def live_reader(self) -> GenerationReader:
+        """The live generation's cached reader (what ReadFile reads); :class:`NoIndex` before any build."""
+        live = self.store.live_generation()
+        if live is None:
+            raise NoIndex(f"no index in {str(self.store.home)!r}; run `fourfold index PATH` first")
+        return self._reader(live)
+
     def _registered_repos(self) -> frozenset[str]:
         """Registered repository names, read again only when the live generation changes."""
         live = self.store.live_generation()
@@ -407,6 +414,18 @@ class Engine:
             per_file=plan.intent != "impact_analysis" and p.options.get("segments") != "all",
             centrality_scale=centrality_scale(p.options.get("profile", ""), plan.intent),
         )
+        chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
+        if chosen_direct and weights and not (p.modalities or p.weights or fused):
+            # the dominant modality found nothing: never answer with less than fusion would (once: weights set),
+            # with every modality the intent's profile leaves at 0 given a little weight (a quoted sentence
+            # no file holds still has semantic neighbours)
+            left_ms = int((deadline - time.monotonic()) * 1000)
+            profile = select_profiles(p.options.get("profile", ""), self.profiles).get(plan.intent, {})
+            floor = {m: profile.get(m) or 0.05 for m in self.plugins.modalities}
+            if left_ms > 0:
+                fused_answer = await self.search(replace(p, weights=floor, deadline_ms=left_ms), visible)
+                note = f"direct path ({', '.join(weights)}) found nothing: answered by fusion"
+                return replace(fused_answer, notes=(note, *fused_answer.notes))
         reader = self._reader(generation)
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         hits = fused[: p.k]

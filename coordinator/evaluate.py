@@ -26,6 +26,7 @@ __all__ = [
     "UNLABELLED",
     "CurvePoint",
     "EvalQuery",
+    "Glance",
     "HitSpan",
     "Outcome",
     "Relevant",
@@ -34,13 +35,17 @@ __all__ = [
     "covers",
     "first_relevant_rank",
     "format_curve",
+    "format_glance",
     "format_table",
+    "glance",
+    "glance_to_json",
     "load_suite",
     "mrr_at",
     "percentile",
     "recall_at",
     "refusal_curve",
     "routing_accuracy",
+    "routing_confusion",
     "rows_for",
     "rows_to_json",
     "run_suite",
@@ -296,6 +301,105 @@ def rows_for(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]]) ->
             if chosen:
                 rows.append(Row(suite, group, answer, summarize(chosen, routed=answer == FUSED)))
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """One suite and intent group at a glance: how the query was routed, and the fused answer against
+    the best single modality (by MRR@10, ties by success@10). ``loses`` when fusion is worse than its
+    best input by more than ``tolerance``: the line a regression shows up on."""
+
+    suite: str
+    intent: str
+    n: int
+    routing: float | None
+    misrouted_to: tuple[tuple[str, int], ...]  # wrong intents chosen, most frequent first
+    fused_mrr: float
+    fused_s10: float
+    best: str  # the best single modality ("" when none ran)
+    best_mrr: float
+    best_s10: float
+    loses: bool
+
+
+def routing_confusion(outcomes: Sequence[Outcome]) -> dict[str, dict[str, int]]:
+    """Labelled intent -> classified intent -> count, over the routed (fused) outcomes that did not fail."""
+    out: dict[str, dict[str, int]] = {}
+    for o in outcomes:
+        if o.query.intent and not o.error:
+            row = out.setdefault(o.query.intent, {})
+            row[o.classified_intent] = row.get(o.classified_intent, 0) + 1
+    return out
+
+
+def glance(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]], tolerance: float = 0.005) -> list[Glance]:
+    """Per intent group of ``suite`` (``all`` first): routing accuracy with the wrong routes taken,
+    and the fused answer's MRR@10 / success@10 against the best single modality's."""
+    fused = list(outcomes_by_answer.get(FUSED, ()))
+    confusion = routing_confusion(fused)
+    groups = [ALL_INTENTS, *dict.fromkeys(o.query.intent or UNLABELLED for o in fused)]
+    out: list[Glance] = []
+    for group in groups:
+
+        def pick(outcomes: Sequence[Outcome], group: str = group) -> list[Outcome]:
+            return [o for o in outcomes if group == ALL_INTENTS or (o.query.intent or UNLABELLED) == group]
+
+        chosen = pick(fused)
+        if not chosen:
+            continue
+        wrong: dict[str, int] = {}
+        for label, row in confusion.items():
+            if group in (ALL_INTENTS, label):
+                for got, count in row.items():
+                    if got != label:
+                        wrong[got] = wrong.get(got, 0) + count
+        singles = [
+            (answer, mrr_at(pick(o), 10), success_at(pick(o), 10))
+            for answer, o in outcomes_by_answer.items()
+            if answer != FUSED and pick(o)
+        ]
+        best = max(singles, key=lambda t: (t[1], t[2]), default=("", 0.0, 0.0))
+        fused_mrr, fused_s10 = mrr_at(chosen, 10), success_at(chosen, 10)
+        out.append(
+            Glance(
+                suite,
+                group,
+                len(chosen),
+                routing_accuracy(chosen),
+                tuple(sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))),
+                fused_mrr,
+                fused_s10,
+                best[0],
+                best[1],
+                best[2],
+                bool(best[0]) and fused_mrr < best[1] - tolerance,
+            )
+        )
+    return out
+
+
+def format_glance(glances: Sequence[Glance]) -> str:
+    """The at-a-glance table: routing per intent (and where the misrouted went), fused against best single."""
+    head = (
+        f"{'suite':<10} {'intent':<16} {'n':>4} {'route':>5}  {'fused MRR':>9} {'s@10':>4}  "
+        f"{'best single':<11} {'MRR':>5} {'s@10':>4}  {'delta':>6}  verdict"
+    )
+    lines = [head, "-" * len(head)]
+    for g in glances:
+        delta = f"{g.fused_mrr - g.best_mrr:+6.3f}" if g.best else "     -"
+        verdict = "FUSED LOSES" if g.loses else ("ok" if g.best else "-")
+        lines.append(
+            f"{g.suite[:10]:<10} {g.intent[:16]:<16} {g.n:>4} {_pct(g.routing):>5}  {g.fused_mrr:9.3f} "
+            f"{_pct(g.fused_s10)}  {(g.best or '-')[:11]:<11} {g.best_mrr:5.3f} {_pct(g.best_s10)}  {delta}  {verdict}"
+        )
+        if g.misrouted_to and g.intent != ALL_INTENTS:
+            lines.append(f"{'':<28}misrouted to " + ", ".join(f"{intent} {n}" for intent, n in g.misrouted_to))
+    return "\n".join(lines)
+
+
+def glance_to_json(glances: Iterable[Glance]) -> list[dict[str, Any]]:
+    """The glance table as plain dictionaries."""
+    return [{**asdict(g), "misrouted_to": dict(g.misrouted_to)} for g in glances]
 
 
 # -- running a suite -------------------------------------------------------------------------------

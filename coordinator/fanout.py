@@ -4,9 +4,10 @@ Per (modality, shard): the replica with the fewest calls in flight is chosen, an
 whose choice is the same worker goes to it in one ``SearchShards`` call, with the time left
 before the deadline; a failure (UNAVAILABLE, DEADLINE_EXCEEDED, FAILED_PRECONDITION) is retried
 once — on another replica if there is one, else on the same actor after asking it for its address
-again (a restarted actor serves on a new port). A shard that still fails is reported missing and
-the answer is marked partial. Domain errors (INVALID_ARGUMENT...) are not retried: they are the
-query's fault and go back to the caller.
+again (a restarted actor serves on a new port). A replica whose call failed is asked for its
+address again in the background either way, so a restarted replica is used again. A shard that
+still fails is reported missing and the answer is marked partial. Domain errors
+(INVALID_ARGUMENT...) are not retried: they are the query's fault and go back to the caller.
 
 :class:`WorkerSearcher` is the engine's view of it: the
 :class:`~fourfold.coordinator.searcher.ShardSearcher` whose shards are Ray-discovered workers.
@@ -50,6 +51,11 @@ _RETRYABLE = {
     grpc.StatusCode.UNKNOWN,
     grpc.StatusCode.INTERNAL,
 }
+
+
+def _preference(e: Endpoint) -> tuple[bool, int, int]:
+    """Replicas in the order they are asked: warm before warming, then least busy, then least failing."""
+    return (not e.serving, e.outstanding, e.failures)
 
 
 class ShardCallError(Exception):
@@ -103,7 +109,7 @@ class FanOut:
         started = time.perf_counter()
         request = query_to_pb(query, generation)
         request.shards.extend(shards)
-        order = sorted(replicas, key=lambda e: (e.outstanding, e.failures))
+        order = sorted(replicas, key=_preference)
         last_error = ""
         for attempt in range(2):
             remaining = deadline - time.monotonic()
@@ -140,6 +146,10 @@ class FanOut:
                     raise ShardCallError(exc.code(), exc.details() or str(exc.code())) from None
                 ep.failures += 1
                 last_error = f"{exc.code().name}: {exc.details()}"
+                if len(order) > 1:
+                    # asked for its address again in the background (a restarted actor serves on
+                    # a new port), so it is used again before the other replica fails as well
+                    self.registry.reresolve_later(ep.key)
                 if exc.code() not in _RETRYABLE:
                     break
                 log.info(
@@ -164,7 +174,7 @@ class FanOut:
         # keyed by the chosen worker (a shard no worker serves goes alone, and is reported missing)
         batches: dict[object, tuple[str, list[str], list[Endpoint]]] = {}
         for (m, s), reps in targets.items():
-            first = min(reps, key=lambda e: (e.outstanding, e.failures)) if reps else None
+            first = min(reps, key=_preference) if reps else None
             batch = batches.setdefault(id(first) if first is not None else (m, s), (m, [], list(reps)))
             batch[1].append(s)
             # a retry must go to a worker that serves every shard of the batch

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from fourfold.plugins.types import IntentRule
 from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES
 
-__all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify"]
+__all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify", "classify_rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +163,14 @@ def _identifier_rule(query: str) -> Classification | None:
 
 
 def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
-    """Classify ``query``; ``extra_rules`` come from plugins.
+    """Classify ``query``: the rules, then the learned layer where a rule only guessed (``intent_model``)."""
+    from fourfold.coordinator.intent_model import consult  # numpy: loaded on the first query, not at import
+
+    return consult(query, classify_rules(query, extra_rules))
+
+
+def classify_rules(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
+    """Classify ``query`` by the rules alone; ``extra_rules`` come from plugins.
 
     The order, first match wins: "where is X defined" / "definition of X" (a whole-query form, read
     by the identifier rule, so an error-like name such as ``NetworkError`` is not taken by the error

@@ -2,7 +2,8 @@
 
 Every method acts for the caller that :mod:`fourfold.coordinator.auth` authenticated: Search sees
 only its repositories, Status shows only them (and no worker addresses unless it is an admin),
-Index needs an admin token.
+Index needs an admin token, ReadFile answers NOT_FOUND for a repository the caller may not read
+exactly as for a missing file.
 """
 
 from __future__ import annotations
@@ -17,21 +18,25 @@ import grpc
 import ray
 
 from fourfold import __version__
+from fourfold.api import DEFAULT_DEADLINE_MS
+from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
+from fourfold.coordinator.files import read_file
 from fourfold.coordinator.metrics import OVERLOADED
 from fourfold.coordinator.syncer import FleetSyncer
-from fourfold.errors import FourfoldError, InvalidInput, PermissionDenied
+from fourfold.errors import FourfoldError, InvalidInput, NotFound, PermissionDenied
 from fourfold.index.fleet import split_index_name
 from fourfold.index.sync import fleet_state
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import answer_to_pb, params_from_pb, summary_to_pb
+from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, summary_to_pb
 from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
 
-#: Searches one coordinator runs at once; more are refused with RESOURCE_EXHAUSTED.
+#: Most searches one coordinator runs at once; fewer are admitted when they could not finish in
+#: time (see ``fourfold.coordinator.admission``); the rest are refused with RESOURCE_EXHAUSTED.
 DEFAULT_MAX_INFLIGHT = 256
 
 log = logging.getLogger(__name__)
@@ -54,28 +59,30 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         engine: Engine,
         limits: Limits | None = None,
         max_inflight: int = DEFAULT_MAX_INFLIGHT,
+        admission: AdmissionPolicy | None = None,
         syncer: FleetSyncer | None = None,
     ) -> None:
         self.engine = engine
         self.syncer = syncer
         self._commits: tuple[str, dict[str, str]] | None = None  # (generation, repository -> commit)
         self.limits = limits or Limits()
-        self.max_inflight = max_inflight
-        self._inflight = 0  # searches in progress on this coordinator (one event loop: no lock needed)
+        # searches in progress on this coordinator, admitted only if they can finish in time
+        self.admission = Admission(admission or AdmissionPolicy(max_in_flight=max_inflight))
 
     async def Search(
         self, request: coordinator_pb2.SearchRequest, context: grpc.aio.ServicerContext
     ) -> coordinator_pb2.SearchResponse:
         principal = current_principal()
-        if self._inflight >= self.max_inflight:
+        deadline_s = (request.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
+        remaining = context.time_remaining()
+        if remaining is not None:
+            deadline_s = min(deadline_s, remaining)
+        ticket = self.admission.admit(deadline_s)
+        if isinstance(ticket, Refusal):
             # Overload answers at once instead of queueing into every caller's deadline.
             OVERLOADED.inc()
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"coordinator overloaded: {self._inflight} searches in flight, the limit is "
-                f"{self.max_inflight}; retry with backoff or add coordinators",
-            )
-        self._inflight += 1
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket.message())
+            raise AssertionError("unreachable: abort raises")
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
             answer = await self.engine.search(
@@ -86,7 +93,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         except ShardCallError as exc:
             await context.abort(exc.code, bounded(exc.details))
         finally:
-            self._inflight -= 1
+            self.admission.release(ticket)
         response = answer_to_pb(answer)
         self._stamp_revisions(response)
         return response
@@ -215,6 +222,26 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             version=__version__,
             nodes=sum(1 for n in ray.nodes() if n.get("Alive")) if ray.is_initialized() else 0,
         )
+
+    async def ReadFile(
+        self, request: coordinator_pb2.ReadFileRequest, context: grpc.aio.ServicerContext
+    ) -> coordinator_pb2.ReadFileResponse:
+        principal = current_principal()
+        try:
+            if not principal.may_read(request.repo):  # the same words as a missing file: nothing leaks
+                raise NotFound(f"no file {request.path!r} in repository {request.repo!r}")
+            reader = self.engine.live_reader()
+            args = (reader, request.repo, request.path, request.start_line, request.end_line)
+            # A range (a hit's lines) reads one file's rows from an indexed table: cheaper inline than a
+            # thread hop; a whole file may be large, so it is read off the event loop.
+            f = read_file(*args) if request.end_line else await asyncio.to_thread(read_file, *args)
+        except NotFound:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND, bounded(f"no file {request.path!r} in repository {request.repo!r}")
+            )
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), bounded(str(exc)))
+        return file_to_pb(f)
 
     def _visible_shards(self, principal: Principal, live: str | None) -> set[tuple[str, str, str]] | None:
         """(generation, modality, shard) a restricted caller may see: the live generation's shards

@@ -12,6 +12,7 @@ Without tokens the server is open and says so in its log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Mapping
@@ -28,8 +29,10 @@ from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.exposure import exposure
 from fourfold.coordinator.fanout import WorkerSearcher
 from fourfold.coordinator.malformed import DecodeGuard
+from fourfold.coordinator.readiness import wait_until_warm
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.coordinator.syncer import FleetSyncer
+from fourfold.errors import FourfoldError
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.workers import cluster
@@ -174,6 +177,9 @@ async def start_server(
             raise OSError(f"cannot listen on {health_address!r} for health checks: the address is in use or not local")
         await health_server.start()
         health_bound = f"{health_address.rsplit(':', 1)[0]}:{health_port}"
+    # SERVING once the served generation's workers are warm: the first queries are not partial
+    with contextlib.suppress(FourfoldError):  # nothing indexed or served yet: nothing to wait for
+        await wait_until_warm(searcher.registry, await engine.current_generation())
     await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     await health_servicer.set("fourfold.v1.Coordinator", health_pb2.HealthCheckResponse.SERVING)
     host = address.rsplit(":", 1)[0]

@@ -19,6 +19,8 @@ __all__ = [
     "DEFAULT_DEADLINE_MS",
     "DEFAULT_K",
     "Answer",
+    "FileSymbol",
+    "FileText",
     "FusedHit",
     "Hit",
     "IndexSummary",
@@ -158,3 +160,28 @@ class Status:
     modalities: tuple[str, ...]
     version: str
     nodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class FileSymbol:
+    """A definition in a file."""
+
+    symbol: str
+    kind: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class FileText:
+    """Lines ``start_line``..``end_line`` of a file as indexed, with its definitions (what ReadFile answers)."""
+
+    repo: str
+    path: str
+    language: str
+    generation: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    content: str
+    symbols: tuple[FileSymbol, ...]

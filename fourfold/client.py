@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from fourfold.api import Answer, IndexSummary, RepoInfo, SearchParams, ShardInfo, Status
+from fourfold.api import Answer, FileSymbol, FileText, IndexSummary, RepoInfo, SearchParams, ShardInfo, Status
 from fourfold.config import DEFAULT_ADDRESS
 from fourfold.connection import Connection
 from fourfold.errors import (
@@ -43,11 +44,13 @@ from fourfold.errors import (
     Unavailable,
 )
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import answer_from_pb, params_to_pb, status_from_pb, summary_from_pb
+from fourfold.wire import answer_from_pb, file_from_pb, params_to_pb, status_from_pb, summary_from_pb
 
 __all__ = [
     "AsyncClient",
     "Client",
+    "FileSymbol",
+    "FileText",
     "Overloaded",
     "RemoteError",
     "RepoInfo",
@@ -83,6 +86,10 @@ def error_from_rpc(exc: grpc.RpcError) -> FourfoldError:
 
 def _raise(exc: grpc.RpcError) -> NoReturn:
     raise error_from_rpc(exc) from None
+
+
+def _read_request(repo: str, path: str, start_line: int, end_line: int) -> coordinator_pb2.ReadFileRequest:
+    return coordinator_pb2.ReadFileRequest(repo=repo, path=path, start_line=start_line, end_line=end_line)
 
 
 def search_request(
@@ -208,6 +215,19 @@ class Client:
         """The repositories this token may read."""
         return self.status().repos
 
+    def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
+        """A file's text as indexed (lines ``start_line``..``end_line``, 0 for the file's own bounds);
+        :class:`NotFound` for a missing file and for a repository this token may not read alike."""
+        request = _read_request(repo, path, start_line, end_line)
+        try:
+            return file_from_pb(
+                self.connection.call(
+                    lambda: self._stub.ReadFile(request, timeout=self.connection.timeout_s, metadata=self._metadata)
+                )
+            )
+        except grpc.RpcError as exc:
+            _raise(exc)
+
     def index(
         self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None
     ) -> IndexSummary:
@@ -297,6 +317,24 @@ class AsyncClient:
 
     async def repositories(self) -> tuple[RepoInfo, ...]:
         return (await self.status()).repos
+
+    async def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
+        request = _read_request(repo, path, start_line, end_line)
+        return file_from_pb(
+            await self._call(
+                lambda: self._stub.ReadFile(request, timeout=self.connection.timeout_s, metadata=self._metadata)
+            )
+        )
+
+    def with_token(self, token: str | None) -> AsyncClient:
+        """A client on the same channel that calls with ``token`` instead (a server acting for
+        several callers, such as the web page, forwards each one's own token)."""
+        other = object.__new__(AsyncClient)
+        other.connection = replace(self.connection, token=token)
+        other._channel = self._channel
+        other._stub = self._stub
+        other._metadata = other.connection.metadata()
+        return other
 
     async def index(
         self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None

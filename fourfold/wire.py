@@ -15,6 +15,8 @@ from fourfold.api import (
     DEFAULT_DEADLINE_MS,
     DEFAULT_K,
     Answer,
+    FileSymbol,
+    FileText,
     FusedHit,
     IndexSummary,
     ModalityRank,
@@ -30,6 +32,8 @@ __all__ = [
     "answer_from_pb",
     "answer_to_json",
     "answer_to_pb",
+    "file_from_pb",
+    "file_to_pb",
     "hit_from_pb",
     "hit_to_pb",
     "params_from_pb",
@@ -244,4 +248,35 @@ def status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
         modalities=tuple(s.modalities),
         version=s.version,
         nodes=s.nodes,
+    )
+
+
+def file_to_pb(f: FileText) -> coordinator_pb2.ReadFileResponse:
+    return coordinator_pb2.ReadFileResponse(
+        repo=f.repo,
+        path=f.path,
+        language=f.language,
+        generation=f.generation,
+        start_line=f.start_line,
+        end_line=f.end_line,
+        total_lines=f.total_lines,
+        content=f.content,
+        symbols=[
+            coordinator_pb2.FileSymbol(symbol=s.symbol, kind=s.kind, start_line=s.start_line, end_line=s.end_line)
+            for s in f.symbols
+        ],
+    )
+
+
+def file_from_pb(f: coordinator_pb2.ReadFileResponse) -> FileText:
+    return FileText(
+        repo=f.repo,
+        path=f.path,
+        language=f.language,
+        generation=f.generation,
+        start_line=f.start_line,
+        end_line=f.end_line,
+        total_lines=f.total_lines,
+        content=f.content,
+        symbols=tuple(FileSymbol(s.symbol, s.kind, s.start_line, s.end_line) for s in f.symbols),
     )

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, InvalidInput
+from fourfold.index import integrity
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
@@ -377,6 +378,7 @@ def build_generation(
             "settings": dict(settings or {}),
             "modalities": chosen,
             "centrality": centrality,
+            "integrity": _integrity(build_dir, specs, carried, prev),
         }
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
         for path, name in additions:
@@ -385,6 +387,24 @@ def build_generation(
         store.publish(build_dir, generation)
         report("switch", 1, 1, f"{generation} is live")
         return summary
+
+
+def _integrity(
+    build_dir: Path, specs: Sequence[ShardSpec], carried: Sequence[ShardSpec], prev: GenerationReader | None
+) -> dict[str, Any]:
+    """The manifest's integrity records: a carried shard keeps the previous generation's (its files are
+    the same, linked), so only rebuilt shards are read and checksummed."""
+    kept: dict[str, Any] = {}
+    if prev is not None:
+        carried_folders = {s.folder for s in carried}
+        for folder in carried_folders:
+            files = integrity.expected_files(prev.manifest, folder)
+            if files is not None:
+                kept[folder] = {name: [size, digest] for name, (size, digest) in files.items()}
+    entry = integrity.record_shards(build_dir, (s.folder for s in specs if s.folder not in kept))
+    entry["shards"].update(kept)
+    entry["shards"] = dict(sorted(entry["shards"].items()))
+    return entry
 
 
 def _previous_reader(store: IndexStore, previous: str | None) -> GenerationReader | None:

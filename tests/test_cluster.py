@@ -52,6 +52,16 @@ def test_quoted_string_is_an_exact_match(stub: Any) -> None:
     assert 18 in r.hits[0].match_lines
 
 
+def test_a_direct_route_that_finds_nothing_falls_back_to_fusion(stub: Any) -> None:
+    """The direct path never answers with less than fusion would: an empty text answer is re-asked fused."""
+    r = search(stub, '"check the user password and open a login session"')
+    assert r.intent == "exact_match" and r.fusion_strategy == "fused"
+    assert r.notes[0] == "direct path (text) found nothing: answered by fusion"
+    assert r.hits and "app/auth.py" in paths(r)
+    forced = search(stub, '"check the user password and open a login session"', modalities=["text"])
+    assert not forced.hits and forced.fusion_strategy == "direct"  # an explicit choice is kept as asked
+
+
 def test_who_calls_uses_the_graph(stub: Any) -> None:
     r = search(stub, "who calls parse_config")
     assert (r.intent, r.fusion_strategy) == ("find_references", "direct")

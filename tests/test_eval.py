@@ -18,7 +18,10 @@ from fourfold.coordinator.evaluate import (
     Relevant,
     covers,
     first_relevant_rank,
+    format_glance,
     format_table,
+    glance,
+    glance_to_json,
     load_suite,
     mrr_at,
     percentile,
@@ -190,6 +193,9 @@ def test_eval_runs_a_suite_through_the_cluster(
     assert rows[("sample", "exact_match", "text")]["success_at_1"] == 1.0
     assert rows[("sample", "find_definition", FUSED)]["routing_accuracy"] == 1.0
     assert rows[("sample", "exact_match", FUSED)]["success_at_1"] == 1.0
+    glances = {g["intent"]: g for g in report["glance"]}
+    assert glances["find_definition"]["routing"] == 1.0 and glances[ALL_INTENTS]["best"] in report["modalities"]
+    assert "At a glance" in captured.out
 
 
 @pytest.mark.cluster
@@ -224,3 +230,41 @@ def test_eval_scoped_to_the_suite_repository(cluster: Any, tmp_path: Path, capsy
     assert "unknown repository 'elsewhere'" in capsys.readouterr().err
     assert cli.main(["eval", str(SUITE), "--address", cluster.address, "--repo", "nowhere"]) == 2
     assert "unknown repository 'nowhere' (--repo names it)" in capsys.readouterr().err
+
+
+def test_glance_shows_routing_per_intent_and_fused_against_the_best_single_modality() -> None:
+    d1 = q("d1", Relevant("r", "x.py", 3), intent="find_definition")
+    d2 = q("d2", Relevant("r", "x.py", 3), intent="find_definition")
+    i1 = q("i1", Relevant("r", "y.py"), intent="impact_analysis")
+    i2 = q("i2", Relevant("r", "y.py"), intent="impact_analysis")
+    good_d, good_i, miss = hit("x.py", 1, 5), hit("y.py"), hit("z.py")
+    fused = [
+        outcome(d1, good_d),  # rank 1
+        outcome(d2, miss, good_d),  # rank 2
+        outcome(i1, miss, miss, miss, good_i, classified="find_definition"),  # misrouted, rank 4
+        outcome(i2, good_i, classified="understand_code"),  # misrouted, rank 1
+    ]
+    structural = [outcome(d1, good_d), outcome(d2, good_d), outcome(i1), outcome(i2)]
+    graph = [outcome(d1), outcome(d2), outcome(i1, good_i), outcome(i2, good_i)]
+    glances = {g.intent: g for g in glance("s", {FUSED: fused, "structural": structural, "graph": graph})}
+    assert list(glances) == [ALL_INTENTS, "find_definition", "impact_analysis"]
+    definition, impact, everything = glances["find_definition"], glances["impact_analysis"], glances[ALL_INTENTS]
+    assert definition.routing == 1.0 and definition.misrouted_to == ()
+    assert (definition.best, definition.best_mrr, definition.fused_mrr) == ("structural", 1.0, pytest.approx(0.75))
+    assert definition.loses  # fusion lost half a rank to structural alone: the regression line
+    assert impact.routing == 0.0 and impact.misrouted_to == (("find_definition", 1), ("understand_code", 1))
+    assert (impact.best, impact.best_mrr) == ("graph", 1.0) and impact.fused_mrr == pytest.approx(0.625)
+    assert everything.routing == 0.5 and everything.n == 4
+    assert everything.best in ("structural", "graph") and everything.best_mrr == 0.5
+    assert not everything.loses  # fused (0.6875) beats either modality over the whole suite
+    table = format_glance(list(glances.values()))
+    assert "FUSED LOSES" in table and "misrouted to find_definition 1, understand_code 1" in table
+    as_json = glance_to_json(glances.values())
+    assert as_json[2]["misrouted_to"] == {"find_definition": 1, "understand_code": 1}
+
+
+def test_glance_without_single_modalities_or_labels() -> None:
+    c = q("c", Relevant("r", "x.py"), intent=None)
+    (only,) = [g for g in glance("s", {FUSED: [outcome(c, hit("x.py"))]}) if g.intent == ALL_INTENTS]
+    assert only.best == "" and not only.loses and only.routing is None
+    assert "-" in format_glance([only]).splitlines()[-1]

@@ -47,7 +47,11 @@ EVERYTHING_ON: dict[str, Any] = {
         "cronJob": {"schedule": "0 3 * * *"},
     },
     "embedder": {"name": "voyage", "voyage": {"existingSecret": "voyage"}},
-    "coordinator": {"auth": {"existingSecret": "fourfold-tokens"}, "tls": {"existingSecret": "fourfold-tls"}},
+    "coordinator": {
+        "auth": {"existingSecret": "fourfold-tokens"},
+        "tls": {"existingSecret": "fourfold-tls"},
+        "web": {"existingSecret": "fourfold-web"},
+    },
     "workerPlane": {"existingSecret": "fourfold-workers"},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "ray": {
@@ -292,6 +296,23 @@ def test_coordinator_probes_use_grpc_health_on_the_service_port() -> None:
     assert {"name": "grpc", "port": port, "targetPort": "grpc", "protocol": "TCP", "appProtocol": "grpc"} in (
         service["spec"]["ports"]
     )
+
+
+def test_search_page_has_a_service_port_and_a_shared_session_secret() -> None:
+    objects = render(EVERYTHING_ON)
+    pod = one(objects, "Deployment")["spec"]["template"]["spec"]
+    coordinator = container(pod, "coordinator")
+    assert {"name": "http", "containerPort": 8080, "protocol": "TCP"} in coordinator["ports"]
+    assert coordinator["args"][coordinator["args"].index("--web-port") + 1] == "8080"
+    secret = env_of(coordinator)["FOURFOLD_WEB_SECRET"]["secretKeyRef"]
+    assert secret == {"name": "fourfold-web", "key": "session-secret"}
+    service = one(objects, "Service")
+    assert {"name": "http", "port": 8080, "targetPort": "http", "protocol": "TCP", "appProtocol": "https"} in (
+        service["spec"]["ports"]
+    )
+    off = render(merged(EVERYTHING_ON, {"coordinator": {"web": {"enabled": False}}}))
+    assert "--web-port" not in container(one(off, "Deployment")["spec"]["template"]["spec"], "coordinator")["args"]
+    assert all(p["name"] != "http" for p in one(off, "Service")["spec"]["ports"])
 
 
 def test_tokens_and_tls_reach_the_coordinator_and_probes_move_to_the_health_port() -> None:
@@ -586,6 +607,7 @@ def test_commands_in_the_chart_are_accepted_by_the_cli(parse: Callable[[list[str
     assert (coordinator.command, coordinator.role, coordinator.address) == ("serve", "coordinator", "0.0.0.0:50551")
     assert coordinator.ray_address == head_service
     assert coordinator.metrics_port == 9090
+    assert coordinator.web_port == 8080
     assert (str(coordinator.tls_cert), str(coordinator.tls_key), coordinator.health_address) == (
         "/etc/fourfold/tls/tls.crt",
         "/etc/fourfold/tls/tls.key",

@@ -119,12 +119,13 @@ class Launcher:
         return [key for key, _ in self.plan(generation)]
 
     async def deploy(self, generation: str, timeout_s: float = 300.0) -> list[EndpointKey]:
-        """Start every actor of ``generation`` (idempotent) and wait until each serves gRPC."""
+        """Start every actor of ``generation`` (idempotent) and wait until each serves gRPC, warm."""
         gen_dir = str(self.store.generations_dir / generation)
         plan = self.plan(generation)
         handles = [shard_actor(k, gen_dir, self.host, shards) for k, shards in plan]
         try:
-            await asyncio.wait_for(asyncio.gather(*(h.address.remote() for h in handles)), timeout_s)
+            # ready(): serving and warm (each shard answered a first query), so no caller waits for a model to load
+            await asyncio.wait_for(asyncio.gather(*(h.ready.remote() for h in handles)), timeout_s)
         except TimeoutError:
             raise Unavailable(f"workers of generation {generation} did not start within {timeout_s:.0f}s") from None
         log.info("generation %s: %d workers serving", generation, len(plan))

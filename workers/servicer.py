@@ -7,6 +7,15 @@ State it owns: the loaded shards, the gRPC server and its port. Nothing survives
 restarted actor reloads the shard from the store and, on the next ``address()`` call, serves on a
 new ephemeral port, which is why clients re-resolve endpoints after UNAVAILABLE.
 
+Readiness: gRPC health says NOT_SERVING until every loaded shard answered one warm-up query (a
+modality may load a model on its first query), so a caller is never the one who waits for it;
+``ready()`` returns once that is done.
+
+Damage: each shard's files are checked against the sizes and checksums the manifest recorded
+(``fourfold.index.integrity``) at load, their sizes again before every search (a file cut short
+under a memory map would kill the process with SIGBUS), and their checksums after a search fails
+unexpectedly. A damaged shard is dropped and answered for with the reason; the worker lives.
+
 Threading: the gRPC server runs on the actor's asyncio loop; each search runs in a worker thread
 (``asyncio.to_thread``) so a slow search never blocks health checks. Shards are thread-safe by
 the Modality contract.
@@ -15,6 +24,7 @@ the Modality contract.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -27,6 +37,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fourfold.errors import CorruptIndex, FourfoldError, IndexStateError, InvalidQuery
+from fourfold.index import integrity
 from fourfold.index.store import GenerationReader
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
@@ -35,9 +46,12 @@ from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.auth import WorkerAuthInterceptor, worker_secret, worker_tls
 from fourfold.workers.convert import query_from_pb, result_to_pb
 
-__all__ = ["ShardServer", "status_for", "with_centrality"]
+__all__ = ["WARM_UP_QUERY", "ShardServer", "status_for", "with_centrality"]
 
 log = logging.getLogger(__name__)
+
+#: What a worker asks each of its shards before it says SERVING (loads lazy models, warms caches).
+WARM_UP_QUERY = ModalityQuery(text="how is the configuration loaded", k=1, intent="understand_code")
 
 _Response = TypeVar("_Response", worker_pb2.ShardSearchResponse, worker_pb2.ShardSearchResponses)
 
@@ -82,7 +96,16 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         # that shard missing; with none loaded it reports NOT_SERVING.
         self.shards: dict[str, Shard] = {}
         self.load_errors: dict[str, str] = {}
+        self.expected = {n: integrity.expected_files(self.reader.manifest, s.folder) for n, s in self.specs.items()}
+        self._sizes = {  # the stat-per-file check before every search
+            n: integrity.size_checker(self.reader.shard_dir(s), self.expected[n]) for n, s in self.specs.items()
+        }
         for name, spec in self.specs.items():
+            problem = integrity.check(self.reader.shard_dir(spec), self.expected[name])
+            if problem is not None:
+                self.load_errors[name] = integrity.damage_message(modality, name, self.reader.name, problem)
+                log.error("%s", self.load_errors[name])
+                continue
             try:
                 self.shards[name] = get_registry().modality(modality).load(self.reader.shard_dir(spec))
             except Exception as exc:  # noqa: BLE001 - any plugin failure becomes a reported, unhealthy shard
@@ -94,6 +117,8 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         self._port = 0
         self._health = health.aio.HealthServicer() if hasattr(health, "aio") else health.HealthServicer()
         self._start_lock: asyncio.Lock | None = None
+        self._warm_up: asyncio.Task[None] | None = None
+        self.warm = False  # every loaded shard answered the warm-up query
 
     @property
     def load_error(self) -> str:
@@ -119,14 +144,34 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
                 )
                 await server.start()
                 self._server = server
-                status = (
-                    health_pb2.HealthCheckResponse.SERVING
-                    if self.shards
-                    else health_pb2.HealthCheckResponse.NOT_SERVING
-                )
-                await _set_health(self._health, "", status)
-                await _set_health(self._health, "fourfold.v1.ModalityWorker", status)
+                await self._set_serving(False)
+                self._warm_up = asyncio.ensure_future(self._warm())
         return f"{self.host}:{self._port}"
+
+    async def ready(self) -> str:
+        """``address()``, once the worker is warm (health SERVING, or NOT_SERVING with no shard loaded)."""
+        address = await self.address()
+        if self._warm_up is not None:
+            await asyncio.shield(self._warm_up)
+        return address
+
+    async def _warm(self) -> None:
+        """Ask every loaded shard the warm-up query, then say SERVING (a failure is logged, not fatal:
+        the shard loaded, and the query only warms it)."""
+        started = time.perf_counter()
+        for name, shard in list(self.shards.items()):
+            try:
+                await asyncio.to_thread(shard.search, WARM_UP_QUERY)
+            except Exception as exc:  # noqa: BLE001 - a modality may refuse this query; it is warm all the same
+                log.info("warm-up query on %s/%s: %s: %s", self.modality_name, name, type(exc).__name__, exc)
+        self.warm = True
+        await self._set_serving(bool(self.shards))
+        log.info("%s/%s warm in %.2fs", self.modality_name, self.group, time.perf_counter() - started)
+
+    async def _set_serving(self, serving: bool) -> None:
+        status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
+        await _set_health(self._health, "", status)
+        await _set_health(self._health, "fourfold.v1.ModalityWorker", status)
 
     async def describe(self) -> dict[str, object]:
         return {
@@ -140,10 +185,14 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             "pid": os.getpid(),
             "node_id": _node_id(),
             "ready": bool(self.shards),
+            "serving": self.warm and bool(self.shards),
             "error": self.load_error,
         }
 
     async def stop(self) -> None:
+        if self._warm_up is not None and not self._warm_up.done():
+            with contextlib.suppress(Exception):  # its thread reads the shards closed below
+                await asyncio.wait_for(asyncio.shield(self._warm_up), 30)
         if self._server is not None:
             await _set_health(self._health, "", health_pb2.HealthCheckResponse.NOT_SERVING)
             await self._server.stop(grace=1.0)
@@ -168,9 +217,32 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         shard = self.shards.get(name)
         if shard is None:
             raise CorruptIndex(self.load_errors[name])
+        problem = self._sizes[name]()
+        if problem is not None:
+            raise self._drop_damaged(name, problem)
         started = time.perf_counter()
-        result = self._with_centrality(shard.search(query))
+        try:
+            found = shard.search(query)
+        except FourfoldError:
+            raise
+        except Exception:
+            problem = integrity.check(self.reader.shard_dir(self.specs[name]), self.expected[name])
+            if problem is not None:
+                raise self._drop_damaged(name, problem) from None
+            raise
+        result = self._with_centrality(found)
         return result_to_pb(result, self.modality_name, name, self.reader.name, time.perf_counter() - started)
+
+    def _drop_damaged(self, name: str, problem: str) -> CorruptIndex:
+        """Stop serving shard ``name`` (its files no longer match the manifest); the error to answer with.
+
+        The shard object is dropped, not closed: another thread may still be reading its maps.
+        """
+        message = integrity.damage_message(self.modality_name, name, self.reader.name, problem)
+        if self.shards.pop(name, None) is not None:
+            log.error("%s", message)
+        self.load_errors[name] = message
+        return CorruptIndex(message)
 
     def search_local(self, request: worker_pb2.ShardSearchRequest) -> worker_pb2.ShardSearchResponse:
         """One shard's answer (``Search``): the shard the request names, or this worker's only one."""
@@ -194,7 +266,10 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             if name in self.load_errors:
                 out.errors.add(shard=name, message=self.load_errors[name])
                 continue
-            out.results.append(self._search_one(name, query))
+            try:
+                out.results.append(self._search_one(name, query))
+            except CorruptIndex as exc:  # this shard's fault, not the query's: the others still answer
+                out.errors.add(shard=name, message=str(exc))
         return out
 
     async def _answer(
@@ -215,6 +290,9 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         except FourfoldError as exc:
             await context.abort(status_for(exc), str(exc))
             raise  # unreachable: abort raises
+        finally:
+            if not self.shards and self.warm:  # every shard damaged: say so to health checks
+                await self._set_serving(False)
 
     async def Search(
         self, request: worker_pb2.ShardSearchRequest, context: grpc.aio.ServicerContext

@@ -15,10 +15,12 @@ segments of the shard.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
 from fourfold.plugins.graph.parse import UNKNOWN, FileFacts, Import, parse_file, supported
 from fourfold.plugins.types import Segment
 
@@ -105,6 +107,20 @@ def _module_key_python(path: str) -> list[str]:
     return parts
 
 
+def _file_text(segs: list[Segment]) -> str:
+    """A file's text put back together from its segments (every line lies in some segment)."""
+    size = max(s.end_line for s in segs)
+    lines = [""] * size
+    for seg in segs:
+        for offset, text in enumerate(seg.content.split("\n")[: seg.end_line - seg.start_line + 1]):
+            lines[seg.start_line - 1 + offset] = text
+    return "\n".join(lines)
+
+
+def _join_js(folder: str, target: str) -> str:
+    return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
+
+
 class _Builder:
     def __init__(self, segments: Iterable[Segment]) -> None:
         self.nodes: list[NodeRecord] = []
@@ -118,7 +134,8 @@ class _Builder:
         self.module_keys: dict[int, str] = {}
         self.py_keys: dict[str, list[int]] = defaultdict(list)
         self.go_dirs: dict[str, list[int]] = defaultdict(list)  # "repo/dir" suffix -> package nodes
-        self.go_modules: dict[str, tuple[str, str]] = {}  # module path from go.mod -> (repo, its folder)
+        self.layout = Layout()  # package_dir, go.mod, package.json, tsconfig: read from the segments
+        self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
         self.go_receivers: dict[int, tuple[str, int]] = {}  # method node -> (receiver var, type node)
         self.js_files: dict[tuple[str, str], int] = {}
@@ -133,11 +150,11 @@ class _Builder:
     def _load(self, segments: Iterable[Segment]) -> None:
         by_file: dict[tuple[str, str], list[Segment]] = defaultdict(list)
         for seg in segments:
-            if seg.path.endswith("go.mod"):
-                for line in seg.content.splitlines():
-                    if line.startswith("module ") and len(line.split()) > 1:
-                        self.go_modules[line.split()[1].strip()] = (seg.repo, posixpath.dirname(seg.path))
             by_file[(seg.repo, seg.path)].append(seg)
+        configs = {key: _file_text(segs) for key, segs in by_file.items() if posixpath.basename(key[1]) in CONFIG_NAMES}
+        self.layout = read_layout(configs)
+        self.notes.extend(self.layout.notes)
+        self.py_packages = {repo: set(names) for repo, names in self.layout.python_packages.items()}
         index_of: dict[str, int] = {}
         skipped: dict[str, int] = defaultdict(int)
         for (repo, path), segs in sorted(by_file.items()):
@@ -224,8 +241,25 @@ class _Builder:
             for i in range(len(parts)):
                 self.py_keys[".".join(parts[i:])].append(f.node)
             self.module_keys[f.node] = ".".join(parts)
+            for key in self._mapped_python_keys(repo, path):
+                if f.node not in self.py_keys[key]:
+                    self.py_keys[key].append(f.node)
+            if path.endswith("/__init__.py") and posixpath.dirname(posixpath.dirname(path)) in ("", "src"):
+                self.py_packages.setdefault(repo, set()).add(posixpath.basename(posixpath.dirname(path)))
         elif language in _JS_FAMILY:
             self.js_files[(repo, path)] = f.node
+
+    def _mapped_python_keys(self, repo: str, path: str) -> list[str]:
+        """Module names ``path`` has under the repository's ``package_dir`` mappings."""
+        out = []
+        for root in self.layout.python_roots:
+            if root.repo != repo or (root.folder and not path.startswith(root.folder + "/")):
+                continue
+            parts = _module_key_python(path[len(root.folder) + 1 :] if root.folder else path)
+            key = ".".join(p for p in (root.prefix, *parts) if p)
+            if key:
+                out.append(key)
+        return out
 
     def _module_node(self, repo: str, path: str, language: str, key: str) -> int:
         node = len(self.nodes)
@@ -347,11 +381,96 @@ class _Builder:
             return None
         candidates = self.py_keys.get(spec, [])
         if not candidates:
-            return None
+            return self._linked_python_module(f, spec)
         # same repository first, then the module whose path is shortest (closest to a root)
         return min(candidates, key=lambda n: (self.nodes[n].repo != f.repo, self.nodes[n].path.count("/")))
 
+    def _linked_python_module(self, f: _File, spec: str) -> int | None:
+        """``pkg.sub.mod`` where ``pkg`` is a package of this repository but ``pkg/sub`` is no folder of it.
+
+        The package's subpackages then live elsewhere in the repository and are linked into it (a
+        symlink ``pkg/sub -> ../sub``, which the walk does not follow, or an install-time mapping the
+        build files do not spell out): ``sub.mod`` is looked up among this repository's modules.
+        """
+        head, _, rest = spec.partition(".")
+        if not rest or head not in self.py_packages.get(f.repo, ()):
+            return None
+        found = [n for n in self.py_keys.get(rest, ()) if self.nodes[n].repo == f.repo]
+        return min(found, key=lambda n: self.nodes[n].path.count("/")) if found else None
+
+    def _js_file(self, repo: str, stem: str) -> int | None:
+        """The JS/TS file ``stem`` names (as written, with an extension added, or its folder's index)."""
+        stem = posixpath.normpath(stem).lstrip("/") if stem else "."
+        if stem.startswith("../") or stem == "..":
+            return None
+        stem = "" if stem == "." else stem
+        bare = re.sub(r"(\.d)?\.(m|c)?(j|t)sx?$", "", stem)
+        options = [stem] + [b + ext for b in dict.fromkeys((stem, bare)) if b for ext in _JS_EXTENSIONS]
+        options += [f"{stem}/index{ext}" if stem else f"index{ext}" for ext in _JS_EXTENSIONS]
+        for option in options:
+            node = self.js_files.get((repo, option))
+            if node is not None:
+                return node
+        return None
+
+    def _js_package(self, spec: str) -> int | None:
+        """``spec`` through a package.json of an indexed package: its ``exports``, else its main file."""
+        parts = spec.split("/")
+        cut = 2 if spec.startswith("@") else 1
+        package = self.layout.js_packages.get("/".join(parts[:cut]))
+        if package is None:
+            return None
+        sub = "./" + "/".join(parts[cut:]) if len(parts) > cut else "."
+        targets: list[str] = []
+        for key, values in package.exports:
+            if key == sub:
+                targets.extend(values)
+            elif "*" in key:
+                head, _, tail = key.partition("*")
+                if sub.startswith(head) and sub.endswith(tail) and len(sub) >= len(head) + len(tail):
+                    star = sub[len(head) : len(sub) - len(tail)]
+                    targets.extend(v.replace("*", star) for v in values)
+        if not targets:
+            targets = [sub]
+        for target in targets:
+            stem = _join_js(package.folder, target)
+            node = self._js_file(package.repo, stem)
+            if node is None:  # a build output (dist/, lib/...): its source under src/
+                source = re.sub(r"^((?:.*/)?)(?:dist|lib|build|out|esm|cjs)/", r"\1src/", stem)
+                node = self._js_file(package.repo, source) if source != stem else None
+            if node is not None:
+                return node
+        return None
+
+    def _ts_path(self, f: _File, spec: str) -> int | None:
+        """``spec`` through the ``paths`` (and ``baseUrl``) of the nearest tsconfig above ``f``."""
+        for config in self.layout.ts_paths:
+            if config.repo != f.repo or (config.folder and not f.path.startswith(config.folder + "/")):
+                continue
+            for pattern, targets in config.paths:
+                head, star, tail = pattern.partition("*")
+                if star:
+                    if not (spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail)):
+                        continue
+                    rest = spec[len(head) : len(spec) - len(tail)]
+                elif spec != pattern:
+                    continue
+                else:
+                    rest = ""
+                for target in targets:
+                    node = self._js_file(f.repo, _join_js(config.base, target.replace("*", rest)))
+                    if node is not None:
+                        return node
+            return None  # only the nearest tsconfig applies
+        return None
+
     def _js_module(self, f: _File, spec: str) -> int | None:
+        if not spec.startswith("."):
+            found = self._ts_path(f, spec)
+            if found is None:
+                found = self._js_package(spec)
+            if found is not None:
+                return found
         if spec.startswith("."):
             repo, stem = f.repo, posixpath.normpath(posixpath.join(posixpath.dirname(f.path), spec))
         else:  # a package: another indexed repository of that name
@@ -370,7 +489,7 @@ class _Builder:
         return None
 
     def _go_module(self, f: _File, spec: str) -> int | None:
-        for module, (repo, folder) in self.go_modules.items():
+        for module, (repo, folder) in self.layout.go_modules.items():
             if spec == module or spec.startswith(module + "/"):
                 key = "/".join(p for p in (repo, folder, spec[len(module) :].strip("/")) if p)
                 found = [n for n in self.go_dirs.get(key, ()) if self.nodes[n].repo == repo]

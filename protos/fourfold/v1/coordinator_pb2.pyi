@@ -223,3 +223,49 @@ class StatusResponse(_message.Message):
     version: str
     nodes: int
     def __init__(self, generation: _Optional[str] = ..., repos: _Optional[_Iterable[_Union[RepoStatus, _Mapping]]] = ..., shards: _Optional[_Iterable[_Union[ShardStatus, _Mapping]]] = ..., modalities: _Optional[_Iterable[str]] = ..., version: _Optional[str] = ..., nodes: _Optional[int] = ...) -> None: ...
+
+class ReadFileRequest(_message.Message):
+    __slots__ = ("repo", "path", "start_line", "end_line")
+    REPO_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    START_LINE_FIELD_NUMBER: _ClassVar[int]
+    END_LINE_FIELD_NUMBER: _ClassVar[int]
+    repo: str
+    path: str
+    start_line: int
+    end_line: int
+    def __init__(self, repo: _Optional[str] = ..., path: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ...) -> None: ...
+
+class FileSymbol(_message.Message):
+    __slots__ = ("symbol", "kind", "start_line", "end_line")
+    SYMBOL_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    START_LINE_FIELD_NUMBER: _ClassVar[int]
+    END_LINE_FIELD_NUMBER: _ClassVar[int]
+    symbol: str
+    kind: str
+    start_line: int
+    end_line: int
+    def __init__(self, symbol: _Optional[str] = ..., kind: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ...) -> None: ...
+
+class ReadFileResponse(_message.Message):
+    __slots__ = ("repo", "path", "language", "generation", "start_line", "end_line", "total_lines", "content", "symbols")
+    REPO_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_FIELD_NUMBER: _ClassVar[int]
+    START_LINE_FIELD_NUMBER: _ClassVar[int]
+    END_LINE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_LINES_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    SYMBOLS_FIELD_NUMBER: _ClassVar[int]
+    repo: str
+    path: str
+    language: str
+    generation: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    content: str
+    symbols: _containers.RepeatedCompositeFieldContainer[FileSymbol]
+    def __init__(self, repo: _Optional[str] = ..., path: _Optional[str] = ..., language: _Optional[str] = ..., generation: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ..., total_lines: _Optional[int] = ..., content: _Optional[str] = ..., symbols: _Optional[_Iterable[_Union[FileSymbol, _Mapping]]] = ...) -> None: ...

@@ -54,6 +54,11 @@ class CoordinatorStub:
                 request_serializer=fourfold_dot_v1_dot_coordinator__pb2.SyncRequest.SerializeToString,
                 response_deserializer=fourfold_dot_v1_dot_coordinator__pb2.IndexProgress.FromString,
                 _registered_method=True)
+        self.ReadFile = channel.unary_unary(
+                '/fourfold.v1.Coordinator/ReadFile',
+                request_serializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.SerializeToString,
+                response_deserializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileResponse.FromString,
+                _registered_method=True)
 
 
 class CoordinatorServicer:
@@ -88,6 +93,14 @@ class CoordinatorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReadFile(self, request, context):
+        """The indexed text of one file of the live generation (a repository the caller may not read
+        answers NOT_FOUND, exactly like a missing file).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CoordinatorServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -110,6 +123,11 @@ def add_CoordinatorServicer_to_server(servicer, server):
                     servicer.Sync,
                     request_deserializer=fourfold_dot_v1_dot_coordinator__pb2.SyncRequest.FromString,
                     response_serializer=fourfold_dot_v1_dot_coordinator__pb2.IndexProgress.SerializeToString,
+            ),
+            'ReadFile': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReadFile,
+                    request_deserializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.FromString,
+                    response_serializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -220,6 +238,33 @@ class Coordinator:
             '/fourfold.v1.Coordinator/Sync',
             fourfold_dot_v1_dot_coordinator__pb2.SyncRequest.SerializeToString,
             fourfold_dot_v1_dot_coordinator__pb2.IndexProgress.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReadFile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fourfold.v1.Coordinator/ReadFile',
+            fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.SerializeToString,
+            fourfold_dot_v1_dot_coordinator__pb2.ReadFileResponse.FromString,
             options,
             channel_credentials,
             insecure,

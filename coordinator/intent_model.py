@@ -1,0 +1,239 @@
+"""The learned routing layer: a linear model over hashed word and character n-grams.
+
+The keyword rules of ``intent.py`` are precise but only know the phrasings they were written for;
+an impact question worded another way ("is it safe to delete X?") falls through to the identifier
+or fallback rule. This model reads a query as a bag of hashed features (word unigrams and bigrams
+with identifiers reduced to their shape, character 3-5-grams of the words, and a few shape flags:
+quotes, a stack frame, a definition keyword of some language, code punctuation) and scores every
+intent with one matrix product; a softmax turns the scores into probabilities.
+
+It is trained offline by ``benchmarks/routing.py`` on templated phrasings (``benchmarks/
+routing_phrasings.py``) and shipped as ``intent_model.npz`` (float16 weights, a few hundred KB);
+loading takes a few milliseconds, scoring a query well under one. numpy only.
+
+``intent.classify`` consults it after the rules, and only to overrule a guess (see there).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from fourfold.coordinator.intent import Classification
+
+__all__ = [
+    "DIMENSIONS",
+    "KEEP_RULES_FROM",
+    "MIN_PROBABILITY",
+    "MODEL_PATH",
+    "IntentModel",
+    "Prediction",
+    "consult",
+    "features",
+    "load_model",
+]
+
+#: Hashed feature space (a power of two).
+DIMENSIONS = 1 << 15
+MODEL_PATH = Path(__file__).with_name("intent_model.npz")
+
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*|\d+|[^\sA-Za-z_$\d]")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
+_PATH = re.compile(r"[\w.-]+/[\w./-]+|\w+\.(?:py|go|js|ts|tsx|java|rs|c|h|cpp|rb|php|kt|cs)\b")
+_LINE_NUMBER = re.compile(r":\d+(?::\d+)?\b|\bline \d+")
+_DEF_SYNTAX = re.compile(
+    r"^\s*(?:def|class|func|fn|pub\s+fn|function|interface|struct|type|trait|enum|impl|module|package|export"
+    r"|const|let|var|public|private|protected|static|async\s+def|async\s+function)\b",
+    re.IGNORECASE,
+)
+_FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("dquote", re.compile(r"\"[^\"]+\"")),
+    ("squote", re.compile(r"(?<!\w)'[^']{2,}'")),
+    ("backtick", re.compile(r"`[^`]+`")),
+    ("question", re.compile(r"\?\s*$")),
+    ("multiline", re.compile(r"\n\s*\S")),
+    ("braces", re.compile(r"[{};]")),
+    ("arrow", re.compile(r"=>|->|:=")),
+    ("call", re.compile(r"\w\([^)]*\)")),
+    ("open-call", re.compile(r"\w\($|\w\(\s*\w+\s*$")),
+    ("path", _PATH),
+    ("line-number", _LINE_NUMBER),
+    ("def-syntax", _DEF_SYNTAX),
+    ("error-name", re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b|\bE[A-Z]{3,}\b")),
+    ("frame", re.compile(r"^\s*(?:at\s+\S.*\(\S+:\d+|File \S+, line \d+|goroutine \d+ \[)", re.MULTILINE)),
+    ("colon-message", re.compile(r"^\s*\w[\w.]*:\s+\S", re.MULTILINE)),
+    ("capitalised", re.compile(r"^\s*[A-Z][a-z]")),
+    ("full-stop", re.compile(r"[a-z]\.\s*$")),
+)
+
+
+#: Word families the phrasings of one intent share (stems, so misspelt and inflected forms mostly
+#: match): the model weighs a family once, and a template never seen in training that says
+#: "ripple" or "relies" still lands in the family its neighbours trained.
+_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rf"^(?:{stems})", re.IGNORECASE))
+    for name, stems in (
+        ("change", r"chang|modif|renam|remov|delet|refactor|edit|touch|alter|updat|rewrit|drop|replac|deprecat"),
+        (
+            "effect",
+            r"break|broke|affect|impact|depend|reli|rely|downstream|ripple|risk|safe|consequen|propagat|fail"
+            r"|effect|blast|radius|transitiv|revers",
+        ),
+        ("use", r"call|invok|usag|use[sd]?$|using|referenc|refs?$|import|instantiat|construct|site|incoming|hierarch"),
+        (
+            "define",
+            r"defin|declar|implement|sourc|locat|signatur|jump|open$|field|lives?$|struct|class|type$|method"
+            r"|function|func$|fn$|def$",
+        ),
+        ("similar", r"simil|like$|alike|resembl|clone|duplicat|same|variant|equivalen|copy|copie|pattern|look"),
+        (
+            "explain",
+            r"how|why|explain|overview|describ|understand|purpose|role|design|architect|summar|flow|work"
+            r"|handl|mean|idea|concept|tell",
+        ),
+        ("search", r"string|text|literal|messag|grep|occurren|contain|print|log$|says|exact|match|error|warn|raise"),
+        ("task", r"read|writ|convert|pars|sort|merg|creat|send|download|get|check|validat|format|count|hash|split"),
+    )
+)
+
+
+def _shape(token: str) -> str | None:
+    """The shape of an identifier-like token, or None for a plain word."""
+    if "." in token or "::" in token or "->" in token:
+        return "<dotted>"
+    if "_" in token.strip("_") or token.startswith("_"):
+        return "<snake>"
+    if _CAMEL.search(token):
+        return "<camel>"
+    if token[:1].isupper() and len(token) > 1 and not token.isupper():
+        return "<Title>"
+    if token.isupper() and len(token) > 2:
+        return "<UPPER>"
+    return None
+
+
+def features(query: str) -> list[str]:
+    """The feature strings of ``query`` (before hashing): stable across runs and processes."""
+    text = query.strip()
+    out = [f"f:{name}" for name, pattern in _FLAGS if pattern.search(text)]
+    tokens = _TOKEN.findall(text)
+    n = len(tokens)
+    out.append(f"len:{min(n, 12) if n < 12 else 12 + min((n - 12) // 8, 6)}")
+    words: list[str] = []
+    for token in tokens:
+        shape = _shape(token)
+        lower = token.lower()
+        if shape is not None:
+            words.append(shape)
+            pass  # the name itself says nothing of the intent: only its shape is a feature
+        elif token.isdigit():
+            words.append("<num>")
+        else:
+            words.append(lower)
+            out.extend(f"fam:{name}" for name, stems in _FAMILIES if stems.match(lower))
+            if token.isalpha() and len(token) > 2:
+                padded = f"<{lower}>"
+                for size in (3, 4, 5):
+                    out.extend(f"c:{padded[i : i + size]}" for i in range(len(padded) - size + 1))
+    out.extend(f"w:{w}" for w in words)
+    out.extend(f"b:{a} {b}" for a, b in itertools.pairwise(words))
+    if words:
+        out.append(f"first:{words[0]}")
+        out.append(f"last:{words[-1]}")
+        if n == 1:
+            out.append(f"only:{words[0] if words[0].startswith('<') else 'word'}")
+    return out
+
+
+def hashed(query: str, dimensions: int = DIMENSIONS) -> npt.NDArray[np.int64]:
+    """Feature indices of ``query`` (crc32, so the same in every process; duplicates kept)."""
+    return np.fromiter(
+        (zlib.crc32(f.encode("utf-8", "surrogateescape")) % dimensions for f in features(query)), dtype=np.int64
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    intent: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class IntentModel:
+    """Weights (``dimensions`` x intents), a bias per intent, and the intents' names."""
+
+    intents: tuple[str, ...]
+    weights: npt.NDArray[np.float32]
+    bias: npt.NDArray[np.float32]
+
+    def probabilities(self, query: str) -> npt.NDArray[np.float64]:
+        idx = hashed(query, self.weights.shape[0])
+        scores = self.weights[idx].sum(axis=0, dtype=np.float64) + self.bias
+        scores -= scores.max()
+        e = np.exp(scores)
+        return np.asarray(e / e.sum())
+
+    def predict(self, query: str) -> Prediction:
+        p = self.probabilities(query)
+        best = int(p.argmax())
+        return Prediction(self.intents[best], float(p[best]))
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path, intents=np.array(self.intents), weights=self.weights.astype(np.float16), bias=self.bias
+        )
+
+    @classmethod
+    def open(cls, path: Path) -> IntentModel:
+        with np.load(path, allow_pickle=False) as doc:
+            intents = tuple(str(s) for s in doc["intents"])
+            return cls(intents, doc["weights"].astype(np.float32), doc["bias"].astype(np.float32))
+
+
+@functools.cache
+def load_model(path: Path = MODEL_PATH) -> IntentModel | None:
+    """The shipped model (read once), or None when the file is absent: the rules then route alone."""
+    return IntentModel.open(path) if path.is_file() else None
+
+
+#: A rule at or above this confidence is the high-precision layer: the model never overrules it.
+KEEP_RULES_FROM = 0.85
+#: The model overrules a guessing rule only when it is at least this sure of another intent.
+MIN_PROBABILITY = 0.60
+#: A learned route's confidence is the probability scaled by this (>= 0.85 only when p >= 0.95:
+#: the direct path needs a sure model; below that the answer is fused around the learned intent).
+CONFIDENCE_SCALE = 0.9
+
+
+def consult(
+    query: str,
+    rule: Classification,
+    model: IntentModel | None = None,
+    *,
+    keep_from: float = KEEP_RULES_FROM,
+    min_probability: float = MIN_PROBABILITY,
+) -> Classification:
+    """``rule``, or the model's intent where the rule only guessed and the model is sure of another.
+
+    Kept as they are: a rule of confidence >= ``KEEP_RULES_FROM`` (the original keyword forms of docs/design.md),
+    a plugin's rule (its intents are not the model's), and any rule the model agrees with, so the
+    rule table keeps its intents, confidences and rule names.
+    """
+    from fourfold.coordinator.intent import Classification
+
+    model = model if model is not None else load_model()
+    if model is None or rule.confidence >= keep_from or rule.rule.startswith("plugin:"):
+        return rule
+    guess = model.predict(query)
+    if guess.intent == rule.intent or guess.probability < min_probability:
+        return rule
+    return Classification(guess.intent, round(guess.probability * CONFIDENCE_SCALE, 2), "learned")

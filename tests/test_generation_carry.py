@@ -58,6 +58,7 @@ def test_nothing_changed_carries_every_shard_as_links(store: IndexStore) -> None
         assert before.segment_db(repo).stat().st_ino == after.segment_db(repo).stat().st_ino
     assert sorted(s.id for s in after.segments()) == sorted(s.id for s in before.segments())
     assert after.manifest["repos"] == before.manifest["repos"]
+    assert after.manifest["integrity"] == before.manifest["integrity"]  # carried with the links, not re-read
 
 
 def test_one_changed_file_rebuilds_only_its_repository(store: IndexStore, tmp_path: Path) -> None:
@@ -73,6 +74,9 @@ def test_one_changed_file_rebuilds_only_its_repository(store: IndexStore, tmp_pa
         assert set(_inodes(before.shard_dir(old_b)).values()).isdisjoint(_inodes(after.shard_dir(new_b)).values())
     assert before.segment_db("alpha").stat().st_ino == after.segment_db("alpha").stat().st_ino
     assert before.segment_db("beta").stat().st_ino != after.segment_db("beta").stat().st_ino
+    checked = after.manifest["integrity"]["shards"]
+    assert checked["text/alpha"] == before.manifest["integrity"]["shards"]["text/alpha"]
+    assert set(checked) == {s.folder for s in after.shards()}
     # a shard over several repositories (the graph's partitions hold cross-repository edges) is rebuilt
     assert summary.carried_shards == 2
     symbols = {s.symbol for s in after.segments(repos=["beta"])}

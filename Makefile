@@ -26,9 +26,9 @@ install: $(BIN)/fourfold
 # ripgrep and Universal Ctags are the independent references some tests compare against;
 # headless Chromium and its driver run the search page's browser test.
 system-tools:
-	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags git chromium chromium-driver >/dev/null; \
-	  else echo "install ripgrep, universal-ctags, chromium and chromium-driver to run the comparison and browser tests"; fi; fi
+	@if ! command -v rg >/dev/null || ! command -v ctags >/dev/null || ! command -v csearch >/dev/null || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep universal-ctags codesearch git chromium chromium-driver >/dev/null; \
+	  else echo "install ripgrep, universal-ctags, codesearch, chromium and chromium-driver to run the comparison and browser tests"; fi; fi
 
 demo: install
 	$(BIN)/fourfold demo

@@ -1,10 +1,15 @@
-"""Text modality against ripgrep: index size and speed, and query latency on the same tree.
+"""Text modality against ripgrep and csearch: index size and speed, and query latency on the same tree.
 
 Builds a corpus of real source (the dev corpora plus site-packages sources, copied under distinct
 names until it reaches the target size), indexes each repository as one text shard through the
 modality itself (build + load in-process), then times literal and regex queries, selective and
 not, against ``rg`` over the same files with a warm cache. Shards are searched in parallel, one
-thread per core, as the coordinator's fan-out would; ``rg`` uses its own threads.
+thread per core, as the coordinator's fan-out would; ``rg`` uses its own threads. ``csearch``
+(Debian ``codesearch``: the same trigram-index idea) answers from a ``cindex`` of the same tree.
+Each round times fourfold, rg and csearch one after the other (interleaved), medians reported,
+with the load average before and after (the machine may be shared). fourfold is asked as the
+coordinator asks a literal/regex listing: ``k`` files (``--k``, default 50) with every matching
+line and exact totals.
 
     python benchmarks/text_vs_ripgrep.py --out text_vs_rg.json          # >= 200 MB
     python benchmarks/text_vs_ripgrep.py --small --out /tmp/smoke.json   # ~10 MB smoke run
@@ -55,6 +60,10 @@ QUERIES = (
     QuerySpec("literal selective 3", "literal", "Too many redirects"),
     QuerySpec("literal 57 files", "literal", "getaddrinfo"),
     QuerySpec("literal 180 files", "literal", "raise_for_status"),
+    QuerySpec("literal stubs", "literal", "SupportsRead"),
+    QuerySpec("literal NoReturn", "literal", "NoReturn"),
+    QuerySpec("literal __slots__", "literal", "__slots__"),
+    QuerySpec("literal self", "literal", "self"),
     QuerySpec("literal unselective", "literal", "return"),
     QuerySpec("literal 2-char", "literal", "=="),
     QuerySpec("regex selective", "regex", r"def \w+_timeout\("),
@@ -71,9 +80,13 @@ class QueryResult:
     pattern: str
     fourfold_ms: float
     rg_ms: float
+    csearch_ms: float | None
     fourfold_lines: int
     rg_lines: int
+    csearch_lines: int | None
+    fourfold_files: int
     candidate_files: int
+    fourfold_exact: bool  # False: a shard stopped at k files and the counts are lower bounds
 
 
 def source_roots() -> list[tuple[str, Path]]:
@@ -127,15 +140,6 @@ def dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def median_ms(fn: object, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()  # type: ignore[operator]
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
 def rg_args(spec: QuerySpec) -> list[str]:
     return [
         "rg",
@@ -149,6 +153,29 @@ def rg_args(spec: QuerySpec) -> list[str]:
     ]
 
 
+_GO_META = set("\\.+*?()|[]{}^$")
+
+
+def go_quote(literal: str) -> str:
+    """``regexp.QuoteMeta``: csearch takes Go RE2 syntax, which refuses escapes of plain characters."""
+    return "".join("\\" + c if c in _GO_META else c for c in literal)
+
+
+def cs_args(spec: QuerySpec) -> list[str]:
+    return ["csearch", "-n", go_quote(spec.pattern) if spec.mode == "literal" else spec.pattern]
+
+
+def interleaved(fns: dict[str, object], repeat: int) -> dict[str, float]:
+    """Median ms of each function, timed in turn within each round (A, B, C, A, B, C ...)."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()  # type: ignore[operator]
+            times[name].append((time.perf_counter() - start) * 1000)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--small", action="store_true", help="a ~10 MB corpus for a smoke run")
@@ -158,18 +185,25 @@ def main() -> int:
         "--workdir", type=Path, default=None, help="where the corpus and shards go (temporary by default)"
     )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON here")
+    parser.add_argument(
+        "--reuse", action="store_true", help="keep the corpus and shards a previous run left in --workdir"
+    )
+    parser.add_argument("--k", type=int, default=50, help="files fourfold returns per query (default 50)")
     args = parser.parse_args()
+    load_before = os.getloadavg()
     if shutil.which("rg") is None:
         print("ripgrep (rg) is not on PATH; install it to compare", file=sys.stderr)
         return 2
     target = int((10 if args.small else args.target_mb) * 1e6)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-text-bench-"))
     corpus_dir, shards_dir = work / "corpus", work / "shards"
-    shutil.rmtree(corpus_dir, ignore_errors=True)
-    shutil.rmtree(shards_dir, ignore_errors=True)
+    reuse = args.reuse and corpus_dir.is_dir() and shards_dir.is_dir()
+    if not reuse:
+        shutil.rmtree(corpus_dir, ignore_errors=True)
+        shutil.rmtree(shards_dir, ignore_errors=True)
 
     t0 = time.perf_counter()
-    repos = make_corpus(corpus_dir, target)
+    repos = {p.name: p for p in sorted(corpus_dir.iterdir())} if reuse else make_corpus(corpus_dir, target)
     corpus_bytes = dir_bytes(corpus_dir)
     n_files = sum(1 for p in corpus_dir.rglob("*") if p.is_file())
     print(
@@ -180,7 +214,7 @@ def main() -> int:
     modality = TextModality()
     segment_s = build_s = 0.0
     segments_total = 0
-    for repo, root in repos.items():
+    for repo, root in repos.items() if not reuse else ():
         t = time.perf_counter()
         segments = list(repo_segments(repo, root))
         segment_s += time.perf_counter() - t
@@ -192,24 +226,42 @@ def main() -> int:
     t = time.perf_counter()
     shards: list[TextShard] = [modality.load(shards_dir / repo) for repo in repos]
     load_ms = (time.perf_counter() - t) * 1000
+    built = f"build {build_s:.1f}s = {corpus_bytes / 1e6 / build_s:.1f} MB/s" if build_s else "reused"
     print(
         f"index: {index_bytes / 1e6:.1f} MB = {index_bytes / corpus_bytes:.2f}x corpus (content included); "
-        f"build {build_s:.1f}s = {corpus_bytes / 1e6 / build_s:.1f} MB/s (segmenting {segment_s:.1f}s more); "
+        f"{built} (segmenting {segment_s:.1f}s more); "
         f"{segments_total} segments; load {len(shards)} shards {load_ms:.0f} ms"
     )
+
+    cs_env: dict[str, str] | None = None
+    cindex_bytes = 0
+    cindex_cpu_s = 0.0
+    if shutil.which("cindex") and shutil.which("csearch"):
+        cs_env = {**os.environ, "CSEARCHINDEX": str(work / "csearchindex")}
+        before = os.times()
+        subprocess.run(["cindex", str(corpus_dir)], env=cs_env, capture_output=True, check=True)
+        after = os.times()
+        cindex_cpu_s = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        cindex_bytes = (work / "csearchindex").stat().st_size
+        print(
+            f"cindex: {cindex_bytes / 1e6:.1f} MB = {cindex_bytes / corpus_bytes:.2f}x corpus, {cindex_cpu_s:.1f} CPU-s"
+        )
+    else:
+        print("csearch/cindex not on PATH (Debian package codesearch): no csearch column", file=sys.stderr)
 
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     results: list[QueryResult] = []
     for spec in QUERIES:
-        query = ModalityQuery(spec.pattern, k=10, case_sensitive=True, options={"mode": spec.mode})
+        query = ModalityQuery(spec.pattern, k=args.k, case_sensitive=True, options={"mode": spec.mode, "group": "file"})
 
         def ours(q: ModalityQuery = query) -> list[object]:
             return list(pool.map(lambda s: s.search(q), shards))
 
         answers = ours()  # warm-up, and the counts
         lines = sum(a.total_matches for a in answers)  # type: ignore[attr-defined]
+        files = sum(a.total_files for a in answers)  # type: ignore[attr-defined]
+        exact = not any(a.total_lower_bound for a in answers)  # type: ignore[attr-defined]
         candidates = sum(int(a.notes[0].rsplit("; ", 1)[1].split()[0]) for a in answers)  # type: ignore[attr-defined]
-        ours_ms = median_ms(ours, args.repeat)
         rg_cmd = rg_args(spec)
         counted = subprocess.run([*rg_cmd, "-c", "--include-zero", str(corpus_dir)], capture_output=True, text=True)
         rg_lines = sum(int(line.rsplit(":", 1)[1]) for line in counted.stdout.splitlines() if line)
@@ -217,21 +269,53 @@ def main() -> int:
         def rg(cmd: list[str] = rg_cmd) -> None:
             subprocess.run([*cmd, "-n", "--no-heading", str(corpus_dir)], stdout=subprocess.DEVNULL, check=False)
 
+        fns: dict[str, object] = {"fourfold": ours, "rg": rg}
+        cs_lines: int | None = None
+        if cs_env is not None:
+            cs_cmd = cs_args(spec)
+            out = subprocess.run(cs_cmd, env=cs_env, capture_output=True, check=False).stdout
+            cs_lines = out.count(b"\n")
+
+            def cs(cmd: list[str] = cs_cmd, env: dict[str, str] = cs_env) -> None:
+                subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=False)
+
+            fns["csearch"] = cs
         rg()
-        rg_ms = median_ms(rg, args.repeat)
-        results.append(QueryResult(spec.name, spec.mode, spec.pattern, ours_ms, rg_ms, lines, rg_lines, candidates))
+        med = interleaved(fns, args.repeat)
+        results.append(
+            QueryResult(
+                spec.name,
+                spec.mode,
+                spec.pattern,
+                med["fourfold"],
+                med["rg"],
+                med.get("csearch"),
+                lines,
+                rg_lines,
+                cs_lines,
+                files,
+                candidates,
+                exact,
+            )
+        )
 
     header = (
-        f"{'query':<22} {'pattern':<44} {'fourfold ms':>11} {'rg ms':>8} {'x faster':>8} {'lines':>8} "
-        f"{'rg lines':>8} {'cand.files':>10}"
+        f"{'query':<22} {'pattern':<28} {'fourfold ms':>11} {'rg ms':>8} {'cs ms':>8} {'x rg':>7} {'x cs':>6} "
+        f"{'lines':>8} {'rg lines':>8} {'cs lines':>8} {'files':>6} {'cand.':>6}"
     )
     print(header)
     print("-" * len(header))
     for r in results:
+        cs_ms = f"{r.csearch_ms:>8.1f}" if r.csearch_ms is not None else f"{'-':>8}"
+        x_cs = f"{r.csearch_ms / r.fourfold_ms:>6.2f}" if r.csearch_ms is not None else f"{'-':>6}"
+        ours_lines = ("" if r.fourfold_exact else ">=") + str(r.fourfold_lines)
         print(
-            f"{r.name:<22} {r.pattern[:44]:<44} {r.fourfold_ms:>11.1f} {r.rg_ms:>8.1f} {r.rg_ms / r.fourfold_ms:>8.2f} "
-            f"{r.fourfold_lines:>8} {r.rg_lines:>8} {r.candidate_files:>10}"
+            f"{r.name:<22} {r.pattern[:28]:<28} {r.fourfold_ms:>11.1f} {r.rg_ms:>8.1f} {cs_ms} "
+            f"{r.rg_ms / r.fourfold_ms:>7.2f} {x_cs} {ours_lines:>8} {r.rg_lines:>8} "
+            f"{r.csearch_lines if r.csearch_lines is not None else '-':>8} {r.fourfold_files:>6} {r.candidate_files:>6}"
         )
+    load_after = os.getloadavg()
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} ({os.cpu_count()} CPUs)")
     summary = {
         "corpus_bytes": corpus_bytes,
         "files": n_files,
@@ -241,9 +325,15 @@ def main() -> int:
         "index_ratio": index_bytes / corpus_bytes,
         "build_seconds": build_s,
         "segment_seconds": segment_s,
-        "index_mb_per_s": corpus_bytes / 1e6 / build_s,
+        "index_mb_per_s": corpus_bytes / 1e6 / build_s if build_s else None,  # None: --reuse, no build timed
         "load_ms": load_ms,
         "threads": os.cpu_count(),
+        "k": args.k,
+        "cindex_bytes": cindex_bytes,
+        "cindex_ratio": cindex_bytes / corpus_bytes if cindex_bytes else None,
+        "cindex_cpu_seconds": cindex_cpu_s,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
         "queries": [asdict(r) for r in results],
     }
     if args.out:

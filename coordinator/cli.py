@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -30,6 +31,8 @@ from fourfold.rpc_errors import explain, speaks_tls
 
 __all__ = ["build_parser", "main"]
 
+#: Files a page when ``search --all`` pages through a listing (the coordinator's largest k).
+ALL_PAGE_K = 1000
 #: Longest --deadline-ms (an hour): the wire field is a 32-bit integer.
 MAX_DEADLINE_MS = 3_600_000
 #: Largest value a 32-bit wire field holds (a larger -k would fail inside protobuf).
@@ -90,7 +93,21 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--path", dest="path_glob", default="", help="only paths matching this glob")
     se.add_argument("--lang", action="append", default=[], help="only this language (repeatable)")
     se.add_argument("--case-sensitive", action="store_true", help="literal and regex matches respect case")
-    se.add_argument("--regex", action="store_true", help="treat the query as a regular expression (RE2 syntax)")
+    se.add_argument(
+        "--regex",
+        action="store_true",
+        help="treat the query as a regular expression (RE2 syntax): the text modality lists the matching lines",
+    )
+    se.add_argument(
+        "--literal", action="store_true", help="treat the query as an exact string: the text modality lists its lines"
+    )
+    se.add_argument(
+        "--all",
+        dest="all_pages",
+        action="store_true",
+        help="literal/regex search: page through every matching file (the answer says whether it is complete)",
+    )
+    se.add_argument("--cursor", default="", help="continue a literal/regex listing from the previous answer's cursor")
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
@@ -429,6 +446,10 @@ def _print_answer(r, as_json: bool) -> None:
         print(f"  partial answer: missing {', '.join(r.missing_shards)}")
     if r.no_confident_match:
         print("  no confident match: the hits below are candidates, not answers")
+    if r.total_files or r.total_matches:
+        bound = "" if r.total_exact else "at least "
+        state = "complete" if r.complete else ("more: pass --cursor " + r.cursor if r.cursor else "incomplete")
+        print(f"  {bound}{r.total_matches} matching lines in {bound}{r.total_files} files · {state}")
     for n in r.notes:
         print(f"  note: {n}")
     for i, h in enumerate(r.hits, 1):
@@ -436,6 +457,9 @@ def _print_answer(r, as_json: bool) -> None:
         sym = f"  {h.kind} {h.symbol}" if h.symbol else ""
         demoted = " (demoted)" if h.demoted else ""
         print(f"{i:>3}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{sym}  [{h.score:.4f} {why}]{demoted}")
+        if r.total_files and h.match_lines:  # a listing: the file's matching lines, not only the segment's
+            more = f" (+{len(h.match_lines) - 20} more)" if len(h.match_lines) > 20 else ""
+            print(f"       lines {','.join(map(str, h.match_lines[:20]))}{more}")
         shown: set[str] = set()
         for line in h.snippet.splitlines():
             if len(shown) == 4:
@@ -509,14 +533,16 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def _search_params(args: argparse.Namespace) -> SearchParams:
 
-    options = {"mode": "regex"} if args.regex else {}
+    if args.regex and args.literal:
+        raise InvalidInput("--regex and --literal exclude each other: a query is either a pattern or an exact string")
+    options = {"mode": "regex"} if args.regex else {"mode": "literal"} if args.literal else {}
     if args.profile:
         options["profile"] = args.profile
     if args.explain:
         options["explain"] = "1"
     return SearchParams(
         query=args.query,
-        k=args.k,
+        k=max(args.k, ALL_PAGE_K) if args.all_pages else args.k,  # --all: k is only the page size
         repos=tuple(args.repo),
         intent=args.intent,
         preset=args.preset,
@@ -528,6 +554,7 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
         case_sensitive=args.case_sensitive,
         options=options,
         with_snippets=not args.json,
+        cursor=args.cursor,
     )
 
 
@@ -541,13 +568,13 @@ def cmd_search(args: argparse.Namespace) -> int:
     params = _search_params(args)
     client = None if args.in_process else _client_if_up(args.address)
     if client is None:
-        return _search_in_process(params, args.json)
+        return _search_in_process(params, args.json, args.all_pages)
     with client:
         _say_which_store(client, args.address)
-        return _run_search(client, params, args.json)
+        return _run_search(client, params, args.json, args.all_pages)
 
 
-def _search_in_process(params: SearchParams, as_json: bool) -> int:
+def _search_in_process(params: SearchParams, as_json: bool, all_pages: bool = False) -> int:
     """Answer from the index store itself: the engine over shards loaded in this process (no
     cluster, no server; the shards a query needs are loaded, the others never)."""
     from fourfold.coordinator.engine import Engine
@@ -560,11 +587,17 @@ def _search_in_process(params: SearchParams, as_json: bool) -> int:
     async def run():
         engine = Engine(store)
         try:
-            return await engine.search(params)
+            first = answer_to_pb(await engine.search(params))
+            if not all_pages:
+                return first
+            pages = [first]
+            while pages[-1].cursor:
+                pages.append(answer_to_pb(await engine.search(dataclasses.replace(params, cursor=pages[-1].cursor))))
+            return _joined(pages)
         finally:
             await engine.stop()
 
-    _print_answer(answer_to_pb(asyncio.run(run())), as_json)
+    _print_answer(asyncio.run(run()), as_json)
     return 0
 
 
@@ -590,14 +623,33 @@ def _say_which_store(client, address: str | None) -> None:
         )
 
 
-def _run_search(client, params, as_json: bool) -> int:
+def _run_search(client, params, as_json: bool, all_pages: bool = False) -> int:
     try:
         r = client.search(params)
+        if all_pages:
+            pages = [r]
+            while pages[-1].cursor:
+                pages.append(client.search(dataclasses.replace(params, cursor=pages[-1].cursor)))
+            r = _joined(pages)
     except grpc.RpcError as exc:
         print(f"fourfold: {exc.code().name}: {exc.details()}", file=sys.stderr)
         return 2
     _print_answer(r, as_json)
     return 0
+
+
+def _joined(pages):
+    """One answer holding every page of a listing: the last page's totals, every page's hits."""
+    from fourfold.v1 import coordinator_pb2
+
+    merged = coordinator_pb2.SearchResponse()
+    merged.CopyFrom(pages[-1])
+    del merged.hits[:]
+    for page in pages:
+        merged.hits.extend(page.hits)
+    if len(pages) > 1:
+        merged.notes.append(f"{len(pages)} pages")
+    return merged
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

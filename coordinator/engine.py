@@ -21,12 +21,13 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexSummary, SearchParams
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
-from fourfold.coordinator.fusion import fuse, merge_shards
+from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
+from fourfold.coordinator.fusion import fuse, listed, merge_shards
 from fourfold.coordinator.profiles import (
     DIRECT_CONFIDENCE,
     Preset,
@@ -44,7 +45,7 @@ from fourfold.index.generation import RepoOptions, ShardExecutor, build_generati
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery
+from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
 
 if TYPE_CHECKING:
     from fourfold.workers.cluster import Launcher
@@ -72,6 +73,8 @@ REFRESH_INTERVAL_S = 5.0
 MAX_FOLLOW_UP_ROUNDS = 8
 #: ``options["explain"]`` set to this adds the routing decision to the answer's notes.
 EXPLAIN_OPTION = "explain"
+#: Text search modes that list lines (a regex stays a regex: never classified as prose).
+LISTING_MODES = ("literal", "regex")
 
 #: ``ask(modality, shard, query)``: one shard's answer (the engine: its searcher's).
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
@@ -163,6 +166,7 @@ class _Collected:
     missing: list[str]
     notes: list[str]
     modality_ms: dict[str, float]
+    results: list[ShardResult] = field(default_factory=list)  # every shard's answer, for the listing totals
 
 
 class Engine:
@@ -338,6 +342,10 @@ class Engine:
     def plan(self, p: SearchParams, preset: Preset | None = None) -> Plan:
         """The intent (classified unless forced), the strategy and the modalities to ask, by weight."""
         preset = preset or get_preset(p.preset)
+        mode = p.options.get("mode", "")
+        if mode in LISTING_MODES and not p.modalities and not p.weights and "text" in self.plugins.modalities:
+            # a literal or regex asks for lines, not for meaning: the text modality alone lists them
+            return Plan(p.intent or "exact_match", 1.0, f"mode={mode}", "direct", {"text": 1.0}, preset)
         if p.intent:
             intent, confidence, rule = p.intent, 1.0, "forced"
         else:
@@ -382,6 +390,19 @@ class Engine:
         allowed = self._scope(p, visible)
         weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one
         depth = min(max(3 * p.k, 30), 300)
+        listing = self._is_listing(p, plan)
+        offset = 0
+        options = dict(p.options)
+        if listing:
+            # one hit per file with every matching line; deep enough for this page after the cursor's
+            options["group"] = "file"
+            offset = self._cursor_offset(p, generation, allowed)
+            depth = offset + p.k
+        elif p.cursor:
+            raise InvalidQuery(
+                "a cursor continues a literal or regex listing (text modality alone); this search ranks "
+                "instead: ask again without the cursor, or with mode=literal/regex"
+            )
         query = ModalityQuery(
             text=p.query,
             k=depth,
@@ -391,7 +412,7 @@ class Engine:
             languages=p.languages,
             case_sensitive=p.case_sensitive,
             # a restricted caller's answer must be the one the store would give without the others
-            options={**p.options, SCOPE_OPTION: "only"} if visible is not None else dict(p.options),
+            options={**options, SCOPE_OPTION: "only"} if visible is not None else options,
         )
         targets = self._targets(generation, weights, allowed, visible)
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
@@ -405,14 +426,19 @@ class Engine:
                 f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
                 "a walk across partitions may be incomplete"
             )
-        fused = fuse(
-            self._ranked(collected.per_modality, depth, allowed, p.path_glob),
-            weights,
-            plan.preset.rrf_k,
-            use_centrality=plan.strategy == "fused",
-            # impact lists dependents (two functions, two answers); segments=all asks for every segment
-            per_file=plan.intent != "impact_analysis" and p.options.get("segments") != "all",
-            centrality_scale=centrality_scale(p.options.get("profile", ""), plan.intent),
+        ranked = self._ranked(collected.per_modality, depth, allowed, p.path_glob)
+        fused = (
+            listed(ranked.get("text", []))  # a listing's order stands, so pages extend each other
+            if listing
+            else fuse(
+                ranked,
+                weights,
+                plan.preset.rrf_k,
+                use_centrality=plan.strategy == "fused",
+                # impact lists dependents (two functions, two answers); segments=all asks for every segment
+                per_file=plan.intent != "impact_analysis" and p.options.get("segments") != "all",
+                centrality_scale=centrality_scale(p.options.get("profile", ""), plan.intent),
+            )
         )
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
         if chosen_direct and weights and not (p.modalities or p.weights or fused):
@@ -428,7 +454,7 @@ class Engine:
                 return replace(fused_answer, notes=(note, *fused_answer.notes))
         reader = self._reader(generation)
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
-        hits = fused[: p.k]
+        hits = fused[offset : offset + p.k] if listing else fused[: p.k]
         confidences, refused = self._judge(hits, rerank_scores, rerank_status, collected.notes)
         if p.with_snippets and hits:
             hits = self._snippets(reader, hits)
@@ -461,7 +487,34 @@ class Engine:
             rerank=rerank_status,
             no_confident_match=refused,
             confidences=confidences,
+            **_ListingTotals.of(collected.results).answer_fields(
+                listing=listing,
+                partial=bool(collected.missing),
+                returned=offset + len(hits),
+                next_cursor=lambda n: encode_cursor(Cursor(n, generation, self._digest(p, allowed))),
+            ),
         )
+
+    @staticmethod
+    def _is_listing(p: SearchParams, plan: Plan) -> bool:
+        """Whether this search lists literal/regex matches file by file (the text modality alone)."""
+        return (
+            p.options.get("mode") in LISTING_MODES
+            and plan.strategy == "direct"
+            and set(plan.weights) == {"text"}
+            and plan.intent != "impact_analysis"
+            and p.options.get("segments") != "all"  # every segment asked for: segment hits, ranked
+        )
+
+    @staticmethod
+    def _digest(p: SearchParams, allowed: frozenset[str] | None) -> str:
+        return query_digest(p.query, sorted(allowed or ()), p.path_glob, p.languages, p.case_sensitive, p.options)
+
+    def _cursor_offset(self, p: SearchParams, generation: str, allowed: frozenset[str] | None) -> int:
+        """Files of the listing already returned (0 without a cursor)."""
+        if not p.cursor:
+            return 0
+        return decode_cursor(p.cursor, generation, self._digest(p, allowed)).offset
 
     def _scope(self, p: SearchParams, visible: frozenset[str] | None) -> frozenset[str] | None:
         """The repositories a search may answer from (None: every one)."""
@@ -528,6 +581,7 @@ class Engine:
                 out.notes.append(f"{out.missing[-1]} missing: {why}")
                 continue
             out.per_modality[a.modality].append(list(a.result.hits))
+            out.results.append(a.result)
             for n in a.result.notes:
                 if n not in out.notes:
                     out.notes.append(n)
@@ -672,3 +726,43 @@ class Engine:
                     self.launcher.retire(old)
                     await self.searcher.refresh()
             return summary
+
+
+@dataclass(slots=True)
+class _ListingTotals:
+    """Sums the shards' line and file counts of a literal/regex search (see ``ShardResult``)."""
+
+    lines: int = 0
+    files: int = 0
+    lower_bound: bool = False
+    counted: bool = False
+
+    @classmethod
+    def of(cls, results: Sequence[ShardResult]) -> _ListingTotals:
+        totals = cls()
+        for r in results:
+            totals.add(r)
+        return totals
+
+    def add(self, r: ShardResult) -> None:
+        if r.line_counts:
+            self.counted = True
+            self.lines += r.total_matches
+            self.files += r.total_files
+            self.lower_bound |= r.total_lower_bound
+
+    def answer_fields(
+        self, *, listing: bool, partial: bool, returned: int, next_cursor: Callable[[int], str]
+    ) -> dict[str, Any]:
+        """The Answer's totals, completeness and cursor (``returned``: files up to this page's end)."""
+        if not self.counted:
+            return {}
+        exact = not self.lower_bound and not partial
+        more = returned < self.files or (self.lower_bound and listing)
+        return {
+            "total_matches": self.lines,
+            "total_files": self.files,
+            "total_exact": exact,
+            "complete": listing and exact and not more,
+            "cursor": next_cursor(returned) if listing and more else "",
+        }

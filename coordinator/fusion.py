@@ -16,7 +16,7 @@ from dataclasses import replace
 from fourfold.api import FusedHit, ModalityRank
 from fourfold.plugins.types import Hit
 
-__all__ = ["DEMOTION", "FusedHit", "ModalityRank", "boost", "fuse", "is_demoted", "merge_shards"]
+__all__ = ["DEMOTION", "FusedHit", "ModalityRank", "boost", "fuse", "is_demoted", "listed", "merge_shards"]
 
 #: Score multiplier for vendored, built and archived paths.
 DEMOTION = 0.5
@@ -55,6 +55,15 @@ def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
                 best[h.segment_id] = replace(kept, match_lines=tuple(sorted({*kept.match_lines, *h.match_lines})))
     merged = sorted(best.values(), key=lambda h: (-h.score, h.repo, h.path, h.start_line, h.segment_id))
     return merged[:limit]
+
+
+def listed(hits: Sequence[Hit]) -> list[FusedHit]:
+    """A literal/regex listing's merged hits as they are: no demotion or boost reorders them, so
+    a deeper page's list extends a shallower one's (a cursor neither skips nor repeats a file)."""
+    return [
+        FusedHit(h, h.score, {"text": ModalityRank(rank, 1.0, h.score)}, is_demoted(h.path))
+        for rank, h in enumerate(hits)
+    ]
 
 
 def fuse(

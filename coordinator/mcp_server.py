@@ -94,6 +94,8 @@ MAX_ANSWER_CHARS = 6_000
 MAX_K = 30
 #: Lines of code shown under each hit.
 SNIPPET_LINES = 3
+#: Matching line numbers shown per hit (the rest counted).
+MATCH_LINES = 20
 #: Segments of one file read_segment looks through for the one holding a line.
 READ_SEGMENT_CANDIDATES = 1000
 #: Coordinator clients an HTTP MCP server keeps open, one per caller token.
@@ -127,6 +129,13 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
     if answer.partial:
         head += f" · PARTIAL (missing {', '.join(answer.missing_shards)})"
     lines = [head]
+    if answer.total_files or answer.total_matches:
+        bound = "" if answer.total_exact else "at least "
+        lines.append(
+            f"{bound}{answer.total_matches} matching lines in {bound}{answer.total_files} files · "
+            + ("complete" if answer.complete else "INCOMPLETE")
+            + (f" · next page: cursor={answer.cursor}" if answer.cursor else "")
+        )
     lines.extend(f"note: {n}" for n in answer.notes[:3])
     size = sum(len(x) + 1 for x in lines)
     for i, f in enumerate(answer.hits, 1):
@@ -135,7 +144,9 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
         why = ", ".join(
             f"{m}#{r.rank + 1}" for m, r in sorted(f.modalities.items(), key=lambda kv: -kv[1].contribution)
         )
-        matched = f" lines {','.join(map(str, h.match_lines[:5]))}" if h.match_lines else ""
+        shown = ",".join(map(str, h.match_lines[:MATCH_LINES]))
+        more = f" +{len(h.match_lines) - MATCH_LINES} more" if len(h.match_lines) > MATCH_LINES else ""
+        matched = f" lines {shown}{more}" if h.match_lines else ""
         entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}  [{why}{matched}]"]
         entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: bounds.snippet_lines])
         block = "\n".join(entry)
@@ -184,6 +195,8 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         intent: str = "",
         preset: str = "default",
         k: int = 10,
+        mode: str = "",
+        cursor: str = "",
         ctx: Context | None = None,
     ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
@@ -191,8 +204,15 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         retries handled"), quoted strings ("\\"connection refused\\""), or code to find similar code.
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match; preset quick,
-        default or thorough; k hits (1-30)."""
-        return await run(ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k))
+        default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and
+        every matching line with exact totals and says whether the list is complete; pass the
+        answer's cursor back (same query) for the next page."""
+        if mode not in ("", "literal", "regex"):
+            raise ToolError(f"mode must be '', 'literal' or 'regex', got {mode!r}")
+        options = {"mode": mode} if mode else {}
+        return await run(
+            ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k), options=options, cursor=cursor
+        )
 
     @server.tool()
     async def find_definition(

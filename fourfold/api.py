@@ -52,6 +52,7 @@ class SearchParams:
     case_sensitive: bool = False
     options: Mapping[str, str] = field(default_factory=dict)
     with_snippets: bool = False
+    cursor: str = ""  # a literal/regex listing's next page (Answer.cursor of the previous one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,13 @@ class Answer:
     rerank: str = ""  # "<reranker>" when it reordered the candidates, "skipped (<reason>)", "" when not asked
     no_confident_match: bool = False
     confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
+    # literal and regex search: matching lines and files in all, whether those are exact (not lower
+    # bounds), whether the hits are every match, and the next page's cursor ("" on the last page)
+    total_matches: int = 0
+    total_files: int = 0
+    total_exact: bool = False
+    complete: bool = False
+    cursor: str = ""
 
 
 @dataclass

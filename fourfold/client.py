@@ -21,7 +21,7 @@ runtime, so a process that only asks questions starts in tens of milliseconds
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -88,6 +88,10 @@ def _raise(exc: grpc.RpcError) -> NoReturn:
     raise error_from_rpc(exc) from None
 
 
+#: Files per page when ``search_all`` pages through a listing (the coordinator's largest k).
+MAX_PAGE = 1000
+
+
 def _read_request(repo: str, path: str, start_line: int, end_line: int) -> coordinator_pb2.ReadFileRequest:
     return coordinator_pb2.ReadFileRequest(repo=repo, path=path, start_line=start_line, end_line=end_line)
 
@@ -108,8 +112,11 @@ def search_request(
     options: Mapping[str, str] | None = None,
     snippets: bool = False,
     deadline_ms: int = 5000,
+    cursor: str = "",
 ) -> coordinator_pb2.SearchRequest:
-    """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``)."""
+    """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``: the text
+    modality lists the matching lines unless ``modalities`` or ``weights`` ask otherwise;
+    ``cursor``: the previous page's ``Answer.cursor``)."""
     opts = dict(options or {})
     if regex:
         opts["mode"] = "regex"
@@ -128,6 +135,7 @@ def search_request(
             case_sensitive=case_sensitive,
             options=opts,
             with_snippets=snippets,
+            cursor=cursor,
         )
     )
 
@@ -198,6 +206,17 @@ class Client:
             )
         except grpc.RpcError as exc:
             _raise(exc)
+
+    def search_all(self, query: str, *, k: int = MAX_PAGE, **kw: Any) -> Iterator[Answer]:
+        """Every page of a literal or regex listing (``regex=True`` or ``options={"mode": ...}``),
+        ``k`` files a page, following each answer's ``cursor`` until the last page."""
+        cursor = ""
+        while True:
+            answer = self.search(query, k=k, cursor=cursor, **kw)
+            yield answer
+            cursor = answer.cursor
+            if not cursor:
+                return
 
     def status(self) -> Status:
         try:
@@ -305,6 +324,16 @@ class AsyncClient:
         return answer_from_pb(
             await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
         )
+
+    async def search_all(self, query: str, *, k: int = MAX_PAGE, **kw: Any) -> AsyncIterator[Answer]:
+        """The asyncio twin of :meth:`Client.search_all`."""
+        cursor = ""
+        while True:
+            answer = await self.search(query, k=k, cursor=cursor, **kw)
+            yield answer
+            cursor = answer.cursor
+            if not cursor:
+                return
 
     async def status(self) -> Status:
         return status_from_pb(

@@ -94,6 +94,7 @@ def params_from_pb(m: coordinator_pb2.SearchRequest) -> SearchParams:
         case_sensitive=m.case_sensitive,
         options=dict(m.options),
         with_snippets=m.with_snippets,
+        cursor=m.cursor,
     )
 
 
@@ -112,6 +113,7 @@ def params_to_pb(p: SearchParams) -> coordinator_pb2.SearchRequest:
         case_sensitive=p.case_sensitive,
         options=dict(p.options),
         with_snippets=p.with_snippets,
+        cursor=p.cursor,
     )
 
 
@@ -144,6 +146,11 @@ def answer_to_pb(a: Answer) -> coordinator_pb2.SearchResponse:
         weights=dict(a.weights),
         rerank=a.rerank,
         no_confident_match=a.no_confident_match,
+        total_matches=a.total_matches,
+        total_files=a.total_files,
+        total_exact=a.total_exact,
+        complete=a.complete,
+        cursor=a.cursor,
     )
 
 
@@ -172,6 +179,11 @@ def answer_from_pb(r: coordinator_pb2.SearchResponse) -> Answer:
         no_confident_match=r.no_confident_match,
         # () when no hit carries one, as the engine leaves it
         confidences=confidences if any(c is not None for c in confidences) else (),
+        total_matches=r.total_matches,
+        total_files=r.total_files,
+        total_exact=r.total_exact,
+        complete=r.complete,
+        cursor=r.cursor,
     )
 
 
@@ -189,6 +201,10 @@ def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
         "generation": r.generation,
         "notes": list(r.notes),
         "timings_ms": {t.stage: round(t.ms, 3) for t in r.timings},
+        # literal and regex search: every match, or exactly how the answer falls short of it
+        "complete": r.complete,
+        "total_matches": {"lines": r.total_matches, "files": r.total_files, "exact": r.total_exact},
+        "cursor": r.cursor or None,
         "hits": [
             {
                 "repo": h.repo,

@@ -149,12 +149,18 @@ class ShardResult:
     """The ranked hits of one shard, the count of all matches even when k cut the list, and notes.
 
     ``follow_ups``: further rounds this answer needs (see ``FollowUp``); empty for almost every shard.
+    ``line_counts``: ``total_matches`` counts matching lines and ``total_files`` the files holding
+    them (literal and regex search), so a caller can tell whether it holds every match;
+    ``total_lower_bound``: the shard stopped counting early and the totals are lower bounds.
     """
 
     hits: tuple[Hit, ...]
     total_matches: int = 0
     notes: tuple[str, ...] = ()
     follow_ups: tuple[FollowUp, ...] = ()
+    total_files: int = 0
+    line_counts: bool = False
+    total_lower_bound: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,7 +160,7 @@ def test_answer_json_is_the_cli_shape() -> None:
     j = answer_to_json(answer_to_pb(_answer()))
     assert list(j) == [
         "intent", "confidence", "fusion_strategy", "preset", "partial", "no_confident_match", "rerank",
-        "missing_shards", "generation", "notes", "timings_ms", "hits",
+        "missing_shards", "generation", "notes", "timings_ms", "complete", "total_matches", "cursor", "hits",
     ]  # fmt: skip
     assert j["hits"][0]["confidence"] == 0.9 and j["hits"][1]["confidence"] is None
     assert j["hits"][0]["modalities"] == {"text": {"rank": 0, "contribution": 0.3}}

@@ -51,6 +51,9 @@ def result_to_pb(
         notes=list(r.notes),
         seconds=seconds,
         follow_ups=[worker_pb2.FollowUp(repos=list(f.repos), options=dict(f.options)) for f in r.follow_ups],
+        total_files=r.total_files,
+        line_counts=r.line_counts,
+        total_lower_bound=r.total_lower_bound,
     )
 
 
@@ -60,4 +63,7 @@ def result_from_pb(m: worker_pb2.ShardSearchResponse) -> ShardResult:
         total_matches=m.total_matches,
         notes=tuple(m.notes),
         follow_ups=tuple(FollowUp(tuple(f.repos), dict(f.options)) for f in m.follow_ups),
+        total_files=m.total_files,
+        line_counts=m.line_counts,
+        total_lower_bound=m.total_lower_bound,
     )

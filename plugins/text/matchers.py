@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import re2
 
@@ -18,7 +18,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
 from fourfold.plugins.text.trigram_query import Query, for_literal, for_regex
 
-__all__ = ["Matcher", "literal_matcher", "regex_matcher"]
+__all__ = ["Matcher", "find_lines", "literal_matcher", "regex_matcher"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,17 +34,22 @@ class Matcher:
     #: For a literal: (trigram key, byte offset in the folded literal) of every trigram, so that
     #: the index's position masks can rule out files where the trigrams never line up.
     grams: tuple[tuple[int, int], ...] = ()
+    #: How notes name the matcher (formatted once: every shard's answer repeats it).
+    label: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"{self.description} [{self.trigrams}]")
 
     def __str__(self) -> str:
-        return f"{self.description} [{self.trigrams}]"
+        return self.label
 
     def lines(self, data: bytes) -> list[int]:
         """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match."""
         if self.needle is not None:
             if self.case_sensitive:
-                return _find_lines(data, self.needle)
+                return find_lines(data, self.needle)
             if data.isascii():  # ASCII folding is then exactly Unicode simple folding
-                return _find_lines(data.lower(), self.needle)
+                return find_lines(data.lower(), self.needle)
         out: list[int] = []
         search = self.program.search
         pos = line = 0
@@ -64,7 +69,7 @@ class Matcher:
         return self.program.search(encode(text)) is not None
 
 
-def _find_lines(data: bytes, needle: bytes) -> list[int]:
+def find_lines(data: bytes, needle: bytes) -> list[int]:
     """``Matcher.lines`` for a plain byte string, with ``bytes.find``."""
     out: list[int] = []
     pos = line = 0

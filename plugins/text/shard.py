@@ -7,6 +7,8 @@ number of threads. ``total_matches`` counts matching lines for literal and regex
 
 from __future__ import annotations
 
+import functools
+import heapq
 import json
 import math
 import mmap
@@ -14,7 +16,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +25,9 @@ import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.text.build import FORMAT
+from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
-from fourfold.plugins.text.matchers import Matcher, literal_matcher, regex_matcher
+from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher, regex_matcher
 from fourfold.plugins.text.storage import PostingLists, StringTable
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
@@ -42,6 +45,11 @@ _VERIFY_BYTES = 64 << 10
 
 MODES = ("auto", "literal", "regex", "bm25")
 
+#: A literal/regex listing whose candidate blocks hold more compressed bytes than this (a few
+#: tens of ms of verification) stops once it holds k files, with lower-bound totals (Zoekt's
+#: shard match limit); below it every candidate is verified and the totals are exact.
+_LISTING_BUDGET_BYTES = 2 << 20
+
 #: BM25 parameters (Lucene's defaults) and the weight of a term found in the file name.
 K1, B = 1.2, 0.75
 FILENAME_WEIGHT = 0.5
@@ -49,15 +57,6 @@ FILENAME_WEIGHT = 0.5
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)+)"')
 _SNIPPET_LINES = 3
 _SNIPPET_WIDTH = 240
-
-
-@dataclass(frozen=True, slots=True)
-class _SegmentMatch:
-    """The matching lines (1-based) one segment owns."""
-
-    seg: int
-    file: int
-    lines: tuple[int, ...]
 
 
 class TextShard:
@@ -77,6 +76,8 @@ class TextShard:
             )
         self.dir = shard_dir
         self._local = threading.local()
+        self._parent_cache: dict[int, npt.NDArray[np.int64]] = {}
+        self._symbols: bytes | None = None
         self.n_files = int(meta["files"])
         self.n_segments = int(meta["segments"])
         self.avg_seg_len = max(float(meta["avg_seg_len"]), 1.0)
@@ -114,6 +115,9 @@ class TextShard:
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
         self.seg_info = StringTable.load(shard_dir, "seg_info")
         self.tri = PostingLists.load(shard_dir, "tri")
+        #: trigram -> list index, remembered: a query looks each trigram up several times (to order
+        #: an AND, to decode, to check positions), and repeated queries ask the same ones
+        self._tri_find = functools.lru_cache(maxsize=1 << 16)(self.tri.find)
         self.tri_mask, self.tri_first = self._load_masks(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
         self.terms = StringTable.load(shard_dir, "terms")
@@ -221,13 +225,14 @@ class TextShard:
         if isinstance(q, Tri):
             ids = decoded.get(q.key)
             if ids is None:
-                ids = decoded[q.key] = self.tri.get(q.key)
+                i = self._tri_find(q.key)
+                ids = decoded[q.key] = self.tri.ids(i) if i >= 0 else np.empty(0, dtype=np.int64)
             return ids
         if isinstance(q, And):
             # cheapest first: single trigrams by list length, then the rest
             def cost(c: Query) -> float:
                 if isinstance(c, Tri):
-                    i = self.tri.find(c.key)
+                    i = self._tri_find(c.key)
                     return self.tri.size(i) if i >= 0 else 0
                 return math.inf
 
@@ -279,7 +284,7 @@ class TextShard:
         if self.tri_mask is None:
             return candidates
         acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
-        found = [(self.tri.find(key), key, offset) for key, offset in grams]
+        found = [(self._tri_find(key), key, offset) for key, offset in grams]
         if any(k < 0 for k, _, _ in found):
             return candidates[:0]
         # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
@@ -326,33 +331,67 @@ class TextShard:
         lo, hi = int(self.file_blocks[f]), int(self.file_blocks[f + 1])
         return lo + max(int(np.searchsorted(self.block_line[lo:hi], line, side="right")) - 1, 0)
 
-    def _match_lines(self, m: Matcher, blocks: Sequence[int]) -> list[int]:
-        """The 0-based file lines that ``m`` matches in ``blocks`` (of one file, in order)."""
+    def _match_lines(self, m: Matcher, blocks: Sequence[int], texts: list[bytes] | None = None) -> list[int]:
+        """The 0-based file lines that ``m`` matches in ``blocks`` (of one file, in order).
+
+        ``texts``: filled with the text of the first few matching lines (a file hit's snippet),
+        cut while the block is in hand rather than decompressed again for the hit.
+        """
         out: list[int] = []
         for b in blocks:
             first = int(self.block_line[b])
-            out.extend(first + line for line in m.lines(self._block_bytes(b)))
+            data = self._block_bytes(b)
+            rel = m.lines(data)
+            if texts is not None and rel and len(texts) < _SNIPPET_LINES:
+                need = rel[: _SNIPPET_LINES - len(texts)]
+                parts = data.split(b"\n", need[-1] + 1)
+                texts.extend(parts[r][: _SNIPPET_WIDTH * 4] for r in need)
+            out.extend(first + line for line in rel)
         return out
+
+    def _parents(self, f: int) -> npt.NDArray[np.int64]:
+        """Per segment of file ``f`` (file-local index), the nearest earlier segment that encloses
+        it (-1: none). Segments are stored by (start, -end), so enclosing ones come first; computed
+        once per file with a stack and kept (read-only arrays: safe to share between threads)."""
+        cache: dict[int, npt.NDArray[np.int64]] = self._parent_cache
+        got = cache.get(f)
+        if got is not None:
+            return got
+        lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
+        ends = self.seg_end[lo:hi].tolist()
+        parent = [-1] * (hi - lo)
+        stack: list[int] = []
+        for j, end in enumerate(ends):
+            while stack and ends[stack[-1]] < end:
+                stack.pop()
+            parent[j] = stack[-1] if stack else -1
+            stack.append(j)
+        got = cache[f] = np.array(parent, dtype=np.int64)
+        return got
 
     def _owners_of(self, f: int, lines: Sequence[int]) -> list[int]:
         """Global segment index owning each given 0-based line of file ``f`` (-1: none).
 
-        Only the matching lines are resolved (innermost = shortest covering segment; ties: the
-        later one, as ``line_owners`` paints), so a file with thousands of segments costs a few
-        vector operations per match instead of a pass over every segment.
+        The innermost covering segment is the last one starting at or before the line that still
+        covers it: a binary search finds the last start, then enclosing parents are followed while
+        the segment ends before the line (a few steps: the nesting depth). Cost: O(matches · log
+        segments), not matches × segments.
         """
         lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
-        if not lines or lo == hi:
+        if not len(lines) or lo == hi:
             return [-1] * len(lines)
-        starts = self.seg_start[lo:hi].astype(np.int64) - 1
-        ends = self.seg_end[lo:hi].astype(np.int64) - 1
-        at = np.asarray(lines, dtype=np.int64)[:, None]
-        covers = (starts[None, :] <= at) & (at <= ends[None, :])
-        width = np.where(covers, (ends - starts)[None, :], np.iinfo(np.int64).max)
-        # the shortest covering segment; among equals the last one (argmin on the reversed columns)
-        best = width.shape[1] - 1 - np.argmin(width[:, ::-1], axis=1)
-        found = covers[np.arange(len(lines)), best]
-        return [int(b) + lo if ok else -1 for b, ok in zip(best.tolist(), found.tolist(), strict=True)]
+        at = np.asarray(lines, dtype=np.int64) + 1  # 1-based, as the segment bounds
+        starts = self.seg_start[lo:hi]
+        ends = self.seg_end[lo:hi]
+        cand = np.searchsorted(starts, at, side="right").astype(np.int64) - 1
+        if hi - lo > 1:
+            parent = self._parents(f)
+            while True:
+                bad = (cand >= 0) & (ends[np.maximum(cand, 0)] < at)
+                if not bad.any():
+                    break
+                cand[bad] = parent[cand[bad]]
+        return np.where(cand >= 0, cand + lo, -1).tolist()
 
     # --- literal and regex -----------------------------------------------------------------
 
@@ -363,7 +402,13 @@ class TextShard:
         mask: npt.NDArray[np.bool_] | None,
         rank_terms: tuple[str, ...] = (),
     ) -> ShardResult:
-        """Segments whose lines match every matcher; ranked by how well, then by ``rank_terms``."""
+        """Lines that match every matcher (within one segment when there are several matchers).
+
+        Every candidate file is verified, so the totals (lines and files) are exact; only the
+        hits ``k`` keeps are scored in full, given their owners and cut into snippets. With the
+        option ``group=file`` a hit is a file: its best segment carrying every matching line of
+        the file; otherwise a hit is a segment with the lines it owns.
+        """
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -378,47 +423,193 @@ class TextShard:
             per_block.append(by_file)
         files = sorted(set(per_block[0]).intersection(*per_block[1:]))
         verified = sum(len(by_file[f]) for by_file in per_block for f in files)
-        found: list[_SegmentMatch] = []
-        total = 0
+        per_file = query.options.get("group", "") == "file"
+        symbol_segs = self._symbol_matches(matchers) if files else frozenset()
+        # a listing over more candidate bytes than the budget is verified in a fixed order (files
+        # defining a matching name, then by path) and stops once it holds k files: the totals are
+        # then lower bounds, and the order does not depend on k, so pages stay consistent
+        budgeted = (
+            per_file
+            and len(matchers) == 1
+            and int(self.content_sizes[[b for f in files for b in per_block[0][f]]].sum()) > _LISTING_BUDGET_BYTES
+        )
+        if budgeted:
+            defining = {int(self.seg_file[seg]) for seg in symbol_segs}
+            files = [f for f in files if f in defining] + [f for f in files if f not in defining]
+        stopped_at = len(files)
+        # (file, 1-based matching lines, {segment: its lines} or None when not resolved yet)
+        matched: list[tuple[int, list[int], dict[int, list[int]] | None]] = []
+        snippets: dict[int, list[bytes]] = {}
         for f in files:
             per_matcher = []
+            texts: list[bytes] | None = [] if per_file and len(matchers) == 1 else None
             for m, by_file in zip(matchers, per_block, strict=True):
-                lines = self._match_lines(m, by_file[f])
+                lines = self._match_lines(m, by_file[f], texts)
                 if not lines:
                     break
                 per_matcher.append(lines)
             else:
-                by_seg: list[dict[int, set[int]]] = []
-                for lines in per_matcher:
-                    segs: dict[int, set[int]] = {}
-                    for line, o in zip(lines, self._owners_of(f, lines), strict=True):
-                        if o >= 0:
-                            segs.setdefault(o, set()).add(line + 1)
-                    by_seg.append(segs)
+                if len(matchers) == 1:
+                    matched.append((f, [line + 1 for line in per_matcher[0]], None))
+                    if texts is not None:
+                        snippets[f] = texts
+                    if budgeted and len(matched) >= query.k:
+                        stopped_at = files.index(f) + 1
+                        break
+                    continue
+                by_seg = [self._by_owner(f, lines) for lines in per_matcher]
                 common = set(by_seg[0]).intersection(*by_seg[1:])
-                for seg in sorted(common):
-                    lines_of_seg = sorted(set().union(*(s[seg] for s in by_seg)))
-                    total += len(lines_of_seg)
-                    found.append(_SegmentMatch(seg, f, tuple(lines_of_seg)))
-        extra = self._bm25_scores(rank_terms) if rank_terms and found else {}
-        scored = [(self._grep_score(sm, matchers) + extra.get(sm.seg, 0.0), sm) for sm in found]
-        scored.sort(key=lambda p: (-p[0], self.paths[p[1].file], int(self.seg_start[p[1].seg])))
-        hits = tuple(self._hit(sm.seg, score, sm.lines) for score, sm in scored[: query.k])
-        notes = (
-            f"text: {' AND '.join(str(m) for m in matchers)}; {len(files)} of {self.n_files} files verified "
+                if common:
+                    segs = {seg: sorted(set().union(*(s[seg] for s in by_seg))) for seg in sorted(common)}
+                    matched.append((f, sorted(set().union(*segs.values())), segs))
+        total_lines = sum(len(lines) for _, lines, _ in matched)
+        extra = self._bm25_scores(rank_terms) if rank_terms and matched else {}
+        lower_bound = stopped_at < len(files)
+        if per_file:
+            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets, in_order=budgeted)
+        else:
+            hits = self._segment_hits(matched, query.k, symbol_segs, extra)
+        notes = [
+            f"text: {' AND '.join(m.label for m in matchers)}; {len(files)} of {self.n_files} files verified "
             f"({verified} of {self.n_blocks} blocks)",
+        ]
+        if lower_bound:
+            share = stopped_at / len(files)
+            notes.append(
+                f"text: stopped after {stopped_at} of {len(files)} candidate files, holding k={query.k} matching "
+                f"files: at least {total_lines} lines in {len(matched)} files (about {round(total_lines / share)} "
+                f"lines in {round(len(matched) / share)} files by the share verified); ask for the next page for more"
+            )
+        return ShardResult(
+            hits=hits,
+            total_matches=total_lines,
+            notes=tuple(notes),
+            total_files=len(matched),
+            line_counts=True,
+            total_lower_bound=lower_bound,
         )
-        return ShardResult(hits=hits, total_matches=total, notes=notes)
 
-    def _grep_score(self, sm: _SegmentMatch, matchers: tuple[Matcher, ...]) -> float:
+    def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:
+        """The given 0-based lines of file ``f`` by owning segment, 1-based (lines no segment owns dropped)."""
+        segs: dict[int, list[int]] = {}
+        for line, o in zip(lines, self._owners_of(f, lines), strict=True):
+            if o >= 0:
+                segs.setdefault(o, []).append(line + 1)
+        return segs
+
+    def _segment_hits(
+        self,
+        matched: list[tuple[int, list[int], dict[int, list[int]] | None]],
+        k: int,
+        symbol_segs: frozenset[int],
+        extra: dict[int, float],
+    ) -> tuple[Hit, ...]:
+        """One hit per matching segment, best ``k`` first (more lines; a definition whose name matches)."""
+        scored: list[tuple[float, int, int, tuple[int, ...]]] = []
+        for f, lines, segs in matched:
+            if segs is None:
+                segs = self._by_owner(f, [line - 1 for line in lines])
+            for seg, seg_lines in segs.items():
+                score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
+                scored.append((score, f, seg, tuple(seg_lines)))
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], int(self.seg_start[p[2]]), p[2]))
+        return tuple(self._hit(seg, score, lines) for score, _, seg, lines in top)
+
+    def _file_hits(
+        self,
+        matched: list[tuple[int, list[int], dict[int, list[int]] | None]],
+        k: int,
+        symbol_segs: frozenset[int],
+        extra: dict[int, float],
+        snippets: dict[int, list[bytes]],
+        in_order: bool = False,
+    ) -> tuple[Hit, ...]:
+        """One hit per matching file, best ``k`` first: its best segment, with every matching line
+        of the file. Files are ranked without resolving owners (a definition of the file whose
+        name matches, then more lines); only the files kept are given a segment to name."""
+        def_files: dict[int, list[int]] = {}
+        for seg in sorted(symbol_segs):
+            def_files.setdefault(int(self.seg_file[seg]), []).append(seg)
+        extra_files: dict[int, float] = {}
+        for seg, v in extra.items():
+            f = int(self.seg_file[seg])
+            extra_files[f] = max(extra_files.get(f, 0.0), v)
+        if in_order:  # verified in a fixed order and stopped early: that order stands (see _grep)
+            scored = [
+                (1.0 + (4.0 if f in def_files else 0.0) + 2.9 / (1.0 + i), f, lines, segs)
+                for i, (f, lines, segs) in enumerate(matched)
+            ]
+        else:
+            scored = [
+                (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
+                for f, lines, segs in matched
+            ]
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.repos[int(self.file_repo[p[1]])], self.paths[p[1]]))
+        hits = []
+        for score, f, lines, segs in top:
+            defs = def_files.get(f, [])
+            if segs is not None:
+                seg = self._best_segment(f, segs, defs, symbol_segs, extra)
+            else:  # one matcher: a matching definition, else the owner of the first matching line
+                seg = defs[0] if defs else self._owners_of(f, [lines[0] - 1])[0]
+                if seg < 0:
+                    seg = self._best_segment(f, {}, defs, symbol_segs, extra)
+            if seg < 0:
+                continue  # a file without segments (none are built so): nothing to name
+            hits.append(self._hit(seg, score, tuple(lines), snippets.get(f)))
+        return tuple(hits)
+
+    def _best_segment(
+        self, f: int, segs: dict[int, list[int]], defs: list[int], symbol_segs: frozenset[int], extra: dict[int, float]
+    ) -> int:
+        """The segment a file hit names: the owner of its lines that is a matching definition, else
+        the one holding the most of them (the ranked words break ties), else a matching definition."""
+        if segs:
+            return max(
+                segs,
+                key=lambda s: (s in symbol_segs, len(segs[s]) + extra.get(s, 0.0), -int(self.seg_start[s])),
+            )
+        if defs:
+            return defs[0]
+        lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
+        return lo if hi > lo else -1
+
+    def _grep_score(self, seg: int, n_lines: int, symbol_segs: frozenset[int]) -> float:
         """More matching lines score higher (logarithmically); a definition whose name matches most."""
-        score = 1.0 + math.log1p(len(sm.lines))
-        symbol = self.seg_info[sm.seg].split("\0")[1]
-        if symbol:
+        score = 1.0 + math.log1p(n_lines)
+        if seg in symbol_segs:
+            score += 3.5
+        elif self._has_symbol(seg):
             score += 0.5
-            if all(m.matches(symbol) for m in matchers):
-                score += 3.0
         return score
+
+    def _has_symbol(self, seg: int) -> bool:
+        lo = int(self.seg_info.offsets[seg])
+        first = self.seg_info.blob.index(b"\0", lo)
+        return self.seg_info.blob[first + 1 : first + 2] not in (b"\0", b"")
+
+    def _symbol_blob(self) -> bytes:
+        """Every segment's symbol name, one a line (empty for windows): matched once per query
+        instead of once per segment."""
+        blob = self._symbols
+        if blob is None:
+            parts = [info.split(b"\0")[1] for info in _split_table(self.seg_info)]
+            blob = self._symbols = b"\n".join(p.replace(b"\n", b" ") for p in parts)
+        return blob
+
+    def _symbol_matches(self, matchers: tuple[Matcher, ...]) -> frozenset[int]:
+        """Segments whose symbol name every matcher matches."""
+        if self.n_segments == 0:
+            return frozenset()
+        blob = self._symbol_blob()
+        found: set[int] | None = None
+        for m in matchers:
+            segs = set(m.lines(blob))
+            found = segs if found is None else found & segs
+        if not found:
+            return frozenset()
+        # an empty symbol is a window, never a matching definition (``^$`` matches its empty line)
+        return frozenset(s for s in found if s < self.n_segments and self._has_symbol(s))
 
     # --- BM25 ------------------------------------------------------------------------------
 
@@ -457,22 +648,47 @@ class TextShard:
         scores = self._bm25_scores(terms)
         if mask is not None:
             scores = {s: v for s, v in scores.items() if mask[self.seg_file[s]]}
-        ranked = sorted(
-            scores.items(), key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]]))
+        # a partial sort: only the k best are ordered
+        ranked = heapq.nsmallest(
+            query.k,
+            scores.items(),
+            key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]])),
         )
         hits = []
         if ranked:
-            pattern = "|".join(re.escape(t) for t in terms)
-            finder = regex_matcher(pattern, False)
+            marked = self._line_terms(terms)
+            finder = regex_matcher("|".join(re.escape(t) for t in marked), False)
+            needles = tuple(encode(t.lower()) for t in marked) if all(t.isascii() for t in marked) else ()
             for seg, score in ranked[: query.k]:
-                hits.append(self._hit(seg, score, self._lines_in_segment(seg, finder)))
+                hits.append(self._hit(seg, score, self._lines_in_segment(seg, finder, needles)))
         note = f"text: BM25 over terms {', '.join(terms) if terms else '(none)'}"
         return ShardResult(hits=tuple(hits), total_matches=len(scores), notes=(note,))
 
-    def _lines_in_segment(self, seg: int, matcher: Matcher) -> tuple[int, ...]:
+    def _line_terms(self, terms: tuple[str, ...]) -> tuple[str, ...]:
+        """The terms worth marking lines for: those in at most a fifth of the segments (words like
+        ``the``, ``self`` or ``return`` would mark most lines and cost a rescan each), else the rarest."""
+        df = {t: self.term.size(i) for t in terms if (i := self.terms.bisect(t)) >= 0}
+        if not df:
+            return terms
+        kept = tuple(t for t in terms if t in df and df[t] <= self.n_segments / 5)
+        return kept or (min(df, key=df.__getitem__),)
+
+    def _lines_in_segment(self, seg: int, matcher: Matcher, needles: tuple[bytes, ...] = ()) -> tuple[int, ...]:
+        """The lines of ``seg`` that ``matcher`` matches. ``needles``: the same words as lower-case
+        ASCII bytes, found with ``bytes.find`` in a lower-cased ASCII block (the regex binding
+        costs microseconds per match; the common case needs none)."""
         f = int(self.seg_file[seg])
         first, last = self._block_of(f, int(self.seg_start[seg]) - 1), self._block_of(f, int(self.seg_end[seg]) - 1)
-        lines = self._match_lines(matcher, range(first, last + 1))
+        lines: list[int] = []
+        for b in range(first, last + 1):
+            data = self._block_bytes(b)
+            base = int(self.block_line[b])
+            if needles and data.isascii():
+                low = data.lower()
+                found = sorted({line for n in needles for line in find_lines(low, n)})
+            else:
+                found = matcher.lines(data)
+            lines.extend(base + line for line in found)
         return tuple(line + 1 for line, o in zip(lines, self._owners_of(f, lines), strict=True) if o == seg)
 
     # --- hits ------------------------------------------------------------------------------
@@ -484,13 +700,14 @@ class TextShard:
         parts = self._block_bytes(b).split(b"\n", rel + 1)
         return parts[rel] if 0 <= rel < len(parts) else b""
 
-    def _hit(self, seg: int, score: float, lines: tuple[int, ...]) -> Hit:
+    def _hit(self, seg: int, score: float, lines: tuple[int, ...], shown: list[bytes] | None = None) -> Hit:
+        """The hit for segment ``seg``; ``shown``: its snippet's lines when already in hand."""
         f = int(self.seg_file[seg])
         seg_id, symbol, kind = self.seg_info[seg].split("\0")
         snippet = ""
         if lines:
-            # decode only the lines shown, from the blocks that hold them
-            shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
+            if shown is None:  # decode only the lines shown, from the blocks that hold them
+                shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
             snippet = "\n".join(
                 text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown
             )
@@ -518,3 +735,18 @@ def _intersect_sorted(small: npt.NDArray[np.int64], large: npt.NDArray[np.int64]
         return small[:0]
     at = np.minimum(np.searchsorted(large, small), large.size - 1)
     return small[large[at] == small]
+
+
+def _file_score(n_lines: int, defines: bool) -> float:
+    """A file hit's score: in [1, 4) by its matching lines (bounded, so a long file does not
+    outweigh a definition), [5, 8) when one of its definitions' names matches. Always >= 1: above
+    every ranked-words fallback score (see ``TextShard.search``)."""
+    many = math.log1p(n_lines)
+    return 1.0 + (4.0 if defines else 0.0) + 3.0 * many / (1.0 + many)
+
+
+def _split_table(table: StringTable) -> list[bytes]:
+    """Every entry of ``table`` as bytes, by one pass over its blob."""
+    offsets = table.offsets.tolist()
+    blob = table.blob
+    return [blob[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]

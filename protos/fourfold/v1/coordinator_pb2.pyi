@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "k", "repos", "intent", "preset", "modalities", "weights", "deadline_ms", "path_glob", "languages", "case_sensitive", "options", "with_snippets")
+    __slots__ = ("query", "k", "repos", "intent", "preset", "modalities", "weights", "deadline_ms", "path_glob", "languages", "case_sensitive", "options", "with_snippets", "cursor")
     class WeightsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -36,6 +36,7 @@ class SearchRequest(_message.Message):
     CASE_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     WITH_SNIPPETS_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     query: str
     k: int
     repos: _containers.RepeatedScalarFieldContainer[str]
@@ -49,7 +50,8 @@ class SearchRequest(_message.Message):
     case_sensitive: bool
     options: _containers.ScalarMap[str, str]
     with_snippets: bool
-    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., intent: _Optional[str] = ..., preset: _Optional[str] = ..., modalities: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ..., deadline_ms: _Optional[int] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., with_snippets: _Optional[bool] = ...) -> None: ...
+    cursor: str
+    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., repos: _Optional[_Iterable[str]] = ..., intent: _Optional[str] = ..., preset: _Optional[str] = ..., modalities: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ..., deadline_ms: _Optional[int] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., with_snippets: _Optional[bool] = ..., cursor: _Optional[str] = ...) -> None: ...
 
 class StageTiming(_message.Message):
     __slots__ = ("stage", "ms")
@@ -60,7 +62,7 @@ class StageTiming(_message.Message):
     def __init__(self, stage: _Optional[str] = ..., ms: _Optional[float] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("intent", "confidence", "fusion_strategy", "preset", "partial", "missing_shards", "hits", "total_candidates", "timings", "generation", "notes", "weights", "rerank", "no_confident_match")
+    __slots__ = ("intent", "confidence", "fusion_strategy", "preset", "partial", "missing_shards", "hits", "total_candidates", "timings", "generation", "notes", "weights", "rerank", "no_confident_match", "total_matches", "total_files", "total_exact", "complete", "cursor")
     class WeightsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -82,6 +84,11 @@ class SearchResponse(_message.Message):
     WEIGHTS_FIELD_NUMBER: _ClassVar[int]
     RERANK_FIELD_NUMBER: _ClassVar[int]
     NO_CONFIDENT_MATCH_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FILES_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_EXACT_FIELD_NUMBER: _ClassVar[int]
+    COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
     intent: str
     confidence: float
     fusion_strategy: str
@@ -96,7 +103,12 @@ class SearchResponse(_message.Message):
     weights: _containers.ScalarMap[str, float]
     rerank: str
     no_confident_match: bool
-    def __init__(self, intent: _Optional[str] = ..., confidence: _Optional[float] = ..., fusion_strategy: _Optional[str] = ..., preset: _Optional[str] = ..., partial: _Optional[bool] = ..., missing_shards: _Optional[_Iterable[str]] = ..., hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_candidates: _Optional[int] = ..., timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ..., rerank: _Optional[str] = ..., no_confident_match: _Optional[bool] = ...) -> None: ...
+    total_matches: int
+    total_files: int
+    total_exact: bool
+    complete: bool
+    cursor: str
+    def __init__(self, intent: _Optional[str] = ..., confidence: _Optional[float] = ..., fusion_strategy: _Optional[str] = ..., preset: _Optional[str] = ..., partial: _Optional[bool] = ..., missing_shards: _Optional[_Iterable[str]] = ..., hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_candidates: _Optional[int] = ..., timings: _Optional[_Iterable[_Union[StageTiming, _Mapping]]] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., weights: _Optional[_Mapping[str, float]] = ..., rerank: _Optional[str] = ..., no_confident_match: _Optional[bool] = ..., total_matches: _Optional[int] = ..., total_files: _Optional[int] = ..., total_exact: _Optional[bool] = ..., complete: _Optional[bool] = ..., cursor: _Optional[str] = ...) -> None: ...
 
 class RepoSpec(_message.Message):
     __slots__ = ("path", "name")

@@ -29,7 +29,7 @@ import hmac
 import json
 import os
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from fourfold.errors import InvalidInput, InvalidQuery
 
 __all__ = [
     "ALL_REPOS",
+    "GROUP_PREFIX",
     "OPEN",
     "TOKENS_ENV",
     "AuthInterceptor",
@@ -50,6 +51,7 @@ __all__ = [
     "current_principal",
     "hash_token",
     "new_token",
+    "set_groups",
 ]
 
 #: The environment variable that may hold the grants document instead of a file.
@@ -74,11 +76,42 @@ class Principal:
     max_concurrent: int = DEFAULT_MAX_CONCURRENT
 
     def may_read(self, repo: str) -> bool:
-        return self.repos is None or repo in self.repos
+        """A grant of ``name`` covers every revision (``name@branch``); ``name@branch`` that one;
+        ``group:<label>`` every repository the fleet file labels so (see :func:`set_groups`)."""
+        if self.repos is None:
+            return True
+        if repo.startswith(GROUP_PREFIX):
+            return False  # a grant names a group; no repository is one
+        if repo in self.repos:
+            return True
+        base = repo.partition("@")[0]
+        if base in self.repos:
+            return True
+        return any(
+            base in _groups.get(g.removeprefix(GROUP_PREFIX), ()) for g in self.repos if g.startswith(GROUP_PREFIX)
+        )
 
     def visible(self, repos: Sequence[str]) -> list[str]:
         """The subset of ``repos`` this caller may see, in order."""
         return [r for r in repos if self.may_read(r)]
+
+    def readable(self, registered: Iterable[str]) -> frozenset[str] | None:
+        """The registered repositories this caller may read (None: every one, present and future)."""
+        return None if self.repos is None else frozenset(r for r in registered if self.may_read(r))
+
+
+#: A grant of every repository carrying a fleet-file label: ``"group:payments"``.
+GROUP_PREFIX = "group:"
+_groups: dict[str, frozenset[str]] = {}
+
+
+def set_groups(groups: Mapping[str, Iterable[str]]) -> None:
+    """Label -> repository names, from the fleet file (``Fleet.groups()``); what ``group:`` grants mean.
+
+    Replaced whole (a sync that relabels takes effect at once); a label no repository carries grants nothing.
+    """
+    global _groups
+    _groups = {label: frozenset(names) for label, names in groups.items()}
 
 
 #: The principal of a coordinator that runs without tokens (local use): reads all, may index.
@@ -143,7 +176,9 @@ class TokenStore:
                     f'{where} ({name}): "sha256" must be 64 lower-case hex digits, the SHA-256 of the token'
                 )
             if not isinstance(repos, list) or not all(isinstance(r, str) and r for r in repos):
-                raise InvalidInput(f'{where} ({name}): "repos" must be a list of repository names, or ["*"] for all')
+                raise InvalidInput(
+                    f'{where} ({name}): "repos" must be a list of repository names, "group:<label>" or ["*"] for all'
+                )
             max_concurrent = e.get("max_concurrent", DEFAULT_MAX_CONCURRENT)
             if not isinstance(max_concurrent, int) or max_concurrent < 1:
                 raise InvalidInput(

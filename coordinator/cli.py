@@ -170,6 +170,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sv.add_argument("--tls-key", type=Path, default=None, metavar="PEM", help="private key of --tls-cert")
     sv.add_argument(
+        "--fleet",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the fleet file this coordinator syncs (Sync RPC, --sync-interval) and whose labels are group: grants "
+        "(default: $FOURFOLD_FLEET when set)",
+    )
+    sv.add_argument(
+        "--sync-interval",
+        default="0",
+        metavar="DURATION",
+        help="sync the fleet file on this schedule (10m, 1h, 90s; default 0: only when asked)",
+    )
+    sv.add_argument(
         "--worker-tls",
         action="store_true",
         help="encrypt the worker plane (implied by --tls-cert; give it to a separate --role workers launcher too)",
@@ -267,7 +281,36 @@ def build_parser() -> argparse.ArgumentParser:
         help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)",
     )
 
-    sub.add_parser("demo", help="index fourfold's own source and answer one query of each intent")
+    sub.add_parser(
+        "demo", help="index fourfold's own source into its own store (<store>/demo) and answer one query of each intent"
+    )
+    sy = sub.add_parser(
+        "sync", help="fetch the fleet file's repositories and index the (repository, revision) pairs that moved"
+    )
+    sy.add_argument(
+        "--fleet",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the fleet file (default: $FOURFOLD_FLEET, else ./fourfold.yaml)",
+    )
+    sy.add_argument(
+        "--repo", action="append", default=[], metavar="NAME", help="sync only this repository (repeatable)"
+    )
+    sy.add_argument("--json", action="store_true", help="print the report as JSON")
+    sy.add_argument("--check", action="store_true", help="only validate the fleet file")
+    sy.add_argument(
+        "--address",
+        default=None,
+        help="ask this coordinator (started with --fleet) to sync, so its workers roll (default: sync in-process)",
+    )
+    rm = sub.add_parser("remove", help="unregister a repository and publish a generation without it")
+    rm.add_argument("name", metavar="NAME", help="the registered repository name (see `fourfold status`)")
+    rm.add_argument("--json", action="store_true", help="print the summary as JSON")
+    gc = sub.add_parser("gc", help="drop abandoned builds and old generations (keeps the live one and the previous)")
+    gc.add_argument(
+        "--keep", type=int, default=2, metavar="N", help="generations to keep, the live one included (default 2)"
+    )
     sub.add_parser("plugins", help="list the loaded plugins and modalities")
 
     mc = sub.add_parser("mcp", help="serve the Model Context Protocol for AI agents (search tools over a coordinator)")
@@ -362,6 +405,9 @@ def _print_summary(s: dict, as_json: bool) -> None:
     print(f"  reused (unchanged): {s.get('reused_files', 0)} files; parse errors in {s.get('parse_errors', 0)} files")
     for failure in s.get("failed_shards") or []:
         print(f"  FAILED (not published, the rest is live): {failure}")
+    if "carried_shards" in s:
+        changed = ", ".join(s.get("changed_repos") or []) or "none"
+        print(f"  rebuilt repositories: {changed}; {s['carried_shards']} of {s.get('shards', 0)} shards carried over")
     unsupported = s.get("unsupported_languages") or {}
     if unsupported:
         print(
@@ -635,6 +681,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from fourfold.coordinator import metrics
 
         metrics.serve(args.metrics_port)
+    from fourfold.coordinator.syncer import parse_interval
+
+    interval = parse_interval(args.sync_interval)
+    fleet = args.fleet or (Path(os.environ["FOURFOLD_FLEET"]) if os.environ.get("FOURFOLD_FLEET") else None)
+    if interval and fleet is None:
+        raise InvalidInput("--sync-interval needs a fleet file: give --fleet FILE (or set $FOURFOLD_FLEET)")
+    if fleet is not None:
+        from fourfold.index.fleet import load_fleet
+
+        load_fleet(fleet)  # a bad fleet file is reported before a cluster starts
     from fourfold.workers import head
 
     # our own Ray head, in a process of its own: workers outlive a crash of this process
@@ -654,6 +710,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             allow_unauthenticated=args.allow_unauthenticated,
             allow_plaintext_tokens=args.allow_plaintext_tokens,
             encrypt_workers=args.worker_tls,
+            fleet=fleet if args.role != "workers" else None,
+            sync_interval_s=interval,
         )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -712,6 +770,16 @@ def cmd_scale(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_fleet_state(home: Path) -> None:
+    """Stale repositories from the last sync (their last good index keeps serving)."""
+    from fourfold.index.store import IndexStore
+    from fourfold.index.sync import fleet_state
+
+    for name, entry in sorted(fleet_state(IndexStore(home))["repos"].items()):
+        if entry.get("status") == "stale":
+            print(f"  STALE {name}: {entry.get('error', '')} (serving its last good index)")
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
 
@@ -719,8 +787,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     if client is None:
         store = IndexStore(fourfold_home())
         live = store.live_generation()
-        repos = [r.name for r in store.repos()]
-        info: dict[str, Any] = {"server": None, "home": str(store.home), "generation": live, "repos": repos}
+        from fourfold.index.sync import fleet_state
+
+        stale = {n: e.get("error", "") for n, e in fleet_state(store)["repos"].items() if e.get("status") == "stale"}
+        names = [r.name for r in store.repos()]
+        info: dict[str, Any] = {"server": None, "home": str(store.home), "generation": live, "repos": names}
+        info["stale"] = stale
         failed = store.reader(live).manifest.get("failed_shards", []) if live else []
         info["failed_shards"] = [f"{f.get('modality')}/{f.get('shard')}: {f.get('error')}" for f in failed]
         info["building"] = read_building(store.home)
@@ -729,13 +801,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         else:
             print(
                 f"no coordinator answers at {DEFAULT_ADDRESS}; index store {store.home}: generation {live or 'none'}, "
-                f"repositories: {', '.join(repos) or 'none'}"
+                f"repositories: {', '.join(names) or 'none'}"
             )
             for failure in info["failed_shards"]:
                 print(f"  failed to build (not served): {failure}")
             b = info["building"]
             if b:
                 print(f"  building {b['generation']}: {b['stage']} {b['done']:,}/{b['total']:,} {b['message']}")
+            _print_fleet_state(store.home)
         return 0
     with client:
         _say_which_store(client, args.address)
@@ -746,8 +819,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(json.dumps(MessageToDict(s, preserving_proto_field_name=True), indent=2))
         return 0
     print(
-        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · modalities "
-        f"{', '.join(s.modalities)}"
+        f"fourfold {s.version} · generation {s.generation or 'none'} · {s.nodes} Ray node(s) · "
+        f"modalities {', '.join(s.modalities)}"
     )
     for r in s.repos:
         print(f"  repo {r.name}: {r.files} files, {r.segments} segments ({r.path})")
@@ -758,6 +831,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     if s.HasField("building"):
         b = s.building
         print(f"  building: {b.stage} {b.done:,}/{b.total:,} {b.message}")
+    _print_fleet_state(fourfold_home())
     return 0
 
 
@@ -767,7 +841,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from fourfold.index.store import IndexStore
     from fourfold.plugins.manager import get_registry
 
-    home = Path(os.environ["FOURFOLD_HOME"]) if os.environ.get("FOURFOLD_HOME") else fourfold_home() / "demo"
+    home = fourfold_home() / "demo"  # its own store: the demo never registers anything in the user's
     source = Path(__file__).resolve().parent.parent
     print(f"indexing fourfold's own source ({source}) into {home}", flush=True)
     store = IndexStore(home)
@@ -813,6 +887,98 @@ def _demo_build(store: Any, source: Path, modalities: list[str] | None) -> Any:
         bar.close()
     _print_summary(summary.as_dict(), False)
     return summary
+
+
+def fleet_file(explicit: Path | None) -> Path:
+    """The fleet file a command uses: --fleet, else $FOURFOLD_FLEET, else ./fourfold.yaml."""
+    if explicit is not None:
+        return explicit
+    env = os.environ.get("FOURFOLD_FLEET")
+    return Path(env) if env else Path("fourfold.yaml")
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    from fourfold.index.fleet import load_fleet
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+    from fourfold.index.sync import sync
+
+    if args.address:
+        client = _client_if_up(args.address)
+        assert client is not None
+        bar = ProgressBar()
+        with client:
+            try:
+                for msg in client.sync(args.repo):
+                    bar(msg.stage, msg.done, msg.total, msg.message)
+                    if msg.stage == "done":
+                        print(msg.message)
+            except grpc.RpcError as exc:
+                raise FourfoldError(exc.details() or str(exc)) from None
+        return 0
+    fleet = load_fleet(fleet_file(args.fleet))
+    if args.check:
+        print(f"{fleet.source}: {len(fleet.repos)} repositories, groups: {', '.join(fleet.groups()) or 'none'}")
+        return 0
+    store = IndexStore(fourfold_home())
+    bar = ProgressBar()
+    report = sync(
+        store,
+        fleet,
+        lambda adds, options: build_generation(store, adds, progress=bar, repo_options=options),
+        only=args.repo,
+        progress=bar,
+    )
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        for name, why in sorted(report.stale.items()):
+            print(f"STALE {name}: {why} (its last good index keeps serving)")
+        for name, commit in sorted(report.moved.items()):
+            print(f"moved {name} -> {commit[:12] or 'working tree'}")
+        for name in report.removed:
+            print(f"removed {name}")
+        if report.summary is not None:
+            _print_summary(report.summary.as_dict(), False)
+        else:
+            print(f"nothing moved; {store.live_generation() or 'no generation'} stays live")
+    return 1 if report.stale else 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+
+    store = IndexStore(fourfold_home())
+    with store.build_lock():  # no build may start between forgetting the repository and the new generation
+        store.unregister_repo(args.name)
+    if not store.repos():
+        store.retire_live()
+        print(f"removed {args.name}; no repository is left, so no generation is live (`fourfold gc` frees the disk)")
+        return 0
+    live = store.require_live().manifest if store.live_generation() else {}
+    summary = build_generation(  # the live generation's modalities: the others' shards carry over
+        store,
+        (),
+        progress=ProgressBar(),
+        modalities=live.get("modalities"),
+        centrality=bool(live.get("centrality", True)),
+    )
+    print(f"removed {args.name}; {summary.generation} is live without it")
+    _print_summary(summary.as_dict(), args.json)
+    return 0
+
+
+def cmd_gc(args: argparse.Namespace) -> int:
+    from fourfold.index.store import IndexStore
+
+    if args.keep < 1:
+        raise InvalidInput(f"invalid --keep {args.keep}: keep at least the live generation (1)")
+    store = IndexStore(fourfold_home())
+    removed = store.collect_garbage(keep=args.keep)
+    live = store.live_generation() or "none"
+    print(f"removed {len(removed)} generation(s){': ' + ', '.join(removed) if removed else ''}; live: {live}")
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -997,6 +1163,9 @@ COMMANDS = {
     "status": cmd_status,
     "demo": cmd_demo,
     "plugins": cmd_plugins,
+    "remove": cmd_remove,
+    "sync": cmd_sync,
+    "gc": cmd_gc,
     "eval": cmd_eval,
     "mcp": cmd_mcp,
     "web": cmd_web,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -40,7 +41,8 @@ from fourfold.coordinator.profiles import (
 )
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey, ShardSearcher
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
-from fourfold.index.generation import ShardExecutor, build_generation
+from fourfold.index.fleet import revision_name
+from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
@@ -299,6 +301,10 @@ class Engine:
             self._readers = {generation: cached}
         return cached
 
+    def registered_repos(self) -> frozenset[str]:
+        """Registered repository names (what grants are resolved against)."""
+        return self._registered_repos()
+
     def live_reader(self) -> GenerationReader:
         """The live generation's cached reader (what ReadFile reads); :class:`NoIndex` before any build."""
         live = self.store.live_generation()
@@ -427,6 +433,8 @@ class Engine:
         the filter still leaks nothing).
         """
         t0 = time.perf_counter()
+        if any("@" in r for r in p.repos):  # NAME@release/1.0 is indexed as NAME@release+1.0
+            p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
         preset = self.validate(p, visible)
         generation = await self.current_generation()
         plan = self.plan(p, preset)
@@ -713,7 +721,7 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - an unavailable reranker leaves the fused order, named
             return fused, (), f"skipped ({exc})"
         top = fused[: rerank.RERANK_DEPTH]
-        rows = reader.segment_rows(f.hit.segment_id for f in top)
+        rows = reader.segment_rows((f.hit.segment_id for f in top), repos=[f.hit.repo for f in top])
         docs = [
             rerank.document_for(f.hit.path, rows[f.hit.segment_id].content if f.hit.segment_id in rows else "")
             for f in top
@@ -726,7 +734,7 @@ class Engine:
 
     @staticmethod
     def _snippets(reader: GenerationReader, hits: Sequence[FusedHit], lines: int = 6) -> list[FusedHit]:
-        rows = reader.segment_rows(f.hit.segment_id for f in hits)
+        rows = reader.segment_rows((f.hit.segment_id for f in hits), repos=[f.hit.repo for f in hits])
         out = []
         for f in hits:
             seg = rows.get(f.hit.segment_id)
@@ -743,7 +751,11 @@ class Engine:
 
     # -- index -----------------------------------------------------------------------------------
     async def index(
-        self, add: Sequence[tuple[Path, str | None]], progress: Callable[[str, int, int, str], None]
+        self,
+        add: Sequence[tuple[Path, str | None]],
+        progress: Callable[[str, int, int, str], None],
+        *,
+        repo_options: Mapping[str, RepoOptions] | None = None,
     ) -> IndexSummary:
         """Build a generation, deploy its workers, switch to it, retire the old one's."""
         if self._index_lock.locked():
@@ -757,7 +769,11 @@ class Engine:
             executor = self.executor_factory() if self.executor_factory else None
             old = self._generation
             summary = await asyncio.to_thread(
-                build_generation, self.store, list(add), executor=executor, progress=report
+                functools.partial(build_generation, repo_options=repo_options),
+                self.store,
+                list(add),
+                executor=executor,
+                progress=report,
             )
             if self.launcher is not None:
                 progress("deploy", 0, 1, f"starting workers for {summary.generation}")

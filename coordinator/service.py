@@ -26,7 +26,10 @@ from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.files import read_file
 from fourfold.coordinator.metrics import OVERLOADED
-from fourfold.errors import FourfoldError, NotFound, PermissionDenied
+from fourfold.coordinator.syncer import FleetSyncer
+from fourfold.errors import FourfoldError, InvalidInput, NotFound, PermissionDenied
+from fourfold.index.fleet import split_index_name
+from fourfold.index.sync import fleet_state
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, summary_to_pb
 from fourfold.workers.servicer import status_for
@@ -58,8 +61,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         limits: Limits | None = None,
         max_inflight: int = DEFAULT_MAX_INFLIGHT,
         admission: AdmissionPolicy | None = None,
+        syncer: FleetSyncer | None = None,
     ) -> None:
         self.engine = engine
+        self.syncer = syncer
+        self._commits: tuple[str, dict[str, str]] | None = None  # (generation, repository -> commit)
         self.limits = limits or Limits()
         # searches in progress on this coordinator, admitted only if they can finish in time
         self.admission = Admission(admission or AdmissionPolicy(max_in_flight=max_inflight))
@@ -81,14 +87,29 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             raise AssertionError("unreachable: abort raises")
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
-            answer = await self.engine.search(params_from_pb(request), principal.repos)
+            answer = await self.engine.search(
+                params_from_pb(request), principal.readable(self.engine.registered_repos())
+            )
         except FourfoldError as exc:
             await context.abort(status_for(exc), bounded(str(exc)))
         except ShardCallError as exc:
             await context.abort(exc.code, bounded(exc.details))
         finally:
             self.admission.release(ticket)
-        return answer_to_pb(answer)
+        response = answer_to_pb(answer)
+        self._stamp_revisions(response)
+        return response
+
+    def _stamp_revisions(self, response: coordinator_pb2.SearchResponse) -> None:
+        """Each hit's revision (from its NAME@REVISION) and the commit its repository was indexed at."""
+        generation = response.generation
+        if self._commits is None or self._commits[0] != generation:
+            repos = self.engine.store.reader(generation).manifest.get("repos", {}) if generation else {}
+            self._commits = (generation, {name: str(r.get("commit", "")) for name, r in repos.items()})
+        commits = self._commits[1]
+        for hit in response.hits:
+            hit.revision = split_index_name(hit.repo)[1] or ""
+            hit.commit = commits.get(hit.repo, "")
 
     async def Index(
         self, request: coordinator_pb2.IndexRequest, context: grpc.aio.ServicerContext
@@ -119,6 +140,44 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             return
         yield coordinator_pb2.IndexProgress(
             stage="done", done=1, total=1, message=f"{summary.generation} is live", summary=summary_to_pb(summary)
+        )
+
+    async def Sync(
+        self, request: coordinator_pb2.SyncRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[coordinator_pb2.IndexProgress]:
+        principal = current_principal()
+        if not principal.admin:
+            denied = PermissionDenied(f"syncing needs an admin token; {principal.name!r} may only search")
+            await context.abort(status_for(denied), str(denied))
+        if self.syncer is None:
+            missing = InvalidInput("this coordinator has no fleet file; start it with `fourfold serve --fleet FILE`")
+            await context.abort(status_for(missing), str(missing))
+            return
+        queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
+
+        def progress(stage: str, done: int, total: int, message: str) -> None:
+            queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
+
+        task = asyncio.ensure_future(self.syncer.sync_now(list(request.repos), progress))
+        while not task.done() or not queue.empty():
+            try:
+                yield await asyncio.wait_for(queue.get(), 0.2)
+            except TimeoutError:
+                continue
+        try:
+            report = task.result()
+        except FourfoldError as exc:
+            await context.abort(status_for(exc), str(exc))
+            return
+        stale = "; ".join(f"{k} STALE ({v})" for k, v in sorted(report.stale.items()))
+        moved = ", ".join(sorted(report.moved)) or "nothing moved"
+        live = report.summary.generation if report.summary else (self.engine.store.live_generation() or "none")
+        yield coordinator_pb2.IndexProgress(
+            stage="done",
+            done=1,
+            total=1,
+            message=f"{moved}; {live} is live" + (f"; {stale}" if stale else ""),
+            summary=summary_to_pb(report.summary) if report.summary else None,
         )
 
     async def Status(
@@ -153,6 +212,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
                     )
                 )
         repos = [r for r in store.repos() if principal.may_read(r.name)]
+        synced = fleet_state(store)["repos"]
         return coordinator_pb2.StatusResponse(
             generation=live or "",
             repos=[
@@ -161,6 +221,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
                     path=r.path if principal.admin else "",
                     files=repo_stats.get(r.name, {}).get("files", 0),
                     segments=repo_stats.get(r.name, {}).get("segments", 0),
+                    **_sync_fields(synced, r.name, principal.admin),
                 )
                 for r in repos
             ],
@@ -205,7 +266,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         return {
             (live, s.modality, s.shard)
             for s in self.engine.store.reader(live).shards()
-            if principal.repos.intersection(s.repos)
+            if any(principal.may_read(r) for r in s.repos)
         }
 
     async def _health(self) -> dict[str, str]:
@@ -225,3 +286,15 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         registry = self.engine.endpoints
         results = await asyncio.gather(*(check(ep.address) for ep in (registry.all() if registry is not None else ())))
         return dict(results)
+
+
+def _sync_fields(synced: dict[str, Any], name: str, admin: bool) -> dict[str, str]:
+    """RepoStatus's sync_status, sync_error and commit for an indexed name (``repo`` or ``repo@rev``)."""
+    entry = synced.get(split_index_name(name)[0])
+    if not entry:
+        return {}
+    return {
+        "sync_status": str(entry.get("status", "")),
+        "sync_error": str(entry.get("error", "")) if admin else ("fetch failed" if entry.get("error") else ""),
+        "commit": str(entry.get("revisions", {}).get(name, "")),
+    }

@@ -31,6 +31,7 @@ from fourfold.coordinator.fanout import WorkerSearcher
 from fourfold.coordinator.malformed import DecodeGuard
 from fourfold.coordinator.readiness import wait_until_warm
 from fourfold.coordinator.service import CoordinatorService
+from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.errors import FourfoldError
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -67,8 +68,11 @@ class RunningServer:
     engine: Engine | None
     health_server: grpc.aio.Server | None = None
     health_address: str = ""
+    sync_task: asyncio.Future[None] | None = None
 
     async def stop(self) -> None:
+        if self.sync_task is not None:
+            self.sync_task.cancel()
         if self.health_server is not None:
             await self.health_server.stop(grace=None)
         if self.server is not None:
@@ -91,6 +95,8 @@ async def start_server(
     allow_unauthenticated: bool = False,
     allow_plaintext_tokens: bool = False,
     encrypt_workers: bool = False,
+    fleet: Path | None = None,
+    sync_interval_s: float = 0.0,
 ) -> RunningServer:
     """Start what ``role`` needs on the running asyncio loop (Ray must already be connected).
 
@@ -102,6 +108,8 @@ async def start_server(
     ``workers.groups``). ``allow_unauthenticated`` / ``allow_plaintext_tokens``: opt into serving
     without tokens, or tokens without TLS, on an address other hosts reach (see ``exposure``).
     ``encrypt_workers``: encrypt the worker plane (always so when ``tls`` is given; see ``workers.auth``).
+    ``fleet``: the fleet file the admin ``Sync`` RPC (and, with ``sync_interval_s`` > 0, a schedule)
+    syncs; its labels are the ``group:`` grants.
     """
     exposed = (
         exposure(
@@ -132,6 +140,7 @@ async def start_server(
     # workers refuse calls without the cluster's secret; TLS when the worker plane is encrypted
     searcher = WorkerSearcher(EndpointRegistry(store.store_id()), worker_secret(store.home), worker_tls(store.home))
     engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
+    syncer = FleetSyncer(engine, fleet) if fleet is not None else None  # a bad fleet file fails here, first
     await engine.start()
     # the caller is authenticated first; then DecodeGuard refuses a malformed request in words
     interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]
@@ -144,7 +153,7 @@ async def start_server(
             ("grpc.max_metadata_size", 32 << 10),
         ],
     )
-    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits), server)
+    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits, syncer=syncer), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -179,8 +188,18 @@ async def start_server(
     bound = f"{host}:{port}"
     assert exposed is not None
     log.log(logging.WARNING if exposed.warning else logging.INFO, "%s (connect to %s)", exposed.message, bound)
+    sync_task = (
+        asyncio.ensure_future(syncer.run_forever(sync_interval_s))
+        if syncer is not None and sync_interval_s > 0
+        else None
+    )
     return RunningServer(
-        address=bound, server=server, engine=engine, health_server=health_server, health_address=health_bound
+        address=bound,
+        server=server,
+        engine=engine,
+        health_server=health_server,
+        health_address=health_bound,
+        sync_task=sync_task,
     )
 
 

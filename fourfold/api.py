@@ -118,6 +118,8 @@ class IndexSummary:
     shards: int = 0
     #: ``modality/shard: error`` of each shard whose build failed (the rest was published).
     failed_shards: list[str] = field(default_factory=list)
+    carried_shards: int = 0  # shards linked from the previous generation, not rebuilt
+    changed_repos: list[str] = field(default_factory=list)  # repositories whose shards were rebuilt
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -132,6 +134,8 @@ class IndexSummary:
             "seconds": round(self.seconds, 3),
             "shards": self.shards,
             "failed_shards": list(self.failed_shards),
+            "carried_shards": self.carried_shards,
+            "changed_repos": list(self.changed_repos),
         }
 
 

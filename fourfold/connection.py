@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -177,6 +177,10 @@ class WireClient:
             repos=[coordinator_pb2.RepoSpec(path=str(p), name=n or "") for p, n in repos]
         )
         yield from self._stub.Index(request, metadata=self._metadata)
+
+    def sync(self, repos: Sequence[str] = ()) -> Iterator[coordinator_pb2.IndexProgress]:
+        """Stream the progress of a fleet sync on the coordinator (all its repositories, or ``repos``)."""
+        yield from self._stub.Sync(coordinator_pb2.SyncRequest(repos=list(repos)), metadata=self._metadata)
 
     def status(self) -> coordinator_pb2.StatusResponse:
         return self.connection.call(

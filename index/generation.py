@@ -9,18 +9,20 @@ generation's ``segments.sqlite`` on the shared store.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import importlib.metadata
 import json
 import shutil
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from fourfold.api import IndexSummary
 from fourfold.config import build_settings_from_env
-from fourfold.errors import IndexStateError, InvalidInput
+from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
@@ -28,15 +30,24 @@ from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
 from fourfold.index.progress import BUILDING_FILE, Progress, ProgressFile, shard_progress, tee, with_rates
 from fourfold.index.shard_failure import FailedBuild, failed_build
-from fourfold.index.store import GenerationReader, IndexStore, ShardSpec, create_segments_db, insert_segments
+from fourfold.index.store import (
+    SEGMENTS_DIR,
+    GenerationReader,
+    IndexStore,
+    ShardSpec,
+    create_segments_db,
+    insert_segments,
+    link_tree,
+)
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildProgress, BuildStats, MapBatches
-from fourfold.plugins.types import Segment
+from fourfold.plugins.types import Segment, segment_id
 
 __all__ = [
     "SHARDINGS",
     "IndexSummary",
     "LocalShardExecutor",
+    "RepoOptions",
     "ShardJob",
     "build_generation",
     "build_one_shard",
@@ -55,6 +66,19 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class RepoOptions:
+    """How one repository is built when it differs from the rest (from the fleet file)."""
+
+    modalities: tuple[str, ...] = ()  # empty: every modality of the build
+    settings: Mapping[str, str] = field(default_factory=dict)  # build settings for its shards (embedder)
+    commit: str = ""  # the commit its files are from (a sync's checkout); recorded, not part of the key
+
+    def key(self) -> str:
+        """What its shards depend on besides its files (the commit is not: equal files, equal shards)."""
+        return json.dumps([sorted(self.modalities), sorted(self.settings.items())])
 
 
 class ShardExecutor(Protocol):
@@ -185,12 +209,20 @@ def build_generation(
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     modalities: Sequence[str] | None = None,
     centrality: bool = True,
+    repo_options: Mapping[str, RepoOptions] | None = None,
 ) -> IndexSummary:
     """Register ``add`` (path, name) repositories, then build and publish a generation of all of them.
 
     ``modalities`` limits the generation to those modalities (all loaded ones by default);
-    ``centrality=False`` skips the centrality hook (every segment then gets 0). Validates every
-    input before touching the store; on any failure the live generation stays.
+    ``centrality=False`` skips the centrality hook (every segment then gets 0). ``repo_options``
+    narrows a repository's modalities or sets its shards' build settings. Validates every input
+    before touching the store; on any failure the live generation stays.
+
+    Cost follows the change: a repository whose files (sizes, times, git HEAD) did not move since
+    the live generation is carried without reading a file, its segment database and its shards
+    hard-linked into the new generation; the others are segmented (files reused by content hash)
+    and their shards rebuilt. Shards over several repositories (the graph's partitions, which share
+    one graph) are rebuilt whenever any repository changed.
     """
     started = time.perf_counter()
     settings = {**build_settings_from_env(), **(settings or {})}
@@ -227,72 +259,117 @@ def build_generation(
     store.ensure()
     with store.build_lock(), contextlib.ExitStack() as cleanup:
         store.clean_abandoned_builds()
-        for folder, name in additions:
-            store.register_repo(name, folder)
-        repos = store.repos()
-        if not repos:
+        # Registration takes effect only with a completed build: the new repositories are built
+        # from here and written to the catalog just before the switch (an interrupted build leaves
+        # none behind).
+        sources = {r.name: Path(r.path) for r in store.repos()}
+        sources.update({name: path for path, name in additions})
+        if not sources:
             raise InvalidInput("nothing to index: no repository is registered; pass a path: `fourfold index PATH`")
         generation = store.next_generation_name()
         build_dir = store.generations_dir / f".build-{generation}"
         build_dir.mkdir(parents=True)
         building.generation = generation
         cleanup.callback(building.close)
+        (build_dir / SEGMENTS_DIR).mkdir()
         previous = store.live_generation()
-        previous_root = store.generations_dir / previous if previous else None
+        prev = _previous_reader(store, previous)
+        key = _carry_key(settings, shardings, max_file_bytes, centrality)
+        carry = prev is not None and prev.manifest.get("carry_key") == key
+        prev_repos: dict[str, dict[str, Any]] = dict(prev.manifest.get("repos", {})) if prev is not None else {}
         summary = IndexSummary(generation=generation)
-        all_segments: list[Segment] = []
         repo_files: dict[str, list[tuple[str, int]]] = {}
         repo_stats: dict[str, dict[str, Any]] = {}
-        with (
-            contextlib.closing(store.catalog()) as catalog,
-            contextlib.closing(create_segments_db(build_dir / "segments.sqlite")) as segdb,
-            ParallelSegmenter() as segmenter,
-        ):
-            for repo in repos:
-                walked = walk_repository(Path(repo.path))
+        unchanged: set[str] = set()  # repositories whose segments are those of the previous generation
+        with contextlib.closing(store.catalog()) as catalog, ParallelSegmenter() as segmenter:
+            for name in sorted(sources):
+                path = sources[name]
+                walked = walk_repository(path)
                 summary.skipped.update(walked.skipped)
-                files_in_repo: list[tuple[str, int]] = []
-                n_segments = 0
-                for path, size, language, segs, parse_errors, supported in _segmented_files(
-                    repo.name, walked.files, catalog, segmenter, summary, report, max_file_bytes
+                options = (repo_options or {}).get(name, RepoOptions())
+                stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
+                before = prev_repos.get(name) if carry else None
+                seg_path = build_dir / SEGMENTS_DIR / f"{name}.sqlite"
+                if (
+                    prev is not None
+                    and before is not None
+                    and before.get("stat_key") == stat_key
+                    and prev.segment_db(name).is_file()
                 ):
-                    if parse_errors:
-                        summary.parse_errors += 1
-                    if not supported and language not in _PLAIN_TEXT:
-                        summary.unsupported_languages[language] += 1
-                    insert_segments(segdb, segs)
-                    all_segments.extend(segs)
-                    files_in_repo.append((path, size))
-                    n_segments += len(segs)
-                    summary.files += 1
-                    summary.bytes += size
-                catalog.commit()
-                repo_files[repo.name] = files_in_repo
-                repo_stats[repo.name] = {"path": repo.path, "files": len(files_in_repo), "segments": n_segments}
-            summary.segments = len(all_segments)
-
-            if centrality:
-                report("centrality", 0, 1, "computing centrality")
-                values = registry.pm.hook.fourfold_compute_centrality(segments=all_segments) or {}
-                segdb.executemany(
-                    "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items())
+                    # nothing under the repository moved: its segments (and centrality) carry over as they are
+                    link_tree(prev.segment_db(name), seg_path)
+                    repo_stats[name] = {**before, "commit": options.commit or before.get("commit", "")}
+                    repo_files[name] = sizes
+                    unchanged.add(name)
+                    summary.files += int(before.get("files", 0))
+                    summary.bytes += int(before.get("bytes", 0))
+                    summary.segments += int(before.get("segments", 0))
+                    summary.reused_files += int(before.get("files", 0))
+                    report("segment", 1, 1, f"{name}: unchanged")
+                    continue
+                record = _segment_repo(
+                    name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
                 )
-                report("centrality", 1, 1, f"centrality for {len(values)} segments")
-            segdb.commit()
-        del all_segments
+                record["stat_key"] = stat_key
+                record["content_key"] += options.key()
+                record["commit"] = options.commit or record["head"]
+                repo_stats[name] = record
+                repo_files[name] = record.pop("_files")
+                if before is not None and before.get("content_key") == record["content_key"]:
+                    unchanged.add(name)  # touched but not changed: the shards carry over
 
         jobs: list[ShardJob] = []
         specs: list[ShardSpec] = []
+        carried: list[ShardSpec] = []
         for name in chosen:
-            for spec in _plan_shards(name, shardings[name], repo_files):
-                prev_dir = (
-                    previous_root / spec.folder if previous_root and (previous_root / spec.folder).is_dir() else None
-                )
+            prev_specs = prev.shards(name) if prev is not None and carry and name in prev.manifest["modalities"] else []
+            plans: list[ShardSpec] = []
+            wanting = {
+                r: f
+                for r, f in repo_files.items()
+                if name in ((repo_options or {}).get(r, RepoOptions()).modalities or (name,))
+            }
+            if shardings[name] == "repo":
+                for repo in sorted(wanting):
+                    mine = [s for s in prev_specs if s.repos == (repo,)] if repo in unchanged else []
+                    if mine and prev is not None and all(prev.shard_dir(s).is_dir() for s in mine):
+                        carried.extend(mine)
+                    else:
+                        plans.extend(_plan_shards(name, "repo", {repo: repo_files[repo]}))
+            elif not wanting:
+                pass
+            elif (
+                prev_specs
+                and prev is not None
+                and unchanged == set(repo_files) == set(prev_repos)
+                and {r for s in prev_specs for r in s.repos} == set(wanting)
+                and all(prev.shard_dir(s).is_dir() for s in prev_specs)
+            ):
+                carried.extend(prev_specs)  # a shard over several repositories carries only if none changed
+            else:
+                plans.extend(_plan_shards(name, shardings[name], wanting))
+            for spec in plans:
+                prev_dir = prev.shard_dir(spec) if prev is not None else None
                 # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
                 job_settings = {**settings, **{f"repo_path.{r}": repo_stats[r]["path"] for r in spec.repos}}
+                if len(spec.repos) == 1 and spec.repos[0] in (repo_options or {}):
+                    job_settings.update((repo_options or {})[spec.repos[0]].settings)
                 jobs.append(
-                    ShardJob(name, spec, str(build_dir), str(prev_dir) if prev_dir else None, generation, job_settings)
+                    ShardJob(
+                        name,
+                        spec,
+                        str(build_dir),
+                        str(prev_dir) if prev_dir is not None and prev_dir.is_dir() else None,
+                        generation,
+                        job_settings,
+                    )
                 )
+        for spec in carried:
+            assert prev is not None
+            link_tree(prev.shard_dir(spec), build_dir / spec.folder)
+            specs.append(spec)
+        if carried:
+            report("carry", len(carried), len(carried), f"{len(carried)} shards carried over unchanged")
         built: dict[tuple[str, str], BuildStats] = {}
         for done, (job, stats) in enumerate(executor.run(jobs), start=1):
             built[(job.modality, job.spec.shard)] = stats
@@ -311,12 +388,18 @@ def build_generation(
                 continue
             s = job.spec
             specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
+        specs.sort(key=lambda s: (s.modality, s.shard))
+        if prev is not None:
+            prev.close()
         summary.shards = len(specs)
+        summary.carried_shards = len(carried)
+        summary.changed_repos = sorted(set(repo_files) - unchanged)
         summary.seconds = time.perf_counter() - started
         manifest = {
             "generation": generation,
             "created": time.time(),
             "previous": previous,
+            "carry_key": key,
             "repos": repo_stats,
             "shards": [
                 {
@@ -333,13 +416,165 @@ def build_generation(
             "failed_shards": [{"modality": m, "shard": sh, "error": f.error} for (m, sh), f in sorted(failed.items())],
             "settings": dict(settings or {}),
             "modalities": chosen,
-            "integrity": integrity.record_shards(build_dir, (s.folder for s in specs)),
+            "centrality": centrality,
+            "integrity": _integrity(build_dir, specs, carried, prev),
         }
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        for path, name in additions:
+            store.register_repo(name, path)
         report("switch", 0, 1, f"switching to {generation}")
         store.publish(build_dir, generation)
         report("switch", 1, 1, f"{generation} is live")
         return summary
+
+
+def _integrity(
+    build_dir: Path, specs: Sequence[ShardSpec], carried: Sequence[ShardSpec], prev: GenerationReader | None
+) -> dict[str, Any]:
+    """The manifest's integrity records: a carried shard keeps the previous generation's (its files are
+    the same, linked), so only rebuilt shards are read and checksummed."""
+    kept: dict[str, Any] = {}
+    if prev is not None:
+        carried_folders = {s.folder for s in carried}
+        for folder in carried_folders:
+            files = integrity.expected_files(prev.manifest, folder)
+            if files is not None:
+                kept[folder] = {name: [size, digest] for name, (size, digest) in files.items()}
+    entry = integrity.record_shards(build_dir, (s.folder for s in specs if s.folder not in kept))
+    entry["shards"].update(kept)
+    entry["shards"] = dict(sorted(entry["shards"].items()))
+    return entry
+
+
+def _previous_reader(store: IndexStore, previous: str | None) -> GenerationReader | None:
+    """The live generation to carry from, None when there is none or it cannot be read."""
+    if previous is None:
+        return None
+    try:
+        return store.reader(previous)
+    except CorruptIndex:
+        return None
+
+
+def _carry_key(settings: Mapping[str, str], shardings: Mapping[str, str], max_file_bytes: int, centrality: bool) -> str:
+    """What a shard's content depends on besides its repository's files: carried only when equal."""
+    try:
+        version = importlib.metadata.version("fourfold")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    state = {
+        "version": version,
+        "segmenter": SEGMENTER_VERSION,
+        "settings": sorted(settings.items()),
+        "shardings": sorted(shardings.items()),
+        "max_file_bytes": max_file_bytes,
+        "centrality": centrality,
+    }
+    return hashlib.blake2b(json.dumps(state, sort_keys=True).encode(), digest_size=12).hexdigest()
+
+
+def _stat_key(
+    root: Path, files: Sequence[SourceFile], max_file_bytes: int, options: str
+) -> tuple[str, list[tuple[str, int]]]:
+    """A digest of the repository's file list with sizes and modification times, and its git HEAD.
+
+    Equal keys mean nothing was added, removed or written since the last build, so the repository
+    is carried without reading a file. Also returns (path, size) of every file, for shard planning.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{root}\0{_git_head(root)}\0{options}\n".encode())
+    sizes: list[tuple[str, int]] = []
+    for f in files:
+        try:
+            st = f.abspath.stat()
+        except OSError:
+            digest.update(f"{f.path}\0missing\n".encode())
+            continue
+        digest.update(f"{f.path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
+        sizes.append((f.path, min(st.st_size, max_file_bytes)))
+    return digest.hexdigest(), sizes
+
+
+def _git_head(root: Path) -> str:
+    """The commit a git work tree is at ("" when it is not one): history modalities read it."""
+    git = root / ".git"
+    try:
+        head = (git / "HEAD").read_text().strip()
+    except OSError:
+        return ""
+    if not head.startswith("ref: "):
+        return head
+    ref = head[5:]
+    try:
+        return (git / ref).read_text().strip()
+    except OSError:
+        pass
+    try:
+        for line in (git / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split(" ", 1)[0]
+    except OSError:
+        pass
+    return head
+
+
+def _segment_repo(
+    name: str,
+    path: Path,
+    files: Sequence[SourceFile],
+    seg_path: Path,
+    catalog: sqlite3.Connection,
+    segmenter: ParallelSegmenter,
+    summary: IndexSummary,
+    report: Progress,
+    max_file_bytes: int,
+    centrality: bool,
+) -> dict[str, Any]:
+    """Segment one repository into its own ``segments/<name>.sqlite`` with its centrality.
+
+    Holds one repository's segments at a time (for the centrality hook), never the store's.
+    Returns the repository's manifest record, with its (path, size) list under ``_files``.
+    """
+    files_in_repo: list[tuple[str, int]] = []
+    repo_segments: list[Segment] = []
+    n_bytes = 0
+    with contextlib.closing(create_segments_db(seg_path)) as segdb:
+        for rel, size, language, segs, parse_errors, supported in _segmented_files(
+            name, files, catalog, segmenter, summary, report, max_file_bytes
+        ):
+            if parse_errors:
+                summary.parse_errors += 1
+            if not supported and language not in _PLAIN_TEXT:
+                summary.unsupported_languages[language] += 1
+            insert_segments(segdb, segs)
+            repo_segments.extend(segs)
+            files_in_repo.append((rel, size))
+            n_bytes += size
+        catalog.commit()
+        summary.files += len(files_in_repo)
+        summary.bytes += n_bytes
+        summary.segments += len(repo_segments)
+        if centrality and repo_segments:
+            report("centrality", 0, 1, f"{name}: centrality")
+            values = get_registry().pm.hook.fourfold_compute_centrality(segments=repo_segments) or {}
+            segdb.executemany(
+                "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items())
+            )
+            report("centrality", 1, 1, f"{name}: centrality for {len(values)} segments")
+        segdb.commit()
+        segdb.execute("PRAGMA journal_mode=DELETE")  # one plain file: linked into later generations as is
+    digest = hashlib.blake2b(digest_size=16)
+    for seg_id, seg_hash in sorted((s.id, s.content_hash) for s in repo_segments):
+        digest.update(f"{seg_id}\0{seg_hash}\n".encode())
+    return {
+        "path": str(path),
+        "files": len(files_in_repo),
+        "segments": len(repo_segments),
+        "bytes": n_bytes,
+        "content_key": digest.hexdigest(),
+        "head": _git_head(path),
+        "_files": files_in_repo,
+    }
 
 
 #: Files read (and looked up in the file cache) before the cache misses among them are segmented together.
@@ -401,6 +636,14 @@ def _segmented_files(
             batch.append(
                 (f.path, data, fhash, language, [Segment(**d) for d in json.loads(row[3])], row[1], bool(row[2]))
             )
+        elif (other := _same_content(catalog, fhash, language)) is not None:
+            # the same bytes were segmented under another repository, revision or path: reuse, re-stamped
+            segs = _restamp(other[2], repo, f.path)
+            catalog.execute(
+                "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (repo, f.path, fhash, language, other[0], other[1], json.dumps([_seg_dict(s) for s in segs])),
+            )
+            batch.append((f.path, data, fhash, language, segs, other[0], bool(other[1])))
         else:
             batch.append((f.path, data, fhash, language, None, 0, True))
             batch_bytes += len(data)
@@ -412,6 +655,25 @@ def _segmented_files(
 
 
 _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css", "scss"}
+
+
+def _same_content(catalog: sqlite3.Connection, fhash: str, language: str) -> tuple[int, int, str] | None:
+    """(parse errors, supported, segments JSON) of a file with these bytes segmented anywhere before."""
+    row = catalog.execute(
+        "SELECT parse_errors, supported, segments FROM file_cache WHERE file_hash = ? AND language = ? LIMIT 1",
+        (fhash, language),
+    ).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+
+
+def _restamp(segments_json: str, repo: str, path: str) -> list[Segment]:
+    """Segments of an identical file moved to ``repo``/``path``: the ids (which name the place) made anew."""
+    rows = json.loads(segments_json)
+    ids = {d["id"]: segment_id(repo, path, d["start_line"], d["end_line"], d.get("qualified_name")) for d in rows}
+    return [
+        Segment(**{**d, "id": ids[d["id"]], "repo": repo, "path": path, "parent_id": ids.get(d.get("parent_id") or "")})
+        for d in rows
+    ]
 
 
 def _seg_dict(s: Segment) -> dict[str, Any]:

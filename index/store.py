@@ -17,6 +17,7 @@ previous, complete generation, so readers never see a half index.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import json
@@ -33,7 +34,7 @@ from typing import Any
 from fourfold.errors import CorruptIndex, IndexLocked, NoIndex, UnknownRepository
 from fourfold.plugins.types import Segment
 
-__all__ = ["GenerationReader", "IndexStore", "RepoRecord", "ShardSpec"]
+__all__ = ["SEGMENTS_DIR", "GenerationReader", "IndexStore", "RepoRecord", "ShardSpec", "link_tree"]
 
 _SEGMENT_COLUMNS = (
     "id",
@@ -50,7 +51,12 @@ _SEGMENT_COLUMNS = (
     "qualified_name",
     "parent_id",
 )
-KEEP_GENERATIONS = 3
+#: Generations kept after a switch: the live one and the one before it (a server may still be on it).
+KEEP_GENERATIONS = 2
+#: Segment databases one thread keeps open at most (least recently used closed first).
+OPEN_SEGMENT_DBS = 64
+#: A generation's per-repository segment databases: ``segments/<repo>.sqlite``.
+SEGMENTS_DIR = "segments"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,7 @@ class IndexStore:
                     repo TEXT NOT NULL, path TEXT NOT NULL, file_hash TEXT NOT NULL,
                     language TEXT NOT NULL, parse_errors INTEGER NOT NULL, supported INTEGER NOT NULL,
                     segments TEXT NOT NULL, PRIMARY KEY (repo, path));
+                CREATE INDEX IF NOT EXISTS file_cache_hash ON file_cache(file_hash);
                 """
             )
 
@@ -226,11 +233,41 @@ class IndexStore:
         self._collect_garbage(generation)
         return final
 
-    def _collect_garbage(self, live: str) -> None:
+    def _collect_garbage(self, live: str, keep: int = KEEP_GENERATIONS) -> list[str]:
+        """Remove every generation but the newest ``keep`` and the live one; their names, oldest first.
+
+        Carried shards are hard links, so removing an old generation frees only what no kept one shares.
+        """
         gens = sorted(p for p in self.generations_dir.glob("g[0-9]*") if p.is_dir())
-        for p in gens[:-KEEP_GENERATIONS]:
+        removed: list[str] = []
+        for p in gens[: max(len(gens) - keep, 0)]:
             if p.name != live:
                 shutil.rmtree(p, ignore_errors=True)
+                removed.append(p.name)
+        return removed
+
+    def collect_garbage(self, keep: int = KEEP_GENERATIONS) -> list[str]:
+        """``fourfold gc``: drop abandoned builds and the generations beyond the live one and ``keep - 1``
+        before it. Takes the build lock, so it never races a build; returns the removed generations."""
+        if not self.generations_dir.is_dir():
+            return []
+        with self.build_lock():
+            self.clean_abandoned_builds()
+            live = self.live_generation()
+            return self._collect_garbage(live or "", max(keep, 1))
+
+    def unregister_repo(self, name: str) -> None:
+        """Forget ``name`` (catalog row and file cache). The next build leaves it out."""
+        self.repo(name)  # raises UnknownRepository, naming the registered ones
+        with contextlib.closing(self.catalog()) as conn, conn:
+            conn.execute("DELETE FROM repos WHERE name = ?", (name,))
+            conn.execute("DELETE FROM file_cache WHERE repo = ?", (name,))
+
+    def retire_live(self) -> None:
+        """No repository is left: LIVE goes, so readers say there is no index (generations stay for gc)."""
+        with contextlib.suppress(FileNotFoundError):
+            (self.home / "LIVE").unlink()
+        self._live = None
 
 
 class GenerationReader:
@@ -244,6 +281,8 @@ class GenerationReader:
         self.root = Path(root)
         self._local = threading.local()
         self._specs: tuple[ShardSpec, ...] | None = None
+        single = self.root / "segments.sqlite"
+        self._single_db = single if single.exists() else None
         manifest = self.root / "manifest.json"
         if building:
             self.manifest = {"generation": self.root.name.removeprefix(".build-"), "shards": []}
@@ -259,12 +298,43 @@ class GenerationReader:
             ) from None
         self.name = self.manifest["generation"]
 
-    def _conn(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = _connect(self.root / "segments.sqlite", readonly=True)
-            self._local.conn = conn
+    def _single(self) -> Path | None:
+        """The one ``segments.sqlite`` of a generation built before segments were kept per repository."""
+        return self._single_db
+
+    def segment_db(self, repo: str) -> Path:
+        """Where ``repo``'s segments of this generation live (``segments/<repo>.sqlite``)."""
+        return self.root / SEGMENTS_DIR / f"{repo}.sqlite"
+
+    def _conn(self, repo: str) -> sqlite3.Connection | None:
+        """A read-only connection (per thread) to ``repo``'s segments, None if it has none here."""
+        conns: collections.OrderedDict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
+        if conns is None:
+            conns = self._local.conns = collections.OrderedDict()
+        single = self._single()
+        key = "" if single is not None else repo
+        conn = conns.get(key)
+        if conn is not None:
+            conns.move_to_end(key)
+            return conn
+        path = single if single is not None else self.segment_db(repo)
+        if not path.exists():
+            return None
+        conn = conns[key] = _connect(path, readonly=True)
+        while len(conns) > OPEN_SEGMENT_DBS:  # a fleet has more repositories than a process has files to open
+            conns.popitem(last=False)[1].close()
         return conn
+
+    def segment_repos(self) -> list[str]:
+        """Every repository with segments in this generation, sorted."""
+        repos = self.manifest.get("repos")
+        if repos:
+            return sorted(repos)
+        single = self._single()
+        if single is not None:
+            with contextlib.closing(_connect(single, readonly=True)) as conn:
+                return [r for (r,) in conn.execute("SELECT DISTINCT repo FROM segments ORDER BY repo")]
+        return sorted(p.name.removesuffix(".sqlite") for p in (self.root / SEGMENTS_DIR).glob("*.sqlite"))
 
     def shards(self, modality: str | None = None) -> list[ShardSpec]:
         """The generation's shards (of one modality, or all), parsed from the manifest once."""
@@ -293,58 +363,87 @@ class GenerationReader:
         return self.root / spec.folder
 
     def segments(self, repos: Iterable[str] = (), files: Iterable[str] = ()) -> Iterator[Segment]:
-        """Segments of the given repositories (all when empty), or exactly the given repo\\0path files."""
+        """Segments of the given repositories (all when empty), or exactly the given repo\\0path files.
+
+        Streamed one repository at a time: nothing here holds more than a query's rows.
+        """
         cols = ", ".join(_SEGMENT_COLUMNS)
-        conn = self._conn()
         files = list(files)
         if files:
             for key in files:
                 repo, path = key.split("\0", 1)
+                conn = self._conn(repo)
+                if conn is None:
+                    continue
                 for row in conn.execute(
                     f"SELECT {cols} FROM segments WHERE repo = ? AND path = ? ORDER BY start_line, end_line DESC",
                     (repo, path),
                 ):
                     yield Segment(*row)
             return
-        repos = list(repos)
-        if repos:
-            for repo in repos:
-                for row in conn.execute(
-                    f"SELECT {cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC", (repo,)
-                ):
-                    yield Segment(*row)
-        else:
-            for row in conn.execute(f"SELECT {cols} FROM segments ORDER BY repo, path, start_line, end_line DESC"):
+        for repo in list(repos) or self.segment_repos():
+            conn = self._conn(repo)
+            if conn is None:
+                continue
+            for row in conn.execute(
+                f"SELECT {cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC", (repo,)
+            ):
                 yield Segment(*row)
 
-    def centrality(self, ids: Iterable[str]) -> dict[str, float]:
-        ids = list(ids)
+    def _lookup(self, ids: Iterable[str], repos: Iterable[str], columns: str) -> Iterator[tuple[Any, ...]]:
+        """Rows (``columns``) of the segments with these ids, searched in ``repos`` (every one when empty)."""
+        ids = list(dict.fromkeys(ids))
         if not ids:
-            return {}
-        out: dict[str, float] = {}
-        conn = self._conn()
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            q = f"SELECT id, centrality FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
-            out.update(conn.execute(q, chunk).fetchall())
-        return out
+            return
+        wanted = set(ids)
+        for repo in list(dict.fromkeys(repos)) or self.segment_repos():
+            conn = self._conn(repo)
+            if conn is None:
+                continue
+            chunk_ids = [i for i in ids if i in wanted]
+            for i in range(0, len(chunk_ids), 500):
+                chunk = chunk_ids[i : i + 500]
+                q = f"SELECT {columns} FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
+                for row in conn.execute(q, chunk):
+                    wanted.discard(row[0])
+                    yield row
+            if not wanted or self._single() is not None:
+                return
 
-    def segment_rows(self, ids: Iterable[str]) -> dict[str, Segment]:
-        ids = list(ids)
-        cols = ", ".join(_SEGMENT_COLUMNS)
-        out: dict[str, Segment] = {}
-        conn = self._conn()
-        for i in range(0, len(ids), 500):
-            chunk = ids[i : i + 500]
-            for row in conn.execute(f"SELECT {cols} FROM segments WHERE id IN ({','.join('?' * len(chunk))})", chunk):
-                out[row[0]] = Segment(*row)
-        return out
+    def centrality(self, ids: Iterable[str], repos: Iterable[str] = ()) -> dict[str, float]:
+        """Segment id -> centrality; ``repos`` (the hits' repositories) narrows where to look."""
+        return {row[0]: row[1] for row in self._lookup(ids, repos, "id, centrality")}
+
+    def segment_rows(self, ids: Iterable[str], repos: Iterable[str] = ()) -> dict[str, Segment]:
+        """Segment id -> segment; ``repos`` (the hits' repositories) narrows where to look."""
+        return {row[0]: Segment(*row) for row in self._lookup(ids, repos, ", ".join(_SEGMENT_COLUMNS))}
 
     def close(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
+        conns: collections.OrderedDict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
+        for conn in (conns or {}).values():
             conn.close()
-            self._local.conn = None
+        self._local.conns = collections.OrderedDict()
+
+
+def link_tree(src: Path, dst: Path) -> None:
+    """Hard-link ``src`` (a file, or a folder's files recursively) at ``dst``: how an unchanged
+    shard or segment database joins a new generation without being rewritten. Copies where a link
+    is impossible (another file system). The linked files are immutable: nothing writes to them."""
+    if src.is_file():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+        return
+    for folder, _dirs, files in os.walk(src):
+        rel = Path(folder).relative_to(src)
+        (dst / rel).mkdir(parents=True, exist_ok=True)
+        for name in files:
+            try:
+                os.link(Path(folder) / name, dst / rel / name)
+            except OSError:
+                shutil.copy2(Path(folder) / name, dst / rel / name)
 
 
 def create_segments_db(path: Path) -> sqlite3.Connection:
@@ -363,9 +462,9 @@ def create_segments_db(path: Path) -> sqlite3.Connection:
 
 
 def insert_segments(conn: sqlite3.Connection, segments: Iterable[Segment]) -> None:
+    columns, marks = ", ".join(_SEGMENT_COLUMNS), ", ".join("?" * len(_SEGMENT_COLUMNS))
     conn.executemany(
-        f"INSERT OR IGNORE INTO segments({', '.join(_SEGMENT_COLUMNS)}) VALUES "
-        f"({', '.join('?' * len(_SEGMENT_COLUMNS))})",
+        f"INSERT OR IGNORE INTO segments({columns}) VALUES ({marks})",
         ([getattr(s, c) for c in _SEGMENT_COLUMNS] for s in segments),
     )
 

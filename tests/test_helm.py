@@ -95,6 +95,17 @@ EVERYTHING_ON: dict[str, Any] = {
         ],
     },
     "modalities": {"workersPerModality": 4},
+    "fleet": {
+        "enabled": True,
+        "syncInterval": "15m",
+        "config": {
+            "version": 1,
+            "repositories": [
+                {"name": "payments", "url": "https://git.example.com/org/payments.git", "labels": ["payments"]},
+                {"name": "web", "url": "ssh://git@git.example.com/org/web.git", "revisions": ["main", "release/*"]},
+            ],
+        },
+    },
 }
 
 
@@ -347,6 +358,25 @@ def test_index_job_fetches_each_repository_then_indexes_them_all() -> None:
     assert cron["spec"]["jobTemplate"]["spec"]["template"]["spec"] == pod
 
 
+def test_fleet_file_from_a_configmap_is_synced_inside_the_coordinator() -> None:
+    from fourfold.index.fleet import parse_fleet
+
+    objects = render(EVERYTHING_ON)
+    configmap = next(c for c in by_kind(objects, "ConfigMap") if c["metadata"]["name"].endswith("-fleet"))
+    fleet = parse_fleet(configmap["data"]["fourfold.yaml"], "configmap")  # what the coordinator will validate
+    assert [r.name for r in fleet.repos] == ["payments", "web"] and fleet.groups() == {"payments": ("payments",)}
+    pod = one(objects, "Deployment")["spec"]["template"]["spec"]
+    coordinator = container(pod, "coordinator")
+    args = coordinator["args"]
+    assert args[args.index("--fleet") + 1] == "/etc/fourfold/fleet/fourfold.yaml"
+    assert args[args.index("--sync-interval") + 1] == "15m"
+    assert {"name": "fleet", "mountPath": "/etc/fourfold/fleet", "readOnly": True} in coordinator["volumeMounts"]
+    assert {"name": "fleet", "configMap": {"name": configmap["metadata"]["name"]}} in pod["volumes"]
+    plain = render()
+    assert not [c for c in by_kind(plain, "ConfigMap") if c["metadata"]["name"].endswith("-fleet")]
+    assert "--fleet" not in container(one(plain, "Deployment")["spec"]["template"]["spec"], "coordinator")["args"]
+
+
 def test_each_worker_group_gets_its_own_scale_resources_and_placement() -> None:
     """workerGroups is a list, so the every-value test changes it whole; here each field is followed."""
     groups = one(render(EVERYTHING_ON), "RayCluster")["spec"]["workerGroupSpecs"]
@@ -457,6 +487,8 @@ CHANGED: dict[tuple[str, ...], Any] = {
     ("indexVolume", "size"): "100Gi",
     ("indexVolume", "mountPath"): "/data/fourfold",
     ("metrics", "serviceMonitor", "interval"): "15s",
+    ("fleet", "syncInterval"): "1h",
+    ("fleet", "config", "repositories"): [{"name": "other", "url": "https://git.example.com/team/other.git"}],
 }
 
 

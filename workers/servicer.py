@@ -330,7 +330,7 @@ def with_centrality(reader: GenerationReader, result: ShardResult) -> ShardResul
     missing = [h.segment_id for h in result.hits if not h.centrality]
     if not missing:
         return result
-    cent = reader.centrality(missing)
+    cent = reader.centrality(missing, repos={h.repo for h in result.hits if not h.centrality})
     hits: list[Hit] = []
     for h in result.hits:
         c = cent.get(h.segment_id, 0.0)

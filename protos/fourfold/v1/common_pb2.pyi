@@ -17,7 +17,7 @@ class ModalityContribution(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., contribution: _Optional[float] = ..., score: _Optional[float] = ...) -> None: ...
 
 class Hit(_message.Message):
-    __slots__ = ("repo", "path", "start_line", "end_line", "symbol", "kind", "language", "score", "segment_id", "match_lines", "centrality", "modalities", "demoted", "snippet", "confidence")
+    __slots__ = ("repo", "path", "start_line", "end_line", "symbol", "kind", "language", "score", "segment_id", "match_lines", "centrality", "modalities", "demoted", "snippet", "confidence", "revision", "commit")
     class ModalitiesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -40,6 +40,8 @@ class Hit(_message.Message):
     DEMOTED_FIELD_NUMBER: _ClassVar[int]
     SNIPPET_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    COMMIT_FIELD_NUMBER: _ClassVar[int]
     repo: str
     path: str
     start_line: int
@@ -55,4 +57,6 @@ class Hit(_message.Message):
     demoted: bool
     snippet: str
     confidence: float
-    def __init__(self, repo: _Optional[str] = ..., path: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ..., symbol: _Optional[str] = ..., kind: _Optional[str] = ..., language: _Optional[str] = ..., score: _Optional[float] = ..., segment_id: _Optional[str] = ..., match_lines: _Optional[_Iterable[int]] = ..., centrality: _Optional[float] = ..., modalities: _Optional[_Mapping[str, ModalityContribution]] = ..., demoted: _Optional[bool] = ..., snippet: _Optional[str] = ..., confidence: _Optional[float] = ...) -> None: ...
+    revision: str
+    commit: str
+    def __init__(self, repo: _Optional[str] = ..., path: _Optional[str] = ..., start_line: _Optional[int] = ..., end_line: _Optional[int] = ..., symbol: _Optional[str] = ..., kind: _Optional[str] = ..., language: _Optional[str] = ..., score: _Optional[float] = ..., segment_id: _Optional[str] = ..., match_lines: _Optional[_Iterable[int]] = ..., centrality: _Optional[float] = ..., modalities: _Optional[_Mapping[str, ModalityContribution]] = ..., demoted: _Optional[bool] = ..., snippet: _Optional[str] = ..., confidence: _Optional[float] = ..., revision: _Optional[str] = ..., commit: _Optional[str] = ...) -> None: ...

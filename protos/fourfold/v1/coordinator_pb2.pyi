@@ -176,21 +176,33 @@ class IndexProgress(_message.Message):
     summary: IndexSummary
     def __init__(self, stage: _Optional[str] = ..., done: _Optional[int] = ..., total: _Optional[int] = ..., message: _Optional[str] = ..., summary: _Optional[_Union[IndexSummary, _Mapping]] = ...) -> None: ...
 
+class SyncRequest(_message.Message):
+    __slots__ = ("repos",)
+    REPOS_FIELD_NUMBER: _ClassVar[int]
+    repos: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, repos: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class StatusRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class RepoStatus(_message.Message):
-    __slots__ = ("name", "path", "files", "segments")
+    __slots__ = ("name", "path", "files", "segments", "sync_status", "sync_error", "commit")
     NAME_FIELD_NUMBER: _ClassVar[int]
     PATH_FIELD_NUMBER: _ClassVar[int]
     FILES_FIELD_NUMBER: _ClassVar[int]
     SEGMENTS_FIELD_NUMBER: _ClassVar[int]
+    SYNC_STATUS_FIELD_NUMBER: _ClassVar[int]
+    SYNC_ERROR_FIELD_NUMBER: _ClassVar[int]
+    COMMIT_FIELD_NUMBER: _ClassVar[int]
     name: str
     path: str
     files: int
     segments: int
-    def __init__(self, name: _Optional[str] = ..., path: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ...) -> None: ...
+    sync_status: str
+    sync_error: str
+    commit: str
+    def __init__(self, name: _Optional[str] = ..., path: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ..., sync_status: _Optional[str] = ..., sync_error: _Optional[str] = ..., commit: _Optional[str] = ...) -> None: ...
 
 class ShardStatus(_message.Message):
     __slots__ = ("modality", "shard", "replica", "address", "health", "generation", "node_id")

@@ -49,6 +49,11 @@ class CoordinatorStub:
                 request_serializer=fourfold_dot_v1_dot_coordinator__pb2.StatusRequest.SerializeToString,
                 response_deserializer=fourfold_dot_v1_dot_coordinator__pb2.StatusResponse.FromString,
                 _registered_method=True)
+        self.Sync = channel.unary_stream(
+                '/fourfold.v1.Coordinator/Sync',
+                request_serializer=fourfold_dot_v1_dot_coordinator__pb2.SyncRequest.SerializeToString,
+                response_deserializer=fourfold_dot_v1_dot_coordinator__pb2.IndexProgress.FromString,
+                _registered_method=True)
         self.ReadFile = channel.unary_unary(
                 '/fourfold.v1.Coordinator/ReadFile',
                 request_serializer=fourfold_dot_v1_dot_coordinator__pb2.ReadFileRequest.SerializeToString,
@@ -80,6 +85,14 @@ class CoordinatorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Sync(self, request, context):
+        """Fetch the fleet file's repositories (all, or those named) and index what moved, streaming
+        progress: what a push webhook calls. Admin only; needs a coordinator started with --fleet.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ReadFile(self, request, context):
         """The indexed text of one file of the live generation (a repository the caller may not read
         answers NOT_FOUND, exactly like a missing file).
@@ -105,6 +118,11 @@ def add_CoordinatorServicer_to_server(servicer, server):
                     servicer.Status,
                     request_deserializer=fourfold_dot_v1_dot_coordinator__pb2.StatusRequest.FromString,
                     response_serializer=fourfold_dot_v1_dot_coordinator__pb2.StatusResponse.SerializeToString,
+            ),
+            'Sync': grpc.unary_stream_rpc_method_handler(
+                    servicer.Sync,
+                    request_deserializer=fourfold_dot_v1_dot_coordinator__pb2.SyncRequest.FromString,
+                    response_serializer=fourfold_dot_v1_dot_coordinator__pb2.IndexProgress.SerializeToString,
             ),
             'ReadFile': grpc.unary_unary_rpc_method_handler(
                     servicer.ReadFile,
@@ -193,6 +211,33 @@ class Coordinator:
             '/fourfold.v1.Coordinator/Status',
             fourfold_dot_v1_dot_coordinator__pb2.StatusRequest.SerializeToString,
             fourfold_dot_v1_dot_coordinator__pb2.StatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Sync(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/fourfold.v1.Coordinator/Sync',
+            fourfold_dot_v1_dot_coordinator__pb2.SyncRequest.SerializeToString,
+            fourfold_dot_v1_dot_coordinator__pb2.IndexProgress.FromString,
             options,
             channel_credentials,
             insecure,

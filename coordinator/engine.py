@@ -500,10 +500,11 @@ class Engine:
             )
         )
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
-        if chosen_direct and weights and not (p.modalities or p.weights or fused):
+        if chosen_direct and weights and not (p.modalities or p.weights or fused or collected.missing):
             # the dominant modality found nothing: never answer with less than fusion would (once: weights set),
             # with every modality the intent's profile leaves at 0 given a little weight (a quoted sentence
-            # no file holds still has semantic neighbours)
+            # no file holds still has semantic neighbours). A shard that could not answer is not "nothing":
+            # that answer is partial and names it.
             left_ms = int((deadline - time.monotonic()) * 1000)
             profile = select_profiles(p.options.get("profile", ""), self.profiles).get(plan.intent, {})
             floor = {m: profile.get(m) or 0.05 for m in self.plugins.modalities}

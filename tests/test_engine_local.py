@@ -156,6 +156,22 @@ def test_a_failing_shard_is_missing_with_its_reason_and_the_rest_answers(home: P
     assert not any("alpha" in n or "outside your repositories" in n for n in r.notes)
 
 
+def test_a_direct_path_that_finds_nothing_is_answered_by_fusion(home: Path) -> None:
+    a = search(Engine(IndexStore(home)), SearchParams('"no file holds this sentence at all"', k=10))
+    assert a.notes and a.notes[0].startswith("direct path (text) found nothing: answered by fusion"), a.notes
+    assert a.fusion_strategy == "fused" and not a.partial
+
+
+def test_a_direct_path_whose_shards_failed_is_partial_not_answered_by_fusion(home: Path) -> None:
+    store = IndexStore(home)
+    broken = {("text", r) for r in REPOS}
+    a = search(Engine(store, Failing(store, broken)), SearchParams('"normalize"', k=10))
+    # the dominant modality could not answer: that is not "nothing", and the answer says what is missing
+    assert a.fusion_strategy == "direct" and a.partial
+    assert a.missing_shards == tuple(sorted(f"text/{r}" for r in REPOS))
+    assert not any("answered by fusion" in n for n in a.notes)
+
+
 def test_a_query_the_shards_reject_is_the_callers_error(home: Path) -> None:
     with pytest.raises(InvalidQuery):
         search(Engine(IndexStore(home)), SearchParams("foo(", modalities=("text",), options={"mode": "regex"}))

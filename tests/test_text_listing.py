@@ -225,7 +225,7 @@ def test_cursor_round_trip_and_refusals() -> None:
 
 
 def sample_tree(tmp_path: Path) -> Path:
-    from tests.conftest import write_sample_repo
+    from conftest import write_sample_repo
 
     return write_sample_repo(tmp_path / "sample")
 
@@ -275,9 +275,9 @@ def test_mcp_search_lists_in_regex_mode_and_says_whether_complete() -> None:
     import dataclasses
 
     from mcp import Client as McpClient
+    from test_mcp import FakeCoordinator, answer
 
     from fourfold.coordinator.mcp_server import build_server, format_answer
-    from tests.test_mcp import FakeCoordinator, answer
 
     calls = FakeCoordinator()
 

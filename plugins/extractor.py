@@ -19,6 +19,7 @@ import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from fourfold.errors import PluginError
 from fourfold.plugins.types import Extraction
@@ -64,5 +65,4 @@ def load_extractor(reference: str) -> ExtractFn:
         ) from None
     if not callable(target):
         raise PluginError(f"extractor reference {reference!r} names {target!r}, which is not callable")
-    fn: ExtractFn = target  # type: ignore[assignment] - checked callable; the signature is the contract
-    return fn
+    return cast(ExtractFn, target)  # checked callable; the signature is the hook's contract

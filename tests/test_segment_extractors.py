@@ -29,7 +29,10 @@ from fourfold.plugins.structural.extract import EXTRACTOR_VERSION
 from fourfold.plugins.testing import LINE_DEFINITIONS_REFERENCE, line_definitions
 from fourfold.plugins.types import Extraction, Segment
 
-SOURCE = b"import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\nclass Store:\n    def get(self, key):\n        return key\n"
+SOURCE = (
+    b"import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n"
+    b"\n\nclass Store:\n    def get(self, key):\n        return key\n"
+)
 FIXTURES = Path(__file__).parent / "fixtures" / "structural"
 
 Install = Callable[..., PluginRegistry]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from fourfold.coordinator import cli
 from fourfold.index.generation import build_generation
 from fourfold.index.ingest.parallel import MIN_PARALLEL_FILES, FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import segment_file, segmenter_version
@@ -116,6 +117,15 @@ def test_a_plugin_extractor_changes_the_segments_and_the_segmenter_version(
     assert _shape(refined.segments) != _shape(structural.segments)
     assert segmenter_version(registry.extractor) == "w50-xlines-1" != structural_version
     assert ParallelSegmenter(max_workers=1).version == "w50-xlines-1"
+
+
+def test_fourfold_plugins_names_the_extractor(install: Install, capsys: pytest.CaptureFixture[str]) -> None:
+    install(lines=_extractor_plugin("fourfold_probe_lines", "lines"))
+    assert cli.main(["plugins"]) == 0
+    assert "extractor: lines 1 (plugin lines; registered: structural, lines)" in capsys.readouterr().out
+    install(structural=False)
+    assert cli.main(["plugins"]) == 0
+    assert "extractor: none (files are cut into line windows)" in capsys.readouterr().out
 
 
 def test_without_an_extractor_files_are_line_windows(install: Install, caplog: pytest.LogCaptureFixture) -> None:

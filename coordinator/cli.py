@@ -1150,6 +1150,12 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     for name, version in sorted(reg.plugin_versions().items()):
         print(f"{name} {version}")
     print("modalities: " + ", ".join(sorted(reg.modalities)))
+    chosen = reg.extractor
+    if chosen is None:
+        print("extractor: none (files are cut into line windows)")
+    else:
+        registered = ", ".join(reg.extractors)
+        print(f"extractor: {chosen.name} {chosen.version} (plugin {chosen.plugin}; registered: {registered})")
     for name, why in sorted(reg.failures.items()):
         print(f"FAILED {name}: {why}")
     return 0

@@ -26,7 +26,7 @@ from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
-from fourfold.index.ingest.segment import SEGMENTER_VERSION, content_hash
+from fourfold.index.ingest.segment import content_hash, segmenter_version
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
 from fourfold.index.progress import BUILDING_FILE, Progress, ProgressFile, shard_progress, tee, with_rates
 from fourfold.index.shard_failure import FailedBuild, failed_build
@@ -274,7 +274,7 @@ def build_generation(
         (build_dir / SEGMENTS_DIR).mkdir()
         previous = store.live_generation()
         prev = _previous_reader(store, previous)
-        key = _carry_key(settings, shardings, max_file_bytes, centrality)
+        key = _carry_key(settings, shardings, max_file_bytes, centrality, segmenter_version(registry.extractor))
         carry = prev is not None and prev.manifest.get("carry_key") == key
         prev_repos: dict[str, dict[str, Any]] = dict(prev.manifest.get("repos", {})) if prev is not None else {}
         summary = IndexSummary(generation=generation)
@@ -456,7 +456,9 @@ def _previous_reader(store: IndexStore, previous: str | None) -> GenerationReade
         return None
 
 
-def _carry_key(settings: Mapping[str, str], shardings: Mapping[str, str], max_file_bytes: int, centrality: bool) -> str:
+def _carry_key(
+    settings: Mapping[str, str], shardings: Mapping[str, str], max_file_bytes: int, centrality: bool, segmenter: str
+) -> str:
     """What a shard's content depends on besides its repository's files: carried only when equal."""
     try:
         version = importlib.metadata.version("fourfold")
@@ -464,7 +466,7 @@ def _carry_key(settings: Mapping[str, str], shardings: Mapping[str, str], max_fi
         version = "unknown"
     state = {
         "version": version,
-        "segmenter": SEGMENTER_VERSION,
+        "segmenter": segmenter,
         "settings": sorted(settings.items()),
         "shardings": sorted(shardings.items()),
         "max_file_bytes": max_file_bytes,
@@ -626,7 +628,7 @@ def _segmented_files(
         if data is None:
             summary.skipped[reason or "unknown"] += 1
             continue
-        fhash = content_hash(data + SEGMENTER_VERSION.encode())
+        fhash = content_hash(data + segmenter.version.encode())
         language = detect_language(f.path, data[:128])
         row = catalog.execute(
             "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?",

@@ -58,6 +58,26 @@ def fourfold_register_rerankers(register: Callable[[str, Callable[..., Any]], No
 
 
 @hookspec
+def fourfold_register_extractors(register: Callable[[str, str, str], None]) -> None:
+    """Register definition extractors, which decide where ingestion cuts definition segments.
+
+    Call ``register(name, version, reference)``: ``reference`` names a module-level function as
+    ``"package.module:function"`` with the signature ``extract(source: bytes, language: str) ->
+    Extraction`` (it must not raise on bad input; an unsupported language comes back
+    ``supported=False``). A reference, not the function, because segmentation runs in worker
+    processes that import only that module, never the whole plugin registry: keep the module
+    cheap to import. ``version`` is part of every file's segment cache key; change it whenever
+    the definitions found in a file may change. Every implementation is called; a second
+    extractor with a name already taken is an error naming both plugins.
+
+    Ingestion uses one extractor: the one registered last in plugin order (built-ins, then
+    installed plugins in entry-point order, then plugins passed in), so an installed plugin
+    refines the built-in structural extractor; the choice is logged. With none registered, files
+    are cut into line windows only. See ``fourfold.plugins.extractor``.
+    """
+
+
+@hookspec
 def fourfold_register_intents(register: Callable[..., None]) -> None:
     """Register intent rules for the coordinator's classifier.
 

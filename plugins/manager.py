@@ -25,6 +25,7 @@ import pluggy
 
 from fourfold.errors import PluginError
 from fourfold.plugins import hookspecs
+from fourfold.plugins.extractor import ExtractorSpec, load_extractor
 from fourfold.plugins.modality import Modality
 from fourfold.plugins.types import INTENTS, IntentRule
 
@@ -50,6 +51,7 @@ class PluginRegistry:
     modalities: dict[str, Modality] = field(default_factory=dict)
     embedders: dict[str, Callable[..., Any]] = field(default_factory=dict)
     rerankers: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    extractors: dict[str, ExtractorSpec] = field(default_factory=dict)  # name -> spec, in plugin order
     intent_rules: list[IntentRule] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)  # plugin name -> why it failed to load
     versions: dict[str, str] = field(default_factory=dict)  # entry-point plugin name -> its distribution's version
@@ -61,6 +63,16 @@ class PluginRegistry:
         except KeyError:
             known = ", ".join(sorted(self.modalities)) or "none"
             raise PluginError(f"unknown modality {name!r}; loaded modalities: {known}") from None
+
+    @property
+    def extractor(self) -> ExtractorSpec | None:
+        """The definition extractor ingestion uses: the last registered in plugin order, None when none is.
+
+        Plugin order is the built-ins (``DEFAULT_PLUGINS``), then installed plugins in entry-point
+        order, then plugins passed to :func:`build_registry`; so an installed plugin refines the
+        built-in structural extractor rather than the other way round.
+        """
+        return next(reversed(self.extractors.values()), None)
 
     def plugin_versions(self) -> dict[str, str]:
         """Name -> version for every loaded plugin (built-ins carry fourfold's version)."""
@@ -153,6 +165,39 @@ def build_registry(extra_plugins: tuple[object, ...] = ()) -> PluginRegistry:
                 registry.owners[(_kind, name)] = _owner
 
             _call_one(impl, registry, owner, register=register_factory)
+    for impl in pm.hook.fourfold_register_extractors.get_hookimpls():
+        owner = _owner(impl.plugin)
+
+        def register_extractor(name: str, version: str, reference: str, _owner: str = owner) -> None:
+            for what, value in (("name", name), ("version", version)):
+                if not isinstance(value, str) or not value.strip():
+                    raise PluginError(
+                        f"plugin {_owner!r} registered an extractor with {what} {value!r}; use a non-empty string"
+                    )
+            if name in registry.extractors:
+                first = registry.owners.get(("extractor", name), "?")
+                raise PluginError(
+                    f"plugin {_owner!r} registered extractor {name!r}, already registered by plugin {first!r}"
+                )
+            try:
+                load_extractor(reference)  # fail here, naming the plugin, not in the middle of a build
+            except PluginError as exc:
+                raise PluginError(f"plugin {_owner!r} registered extractor {name!r}: {exc}") from None
+            registry.extractors[name] = ExtractorSpec(name, version, reference, _owner)
+            registry.owners[("extractor", name)] = _owner
+
+        _call_one(impl, registry, owner, register=register_extractor)
+    if (chosen := registry.extractor) is not None:
+        others = [n for n in registry.extractors if n != chosen.name]
+        log.info(
+            "definitions come from extractor %s %s of plugin %s%s",
+            chosen.name,
+            chosen.version,
+            chosen.plugin,
+            f" (also registered, not used: {', '.join(others)})" if others else "",
+        )
+    else:
+        log.info("no plugin registered a definition extractor: files are segmented as line windows")
     for impl in pm.hook.fourfold_register_intents.get_hookimpls():
         owner = _owner(impl.plugin)
 
@@ -221,6 +266,7 @@ def _drop(registry: PluginRegistry, owner: str, plugin: object) -> None:
         "modality": registry.modalities,
         "embedder": registry.embedders,
         "reranker": registry.rerankers,
+        "extractor": registry.extractors,
     }
     for (kind, name), who in list(registry.owners.items()):
         if who == owner:

@@ -10,11 +10,14 @@
 ``search``, ``close``) and checks the contract on the way: the build's stats, the loaded shard's
 methods, and that every hit names a segment that was built. ``EveryHookPlugin`` implements every
 hook, records the calls, and is what fourfold's own tests register to prove the hook plumbing.
+``line_definitions`` is a toy definition extractor (``fourfold_register_extractors``) for tests of
+segmentation that must see definitions other than the structural extractor's.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,9 +29,37 @@ from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.hookspecs import hookimpl
 from fourfold.plugins.modality import BuildContext, BuildStats, Modality, Shard
-from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+from fourfold.plugins.types import Definition, Extraction, Hit, ModalityQuery, Segment, ShardResult
 
-__all__ = ["EveryHookPlugin", "FakeModality", "ModalityRun", "build_and_load", "run_modality", "segments_from_files"]
+__all__ = [
+    "LINE_DEFINITIONS_REFERENCE",
+    "EveryHookPlugin",
+    "FakeModality",
+    "ModalityRun",
+    "build_and_load",
+    "line_definitions",
+    "run_modality",
+    "segments_from_files",
+]
+
+_DEF_LINE = re.compile(rb"^[ \t]*(?:async[ \t]+)?(def|class|fn|func|function)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_KINDS = {b"def": "function", b"class": "class", b"fn": "function", b"func": "function", b"function": "function"}
+
+#: How a plugin registers :func:`line_definitions`: ``register("lines", "1", LINE_DEFINITIONS_REFERENCE)``.
+LINE_DEFINITIONS_REFERENCE = "fourfold.plugins.testing:line_definitions"
+
+
+def line_definitions(source: bytes, language: str) -> Extraction:
+    """A toy extractor: every line that starts ``def``/``class``/``fn``/``func``/``function NAME`` is a
+    one-line definition ``NAME``, in any language. Its segments differ visibly from the structural
+    extractor's (whose definitions span their bodies), which is what tests of the hook need.
+    """
+    defs = []
+    for match in _DEF_LINE.finditer(source):
+        line = source.count(b"\n", 0, match.start()) + 1
+        name = match.group(2).decode()
+        defs.append(Definition(name=name, kind=_KINDS[match.group(1)], start_line=line, end_line=line))
+    return Extraction(definitions=tuple(defs))
 
 
 def segments_from_files(repo: str, files: Mapping[str, str]) -> list[Segment]:
@@ -176,9 +207,9 @@ class FakeModality:
 class EveryHookPlugin:
     """A plugin implementing every hook in ``fourfold.plugins.hookspecs``; ``calls`` records them.
 
-    Registers a ``FakeModality`` named ``fake``, an embedder and a reranker named ``fake``, an
-    intent ``fake_intent`` (queries starting ``fake:``), adds itself to ``understand_code`` and
-    gives every segment a centrality of 1.
+    Registers a ``FakeModality`` named ``fake``, an embedder and a reranker named ``fake``, the
+    ``line_definitions`` extractor named ``fake``, an intent ``fake_intent`` (queries starting
+    ``fake:``), adds itself to ``understand_code`` and gives every segment a centrality of 1.
     """
 
     def __init__(self, name: str = "fake") -> None:
@@ -199,6 +230,11 @@ class EveryHookPlugin:
     def fourfold_register_rerankers(self, register: Callable[[str, Callable[..., Any]], None]) -> None:
         self.calls.append("fourfold_register_rerankers")
         register(self.name, lambda **settings: None)
+
+    @hookimpl
+    def fourfold_register_extractors(self, register: Callable[[str, str, str], None]) -> None:
+        self.calls.append("fourfold_register_extractors")
+        register(self.name, "1", LINE_DEFINITIONS_REFERENCE)
 
     @hookimpl
     def fourfold_register_intents(self, register: Callable[..., None]) -> None:

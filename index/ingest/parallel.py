@@ -8,6 +8,10 @@ come back in the order the files were given, and a pool's answer is the same as
 
 The pool starts lazily on the first batch worth it and uses ``forkserver``: ingestion may run
 inside a process with gRPC or Ray threads, which a plain ``fork`` must not copy.
+
+The definition extractor is chosen once, in this process, through the plugin registry; the workers
+get its :class:`~fourfold.plugins.extractor.ExtractorSpec` with every chunk and import only the
+function it names, never the registry (which would load every modality in every worker).
 """
 
 from __future__ import annotations
@@ -21,7 +25,14 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import TracebackType
 
-from fourfold.index.ingest.segment import SegmentedFile, segment_file
+from fourfold.index.ingest.segment import (
+    SegmentedFile,
+    current_extractor,
+    extract_definitions,
+    segment_file,
+    segmenter_version,
+)
+from fourfold.plugins.extractor import ExtractorSpec
 
 __all__ = [
     "CHUNK_BYTES",
@@ -61,9 +72,14 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _segment_chunk(tasks: Sequence[FileTask]) -> list[SegmentedFile]:
-    """Worker side: segment one chunk of files."""
-    return [segment_file(t.repo, t.path, t.language, t.source) for t in tasks]
+def _segment_one(task: FileTask, extractor: ExtractorSpec | None) -> SegmentedFile:
+    extraction = extract_definitions(task.source, task.language, extractor)
+    return segment_file(task.repo, task.path, task.language, task.source, extraction)
+
+
+def _segment_chunk(tasks: Sequence[FileTask], extractor: ExtractorSpec | None) -> list[SegmentedFile]:
+    """Worker side: segment one chunk of files with ``extractor`` (imported here by its reference)."""
+    return [_segment_one(t, extractor) for t in tasks]
 
 
 def _chunks(tasks: Sequence[FileTask]) -> Iterator[Sequence[FileTask]]:
@@ -78,21 +94,42 @@ def _chunks(tasks: Sequence[FileTask]) -> Iterator[Sequence[FileTask]]:
         yield tasks[start:]
 
 
+class _Default:
+    """The type of ``_DEFAULT``: "the registry's extractor", which None (no extractor) cannot say."""
+
+
+_DEFAULT = _Default()
+
+
 class ParallelSegmenter:
     """Segments batches of files, over a process pool when a batch is big enough.
 
     ``max_workers`` defaults to the available CPUs; 1 keeps everything in this process.
-    ``min_files``/``min_bytes``: a batch below both is segmented in-process. Use it as a context
-    manager (or call :meth:`close`) so that the pool's processes end with the build.
+    ``min_files``/``min_bytes``: a batch below both is segmented in-process. ``extractor``: the
+    definition extractor, by default the plugin registry's (:attr:`PluginRegistry.extractor`);
+    None cuts line windows only. Use it as a context manager (or call :meth:`close`) so that the
+    pool's processes end with the build.
     """
 
-    def __init__(self, max_workers: int | None = None, *, min_files: int = MIN_PARALLEL_FILES,
-                 min_bytes: int = MIN_PARALLEL_BYTES) -> None:  # fmt: skip
+    def __init__(
+        self,
+        max_workers: int | None = None,
+        *,
+        min_files: int = MIN_PARALLEL_FILES,
+        min_bytes: int = MIN_PARALLEL_BYTES,
+        extractor: ExtractorSpec | _Default | None = _DEFAULT,
+    ) -> None:
+        self.extractor = current_extractor() if isinstance(extractor, _Default) else extractor
         self.max_workers = max_workers if max_workers is not None else available_cpus()
         self.min_files = min_files
         self.min_bytes = min_bytes
         self._pool: ProcessPoolExecutor | None = None
         self._broken = False
+
+    @property
+    def version(self) -> str:
+        """The segmenter version of what this segmenter cuts (part of the per-file cache key)."""
+        return segmenter_version(self.extractor)
 
     def __enter__(self) -> ParallelSegmenter:
         return self
@@ -115,7 +152,7 @@ class ParallelSegmenter:
         """The segments of every file in ``tasks``, in the same order."""
         if not self.uses_pool(tasks):
             for task in tasks:
-                yield segment_file(task.repo, task.path, task.language, task.source)
+                yield _segment_one(task, self.extractor)
             return
         pool = self._pool
         if pool is None:
@@ -123,7 +160,9 @@ class ParallelSegmenter:
                 self.max_workers, mp_context=multiprocessing.get_context("forkserver")
             )
         chunks = list(_chunks(tasks))
-        futures: list[Future[list[SegmentedFile]]] = [pool.submit(_segment_chunk, chunk) for chunk in chunks]
+        futures: list[Future[list[SegmentedFile]]] = [
+            pool.submit(_segment_chunk, chunk, self.extractor) for chunk in chunks
+        ]
         for chunk, future in zip(chunks, futures, strict=True):
             try:
                 done = future.result()
@@ -131,5 +170,5 @@ class ParallelSegmenter:
                 # A worker died (killed, out of memory): finish in this process, as without a pool.
                 log.warning("a segmentation worker died; segmenting the rest of the files in this process")
                 self._broken = True
-                done = _segment_chunk(chunk)
+                done = _segment_chunk(chunk, self.extractor)
             yield from done

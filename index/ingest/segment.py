@@ -1,8 +1,15 @@
 """Cut a file into segments: one per definition (nested ones too), line windows where none.
 
-Definitions come from the structural extractor. Lines that no top-level definition covers are
-grouped into windows of at most ``WINDOW_LINES`` lines; blank-only windows are dropped. Every
-non-blank line of a file therefore belongs to exactly one innermost segment.
+Segmentation is the host's; which lines are definitions comes from the definition extractor a
+plugin registered (``fourfold_register_extractors``; the structural plugin's tree-sitter extractor
+unless another plugin refines it, see ``PluginRegistry.extractor``). Lines that no top-level
+definition covers are grouped into windows of at most ``WINDOW_LINES`` lines; blank-only windows
+are dropped. Every non-blank line of a file therefore belongs to exactly one innermost segment.
+With no extractor registered, a file is windows only.
+
+The extractor is chosen once, through the plugin registry, by the caller (the indexer, or
+:func:`segment_file` by default); worker processes get its :class:`ExtractorSpec` and import only
+the function it names, so that they never build the registry.
 """
 
 from __future__ import annotations
@@ -11,15 +18,18 @@ import hashlib
 import logging
 from dataclasses import dataclass
 
+from fourfold.plugins.extractor import ExtractorSpec, load_extractor
 from fourfold.plugins.types import Definition, Extraction, Segment, segment_id
 
 __all__ = [
-    "SEGMENTER_VERSION",
     "WINDOW_LINES",
     "SegmentedFile",
     "content_hash",
+    "current_extractor",
+    "extract_definitions",
     "owner_of_line",
     "segment_file",
+    "segmenter_version",
     "split_lines",
 ]
 
@@ -28,17 +38,20 @@ log = logging.getLogger(__name__)
 WINDOW_LINES = 50
 
 
-def _segmenter_version() -> str:
-    """Changes whenever cached segments must be recut (window size, extractor version)."""
-    try:
-        from fourfold.plugins.structural.extract import EXTRACTOR_VERSION
-    except ImportError:
-        EXTRACTOR_VERSION = "none"  # noqa: N806 - mirrors the imported constant
-    return f"w{WINDOW_LINES}-x{EXTRACTOR_VERSION}"
+def segmenter_version(extractor: ExtractorSpec | None) -> str:
+    """Part of the per-file cache key: changes whenever cached segments must be recut.
+
+    It names the window size and the extractor (name and version; ``none`` without one), so a
+    new extractor version, another plugin's extractor or none at all recuts every file.
+    """
+    return f"w{WINDOW_LINES}-x{extractor.name}-{extractor.version}" if extractor else f"w{WINDOW_LINES}-xnone"
 
 
-#: Part of the per-file cache key: bump it (or the extractor's) to recut every file.
-SEGMENTER_VERSION = _segmenter_version()
+def current_extractor() -> ExtractorSpec | None:
+    """The extractor the plugin registry chose (builds the registry on first use in this process)."""
+    from fourfold.plugins.manager import get_registry  # not at import: pool workers never build it
+
+    return get_registry().extractor
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,26 +75,38 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def _extract(source: bytes, language: str) -> Extraction:
-    try:
-        from fourfold.plugins.structural.extract import extract
-    except ImportError:  # the extractor is an optional module of the structural plugin
+def extract_definitions(source: bytes, language: str, extractor: ExtractorSpec | None) -> Extraction:
+    """The definitions ``extractor`` finds in one file; none (``supported=False``) without an extractor.
+
+    An extractor that raises does not stop the build: the file is indexed as line windows.
+    """
+    if extractor is None:
         return Extraction(definitions=(), parse_errors=0, supported=False)
+    extract = load_extractor(extractor.reference)
     try:
         return extract(source, language)
-    except Exception:  # an extractor bug must not stop the build: the file is indexed as windows
-        log.exception("structural extractor failed on a %s file; indexing it as line windows", language)
+    except Exception:
+        log.exception(
+            "extractor %s of plugin %s failed on a %s file; indexing it as line windows",
+            extractor.name,
+            extractor.plugin,
+            language,
+        )
         return Extraction(definitions=(), parse_errors=1, supported=True)
 
 
 def segment_file(
     repo: str, path: str, language: str, source: bytes, extraction: Extraction | None = None
 ) -> SegmentedFile:
-    """Segments of one file, in line order (parents before their children)."""
+    """Segments of one file, in line order (parents before their children).
+
+    ``extraction``: the file's definitions when the caller has them; by default the registry's
+    extractor finds them (:func:`current_extractor`).
+    """
     text = source.decode("utf-8", "surrogateescape")
     lines = split_lines(text)
     n = len(lines)
-    ex = extraction if extraction is not None else _extract(source, language)
+    ex = extraction if extraction is not None else extract_definitions(source, language, current_extractor())
 
     def make(start: int, end: int, d: Definition | None, parent: str | None) -> Segment:
         body = "\n".join(lines[start - 1 : end])

@@ -1,8 +1,9 @@
-"""Registers the structural modality: tree-sitter definitions looked up by name.
+"""Registers the structural modality and its definition extractor.
 
-The extractor (:mod:`.extract`) runs during ingestion and gives definition segments their
-symbol, kind, qualified name and signature; this modality indexes those segments per shard
-(:mod:`.index`) and answers symbol lookups parsed by :mod:`.query`.
+The extractor (:mod:`.extract`, registered through ``fourfold_register_extractors``) runs during
+ingestion and gives definition segments their symbol, kind, qualified name and signature; this
+modality indexes those segments per shard (:mod:`.index`) and answers symbol lookups parsed by
+:mod:`.query`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ from typing import Any
 
 from fourfold.errors import NoIndex
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins.structural.extract import EXTRACTOR_VERSION
 from fourfold.plugins.structural.index import INDEX_FILE, StructuralShard, build_shard
 
-__all__ = ["StructuralModality"]
+__all__ = ["EXTRACTOR_NAME", "EXTRACTOR_REFERENCE", "StructuralModality"]
+
+#: The extractor this plugin registers, by name and by the function ingestion's workers import.
+EXTRACTOR_NAME = "structural"
+EXTRACTOR_REFERENCE = "fourfold.plugins.structural.extract:extract"
 
 
 class StructuralModality:
@@ -40,3 +46,8 @@ class StructuralModality:
 @hookimpl
 def fourfold_register_modalities(register: Callable[[Any], None]) -> None:
     register(StructuralModality())
+
+
+@hookimpl
+def fourfold_register_extractors(register: Callable[[str, str, str], None]) -> None:
+    register(EXTRACTOR_NAME, EXTRACTOR_VERSION, EXTRACTOR_REFERENCE)

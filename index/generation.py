@@ -336,7 +336,7 @@ def _with_progress(executor: ShardExecutor | None, report: Progress, *, relay: b
 def _chosen_modalities(
     modalities: Sequence[str] | None, settings: Mapping[str, str]
 ) -> tuple[list[str], dict[str, str]]:
-    """The modalities to build (sorted; all loaded ones by default) and the sharding of each.
+    """The modalities to build (sorted, each once; all loaded ones by default) and the sharding of each.
 
     Raises ``InvalidInput`` for an unknown modality, an empty choice or an impossible sharding setting.
     """
@@ -347,7 +347,8 @@ def _chosen_modalities(
             raise InvalidInput(
                 f"unknown modalities {unknown or list(modalities)}; loaded: {', '.join(sorted(registry.modalities))}"
             )
-    chosen = sorted(modalities if modalities is not None else registry.modalities)
+    # a modality named twice (`--modality text --modality text`) is built once
+    chosen = sorted(set(modalities) if modalities is not None else registry.modalities)
     return chosen, {name: sharding_of(registry.modalities[name], settings) for name in chosen}
 
 

@@ -199,6 +199,42 @@ def _plan_shards(modality: str, sharding: str, repo_files: dict[str, list[tuple[
     return specs
 
 
+@dataclass(frozen=True, slots=True)
+class _Previous:
+    """The live generation this build may reuse from (``reader`` None when there is none or it is unreadable)."""
+
+    name: str | None
+    reader: GenerationReader | None
+    carry: bool  # built under this build's carry key: its segment databases and shards may be linked
+    repos: Mapping[str, dict[str, Any]]  # its manifest's repository records (whatever its carry key)
+
+
+@dataclass(frozen=True, slots=True)
+class _ScannedRepo:
+    """One repository after the scan: its manifest record, its files, and whether its shards may carry."""
+
+    record: dict[str, Any]
+    files: list[tuple[str, int]]  # (path, size) of each file, for shard planning
+    unchanged: bool  # its segments are those of the previous generation
+
+
+@dataclass(frozen=True, slots=True)
+class _RepoScan:
+    """Every repository after the scan, handed to shard planning."""
+
+    stats: dict[str, dict[str, Any]]  # the manifest's record of each repository, by name
+    files: dict[str, list[tuple[str, int]]]  # (path, size) of each repository's files
+    unchanged: frozenset[str]  # repositories whose segments are those of the previous generation
+
+
+@dataclass(frozen=True, slots=True)
+class _ShardPlan:
+    """One modality's shards: those linked from the previous generation as they are, and those to build."""
+
+    carried: tuple[ShardSpec, ...]
+    build: tuple[ShardSpec, ...]
+
+
 def build_generation(
     store: IndexStore,
     add: Iterable[tuple[Path, str | None]] = (),
@@ -223,19 +259,87 @@ def build_generation(
     hard-linked into the new generation; the others are segmented (files reused by content hash)
     and their shards rebuilt. Shards over several repositories (the graph's partitions, which share
     one graph) are rebuilt whenever any repository changed.
+
+    The steps, in order: validate the inputs (settings, modalities, additions), then under the
+    store's build lock: scan the repositories (carry or segment each), plan the shards (carry or
+    build), link the carried shards, build the others (a failed shard is left out, unless all
+    fail), write the manifest, register the additions and publish.
     """
     started = time.perf_counter()
-    settings = {**build_settings_from_env(), **(settings or {})}
-    # Embeddings are cached per store by the text embedded (plugins/semantic/cache.py): shared by
-    # every repository and generation, kept by an interrupted build.
-    settings.setdefault("semantic.cache_dir", str(Path(store.home) / "cache" / "embeddings"))
+    settings = _effective_settings(store, settings)
     # Progress goes to the caller (with rates and ETAs) and to the store's building.json (for `status`).
     building = ProgressFile(Path(store.home) / BUILDING_FILE)
     report = tee(with_rates(progress), building) if progress else building
+    executor = _with_progress(executor, report, relay=progress is not None)
+    chosen, shardings = _chosen_modalities(modalities, settings)
+    additions = _validated_additions(add)
+    options: Mapping[str, RepoOptions] = repo_options or {}
+
+    store.ensure()
+    with store.build_lock(), contextlib.ExitStack() as cleanup:
+        store.clean_abandoned_builds()
+        sources = _sources(store, additions)
+        generation = store.next_generation_name()
+        build_dir = store.generations_dir / f".build-{generation}"
+        build_dir.mkdir(parents=True)
+        building.generation = generation
+        cleanup.callback(building.close)
+        (build_dir / SEGMENTS_DIR).mkdir()
+        key = _carry_key(settings, shardings, max_file_bytes, centrality, segmenter_version(get_registry().extractor))
+        prev = _previous(store, key)
+        summary = IndexSummary(generation=generation)
+        scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
+        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev)) for name in chosen]
+        jobs = [
+            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation)
+            for name, plan in plans
+            for spec in plan.build
+        ]
+        carried = [spec for _, plan in plans for spec in plan.carried]
+        _link_carried(carried, prev, build_dir, report)
+        built = _run_jobs(executor, jobs, report)
+        failed = _failures(jobs, built)
+        specs = sorted([*carried, *_built_specs(jobs, built)], key=lambda s: (s.modality, s.shard))
+        if prev.reader is not None:
+            prev.reader.close()
+        summary.failed_shards = [f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items())]
+        summary.shards = len(specs)
+        summary.carried_shards = len(carried)
+        summary.changed_repos = sorted(set(scan.files) - scan.unchanged)
+        summary.seconds = time.perf_counter() - started
+        manifest = _manifest(
+            generation, prev, key, scan, specs, summary, failed, settings, chosen, centrality, build_dir, carried
+        )
+        (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
+        _publish(store, build_dir, generation, additions, report)
+        return summary
+
+
+def _effective_settings(store: IndexStore, settings: Mapping[str, str] | None) -> dict[str, str]:
+    """The build settings: the environment's, overridden by the caller's, with the store's embedding cache."""
+    merged = {**build_settings_from_env(), **(settings or {})}
+    # Embeddings are cached per store by the text embedded (plugins/semantic/cache.py): shared by
+    # every repository and generation, kept by an interrupted build.
+    merged.setdefault("semantic.cache_dir", str(Path(store.home) / "cache" / "embeddings"))
+    return merged
+
+
+def _with_progress(executor: ShardExecutor | None, report: Progress, *, relay: bool) -> ShardExecutor:
+    """The executor to build with: the caller's, or one in this process that reports each shard."""
     executor = executor or LocalShardExecutor(report)
-    if progress is not None and getattr(executor, "report", True) is None:
+    if relay and getattr(executor, "report", True) is None:
         # an executor that can relay progress from inside its shards (RayShardExecutor) hears ours
         setattr(executor, "report", report)  # noqa: B010 - not every ShardExecutor has the attribute
+    return executor
+
+
+def _chosen_modalities(
+    modalities: Sequence[str] | None, settings: Mapping[str, str]
+) -> tuple[list[str], dict[str, str]]:
+    """The modalities to build (sorted, each once; all loaded ones by default) and the sharding of each.
+
+    Raises ``InvalidInput`` for an unknown modality, an empty choice or an impossible sharding setting.
+    """
     registry = get_registry()
     if modalities is not None:
         unknown = sorted(set(modalities) - set(registry.modalities))
@@ -243,8 +347,17 @@ def build_generation(
             raise InvalidInput(
                 f"unknown modalities {unknown or list(modalities)}; loaded: {', '.join(sorted(registry.modalities))}"
             )
-    chosen = sorted(modalities if modalities is not None else registry.modalities)
-    shardings = {name: sharding_of(registry.modalities[name], settings) for name in chosen}
+    # a modality named twice (`--modality text --modality text`) is built once
+    chosen = sorted(set(modalities) if modalities is not None else registry.modalities)
+    return chosen, {name: sharding_of(registry.modalities[name], settings) for name in chosen}
+
+
+def _validated_additions(add: Iterable[tuple[Path, str | None]]) -> list[tuple[Path, str]]:
+    """(resolved folder, name) of each repository to register, checked before anything is written.
+
+    A folder must be walkable and a name valid (the folder's name by default); two additions may
+    not share a name.
+    """
     additions: list[tuple[Path, str]] = []
     for given, name in add:
         folder = Path(given).expanduser()
@@ -255,177 +368,285 @@ def build_generation(
         raise InvalidInput(
             f"two repositories would be registered under one name: {sorted(names)}; pass distinct --name values"
         )
+    return additions
 
-    store.ensure()
-    with store.build_lock(), contextlib.ExitStack() as cleanup:
-        store.clean_abandoned_builds()
-        # Registration takes effect only with a completed build: the new repositories are built
-        # from here and written to the catalog just before the switch (an interrupted build leaves
-        # none behind).
-        sources = {r.name: Path(r.path) for r in store.repos()}
-        sources.update({name: path for path, name in additions})
-        if not sources:
-            raise InvalidInput("nothing to index: no repository is registered; pass a path: `fourfold index PATH`")
-        generation = store.next_generation_name()
-        build_dir = store.generations_dir / f".build-{generation}"
-        build_dir.mkdir(parents=True)
-        building.generation = generation
-        cleanup.callback(building.close)
-        (build_dir / SEGMENTS_DIR).mkdir()
-        previous = store.live_generation()
-        prev = _previous_reader(store, previous)
-        key = _carry_key(settings, shardings, max_file_bytes, centrality, segmenter_version(registry.extractor))
-        carry = prev is not None and prev.manifest.get("carry_key") == key
-        prev_repos: dict[str, dict[str, Any]] = dict(prev.manifest.get("repos", {})) if prev is not None else {}
-        summary = IndexSummary(generation=generation)
-        repo_files: dict[str, list[tuple[str, int]]] = {}
-        repo_stats: dict[str, dict[str, Any]] = {}
-        unchanged: set[str] = set()  # repositories whose segments are those of the previous generation
-        with contextlib.closing(store.catalog()) as catalog, ParallelSegmenter() as segmenter:
-            for name in sorted(sources):
-                path = sources[name]
-                walked = walk_repository(path)
-                summary.skipped.update(walked.skipped)
-                options = (repo_options or {}).get(name, RepoOptions())
-                stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
-                before = prev_repos.get(name) if carry else None
-                seg_path = build_dir / SEGMENTS_DIR / f"{name}.sqlite"
-                if (
-                    prev is not None
-                    and before is not None
-                    and before.get("stat_key") == stat_key
-                    and prev.segment_db(name).is_file()
-                ):
-                    # nothing under the repository moved: its segments (and centrality) carry over as they are
-                    link_tree(prev.segment_db(name), seg_path)
-                    repo_stats[name] = {**before, "commit": options.commit or before.get("commit", "")}
-                    repo_files[name] = sizes
-                    unchanged.add(name)
-                    summary.files += int(before.get("files", 0))
-                    summary.bytes += int(before.get("bytes", 0))
-                    summary.segments += int(before.get("segments", 0))
-                    summary.reused_files += int(before.get("files", 0))
-                    report("segment", 1, 1, f"{name}: unchanged")
-                    continue
-                record = _segment_repo(
-                    name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
-                )
-                record["stat_key"] = stat_key
-                record["content_key"] += options.key()
-                record["commit"] = options.commit or record["head"]
-                repo_stats[name] = record
-                repo_files[name] = record.pop("_files")
-                if before is not None and before.get("content_key") == record["content_key"]:
-                    unchanged.add(name)  # touched but not changed: the shards carry over
 
-        jobs: list[ShardJob] = []
-        specs: list[ShardSpec] = []
-        carried: list[ShardSpec] = []
-        for name in chosen:
-            prev_specs = prev.shards(name) if prev is not None and carry and name in prev.manifest["modalities"] else []
-            plans: list[ShardSpec] = []
-            wanting = {
-                r: f
-                for r, f in repo_files.items()
-                if name in ((repo_options or {}).get(r, RepoOptions()).modalities or (name,))
-            }
-            if shardings[name] == "repo":
-                for repo in sorted(wanting):
-                    mine = [s for s in prev_specs if s.repos == (repo,)] if repo in unchanged else []
-                    if mine and prev is not None and all(prev.shard_dir(s).is_dir() for s in mine):
-                        carried.extend(mine)
-                    else:
-                        plans.extend(_plan_shards(name, "repo", {repo: repo_files[repo]}))
-            elif not wanting:
-                pass
-            elif (
-                prev_specs
-                and prev is not None
-                and unchanged == set(repo_files) == set(prev_repos)
-                and {r for s in prev_specs for r in s.repos} == set(wanting)
-                and all(prev.shard_dir(s).is_dir() for s in prev_specs)
-            ):
-                carried.extend(prev_specs)  # a shard over several repositories carries only if none changed
-            else:
-                plans.extend(_plan_shards(name, shardings[name], wanting))
-            for spec in plans:
-                prev_dir = prev.shard_dir(spec) if prev is not None else None
-                # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
-                job_settings = {**settings, **{f"repo_path.{r}": repo_stats[r]["path"] for r in spec.repos}}
-                if len(spec.repos) == 1 and spec.repos[0] in (repo_options or {}):
-                    job_settings.update((repo_options or {})[spec.repos[0]].settings)
-                jobs.append(
-                    ShardJob(
-                        name,
-                        spec,
-                        str(build_dir),
-                        str(prev_dir) if prev_dir is not None and prev_dir.is_dir() else None,
-                        generation,
-                        job_settings,
-                    )
-                )
-        for spec in carried:
-            assert prev is not None
-            link_tree(prev.shard_dir(spec), build_dir / spec.folder)
-            specs.append(spec)
-        if carried:
-            report("carry", len(carried), len(carried), f"{len(carried)} shards carried over unchanged")
-        built: dict[tuple[str, str], BuildStats] = {}
-        for done, (job, stats) in enumerate(executor.run(jobs), start=1):
-            built[(job.modality, job.spec.shard)] = stats
-            outcome = f"FAILED: {stats.error}" if isinstance(stats, FailedBuild) else f"{stats.segments} segments"
-            report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {outcome}")
-        failed = {key: s for key, s in built.items() if isinstance(s, FailedBuild)}
-        if jobs and len(failed) == len(jobs):
-            raise IndexStateError(
-                "every shard failed to build, the live generation stays: "
-                + "; ".join(f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items()))
+def _sources(store: IndexStore, additions: Sequence[tuple[Path, str]]) -> dict[str, Path]:
+    """The folder of every repository of the new generation: the registered ones and the additions.
+
+    Registration takes effect only with a completed build: the new repositories are built from
+    here and written to the catalog just before the switch (an interrupted build leaves none behind).
+    """
+    sources = {r.name: Path(r.path) for r in store.repos()}
+    sources.update({name: path for path, name in additions})
+    if not sources:
+        raise InvalidInput("nothing to index: no repository is registered; pass a path: `fourfold index PATH`")
+    return sources
+
+
+def _previous(store: IndexStore, key: str) -> _Previous:
+    """The live generation, and whether it was built under ``key`` (only then is anything carried from it)."""
+    name = store.live_generation()
+    reader = _previous_reader(store, name)
+    carry = reader is not None and reader.manifest.get("carry_key") == key
+    repos: dict[str, dict[str, Any]] = dict(reader.manifest.get("repos", {})) if reader is not None else {}
+    return _Previous(name, reader, carry, repos)
+
+
+def _scan_repositories(
+    store: IndexStore,
+    sources: Mapping[str, Path],
+    options: Mapping[str, RepoOptions],
+    prev: _Previous,
+    build_dir: Path,
+    summary: IndexSummary,
+    report: Progress,
+    max_file_bytes: int,
+    centrality: bool,
+) -> _RepoScan:
+    """Give every repository (in name order) its segment database in the new generation.
+
+    Shares one file cache (the catalog) and one segmenter process pool across repositories.
+    """
+    stats: dict[str, dict[str, Any]] = {}
+    files: dict[str, list[tuple[str, int]]] = {}
+    unchanged: set[str] = set()
+    with contextlib.closing(store.catalog()) as catalog, ParallelSegmenter() as segmenter:
+        for name in sorted(sources):
+            seg_path = build_dir / SEGMENTS_DIR / f"{name}.sqlite"
+            repo = _scan_repo(
+                name,
+                sources[name],
+                options.get(name, RepoOptions()),
+                prev,
+                seg_path,
+                catalog,
+                segmenter,
+                summary,
+                report,
+                max_file_bytes,
+                centrality,
             )
-        summary.failed_shards = [f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items())]
-        for job in jobs:
-            stats = built[(job.modality, job.spec.shard)]
-            if isinstance(stats, FailedBuild):
-                continue
-            s = job.spec
-            specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
-        specs.sort(key=lambda s: (s.modality, s.shard))
-        if prev is not None:
-            prev.close()
-        summary.shards = len(specs)
-        summary.carried_shards = len(carried)
-        summary.changed_repos = sorted(set(repo_files) - unchanged)
-        summary.seconds = time.perf_counter() - started
-        manifest = {
-            "generation": generation,
-            "created": time.time(),
-            "previous": previous,
-            "carry_key": key,
-            "repos": repo_stats,
-            "shards": [
-                {
-                    "modality": s.modality,
-                    "shard": s.shard,
-                    "folder": s.folder,
-                    "repos": list(s.repos),
-                    "files": list(s.files),
-                    "segments": s.segments,
-                }
-                for s in specs
-            ],
-            "summary": summary.as_dict(),
-            "failed_shards": [{"modality": m, "shard": sh, "error": f.error} for (m, sh), f in sorted(failed.items())],
-            "settings": dict(settings or {}),
-            "modalities": chosen,
-            "centrality": centrality,
-            "integrity": _integrity(build_dir, specs, carried, prev),
-        }
-        (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
-        for path, name in additions:
-            store.register_repo(name, path)
-        report("switch", 0, 1, f"switching to {generation}")
-        store.publish(build_dir, generation)
-        report("switch", 1, 1, f"{generation} is live")
-        return summary
+            stats[name] = repo.record
+            files[name] = repo.files
+            if repo.unchanged:
+                unchanged.add(name)
+    return _RepoScan(stats, files, frozenset(unchanged))
+
+
+def _scan_repo(
+    name: str,
+    path: Path,
+    options: RepoOptions,
+    prev: _Previous,
+    seg_path: Path,
+    catalog: sqlite3.Connection,
+    segmenter: ParallelSegmenter,
+    summary: IndexSummary,
+    report: Progress,
+    max_file_bytes: int,
+    centrality: bool,
+) -> _ScannedRepo:
+    """Carry one repository from the previous generation, or segment it anew.
+
+    It is carried (its segment database linked, no file read) when its stat key — file list,
+    sizes, times, git HEAD and options — equals the previous generation's. Otherwise it is
+    segmented; if its content then turns out equal (files touched, not changed), it still counts
+    as unchanged, so its shards may carry.
+    """
+    walked = walk_repository(path)
+    summary.skipped.update(walked.skipped)
+    stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
+    before = prev.repos.get(name) if prev.carry else None
+    if (
+        prev.reader is not None
+        and before is not None
+        and before.get("stat_key") == stat_key
+        and prev.reader.segment_db(name).is_file()
+    ):
+        # nothing under the repository moved: its segments (and centrality) carry over as they are
+        link_tree(prev.reader.segment_db(name), seg_path)
+        summary.files += int(before.get("files", 0))
+        summary.bytes += int(before.get("bytes", 0))
+        summary.segments += int(before.get("segments", 0))
+        summary.reused_files += int(before.get("files", 0))
+        report("segment", 1, 1, f"{name}: unchanged")
+        return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
+    record = _segment_repo(
+        name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
+    )
+    record["stat_key"] = stat_key
+    record["content_key"] += options.key()
+    record["commit"] = options.commit or record["head"]
+    files = record.pop("_files")
+    # touched but not changed: the shards carry over
+    same = before is not None and before.get("content_key") == record["content_key"]
+    return _ScannedRepo(record, files, unchanged=same)
+
+
+def _plan_modality(
+    name: str, sharding: str, scan: _RepoScan, options: Mapping[str, RepoOptions], prev: _Previous
+) -> _ShardPlan:
+    """Which of a modality's shards carry over from the previous generation and which are built.
+
+    Only repositories that want the modality (``RepoOptions.modalities``) are in its shards. A
+    per-repository shard carries when its repository is unchanged and the previous shard folders
+    exist. A shard over several repositories (global, partitioned) carries only if no repository
+    changed, none was added or removed, and it covered exactly the same repositories.
+    """
+    reader = prev.reader
+    prev_specs = (
+        reader.shards(name) if reader is not None and prev.carry and name in reader.manifest["modalities"] else []
+    )
+    carried: list[ShardSpec] = []
+    build: list[ShardSpec] = []
+    wanting = {r: f for r, f in scan.files.items() if name in (options.get(r, RepoOptions()).modalities or (name,))}
+    if sharding == "repo":
+        for repo in sorted(wanting):
+            mine = [s for s in prev_specs if s.repos == (repo,)] if repo in scan.unchanged else []
+            if mine and reader is not None and all(reader.shard_dir(s).is_dir() for s in mine):
+                carried.extend(mine)
+            else:
+                build.extend(_plan_shards(name, "repo", {repo: scan.files[repo]}))
+    elif not wanting:
+        pass
+    elif (
+        prev_specs
+        and reader is not None
+        and scan.unchanged == set(scan.files) == set(prev.repos)
+        and {r for s in prev_specs for r in s.repos} == set(wanting)
+        and all(reader.shard_dir(s).is_dir() for s in prev_specs)
+    ):
+        carried.extend(prev_specs)  # a shard over several repositories carries only if none changed
+    else:
+        build.extend(_plan_shards(name, sharding, wanting))
+    return _ShardPlan(tuple(carried), tuple(build))
+
+
+def _shard_job(
+    modality: str,
+    spec: ShardSpec,
+    scan: _RepoScan,
+    options: Mapping[str, RepoOptions],
+    prev: _Previous,
+    settings: Mapping[str, str],
+    build_dir: Path,
+    generation: str,
+) -> ShardJob:
+    """The job that builds one planned shard: its settings, and the previous shard's folder if there is one."""
+    prev_dir = prev.reader.shard_dir(spec) if prev.reader is not None else None
+    # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
+    job_settings = {**settings, **{f"repo_path.{r}": scan.stats[r]["path"] for r in spec.repos}}
+    if len(spec.repos) == 1 and spec.repos[0] in options:
+        job_settings.update(options[spec.repos[0]].settings)
+    return ShardJob(
+        modality,
+        spec,
+        str(build_dir),
+        str(prev_dir) if prev_dir is not None and prev_dir.is_dir() else None,
+        generation,
+        job_settings,
+    )
+
+
+def _link_carried(carried: Sequence[ShardSpec], prev: _Previous, build_dir: Path, report: Progress) -> None:
+    """Hard-link the carried shards' folders from the previous generation into the new one."""
+    for spec in carried:
+        assert prev.reader is not None
+        link_tree(prev.reader.shard_dir(spec), build_dir / spec.folder)
+    if carried:
+        report("carry", len(carried), len(carried), f"{len(carried)} shards carried over unchanged")
+
+
+def _run_jobs(executor: ShardExecutor, jobs: Sequence[ShardJob], report: Progress) -> dict[tuple[str, str], BuildStats]:
+    """Build every job's shard through the executor: (modality, shard) → its stats or ``FailedBuild``."""
+    built: dict[tuple[str, str], BuildStats] = {}
+    for done, (job, stats) in enumerate(executor.run(jobs), start=1):
+        built[(job.modality, job.spec.shard)] = stats
+        outcome = f"FAILED: {stats.error}" if isinstance(stats, FailedBuild) else f"{stats.segments} segments"
+        report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {outcome}")
+    return built
+
+
+def _failures(
+    jobs: Sequence[ShardJob], built: Mapping[tuple[str, str], BuildStats]
+) -> dict[tuple[str, str], FailedBuild]:
+    """The shards that failed to build, which the generation leaves out.
+
+    Raises ``IndexStateError`` when every one failed: such a generation would serve nothing new,
+    so the live one stays.
+    """
+    failed = {key: s for key, s in built.items() if isinstance(s, FailedBuild)}
+    if jobs and len(failed) == len(jobs):
+        raise IndexStateError(
+            "every shard failed to build, the live generation stays: "
+            + "; ".join(f"{m}/{sh}: {f.error}" for (m, sh), f in sorted(failed.items()))
+        )
+    return failed
+
+
+def _built_specs(jobs: Sequence[ShardJob], built: Mapping[tuple[str, str], BuildStats]) -> list[ShardSpec]:
+    """The specs of the shards built, in job order, with their segment counts; failed ones left out."""
+    specs: list[ShardSpec] = []
+    for job in jobs:
+        stats = built[(job.modality, job.spec.shard)]
+        if isinstance(stats, FailedBuild):
+            continue
+        s = job.spec
+        specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
+    return specs
+
+
+def _manifest(
+    generation: str,
+    prev: _Previous,
+    key: str,
+    scan: _RepoScan,
+    specs: Sequence[ShardSpec],
+    summary: IndexSummary,
+    failed: Mapping[tuple[str, str], FailedBuild],
+    settings: Mapping[str, str],
+    chosen: Sequence[str],
+    centrality: bool,
+    build_dir: Path,
+    carried: Sequence[ShardSpec],
+) -> dict[str, Any]:
+    """The new generation's manifest: its repositories, shards, summary, failures, settings and integrity."""
+    return {
+        "generation": generation,
+        "created": time.time(),
+        "previous": prev.name,
+        "carry_key": key,
+        "repos": scan.stats,
+        "shards": [
+            {
+                "modality": s.modality,
+                "shard": s.shard,
+                "folder": s.folder,
+                "repos": list(s.repos),
+                "files": list(s.files),
+                "segments": s.segments,
+            }
+            for s in specs
+        ],
+        "summary": summary.as_dict(),
+        "failed_shards": [{"modality": m, "shard": sh, "error": f.error} for (m, sh), f in sorted(failed.items())],
+        "settings": dict(settings or {}),
+        "modalities": chosen,
+        "centrality": centrality,
+        "integrity": _integrity(build_dir, specs, carried, prev.reader),
+    }
+
+
+def _publish(
+    store: IndexStore, build_dir: Path, generation: str, additions: Sequence[tuple[Path, str]], report: Progress
+) -> None:
+    """Register the added repositories, then switch the store to the new generation."""
+    for path, name in additions:
+        store.register_repo(name, path)
+    report("switch", 0, 1, f"switching to {generation}")
+    store.publish(build_dir, generation)
+    report("switch", 1, 1, f"{generation} is live")
 
 
 def _integrity(

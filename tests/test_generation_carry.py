@@ -194,3 +194,15 @@ def test_a_reader_keeps_few_segment_databases_open(store: IndexStore, monkeypatc
     assert set(rows) == set(ids) and {r.repo for r in rows.values()} == {"alpha", "beta"}
     assert set(reader.centrality(ids, repos=["beta"])) == by_repo["beta"]  # narrowed to the hits' repositories
     assert len(reader._local.conns) == 1
+
+
+def test_a_modality_named_twice_is_built_once_and_carries(store: IndexStore) -> None:
+    """`fourfold index --modality text --modality text` builds one text shard per repository: named
+    twice, each shard was listed twice in the manifest and the next build failed linking it twice."""
+    first = build_generation(store, [], modalities=["text", "text"])
+    live = store.require_live()
+    assert live.manifest["modalities"] == ["text"]
+    assert sorted(s.folder for s in live.shards()) == ["text/alpha", "text/beta"] and first.shards == 2
+    again = build_generation(store, [], modalities=["text", "text"])
+    assert again.carried_shards == again.shards == 2
+    assert sorted(s.folder for s in store.require_live().shards()) == ["text/alpha", "text/beta"]

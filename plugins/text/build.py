@@ -30,6 +30,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -97,105 +98,160 @@ class _TermAccumulator:
             self.tf.append(min(n, 0xFF))
 
 
+@dataclass(slots=True)
+class _ShardTables:
+    """Everything a shard stores but its file contents, gathered file by file as the contents are written."""
+
+    repos: dict[str, int] = field(default_factory=dict)  # repository -> index, in order of first file
+    languages: dict[str, int] = field(default_factory=dict)  # language -> index, in order of first file
+    file_rows: list[tuple[int, int, str]] = field(default_factory=list)  # [repo index, language index, path]
+    content_offsets: list[int] = field(default_factory=lambda: [0])
+    block_file: list[int] = field(default_factory=list)
+    block_line: list[int] = field(default_factory=list)
+    file_blocks: list[int] = field(default_factory=lambda: [0])
+    seg_offsets: list[int] = field(default_factory=lambda: [0])
+    seg_start: list[int] = field(default_factory=list)
+    seg_end: list[int] = field(default_factory=list)
+    seg_len: list[int] = field(default_factory=list)
+    seg_info: list[str] = field(default_factory=list)
+    tri_parts: list[npt.NDArray[np.uint64]] = field(default_factory=list)
+    terms: _TermAccumulator = field(default_factory=_TermAccumulator)
+    uncovered: int = 0  # lines covered by no segment (stored empty, unsearchable)
+
+    def add_file(
+        self, repo: str, path: str, segs: list[Segment], out: BinaryIO, compressor: zstandard.ZstdCompressor
+    ) -> None:
+        """Add one file: its row, its blocks (contents written to ``out``) and its segments.
+
+        ``segs`` is sorted in place by start line, outer segments first: the order they are stored in.
+        """
+        file_id = len(self.file_rows)
+        segs.sort(key=lambda s: (s.start_line, -s.end_line))
+        language = segs[0].language
+        repo_index = self.repos.setdefault(repo, len(self.repos))
+        self.file_rows.append((repo_index, self.languages.setdefault(language, len(self.languages)), path))
+        lines = file_lines(segs)
+        self._add_blocks(file_id, lines, out, compressor)
+        self._add_segments(segs, lines)
+
+    def _add_blocks(self, file_id: int, lines: list[str], out: BinaryIO, compressor: zstandard.ZstdCompressor) -> None:
+        """Write each block of a file as one zstd frame and gather its trigrams (with their offset masks)."""
+        for first_line, block_text in split_blocks(lines):
+            block_id = len(self.block_file)
+            packed = compressor.compress(encode(block_text))
+            out.write(packed)
+            self.content_offsets.append(self.content_offsets[-1] + len(packed))
+            self.block_file.append(file_id)
+            self.block_line.append(first_line)
+            self.tri_parts.append(_block_trigrams(fold_bytes(block_text), block_id))
+        self.file_blocks.append(len(self.block_file))
+
+    def _add_segments(self, segs: list[Segment], lines: list[str]) -> None:
+        """Add a file's segments and their BM25 terms.
+
+        A segment's terms are those of the lines it owns (where it is the innermost segment), so a
+        line counts once, for its most specific segment; its length is their count. Its symbol's
+        parts are boosted on top (not counted in the length).
+        """
+        starts = np.array([s.start_line for s in segs], dtype=np.int32)
+        ends = np.array([s.end_line for s in segs], dtype=np.int32)
+        owner = line_owners(starts, ends, len(lines))
+        self.uncovered += int(np.count_nonzero(owner < 0))
+        owned: dict[int, list[str]] = defaultdict(list)
+        for line, o in zip(lines, owner.tolist(), strict=True):
+            owned[o].append(line)
+        base = len(self.seg_start)
+        for j, s in enumerate(segs):
+            counts = count_terms("\n".join(owned.get(j, ())))
+            self.seg_len.append(sum(counts.values()))
+            if s.symbol:
+                for t in split_identifier(s.symbol):
+                    counts[t] += SYMBOL_BOOST
+            self.terms.add(base + j, counts)
+            self.seg_start.append(s.start_line)
+            self.seg_end.append(s.end_line)
+            self.seg_info.append(f"{s.id}\0{s.symbol or ''}\0{s.kind or ''}")
+        self.seg_offsets.append(len(self.seg_start))
+
+
 def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
-    """Write a shard for ``segments`` (any order) under ``shard_dir``."""
+    """Write a shard for ``segments`` (any order) under ``shard_dir``.
+
+    The steps: group the segments by file; add the files in (repository, path) order, writing
+    their compressed blocks to ``content.bin`` and gathering everything else; then write the
+    trigram index, the term index, the block and segment tables, the file table and ``meta.json``.
+    """
     shard_dir.mkdir(parents=True, exist_ok=True)
+    tables = _ShardTables()
+    content_path = shard_dir / "content.bin"
+    compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+    with content_path.open("wb") as out:
+        for (repo, path), segs in sorted(_by_file(segments).items()):
+            tables.add_file(repo, path, segs, out, compressor)
+    nbytes = content_path.stat().st_size
+    nbytes += _write_trigrams(shard_dir, tables.tri_parts)
+    nbytes += _write_terms(shard_dir, tables.terms)
+    nbytes += _write_tables(shard_dir, tables)
+    nbytes += _write_files_and_meta(shard_dir, tables)
+    uncovered = tables.uncovered
+    notes = (f"text: {uncovered} lines covered by no segment are not searchable",) if uncovered else ()
+    return BuildStats(segments=len(tables.seg_start), bytes_on_disk=nbytes, notes=notes)
+
+
+def _by_file(segments: Iterable[Segment]) -> dict[tuple[str, str], list[Segment]]:
+    """The segments of each (repository, path)."""
     by_file: dict[tuple[str, str], list[Segment]] = defaultdict(list)
     for s in segments:
         by_file[(s.repo, s.path)].append(s)
+    return by_file
 
-    repos: dict[str, int] = {}
-    languages: dict[str, int] = {}
-    file_rows: list[tuple[int, int, str]] = []
-    content_path = shard_dir / "content.bin"
-    content_offsets = [0]
-    block_file: list[int] = []
-    block_line: list[int] = []
-    file_blocks = [0]
-    seg_offsets = [0]
-    seg_start: list[int] = []
-    seg_end: list[int] = []
-    seg_len: list[int] = []
-    seg_info: list[str] = []
-    tri_parts: list[npt.NDArray[np.uint64]] = []
-    terms = _TermAccumulator()
-    uncovered = 0
 
-    compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
-    with content_path.open("wb") as out:
-        for file_id, ((repo, path), segs) in enumerate(sorted(by_file.items())):
-            segs.sort(key=lambda s: (s.start_line, -s.end_line))
-            language = segs[0].language
-            file_rows.append((repos.setdefault(repo, len(repos)), languages.setdefault(language, len(languages)), path))
-            lines = file_lines(segs)
-            for first_line, block_text in split_blocks(lines):
-                block_id = len(block_file)
-                packed = compressor.compress(encode(block_text))
-                out.write(packed)
-                content_offsets.append(content_offsets[-1] + len(packed))
-                block_file.append(file_id)
-                block_line.append(first_line)
-                tri_parts.append(_block_trigrams(fold_bytes(block_text), block_id))
-            file_blocks.append(len(block_file))
-
-            starts = np.array([s.start_line for s in segs], dtype=np.int32)
-            ends = np.array([s.end_line for s in segs], dtype=np.int32)
-            owner = line_owners(starts, ends, len(lines))
-            uncovered += int(np.count_nonzero(owner < 0))
-            owned: dict[int, list[str]] = defaultdict(list)
-            for line, o in zip(lines, owner.tolist(), strict=True):
-                owned[o].append(line)
-            base = len(seg_start)
-            for j, s in enumerate(segs):
-                counts = count_terms("\n".join(owned.get(j, ())))
-                seg_len.append(sum(counts.values()))
-                if s.symbol:
-                    for t in split_identifier(s.symbol):
-                        counts[t] += SYMBOL_BOOST
-                terms.add(base + j, counts)
-                seg_start.append(s.start_line)
-                seg_end.append(s.end_line)
-                seg_info.append(f"{s.id}\0{s.symbol or ''}\0{s.kind or ''}")
-            seg_offsets.append(len(seg_start))
-
-    nbytes = content_path.stat().st_size
+def _write_trigrams(shard_dir: Path, tri_parts: list[npt.NDArray[np.uint64]]) -> int:
+    """Write trigram key -> block ids postings and, per posting, its offset mask; returns bytes written."""
     # (key << 40 | block << 8 | mask) sorts by key, then block: the masks line up with the postings
     packed_tri = np.sort(np.concatenate(tri_parts)) if tri_parts else np.empty(0, dtype=np.uint64)
     tri_ids = ((packed_tri >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    nbytes += write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
+    nbytes = write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
     tri_mask = (packed_tri & np.uint64(0xFF)).astype(np.uint8)
     tri_mask.tofile(shard_dir / "tri_mask.bin")
-    nbytes += int(tri_mask.nbytes)
-    nbytes += _write_terms(shard_dir, terms)
+    return nbytes + int(tri_mask.nbytes)
 
+
+def _write_tables(shard_dir: Path, tables: _ShardTables) -> int:
+    """Write the block and segment arrays (``.npy``) and the segments' "id\\0symbol\\0kind" strings."""
     arrays: dict[str, npt.NDArray[np.generic]] = {
-        "content_offsets": np.array(content_offsets, dtype=np.int64),
-        "block_file": np.array(block_file, dtype=np.int32),
-        "block_line": np.array(block_line, dtype=np.int32),
-        "file_blocks": np.array(file_blocks, dtype=np.int64),
-        "seg_offsets": np.array(seg_offsets, dtype=np.int64),
-        "seg_start": np.array(seg_start, dtype=np.int32),
-        "seg_end": np.array(seg_end, dtype=np.int32),
-        "seg_len": np.array(seg_len, dtype=np.uint32),
+        "content_offsets": np.array(tables.content_offsets, dtype=np.int64),
+        "block_file": np.array(tables.block_file, dtype=np.int32),
+        "block_line": np.array(tables.block_line, dtype=np.int32),
+        "file_blocks": np.array(tables.file_blocks, dtype=np.int64),
+        "seg_offsets": np.array(tables.seg_offsets, dtype=np.int64),
+        "seg_start": np.array(tables.seg_start, dtype=np.int32),
+        "seg_end": np.array(tables.seg_end, dtype=np.int32),
+        "seg_len": np.array(tables.seg_len, dtype=np.uint32),
     }
+    nbytes = 0
     for name, arr in arrays.items():
         np.save(shard_dir / f"{name}.npy", arr)
         nbytes += arr.nbytes
-    nbytes += write_strings(shard_dir, "seg_info", seg_info)
-    files_json = json.dumps({"repos": list(repos), "languages": list(languages), "files": file_rows})
+    return nbytes + write_strings(shard_dir, "seg_info", tables.seg_info)
+
+
+def _write_files_and_meta(shard_dir: Path, tables: _ShardTables) -> int:
+    """Write ``files.json`` (repositories, languages, file rows) and ``meta.json``; returns the former's size."""
+    files_json = json.dumps(
+        {"repos": list(tables.repos), "languages": list(tables.languages), "files": tables.file_rows}
+    )
     (shard_dir / "files.json").write_text(files_json)
     meta = {
         "format": FORMAT,
-        "files": len(file_rows),
-        "blocks": len(block_file),
-        "segments": len(seg_start),
-        "content_bytes": content_offsets[-1],  # compressed
-        "avg_seg_len": float(np.mean(seg_len)) if seg_len else 0.0,
+        "files": len(tables.file_rows),
+        "blocks": len(tables.block_file),
+        "segments": len(tables.seg_start),
+        "content_bytes": tables.content_offsets[-1],  # compressed
+        "avg_seg_len": float(np.mean(tables.seg_len)) if tables.seg_len else 0.0,
     }
     (shard_dir / "meta.json").write_text(json.dumps(meta))
-    nbytes += len(files_json)
-    notes = (f"text: {uncovered} lines covered by no segment are not searchable",) if uncovered else ()
-    return BuildStats(segments=len(seg_start), bytes_on_disk=nbytes, notes=notes)
+    return len(files_json)
 
 
 def split_blocks(lines: list[str], size: int | None = None) -> list[tuple[int, str]]:

@@ -237,7 +237,8 @@ def test_regex_is_listed_by_text_alone_and_pages_to_ripgreps_set(cluster: Any, t
     expected = ripgrep(sample_tree(tmp_path), "def ", "-i", "-F")
     assert len({p for p, _ in expected}) >= 3
     with fourfold.Client(cluster.address) as c:
-        pages = list(c.search_all("de[f] ", regex=True, k=1))
+        # within the sample repository: other tests of the session add repositories to this cluster
+        pages = list(c.search_all("de[f] ", regex=True, k=1, repos=["sample"]))
         first = pages[0]
         assert (first.intent, first.fusion_strategy, dict(first.weights)) == ("exact_match", "direct", {"text": 1.0})
         assert first.total_exact and not first.complete and first.cursor
@@ -258,7 +259,9 @@ def test_regex_is_listed_by_text_alone_and_pages_to_ripgreps_set(cluster: Any, t
 def test_cli_json_all_states_complete(cluster: Any, tmp_path: Path) -> None:
     expected = ripgrep(sample_tree(tmp_path), "return", "-i", "-F")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    args = [sys.executable, "-m", "fourfold", "search", "return", "--literal", "-k", "1", "--json", "--all"]
+    # within the sample repository: other tests of the session add repositories to this cluster
+    args = [sys.executable, "-m", "fourfold", "search", "return", "--literal", "--repo", "sample", "-k", "1", "--json"]
+    args.append("--all")
     proc = subprocess.run([*args, "--address", cluster.address], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)

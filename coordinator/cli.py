@@ -446,7 +446,14 @@ def _print_answer(r, as_json: bool) -> None:
         print("  no confident match: the hits below are candidates, not answers")
     if r.total_files or r.total_matches:
         bound = "" if r.total_exact else "at least "
-        state = "complete" if r.complete else ("more: pass --cursor " + r.cursor if r.cursor else "incomplete")
+        if r.complete:
+            state = "complete"
+        elif r.cursor:
+            state = "more: pass --cursor " + r.cursor
+        elif r.fusion_strategy == "fused":  # a ranked answer, not a listing: it never claims every match
+            state = "ranked, not a listing (--literal or --regex lists every match)"
+        else:
+            state = "incomplete"
         print(f"  {bound}{r.total_matches} matching lines in {bound}{r.total_files} files · {state}")
     for n in r.notes:
         print(f"  note: {n}")

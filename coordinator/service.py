@@ -128,11 +128,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         add = [(Path(r.path), r.name or None) for r in request.repos]
         task = asyncio.ensure_future(self.engine.index(add, progress))
         task.add_done_callback(lambda _: setattr(self, "_building", None))  # even if this caller went away
-        while not task.done() or not queue.empty():
-            try:
-                yield await asyncio.wait_for(queue.get(), 0.2)
-            except TimeoutError:
-                continue
+        async for msg in _progress_until_done(task, queue):
+            yield msg
         try:
             summary = task.result()
         except FourfoldError as exc:
@@ -159,11 +156,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
 
         task = asyncio.ensure_future(self.syncer.sync_now(list(request.repos), progress))
-        while not task.done() or not queue.empty():
-            try:
-                yield await asyncio.wait_for(queue.get(), 0.2)
-            except TimeoutError:
-                continue
+        async for msg in _progress_until_done(task, queue):
+            yield msg
         try:
             report = task.result()
         except FourfoldError as exc:
@@ -286,6 +280,17 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         registry = self.engine.endpoints
         results = await asyncio.gather(*(check(ep.address) for ep in (registry.all() if registry is not None else ())))
         return dict(results)
+
+
+async def _progress_until_done(
+    task: asyncio.Future[Any], queue: asyncio.Queue[coordinator_pb2.IndexProgress]
+) -> AsyncIterator[coordinator_pb2.IndexProgress]:
+    """The progress messages a build or sync puts on ``queue``, until ``task`` is done and all are sent."""
+    while not task.done() or not queue.empty():
+        try:
+            yield await asyncio.wait_for(queue.get(), 0.2)
+        except TimeoutError:
+            continue
 
 
 def _sync_fields(synced: dict[str, Any], name: str, admin: bool) -> dict[str, str]:

@@ -31,7 +31,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from fourfold.api import Answer, FileSymbol, FileText, IndexSummary, RepoInfo, SearchParams, ShardInfo, Status
 from fourfold.config import DEFAULT_ADDRESS
-from fourfold.connection import Connection
+from fourfold.connection import Connection, channel_healthy
 from fourfold.errors import (
     FourfoldError,
     IndexStateError,
@@ -188,13 +188,7 @@ class Client:
 
     def healthy(self, timeout_s: float = 0.5) -> bool:
         """True when the coordinator answers its health check (needs no token)."""
-        try:
-            r = health_pb2_grpc.HealthStub(self._channel).Check(
-                health_pb2.HealthCheckRequest(service=""), timeout=timeout_s
-            )
-        except grpc.RpcError:
-            return False
-        return r.status == health_pb2.HealthCheckResponse.SERVING
+        return channel_healthy(self._channel, timeout_s)
 
     def search(self, query: str, **kw: Any) -> Answer:
         """Search; keywords as :func:`search_request` (k, repos, intent, preset, regex, snippets...)."""

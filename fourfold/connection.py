@@ -29,7 +29,7 @@ from fourfold.rpc_errors import check_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import params_to_pb
 
-__all__ = ["TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient"]
+__all__ = ["TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient", "channel_healthy"]
 
 #: Environment variable holding the bearer token a client sends.
 TOKEN_ENV = "FOURFOLD_TOKEN"
@@ -117,6 +117,15 @@ class Connection:
                 time.sleep(self.backoff(attempt))
 
 
+def channel_healthy(channel: grpc.Channel, timeout_s: float = 0.5) -> bool:
+    """True when the coordinator behind ``channel`` answers its health check SERVING (needs no token)."""
+    try:
+        r = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+    except grpc.RpcError:
+        return False
+    return r.status == health_pb2.HealthCheckResponse.SERVING
+
+
 class WireClient:
     """The synchronous wire-level client: requests and responses are the ``fourfold.v1`` messages.
 
@@ -156,13 +165,7 @@ class WireClient:
         self.close()
 
     def healthy(self, timeout_s: float = 0.5) -> bool:
-        try:
-            r = health_pb2_grpc.HealthStub(self._channel).Check(
-                health_pb2.HealthCheckRequest(service=""), timeout=timeout_s
-            )
-        except grpc.RpcError:
-            return False
-        return r.status == health_pb2.HealthCheckResponse.SERVING
+        return channel_healthy(self._channel, timeout_s)
 
     def search(self, params: SearchParams) -> coordinator_pb2.SearchResponse:
         return self.search_pb(params_to_pb(params))

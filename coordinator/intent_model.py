@@ -230,8 +230,10 @@ def consult(
     """
     from fourfold.coordinator.intent import Classification
 
+    if rule.confidence >= keep_from or rule.rule.startswith("plugin:"):
+        return rule  # decided before the model is loaded: a one-off CLI search need not pay for it
     model = model if model is not None else load_model()
-    if model is None or rule.confidence >= keep_from or rule.rule.startswith("plugin:"):
+    if model is None:
         return rule
     guess = model.predict(query)
     if guess.intent == rule.intent or guess.probability < min_probability:

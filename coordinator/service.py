@@ -19,7 +19,7 @@ import grpc
 import ray
 
 from fourfold import __version__
-from fourfold.api import DEFAULT_DEADLINE_MS
+from fourfold.api import DEFAULT_DEADLINE_MS, IndexProgress
 from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
@@ -31,7 +31,7 @@ from fourfold.errors import FourfoldError, InvalidInput, NotFound, PermissionDen
 from fourfold.index.fleet import split_index_name
 from fourfold.index.sync import fleet_state
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, summary_to_pb
+from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, progress_to_pb, summary_to_pb
 from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
@@ -120,8 +120,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             await context.abort(status_for(denied), str(denied))
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
-        def progress(stage: str, done: int, total: int, message: str) -> None:
-            msg = coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message)
+        def progress(update: IndexProgress) -> None:
+            msg = progress_to_pb(update)
             self._building = msg  # what `status` shows while the build runs
             queue.put_nowait(msg)
 
@@ -152,8 +152,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             return
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
-        def progress(stage: str, done: int, total: int, message: str) -> None:
-            queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
+        def progress(update: IndexProgress) -> None:
+            queue.put_nowait(progress_to_pb(update))
 
         task = asyncio.ensure_future(self.syncer.sync_now(list(request.repos), progress))
         async for msg in _progress_until_done(task, queue):

@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fourfold.api import IndexProgress
 from fourfold.errors import FourfoldError, IndexLocked
 from fourfold.index.fleet import Fleet, RepoSpec, index_name
 from fourfold.index.generation import IndexSummary, RepoOptions
+from fourfold.index.progress import Progress
 from fourfold.index.store import IndexStore
 
 __all__ = ["SyncReport", "fleet_state", "sync"]
@@ -41,7 +43,6 @@ STATE_FILE = "fleet-state.json"
 GIT_TIMEOUT_S = 600
 #: What a build is: (repositories to add as (path, name), per-repository build options) -> summary.
 Build = Callable[[list[tuple[Path, str]], dict[str, RepoOptions]], IndexSummary]
-Progress = Callable[[str, int, int, str], None]
 
 
 @dataclass
@@ -253,7 +254,6 @@ def sync(
     its workers roll). A repository whose fetch or checkout fails is marked stale and keeps the
     checkout and index it had; the others go on.
     """
-    say = progress or (lambda stage, done, total, message: None)
     for name in only:
         fleet.repo(name)  # raises InvalidInput naming the fleet's repositories
     report = SyncReport()
@@ -261,22 +261,23 @@ def sync(
         state = fleet_state(store)
         repos_state: dict[str, Any] = state.setdefault("repos", {})
         wanted = [r for r in fleet.repos if not only or r.name in only]
+
+        def say(spec: RepoSpec, done: int, message: str) -> None:
+            if progress is not None:
+                stage = f"sync:{spec.name}"
+                progress(IndexProgress(stage, done, len(wanted), message, unit="repositories", repo=spec.name))
+
         adds: list[tuple[Path, str]] = []
         registered = {r.name for r in store.repos()}
         for i, spec in enumerate(wanted, start=1):
             entry = repos_state.setdefault(spec.name, {"revisions": {}})
-            say(f"sync:{spec.name}", i - 1, len(wanted), f"{spec.name}: fetching")
+            say(spec, i - 1, f"{spec.name}: fetching")
             try:
                 targets = _sync_one(store, spec)
             except (GitError, OSError) as exc:
                 entry.update(status="stale", error=str(exc), failed_at=time.time())
                 report.stale[spec.name] = str(exc)
-                say(
-                    f"sync:{spec.name}",
-                    i,
-                    len(wanted),
-                    f"{spec.name}: STALE ({exc}); its last good index keeps serving",
-                )
+                say(spec, i, f"{spec.name}: STALE ({exc}); its last good index keeps serving")
                 continue
             report.fetched.append(spec.name)
             entry.update(status="ok", error="", fetched_at=time.time())
@@ -293,12 +294,7 @@ def sync(
                 report.removed.append(gone)
             entry["revisions"] = {n: c for n, (_, c) in targets.items()}
             moved = [n for n in targets if n in report.moved]
-            say(
-                f"sync:{spec.name}",
-                i,
-                len(wanted),
-                f"{spec.name}: {', '.join(f'{n} -> {report.moved[n][:12]}' for n in moved) or 'up to date'}",
-            )
+            say(spec, i, f"{spec.name}: {', '.join(f'{n} -> {report.moved[n][:12]}' for n in moved) or 'up to date'}")
         if not only:  # repositories that left the fleet file
             for name in sorted(set(repos_state) - {r.name for r in fleet.repos}):
                 for gone in sorted(repos_state[name].get("revisions", {})):

@@ -242,7 +242,9 @@ class Client:
 
     def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
         """A file's text as indexed (lines ``start_line``..``end_line``, 0 for the file's own bounds);
-        :class:`NotFound` for a missing file and for a repository this token may not read alike."""
+        ``repo`` is a name or ``name@revision`` (``pay@release/1.0`` or, as hits name it,
+        ``pay@release+1.0``). :class:`NotFound` for a missing file and for a repository this token
+        may not read alike."""
         request = _read_request(repo, path, start_line, end_line)
         try:
             return file_from_pb(

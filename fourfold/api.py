@@ -202,6 +202,8 @@ class Status:
     modalities: tuple[str, ...]
     version: str
     nodes: int
+    #: The latest report of a build the coordinator is running (None when none is): a page's bar.
+    building: IndexProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)

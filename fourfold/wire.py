@@ -298,6 +298,7 @@ def status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
         modalities=tuple(s.modalities),
         version=s.version,
         nodes=s.nodes,
+        building=progress_from_pb(s.building) if s.HasField("building") else None,
     )
 
 

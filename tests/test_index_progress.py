@@ -14,7 +14,7 @@ from inprocess import coordinator_in_process
 import fourfold
 from fourfold.api import IndexProgress
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import progress_from_pb, progress_to_pb
+from fourfold.wire import progress_from_pb, progress_to_pb, status_from_pb
 
 #: Files in the larger repository: segmenting reports every 50 files, so its stage reports several times.
 MANY = 130
@@ -109,3 +109,12 @@ def test_progress_round_trips_through_the_wire(update: IndexProgress) -> None:
     msg = progress_to_pb(update)
     assert progress_from_pb(coordinator_pb2.IndexProgress.FromString(msg.SerializeToString())) == update
     assert msg.HasField("rate") == (update.rate is not None)
+
+
+def test_status_carries_a_running_build_as_the_same_value() -> None:
+    update = IndexProgress(
+        "build:semantic", 40, 90, "semantic/r: 40/90 windows", "windows", "r", 8.0, 6.25, "semantic/r"
+    )
+    running = status_from_pb(coordinator_pb2.StatusResponse(generation="g000001", building=progress_to_pb(update)))
+    assert running.building == update
+    assert status_from_pb(coordinator_pb2.StatusResponse(generation="g000001")).building is None

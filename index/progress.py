@@ -14,7 +14,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,12 +49,11 @@ def eta_text(seconds: float) -> str:
 
 @dataclass
 class _Meter:
-    """Rate of one stage (of one unit and repository): from its first report with ``done`` > 0 on."""
+    """Rate of one (stage, unit, repository, shard): measured from its first report on."""
 
     started: float = 0.0
     first_done: int = 0
     last_total: int = 0
-    samples: list[tuple[float, int]] = field(default_factory=list)
 
     def rate(self, now: float, done: int) -> float | None:
         elapsed = now - self.started

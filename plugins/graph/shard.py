@@ -344,7 +344,7 @@ class GraphShard:
         if len(users) > query.k:
             notes.append(f"graph: truncated: {len(users)} segments{self._scope(query)} use {names}, showing {query.k}")
         # a partition sees only its own users: only the single graph can say that nothing uses the targets
-        if not len(users) and not g.partitioned and not self._used_elsewhere(query, targets):
+        if not len(users) and not g.partition and not self._used_elsewhere(query, targets):
             notes.append(f"graph: nothing in this index uses {names}")
 
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))

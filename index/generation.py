@@ -296,7 +296,7 @@ def build_generation(
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
         scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
-        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev)) for name in chosen]
+        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev, build_dir)) for name in chosen]
         jobs = [
             _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, shardings[name])
             for name, plan in plans
@@ -492,7 +492,12 @@ def _scan_repo(
 
 
 def _plan_modality(
-    name: str, sharding: str, scan: _RepoScan, options: Mapping[str, RepoOptions], prev: _Previous
+    name: str,
+    sharding: str,
+    scan: _RepoScan,
+    options: Mapping[str, RepoOptions],
+    prev: _Previous,
+    build_dir: Path | None = None,
 ) -> _ShardPlan:
     """Which of a modality's shards carry over from the previous generation and which are built.
 
@@ -509,8 +514,8 @@ def _plan_modality(
     build: list[ShardSpec] = []
     wanting = {r: scan.files[r] for r in _wanting(name, scan, options)}
     modality = get_registry().modality(name)
-    if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs:
-        return _plan_partitions(modality, scan, wanting, prev_specs, reader)
+    if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs and build_dir:
+        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir)
     if sharding == "repo":
         for repo in sorted(wanting):
             mine = [s for s in prev_specs if s.repos == (repo,)] if repo in scan.unchanged else []
@@ -544,6 +549,7 @@ def _plan_partitions(
     wanting: Mapping[str, list[tuple[str, int]]],
     prev_specs: Sequence[ShardSpec],
     reader: GenerationReader,
+    build_dir: Path,
 ) -> _ShardPlan:
     """An incremental partitioned modality's plan: a partition carries unless its repository
     changed or the modality says a change elsewhere makes it stale (the graph: it imports a
@@ -552,7 +558,13 @@ def _plan_partitions(
     previous = {r: d for r, d in previous.items() if d.is_dir()}
     changed = frozenset((set(wanting) - scan.unchanged) | (set(previous) - set(wanting)))
     paths = {r: [p for p, _ in wanting[r]] for r in changed if r in wanting}
-    stale = modality.stale_partitions(changed, previous, paths) if changed else frozenset()
+    stale: frozenset[str] = frozenset()
+    if changed:
+        building = GenerationReader(build_dir, building=True)  # the changed repositories' new segments
+        try:
+            stale = modality.stale_partitions(changed, previous, paths, lambda repos: building.segments(repos=repos))
+        finally:
+            building.close()
     by_repo = {s.repos[0]: s for s in prev_specs if len(s.repos) == 1}
     carried: list[ShardSpec] = []
     build: list[ShardSpec] = []

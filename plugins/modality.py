@@ -109,10 +109,10 @@ class Modality(Protocol):
     partition: for data that is one whole, such as the graph, stored in parts; a partition
     reports the hits it owns and hands work that continues elsewhere back as
     ``ShardResult.follow_ups``). A partitioned build gets every segment of the generation, unless
-    the modality has ``stale_partitions(changed, previous, paths) -> frozenset[str]``: then it
-    gets its repository's segments and reads others through the context (``segments_of``), and
-    on an update only its partitions that method names (besides the changed repositories') are
-    rebuilt; the others carry over. The build setting
+    the modality has ``stale_partitions(changed, previous, paths, segments_of) -> frozenset[str]``:
+    then it gets its repository's segments and reads others through the context
+    (``segments_of``), and on an update only its partitions that method names (besides the
+    changed repositories') are rebuilt; the others carry over. The build setting
     ``<name>.sharding=global`` builds any modality as one shard. A modality that cannot answer a
     query (no model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
     """

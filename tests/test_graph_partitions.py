@@ -335,14 +335,29 @@ def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_p
     store = IndexStore(tmp_path / "home")
     build_generation(store, repos, modalities=["graph"])
     first = _graph_inodes(store.require_live())
-    # gamma is imported by alpha (tick -> tock); beta and delta import nothing of gamma's
+    # gamma is imported by alpha (tick -> tock); beta and delta import nothing of gamma's. Code added
+    # at the end of a file moves none of the nodes alpha points at: alpha carries too
     app = tmp_path / "src" / "gamma" / "gamma" / "app.py"
     app.write_text(app.read_text() + "\n\ndef added(n):\n    return tock(n)\n")
     summary = build_generation(store, [], modalities=["graph"])
     second = _graph_inodes(store.require_live())
     assert summary.changed_repos == ["gamma"]
-    assert {r for r in first if first[r] == second[r]} == {"beta", "delta"}  # carried, not rewritten
-    assert summary.carried_shards == 2
+    assert {r for r in first if first[r] == second[r]} == {"alpha", "beta", "delta"}  # carried, not rewritten
+    assert summary.carried_shards == 3
+    # a line inserted above tock moves it (its id is its place): alpha, which calls it, is rebuilt
+    app.write_text("# moved\n" + app.read_text())
+    build_generation(store, [], modalities=["graph"])
+    moved = _graph_inodes(store.require_live())
+    assert {r for r in second if second[r] == moved[r]} == {"beta", "delta"}
+    # alpha looks for a name gamma does not define; when gamma comes to define it, alpha is rebuilt
+    core = tmp_path / "src" / "alpha" / "alpha" / "core.py"
+    core.write_text(core.read_text() + "\n\ndef later(n):\n    from gamma.app import soon\n\n    return soon(n)\n")
+    build_generation(store, [], modalities=["graph"])
+    asked = _graph_inodes(store.require_live())
+    app.write_text(app.read_text() + "\n\ndef soon(n):\n    return n\n")
+    build_generation(store, [], modalities=["graph"])
+    defined = _graph_inodes(store.require_live())
+    assert {r for r in asked if asked[r] == defined[r]} == {"beta", "delta"}
     # a new repository that provides a name delta imports (and could not resolve) rebuilds delta
     (tmp_path / "src" / "delta" / "delta" / "__init__.py").write_text(
         "from epsilon import shout\n\n\ndef lonely(x):\n    return shout(x)\n"

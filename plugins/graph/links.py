@@ -18,9 +18,11 @@ Both sides are over-approximations read from file paths alone (no file of a peer
 repository that provides a name by accident costs a little more build time, never a lost edge.
 
 Each partition writes ``links.json`` beside its graph: the repository, its dependencies, the
-names it imports from elsewhere and the names it provides. When repositories are added, changed
-or removed, a partition is stale when one of them is among its dependencies or provides (before
-or after the change) a name it imports; every other partition carries over as it is.
+names it imports from elsewhere and those it provides, the names it defines, the ids of the stubs
+it holds and the names it looked for in a dependency and missed. An update rebuilds the changed
+repositories' partitions and only those of the others it can change (see ``stale``): an edit to
+a library leaves an importer as it is unless a node the importer points at moved or disappeared,
+or the library now defines a name the importer looked for.
 """
 
 from __future__ import annotations
@@ -29,13 +31,23 @@ import json
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fourfold.plugins.graph.parse import parse_file, supported
 from fourfold.plugins.types import Segment
 
-__all__ = ["LINKS_FILE", "Links", "dependencies", "import_names", "provided_names", "read_links", "stale"]
+__all__ = [
+    "LINKS_FILE",
+    "Links",
+    "Surface",
+    "dependencies",
+    "import_names",
+    "provided_names",
+    "read_links",
+    "stale",
+    "surface_of",
+]
 
 LINKS_FILE = "links.json"
 _JS = frozenset({"javascript", "typescript", "tsx", "jsx"})
@@ -44,12 +56,20 @@ _PY_ROOTS = ("", "src/", "lib/")
 
 @dataclass(frozen=True, slots=True)
 class Links:
-    """What one partition was built from and what ties it to other repositories."""
+    """What one partition was built from and what ties it to other repositories.
+
+    ``names``: the names the repository defines (and its module files' names), so that an update
+    can tell which names appeared; ``stubs``: per dependency, the ids of its nodes this partition
+    holds; ``misses``: names this repository's code looked up in a dependency and did not find.
+    """
 
     repo: str
     dependencies: tuple[str, ...]
     imports: tuple[str, ...]  # names imported from outside the repository ("py:requests", "js:lodash")
     provides: tuple[str, ...]
+    names: tuple[str, ...] = ()
+    stubs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    misses: tuple[str, ...] = ()
 
     def write(self, shard_dir: Path) -> None:
         payload = {
@@ -57,16 +77,52 @@ class Links:
             "dependencies": list(self.dependencies),
             "imports": list(self.imports),
             "provides": list(self.provides),
+            "names": list(self.names),
+            "stubs": {r: list(ids) for r, ids in sorted(self.stubs.items())},
+            "misses": list(self.misses),
         }
         (shard_dir / LINKS_FILE).write_text(json.dumps(payload, separators=(",", ":")))
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """What importers can see of a repository: its node ids and the names it defines."""
+
+    ids: frozenset[str]
+    names: frozenset[str]
+
+
+def surface_of(repo: str, segments: Iterable[Segment]) -> Surface:
+    """``repo``'s surface from its segments (module nodes are named as the resolver names them)."""
+    ids: set[str] = set()
+    names: set[str] = set()
+    for seg in segments:
+        ids.add(seg.id)
+        if seg.symbol:
+            names.add(seg.symbol)
+        if seg.language == "go":
+            ids.add(f"module:{repo}:{posixpath.dirname(seg.path) or '.'}")
+        else:
+            ids.add(f"module:{repo}:{seg.path}")
+        stem = posixpath.splitext(posixpath.basename(seg.path))[0]
+        names.add(posixpath.basename(posixpath.dirname(seg.path)) if stem in ("__init__", "index") else stem)
+    return Surface(frozenset(ids), frozenset(names))
 
 
 def read_links(shard_dir: Path) -> Links | None:
     """The partition's links; None when it has none (built by an older version: rebuild it)."""
     try:
         raw = json.loads((shard_dir / LINKS_FILE).read_text())
-        return Links(raw["repo"], tuple(raw["dependencies"]), tuple(raw["imports"]), tuple(raw["provides"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        return Links(
+            raw["repo"],
+            tuple(raw["dependencies"]),
+            tuple(raw["imports"]),
+            tuple(raw["provides"]),
+            tuple(raw["names"]),
+            {r: tuple(ids) for r, ids in raw["stubs"].items()},
+            tuple(raw["misses"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -136,22 +192,42 @@ def stale(
     changed: frozenset[str],
     previous: Mapping[str, Path],
     provided: Mapping[str, frozenset[str]],
+    surfaces: Mapping[str, Surface],
 ) -> frozenset[str]:
     """The previous partitions (repository -> folder) a change to ``changed`` makes stale.
 
-    ``provided``: the names each changed repository provides now (absent: removed). A partition
-    is stale when it has no links (an older build), depends on a changed repository, or imports a
-    name a changed repository provides now or provided before.
+    ``provided`` and ``surfaces``: each changed repository's names and surface now (absent:
+    removed). A partition is stale when it has no links (an older build); when it depends on a
+    changed repository that was removed, no longer has a node it holds as a stub (an edit above
+    it moved its lines), or now defines a name it looked for there and missed; or when a changed
+    repository it does not depend on provides a name it imports. An edit that adds code at the end
+    of a file, or changes bodies without moving definitions, leaves its importers as they are.
     """
-    before = {r: frozenset(links.provides) for r in changed if r in previous and (links := read_links(previous[r]))}
-    names: set[str] = set()
+    before: dict[str, Links] = {}
     for repo in changed:
-        names |= provided.get(repo, frozenset()) | before.get(repo, frozenset())
+        links = read_links(previous[repo]) if repo in previous else None
+        if links is not None:
+            before[repo] = links
+    added = {r: surfaces[r].names - (frozenset(before[r].names) if r in before else frozenset()) for r in surfaces}
     out = set()
     for repo, folder in previous.items():
         if repo in changed:
             continue
         links = read_links(folder)
-        if links is None or changed.intersection(links.dependencies) or names.intersection(links.imports):
+        if links is None:
             out.add(repo)
+            continue
+        misses = set(links.misses)
+        for dep in changed.intersection(links.dependencies):
+            surface = surfaces.get(dep)
+            if surface is None or not surface.ids.issuperset(links.stubs.get(dep, ())) or added[dep] & misses:
+                out.add(repo)
+                break
+        else:
+            names = set(links.imports)
+            for other in changed.difference(links.dependencies):
+                was = frozenset(before[other].provides) if other in before else frozenset()
+                if names & (provided.get(other, frozenset()) | was):
+                    out.add(repo)
+                    break
     return frozenset(out)

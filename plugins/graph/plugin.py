@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
-from fourfold.plugins.graph.links import Links, dependencies, import_names, provided_names, stale
+from fourfold.plugins.graph.links import Links, dependencies, import_names, provided_names, stale, surface_of
 from fourfold.plugins.graph.resolve import GraphData, build_graph
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.graph.store import centrality_of, save_graph
@@ -164,7 +164,19 @@ class GraphModality:
         built = graph_of([*own, *load(deps)], keep=False)
         data = built.data
         size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=(repo,))
-        Links(repo, deps, tuple(sorted(wanted)), tuple(sorted(mine))).write(shard_dir)
+        stubs: dict[str, set[str]] = defaultdict(set)
+        for (src, dst, _), _value in data.edges.items():
+            if data.nodes[src].repo == repo and data.nodes[dst].repo != repo:
+                stubs[data.nodes[dst].repo].add(data.nodes[dst].id)
+        Links(
+            repo,
+            deps,
+            tuple(sorted(wanted)),
+            tuple(sorted(mine)),
+            tuple(sorted(surface_of(repo, own).names)),
+            {r: tuple(sorted(ids)) for r, ids in stubs.items()},
+            tuple(sorted({name for r, name in data.misses if r == repo})),
+        ).write(shard_dir)
         owned = sum(1 for n in data.nodes if n.kind != "module" and n.repo == repo)
         usage = sum(1 for (src, _, kind) in data.edges if kind != 0 and data.nodes[src].repo == repo)
         using = f" with {len(deps)} dependencies ({', '.join(deps[:5])}{', ...' if len(deps) > 5 else ''})"
@@ -172,11 +184,18 @@ class GraphModality:
         return BuildStats(segments=owned, bytes_on_disk=size, notes=notes)
 
     def stale_partitions(
-        self, changed: frozenset[str], previous: Mapping[str, Path], paths: Mapping[str, Sequence[str]]
+        self,
+        changed: frozenset[str],
+        previous: Mapping[str, Path],
+        paths: Mapping[str, Sequence[str]],
+        segments_of: Callable[[Sequence[str]], Iterable[Segment]],
     ) -> frozenset[str]:
         """Which previous partitions (repository -> folder) a change to ``changed`` makes stale
-        (``paths``: the files of each changed repository still indexed); see ``links.stale``."""
-        return stale(changed, previous, {r: provided_names(r, p) for r, p in paths.items()})
+        (``paths``: the files of each changed repository still indexed, ``segments_of`` their
+        segments now); see ``links.stale``."""
+        provided = {r: provided_names(r, p) for r, p in paths.items()}
+        surfaces = {r: surface_of(r, segments_of([r])) for r in paths}
+        return stale(changed, previous, provided, surfaces)
 
     def load(self, shard_dir: Path) -> GraphShard:
         return GraphShard.open(shard_dir)

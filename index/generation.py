@@ -68,6 +68,7 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
+    peers: tuple[str, ...] = ()  # a partition's build: every repository of the modality
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,9 @@ def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: Bu
     reader = GenerationReader(build_dir, building=True)  # the manifest is written after the shards
     try:
         modality = get_registry().modality(job.modality)
-        if sharding_of(modality, job.settings) == "partitioned":
+        partitioned = sharding_of(modality, job.settings) == "partitioned"
+        incremental = partitioned and _incremental(modality)
+        if partitioned and not incremental:
             segments = reader.segments()  # every segment; the shard keeps what its repositories need
         elif job.spec.files:
             segments = reader.segments(files=job.spec.files)
@@ -127,6 +130,10 @@ def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: Bu
             settings=job.settings,
             map_batches=map_batches,
             progress=progress,
+            peers=job.peers,
+            build_id=str(build_dir.resolve()),
+            paths_of=reader.paths if incremental else None,
+            segments_of=(lambda repos: reader.segments(repos=repos)) if incremental else None,
         )
         return modality.build(segments, shard_dir, ctx)
     finally:
@@ -298,9 +305,9 @@ def build_generation(
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
         scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
-        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev)) for name in chosen]
+        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev, build_dir)) for name in chosen]
         jobs = [
-            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation)
+            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, shardings[name])
             for name, plan in plans
             for spec in plan.build
         ]
@@ -495,7 +502,12 @@ def _scan_repo(
 
 
 def _plan_modality(
-    name: str, sharding: str, scan: _RepoScan, options: Mapping[str, RepoOptions], prev: _Previous
+    name: str,
+    sharding: str,
+    scan: _RepoScan,
+    options: Mapping[str, RepoOptions],
+    prev: _Previous,
+    build_dir: Path | None = None,
 ) -> _ShardPlan:
     """Which of a modality's shards carry over from the previous generation and which are built.
 
@@ -510,7 +522,10 @@ def _plan_modality(
     )
     carried: list[ShardSpec] = []
     build: list[ShardSpec] = []
-    wanting = {r: f for r, f in scan.files.items() if name in (options.get(r, RepoOptions()).modalities or (name,))}
+    wanting = {r: scan.files[r] for r in _wanting(name, scan, options)}
+    modality = get_registry().modality(name)
+    if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs and build_dir:
+        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir)
     if sharding == "repo":
         for repo in sorted(wanting):
             mine = [s for s in prev_specs if s.repos == (repo,)] if repo in scan.unchanged else []
@@ -533,6 +548,44 @@ def _plan_modality(
     return _ShardPlan(tuple(carried), tuple(build))
 
 
+def _incremental(modality: Any) -> bool:
+    """Whether a partitioned modality rebuilds only the partitions a change touches (see ``Modality``)."""
+    return callable(getattr(modality, "stale_partitions", None))
+
+
+def _plan_partitions(
+    modality: Any,
+    scan: _RepoScan,
+    wanting: Mapping[str, list[tuple[str, int]]],
+    prev_specs: Sequence[ShardSpec],
+    reader: GenerationReader,
+    build_dir: Path,
+) -> _ShardPlan:
+    """An incremental partitioned modality's plan: a partition carries unless its repository
+    changed or the modality says a change elsewhere makes it stale (the graph: it imports a
+    changed repository)."""
+    previous = {s.repos[0]: reader.shard_dir(s) for s in prev_specs if len(s.repos) == 1}
+    previous = {r: d for r, d in previous.items() if d.is_dir()}
+    changed = frozenset((set(wanting) - scan.unchanged) | (set(previous) - set(wanting)))
+    paths = {r: [p for p, _ in wanting[r]] for r in changed if r in wanting}
+    stale: frozenset[str] = frozenset()
+    if changed:
+        building = GenerationReader(build_dir, building=True)  # the changed repositories' new segments
+        try:
+            stale = modality.stale_partitions(changed, previous, paths, lambda repos: building.segments(repos=repos))
+        finally:
+            building.close()
+    by_repo = {s.repos[0]: s for s in prev_specs if len(s.repos) == 1}
+    carried: list[ShardSpec] = []
+    build: list[ShardSpec] = []
+    for repo in sorted(wanting):
+        if repo in previous and repo not in changed and repo not in stale:
+            carried.append(by_repo[repo])
+        else:
+            build.append(ShardSpec(modality.name, repo, f"{modality.name}/{repo}", (repo,)))
+    return _ShardPlan(tuple(carried), tuple(build))
+
+
 def _shard_job(
     modality: str,
     spec: ShardSpec,
@@ -542,8 +595,10 @@ def _shard_job(
     settings: Mapping[str, str],
     build_dir: Path,
     generation: str,
+    sharding: str = "repo",
 ) -> ShardJob:
-    """The job that builds one planned shard: its settings, and the previous shard's folder if there is one."""
+    """The job that builds one planned shard: its settings, the previous shard's folder if there
+    is one, and for a partition every repository of the modality (its peers)."""
     prev_dir = prev.reader.shard_dir(spec) if prev.reader is not None else None
     # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
     job_settings = {**settings, **{f"repo_path.{r}": scan.stats[r]["path"] for r in spec.repos}}
@@ -556,7 +611,13 @@ def _shard_job(
         str(prev_dir) if prev_dir is not None and prev_dir.is_dir() else None,
         generation,
         job_settings,
+        _wanting(modality, scan, options) if sharding == "partitioned" else (),
     )
+
+
+def _wanting(modality: str, scan: _RepoScan, options: Mapping[str, RepoOptions]) -> tuple[str, ...]:
+    """The repositories of the build that want ``modality`` (``RepoOptions.modalities``)."""
+    return tuple(sorted(r for r in scan.files if modality in (options.get(r, RepoOptions()).modalities or (modality,))))
 
 
 def _link_carried(carried: Sequence[ShardSpec], prev: _Previous, build_dir: Path, report: Progress) -> None:

@@ -390,6 +390,13 @@ class GenerationReader:
             ):
                 yield Segment(*row)
 
+    def paths(self, repo: str) -> list[str]:
+        """The paths of ``repo``'s files with segments in this generation, sorted."""
+        conn = self._conn(repo)
+        if conn is None:
+            return []
+        return [p for (p,) in conn.execute("SELECT DISTINCT path FROM segments WHERE repo = ? ORDER BY path", (repo,))]
+
     def _lookup(self, ids: Iterable[str], repos: Iterable[str], columns: str) -> Iterator[tuple[Any, ...]]:
         """Rows (``columns``) of the segments with these ids, searched in ``repos`` (every one when empty)."""
         ids = list(dict.fromkeys(ids))

@@ -327,7 +327,7 @@ def build_generation(
             generation, prev, key, scan, specs, summary, failed, settings, chosen, centrality, build_dir, carried
         )
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
-        _publish(store, build_dir, generation, additions, report)
+        _publish(store, build_dir, generation, additions, report, summary, started)
         return summary
 
 
@@ -470,10 +470,13 @@ def _scan_repo(
     segmented; if its content then turns out equal (files touched, not changed), it still counts
     as unchanged, so its shards may carry.
     """
+    before = prev.repos.get(name) if prev.carry else None
+    pinned = _pinned_files(name, path, options, prev, before)
+    if pinned is not None:  # a sync's checkout at the commit indexed last time: nothing to walk
+        return _carry_repo(name, prev, seg_path, summary, report, before or {}, options, pinned)
     walked = walk_repository(path)
     summary.skipped.update(walked.skipped)
     stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
-    before = prev.repos.get(name) if prev.carry else None
     if (
         prev.reader is not None
         and before is not None
@@ -481,24 +484,64 @@ def _scan_repo(
         and prev.reader.segment_db(name).is_file()
     ):
         # nothing under the repository moved: its segments (and centrality) carry over as they are
-        link_tree(prev.reader.segment_db(name), seg_path)
-        summary.files += int(before.get("files", 0))
-        summary.bytes += int(before.get("bytes", 0))
-        summary.segments += int(before.get("segments", 0))
-        summary.reused_files += int(before.get("files", 0))
-        n = int(before.get("files", 0))
-        report(IndexProgress("segment", n, n, f"{name}: unchanged", unit="files", repo=name))
-        return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
+        return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
         name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
     )
     record["stat_key"] = stat_key
     record["content_key"] += options.key()
     record["commit"] = options.commit or record["head"]
+    record["options_key"] = options.key()
     files = record.pop("_files")
     # touched but not changed: the shards carry over
     same = before is not None and before.get("content_key") == record["content_key"]
     return _ScannedRepo(record, files, unchanged=same)
+
+
+def _carry_repo(
+    name: str,
+    prev: _Previous,
+    seg_path: Path,
+    summary: IndexSummary,
+    report: Progress,
+    before: dict[str, Any],
+    options: RepoOptions,
+    sizes: list[tuple[str, int]],
+) -> _ScannedRepo:
+    """Link an unchanged repository's segment database into the new generation."""
+    assert prev.reader is not None
+    link_tree(prev.reader.segment_db(name), seg_path)
+    n = int(before.get("files", 0))
+    summary.files += n
+    summary.bytes += int(before.get("bytes", 0))
+    summary.segments += int(before.get("segments", 0))
+    summary.reused_files += n
+    report(IndexProgress("segment", n, n, f"{name}: unchanged", unit="files", repo=name))
+    return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
+
+
+def _pinned_files(
+    name: str, path: Path, options: RepoOptions, prev: _Previous, before: dict[str, Any] | None
+) -> list[tuple[str, int]] | None:
+    """The (path, size) list of a repository a sync checked out at the very commit, path and
+    options of its previous build (its files are the commit's: nothing to walk or stat), read
+    from its previous segment database; None when it must be walked."""
+    if not options.commit or prev.reader is None or before is None:
+        return None
+    if (before.get("commit"), before.get("path"), before.get("options_key")) != (
+        options.commit,
+        str(path),
+        options.key(),
+    ):
+        return None
+    db = prev.reader.segment_db(name)
+    if not db.is_file():
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            return [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
+    except sqlite3.Error:
+        return None  # built before the files table: walk it once
 
 
 def _plan_modality(
@@ -717,14 +760,22 @@ def _manifest(
 
 
 def _publish(
-    store: IndexStore, build_dir: Path, generation: str, additions: Sequence[tuple[Path, str]], report: Progress
+    store: IndexStore,
+    build_dir: Path,
+    generation: str,
+    additions: Sequence[tuple[Path, str]],
+    report: Progress,
+    summary: IndexSummary,
+    started: float,
 ) -> None:
     """Register the added repositories, then switch the store to the new generation."""
     for path, name in additions:
         store.register_repo(name, path)
     report(IndexProgress("switch", 0, 1, f"switching to {generation}", unit="steps"))
-    store.publish(build_dir, generation)
+    store.publish(build_dir, generation, collect=False)
     report(IndexProgress("switch", 1, 1, f"{generation} is live", unit="steps"))
+    summary.live_seconds = time.perf_counter() - started
+    store.collect_after_publish(generation)  # after the switch: the answers do not wait for the clean-up
 
 
 def _integrity(
@@ -851,6 +902,7 @@ def _segment_repo(
             repo_segments.extend(segs)
             files_in_repo.append((rel, size))
             n_bytes += size
+        segdb.executemany("INSERT OR REPLACE INTO files (path, size) VALUES (?, ?)", files_in_repo)
         catalog.commit()
         summary.files += len(files_in_repo)
         summary.bytes += n_bytes

@@ -133,11 +133,16 @@ def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: Bu
             peers=job.peers,
             build_id=str(build_dir.resolve()),
             paths_of=reader.paths if incremental else None,
-            segments_of=(lambda repos: reader.segments(repos=repos)) if incremental else None,
+            segments_of=(lambda repos: _only_of(reader, repos)) if incremental else None,
         )
         return modality.build(segments, shard_dir, ctx)
     finally:
         reader.close()
+
+
+def _only_of(reader: GenerationReader, repos: Sequence[str]) -> Iterator[Segment]:
+    """The segments of exactly ``repos`` (``reader.segments`` reads every repository for none)."""
+    return reader.segments(repos=repos) if repos else iter(())
 
 
 class LocalShardExecutor:
@@ -615,7 +620,7 @@ def _plan_partitions(
     if changed:
         building = GenerationReader(build_dir, building=True)  # the changed repositories' new segments
         try:
-            stale = modality.stale_partitions(changed, previous, paths, lambda repos: building.segments(repos=repos))
+            stale = modality.stale_partitions(changed, previous, paths, lambda repos: _only_of(building, repos))
         finally:
             building.close()
     by_repo = {s.repos[0]: s for s in prev_specs if len(s.repos) == 1}

@@ -331,9 +331,23 @@ def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_p
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
+    import fourfold.plugins.graph.plugin as graph_plugin
+
     repos = _copy_fixture(tmp_path / "src")
     store = IndexStore(tmp_path / "home")
-    build_generation(store, repos, modalities=["graph"])
+    read: list[list[str]] = []
+    real_graph_of = graph_plugin.graph_of
+
+    def graph_of(segments: list[Segment], keep: bool) -> Any:
+        if not keep:  # a partition's graph: which repositories it read
+            read.append(sorted({s.repo for s in segments}))
+        return real_graph_of(segments, keep=keep)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(graph_plugin, "graph_of", graph_of)
+        build_generation(store, repos, modalities=["graph"])
+    # each from its repository and those it imports: delta imports nothing, beta only alpha
+    assert sorted(read) == [["alpha", "beta"], ["alpha", "beta", "gamma"], ["alpha", "beta", "gamma"], ["delta"]]
     first = _graph_inodes(store.require_live())
     # gamma is imported by alpha (tick -> tock); beta and delta import nothing of gamma's. Code added
     # at the end of a file moves none of the nodes alpha points at: alpha carries too

@@ -328,10 +328,9 @@ def _graph_inodes(reader: Any) -> dict[str, int]:
 def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_path: Path) -> None:
     """Real builds: a partition is rebuilt when its repository changed or it imports one that did;
     every other partition is carried as hard links; the answers stay those of a fresh build."""
+    import fourfold.plugins.graph.plugin as graph_plugin
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
-
-    import fourfold.plugins.graph.plugin as graph_plugin
 
     repos = _copy_fixture(tmp_path / "src")
     store = IndexStore(tmp_path / "home")

@@ -534,7 +534,8 @@ class Engine:
         timings.update({f"modality:{m}": ms for m, ms in collected.modality_ms.items()})
         if more.rounds:
             timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
-        metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
+        if p.options.get(identifier.IDENTIFIER_OPTION) != identifier.INNER:  # counted once, as the answer it makes
+            metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
         return Answer(
             intent=plan.intent,
             confidence=plan.confidence,

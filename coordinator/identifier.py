@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "IDENTIFIER_OPTION",
+    "INNER",
     "KNOWN_SYMBOL_RULE",
     "STRATEGY",
     "Candidate",
@@ -55,6 +56,9 @@ __all__ = [
 
 #: ``options["identifier"] = "off"`` plans the search as if this strategy did not exist.
 IDENTIFIER_OPTION = "identifier"
+#: The value the strategy's own structural and text asks carry: planned as before, and not counted
+#: as requests in the metrics (the answer they make up is counted once).
+INNER = "inner"
 #: The ``fusion_strategy`` of an answer structural and text agreed on.
 STRATEGY = "identifier"
 #: The rule name of a lone word the index defines.
@@ -130,7 +134,7 @@ def applies(p: SearchParams, plan: Plan, modalities: Mapping[str, object]) -> Ca
         or p.weights
         or p.cursor
         or plan.preset.name != "default"
-        or p.options.get(IDENTIFIER_OPTION) == "off"
+        or p.options.get(IDENTIFIER_OPTION, "on") != "on"
         or any(p.options.get(o) for o in ("mode", "rerank", "segments"))
         or not {"structural", "text"} <= set(modalities)
     ):
@@ -139,7 +143,7 @@ def applies(p: SearchParams, plan: Plan, modalities: Mapping[str, object]) -> Ca
 
 
 def _off(p: SearchParams) -> dict[str, str]:
-    return {**{k: v for k, v in p.options.items() if k not in _NOT_CARRIED}, IDENTIFIER_OPTION: "off"}
+    return {**{k: v for k, v in p.options.items() if k not in _NOT_CARRIED}, IDENTIFIER_OPTION: INNER}
 
 
 async def answer(engine: Engine, p: SearchParams, plan: Plan, c: Candidate, visible: frozenset[str] | None) -> Answer:
@@ -167,7 +171,10 @@ async def answer(engine: Engine, p: SearchParams, plan: Plan, c: Candidate, visi
         # a lone word: the definition lookup is the evidence; text is asked only for a known symbol
         structural = await engine.search(structural_p, visible)
         if not any(is_definition(f) for f in structural.hits):
-            routed = await engine.search(replace(p, options={**p.options, IDENTIFIER_OPTION: "off"}), visible)
+            left = max(_left_ms(deadline), 1)  # what is left of the caller's deadline
+            routed = await engine.search(
+                replace(p, deadline_ms=left, options={**p.options, IDENTIFIER_OPTION: "off"}), visible
+            )
             if p.options.get("explain"):
                 note = f"identifier: no definition named {c.name!r} in your repositories: routed as classified"
                 routed = replace(routed, notes=(note, *routed.notes))
@@ -225,7 +232,8 @@ async def _fused(
     """The fused answer, in the time left; a known symbol is fused as a definition query."""
     fallback = replace(p, deadline_ms=left_ms, options={**p.options, IDENTIFIER_OPTION: "off"})
     if not c.shaped:
-        fallback = replace(fallback, weights=dict(engine.profiles.get("find_definition", {})))
+        profile = engine.profiles.get("find_definition", {})
+        fallback = replace(fallback, weights={m: w for m, w in profile.items() if m in engine.plugins.modalities})
     fused = await engine.search(fallback, visible)
     notes = [f"{verdict}: answered by fusion"]
     if p.options.get("explain"):

@@ -256,3 +256,16 @@ def test_cli_json_reports_the_strategy(store: IndexStore, monkeypatch: pytest.Mo
     out = json.loads(capsys.readouterr().out)
     assert out["fusion_strategy"] == "identifier" and out["hits"][0]["symbol"] == "HTTPAdapter"
     assert "identifier: structural and text agree" in out["notes"]
+
+
+def test_metrics_count_the_answer_once_not_its_inner_asks(store: IndexStore) -> None:
+    from prometheus_client import REGISTRY
+
+    def count(strategy: str) -> float:
+        labels = {"intent": "find_definition", "strategy": strategy, "outcome": "ok"}
+        return REGISTRY.get_sample_value("fourfold_search_requests_total", labels) or 0.0
+
+    before = {s: count(s) for s in ("identifier", "direct", "fused")}
+    assert search(store, SearchParams("HTTPAdapter", k=10)).fusion_strategy == "identifier"
+    after = {s: count(s) for s in ("identifier", "direct", "fused")}
+    assert after == {**before, "identifier": before["identifier"] + 1}

@@ -73,6 +73,9 @@ _DEFINITION_SCORE = 3.0
 #: Options of the caller's that the sub-searches do not carry (the strategy answers them itself).
 _NOT_CARRIED = ("explain", "rerank", "mode", "group", "segments")
 
+#: An exception class's name (``SSLError``, ``ClickException``): the error keyword rule reads it as a
+#: search for the message, yet alone it asks where the class is defined and raised.
+_ERROR_CLASS = re.compile(r"^(?:[\w$]+\.)*[A-Z][A-Za-z0-9]*(?:Error|Exception)$")
 _BARE = re.compile(r"^\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s*$")
 
 
@@ -89,15 +92,16 @@ class Candidate:
 def candidate(query: str, rule: Classification) -> Candidate | None:
     """The identifier ``query`` may be under the rules' reading ``rule`` (None: not one).
 
-    Shaped: the rules read it as a lone identifier. Unshaped: one word the rules only guessed at
-    (fallback, learned); the index decides. A keyword form (an error name, ``impact``) is never one.
+    Shaped: the rules read it as a lone identifier, or as an error token that is an exception class's
+    name. Unshaped: one word the rules only guessed at (fallback, learned); the index decides. A
+    keyword form (``impact``, ``ECONNREFUSED``) is never one.
     """
     m = _BARE.match(query)
     if m is None:
         return None
     name = m.group(1)
     word = name.rsplit(".", 1)[-1]
-    if rule.rule == "lone-identifier":
+    if rule.rule == "lone-identifier" or (rule.rule == "error-token" and _ERROR_CLASS.match(name)):
         return Candidate(name, word, shaped=True)
     if rule.rule in _GUESSING_RULES:
         return Candidate(name, word, shaped=False)
@@ -229,13 +233,20 @@ async def _fused(
     stage_ms: dict[str, float],
     t0: float,
 ) -> Answer:
-    """The fused answer, in the time left; a known symbol is fused as a definition query."""
+    """The answer the search had before this strategy (fused for a lone identifier; an exception
+    class's name goes the exact-match way it went), in the time left; a known symbol is fused as a
+    definition query."""
     fallback = replace(p, deadline_ms=left_ms, options={**p.options, IDENTIFIER_OPTION: "off"})
     if not c.shaped:
         profile = engine.profiles.get("find_definition", {})
         fallback = replace(fallback, weights={m: w for m, w in profile.items() if m in engine.plugins.modalities})
     fused = await engine.search(fallback, visible)
-    notes = [f"{verdict}: answered by fusion"]
+    how = (
+        "fusion"
+        if fused.fusion_strategy == "fused"
+        else f"the {fused.fusion_strategy} path ({', '.join(fused.weights)})"
+    )
+    notes = [f"{verdict}: answered by {how}"]
     if p.options.get("explain"):
         notes.insert(0, mine.describe())
     timings = {**fused.timings, **stage_ms, "total": (time.perf_counter() - t0) * 1000}

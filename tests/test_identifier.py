@@ -44,7 +44,13 @@ class HTTPAdapter:
         return request
 
 
+class FixtureLookupError(LookupError):
+    """No fixture of that name."""
+
+
 def parse_config(path):
+    if not path:
+        raise ValueError("no path")
     return {"path": path}
 ''',
     "lib/use.py": """from lib.fixtures import FixtureRequest, HTTPAdapter, parse_config
@@ -54,6 +60,8 @@ def run(path):
     request = FixtureRequest()
     adapter = HTTPAdapter()
     value = request.getfixturevalue("tmp")
+    if value is None:
+        raise FixtureLookupError("tmp")
     return adapter.send(parse_config(path)), value, ShouldBindJSON(value)
 """,
     "lib/notes.md": "Call getfixturevalue to read a fixture; retry when the network fails.\n",
@@ -129,12 +137,15 @@ def where(a: Answer) -> list[tuple[str, str, str]]:
 # -- classification ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("query", ["ShouldBindJSON", "parse_config", "Session.send", "HTTPAdapter"])
+@pytest.mark.parametrize("query", ["ShouldBindJSON", "parse_config", "Session.send", "HTTPAdapter", "SSLError"])
 def test_a_shaped_name_is_an_identifier_with_or_without_evidence(query: str) -> None:
     rule = classify(query)
     assert identifier.candidate(query, rule) == identifier.Candidate(query, query.rsplit(".", 1)[-1], shaped=True)
     for known in (False, True):
         assert identifier.classify_with_evidence(query, rule, known) == rule
+    if query == "SSLError":  # an exception class's name: the error keyword rule's, asked as a name
+        assert (rule.intent, rule.rule) == ("exact_match", "error-token")
+    else:
         assert (rule.intent, rule.confidence, rule.rule) == ("find_definition", 0.80, "lone-identifier")
 
 
@@ -149,7 +160,8 @@ def test_a_lone_word_is_an_identifier_only_when_the_index_defines_it(query: str)
 
 
 @pytest.mark.parametrize(
-    "query", ["how does retry work", "NetworkError", "impact", '"retry"', "who calls parse_config", "def parse_config"]
+    "query",
+    ["how does retry work", "ECONNREFUSED", "Exception", "ValueError: no path", "impact", '"retry"', "who calls x_y"],
 )
 def test_prose_keyword_forms_and_phrases_are_never_candidates(query: str) -> None:
     rule = classify(query)
@@ -174,6 +186,26 @@ def test_agreement_answers_directly_with_the_definition_first(store: IndexStore)
     assert "identifier: structural and text agree" in a.notes
     assert set(a.weights) == {"structural", "text"} and not a.partial
     assert [f.score for f in a.hits] == sorted((f.score for f in a.hits), reverse=True)
+
+
+def test_an_exception_class_is_asked_as_a_name_and_an_undefined_one_as_before(store: IndexStore) -> None:
+    a = search(store, SearchParams("FixtureLookupError", k=10))
+    assert (a.intent, a.fusion_strategy) == ("find_definition", "identifier")
+    assert where(a)[0] == ("lib", "lib/fixtures.py", "FixtureLookupError")
+    assert ("lib", "lib/use.py") in {(r, p) for r, p, _ in where(a)}  # where it is raised
+    # a builtin nothing here defines: answered the exact-match way it was before, and the note says so
+    builtin = search(store, SearchParams("ValueError", k=10))
+    before = search(store, SearchParams("ValueError", k=10, options={"identifier": "off"}))
+    assert (
+        (builtin.intent, builtin.fusion_strategy)
+        == (before.intent, before.fusion_strategy)
+        == ("exact_match", "direct")
+    )
+    assert where(builtin) == where(before) and ("lib", "lib/fixtures.py") in {(r, p) for r, p, _ in where(builtin)}
+    assert (
+        builtin.notes[0]
+        == "identifier: structural found no definition of 'ValueError': answered by the direct path (text)"
+    )
 
 
 def test_a_lone_word_the_index_defines_is_answered_as_an_identifier(store: IndexStore) -> None:

@@ -124,22 +124,19 @@ async def latency(engine: Engine, names: Sequence[str], rounds: int, k: int) -> 
                 samples[side][name].append((time.perf_counter() - t0) * 1000)
                 if side == "after":
                     strategy[name] = a.fusion_strategy
+    before_ms = {name: statistics.median(samples["before"][name]) for name in names}
+    after_ms = {name: statistics.median(samples["after"][name]) for name in names}
     per = {
-        name: {
-            "before_ms": statistics.median(samples["before"][name]),
-            "after_ms": statistics.median(samples["after"][name]),
-            "strategy": strategy[name],
-        }
-        for name in names
+        name: {"before_ms": before_ms[name], "after_ms": after_ms[name], "strategy": strategy[name]} for name in names
     }
     by_strategy: dict[str, dict[str, float]] = {}
     for s in sorted(set(strategy.values())):
         chosen = [n for n in names if strategy[n] == s]
-        before = statistics.median(per[n]["before_ms"] for n in chosen)
-        after = statistics.median(per[n]["after_ms"] for n in chosen)
-        by_strategy[s] = {"n": len(chosen), "before_ms": before, "after_ms": after, "ratio": before / after}
-    before = statistics.median(v["before_ms"] for v in per.values())
-    after = statistics.median(v["after_ms"] for v in per.values())
+        b_ms = statistics.median(before_ms[n] for n in chosen)
+        a_ms = statistics.median(after_ms[n] for n in chosen)
+        by_strategy[s] = {"n": len(chosen), "before_ms": b_ms, "after_ms": a_ms, "ratio": b_ms / a_ms}
+    before = statistics.median(before_ms.values())
+    after = statistics.median(after_ms.values())
     return {
         "rounds": rounds,
         "queries": len(names),

@@ -130,7 +130,7 @@ def search(
     return asyncio.run(run())
 
 
-def where(a: Answer) -> list[tuple[str, str, str]]:
+def where(a: Answer) -> list[tuple[str, str, str | None]]:
     return [(f.hit.repo, f.hit.path, f.hit.symbol) for f in a.hits]
 
 
@@ -282,7 +282,9 @@ def test_a_restricted_caller_gets_the_answer_of_a_store_without_the_hidden_repos
     assert search(store, SearchParams("hiddenvaultopener", k=10)).fusion_strategy == "identifier"
 
 
-def test_cli_json_reports_the_strategy(store: IndexStore, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_cli_json_reports_the_strategy(
+    store: IndexStore, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("FOURFOLD_HOME", str(store.home))
     assert main(["search", "--in-process", "--json", "HTTPAdapter"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -303,3 +303,10 @@ def test_metrics_count_the_answer_once_not_its_inner_asks(store: IndexStore) -> 
     assert search(store, SearchParams("HTTPAdapter", k=10)).fusion_strategy == "identifier"
     after = {s: count(s) for s in ("identifier", "direct", "fused")}
     assert after == {**before, "identifier": before["identifier"] + 1}
+
+
+def test_a_dotted_name_asks_text_for_its_last_part(store: IndexStore) -> None:
+    a = search(store, SearchParams("HTTPAdapter.send", k=10))
+    assert (a.intent, a.fusion_strategy) == ("find_definition", "identifier")
+    assert where(a)[0] == ("lib", "lib/fixtures.py", "send")
+    assert ("lib", "lib/use.py") in {(r, p) for r, p, _ in where(a)}  # adapter.send(...)

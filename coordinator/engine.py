@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
+from fourfold.coordinator import identifier, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
-from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards
 from fourfold.coordinator.notes import tidy_notes
@@ -458,6 +458,9 @@ class Engine:
         generation = await self.current_generation()
         plan = self.plan(p, preset)
         log.debug("%r: %s", p.query[:80], plan.describe())
+        bare = identifier.applies(p, plan, self.plugins.modalities)
+        if bare is not None:  # a bare name: structural and text first, fused only when they disagree
+            return await identifier.answer(self, p, plan, bare, visible)
         t_classify = time.perf_counter()
         allowed = self._scope(p, visible)
         weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one
@@ -549,7 +552,8 @@ class Engine:
         timings.update({f"modality:{m}": ms for m, ms in collected.modality_ms.items()})
         if more.rounds:
             timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
-        metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
+        if p.options.get(identifier.IDENTIFIER_OPTION) != identifier.INNER:  # counted once, as the answer it makes
+            metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
         return Answer(
             intent=plan.intent,
             confidence=plan.confidence,

@@ -1,0 +1,278 @@
+"""Compound shards: small repositories share shards, a change leaves a tombstone, compaction re-packs.
+
+Real builds (text and structural plugins, SQLite, files on disk) of tiny repositories; searches go
+through the real engine with the in-process searcher, and one through a real ``ShardServer`` (the
+worker's host code, without Ray). The packing thresholds are lowered by build settings so a
+handful of repositories behaves as a fleet does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator.engine import Engine
+from fourfold.errors import InvalidInput
+from fourfold.index.compound import (
+    CompoundPolicy,
+    compound_policy,
+    is_compound,
+    plan_repo_shards,
+    shard_query,
+)
+from fourfold.index.generation import RepoOptions, build_generation
+from fourfold.index.store import GenerationReader, IndexStore, ShardSpec
+from fourfold.plugins.types import ModalityQuery
+from fourfold.v1 import worker_pb2
+from fourfold.workers.servicer import ShardServer
+
+MODALITIES = ["structural", "text"]
+NAMES = [f"r{i:02d}" for i in range(6)]
+#: Packing from 3 small single shards on (16 by default), so six repositories are a fleet.
+SETTINGS = {"compound.compact": "3"}
+
+
+def _repo(root: Path, name: str, marker: str = "shared_token") -> Path:
+    repo = root / name
+    (repo / "pkg").mkdir(parents=True, exist_ok=True)
+    for i in range(2):
+        (repo / "pkg" / f"m{i}.py").write_text(
+            f"def {name}_f{i}(x):\n    return x + {i}  # {marker}\n\n\ndef {name}_g{i}(y):\n    return y  # {marker}\n"
+        )
+    return repo
+
+
+def _inodes(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_ino for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _search(store: IndexStore, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+    engine = Engine(store)
+
+    async def run() -> Answer:
+        try:
+            return await engine.search(p, visible)
+        finally:
+            await engine.stop()
+
+    return asyncio.run(run())
+
+
+def _literal(store: IndexStore, text: str, **kw: object) -> Answer:
+    return _search(store, SearchParams(text, k=100, modalities=("text",), options={"mode": "literal"}, **kw))  # type: ignore[arg-type]
+
+
+def _compounds(reader: GenerationReader, modality: str) -> list[ShardSpec]:
+    return [s for s in reader.shards(modality) if is_compound(s)]
+
+
+@pytest.fixture
+def fleet(tmp_path: Path) -> IndexStore:
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(_repo(tmp_path, n), n) for n in NAMES], modalities=MODALITIES, settings=SETTINGS)
+    return store
+
+
+def test_a_fleet_of_small_repositories_is_packed_into_one_shard_per_modality(fleet: IndexStore) -> None:
+    live = fleet.require_live()
+    for modality in MODALITIES:
+        (spec,) = live.shards(modality)
+        assert is_compound(spec) and spec.repos == tuple(NAMES) and spec.dead == ()
+        assert spec.shard.startswith("~c-") and spec.folder == f"{modality}/{spec.shard}"
+    a = _literal(fleet, "shared_token")
+    assert (a.total_matches, a.total_files) == (4 * len(NAMES), 2 * len(NAMES))
+    assert {f.hit.repo for f in a.hits} == set(NAMES)
+    only = _literal(fleet, "shared_token", repos=("r02", "r04"))
+    assert (only.total_matches, {f.hit.repo for f in only.hits}) == (8, {"r02", "r04"})
+    defs = _search(fleet, SearchParams("def r03_g1", modalities=("structural",), k=10))
+    assert [(f.hit.repo, f.hit.symbol) for f in defs.hits][:1] == [("r03", "r03_g1")]
+
+
+def test_the_target_size_fills_several_packs_by_name(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path / "home")
+    repos = [(_repo(tmp_path, n), n) for n in NAMES]
+    size = sum(f.stat().st_size for f in (tmp_path / "r00").rglob("*.py"))
+    settings = {**SETTINGS, "compound.target": str(2 * size)}
+    build_generation(store, repos, modalities=["text"], settings=settings)
+    packs = [s.repos for s in store.require_live().shards("text")]
+    assert sorted(packs) == [("r00", "r01"), ("r02", "r03"), ("r04", "r05")]
+    # too few small repositories for a pack: each keeps its own shard, as before compound shards
+    few = IndexStore(tmp_path / "few")
+    build_generation(few, repos[:2], modalities=["text"], settings=settings)
+    assert [s.shard for s in few.require_live().shards("text")] == ["r00", "r01"]
+
+
+def test_a_changed_repository_leaves_a_tombstone_and_gets_its_own_shard(fleet: IndexStore, tmp_path: Path) -> None:
+    before = fleet.require_live()
+    (tmp_path / "r01" / "pkg" / "m0.py").write_text("def r01_fresh(x):\n    return x  # fresh_token shared_token\n")
+    summary = build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    after = fleet.require_live()
+    assert summary.changed_repos == ["r01"]
+    for modality in MODALITIES:
+        (old,) = _compounds(before, modality)
+        (new,) = _compounds(after, modality)
+        assert new.shard == old.shard and new.dead == ("r01",)
+        assert new.repos == tuple(n for n in NAMES if n != "r01")
+        assert _inodes(before.shard_dir(old)) == _inodes(after.shard_dir(new))  # linked, not rewritten
+        assert after.shard(modality, "r01").repos == ("r01",)
+    # the compound shard still holds r01's old file; no answer may come from it
+    stale = _literal(fleet, "r01_f0")
+    assert (stale.hits, stale.total_matches) == ((), 0)
+    assert _literal(fleet, "r01_f0", repos=("r01",)).total_matches == 0
+    a = _literal(fleet, "shared_token")
+    assert (a.total_matches, a.total_files) == (4 * len(NAMES) - 1, 2 * len(NAMES))
+    mine = _literal(fleet, "shared_token", repos=("r01",))
+    assert (mine.total_matches, mine.total_files) == (3, 2)
+    assert {f.hit.path for f in mine.hits} == {"pkg/m0.py", "pkg/m1.py"}
+    fresh = _search(fleet, SearchParams("def r01_fresh", modalities=("structural",), k=10))
+    assert fresh.hits[0].hit.symbol == "r01_fresh"
+    gone = _search(fleet, SearchParams("def r01_f0", modalities=("structural",), k=10))
+    assert "r01_f0" not in {f.hit.symbol for f in gone.hits}
+    # the manifest keeps the tombstone; the next generation with nothing changed carries it as it is
+    assert [s.get("dead") for s in after.manifest["shards"] if s["shard"].startswith("~c-")] == [["r01"], ["r01"]]
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    again = fleet.require_live()
+    assert [s.dead for s in _compounds(again, "text")] == [("r01",)]
+    assert again.shard("text", "r01").repos == ("r01",)
+
+
+def test_a_removed_repository_vanishes_from_its_compound_shard(fleet: IndexStore) -> None:
+    before = fleet.require_live()
+    fleet.unregister_repo("r03")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    after = fleet.require_live()
+    (old,) = _compounds(before, "text")
+    (new,) = _compounds(after, "text")
+    assert new.dead == ("r03",) and "r03" not in new.repos
+    assert _inodes(before.shard_dir(old)) == _inodes(after.shard_dir(new))
+    assert not any("r03" in s.repos for s in after.shards())
+    a = _literal(fleet, "r03_g1")
+    assert (a.hits, a.total_matches) == ((), 0)
+    assert _literal(fleet, "shared_token").total_matches == 4 * (len(NAMES) - 1)
+
+
+def test_compaction_repacks_small_singles_and_mostly_dead_packs(fleet: IndexStore, tmp_path: Path) -> None:
+    # two changed repositories: two small single shards, below the 3 that make a pack
+    for name in ("r00", "r01"):
+        (tmp_path / name / "pkg" / "m1.py").write_text(f"def {name}_new():\n    return 1  # shared_token\n")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    mid = fleet.require_live()
+    assert sorted(s.shard for s in mid.shards("text") if not is_compound(s)) == ["r00", "r01"]
+    # a third: three small singles are packed into a new compound shard; the old one keeps its tombstones
+    (tmp_path / "r02" / "pkg" / "m1.py").write_text("def r02_new():\n    return 2  # shared_token\n")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    live = fleet.require_live()
+    packs = sorted(_compounds(live, "text"), key=lambda s: s.repos)
+    assert [(s.repos, s.dead) for s in packs] == [
+        (("r00", "r01", "r02"), ()),
+        (("r03", "r04", "r05"), ("r00", "r01", "r02")),
+    ]
+    assert len(live.shards("text")) == 2
+    assert _literal(fleet, "shared_token").total_matches == 4 * 3 + 3 * 3
+    # one more change makes the old pack more than half dead: its live repositories are re-packed
+    (tmp_path / "r03" / "pkg" / "m1.py").write_text("def r03_new():\n    return 3  # shared_token\n")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    final = fleet.require_live()
+    old = next(s for s in packs if s.dead)
+    assert old.shard not in {s.shard for s in final.shards("text")}
+    assert sorted((s.repos, s.dead) for s in _compounds(final, "text")) == [
+        (("r00", "r01", "r02"), ()),
+        (("r04", "r05"), ()),
+    ]
+    assert final.shard("text", "r03").repos == ("r03",)
+    assert _literal(fleet, "shared_token").total_matches == 4 * 2 + 3 * 4
+
+
+def test_a_restricted_caller_sees_only_its_repositories_in_a_compound_shard(fleet: IndexStore, tmp_path: Path) -> None:
+    (tmp_path / "r01" / "pkg" / "m0.py").write_text("def r01_fresh(x):\n    return x  # shared_token\n")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    mine = frozenset({"r02"})
+    a = _search(fleet, SearchParams("shared_token", k=100, modalities=("text",), options={"mode": "literal"}), mine)
+    assert {f.hit.repo for f in a.hits} == {"r02"} and (a.total_matches, a.total_files) == (4, 2)
+    assert not any(n in note for note in a.notes for n in NAMES if n != "r02")
+    ranked = _search(fleet, SearchParams("shared_token y", k=100, modalities=("text", "structural")), mine)
+    assert ranked.hits and {f.hit.repo for f in ranked.hits} == {"r02"}
+    # a tombstoned repository read by a caller who may read it: only its fresh shard answers
+    dead = _search(
+        fleet, SearchParams("r01_f0", k=100, modalities=("text",), options={"mode": "literal"}), frozenset({"r01"})
+    )
+    assert (dead.hits, dead.total_matches) == ((), 0)
+
+
+def test_a_worker_narrows_queries_to_a_compound_shards_live_repositories(fleet: IndexStore, tmp_path: Path) -> None:
+    (tmp_path / "r01" / "pkg" / "m0.py").write_text("def r01_fresh(x):\n    return x\n")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    live = fleet.require_live()
+    (spec,) = _compounds(live, "text")
+    server = ShardServer(str(live.root), "text", spec.shard)
+    try:
+
+        def ask(**kw: object) -> worker_pb2.ShardSearchResponse:
+            req = worker_pb2.ShardSearchRequest(query="shared_token", k=100, options={"mode": "literal"}, **kw)  # type: ignore[arg-type]
+            return server.search_local(req)
+
+        every = ask()
+        assert every.total_matches == 4 * (len(NAMES) - 1)
+        assert {h.repo for h in every.hits} == set(NAMES) - {"r01"}
+        assert ask(repos=["r01"]).total_matches == 0 and not ask(repos=["r01"]).hits
+        assert ask(repos=["r01", "r05"]).total_matches == 4
+    finally:
+        for shard in server.shards.values():
+            shard.close()
+
+
+def test_shard_query_rewrites_only_shards_with_tombstones() -> None:
+    q = ModalityQuery("x")
+    plain = ShardSpec("text", "~c-1", "text/~c-1", ("a", "b"))
+    assert shard_query(plain, q) is q
+    dead = ShardSpec("text", "~c-1", "text/~c-1", ("a", "b"), dead=("c",))
+    assert shard_query(dead, q) == ModalityQuery("x", repos=("a", "b"))
+    assert shard_query(dead, ModalityQuery("x", repos=("b", "c", "z"))) == ModalityQuery("x", repos=("b",))
+    assert shard_query(dead, ModalityQuery("x", repos=("c",))) is None
+
+
+def test_planning_keeps_repositories_with_their_own_settings_apart() -> None:
+    sizes = {n: 100 for n in NAMES}
+    plan = plan_repo_shards(
+        "text", sizes, set(), set(NAMES) - {"r00"}, [], lambda s: True, CompoundPolicy(compact_singles=3)
+    )
+    assert plan.singles == ("r00",) and [c.repos for c in plan.compounds] == [tuple(NAMES[1:])]
+    big = plan_repo_shards(
+        "text", {**sizes, "r05": 10**9}, set(), set(NAMES), [], lambda s: True, CompoundPolicy(compact_singles=3)
+    )
+    assert big.singles == ("r05",)
+
+
+def test_per_repository_settings_and_modalities_with_compound_shards(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path / "home")
+    options = {"r00": RepoOptions(settings={"text.some": "1"}), "r01": RepoOptions(modalities=("structural",))}
+    build_generation(
+        store, [(_repo(tmp_path, n), n) for n in NAMES], modalities=MODALITIES, settings=SETTINGS, repo_options=options
+    )
+    live = store.require_live()
+    assert live.shard("text", "r00").repos == ("r00",)  # its own settings: its own shard
+    (text,) = _compounds(live, "text")
+    assert text.repos == tuple(NAMES[2:])  # r01 wants no text
+    (structural,) = _compounds(live, "structural")
+    assert structural.repos == tuple(NAMES[1:])
+
+
+def test_bad_compound_settings_are_refused_before_anything_is_written(tmp_path: Path) -> None:
+    assert compound_policy({"compound.below": "0"}).below == 0
+    with pytest.raises(InvalidInput, match=r"compound.target='lots' is not a whole number"):
+        compound_policy({"compound.target": "lots"})
+    store = IndexStore(tmp_path / "home")
+    with pytest.raises(InvalidInput, match=r"compound\.compact='0'"):
+        build_generation(store, [(_repo(tmp_path, "a"), "a")], settings={"compound.compact": "0"})
+    assert store.live_generation() is None
+
+
+def test_old_manifests_without_tombstones_still_load(fleet: IndexStore) -> None:
+    live = fleet.require_live()
+    manifest = json.loads((live.root / "manifest.json").read_text())
+    assert all("dead" not in s for s in manifest["shards"])  # written only when there are some
+    assert all(s.dead == () for s in GenerationReader(live.root).shards())

@@ -276,3 +276,42 @@ def test_old_manifests_without_tombstones_still_load(fleet: IndexStore) -> None:
     manifest = json.loads((live.root / "manifest.json").read_text())
     assert all("dead" not in s for s in manifest["shards"])  # written only when there are some
     assert all(s.dead == () for s in GenerationReader(live.root).shards())
+
+
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_tombstones_hold_through_ray_workers_and_the_coordinators_grpc(
+    cluster: object, fleet: IndexStore, tmp_path: Path
+) -> None:
+    import grpc
+
+    from fourfold.coordinator.serving import EmbeddedServer
+    from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+    from fourfold.workers.cluster import Launcher
+
+    (tmp_path / "r01" / "pkg" / "m0.py").write_text("def r01_fresh(x):\n    return x  # shared_token\n")
+    build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
+    live = fleet.require_live()
+    with EmbeddedServer(fleet.home, workers_per_modality=1) as server:
+        try:
+            with grpc.insecure_channel(server.address) as ch:
+                stub = coordinator_pb2_grpc.CoordinatorStub(ch)
+
+                def literal(text: str, repos: tuple[str, ...] = ()) -> coordinator_pb2.SearchResponse:
+                    request = coordinator_pb2.SearchRequest(
+                        query=text, k=100, modalities=["text"], repos=list(repos), options={"mode": "literal"}
+                    )
+                    return stub.Search(request, timeout=30)
+
+                every = literal("shared_token")
+                assert not every.partial and (every.total_matches, every.total_files) == (4 * len(NAMES) - 1, 12)
+                assert {h.repo for h in every.hits} == set(NAMES)
+                stale = literal("r01_f0")
+                assert not stale.partial and (len(stale.hits), stale.total_matches) == (0, 0)
+                mine = literal("shared_token", ("r01",))
+                assert (mine.total_matches, {h.repo for h in mine.hits}) == (3, {"r01"})
+                shards = stub.Status(coordinator_pb2.StatusRequest(), timeout=30).shards
+                (compound,) = _compounds(live, "text")
+                assert {s.shard for s in shards if s.modality == "text"} == {compound.shard, "r01"}
+        finally:
+            Launcher(fleet).retire(live.name)

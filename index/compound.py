@@ -35,6 +35,7 @@ from fourfold.plugins.types import ModalityQuery, ShardResult
 __all__ = [
     "COMPACT_SINGLES",
     "COMPOUND_BELOW",
+    "COMPOUND_MAX_REPOS",
     "COMPOUND_PREFIX",
     "COMPOUND_TARGET",
     "CompoundPolicy",
@@ -54,6 +55,9 @@ COMPOUND_PREFIX = "~c-"
 COMPOUND_BELOW = 1 << 20
 #: Bytes a compound shard is filled up to (repositories by name; the last one may pass it).
 COMPOUND_TARGET = 32 << 20
+#: Repositories one compound shard holds at most: a query to it names its live repositories, and
+#: a filter of thousands of names costs every search (SQLite also caps a statement's parameters).
+COMPOUND_MAX_REPOS = 1024
 #: Small single shards of one modality (changed repositories taken out of their compound) that
 #: make a build re-pack them into compound shards.
 COMPACT_SINGLES = 16
@@ -102,12 +106,13 @@ def compound_spec(modality: str, repos: Sequence[str]) -> ShardSpec:
 
 
 def pack(modality: str, sizes: Mapping[str, int], target: int) -> list[ShardSpec]:
-    """Compound shards over ``sizes``' repositories: taken by name, each filled up to ``target`` bytes."""
+    """Compound shards over ``sizes``' repositories: taken by name, each filled up to ``target`` bytes
+    (and ``COMPOUND_MAX_REPOS`` repositories)."""
     packs: list[list[str]] = []
     current: list[str] = []
     current_bytes = 0
     for repo in sorted(sizes):
-        if current and current_bytes + sizes[repo] > target:
+        if current and (current_bytes + sizes[repo] > target or len(current) >= COMPOUND_MAX_REPOS):
             packs.append(current)
             current, current_bytes = [], 0
         current.append(repo)

@@ -95,7 +95,8 @@ class Modality(Protocol):
     """A retrieval modality.
 
     ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
-    repository, large ones split), ``"global"`` (one shard over every repository) or
+    repository, large ones split, small ones packed several to a compound shard: a shard must
+    honour ``query.repos`` exactly, hits and totals), ``"global"`` (one shard over every repository) or
     ``"partitioned"`` (a shard per repository, never split, whose build gets every segment of the
     generation with ``context.repos`` naming the partition: for data that is one whole, such as
     the graph, stored in parts; a partition reports the hits it owns and hands work that

@@ -315,3 +315,10 @@ def test_tombstones_hold_through_ray_workers_and_the_coordinators_grpc(
                 assert {s.shard for s in shards if s.modality == "text"} == {compound.shard, "r01"}
         finally:
             Launcher(fleet).retire(live.name)
+
+
+def test_a_pack_holds_at_most_compound_max_repos() -> None:
+    from fourfold.index.compound import COMPOUND_MAX_REPOS, pack
+
+    packs = pack("text", {f"n{i:05d}": 1 for i in range(COMPOUND_MAX_REPOS + 5)}, 1 << 30)
+    assert [len(p.repos) for p in packs] == [COMPOUND_MAX_REPOS, 5]

@@ -322,3 +322,31 @@ def test_a_pack_holds_at_most_compound_max_repos() -> None:
 
     packs = pack("text", {f"n{i:05d}": 1 for i in range(COMPOUND_MAX_REPOS + 5)}, 1 << 30)
     assert [len(p.repos) for p in packs] == [COMPOUND_MAX_REPOS, 5]
+
+
+@pytest.mark.slow
+def test_index_and_remove_from_the_cli_pack_and_tombstone_with_the_default_thresholds(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from fourfold.index.compound import COMPACT_SINGLES
+
+    names = [f"c{i:02d}" for i in range(COMPACT_SINGLES)]  # as many small repositories as make a pack
+    env = {**os.environ, "FOURFOLD_HOME": str(tmp_path / "home")}
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "fourfold", *args], capture_output=True, text=True, env=env)
+
+    paths = [str(_repo(tmp_path, n)) for n in names]
+    built = cli("index", *paths, "--modality", "text", "--modality", "structural", "--no-centrality")
+    assert built.returncode == 0, built.stderr
+    store = IndexStore(tmp_path / "home")
+    (pack,) = _compounds(store.require_live(), "text")
+    assert pack.repos == tuple(names) and len(store.require_live().shards()) == 2
+    removed = cli("remove", "c03")
+    assert removed.returncode == 0 and "removed c03" in removed.stdout, removed.stderr
+    live = store.require_live()
+    (after,) = _compounds(live, "text")
+    assert after.shard == pack.shard and after.dead == ("c03",) and len(live.shards()) == 2
+    assert (_literal(store, "c03_f0").total_matches, _literal(store, "c04_f0").total_matches) == (0, 1)

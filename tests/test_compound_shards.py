@@ -350,3 +350,31 @@ def test_index_and_remove_from_the_cli_pack_and_tombstone_with_the_default_thres
     (after,) = _compounds(live, "text")
     assert after.shard == pack.shard and after.dead == ("c03",) and len(live.shards()) == 2
     assert (_literal(store, "c03_f0").total_matches, _literal(store, "c04_f0").total_matches) == (0, 1)
+
+
+def test_a_plain_folder_is_walked_without_a_git_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fleet scan walks every repository on every build: a folder with no .git in or above it
+    costs no git process (a thousand of them cost seconds)."""
+    import subprocess
+
+    from fourfold.index.ingest import walk
+
+    calls: list[object] = []
+    real = subprocess.run
+
+    def counting(*args: object, **kw: object) -> object:
+        calls.append(args)
+        return real(*args, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(walk.subprocess, "run", counting)
+    monkeypatch.delenv("GIT_DIR", raising=False)
+    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    plain = _repo(tmp_path, "plain")
+    if any((p / ".git").exists() for p in (plain.resolve(), *plain.resolve().parents)):
+        pytest.skip("the temporary folder lies inside a git work tree")
+    assert sorted(f.path for f in walk.walk_repository(plain).files) == ["pkg/m0.py", "pkg/m1.py"]
+    assert calls == []
+    real(["git", "init", "-q", str(plain)], check=True)
+    (plain / ".gitignore").write_text("pkg/m1.py\n")
+    assert sorted(f.path for f in walk.walk_repository(plain).files) == [".gitignore", "pkg/m0.py"]
+    assert calls  # a work tree: git lists its files

@@ -37,6 +37,7 @@ from typing import Any
 import grpc
 
 from fourfold.errors import InvalidInput, InvalidQuery
+from fourfold.index.fleet import revision_name
 
 __all__ = [
     "ALL_REPOS",
@@ -75,13 +76,21 @@ class Principal:
     admin: bool = False
     max_concurrent: int = DEFAULT_MAX_CONCURRENT
 
+    def __post_init__(self) -> None:
+        if self.repos is not None and any("@" in r for r in self.repos):  # a grant of name@release/1.0
+            object.__setattr__(self, "repos", frozenset(revision_name(r) for r in self.repos))
+
     def may_read(self, repo: str) -> bool:
         """A grant of ``name`` covers every revision (``name@branch``); ``name@branch`` that one;
-        ``group:<label>`` every repository the fleet file labels so (see :func:`set_groups`)."""
+        ``group:<label>`` every repository the fleet file labels so (see :func:`set_groups`).
+
+        A revision may be written as it is named (``name@release/1.0``) or as it is indexed
+        (``name@release+1.0``), in the grant and in ``repo`` alike."""
         if self.repos is None:
             return True
         if repo.startswith(GROUP_PREFIX):
             return False  # a grant names a group; no repository is one
+        repo = revision_name(repo)
         if repo in self.repos:
             return True
         base = repo.partition("@")[0]

@@ -31,6 +31,7 @@ from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.progress import read_building
 from fourfold.rpc_errors import explain, speaks_tls
+from fourfold.wire import progress_from_pb
 
 __all__ = ["build_parser", "main"]
 
@@ -498,7 +499,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             last = None
             try:
                 for msg in client.index([(p.resolve(), n) for p, n in repos]):
-                    bar(msg.stage, msg.done, msg.total, msg.message)
+                    bar(progress_from_pb(msg))
                     last = msg
             except grpc.RpcError as exc:
                 raise FourfoldError(exc.details() or str(exc)) from None
@@ -917,7 +918,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
         with client:
             try:
                 for msg in client.sync(args.repo):
-                    bar(msg.stage, msg.done, msg.total, msg.message)
+                    bar(progress_from_pb(msg))
                     if msg.stage == "done":
                         print(msg.message)
             except grpc.RpcError as exc:

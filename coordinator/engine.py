@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexSummary, SearchParams
+from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator import metrics, refusal, rerank
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
@@ -44,6 +44,7 @@ from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied
 from fourfold.index.fleet import revision_name
 from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
+from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
@@ -754,7 +755,7 @@ class Engine:
     async def index(
         self,
         add: Sequence[tuple[Path, str | None]],
-        progress: Callable[[str, int, int, str], None],
+        progress: Progress,
         *,
         repo_options: Mapping[str, RepoOptions] | None = None,
     ) -> IndexSummary:
@@ -764,8 +765,8 @@ class Engine:
         async with self._index_lock:
             loop = asyncio.get_running_loop()
 
-            def report(stage: str, done: int, total: int, message: str) -> None:
-                loop.call_soon_threadsafe(progress, stage, done, total, message)
+            def report(update: IndexProgress) -> None:
+                loop.call_soon_threadsafe(progress, update)
 
             executor = self.executor_factory() if self.executor_factory else None
             old = self._generation
@@ -777,11 +778,11 @@ class Engine:
                 progress=report,
             )
             if self.launcher is not None:
-                progress("deploy", 0, 1, f"starting workers for {summary.generation}")
+                progress(IndexProgress("deploy", 0, 1, f"starting workers for {summary.generation}", unit="steps"))
                 await self.launcher.deploy(summary.generation)
                 await self.searcher.refresh()
                 self._generation = summary.generation
-                progress("deploy", 1, 1, f"{summary.generation} serving")
+                progress(IndexProgress("deploy", 1, 1, f"{summary.generation} serving", unit="steps"))
                 if old and old != summary.generation:
                     self.launcher.retire(old)
                     await self.searcher.refresh()

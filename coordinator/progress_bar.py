@@ -1,7 +1,8 @@
 """How an index build's progress looks on the command line.
 
-On a terminal: one bar per stage, redrawn in place (at most ten times a second), with the counts,
-the rate and the time left that the build reports, finished with a newline when the stage is
+On a terminal: one bar per stage, redrawn in place (at most ten times a second), drawn from the
+structured report (:class:`~fourfold.api.IndexProgress`: done of total) with its message, which
+carries the rate and the time left that the build measured, finished with a newline when the stage is
 done or the next one starts. Anywhere else (a pipe, a log file, CI): plain lines stamped with the
 time, one when a stage starts or ends and one every few seconds in between.
 """
@@ -15,6 +16,8 @@ import sys
 import time
 from typing import TextIO
 
+from fourfold.api import IndexProgress
+
 __all__ = ["ProgressBar"]
 
 #: Seconds between two plain lines of one stage.
@@ -25,7 +28,7 @@ _BAR_WIDTH = 24
 
 
 class ProgressBar:
-    """``bar(stage, done, total, message)``: draws a build's reports on ``stream`` (stderr by default)."""
+    """``bar(update)``: draws a build's reports on ``stream`` (stderr by default)."""
 
     def __init__(self, stream: TextIO | None = None, tty: bool | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
@@ -34,7 +37,8 @@ class ProgressBar:
         self.last = float("-inf")
         self.open_line = False  # a bar is drawn and not yet ended by a newline
 
-    def __call__(self, stage: str, done: int, total: int, message: str) -> None:
+    def __call__(self, update: IndexProgress) -> None:
+        stage, done, total, message = update.stage, update.done, update.total, update.message
         now = time.monotonic()
         finished = total > 0 and done >= total
         new_stage = stage != self.stage
@@ -45,7 +49,7 @@ class ProgressBar:
             if not (new_stage or finished or now - self.last >= REDRAW_INTERVAL_S):
                 return
             width = self._columns()
-            frac = min(done / total, 1.0) if total > 0 else 0.0
+            frac = update.fraction or 0.0
             counts = f"{frac:>4.0%} {done:,}/{total:,} "
             # a narrow terminal gets a shorter bar before the message is cut
             bar_width = max(8, min(_BAR_WIDTH, width - 1 - 20 - len(counts) - len(message)))

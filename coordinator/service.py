@@ -19,7 +19,7 @@ import grpc
 import ray
 
 from fourfold import __version__
-from fourfold.api import DEFAULT_DEADLINE_MS
+from fourfold.api import DEFAULT_DEADLINE_MS, IndexProgress
 from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
@@ -28,10 +28,10 @@ from fourfold.coordinator.files import read_file
 from fourfold.coordinator.metrics import OVERLOADED
 from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.errors import FourfoldError, InvalidInput, NotFound, PermissionDenied
-from fourfold.index.fleet import split_index_name
+from fourfold.index.fleet import revision_name, split_index_name
 from fourfold.index.sync import fleet_state
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, summary_to_pb
+from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, progress_to_pb, summary_to_pb
 from fourfold.workers.servicer import status_for
 
 __all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
@@ -120,8 +120,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             await context.abort(status_for(denied), str(denied))
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
-        def progress(stage: str, done: int, total: int, message: str) -> None:
-            msg = coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message)
+        def progress(update: IndexProgress) -> None:
+            msg = progress_to_pb(update)
             self._building = msg  # what `status` shows while the build runs
             queue.put_nowait(msg)
 
@@ -152,8 +152,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             return
         queue: asyncio.Queue[coordinator_pb2.IndexProgress] = asyncio.Queue()
 
-        def progress(stage: str, done: int, total: int, message: str) -> None:
-            queue.put_nowait(coordinator_pb2.IndexProgress(stage=stage, done=done, total=total, message=message))
+        def progress(update: IndexProgress) -> None:
+            queue.put_nowait(progress_to_pb(update))
 
         task = asyncio.ensure_future(self.syncer.sync_now(list(request.repos), progress))
         async for msg in _progress_until_done(task, queue):
@@ -234,11 +234,12 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         self, request: coordinator_pb2.ReadFileRequest, context: grpc.aio.ServicerContext
     ) -> coordinator_pb2.ReadFileResponse:
         principal = current_principal()
+        repo = revision_name(request.repo)  # NAME@release/1.0 is indexed (and granted) as NAME@release+1.0
         try:
-            if not principal.may_read(request.repo):  # the same words as a missing file: nothing leaks
+            if not principal.may_read(repo):  # the same words as a missing file: nothing leaks
                 raise NotFound(f"no file {request.path!r} in repository {request.repo!r}")
             reader = self.engine.live_reader()
-            args = (reader, request.repo, request.path, request.start_line, request.end_line)
+            args = (reader, repo, request.path, request.start_line, request.end_line)
             # A range (a hit's lines) reads one file's rows from an indexed table: cheaper inline than a
             # thread hop; a whole file may be large, so it is read off the event loop.
             f = read_file(*args) if request.end_line else await asyncio.to_thread(read_file, *args)

@@ -12,20 +12,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+from fourfold.api import IndexProgress
 from fourfold.coordinator.auth import set_groups
 from fourfold.coordinator.engine import Engine
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.fleet import load_fleet
 from fourfold.index.generation import IndexSummary, RepoOptions
+from fourfold.index.progress import Progress
 from fourfold.index.sync import SyncReport, sync
 
 __all__ = ["FleetSyncer", "parse_interval"]
 
 log = logging.getLogger(__name__)
-Progress = Callable[[str, int, int, str], None]
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -50,20 +51,15 @@ class FleetSyncer:
 
     async def sync_now(self, only: Sequence[str] = (), progress: Progress | None = None) -> SyncReport:
         """Sync the fleet (``only`` these repositories when given); waits for a sync already running."""
-        say = progress or (lambda stage, done, total, message: None)
+        say: Progress = progress or (lambda update: None)
         loop = asyncio.get_running_loop()
 
         def build(adds: list[tuple[Path, str]], options: dict[str, RepoOptions]) -> IndexSummary:
-            future = asyncio.run_coroutine_threadsafe(
-                self.engine.index(list(adds), say_on_loop, repo_options=options), loop
-            )
+            future = asyncio.run_coroutine_threadsafe(self.engine.index(list(adds), say, repo_options=options), loop)
             return future.result()
 
-        def say_on_loop(stage: str, done: int, total: int, message: str) -> None:
-            say(stage, done, total, message)
-
-        def say_from_thread(stage: str, done: int, total: int, message: str) -> None:
-            loop.call_soon_threadsafe(say, stage, done, total, message)
+        def say_from_thread(update: IndexProgress) -> None:
+            loop.call_soon_threadsafe(say, update)
 
         async with self._lock:
             fleet = load_fleet(self.fleet_path)

@@ -1,4 +1,5 @@
-"""The values a caller of fourfold sends and receives: a search, its answer, an index summary, a status.
+"""The values a caller of fourfold sends and receives: a search, its answer, an index's progress and
+summary, a status.
 
 They are what the public client returns, what the engine computes and what the wire carries
 (:mod:`fourfold.wire` converts them to and from protobuf). This module imports nothing heavier
@@ -23,6 +24,7 @@ __all__ = [
     "FileText",
     "FusedHit",
     "Hit",
+    "IndexProgress",
     "IndexSummary",
     "ModalityRank",
     "RepoInfo",
@@ -102,6 +104,35 @@ class Answer:
     cursor: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class IndexProgress:
+    """One report of an index build or a fleet sync, for a progress bar and for a log.
+
+    ``done`` of ``total`` ``unit`` (files, shards, windows, repositories, steps) in ``stage``
+    (``segment``, ``centrality``, ``carry``, ``build:<modality>``, ``switch``, ``deploy``,
+    ``sync:<repository>``); ``repo`` names the repository when the stage goes repository by
+    repository, ``shard`` (``modality/shard``) the shard when the report counts inside one shard's
+    build (its windows). For one (stage, unit, repo, shard), ``total`` stays and ``done`` only
+    grows. ``rate`` (units a second) and ``eta_s`` (seconds left) are None until measured.
+    ``message`` is the same report as one line of text.
+    """
+
+    stage: str
+    done: int = 0
+    total: int = 0
+    message: str = ""
+    unit: str = ""
+    repo: str = ""
+    rate: float | None = None
+    eta_s: float | None = None
+    shard: str = ""
+
+    @property
+    def fraction(self) -> float | None:
+        """How far the stage is, from 0 to 1; None when its total is unknown."""
+        return min(self.done / self.total, 1.0) if self.total > 0 else None
+
+
 @dataclass
 class IndexSummary:
     """What an index build did (filled in as the build runs, hence not frozen)."""
@@ -171,6 +202,8 @@ class Status:
     modalities: tuple[str, ...]
     version: str
     nodes: int
+    #: The latest report of a build the coordinator is running (None when none is): a page's bar.
+    building: IndexProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)

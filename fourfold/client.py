@@ -29,7 +29,17 @@ from typing import Any, NoReturn
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from fourfold.api import Answer, FileSymbol, FileText, IndexSummary, RepoInfo, SearchParams, ShardInfo, Status
+from fourfold.api import (
+    Answer,
+    FileSymbol,
+    FileText,
+    IndexProgress,
+    IndexSummary,
+    RepoInfo,
+    SearchParams,
+    ShardInfo,
+    Status,
+)
 from fourfold.config import DEFAULT_ADDRESS
 from fourfold.connection import Connection, channel_healthy
 from fourfold.errors import (
@@ -44,13 +54,14 @@ from fourfold.errors import (
     Unavailable,
 )
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
-from fourfold.wire import answer_from_pb, file_from_pb, params_to_pb, status_from_pb, summary_from_pb
+from fourfold.wire import answer_from_pb, file_from_pb, params_to_pb, progress_from_pb, status_from_pb, summary_from_pb
 
 __all__ = [
     "AsyncClient",
     "Client",
     "FileSymbol",
     "FileText",
+    "IndexProgress",
     "Overloaded",
     "RemoteError",
     "RepoInfo",
@@ -61,7 +72,8 @@ __all__ = [
     "error_from_rpc",
 ]
 
-Progress = Callable[[str, int, int, str], None]
+#: Hears each report of an index build: stage, done of total unit, repository, rate, time left, text.
+Progress = Callable[[IndexProgress], None]
 
 
 _BY_STATUS: dict[grpc.StatusCode, type[FourfoldError]] = {
@@ -230,7 +242,9 @@ class Client:
 
     def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
         """A file's text as indexed (lines ``start_line``..``end_line``, 0 for the file's own bounds);
-        :class:`NotFound` for a missing file and for a repository this token may not read alike."""
+        ``repo`` is a name or ``name@revision`` (``pay@release/1.0`` or, as hits name it,
+        ``pay@release+1.0``). :class:`NotFound` for a missing file and for a repository this token
+        may not read alike."""
         request = _read_request(repo, path, start_line, end_line)
         try:
             return file_from_pb(
@@ -244,11 +258,14 @@ class Client:
     def index(
         self, repos: Iterable[Path | str | tuple[Path | str, str | None]], progress: Progress | None = None
     ) -> IndexSummary:
-        """Register and index ``repos`` (paths on the coordinator's machine); needs an admin token."""
+        """Register and index ``repos`` (paths on the coordinator's machine); needs an admin token.
+
+        ``progress``, when given, hears each :class:`~fourfold.api.IndexProgress` of the build as
+        the coordinator streams it (the last one, stage ``done``, just before this returns)."""
         try:
             for msg in self._stub.Index(_index_request(repos), metadata=self._metadata):
                 if progress is not None:
-                    progress(msg.stage, msg.done, msg.total, msg.message)
+                    progress(progress_from_pb(msg))
                 if msg.HasField("summary"):
                     return summary_from_pb(msg.summary)
         except grpc.RpcError as exc:
@@ -365,7 +382,7 @@ class AsyncClient:
         try:
             async for msg in self._stub.Index(_index_request(repos), metadata=self._metadata):
                 if progress is not None:
-                    progress(msg.stage, msg.done, msg.total, msg.message)
+                    progress(progress_from_pb(msg))
                 if msg.HasField("summary"):
                     return summary_from_pb(msg.summary)
         except grpc.aio.AioRpcError as exc:

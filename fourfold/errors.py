@@ -11,6 +11,7 @@
     │   ├── CorruptIndex               corrupt_index   DATA_LOSS
     │   └── IndexLocked                index_locked    ABORTED
     ├── PluginError                    plugin_error    INTERNAL
+    ├── GitError                       git_error       FAILED_PRECONDITION
     ├── Unavailable                    unavailable     UNAVAILABLE
     │   └── Overloaded                 overloaded      RESOURCE_EXHAUSTED
     ├── PermissionDenied               permission      PERMISSION_DENIED
@@ -25,6 +26,7 @@ from __future__ import annotations
 __all__ = [
     "CorruptIndex",
     "FourfoldError",
+    "GitError",
     "IndexLocked",
     "IndexStateError",
     "InvalidInput",
@@ -99,6 +101,27 @@ class IndexLocked(IndexStateError):
 
 class PluginError(FourfoldError):
     code = "plugin_error"
+
+
+class GitError(FourfoldError):
+    """A git command failed for a fleet repository (bad URL, refused credentials, unreachable host,
+    corrupt pack, deleted upstream). FAILED_PRECONDITION, not UNAVAILABLE: trying again does not
+    help until someone fixes the URL, the credentials or the upstream (the message says which).
+
+    The message is ``repo: detail``; ``detail`` alone is what a record kept per repository shows
+    (the fleet state, ``status``). ``purpose`` is what the command was for (``fetch``, ``clone``...),
+    ``stderr`` the first line git wrote (passwords hidden); empty when not known.
+    """
+
+    code = "git_error"
+    grpc_status = "FAILED_PRECONDITION"
+
+    def __init__(self, detail: str, *, repo: str = "", purpose: str = "", stderr: str = "") -> None:
+        super().__init__(f"{repo}: {detail}" if repo else detail)
+        self.detail = detail
+        self.repo = repo
+        self.purpose = purpose
+        self.stderr = stderr
 
 
 class Unavailable(FourfoldError):

@@ -1,6 +1,6 @@
 """Conversion between fourfold's values (:mod:`fourfold.api`) and the public protobuf messages.
 
-The only place a search, an answer, a hit, an index summary or a status crosses between Python
+The only place a search, an answer, a hit, an index's progress and summary or a status crosses between Python
 values and ``fourfold.v1`` messages, for both sides: the coordinator encodes answers and decodes
 requests, the client does the reverse, and the workers' conversions
 (:mod:`fourfold.workers.convert`) reuse the hit codec. Imports only protobuf's generated stubs.
@@ -18,6 +18,7 @@ from fourfold.api import (
     FileSymbol,
     FileText,
     FusedHit,
+    IndexProgress,
     IndexSummary,
     ModalityRank,
     RepoInfo,
@@ -38,6 +39,8 @@ __all__ = [
     "hit_to_pb",
     "params_from_pb",
     "params_to_pb",
+    "progress_from_pb",
+    "progress_to_pb",
     "status_from_pb",
     "summary_from_pb",
     "summary_to_pb",
@@ -228,6 +231,35 @@ def answer_to_json(r: coordinator_pb2.SearchResponse) -> dict[str, Any]:
     }
 
 
+def progress_to_pb(p: IndexProgress) -> coordinator_pb2.IndexProgress:
+    return coordinator_pb2.IndexProgress(
+        stage=p.stage,
+        done=p.done,
+        total=p.total,
+        message=p.message,
+        unit=p.unit,
+        repo=p.repo,
+        rate=p.rate,
+        eta_seconds=p.eta_s,
+        shard=p.shard,
+    )
+
+
+def progress_from_pb(m: coordinator_pb2.IndexProgress) -> IndexProgress:
+    """The report in ``m`` (its ``summary``, on the last message of a stream, is ``summary_from_pb``'s)."""
+    return IndexProgress(
+        stage=m.stage,
+        done=m.done,
+        total=m.total,
+        message=m.message,
+        unit=m.unit,
+        repo=m.repo,
+        rate=m.rate if m.HasField("rate") else None,
+        eta_s=m.eta_seconds if m.HasField("eta_seconds") else None,
+        shard=m.shard,
+    )
+
+
 def summary_to_pb(s: IndexSummary) -> coordinator_pb2.IndexSummary:
     return coordinator_pb2.IndexSummary(
         generation=s.generation,
@@ -266,6 +298,7 @@ def status_from_pb(s: coordinator_pb2.StatusResponse) -> Status:
         modalities=tuple(s.modalities),
         version=s.version,
         nodes=s.nodes,
+        building=progress_from_pb(s.building) if s.HasField("building") else None,
     )
 
 

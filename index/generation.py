@@ -16,12 +16,13 @@ import json
 import shutil
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from fourfold.api import IndexSummary
+from fourfold.api import IndexProgress, IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
@@ -53,6 +54,7 @@ __all__ = [
     "ShardJob",
     "build_generation",
     "build_one_shard",
+    "shard_progress_of",
     "sharding_of",
 ]
 
@@ -142,8 +144,15 @@ class LocalShardExecutor:
     def run(self, jobs: Sequence[ShardJob]) -> Iterator[tuple[ShardJob, BuildStats]]:
         for i, job in enumerate(jobs, start=1):
             label = f"shard {i}/{len(jobs)} {job.modality}/{job.spec.shard}"
-            inside = shard_progress(self.report, f"build:{job.modality}", label) if self.report else None
+            inside = shard_progress_of(job, self.report, label) if self.report else None
             yield job, build_one_shard(job, progress=inside)
+
+
+def shard_progress_of(job: ShardJob, report: Progress, label: str) -> BuildProgress:
+    """The ``BuildContext.progress`` of ``job``'s build: its reports name the shard (and its repository)."""
+    spec = job.spec
+    repo = spec.repos[0] if len(spec.repos) == 1 else ""
+    return shard_progress(report, f"build:{job.modality}", label, shard=f"{spec.modality}/{spec.shard}", repo=repo)
 
 
 def _validate_name(name: str) -> str:
@@ -473,7 +482,8 @@ def _scan_repo(
         summary.bytes += int(before.get("bytes", 0))
         summary.segments += int(before.get("segments", 0))
         summary.reused_files += int(before.get("files", 0))
-        report("segment", 1, 1, f"{name}: unchanged")
+        n = int(before.get("files", 0))
+        report(IndexProgress("segment", n, n, f"{name}: unchanged", unit="files", repo=name))
         return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
     record = _segment_repo(
         name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
@@ -586,16 +596,23 @@ def _link_carried(carried: Sequence[ShardSpec], prev: _Previous, build_dir: Path
         assert prev.reader is not None
         link_tree(prev.reader.shard_dir(spec), build_dir / spec.folder)
     if carried:
-        report("carry", len(carried), len(carried), f"{len(carried)} shards carried over unchanged")
+        n = len(carried)
+        report(IndexProgress("carry", n, n, f"{n} shards carried over unchanged", unit="shards"))
 
 
 def _run_jobs(executor: ShardExecutor, jobs: Sequence[ShardJob], report: Progress) -> dict[tuple[str, str], BuildStats]:
-    """Build every job's shard through the executor: (modality, shard) → its stats or ``FailedBuild``."""
+    """Build every job's shard through the executor: (modality, shard) → its stats or ``FailedBuild``.
+
+    Each ``build:<modality>`` stage counts that modality's shards (shards finish in any order)."""
     built: dict[tuple[str, str], BuildStats] = {}
-    for done, (job, stats) in enumerate(executor.run(jobs), start=1):
+    total = Counter(job.modality for job in jobs)
+    done: Counter[str] = Counter()
+    for job, stats in executor.run(jobs):
         built[(job.modality, job.spec.shard)] = stats
+        done[job.modality] += 1
         outcome = f"FAILED: {stats.error}" if isinstance(stats, FailedBuild) else f"{stats.segments} segments"
-        report(f"build:{job.modality}", done, len(jobs), f"{job.modality}/{job.spec.shard}: {outcome}")
+        message = f"{job.modality}/{job.spec.shard}: {outcome}"
+        report(IndexProgress(f"build:{job.modality}", done[job.modality], total[job.modality], message, unit="shards"))
     return built
 
 
@@ -675,9 +692,9 @@ def _publish(
     """Register the added repositories, then switch the store to the new generation."""
     for path, name in additions:
         store.register_repo(name, path)
-    report("switch", 0, 1, f"switching to {generation}")
+    report(IndexProgress("switch", 0, 1, f"switching to {generation}", unit="steps"))
     store.publish(build_dir, generation)
-    report("switch", 1, 1, f"{generation} is live")
+    report(IndexProgress("switch", 1, 1, f"{generation} is live", unit="steps"))
 
 
 def _integrity(
@@ -809,12 +826,13 @@ def _segment_repo(
         summary.bytes += n_bytes
         summary.segments += len(repo_segments)
         if centrality and repo_segments:
-            report("centrality", 0, 1, f"{name}: centrality")
+            report(IndexProgress("centrality", 0, 1, f"{name}: centrality", unit="repositories", repo=name))
             values = get_registry().pm.hook.fourfold_compute_centrality(segments=repo_segments) or {}
             segdb.executemany(
                 "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items())
             )
-            report("centrality", 1, 1, f"{name}: centrality for {len(values)} segments")
+            message = f"{name}: centrality for {len(values)} segments"
+            report(IndexProgress("centrality", 1, 1, message, unit="repositories", repo=name))
         segdb.commit()
         segdb.execute("PRAGMA journal_mode=DELETE")  # one plain file: linked into later generations as is
     digest = hashlib.blake2b(digest_size=16)
@@ -875,7 +893,7 @@ def _segmented_files(
     total = len(files)
     for i, f in enumerate(files):
         if i % 50 == 0 or i == total - 1:
-            report("segment", i + 1, total, f"{repo}: {f.path}")
+            report(IndexProgress("segment", i + 1, total, f"{repo}: {f.path}", unit="files", repo=repo))
         data, reason = read_source(f, max_file_bytes)
         if data is None:
             summary.skipped[reason or "unknown"] += 1

@@ -1,10 +1,10 @@
 """Progress inside an index build's stages: counts, rate and ETA, for people watching a long build.
 
-A build reports ``report(stage, done, total, message)`` (files segmented, shards built); inside a
-shard, a modality reports ``progress(unit, done, total)`` through ``BuildContext.progress`` (windows
-embedded). :func:`with_rates` adds the rate and the time left to every report of a stage, and
-:func:`shard_progress` turns a modality's reports into the build's, throttled so that a fast
-modality does not flood a terminal or a gRPC stream.
+A build reports ``report(IndexProgress(stage, done, total, message, unit, repo))`` (files segmented,
+shards built); inside a shard, a modality reports ``progress(unit, done, total)`` through
+``BuildContext.progress`` (windows embedded). :func:`with_rates` adds the rate and the time left to
+every report of a stage (as fields and in the text), and :func:`shard_progress` turns a modality's
+reports into the build's, throttled so that a fast modality does not flood a terminal or a gRPC stream.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from fourfold.api import IndexProgress
 from fourfold.plugins.modality import BuildProgress
 
 __all__ = [
@@ -31,8 +32,8 @@ __all__ = [
     "with_rates",
 ]
 
-#: ``report(stage, done, total, message)``.
-Progress = Callable[[str, int, int, str], None]
+#: ``report(IndexProgress(...))``: hears each report of a build or a sync.
+Progress = Callable[[IndexProgress], None]
 
 #: A shard's reports reach the build at most this often (the first and the last always do).
 SHARD_REPORT_INTERVAL_S = 0.5
@@ -48,13 +49,11 @@ def eta_text(seconds: float) -> str:
 
 @dataclass
 class _Meter:
-    """Rate of one stage (or one shard's unit): from its first report with ``done`` > 0 on."""
+    """Rate of one (stage, unit, repository, shard): measured from its first report on."""
 
-    key: str = ""
     started: float = 0.0
     first_done: int = 0
     last_total: int = 0
-    samples: list[tuple[float, int]] = field(default_factory=list)
 
     def rate(self, now: float, done: int) -> float | None:
         elapsed = now - self.started
@@ -64,25 +63,30 @@ class _Meter:
 
 
 def with_rates(report: Progress, clock: Callable[[], float] = time.monotonic) -> Progress:
-    """``report`` with `` · N/s · ETA m:ss`` added to each message of a stage once a rate is known.
+    """``report`` with each report's ``rate`` and ``eta_s`` set once a rate is known, and
+    `` · N/s · ETA m:ss`` added to its message.
 
-    The rate of a stage is measured from its first report; a new ``total`` (the next shard inside a
-    ``build:<modality>`` stage) starts the measurement again.
+    The rate is measured per (stage, unit, repository, shard) from its first report (shards built
+    side by side each have their own); a new ``total`` starts the measurement again.
     """
-    meters: dict[str, _Meter] = {}
+    meters: dict[tuple[str, str, str, str], _Meter] = {}
 
-    def rated(stage: str, done: int, total: int, message: str) -> None:
+    def rated(update: IndexProgress) -> None:
         now = clock()
-        meter = meters.get(stage)
+        done, total = update.done, update.total
+        key = (update.stage, update.unit, update.repo, update.shard)
+        meter = meters.get(key)
         if meter is None or meter.last_total != total or done < meter.first_done:
-            meter = meters[stage] = _Meter(stage, now, done, total)
+            meter = meters[key] = _Meter(now, done, total)
         rate = meter.rate(now, done)
-        extra = ""
-        if rate is not None and rate > 0:
-            extra = f" · {rate:,.1f}/s" if rate < 10 else f" · {rate:,.0f}/s"
-            if total > done:
-                extra += f" · ETA {eta_text((total - done) / rate)}"
-        report(stage, done, total, message + extra)
+        if rate is None or rate <= 0:
+            report(update)
+            return
+        extra = f" · {rate:,.1f}/s" if rate < 10 else f" · {rate:,.0f}/s"
+        eta = max(total - done, 0) / rate if total > 0 else None
+        if eta is not None and eta > 0:
+            extra += f" · ETA {eta_text(eta)}"
+        report(replace(update, rate=rate, eta_s=eta, message=update.message + extra))
 
     return rated
 
@@ -93,8 +97,12 @@ def shard_progress(
     label: str,
     interval: float = SHARD_REPORT_INTERVAL_S,
     clock: Callable[[], float] = time.monotonic,
+    *,
+    shard: str = "",
+    repo: str = "",
 ) -> BuildProgress:
-    """A ``BuildContext.progress`` for one shard: ``label: done/total unit`` reported as ``stage``."""
+    """A ``BuildContext.progress`` for one shard: ``label: done/total unit`` reported as ``stage``,
+    about ``shard`` (``modality/shard``) and ``repo`` (when the shard holds one repository)."""
     last = [float("-inf")]
 
     def progress(unit: str, done: int, total: int, /) -> None:
@@ -102,7 +110,8 @@ def shard_progress(
         if done not in (0, total) and now - last[0] < interval:
             return
         last[0] = now
-        report(stage, done, total, f"{label}: {done:,}/{total:,} {unit}")
+        message = f"{label}: {done:,}/{total:,} {unit}"
+        report(IndexProgress(stage, done, total, message, unit=unit, repo=repo, shard=shard))
 
     return progress
 
@@ -122,18 +131,15 @@ class ProgressFile:
         self.interval = interval
         self._last = float("-inf")
 
-    def __call__(self, stage: str, done: int, total: int, message: str) -> None:
+    def __call__(self, update: IndexProgress) -> None:
         now = time.monotonic()
-        if now - self._last < self.interval and done not in (0, total):
+        if now - self._last < self.interval and update.done not in (0, update.total):
             return
         self._last = now
         record = {
             "pid": os.getpid(),
             "generation": self.generation,
-            "stage": stage,
-            "done": done,
-            "total": total,
-            "message": message,
+            **asdict(update),
             "time": time.time(),
         }
         tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
@@ -167,8 +173,8 @@ def read_building(home: Path) -> dict[str, Any] | None:
 def tee(*reports: Progress) -> Progress:
     """One ``Progress`` that tells each of ``reports``."""
 
-    def both(stage: str, done: int, total: int, message: str) -> None:
+    def both(update: IndexProgress) -> None:
         for report in reports:
-            report(stage, done, total, message)
+            report(update)
 
     return both

@@ -29,19 +29,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fourfold.errors import FourfoldError, IndexLocked
+from fourfold.api import IndexProgress
+from fourfold.errors import GitError, IndexLocked
 from fourfold.index.fleet import Fleet, RepoSpec, index_name
 from fourfold.index.generation import IndexSummary, RepoOptions
+from fourfold.index.git import run_git
+from fourfold.index.progress import Progress
 from fourfold.index.store import IndexStore
 
 __all__ = ["SyncReport", "fleet_state", "sync"]
 
 log = logging.getLogger(__name__)
 STATE_FILE = "fleet-state.json"
-GIT_TIMEOUT_S = 600
 #: What a build is: (repositories to add as (path, name), per-repository build options) -> summary.
 Build = Callable[[list[tuple[Path, str]], dict[str, RepoOptions]], IndexSummary]
-Progress = Callable[[str, int, int, str], None]
 
 
 @dataclass
@@ -64,26 +65,6 @@ class SyncReport:
             "unchanged": self.unchanged,
             "summary": self.summary.as_dict() if self.summary else None,
         }
-
-
-class GitError(FourfoldError):
-    """A git command failed (bad URL, refused authentication, corrupt pack, deleted upstream)."""
-
-
-def _git(*args: str, cwd: Path | None = None) -> str:
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C"}
-    try:
-        proc = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=GIT_TIMEOUT_S, env=env, check=False
-        )
-    except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} took over {GIT_TIMEOUT_S} s") from None
-    except FileNotFoundError:
-        raise GitError("git is not installed (needed to sync git repositories)") from None
-    if proc.returncode != 0:
-        lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
-        raise GitError(f"git {args[0]} failed: {' / '.join(lines[-3:]) or f'exit {proc.returncode}'}")
-    return proc.stdout
 
 
 def fleet_state(store: IndexStore) -> dict[str, Any]:
@@ -119,11 +100,13 @@ def _fetch(spec: RepoSpec, mirror: Path) -> str:
     """Clone the mirror the first time, fetch (pruning deleted refs) after; a mirror that cannot
     fetch is cloned afresh beside it and swapped in when that works (a damaged mirror heals
     itself; an upstream that is gone or refuses stays an error). Returns a note when it healed."""
-    assert spec.url is not None
+    url = spec.url
+    assert url is not None
     if (mirror / "HEAD").exists():
         try:
-            _git("remote", "set-url", "origin", spec.url, cwd=mirror)
-            _git("fetch", "--prune", "--tags", "--force", "origin", "+refs/heads/*:refs/heads/*", cwd=mirror)
+            run_git(spec.name, "fetch", url, "remote", "set-url", "origin", url, cwd=mirror)
+            refspec = "+refs/heads/*:refs/heads/*"
+            run_git(spec.name, "fetch", url, "fetch", "--prune", "--tags", "--force", "origin", refspec, cwd=mirror)
             return ""
         except GitError as exc:
             failure = exc
@@ -133,7 +116,7 @@ def _fetch(spec: RepoSpec, mirror: Path) -> str:
     shutil.rmtree(tmp, ignore_errors=True)
     mirror.parent.mkdir(parents=True, exist_ok=True)
     try:
-        _git("clone", "--mirror", "--quiet", spec.url, str(tmp))
+        run_git(spec.name, "clone", url, "clone", "--mirror", "--quiet", url, str(tmp))
     except GitError:
         shutil.rmtree(tmp, ignore_errors=True)
         if failure is not None:
@@ -145,26 +128,33 @@ def _fetch(spec: RepoSpec, mirror: Path) -> str:
         os.replace(mirror, old)
     os.replace(tmp, mirror)
     shutil.rmtree(old, ignore_errors=True)
-    return f"mirror cloned again after: {failure}" if failure is not None else ""
+    return f"mirror cloned again after: {failure.detail}" if failure is not None else ""
 
 
 def _revisions(spec: RepoSpec, mirror: Path) -> dict[str, str]:
     """Index name -> commit for each branch or tag the repository's globs match (default: the default branch)."""
     refs: dict[str, str] = {}
-    out = _git(
-        "for-each-ref", "--format=%(refname)%09%(objectname)%09%(*objectname)", "refs/heads", "refs/tags", cwd=mirror
+    fields = "--format=%(refname)%09%(objectname)%09%(*objectname)"
+    out = run_git(
+        spec.name, "list the branches and tags", None, "for-each-ref", fields, "refs/heads", "refs/tags", cwd=mirror
     )
     for line in out.splitlines():
         ref, obj, peeled = [*line.split("\t"), "", ""][:3]
         short = ref.removeprefix("refs/heads/").removeprefix("refs/tags/")
         refs.setdefault(short, peeled or obj)  # a branch wins over a tag of the same name
     try:
-        default = _git("symbolic-ref", "--short", "HEAD", cwd=mirror).strip()
+        default = run_git(
+            spec.name, "read the default branch", None, "symbolic-ref", "--short", "HEAD", cwd=mirror
+        ).strip()
     except GitError:
         default = ""
     if not spec.revisions:
         if default not in refs:
-            raise GitError(f"the default branch {default or '(none)'!r} has no commit")
+            raise GitError(
+                f"the default branch {default or '(none)'!r} has no commit; push a commit to it, "
+                "or name the branches to index under revisions in the fleet file",
+                repo=spec.name,
+            )
         return {index_name(spec.name, None): refs[default]}
     out_map: dict[str, str] = {}
     for glob in spec.revisions:
@@ -172,19 +162,26 @@ def _revisions(spec: RepoSpec, mirror: Path) -> dict[str, str]:
         for rev in hits:
             out_map[index_name(spec.name, None if rev == default else rev)] = refs[rev]
     if not out_map:
-        raise GitError(f"no branch or tag matches {list(spec.revisions)}; it has {', '.join(sorted(refs)[:10])}")
+        raise GitError(
+            f"no branch or tag matches {list(spec.revisions)}; it has {', '.join(sorted(refs)[:10])}; "
+            "correct the revisions in the fleet file",
+            repo=spec.name,
+        )
     for commit in sorted(set(out_map.values())):
-        _readable(mirror, commit)
+        _readable(spec, mirror, commit)
     return out_map
 
 
-def _readable(mirror: Path, commit: str) -> None:
+def _readable(spec: RepoSpec, mirror: Path, commit: str) -> None:
     """Raise unless the commit and its root tree can be read (a corrupt pack fails here, not mid-build)."""
     try:
-        _git("cat-file", "-e", f"{commit}^{{tree}}", cwd=mirror)
-    except GitError:
+        run_git(spec.name, "read a commit", None, "cat-file", "-e", f"{commit}^{{tree}}", cwd=mirror)
+    except GitError as exc:
         raise GitError(
-            f"the mirror is damaged: commit {commit[:12]} cannot be read; remove {mirror} to clone again"
+            f"the mirror is damaged: commit {commit[:12]} cannot be read; remove {mirror} to clone again",
+            repo=spec.name,
+            purpose="read a commit",
+            stderr=exc.stderr,
         ) from None
 
 
@@ -224,11 +221,21 @@ def _checkout(spec: RepoSpec, mirror: Path, commit: str, dest: Path) -> int:
                         n += 1
         except tarfile.TarError as exc:
             proc.kill()
-            raise GitError(f"git archive {commit[:12]}: unreadable output ({exc})") from None
+            raise GitError(
+                f"git archive {commit[:12]}: unreadable output ({exc}); remove {mirror} to clone again",
+                repo=spec.name,
+                purpose="check out",
+            ) from None
         err = proc.stderr.read().decode(errors="replace").strip()
     if proc.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise GitError(f"git archive {commit[:12]} failed: {err[-300:] or f'exit {proc.returncode}'}")
+        first = next((line for line in err.splitlines() if line.strip()), f"exit status {proc.returncode}")
+        raise GitError(
+            f"git archive {commit[:12]} failed: {first}; remove {mirror} to clone again",
+            repo=spec.name,
+            purpose="check out",
+            stderr=first,
+        )
     old = dest.with_name(f".{dest.name}.old")
     shutil.rmtree(old, ignore_errors=True)
     if dest.exists():
@@ -253,7 +260,6 @@ def sync(
     its workers roll). A repository whose fetch or checkout fails is marked stale and keeps the
     checkout and index it had; the others go on.
     """
-    say = progress or (lambda stage, done, total, message: None)
     for name in only:
         fleet.repo(name)  # raises InvalidInput naming the fleet's repositories
     report = SyncReport()
@@ -261,22 +267,24 @@ def sync(
         state = fleet_state(store)
         repos_state: dict[str, Any] = state.setdefault("repos", {})
         wanted = [r for r in fleet.repos if not only or r.name in only]
+
+        def say(spec: RepoSpec, done: int, message: str) -> None:
+            if progress is not None:
+                stage = f"sync:{spec.name}"
+                progress(IndexProgress(stage, done, len(wanted), message, unit="repositories", repo=spec.name))
+
         adds: list[tuple[Path, str]] = []
         registered = {r.name for r in store.repos()}
         for i, spec in enumerate(wanted, start=1):
             entry = repos_state.setdefault(spec.name, {"revisions": {}})
-            say(f"sync:{spec.name}", i - 1, len(wanted), f"{spec.name}: fetching")
+            say(spec, i - 1, f"{spec.name}: fetching")
             try:
                 targets = _sync_one(store, spec)
             except (GitError, OSError) as exc:
-                entry.update(status="stale", error=str(exc), failed_at=time.time())
-                report.stale[spec.name] = str(exc)
-                say(
-                    f"sync:{spec.name}",
-                    i,
-                    len(wanted),
-                    f"{spec.name}: STALE ({exc}); its last good index keeps serving",
-                )
+                why = exc.detail if isinstance(exc, GitError) else str(exc)  # kept per repository: no name again
+                entry.update(status="stale", error=why, failed_at=time.time())
+                report.stale[spec.name] = why
+                say(spec, i, f"{spec.name}: STALE ({why}); its last good index keeps serving")
                 continue
             report.fetched.append(spec.name)
             entry.update(status="ok", error="", fetched_at=time.time())
@@ -293,12 +301,7 @@ def sync(
                 report.removed.append(gone)
             entry["revisions"] = {n: c for n, (_, c) in targets.items()}
             moved = [n for n in targets if n in report.moved]
-            say(
-                f"sync:{spec.name}",
-                i,
-                len(wanted),
-                f"{spec.name}: {', '.join(f'{n} -> {report.moved[n][:12]}' for n in moved) or 'up to date'}",
-            )
+            say(spec, i, f"{spec.name}: {', '.join(f'{n} -> {report.moved[n][:12]}' for n in moved) or 'up to date'}")
         if not only:  # repositories that left the fleet file
             for name in sorted(set(repos_state) - {r.name for r in fleet.repos}):
                 for gone in sorted(repos_state[name].get("revisions", {})):
@@ -326,7 +329,7 @@ def _sync_one(store: IndexStore, spec: RepoSpec) -> dict[str, tuple[Path, str]]:
     if spec.path is not None:
         folder = Path(spec.path)
         if not folder.is_dir():
-            raise GitError(f"path {spec.path!r} is not a folder")
+            raise GitError(f"path {spec.path!r} is not a folder; correct it in the fleet file", repo=spec.name)
         return {index_name(spec.name, None): (folder.resolve(), "")}
     mirror = store.home / "mirrors" / f"{spec.name}.git"
     healed = _fetch(spec, mirror)

@@ -67,7 +67,7 @@ def test_a_failing_build_is_reported_and_the_rest_is_published(
         store,
         [(sample_repo, "sample")],
         modalities=["text", "structural", "broken"],
-        progress=lambda *r: reports.append(r),
+        progress=lambda u: reports.append((u.stage, u.done, u.total, u.message)),
     )
     assert summary.failed_shards == ["broken/sample: ValueError: invalid literal for int() with base 10: 'Merge'"]
     assert any(stage == "build:broken" and "FAILED: ValueError" in msg for stage, _, _, msg in reports)
@@ -106,7 +106,7 @@ def test_progress_inside_a_shard_reaches_the_build_report(sample_repo: Path, tmp
         [(sample_repo, "sample")],
         modalities=["semantic"],
         settings={"embedder": "hash", "semantic.embed_batch": "2"},
-        progress=lambda *r: reports.append(r),
+        progress=lambda u: reports.append((u.stage, u.done, u.total, u.message)),
     )
     inside = [r for r in reports if r[0] == "build:semantic" and " windows" in r[3]]
     assert inside, reports

@@ -127,8 +127,8 @@ def test_killed_build_leaves_previous_generation_live(sample_repo: Path, tmp_pat
         "from pathlib import Path\n"
         "from fourfold.index.generation import build_generation\n"
         "from fourfold.index.store import IndexStore\n"
-        "def progress(stage, done, total, message):\n"
-        "    if stage.startswith('build:') or stage in ('carry', 'switch'):\n"
+        "def progress(update):\n"
+        "    if update.stage.startswith('build:') or update.stage in ('carry', 'switch'):\n"
         "        os.kill(os.getpid(), signal.SIGKILL)\n"
         f"build_generation(IndexStore(Path({str(home)!r})), [], progress=progress)\n"
     )

@@ -11,10 +11,12 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from fourfold.api import IndexProgress
 from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.index.progress import BUILDING_FILE, ProgressFile, eta_text, read_building, shard_progress, with_rates
 
@@ -29,42 +31,72 @@ class Clock:
         return self.now
 
 
+def windows(done: int, total: int = 600) -> IndexProgress:
+    return IndexProgress("build:semantic", done, total, f"semantic/r: {done}/{total} windows", unit="windows")
+
+
 def test_rates_and_eta_are_added_once_known() -> None:
-    seen: list[str] = []
+    seen: list[IndexProgress] = []
     clock = Clock()
-    report = with_rates(lambda stage, done, total, message: seen.append(message), clock=clock)
-    report("build:semantic", 0, 600, "semantic/r: 0/600 windows")
+    report = with_rates(seen.append, clock=clock)
+    report(windows(0))
     clock.now += 10
-    report("build:semantic", 200, 600, "semantic/r: 200/600 windows")
+    report(windows(200))
     clock.now += 10
-    report("build:semantic", 600, 600, "semantic/r: 600/600 windows")
-    assert seen == [
+    report(windows(600))
+    assert [u.message for u in seen] == [
         "semantic/r: 0/600 windows",
         "semantic/r: 200/600 windows · 20/s · ETA 0:20",
         "semantic/r: 600/600 windows · 30/s",
     ]
+    # the same rate and time left as fields, for a bar that does not read the text
+    assert [(u.rate, u.eta_s) for u in seen] == [(None, None), (20.0, 20.0), (30.0, 0.0)]
+    assert [(u.done, u.total, u.unit) for u in seen] == [
+        (0, 600, "windows"),
+        (200, 600, "windows"),
+        (600, 600, "windows"),
+    ]
     assert (eta_text(59.6), eta_text(3725)) == ("1:00", "1:02:05")
+
+
+def test_rates_are_measured_per_repository_and_unit() -> None:
+    """Two repositories segmented one after the other in one stage: each gets its own rate."""
+    seen: list[IndexProgress] = []
+    clock = Clock()
+    report = with_rates(seen.append, clock=clock)
+    for repo, per_second in (("a", 10), ("b", 50)):
+        for second in range(3):
+            report(IndexProgress("segment", second * per_second, 100, repo, unit="files", repo=repo))
+            clock.now += 1
+    assert [(u.repo, u.rate) for u in seen if u.rate is not None] == [("a", 10), ("a", 10), ("b", 50), ("b", 50)]
 
 
 def test_shard_progress_is_throttled_but_keeps_first_and_last() -> None:
     seen: list[tuple[int, int]] = []
     clock = Clock()
-    progress = shard_progress(lambda s, d, t, m: seen.append((d, t)), "build:semantic", "semantic/r", 0.5, clock)
+    units: set[tuple[str, str]] = set()
+
+    def report(u: IndexProgress) -> None:
+        seen.append((u.done, u.total))
+        units.add((u.stage, u.unit))
+
+    progress = shard_progress(report, "build:semantic", "semantic/r", 0.5, clock)
     for done in range(0, 101, 10):
         progress("windows", done, 100)
         clock.now += 0.2
     assert seen[0] == (0, 100) and seen[-1] == (100, 100)
     assert len(seen) < 11
+    assert units == {("build:semantic", "windows")}
 
 
 def test_plain_lines_are_time_stamped_and_sparse() -> None:
     out = io.StringIO()
     bar = ProgressBar(out, tty=False)
-    bar("segment", 1, 200, "r: a.py")
+    bar(IndexProgress("segment", 1, 200, "r: a.py", unit="files", repo="r"))
     for i in range(2, 200):
-        bar("segment", i, 200, "r: b.py")
-    bar("segment", 200, 200, "r: z.py")
-    bar("build:text", 1, 1, "text/r: 10 segments")
+        bar(IndexProgress("segment", i, 200, "r: b.py", unit="files", repo="r"))
+    bar(IndexProgress("segment", 200, 200, "r: z.py", unit="files", repo="r"))
+    bar(IndexProgress("build:text", 1, 1, "text/r: 10 segments", unit="shards"))
     lines = out.getvalue().splitlines()
     assert len(lines) == 3
     assert lines[0].startswith("[") and lines[0][10:] == " segment: 1/200 r: a.py"
@@ -75,9 +107,9 @@ def test_plain_lines_are_time_stamped_and_sparse() -> None:
 def test_the_terminal_bar_redraws_in_place_and_ends_each_stage() -> None:
     out = io.StringIO()
     bar = ProgressBar(out, tty=True)
-    bar("build:semantic", 0, 10, "semantic/r: 0/10 windows")
-    bar("build:semantic", 10, 10, "semantic/r: 10/10 windows")
-    bar("switch", 0, 1, "switching")
+    bar(windows(0, 10))
+    bar(windows(10, 10))
+    bar(IndexProgress("switch", 0, 1, "switching", unit="steps"))
     bar.close()
     text = out.getvalue()
     assert text.count("\r") == 3 and text.endswith("\n")
@@ -86,9 +118,10 @@ def test_the_terminal_bar_redraws_in_place_and_ends_each_stage() -> None:
 
 def test_progress_file_shows_a_running_build_and_not_a_dead_one(tmp_path: Path) -> None:
     progress = ProgressFile(tmp_path / BUILDING_FILE, "g000002", interval=0)
-    progress("build:semantic", 5, 10, "semantic/r: 5/10 windows")
+    progress(replace(windows(5, 10), rate=2.5, eta_s=2.0))
     shown = read_building(tmp_path)
     assert shown is not None and (shown["generation"], shown["done"], shown["total"]) == ("g000002", 5, 10)
+    assert (shown["unit"], shown["rate"], shown["eta_s"]) == ("windows", 2.5, 2.0)
     record = json.loads((tmp_path / BUILDING_FILE).read_text())
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     record["pid"] = int(dead.stdout)  # a process that has exited: its build is not running

@@ -50,11 +50,11 @@ def nested(n):
 assert ray.get([nested.remote(40), nested.remote(40)], timeout=120) == [[-i for i in range(40)]] * 2
 reports = []
 ray_gen = build_generation(IndexStore(base / "ray"), repos, executor=RayShardExecutor(), settings=settings,
-                           modalities=["semantic"], centrality=False, progress=lambda *r: reports.append(r)).generation
+                           modalities=["semantic"], centrality=False, progress=reports.append).generation
 ray.shutdown()
 local_gen = build_generation(IndexStore(base / "local"), repos, settings=settings, modalities=["semantic"],
                              centrality=False).generation
-inside = [r for r in reports if r[0] == "build:semantic" and " windows" in r[3]]
+inside = [(u.stage, u.done, u.total, u.message) for u in reports if u.unit == "windows"]
 print(json.dumps({"ray": str(base / "ray" / "generations" / ray_gen),
                   "local": str(base / "local" / "generations" / local_gen), "inside": inside}))
 """

@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 
 import ray
 
+from fourfold.api import IndexProgress
 from fourfold.errors import InvalidInput
-from fourfold.index.generation import ShardJob, build_one_shard
-from fourfold.index.progress import Progress, shard_progress
+from fourfold.index.generation import ShardJob, build_one_shard, shard_progress_of
+from fourfold.index.progress import Progress
 from fourfold.index.shard_failure import failed_build
 from fourfold.plugins.modality import BuildStats
 
@@ -59,14 +60,14 @@ class RayMap:
             yield ray.get(pending.popleft())
 
 
-def _queue_progress(queue: Any, stage: str, label: str) -> Any:
+def _queue_progress(queue: Any, job: ShardJob, label: str) -> Any:
     """A ``BuildContext.progress`` inside a build task: reports go to the driver through ``queue``."""
 
-    def send(stage_: str, done: int, total: int, message: str) -> None:
+    def send(update: IndexProgress) -> None:
         with contextlib.suppress(Exception):  # progress is a courtesy: a full or gone queue never fails a build
-            queue.put_nowait((stage_, done, total, message))
+            queue.put_nowait(update)
 
-    return shard_progress(send, stage, label)
+    return shard_progress_of(job, send, label)
 
 
 def _build(job: ShardJob, embed_num_gpus: float, queue: Any = None, label: str = "") -> BuildStats:
@@ -80,7 +81,7 @@ def _build(job: ShardJob, embed_num_gpus: float, queue: Any = None, label: str =
         gpus = -1.0
     if gpus < 0:
         raise InvalidInput(f"setting embed.num_gpus must be a number >= 0, got {raw!r}")
-    progress = _queue_progress(queue, f"build:{job.modality}", label) if queue is not None else None
+    progress = _queue_progress(queue, job, label) if queue is not None else None
     return build_one_shard(job, RayMap(num_gpus=gpus), progress)
 
 
@@ -127,8 +128,8 @@ class RayShardExecutor:
             return
         with contextlib.suppress(Exception):
             size = queue.qsize()
-            for stage, done, total, message in queue.get_nowait_batch(size) if size else ():
-                self.report(stage, done, total, message)
+            for update in queue.get_nowait_batch(size) if size else ():
+                self.report(update)
 
     def _collect(self, pending: dict[Any, ShardJob], queue: Any) -> Iterator[tuple[ShardJob, BuildStats]]:
         while pending:

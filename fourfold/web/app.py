@@ -38,6 +38,7 @@ from fourfold.errors import (
     Unauthenticated,
     Unavailable,
 )
+from fourfold.index.fleet import split_index_name
 from fourfold.web import render
 from fourfold.web.openapi import openapi
 from fourfold.web.query import INTENT_LABELS, PRESETS, SearchForm, parse_form
@@ -149,6 +150,18 @@ class WebApp:
         self._repos[key] = (time.monotonic(), repos)
         return repos
 
+    async def file_address(self, request: Request, token: str | None) -> tuple[str, str]:
+        """The repository and path a ``/file/{repo}/{path}`` URL names.
+
+        A revision with a slash (``pay@release/1.0``, whether the slash is written or ``%2F``)
+        reaches the route split at that slash; the longest revision of that repository the caller
+        may read that the URL starts with is the one meant. The coordinator normalises the name.
+        """
+        repo, path = request.path_params["repo"], request.path_params["path"]
+        if "@" not in repo:
+            return repo, path
+        return split_file_address(repo, path, [r.name for r in await self.repositories(token)])
+
     # -- HTML -----------------------------------------------------------------------------------
 
     def secure(self, request: Request) -> bool:
@@ -211,7 +224,8 @@ def create_app(
 
     async def api_file(request: Request, token: str | None) -> Any:
         lo, hi = _range(request)
-        f = await web.client(token).read_file(request.path_params["repo"], request.path_params["path"], lo, hi)
+        repo, path = await web.file_address(request, token)
+        f = await web.client(token).read_file(repo, path, lo, hi)
         return asdict(f)
 
     async def api_openapi(request: Request) -> Response:
@@ -266,9 +280,8 @@ def create_app(
         return await guarded(request, make)
 
     async def file_view(request: Request) -> Response:
-        repo, path = request.path_params["repo"], request.path_params["path"]
-
         async def make(token: str | None) -> Response:
+            repo, path = await web.file_address(request, token)
             f = await web.client(token).read_file(repo, path)
             lines = render.highlight_lines(f.content, f.language, f.path)
             marked = render.parse_range(request.query_params.get("hl", "")) or (0, -1)
@@ -381,6 +394,20 @@ def create_app(
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.state.web = web
     return app
+
+
+def split_file_address(repo: str, path: str, names: list[str]) -> tuple[str, str]:
+    """(``repo``, ``path``) of a URL split at its first slash, re-split after the longest
+    ``base@revision/with/slashes`` among the indexed ``names`` (``base@revision+with+slashes``)
+    that ``repo/path`` starts with; as given when none does."""
+    joined = f"{repo}/{path}"
+    best = ""
+    for name in names:
+        base, revision = split_index_name(name)
+        written = f"{base}@{revision}" if revision and "/" in revision else ""
+        if written and joined.startswith(written + "/") and len(written) > len(best):
+            best = written
+    return (best, joined[len(best) + 1 :]) if best else (repo, path)
 
 
 async def _excerpts(client: AsyncClient, groups: list[render.FileGroup]) -> None:

@@ -163,18 +163,28 @@ class IndexSummary(_message.Message):
     def __init__(self, generation: _Optional[str] = ..., files: _Optional[int] = ..., segments: _Optional[int] = ..., skipped: _Optional[_Mapping[str, int]] = ..., reused_files: _Optional[int] = ..., parse_errors: _Optional[int] = ..., seconds: _Optional[float] = ..., bytes: _Optional[int] = ..., unsupported_languages: _Optional[_Mapping[str, int]] = ..., failed_shards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class IndexProgress(_message.Message):
-    __slots__ = ("stage", "done", "total", "message", "summary")
+    __slots__ = ("stage", "done", "total", "message", "summary", "unit", "repo", "rate", "eta_seconds", "shard")
     STAGE_FIELD_NUMBER: _ClassVar[int]
     DONE_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    REPO_FIELD_NUMBER: _ClassVar[int]
+    RATE_FIELD_NUMBER: _ClassVar[int]
+    ETA_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SHARD_FIELD_NUMBER: _ClassVar[int]
     stage: str
     done: int
     total: int
     message: str
     summary: IndexSummary
-    def __init__(self, stage: _Optional[str] = ..., done: _Optional[int] = ..., total: _Optional[int] = ..., message: _Optional[str] = ..., summary: _Optional[_Union[IndexSummary, _Mapping]] = ...) -> None: ...
+    unit: str
+    repo: str
+    rate: float
+    eta_seconds: float
+    shard: str
+    def __init__(self, stage: _Optional[str] = ..., done: _Optional[int] = ..., total: _Optional[int] = ..., message: _Optional[str] = ..., summary: _Optional[_Union[IndexSummary, _Mapping]] = ..., unit: _Optional[str] = ..., repo: _Optional[str] = ..., rate: _Optional[float] = ..., eta_seconds: _Optional[float] = ..., shard: _Optional[str] = ...) -> None: ...
 
 class SyncRequest(_message.Message):
     __slots__ = ("repos",)

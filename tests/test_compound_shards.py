@@ -378,3 +378,37 @@ def test_a_plain_folder_is_walked_without_a_git_process(tmp_path: Path, monkeypa
     (plain / ".gitignore").write_text("pkg/m1.py\n")
     assert sorted(f.path for f in walk.walk_repository(plain).files) == [".gitignore", "pkg/m0.py"]
     assert calls  # a work tree: git lists its files
+
+
+def test_a_long_repository_filter_in_the_structural_shard_keeps_what_sql_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compound shard's host names every live repository: the structural shard applies a long
+    list to the rows instead of binding it into each statement, and keeps exactly what the
+    statement would (also when the statement reaches its candidate limit)."""
+    from fourfold.plugins.manager import get_registry
+    from fourfold.plugins.structural import index as structural
+
+    names = [f"n{i:02d}" for i in range(40)]
+    for n in names:
+        (tmp_path / n).mkdir()
+        (tmp_path / n / "m.py").write_text("def common_name(x):\n    return x\n")
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(tmp_path / n, n) for n in names], modalities=["structural"], centrality=False)
+    live = store.require_live()
+    (spec,) = live.shards("structural")
+    assert is_compound(spec) and len(spec.repos) == 40
+    shard = get_registry().modality("structural").load(live.shard_dir(spec))
+    try:
+        wanted = tuple(names[3:38])  # 35 names: longer than the statement binds
+        assert len(wanted) > structural._SQL_REPO_FILTER
+        q = ModalityQuery("def common_name", k=100, intent="find_definition", repos=wanted)
+        got = shard.search(q)
+        assert got.total_matches == 35 and {h.repo for h in got.hits} == set(wanted)
+        monkeypatch.setattr(structural, "_MAX_CANDIDATES", 10)  # the statement stops at its limit
+        capped = shard.search(q)
+        assert capped.total_matches == 10 and {h.repo for h in capped.hits} <= set(wanted)
+        monkeypatch.setattr(structural, "_SQL_REPO_FILTER", 100)  # bound into the statement, as before
+        assert {h.segment_id for h in shard.search(q).hits} == {h.segment_id for h in capped.hits}
+    finally:
+        shard.close()

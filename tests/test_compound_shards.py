@@ -412,3 +412,24 @@ def test_a_long_repository_filter_in_the_structural_shard_keeps_what_sql_would(
         assert {h.segment_id for h in shard.search(q).hits} == {h.segment_id for h in capped.hits}
     finally:
         shard.close()
+
+
+def test_a_semantic_compound_shard_answers_only_for_its_live_repositories(tmp_path: Path) -> None:
+    settings = {**SETTINGS, "embedder": "hash"}
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(_repo(tmp_path, n), n) for n in NAMES], modalities=["semantic"], settings=settings)
+    (tmp_path / "r01" / "pkg" / "m0.py").write_text("def r01_fresh(x):\n    return x  # fresh\n")
+    build_generation(store, [], modalities=["semantic"], settings=settings)
+    live = store.require_live()
+    (spec,) = _compounds(live, "semantic")
+    assert spec.dead == ("r01",) and live.shard("semantic", "r01").repos == ("r01",)
+    current = {s.id for s in live.segments()}
+
+    def ask(**kw: object) -> Answer:
+        return _search(store, SearchParams("r01_f0 returns x", k=50, modalities=("semantic",), **kw))  # type: ignore[arg-type]
+
+    every = ask()
+    assert every.hits and {f.hit.segment_id for f in every.hits} <= current  # nothing of r01's old m0.py
+    mine = ask(repos=("r01",))
+    assert mine.hits and {f.hit.repo for f in mine.hits} == {"r01"}
+    assert {f.hit.segment_id for f in mine.hits} <= current

@@ -433,3 +433,18 @@ def test_a_semantic_compound_shard_answers_only_for_its_live_repositories(tmp_pa
     mine = ask(repos=("r01",))
     assert mine.hits and {f.hit.repo for f in mine.hits} == {"r01"}
     assert {f.hit.segment_id for f in mine.hits} <= current
+
+
+def test_the_building_file_is_not_rewritten_for_every_unchanged_repository(tmp_path: Path) -> None:
+    from fourfold.api import IndexProgress
+    from fourfold.index.progress import BUILDING_FILE, ProgressFile
+
+    path = tmp_path / BUILDING_FILE
+    progress = ProgressFile(path, "g000002", interval=60)
+    for i in range(100):  # a fleet scan: one finished "segment" report per unchanged repository
+        progress(IndexProgress("segment", 3, 3, f"r{i:02d}: unchanged", unit="files", repo=f"r{i:02d}"))
+    assert json.loads(path.read_text())["message"] == "r00: unchanged"  # written once this interval
+    progress(IndexProgress("build:text", 0, 4, "shard 1/4"))
+    assert json.loads(path.read_text())["stage"] == "build:text"  # a new stage at once
+    progress.close()
+    assert not path.exists()

@@ -9,6 +9,7 @@ generation's ``segments.sqlite`` on the shared store.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import importlib.metadata
 import json
@@ -25,6 +26,7 @@ from fourfold.api import IndexProgress, IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
+from fourfold.index.compound import CompoundPolicy, compound_policy, plan_repo_shards
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, segmenter_version
@@ -293,6 +295,7 @@ def build_generation(
     report = tee(with_rates(progress), building) if progress else building
     executor = _with_progress(executor, report, relay=progress is not None)
     chosen, shardings = _chosen_modalities(modalities, settings)
+    policy = compound_policy(settings)
     additions = _validated_additions(add)
     options: Mapping[str, RepoOptions] = repo_options or {}
 
@@ -310,7 +313,9 @@ def build_generation(
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
         scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
-        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev, build_dir)) for name in chosen]
+        plans = [
+            (name, _plan_modality(name, shardings[name], scan, options, prev, build_dir, policy)) for name in chosen
+        ]
         jobs = [
             _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, shardings[name])
             for name, plan in plans
@@ -556,13 +561,15 @@ def _plan_modality(
     options: Mapping[str, RepoOptions],
     prev: _Previous,
     build_dir: Path | None = None,
+    policy: CompoundPolicy | None = None,
 ) -> _ShardPlan:
     """Which of a modality's shards carry over from the previous generation and which are built.
 
     Only repositories that want the modality (``RepoOptions.modalities``) are in its shards. A
     per-repository shard carries when its repository is unchanged and the previous shard folders
-    exist. A shard over several repositories (global, partitioned) carries only if no repository
-    changed, none was added or removed, and it covered exactly the same repositories.
+    exist; small repositories share compound shards (``_plan_repo_sharded``). A shard over
+    several repositories (global, partitioned) carries only if no repository changed, none was
+    added or removed, and it covered exactly the same repositories.
     """
     reader = prev.reader
     prev_specs = (
@@ -575,13 +582,8 @@ def _plan_modality(
     if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs and build_dir:
         return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir)
     if sharding == "repo":
-        for repo in sorted(wanting):
-            mine = [s for s in prev_specs if s.repos == (repo,)] if repo in scan.unchanged else []
-            if mine and reader is not None and all(reader.shard_dir(s).is_dir() for s in mine):
-                carried.extend(mine)
-            else:
-                build.extend(_plan_shards(name, "repo", {repo: scan.files[repo]}))
-    elif not wanting:
+        return _plan_repo_sharded(name, wanting, scan, options, prev_specs, reader, policy or CompoundPolicy())
+    if not wanting:
         pass
     elif (
         prev_specs
@@ -594,6 +596,33 @@ def _plan_modality(
     else:
         build.extend(_plan_shards(name, sharding, wanting))
     return _ShardPlan(tuple(carried), tuple(build))
+
+
+def _plan_repo_sharded(
+    name: str,
+    wanting: Mapping[str, list[tuple[str, int]]],
+    scan: _RepoScan,
+    options: Mapping[str, RepoOptions],
+    prev_specs: Sequence[ShardSpec],
+    reader: GenerationReader | None,
+    policy: CompoundPolicy,
+) -> _ShardPlan:
+    """A ``repo``-sharded modality's plan: small repositories packed into compound shards (carried
+    with tombstones, compacted; see ``fourfold.index.compound``), the others one shard each (split
+    by size), carried when unchanged."""
+    plan = plan_repo_shards(
+        name,
+        {repo: sum(size for _, size in files) for repo, files in wanting.items()},
+        scan.unchanged,
+        {repo for repo in wanting if not options.get(repo, RepoOptions()).settings},
+        prev_specs,
+        lambda spec: reader is not None and reader.shard_dir(spec).is_dir(),
+        policy,
+    )
+    build = list(plan.compounds)
+    for repo in plan.singles:
+        build.extend(_plan_shards(name, "repo", {repo: scan.files[repo]}))
+    return _ShardPlan(plan.carried, tuple(build))
 
 
 def _incremental(modality: Any) -> bool:
@@ -718,8 +747,7 @@ def _built_specs(jobs: Sequence[ShardJob], built: Mapping[tuple[str, str], Build
         stats = built[(job.modality, job.spec.shard)]
         if isinstance(stats, FailedBuild):
             continue
-        s = job.spec
-        specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
+        specs.append(dataclasses.replace(job.spec, segments=stats.segments))
     return specs
 
 
@@ -752,6 +780,7 @@ def _manifest(
                 "repos": list(s.repos),
                 "files": list(s.files),
                 "segments": s.segments,
+                **({"dead": list(s.dead)} if s.dead else {}),
             }
             for s in specs
         ],

@@ -121,21 +121,25 @@ BUILDING_FILE = "building.json"
 
 
 class ProgressFile:
-    """A ``Progress`` that keeps ``path`` holding the latest report as JSON (at most once a second,
-    written atomically), with the building process's id, so that ``status`` from any process can
-    show a build in progress; :meth:`close` removes it."""
+    """A ``Progress`` that keeps ``path`` holding the latest report as JSON (a new stage at once,
+    then at most once a second; written atomically), with the building process's id, so that
+    ``status`` from any process can show a build in progress; :meth:`close` removes it."""
 
     def __init__(self, path: Path, generation: str = "", interval: float = 1.0) -> None:
         self.path = path
         self.generation = generation
         self.interval = interval
         self._last = float("-inf")
+        self._stage = ""  # of the last report written
 
     def __call__(self, update: IndexProgress) -> None:
         now = time.monotonic()
-        if now - self._last < self.interval and update.done not in (0, update.total):
+        # a new stage is written at once; within one, at most once an interval (a fleet of unchanged
+        # repositories reports one finished "segment" each: a file write apiece cost seconds)
+        if now - self._last < self.interval and update.stage == self._stage:
             return
         self._last = now
+        self._stage = update.stage
         record = {
             "pid": os.getpid(),
             "generation": self.generation,

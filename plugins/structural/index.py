@@ -35,6 +35,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
@@ -51,6 +52,8 @@ EXACT, QUALIFIED, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 _MIN_SIMILARITY = 0.3
 _MIN_EDIT_SIMILARITY = 0.6
 _MAX_CANDIDATES = 5000
+#: Repositories a statement binds at most; a longer filter is applied to the rows.
+_SQL_REPO_FILTER = 32
 # Names sharing the most trigrams with a fuzzy query that are compared with it (a long name with a
 # common prefix, test_..., shares a trigram or two with thousands of names).
 _MAX_FUZZY_CANDIDATES = 200
@@ -316,19 +319,41 @@ class StructuralShard:
     def _select(
         self, where: str, params: tuple[str, ...], query: ModalityQuery, kinds: tuple[str, ...]
     ) -> Iterator[_Row]:
-        """Rows matching ``where`` and the query's kind, language, repository and path filters."""
-        clauses = [where]
-        args: list[str | int] = list(params)
-        for column, values in (("kind", kinds), ("language", query.languages), ("repo", query.repos)):
-            if values:
-                clauses.append(f"{column} IN ({','.join('?' * len(values))})")
-                args.extend(values)
-        sql = f"SELECT {_COLUMNS} FROM defs WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
-        for values in self._db().execute(sql, args):
+        """Rows matching ``where`` and the query's kind, language, repository and path filters.
+
+        A long repository list (a compound shard's live repositories, a wide grant) is applied
+        here rather than bound into every statement, unless the statement then reaches its
+        candidate limit (the rows kept must be those SQL would keep).
+        """
+        repos = query.repos
+        rows: Iterable[tuple[Any, ...]]
+        if len(repos) > _SQL_REPO_FILTER:
+            rows = self._query(where, params, query, kinds, ()).fetchall()
+            if len(rows) < _MAX_CANDIDATES:
+                wanted = set(repos)
+                rows = [r for r in rows if r[1] in wanted]
+            else:
+                rows = self._query(where, params, query, kinds, repos)
+        else:
+            rows = self._query(where, params, query, kinds, repos)
+        for values in rows:
             row = _Row(*values)
             if query.path_glob and not _path_matches(row.path, query.path_glob):
                 continue
             yield row
+
+    def _query(
+        self, where: str, params: tuple[str, ...], query: ModalityQuery, kinds: tuple[str, ...], repos: tuple[str, ...]
+    ) -> sqlite3.Cursor:
+        """The rows matching ``where`` and the kind, language and repository filters, up to the limit."""
+        clauses = [where]
+        args: list[str | int] = list(params)
+        for column, values in (("kind", kinds), ("language", query.languages), ("repo", repos)):
+            if values:
+                clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+                args.extend(values)
+        sql = f"SELECT {_COLUMNS} FROM defs WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
+        return self._db().execute(sql, args)
 
 
 #: A variable that only binds a name from elsewhere: ``x = require('m')...`` or ``x = obj.x``.

@@ -38,12 +38,16 @@ __all__ = [
     "COMPOUND_MAX_REPOS",
     "COMPOUND_PREFIX",
     "COMPOUND_TARGET",
+    "PARTITION_PREFIX",
+    "PARTITION_TARGET",
     "CompoundPolicy",
     "RepoShardPlan",
     "compound_policy",
     "compound_spec",
     "is_compound",
     "pack",
+    "partition_spec",
+    "plan_partitions",
     "plan_repo_shards",
     "shard_query",
     "skipped_result",
@@ -181,6 +185,85 @@ def plan_repo_shards(
     compounds = pack(modality, {r: sizes[r] for r in pool}, policy.target) if pool else []
     singles = tuple(r for r in loose if r not in pool)
     return RepoShardPlan(tuple(carried), tuple(compounds), singles)
+
+
+#: How a packed partition's name starts (a partitioned modality's small repositories together).
+PARTITION_PREFIX = "~p-"
+#: Bytes a packed partition is filled up to. Smaller than a compound shard: a partition has no
+#: tombstones (a walk through a dead repository's stale code would answer wrongly), so a change to
+#: one of its repositories rebuilds it whole, and that must stay cheap.
+PARTITION_TARGET = 4 << 20
+
+
+def partition_spec(modality: str, repos: Sequence[str]) -> ShardSpec:
+    """The packed partition of ``repos`` (a digest of the names, as ``compound_spec``)."""
+    spec = compound_spec(modality, repos)
+    shard = PARTITION_PREFIX + spec.shard[len(COMPOUND_PREFIX) :]
+    return replace(spec, shard=shard, folder=f"{modality}/{shard}")
+
+
+def plan_partitions(
+    modality: str,
+    sizes: Mapping[str, int],
+    rebuild: Collection[str],
+    packable: Collection[str],
+    prev_specs: Sequence[ShardSpec],
+    present: Callable[[ShardSpec], bool],
+    policy: CompoundPolicy,
+) -> tuple[tuple[ShardSpec, ...], tuple[ShardSpec, ...]]:
+    """A partitioned modality's (carried, to build) partitions, small repositories packed together.
+
+    ``sizes``: bytes of each repository that wants the modality; ``rebuild``: the previous
+    partitions (by shard name) that must be built again (a repository of theirs changed, or the
+    modality says a change made them stale). A packed partition carries whole or is rebuilt whole
+    with its repositories still wanting it; small repositories on their own are packed once
+    ``policy.compact_singles`` of them pile up (a first build: all of them), as compound shards are.
+    """
+    small = {r for r in sizes if r in packable and sizes[r] < policy.below}
+    target = min(policy.target, PARTITION_TARGET)
+    carried: list[ShardSpec] = []
+    build: list[ShardSpec] = []
+    placed: set[str] = set()
+    singles: dict[str, ShardSpec] = {}
+    for spec in prev_specs:
+        if not spec.shard.startswith(PARTITION_PREFIX):
+            if spec.repos and spec.repos[0] in sizes:
+                singles[spec.repos[0]] = spec
+            continue
+        members = tuple(r for r in spec.repos if r in small)
+        if not members:
+            continue
+        if members == spec.repos and spec.shard not in rebuild and present(spec):
+            carried.append(spec)
+        else:
+            build.append(partition_spec(modality, members))
+        placed.update(members)
+    loose = [r for r in sorted(sizes) if r not in placed]
+    loose_small = [r for r in loose if r in small]
+    packed: set[str] = set()
+    if len(loose_small) >= policy.compact_singles:
+        groups: list[list[str]] = []
+        current: list[str] = []
+        current_bytes = 0
+        for repo in loose_small:
+            if current and (current_bytes + sizes[repo] > target or len(current) >= COMPOUND_MAX_REPOS):
+                groups.append(current)
+                current, current_bytes = [], 0
+            current.append(repo)
+            current_bytes += sizes[repo]
+        if current:
+            groups.append(current)
+        build.extend(partition_spec(modality, g) for g in groups)
+        packed = set(loose_small)
+    for repo in loose:
+        if repo in packed:
+            continue
+        before = singles.get(repo)
+        if before is not None and before.shard not in rebuild and present(before):
+            carried.append(before)
+        else:
+            build.append(ShardSpec(modality, repo, f"{modality}/{repo}", (repo,)))
+    return tuple(carried), tuple(build)
 
 
 def shard_query(spec: ShardSpec, query: ModalityQuery) -> ModalityQuery | None:

@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,7 +26,7 @@ from fourfold.api import IndexProgress, IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
-from fourfold.index.compound import CompoundPolicy, compound_policy, plan_repo_shards
+from fourfold.index.compound import CompoundPolicy, compound_policy, plan_partitions, plan_repo_shards
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, segmenter_version
@@ -579,8 +579,9 @@ def _plan_modality(
     build: list[ShardSpec] = []
     wanting = {r: scan.files[r] for r in _wanting(name, scan, options)}
     modality = get_registry().modality(name)
-    if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs and build_dir:
-        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir)
+    if sharding == "partitioned" and _incremental(modality) and build_dir is not None:
+        packable = {r for r in wanting if not options.get(r, RepoOptions()).settings}
+        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir, packable, policy)
     if sharding == "repo":
         return _plan_repo_sharded(name, wanting, scan, options, prev_specs, reader, policy or CompoundPolicy())
     if not wanting:
@@ -635,32 +636,37 @@ def _plan_partitions(
     scan: _RepoScan,
     wanting: Mapping[str, list[tuple[str, int]]],
     prev_specs: Sequence[ShardSpec],
-    reader: GenerationReader,
+    reader: GenerationReader | None,
     build_dir: Path,
+    packable: Collection[str],
+    policy: CompoundPolicy | None,
 ) -> _ShardPlan:
-    """An incremental partitioned modality's plan: a partition carries unless its repository
-    changed or the modality says a change elsewhere makes it stale (the graph: it imports a
-    changed repository)."""
-    previous = {s.repos[0]: reader.shard_dir(s) for s in prev_specs if len(s.repos) == 1}
-    previous = {r: d for r, d in previous.items() if d.is_dir()}
-    changed = frozenset((set(wanting) - scan.unchanged) | (set(previous) - set(wanting)))
+    """An incremental partitioned modality's plan: a partition carries unless one of its
+    repositories changed or the modality says a change elsewhere makes it stale (the graph: it
+    imports a changed repository); small repositories share packed partitions."""
+    present = {s.shard: reader.shard_dir(s) for s in prev_specs} if reader is not None else {}
+    present = {k: d for k, d in present.items() if d.is_dir()}
+    before = {r for s in prev_specs for r in s.repos}
+    changed = frozenset((set(wanting) - scan.unchanged) | (before - set(wanting)))
     paths = {r: [p for p, _ in wanting[r]] for r in changed if r in wanting}
     stale: frozenset[str] = frozenset()
-    if changed:
+    if changed and present:
         building = GenerationReader(build_dir, building=True)  # the changed repositories' new segments
         try:
-            stale = modality.stale_partitions(changed, previous, paths, lambda repos: _only_of(building, repos))
+            stale = modality.stale_partitions(changed, present, paths, lambda repos: _only_of(building, repos))
         finally:
             building.close()
-    by_repo = {s.repos[0]: s for s in prev_specs if len(s.repos) == 1}
-    carried: list[ShardSpec] = []
-    build: list[ShardSpec] = []
-    for repo in sorted(wanting):
-        if repo in previous and repo not in changed and repo not in stale:
-            carried.append(by_repo[repo])
-        else:
-            build.append(ShardSpec(modality.name, repo, f"{modality.name}/{repo}", (repo,)))
-    return _ShardPlan(tuple(carried), tuple(build))
+    rebuild = set(stale) | {s.shard for s in prev_specs if changed.intersection(s.repos)}
+    carried, build = plan_partitions(
+        modality.name,
+        {repo: sum(size for _, size in files) for repo, files in wanting.items()},
+        rebuild,
+        packable,
+        prev_specs,
+        lambda spec: spec.shard in present,
+        policy or CompoundPolicy(),
+    )
+    return _ShardPlan(carried, build)
 
 
 def _shard_job(

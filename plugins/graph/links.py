@@ -239,7 +239,8 @@ def stale(
         else:
             names = set(links.imports)
             for other in changed.difference(links.dependencies):
-                was = frozenset(before[other].provides) if other in before else frozenset()
+                prior = before.get(other)  # a packed partition's provides are its repositories' together
+                was = frozenset(prior.provides) if prior is not None and len(prior.owned) == 1 else frozenset()
                 if names & (provided.get(other, frozenset()) | was):
                     out.add(repo)
                     break

@@ -41,7 +41,7 @@ from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.structural.extract import KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
-from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+from fourfold.plugins.types import FALLBACK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult
 
 __all__ = ["INDEX_FILE", "SCHEMA_VERSION", "StructuralShard", "build_shard", "trigrams"]
 
@@ -54,6 +54,8 @@ _MIN_EDIT_SIMILARITY = 0.6
 _MAX_CANDIDATES = 5000
 #: Repositories a statement binds at most; a longer filter is applied to the rows.
 _SQL_REPO_FILTER = 32
+#: The follow-up option of the fuzzy round (see ``FALLBACK_OPTION``): this round may match fuzzily.
+FUZZY_OPTION = "structural.fuzzy"
 # Names sharing the most trigrams with a fuzzy query that are compared with it (a long name with a
 # common prefix, test_..., shares a trigram or two with thousands of names).
 _MAX_FUZZY_CANDIDATES = 200
@@ -210,8 +212,10 @@ class StructuralShard:
                     f"structural: no identifier in {query.text!r}; name a symbol such as parseConfig or Session.send",
                 ),
             )
+        # a host that runs fallback rounds gets fuzzy matching only when no shard found the name
+        defer = query.options.get(FALLBACK_OPTION) == "defer" and FUZZY_OPTION not in query.options
         scored: dict[str, tuple[float, _Row]] = {}
-        for score, row in self._candidates(symbol, query, kinds):
+        for score, row in self._candidates(symbol, query, kinds, fuzzy=not defer):
             if row.segment_id not in scored or scored[row.segment_id][0] < score:
                 scored[row.segment_id] = (score, row)
         ranked = sorted(scored.values(), key=lambda sr: (-sr[0], sr[1].path, sr[1].start_line))
@@ -225,10 +229,15 @@ class StructuralShard:
         if any(not _is_alias(row) for _, row in kept):
             kept = [sr for sr in kept if not _is_alias(sr[1])]
         hits = tuple(_hit(score, row) for score, row in kept[: query.k])
-        return ShardResult(hits=hits, total_matches=len(kept), notes=(f"structural: read as {symbol}",))
+        later: tuple[FollowUp, ...] = ()
+        if defer and not kept and not query.case_sensitive and not symbol.members:
+            later = (FollowUp(query.repos, {FUZZY_OPTION: "1"}, if_empty=True),)
+        return ShardResult(
+            hits=hits, total_matches=len(kept), notes=(f"structural: read as {symbol}",), follow_ups=later
+        )
 
     def _candidates(
-        self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]
+        self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...], fuzzy: bool = True
     ) -> Iterator[tuple[float, _Row]]:
         """Every match that can survive :meth:`search`'s class cut, with its score, class by class.
 
@@ -277,7 +286,7 @@ class StructuralShard:
                 found += 1
                 coverage = len(lname) / max(len(row.name), 1)
                 yield PREFIX + 0.5 * _fraction(row, symbol, query.case_sensitive) + 0.4 * coverage, row
-        if not found and not query.case_sensitive:
+        if not found and not query.case_sensitive and fuzzy:
             yield from self._fuzzy(symbol, query, kinds)
 
     def _fuzzy(self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]) -> Iterator[tuple[float, _Row]]:

@@ -31,7 +31,15 @@ from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, segmenter_version
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
-from fourfold.index.progress import BUILDING_FILE, Progress, ProgressFile, shard_progress, tee, with_rates
+from fourfold.index.progress import (
+    BUILDING_FILE,
+    Progress,
+    ProgressFile,
+    StageClock,
+    shard_progress,
+    tee,
+    with_rates,
+)
 from fourfold.index.shard_failure import FailedBuild, failed_build
 from fourfold.index.store import (
     SEGMENTS_DIR,
@@ -280,8 +288,8 @@ def build_generation(
     Cost follows the change: a repository whose files (sizes, times, git HEAD) did not move since
     the live generation is carried without reading a file, its segment database and its shards
     hard-linked into the new generation; the others are segmented (files reused by content hash)
-    and their shards rebuilt. Shards over several repositories (the graph's partitions, which share
-    one graph) are rebuilt whenever any repository changed.
+    and their shards rebuilt; a partitioned modality's partitions are rebuilt when the modality
+    says a change touches them (the graph: a repository they import moved a node they point at).
 
     The steps, in order: validate the inputs (settings, modalities, additions), then under the
     store's build lock: scan the repositories (carry or segment each), plan the shards (carry or
@@ -292,7 +300,8 @@ def build_generation(
     settings = _effective_settings(store, settings)
     # Progress goes to the caller (with rates and ETAs) and to the store's building.json (for `status`).
     building = ProgressFile(Path(store.home) / BUILDING_FILE)
-    report = tee(with_rates(progress), building) if progress else building
+    clock = StageClock()
+    report = tee(with_rates(progress), building, clock) if progress else tee(building, clock)
     executor = _with_progress(executor, report, relay=progress is not None)
     chosen, shardings = _chosen_modalities(modalities, settings)
     policy = compound_policy(settings)
@@ -333,11 +342,13 @@ def build_generation(
         summary.carried_shards = len(carried)
         summary.changed_repos = sorted(set(scan.files) - scan.unchanged)
         summary.seconds = time.perf_counter() - started
+        summary.stages = clock.table()
         manifest = _manifest(
             generation, prev, key, scan, specs, summary, failed, settings, chosen, centrality, build_dir, carried
         )
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
         _publish(store, build_dir, generation, additions, report, summary, started)
+        summary.stages = clock.table()  # with the switch and the clean-up
         return summary
 
 

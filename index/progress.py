@@ -25,6 +25,7 @@ __all__ = [
     "BUILDING_FILE",
     "Progress",
     "ProgressFile",
+    "StageClock",
     "eta_text",
     "read_building",
     "shard_progress",
@@ -172,6 +173,32 @@ def read_building(home: Path) -> dict[str, Any] | None:
     except PermissionError:
         pass
     return dict(record)
+
+
+class StageClock:
+    """Where a build's time goes: wall and CPU seconds per stage (``segment``, ``centrality``,
+    ``build:text``...), for ``IndexSummary.stages`` and the CLI's "time by stage" line.
+
+    The time between two reports goes to the stage of the later one (the work that led to it);
+    CPU is this process's (``time.process_time``): the segmenter's worker processes are not in it.
+    """
+
+    def __init__(self) -> None:
+        self._last = (time.monotonic(), time.process_time())
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+
+    def __call__(self, progress: IndexProgress) -> None:
+        now, cpu = time.monotonic(), time.process_time()
+        stage = progress.stage
+        self.wall[stage] = self.wall.get(stage, 0.0) + now - self._last[0]
+        self.cpu[stage] = self.cpu.get(stage, 0.0) + cpu - self._last[1]
+        self._last = (now, cpu)
+
+    def table(self) -> dict[str, dict[str, float]]:
+        """Stage -> {"seconds", "cpu_seconds"}, the costliest first."""
+        order = sorted(self.wall, key=lambda k: -self.wall[k])
+        return {k: {"seconds": round(self.wall[k], 3), "cpu_seconds": round(self.cpu[k], 3)} for k in order}
 
 
 def tee(*reports: Progress) -> Progress:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from fourfold.errors import InvalidInput
 from fourfold.index.store import ShardSpec
-from fourfold.plugins.types import ModalityQuery, ShardResult
+from fourfold.plugins.types import DEAD_OPTION, ModalityQuery, ShardResult
 
 __all__ = [
     "COMPACT_SINGLES",
@@ -109,7 +109,12 @@ def compound_spec(modality: str, repos: Sequence[str]) -> ShardSpec:
     return ShardSpec(modality, shard, f"{modality}/{shard}", names)
 
 
-def pack(modality: str, sizes: Mapping[str, int], target: int) -> list[ShardSpec]:
+def pack(
+    modality: str,
+    sizes: Mapping[str, int],
+    target: int,
+    packed: Callable[[str, Sequence[str]], ShardSpec] | None = None,
+) -> list[ShardSpec]:
     """Compound shards over ``sizes``' repositories: taken by name, each filled up to ``target`` bytes
     (and ``COMPOUND_MAX_REPOS`` repositories)."""
     packs: list[list[str]] = []
@@ -123,7 +128,7 @@ def pack(modality: str, sizes: Mapping[str, int], target: int) -> list[ShardSpec
         current_bytes += sizes[repo]
     if current:
         packs.append(current)
-    return [compound_spec(modality, names) for names in packs]
+    return [(packed or compound_spec)(modality, names) for names in packs]
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +148,9 @@ def plan_repo_shards(
     prev_specs: Sequence[ShardSpec],
     present: Callable[[ShardSpec], bool],
     policy: CompoundPolicy,
+    stale: Collection[str] = (),
+    packed: Callable[[str, Sequence[str]], ShardSpec] = compound_spec,
+    target: int | None = None,
 ) -> RepoShardPlan:
     """Which shards of a modality carry, which compound shards are packed, which repositories get
     single shards.
@@ -150,7 +158,9 @@ def plan_repo_shards(
     ``sizes``: bytes of each repository that wants the modality; ``unchanged``: those whose
     segments are the previous generation's; ``packable``: those that may share a shard (no build
     settings of their own); ``prev_specs``: the modality's shards in the previous generation (empty
-    when nothing may be carried from it); ``present``: whether a previous shard's folder exists.
+    when nothing may be carried from it); ``present``: whether a previous shard's folder exists;
+    ``stale``: previous shards (by name) that may not be carried; ``packed`` names a pack and
+    ``target`` sizes it (a partitioned modality's packs: ``partition_spec``, ``PARTITION_TARGET``).
     """
     small = {r for r in sizes if r in packable and sizes[r] < policy.below}
     carried: list[ShardSpec] = []
@@ -158,19 +168,21 @@ def plan_repo_shards(
     repack: set[str] = set()  # live repositories of compound shards that are re-packed now
     singles_before: dict[str, list[ShardSpec]] = {}
     for spec in prev_specs:
-        if not is_compound(spec):
+        if not is_compound(spec) and not spec.shard.startswith(PARTITION_PREFIX):
             singles_before.setdefault(spec.repos[0], []).append(spec)
             continue
         live = tuple(r for r in spec.repos if r in unchanged and r in small)
         dead = tuple(sorted({*spec.dead, *(r for r in spec.repos if r not in live)}))
-        if live and present(spec) and 2 * len(dead) <= len(live) + len(dead):
+        fresh = present(spec) and spec.shard not in stale
+        if live and fresh and 2 * len(dead) <= len(live) + len(dead):
             carried.append(replace(spec, repos=live, dead=dead))
             covered.update(live)
         else:  # gone, or more than half dead: its live repositories are packed again
             repack.update(live)
     single_carried: dict[str, list[ShardSpec]] = {}
     for repo, specs in singles_before.items():
-        if repo in sizes and repo in unchanged and repo not in covered and all(present(s) for s in specs):
+        fresh = all(present(s) and s.shard not in stale for s in specs)
+        if repo in sizes and repo in unchanged and repo not in covered and fresh:
             single_carried[repo] = specs
     loose = [r for r in sorted(sizes) if r not in covered and r not in single_carried and r not in repack]
     loose_small = {r for r in loose if r in small}
@@ -182,7 +194,8 @@ def plan_repo_shards(
     for repo, specs in sorted(single_carried.items()):
         if repo not in pool:
             carried.extend(specs)
-    compounds = pack(modality, {r: sizes[r] for r in pool}, policy.target) if pool else []
+    size = policy.target if target is None else target
+    compounds = pack(modality, {r: sizes[r] for r in pool}, size, packed) if pool else []
     singles = tuple(r for r in loose if r not in pool)
     return RepoShardPlan(tuple(carried), tuple(compounds), singles)
 
@@ -205,65 +218,22 @@ def partition_spec(modality: str, repos: Sequence[str]) -> ShardSpec:
 def plan_partitions(
     modality: str,
     sizes: Mapping[str, int],
-    rebuild: Collection[str],
+    unchanged: Collection[str],
+    stale: Collection[str],
     packable: Collection[str],
     prev_specs: Sequence[ShardSpec],
     present: Callable[[ShardSpec], bool],
     policy: CompoundPolicy,
-) -> tuple[tuple[ShardSpec, ...], tuple[ShardSpec, ...]]:
-    """A partitioned modality's (carried, to build) partitions, small repositories packed together.
-
-    ``sizes``: bytes of each repository that wants the modality; ``rebuild``: the previous
-    partitions (by shard name) that must be built again (a repository of theirs changed, or the
-    modality says a change made them stale). A packed partition carries whole or is rebuilt whole
-    with its repositories still wanting it; small repositories on their own are packed once
-    ``policy.compact_singles`` of them pile up (a first build: all of them), as compound shards are.
-    """
-    small = {r for r in sizes if r in packable and sizes[r] < policy.below}
+) -> RepoShardPlan:
+    """A partitioned modality's partitions, small repositories packed together (``~p-``), as
+    ``plan_repo_shards`` plans compound shards: a changed repository leaves a tombstone in its pack
+    (the host names it to the partition with ``DEAD_OPTION``: its nodes become stubs) and gets a
+    partition of its own; ``stale`` partitions (the modality's word: an import of theirs moved) are
+    never carried, a stale pack is re-packed whole."""
     target = min(policy.target, PARTITION_TARGET)
-    carried: list[ShardSpec] = []
-    build: list[ShardSpec] = []
-    placed: set[str] = set()
-    singles: dict[str, ShardSpec] = {}
-    for spec in prev_specs:
-        if not spec.shard.startswith(PARTITION_PREFIX):
-            if spec.repos and spec.repos[0] in sizes:
-                singles[spec.repos[0]] = spec
-            continue
-        members = tuple(r for r in spec.repos if r in small)
-        if not members:
-            continue
-        if members == spec.repos and spec.shard not in rebuild and present(spec):
-            carried.append(spec)
-        else:
-            build.append(partition_spec(modality, members))
-        placed.update(members)
-    loose = [r for r in sorted(sizes) if r not in placed]
-    loose_small = [r for r in loose if r in small]
-    packed: set[str] = set()
-    if len(loose_small) >= policy.compact_singles:
-        groups: list[list[str]] = []
-        current: list[str] = []
-        current_bytes = 0
-        for repo in loose_small:
-            if current and (current_bytes + sizes[repo] > target or len(current) >= COMPOUND_MAX_REPOS):
-                groups.append(current)
-                current, current_bytes = [], 0
-            current.append(repo)
-            current_bytes += sizes[repo]
-        if current:
-            groups.append(current)
-        build.extend(partition_spec(modality, g) for g in groups)
-        packed = set(loose_small)
-    for repo in loose:
-        if repo in packed:
-            continue
-        before = singles.get(repo)
-        if before is not None and before.shard not in rebuild and present(before):
-            carried.append(before)
-        else:
-            build.append(ShardSpec(modality, repo, f"{modality}/{repo}", (repo,)))
-    return tuple(carried), tuple(build)
+    return plan_repo_shards(
+        modality, sizes, unchanged, packable, prev_specs, present, policy, stale, partition_spec, target
+    )
 
 
 def shard_query(spec: ShardSpec, query: ModalityQuery) -> ModalityQuery | None:
@@ -276,6 +246,8 @@ def shard_query(spec: ShardSpec, query: ModalityQuery) -> ModalityQuery | None:
     """
     if not spec.dead:
         return query
+    if spec.shard.startswith(PARTITION_PREFIX):  # a walk may pass through it: dead nodes become stubs
+        return replace(query, options={**query.options, DEAD_OPTION: ",".join(spec.dead)})
     if not query.repos:
         return replace(query, repos=spec.repos)
     live = set(spec.repos)

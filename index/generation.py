@@ -667,17 +667,18 @@ def _plan_partitions(
             stale = modality.stale_partitions(changed, present, paths, lambda repos: _only_of(building, repos))
         finally:
             building.close()
-    rebuild = set(stale) | {s.shard for s in prev_specs if changed.intersection(s.repos)}
-    carried, build = plan_partitions(
+    plan = plan_partitions(
         modality.name,
         {repo: sum(size for _, size in files) for repo, files in wanting.items()},
-        rebuild,
+        scan.unchanged,
+        stale,
         packable,
         prev_specs,
         lambda spec: spec.shard in present,
         policy or CompoundPolicy(),
     )
-    return _ShardPlan(carried, build)
+    build = [*plan.compounds, *(ShardSpec(modality.name, r, f"{modality.name}/{r}", (r,)) for r in plan.singles)]
+    return _ShardPlan(plan.carried, tuple(build))
 
 
 def _shard_job(

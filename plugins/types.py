@@ -93,6 +93,11 @@ class Segment:
 #: Without it, ``repos`` is a filter on hits only: a walk may pass through other repositories.
 SCOPE_OPTION = "scope"
 
+#: Set by the host on a query to a partition that packs several repositories: the comma-separated
+#: repositories whose content in it is stale (changed since it was built, and rebuilt elsewhere).
+#: The partition treats their nodes as stubs: never a hit, never walked from inside it.
+DEAD_OPTION = "dead"
+
 #: Set to ``defer`` by a host that runs ``FollowUp(if_empty=True)`` rounds: a shard may then leave a
 #: costly fallback (structural's fuzzy name matching) to such a round, which runs only when no
 #: shard of the modality found anything. Without it a shard does its fallback itself, as a single

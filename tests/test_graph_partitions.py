@@ -471,14 +471,22 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
     )
     summary = build_generation(store, [], modalities=["graph"], settings=settings)
     after_reader = store.require_live()
-    after = {
-        s.shard: (s.repos, (after_reader.shard_dir(s) / "edges.npz").stat().st_ino)
-        for s in after_reader.shards("graph")
-    }
-    rebuilt = [k for k in after if before.get(k) != after[k]]
-    assert len(rebuilt) == 1 and "r07" in after[rebuilt[0]][0] and summary.changed_repos == ["r07"]
-    hits, _, _, _ = merged_over_packed(packed(), reader_specs(store), ModalityQuery(text="who calls f_07", k=10))
-    assert {(h.repo, h.symbol) for h in hits} >= {("r07", "g_07"), ("r08", "f_08")}
+    after = {s.shard: s for s in after_reader.shards("graph")}
+    assert summary.changed_repos == ["r07"] and after["r07"].repos == ("r07",)  # a partition of its own
+    pack = next(s for s in after.values() if "r07" in s.dead)  # its pack: carried, r07 a tombstone
+    assert (after_reader.shard_dir(pack) / "edges.npz").stat().st_ino == before[pack.shard][1]
+    assert all(
+        before[k][1] == (after_reader.shard_dir(s) / "edges.npz").stat().st_ino for k, s in after.items() if k != "r07"
+    )
+    # the answers are those of the single graph over the edited sources (the host names the dead)
+    fresh = IndexStore(tmp_path / "fresh")
+    build_generation(fresh, repos, modalities=["graph"], settings={"graph.sharding": "global"})
+    whole = GraphShard.open(fresh.require_live().shard_dir(fresh.require_live().shards("graph")[0]))
+    live = {k: GraphShard.open(after_reader.shard_dir(s)) for k, s in after.items()}
+    for text in ("who calls f_07", "impact of changing f_05", "callees of g_07", "path from f_09 to f_06"):
+        query = ModalityQuery(text=text, k=100, options={"depth": "4"})
+        got = merged_over_packed(live, {k: s.repos for k, s in after.items()}, query, after)[0]
+        assert comparable(got) == comparable(merge_shards([whole.search(query).hits], 10_000)), text
 
 
 def reader_specs(store: Any) -> dict[str, tuple[str, ...]]:
@@ -486,12 +494,19 @@ def reader_specs(store: Any) -> dict[str, tuple[str, ...]]:
 
 
 def merged_over_packed(
-    parts: dict[str, GraphShard], repos_of: dict[str, tuple[str, ...]], query: ModalityQuery
+    parts: dict[str, GraphShard],
+    repos_of: dict[str, tuple[str, ...]],
+    query: ModalityQuery,
+    specs: dict[str, Any] | None = None,
 ) -> tuple[list[Hit], int, list[str], int]:
-    """``merged`` over shards that each own several repositories, as the coordinator covers them."""
+    """``merged`` over shards that each own several repositories, as the coordinator covers them
+    (and as hosts ask them: ``shard_query`` names a pack's dead repositories)."""
+    from fourfold.index.compound import shard_query
 
     async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
-        return ShardAnswer(modality, shard, parts[shard].search(q), 0.0)
+        asked = shard_query(specs[shard], q) if specs else q
+        assert asked is not None
+        return ShardAnswer(modality, shard, parts[shard].search(asked), 0.0)
 
     async def run() -> tuple[list[ShardAnswer], int]:
         first = [await ask("graph", shard, query) for shard in sorted(parts)]

@@ -227,11 +227,11 @@ def stale(
         if links is None:
             out.add(key)
             continue
-        if changed.intersection(links.owned):
-            continue  # rebuilt anyway
+        if changed.intersection(links.owned) and len(links.owned) == 1:
+            continue  # rebuilt anyway (a pack is carried with the changed repository dead)
         repo = key
         misses = set(links.misses)
-        for dep in changed.intersection(links.dependencies):
+        for dep in changed.intersection({*links.dependencies, *links.stubs}):
             surface = surfaces.get(dep)
             if surface is None or not surface.ids.issuperset(links.stubs.get(dep, ())) or added[dep] & misses:
                 out.add(repo)

@@ -170,7 +170,9 @@ class GraphModality:
         size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=partition)
         stubs: dict[str, set[str]] = defaultdict(set)
         for (src, dst, _), _value in data.edges.items():
-            if data.nodes[src].repo in mine_repos and data.nodes[dst].repo not in mine_repos:
+            # every node another repository's code points at, in this pack too: when that repository
+            # changes, its pack is carried with it dead only while these stay where they were
+            if data.nodes[src].repo in mine_repos and data.nodes[dst].repo != data.nodes[src].repo:
                 stubs[data.nodes[dst].repo].add(data.nodes[dst].id)
         names: set[str] = set()
         for repo in mine_repos:

@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
-from fourfold.plugins.types import SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
 __all__ = ["MAX_IMPACT_NODES", "PATH_OPTION", "SEEDS_OPTION", "GraphShard", "impact_score"]
 
@@ -132,6 +133,24 @@ class GraphShard:
         names = sorted(graph.by_name)
         self._names = names
         self._index = {node_id: i for i, node_id in enumerate(graph.ids)}  # follow-ups name nodes by id
+        self._repo_names = sorted(set(graph.repo))
+        where = {r: i for i, r in enumerate(self._repo_names)}
+        self._repo_of = np.array([where[r] for r in graph.repo], dtype=np.int32)
+        self._owned_cache: dict[str, npt.NDArray[np.bool_]] = {}
+
+    def _owned(self, query: ModalityQuery) -> npt.NDArray[np.bool_]:
+        """This partition's own nodes, less those of repositories the host says are dead here
+        (``DEAD_OPTION``: a packed partition carried after one of its repositories changed)."""
+        raw = query.options.get(DEAD_OPTION, "")
+        if not raw:
+            return self.graph.owned
+        found = self._owned_cache.get(raw)
+        if found is None:
+            dead = [i for i, r in enumerate(self._repo_names) if r in set(raw.split(","))]
+            found = self.graph.owned & ~np.isin(self._repo_of, dead)
+            if len(self._owned_cache) < 64:
+                self._owned_cache[raw] = found
+        return found
 
     @classmethod
     def open(cls, shard_dir: Path) -> GraphShard:
@@ -244,7 +263,7 @@ class GraphShard:
         """Whether ``node`` may be a hit: never a module; a stub only when ``stub`` (a callee: only
         this partition knows the edge, so only it reports the stub)."""
         g = self.graph
-        if g.is_module(node) or not (stub or g.owned[node]):
+        if g.is_module(node) or not (stub or self._owned(query)[node]):
             return False
         if query.repos and g.repo[node] not in query.repos:
             return False
@@ -325,7 +344,7 @@ class GraphShard:
         users, which = np.unique(src, return_inverse=True)
         best = np.zeros(len(users))
         np.maximum.at(best, which, g.weight[edges].astype(np.float64) * factor)
-        accepted = ~g.module[users] & g.owned[users]
+        accepted = ~g.module[users] & self._owned(query)[users]
         if query.repos or query.languages or query.path_glob:
             accepted &= np.array([self._accept(query, int(n)) for n in users], dtype=bool)
         users, best = users[accepted], best[accepted]
@@ -409,7 +428,8 @@ class GraphShard:
         layers: dict[int, dict[int, float]] = defaultdict(dict)  # distance -> node -> confidence followed with
         # round one: every target this partition holds, its own or a stub (users of a stub live here);
         # later rounds: the stubs among the seeds (the owner of a seed walked its users already)
-        initial = ((t, 0, 1.0) for t in start) if seeds is None else ((n, d, c) for n, d, c in seeds if not g.owned[n])
+        owned = self._owned(query)  # a dead repository's nodes are stubs here
+        initial = ((t, 0, 1.0) for t in start) if seeds is None else ((n, d, c) for n, d, c in seeds if not owned[n])
         for node, distance, confidence in initial:
             layers[distance][node] = max(layers[distance].get(node, 0.0), confidence)
         followed: set[int] = set()
@@ -425,13 +445,13 @@ class GraphShard:
                     continue
                 followed.add(node)
                 confidence = layer[node]
-                if g.owned[node] and node not in origin:  # its users elsewhere are in their own partitions
+                if owned[node] and node not in origin:  # its users elsewhere are in their own partitions
                     handoff[node] = (distance, confidence)
                 for edge in g.incoming(node):
                     if int(g.edge_kind[edge]) not in USAGE_KINDS:
                         continue
                     src = int(g.src[edge])
-                    if self._hidden(query, src) or not g.owned[src]:
+                    if self._hidden(query, src) or not owned[src]:
                         continue  # the caller's world has no such code; or another partition's
                     if src in origin and (distance > 0 or src == node):
                         continue  # a target is reported only when it uses another target (an override calling super)
@@ -497,8 +517,9 @@ class GraphShard:
             state = _PathState(start, None, {}, {g.ids[s]: self._describe(s) for s in sources})
         if not state.pending:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
+        owned = self._owned(query)
         first = self._index.get(min(state.pending, key=lambda n: _label(*state.pending[n])))
-        if first is None or not g.owned[first]:
+        if first is None or not owned[first]:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))  # another partition holds the search
         best = state.best
         done = dict(state.done)
@@ -507,7 +528,7 @@ class GraphShard:
         rest: dict[str, tuple[int, Chain]] = {}
         for key, (distance, chain) in state.pending.items():
             node = self._index.get(key)
-            if node is None or not g.owned[node]:
+            if node is None or not owned[node]:
                 rest[key] = (distance, chain)
             elif distance <= done.get(key, distance):
                 done[key] = distance
@@ -541,7 +562,7 @@ class GraphShard:
                 new = _label(distance, longer)
                 if key not in described:
                     described[key] = self._describe(nxt)
-                if g.owned[nxt]:
+                if owned[nxt]:
                     if nxt not in tentative or new < tentative[nxt]:
                         tentative[nxt] = new
                         heapq.heappush(heap, (new, nxt, longer))

@@ -21,7 +21,7 @@ from fourfold.coordinator.mcp_server import MAX_ANSWER_CHARS, build_server, form
 from fourfold.errors import PermissionDenied
 from fourfold.plugins.types import Hit
 
-TOOLS = {"search", "find_definition", "find_references", "impact", "read_segment", "list_repositories"}
+TOOLS = {"search", "find_definition", "find_references", "impact", "localize", "read_segment", "list_repositories"}
 
 
 def answer(n: int, snippet_lines: int = 10) -> Answer:
@@ -99,6 +99,7 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
                 ("search", {"query": "x", "repos": ["secret"]}),
                 ("search", {"query": "x", "k": 99}),
                 ("read_segment", {"repo": "payments", "path": "src/module_1.py", "line": 12, "symbol": "handler_1"}),
+                ("localize", {"report": 'Refunds fail\nTraceback:\n  File "pay.py", line 3, in refund', "k": 4}),
             ]:
                 r = await client.call_tool(name, args)
                 out[f"{name}:{len(out)}"] = (r.is_error, r.content[0].text)
@@ -117,7 +118,9 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
     assert results[5][0] and "not one you may search" in results[5][1]
     assert results[6][0] and "k must be 1 to 30" in results[6][1]
     assert results[7] == (False, "payments:src/module_1.py:11-19 function handler_1\n" + answer(3).hits[1].hit.snippet)
-    assert (fake.calls[-1][0], fake.calls[-1][1]["path_glob"], fake.calls[-1][1]["modalities"]) == (
+    assert fake.calls[-1][1]["intent"] == "localize" and fake.calls[-1][1]["k"] == 4
+    assert fake.calls[-1][0].startswith("Refunds fail\nTraceback")
+    assert (fake.calls[-2][0], fake.calls[-2][1]["path_glob"], fake.calls[-2][1]["modalities"]) == (
         "handler_1",
         "src/module_1.py",
         ("text",),

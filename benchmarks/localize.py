@@ -49,13 +49,13 @@ def params_for(variant: str, query: str, repo: str, k: int) -> SearchParams:
     )
 
 
-async def run(suite: list[dict], k: int) -> dict[str, list[dict]]:
+async def run(suite: list[dict], k: int, variants: tuple[str, ...] = VARIANTS) -> dict[str, list[dict]]:
     engine = Engine(IndexStore(fourfold_home()))
-    out: dict[str, list[dict]] = {v: [] for v in VARIANTS}
+    out: dict[str, list[dict]] = {v: [] for v in variants}
     try:
         for row in suite:
             relevant = {r["path"] for r in row["relevant"]}
-            for variant in VARIANTS:
+            for variant in variants:
                 t0 = time.perf_counter()
                 answer = await engine.search(params_for(variant, row["query"], row["repo"], k))
                 ms = (time.perf_counter() - t0) * 1000
@@ -76,7 +76,7 @@ async def run(suite: list[dict], k: int) -> dict[str, list[dict]]:
                     }
                 )
             print(
-                f"{row['id']:<32} " + " ".join(f"{v}={out[v][-1]['rank']}" for v in VARIANTS),
+                f"{row['id']:<32} " + " ".join(f"{v}={out[v][-1]['rank']}" for v in variants),
                 file=sys.stderr,
                 flush=True,
             )
@@ -107,10 +107,11 @@ def main() -> None:
     ap.add_argument("suite", type=Path)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("-k", type=int, default=10)
+    ap.add_argument("--variant", action="append", choices=VARIANTS, help="run only these (repeatable; default: all)")
     args = ap.parse_args()
     suite = [json.loads(line) for line in args.suite.read_text().splitlines() if line.strip()]
     load = os.getloadavg()
-    out = asyncio.run(run(suite, args.k))
+    out = asyncio.run(run(suite, args.k, tuple(args.variant or VARIANTS)))
     summary = {v: summarize(rows) for v, rows in out.items()}
     print(f"\n{len(suite)} issues, load average {load[0]:.2f}")
     print(f"{'variant':<10} {'s@1':>5} {'s@5':>5} {'s@10':>5} {'MRR@10':>6} {'zero':>5} {'p50 ms':>7}  routed as")

@@ -268,6 +268,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
     )
     ev.add_argument("-k", type=int, default=10, help="hits asked per query (default 10)")
+    ev.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="also ask every query as classified with this search option, in a column of its own "
+        "(repeatable), e.g. localize=off: bug reports routed as before the localize intent",
+    )
     scope = ev.add_mutually_exclusive_group()
     scope.add_argument(
         "--repo",
@@ -1038,6 +1046,12 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
                 f"unknown repository {unknown[0]!r} ({how}); registered: {', '.join(sorted(registered)) or 'none'}"
             )
 
+    compare = {}
+    for item in args.compare:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise InvalidInput(f"invalid --compare {item!r}: give OPTION=VALUE, for example localize=off")
+        compare[f"{evaluate.FUSED}+{item}"] = {key.strip(): value.strip()}
     rows = []
     glances = []
     for name, queries in suites:
@@ -1047,7 +1061,9 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
         search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
-        outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
+        outcomes = evaluate.run_suite(
+            search, queries, modalities, k=args.k, preset=args.preset, progress=progress, compare=compare
+        )
         rows.extend(evaluate.rows_for(name, outcomes))
         glances.extend(evaluate.glance(name, outcomes))
     print(evaluate.format_table(rows))
@@ -1059,6 +1075,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             "profile": args.profile or "hand",
             "k": args.k,
             "modalities": modalities,
+            "compare": list(compare),
             "scopes": {name: list(repos) for name, repos in scopes.items()},
             "rows": evaluate.rows_to_json(rows),
             "glance": evaluate.glance_to_json(glances),

@@ -6,7 +6,8 @@ recognisable ways. This module finds them with regular expressions, no model:
 * stack frames: Python (``File "x/y.py", line 12, in parse``), Go panics (``main.(*T).M(...)``
   followed by ``\t/src/x/y.go:12 +0x1d``), JavaScript (``at parse (src/x.js:12:5)``) and Java
   (``at com.x.Parser.parse(Parser.java:12)``);
-* file paths with a source extension (``xarray/core/dataset.py``, ``conf.py``);
+* file paths with a source extension (``xarray/core/dataset.py``, ``conf.py``), and Python module
+  paths (``sympy.utilities.iterables`` -> ``sympy/utilities/iterables.py``);
 * identifiers: names in backticks and code blocks, called names (``trigsimp(f)``), CamelCase,
   snake_case and dotted names in the prose; each with a salience (where and how often it is said);
 * error messages (``ValueError: cannot reindex``), reduced to their longest fragment without
@@ -58,6 +59,7 @@ _ERROR_LINE = re.compile(
     re.MULTILINE,
 )
 _RUNTIME_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|<[^>]*>|\b0x[0-9a-f]+\b|\b\d[\d.e+-]*\b|\([^)]*\)|\[[^\]]*\]")
+_MODULE_PART = re.compile(r"[a-z_][a-z0-9_]*")
 _TRACEBACK_HEAD = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
 
 #: Names too common to say anything about where a bug lives: language keywords, builtins, the
@@ -214,6 +216,14 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
         if m.group(0) in salience:
             salience[m.group(0)] += 1.0
 
+    # a dotted module path names a file: sympy.utilities.iterables(.partitions) -> sympy/utilities/iterables.py
+    for name in sorted((n for n in salience if "." in n), key=lambda n: -salience[n]):
+        parts = name.split(".")
+        if all(_MODULE_PART.fullmatch(q) for q in parts) and parts[0] not in _COMMON:
+            for cut in (len(parts), len(parts) - 1):
+                candidate = "/".join(parts[:cut]) + ".py"
+                if cut >= 2 and candidate not in paths:
+                    paths.append(candidate)
     # a dotted name also names its parts: xr.Dataset.to_netcdf -> Dataset, to_netcdf
     for name in [n for n in salience if "." in n]:
         parts = name.split(".")

@@ -202,7 +202,7 @@ def _prose_words(text: str) -> int:
             continue
         words = _PROSE_WORD.findall(line)
         tokens = len(line.split())
-        if len(words) >= 3 and len(words) >= 0.6 * tokens:
+        if len(words) >= 3 and len(words) >= 0.5 * tokens:
             count += len(words)
     return count
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -65,10 +66,26 @@ MAX_PATHS = 8
 RANKED_DEPTH = 200
 #: A definition looked up for an identifier counts only when few files define it.
 MAX_DEFINING_FILES = 8
+#: How much a file's next matching segment adds to its rank in a ranked list (see ``combine``).
+SEGMENT_DECAY = 0.5
+#: A bare file name (``conf.py``) found in more files than this is the reporter's own, not evidence.
+MAX_NAMED_FILES = 2
+#: Tests, documentation, examples, benchmarks, vendored files and the project's records: a bug is
+#: fixed in the code they exercise or describe, so
+#: their evidence counts this much (unless a frame or a path of the report names the file).
+SUPPORT_FACTOR = 0.2
+_SUPPORT = re.compile(
+    r"(?:^|/)(?:tests?|testing|__tests__|docs?|doc_src|examples?|benchmarks?|asv_bench)/"
+    r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|conftest\.py)$"
+    r"|\.(?:rst|md|txt|ipynb|min\.js)$"
+    # vendored and built files, and the project's own records (CHANGES, AUTHORS, Makefile...)
+    r"|(?:^|/)(?:static|vendor|vendored|third_party|node_modules|dist|build)/"
+    r"|(?:^|/)(?:CHANGES|CHANGELOG|HISTORY|NEWS|AUTHORS)[^/]*$|(?:^|/)[^/.]+$"
+)
 #: The evidence weights (see the module docstring).
 WEIGHTS = {
-    "bm25": 1.0,
-    "title": 0.8,
+    "bm25": 0.8,
+    "title": 1.0,
     "semantic": 1.0,
     "definition": 1.2,
     "literal": 1.5,
@@ -108,7 +125,9 @@ def _glob_for(path: str) -> str:
     """A glob that finds a report's path in the repository: its file and folder, anywhere (a
     frame's path is the reporter's: ``/home/u/env/site-packages/xarray/core/dataset.py``)."""
     parts = [p for p in path.replace("\\", "/").split("/") if p and p not in (".", "..")]
-    return "**" + "/".join(parts[-2:]) if len(parts) > 1 else "**" + parts[-1]
+    if len(parts) == 1:
+        return "**/" + parts[0]  # a bare name: that file in any folder (not myconf.py for conf.py)
+    return "**" + "/".join(parts[-2:])  # "**/x/y.py" would miss a folder at the repository's root
 
 
 def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> list[SubSearch]:
@@ -120,9 +139,9 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
         kind: str, label: str, query: str, intent: str, modality: str, k: int, salience: float = 1.0, **kw: object
     ) -> None:
         options = dict(base)
-        mode = kw.pop("mode", None)
-        if mode:
-            options["mode"] = str(mode)
+        for key in ("mode", "segments"):
+            if key in kw:
+                options[key] = str(kw.pop(key))
         params = replace(
             p,
             query=query,
@@ -138,11 +157,12 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
         out.append(SubSearch(kind, params, label, salience))
 
     names = [i.name for i in ev.identifiers[:6]]
+    every_segment = {"mode": "bm25", "segments": "all"}  # ranked segments, several a file (see ``combine``)
     if "text" in modalities:
-        ask("bm25", "text BM25 over the report", ev.prose, "understand_code", "text", RANKED_DEPTH, mode="bm25")
+        ask("bm25", "text BM25 over the report", ev.prose, "understand_code", "text", RANKED_DEPTH, **every_segment)
         title = " ".join([ev.title, *names])
         if title.strip():
-            ask("title", "text BM25 over the title", title, "understand_code", "text", RANKED_DEPTH, mode="bm25")
+            ask("title", "text BM25 over the title", title, "understand_code", "text", RANKED_DEPTH, **every_segment)
         for msg in ev.messages[:MAX_LITERALS]:
             ask("literal", f"literal {msg!r}", msg, "exact_match", "text", 50, mode="literal")
         seen: set[str] = set()
@@ -209,12 +229,28 @@ def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: fl
             for rank, f in enumerate(by_file.values()):
                 credit(sub.kind, modality, f.hit, weight / math.sqrt(n), rank)
         elif sub.kind in ("frame", "path"):
-            # the glob may match a few files of that name: the best-ranked one is meant
+            # the glob may match a few files of that name: the best-ranked one is meant; a name in
+            # many files (conf.py, __init__.py) is the reporter's file, not one of the repository's
+            if sub.kind == "path" and n > MAX_NAMED_FILES:
+                continue
             for rank, f in enumerate(list(by_file.values())[:2]):
                 credit(sub.kind, modality, f.hit, weight * sub.salience / (1 + rank), rank)
         else:
-            for rank, f in enumerate(by_file.values()):
-                credit(sub.kind, modality, f.hit, weight / (1.0 + rank / 4.0), rank)
+            # a file is ranked by its segments' scores, each further one counting half the one before
+            # (a file many of whose functions match the report ranks above one with a single match)
+            totals: dict[tuple[str, str], float] = {}
+            seen: dict[tuple[str, str], int] = {}
+            for f in answer.hits:
+                key = (f.hit.repo, f.hit.path)
+                j = seen.get(key, 0)
+                seen[key] = j + 1
+                totals[key] = totals.get(key, 0.0) + f.hit.score * SEGMENT_DECAY**j
+            order = sorted(by_file, key=lambda key: -totals[key])
+            for rank, key in enumerate(order):
+                credit(sub.kind, modality, by_file[key].hit, weight / (1.0 + rank / 4.0), rank)
+    for c in files.values():
+        if _SUPPORT.search(c.path) and not {"frame", "path"} & set(c.by_kind):
+            c.score *= SUPPORT_FACTOR
     return sorted(files.values(), key=lambda c: (-c.score, c.repo, c.path))
 
 

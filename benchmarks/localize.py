@@ -13,6 +13,10 @@ its own repository, in process (the engine and its shards, no server), three way
 
 Prints file success@1/@5/@10, MRR@10, the zero-result rate, the routing each way took and latency
 p50; writes the same as JSON, with the load average.
+
+``--routing-check`` also classifies every phrasing of the routing benchmark (``routing_phrasings.py``:
+short questions, names, quoted strings, pasted traces and snippets) with and without the localize
+rule and counts those whose intent changed: a short query must keep its routing.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 from fourfold.api import SearchParams
 from fourfold.config import fourfold_home
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.intent import classify
 from fourfold.index.store import IndexStore
 
 VARIANTS = ("localize", "before", "text-bm25")
@@ -102,13 +107,44 @@ def summarize(rows: list[dict]) -> dict[str, float]:
     }
 
 
+def routing_check() -> dict[str, object]:
+    """The routing phrasings classified with and without the localize rule: how many changed intent."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from routing_phrasings import generate, names_from_source
+
+    phrasings = list(generate(names_from_source(Path(__file__).resolve().parent.parent), per_template=60))
+    changed: dict[str, int] = {}
+    right = {"before": 0, "now": 0}
+    for p in phrasings:
+        before, now = classify(p.text, reports=False), classify(p.text)
+        right["before"] += before.intent == p.intent
+        right["now"] += now.intent == p.intent
+        if before.intent != now.intent:
+            key = f"{p.intent}: {before.intent} -> {now.intent}"
+            changed[key] = changed.get(key, 0) + 1
+    n = len(phrasings)
+    return {
+        "phrasings": n,
+        "accuracy_before": right["before"] / n,
+        "accuracy_now": right["now"] / n,
+        "changed": changed,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("suite", type=Path)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("-k", type=int, default=10)
     ap.add_argument("--variant", action="append", choices=VARIANTS, help="run only these (repeatable; default: all)")
+    ap.add_argument("--routing-check", action="store_true", help="also check the routing phrasings keep their intent")
     args = ap.parse_args()
+    routing = routing_check() if args.routing_check else None
+    if routing is not None:
+        print(
+            f"routing phrasings: {routing['phrasings']}, accuracy {routing['accuracy_before']:.4f} before, "
+            f"{routing['accuracy_now']:.4f} now; changed: {routing['changed'] or 'none'}"
+        )
     suite = [json.loads(line) for line in args.suite.read_text().splitlines() if line.strip()]
     load = os.getloadavg()
     out = asyncio.run(run(suite, args.k, tuple(args.variant or VARIANTS)))

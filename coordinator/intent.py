@@ -190,15 +190,32 @@ def _identifier_rule(query: str) -> Classification | None:
 
 
 _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")
-_FRAME_LINE = re.compile(r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b).*$", re.MULTILINE)
+#: Lines that are not prose even when worded: frames, a traceback's head, and its error line
+#: (``KeyError: no such key``: a pasted trace alone is an exact search, not a report).
+_FRAME_LINE = re.compile(
+    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
+    r"|(?:panic|error|fatal)\s*:).*$",
+    re.MULTILINE,
+)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 
 
+_CODE_PUNCTUATION = re.compile(r"[{};]|!=|==|:=|=>|^\s*[\w.]+\s*=\s*\S")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+#: "code like this: ..." asks for similar code, however many lines the snippet has.
+_SIMILAR_HEAD = re.compile(
+    r"^\s*(?:(?:find|show|more|other)\b.{0,40}\b(?:similar|like|resembling|pattern)|like this|anything resembling)",
+    re.IGNORECASE,
+)
+
+
 def _prose_words(text: str) -> int:
-    """Words on lines that read as prose: not indented, mostly plain words (code lines are not)."""
+    """Words on lines that read as prose: not indented, no code punctuation, mostly plain words."""
     count = 0
     for line in text.splitlines():
         if not line.strip() or (line[:1] in (" ", "\t", ">") and not line.lstrip().startswith(("- ", "* "))):
+            continue
+        if _CODE_PUNCTUATION.search(_INLINE_CODE.sub(" ", line)):  # `code` inside a sentence is fine
             continue
         words = _PROSE_WORD.findall(line)
         tokens = len(line.split())
@@ -211,7 +228,7 @@ def looks_like_report(query: str) -> bool:
     """Whether ``query`` is a pasted bug report: several lines, prose words outside its code and
     frames, and evidence of code (a frame, code, an error line, or identifiers). Thresholds: a
     one- or two-line query never is one, so short searches keep their routing."""
-    if query.count("\n") + 1 < REPORT_MIN_LINES:
+    if query.count("\n") + 1 < REPORT_MIN_LINES or _SIMILAR_HEAD.match(query):
         return False
     from fourfold.coordinator.evidence import report_signals
 

@@ -119,6 +119,12 @@ def test_bug_reports_are_routed_to_localize(report: str) -> None:
         "for x in items:\n    total += price(x)\n    if total > limit:\n        return total_price(x, limit)",
         "def quantile(self, q, dim=None):\n    ds = self._to_temp_dataset()\n    return ds.quantile(q, dim=dim)",
         "what would break if I\nrename parse_config\nand load_settings",  # short lines, no prose to speak of
+        # a pasted trace with its error line is still an exact search
+        'Traceback (most recent call last):\n  File "store.go", line 25, in backoff\n'
+        "ValueError: repository path does not exist",
+        # a snippet asked for as similar code, however long
+        "other places with this pattern:\nresp, err := http.Get(url)\nif err != nil {\n\tlog.Fatal(err)\n}\n"
+        "defer resp.Body.Close()",
     ],
 )
 def test_short_queries_code_and_bare_traces_are_not_reports(query: str) -> None:

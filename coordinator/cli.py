@@ -289,6 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)",
     )
+    scope.add_argument(
+        "--scope-to-relevant",
+        action="store_true",
+        help="ask each query within the repositories its relevant items name (a suite over many corpora, "
+        "such as the SWE-bench one: each issue within its own release)",
+    )
 
     sub.add_parser(
         "demo", help="index fourfold's own source into its own store (<store>/demo) and answer one query of each intent"
@@ -1034,6 +1040,14 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
 
     registered = {r.name for r in client.status().repos}
     scopes = {name: tuple(args.repo) or ((name,) if args.scope_to_suite else ()) for name, _ in suites}
+    if args.scope_to_relevant:
+        named = {r.repo for _, queries in suites for q in queries for r in q.relevant}
+        unknown = sorted(named - registered)
+        if unknown:
+            raise InvalidInput(
+                f"unknown repository {unknown[0]!r} (--scope-to-relevant: a suite's relevant items name it); "
+                f"registered: {', '.join(sorted(registered)) or 'none'}"
+            )
     for name, repos in scopes.items():
         unknown = sorted(set(repos) - registered)
         if unknown:
@@ -1060,7 +1074,12 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             if done == total or done % 20 == 0:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-        search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
+        search = evaluate.scoped(
+            client.search,
+            profile=args.profile,
+            repos=scopes[name],
+            per_query=evaluate.relevant_repos(queries) if args.scope_to_relevant else None,
+        )
         outcomes = evaluate.run_suite(
             search, queries, modalities, k=args.k, preset=args.preset, progress=progress, compare=compare
         )

@@ -44,6 +44,7 @@ __all__ = [
     "percentile",
     "recall_at",
     "refusal_curve",
+    "relevant_repos",
     "routing_accuracy",
     "routing_confusion",
     "rows_for",
@@ -410,15 +411,29 @@ def glance_to_json(glances: Iterable[Glance]) -> list[dict[str, Any]]:
 # -- running a suite -------------------------------------------------------------------------------
 
 
-def scoped(search: Callable[[Any], Any], *, profile: str = "", repos: Sequence[str] = ()) -> Callable[[Any], Any]:
+def relevant_repos(queries: Iterable[EvalQuery]) -> dict[str, tuple[str, ...]]:
+    """Query text -> the repositories its relevant items name (``fourfold eval --scope-to-relevant``)."""
+    return {q.query: tuple(sorted({r.repo for r in q.relevant})) for q in queries if q.relevant}
+
+
+def scoped(
+    search: Callable[[Any], Any],
+    *,
+    profile: str = "",
+    repos: Sequence[str] = (),
+    per_query: Mapping[str, Sequence[str]] | None = None,
+) -> Callable[[Any], Any]:
     """``search`` (it takes a ``SearchParams``) with ``profile`` in every query's options and every
-    query limited to ``repos`` (none: all), as ``fourfold eval --profile/--repo`` ask."""
+    query limited to ``repos`` (none: all), as ``fourfold eval --profile/--repo`` ask; or each
+    query to its own repositories (``per_query``: query text -> repositories)."""
 
     def search_scoped(params: Any) -> Any:
         if profile:
             params = replace(params, options={**params.options, "profile": profile})
         if repos:
             params = replace(params, repos=tuple(repos))
+        elif per_query and params.query in per_query:
+            params = replace(params, repos=tuple(per_query[params.query]))
         return search(params)
 
     return search_scoped

@@ -219,7 +219,8 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
     # a dotted module path names a file: sympy.utilities.iterables(.partitions) -> sympy/utilities/iterables.py
     for name in sorted((n for n in salience if "." in n), key=lambda n: -salience[n]):
         parts = name.split(".")
-        if all(_MODULE_PART.fullmatch(q) for q in parts) and parts[0] not in _COMMON:
+        # three parts at least: obj.attr is a variable's attribute far more often than a module
+        if len(parts) >= 3 and all(_MODULE_PART.fullmatch(q) for q in parts) and parts[0] not in _COMMON:
             for cut in (len(parts), len(parts) - 1):
                 candidate = "/".join(parts[:cut]) + ".py"
                 if cut >= 2 and candidate not in paths:

@@ -294,11 +294,12 @@ async def localize(search: Search, p: SearchParams, plan: Plan, modalities: Sequ
         if a is not None and a.hits:
             used[s.kind] = used.get(s.kind, 0) + 1
     asked = sorted({s.kind for s in subs})
+    asked_modalities = sorted({m for s in subs for m in s.params.modalities})
     notes = [
         ev.summary(),
         "localize: ranked files by "
         + (", ".join(f"{k} ({n} search{'es' if n > 1 else ''})" for k, n in sorted(used.items())) or "no evidence")
-        + (f"; modalities {', '.join(allowed)}" if allowed else "; no modality to ask"),
+        + (f"; modalities {', '.join(asked_modalities)}" if asked_modalities else "; no modality to ask"),
     ]
     if not subs:
         notes.append(

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from inprocess import coordinator_in_process
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.cli import main
@@ -254,3 +255,58 @@ def test_cli_search_intent_localize(
     assert main(["search", "--in-process", "--intent", "localise", "x"]) == 2
     err = capsys.readouterr().err
     assert "unknown intent 'localise'" in err and "localize" in err  # the valid intents are listed
+
+
+def test_the_python_client_over_grpc_localizes_and_names_bad_intents(shop: Path) -> None:
+    import fourfold
+    from fourfold.errors import InvalidInput
+
+    with coordinator_in_process(shop) as address, fourfold.Client(address) as client:
+        answer = client.search(REPORT, k=3, snippets=True)  # classified: a report
+        assert answer.intent == "localize" and answer.hits[0].hit.path == "shop/pricing.py"
+        assert answer.hits[0].hit.symbol == "apply_discount" and answer.notes
+        forced = client.search("shipping zone is missing for some countries", intent="localize", k=3)
+        assert forced.intent == "localize" and forced.hits[0].hit.path == "shop/shipping.py"
+        with pytest.raises(InvalidInput, match=r"unknown intent 'localise'.*localize"):
+            client.search("x", intent="localise")
+
+
+def test_eval_asks_each_query_in_its_own_repositories_and_compares_an_option() -> None:
+    from fourfold.coordinator import evaluate
+
+    queries = [
+        evaluate.EvalQuery("a", "report a", "localize", "file", (evaluate.Relevant("r1", "x.py"),)),
+        evaluate.EvalQuery("b", "report b", "localize", "file", (evaluate.Relevant("r2", "y.py"),)),
+    ]
+    asked: list[SearchParams] = []
+
+    class Reply:
+        def __init__(self, p: SearchParams) -> None:
+            path = "x.py" if p.repos == ("r1",) else "y.py"
+            off = p.options.get("localize") == "off"
+            self.intent = "exact_match" if off else "localize"
+            self.hits = () if off else (FusedHitStub(p.repos[0], path),)
+            self.partial, self.notes = False, ()
+
+    def search(p: SearchParams) -> Reply:
+        asked.append(p)
+        return Reply(p)
+
+    scoped = evaluate.scoped(search, per_query=evaluate.relevant_repos(queries))
+    out = evaluate.run_suite(scoped, queries, ["text"], compare={"fused+localize=off": {"localize": "off"}})
+    assert list(out) == ["fused", "fused+localize=off", "text"]
+    assert [p.repos for p in asked] == [("r1",)] * 3 + [("r2",)] * 3
+    rows = {r.answer: r.summary for r in evaluate.rows_for("s", out) if r.intent == "all"}
+    assert rows["fused"].success_at_5 == 1.0 and rows["fused+localize=off"].zero_result_rate == 1.0
+    assert rows["fused+localize=off"].routing_accuracy == 0.0  # a comparison column is routed, so it is scored so
+    (everything,) = [g for g in evaluate.glance("s", out) if g.intent == "all"]
+    assert everything.best == "text"  # a comparison column is not a single modality
+
+
+class FusedHitStub:
+    def __init__(self, repo: str, path: str) -> None:
+        from fourfold.plugins.types import Hit
+
+        self.hit = Hit("id", repo, path, 1, 2, 1.0)
+        self.repo, self.path, self.start_line, self.end_line = repo, path, 1, 2
+        self.modalities: dict[str, object] = {}

@@ -104,8 +104,9 @@ async def follow_up_rounds(
     """Run the ``FollowUp`` rounds the answers ask for, each after the previous one.
 
     A follow-up goes only to the asking modality's shards (``covering``: modality -> (shard,
-    repositories)) whose repositories meet its own, as ``query`` with its options added. The same
-    follow-up asked twice in one round (or by two shards) is asked once. Stops when no answer asks
+    repositories)) whose repositories meet its own (every one when it names none), as ``query``
+    with its options added. The same follow-up asked twice in one round (or by two shards) is
+    asked once. Stops when no answer asks
     for more, after ``max_rounds``, or at the deadline; what the options mean is the modality's
     business.
     """
@@ -118,7 +119,7 @@ async def follow_up_rounds(
             for f in a.result.follow_ups if a.result is not None else ():
                 options = tuple(sorted(f.options.items()))
                 for shard, repos in covering.get(a.modality, ()):
-                    if set(repos) & set(f.repos):
+                    if not f.repos or set(repos) & set(f.repos):
                         asks.setdefault(
                             (a.modality, shard, options), replace(query, options={**query.options, **f.options})
                         )
@@ -129,6 +130,23 @@ async def follow_up_rounds(
         rounds += 1
         latest = list(await asyncio.gather(*(ask(m, s, q) for (m, s, _), q in asks.items())))
         answers.extend(latest)
+
+
+#: The most absence notes said for one modality (partitions suggesting different near names).
+MAX_ABSENCE_NOTES = 3
+
+
+def absence_notes(results: Sequence[ShardResult]) -> list[str]:
+    """One modality's ``absence_notes`` that hold for the index: only when none of its shards found
+    anything and every one that answered said what it lacks. Those with a suggestion first
+    ("did you mean"), at most ``MAX_ABSENCE_NOTES``."""
+    if not results or any(r.hits or not r.absence_notes for r in results):
+        return []
+    said = list(dict.fromkeys(n for r in results for n in r.absence_notes))
+    hinted = [n for n in said if ";" in n]
+    if hinted:  # a suggestion says the plain note too
+        said = hinted + [n for n in said if n not in hinted and not any(h.startswith(n) for h in hinted)]
+    return said[:MAX_ABSENCE_NOTES]
 
 
 @dataclass(frozen=True, slots=True)
@@ -658,6 +676,10 @@ class Engine:
             out.per_modality[a.modality].append(list(a.result.hits))
             out.results.append(a.result)
             for n in a.result.notes:
+                if n not in out.notes:
+                    out.notes.append(n)
+        for modality in weights:
+            for n in absence_notes([a.result for a in answers if a.modality == modality and a.result is not None]):
                 if n not in out.notes:
                     out.notes.append(n)
         return out

@@ -151,6 +151,7 @@ class IndexSummary:
     failed_shards: list[str] = field(default_factory=list)
     carried_shards: int = 0  # shards linked from the previous generation, not rebuilt
     changed_repos: list[str] = field(default_factory=list)  # repositories whose shards were rebuilt
+    live_seconds: float = 0.0  # from the start until the new generation was live (before the clean-up)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -167,6 +168,7 @@ class IndexSummary:
             "failed_shards": list(self.failed_shards),
             "carried_shards": self.carried_shards,
             "changed_repos": list(self.changed_repos),
+            "live_seconds": round(self.live_seconds, 3),
         }
 
 

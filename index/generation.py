@@ -68,6 +68,7 @@ class ShardJob:
     previous_dir: str | None
     generation: str
     settings: dict[str, str]
+    peers: tuple[str, ...] = ()  # a partition's build: every repository of the modality
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,9 @@ def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: Bu
     reader = GenerationReader(build_dir, building=True)  # the manifest is written after the shards
     try:
         modality = get_registry().modality(job.modality)
-        if sharding_of(modality, job.settings) == "partitioned":
+        partitioned = sharding_of(modality, job.settings) == "partitioned"
+        incremental = partitioned and _incremental(modality)
+        if partitioned and not incremental:
             segments = reader.segments()  # every segment; the shard keeps what its repositories need
         elif job.spec.files:
             segments = reader.segments(files=job.spec.files)
@@ -127,10 +130,19 @@ def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: Bu
             settings=job.settings,
             map_batches=map_batches,
             progress=progress,
+            peers=job.peers,
+            build_id=str(build_dir.resolve()),
+            paths_of=reader.paths if incremental else None,
+            segments_of=(lambda repos: _only_of(reader, repos)) if incremental else None,
         )
         return modality.build(segments, shard_dir, ctx)
     finally:
         reader.close()
+
+
+def _only_of(reader: GenerationReader, repos: Sequence[str]) -> Iterator[Segment]:
+    """The segments of exactly ``repos`` (``reader.segments`` reads every repository for none)."""
+    return reader.segments(repos=repos) if repos else iter(())
 
 
 class LocalShardExecutor:
@@ -298,9 +310,9 @@ def build_generation(
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
         scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
-        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev)) for name in chosen]
+        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev, build_dir)) for name in chosen]
         jobs = [
-            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation)
+            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, shardings[name])
             for name, plan in plans
             for spec in plan.build
         ]
@@ -320,7 +332,7 @@ def build_generation(
             generation, prev, key, scan, specs, summary, failed, settings, chosen, centrality, build_dir, carried
         )
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
-        _publish(store, build_dir, generation, additions, report)
+        _publish(store, build_dir, generation, additions, report, summary, started)
         return summary
 
 
@@ -463,10 +475,13 @@ def _scan_repo(
     segmented; if its content then turns out equal (files touched, not changed), it still counts
     as unchanged, so its shards may carry.
     """
+    before = prev.repos.get(name) if prev.carry else None
+    pinned = _pinned_files(name, path, options, prev, before)
+    if pinned is not None:  # a sync's checkout at the commit indexed last time: nothing to walk
+        return _carry_repo(name, prev, seg_path, summary, report, before or {}, options, pinned)
     walked = walk_repository(path)
     summary.skipped.update(walked.skipped)
     stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
-    before = prev.repos.get(name) if prev.carry else None
     if (
         prev.reader is not None
         and before is not None
@@ -474,28 +489,73 @@ def _scan_repo(
         and prev.reader.segment_db(name).is_file()
     ):
         # nothing under the repository moved: its segments (and centrality) carry over as they are
-        link_tree(prev.reader.segment_db(name), seg_path)
-        summary.files += int(before.get("files", 0))
-        summary.bytes += int(before.get("bytes", 0))
-        summary.segments += int(before.get("segments", 0))
-        summary.reused_files += int(before.get("files", 0))
-        n = int(before.get("files", 0))
-        report(IndexProgress("segment", n, n, f"{name}: unchanged", unit="files", repo=name))
-        return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
+        return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
         name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
     )
     record["stat_key"] = stat_key
     record["content_key"] += options.key()
     record["commit"] = options.commit or record["head"]
+    record["options_key"] = options.key()
     files = record.pop("_files")
     # touched but not changed: the shards carry over
     same = before is not None and before.get("content_key") == record["content_key"]
     return _ScannedRepo(record, files, unchanged=same)
 
 
+def _carry_repo(
+    name: str,
+    prev: _Previous,
+    seg_path: Path,
+    summary: IndexSummary,
+    report: Progress,
+    before: dict[str, Any],
+    options: RepoOptions,
+    sizes: list[tuple[str, int]],
+) -> _ScannedRepo:
+    """Link an unchanged repository's segment database into the new generation."""
+    assert prev.reader is not None
+    link_tree(prev.reader.segment_db(name), seg_path)
+    n = int(before.get("files", 0))
+    summary.files += n
+    summary.bytes += int(before.get("bytes", 0))
+    summary.segments += int(before.get("segments", 0))
+    summary.reused_files += n
+    report(IndexProgress("segment", n, n, f"{name}: unchanged", unit="files", repo=name))
+    return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
+
+
+def _pinned_files(
+    name: str, path: Path, options: RepoOptions, prev: _Previous, before: dict[str, Any] | None
+) -> list[tuple[str, int]] | None:
+    """The (path, size) list of a repository a sync checked out at the very commit, path and
+    options of its previous build (its files are the commit's: nothing to walk or stat), read
+    from its previous segment database; None when it must be walked."""
+    if not options.commit or prev.reader is None or before is None:
+        return None
+    if (before.get("commit"), before.get("path"), before.get("options_key")) != (
+        options.commit,
+        str(path),
+        options.key(),
+    ):
+        return None
+    db = prev.reader.segment_db(name)
+    if not db.is_file():
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            return [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
+    except sqlite3.Error:
+        return None  # built before the files table: walk it once
+
+
 def _plan_modality(
-    name: str, sharding: str, scan: _RepoScan, options: Mapping[str, RepoOptions], prev: _Previous
+    name: str,
+    sharding: str,
+    scan: _RepoScan,
+    options: Mapping[str, RepoOptions],
+    prev: _Previous,
+    build_dir: Path | None = None,
 ) -> _ShardPlan:
     """Which of a modality's shards carry over from the previous generation and which are built.
 
@@ -510,7 +570,10 @@ def _plan_modality(
     )
     carried: list[ShardSpec] = []
     build: list[ShardSpec] = []
-    wanting = {r: f for r, f in scan.files.items() if name in (options.get(r, RepoOptions()).modalities or (name,))}
+    wanting = {r: scan.files[r] for r in _wanting(name, scan, options)}
+    modality = get_registry().modality(name)
+    if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs and build_dir:
+        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir)
     if sharding == "repo":
         for repo in sorted(wanting):
             mine = [s for s in prev_specs if s.repos == (repo,)] if repo in scan.unchanged else []
@@ -533,6 +596,44 @@ def _plan_modality(
     return _ShardPlan(tuple(carried), tuple(build))
 
 
+def _incremental(modality: Any) -> bool:
+    """Whether a partitioned modality rebuilds only the partitions a change touches (see ``Modality``)."""
+    return callable(getattr(modality, "stale_partitions", None))
+
+
+def _plan_partitions(
+    modality: Any,
+    scan: _RepoScan,
+    wanting: Mapping[str, list[tuple[str, int]]],
+    prev_specs: Sequence[ShardSpec],
+    reader: GenerationReader,
+    build_dir: Path,
+) -> _ShardPlan:
+    """An incremental partitioned modality's plan: a partition carries unless its repository
+    changed or the modality says a change elsewhere makes it stale (the graph: it imports a
+    changed repository)."""
+    previous = {s.repos[0]: reader.shard_dir(s) for s in prev_specs if len(s.repos) == 1}
+    previous = {r: d for r, d in previous.items() if d.is_dir()}
+    changed = frozenset((set(wanting) - scan.unchanged) | (set(previous) - set(wanting)))
+    paths = {r: [p for p, _ in wanting[r]] for r in changed if r in wanting}
+    stale: frozenset[str] = frozenset()
+    if changed:
+        building = GenerationReader(build_dir, building=True)  # the changed repositories' new segments
+        try:
+            stale = modality.stale_partitions(changed, previous, paths, lambda repos: _only_of(building, repos))
+        finally:
+            building.close()
+    by_repo = {s.repos[0]: s for s in prev_specs if len(s.repos) == 1}
+    carried: list[ShardSpec] = []
+    build: list[ShardSpec] = []
+    for repo in sorted(wanting):
+        if repo in previous and repo not in changed and repo not in stale:
+            carried.append(by_repo[repo])
+        else:
+            build.append(ShardSpec(modality.name, repo, f"{modality.name}/{repo}", (repo,)))
+    return _ShardPlan(tuple(carried), tuple(build))
+
+
 def _shard_job(
     modality: str,
     spec: ShardSpec,
@@ -542,8 +643,10 @@ def _shard_job(
     settings: Mapping[str, str],
     build_dir: Path,
     generation: str,
+    sharding: str = "repo",
 ) -> ShardJob:
-    """The job that builds one planned shard: its settings, and the previous shard's folder if there is one."""
+    """The job that builds one planned shard: its settings, the previous shard's folder if there
+    is one, and for a partition every repository of the modality (its peers)."""
     prev_dir = prev.reader.shard_dir(spec) if prev.reader is not None else None
     # repo_path.<name>: the registered folder, for modalities that read more than segments (git history)
     job_settings = {**settings, **{f"repo_path.{r}": scan.stats[r]["path"] for r in spec.repos}}
@@ -556,7 +659,13 @@ def _shard_job(
         str(prev_dir) if prev_dir is not None and prev_dir.is_dir() else None,
         generation,
         job_settings,
+        _wanting(modality, scan, options) if sharding == "partitioned" else (),
     )
+
+
+def _wanting(modality: str, scan: _RepoScan, options: Mapping[str, RepoOptions]) -> tuple[str, ...]:
+    """The repositories of the build that want ``modality`` (``RepoOptions.modalities``)."""
+    return tuple(sorted(r for r in scan.files if modality in (options.get(r, RepoOptions()).modalities or (modality,))))
 
 
 def _link_carried(carried: Sequence[ShardSpec], prev: _Previous, build_dir: Path, report: Progress) -> None:
@@ -656,14 +765,22 @@ def _manifest(
 
 
 def _publish(
-    store: IndexStore, build_dir: Path, generation: str, additions: Sequence[tuple[Path, str]], report: Progress
+    store: IndexStore,
+    build_dir: Path,
+    generation: str,
+    additions: Sequence[tuple[Path, str]],
+    report: Progress,
+    summary: IndexSummary,
+    started: float,
 ) -> None:
     """Register the added repositories, then switch the store to the new generation."""
     for path, name in additions:
         store.register_repo(name, path)
     report(IndexProgress("switch", 0, 1, f"switching to {generation}", unit="steps"))
-    store.publish(build_dir, generation)
+    store.publish(build_dir, generation, collect=False)
     report(IndexProgress("switch", 1, 1, f"{generation} is live", unit="steps"))
+    summary.live_seconds = time.perf_counter() - started
+    store.collect_after_publish(generation)  # after the switch: the answers do not wait for the clean-up
 
 
 def _integrity(
@@ -790,6 +907,7 @@ def _segment_repo(
             repo_segments.extend(segs)
             files_in_repo.append((rel, size))
             n_bytes += size
+        segdb.executemany("INSERT OR REPLACE INTO files (path, size) VALUES (?, ?)", files_in_repo)
         catalog.commit()
         summary.files += len(files_in_repo)
         summary.bytes += n_bytes

@@ -221,8 +221,9 @@ class IndexStore:
             n += 1
         return n
 
-    def publish(self, build_dir: Path, generation: str) -> Path:
-        """Rename a finished build into place and switch LIVE to it atomically."""
+    def publish(self, build_dir: Path, generation: str, collect: bool = True) -> Path:
+        """Rename a finished build into place and switch LIVE to it atomically; then (``collect``)
+        remove the generations no longer kept."""
         final = self.generations_dir / generation
         os.replace(build_dir, final)
         tmp = self.home / f".LIVE.{os.getpid()}.tmp"
@@ -230,8 +231,13 @@ class IndexStore:
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, self.home / "LIVE")
-        self._collect_garbage(generation)
+        if collect:
+            self._collect_garbage(generation)
         return final
+
+    def collect_after_publish(self, live: str) -> list[str]:
+        """The clean-up ``publish(collect=False)`` left: the generations beyond the kept ones."""
+        return self._collect_garbage(live)
 
     def _collect_garbage(self, live: str, keep: int = KEEP_GENERATIONS) -> list[str]:
         """Remove every generation but the newest ``keep`` and the live one; their names, oldest first.
@@ -390,6 +396,13 @@ class GenerationReader:
             ):
                 yield Segment(*row)
 
+    def paths(self, repo: str) -> list[str]:
+        """The paths of ``repo``'s files with segments in this generation, sorted."""
+        conn = self._conn(repo)
+        if conn is None:
+            return []
+        return [p for (p,) in conn.execute("SELECT DISTINCT path FROM segments WHERE repo = ? ORDER BY path", (repo,))]
+
     def _lookup(self, ids: Iterable[str], repos: Iterable[str], columns: str) -> Iterator[tuple[Any, ...]]:
         """Rows (``columns``) of the segments with these ids, searched in ``repos`` (every one when empty)."""
         ids = list(dict.fromkeys(ids))
@@ -428,22 +441,33 @@ class GenerationReader:
 def link_tree(src: Path, dst: Path) -> None:
     """Hard-link ``src`` (a file, or a folder's files recursively) at ``dst``: how an unchanged
     shard or segment database joins a new generation without being rewritten. Copies where a link
-    is impossible (another file system). The linked files are immutable: nothing writes to them."""
-    if src.is_file():
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(src, dst)
-        except OSError:
-            shutil.copy2(src, dst)
+    is impossible (another file system). The linked files are immutable: nothing writes to them.
+
+    Plain ``os`` calls on strings: a fleet update links thousands of files, and path objects
+    cost more than the links."""
+    source, target = os.fspath(src), os.fspath(dst)
+    if os.path.isfile(source):
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        _link(source, target)
         return
-    for folder, _dirs, files in os.walk(src):
-        rel = Path(folder).relative_to(src)
-        (dst / rel).mkdir(parents=True, exist_ok=True)
-        for name in files:
-            try:
-                os.link(Path(folder) / name, dst / rel / name)
-            except OSError:
-                shutil.copy2(Path(folder) / name, dst / rel / name)
+    _link_folder(source, target)
+
+
+def _link_folder(source: str, target: str) -> None:
+    os.makedirs(target, exist_ok=True)
+    with os.scandir(source) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                _link_folder(entry.path, os.path.join(target, entry.name))
+            else:
+                _link(entry.path, os.path.join(target, entry.name))
+
+
+def _link(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def create_segments_db(path: Path) -> sqlite3.Connection:
@@ -456,6 +480,7 @@ def create_segments_db(path: Path) -> sqlite3.Connection:
             content_hash TEXT NOT NULL, symbol TEXT, kind TEXT, signature TEXT, qualified_name TEXT,
             parent_id TEXT, centrality REAL NOT NULL DEFAULT 0);
         CREATE INDEX segments_file ON segments(repo, path);
+        CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER NOT NULL);
         """
     )
     return conn

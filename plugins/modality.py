@@ -60,6 +60,11 @@ class BuildContext:
     spreads a build's heavy batches over the cluster (see ``MapBatches``); ``None`` means "do the
     work in this process", which is always correct. ``progress``, when the host gives one, hears
     how far the build is (see ``BuildProgress``).
+
+    A partitioned build gets its repository's segments; ``peers`` names the generation's other
+    repositories that want the modality, ``paths_of(repo)`` lists a repository's files and
+    ``segments_of(repos)`` streams their segments, so a partition reads only the repositories it
+    needs (the graph: those its repository imports).
     """
 
     generation: str
@@ -69,6 +74,10 @@ class BuildContext:
     settings: Mapping[str, str] = field(default_factory=dict)
     map_batches: MapBatches | None = None
     progress: BuildProgress | None = None
+    peers: tuple[str, ...] = ()
+    build_id: str = ""  # one build's identity (its folder), for what a modality caches across its shards
+    paths_of: Callable[[str], Sequence[str]] | None = None
+    segments_of: Callable[[Sequence[str]], Iterable[Segment]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +105,14 @@ class Modality(Protocol):
 
     ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
     repository, large ones split), ``"global"`` (one shard over every repository) or
-    ``"partitioned"`` (a shard per repository, never split, whose build gets every segment of the
-    generation with ``context.repos`` naming the partition: for data that is one whole, such as
-    the graph, stored in parts; a partition reports the hits it owns and hands work that
-    continues elsewhere back as ``ShardResult.follow_ups``). The build setting
+    ``"partitioned"`` (a shard per repository, never split, with ``context.repos`` naming the
+    partition: for data that is one whole, such as the graph, stored in parts; a partition
+    reports the hits it owns and hands work that continues elsewhere back as
+    ``ShardResult.follow_ups``). A partitioned build gets every segment of the generation, unless
+    the modality has ``stale_partitions(changed, previous, paths, segments_of) -> frozenset[str]``:
+    then it gets its repository's segments and reads others through the context
+    (``segments_of``), and on an update only its partitions that method names (besides the
+    changed repositories') are rebuilt; the others carry over. The build setting
     ``<name>.sharding=global`` builds any modality as one shard. A modality that cannot answer a
     query (no model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
     """

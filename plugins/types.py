@@ -137,8 +137,10 @@ class FollowUp:
     again, with ``options`` added to its options".
 
     A modality whose answer spans shards (the partitioned graph's multi-hop walks) hands the work
-    it cannot finish to the shards that can. The coordinator knows nothing of what the options
-    mean: it runs the rounds, appends the answers to the modality's lists and merges them.
+    it cannot finish to the shards that can. ``repos`` empty: every shard of the modality the
+    search may ask (the graph's impact walk: only the partitions of code that uses a node know
+    it). The coordinator knows nothing of what the options mean: it runs the rounds, appends the
+    answers to the modality's lists and merges them.
     """
 
     repos: tuple[str, ...]
@@ -153,6 +155,9 @@ class ShardResult:
     ``line_counts``: ``total_matches`` counts matching lines and ``total_files`` the files holding
     them (literal and regex search), so a caller can tell whether it holds every match;
     ``total_lower_bound``: the shard stopped counting early and the totals are lower bounds.
+    ``absence_notes``: what this shard's part does not hold ("no definition named X"), which only
+    holds for the index when no shard of the modality found anything and every one said so (a
+    partition cannot know that no other defines a name); the coordinator says them only then.
     """
 
     hits: tuple[Hit, ...]
@@ -162,6 +167,7 @@ class ShardResult:
     total_files: int = 0
     line_counts: bool = False
     total_lower_bound: bool = False
+    absence_notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,6 +165,34 @@ def test_sync_indexes_what_moved_only_and_survives_a_broken_upstream(
     assert state["beta"]["status"] == "stale" and state["alpha"]["status"] == "ok"
 
 
+def test_a_repository_whose_commit_did_not_move_is_carried_without_walking_its_files(
+    upstreams: dict[str, Upstream], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fleet update costs what moved: alpha's checkout is at the commit it was indexed at, so the
+    build neither walks nor stats its files (its file list comes from its segment database)."""
+    import fourfold.index.generation as generation
+
+    store = IndexStore(tmp_path / "home")
+    entries = [f"  - name: {n}\n    url: {u.url}\n" for n, u in upstreams.items()]
+    fleet = parse_fleet(write_fleet(tmp_path / "fourfold.yaml", entries).read_text())
+    sync(store, fleet, build(store))
+    walked: list[str] = []
+    real_walk = generation.walk_repository
+    monkeypatch.setattr(generation, "walk_repository", lambda path: walked.append(path.name) or real_walk(path))
+    upstreams["beta"].commit({"beta/extra.py": "def beta_extra():\n    return 2\n"})
+    upstreams["beta"].push()
+    moved = sync(store, fleet, build(store))
+    assert list(moved.moved) == ["beta"] and moved.summary is not None
+    assert "alpha" not in walked and "beta" in walked  # alpha: carried from its segment database
+    assert moved.summary.changed_repos == ["beta"] and moved.summary.carried_shards == 2
+    assert 0 < moved.summary.live_seconds <= moved.summary.seconds + 60
+    live = store.require_live()
+    assert "alpha_core" in {s.symbol for s in live.segments(repos=["alpha"])}
+    assert "beta_extra" in {s.symbol for s in live.segments(repos=["beta"])}
+    record = live.manifest["repos"]["alpha"]
+    assert record["files"] == 2 and record["commit"] in fleet_state(store)["repos"]["alpha"]["revisions"].values()
+
+
 def test_a_damaged_mirror_heals_and_a_corrupt_upstream_goes_stale(
     upstreams: dict[str, Upstream], tmp_path: Path
 ) -> None:

@@ -77,8 +77,8 @@ def test_one_changed_file_rebuilds_only_its_repository(store: IndexStore, tmp_pa
     checked = after.manifest["integrity"]["shards"]
     assert checked["text/alpha"] == before.manifest["integrity"]["shards"]["text/alpha"]
     assert set(checked) == {s.folder for s in after.shards()}
-    # a shard over several repositories (the graph's partitions hold cross-repository edges) is rebuilt
-    assert summary.carried_shards == 2
+    # alpha's graph partition imports nothing of beta's: it carries too (see the graph's links.py)
+    assert summary.carried_shards == 3
     symbols = {s.symbol for s in after.segments(repos=["beta"])}
     assert "beta_fresh_name" in symbols and "beta_f1" not in symbols
     # the carried and the rebuilt shards load and answer
@@ -99,7 +99,7 @@ def test_touched_but_unchanged_files_still_carry(store: IndexStore, tmp_path: Pa
 def test_a_new_repository_leaves_the_others_carried(store: IndexStore, tmp_path: Path) -> None:
     summary = build_generation(store, [(_repo(tmp_path, "gamma", 2), "gamma")], modalities=MODALITIES)
     assert summary.changed_repos == ["gamma"]
-    assert summary.carried_shards == 4  # text and structural of alpha and beta
+    assert summary.carried_shards == 6  # text, structural and graph of alpha and beta (neither imports gamma)
     assert summary.reused_files == 6 and summary.files == 8
     assert sorted(store.require_live().manifest["repos"]) == ["alpha", "beta", "gamma"]
 
@@ -116,7 +116,7 @@ def test_remove_publishes_a_generation_without_it_and_gc_keeps_two(store: IndexS
     summary = build_generation(store, [], modalities=MODALITIES)
     live = store.require_live()
     assert sorted(live.manifest["repos"]) == ["alpha"] and {s.repos for s in live.shards()} == {("alpha",)}
-    assert summary.changed_repos == [] and summary.carried_shards == 2  # text and structural of alpha
+    assert summary.changed_repos == [] and summary.carried_shards == 3  # text, structural, graph of alpha
     build_generation(store, [], modalities=MODALITIES)
     names = sorted(p.name for p in store.generations_dir.glob("g*"))
     assert len(names) == 2 and names[-1] == store.live_generation()  # automatic: the live one and the previous

@@ -54,6 +54,7 @@ def result_to_pb(
         total_files=r.total_files,
         line_counts=r.line_counts,
         total_lower_bound=r.total_lower_bound,
+        absence_notes=list(r.absence_notes),
     )
 
 
@@ -66,4 +67,5 @@ def result_from_pb(m: worker_pb2.ShardSearchResponse) -> ShardResult:
         total_files=m.total_files,
         line_counts=m.line_counts,
         total_lower_bound=m.total_lower_bound,
+        absence_notes=tuple(m.absence_notes),
     )

@@ -1,30 +1,26 @@
 """The graph modality: imports, calls, references and inheritance between definitions.
 
 Sharding is ``partitioned``: one shard per repository (``graph/<repo>``), never split by size.
-Name resolution and PageRank stay global (an import reaches any repository's definitions; a
-call from one repository into another is exactly the edge a blast radius must not lose), so
-every partition is built from the one graph over all repositories: it stores the whole node
-table (every partition names symbols and suggests near names as the single graph does), marks
-its own nodes ``owned``, and keeps every edge with at least one end in its repository, so a
-cross-repository edge is stored at both ends. A partition reports only hits it owns: callers,
-callees and references come back complete in one round, each hit from exactly one shard. Impact
-and path walks that leave the repository hand their frontier to the owning partitions as
-``FollowUp`` rounds (``graph.seeds``, ``graph.path_state``), which the coordinator runs; the
-merged answer equals the single graph's (see ``shard.py``). The build setting
-``graph.sharding=global`` gives the single shard ``graph/all`` instead.
+A call from one repository into another is exactly the edge a blast radius must not lose, so a
+partition is built from its repository and the repositories it imports (``links.py``): never
+from the whole fleet, so an update costs what changed and what uses it, not the fleet. It stores
+the edges leaving its own nodes, with the nodes they reach as stubs (``store.py``). Callers,
+callees and references come back complete in one round, each hit from the partition that owns
+the code that uses. Impact and path walks that leave the repository continue as ``FollowUp``
+rounds (``graph.seeds``, ``graph.path_state``, naming nodes by segment id), which the
+coordinator runs; the merged answer equals the single graph's (see ``shard.py``). The build
+setting ``graph.sharding=global`` gives the single shard ``graph/all`` instead.
 
-The graph is built once per index build: ``fourfold_compute_centrality`` (called by the indexer
-before the shards are built) builds it and keeps it in this process, keyed by the segments' ids
-and content hashes; ``build`` of every partition then writes that graph instead of parsing and
-resolving everything again, and frees it once every repository's partition is written. A shard
-built in another process (a Ray task) finds no cached graph and builds its own: the result is
-the same (the graph's node order is canonical), only slower.
+``fourfold_compute_centrality`` (called by the indexer per repository before the shards are
+built) builds that repository's graph and keeps it in this process, keyed by the segments' ids
+and content hashes, so a partition with no dependencies is written from it without parsing again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins.graph.links import Links, dependencies, import_names, provided_names, stale, surface_of
 from fourfold.plugins.graph.resolve import GraphData, build_graph
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.graph.store import centrality_of, save_graph
@@ -115,22 +112,107 @@ class GraphModality:
     sharding = "partitioned"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        """Write the partition of ``context.repos`` (every repository when empty or when they cover all)."""
-        built = graph_of(list(segments), keep=True)
+        """Write the partition of ``context.repos`` (one repository), or the single graph.
+
+        The host gives a partition its repository's segments and ``context.segments_of`` to read
+        its dependencies' (see ``links.py``); segments of other repositories given directly serve
+        as the pool dependencies are chosen from. Without either, the segments are the single graph.
+        """
+        given = list(segments)
+        if context.segments_of is None and (not context.repos or {s.repo for s in given} <= set(context.repos)):
+            return self._build_single(given, shard_dir)
+        return self._build_partition(given, shard_dir, context)
+
+    def _build_single(self, segments: list[Segment], shard_dir: Path) -> BuildStats:
+        built = graph_of(segments, keep=True)
         data = built.data
-        repos = {n.repo for n in data.nodes}
-        partition = () if not context.repos or repos <= set(context.repos) else tuple(sorted(context.repos))
-        _written(built, partition or repos)
-        size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=partition)
-        owned = sum(1 for n in data.nodes if n.kind != "module" and (not partition or n.repo in partition))
+        _written(built, {n.repo for n in data.nodes})
+        size = save_graph(data, shard_dir, built.pagerank, built.degree)
         usage = sum(1 for key in data.edges if key[2] != 0)
         reuse = ", graph reused" if built.reused else ""
-        scope = f"partition {', '.join(partition)}: {owned} of " if partition else ""
-        notes = (f"graph: {scope}{data.segment_count} segments, {usage} usage edges{reuse}", *data.notes)
-        return BuildStats(segments=owned if partition else data.segment_count, bytes_on_disk=size, notes=notes)
+        notes = (f"graph: {data.segment_count} segments, {usage} usage edges{reuse}", *data.notes)
+        return BuildStats(segments=data.segment_count, bytes_on_disk=size, notes=notes)
+
+    def _build_partition(self, given: list[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
+        if len(context.repos) != 1:
+            raise ValueError(f"a graph partition is one repository, not {list(context.repos)}")
+        repo = context.repos[0]
+        own = [s for s in given if s.repo == repo]
+        pool: dict[str, list[Segment]] = defaultdict(list)
+        for seg in given:
+            if seg.repo != repo:
+                pool[seg.repo].append(seg)
+        if context.segments_of is not None:
+            peers = [p for p in context.peers if p != repo]
+            paths_of = context.paths_of or (lambda r: ())
+            load = context.segments_of
+        else:
+            peers = sorted(pool)
+
+            def paths_of(r: str) -> Sequence[str]:
+                return sorted({s.path for s in pool[r]})
+
+            def load(rs: Sequence[str]) -> Iterable[Segment]:
+                return (s for r in rs for s in pool[r])
+
+        provided = {p: _provided(context.build_id, p, paths_of) for p in peers} if context.build_id else {}
+        if not context.build_id:  # nothing says which build: no cache
+            provided = {p: provided_names(p, paths_of(p)) for p in peers}
+        mine = provided_names(repo, {s.path for s in own})
+        wanted = import_names(own) - mine
+        deps = dependencies(wanted, provided)
+        built = graph_of([*own, *load(deps)], keep=False)
+        data = built.data
+        size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=(repo,))
+        stubs: dict[str, set[str]] = defaultdict(set)
+        for (src, dst, _), _value in data.edges.items():
+            if data.nodes[src].repo == repo and data.nodes[dst].repo != repo:
+                stubs[data.nodes[dst].repo].add(data.nodes[dst].id)
+        Links(
+            repo,
+            deps,
+            tuple(sorted(wanted)),
+            tuple(sorted(mine)),
+            tuple(sorted(surface_of(repo, own).names)),
+            {r: tuple(sorted(ids)) for r, ids in stubs.items()},
+            tuple(sorted({name for r, name in data.misses if r == repo})),
+        ).write(shard_dir)
+        owned = sum(1 for n in data.nodes if n.kind != "module" and n.repo == repo)
+        usage = sum(1 for (src, _, kind) in data.edges if kind != 0 and data.nodes[src].repo == repo)
+        using = f" with {len(deps)} dependencies ({', '.join(deps[:5])}{', ...' if len(deps) > 5 else ''})"
+        notes = (f"graph: partition {repo}: {owned} segments, {usage} usage edges{using if deps else ''}", *data.notes)
+        return BuildStats(segments=owned, bytes_on_disk=size, notes=notes)
+
+    def stale_partitions(
+        self,
+        changed: frozenset[str],
+        previous: Mapping[str, Path],
+        paths: Mapping[str, Sequence[str]],
+        segments_of: Callable[[Sequence[str]], Iterable[Segment]],
+    ) -> frozenset[str]:
+        """Which previous partitions (repository -> folder) a change to ``changed`` makes stale
+        (``paths``: the files of each changed repository still indexed, ``segments_of`` their
+        segments now); see ``links.stale``."""
+        provided = {r: provided_names(r, p) for r, p in paths.items()}
+        surfaces = {r: surface_of(r, segments_of([r])) for r in paths}
+        return stale(changed, previous, provided, surfaces)
 
     def load(self, shard_dir: Path) -> GraphShard:
         return GraphShard.open(shard_dir)
+
+
+#: Names each repository provides, per build (``BuildContext.build_id``): its paths are read once per build.
+_provided_cache: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _provided(build: str, repo: str, paths_of: Callable[[str], Sequence[str]]) -> frozenset[str]:
+    key = (build, repo)
+    found = _provided_cache.get(key)
+    if found is None:
+        if len(_provided_cache) > 100_000:
+            _provided_cache.clear()
+        found = _provided_cache[key] = provided_names(repo, paths_of(repo))
+    return found
 
 
 def compute_centrality(segments: Sequence[Segment]) -> dict[str, float]:

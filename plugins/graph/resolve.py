@@ -78,6 +78,9 @@ class GraphData:
     edges: dict[tuple[int, int, int], tuple[float, EdgeLines]]
     module_keys: dict[int, str] = field(default_factory=dict)  # module node -> dotted/import name
     notes: list[str] = field(default_factory=list)
+    #: (repository, name): a name its code looked up in another repository's module and did not find
+    #: (a partition is stale when that repository comes to define it; see ``links.py``)
+    misses: set[tuple[str, str]] = field(default_factory=set)
 
     @property
     def segment_count(self) -> int:
@@ -143,6 +146,7 @@ class _Builder:
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
         self.notes: list[str] = []
+        self.misses: set[tuple[str, str]] = set()
         self._load(segments)
 
     # --- indexing -----------------------------------------------------------------------------
@@ -323,7 +327,7 @@ class _Builder:
                     scope = self.nodes[src].parent  # a decorator runs in the scope around its definition
                 for target, weight in self._resolve_chain(f, scope, ref.chain, ref.local):
                     self._edge(src, target, kind, weight, ref.line)
-        return GraphData(self.nodes, self.edges, self.module_keys, self.notes)
+        return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
 
     def _definition_at(self, f: _File, line: int) -> int:
         node = f.owner[line] if line < len(f.owner) else -1
@@ -353,11 +357,19 @@ class _Builder:
                 continue
             module = self._resolve_module(f, imp.module)
             if module is None:
+                self.misses.add((f.repo, imp.module.rsplit(".", 1)[-1].rsplit("/", 1)[-1]))
                 continue
             self._edge(src, module, IMPORT, 1.0, imp.line)
             if imp.name is not None and imp.name != "*":
-                for target, weight in self._member(module, imp.name, 0):
+                found = self._member(module, imp.name, 0)
+                if not found:
+                    self._missed(f, module, imp.name)
+                for target, weight in found:
                     self._edge(src, target, IMPORT, weight, imp.line)
+
+    def _missed(self, f: _File, module: int, name: str) -> None:
+        if self.nodes[module].repo != f.repo:
+            self.misses.add((f.repo, name))
 
     def _resolve_module(self, f: _File, spec: str) -> int | None:
         if f.language == "python":
@@ -679,6 +691,8 @@ class _Builder:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))
             if not following:
                 if all(self.nodes[t].kind == "module" for t, _ in targets):
+                    for t, _ in targets:
+                        self._missed(f, t, name)
                     return []  # a name we do not know in a module we do: dynamic, or not indexed
                 return self._fallback(last, f.language, 0.5)  # an attribute of unknown type
             targets = following

@@ -31,6 +31,7 @@ import fnmatch
 import heapq
 import json
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,19 +73,24 @@ class _Found:
     via: int
 
 
-#: A path: its steps as (node, lines where the step before uses it), and its label (length, nodes).
-Chain = tuple[tuple[int, tuple[int, ...]], ...]
-Label = tuple[int, tuple[int, ...]]
+#: A path: its steps as (node id, lines where the step before uses it), and its label (length, node ids).
+Chain = tuple[tuple[str, tuple[int, ...]], ...]
+Label = tuple[int, tuple[str, ...]]
+#: What a path step's hit needs when another partition reports it: repository, path, start, end,
+#: symbol, kind, language, centrality, label.
+Described = list[Any]
 
 
 @dataclass(frozen=True, slots=True)
 class _PathState:
     """A path search between rounds: the smallest pending path to each node another partition
-    owns, the best path found, and each repository entry already expanded (node -> length)."""
+    owns, the best path found, each repository entry already expanded (node id -> length), and
+    what the steps of those paths look like (node id -> ``Described``)."""
 
-    pending: dict[int, tuple[int, Chain]]
+    pending: dict[str, tuple[int, Chain]]
     best: tuple[int, Chain] | None
-    done: dict[int, int]
+    done: dict[str, int]
+    nodes: dict[str, Described]
 
 
 def impact_score(distance: int, confidence: float) -> float:
@@ -101,6 +107,23 @@ def _label(distance: int, chain: Chain) -> Label:
     return distance, tuple(node for node, _ in chain)
 
 
+def _described_hit(node: str, d: Described, score: float, lines: tuple[int, ...], snippet: str) -> Hit:
+    return Hit(
+        segment_id=node,
+        repo=d[0],
+        path=d[1],
+        start_line=d[2],
+        end_line=d[3],
+        score=round(score, 6),
+        symbol=d[4],
+        kind=d[5],
+        language=d[6],
+        match_lines=lines,
+        centrality=d[7],
+        snippet=snippet,
+    )
+
+
 class GraphShard:
     """A loaded graph shard; read-only, so safe for concurrent ``search`` calls."""
 
@@ -108,6 +131,7 @@ class GraphShard:
         self.graph = graph
         names = sorted(graph.by_name)
         self._names = names
+        self._index = {node_id: i for i, node_id in enumerate(graph.ids)}  # follow-ups name nodes by id
 
     @classmethod
     def open(cls, shard_dir: Path) -> GraphShard:
@@ -130,13 +154,21 @@ class GraphShard:
                 ),
             )
         targets, notes = self._targets(question.symbol, query.repos, _only(query))
-        if not targets:
+        # a later round of a walk goes on from the nodes it carries, whether or not this partition knows the names
+        later = SEEDS_OPTION in query.options or PATH_OPTION in query.options
+        if not targets and self.graph.partition:  # another partition may know the name: said only if none does
+            if not later:
+                return ShardResult(hits=(), total_matches=0, absence_notes=tuple(notes))
+            notes = []
+        elif not targets and not later:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
         if question.relation == "path":
             ends, end_notes = self._targets(question.target, query.repos, _only(query))
-            notes += end_notes
-            if not ends:
-                return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
+            if not self.graph.partition:
+                notes += end_notes
+                if not ends:
+                    return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
+            # a partition searches on without knowing the end: the partition owning it does
             return self._path(query, question, targets, ends, notes)
         if question.relation in ("callers", "references"):
             return self._callers(query, question, targets, notes)
@@ -176,6 +208,8 @@ class GraphShard:
             )
             if modules:
                 return modules, []
+            if candidates and g.partition:  # another partition may hold the exact definition
+                return [], [f"graph: no definition named {symbol!r} in this index"]
             if candidates:
                 return candidates, [f"graph: no definition matches {symbol!r} exactly; answering for every {last!r}"]
         elif candidates:
@@ -206,9 +240,11 @@ class GraphShard:
 
     # --- hits ---------------------------------------------------------------------------------
 
-    def _accept(self, query: ModalityQuery, node: int) -> bool:
+    def _accept(self, query: ModalityQuery, node: int, stub: bool = False) -> bool:
+        """Whether ``node`` may be a hit: never a module; a stub only when ``stub`` (a callee: only
+        this partition knows the edge, so only it reports the stub)."""
         g = self.graph
-        if g.is_module(node) or not g.owned[node]:  # a stub is reported by the partition owning it
+        if g.is_module(node) or not (stub or g.owned[node]):
             return False
         if query.repos and g.repo[node] not in query.repos:
             return False
@@ -307,9 +343,10 @@ class GraphShard:
             hits.append(self._hit(node, float(best[i]), tuple(lines), f"uses {names}"))
         if len(users) > query.k:
             notes.append(f"graph: truncated: {len(users)} segments{self._scope(query)} use {names}, showing {query.k}")
-        # a partition sees only its own users: it says "nothing" only when no repository's code uses the targets
-        if not len(users) and (not g.partitioned or not self._used_elsewhere(query, targets)):
+        # a partition sees only its own users: only the single graph can say that nothing uses the targets
+        if not len(users) and not g.partition and not self._used_elsewhere(query, targets):
             notes.append(f"graph: nothing in this index uses {names}")
+
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
 
     def _used_elsewhere(self, query: ModalityQuery, targets: list[int]) -> bool:
@@ -340,7 +377,7 @@ class GraphShard:
             for edge in g.outgoing(src):
                 kind = int(g.edge_kind[edge])
                 dst = int(g.dst[edge])
-                if kind not in USAGE_KINDS or dst in inside or not self._accept(query, dst):
+                if kind not in USAGE_KINDS or dst in inside or not self._accept(query, dst, stub=True):
                     continue
                 factor = 1.0 if kind == CALL else REFERENCE_FACTOR
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)
@@ -366,13 +403,16 @@ class GraphShard:
         g = self.graph
         start = self._with_members(targets)
         origin = set(start)
-        seeds = _seeds(query.options.get(SEEDS_OPTION), g.size, question.depth)
+        seeds = _seeds(query.options.get(SEEDS_OPTION), self._index, question.depth)
         layers: dict[int, dict[int, float]] = defaultdict(dict)  # distance -> node -> confidence followed with
-        for node, distance, confidence in seeds if seeds is not None else ((t, 0, 1.0) for t in start if g.owned[t]):
+        # round one: every target this partition holds, its own or a stub (users of a stub live here);
+        # later rounds: the stubs among the seeds (the owner of a seed walked its users already)
+        initial = ((t, 0, 1.0) for t in start) if seeds is None else ((n, d, c) for n, d, c in seeds if not g.owned[n])
+        for node, distance, confidence in initial:
             layers[distance][node] = max(layers[distance].get(node, 0.0), confidence)
         followed: set[int] = set()
         found: dict[int, _Found] = {}
-        handoff: dict[str, dict[int, tuple[int, float]]] = defaultdict(dict)  # repo -> node -> (distance, confidence)
+        handoff: dict[int, tuple[int, float]] = {}  # own node followed -> (distance, confidence)
         truncated = False
         for distance in range(question.depth):
             layer = layers.pop(distance, {})
@@ -383,22 +423,19 @@ class GraphShard:
                     continue
                 followed.add(node)
                 confidence = layer[node]
+                if g.owned[node] and node not in origin:  # its users elsewhere are in their own partitions
+                    handoff[node] = (distance, confidence)
                 for edge in g.incoming(node):
                     if int(g.edge_kind[edge]) not in USAGE_KINDS:
                         continue
                     src = int(g.src[edge])
-                    if self._hidden(query, src):
-                        continue  # the caller's world has no such code
+                    if self._hidden(query, src) or not g.owned[src]:
+                        continue  # the caller's world has no such code; or another partition's
                     if src in origin and (distance > 0 or src == node):
                         continue  # a target is reported only when it uses another target (an override calling super)
-                    if not g.owned[src]:  # its partition holds this edge too: hand it the walk at ``node``
-                        held = handoff[g.repo[src]]
-                        if node not in held or (distance, -confidence) < (held[node][0], -held[node][1]):
-                            held[node] = (distance, confidence)
-                        continue
                     weight = float(g.weight[edge])
                     conf = confidence * weight
-                    _reach(found, _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node))
+                    _reach(found, _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node), g.ids)
                     if (
                         weight >= MIN_FOLLOW_WEIGHT
                         and g.symbol[src] is not None
@@ -440,13 +477,10 @@ class GraphShard:
                 f"graph: truncated: {len(accepted)} dependents{self._scope(query)} within depth {question.depth}, "
                 f"showing {query.k}"
             )
-        follow_ups = tuple(
-            FollowUp(
-                (repo,),
-                {SEEDS_OPTION: json.dumps([[n, d, c] for n, (d, c) in sorted(held.items())], separators=(",", ":"))},
-            )
-            for repo, held in sorted(handoff.items())
-        )
+        follow_ups: tuple[FollowUp, ...] = ()
+        if handoff and g.partitioned:  # every partition holding a followed node as a stub walks on from it
+            seeds_out = [[g.ids[n], d, c] for n, (d, c) in sorted(handoff.items(), key=lambda item: g.ids[item[0]])]
+            follow_ups = (FollowUp((), {SEEDS_OPTION: json.dumps(seeds_out, separators=(",", ":"))}),)
         return ShardResult(hits=hits, total_matches=len(accepted), notes=tuple(notes), follow_ups=follow_ups)
 
     def _path(
@@ -455,20 +489,26 @@ class GraphShard:
         """The lexicographically first shortest dependency path (nested code costs nothing)."""
         g = self.graph
         goal = set(self._with_members(ends))
-        state = _path_state(query.options.get(PATH_OPTION), g.size)
+        state = _path_state(query.options.get(PATH_OPTION))
         if state is None:
-            state = _PathState({s: (0, ((s, ()),)) for s in sources}, None, {})
-        if not state.pending or not g.owned[min(state.pending, key=lambda n: _label(*state.pending[n]))]:
+            start: dict[str, tuple[int, Chain]] = {g.ids[s]: (0, ((g.ids[s], ()),)) for s in sources}
+            state = _PathState(start, None, {}, {g.ids[s]: self._describe(s) for s in sources})
+        if not state.pending:
+            return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
+        first = self._index.get(min(state.pending, key=lambda n: _label(*state.pending[n])))
+        if first is None or not g.owned[first]:
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))  # another partition holds the search
         best = state.best
         done = dict(state.done)
+        described = dict(state.nodes)
         heap: list[tuple[Label, int, Chain]] = []
-        rest: dict[int, tuple[int, Chain]] = {}
-        for node, (distance, chain) in state.pending.items():
-            if not g.owned[node]:
-                rest[node] = (distance, chain)
-            elif distance <= done.get(node, distance):
-                done[node] = distance
+        rest: dict[str, tuple[int, Chain]] = {}
+        for key, (distance, chain) in state.pending.items():
+            node = self._index.get(key)
+            if node is None or not g.owned[node]:
+                rest[key] = (distance, chain)
+            elif distance <= done.get(key, distance):
+                done[key] = distance
                 heap.append((_label(distance, chain), node, chain))
         heapq.heapify(heap)
         tentative = {node: label for label, node, _ in heap}
@@ -494,22 +534,27 @@ class GraphShard:
             for nxt, distance, lines in steps:
                 if nxt in settled or self._hidden(query, nxt):
                     continue
-                longer = (*chain, (nxt, lines))
+                key = g.ids[nxt]
+                longer = (*chain, (key, lines))
                 new = _label(distance, longer)
+                if key not in described:
+                    described[key] = self._describe(nxt)
                 if g.owned[nxt]:
                     if nxt not in tentative or new < tentative[nxt]:
                         tentative[nxt] = new
                         heapq.heappush(heap, (new, nxt, longer))
-                elif distance <= done.get(nxt, distance) and (nxt not in rest or new < _label(*rest[nxt])):
-                    rest[nxt] = (distance, longer)
+                elif distance <= done.get(key, distance) and (key not in rest or new < _label(*rest[key])):
+                    rest[key] = (distance, longer)
         truncated = len(settled) >= MAX_PATH_NODES
         pending = {n: v for n, v in rest.items() if best is None or _label(*v) < _label(*best)}
         if pending and not truncated:
-            holder = g.repo[min(pending, key=lambda n: _label(*pending[n]))]
+            holder = described[min(pending, key=lambda n: _label(*pending[n]))][0]
+            chains = [c for _, c in pending.values()] + ([best[1]] if best is not None else [])
             encoded = {
                 "pending": [[n, d, _chain_json(c)] for n, (d, c) in sorted(pending.items())],
                 "best": None if best is None else [best[0], _chain_json(best[1])],
                 "done": sorted([n, d] for n, d in done.items()),
+                "nodes": {n: described[n] for c in chains for n, _ in c},
             }
             follow = FollowUp((holder,), {PATH_OPTION: json.dumps(encoded, separators=(",", ":"))})
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes), follow_ups=(follow,))
@@ -519,14 +564,32 @@ class GraphShard:
                 + (" (search truncated)" if truncated else "")
             )
             return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
-        path = [(n, lines) for n, lines in best[1] if not g.is_module(n)]
+        path = [(n, lines) for n, lines in best[1] if described[n][5] != "module"]
         # each step's lines are where it uses the next step
         hits = []
         for i, (n, _) in enumerate(path):
             lines = path[i + 1][1] if i + 1 < len(path) else ()
-            hits.append(self._hit(n, 1.0 / (i + 1), lines, f"path step {i + 1} of {len(path)}"))
-        notes.append("graph: path " + " -> ".join(self._shown(query, n) for n, _ in path))
+            hits.append(_described_hit(n, described[n], 1.0 / (i + 1), lines, f"path step {i + 1} of {len(path)}"))
+        notes.append("graph: path " + " -> ".join(self._shown_described(query, described[n]) for n, _ in path))
         return ShardResult(hits=tuple(hits), total_matches=len(hits), notes=tuple(notes))
+
+    def _describe(self, node: int) -> Described:
+        g = self.graph
+        return [
+            g.repo[node],
+            g.path[node],
+            g.start[node],
+            g.end[node],
+            g.symbol[node],
+            g.kind[node],
+            g.language[node],
+            float(g.centrality[node]),
+            self._label(node),
+        ]
+
+    def _shown_described(self, query: ModalityQuery, d: Described) -> str:
+        """``_shown`` for a node described by another partition."""
+        return "(a definition in another repository)" if query.repos and d[0] not in query.repos else str(d[8])
 
     def _definitions(self, query: ModalityQuery, targets: list[int], notes: list[str]) -> ShardResult:
         g = self.graph
@@ -542,14 +605,19 @@ def _subsequence(needle: list[str], haystack: list[str]) -> bool:
     return all(any(part == h for h in it) for part in needle)
 
 
-def _reach(found: dict[int, _Found], new: _Found) -> None:
-    """Keep a dependent's shortest distance, the best confidence at it, and on a tie every line."""
+def _reach(found: dict[int, _Found], new: _Found, ids: list[str]) -> None:
+    """Keep a dependent's shortest distance, the best confidence at it, and on a tie every line
+    (and the node it uses with the smallest id, the same in every partition)."""
     old = found.get(new.node)
     if old is None or (new.distance, -new.confidence) < (old.distance, -old.confidence):
         found[new.node] = new
     elif (new.distance, new.confidence) == (old.distance, old.confidence):
         found[new.node] = _Found(
-            new.node, new.distance, new.confidence, tuple(sorted({*old.lines, *new.lines})), min(old.via, new.via)
+            new.node,
+            new.distance,
+            new.confidence,
+            tuple(sorted({*old.lines, *new.lines})),
+            min(old.via, new.via, key=ids.__getitem__),
         )
 
 
@@ -560,12 +628,9 @@ def _bad(option: str, raw: str, why: str) -> InvalidQuery:
     )
 
 
-def _node(value: Any, size: int) -> bool:
-    return type(value) is int and 0 <= value < size
-
-
-def _seeds(raw: str | None, size: int, depth: int) -> list[tuple[int, int, float]] | None:
-    """The impact seeds in ``raw`` (None when the option is absent); malformed seeds are ``InvalidQuery``."""
+def _seeds(raw: str | None, index: Mapping[str, int], depth: int) -> list[tuple[int, int, float]] | None:
+    """The impact seeds in ``raw`` that this partition holds (None when the option is absent);
+    malformed seeds are ``InvalidQuery``."""
     if raw is None:
         return None
     try:
@@ -579,23 +644,25 @@ def _seeds(raw: str | None, size: int, depth: int) -> list[tuple[int, int, float
         if not (
             isinstance(item, list)
             and len(item) == 3
-            and _node(item[0], size)
+            and isinstance(item[0], str)
             and type(item[1]) is int
             and 0 <= item[1] < depth
             and type(item[2]) in (int, float)
             and 0 < item[2] <= 1
         ):
-            raise _bad(SEEDS_OPTION, raw, f"seed {item!r} is not [node, distance < depth, confidence in (0, 1]]")
-        out.append((item[0], item[1], float(item[2])))
+            raise _bad(SEEDS_OPTION, raw, f"seed {item!r} is not [node id, distance < depth, confidence in (0, 1]]")
+        node = index.get(item[0])
+        if node is not None:
+            out.append((node, item[1], float(item[2])))
     return out
 
 
 def _chain_json(chain: Chain) -> list[list[Any]]:
-    """A path as ``graph.path_state`` carries it: ``[[node, [lines...]], ...]`` (read back by ``_chain``)."""
+    """A path as ``graph.path_state`` carries it: ``[[node id, [lines...]], ...]`` (read back by ``_chain``)."""
     return [[node, list(lines)] for node, lines in chain]
 
 
-def _chain(value: Any, size: int) -> Chain | None:
+def _chain(value: Any) -> Chain | None:
     if not isinstance(value, list) or not value:
         return None
     steps = []
@@ -603,7 +670,7 @@ def _chain(value: Any, size: int) -> Chain | None:
         if not (
             isinstance(step, list)
             and len(step) == 2
-            and _node(step[0], size)
+            and isinstance(step[0], str)
             and isinstance(step[1], list)
             and all(type(x) is int for x in step[1])
         ):
@@ -612,7 +679,17 @@ def _chain(value: Any, size: int) -> Chain | None:
     return tuple(steps)
 
 
-def _path_state(raw: str | None, size: int) -> _PathState | None:
+def _described(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 9
+        and all(isinstance(value[i], str) for i in (0, 1, 6))
+        and all(type(value[i]) is int for i in (2, 3))
+        and type(value[7]) in (int, float)
+    )
+
+
+def _path_state(raw: str | None) -> _PathState | None:
     """The path search state in ``raw`` (None when the option is absent); a malformed one is ``InvalidQuery``."""
     if raw is None:
         return None
@@ -620,29 +697,33 @@ def _path_state(raw: str | None, size: int) -> _PathState | None:
         value = json.loads(raw)
     except ValueError:
         raise _bad(PATH_OPTION, raw, "not JSON") from None
-    if not isinstance(value, dict) or set(value) != {"pending", "best", "done"}:
-        raise _bad(PATH_OPTION, raw, "not an object with pending, best and done")
-    pending: dict[int, tuple[int, Chain]] = {}
+    if not isinstance(value, dict) or set(value) != {"pending", "best", "done", "nodes"}:
+        raise _bad(PATH_OPTION, raw, "not an object with pending, best, done and nodes")
+    nodes = value["nodes"]
+    if not isinstance(nodes, dict) or not all(_described(d) for d in nodes.values()):
+        raise _bad(PATH_OPTION, raw, "nodes is not {node id: [repository, path, start, end, ...]}")
+    pending: dict[str, tuple[int, Chain]] = {}
     for item in value["pending"] if isinstance(value["pending"], list) else [None]:
-        chain = _chain(item[2], size) if isinstance(item, list) and len(item) == 3 else None
+        chain = _chain(item[2]) if isinstance(item, list) and len(item) == 3 else None
         if (
             chain is None
             or item is None
-            or not _node(item[0], size)
+            or not isinstance(item[0], str)
             or type(item[1]) is not int
             or chain[-1][0] != item[0]
+            or any(n not in nodes for n, _ in chain)
         ):
-            raise _bad(PATH_OPTION, raw, f"pending entry {item!r} is not [node, length, steps ending at node]")
+            raise _bad(PATH_OPTION, raw, f"pending entry {item!r} is not [node id, length, steps ending at it]")
         pending[item[0]] = (item[1], chain)
     best = None
     if value["best"] is not None:
-        chain = _chain(value["best"][1], size) if isinstance(value["best"], list) and len(value["best"]) == 2 else None
-        if chain is None or type(value["best"][0]) is not int:
+        chain = _chain(value["best"][1]) if isinstance(value["best"], list) and len(value["best"]) == 2 else None
+        if chain is None or type(value["best"][0]) is not int or any(n not in nodes for n, _ in chain):
             raise _bad(PATH_OPTION, raw, "best is not [length, steps]")
         best = (value["best"][0], chain)
     done = value["done"]
     if not isinstance(done, list) or not all(
-        isinstance(d, list) and len(d) == 2 and _node(d[0], size) and type(d[1]) is int for d in done
+        isinstance(d, list) and len(d) == 2 and isinstance(d[0], str) and type(d[1]) is int for d in done
     ):
-        raise _bad(PATH_OPTION, raw, "done is not [[node, length], ...]")
-    return _PathState(pending, best, {d[0]: d[1] for d in done})
+        raise _bad(PATH_OPTION, raw, "done is not [[node id, length], ...]")
+    return _PathState(pending, best, {d[0]: d[1] for d in done}, dict(nodes))

@@ -9,11 +9,12 @@ Two files under the shard folder, nothing pickled:
   evidence lines as ``line_ptr``/``lines`` (edge ``e`` has ``lines[line_ptr[e]:line_ptr[e+1]]``),
   and per-node ``centrality`` (PageRank x node count) and ``degree`` (weighted in-degree).
 
-A partition (one repository's shard of a partitioned graph) stores the whole node table, so that
-every partition resolves a symbol, suggests near names and reports a path step exactly as the
-single graph does, but only the edges with at least one end in its repositories: a
-cross-repository edge is stored at both ends. ``owned`` marks its own nodes; the others are stubs
-(with their global centrality) it may name but never reports as its own hits.
+A partition (one repository's shard of a partitioned graph, built from that repository and the
+repositories it imports: see ``links.py``) stores the edges that leave its own nodes, its own
+nodes, and as stubs the nodes of other repositories those edges reach. A cross-repository edge is
+stored once, in the partition of the code that uses (the edge's source): the partition that
+reports a caller is the one that owns it. ``owned`` marks its own nodes; a stub carries its
+repository's centrality and is named (a callee, a path step) but never walked from.
 
 Loading builds forward and reverse adjacency (CSR over edge ids) with numpy; the result is
 never written to after ``load_graph`` returns, so concurrent searches need no lock.
@@ -24,7 +25,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,7 @@ from fourfold.plugins.graph.resolve import CALL, EDGE_KINDS, IMPORT, INHERIT, RE
 
 __all__ = ["FORMAT_VERSION", "USAGE_KINDS", "Graph", "centrality_of", "load_graph", "save_graph"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: a partition stores the edges leaving its nodes, not the whole node table
 #: The edge kinds that make one definition depend on another (containment is structure, not use).
 USAGE_KINDS = (IMPORT, CALL, REF, INHERIT)
 
@@ -82,9 +83,13 @@ def save_graph(
     """Write the shard (with ``centrality``/``deg`` when already computed); returns the bytes written.
 
     ``partition``: the repositories this shard owns (empty: every one, the single graph); only the
-    edges touching them are written.
+    edges leaving their nodes are written, with the nodes they reach (stubs), renumbered.
     """
     shard_dir.mkdir(parents=True, exist_ok=True)
+    if centrality is None or deg is None:
+        centrality, deg = centrality_of(data)
+    if partition:
+        data, centrality, deg = _partition_of(data, set(partition), centrality, deg)
     owned = [not partition or n.repo in partition for n in data.nodes]
     repos: dict[str, int] = {}
     paths: dict[str, int] = {}
@@ -115,12 +120,10 @@ def save_graph(
         "partition": sorted(partition),
     }
     (shard_dir / "nodes.json").write_text(json.dumps(meta, separators=(",", ":")))
-    keys = sorted(k for k in data.edges if owned[k[0]] or owned[k[1]])
+    keys = sorted(data.edges)
     line_lists = [sorted_lines(data.edges[k][1]) for k in keys]
     line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum([len(x) for x in line_lists], out=line_ptr[1:])
-    if centrality is None or deg is None:
-        centrality, deg = centrality_of(data)
     with (shard_dir / "edges.npz").open("wb") as fh:
         np.savez(
             fh,
@@ -134,6 +137,32 @@ def save_graph(
             degree=deg.astype(np.float32),
         )
     return sum(p.stat().st_size for p in shard_dir.iterdir() if p.is_file())
+
+
+def _partition_of(
+    data: GraphData, partition: set[str], centrality: npt.NDArray[np.float64], deg: npt.NDArray[np.float64]
+) -> tuple[GraphData, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The part of ``data`` a partition stores: edges leaving its nodes; its nodes, the stubs they
+    reach and the stubs' enclosing definitions."""
+    mine = [n.repo in partition for n in data.nodes]
+    edges = {k: v for k, v in data.edges.items() if mine[k[0]]}
+    reached = {dst for _, dst, _ in edges}
+    for node in list(reached):  # a stub's enclosing definitions: ``Shape.area`` is reached through ``Shape``
+        parent = data.nodes[node].parent
+        while parent >= 0 and parent not in reached:
+            reached.add(parent)
+            parent = data.nodes[parent].parent
+    keep = [i for i, m in enumerate(mine) if m or i in reached]
+    new = {old: i for i, old in enumerate(keep)}
+    nodes = [replace(data.nodes[i], parent=new.get(data.nodes[i].parent, -1)) for i in keep]
+    part = GraphData(
+        nodes,
+        {(new[s], new[d], k): v for (s, d, k), v in edges.items()},
+        {new[n]: key for n, key in data.module_keys.items() if n in new},
+        data.notes,
+    )
+    index = np.array(keep, dtype=np.int64)
+    return part, centrality[index], deg[index]
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ class ShardSearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., intent: _Optional[str] = ..., repos: _Optional[_Iterable[str]] = ..., path_glob: _Optional[str] = ..., languages: _Optional[_Iterable[str]] = ..., case_sensitive: _Optional[bool] = ..., options: _Optional[_Mapping[str, str]] = ..., generation: _Optional[str] = ..., shards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ShardSearchResponse(_message.Message):
-    __slots__ = ("hits", "total_matches", "modality", "shard", "generation", "notes", "seconds", "follow_ups", "total_files", "line_counts", "total_lower_bound")
+    __slots__ = ("hits", "total_matches", "modality", "shard", "generation", "notes", "seconds", "follow_ups", "total_files", "line_counts", "total_lower_bound", "absence_notes")
     HITS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_MATCHES_FIELD_NUMBER: _ClassVar[int]
     MODALITY_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +51,7 @@ class ShardSearchResponse(_message.Message):
     TOTAL_FILES_FIELD_NUMBER: _ClassVar[int]
     LINE_COUNTS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_LOWER_BOUND_FIELD_NUMBER: _ClassVar[int]
+    ABSENCE_NOTES_FIELD_NUMBER: _ClassVar[int]
     hits: _containers.RepeatedCompositeFieldContainer[_common_pb2.Hit]
     total_matches: int
     modality: str
@@ -62,7 +63,8 @@ class ShardSearchResponse(_message.Message):
     total_files: int
     line_counts: bool
     total_lower_bound: bool
-    def __init__(self, hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_matches: _Optional[int] = ..., modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., seconds: _Optional[float] = ..., follow_ups: _Optional[_Iterable[_Union[FollowUp, _Mapping]]] = ..., total_files: _Optional[int] = ..., line_counts: _Optional[bool] = ..., total_lower_bound: _Optional[bool] = ...) -> None: ...
+    absence_notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_matches: _Optional[int] = ..., modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., seconds: _Optional[float] = ..., follow_ups: _Optional[_Iterable[_Union[FollowUp, _Mapping]]] = ..., total_files: _Optional[int] = ..., line_counts: _Optional[bool] = ..., total_lower_bound: _Optional[bool] = ..., absence_notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FollowUp(_message.Message):
     __slots__ = ("repos", "options")

@@ -1,0 +1,233 @@
+"""Which repositories a partition of the graph is built from, and which partitions a change makes stale.
+
+A partition of repository R is built from R's segments and those of the repositories R imports
+(its *dependencies*), never from the whole fleet: its cost is that of R and what R uses, the
+same in a fleet of ten repositories or of a thousand. R's dependencies are the repositories that
+*provide* a name R imports and does not provide itself:
+
+- Python: the top-level package or module of an absolute import (``requests`` for
+  ``from requests.adapters import HTTPAdapter``); a repository provides the names of its
+  top-level folders and ``.py`` files, at its root and under ``src/`` or ``lib/``;
+- JavaScript and TypeScript: a bare specifier's package (``lodash``, ``@scope/pkg``); a
+  repository with such files provides its own name, and the names of the ``package.json`` files
+  it holds are read from them by the resolver once it is loaded;
+- Go: a path component of the import past the host (``gin`` for
+  ``github.com/gin-gonic/gin/render``); a Go repository provides its own name.
+
+Both sides are over-approximations read from file paths alone (no file of a peer is opened): a
+repository that provides a name by accident costs a little more build time, never a lost edge.
+
+Each partition writes ``links.json`` beside its graph: the repository, its dependencies, the
+names it imports from elsewhere and those it provides, the names it defines, the ids of the stubs
+it holds and the names it looked for in a dependency and missed. An update rebuilds the changed
+repositories' partitions and only those of the others it can change (see ``stale``): an edit to
+a library leaves an importer as it is unless a node the importer points at moved or disappeared,
+or the library now defines a name the importer looked for.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fourfold.plugins.graph.parse import parse_file, supported
+from fourfold.plugins.types import Segment
+
+__all__ = [
+    "LINKS_FILE",
+    "Links",
+    "Surface",
+    "dependencies",
+    "import_names",
+    "provided_names",
+    "read_links",
+    "stale",
+    "surface_of",
+]
+
+LINKS_FILE = "links.json"
+_JS = frozenset({"javascript", "typescript", "tsx", "jsx"})
+_PY_ROOTS = ("", "src/", "lib/")
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    """What one partition was built from and what ties it to other repositories.
+
+    ``names``: the names the repository defines (and its module files' names), so that an update
+    can tell which names appeared; ``stubs``: per dependency, the ids of its nodes this partition
+    holds; ``misses``: names this repository's code looked up in a dependency and did not find.
+    """
+
+    repo: str
+    dependencies: tuple[str, ...]
+    imports: tuple[str, ...]  # names imported from outside the repository ("py:requests", "js:lodash")
+    provides: tuple[str, ...]
+    names: tuple[str, ...] = ()
+    stubs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    misses: tuple[str, ...] = ()
+
+    def write(self, shard_dir: Path) -> None:
+        payload = {
+            "repo": self.repo,
+            "dependencies": list(self.dependencies),
+            "imports": list(self.imports),
+            "provides": list(self.provides),
+            "names": list(self.names),
+            "stubs": {r: list(ids) for r, ids in sorted(self.stubs.items())},
+            "misses": list(self.misses),
+        }
+        (shard_dir / LINKS_FILE).write_text(json.dumps(payload, separators=(",", ":")))
+
+
+@dataclass(frozen=True, slots=True)
+class Surface:
+    """What importers can see of a repository: its node ids and the names it defines."""
+
+    ids: frozenset[str]
+    names: frozenset[str]
+
+
+def surface_of(repo: str, segments: Iterable[Segment]) -> Surface:
+    """``repo``'s surface from its segments (module nodes are named as the resolver names them)."""
+    ids: set[str] = set()
+    names: set[str] = set()
+    for seg in segments:
+        ids.add(seg.id)
+        if seg.symbol:
+            names.add(seg.symbol)
+        if seg.language == "go":
+            ids.add(f"module:{repo}:{posixpath.dirname(seg.path) or '.'}")
+        else:
+            ids.add(f"module:{repo}:{seg.path}")
+        stem = posixpath.splitext(posixpath.basename(seg.path))[0]
+        names.add(posixpath.basename(posixpath.dirname(seg.path)) if stem in ("__init__", "index") else stem)
+    return Surface(frozenset(ids), frozenset(names))
+
+
+def read_links(shard_dir: Path) -> Links | None:
+    """The partition's links; None when it has none (built by an older version: rebuild it)."""
+    try:
+        raw = json.loads((shard_dir / LINKS_FILE).read_text())
+        return Links(
+            raw["repo"],
+            tuple(raw["dependencies"]),
+            tuple(raw["imports"]),
+            tuple(raw["provides"]),
+            tuple(raw["names"]),
+            {r: tuple(ids) for r, ids in raw["stubs"].items()},
+            tuple(raw["misses"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _base_name(repo: str) -> str:
+    """A repository's name without its revision (``gin@v2`` -> ``gin``)."""
+    return repo.split("@", 1)[0]
+
+
+def provided_names(repo: str, paths: Iterable[str]) -> frozenset[str]:
+    """The names ``repo`` provides to importers, read from its file paths (see the module docstring)."""
+    out: set[str] = set()
+    for path in paths:
+        if path.endswith(".py"):
+            for root in _PY_ROOTS:
+                if root and not path.startswith(root):
+                    continue
+                rest = path[len(root) :]
+                head = rest.split("/", 1)[0]
+                out.add("py:" + (head[:-3] if head.endswith(".py") else head))
+        elif posixpath.splitext(path)[1] in (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs"):
+            out.add("js:" + _base_name(repo))
+        elif path.endswith(".go"):
+            out.add("go:" + _base_name(repo))
+    return frozenset(out)
+
+
+def _import_name(language: str, spec: str) -> list[str]:
+    if not spec or spec.startswith((".", "/")):
+        return []  # relative: inside the repository
+    if language == "python":
+        return ["py:" + spec.split(".", 1)[0]]
+    if language in _JS:
+        parts = spec.split("/")
+        return ["js:" + ("/".join(parts[:2]) if spec.startswith("@") else parts[0])]
+    if language == "go":
+        parts = spec.split("/")
+        return ["go:" + p for p in (parts[1:] if "." in parts[0] else parts)]
+    return []
+
+
+def import_names(segments: Sequence[Segment]) -> frozenset[str]:
+    """The names the files of ``segments`` import (their files are parsed; facts are cached by content)."""
+    by_file: dict[tuple[str, str], list[Segment]] = defaultdict(list)
+    for seg in segments:
+        if supported(seg.language):
+            by_file[(seg.repo, seg.path)].append(seg)
+    out: set[str] = set()
+    for segs in by_file.values():
+        size = max(s.end_line for s in segs)
+        lines = [""] * size
+        for seg in sorted(segs, key=lambda s: s.start_line - s.end_line):
+            for offset, text in enumerate(seg.content.split("\n")[: seg.end_line - seg.start_line + 1]):
+                lines[seg.start_line - 1 + offset] = text
+        language = segs[0].language
+        facts = parse_file("\n".join(lines).encode("utf-8", "surrogateescape"), language)
+        for imp in facts.imports:
+            out.update(_import_name(language, imp.module))
+    return frozenset(out)
+
+
+def dependencies(imports: frozenset[str], provided: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
+    """The repositories (of ``provided``: repository -> names) that provide one of ``imports``."""
+    return tuple(sorted(repo for repo, names in provided.items() if names & imports))
+
+
+def stale(
+    changed: frozenset[str],
+    previous: Mapping[str, Path],
+    provided: Mapping[str, frozenset[str]],
+    surfaces: Mapping[str, Surface],
+) -> frozenset[str]:
+    """The previous partitions (repository -> folder) a change to ``changed`` makes stale.
+
+    ``provided`` and ``surfaces``: each changed repository's names and surface now (absent:
+    removed). A partition is stale when it has no links (an older build); when it depends on a
+    changed repository that was removed, no longer has a node it holds as a stub (an edit above
+    it moved its lines), or now defines a name it looked for there and missed; or when a changed
+    repository it does not depend on provides a name it imports. An edit that adds code at the end
+    of a file, or changes bodies without moving definitions, leaves its importers as they are.
+    """
+    before: dict[str, Links] = {}
+    for repo in changed:
+        links = read_links(previous[repo]) if repo in previous else None
+        if links is not None:
+            before[repo] = links
+    added = {r: surfaces[r].names - (frozenset(before[r].names) if r in before else frozenset()) for r in surfaces}
+    out = set()
+    for repo, folder in previous.items():
+        if repo in changed:
+            continue
+        links = read_links(folder)
+        if links is None:
+            out.add(repo)
+            continue
+        misses = set(links.misses)
+        for dep in changed.intersection(links.dependencies):
+            surface = surfaces.get(dep)
+            if surface is None or not surface.ids.issuperset(links.stubs.get(dep, ())) or added[dep] & misses:
+                out.add(repo)
+                break
+        else:
+            names = set(links.imports)
+            for other in changed.difference(links.dependencies):
+                was = frozenset(before[other].provides) if other in before else frozenset()
+                if names & (provided.get(other, frozenset()) | was):
+                    out.add(repo)
+                    break
+    return frozenset(out)

@@ -585,7 +585,7 @@ class Engine:
             answer = replace(answer, hits=tuple(self._snippets(self._reader(generation), answer.hits)))
         if p.options.get(EXPLAIN_OPTION):
             answer = replace(answer, notes=(plan.describe(), *answer.notes))
-        metrics.observe(plan.intent, plan.strategy, answer.timings, answer.partial)
+        metrics.observe(plan.intent, plan.strategy, dict(answer.timings), answer.partial)
         return answer
 
     @staticmethod

@@ -31,7 +31,7 @@ import asyncio
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -136,12 +136,17 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
     out: list[SubSearch] = []
 
     def ask(
-        kind: str, label: str, query: str, intent: str, modality: str, k: int, salience: float = 1.0, **kw: object
+        kind: str,
+        label: str,
+        query: str,
+        intent: str,
+        modality: str,
+        k: int,
+        salience: float = 1.0,
+        *,
+        options: Mapping[str, str] | None = None,
+        path_glob: str | None = None,
     ) -> None:
-        options = dict(base)
-        for key in ("mode", "segments"):
-            if key in kw:
-                options[key] = str(kw.pop(key))
         params = replace(
             p,
             query=query,
@@ -149,22 +154,38 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
             modalities=(modality,),
             weights={},
             k=k,
-            options=options,
+            options={**base, **(options or {})},
             with_snippets=False,
             cursor="",
-            path_glob=str(kw.pop("path_glob", p.path_glob)),
+            path_glob=p.path_glob if path_glob is None else path_glob,
         )
         out.append(SubSearch(kind, params, label, salience))
 
     names = [i.name for i in ev.identifiers[:6]]
     every_segment = {"mode": "bm25", "segments": "all"}  # ranked segments, several a file (see ``combine``)
     if "text" in modalities:
-        ask("bm25", "text BM25 over the report", ev.prose, "understand_code", "text", RANKED_DEPTH, **every_segment)
+        ask(
+            "bm25",
+            "text BM25 over the report",
+            ev.prose,
+            "understand_code",
+            "text",
+            RANKED_DEPTH,
+            options=every_segment,
+        )
         title = " ".join([ev.title, *names])
         if title.strip():
-            ask("title", "text BM25 over the title", title, "understand_code", "text", RANKED_DEPTH, **every_segment)
+            ask(
+                "title",
+                "text BM25 over the title",
+                title,
+                "understand_code",
+                "text",
+                RANKED_DEPTH,
+                options=every_segment,
+            )
         for msg in ev.messages[:MAX_LITERALS]:
-            ask("literal", f"literal {msg!r}", msg, "exact_match", "text", 50, mode="literal")
+            ask("literal", f"literal {msg!r}", msg, "exact_match", "text", 50, options={"mode": "literal"})
         seen: set[str] = set()
         located = [(f.path, 1.0 + i / max(len(ev.frames), 1)) for i, f in enumerate(ev.frames)]
         for path, salience in [*located, *((q, 1.0) for q in ev.paths)]:
@@ -176,7 +197,17 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
             query = " ".join([*(f.function for f in ev.frames if f.path == path and f.function), *names]) or ev.title
             if not query.strip():
                 continue
-            ask(kind, f"{kind} {path}", query, "understand_code", "text", 5, salience, mode="bm25", path_glob=glob)
+            ask(
+                kind,
+                f"{kind} {path}",
+                query,
+                "understand_code",
+                "text",
+                5,
+                salience,
+                options={"mode": "bm25"},
+                path_glob=glob,
+            )
     if "structural" in modalities:
         for ident in ev.identifiers[:MAX_DEFINITIONS]:
             ask(

@@ -60,6 +60,7 @@ _ERROR_LINE = re.compile(
 )
 _RUNTIME_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|<[^>]*>|\b0x[0-9a-f]+\b|\b\d[\d.e+-]*\b|\([^)]*\)|\[[^\]]*\]")
 _MODULE_PART = re.compile(r"[a-z_][a-z0-9_]*")
+_PROMPT = re.compile(r"^\s*(?:>>> |In \[\d+\]: )\S", re.MULTILINE)  # a pasted interactive session
 _TRACEBACK_HEAD = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
 
 #: Names too common to say anything about where a bug lives: language keywords, builtins, the
@@ -284,7 +285,7 @@ def report_signals(text: str) -> _Signals:
         lines=sum(1 for ln in head.splitlines() if ln.strip()),
         words=len(re.findall(r"[A-Za-z]{2,}", head)),
         frames=len(_frames(head)) + len(_TRACEBACK_HEAD.findall(head)),
-        code_blocks=len(_FENCE.findall(head)) + len(_BACKTICK.findall(head)),
+        code_blocks=len(_FENCE.findall(head)) + len(_BACKTICK.findall(head)) + len(_PROMPT.findall(head)),
         identifiers=len(code_identifiers),
         error_lines=len(_ERROR_LINE.findall(head)),
     )

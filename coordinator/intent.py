@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 #: A bug report has at least this many non-blank lines (a question or a name is one line; a
-#: pasted error message two) ...
+#: pasted error message two; a title and one paragraph of prose is read by its words alone) ...
 REPORT_MIN_LINES = 3
 #: ... at least this many words of prose outside its code and frames (a pasted stack trace or
 #: snippet alone has none, and stays exact_match / find_similar) ...
@@ -227,16 +227,19 @@ def _prose_words(text: str) -> int:
 def looks_like_report(query: str) -> bool:
     """Whether ``query`` is a pasted bug report: several lines, prose words outside its code and
     frames, and evidence of code (a frame, code, an error line, or identifiers). Thresholds: a
-    one- or two-line query never is one, so short searches keep their routing."""
-    if query.count("\n") + 1 < REPORT_MIN_LINES or _SIMILAR_HEAD.match(query):
+    one-line query never is one, and a two-line one only as a paragraph of prose, so short
+    searches keep their routing."""
+    if "\n" not in query.strip() or _SIMILAR_HEAD.match(query):
         return False
     from fourfold.coordinator.evidence import report_signals
 
     s = report_signals(query)
-    if s.lines < REPORT_MIN_LINES:
-        return False
     prose = _FRAME_LINE.sub(" ", _FENCED.sub(" ", query[:8_000]))
     words = _prose_words(prose)
+    if s.lines < REPORT_MIN_LINES:  # a title and a paragraph
+        return words >= REPORT_PROSE_ALONE_WORDS
+    if s.frames >= 2 and s.code_blocks:  # an issue's template: a traceback in a fenced block, headings
+        return words >= 2
     if s.frames or s.code_blocks or s.error_lines:  # code or a traceback, and a title's worth of prose
         return words >= REPORT_MIN_TITLE_WORDS
     if s.identifiers >= REPORT_MIN_IDENTIFIERS:

@@ -108,6 +108,23 @@ def test_bug_reports_are_routed_to_localize(report: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "report",
+    [
+        # a title and a doctest session: the prompts are code
+        "(-x/4 - S(1)/12)**x - 1 simplifies to an inequivalent expression\n    >>> from sympy import *\n"
+        "    >>> e = (-x/4 - S(1)/12)**x - 1\n    >>> f = simplify(e)\n    >>> N(e.subs(x, a))\n",
+        # a title and one paragraph of prose, no code at all
+        "Two sections called Symbols in index\nWhen using index entries with the following leading characters "
+        "I get two sections called Symbols in the HTML output, the first containing all entries before normal "
+        "words and the second containing the others after the normal words. Both have the same anchor in HTML "
+        "so the links at the top of the index page lead to the first section.",
+    ],
+)
+def test_reports_without_a_traceback_are_reports_too(report: str) -> None:
+    assert looks_like_report(report) and classify(report).intent == "localize"
+
+
+@pytest.mark.parametrize(
     "query",
     [
         "parse_config",

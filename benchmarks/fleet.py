@@ -16,6 +16,14 @@ variants run interleaved (A, B, A, B ...); the table gives medians and the load 
   measured separately as ``fleet+graph``). Peak RSS of the update against a build of the largest
   repository alone.
 * ``branch``: a second revision of pydantic sharing 95 % of its files, against the first's build.
+* ``scale``: fleets of ``--scale`` repositories (100 and 1,000) of at most 100 KB each, made by
+  splitting installed packages into one repository per source folder (a folder over 100 KB into
+  several), text and structural, small repositories packed into compound shards. Initial build;
+  one file of one repository edited -> new generation live (``--scale-repeats`` times, the fleet
+  sizes interleaved) against that repository built alone; peak RSS of the update against a build
+  of the fleet's largest repository alone; shards per modality and shards asked per search; search
+  p50 in process (the engine over ``LocalSearcher``) and over gRPC against the embedded deployment
+  (local Ray, workers, coordinator; one client, C=1), direct (``def NAME``, a literal) and fused.
 """
 
 from __future__ import annotations
@@ -69,6 +77,52 @@ def small_repo(dest: Path) -> Path:
 def edit_one_file(repo: Path, tag: str) -> None:
     target = sorted(repo.rglob("*.py"))[0]
     target.write_text(target.read_text() + f"\n\ndef edited_{tag}():\n    return {tag!r}\n")
+
+
+#: A scale fleet's repositories hold at most this many bytes of source each.
+SCALE_REPO_BYTES = 100_000
+
+
+def scale_sources(n: int) -> list[tuple[str, list[Path]]]:
+    """``n`` repositories of real code, (name, files) each: every source folder of every installed
+    package is one repository of its own ``.py`` files (a folder over ``SCALE_REPO_BYTES`` split
+    into several by file, a larger file left out), taken in path order."""
+    out: list[tuple[str, list[Path]]] = []
+    for pkg in sorted(SITE.iterdir()):
+        if not pkg.is_dir() or not pkg.name.isidentifier() or pkg.name.startswith("_"):
+            continue
+        for folder, dirs, names in os.walk(pkg):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+            files = [Path(folder) / f for f in sorted(names) if f.endswith(".py")]
+            chunk: list[Path] = []
+            size = 0
+            chunks: list[list[Path]] = []
+            for f in files:
+                b = f.stat().st_size
+                if b > SCALE_REPO_BYTES:
+                    continue
+                if chunk and size + b > SCALE_REPO_BYTES:
+                    chunks.append(chunk)
+                    chunk, size = [], 0
+                chunk.append(f)
+                size += b
+            if chunk:
+                chunks.append(chunk)
+            base = str(Path(folder).relative_to(SITE)).replace("/", "-").replace("~", "-")[:90]
+            for i, c in enumerate(chunks):
+                out.append((f"{base}-{i}" if len(chunks) > 1 else base, c))
+                if len(out) == n:
+                    return out
+    raise SystemExit(f"only {len(out)} source folders under {SITE}; the scale section needs {n}")
+
+
+def make_fleet(sources: list[tuple[str, list[Path]]], dest: Path) -> None:
+    """Copy each repository's files into ``dest/<name>`` (copies: the edits must not reach site-packages)."""
+    for name, files in sources:
+        repo = dest / name
+        repo.mkdir(parents=True)
+        for f in files:
+            shutil.copyfile(f, repo / f.name)
 
 
 def rss_mb() -> float:
@@ -125,7 +179,134 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         for i, f in enumerate(files[: max(1, len(files) // 20)]):  # 5 % of the files differ
             f.write_text(f.read_text() + f"\n\ndef branch_only_{i}():\n    return {i}\n")
         timed("second branch (95 % shared)", [(second, "pydantic@feature")], ALL)
+    elif kind.startswith("scale-"):
+        out.update(scale_child(kind, params, store, work))
     out["rss_mb"] = rss_mb()
+    return out
+
+
+def scale_child(kind: str, params: dict[str, Any], store: Any, work: Path) -> dict[str, Any]:
+    """One step of the ``scale`` section in this (fresh) process."""
+    from fourfold.index.generation import build_generation
+
+    out: dict[str, Any] = {}
+    fleet = work / "fleet"
+    if kind == "scale-init":
+        t = time.perf_counter()
+        summary = build_generation(
+            store,
+            [(fleet / n, n) for n in sorted(p.name for p in fleet.iterdir())],
+            modalities=LIGHT,
+            settings=params["settings"],
+        )
+        out["initial"] = time.perf_counter() - t
+        out["bytes"] = summary.bytes
+        out["files"] = summary.files
+    elif kind == "scale-update":
+        edit_one_file(fleet / params["edit"], params["tag"])
+        t = time.perf_counter()
+        summary = build_generation(store, [], modalities=LIGHT, settings=params["settings"])
+        out["update"] = time.perf_counter() - t
+        out["changed"] = summary.changed_repos
+        out["carried"] = summary.carried_shards
+    elif kind == "scale-alone":
+        t = time.perf_counter()
+        build_generation(store, [(fleet / params["name"], params["name"])], modalities=LIGHT)
+        out["build"] = time.perf_counter() - t
+    elif kind == "scale-query":
+        out.update(engine_queries(store, params["queries"]))
+    elif kind == "scale-serve":
+        out.update(served_queries(store, params["queries"]))
+    live = store.require_live()
+    out["shards"] = {m: len(live.shards(m)) for m in LIGHT}
+    out["compound_shards"] = {m: sum(s.shard.startswith("~c-") for s in live.shards(m)) for m in LIGHT}
+    return out
+
+
+def scale_queries(store: Any, count: int) -> dict[str, list[dict[str, Any]]]:
+    """Direct queries (``def NAME`` of the fleet's functions, quoted literals) and fused questions."""
+    symbols = sorted(
+        {s.symbol for s in store.require_live().segments() if s.symbol and s.kind == "function" and len(s.symbol) > 6}
+    )
+    step = max(1, len(symbols) // count)
+    picked = symbols[::step][:count]
+    questions = [
+        "how is the configuration loaded",
+        "how are errors retried after a timeout",
+        "parse command line arguments",
+        "where is the cache invalidated",
+        "how does the connection pool close sockets",
+    ]
+    return {
+        "direct def": [{"query": f"def {s}", "k": 10} for s in picked],
+        "direct literal": [{"query": f'"{s}("', "k": 10} for s in picked],
+        "fused": [{"query": questions[i % len(questions)], "k": 10} for i in range(count)],
+    }
+
+
+def engine_queries(store: Any, count: int) -> dict[str, Any]:
+    """p50 of each kind of query through the engine over ``LocalSearcher``, and the shards it asks."""
+    import asyncio
+
+    from fourfold.api import SearchParams
+    from fourfold.coordinator.engine import Engine
+    from fourfold.coordinator.searcher import LocalSearcher
+
+    asked: list[int] = []
+
+    class Counting(LocalSearcher):
+        async def search(self, generation: str, shards: Any, query: Any, deadline: float) -> Any:
+            asked.append(len(shards))
+            return await super().search(generation, shards, query, deadline)
+
+    engine = Engine(store, Counting(store))
+    out: dict[str, Any] = {}
+
+    async def run() -> None:
+        try:
+            for kind, queries in scale_queries(store, count).items():
+                for q in queries[:3]:
+                    await engine.search(SearchParams(**q))  # warm-up: shards load on first use
+                asked.clear()
+                times, strategies = [], set()
+                for q in queries:
+                    t = time.perf_counter()
+                    a = await engine.search(SearchParams(**q))
+                    times.append((time.perf_counter() - t) * 1000)
+                    strategies.add(a.fusion_strategy)
+                out[kind] = {
+                    "p50_ms": statistics.median(times),
+                    "strategy": sorted(strategies),
+                    "shards_asked_max": max(asked),
+                    "shards_asked_median": statistics.median(asked),
+                }
+        finally:
+            await engine.stop()
+
+    asyncio.run(run())
+    return out
+
+
+def served_queries(store: Any, count: int) -> dict[str, Any]:
+    """p50 of each kind of query over gRPC (one client, C=1) against the embedded deployment."""
+    from fourfold.api import SearchParams
+    from fourfold.connection import WireClient
+    from fourfold.coordinator.serving import EmbeddedServer
+
+    out: dict[str, Any] = {}
+    t = time.perf_counter()
+    with EmbeddedServer(store.home) as server, WireClient(server.address) as client:
+        out["serve_start_s"] = time.perf_counter() - t
+        for kind, queries in scale_queries(store, count).items():
+            for q in queries[:3]:
+                client.search(SearchParams(**q))
+            times, strategies = [], set()
+            for q in queries:
+                t = time.perf_counter()
+                r = client.search(SearchParams(**q))
+                times.append((time.perf_counter() - t) * 1000)
+                strategies.add(r.fusion_strategy)
+            out[kind] = {"p50_ms": statistics.median(times), "strategy": sorted(strategies)}
     return out
 
 
@@ -135,6 +316,8 @@ def run_child(code: Path, kind: str, params: dict[str, Any], work: str | None = 
         with tempfile.TemporaryDirectory(prefix="fourfold-fleet-") as tmp:
             return run_child(code, kind, params, tmp)
     env = {**os.environ, "PYTHONPATH": str(code), "FOURFOLD_HOME": str(Path(work) / "home")}
+    if kind == "scale-serve":
+        env["RAY_AUTH_MODE"] = "disabled"  # a local cluster of its own, for this one measurement
     proc = subprocess.run(
         [sys.executable, __file__, "_child", kind, json.dumps({**params, "work": work})],
         capture_output=True,
@@ -161,7 +344,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--fleet", default="20,90", help="fleet sizes (repositories), comma-separated")
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare the update with")
-    ap.add_argument("--sections", default="update,fleet,branch")
+    ap.add_argument("--sections", default="update,fleet,branch", help="any of update,fleet,branch,scale")
+    ap.add_argument("--scale", default="100,1000", help="the scale section's fleet sizes")
+    ap.add_argument("--scale-repeats", type=int, default=3)
+    ap.add_argument("--scale-queries", type=int, default=30, help="queries of each kind per measurement")
+    ap.add_argument("--scale-serve", default="100,1000", help="fleet sizes also measured over gRPC")
+    ap.add_argument("--scale-baseline", default="1000", help="fleet sizes also built with one shard per repository")
     ap.add_argument(
         "--fleet-kinds", default="light,all", help="fleet modalities: light (text+structural), all (+graph)"
     )
@@ -241,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("pydantic: first branch / second (95 % shared)", f"{first:.2f} s / {second:.2f} s", ""))
         rows[-1] = (rows[-1][0], rows[-1][1], f"{100 * second / first:.0f} %")
 
+    if "scale" in sections:
+        results["scale"] = scale_section(args, rows, load)
     load.append(os.getloadavg())
     results["load_average"] = load
     results["rows"] = rows
@@ -251,6 +441,97 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r[0]:<{width}}  " + "  ".join(f"{c:>22}" for c in r[1:]))
     print(f"load average before/after: {load[0][0]:.1f} / {load[-1][0]:.1f} (2 cores)")
     return 0
+
+
+def scale_section(args: argparse.Namespace, rows: list[tuple[str, str, str]], load: list[Any]) -> dict[str, Any]:
+    """The ``scale`` section: builds, interleaved updates, memory, shards and search latency per fleet size
+    (and, for the sizes in ``--scale-baseline``, the same fleet with one shard per repository)."""
+    sizes = [int(n) for n in args.scale.split(",")]
+    sources = scale_sources(max(sizes))
+    edit = sources[0][0]  # in every fleet
+    largest = max(sources, key=lambda s: sum(f.stat().st_size for f in s[1]))[0]
+    variants: dict[str, tuple[int, dict[str, str]]] = {str(n): (n, {}) for n in sizes}
+    for n in (int(x) for x in args.scale_baseline.split(",") if x):
+        variants[f"{n} one shard per repository"] = (n, {"compound.below": "0"})
+    serve = {int(x) for x in args.scale_serve.split(",") if x}
+    out: dict[str, Any] = {"sizes": sizes, "edited": edit, "largest": largest, "fleet": {}}
+    works: dict[str, Path] = {}
+    try:
+        for label, (n, settings) in variants.items():
+            works[label] = Path(tempfile.mkdtemp(prefix=f"fourfold-scale-{n}-"))
+            make_fleet(sources[:: len(sources) // n][:n], works[label] / "fleet")  # spread over the largest fleet
+            init = run_child(ROOT, "scale-init", {"settings": settings}, str(works[label]))
+            out["fleet"][label] = {"init": init, "updates": []}
+            print(f"scale {label}: built in {init['initial']:.1f} s, shards {init['shards']}", flush=True)
+        for r in range(args.scale_repeats):
+            for label, (_, settings) in variants.items():  # interleaved: 100, 1000, 100, 1000 ...
+                params = {"edit": edit, "tag": f"s{r}", "settings": settings}
+                upd = run_child(ROOT, "scale-update", params, str(works[label]))
+                out["fleet"][label]["updates"].append(upd)
+                print(f"scale {label}: edit {r + 1}: {upd['update']:.2f} s", flush=True)
+        alone: dict[str, list[dict[str, Any]]] = {"edited": [], "largest": []}
+        for _ in range(args.scale_repeats):
+            for which, name in (("edited", edit), ("largest", largest)):
+                with tempfile.TemporaryDirectory(prefix="fourfold-scale-alone-") as tmp:
+                    make_fleet([s for s in sources if s[0] == name], Path(tmp) / "fleet")
+                    alone[which].append(run_child(ROOT, "scale-alone", {"name": name}, tmp))
+        out["alone"] = alone
+        for label, (_, settings) in variants.items():
+            count = min(args.scale_queries, 10) if settings else args.scale_queries  # the baseline is slow
+            query = run_child(ROOT, "scale-query", {"queries": count}, str(works[label]))
+            out["fleet"][label]["query"] = query
+            print(f"scale {label}: in-process queries {query}", flush=True)
+        for label, (n, settings) in variants.items():
+            if n in serve and not settings:
+                wire = run_child(ROOT, "scale-serve", {"queries": args.scale_queries}, str(works[label]))
+                out["fleet"][label]["serve"] = wire
+                print(f"scale {label}: gRPC queries {wire}", flush=True)
+            load.append(os.getloadavg())
+    finally:
+        for w in works.values():
+            shutil.rmtree(w, ignore_errors=True)
+    edited_alone = statistics.median(a["build"] for a in alone["edited"])
+    largest_rss = statistics.median(a["rss_mb"] for a in alone["largest"])
+    out["edited_alone_s"] = edited_alone
+    out["largest_alone_rss_mb"] = largest_rss
+    for label in variants:
+        f = out["fleet"][label]
+        upd = statistics.median(u["update"] for u in f["updates"])
+        rss = statistics.median(u["rss_mb"] for u in f["updates"])
+        init = f["init"]
+        rows.append(
+            (
+                f"scale {label} ({init['bytes'] / 1e6:.1f} MB): initial build / shards per modality",
+                f"{init['initial']:.1f} s",
+                " / ".join(f"{m} {init['shards'][m]} ({init['compound_shards'][m]} compound)" for m in LIGHT),
+            )
+        )
+        rows.append(
+            (
+                f"scale {label}: one edit -> live (median of {len(f['updates'])}) / the repository alone",
+                f"{upd:.2f} s / {edited_alone:.2f} s",
+                f"+{upd - edited_alone:.2f} s",
+            )
+        )
+        rows.append(
+            (
+                f"scale {label}: peak RSS of the update / largest repository ({largest}) alone",
+                f"{rss:.0f} MB / {largest_rss:.0f} MB",
+                f"{rss / largest_rss:.2f}x",
+            )
+        )
+        for kind, q in f["query"].items():
+            if not isinstance(q, dict) or "p50_ms" not in q:
+                continue
+            wire = f.get("serve", {}).get(kind, {})
+            rows.append(
+                (
+                    f"scale {label}: {kind} p50 in process / gRPC C=1; shards asked (max)",
+                    f"{q['p50_ms']:.1f} ms / " + (f"{wire['p50_ms']:.1f} ms" if wire else "-"),
+                    f"{q['shards_asked_max']} shards ({','.join(q['strategy'])})",
+                )
+            )
+    return out
 
 
 if __name__ == "__main__":

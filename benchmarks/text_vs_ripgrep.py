@@ -136,6 +136,24 @@ def repo_segments(repo: str, root: Path) -> Iterator[Segment]:
             yield from segment_file(repo, rel, detect_language(rel, source[:64]), source, NO_DEFINITIONS).segments
 
 
+def pack_repos(repos: dict[str, Path], pack_mb: float) -> dict[str, list[str]]:
+    """Shard name -> its repositories: one each, or (``pack_mb``) packed by name up to that size."""
+    if pack_mb <= 0:
+        return {repo: [repo] for repo in repos}
+    packs: dict[str, list[str]] = {}
+    current: list[str] = []
+    size = 0
+    for repo in sorted(repos):
+        if current and size + dir_bytes(repos[repo]) > pack_mb * 1e6:
+            packs[f"pack{len(packs):03d}"] = current
+            current, size = [], 0
+        current.append(repo)
+        size += dir_bytes(repos[repo])
+    if current:
+        packs[f"pack{len(packs):03d}"] = current
+    return packs
+
+
 def dir_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
@@ -189,6 +207,12 @@ def main() -> int:
         "--reuse", action="store_true", help="keep the corpus and shards a previous run left in --workdir"
     )
     parser.add_argument("--k", type=int, default=50, help="files fourfold returns per query (default 50)")
+    parser.add_argument(
+        "--pack-mb",
+        type=float,
+        default=0.0,
+        help="pack repositories into shards of about this many MB, as compound shards do (default 0: one a repository)",
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()
     if shutil.which("rg") is None:
@@ -214,17 +238,18 @@ def main() -> int:
     modality = TextModality()
     segment_s = build_s = 0.0
     segments_total = 0
-    for repo, root in repos.items() if not reuse else ():
+    packs = pack_repos(repos, args.pack_mb)
+    for shard_name, members in packs.items() if not reuse else ():
         t = time.perf_counter()
-        segments = list(repo_segments(repo, root))
+        segments = [s for repo in members for s in repo_segments(repo, repos[repo])]
         segment_s += time.perf_counter() - t
         t = time.perf_counter()
-        modality.build(segments, shards_dir / repo, BuildContext("bench", repo, (repo,)))
+        modality.build(segments, shards_dir / shard_name, BuildContext("bench", shard_name, tuple(members)))
         build_s += time.perf_counter() - t
         segments_total += len(segments)
     index_bytes = dir_bytes(shards_dir)
     t = time.perf_counter()
-    shards: list[TextShard] = [modality.load(shards_dir / repo) for repo in repos]
+    shards: list[TextShard] = [modality.load(p) for p in sorted(shards_dir.iterdir())]
     load_ms = (time.perf_counter() - t) * 1000
     built = f"build {build_s:.1f}s = {corpus_bytes / 1e6 / build_s:.1f} MB/s" if build_s else "reused"
     print(

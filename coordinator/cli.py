@@ -423,6 +423,14 @@ def _print_summary(s: dict, as_json: bool) -> None:
     if "carried_shards" in s:
         changed = ", ".join(s.get("changed_repos") or []) or "none"
         print(f"  rebuilt repositories: {changed}; {s['carried_shards']} of {s.get('shards', 0)} shards carried over")
+    stages = s.get("stages") or {}
+    if stages:  # where the time went, the costliest stages first
+        shown = list(stages.items())[:6]
+        print(
+            "  time by stage: "
+            + ", ".join(f"{k} {v['seconds']:.1f}s ({v['cpu_seconds']:.1f} CPU-s)" for k, v in shown)
+            + (f", {len(stages) - len(shown)} more" if len(stages) > len(shown) else "")
+        )
     unsupported = s.get("unsupported_languages") or {}
     if unsupported:
         print(

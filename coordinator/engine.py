@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
+from fourfold.coordinator import identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
-from fourfold.coordinator import localize, metrics, refusal, rerank
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards
 from fourfold.coordinator.notes import tidy_notes
@@ -47,7 +47,7 @@ from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import FALLBACK_OPTION, INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
 
 if TYPE_CHECKING:
     from fourfold.workers.cluster import Launcher
@@ -105,7 +105,8 @@ async def follow_up_rounds(
 
     A follow-up goes only to the asking modality's shards (``covering``: modality -> (shard,
     repositories)) whose repositories meet its own (every one when it names none), as ``query``
-    with its options added. The same follow-up asked twice in one round (or by two shards) is
+    with its options added; a fallback (``if_empty``) only while no shard of the modality has
+    found anything. The same follow-up asked twice in one round (or by two shards) is
     asked once. Stops when no answer asks
     for more, after ``max_rounds``, or at the deadline; what the options mean is the modality's
     business.
@@ -113,10 +114,13 @@ async def follow_up_rounds(
     answers: list[ShardAnswer] = []
     latest: Sequence[ShardAnswer] = first
     rounds = 0
+    found = {a.modality for a in first if a.result is not None and a.result.hits}
     while True:
         asks: dict[tuple[str, str, tuple[tuple[str, str], ...]], ModalityQuery] = {}
         for a in latest:
             for f in a.result.follow_ups if a.result is not None else ():
+                if f.if_empty and a.modality in found:
+                    continue  # a fallback, and a shard of the modality found something
                 options = tuple(sorted(f.options.items()))
                 for shard, repos in covering.get(a.modality, ()):
                     if not f.repos or set(repos) & set(f.repos):
@@ -130,6 +134,7 @@ async def follow_up_rounds(
         rounds += 1
         latest = list(await asyncio.gather(*(ask(m, s, q) for (m, s, _), q in asks.items())))
         answers.extend(latest)
+        found |= {a.modality for a in latest if a.result is not None and a.result.hits}
 
 
 #: The most absence notes said for one modality (partitions suggesting different near names).
@@ -459,10 +464,13 @@ class Engine:
         generation = await self.current_generation()
         plan = self.plan(p, preset)
         log.debug("%r: %s", p.query[:80], plan.describe())
-        t_classify = time.perf_counter()
         listing = self._is_listing(p, plan)
-        if plan.intent == localize.LOCALIZE and not listing:
+        if plan.intent == localize.LOCALIZE and not listing:  # a bug report: its own plan of searches
             return await self._localize(p, plan, generation, visible)
+        bare = identifier.applies(p, plan, self.plugins.modalities)
+        if bare is not None:  # a bare name: structural and text first, fused only when they disagree
+            return await identifier.answer(self, p, plan, bare, visible)
+        t_classify = time.perf_counter()
         allowed = self._scope(p, visible)
         weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one
         depth = min(max(3 * p.k, 30), 300)
@@ -486,8 +494,9 @@ class Engine:
             path_glob=p.path_glob or None,
             languages=p.languages,
             case_sensitive=p.case_sensitive,
-            # a restricted caller's answer must be the one the store would give without the others
-            options={**options, SCOPE_OPTION: "only"} if visible is not None else options,
+            # a restricted caller's answer must be the one the store would give without the others;
+            # fallbacks run as follow-up rounds, only when no shard found anything
+            options={**options, FALLBACK_OPTION: "defer", **({SCOPE_OPTION: "only"} if visible is not None else {})},
         )
         targets = self._targets(generation, weights, allowed, visible)
         deadline = time.monotonic() + (p.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
@@ -552,7 +561,8 @@ class Engine:
         timings.update({f"modality:{m}": ms for m, ms in collected.modality_ms.items()})
         if more.rounds:
             timings[f"follow_up:{more.rounds}"] = (t_fanout - t_first) * 1000  # the stage names how many rounds ran
-        metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
+        if p.options.get(identifier.IDENTIFIER_OPTION) != identifier.INNER:  # counted once, as the answer it makes
+            metrics.observe(plan.intent, plan.strategy, timings, bool(collected.missing))
         return Answer(
             intent=plan.intent,
             confidence=plan.confidence,

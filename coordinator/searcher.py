@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fourfold.errors import FourfoldError, InvalidInput
-from fourfold.index.store import GenerationReader, IndexStore
+from fourfold.index.compound import shard_query, skipped_result
+from fourfold.index.store import GenerationReader, IndexStore, ShardSpec
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.modality import Shard
 from fourfold.plugins.types import ModalityQuery, ShardResult
@@ -98,6 +99,7 @@ class LocalSearcher:
         self._generation: str | None = None
         self._reader: GenerationReader | None = None
         self._shards: dict[ShardKey, Shard] = {}
+        self._specs: dict[ShardKey, ShardSpec] = {}  # the loaded shards' manifest entries
         self._previous: tuple[GenerationReader, list[Shard]] | None = None  # closed at the next switch
         self._lock = threading.Lock()  # loading happens in worker threads
 
@@ -140,21 +142,27 @@ class LocalSearcher:
             reader.close()
         self._previous = (self._reader, list(self._shards.values())) if self._reader is not None else None
         self._shards = {}
+        self._specs = {}
         self._reader, self._generation = None, None
 
-    def _load(self, generation: str, key: ShardKey) -> tuple[GenerationReader, Shard]:
+    def _load(self, generation: str, key: ShardKey) -> tuple[GenerationReader, ShardSpec, Shard]:
         reader = self._reader_for(generation)
         with self._lock:
             shard = self._shards.get(key)
-            if shard is None:
+            spec = self._specs.get(key)
+            if shard is None or spec is None:
                 modality, name = key
-                shard = self.plugins.modality(modality).load(reader.shard_dir(reader.shard(modality, name)))
+                spec = self._specs[key] = reader.shard(modality, name)
+                shard = self.plugins.modality(modality).load(reader.shard_dir(spec))
                 self._shards[key] = shard
-            return reader, shard
+            return reader, spec, shard
 
     def _run(self, generation: str, key: ShardKey, query: ModalityQuery) -> ShardResult:
-        reader, shard = self._load(generation, key)
-        return with_centrality(reader, shard.search(query))
+        reader, spec, shard = self._load(generation, key)
+        scoped = shard_query(spec, query)  # a compound shard's tombstones are never answered for
+        if scoped is None:
+            return skipped_result()
+        return with_centrality(reader, shard.search(scoped))
 
     async def _search_one(self, generation: str, key: ShardKey, query: ModalityQuery, deadline: float) -> ShardAnswer:
         modality, name = key

@@ -152,6 +152,8 @@ class IndexSummary:
     carried_shards: int = 0  # shards linked from the previous generation, not rebuilt
     changed_repos: list[str] = field(default_factory=list)  # repositories whose shards were rebuilt
     live_seconds: float = 0.0  # from the start until the new generation was live (before the clean-up)
+    #: stage -> {"seconds", "cpu_seconds"}: where the build's time went (see ``index.progress.StageClock``)
+    stages: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -169,6 +171,7 @@ class IndexSummary:
             "carried_shards": self.carried_shards,
             "changed_repos": list(self.changed_repos),
             "live_seconds": round(self.live_seconds, 3),
+            "stages": dict(self.stages),
         }
 
 

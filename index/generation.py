@@ -9,6 +9,7 @@ generation's ``segments.sqlite`` on the shared store.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import importlib.metadata
 import json
@@ -16,7 +17,7 @@ import shutil
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,11 +26,20 @@ from fourfold.api import IndexProgress, IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
+from fourfold.index.compound import CompoundPolicy, compound_policy, plan_partitions, plan_repo_shards
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, segmenter_version
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
-from fourfold.index.progress import BUILDING_FILE, Progress, ProgressFile, shard_progress, tee, with_rates
+from fourfold.index.progress import (
+    BUILDING_FILE,
+    Progress,
+    ProgressFile,
+    StageClock,
+    shard_progress,
+    tee,
+    with_rates,
+)
 from fourfold.index.shard_failure import FailedBuild, failed_build
 from fourfold.index.store import (
     SEGMENTS_DIR,
@@ -278,8 +288,8 @@ def build_generation(
     Cost follows the change: a repository whose files (sizes, times, git HEAD) did not move since
     the live generation is carried without reading a file, its segment database and its shards
     hard-linked into the new generation; the others are segmented (files reused by content hash)
-    and their shards rebuilt. Shards over several repositories (the graph's partitions, which share
-    one graph) are rebuilt whenever any repository changed.
+    and their shards rebuilt; a partitioned modality's partitions are rebuilt when the modality
+    says a change touches them (the graph: a repository they import moved a node they point at).
 
     The steps, in order: validate the inputs (settings, modalities, additions), then under the
     store's build lock: scan the repositories (carry or segment each), plan the shards (carry or
@@ -290,9 +300,11 @@ def build_generation(
     settings = _effective_settings(store, settings)
     # Progress goes to the caller (with rates and ETAs) and to the store's building.json (for `status`).
     building = ProgressFile(Path(store.home) / BUILDING_FILE)
-    report = tee(with_rates(progress), building) if progress else building
+    clock = StageClock()
+    report = tee(with_rates(progress), building, clock) if progress else tee(building, clock)
     executor = _with_progress(executor, report, relay=progress is not None)
     chosen, shardings = _chosen_modalities(modalities, settings)
+    policy = compound_policy(settings)
     additions = _validated_additions(add)
     options: Mapping[str, RepoOptions] = repo_options or {}
 
@@ -310,7 +322,9 @@ def build_generation(
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
         scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
-        plans = [(name, _plan_modality(name, shardings[name], scan, options, prev, build_dir)) for name in chosen]
+        plans = [
+            (name, _plan_modality(name, shardings[name], scan, options, prev, build_dir, policy)) for name in chosen
+        ]
         jobs = [
             _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, shardings[name])
             for name, plan in plans
@@ -328,11 +342,13 @@ def build_generation(
         summary.carried_shards = len(carried)
         summary.changed_repos = sorted(set(scan.files) - scan.unchanged)
         summary.seconds = time.perf_counter() - started
+        summary.stages = clock.table()
         manifest = _manifest(
             generation, prev, key, scan, specs, summary, failed, settings, chosen, centrality, build_dir, carried
         )
         (build_dir / "manifest.json").write_text(json.dumps(manifest, indent=1))
         _publish(store, build_dir, generation, additions, report, summary, started)
+        summary.stages = clock.table()  # with the switch and the clean-up
         return summary
 
 
@@ -556,13 +572,15 @@ def _plan_modality(
     options: Mapping[str, RepoOptions],
     prev: _Previous,
     build_dir: Path | None = None,
+    policy: CompoundPolicy | None = None,
 ) -> _ShardPlan:
     """Which of a modality's shards carry over from the previous generation and which are built.
 
     Only repositories that want the modality (``RepoOptions.modalities``) are in its shards. A
     per-repository shard carries when its repository is unchanged and the previous shard folders
-    exist. A shard over several repositories (global, partitioned) carries only if no repository
-    changed, none was added or removed, and it covered exactly the same repositories.
+    exist; small repositories share compound shards (``_plan_repo_sharded``). A shard over
+    several repositories (global, partitioned) carries only if no repository changed, none was
+    added or removed, and it covered exactly the same repositories.
     """
     reader = prev.reader
     prev_specs = (
@@ -572,16 +590,12 @@ def _plan_modality(
     build: list[ShardSpec] = []
     wanting = {r: scan.files[r] for r in _wanting(name, scan, options)}
     modality = get_registry().modality(name)
-    if sharding == "partitioned" and _incremental(modality) and reader is not None and prev_specs and build_dir:
-        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir)
+    if sharding == "partitioned" and _incremental(modality) and build_dir is not None:
+        packable = {r for r in wanting if not options.get(r, RepoOptions()).settings}
+        return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir, packable, policy)
     if sharding == "repo":
-        for repo in sorted(wanting):
-            mine = [s for s in prev_specs if s.repos == (repo,)] if repo in scan.unchanged else []
-            if mine and reader is not None and all(reader.shard_dir(s).is_dir() for s in mine):
-                carried.extend(mine)
-            else:
-                build.extend(_plan_shards(name, "repo", {repo: scan.files[repo]}))
-    elif not wanting:
+        return _plan_repo_sharded(name, wanting, scan, options, prev_specs, reader, policy or CompoundPolicy())
+    if not wanting:
         pass
     elif (
         prev_specs
@@ -596,6 +610,33 @@ def _plan_modality(
     return _ShardPlan(tuple(carried), tuple(build))
 
 
+def _plan_repo_sharded(
+    name: str,
+    wanting: Mapping[str, list[tuple[str, int]]],
+    scan: _RepoScan,
+    options: Mapping[str, RepoOptions],
+    prev_specs: Sequence[ShardSpec],
+    reader: GenerationReader | None,
+    policy: CompoundPolicy,
+) -> _ShardPlan:
+    """A ``repo``-sharded modality's plan: small repositories packed into compound shards (carried
+    with tombstones, compacted; see ``fourfold.index.compound``), the others one shard each (split
+    by size), carried when unchanged."""
+    plan = plan_repo_shards(
+        name,
+        {repo: sum(size for _, size in files) for repo, files in wanting.items()},
+        scan.unchanged,
+        {repo for repo in wanting if not options.get(repo, RepoOptions()).settings},
+        prev_specs,
+        lambda spec: reader is not None and reader.shard_dir(spec).is_dir(),
+        policy,
+    )
+    build = list(plan.compounds)
+    for repo in plan.singles:
+        build.extend(_plan_shards(name, "repo", {repo: scan.files[repo]}))
+    return _ShardPlan(plan.carried, tuple(build))
+
+
 def _incremental(modality: Any) -> bool:
     """Whether a partitioned modality rebuilds only the partitions a change touches (see ``Modality``)."""
     return callable(getattr(modality, "stale_partitions", None))
@@ -606,32 +647,37 @@ def _plan_partitions(
     scan: _RepoScan,
     wanting: Mapping[str, list[tuple[str, int]]],
     prev_specs: Sequence[ShardSpec],
-    reader: GenerationReader,
+    reader: GenerationReader | None,
     build_dir: Path,
+    packable: Collection[str],
+    policy: CompoundPolicy | None,
 ) -> _ShardPlan:
-    """An incremental partitioned modality's plan: a partition carries unless its repository
-    changed or the modality says a change elsewhere makes it stale (the graph: it imports a
-    changed repository)."""
-    previous = {s.repos[0]: reader.shard_dir(s) for s in prev_specs if len(s.repos) == 1}
-    previous = {r: d for r, d in previous.items() if d.is_dir()}
-    changed = frozenset((set(wanting) - scan.unchanged) | (set(previous) - set(wanting)))
+    """An incremental partitioned modality's plan: a partition carries unless one of its
+    repositories changed or the modality says a change elsewhere makes it stale (the graph: it
+    imports a changed repository); small repositories share packed partitions."""
+    present = {s.shard: reader.shard_dir(s) for s in prev_specs} if reader is not None else {}
+    present = {k: d for k, d in present.items() if d.is_dir()}
+    before = {r for s in prev_specs for r in s.repos}
+    changed = frozenset((set(wanting) - scan.unchanged) | (before - set(wanting)))
     paths = {r: [p for p, _ in wanting[r]] for r in changed if r in wanting}
     stale: frozenset[str] = frozenset()
-    if changed:
+    if changed and present:
         building = GenerationReader(build_dir, building=True)  # the changed repositories' new segments
         try:
-            stale = modality.stale_partitions(changed, previous, paths, lambda repos: _only_of(building, repos))
+            stale = modality.stale_partitions(changed, present, paths, lambda repos: _only_of(building, repos))
         finally:
             building.close()
-    by_repo = {s.repos[0]: s for s in prev_specs if len(s.repos) == 1}
-    carried: list[ShardSpec] = []
-    build: list[ShardSpec] = []
-    for repo in sorted(wanting):
-        if repo in previous and repo not in changed and repo not in stale:
-            carried.append(by_repo[repo])
-        else:
-            build.append(ShardSpec(modality.name, repo, f"{modality.name}/{repo}", (repo,)))
-    return _ShardPlan(tuple(carried), tuple(build))
+    rebuild = set(stale) | {s.shard for s in prev_specs if changed.intersection(s.repos)}
+    carried, build = plan_partitions(
+        modality.name,
+        {repo: sum(size for _, size in files) for repo, files in wanting.items()},
+        rebuild,
+        packable,
+        prev_specs,
+        lambda spec: spec.shard in present,
+        policy or CompoundPolicy(),
+    )
+    return _ShardPlan(carried, build)
 
 
 def _shard_job(
@@ -718,8 +764,7 @@ def _built_specs(jobs: Sequence[ShardJob], built: Mapping[tuple[str, str], Build
         stats = built[(job.modality, job.spec.shard)]
         if isinstance(stats, FailedBuild):
             continue
-        s = job.spec
-        specs.append(ShardSpec(s.modality, s.shard, s.folder, s.repos, s.files, stats.segments))
+        specs.append(dataclasses.replace(job.spec, segments=stats.segments))
     return specs
 
 
@@ -752,6 +797,7 @@ def _manifest(
                 "repos": list(s.repos),
                 "files": list(s.files),
                 "segments": s.segments,
+                **({"dead": list(s.dead)} if s.dead else {}),
             }
             for s in specs
         ],

@@ -25,6 +25,7 @@ __all__ = [
     "BUILDING_FILE",
     "Progress",
     "ProgressFile",
+    "StageClock",
     "eta_text",
     "read_building",
     "shard_progress",
@@ -121,21 +122,25 @@ BUILDING_FILE = "building.json"
 
 
 class ProgressFile:
-    """A ``Progress`` that keeps ``path`` holding the latest report as JSON (at most once a second,
-    written atomically), with the building process's id, so that ``status`` from any process can
-    show a build in progress; :meth:`close` removes it."""
+    """A ``Progress`` that keeps ``path`` holding the latest report as JSON (a new stage at once,
+    then at most once a second; written atomically), with the building process's id, so that
+    ``status`` from any process can show a build in progress; :meth:`close` removes it."""
 
     def __init__(self, path: Path, generation: str = "", interval: float = 1.0) -> None:
         self.path = path
         self.generation = generation
         self.interval = interval
         self._last = float("-inf")
+        self._stage = ""  # of the last report written
 
     def __call__(self, update: IndexProgress) -> None:
         now = time.monotonic()
-        if now - self._last < self.interval and update.done not in (0, update.total):
+        # a new stage is written at once; within one, at most once an interval (a fleet of unchanged
+        # repositories reports one finished "segment" each: a file write apiece cost seconds)
+        if now - self._last < self.interval and update.stage == self._stage:
             return
         self._last = now
+        self._stage = update.stage
         record = {
             "pid": os.getpid(),
             "generation": self.generation,
@@ -168,6 +173,32 @@ def read_building(home: Path) -> dict[str, Any] | None:
     except PermissionError:
         pass
     return dict(record)
+
+
+class StageClock:
+    """Where a build's time goes: wall and CPU seconds per stage (``segment``, ``centrality``,
+    ``build:text``...), for ``IndexSummary.stages`` and the CLI's "time by stage" line.
+
+    The time between two reports goes to the stage of the later one (the work that led to it);
+    CPU is this process's (``time.process_time``): the segmenter's worker processes are not in it.
+    """
+
+    def __init__(self) -> None:
+        self._last = (time.monotonic(), time.process_time())
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+
+    def __call__(self, progress: IndexProgress) -> None:
+        now, cpu = time.monotonic(), time.process_time()
+        stage = progress.stage
+        self.wall[stage] = self.wall.get(stage, 0.0) + now - self._last[0]
+        self.cpu[stage] = self.cpu.get(stage, 0.0) + cpu - self._last[1]
+        self._last = (now, cpu)
+
+    def table(self) -> dict[str, dict[str, float]]:
+        """Stage -> {"seconds", "cpu_seconds"}, the costliest first."""
+        order = sorted(self.wall, key=lambda k: -self.wall[k])
+        return {k: {"seconds": round(self.wall[k], 3), "cpu_seconds": round(self.cpu[k], 3)} for k in order}
 
 
 def tee(*reports: Progress) -> Progress:

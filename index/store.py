@@ -76,6 +76,9 @@ class ShardSpec:
     repos: tuple[str, ...]
     files: tuple[str, ...] = ()  # "repo\0path" keys when a repository is split over several shards
     segments: int = 0
+    #: Tombstones of a compound shard (``fourfold.index.compound``): repositories its files still
+    #: hold but that moved on (changed, removed); they are never answered for from this shard.
+    dead: tuple[str, ...] = ()
 
 
 def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
@@ -354,6 +357,7 @@ class GenerationReader:
                     tuple(s["repos"]),
                     tuple(s.get("files", ())),
                     s.get("segments", 0),
+                    tuple(s.get("dead", ())),  # absent in manifests written before compound shards
                 )
                 for s in self.manifest["shards"]
             )

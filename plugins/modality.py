@@ -104,10 +104,11 @@ class Modality(Protocol):
     """A retrieval modality.
 
     ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
-    repository, large ones split), ``"global"`` (one shard over every repository) or
-    ``"partitioned"`` (a shard per repository, never split, with ``context.repos`` naming the
-    partition: for data that is one whole, such as the graph, stored in parts; a partition
-    reports the hits it owns and hands work that continues elsewhere back as
+    repository, large ones split, small ones packed several to a compound shard: a shard must
+    honour ``query.repos`` exactly, hits and totals), ``"global"`` (one shard over every
+    repository) or ``"partitioned"`` (a shard per repository, never split, with ``context.repos``
+    naming the partition: for data that is one whole, such as the graph, stored in parts; a
+    partition reports the hits it owns and hands work that continues elsewhere back as
     ``ShardResult.follow_ups``). A partitioned build gets every segment of the generation, unless
     the modality has ``stale_partitions(changed, previous, paths, segments_of) -> frozenset[str]``:
     then it gets its repository's segments and reads others through the context

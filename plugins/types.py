@@ -94,6 +94,12 @@ class Segment:
 #: Without it, ``repos`` is a filter on hits only: a walk may pass through other repositories.
 SCOPE_OPTION = "scope"
 
+#: Set to ``defer`` by a host that runs ``FollowUp(if_empty=True)`` rounds: a shard may then leave a
+#: costly fallback (structural's fuzzy name matching) to such a round, which runs only when no
+#: shard of the modality found anything. Without it a shard does its fallback itself, as a single
+#: shard must.
+FALLBACK_OPTION = "fallback"
+
 
 @dataclass(frozen=True, slots=True)
 class ModalityQuery:
@@ -145,6 +151,8 @@ class FollowUp:
 
     repos: tuple[str, ...]
     options: Mapping[str, str] = field(default_factory=dict)
+    #: A fallback: run only if no shard of the modality has found anything (see ``FALLBACK_OPTION``).
+    if_empty: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import asyncio
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -229,3 +230,35 @@ def test_the_cli_says_when_the_coordinator_serves_another_store(
     _say_which_store(coordinator("g000007"), None)
     err = capsys.readouterr().err
     assert "coordinator at 127.0.0.1:50551 (generation g000007)" in err and f"{home} (generation g000001)" in err
+
+
+def test_fuzzy_name_matching_runs_only_when_no_structural_shard_found_the_name(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Structural's costly fuzzy fallback is a follow-up round (``FollowUp.if_empty``): the shards
+    that lack an exact name do not compute it when another shard has the name; a typo that no
+    shard knows still gets its fuzzy answer, in one more round; a shard asked on its own (no
+    ``fallback=defer``) still matches fuzzily by itself."""
+    from fourfold.plugins.manager import get_registry
+    from fourfold.plugins.structural.index import StructuralShard
+
+    calls: list[str] = []
+    real = StructuralShard._fuzzy
+
+    def fuzzy(self: StructuralShard, symbol: Any, query: ModalityQuery, kinds: tuple[str, ...]) -> Any:
+        calls.append(symbol.name)
+        return real(self, symbol, query, kinds)
+
+    monkeypatch.setattr(StructuralShard, "_fuzzy", fuzzy)
+    engine = Engine(IndexStore(home))
+    exact = search(engine, SearchParams("def normalize", k=10))
+    assert exact.hits[0].hit.symbol == "normalize" and exact.hits[0].hit.repo == "beta"
+    assert calls == []  # alpha's and gamma's shards lack it, yet matched nothing fuzzily
+    typo = search(engine, SearchParams("def normalise", k=10))
+    assert typo.hits and typo.hits[0].hit.symbol == "normalize"  # the fallback round found it
+    assert sorted(calls) == ["normalise"] * 3 and any(s.startswith("follow_up:") for s in typo.timings)
+    store = IndexStore(home)
+    reader = store.require_live()
+    shard = get_registry().modality("structural").load(reader.shard_dir(reader.shard("structural", "beta")))
+    alone = shard.search(ModalityQuery("normalise", k=5))
+    assert alone.hits and alone.hits[0].symbol == "normalize" and not alone.follow_ups

@@ -206,3 +206,20 @@ def test_a_modality_named_twice_is_built_once_and_carries(store: IndexStore) -> 
     again = build_generation(store, [], modalities=["text", "text"])
     assert again.carried_shards == again.shards == 2
     assert sorted(s.folder for s in store.require_live().shards()) == ["text/alpha", "text/beta"]
+
+
+def test_the_summary_says_where_the_time_went(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per-stage wall and CPU seconds: in the summary, its JSON, and the CLI's "time by stage" line."""
+    from fourfold.coordinator.cli import main
+
+    store = IndexStore(tmp_path / "home")
+    summary = build_generation(store, [(_repo(tmp_path, "solo", 2), "solo")], modalities=MODALITIES)
+    assert {"segment", "build:text", "build:structural", "build:graph", "switch"} <= set(summary.stages)
+    assert all(v["seconds"] >= 0 and v["cpu_seconds"] >= 0 for v in summary.stages.values())
+    assert sum(v["seconds"] for v in summary.stages.values()) <= summary.seconds + 1.0
+    assert summary.as_dict()["stages"] == summary.stages
+    monkeypatch.setenv("FOURFOLD_HOME", str(tmp_path / "cli"))
+    rc = main(["index", str(tmp_path / "solo"), "--modality", "text"])
+    assert rc == 0 and "time by stage: " in capsys.readouterr().out

@@ -419,3 +419,87 @@ def merged_over(parts: dict[str, GraphShard], query: ModalityQuery) -> tuple[lis
     results = [a.result for a in answers if a.result is not None]
     notes = list(dict.fromkeys([*(n for r in results for n in r.notes), *absence_notes(results)]))
     return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds
+
+
+def _chain_fleet(root: Path, n: int) -> list[tuple[Path, str]]:
+    """``n`` small repositories, each calling the previous one's function: r00 <- r01 <- ..."""
+    out = []
+    for i in range(n):
+        pkg = root / f"r{i:02d}" / f"r{i:02d}"
+        pkg.mkdir(parents=True)
+        if i == 0:
+            body = "def f_00(x):\n    return x\n"
+        else:
+            body = f"from r{i - 1:02d} import f_{i - 1:02d}\n\n\ndef f_{i:02d}(x):\n    return f_{i - 1:02d}(x) + 1\n"
+        (pkg / "__init__.py").write_text(body)
+        out.append((root / f"r{i:02d}", f"r{i:02d}"))
+    return out
+
+
+def test_small_repositories_share_packed_partitions_that_answer_as_the_single_graph(tmp_path: Path) -> None:
+    """Twenty small repositories: their graph is a handful of packed partitions (``~p-``), not twenty;
+    the answers equal the single graph's; an edit rebuilds only the pack holding the edited one."""
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+
+    repos = _chain_fleet(tmp_path / "src", 20)
+    settings = {"compound.target": "300"}  # a few repositories a pack
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, repos, modalities=["graph"], settings=settings)
+    reader = store.require_live()
+    specs = reader.shards("graph")
+    assert 2 <= len(specs) <= 10 and all(s.shard.startswith("~p-") for s in specs)
+    assert sorted(r for s in specs for r in s.repos) == [name for _, name in repos]
+    single = IndexStore(tmp_path / "single")
+    build_generation(single, repos, modalities=["graph"], settings={"graph.sharding": "global"})
+    whole = GraphShard.open(single.require_live().shard_dir(single.require_live().shards("graph")[0]))
+
+    def packed() -> dict[str, GraphShard]:
+        live = store.require_live()
+        return {s.shard: GraphShard.open(live.shard_dir(s)) for s in live.shards("graph")}
+
+    def same(parts: dict[str, GraphShard]) -> None:
+        for text in ("who calls f_05", "impact of changing f_03", "callees of f_10", "path from f_12 to f_08"):
+            query = ModalityQuery(text=text, k=100, options={"depth": "4"})
+            got = comparable(merged_over_packed(parts, reader_specs(store), query)[0])
+            assert got == comparable(merge_shards([whole.search(query).hits], 10_000)), text
+
+    same(packed())
+    before = {s.shard: (s.repos, (reader.shard_dir(s) / "edges.npz").stat().st_ino) for s in specs}
+    (tmp_path / "src" / "r07" / "r07" / "__init__.py").write_text(
+        "from r06 import f_06\n\n\ndef f_07(x):\n    return f_06(x) + 7\n\n\ndef g_07(y):\n    return f_07(y)\n"
+    )
+    summary = build_generation(store, [], modalities=["graph"], settings=settings)
+    after_reader = store.require_live()
+    after = {
+        s.shard: (s.repos, (after_reader.shard_dir(s) / "edges.npz").stat().st_ino)
+        for s in after_reader.shards("graph")
+    }
+    rebuilt = [k for k in after if before.get(k) != after[k]]
+    assert len(rebuilt) == 1 and "r07" in after[rebuilt[0]][0] and summary.changed_repos == ["r07"]
+    hits, _, _, _ = merged_over_packed(packed(), reader_specs(store), ModalityQuery(text="who calls f_07", k=10))
+    assert {(h.repo, h.symbol) for h in hits} >= {("r07", "g_07"), ("r08", "f_08")}
+
+
+def reader_specs(store: Any) -> dict[str, tuple[str, ...]]:
+    return {s.shard: s.repos for s in store.require_live().shards("graph")}
+
+
+def merged_over_packed(
+    parts: dict[str, GraphShard], repos_of: dict[str, tuple[str, ...]], query: ModalityQuery
+) -> tuple[list[Hit], int, list[str], int]:
+    """``merged`` over shards that each own several repositories, as the coordinator covers them."""
+
+    async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
+        return ShardAnswer(modality, shard, parts[shard].search(q), 0.0)
+
+    async def run() -> tuple[list[ShardAnswer], int]:
+        first = [await ask("graph", shard, query) for shard in sorted(parts)]
+        covering = {"graph": [(shard, repos_of[shard]) for shard in sorted(parts)]}
+        more = await follow_up_rounds(first, query, covering, ask, time.monotonic() + 30)
+        return [*first, *more.answers], more.rounds
+
+    answers, rounds = asyncio.run(run())
+    results = [a.result for a in answers if a.result is not None]
+    notes = list(dict.fromkeys([*(n for r in results for n in r.notes), *absence_notes(results)]))
+    return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds

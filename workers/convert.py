@@ -50,7 +50,9 @@ def result_to_pb(
         generation=generation,
         notes=list(r.notes),
         seconds=seconds,
-        follow_ups=[worker_pb2.FollowUp(repos=list(f.repos), options=dict(f.options)) for f in r.follow_ups],
+        follow_ups=[
+            worker_pb2.FollowUp(repos=list(f.repos), options=dict(f.options), if_empty=f.if_empty) for f in r.follow_ups
+        ],
         total_files=r.total_files,
         line_counts=r.line_counts,
         total_lower_bound=r.total_lower_bound,
@@ -63,7 +65,7 @@ def result_from_pb(m: worker_pb2.ShardSearchResponse) -> ShardResult:
         hits=tuple(hit_from_pb(h) for h in m.hits),
         total_matches=m.total_matches,
         notes=tuple(m.notes),
-        follow_ups=tuple(FollowUp(tuple(f.repos), dict(f.options)) for f in m.follow_ups),
+        follow_ups=tuple(FollowUp(tuple(f.repos), dict(f.options), f.if_empty) for f in m.follow_ups),
         total_files=m.total_files,
         line_counts=m.line_counts,
         total_lower_bound=m.total_lower_bound,

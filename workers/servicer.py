@@ -38,6 +38,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fourfold.errors import CorruptIndex, FourfoldError, IndexStateError, InvalidQuery
 from fourfold.index import integrity
+from fourfold.index.compound import shard_query, skipped_result
 from fourfold.index.store import GenerationReader
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
@@ -221,8 +222,11 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
         if problem is not None:
             raise self._drop_damaged(name, problem)
         started = time.perf_counter()
+        scoped = shard_query(self.specs[name], query)  # a compound shard's tombstones are never answered for
+        if scoped is None:
+            return result_to_pb(skipped_result(), self.modality_name, name, self.reader.name, 0.0)
         try:
-            found = shard.search(query)
+            found = shard.search(scoped)
         except FourfoldError:
             raise
         except Exception:

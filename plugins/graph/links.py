@@ -70,10 +70,16 @@ class Links:
     names: tuple[str, ...] = ()
     stubs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     misses: tuple[str, ...] = ()
+    repos: tuple[str, ...] = ()  # every repository the partition owns (several small ones packed together)
+
+    @property
+    def owned(self) -> tuple[str, ...]:
+        return self.repos or (self.repo,)
 
     def write(self, shard_dir: Path) -> None:
         payload = {
             "repo": self.repo,
+            "repos": list(self.owned),
             "dependencies": list(self.dependencies),
             "imports": list(self.imports),
             "provides": list(self.provides),
@@ -121,6 +127,7 @@ def read_links(shard_dir: Path) -> Links | None:
             tuple(raw["names"]),
             {r: tuple(ids) for r, ids in raw["stubs"].items()},
             tuple(raw["misses"]),
+            tuple(raw.get("repos", ())),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -194,7 +201,7 @@ def stale(
     provided: Mapping[str, frozenset[str]],
     surfaces: Mapping[str, Surface],
 ) -> frozenset[str]:
-    """The previous partitions (repository -> folder) a change to ``changed`` makes stale.
+    """The previous partitions (partition -> folder) a change to ``changed`` makes stale.
 
     ``provided`` and ``surfaces``: each changed repository's names and surface now (absent:
     removed). A partition is stale when it has no links (an older build); when it depends on a
@@ -203,20 +210,26 @@ def stale(
     repository it does not depend on provides a name it imports. An edit that adds code at the end
     of a file, or changes bodies without moving definitions, leaves its importers as they are.
     """
-    before: dict[str, Links] = {}
-    for repo in changed:
-        links = read_links(previous[repo]) if repo in previous else None
-        if links is not None:
-            before[repo] = links
-    added = {r: surfaces[r].names - (frozenset(before[r].names) if r in before else frozenset()) for r in surfaces}
+    read = {key: read_links(folder) for key, folder in previous.items()}
+    before: dict[str, Links] = {}  # the changed repositories' previous partitions
+    for found in read.values():
+        for repo in found.owned if found is not None else ():
+            if repo in changed and found is not None:
+                before[repo] = found
+
+    def names_before(repo: str) -> frozenset[str]:
+        was = before.get(repo)  # a packed partition's names are its repositories' together: unknown
+        return frozenset(was.names) if was is not None and len(was.owned) == 1 else frozenset()
+
+    added = {r: surfaces[r].names - names_before(r) for r in surfaces}
     out = set()
-    for repo, folder in previous.items():
-        if repo in changed:
-            continue
-        links = read_links(folder)
+    for key, links in read.items():
         if links is None:
-            out.add(repo)
+            out.add(key)
             continue
+        if changed.intersection(links.owned):
+            continue  # rebuilt anyway
+        repo = key
         misses = set(links.misses)
         for dep in changed.intersection(links.dependencies):
             surface = surfaces.get(dep)
@@ -226,7 +239,8 @@ def stale(
         else:
             names = set(links.imports)
             for other in changed.difference(links.dependencies):
-                was = frozenset(before[other].provides) if other in before else frozenset()
+                prior = before.get(other)  # a packed partition's provides are its repositories' together
+                was = frozenset(prior.provides) if prior is not None and len(prior.owned) == 1 else frozenset()
                 if names & (provided.get(other, frozenset()) | was):
                     out.add(repo)
                     break

@@ -134,16 +134,16 @@ class GraphModality:
         return BuildStats(segments=data.segment_count, bytes_on_disk=size, notes=notes)
 
     def _build_partition(self, given: list[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
-        if len(context.repos) != 1:
-            raise ValueError(f"a graph partition is one repository, not {list(context.repos)}")
-        repo = context.repos[0]
-        own = [s for s in given if s.repo == repo]
+        """One partition: the repositories of ``context.repos`` (one, or several small ones packed
+        together), built from their segments and their dependencies' (see ``links.py``)."""
+        mine_repos = frozenset(context.repos)
+        own = [s for s in given if s.repo in mine_repos]
         pool: dict[str, list[Segment]] = defaultdict(list)
         for seg in given:
-            if seg.repo != repo:
+            if seg.repo not in mine_repos:
                 pool[seg.repo].append(seg)
         if context.segments_of is not None:
-            peers = [p for p in context.peers if p != repo]
+            peers = [p for p in context.peers if p not in mine_repos]
             paths_of = context.paths_of or (lambda r: ())
             load = context.segments_of
         else:
@@ -155,32 +155,41 @@ class GraphModality:
             def load(rs: Sequence[str]) -> Iterable[Segment]:
                 return (s for r in rs for s in pool[r])
 
-        provided = {p: _provided(context.build_id, p, paths_of) for p in peers} if context.build_id else {}
-        if not context.build_id:  # nothing says which build: no cache
+        if context.build_id:
+            provided = {p: _provided(context.build_id, p, paths_of) for p in peers}
+        else:  # nothing says which build: no cache
             provided = {p: provided_names(p, paths_of(p)) for p in peers}
-        mine = provided_names(repo, {s.path for s in own})
+        mine: frozenset[str] = frozenset()
+        for repo in sorted(mine_repos):
+            mine |= provided_names(repo, {s.path for s in own if s.repo == repo})
         wanted = import_names(own) - mine
         deps = dependencies(wanted, provided)
         built = graph_of([*own, *load(deps)], keep=False)
         data = built.data
-        size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=(repo,))
+        partition = tuple(sorted(mine_repos))
+        size = save_graph(data, shard_dir, built.pagerank, built.degree, partition=partition)
         stubs: dict[str, set[str]] = defaultdict(set)
         for (src, dst, _), _value in data.edges.items():
-            if data.nodes[src].repo == repo and data.nodes[dst].repo != repo:
+            if data.nodes[src].repo in mine_repos and data.nodes[dst].repo not in mine_repos:
                 stubs[data.nodes[dst].repo].add(data.nodes[dst].id)
+        names: set[str] = set()
+        for repo in mine_repos:
+            names |= surface_of(repo, (s for s in own if s.repo == repo)).names
         Links(
-            repo,
+            partition[0],
             deps,
             tuple(sorted(wanted)),
             tuple(sorted(mine)),
-            tuple(sorted(surface_of(repo, own).names)),
+            tuple(sorted(names)),
             {r: tuple(sorted(ids)) for r, ids in stubs.items()},
-            tuple(sorted({name for r, name in data.misses if r == repo})),
+            tuple(sorted({name for r, name in data.misses if r in mine_repos})),
+            partition,
         ).write(shard_dir)
-        owned = sum(1 for n in data.nodes if n.kind != "module" and n.repo == repo)
-        usage = sum(1 for (src, _, kind) in data.edges if kind != 0 and data.nodes[src].repo == repo)
+        owned = sum(1 for n in data.nodes if n.kind != "module" and n.repo in mine_repos)
+        usage = sum(1 for (src, _, kind) in data.edges if kind != 0 and data.nodes[src].repo in mine_repos)
         using = f" with {len(deps)} dependencies ({', '.join(deps[:5])}{', ...' if len(deps) > 5 else ''})"
-        notes = (f"graph: partition {repo}: {owned} segments, {usage} usage edges{using if deps else ''}", *data.notes)
+        scope = partition[0] if len(partition) == 1 else f"{len(partition)} repositories"
+        notes = (f"graph: partition {scope}: {owned} segments, {usage} usage edges{using if deps else ''}", *data.notes)
         return BuildStats(segments=owned, bytes_on_disk=size, notes=notes)
 
     def stale_partitions(

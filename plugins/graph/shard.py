@@ -272,10 +272,12 @@ class GraphShard:
     def _scope(self, query: ModalityQuery) -> str:
         """How a note names this shard's part: nothing for the single graph, " in REPO" for a
         partition (" elsewhere" for one outside the repositories the query may see)."""
-        if not self.graph.partitioned:
+        if not self.graph.partition:
             return ""
         if query.repos and not set(self.graph.partition) <= set(query.repos):
             return " elsewhere"
+        if len(self.graph.partition) > 3:  # small repositories packed together
+            return f" in {len(self.graph.partition)} repositories"
         return f" in {', '.join(self.graph.partition)}"
 
     def _hidden(self, query: ModalityQuery, node: int) -> bool:
@@ -478,7 +480,7 @@ class GraphShard:
                 f"showing {query.k}"
             )
         follow_ups: tuple[FollowUp, ...] = ()
-        if handoff and g.partitioned:  # every partition holding a followed node as a stub walks on from it
+        if handoff and g.partition:  # every partition holding a followed node as a stub walks on from it
             seeds_out = [[g.ids[n], d, c] for n, (d, c) in sorted(handoff.items(), key=lambda item: g.ids[item[0]])]
             follow_ups = (FollowUp((), {SEEDS_OPTION: json.dumps(seeds_out, separators=(",", ":"))}),)
         return ShardResult(hits=hits, total_matches=len(accepted), notes=tuple(notes), follow_ups=follow_ups)

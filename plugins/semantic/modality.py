@@ -372,6 +372,11 @@ class SemanticShard:
         self._nlist: int = int(files.manifest["nlist"])
         self._segment_of = files.windows[:, 0]
         self._paths = [s.path for s in files.segments]
+        # each segment's repository as an index into _repo_names: a repository filter is one np.isin
+        # (a compound shard holds many repositories, and its host always names the live ones)
+        self._repo_names = sorted({s.repo for s in files.segments})
+        position = {r: i for i, r in enumerate(self._repo_names)}
+        self._repo_of = np.fromiter((position[s.repo] for s in files.segments), np.int32, len(files.segments))
 
     @property
     def identity(self) -> str:
@@ -481,7 +486,7 @@ class SemanticShard:
         mask = np.ones(len(segs), dtype=bool)
         if query.repos:
             wanted = set(query.repos)
-            mask &= np.fromiter((s.repo in wanted for s in segs), bool, len(segs))
+            mask &= np.isin(self._repo_of, [i for i, r in enumerate(self._repo_names) if r in wanted])
         if query.languages:
             langs = {lang.lower() for lang in query.languages}
             mask &= np.fromiter((s.language.lower() in langs for s in segs), bool, len(segs))

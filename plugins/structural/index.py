@@ -35,12 +35,13 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.structural.extract import KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
-from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+from fourfold.plugins.types import FALLBACK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult
 
 __all__ = ["INDEX_FILE", "SCHEMA_VERSION", "StructuralShard", "build_shard", "trigrams"]
 
@@ -51,6 +52,10 @@ EXACT, QUALIFIED, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 _MIN_SIMILARITY = 0.3
 _MIN_EDIT_SIMILARITY = 0.6
 _MAX_CANDIDATES = 5000
+#: Repositories a statement binds at most; a longer filter is applied to the rows.
+_SQL_REPO_FILTER = 32
+#: The follow-up option of the fuzzy round (see ``FALLBACK_OPTION``): this round may match fuzzily.
+FUZZY_OPTION = "structural.fuzzy"
 # Names sharing the most trigrams with a fuzzy query that are compared with it (a long name with a
 # common prefix, test_..., shares a trigram or two with thousands of names).
 _MAX_FUZZY_CANDIDATES = 200
@@ -207,8 +212,10 @@ class StructuralShard:
                     f"structural: no identifier in {query.text!r}; name a symbol such as parseConfig or Session.send",
                 ),
             )
+        # a host that runs fallback rounds gets fuzzy matching only when no shard found the name
+        defer = query.options.get(FALLBACK_OPTION) == "defer" and FUZZY_OPTION not in query.options
         scored: dict[str, tuple[float, _Row]] = {}
-        for score, row in self._candidates(symbol, query, kinds):
+        for score, row in self._candidates(symbol, query, kinds, fuzzy=not defer):
             if row.segment_id not in scored or scored[row.segment_id][0] < score:
                 scored[row.segment_id] = (score, row)
         ranked = sorted(scored.values(), key=lambda sr: (-sr[0], sr[1].path, sr[1].start_line))
@@ -222,10 +229,15 @@ class StructuralShard:
         if any(not _is_alias(row) for _, row in kept):
             kept = [sr for sr in kept if not _is_alias(sr[1])]
         hits = tuple(_hit(score, row) for score, row in kept[: query.k])
-        return ShardResult(hits=hits, total_matches=len(kept), notes=(f"structural: read as {symbol}",))
+        later: tuple[FollowUp, ...] = ()
+        if defer and not kept and not query.case_sensitive and not symbol.members:
+            later = (FollowUp(query.repos, {FUZZY_OPTION: "1"}, if_empty=True),)
+        return ShardResult(
+            hits=hits, total_matches=len(kept), notes=(f"structural: read as {symbol}",), follow_ups=later
+        )
 
     def _candidates(
-        self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]
+        self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...], fuzzy: bool = True
     ) -> Iterator[tuple[float, _Row]]:
         """Every match that can survive :meth:`search`'s class cut, with its score, class by class.
 
@@ -274,7 +286,7 @@ class StructuralShard:
                 found += 1
                 coverage = len(lname) / max(len(row.name), 1)
                 yield PREFIX + 0.5 * _fraction(row, symbol, query.case_sensitive) + 0.4 * coverage, row
-        if not found and not query.case_sensitive:
+        if not found and not query.case_sensitive and fuzzy:
             yield from self._fuzzy(symbol, query, kinds)
 
     def _fuzzy(self, symbol: SymbolQuery, query: ModalityQuery, kinds: tuple[str, ...]) -> Iterator[tuple[float, _Row]]:
@@ -316,19 +328,41 @@ class StructuralShard:
     def _select(
         self, where: str, params: tuple[str, ...], query: ModalityQuery, kinds: tuple[str, ...]
     ) -> Iterator[_Row]:
-        """Rows matching ``where`` and the query's kind, language, repository and path filters."""
-        clauses = [where]
-        args: list[str | int] = list(params)
-        for column, values in (("kind", kinds), ("language", query.languages), ("repo", query.repos)):
-            if values:
-                clauses.append(f"{column} IN ({','.join('?' * len(values))})")
-                args.extend(values)
-        sql = f"SELECT {_COLUMNS} FROM defs WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
-        for values in self._db().execute(sql, args):
+        """Rows matching ``where`` and the query's kind, language, repository and path filters.
+
+        A long repository list (a compound shard's live repositories, a wide grant) is applied
+        here rather than bound into every statement, unless the statement then reaches its
+        candidate limit (the rows kept must be those SQL would keep).
+        """
+        repos = query.repos
+        rows: Iterable[tuple[Any, ...]]
+        if len(repos) > _SQL_REPO_FILTER:
+            rows = self._query(where, params, query, kinds, ()).fetchall()
+            if len(rows) < _MAX_CANDIDATES:
+                wanted = set(repos)
+                rows = [r for r in rows if r[1] in wanted]
+            else:
+                rows = self._query(where, params, query, kinds, repos)
+        else:
+            rows = self._query(where, params, query, kinds, repos)
+        for values in rows:
             row = _Row(*values)
             if query.path_glob and not _path_matches(row.path, query.path_glob):
                 continue
             yield row
+
+    def _query(
+        self, where: str, params: tuple[str, ...], query: ModalityQuery, kinds: tuple[str, ...], repos: tuple[str, ...]
+    ) -> sqlite3.Cursor:
+        """The rows matching ``where`` and the kind, language and repository filters, up to the limit."""
+        clauses = [where]
+        args: list[str | int] = list(params)
+        for column, values in (("kind", kinds), ("language", query.languages), ("repo", repos)):
+            if values:
+                clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+                args.extend(values)
+        sql = f"SELECT {_COLUMNS} FROM defs WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
+        return self._db().execute(sql, args)
 
 
 #: A variable that only binds a name from elsewhere: ``x = require('m')...`` or ``x = obj.x``.

@@ -203,10 +203,12 @@ class TextShard:
             mask = m if mask is None else mask & m
 
         if query.repos:
-            wanted = [i for i, r in enumerate(self.repos) if r in set(query.repos)]
+            repos = set(query.repos)  # once: a compound shard's host names hundreds of live repositories
+            wanted = [i for i, r in enumerate(self.repos) if r in repos]
             narrow(np.isin(self.file_repo, wanted))
         if query.languages:
-            wanted = [i for i, lang in enumerate(self.languages) if lang in set(query.languages)]
+            languages = set(query.languages)
+            wanted = [i for i, lang in enumerate(self.languages) if lang in languages]
             narrow(np.isin(self.file_lang, wanted))
         if query.path_glob:
             rx = compile_glob(query.path_glob)

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from fourfold.v1 import common_pb2 as fourfold_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x66ourfold/v1/worker.proto\x12\x0b\x66ourfold.v1\x1a\x18\x66ourfold/v1/common.proto\"\x9e\x02\n\x12ShardSearchRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\t\n\x01k\x18\x02 \x01(\x05\x12\x0e\n\x06intent\x18\x03 \x01(\t\x12\r\n\x05repos\x18\x04 \x03(\t\x12\x11\n\tpath_glob\x18\x05 \x01(\t\x12\x11\n\tlanguages\x18\x06 \x03(\t\x12\x16\n\x0e\x63\x61se_sensitive\x18\x07 \x01(\x08\x12=\n\x07options\x18\x08 \x03(\x0b\x32,.fourfold.v1.ShardSearchRequest.OptionsEntry\x12\x12\n\ngeneration\x18\t \x01(\t\x12\x0e\n\x06shards\x18\n \x03(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xa8\x02\n\x13ShardSearchResponse\x12\x1e\n\x04hits\x18\x01 \x03(\x0b\x32\x10.fourfold.v1.Hit\x12\x15\n\rtotal_matches\x18\x02 \x01(\x03\x12\x10\n\x08modality\x18\x03 \x01(\t\x12\r\n\x05shard\x18\x04 \x01(\t\x12\x12\n\ngeneration\x18\x05 \x01(\t\x12\r\n\x05notes\x18\x06 \x03(\t\x12\x0f\n\x07seconds\x18\x07 \x01(\x01\x12)\n\nfollow_ups\x18\x08 \x03(\x0b\x32\x15.fourfold.v1.FollowUp\x12\x13\n\x0btotal_files\x18\t \x01(\x03\x12\x13\n\x0bline_counts\x18\n \x01(\x08\x12\x19\n\x11total_lower_bound\x18\x0b \x01(\x08\x12\x15\n\rabsence_notes\x18\x0c \x03(\t\"~\n\x08\x46ollowUp\x12\r\n\x05repos\x18\x01 \x03(\t\x12\x33\n\x07options\x18\x02 \x03(\x0b\x32\".fourfold.v1.FollowUp.OptionsEntry\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"r\n\x14ShardSearchResponses\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .fourfold.v1.ShardSearchResponse\x12\'\n\x06\x65rrors\x18\x02 \x03(\x0b\x32\x17.fourfold.v1.ShardError\",\n\nShardError\x12\r\n\x05shard\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"\r\n\x0bInfoRequest\"\xc1\x01\n\x0cInfoResponse\x12\x10\n\x08modality\x18\x01 \x01(\t\x12\r\n\x05shard\x18\x02 \x01(\t\x12\x12\n\ngeneration\x18\x03 \x01(\t\x12\x0f\n\x07replica\x18\x04 \x01(\x05\x12\r\n\x05repos\x18\x05 \x03(\t\x12\x10\n\x08segments\x18\x06 \x01(\x03\x12\r\n\x05ready\x18\x07 \x01(\x08\x12\x0f\n\x07node_id\x18\x08 \x01(\t\x12\x0b\n\x03pid\x18\t \x01(\x05\x12\r\n\x05\x65rror\x18\n \x01(\t\x12\x0e\n\x06shards\x18\x0b \x03(\t2\xee\x01\n\x0eModalityWorker\x12K\n\x06Search\x12\x1f.fourfold.v1.ShardSearchRequest\x1a .fourfold.v1.ShardSearchResponse\x12R\n\x0cSearchShards\x12\x1f.fourfold.v1.ShardSearchRequest\x1a!.fourfold.v1.ShardSearchResponses\x12;\n\x04Info\x12\x18.fourfold.v1.InfoRequest\x1a\x19.fourfold.v1.InfoResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x66ourfold/v1/worker.proto\x12\x0b\x66ourfold.v1\x1a\x18\x66ourfold/v1/common.proto\"\x9e\x02\n\x12ShardSearchRequest\x12\r\n\x05query\x18\x01 \x01(\t\x12\t\n\x01k\x18\x02 \x01(\x05\x12\x0e\n\x06intent\x18\x03 \x01(\t\x12\r\n\x05repos\x18\x04 \x03(\t\x12\x11\n\tpath_glob\x18\x05 \x01(\t\x12\x11\n\tlanguages\x18\x06 \x03(\t\x12\x16\n\x0e\x63\x61se_sensitive\x18\x07 \x01(\x08\x12=\n\x07options\x18\x08 \x03(\x0b\x32,.fourfold.v1.ShardSearchRequest.OptionsEntry\x12\x12\n\ngeneration\x18\t \x01(\t\x12\x0e\n\x06shards\x18\n \x03(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xa8\x02\n\x13ShardSearchResponse\x12\x1e\n\x04hits\x18\x01 \x03(\x0b\x32\x10.fourfold.v1.Hit\x12\x15\n\rtotal_matches\x18\x02 \x01(\x03\x12\x10\n\x08modality\x18\x03 \x01(\t\x12\r\n\x05shard\x18\x04 \x01(\t\x12\x12\n\ngeneration\x18\x05 \x01(\t\x12\r\n\x05notes\x18\x06 \x03(\t\x12\x0f\n\x07seconds\x18\x07 \x01(\x01\x12)\n\nfollow_ups\x18\x08 \x03(\x0b\x32\x15.fourfold.v1.FollowUp\x12\x13\n\x0btotal_files\x18\t \x01(\x03\x12\x13\n\x0bline_counts\x18\n \x01(\x08\x12\x19\n\x11total_lower_bound\x18\x0b \x01(\x08\x12\x15\n\rabsence_notes\x18\x0c \x03(\t\"\x90\x01\n\x08\x46ollowUp\x12\r\n\x05repos\x18\x01 \x03(\t\x12\x33\n\x07options\x18\x02 \x03(\x0b\x32\".fourfold.v1.FollowUp.OptionsEntry\x12\x10\n\x08if_empty\x18\x03 \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"r\n\x14ShardSearchResponses\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .fourfold.v1.ShardSearchResponse\x12\'\n\x06\x65rrors\x18\x02 \x03(\x0b\x32\x17.fourfold.v1.ShardError\",\n\nShardError\x12\r\n\x05shard\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"\r\n\x0bInfoRequest\"\xc1\x01\n\x0cInfoResponse\x12\x10\n\x08modality\x18\x01 \x01(\t\x12\r\n\x05shard\x18\x02 \x01(\t\x12\x12\n\ngeneration\x18\x03 \x01(\t\x12\x0f\n\x07replica\x18\x04 \x01(\x05\x12\r\n\x05repos\x18\x05 \x03(\t\x12\x10\n\x08segments\x18\x06 \x01(\x03\x12\r\n\x05ready\x18\x07 \x01(\x08\x12\x0f\n\x07node_id\x18\x08 \x01(\t\x12\x0b\n\x03pid\x18\t \x01(\x05\x12\r\n\x05\x65rror\x18\n \x01(\t\x12\x0e\n\x06shards\x18\x0b \x03(\t2\xee\x01\n\x0eModalityWorker\x12K\n\x06Search\x12\x1f.fourfold.v1.ShardSearchRequest\x1a .fourfold.v1.ShardSearchResponse\x12R\n\x0cSearchShards\x12\x1f.fourfold.v1.ShardSearchRequest\x1a!.fourfold.v1.ShardSearchResponses\x12;\n\x04Info\x12\x18.fourfold.v1.InfoRequest\x1a\x19.fourfold.v1.InfoResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -42,18 +42,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SHARDSEARCHREQUEST_OPTIONSENTRY']._serialized_end=354
   _globals['_SHARDSEARCHRESPONSE']._serialized_start=357
   _globals['_SHARDSEARCHRESPONSE']._serialized_end=653
-  _globals['_FOLLOWUP']._serialized_start=655
-  _globals['_FOLLOWUP']._serialized_end=781
+  _globals['_FOLLOWUP']._serialized_start=656
+  _globals['_FOLLOWUP']._serialized_end=800
   _globals['_FOLLOWUP_OPTIONSENTRY']._serialized_start=308
   _globals['_FOLLOWUP_OPTIONSENTRY']._serialized_end=354
-  _globals['_SHARDSEARCHRESPONSES']._serialized_start=783
-  _globals['_SHARDSEARCHRESPONSES']._serialized_end=897
-  _globals['_SHARDERROR']._serialized_start=899
-  _globals['_SHARDERROR']._serialized_end=943
-  _globals['_INFOREQUEST']._serialized_start=945
-  _globals['_INFOREQUEST']._serialized_end=958
-  _globals['_INFORESPONSE']._serialized_start=961
-  _globals['_INFORESPONSE']._serialized_end=1154
-  _globals['_MODALITYWORKER']._serialized_start=1157
-  _globals['_MODALITYWORKER']._serialized_end=1395
+  _globals['_SHARDSEARCHRESPONSES']._serialized_start=802
+  _globals['_SHARDSEARCHRESPONSES']._serialized_end=916
+  _globals['_SHARDERROR']._serialized_start=918
+  _globals['_SHARDERROR']._serialized_end=962
+  _globals['_INFOREQUEST']._serialized_start=964
+  _globals['_INFOREQUEST']._serialized_end=977
+  _globals['_INFORESPONSE']._serialized_start=980
+  _globals['_INFORESPONSE']._serialized_end=1173
+  _globals['_MODALITYWORKER']._serialized_start=1176
+  _globals['_MODALITYWORKER']._serialized_end=1414
 # @@protoc_insertion_point(module_scope)

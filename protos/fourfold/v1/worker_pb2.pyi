@@ -67,7 +67,7 @@ class ShardSearchResponse(_message.Message):
     def __init__(self, hits: _Optional[_Iterable[_Union[_common_pb2.Hit, _Mapping]]] = ..., total_matches: _Optional[int] = ..., modality: _Optional[str] = ..., shard: _Optional[str] = ..., generation: _Optional[str] = ..., notes: _Optional[_Iterable[str]] = ..., seconds: _Optional[float] = ..., follow_ups: _Optional[_Iterable[_Union[FollowUp, _Mapping]]] = ..., total_files: _Optional[int] = ..., line_counts: _Optional[bool] = ..., total_lower_bound: _Optional[bool] = ..., absence_notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class FollowUp(_message.Message):
-    __slots__ = ("repos", "options")
+    __slots__ = ("repos", "options", "if_empty")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -77,9 +77,11 @@ class FollowUp(_message.Message):
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     REPOS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    IF_EMPTY_FIELD_NUMBER: _ClassVar[int]
     repos: _containers.RepeatedScalarFieldContainer[str]
     options: _containers.ScalarMap[str, str]
-    def __init__(self, repos: _Optional[_Iterable[str]] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    if_empty: bool
+    def __init__(self, repos: _Optional[_Iterable[str]] = ..., options: _Optional[_Mapping[str, str]] = ..., if_empty: _Optional[bool] = ...) -> None: ...
 
 class ShardSearchResponses(_message.Message):
     __slots__ = ("results", "errors")

@@ -57,8 +57,6 @@ def default_profiles() -> dict[str, dict[str, float]]:
         "find_similar": (0.4, 0.3, 0.2, 0.1),
         "impact_analysis": (0.1, 0.1, 0.1, 0.7),
         "exact_match": (0.0, 0.9, 0.1, 0.0),
-        # localize asks its own searches (coordinator/localize.py); these weights only name the modalities
-        "localize": (0.3, 0.4, 0.2, 0.1),
     }
     return {intent: dict(zip(_ORDER, w, strict=True)) for intent, w in rows.items()}
 

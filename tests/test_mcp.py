@@ -127,6 +127,20 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
     )
 
 
+#: A report on the sample repository: its quoted fragments are the reporter's, its frames name session.py.
+STDIO_REPORT = """Sending through a session gives up after the first refused connection
+
+When the server refuses a connection the session raises at once instead of retrying three times.
+
+```
+Traceback (most recent call last):
+  File "/opt/service/app/session.py", line 11, in send
+  File "/opt/service/app/session.py", line 18, in retry_request
+RuntimeError: ECONNREFUSED while sending "GET /health"
+```
+"""
+
+
 @pytest.mark.cluster
 @pytest.mark.slow
 def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
@@ -149,6 +163,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
                 ("search", {"query": '"ECONNREFUSED"'}),
                 ("search", {"query": "how does authentication work"}),
                 ("read_segment", {"repo": "sample", "path": "app/config.py", "line": 9, "symbol": "parse_config"}),
+                ("localize", {"report": STDIO_REPORT}),
             ]:
                 t0 = time.perf_counter()
                 r = await client.call_tool(name, args)
@@ -166,6 +181,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
     assert "sample:app/config.py" in texts["impact"]
     assert "1. sample:app/session.py" in texts["search"] and "ECONNREFUSED" in texts["search"]
     assert "sample:app/auth.py" in texts["search2"]
+    assert "intent localize" in texts["localize"] and "\n1. sample:app/session.py" in texts["localize"]
     assert (
         texts["read_segment"].startswith("sample:app/config.py:8-")
         and "def parse_config(path):" in texts["read_segment"]

@@ -86,7 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     se = sub.add_parser("search", help="search the index")
     se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
     se.add_argument("--repo", action="append", default=[], help="only this repository (repeatable)")
-    se.add_argument("--intent", default="", help="force an intent instead of classifying")
+    se.add_argument(
+        "--intent",
+        default="",
+        help="force an intent instead of classifying: find_definition, find_references, impact_analysis, "
+        "exact_match, find_similar, understand_code, or localize (a whole bug report -> the files to look at)",
+    )
     se.add_argument("--preset", default="default", help="quick, default or thorough")
     se.add_argument(
         "--profile", default="", help="weight profiles: hand (the default) or fitted (fitted on the dev suites)"

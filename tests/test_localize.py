@@ -327,3 +327,36 @@ class FusedHitStub:
         self.hit = Hit("id", repo, path, 1, 2, 1.0)
         self.repo, self.path, self.start_line, self.end_line = repo, path, 1, 2
         self.modalities: dict[str, object] = {}
+
+
+def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import SUPPORT_FACTOR, combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    ev = extract(PYTHON_REPORT)
+    kinds = [s.kind for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text", "structural", "semantic"])]
+    assert kinds.count("bm25") == kinds.count("title") == kinds.count("semantic") == 1
+    assert kinds.count("frame") == 2 and kinds.count("literal") == 1 and kinds.count("definition") >= 3
+    only_structural = sub_searches(ev, SearchParams(PYTHON_REPORT), ["structural", "graph"])
+    assert {s.kind for s in only_structural} == {"definition"}
+    assert all(s.params.modalities == ("structural",) and s.params.intent == "find_definition" for s in only_structural)
+    frame = next(s for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text"]) if s.kind == "frame")
+    assert frame.params.path_glob == "**core/dataarray.py"  # the reporter's prefix dropped
+
+    def answer(*paths: str) -> Answer:
+        hits = tuple(FusedHit(Hit(p, "r", p, 1, 2, 1.0, "f", "function"), 1.0) for p in paths)
+        return Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
+
+    subs = {s.kind: s for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text", "structural"])}
+    ranked = combine(
+        [
+            (subs["bm25"], answer("tests/test_core.py", "pkg/core.py", "pkg/other.py")),
+            (subs["definition"], answer(*(f"pkg/m{i}.py" for i in range(20)))),  # defined everywhere: no evidence
+            (subs["literal"], answer("pkg/other.py")),
+        ],
+        max_salience=ev.identifiers[0].salience,
+    )
+    scores = {c.path: c.score for c in ranked}
+    assert [c.path for c in ranked] == ["pkg/other.py", "pkg/core.py", "tests/test_core.py"]
+    assert scores["tests/test_core.py"] == pytest.approx(0.8 * SUPPORT_FACTOR)  # ranked first by BM25, but a test

@@ -86,7 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     se = sub.add_parser("search", help="search the index")
     se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
     se.add_argument("--repo", action="append", default=[], help="only this repository (repeatable)")
-    se.add_argument("--intent", default="", help="force an intent instead of classifying")
+    se.add_argument(
+        "--intent",
+        default="",
+        help="force an intent instead of classifying: find_definition, find_references, impact_analysis, "
+        "exact_match, find_similar, understand_code, or localize (a whole bug report -> the files to look at)",
+    )
     se.add_argument("--preset", default="default", help="quick, default or thorough")
     se.add_argument(
         "--profile", default="", help="weight profiles: hand (the default) or fitted (fitted on the dev suites)"
@@ -268,6 +273,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; embedded when none answers)"
     )
     ev.add_argument("-k", type=int, default=10, help="hits asked per query (default 10)")
+    ev.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="also ask every query as classified with this search option, in a column of its own "
+        "(repeatable), e.g. localize=off: bug reports routed as before the localize intent",
+    )
     scope = ev.add_mutually_exclusive_group()
     scope.add_argument(
         "--repo",
@@ -280,6 +293,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--scope-to-suite",
         action="store_true",
         help="ask each suite's queries within the repository its file is named after (click.jsonl -> click)",
+    )
+    scope.add_argument(
+        "--scope-to-relevant",
+        action="store_true",
+        help="ask each query within the repositories its relevant items name (a suite over many corpora, "
+        "such as the SWE-bench one: each issue within its own release)",
     )
 
     sub.add_parser(
@@ -1034,6 +1053,14 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
 
     registered = {r.name for r in client.status().repos}
     scopes = {name: tuple(args.repo) or ((name,) if args.scope_to_suite else ()) for name, _ in suites}
+    if args.scope_to_relevant:
+        named = {r.repo for _, queries in suites for q in queries for r in q.relevant}
+        unknown = sorted(named - registered)
+        if unknown:
+            raise InvalidInput(
+                f"unknown repository {unknown[0]!r} (--scope-to-relevant: a suite's relevant items name it); "
+                f"registered: {', '.join(sorted(registered)) or 'none'}"
+            )
     for name, repos in scopes.items():
         unknown = sorted(set(repos) - registered)
         if unknown:
@@ -1046,6 +1073,12 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
                 f"unknown repository {unknown[0]!r} ({how}); registered: {', '.join(sorted(registered)) or 'none'}"
             )
 
+    compare = {}
+    for item in args.compare:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise InvalidInput(f"invalid --compare {item!r}: give OPTION=VALUE, for example localize=off")
+        compare[f"{evaluate.FUSED}+{item}"] = {key.strip(): value.strip()}
     rows = []
     glances = []
     for name, queries in suites:
@@ -1054,8 +1087,15 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             if done == total or done % 20 == 0:
                 print(f"eval {name}: {done}/{total} searches ({qid})", file=sys.stderr, flush=True)
 
-        search = evaluate.scoped(client.search, profile=args.profile, repos=scopes[name])
-        outcomes = evaluate.run_suite(search, queries, modalities, k=args.k, preset=args.preset, progress=progress)
+        search = evaluate.scoped(
+            client.search,
+            profile=args.profile,
+            repos=scopes[name],
+            per_query=evaluate.relevant_repos(queries) if args.scope_to_relevant else None,
+        )
+        outcomes = evaluate.run_suite(
+            search, queries, modalities, k=args.k, preset=args.preset, progress=progress, compare=compare
+        )
         rows.extend(evaluate.rows_for(name, outcomes))
         glances.extend(evaluate.glance(name, outcomes))
     print(evaluate.format_table(rows))
@@ -1067,6 +1107,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
             "profile": args.profile or "hand",
             "k": args.k,
             "modalities": modalities,
+            "compare": list(compare),
             "scopes": {name: list(repos) for name, repos in scopes.items()},
             "rows": evaluate.rows_to_json(rows),
             "glance": evaluate.glance_to_json(glances),

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
-from fourfold.coordinator import identifier, metrics, refusal, rerank
+from fourfold.coordinator import identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards
@@ -426,7 +426,8 @@ class Engine:
         if p.intent:
             intent, confidence, rule = p.intent, 1.0, "forced"
         else:
-            c = intent_mod.classify(p.query, self.extra_rules)
+            # options["localize"]="off": route a bug report as before the localize intent (for comparisons)
+            c = intent_mod.classify(p.query, self.extra_rules, reports=p.options.get("localize") != "off")
             intent, confidence, rule = c.intent, c.confidence, c.rule
         profiles = select_profiles(p.options.get("profile", ""), self.profiles)
         profile = {
@@ -463,6 +464,9 @@ class Engine:
         generation = await self.current_generation()
         plan = self.plan(p, preset)
         log.debug("%r: %s", p.query[:80], plan.describe())
+        listing = self._is_listing(p, plan)
+        if plan.intent == localize.LOCALIZE and not listing:  # a bug report: its own plan of searches
+            return await self._localize(p, plan, generation, visible)
         bare = identifier.applies(p, plan, self.plugins.modalities)
         if bare is not None:  # a bare name: structural and text first, fused only when they disagree
             return await identifier.answer(self, p, plan, bare, visible)
@@ -470,7 +474,6 @@ class Engine:
         allowed = self._scope(p, visible)
         weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one
         depth = min(max(3 * p.k, 30), 300)
-        listing = self._is_listing(p, plan)
         offset = 0
         options = dict(p.options)
         if listing:
@@ -583,6 +586,17 @@ class Engine:
                 next_cursor=lambda n: encode_cursor(Cursor(n, generation, self._digest(p, allowed))),
             ),
         )
+
+    async def _localize(self, p: SearchParams, plan: Plan, generation: str, visible: frozenset[str] | None) -> Answer:
+        """A bug report's files: the localize plan (``coordinator/localize.py``) asks ordinary searches."""
+        served = sorted({s.modality for s in self._reader(generation).shards()} & set(self.plugins.modalities))
+        answer = await localize.localize(lambda q: self.search(q, visible), p, plan, served, generation)
+        if p.with_snippets and answer.hits:
+            answer = replace(answer, hits=tuple(self._snippets(self._reader(generation), answer.hits)))
+        if p.options.get(EXPLAIN_OPTION):
+            answer = replace(answer, notes=(plan.describe(), *answer.notes))
+        metrics.observe(plan.intent, plan.strategy, dict(answer.timings), answer.partial)
+        return answer
 
     @staticmethod
     def _is_listing(p: SearchParams, plan: Plan) -> bool:

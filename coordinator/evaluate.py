@@ -44,6 +44,7 @@ __all__ = [
     "percentile",
     "recall_at",
     "refusal_curve",
+    "relevant_repos",
     "routing_accuracy",
     "routing_confusion",
     "rows_for",
@@ -286,6 +287,11 @@ def _common_notes(outcomes: Sequence[Outcome], limit: int = 3) -> tuple[str, ...
     return tuple(f"{c}x {n}" for n, c in ranked)
 
 
+def _is_fused(answer: str) -> bool:
+    """Whether an answer column is the classified one (``fused``, or a ``fused+OPTION=VALUE`` comparison)."""
+    return answer == FUSED or answer.startswith(FUSED + "+")
+
+
 def rows_for(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]]) -> list[Row]:
     """Report rows of one suite: per intent group (``all`` first, then each label), per answer."""
     rows: list[Row] = []
@@ -299,7 +305,7 @@ def rows_for(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]]) ->
         for answer, outcomes in outcomes_by_answer.items():
             chosen = [o for o in outcomes if group == ALL_INTENTS or (o.query.intent or UNLABELLED) == group]
             if chosen:
-                rows.append(Row(suite, group, answer, summarize(chosen, routed=answer == FUSED)))
+                rows.append(Row(suite, group, answer, summarize(chosen, routed=_is_fused(answer))))
     return rows
 
 
@@ -356,7 +362,7 @@ def glance(suite: str, outcomes_by_answer: Mapping[str, Sequence[Outcome]], tole
         singles = [
             (answer, mrr_at(pick(o), 10), success_at(pick(o), 10))
             for answer, o in outcomes_by_answer.items()
-            if answer != FUSED and pick(o)
+            if not _is_fused(answer) and pick(o)
         ]
         best = max(singles, key=lambda t: (t[1], t[2]), default=("", 0.0, 0.0))
         fused_mrr, fused_s10 = mrr_at(chosen, 10), success_at(chosen, 10)
@@ -405,15 +411,29 @@ def glance_to_json(glances: Iterable[Glance]) -> list[dict[str, Any]]:
 # -- running a suite -------------------------------------------------------------------------------
 
 
-def scoped(search: Callable[[Any], Any], *, profile: str = "", repos: Sequence[str] = ()) -> Callable[[Any], Any]:
+def relevant_repos(queries: Iterable[EvalQuery]) -> dict[str, tuple[str, ...]]:
+    """Query text -> the repositories its relevant items name (``fourfold eval --scope-to-relevant``)."""
+    return {q.query: tuple(sorted({r.repo for r in q.relevant})) for q in queries if q.relevant}
+
+
+def scoped(
+    search: Callable[[Any], Any],
+    *,
+    profile: str = "",
+    repos: Sequence[str] = (),
+    per_query: Mapping[str, Sequence[str]] | None = None,
+) -> Callable[[Any], Any]:
     """``search`` (it takes a ``SearchParams``) with ``profile`` in every query's options and every
-    query limited to ``repos`` (none: all), as ``fourfold eval --profile/--repo`` ask."""
+    query limited to ``repos`` (none: all), as ``fourfold eval --profile/--repo`` ask; or each
+    query to its own repositories (``per_query``: query text -> repositories)."""
 
     def search_scoped(params: Any) -> Any:
         if profile:
             params = replace(params, options={**params.options, "profile": profile})
         if repos:
             params = replace(params, repos=tuple(repos))
+        elif per_query and params.query in per_query:
+            params = replace(params, repos=tuple(per_query[params.query]))
         return search(params)
 
     return search_scoped
@@ -427,8 +447,11 @@ def run_suite(
     k: int = 10,
     preset: str = "default",
     progress: Callable[[int, int, str], None] | None = None,
+    compare: Mapping[str, Mapping[str, str]] | None = None,
 ) -> dict[str, list[Outcome]]:
-    """Ask every query once as classified (the fused answer) and once per modality with its label.
+    """Ask every query once as classified (the fused answer) and once per modality with its label;
+    ``compare`` (column name -> search options) asks it again as classified with those options
+    (``fused+localize=off``: the routing before the localize intent), a column beside the fused one.
 
     ``search`` takes a :class:`SearchParams` and returns a ``SearchResponse`` (``Client.search``);
     an RPC error it raises is recorded against the query as an empty answer, so one bad query costs
@@ -439,7 +462,8 @@ def run_suite(
     from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.refusal import NO_CONFIDENT_MATCH
 
-    answers = [FUSED, *modalities]
+    compare = dict(compare or {})
+    answers = [FUSED, *compare, *modalities]
     out: dict[str, list[Outcome]] = {a: [] for a in answers}
     total = len(queries) * len(answers)
     done = 0
@@ -447,6 +471,8 @@ def run_suite(
         for answer in answers:
             if answer == FUSED:
                 params = SearchParams(query=q.query, k=k, preset=preset)
+            elif answer in compare:
+                params = SearchParams(query=q.query, k=k, preset=preset, options=dict(compare[answer]))
             else:
                 params = SearchParams(query=q.query, k=k, preset=preset, intent=q.intent or "", modalities=(answer,))
             t0 = time.perf_counter()

@@ -33,6 +33,11 @@ The phrases for callers, references and impact that the graph modality also pars
 ``callers-phrase`` and the ``impact-phrase`` add the vocabulary's ("who invokes", "ripple effect
 of", "who depends on", "uses of"...).
 
+A pasted bug report is read first, before every keyword rule (its quotes, error names and frames
+would otherwise send it down the exact-match path as the AND of every quoted fragment):
+
+    a bug report (see ``looks_like_report``)    localize         0.90
+
 Plugins add rules (``fourfold_register_intents``); theirs are tried after the keyword rules and
 before the identifier and fallback rules, so they never override the original forms.
 """
@@ -46,7 +51,29 @@ from dataclasses import dataclass
 from fourfold.plugins.types import IntentRule
 from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES
 
-__all__ = ["BUILTIN_RULES", "Classification", "IntentRule", "classify", "classify_rules"]
+__all__ = [
+    "BUILTIN_RULES",
+    "REPORT_MIN_LINES",
+    "REPORT_MIN_PROSE_WORDS",
+    "Classification",
+    "IntentRule",
+    "classify",
+    "classify_rules",
+    "looks_like_report",
+]
+
+#: A bug report has at least this many non-blank lines (a question or a name is one line; a
+#: pasted error message two; a title and one paragraph of prose is read by its words alone) ...
+REPORT_MIN_LINES = 3
+#: ... at least this many words of prose outside its code and frames (a pasted stack trace or
+#: snippet alone has none, and stays exact_match / find_similar) ...
+REPORT_MIN_PROSE_WORDS = 8
+#: (with a frame, a code block or an error line, a title's worth of prose is enough)
+REPORT_MIN_TITLE_WORDS = 5
+#: ... and evidence: a frame, a code block or backticked code, an error line, or this many
+#: code-looking identifiers (or called names); or, without any of those, this many prose words.
+REPORT_MIN_IDENTIFIERS = 2
+REPORT_PROSE_ALONE_WORDS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,21 +189,83 @@ def _identifier_rule(query: str) -> Classification | None:
     return None
 
 
-def classify(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
-    """Classify ``query``: the rules, then the learned layer where a rule only guessed (``intent_model``)."""
+_PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")
+#: Lines that are not prose even when worded: frames, a traceback's head, and its error line
+#: (``KeyError: no such key``: a pasted trace alone is an exact search, not a report).
+_FRAME_LINE = re.compile(
+    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
+    r"|(?:panic|error|fatal)\s*:).*$",
+    re.MULTILINE,
+)
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+
+
+_CODE_PUNCTUATION = re.compile(r"[{};]|!=|==|:=|=>|^\s*[\w.]+\s*=\s*\S")
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+#: "code like this: ..." asks for similar code, however many lines the snippet has.
+_SIMILAR_HEAD = re.compile(
+    r"^\s*(?:(?:find|show|more|other)\b.{0,40}\b(?:similar|like|resembling|pattern)|like this|anything resembling)",
+    re.IGNORECASE,
+)
+
+
+def _prose_words(text: str) -> int:
+    """Words on lines that read as prose: not indented, no code punctuation, mostly plain words."""
+    count = 0
+    for line in text.splitlines():
+        if not line.strip() or (line[:1] in (" ", "\t", ">") and not line.lstrip().startswith(("- ", "* "))):
+            continue
+        if _CODE_PUNCTUATION.search(_INLINE_CODE.sub(" ", line)):  # `code` inside a sentence is fine
+            continue
+        words = _PROSE_WORD.findall(line)
+        tokens = len(line.split())
+        if len(words) >= 3 and len(words) >= 0.5 * tokens:
+            count += len(words)
+    return count
+
+
+def looks_like_report(query: str) -> bool:
+    """Whether ``query`` is a pasted bug report: several lines, prose words outside its code and
+    frames, and evidence of code (a frame, code, an error line, or identifiers). Thresholds: a
+    one-line query never is one, and a two-line one only as a paragraph of prose, so short
+    searches keep their routing."""
+    if "\n" not in query.strip() or _SIMILAR_HEAD.match(query):
+        return False
+    from fourfold.coordinator.evidence import report_signals
+
+    s = report_signals(query)
+    prose = _FRAME_LINE.sub(" ", _FENCED.sub(" ", query[:8_000]))
+    words = _prose_words(prose)
+    if s.lines < REPORT_MIN_LINES:  # a title and a paragraph
+        return words >= REPORT_PROSE_ALONE_WORDS
+    if s.frames >= 2 and s.code_blocks:  # an issue's template: a traceback in a fenced block, headings
+        return words >= 2
+    if s.frames or s.code_blocks or s.error_lines:  # code or a traceback, and a title's worth of prose
+        return words >= REPORT_MIN_TITLE_WORDS
+    if s.identifiers >= REPORT_MIN_IDENTIFIERS:
+        return words >= REPORT_MIN_PROSE_WORDS
+    return words >= REPORT_PROSE_ALONE_WORDS
+
+
+def classify(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:
+    """Classify ``query``: the rules, then the learned layer where a rule only guessed (``intent_model``).
+    ``reports=False`` reads a bug report as if the localize intent did not exist (the routing before it)."""
     from fourfold.coordinator.intent_model import consult  # numpy: loaded on the first query, not at import
 
-    return consult(query, classify_rules(query, extra_rules))
+    return consult(query, classify_rules(query, extra_rules, reports=reports))
 
 
-def classify_rules(query: str, extra_rules: Sequence[IntentRule] = ()) -> Classification:
+def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:
     """Classify ``query`` by the rules alone; ``extra_rules`` come from plugins.
 
-    The order, first match wins: "where is X defined" / "definition of X" (a whole-query form, read
+    The order, first match wins: a bug report (``looks_like_report``, unless ``reports`` is False);
+    "where is X defined" / "definition of X" (a whole-query form, read
     by the identifier rule, so an error-like name such as ``NetworkError`` is not taken by the error
     keyword rule); the keyword rules; the plugins' rules; a query that is itself code; a lone or
     embedded identifier; an unquoted message; the understand phrases; the fallback.
     """
+    if reports and looks_like_report(query):
+        return Classification("localize", 0.90, "bug-report")
     where = _WHERE_DEFINED.match(query)
     if where:
         return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")

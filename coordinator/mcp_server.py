@@ -103,8 +103,9 @@ MAX_CALLER_CLIENTS = 64
 
 INSTRUCTIONS = (
     "fourfold searches indexed source code by intent. Prefer find_definition for 'where is X defined', "
-    "find_references for 'who calls / uses X', impact for 'what breaks if X changes', and search for "
-    "questions, quoted strings, regexes or pasted code. Results are 'repo:path:start-end kind symbol'; "
+    "find_references for 'who calls / uses X', impact for 'what breaks if X changes', localize for a "
+    "whole bug report (an issue, a stack trace: which files to look at), and search for questions, "
+    "quoted strings, regexes or pasted code. Results are 'repo:path:start-end kind symbol'; "
     "call read_segment on one to see its code. list_repositories names what you may search."
 )
 
@@ -203,7 +204,7 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         (semantic, text, structural, graph) from the query's intent. Use for questions ("how are
         retries handled"), quoted strings ("\\"connection refused\\""), or code to find similar code.
         Optional: repos to search only those; intent to force one of find_definition,
-        find_references, understand_code, find_similar, impact_analysis, exact_match; preset quick,
+        find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and
         every matching line with exact totals and says whether the list is complete; pass the
         answer's cursor back (same query) for the next page."""
@@ -235,6 +236,14 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         """What depends on a symbol, directly and transitively (callers of callers, subclasses,
         importers)? Use to judge the blast radius of a change before making it."""
         return await run(ctx, symbol, repos=repos or (), intent="impact_analysis", k=_k(k))
+
+    @server.tool()
+    async def localize(report: str, repos: list[str] | None = None, k: int = 10, ctx: Context | None = None) -> str:
+        """Which files does a bug report concern? Paste the whole issue: title, prose, stack trace,
+        snippet, error message (up to 10,000 characters; the first 8,000 are read). Returns files,
+        best first, each with its most relevant function; the notes say which evidence (frames,
+        paths, identifiers' definitions, error strings, words) ranked them."""
+        return await run(ctx, report, repos=repos or (), intent="localize", k=_k(k))
 
     @server.tool()
     async def read_segment(repo: str, path: str, line: int, symbol: str = "", ctx: Context | None = None) -> str:

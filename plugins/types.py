@@ -29,6 +29,7 @@ INTENTS = (
     "find_similar",
     "impact_analysis",
     "exact_match",
+    "localize",  # a pasted bug report -> the files to look at (coordinator/localize.py)
 )
 
 

@@ -411,6 +411,7 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
                 "find_definition",
                 "find_references",
                 "impact",
+                "localize",
                 "read_segment",
                 "list_repositories",
             }

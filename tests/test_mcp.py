@@ -21,7 +21,7 @@ from fourfold.coordinator.mcp_server import MAX_ANSWER_CHARS, build_server, form
 from fourfold.errors import PermissionDenied
 from fourfold.plugins.types import Hit
 
-TOOLS = {"search", "find_definition", "find_references", "impact", "read_segment", "list_repositories"}
+TOOLS = {"search", "find_definition", "find_references", "impact", "localize", "read_segment", "list_repositories"}
 
 
 def answer(n: int, snippet_lines: int = 10) -> Answer:
@@ -99,6 +99,7 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
                 ("search", {"query": "x", "repos": ["secret"]}),
                 ("search", {"query": "x", "k": 99}),
                 ("read_segment", {"repo": "payments", "path": "src/module_1.py", "line": 12, "symbol": "handler_1"}),
+                ("localize", {"report": 'Refunds fail\nTraceback:\n  File "pay.py", line 3, in refund', "k": 4}),
             ]:
                 r = await client.call_tool(name, args)
                 out[f"{name}:{len(out)}"] = (r.is_error, r.content[0].text)
@@ -117,11 +118,27 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
     assert results[5][0] and "not one you may search" in results[5][1]
     assert results[6][0] and "k must be 1 to 30" in results[6][1]
     assert results[7] == (False, "payments:src/module_1.py:11-19 function handler_1\n" + answer(3).hits[1].hit.snippet)
-    assert (fake.calls[-1][0], fake.calls[-1][1]["path_glob"], fake.calls[-1][1]["modalities"]) == (
+    assert fake.calls[-1][1]["intent"] == "localize" and fake.calls[-1][1]["k"] == 4
+    assert fake.calls[-1][0].startswith("Refunds fail\nTraceback")
+    assert (fake.calls[-2][0], fake.calls[-2][1]["path_glob"], fake.calls[-2][1]["modalities"]) == (
         "handler_1",
         "src/module_1.py",
         ("text",),
     )
+
+
+#: A report on the sample repository: its quoted fragments are the reporter's, its frames name session.py.
+STDIO_REPORT = """Sending through a session gives up after the first refused connection
+
+When the server refuses a connection the session raises at once instead of retrying three times.
+
+```
+Traceback (most recent call last):
+  File "/opt/service/app/session.py", line 11, in send
+  File "/opt/service/app/session.py", line 18, in retry_request
+RuntimeError: ECONNREFUSED while sending "GET /health"
+```
+"""
 
 
 @pytest.mark.cluster
@@ -146,6 +163,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
                 ("search", {"query": '"ECONNREFUSED"'}),
                 ("search", {"query": "how does authentication work"}),
                 ("read_segment", {"repo": "sample", "path": "app/config.py", "line": 9, "symbol": "parse_config"}),
+                ("localize", {"report": STDIO_REPORT}),
             ]:
                 t0 = time.perf_counter()
                 r = await client.call_tool(name, args)
@@ -163,6 +181,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
     assert "sample:app/config.py" in texts["impact"]
     assert "1. sample:app/session.py" in texts["search"] and "ECONNREFUSED" in texts["search"]
     assert "sample:app/auth.py" in texts["search2"]
+    assert "intent localize" in texts["localize"] and "\n1. sample:app/session.py" in texts["localize"]
     assert (
         texts["read_segment"].startswith("sample:app/config.py:8-")
         and "def parse_config(path):" in texts["read_segment"]

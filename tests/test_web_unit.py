@@ -55,7 +55,7 @@ def test_form_takes_every_search_flag_of_the_cli() -> None:
         ("k=0", "k='0'"),
         ("k=1001", "k='1001'"),
         ("k=ten", "'ten'"),
-        ("intent=localize", "'localize'"),
+        ("intent=locate", "'locate'"),
         ("preset=turbo", "'turbo'"),
         ("case=maybe", "'maybe'"),
         ("weight=text", "'text'"),

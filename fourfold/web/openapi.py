@@ -51,7 +51,7 @@ def openapi(version: str) -> dict[str, Any]:
         _q(
             "intent",
             "force an intent (find_definition, find_references, impact_analysis, exact_match, find_similar, "
-            "understand_code, or their short names)",
+            "understand_code, localize, or their short names)",
             {"type": "string"},
         ),
         _q("preset", "quick, default or thorough", {"type": "string", "enum": ["quick", "default", "thorough"]}),

@@ -26,6 +26,7 @@ INTENT_LABELS: dict[str, str] = {
     "exact_match": "exact",
     "find_similar": "similar",
     "understand_code": "understand",
+    "localize": "localize",
 }
 #: Search presets (latency against depth).
 PRESETS = ("quick", "default", "thorough")

@@ -1,0 +1,362 @@
+"""The localize intent: evidence from bug reports, their routing, and the plan end to end in a real
+in-process engine over a real index (text, structural and graph shards on disk), from the CLI too."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from inprocess import coordinator_in_process
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.evidence import Frame, extract
+from fourfold.coordinator.intent import classify, classify_rules, looks_like_report
+from fourfold.errors import InvalidQuery
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore
+
+PYTHON_REPORT = """DataArray.quantile does not honor `keep_attrs`
+When I call quantile with keep_attrs=True the attributes are dropped:
+
+```python
+import xarray as xr
+da = xr.DataArray([0, 0], dims="x", attrs={'units':'K'})
+out = da.quantile(.9, dim='x', keep_attrs=True)
+out.attrs
+```
+Traceback (most recent call last):
+  File "/home/me/venv/lib/python3.8/site-packages/xarray/core/dataarray.py", line 2941, in quantile
+    ds = self._to_temp_dataset().quantile(
+  File "/home/me/venv/lib/python3.8/site-packages/xarray/core/dataset.py", line 5012, in quantile
+    raise ValueError("dimension 'x' has no quantile coordinate for the units 'K'")
+ValueError: dimension 'x' has no quantile coordinate for the units 'K'
+"""
+
+GO_REPORT = """Server crashes on an empty header
+
+Sending a request with an empty Accept header makes the server panic:
+
+panic: runtime error: invalid memory address or nil pointer dereference
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x6b5e2a]
+
+goroutine 18 [running]:
+github.com/acme/web.(*Context).Negotiate(0xc0000a2000, {0xc00001c0a0, 0x1, 0x1})
+	/home/ci/go/pkg/mod/github.com/acme/web@v1.2.0/context.go:812 +0x2a
+github.com/acme/web.(*Engine).handleHTTPRequest(0xc0000b6000, 0xc0000a2000)
+	/home/ci/go/pkg/mod/github.com/acme/web@v1.2.0/gin.go:573 +0x5d1
+"""
+
+JS_REPORT = """TypeError when rendering an empty list
+
+Rendering `<List items={[]} />` throws instead of showing the placeholder.
+
+TypeError: Cannot read properties of undefined (reading 'map')
+    at renderItems (src/components/List.js:42:17)
+    at List (src/components/List.js:12:10)
+    at processChild (node_modules/react-dom/cjs/react-dom-server.node.development.js:3043:14)
+"""
+
+
+def test_frames_paths_identifiers_and_messages_of_a_python_traceback() -> None:
+    ev = extract(PYTHON_REPORT)
+    assert ev.frames == (
+        Frame("/home/me/venv/lib/python3.8/site-packages/xarray/core/dataarray.py", 2941, "quantile"),
+        Frame("/home/me/venv/lib/python3.8/site-packages/xarray/core/dataset.py", 5012, "quantile"),
+    )
+    names = [i.name for i in ev.identifiers]
+    # the most salient first: the function in the frames, the title and the code; a dotted call gives its member
+    assert names[0] == "quantile" and {"keep_attrs", "DataArray", "_to_temp_dataset"} <= set(names)
+    assert not {"xr", "self", "ValueError", "import"} & set(names)  # aliases, keywords, builtins say nothing
+    # the message without its runtime values ('x', 'K'): what a raise spells literally
+    assert ev.messages == ("has no quantile coordinate for the units",)
+    assert ev.title == "DataArray.quantile does not honor `keep_attrs`" and not ev.truncated
+
+
+def test_frames_of_a_go_panic_and_a_javascript_error() -> None:
+    go = extract(GO_REPORT)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.function) for f in go.frames] == [
+        ("context.go", 812, "Negotiate"),
+        ("gin.go", 573, "handleHTTPRequest"),
+    ]
+    assert {"Negotiate", "handleHTTPRequest"} <= {i.name for i in go.identifiers}
+    js = extract(JS_REPORT)
+    assert [(f.path, f.line, f.function) for f in js.frames] == [
+        ("src/components/List.js", 42, "renderItems"),
+        ("src/components/List.js", 12, "List"),
+        ("node_modules/react-dom/cjs/react-dom-server.node.development.js", 3043, "processChild"),
+    ]
+    assert "renderItems" in {i.name for i in js.identifiers}
+    assert js.messages == ("Cannot read properties of undefined",)
+
+
+def test_a_long_report_is_read_up_to_the_cap_and_says_so() -> None:
+    ev = extract("Crash in parse_config\n" + "the parser fails on this input\n" * 1000, limit=500)
+    assert ev.truncated and ev.analysed_chars == 500
+    assert "read the first 500 of" in ev.summary()
+
+
+@pytest.mark.parametrize("report", [PYTHON_REPORT, GO_REPORT, JS_REPORT])
+def test_bug_reports_are_routed_to_localize(report: str) -> None:
+    c = classify(report)
+    assert (c.intent, c.confidence, c.rule) == ("localize", 0.90, "bug-report")
+    # as before the intent existed: the quotes or the frames chose exact_match
+    assert classify(report, reports=False).intent == "exact_match"
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # a title and a doctest session: the prompts are code
+        "(-x/4 - S(1)/12)**x - 1 simplifies to an inequivalent expression\n    >>> from sympy import *\n"
+        "    >>> e = (-x/4 - S(1)/12)**x - 1\n    >>> f = simplify(e)\n    >>> N(e.subs(x, a))\n",
+        # a title and one paragraph of prose, no code at all
+        "Two sections called Symbols in index\nWhen using index entries with the following leading characters "
+        "I get two sections called Symbols in the HTML output, the first containing all entries before normal "
+        "words and the second containing the others after the normal words. Both have the same anchor in HTML "
+        "so the links at the top of the index page lead to the first section.",
+    ],
+)
+def test_reports_without_a_traceback_are_reports_too(report: str) -> None:
+    assert looks_like_report(report) and classify(report).intent == "localize"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "parse_config",
+        "where is DataArray.quantile defined",
+        "who calls handleHTTPRequest",
+        '"no quantile coordinate"',
+        "ValueError: dimension 'x' has no quantile coordinate",
+        "how does the server negotiate the content type of a response?",
+        "panic: runtime error\n\ngoroutine 1 [running]:\nmain.main()",  # a stack trace alone stays exact
+        "for x in items:\n    total += price(x)\n    if total > limit:\n        return total_price(x, limit)",
+        "def quantile(self, q, dim=None):\n    ds = self._to_temp_dataset()\n    return ds.quantile(q, dim=dim)",
+        "what would break if I\nrename parse_config\nand load_settings",  # short lines, no prose to speak of
+        # a pasted trace with its error line is still an exact search
+        'Traceback (most recent call last):\n  File "store.go", line 25, in backoff\n'
+        "ValueError: repository path does not exist",
+        # a snippet asked for as similar code, however long
+        "other places with this pattern:\nresp, err := http.Get(url)\nif err != nil {\n\tlog.Fatal(err)\n}\n"
+        "defer resp.Body.Close()",
+    ],
+)
+def test_short_queries_code_and_bare_traces_are_not_reports(query: str) -> None:
+    assert not looks_like_report(query)
+    assert classify_rules(query).intent != "localize"
+
+
+# -- end to end ---------------------------------------------------------------------------------
+
+FILES = {
+    "shop/pricing.py": '''"""Prices of the items in a cart."""
+
+
+def apply_discount(total, code):
+    """Take a discount code off a total."""
+    rate = DISCOUNTS.get(code)
+    if rate is None:
+        raise KeyError(f"unknown discount code {code!r}")
+    return total * (1 - rate)
+
+
+DISCOUNTS = {"SPRING": 0.1, "VIP": 0.25}
+''',
+    "shop/cart.py": '''"""The shopping cart."""
+from shop.pricing import apply_discount
+
+
+class Cart:
+    def __init__(self):
+        self.items = []
+
+    def checkout_total(self, code=None):
+        total = sum(price * qty for price, qty in self.items)
+        return apply_discount(total, code) if code else total
+''',
+    "shop/shipping.py": '''"""Shipping costs by weight and country."""
+
+
+def shipping_cost(weight_kg, country):
+    if country not in ZONES:
+        raise ValueError("no shipping zone for this country")
+    return ZONES[country] * max(weight_kg, 0.5)
+
+
+ZONES = {"FR": 4.0, "DE": 4.5}
+''',
+    "docs/discounts.md": "# Discounts\n\nA cart takes one discount code at checkout. Codes are upper case.\n",
+}
+
+#: The quoted fragments ("spring", the lower-case code, the reporter's own path) match no file exactly.
+REPORT = """Checkout crashes with a lower-case discount code
+
+Entering "spring" at checkout crashes instead of applying the 10% discount. I expected
+codes to be case-insensitive, or at least a friendly message.
+
+```
+>>> cart = Cart(); cart.items = [(20.0, 1)]
+>>> cart.checkout_total("spring")
+Traceback (most recent call last):
+  File "/srv/app/venv/site-packages/shop/cart.py", line 11, in checkout_total
+  File "/srv/app/venv/site-packages/shop/pricing.py", line 8, in apply_discount
+KeyError: "unknown discount code 'spring'"
+```
+"""
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("localize")
+    repo = root / "shop"
+    for rel, text in FILES.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    build_generation(IndexStore(root / "home"), [(repo, "shop")], modalities=["text", "structural", "graph"])
+    return root / "home"
+
+
+def ask(home: Path, p: SearchParams) -> Answer:
+    engine = Engine(IndexStore(home))
+
+    async def run() -> Answer:
+        try:
+            return await engine.search(p)
+        finally:
+            await engine.stop()
+
+    return asyncio.run(run())
+
+
+def test_a_report_finds_its_file_where_the_exact_path_finds_nothing(shop: Path) -> None:
+    before = ask(shop, SearchParams(REPORT, options={"localize": "off"}))
+    assert before.intent == "exact_match"  # the seed's routing: the AND of the quoted fragments
+    answer = ask(shop, SearchParams(REPORT, k=5, with_snippets=True))
+    assert (answer.intent, answer.fusion_strategy) == ("localize", "localize")
+    paths = [h.hit.path for h in answer.hits]
+    assert paths[0] == "shop/pricing.py" and paths[1] == "shop/cart.py"
+    assert len(paths) == len(set(paths))  # one hit per file
+    top = answer.hits[0].hit
+    assert top.symbol == "apply_discount" and "def apply_discount" in top.snippet  # the function inside it
+    assert any(n.startswith("localize: evidence 2 stack frame(s)") for n in answer.notes)
+    assert any("definition" in n and "frame" in n and "literal" in n for n in answer.notes)
+
+
+def test_forced_localize_on_a_vague_report_still_answers_and_narrows_to_a_modality(shop: Path) -> None:
+    vague = "the shipping price looks wrong for some countries, it says there is no zone"
+    answer = ask(shop, SearchParams(vague, intent="localize"))
+    assert answer.hits and answer.hits[0].hit.path == "shop/shipping.py"
+    only_text = ask(shop, SearchParams(vague, intent="localize", modalities=("text",)))
+    assert only_text.hits and all(set(h.modalities) == {"text"} for h in only_text.hits)
+    assert any("modalities text" in n for n in only_text.notes)
+
+
+def test_bad_reports_get_the_usual_errors(shop: Path) -> None:
+    with pytest.raises(InvalidQuery, match="empty query"):
+        ask(shop, SearchParams("  ", intent="localize"))
+    with pytest.raises(InvalidQuery, match=r"query too long: 10,?001"):
+        ask(shop, SearchParams("x" * 10_001, intent="localize"))
+
+
+def test_cli_search_intent_localize(
+    shop: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FOURFOLD_HOME", str(shop))
+    assert main(["search", "--in-process", "--json", "--intent", "localize", REPORT]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["intent"] == "localize" and out["hits"][0]["path"] == "shop/pricing.py"
+    assert main(["search", "--in-process", "--intent", "localise", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown intent 'localise'" in err and "localize" in err  # the valid intents are listed
+
+
+def test_the_python_client_over_grpc_localizes_and_names_bad_intents(shop: Path) -> None:
+    import fourfold
+    from fourfold.errors import InvalidInput
+
+    with coordinator_in_process(shop) as address, fourfold.Client(address) as client:
+        answer = client.search(REPORT, k=3, snippets=True)  # classified: a report
+        assert answer.intent == "localize" and answer.hits[0].hit.path == "shop/pricing.py"
+        assert answer.hits[0].hit.symbol == "apply_discount" and answer.notes
+        forced = client.search("shipping zone is missing for some countries", intent="localize", k=3)
+        assert forced.intent == "localize" and forced.hits[0].hit.path == "shop/shipping.py"
+        with pytest.raises(InvalidInput, match=r"unknown intent 'localise'.*localize"):
+            client.search("x", intent="localise")
+
+
+def test_eval_asks_each_query_in_its_own_repositories_and_compares_an_option() -> None:
+    from fourfold.coordinator import evaluate
+
+    queries = [
+        evaluate.EvalQuery("a", "report a", "localize", "file", (evaluate.Relevant("r1", "x.py"),)),
+        evaluate.EvalQuery("b", "report b", "localize", "file", (evaluate.Relevant("r2", "y.py"),)),
+    ]
+    asked: list[SearchParams] = []
+
+    class Reply:
+        def __init__(self, p: SearchParams) -> None:
+            path = "x.py" if p.repos == ("r1",) else "y.py"
+            off = p.options.get("localize") == "off"
+            self.intent = "exact_match" if off else "localize"
+            self.hits = () if off else (FusedHitStub(p.repos[0], path),)
+            self.partial, self.notes = False, ()
+
+    def search(p: SearchParams) -> Reply:
+        asked.append(p)
+        return Reply(p)
+
+    scoped = evaluate.scoped(search, per_query=evaluate.relevant_repos(queries))
+    out = evaluate.run_suite(scoped, queries, ["text"], compare={"fused+localize=off": {"localize": "off"}})
+    assert list(out) == ["fused", "fused+localize=off", "text"]
+    assert [p.repos for p in asked] == [("r1",)] * 3 + [("r2",)] * 3
+    rows = {r.answer: r.summary for r in evaluate.rows_for("s", out) if r.intent == "all"}
+    assert rows["fused"].success_at_5 == 1.0 and rows["fused+localize=off"].zero_result_rate == 1.0
+    assert rows["fused+localize=off"].routing_accuracy == 0.0  # a comparison column is routed, so it is scored so
+    (everything,) = [g for g in evaluate.glance("s", out) if g.intent == "all"]
+    assert everything.best == "text"  # a comparison column is not a single modality
+
+
+class FusedHitStub:
+    def __init__(self, repo: str, path: str) -> None:
+        from fourfold.plugins.types import Hit
+
+        self.hit = Hit("id", repo, path, 1, 2, 1.0)
+        self.repo, self.path, self.start_line, self.end_line = repo, path, 1, 2
+        self.modalities: dict[str, object] = {}
+
+
+def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import SUPPORT_FACTOR, combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    ev = extract(PYTHON_REPORT)
+    kinds = [s.kind for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text", "structural", "semantic"])]
+    assert kinds.count("bm25") == kinds.count("title") == kinds.count("semantic") == 1
+    assert kinds.count("frame") == 2 and kinds.count("literal") == 1 and kinds.count("definition") >= 3
+    only_structural = sub_searches(ev, SearchParams(PYTHON_REPORT), ["structural", "graph"])
+    assert {s.kind for s in only_structural} == {"definition"}
+    assert all(s.params.modalities == ("structural",) and s.params.intent == "find_definition" for s in only_structural)
+    frame = next(s for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text"]) if s.kind == "frame")
+    assert frame.params.path_glob == "**core/dataarray.py"  # the reporter's prefix dropped
+
+    def answer(*paths: str) -> Answer:
+        hits = tuple(FusedHit(Hit(p, "r", p, 1, 2, 1.0, "f", "function"), 1.0) for p in paths)
+        return Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
+
+    subs = {s.kind: s for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text", "structural"])}
+    ranked = combine(
+        [
+            (subs["bm25"], answer("tests/test_core.py", "pkg/core.py", "pkg/other.py")),
+            (subs["definition"], answer(*(f"pkg/m{i}.py" for i in range(20)))),  # defined everywhere: no evidence
+            (subs["literal"], answer("pkg/other.py")),
+        ],
+        max_salience=ev.identifiers[0].salience,
+    )
+    scores = {c.path: c.score for c in ranked}
+    assert [c.path for c in ranked] == ["pkg/other.py", "pkg/core.py", "tests/test_core.py"]
+    assert scores["tests/test_core.py"] == pytest.approx(0.8 * SUPPORT_FACTOR)  # ranked first by BM25, but a test

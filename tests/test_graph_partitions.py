@@ -487,6 +487,12 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
         query = ModalityQuery(text=text, k=100, options={"depth": "4"})
         got = merged_over_packed(live, {k: s.repos for k, s in after.items()}, query, after)[0]
         assert comparable(got) == comparable(merge_shards([whole.search(query).hits], 10_000)), text
+    # a second edit of r07 rebuilds its own partition alone: its pack, which still lists it (dead),
+    # says nothing of the names r07 defines now
+    init = tmp_path / "src" / "r07" / "r07" / "__init__.py"
+    init.write_text(init.read_text() + "\n\ndef h_07(z):\n    return z\n")
+    again = build_generation(store, [], modalities=["graph"], settings=settings)
+    assert again.carried_shards == again.shards - 1 and again.changed_repos == ["r07"]
 
 
 def reader_specs(store: Any) -> dict[str, tuple[str, ...]]:
@@ -518,3 +524,32 @@ def merged_over_packed(
     results = [a.result for a in answers if a.result is not None]
     notes = list(dict.fromkeys([*(n for r in results for n in r.notes), *absence_notes(results)]))
     return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds
+
+
+def test_a_changed_repository_is_judged_by_its_own_partition_not_by_a_pack_that_lists_it_dead(
+    tmp_path: Path,
+) -> None:
+    """``stale``: repository c has a partition of its own and is still listed (dead) in the pack it
+    left. c's edit adds only ``z``; the pack {a, b}, which missed ``x`` long ago (c defined it
+    already), must carry: what c newly defines is read against c's own previous names."""
+    from fourfold.plugins.graph.links import Links, Surface, stale
+
+    def write(name: str, links: Links) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        links.write(folder)
+        return folder
+
+    previous = {
+        "c": write("c", Links("c", (), (), ("py:c",), ("x", "y"), {}, (), ("c",))),
+        "~p-ab": write("ab", Links("a", ("c",), ("py:c",), ("py:a",), ("f",), {"c": ("id1",)}, ("x",), ("a", "b"))),
+        "~p-cd": write("cd", Links("c", (), (), ("py:c", "py:d"), ("q",), {}, (), ("c", "d"))),
+    }
+    surface = Surface(frozenset({"id1", "id2"}), frozenset({"x", "y", "z"}))
+    assert stale(frozenset({"c"}), previous, {"c": frozenset({"py:c"})}, {"c": surface}) == frozenset()
+    # and a name it missed that c now defines makes it stale
+    grown = Surface(frozenset({"id1"}), frozenset({"x", "y", "w"}))
+    previous["~p-ab"] = write(
+        "ab2", Links("a", ("c",), ("py:c",), ("py:a",), ("f",), {"c": ("id1",)}, ("w",), ("a", "b"))
+    )
+    assert stale(frozenset({"c"}), previous, {"c": frozenset({"py:c"})}, {"c": grown}) == frozenset({"~p-ab"})

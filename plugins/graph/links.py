@@ -214,7 +214,8 @@ def stale(
     before: dict[str, Links] = {}  # the changed repositories' previous partitions
     for found in read.values():
         for repo in found.owned if found is not None else ():
-            if repo in changed and found is not None:
+            # a repository's own partition wins over a pack that still lists it (dead there)
+            if repo in changed and found is not None and (repo not in before or len(found.owned) == 1):
                 before[repo] = found
 
     def names_before(repo: str) -> frozenset[str]:

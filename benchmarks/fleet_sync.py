@@ -156,26 +156,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modalities", default="text,structural,graph")
     ap.add_argument("--work", type=Path, default=None, help="keep the fleets here (default: a temporary folder)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results" / "fleet-sync.json")
+    ap.add_argument(
+        "--reuse", action="store_true", help="--work holds the fleets and stores of a run: time updates only"
+    )
     args = ap.parse_args(argv)
     sizes = [int(n) for n in args.fleet.split(",")]
     modalities = args.modalities.split(",")
     load = [os.getloadavg()]
     work = args.work or Path(tempfile.mkdtemp(prefix="fourfold-fleet-sync-"))
     results: dict[str, Any] = {"modalities": modalities, "sizes": sizes, "runs": {}}
-    made = make_upstreams(work, max(sizes))
     results["packages"] = len(packages())
-    for n in sizes:
-        write_fleet(work / f"fleet-{n}.yaml", made[:n])
-        write_fleet(work / "fleet-alone.yaml", made[:1])
-    inits = {}
-    for n in [*sizes, "alone"]:
-        params = {"home": str(work / f"home-{n}"), "fleet": str(work / f"fleet-{n}.yaml"), "modalities": modalities}
-        inits[str(n)] = run_child("init", params)
-        print(f"initial sync of {n}: {inits[str(n)]['seconds']:.1f} s", flush=True)
+    inits: dict[str, dict[str, Any]] = {}
+    if args.reuse:
+        inits = json.loads((work / "inits.json").read_text())
+    else:
+        made = make_upstreams(work, max(sizes))
+        for n in sizes:
+            write_fleet(work / f"fleet-{n}.yaml", made[:n])
+            write_fleet(work / "fleet-alone.yaml", made[:1])
+        for n in [*sizes, "alone"]:
+            params = {"home": str(work / f"home-{n}"), "fleet": str(work / f"fleet-{n}.yaml"), "modalities": modalities}
+            inits[str(n)] = run_child("init", params)
+            print(f"initial sync of {n}: {inits[str(n)]['seconds']:.1f} s", flush=True)
+        (work / "inits.json").write_text(json.dumps(inits))
     results["init"] = inits
     runs: dict[str, list[dict[str, Any]]] = {str(n): [] for n in [*sizes, "alone"]}
+    tag = f"{int(time.time())}"
     for i in range(args.repeats):
-        push_edit(work / "work" / EDITED, f"r{i}")
+        push_edit(work / "work" / EDITED, f"r{i}_{tag}")
         for n in [*sizes, "alone"]:
             params = {
                 "home": str(work / f"home-{n}"),

@@ -405,20 +405,7 @@ def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_p
 
 def merged_over(parts: dict[str, GraphShard], query: ModalityQuery) -> tuple[list[Hit], int, list[str], int]:
     """``merged`` over any set of partitions (repository -> shard)."""
-
-    async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
-        return ShardAnswer(modality, shard, parts[shard].search(q), 0.0)
-
-    async def run() -> tuple[list[ShardAnswer], int]:
-        first = [await ask("graph", repo, query) for repo in sorted(parts)]
-        covering = {"graph": [(repo, (repo,)) for repo in sorted(parts)]}
-        more = await follow_up_rounds(first, query, covering, ask, time.monotonic() + 30)
-        return [*first, *more.answers], more.rounds
-
-    answers, rounds = asyncio.run(run())
-    results = [a.result for a in answers if a.result is not None]
-    notes = list(dict.fromkeys([*(n for r in results for n in r.notes), *absence_notes(results)]))
-    return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds
+    return merged_over_packed(parts, {repo: (repo,) for repo in parts}, query)
 
 
 def _chain_fleet(root: Path, n: int) -> list[tuple[Path, str]]:

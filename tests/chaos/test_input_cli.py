@@ -193,22 +193,27 @@ def test_index_through_the_coordinator_prints_its_summary(secured: Secured) -> N
 
 
 def test_an_interrupted_index_client_says_the_build_goes_on_and_it_does(secured: Secured) -> None:
-    repo = write_repo(secured.base / "big", 60)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fourfold", "index", str(repo), "--name", "big", "--address", secured.address],
-        env=env(secured, OPS),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stderr is not None
-    first = proc.stderr.readline()  # the first progress line: the build has started at the coordinator
-    assert first.strip(), "the index client printed no progress"
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert "Traceback" not in out + err, err
-    if proc.returncode == 0:
-        pytest.skip("the build finished before the interrupt arrived")
+    # a quiet machine may finish a small build before the interrupt lands: then a bigger one is asked
+    for files in (60, 600, 3000):
+        name = f"big{files}"
+        repo = write_repo(secured.base / name, files)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "fourfold", "index", str(repo), "--name", name, "--address", secured.address],
+            env=env(secured, OPS),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # the first progress line: the build has started at the coordinator
+        assert first.strip(), "the index client printed no progress"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert "Traceback" not in out + err, err
+        if proc.returncode != 0:
+            break
+    else:
+        pytest.fail("every build finished before the interrupt arrived, 3,000 files included")
     assert proc.returncode == 130 and "the build goes on" in err and "fourfold status" in err, err
     creds = grpc.ssl_channel_credentials(secured.ca.read_bytes())
     with grpc.secure_channel(secured.address, creds) as ch:
@@ -216,14 +221,14 @@ def test_an_interrupted_index_client_says_the_build_goes_on_and_it_does(secured:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             s = stub.Status(coordinator_pb2.StatusRequest(), metadata=(("authorization", f"Bearer {OPS}"),), timeout=30)
-            if any(r.name == "big" and r.files == 60 for r in s.repos):
+            if any(r.name == name and r.files == files for r in s.repos):
                 break
             time.sleep(0.5)
         else:
             pytest.fail("the build the interrupted client started never went live")
         hits = stub.Search(
-            coordinator_pb2.SearchRequest(query="handler_59", k=5, repos=["big"]),
+            coordinator_pb2.SearchRequest(query=f"handler_{files - 1}", k=5, repos=[name]),
             metadata=(("authorization", f"Bearer {OPS}"),),
             timeout=60,
         ).hits
-        assert any(h.path == "pkg/mod_59.py" for h in hits)
+        assert any(h.path == f"pkg/mod_{files - 1}.py" for h in hits)

@@ -203,6 +203,8 @@ def test_an_interrupted_index_client_says_the_build_goes_on_and_it_does(secured:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            # a test run started in the background inherits SIGINT ignored: Ctrl-C is the point here
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         assert proc.stderr is not None
         first = proc.stderr.readline()  # the first progress line: the build has started at the coordinator

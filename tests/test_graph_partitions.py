@@ -54,16 +54,28 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[GraphShard, dict[st
     return modality.load(root / "all"), {repo: modality.load(root / repo) for repo in REPOS}
 
 
-def merged(parts: dict[str, GraphShard], query: ModalityQuery) -> tuple[list[Hit], int, list[str], int]:
+def merged(
+    parts: dict[str, GraphShard],
+    query: ModalityQuery,
+    repos_of: dict[str, tuple[str, ...]] | None = None,
+    specs: dict[str, Any] | None = None,
+) -> tuple[list[Hit], int, list[str], int]:
     """Ask every partition, then run the follow-up rounds and merge as the coordinator does:
-    (hits, summed total_matches, notes in order without repeats, rounds)."""
+    (hits, summed total_matches, notes in order without repeats, rounds). ``repos_of``: the
+    repositories each shard owns (default: its name's); ``specs``: hosts ask through
+    ``shard_query`` (a pack's dead repositories are named to it)."""
+    from fourfold.index.compound import shard_query
+
+    owners = repos_of or {shard: (shard,) for shard in parts}
 
     async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
-        return ShardAnswer(modality, shard, parts[shard].search(q), 0.0)
+        asked = shard_query(specs[shard], q) if specs else q
+        assert asked is not None
+        return ShardAnswer(modality, shard, parts[shard].search(asked), 0.0)
 
     async def run() -> tuple[list[ShardAnswer], int]:
-        first = [await ask("graph", repo, query) for repo in REPOS]
-        covering = {"graph": [(repo, (repo,)) for repo in REPOS]}
+        first = [await ask("graph", shard, query) for shard in sorted(parts)]
+        covering = {"graph": [(shard, owners[shard]) for shard in sorted(parts)]}
         more = await follow_up_rounds(first, query, covering, ask, time.monotonic() + 30)
         assert not more.exhausted
         return [*first, *more.answers], more.rounds
@@ -385,7 +397,7 @@ def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_p
     fourth = _graph_inodes(reader)
     assert {r for r in third if third[r] == fourth[r]} == {"alpha", "beta", "gamma"}
     parts = {s.shard: GraphShard.open(reader.shard_dir(s)) for s in reader.shards("graph")}
-    hits, _, _, _ = merged_over(parts, ModalityQuery(text="who calls shout", k=10))
+    hits, _, _, _ = merged(parts, ModalityQuery(text="who calls shout", k=10))
     assert {h.repo for h in hits} == {"delta"} and "lonely" in {h.symbol for h in hits}  # and its import line
     # the carried partitions answer as a fresh build of the same files does
     fresh = IndexStore(tmp_path / "fresh")
@@ -394,18 +406,13 @@ def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_p
     fresh_parts = {s.shard: GraphShard.open(fresh_reader.shard_dir(s)) for s in fresh_reader.shards("graph")}
     for text in ("impact of changing fmt", "who calls tock", "path from main to fmt", "callees of tick"):
         query = ModalityQuery(text=text, k=100, options={"depth": "3"})
-        assert comparable(merged_over(parts, query)[0]) == comparable(merged_over(fresh_parts, query)[0]), text
+        assert comparable(merged(parts, query)[0]) == comparable(merged(fresh_parts, query)[0]), text
     # a removed repository rebuilds its importers (alpha imports gamma's tock)
     store.unregister_repo("gamma")
     before = _graph_inodes(store.require_live())
     build_generation(store, [], modalities=["graph"])
     after = _graph_inodes(store.require_live())
     assert {r for r in after if before[r] == after[r]} == {"beta", "delta", "epsilon"}
-
-
-def merged_over(parts: dict[str, GraphShard], query: ModalityQuery) -> tuple[list[Hit], int, list[str], int]:
-    """``merged`` over any set of partitions (repository -> shard)."""
-    return merged_over_packed(parts, {repo: (repo,) for repo in parts}, query)
 
 
 def _chain_fleet(root: Path, n: int) -> list[tuple[Path, str]]:
@@ -448,7 +455,7 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
     def same(parts: dict[str, GraphShard]) -> None:
         for text in ("who calls f_05", "impact of changing f_03", "callees of f_10", "path from f_12 to f_08"):
             query = ModalityQuery(text=text, k=100, options={"depth": "4"})
-            got = comparable(merged_over_packed(parts, reader_specs(store), query)[0])
+            got = comparable(merged(parts, query, reader_specs(store))[0])
             assert got == comparable(merge_shards([whole.search(query).hits], 10_000)), text
 
     same(packed())
@@ -472,7 +479,7 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
     live = {k: GraphShard.open(after_reader.shard_dir(s)) for k, s in after.items()}
     for text in ("who calls f_07", "impact of changing f_05", "callees of g_07", "path from f_09 to f_06"):
         query = ModalityQuery(text=text, k=100, options={"depth": "4"})
-        got = merged_over_packed(live, {k: s.repos for k, s in after.items()}, query, after)[0]
+        got = merged(live, query, {k: s.repos for k, s in after.items()}, after)[0]
         assert comparable(got) == comparable(merge_shards([whole.search(query).hits], 10_000)), text
     # a second edit of r07 rebuilds its own partition alone: its pack, which still lists it (dead),
     # says nothing of the names r07 defines now
@@ -484,33 +491,6 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
 
 def reader_specs(store: Any) -> dict[str, tuple[str, ...]]:
     return {s.shard: s.repos for s in store.require_live().shards("graph")}
-
-
-def merged_over_packed(
-    parts: dict[str, GraphShard],
-    repos_of: dict[str, tuple[str, ...]],
-    query: ModalityQuery,
-    specs: dict[str, Any] | None = None,
-) -> tuple[list[Hit], int, list[str], int]:
-    """``merged`` over shards that each own several repositories, as the coordinator covers them
-    (and as hosts ask them: ``shard_query`` names a pack's dead repositories)."""
-    from fourfold.index.compound import shard_query
-
-    async def ask(modality: str, shard: str, q: ModalityQuery) -> ShardAnswer:
-        asked = shard_query(specs[shard], q) if specs else q
-        assert asked is not None
-        return ShardAnswer(modality, shard, parts[shard].search(asked), 0.0)
-
-    async def run() -> tuple[list[ShardAnswer], int]:
-        first = [await ask("graph", shard, query) for shard in sorted(parts)]
-        covering = {"graph": [(shard, repos_of[shard]) for shard in sorted(parts)]}
-        more = await follow_up_rounds(first, query, covering, ask, time.monotonic() + 30)
-        return [*first, *more.answers], more.rounds
-
-    answers, rounds = asyncio.run(run())
-    results = [a.result for a in answers if a.result is not None]
-    notes = list(dict.fromkeys([*(n for r in results for n in r.notes), *absence_notes(results)]))
-    return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds
 
 
 def test_a_changed_repository_is_judged_by_its_own_partition_not_by_a_pack_that_lists_it_dead(

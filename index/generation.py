@@ -325,8 +325,10 @@ def build_generation(
         plans = [
             (name, _plan_modality(name, shardings[name], scan, options, prev, build_dir, policy)) for name in chosen
         ]
+        # a partition's build names every repository of its modality (its peers): listed once per modality
+        peers = {n: _wanting(n, scan, options) if shardings[n] == "partitioned" else () for n in chosen}
         jobs = [
-            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, shardings[name])
+            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, peers[name])
             for name, plan in plans
             for spec in plan.build
         ]
@@ -690,7 +692,7 @@ def _shard_job(
     settings: Mapping[str, str],
     build_dir: Path,
     generation: str,
-    sharding: str = "repo",
+    peers: tuple[str, ...] = (),
 ) -> ShardJob:
     """The job that builds one planned shard: its settings, the previous shard's folder if there
     is one, and for a partition every repository of the modality (its peers)."""
@@ -706,7 +708,7 @@ def _shard_job(
         str(prev_dir) if prev_dir is not None and prev_dir.is_dir() else None,
         generation,
         job_settings,
-        _wanting(modality, scan, options) if sharding == "partitioned" else (),
+        peers,
     )
 
 

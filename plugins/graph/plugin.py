@@ -155,10 +155,7 @@ class GraphModality:
             def load(rs: Sequence[str]) -> Iterable[Segment]:
                 return (s for r in rs for s in pool[r])
 
-        if context.build_id:
-            provided = {p: _provided(context.build_id, p, paths_of) for p in peers}
-        else:  # nothing says which build: no cache
-            provided = {p: provided_names(p, paths_of(p)) for p in peers}
+        provided = {p: _provided(context.build_id, p, paths_of) for p in peers}
         mine: frozenset[str] = frozenset()
         for repo in sorted(mine_repos):
             mine |= provided_names(repo, {s.path for s in own if s.repo == repo})
@@ -217,6 +214,9 @@ _provided_cache: dict[tuple[str, str], frozenset[str]] = {}
 
 
 def _provided(build: str, repo: str, paths_of: Callable[[str], Sequence[str]]) -> frozenset[str]:
+    """``repo``'s provided names, cached per build (no cache when nothing says which build)."""
+    if not build:
+        return provided_names(repo, paths_of(repo))
     key = (build, repo)
     found = _provided_cache.get(key)
     if found is None:

@@ -9,8 +9,6 @@ symbols, strings and paths exist in one of them only (and a few names in both).
 from __future__ import annotations
 
 import asyncio
-import datetime
-import ipaddress
 import json
 import os
 import random
@@ -25,6 +23,7 @@ from typing import Any
 
 import grpc
 import pytest
+from certs import self_signed
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from fourfold.coordinator.auth import hash_token, new_token
@@ -64,39 +63,6 @@ def write_repo(root: Path, tag: str) -> Path:
             f"module.exports = {{ {tag}Render{i}, renderAll }};\n"
         )
     return root
-
-
-def self_signed(base: Path) -> tuple[Path, Path]:
-    """A certificate for localhost / 127.0.0.1 and its key, made for this test run."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = base / "cert.pem", base / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
-    return cert_path, key_path
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ import hmac
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ __all__ = [
     "WorkerAuthInterceptor",
     "WorkerTls",
     "ensure_worker_tls",
+    "self_signed",
     "worker_secret",
     "worker_tls",
 ]
@@ -123,7 +124,26 @@ def ensure_worker_tls(home: Path | str) -> WorkerTls:
     found = worker_tls(home)
     if found is not None:
         return found
+    cert_pem, key_pem = self_signed((TLS_NAME,), days=3650)
+    home = Path(home)
+    home.mkdir(parents=True, exist_ok=True)
+    # the key first: a reader that sees the certificate finds its key (the pair is linked in order)
+    _write_once(home / TLS_KEY_FILE, key_pem, 0o600)
+    if (home / TLS_KEY_FILE).read_bytes() == key_pem:
+        _write_once(home / TLS_CERT_FILE, cert_pem, 0o644)
+    for _ in range(100):  # another process won the race: wait for its certificate
+        found = worker_tls(home)
+        if found is not None:
+            return found
+        time.sleep(0.05)
+    raise OSError(f"the worker TLS key in {home} has no certificate beside it; remove {TLS_KEY_FILE} and restart")
+
+
+def self_signed(names: Sequence[str], ips: Sequence[str] = (), days: int = 1) -> tuple[bytes, bytes]:
+    """A self-signed P-256 certificate (PEM) for DNS ``names`` and IP addresses ``ips``, valid
+    from five minutes ago for ``days``, and its PKCS#8 key (PEM)."""
     import datetime
+    import ipaddress
 
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
@@ -131,8 +151,10 @@ def ensure_worker_tls(home: Path | str) -> WorkerTls:
     from cryptography.x509.oid import NameOID
 
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, TLS_NAME)])
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])])
     now = datetime.datetime.now(datetime.UTC)
+    alternatives: list[x509.GeneralName] = [x509.DNSName(n) for n in names]
+    alternatives += [x509.IPAddress(ipaddress.ip_address(ip)) for ip in ips]
     cert = (
         x509.CertificateBuilder()
         .subject_name(name)
@@ -140,26 +162,15 @@ def ensure_worker_tls(home: Path | str) -> WorkerTls:
         .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=3650))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(TLS_NAME)]), critical=False)
+        .not_valid_after(now + datetime.timedelta(days=days))
+        .add_extension(x509.SubjectAlternativeName(alternatives), critical=False)
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256())
     )
     key_pem = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    home = Path(home)
-    home.mkdir(parents=True, exist_ok=True)
-    # the key first: a reader that sees the certificate finds its key (the pair is linked in order)
-    _write_once(home / TLS_KEY_FILE, key_pem, 0o600)
-    if (home / TLS_KEY_FILE).read_bytes() == key_pem:
-        _write_once(home / TLS_CERT_FILE, cert.public_bytes(serialization.Encoding.PEM), 0o644)
-    for _ in range(100):  # another process won the race: wait for its certificate
-        found = worker_tls(home)
-        if found is not None:
-            return found
-        time.sleep(0.05)
-    raise OSError(f"the worker TLS key in {home} has no certificate beside it; remove {TLS_KEY_FILE} and restart")
+    return cert.public_bytes(serialization.Encoding.PEM), key_pem
 
 
 def _write_once(path: Path, data: bytes, mode: int) -> None:

@@ -6,8 +6,6 @@ interrupted ``index --address`` says that the build goes on, which it does."""
 from __future__ import annotations
 
 import asyncio
-import datetime
-import ipaddress
 import json
 import os
 import signal
@@ -21,6 +19,7 @@ from typing import Any
 
 import grpc
 import pytest
+from certs import self_signed
 
 from fourfold.coordinator.auth import hash_token, new_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -28,39 +27,6 @@ from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 pytestmark = [pytest.mark.cluster, pytest.mark.slow]
 
 OPS, READER = new_token(), new_token()
-
-
-def self_signed(base: Path) -> tuple[Path, Path]:
-    """A certificate for localhost / 127.0.0.1 and its key."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = base / "cert.pem", base / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
-    return cert_path, key_path
 
 
 def write_repo(root: Path, files: int) -> Path:

@@ -372,7 +372,9 @@ def build_generation(
         key = _carry_key(settings, shardings, max_file_bytes, centrality, segmenter_version(get_registry().extractor))
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
-        scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
+        scan = _scan_repositories(
+            store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality, settings
+        )
         diff_of = _revision_differ(store, scan)
         plans = [
             (name, _plan_modality(name, shardings[name], scan, options, prev, build_dir, policy, diff_of))
@@ -416,6 +418,8 @@ def _effective_settings(store: IndexStore, settings: Mapping[str, str] | None) -
     # Embeddings are cached per store by the text embedded (plugins/semantic/cache.py): shared by
     # every repository and generation, kept by an interrupted build.
     merged.setdefault("semantic.cache_dir", str(Path(store.home) / "cache" / "embeddings"))
+    # Parsed graph facts by file content, the same way: a rebuild parses only the files that changed
+    merged.setdefault("graph.facts_cache", str(Path(store.home) / "cache" / "graph-facts.sqlite"))
     return merged
 
 
@@ -498,6 +502,7 @@ def _scan_repositories(
     report: Progress,
     max_file_bytes: int,
     centrality: bool,
+    settings: Mapping[str, str],
 ) -> _RepoScan:
     """Give every repository (in name order) its segment database in the new generation.
 
@@ -521,6 +526,7 @@ def _scan_repositories(
                 report,
                 max_file_bytes,
                 centrality,
+                settings,
             )
             stats[name] = repo.record
             files[name] = repo.files
@@ -541,6 +547,7 @@ def _scan_repo(
     report: Progress,
     max_file_bytes: int,
     centrality: bool,
+    settings: Mapping[str, str] | None = None,
 ) -> _ScannedRepo:
     """Carry one repository from the previous generation, or segment it anew.
 
@@ -565,7 +572,7 @@ def _scan_repo(
         # nothing under the repository moved: its segments (and centrality) carry over as they are
         return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
-        name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
+        name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality, settings
     )
     record["stat_key"] = stat_key
     record["content_key"] += options.key()
@@ -1042,6 +1049,7 @@ def _segment_repo(
     report: Progress,
     max_file_bytes: int,
     centrality: bool,
+    settings: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Segment one repository into its own ``segments/<name>.sqlite`` with its centrality.
 
@@ -1072,7 +1080,8 @@ def _segment_repo(
             report(IndexProgress("centrality", 0, 1, f"{name}: centrality", unit="repositories", repo=name))
             values = _revision_centrality(name, seg_path, catalog, repo_segments, files_in_repo)
             if values is None:
-                values = get_registry().pm.hook.fourfold_compute_centrality(segments=repo_segments) or {}
+                hook = get_registry().pm.hook.fourfold_compute_centrality
+                values = hook(segments=repo_segments, settings=dict(settings or {})) or {}
             segdb.executemany(
                 "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items())
             )

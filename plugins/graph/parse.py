@@ -13,6 +13,8 @@ a receiver that is not a plain name chain (``get()``, ``a[0]``) becomes ``"?"``.
 from __future__ import annotations
 
 import collections
+import contextlib
+import contextvars
 import functools
 import hashlib
 import re
@@ -24,7 +26,19 @@ from dataclasses import dataclass
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-__all__ = ["UNKNOWN", "Base", "FileFacts", "GoMethod", "Import", "Reference", "parse_file", "supported"]
+from fourfold.plugins.graph.facts_cache import FactsCache
+
+__all__ = [
+    "UNKNOWN",
+    "Base",
+    "FileFacts",
+    "GoMethod",
+    "Import",
+    "Reference",
+    "parse_file",
+    "supported",
+    "using_facts_cache",
+]
 
 _NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
@@ -108,17 +122,41 @@ _facts: collections.OrderedDict[tuple[bytes, str], FileFacts] = collections.Orde
 _facts_lock = threading.Lock()
 
 
+#: The on-disk cache of the build running in this context (``using_facts_cache``), if any.
+_disk: contextvars.ContextVar[FactsCache | None] = contextvars.ContextVar("graph_facts_disk", default=None)
+
+
+@contextlib.contextmanager
+def using_facts_cache(cache: FactsCache | None) -> Iterator[None]:
+    """Within the block, ``parse_file`` also reads and fills ``cache`` (facts kept across processes)."""
+    token = _disk.set(cache)
+    try:
+        yield
+    finally:
+        _disk.reset(token)
+        if cache is not None:
+            cache.flush()
+
+
 def parse_file(source: bytes, language: str) -> FileFacts:
     """The facts of one file; an unsupported language gives empty facts."""
     if language not in _LANGUAGES:
         return FileFacts((), (), ())
-    key = (hashlib.blake2b(source, digest_size=16).digest(), language)
+    digest = hashlib.blake2b(source, digest_size=16).digest()
+    key = (digest, language)
     with _facts_lock:
         found = _facts.get(key)
         if found is not None:
             _facts.move_to_end(key)
             return found
-    facts = _parse(source, language)
+    disk = _disk.get()
+    stored = disk.get(disk.key(digest, language)) if disk is not None else None
+    if isinstance(stored, FileFacts):
+        facts = stored
+    else:
+        facts = _parse(source, language)
+        if disk is not None:
+            disk.put(disk.key(digest, language), facts)
     with _facts_lock:
         _facts[key] = facts
         while len(_facts) > _FACTS_CACHE_FILES:

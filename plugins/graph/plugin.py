@@ -35,7 +35,15 @@ import numpy.typing as npt
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
 from fourfold.plugins.graph.facts_cache import facts_cache_for
-from fourfold.plugins.graph.links import Links, dependencies, import_names, provided_names, stale, surface_of
+from fourfold.plugins.graph.links import (
+    Links,
+    dependencies,
+    import_names,
+    is_revision,
+    provided_names,
+    stale,
+    surface_of,
+)
 from fourfold.plugins.graph.parse import using_facts_cache
 from fourfold.plugins.graph.resolve import GraphData, build_graph
 from fourfold.plugins.graph.shard import GraphShard
@@ -153,11 +161,11 @@ class GraphModality:
             if seg.repo not in mine_repos:
                 pool[seg.repo].append(seg)
         if context.segments_of is not None:
-            peers = [p for p in context.peers if p not in mine_repos]
+            peers = [p for p in context.peers if p not in mine_repos and not is_revision(p)]
             paths_of = context.paths_of or (lambda r: ())
             load = context.segments_of
         else:
-            peers = sorted(pool)
+            peers = sorted(r for r in pool if not is_revision(r))
 
             def paths_of(r: str) -> Sequence[str]:
                 return sorted({s.path for s in pool[r]})
@@ -211,7 +219,7 @@ class GraphModality:
         """Which previous partitions (repository -> folder) a change to ``changed`` makes stale
         (``paths``: the files of each changed repository still indexed, ``segments_of`` their
         segments now); see ``links.stale``."""
-        provided = {r: provided_names(r, p) for r, p in paths.items()}
+        provided = {r: provided_names(r, p) for r, p in paths.items() if not is_revision(r)}
         surfaces = {r: surface_of(r, segments_of([r])) for r in paths}
         return stale(changed, previous, provided, surfaces)
 

@@ -153,21 +153,30 @@ def write_delta(build_dir: Path, spec: ShardSpec, base_folder: str, masked: Sequ
     folder = build_dir / spec.folder
     link_tree(build_dir / base_folder, folder / BASE_DIR)
     hidden = set(masked) | {key.split("\0", 1)[1] for key in spec.files}
-    places = _places(build_dir / SEGMENTS_DIR / f"{base}.sqlite", hidden)
-    ids = {
-        places[key]: seg_id
-        for key, seg_id in _places(build_dir / SEGMENTS_DIR / f"{revision}.sqlite", hidden).items()
-        if key in places
-    }
+    ids = _shared_ids(build_dir / SEGMENTS_DIR / f"{revision}.sqlite", base, frozenset(hidden))
     record = {"base": base, "masked": sorted(masked), "ids": ids}
     (folder / DELTA_FILE).write_text(json.dumps(record, separators=(",", ":")))
 
 
-def _places(db: Path, hidden: Collection[str]) -> dict[tuple[Any, ...], str]:
-    """(path, start, end, qualified name, symbol) -> segment id, for a repository's files not in ``hidden``."""
-    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
-        rows = conn.execute("SELECT id, path, start_line, end_line, qualified_name, symbol FROM segments")
-        return {(p, s, e, q, sym): i for i, p, s, e, q, sym in rows if p not in hidden}
+_shared_cache: dict[tuple[str, int, str, frozenset[str]], dict[str, str]] = {}
+
+
+def _shared_ids(db: Path, base: str, hidden: frozenset[str]) -> dict[str, str]:
+    """The base's segment id -> the revision's, for the segments of the files they share.
+
+    A segment's id names its place (``segment_id``: repository, path, lines, qualified name), and
+    a shared file's segments are the base's re-stamped, so the base's ids are computed from the
+    revision's rows. Cached per process: every modality's delta of one build asks the same.
+    """
+    key = (str(db), db.stat().st_mtime_ns, base, hidden)
+    found = _shared_cache.get(key)
+    if found is None:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            rows = conn.execute("SELECT id, path, start_line, end_line, qualified_name FROM segments")
+            found = {segment_id(base, p, s, e, q): i for i, p, s, e, q in rows if p not in hidden}
+        _shared_cache.clear()  # one build's at a time
+        _shared_cache[key] = found
+    return found
 
 
 def inherited_centrality(base_db: Path, segments: Sequence[Segment], changed: Collection[str]) -> dict[str, float]:

@@ -7,12 +7,15 @@ processes (the in-process cache must not be what answers).
 from __future__ import annotations
 
 import json
+import marshal
 import pickle
 import sqlite3
 import subprocess
 import sys
 import zlib
 from pathlib import Path
+
+import pytest
 
 from fourfold.plugins.graph import parse
 from fourfold.plugins.graph.facts_cache import FactsCache, facts_cache_for
@@ -68,7 +71,11 @@ def test_a_foreign_or_damaged_entry_is_a_miss_not_a_failure(tmp_path: Path) -> N
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO facts VALUES (?, ?)", (key, zlib.compress(pickle.dumps(Path("/etc")))))
         conn.execute("INSERT INTO facts VALUES (?, ?)", (key + b"x", b"not zlib"))
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (key + b"y", zlib.compress(marshal.dumps((1, 2)))))
     assert cache.get(key) is None and cache.get(key + b"x") is None
+    assert parse._from_plain(cache.get(key + b"y")) is None  # a tuple, but not facts: a miss
+    with pytest.raises(TypeError):
+        cache.put(key, (Path("/etc"),))  # type: ignore[arg-type]
     assert facts_cache_for("") is None
     assert facts_cache_for(str(tmp_path / "no" / "such" / "dir" / "\0bad")) is None
 

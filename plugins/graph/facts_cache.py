@@ -7,18 +7,18 @@ commit, a second branch, a fork, a partition that reads its dependencies' files.
 the file's bytes, its language and the parser's version, and shared by every repository of a store
 (the host names the file: build setting ``graph.facts_cache``).
 
-One SQLite file: ``facts(key BLOB PRIMARY KEY, data BLOB)``, the facts pickled and compressed
-(0.19 x the source bytes on pydantic; unpickling is 8 x faster than parsing). Only this module's
-own classes are unpickled; anything else reads as a miss. Several build processes may share it
-(WAL, a busy timeout, ``INSERT OR IGNORE``); losing it loses nothing but time.
+One SQLite file: ``facts(key BLOB PRIMARY KEY, data BLOB)``: values of plain tuples, strings,
+numbers and None (``parse.py`` turns facts into them and back), ``marshal``-ed and compressed —
+no pickle, so a damaged or planted entry can only read as a miss, never run code. Several build
+processes may share it (WAL, a busy timeout, ``INSERT OR IGNORE``); losing it loses nothing but
+time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib.metadata
-import io
-import pickle
+import marshal
 import sqlite3
 import threading
 import zlib
@@ -30,8 +30,6 @@ __all__ = ["FACTS_FORMAT", "FactsCache", "facts_cache_for"]
 #: Bump when ``FileFacts`` or what the parser reads changes: older entries are never read again.
 FACTS_FORMAT = 1
 
-_ALLOWED = {("fourfold.plugins.graph.parse", n) for n in ("FileFacts", "Import", "Reference", "Base", "GoMethod")}
-
 
 def _parser_version() -> str:
     try:
@@ -40,15 +38,18 @@ def _parser_version() -> str:
         return "unknown"
 
 
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not graph facts")
-        return super().find_class(module, name)
+_PLAIN = (tuple, str, int, bool, float, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is made of tuples, strings, numbers and None only (what a cache entry holds)."""
+    if isinstance(value, tuple):
+        return all(_plain(v) for v in value)
+    return isinstance(value, _PLAIN)
 
 
 class FactsCache:
-    """Facts by key (see ``parse.parse_file``), in one SQLite file; thread-safe."""
+    """Plain values by key (see ``parse.parse_file``), in one SQLite file; thread-safe."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -65,18 +66,22 @@ class FactsCache:
     def key(self, digest: bytes, language: str) -> bytes:
         return digest + b"\0" + language.encode() + b"\0" + self.version
 
-    def get(self, key: bytes) -> Any | None:
+    def get(self, key: bytes) -> tuple[Any, ...] | None:
         with self._lock:
             row = self._conn.execute("SELECT data FROM facts WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
-            return _Unpickler(io.BytesIO(zlib.decompress(row[0]))).load()
+            value = marshal.loads(zlib.decompress(row[0]))
         except Exception:  # noqa: BLE001 - a damaged or foreign entry is a miss, never a failure
             return None
+        return value if isinstance(value, tuple) else None
 
-    def put(self, key: bytes, facts: Any) -> None:
-        data = zlib.compress(pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    def put(self, key: bytes, value: tuple[Any, ...]) -> None:
+        """Keep ``value`` (tuples of strings, numbers and None) under ``key``."""
+        if not _plain(value):
+            raise TypeError("a facts cache entry holds tuples, strings, numbers and None only")
+        data = zlib.compress(marshal.dumps(value), 1)
         with self._lock:
             try:
                 self._conn.execute("INSERT OR IGNORE INTO facts VALUES (?, ?)", (key, data))

@@ -22,6 +22,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
@@ -60,10 +61,12 @@ class Import:
     alias: str
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(NamedTuple):
     """A mention of a name chain at ``line``; ``call`` when it is called (or constructed);
     ``local`` when its first name is a parameter or local variable of the enclosing function.
+
+    A named tuple, not a dataclass: a repository has hundreds of thousands of them, and a build
+    that reads them from the facts cache makes each anew (a frozen dataclass costs 3 x more).
     """
 
     line: int
@@ -150,18 +153,46 @@ def parse_file(source: bytes, language: str) -> FileFacts:
             _facts.move_to_end(key)
             return found
     disk = _disk.get()
-    stored = disk.get(disk.key(digest, language)) if disk is not None else None
-    if isinstance(stored, FileFacts):
+    stored = _from_plain(disk.get(disk.key(digest, language))) if disk is not None else None
+    if stored is not None:
         facts = stored
     else:
         facts = _parse(source, language)
         if disk is not None:
-            disk.put(disk.key(digest, language), facts)
+            disk.put(disk.key(digest, language), _to_plain(facts))
     with _facts_lock:
         _facts[key] = facts
         while len(_facts) > _FACTS_CACHE_FILES:
             _facts.popitem(last=False)
     return facts
+
+
+def _to_plain(f: FileFacts) -> tuple[Any, ...]:
+    """``f`` as tuples of strings, numbers and None (for the on-disk cache)."""
+    return (
+        tuple((i.line, i.module, i.name, i.alias) for i in f.imports),
+        tuple(tuple(r) for r in f.references),
+        tuple((b.class_line, b.line, b.chain) for b in f.bases),
+        tuple((m.line, m.receiver, m.type_name) for m in f.go_methods),
+        f.package,
+    )
+
+
+def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
+    """The facts ``_to_plain`` made ``value`` from; None when it is not such a value."""
+    if value is None:
+        return None
+    try:
+        imports, references, bases, methods, package = value
+        return FileFacts(
+            tuple(Import(*i) for i in imports),
+            tuple(Reference._make(r) for r in references),
+            tuple(Base(*b) for b in bases),
+            tuple(GoMethod(*m) for m in methods),
+            package,
+        )
+    except (TypeError, ValueError):
+        return None
 
 
 def _parse(source: bytes, language: str) -> FileFacts:

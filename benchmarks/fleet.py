@@ -186,7 +186,7 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         out["stages"] = build_stages(store)
         live = store.require_live()
         out["own bytes"] = sum(own_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (second.name,))
-        out["base bytes"] = sum(own_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (params["package"],))
+        out["base bytes"] = sum(all_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (params["package"],))
     elif kind.startswith("scale-"):
         out.update(scale_child(kind, params, store, work))
     out["rss_mb"] = rss_mb()
@@ -197,6 +197,10 @@ def build_stages(store: Any) -> dict[str, float]:
     """CPU seconds by stage of the live generation's build (``IndexSummary.stages``)."""
     summary = store.require_live().manifest["summary"]
     return {k: v["cpu_seconds"] for k, v in summary.get("stages", {}).items()}
+
+
+def all_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def own_bytes(folder: Path) -> int:

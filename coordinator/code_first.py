@@ -20,7 +20,7 @@ import re
 __all__ = ["INTENTS", "KINDS", "OPTION", "SECONDARY", "asked_kinds", "demoted_kinds", "secondary_kind"]
 
 #: Score multiplier of a secondary file the query did not ask for (measured in docs/quality.md).
-SECONDARY = 0.5
+SECONDARY = 0.3
 
 #: The intents whose fused answers prefer implementing code.
 INTENTS = frozenset({"understand_code", "find_similar"})
@@ -31,7 +31,8 @@ OPTION = "code_first"
 _PATHS: dict[str, re.Pattern[str]] = {
     "docs": re.compile(
         r"(?:^|/)(?:docs?|documentation|man|website)/|\.(?:md|markdown|rst|txt|adoc|asciidoc|rdoc|texi)$"
-        r"|(?:^|/)(?:README|CHANGES|CHANGELOG|HISTORY|NEWS|CONTRIBUTING|AUTHORS|LICEN[CS]E)(?:\.[^/]*)?$",
+        r"|(?:^|/)(?:README|CHANGES|CHANGELOG|HISTORY|NEWS|CONTRIBUTING|AUTHORS|LICEN[CS]E|CITATION|PKG-INFO)(?:\.[^/]*)?$"
+        r"|\.egg-info/",
         re.IGNORECASE,
     ),
     "tests": re.compile(
@@ -42,13 +43,14 @@ _PATHS: dict[str, re.Pattern[str]] = {
     "benchmarks": re.compile(r"(?:^|/)(?:benchmarks?|bench|perf|asv_bench)/|(?:^|/)bench_[^/]*$|_bench\.\w+$"),
 }
 
-#: Words that ask for a kind; "test files" or "test discovery" name the subject, not the tests.
+#: Words that ask for a kind. "test files", "test discovery", "testing" and "fixtures" name a test runner's
+#: own subject (its implementing code), not a request for the project's tests.
 _ASKS: dict[str, re.Pattern[str]] = {
     "docs": re.compile(
         r"\b(?:docs?|documentation|documented|readme|guide|tutorial|manual|changelog|release notes)\b", re.IGNORECASE
     ),
     "tests": re.compile(
-        r"\b(?:tests|tested|testing|unit ?tests?|test (?:for|of|that|which|cases?|suite)|specs?|conftest|fixtures?)\b",
+        r"\b(?:tests|tested|unit ?tests?|test (?:for|of|that|which|cases?|suites?)|conftest)\b",
         re.IGNORECASE,
     ),
     "examples": re.compile(r"\b(?:examples?|samples?|demos?|usages?|snippets?)\b", re.IGNORECASE),

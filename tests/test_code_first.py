@@ -42,6 +42,8 @@ def hit(seg: str, path: str, score: float = 0.0, centrality: float = 0.0) -> Hit
         ("README.md", "docs"),
         ("pkg/CHANGES.rst", "docs"),
         ("notes.txt", "docs"),
+        ("PKG-INFO", "docs"),
+        ("src/pkg.egg-info/SOURCES.txt", "docs"),
         ("tests/test_router.py", "tests"),
         ("testing/python/collect.py", "tests"),
         ("src/app/test_helpers.py", "tests"),
@@ -68,6 +70,8 @@ def test_secondary_kinds_of_paths(path: str, kind: str | None) -> None:
     [
         ("how does routing work", set()),
         ("how does pytest discover test files", set()),  # the subject, not a request for tests
+        ("how are fixtures resolved", set()),
+        ("how does the testing runner isolate the environment", set()),
         ("routing docs", {"docs"}),
         ("where is the documentation of the router", {"docs"}),
         ("where are the tests for the router", {"tests"}),

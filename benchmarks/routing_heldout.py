@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from routing_phrasings import Phrasing
 
-__all__ = ["HELDOUT_TEMPLATES", "generate_heldout"]
+__all__ = ["HELDOUT_TEMPLATES", "fillers", "generate_heldout"]
 
 _NAMES = [
     "get_object_or_404",
@@ -259,6 +259,12 @@ HELDOUT_TEMPLATES: dict[str, list[str]] = {
         "reasoning behind {topic}",
     ],
 }
+
+
+def fillers() -> frozenset[str]:
+    """Every value a held-out slot can take: none may be a training filler (``test_intent_model``)."""
+    lists = (_NAMES, _TYPES, _ERRORS, _MESSAGES, _ERROR_CODES, _PATHS, _TOPICS, _TASKS, _EVENTS, _SNIPPETS, _CODE_LINES)
+    return frozenset(value for values in lists for value in values)
 
 
 def _fill(rng: random.Random, template: str) -> str:

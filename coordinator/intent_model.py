@@ -89,19 +89,27 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "effect",
             r"break|broke|affect|impact|depend|reli|rely|downstream|ripple|risk|safe|consequen|propagat|fail"
-            r"|effect|blast|radius|transitiv|revers",
+            r"|effect|blast|radius|transitiv|revers|disappear|compil|indirect",
         ),
-        ("use", r"call|invok|usag|use[sd]?$|using|referenc|refs?$|import|instantiat|construct|site|incoming|hierarch"),
+        (
+            "use",
+            r"call|invok|usag|use[sd]?$|using|referenc|refer|refs?$|import|instantiat|construct|site|incoming|hierarch"
+            r"|mention|reach|fan$|consum",
+        ),
         (
             "define",
             r"defin|declar|implement|sourc|locat|signatur|jump|open$|field|lives?$|struct|class|type$|method"
-            r"|function|func$|fn$|def$",
+            r"|function|func$|fn$|def$|constructor|body$",
         ),
-        ("similar", r"simil|like$|alike|resembl|clone|duplicat|same|variant|equivalen|copy|copie|pattern|look"),
+        (
+            "similar",
+            r"simil|like$|alike|resembl|clone|duplicat|same|variant|equivalen|copy|copie|pattern|look"
+            r"|mirror|twin|neighbo|alternativ|counterpart|replica|overlap|redundan|reimplement|repeat",
+        ),
         (
             "explain",
             r"how|why|explain|overview|describ|understand|purpose|role|design|architect|summar|flow|work"
-            r"|handl|mean|idea|concept|tell",
+            r"|handl|mean|idea|concept|tell|responsib|charge|lifecycl|intro|job$|interact",
         ),
         ("search", r"string|text|literal|messag|grep|occurren|contain|print|log$|says|exact|match|error|warn|raise"),
         ("task", r"read|writ|convert|pars|sort|merg|creat|send|download|get|check|validat|format|count|hash|split"),

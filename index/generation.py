@@ -66,6 +66,9 @@ from fourfold.index.store import (
     create_segments_db,
     insert_segments,
     link_tree,
+    paths_key,
+    recall_file_list,
+    remember_file_list,
 )
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildProgress, BuildStats, MapBatches
@@ -98,6 +101,7 @@ class ShardJob:
     peers: tuple[str, ...] = ()  # a partition's build: every repository of the modality
     base_folder: str = ""  # a delta shard's build: the folder of its base's shard in this generation
     masked: tuple[str, ...] = ()  # a delta shard's build: the base's paths it hides
+    peer_keys: tuple[str, ...] = ()  # a partition's build: each peer's paths_key ("" unknown), as ``peers``
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +197,7 @@ def _build_context(
         map_batches=map_batches,
         progress=progress,
         peers=job.peers,
+        paths_keys={p: k for p, k in zip(job.peers, job.peer_keys, strict=False) if k},
         build_id=str(Path(job.build_dir).resolve()),
         paths_of=reader.paths if incremental else None,
         segments_of=(lambda repos: _only_of(reader, repos)) if incremental else None,
@@ -305,6 +310,7 @@ class _RepoScan:
     stats: dict[str, dict[str, Any]]  # the manifest's record of each repository, by name
     files: dict[str, list[tuple[str, int]]]  # (path, size) of each repository's files
     unchanged: frozenset[str]  # repositories whose segments are those of the previous generation
+    sizes: dict[str, int] = field(default_factory=dict)  # bytes of each repository's files
 
 
 @dataclass(frozen=True, slots=True)
@@ -532,7 +538,8 @@ def _scan_repositories(
             files[name] = repo.files
             if repo.unchanged:
                 unchanged.add(name)
-    return _RepoScan(stats, files, frozenset(unchanged))
+    sizes = {r: int(stats[r]["bytes"]) if "bytes" in stats[r] else sum(s for _, s in fs) for r, fs in files.items()}
+    return _RepoScan(stats, files, frozenset(unchanged), sizes)
 
 
 def _scan_repo(
@@ -557,9 +564,9 @@ def _scan_repo(
     as unchanged, so its shards may carry.
     """
     before = prev.repos.get(name) if prev.carry else None
-    pinned = _pinned_files(name, path, options, prev, before)
+    pinned = _pinned_files(name, path, options, prev, before, catalog)
     if pinned is not None:  # a sync's checkout at the commit indexed last time: nothing to walk
-        return _carry_repo(name, prev, seg_path, summary, report, before or {}, options, pinned)
+        return _carry_repo(name, prev, seg_path, summary, report, before or {}, options, pinned, catalog)
     walked = walk_repository(path)
     summary.skipped.update(walked.skipped)
     stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
@@ -570,7 +577,7 @@ def _scan_repo(
         and prev.reader.segment_db(name).is_file()
     ):
         # nothing under the repository moved: its segments (and centrality) carry over as they are
-        return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
+        return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes, catalog)
     record = _segment_repo(
         name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality, settings
     )
@@ -593,10 +600,15 @@ def _carry_repo(
     before: dict[str, Any],
     options: RepoOptions,
     sizes: list[tuple[str, int]],
+    catalog: sqlite3.Connection,
 ) -> _ScannedRepo:
     """Link an unchanged repository's segment database into the new generation."""
     assert prev.reader is not None
     link_tree(prev.reader.segment_db(name), seg_path)
+    if "paths_key" not in before:  # recorded by a build before file lists were kept: keep it now
+        before = {**before, "paths_key": paths_key(sizes)}
+        remember_file_list(catalog, name, before["paths_key"], sizes)
+        catalog.commit()
     n = int(before.get("files", 0))
     summary.files += n
     summary.bytes += int(before.get("bytes", 0))
@@ -607,11 +619,17 @@ def _carry_repo(
 
 
 def _pinned_files(
-    name: str, path: Path, options: RepoOptions, prev: _Previous, before: dict[str, Any] | None
+    name: str,
+    path: Path,
+    options: RepoOptions,
+    prev: _Previous,
+    before: dict[str, Any] | None,
+    catalog: sqlite3.Connection,
 ) -> list[tuple[str, int]] | None:
     """The (path, size) list of a repository a sync checked out at the very commit, path and
-    options of its previous build (its files are the commit's: nothing to walk or stat), read
-    from its previous segment database; None when it must be walked."""
+    options of its previous build (its files are the commit's: nothing to walk or stat), from the
+    catalog's file lists (by the record's ``paths_key``) or else its previous segment database;
+    None when it must be walked."""
     if not options.commit or prev.reader is None or before is None:
         return None
     if (before.get("commit"), before.get("path"), before.get("options_key")) != (
@@ -623,11 +641,18 @@ def _pinned_files(
     db = prev.reader.segment_db(name)
     if not db.is_file():
         return None
+    kept = recall_file_list(catalog, name, str(before.get("paths_key", "")))
+    if kept is not None:
+        return kept
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
-            return [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
+            files = [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
     except sqlite3.Error:
         return None  # built before the files table: walk it once
+    if before.get("paths_key"):  # kept for next time (a record without a key gets one when carried)
+        remember_file_list(catalog, name, str(before["paths_key"]), files)
+        catalog.commit()
+    return files
 
 
 def _plan_modality(
@@ -697,7 +722,7 @@ def _plan_repo_sharded(
     def plan(skip: Collection[str]) -> tuple[RepoShardPlan, dict[str, ShardSpec]]:
         out = plan_repo_shards(
             name,
-            {repo: sum(size for _, size in files) for repo, files in wanting.items() if repo not in skip},
+            {repo: scan.sizes[repo] for repo in wanting if repo not in skip},
             scan.unchanged,
             {repo for repo in wanting if not options.get(repo, RepoOptions()).settings},
             [s for s in prev_specs if not s.base],
@@ -807,6 +832,7 @@ def _shard_job(
         job_settings,
         peers,
         *((bases or {}).get(spec.shard, ("", ())) if spec.base else ("", ())),
+        peer_keys=tuple(str(scan.stats[p].get("paths_key", "")) for p in peers),
     )
 
 
@@ -1072,6 +1098,8 @@ def _segment_repo(
             files_in_repo.append((rel, size))
             n_bytes += size
         segdb.executemany("INSERT OR REPLACE INTO files (path, size) VALUES (?, ?)", files_in_repo)
+        key = paths_key(files_in_repo)
+        remember_file_list(catalog, name, key, files_in_repo)
         catalog.commit()
         summary.files += len(files_in_repo)
         summary.bytes += n_bytes
@@ -1098,6 +1126,7 @@ def _segment_repo(
         "segments": len(repo_segments),
         "bytes": n_bytes,
         "content_key": digest.hexdigest(),
+        "paths_key": key,
         "head": _git_head(path),
         "_files": files_in_repo,
     }

@@ -64,7 +64,9 @@ class BuildContext:
     A partitioned build gets its repository's segments; ``peers`` names the generation's other
     repositories that want the modality, ``paths_of(repo)`` lists a repository's files and
     ``segments_of(repos)`` streams their segments, so a partition reads only the repositories it
-    needs (the graph: those its repository imports).
+    needs (the graph: those its repository imports). ``paths_keys`` gives, for peers where the
+    host knows one, a key that changes whenever ``paths_of(repo)`` would answer differently, so
+    a modality can keep what it derives from a repository's paths across builds.
     """
 
     generation: str
@@ -78,6 +80,7 @@ class BuildContext:
     build_id: str = ""  # one build's identity (its folder), for what a modality caches across its shards
     paths_of: Callable[[str], Sequence[str]] | None = None
     segments_of: Callable[[Sequence[str]], Iterable[Segment]] | None = None
+    paths_keys: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
-from fourfold.plugins.graph.facts_cache import facts_cache_for
+from fourfold.plugins.graph.facts_cache import FactsCache, facts_cache_for
 from fourfold.plugins.graph.links import (
     Links,
     dependencies,
@@ -173,7 +173,9 @@ class GraphModality:
             def load(rs: Sequence[str]) -> Iterable[Segment]:
                 return (s for r in rs for s in pool[r])
 
-        provided = {p: _provided(context.build_id, p, paths_of) for p in peers}
+        kept = facts_cache_for(context.settings.get(FACTS_CACHE_SETTING))
+        keys = context.paths_keys
+        provided = {p: _provided(context.build_id, p, paths_of, kept, keys.get(p, "")) for p in peers}
         mine: frozenset[str] = frozenset()
         for repo in sorted(mine_repos):
             mine |= provided_names(repo, {s.path for s in own if s.repo == repo})
@@ -230,18 +232,43 @@ class GraphModality:
 #: Names each repository provides, per build (``BuildContext.build_id``): its paths are read once per build.
 _provided_cache: dict[tuple[str, str], frozenset[str]] = {}
 
+#: Bump when ``provided_names`` reads paths differently: names kept on disk before are never read again.
+PROVIDED_FORMAT = 1
 
-def _provided(build: str, repo: str, paths_of: Callable[[str], Sequence[str]]) -> frozenset[str]:
-    """``repo``'s provided names, cached per build (no cache when nothing says which build)."""
+
+def _provided(
+    build: str,
+    repo: str,
+    paths_of: Callable[[str], Sequence[str]],
+    kept: FactsCache | None = None,
+    paths_key: str = "",
+) -> frozenset[str]:
+    """``repo``'s provided names, cached per build (no cache when nothing says which build), and
+    across builds in the facts cache by the host's key of its paths (``BuildContext.paths_keys``):
+    one commit in a fleet of 1,000 then reads no other repository's file list."""
     if not build:
-        return provided_names(repo, paths_of(repo))
+        return _provided_kept(repo, paths_of, kept, paths_key)
     key = (build, repo)
     found = _provided_cache.get(key)
     if found is None:
         if len(_provided_cache) > 100_000:
             _provided_cache.clear()
-        found = _provided_cache[key] = provided_names(repo, paths_of(repo))
+        found = _provided_cache[key] = _provided_kept(repo, paths_of, kept, paths_key)
     return found
+
+
+def _provided_kept(
+    repo: str, paths_of: Callable[[str], Sequence[str]], kept: FactsCache | None, paths_key: str
+) -> frozenset[str]:
+    if kept is None or not paths_key:
+        return provided_names(repo, paths_of(repo))
+    key = kept.key(f"provided\0{PROVIDED_FORMAT}\0{repo}\0{paths_key}".encode(), "paths")
+    found = kept.get(key)
+    if found is not None and all(isinstance(name, str) for name in found):
+        return frozenset(found)
+    names = provided_names(repo, paths_of(repo))
+    kept.put(key, tuple(sorted(names)))
+    return names
 
 
 def compute_centrality(segments: Sequence[Segment], settings: Mapping[str, str] | None = None) -> dict[str, float]:

@@ -14,6 +14,7 @@ the prose, by meaning      semantic (where the store has it)                    
 an identifier              structural definition of the name                       strong
 an error message           text literal of its longest fixed fragment              strong
 a frame or a path          text BM25 within that path (does the file exist?)       strongest
+a module name              no search: a found file's folder or stem is the word    a hint
 =========================  =====================================================  ==========
 
 and then combines the evidence per FILE: a ranked list gives a file ``weight / (1 + rank / 4)``,
@@ -21,7 +22,10 @@ its rank by the scores of its matching segments (each further segment counting `
 of the one before); a definition of an identifier gives ``weight * sqrt(salience / the top
 salience) / sqrt(files defining it)`` (a name defined once is strong evidence, one defined in more
 than ``MAX_DEFINING_FILES`` none); a literal gives ``weight / sqrt(files spelling it)``; a frame
-or path gives its weight to the file it names (a bare name found in many files gives nothing).
+or path gives its weight to the file it names (a bare name found in many files gives nothing);
+a word of the report that names a folder or a file's stem among the files found (``napoleon`` ->
+``sphinx/ext/napoleon/docstring.py``) gives ``weight / sqrt(files so named)`` to each, unless more
+than ``MAX_MODULE_FILES`` are so named (``core``, ``util``: no evidence).
 Tests, documentation, vendored files and the project's records keep ``SUPPORT_FACTOR`` of their
 evidence unless a frame or path names them. Each file is answered once, with its best segment (a
 frame's function or a mentioned name's definition first, else the best-ranked segment), and the
@@ -36,7 +40,7 @@ import asyncio
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -53,6 +57,7 @@ __all__ = [
     "LOCALIZE",
     "MAX_DEFINITIONS",
     "MAX_LITERALS",
+    "MAX_MODULE_FILES",
     "MAX_PATHS",
     "WEIGHTS",
     "Combined",
@@ -73,6 +78,8 @@ RANKED_DEPTH = 200
 MAX_DEFINING_FILES = 8
 #: How much a file's next matching segment adds to its rank in a ranked list (see ``combine``).
 SEGMENT_DECAY = 0.5
+#: A module name (a folder's or a file's stem) naming more of the files found than this is no evidence.
+MAX_MODULE_FILES = 8
 #: A bare file name (``conf.py``) found in more files than this is the reporter's own, not evidence.
 MAX_NAMED_FILES = 2
 #: Tests, documentation, examples, benchmarks, vendored files and the project's records: a bug is
@@ -96,6 +103,7 @@ WEIGHTS = {
     "literal": 1.5,
     "frame": 2.0,
     "path": 1.5,
+    "module": 0.3,
 }
 
 #: ``search(params)``: the engine's own search (a sub-search never routes back here: its intent is forced).
@@ -230,8 +238,33 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
     return out
 
 
-def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: float) -> list[Combined]:
-    """Files ranked by their weighted evidence (see the module docstring)."""
+def _credit_module_names(files: Mapping[tuple[str, str], Combined], names: Collection[str]) -> None:
+    """Give each found file named by one of ``names`` (a folder on its path, or its stem) its share
+    of the ``module`` weight; tests, docs and the like are not credited (they are named after the
+    module they exercise or describe)."""
+    named: dict[str, list[Combined]] = {}
+    for c in files.values():
+        if _SUPPORT.search(c.path):
+            continue
+        parts = c.path.split("/")
+        stem = parts[-1].rsplit(".", 1)[0]
+        for part in {*parts[:-1], stem} - {"__init__"}:
+            if part in names:
+                named.setdefault(part, []).append(c)
+    for group in named.values():
+        if len(group) > MAX_MODULE_FILES:
+            continue
+        value = WEIGHTS["module"] / math.sqrt(len(group))
+        for c in group:
+            c.score += value
+            c.by_kind["module"] = c.by_kind.get("module", 0.0) + value
+
+
+def combine(
+    results: Sequence[tuple[SubSearch, Answer | None]], max_salience: float, module_names: Collection[str] = ()
+) -> list[Combined]:
+    """Files ranked by their weighted evidence (see the module docstring); ``module_names``: the
+    report's words that may name a folder or a file (``Evidence.module_names``)."""
     files: dict[tuple[str, str], Combined] = {}
 
     def credit(kind: str, modality: str, hit: Hit, value: float, rank: int) -> None:
@@ -284,6 +317,8 @@ def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: fl
             order = sorted(by_file, key=lambda key: -totals[key])
             for rank, key in enumerate(order):
                 credit(sub.kind, modality, by_file[key].hit, weight / (1.0 + rank / 4.0), rank)
+    if module_names:
+        _credit_module_names(files, frozenset(module_names))
     for c in files.values():
         if _SUPPORT.search(c.path) and not {"frame", "path"} & set(c.by_kind):
             c.score *= SUPPORT_FACTOR
@@ -319,22 +354,24 @@ async def localize(search: Search, p: SearchParams, plan: Plan, modalities: Sequ
     done = await asyncio.gather(*(run(s) for s in subs))
     t_search = time.perf_counter()
     max_salience = max((i.salience for i in ev.identifiers), default=1.0)
-    ranked = combine([(s, a) for s, a, _ in done], max_salience)
+    ranked = combine([(s, a) for s, a, _ in done], max_salience, ev.module_names)
     hits: list[FusedHit] = []
     for c in ranked[: p.k]:
         best = c.best
         assert best is not None  # a file is credited through one of its hits
         hits.append(FusedHit(best, round(c.score, 6), dict(c.modalities)))
     used: dict[str, int] = {}
+    named = sum(1 for c in ranked if "module" in c.by_kind)
     for s, a, _ in done:
         if a is not None and a.hits:
             used[s.kind] = used.get(s.kind, 0) + 1
-    asked = sorted({s.kind for s in subs})
+    asked = sorted({s.kind for s in subs} | ({"module"} if ev.module_names and subs else set()))
     asked_modalities = sorted({m for s in subs for m in s.params.modalities})
     notes = [
         ev.summary(),
         "localize: ranked files by "
         + (", ".join(f"{k} ({n} search{'es' if n > 1 else ''})" for k, n in sorted(used.items())) or "no evidence")
+        + (f", module names ({named} file{'s' if named > 1 else ''})" if named else "")
         + (f"; modalities {', '.join(asked_modalities)}" if asked_modalities else "; no modality to ask"),
     ]
     if not subs:

@@ -360,3 +360,46 @@ def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None
     scores = {c.path: c.score for c in ranked}
     assert [c.path for c in ranked] == ["pkg/other.py", "pkg/core.py", "tests/test_core.py"]
     assert scores["tests/test_core.py"] == pytest.approx(0.8 * SUPPORT_FACTOR)  # ranked first by BM25, but a test
+
+
+def test_module_names_of_a_report_raise_the_found_files_so_named() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import MAX_MODULE_FILES, WEIGHTS, combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    report = """overescaped trailing underscore on attribute with napoleon
+Attribute name `hello_` shows up as `hello\\_` in the html.
+add 'sphinx.ext.autodoc', 'sphinx.ext.napoleon' to extensions in conf.py.
+"""
+    ev = extract(report)
+    # the title's words and the dotted names' parts; a word said once in the prose is not one
+    assert {"napoleon", "autodoc", "overescaped", "attribute"} <= set(ev.module_names)
+    assert "extensions" not in ev.module_names and "html" not in ev.module_names
+
+    def answer(*paths: str) -> Answer:
+        hits = tuple(FusedHit(Hit(p, "r", p, 1, 2, 1.0, "f", "function"), 1.0) for p in paths)
+        return Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
+
+    bm25 = next(s for s in sub_searches(ev, SearchParams(report), ["text"]) if s.kind == "bm25")
+    many = [f"sphinx/util/m{i}.py" for i in range(MAX_MODULE_FILES + 1)]
+    found = [
+        "sphinx/ext/autodoc/__init__.py",
+        "sphinx/writers/html.py",
+        "sphinx/ext/napoleon/docstring.py",
+        "tests/test_ext_napoleon.py",
+        *many,
+    ]
+    plain = {c.path: c for c in combine([(bm25, answer(*found))], 1.0)}
+    named = {c.path: c for c in combine([(bm25, answer(*found))], 1.0, ev.module_names)}
+    doc = "sphinx/ext/napoleon/docstring.py"
+    assert named[doc].by_kind["module"] == pytest.approx(WEIGHTS["module"])  # the only found file in napoleon/
+    assert named[doc].score == pytest.approx(plain[doc].score + WEIGHTS["module"])
+    # a test is named after what it tests, not evidence; a word naming too many found files is none
+    assert "module" not in named["tests/test_ext_napoleon.py"].by_kind
+    many_named = {c.path: c for c in combine([(bm25, answer(*found))], 1.0, ("util",))}
+    assert all("module" not in many_named[p].by_kind for p in many)
+    # html is said once, outside the title: sphinx/writers/html.py gets nothing
+    assert "module" not in named["sphinx/writers/html.py"].by_kind
+    order = [c.path for c in combine([(bm25, answer(*found))], 1.0, ev.module_names)]
+    assert order.index(doc) < order.index("sphinx/writers/html.py")  # BM25 ranked html.py above it
+    assert list(plain).index(doc) > list(plain).index("sphinx/writers/html.py")

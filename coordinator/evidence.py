@@ -60,6 +60,14 @@ _ERROR_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault)|panic|error|fatal)\s*:\s*(.+?)\s*$",
     re.MULTILINE,
 )
+#: a tool's message at a location (``docs/x.rst:4: Malformed option description '[a]'``, Sphinx's
+#: ``x.rst:4: WARNING: ...``, linters' and compilers' ``file:line:col: C0103: ...`` / ``error: ...``,
+#: Python's ``x.py:9: DeprecationWarning: ...``): what the tool printed, spelled in its source, less
+#: the one-word label before it (a level, a message code, a warning class), which is not
+_LOCATED_MESSAGE = re.compile(
+    r"^\s*[\w./\\~-]*\.\w+:\d+(?::\d+)?:\s*(?:(?:fatal\s+)?[A-Za-z][\w.]*\s*:\s*)?(.+?)\s*$",
+    re.MULTILINE,
+)
 _RUNTIME_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|<[^>]*>|\b0x[0-9a-f]+\b|\b\d[\d.e+-]*\b|\([^)]*\)|\[[^\]]*\]")
 _MODULE_PART = re.compile(r"[a-z_][a-z0-9_]*")
 _PROMPT = re.compile(r"^\s*(?:>>> |In \[\d+\]: )\S", re.MULTILINE)  # a pasted interactive session
@@ -265,6 +273,10 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
     messages: list[str] = []
     for m in _ERROR_LINE.finditer(text):
         msg = _message(m.group(2))
+        if msg and msg not in messages:
+            messages.append(msg)
+    for m in _LOCATED_MESSAGE.finditer(text):
+        msg = _message(m.group(1))
         if msg and msg not in messages:
             messages.append(msg)
     for name in (m.group(1) for m in _ERROR_LINE.finditer(text)):

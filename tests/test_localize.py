@@ -93,6 +93,56 @@ def test_frames_of_a_go_panic_and_a_javascript_error() -> None:
     assert js.messages == ("Cannot read properties of undefined",)
 
 
+TOOL_REPORT = """Sphinx 3.2 complains about the option:: syntax that earlier versions accepted
+
+QEMU's documentation has this, which Sphinx 3.2 now rejects:
+
+```
+.. option:: [enable=]PATTERN
+
+   Immediately enable events matching *PATTERN*
+```
+
+Building the docs fails with
+
+```
+Warning, treated as error:
+../../docs/qemu-option-trace.rst.inc:4:Malformed option description '[enable=]PATTERN', should look like "opt"
+docs/index.rst:12: WARNING: duplicate object description of qemu.trace, other instance in docs/trace.rst
+```
+
+and pylint says about the conf.py (run on Windows):
+
+```
+************* Module conf
+docs\\conf.py:170:0: R0914: Too many local variables (17/15) (too-many-locals)
+site-packages/sphinx/util/compat.py:32: RemovedInSphinx40Warning: The app.add_stylesheet() is deprecated
+```
+"""
+
+
+def test_a_tools_messages_at_file_line_locations_are_messages_without_their_labels() -> None:
+    from fourfold.coordinator.localize import MAX_LITERALS, sub_searches
+
+    ev = extract(TOOL_REPORT)
+    # what Sphinx, pylint and Python's warnings printed after ``file:line[:col]:``, less runtime values
+    # (quoted names, numbers) and the one-word label before it (WARNING, R0914, a warning class): what
+    # the tools' sources spell
+    assert ev.messages == (
+        "Malformed option description",
+        "duplicate object description of qemu.trace, other instance in docs/trace.rst",
+        "Too many local variables",
+        "The app.add_stylesheet",
+    )
+    # the plan asks each (up to MAX_LITERALS) as a literal of the text modality
+    literals = [s for s in sub_searches(ev, SearchParams(TOOL_REPORT), ["text"]) if s.kind == "literal"]
+    assert [s.params.query for s in literals] == list(ev.messages[:MAX_LITERALS])
+    assert all(s.params.options == {"mode": "literal"} for s in literals)
+    # prose and code that merely contain colons and numbers are no located messages
+    plain = extract("Parsing fails at 12:30: the timer stops\nsee ratio 3:2: odd\n" + "word " * 20)
+    assert plain.messages == ()
+
+
 def test_a_long_report_is_read_up_to_the_cap_and_says_so() -> None:
     ev = extract("Crash in parse_config\n" + "the parser fails on this input\n" * 1000, limit=500)
     assert ev.truncated and ev.analysed_chars == 500

@@ -21,17 +21,19 @@ and then combines the evidence per FILE: a ranked list gives a file ``weight / (
 its rank by the scores of its matching segments (each further segment counting ``SEGMENT_DECAY``
 of the one before); a definition of an identifier gives ``weight * sqrt(salience / the top
 salience) / sqrt(files defining it)`` (a name defined once is strong evidence, one defined in more
-than ``MAX_DEFINING_FILES`` none); a literal gives ``weight / sqrt(files spelling it)``; a frame
-or path gives its weight to the file it names (a bare name found in many files gives nothing);
+than ``MAX_DEFINING_FILES`` none); a literal gives ``weight / sqrt(files spelling it)``, a code
+file counting only the code's files (a message raised in one place and translated in twenty
+catalogs is strong evidence for that place); a frame or path gives its weight to the file it names
+(a bare name found in many files gives nothing);
 a word of the report that names a folder or a file's stem among the files found (``napoleon`` ->
 ``sphinx/ext/napoleon/docstring.py``) gives ``weight / sqrt(files so named)`` to each, unless more
 than ``MAX_MODULE_FILES`` are so named (``core``, ``util``: no evidence).
-Tests, documentation, vendored files and the project's records keep ``SUPPORT_FACTOR`` of their
-evidence unless a frame or path names them. Each file is answered once, with its best segment (a
-frame's function or a mentioned name's definition first, else the best-ranked segment), and the
-notes say what evidence was used. Any evidence found gives an answer: the plan never answers with
-nothing when one of its searches found something. Weights and factors were chosen on 47
-SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
+Tests, documentation, vendored files, message catalogs and the project's records keep
+``SUPPORT_FACTOR`` of their evidence unless a frame or path names them. Each file is answered
+once, with its best segment (a frame's function or a mentioned name's definition first, else the
+best-ranked segment), and the notes say what evidence was used. Any evidence found gives an
+answer: the plan never answers with nothing when one of its searches found something. Weights
+and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
 """
 
 from __future__ import annotations
@@ -89,7 +91,7 @@ SUPPORT_FACTOR = 0.2
 _SUPPORT = re.compile(
     r"(?:^|/)(?:tests?|testing|__tests__|docs?|doc_src|examples?|benchmarks?|asv_bench)/"
     r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|conftest\.py)$"
-    r"|\.(?:rst|md|txt|ipynb|min\.js)$"
+    r"|\.(?:rst|md|txt|ipynb|min\.js|po|pot)$"  # ... and message catalogs (translations of the code's strings)
     # vendored and built files, and the project's own records (CHANGES, AUTHORS, Makefile...)
     r"|(?:^|/)(?:static|vendor|vendored|third_party|node_modules|dist|build)/"
     r"|(?:^|/)(?:CHANGES|CHANGELOG|HISTORY|NEWS|AUTHORS)[^/]*$|(?:^|/)[^/.]+$"
@@ -295,8 +297,12 @@ def combine(
             for rank, f in enumerate(by_file.values()):
                 credit(sub.kind, modality, f.hit, value, rank)
         elif sub.kind == "literal":
-            for rank, f in enumerate(by_file.values()):
-                credit(sub.kind, modality, f.hit, weight / math.sqrt(n), rank)
+            # a message spelled in the code and translated in twenty catalogs is raised in one
+            # place: the files that share the evidence are the code's (the others, if all are not)
+            code = sum(1 for key in by_file if not _SUPPORT.search(key[1]))
+            for rank, (key, f) in enumerate(by_file.items()):
+                shared = code if code and not _SUPPORT.search(key[1]) else n
+                credit(sub.kind, modality, f.hit, weight / math.sqrt(shared), rank)
         elif sub.kind in ("frame", "path"):
             # the glob may match a few files of that name: the best-ranked one is meant; a name in
             # many files (conf.py, __init__.py) is the reporter's file, not one of the repository's

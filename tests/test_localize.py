@@ -453,3 +453,28 @@ add 'sphinx.ext.autodoc', 'sphinx.ext.napoleon' to extensions in conf.py.
     order = [c.path for c in combine([(bm25, answer(*found))], 1.0, ev.module_names)]
     assert order.index(doc) < order.index("sphinx/writers/html.py")  # BM25 ranked html.py above it
     assert list(plain).index(doc) > list(plain).index("sphinx/writers/html.py")
+
+
+def test_a_message_translated_in_catalogs_is_strong_evidence_for_the_code_that_spells_it() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import SUPPORT_FACTOR, WEIGHTS, combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    ev = extract(TOOL_REPORT)
+    literal = next(s for s in sub_searches(ev, SearchParams(TOOL_REPORT), ["text"]) if s.kind == "literal")
+    assert literal.params.query == "Malformed option description"
+    # what a literal search of a Sphinx-like tree finds: the catalogs first, the one raise among them
+    catalogs = [f"sphinx/locale/{lang}/LC_MESSAGES/sphinx.po" for lang in ("bg", "de", "fr", "hi", "ja", "zh_CN")]
+    found = [*catalogs[:3], "sphinx/domains/std.py", *catalogs[3:], "sphinx/locale/sphinx.pot"]
+    hits = tuple(FusedHit(Hit(p, "r", p, 1, 2, 1.0, "handle_signature", "function"), 1.0) for p in found)
+    answer = Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
+    ranked = combine([(literal, answer)], 1.0)
+    assert ranked[0].path == "sphinx/domains/std.py"
+    assert ranked[0].score == pytest.approx(WEIGHTS["literal"])  # the only code file spelling it: not shared
+    # a catalog shares the literal with every file spelling it, and is a record of the project
+    catalog = next(c for c in ranked if c.path == catalogs[0])
+    assert catalog.score == pytest.approx(WEIGHTS["literal"] / len(found) ** 0.5 * SUPPORT_FACTOR)
+    # spelled in the code twice: the two share it
+    other = FusedHit(Hit("sphinx/x.py", "r", "sphinx/x.py", 1, 2, 1.0), 1.0)
+    two = Answer("x", 1.0, "direct", "default", False, (), (hits[3], other), 2, {}, "g", (), {})
+    assert combine([(literal, two)], 1.0)[0].score == pytest.approx(WEIGHTS["literal"] / 2**0.5)

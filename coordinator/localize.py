@@ -30,8 +30,9 @@ a word of the report that names a folder or a file's stem among the files found 
 than ``MAX_MODULE_FILES`` are so named (``core``, ``util``: no evidence).
 Tests, documentation, vendored files, message catalogs and the project's records keep
 ``SUPPORT_FACTOR`` of their evidence unless a frame or path names them. Each file is answered
-once, with its best segment (a frame's function or a mentioned name's definition first, else the
-best-ranked segment), and the notes say what evidence was used. Any evidence found gives an
+once, with the segment that drew the most evidence (a frame's or a definition's counting double;
+a ranked list's value shared among the file's segments as they ranked it), and a class's method
+or function that drew some before the class; the notes say what evidence was used. Any evidence found gives an
 answer: the plan never answers with nothing when one of its searches found something. Weights
 and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
 """
@@ -132,6 +133,8 @@ class Combined:
     score: float = 0.0
     best: Hit | None = None
     best_score: float = -1.0
+    #: each segment's hit and the evidence it drew, preferred kinds counted double (see ``_best_segment``)
+    segments: dict[tuple[int, int, str | None], tuple[Hit, float]] = field(default_factory=dict)
     by_kind: dict[str, float] = field(default_factory=dict)
     modalities: dict[str, ModalityRank] = field(default_factory=dict)
 
@@ -262,6 +265,30 @@ def _credit_module_names(files: Mapping[tuple[str, str], Combined], names: Colle
             c.by_kind["module"] = c.by_kind.get("module", 0.0) + value
 
 
+def _best_segment(c: Combined) -> tuple[Hit | None, float]:
+    """The segment a file is answered with: the one that drew the most evidence (a definition or a
+    frame counting double); a class's method or function that drew some is more precise than the
+    class (``bell`` named in the report, ``bell.eval`` matching its words: the answer is ``eval``)."""
+    if not c.segments:
+        return None, -1.0
+    ranked = sorted(c.segments.values(), key=lambda t: (-t[1], t[0].start_line))
+    best, score = ranked[0]
+    if best.kind == "class":
+        inner = next(
+            (
+                t
+                for t in ranked
+                if t[0].kind in ("function", "method")
+                and best.start_line <= t[0].start_line
+                and t[0].end_line <= best.end_line
+            ),
+            None,
+        )
+        if inner is not None:
+            return inner
+    return best, score
+
+
 def combine(
     results: Sequence[tuple[SubSearch, Answer | None]], max_salience: float, module_names: Collection[str] = ()
 ) -> list[Combined]:
@@ -269,7 +296,9 @@ def combine(
     report's words that may name a folder or a file (``Evidence.module_names``)."""
     files: dict[tuple[str, str], Combined] = {}
 
-    def credit(kind: str, modality: str, hit: Hit, value: float, rank: int) -> None:
+    def credit(
+        kind: str, modality: str, hit: Hit, value: float, rank: int, shares: Sequence[tuple[Hit, float]] = ()
+    ) -> None:
         c = files.setdefault((hit.repo, hit.path), Combined(hit.repo, hit.path))
         c.score += value
         c.by_kind[kind] = c.by_kind.get(kind, 0.0) + value
@@ -278,8 +307,10 @@ def combine(
             min(rank, prior.rank) if prior else rank, (prior.contribution if prior else 0.0) + value, hit.score
         )
         preference = value * (2.0 if kind in ("definition", "frame") else 1.0)
-        if preference > c.best_score:
-            c.best, c.best_score = hit, preference
+        for segment, share in shares or ((hit, 1.0),):
+            key = (segment.start_line, segment.end_line, segment.symbol)
+            prior_segment = c.segments.get(key)
+            c.segments[key] = (segment, preference * share + (prior_segment[1] if prior_segment else 0.0))
 
     for sub, answer in results:
         if answer is None or not answer.hits:
@@ -314,20 +345,24 @@ def combine(
             # a file is ranked by its segments' scores, each further one counting half the one before
             # (a file many of whose functions match the report ranks above one with a single match)
             totals: dict[tuple[str, str], float] = {}
-            seen: dict[tuple[str, str], int] = {}
+            parts: dict[tuple[str, str], list[tuple[Hit, float]]] = {}
             for f in answer.hits:
                 key = (f.hit.repo, f.hit.path)
-                j = seen.get(key, 0)
-                seen[key] = j + 1
-                totals[key] = totals.get(key, 0.0) + f.hit.score * SEGMENT_DECAY**j
+                part = f.hit.score * SEGMENT_DECAY ** len(parts.setdefault(key, []))
+                parts[key].append((f.hit, part))
+                totals[key] = totals.get(key, 0.0) + part
             order = sorted(by_file, key=lambda key: -totals[key])
             for rank, key in enumerate(order):
-                credit(sub.kind, modality, by_file[key].hit, weight / (1.0 + rank / 4.0), rank)
+                # the file's value is shared among its matching segments as they added to its rank
+                total = totals[key] or 1.0
+                shares = [(h, part / total if totals[key] else 1.0 / len(parts[key])) for h, part in parts[key]]
+                credit(sub.kind, modality, by_file[key].hit, weight / (1.0 + rank / 4.0), rank, shares)
     if module_names:
         _credit_module_names(files, frozenset(module_names))
     for c in files.values():
         if _SUPPORT.search(c.path) and not {"frame", "path"} & set(c.by_kind):
             c.score *= SUPPORT_FACTOR
+        c.best, c.best_score = _best_segment(c)
     return sorted(files.values(), key=lambda c: (-c.score, c.repo, c.path))
 
 

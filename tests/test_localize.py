@@ -478,3 +478,42 @@ def test_a_message_translated_in_catalogs_is_strong_evidence_for_the_code_that_s
     other = FusedHit(Hit("sphinx/x.py", "r", "sphinx/x.py", 1, 2, 1.0), 1.0)
     two = Answer("x", 1.0, "direct", "default", False, (), (hits[3], other), 2, {}, "g", (), {})
     assert combine([(literal, two)], 1.0)[0].score == pytest.approx(WEIGHTS["literal"] / 2**0.5)
+
+
+def test_a_file_is_answered_with_the_segment_that_drew_most_evidence_a_method_before_its_class() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    report = """bell(n).limit(n, oo) should be oo rather than bell(oo)
+
+`bell(n).limit(n,oo)` should take the value infinity, but the current output is `bell(oo)`.
+The eval of bell should know that the Bell numbers grow without bound.
+"""
+    ev = extract(report)
+    subs = {s.kind: s for s in sub_searches(ev, SearchParams(report), ["text", "structural"])}
+    path = "sympy/functions/combinatorial/numbers.py"
+    bell = Hit("c", "r", path, 300, 420, 9.0, "bell", "class")
+    evaluate = Hit("m", "r", path, 380, 400, 6.0, "eval", "method")
+    helper = Hit("h", "r", path, 340, 360, 8.0, "_bell_poly", "method")
+    fibonacci = Hit("f", "r", path, 100, 160, 2.0, "fibonacci", "class")
+    other = Hit("o", "r", "sympy/series/limits.py", 1, 50, 5.0, "limit", "function")
+
+    def answer(*hits: Hit) -> Answer:
+        fused = tuple(FusedHit(h, h.score) for h in hits)
+        return Answer("x", 1.0, "direct", "default", False, (), fused, len(fused), {}, "g", (), {})
+
+    definition = next(s for s in sub_searches(ev, SearchParams(report), ["structural"]) if s.params.query == "bell")
+    results = [
+        (definition, answer(bell)),
+        (subs["bm25"], answer(helper, evaluate, other, fibonacci)),
+        (subs["title"], answer(other, evaluate)),
+    ]
+    ranked = {c.path: c for c in combine(results, max(i.salience for i in ev.identifiers))}
+    # the class drew the definition, its method eval the prose twice: the answer is the method, not
+    # the class, nor the helper that one ranked list put first
+    assert ranked[path].best == evaluate
+    assert ranked["sympy/series/limits.py"].best == other
+    # without a method of its own that drew evidence, the class is the answer
+    alone = {c.path: c for c in combine([(definition, answer(bell)), (subs["bm25"], answer(other, fibonacci))], 1.0)}
+    assert alone[path].best == bell

@@ -12,7 +12,9 @@ its own repository, in process (the engine and its shards, no server), three way
 * ``text-bm25``: the text modality's BM25 over the whole issue, one hit per file (the anchor).
 
 Prints file success@1/@5/@10, MRR@10, the zero-result rate, the routing each way took and latency
-p50; writes the same as JSON, with the load average.
+p50; writes the same as JSON, with the load average. ``--functions benchmarks/data/swebench-lite-functions.json``
+(written by ``benchmarks/swebench_functions.py`` from the projects' fix commits) adds function
+success@1/@5/@10: a relevant file in the top k answered with a function the fix changed.
 
 ``--routing-check`` also classifies every phrasing of the routing benchmark (``routing_phrasings.py``:
 short questions, names, quoted strings, pasted traces and snippets) with and without the localize

@@ -6,10 +6,11 @@ SUITE is what ``shared/eval/swebench_dev.py`` writes; each NAME (``sympy``, ``sp
 ``xarray``, ``seaborn``) names a clone of that project with its full history. An issue id
 (``sphinx-doc__sphinx-8506``) ends in its pull request's number; the fix is the commit whose subject
 says so (``Merge pull request #8506 ...`` or a squashed ``... (#8506)``), diffed against its first
-parent. In each file the suite labels, the functions (innermost ``def``, else ``class``) that hold
-a changed line of the file before the fix, or that held an added line and already existed, are
-the fix's functions. Writes ``[{"id", "commit", "functions": {path: [names]}}]`` for
-``benchmarks/localize.py --functions``. An issue whose commit is not found is left out.
+parent. In each file the suite labels, the functions (every ``def`` around the line, a nested one's
+enclosing ones too; else the innermost ``class``) that hold a changed line of the file before the
+fix, or that held an added line and already existed, are the fix's functions. Writes
+``[{"id", "commit", "functions": {path: [names]}}]`` for ``benchmarks/localize.py --functions``.
+An issue whose commit is not found is left out.
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ def functions_at(source: str, lines: Iterable[int]) -> set[str]:
     found: set[str] = set()
     for line in lines:
         holding = [d for d in defs if d.lineno <= line <= (d.end_lineno or d.lineno)]
-        functions = [d for d in holding if not isinstance(d, ast.ClassDef)] or holding
-        if functions:
-            found.add(max(functions, key=lambda d: d.lineno).name)
+        functions = [d for d in holding if not isinstance(d, ast.ClassDef)]
+        if functions:  # a nested function's change is its enclosing functions' too
+            found.update(d.name for d in functions)
+        elif holding:
+            found.add(max(holding, key=lambda d: d.lineno).name)
     return found
 
 

@@ -12,7 +12,9 @@ its own repository, in process (the engine and its shards, no server), three way
 * ``text-bm25``: the text modality's BM25 over the whole issue, one hit per file (the anchor).
 
 Prints file success@1/@5/@10, MRR@10, the zero-result rate, the routing each way took and latency
-p50; writes the same as JSON, with the load average.
+p50; writes the same as JSON, with the load average. ``--functions benchmarks/data/swebench-lite-functions.json``
+(written by ``benchmarks/swebench_functions.py`` from the projects' fix commits) adds function
+success@1/@5/@10: a relevant file in the top k answered with a function the fix changed.
 
 ``--routing-check`` also classifies every phrasing of the routing benchmark (``routing_phrasings.py``:
 short questions, names, quoted strings, pasted traces and snippets) with and without the localize
@@ -65,9 +67,11 @@ async def run(suite: list[dict], k: int, variants: tuple[str, ...] = VARIANTS) -
                 answer = await engine.search(params_for(variant, row["query"], row["repo"], k))
                 ms = (time.perf_counter() - t0) * 1000
                 files: list[str] = []
+                symbols: list[str] = []  # each file's first hit's symbol (the function the answer points at)
                 for h in answer.hits:
                     if h.hit.path not in files:
                         files.append(h.hit.path)
+                        symbols.append(h.hit.symbol or "")
                 rank = next((i + 1 for i, f in enumerate(files) if f in relevant), None)
                 out[variant].append(
                     {
@@ -77,6 +81,8 @@ async def run(suite: list[dict], k: int, variants: tuple[str, ...] = VARIANTS) -
                         "intent": answer.intent,
                         "ms": round(ms, 1),
                         "top": files[:3],
+                        "files": files,
+                        "symbols": symbols,
                         "relevant": sorted(relevant),
                     }
                 )
@@ -90,13 +96,22 @@ async def run(suite: list[dict], k: int, variants: tuple[str, ...] = VARIANTS) -
     return out
 
 
-def summarize(rows: list[dict]) -> dict[str, float]:
+def function_rank(row: dict, functions: dict[str, list[str]]) -> int | None:
+    """The rank of the first file that is relevant and whose hit names a function the fix changed
+    (the symbol's last part: ``Class.method`` -> ``method``), or None."""
+    for i, (path, symbol) in enumerate(zip(row.get("files", []), row.get("symbols", []), strict=True), 1):
+        if symbol and symbol.rsplit(".", 1)[-1] in functions.get(path, ()):
+            return i
+    return None
+
+
+def summarize(rows: list[dict], gold: dict[str, dict[str, list[str]]] | None = None) -> dict[str, float]:
     n = len(rows)
 
     def s_at(k: int) -> float:
         return sum(1 for r in rows if r["rank"] and r["rank"] <= k) / n
 
-    return {
+    out = {
         "n": n,
         "s@1": s_at(1),
         "s@5": s_at(5),
@@ -105,6 +120,13 @@ def summarize(rows: list[dict]) -> dict[str, float]:
         "zero": sum(1 for r in rows if r["hits"] == 0) / n,
         "p50_ms": statistics.median(r["ms"] for r in rows),
     }
+    labelled = [r for r in rows if gold and any(gold.get(r["id"], {}).values())]
+    if gold is not None and labelled:
+        ranks = [function_rank(r, gold[r["id"]]) for r in labelled]
+        out["fn_n"] = len(labelled)
+        for k in (1, 5, 10):
+            out[f"fn_s@{k}"] = sum(1 for x in ranks if x and x <= k) / len(labelled)
+    return out
 
 
 def routing_check() -> dict[str, object]:
@@ -137,6 +159,13 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("-k", type=int, default=10)
     ap.add_argument("--variant", action="append", choices=VARIANTS, help="run only these (repeatable; default: all)")
+    ap.add_argument(
+        "--functions",
+        type=Path,
+        default=None,
+        help="JSON list of {id, functions: {path: [names]}} (the functions each fix changed): also report "
+        "function success@k (a relevant file in the top k whose hit names one of them)",
+    )
     ap.add_argument("--routing-check", action="store_true", help="also check the routing phrasings keep their intent")
     args = ap.parse_args()
     routing = routing_check() if args.routing_check else None
@@ -148,16 +177,23 @@ def main() -> None:
     suite = [json.loads(line) for line in args.suite.read_text().splitlines() if line.strip()]
     load = os.getloadavg()
     out = asyncio.run(run(suite, args.k, tuple(args.variant or VARIANTS)))
-    summary = {v: summarize(rows) for v, rows in out.items()}
+    gold = {g["id"]: g["functions"] for g in json.loads(args.functions.read_text())} if args.functions else None
+    summary = {v: summarize(rows, gold) for v, rows in out.items()}
     print(f"\n{len(suite)} issues, load average {load[0]:.2f}")
-    print(f"{'variant':<10} {'s@1':>5} {'s@5':>5} {'s@10':>5} {'MRR@10':>6} {'zero':>5} {'p50 ms':>7}  routed as")
+    print(
+        f"{'variant':<10} {'s@1':>5} {'s@5':>5} {'s@10':>5} {'MRR@10':>6} {'zero':>5} {'p50 ms':>7}"
+        + ("  fn s@1 fn s@5 fn s@10 (n)" if gold else "")
+        + "  routed as"
+    )
     for v, s in summary.items():
         routes: dict[str, int] = {}
         for r in out[v]:
             routes[r["intent"]] = routes.get(r["intent"], 0) + 1
         print(
             f"{v:<10} {s['s@1']:5.3f} {s['s@5']:5.3f} {s['s@10']:5.3f} {s['mrr@10']:6.3f} {s['zero']:5.3f} "
-            f"{s['p50_ms']:7.0f}  " + ", ".join(f"{i} {n}" for i, n in sorted(routes.items(), key=lambda t: -t[1]))
+            f"{s['p50_ms']:7.0f}  "
+            + (f"{s['fn_s@1']:6.3f} {s['fn_s@5']:6.3f} {s['fn_s@10']:7.3f} ({s['fn_n']})  " if "fn_n" in s else "")
+            + ", ".join(f"{i} {n}" for i, n in sorted(routes.items(), key=lambda t: -t[1]))
         )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,9 @@ recognisable ways. This module finds them with regular expressions, no model:
 * identifiers: names in backticks and code blocks, called names (``trigsimp(f)``), CamelCase,
   snake_case and dotted names in the prose; each with a salience (where and how often it is said);
 * error messages (``ValueError: cannot reindex``), reduced to their longest fragment without
-  runtime values (quoted names, numbers), which is what a ``raise`` in the code spells literally.
+  runtime values (quoted names, numbers), which is what a ``raise`` in the code spells literally;
+* module names: lowercase words the title says or the report says at least twice, and the parts of
+  dotted names (``sphinx.ext.napoleon`` -> ``napoleon``): a folder or a file may be called so.
 
 :func:`extract` is a pure function of the text, so the coordinator's localize plan
 (``coordinator/localize.py``) and the classifier can share it and tests can check it by hand.
@@ -58,10 +60,20 @@ _ERROR_LINE = re.compile(
     r"^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault)|panic|error|fatal)\s*:\s*(.+?)\s*$",
     re.MULTILINE,
 )
+#: a tool's message at a location (``docs/x.rst:4: Malformed option description '[a]'``, Sphinx's
+#: ``x.rst:4: WARNING: ...``, linters' and compilers' ``file:line:col: C0103: ...`` / ``error: ...``,
+#: Python's ``x.py:9: DeprecationWarning: ...``): what the tool printed, spelled in its source, less
+#: the one-word label before it (a level, a message code, a warning class), which is not
+_LOCATED_MESSAGE = re.compile(
+    r"^\s*[\w./\\~-]*\.\w+:\d+(?::\d+)?:\s*(?:(?:fatal\s+)?[A-Za-z][\w.]*\s*:\s*)?(.+?)\s*$",
+    re.MULTILINE,
+)
 _RUNTIME_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|<[^>]*>|\b0x[0-9a-f]+\b|\b\d[\d.e+-]*\b|\([^)]*\)|\[[^\]]*\]")
 _MODULE_PART = re.compile(r"[a-z_][a-z0-9_]*")
 _PROMPT = re.compile(r"^\s*(?:>>> |In \[\d+\]: )\S", re.MULTILINE)  # a pasted interactive session
 _TRACEBACK_HEAD = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
+_WORD = re.compile(r"(?<![\w/.-])[a-z][a-z0-9_]{3,}(?![\w/])")  # napoleon, autodoc, expand_modules
+_DOTTED = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
 
 #: Names too common to say anything about where a bug lives: language keywords, builtins, the
 #: usual import aliases, and words of a report's boilerplate.
@@ -99,7 +111,8 @@ class Identifier:
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What a report says about the code: frames (outermost first), paths, identifiers (most
-    salient first), error messages, the prose to rank by, and how much of the text was read."""
+    salient first), error messages, the prose to rank by, how much of the text was read, and the
+    words that may name a module (a folder or a file's stem), sorted."""
 
     frames: tuple[Frame, ...]
     paths: tuple[str, ...]
@@ -109,6 +122,7 @@ class Evidence:
     prose: str
     analysed_chars: int
     total_chars: int
+    module_names: tuple[str, ...] = ()
 
     @property
     def truncated(self) -> bool:
@@ -165,6 +179,19 @@ def _message(line: str) -> str:
     fragments = [f.strip(" :,.;-") for f in _RUNTIME_VALUE.split(line)]
     best = max(fragments, key=len, default="")
     return best if len(best) >= 12 and " " in best else ""
+
+
+def _module_names(text: str, title: str) -> tuple[str, ...]:
+    """Words that may name a module: lowercase words of the title, words said at least twice, and
+    the parts of dotted names. Most are plain English; the plan keeps those that name few of the
+    files its searches found (``localize.combine``), so no list of stop words is needed."""
+    counts: dict[str, int] = {}
+    for w in _WORD.findall(text):
+        counts[w] = counts.get(w, 0) + 1
+    names = {w for w, n in counts.items() if n >= 2} | set(_WORD.findall(title.lower()))
+    for m in _DOTTED.finditer(text):
+        names.update(part for part in m.group(0).split(".") if len(part) >= 4)
+    return tuple(sorted(names))
 
 
 def _useful(name: str) -> bool:
@@ -248,6 +275,10 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
         msg = _message(m.group(2))
         if msg and msg not in messages:
             messages.append(msg)
+    for m in _LOCATED_MESSAGE.finditer(text):
+        msg = _message(m.group(1))
+        if msg and msg not in messages:
+            messages.append(msg)
     for name in (m.group(1) for m in _ERROR_LINE.finditer(text)):
         if _useful(name) and name not in salience:
             identifiers.append(Identifier(name, 1.0, True))
@@ -260,6 +291,7 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
         prose=text,
         analysed_chars=len(text),
         total_chars=total,
+        module_names=_module_names(text, title),
     )
 
 

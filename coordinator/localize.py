@@ -14,20 +14,27 @@ the prose, by meaning      semantic (where the store has it)                    
 an identifier              structural definition of the name                       strong
 an error message           text literal of its longest fixed fragment              strong
 a frame or a path          text BM25 within that path (does the file exist?)       strongest
+a module name              no search: a found file's folder or stem is the word    a hint
 =========================  =====================================================  ==========
 
 and then combines the evidence per FILE: a ranked list gives a file ``weight / (1 + rank / 4)``,
 its rank by the scores of its matching segments (each further segment counting ``SEGMENT_DECAY``
 of the one before); a definition of an identifier gives ``weight * sqrt(salience / the top
 salience) / sqrt(files defining it)`` (a name defined once is strong evidence, one defined in more
-than ``MAX_DEFINING_FILES`` none); a literal gives ``weight / sqrt(files spelling it)``; a frame
-or path gives its weight to the file it names (a bare name found in many files gives nothing).
-Tests, documentation, vendored files and the project's records keep ``SUPPORT_FACTOR`` of their
-evidence unless a frame or path names them. Each file is answered once, with its best segment (a
-frame's function or a mentioned name's definition first, else the best-ranked segment), and the
-notes say what evidence was used. Any evidence found gives an answer: the plan never answers with
-nothing when one of its searches found something. Weights and factors were chosen on 47
-SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
+than ``MAX_DEFINING_FILES`` none); a literal gives ``weight / sqrt(files spelling it)``, a code
+file counting only the code's files (a message raised in one place and translated in twenty
+catalogs is strong evidence for that place); a frame or path gives its weight to the file it names
+(a bare name found in many files gives nothing);
+a word of the report that names a folder or a file's stem among the files found (``napoleon`` ->
+``sphinx/ext/napoleon/docstring.py``) gives ``weight / sqrt(files so named)`` to each, unless more
+than ``MAX_MODULE_FILES`` are so named (``core``, ``util``: no evidence).
+Tests, documentation, vendored files, message catalogs and the project's records keep
+``SUPPORT_FACTOR`` of their evidence unless a frame or path names them. Each file is answered
+once, with the segment that drew the most evidence (a frame's or a definition's counting double;
+a ranked list's value shared among the file's segments as they ranked it), and a class's method
+or function that drew some before the class; the notes say what evidence was used. Any evidence found gives an
+answer: the plan never answers with nothing when one of its searches found something. Weights
+and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ import asyncio
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -53,6 +60,7 @@ __all__ = [
     "LOCALIZE",
     "MAX_DEFINITIONS",
     "MAX_LITERALS",
+    "MAX_MODULE_FILES",
     "MAX_PATHS",
     "WEIGHTS",
     "Combined",
@@ -73,6 +81,8 @@ RANKED_DEPTH = 200
 MAX_DEFINING_FILES = 8
 #: How much a file's next matching segment adds to its rank in a ranked list (see ``combine``).
 SEGMENT_DECAY = 0.5
+#: A module name (a folder's or a file's stem) naming more of the files found than this is no evidence.
+MAX_MODULE_FILES = 8
 #: A bare file name (``conf.py``) found in more files than this is the reporter's own, not evidence.
 MAX_NAMED_FILES = 2
 #: Tests, documentation, examples, benchmarks, vendored files and the project's records: a bug is
@@ -82,7 +92,7 @@ SUPPORT_FACTOR = 0.2
 _SUPPORT = re.compile(
     r"(?:^|/)(?:tests?|testing|__tests__|docs?|doc_src|examples?|benchmarks?|asv_bench)/"
     r"|(?:^|/)(?:test_[^/]*|[^/]*_test\.\w+|[^/]*\.test\.\w+|conftest\.py)$"
-    r"|\.(?:rst|md|txt|ipynb|min\.js)$"
+    r"|\.(?:rst|md|txt|ipynb|min\.js|po|pot)$"  # ... and message catalogs (translations of the code's strings)
     # vendored and built files, and the project's own records (CHANGES, AUTHORS, Makefile...)
     r"|(?:^|/)(?:static|vendor|vendored|third_party|node_modules|dist|build)/"
     r"|(?:^|/)(?:CHANGES|CHANGELOG|HISTORY|NEWS|AUTHORS)[^/]*$|(?:^|/)[^/.]+$"
@@ -96,6 +106,7 @@ WEIGHTS = {
     "literal": 1.5,
     "frame": 2.0,
     "path": 1.5,
+    "module": 0.3,
 }
 
 #: ``search(params)``: the engine's own search (a sub-search never routes back here: its intent is forced).
@@ -122,6 +133,8 @@ class Combined:
     score: float = 0.0
     best: Hit | None = None
     best_score: float = -1.0
+    #: each segment's hit and the evidence it drew, preferred kinds counted double (see ``_best_segment``)
+    segments: dict[tuple[int, int, str | None], tuple[Hit, float]] = field(default_factory=dict)
     by_kind: dict[str, float] = field(default_factory=dict)
     modalities: dict[str, ModalityRank] = field(default_factory=dict)
 
@@ -230,11 +243,62 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
     return out
 
 
-def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: float) -> list[Combined]:
-    """Files ranked by their weighted evidence (see the module docstring)."""
+def _credit_module_names(files: Mapping[tuple[str, str], Combined], names: Collection[str]) -> None:
+    """Give each found file named by one of ``names`` (a folder on its path, or its stem) its share
+    of the ``module`` weight; tests, docs and the like are not credited (they are named after the
+    module they exercise or describe)."""
+    named: dict[str, list[Combined]] = {}
+    for c in files.values():
+        if _SUPPORT.search(c.path):
+            continue
+        parts = c.path.split("/")
+        stem = parts[-1].rsplit(".", 1)[0]
+        for part in {*parts[:-1], stem} - {"__init__"}:
+            if part in names:
+                named.setdefault(part, []).append(c)
+    for group in named.values():
+        if len(group) > MAX_MODULE_FILES:
+            continue
+        value = WEIGHTS["module"] / math.sqrt(len(group))
+        for c in group:
+            c.score += value
+            c.by_kind["module"] = c.by_kind.get("module", 0.0) + value
+
+
+def _best_segment(c: Combined) -> tuple[Hit | None, float]:
+    """The segment a file is answered with: the one that drew the most evidence (a definition or a
+    frame counting double); a class's method or function that drew some is more precise than the
+    class (``bell`` named in the report, ``bell.eval`` matching its words: the answer is ``eval``)."""
+    if not c.segments:
+        return None, -1.0
+    ranked = sorted(c.segments.values(), key=lambda t: (-t[1], t[0].start_line))
+    best, score = ranked[0]
+    if best.kind == "class":
+        inner = next(
+            (
+                t
+                for t in ranked
+                if t[0].kind in ("function", "method")
+                and best.start_line <= t[0].start_line
+                and t[0].end_line <= best.end_line
+            ),
+            None,
+        )
+        if inner is not None:
+            return inner
+    return best, score
+
+
+def combine(
+    results: Sequence[tuple[SubSearch, Answer | None]], max_salience: float, module_names: Collection[str] = ()
+) -> list[Combined]:
+    """Files ranked by their weighted evidence (see the module docstring); ``module_names``: the
+    report's words that may name a folder or a file (``Evidence.module_names``)."""
     files: dict[tuple[str, str], Combined] = {}
 
-    def credit(kind: str, modality: str, hit: Hit, value: float, rank: int) -> None:
+    def credit(
+        kind: str, modality: str, hit: Hit, value: float, rank: int, shares: Sequence[tuple[Hit, float]] = ()
+    ) -> None:
         c = files.setdefault((hit.repo, hit.path), Combined(hit.repo, hit.path))
         c.score += value
         c.by_kind[kind] = c.by_kind.get(kind, 0.0) + value
@@ -243,8 +307,10 @@ def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: fl
             min(rank, prior.rank) if prior else rank, (prior.contribution if prior else 0.0) + value, hit.score
         )
         preference = value * (2.0 if kind in ("definition", "frame") else 1.0)
-        if preference > c.best_score:
-            c.best, c.best_score = hit, preference
+        for segment, share in shares or ((hit, 1.0),):
+            key = (segment.start_line, segment.end_line, segment.symbol)
+            prior_segment = c.segments.get(key)
+            c.segments[key] = (segment, preference * share + (prior_segment[1] if prior_segment else 0.0))
 
     for sub, answer in results:
         if answer is None or not answer.hits:
@@ -262,8 +328,12 @@ def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: fl
             for rank, f in enumerate(by_file.values()):
                 credit(sub.kind, modality, f.hit, value, rank)
         elif sub.kind == "literal":
-            for rank, f in enumerate(by_file.values()):
-                credit(sub.kind, modality, f.hit, weight / math.sqrt(n), rank)
+            # a message spelled in the code and translated in twenty catalogs is raised in one
+            # place: the files that share the evidence are the code's (the others, if all are not)
+            code = sum(1 for key in by_file if not _SUPPORT.search(key[1]))
+            for rank, (key, f) in enumerate(by_file.items()):
+                shared = code if code and not _SUPPORT.search(key[1]) else n
+                credit(sub.kind, modality, f.hit, weight / math.sqrt(shared), rank)
         elif sub.kind in ("frame", "path"):
             # the glob may match a few files of that name: the best-ranked one is meant; a name in
             # many files (conf.py, __init__.py) is the reporter's file, not one of the repository's
@@ -275,18 +345,24 @@ def combine(results: Sequence[tuple[SubSearch, Answer | None]], max_salience: fl
             # a file is ranked by its segments' scores, each further one counting half the one before
             # (a file many of whose functions match the report ranks above one with a single match)
             totals: dict[tuple[str, str], float] = {}
-            seen: dict[tuple[str, str], int] = {}
+            parts: dict[tuple[str, str], list[tuple[Hit, float]]] = {}
             for f in answer.hits:
                 key = (f.hit.repo, f.hit.path)
-                j = seen.get(key, 0)
-                seen[key] = j + 1
-                totals[key] = totals.get(key, 0.0) + f.hit.score * SEGMENT_DECAY**j
+                part = f.hit.score * SEGMENT_DECAY ** len(parts.setdefault(key, []))
+                parts[key].append((f.hit, part))
+                totals[key] = totals.get(key, 0.0) + part
             order = sorted(by_file, key=lambda key: -totals[key])
             for rank, key in enumerate(order):
-                credit(sub.kind, modality, by_file[key].hit, weight / (1.0 + rank / 4.0), rank)
+                # the file's value is shared among its matching segments as they added to its rank
+                total = totals[key] or 1.0
+                shares = [(h, part / total if totals[key] else 1.0 / len(parts[key])) for h, part in parts[key]]
+                credit(sub.kind, modality, by_file[key].hit, weight / (1.0 + rank / 4.0), rank, shares)
+    if module_names:
+        _credit_module_names(files, frozenset(module_names))
     for c in files.values():
         if _SUPPORT.search(c.path) and not {"frame", "path"} & set(c.by_kind):
             c.score *= SUPPORT_FACTOR
+        c.best, c.best_score = _best_segment(c)
     return sorted(files.values(), key=lambda c: (-c.score, c.repo, c.path))
 
 
@@ -319,22 +395,24 @@ async def localize(search: Search, p: SearchParams, plan: Plan, modalities: Sequ
     done = await asyncio.gather(*(run(s) for s in subs))
     t_search = time.perf_counter()
     max_salience = max((i.salience for i in ev.identifiers), default=1.0)
-    ranked = combine([(s, a) for s, a, _ in done], max_salience)
+    ranked = combine([(s, a) for s, a, _ in done], max_salience, ev.module_names)
     hits: list[FusedHit] = []
     for c in ranked[: p.k]:
         best = c.best
         assert best is not None  # a file is credited through one of its hits
         hits.append(FusedHit(best, round(c.score, 6), dict(c.modalities)))
     used: dict[str, int] = {}
+    named = sum(1 for c in ranked if "module" in c.by_kind)
     for s, a, _ in done:
         if a is not None and a.hits:
             used[s.kind] = used.get(s.kind, 0) + 1
-    asked = sorted({s.kind for s in subs})
+    asked = sorted({s.kind for s in subs} | ({"module"} if ev.module_names and subs else set()))
     asked_modalities = sorted({m for s in subs for m in s.params.modalities})
     notes = [
         ev.summary(),
         "localize: ranked files by "
         + (", ".join(f"{k} ({n} search{'es' if n > 1 else ''})" for k, n in sorted(used.items())) or "no evidence")
+        + (f", module names ({named} file{'s' if named > 1 else ''})" if named else "")
         + (f"; modalities {', '.join(asked_modalities)}" if asked_modalities else "; no modality to ask"),
     ]
     if not subs:

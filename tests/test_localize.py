@@ -93,6 +93,56 @@ def test_frames_of_a_go_panic_and_a_javascript_error() -> None:
     assert js.messages == ("Cannot read properties of undefined",)
 
 
+TOOL_REPORT = """Sphinx 3.2 complains about the option:: syntax that earlier versions accepted
+
+QEMU's documentation has this, which Sphinx 3.2 now rejects:
+
+```
+.. option:: [enable=]PATTERN
+
+   Immediately enable events matching *PATTERN*
+```
+
+Building the docs fails with
+
+```
+Warning, treated as error:
+../../docs/qemu-option-trace.rst.inc:4:Malformed option description '[enable=]PATTERN', should look like "opt"
+docs/index.rst:12: WARNING: duplicate object description of qemu.trace, other instance in docs/trace.rst
+```
+
+and pylint says about the conf.py (run on Windows):
+
+```
+************* Module conf
+docs\\conf.py:170:0: R0914: Too many local variables (17/15) (too-many-locals)
+site-packages/sphinx/util/compat.py:32: RemovedInSphinx40Warning: The app.add_stylesheet() is deprecated
+```
+"""
+
+
+def test_a_tools_messages_at_file_line_locations_are_messages_without_their_labels() -> None:
+    from fourfold.coordinator.localize import MAX_LITERALS, sub_searches
+
+    ev = extract(TOOL_REPORT)
+    # what Sphinx, pylint and Python's warnings printed after ``file:line[:col]:``, less runtime values
+    # (quoted names, numbers) and the one-word label before it (WARNING, R0914, a warning class): what
+    # the tools' sources spell
+    assert ev.messages == (
+        "Malformed option description",
+        "duplicate object description of qemu.trace, other instance in docs/trace.rst",
+        "Too many local variables",
+        "The app.add_stylesheet",
+    )
+    # the plan asks each (up to MAX_LITERALS) as a literal of the text modality
+    literals = [s for s in sub_searches(ev, SearchParams(TOOL_REPORT), ["text"]) if s.kind == "literal"]
+    assert [s.params.query for s in literals] == list(ev.messages[:MAX_LITERALS])
+    assert all(s.params.options == {"mode": "literal"} for s in literals)
+    # prose and code that merely contain colons and numbers are no located messages
+    plain = extract("Parsing fails at 12:30: the timer stops\nsee ratio 3:2: odd\n" + "word " * 20)
+    assert plain.messages == ()
+
+
 def test_a_long_report_is_read_up_to_the_cap_and_says_so() -> None:
     ev = extract("Crash in parse_config\n" + "the parser fails on this input\n" * 1000, limit=500)
     assert ev.truncated and ev.analysed_chars == 500
@@ -360,3 +410,110 @@ def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None
     scores = {c.path: c.score for c in ranked}
     assert [c.path for c in ranked] == ["pkg/other.py", "pkg/core.py", "tests/test_core.py"]
     assert scores["tests/test_core.py"] == pytest.approx(0.8 * SUPPORT_FACTOR)  # ranked first by BM25, but a test
+
+
+def test_module_names_of_a_report_raise_the_found_files_so_named() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import MAX_MODULE_FILES, WEIGHTS, combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    report = """overescaped trailing underscore on attribute with napoleon
+Attribute name `hello_` shows up as `hello\\_` in the html.
+add 'sphinx.ext.autodoc', 'sphinx.ext.napoleon' to extensions in conf.py.
+"""
+    ev = extract(report)
+    # the title's words and the dotted names' parts; a word said once in the prose is not one
+    assert {"napoleon", "autodoc", "overescaped", "attribute"} <= set(ev.module_names)
+    assert "extensions" not in ev.module_names and "html" not in ev.module_names
+
+    def answer(*paths: str) -> Answer:
+        hits = tuple(FusedHit(Hit(p, "r", p, 1, 2, 1.0, "f", "function"), 1.0) for p in paths)
+        return Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
+
+    bm25 = next(s for s in sub_searches(ev, SearchParams(report), ["text"]) if s.kind == "bm25")
+    many = [f"sphinx/util/m{i}.py" for i in range(MAX_MODULE_FILES + 1)]
+    found = [
+        "sphinx/ext/autodoc/__init__.py",
+        "sphinx/writers/html.py",
+        "sphinx/ext/napoleon/docstring.py",
+        "tests/test_ext_napoleon.py",
+        *many,
+    ]
+    plain = {c.path: c for c in combine([(bm25, answer(*found))], 1.0)}
+    named = {c.path: c for c in combine([(bm25, answer(*found))], 1.0, ev.module_names)}
+    doc = "sphinx/ext/napoleon/docstring.py"
+    assert named[doc].by_kind["module"] == pytest.approx(WEIGHTS["module"])  # the only found file in napoleon/
+    assert named[doc].score == pytest.approx(plain[doc].score + WEIGHTS["module"])
+    # a test is named after what it tests, not evidence; a word naming too many found files is none
+    assert "module" not in named["tests/test_ext_napoleon.py"].by_kind
+    many_named = {c.path: c for c in combine([(bm25, answer(*found))], 1.0, ("util",))}
+    assert all("module" not in many_named[p].by_kind for p in many)
+    # html is said once, outside the title: sphinx/writers/html.py gets nothing
+    assert "module" not in named["sphinx/writers/html.py"].by_kind
+    order = [c.path for c in combine([(bm25, answer(*found))], 1.0, ev.module_names)]
+    assert order.index(doc) < order.index("sphinx/writers/html.py")  # BM25 ranked html.py above it
+    assert list(plain).index(doc) > list(plain).index("sphinx/writers/html.py")
+
+
+def test_a_message_translated_in_catalogs_is_strong_evidence_for_the_code_that_spells_it() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import SUPPORT_FACTOR, WEIGHTS, combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    ev = extract(TOOL_REPORT)
+    literal = next(s for s in sub_searches(ev, SearchParams(TOOL_REPORT), ["text"]) if s.kind == "literal")
+    assert literal.params.query == "Malformed option description"
+    # what a literal search of a Sphinx-like tree finds: the catalogs first, the one raise among them
+    catalogs = [f"sphinx/locale/{lang}/LC_MESSAGES/sphinx.po" for lang in ("bg", "de", "fr", "hi", "ja", "zh_CN")]
+    found = [*catalogs[:3], "sphinx/domains/std.py", *catalogs[3:], "sphinx/locale/sphinx.pot"]
+    hits = tuple(FusedHit(Hit(p, "r", p, 1, 2, 1.0, "handle_signature", "function"), 1.0) for p in found)
+    answer = Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
+    ranked = combine([(literal, answer)], 1.0)
+    assert ranked[0].path == "sphinx/domains/std.py"
+    assert ranked[0].score == pytest.approx(WEIGHTS["literal"])  # the only code file spelling it: not shared
+    # a catalog shares the literal with every file spelling it, and is a record of the project
+    catalog = next(c for c in ranked if c.path == catalogs[0])
+    assert catalog.score == pytest.approx(WEIGHTS["literal"] / len(found) ** 0.5 * SUPPORT_FACTOR)
+    # spelled in the code twice: the two share it
+    other = FusedHit(Hit("sphinx/x.py", "r", "sphinx/x.py", 1, 2, 1.0), 1.0)
+    two = Answer("x", 1.0, "direct", "default", False, (), (hits[3], other), 2, {}, "g", (), {})
+    assert combine([(literal, two)], 1.0)[0].score == pytest.approx(WEIGHTS["literal"] / 2**0.5)
+
+
+def test_a_file_is_answered_with_the_segment_that_drew_most_evidence_a_method_before_its_class() -> None:
+    from fourfold.api import FusedHit
+    from fourfold.coordinator.localize import combine, sub_searches
+    from fourfold.plugins.types import Hit
+
+    report = """bell(n).limit(n, oo) should be oo rather than bell(oo)
+
+`bell(n).limit(n,oo)` should take the value infinity, but the current output is `bell(oo)`.
+The eval of bell should know that the Bell numbers grow without bound.
+"""
+    ev = extract(report)
+    subs = {s.kind: s for s in sub_searches(ev, SearchParams(report), ["text", "structural"])}
+    path = "sympy/functions/combinatorial/numbers.py"
+    bell = Hit("c", "r", path, 300, 420, 9.0, "bell", "class")
+    evaluate = Hit("m", "r", path, 380, 400, 6.0, "eval", "method")
+    helper = Hit("h", "r", path, 340, 360, 8.0, "_bell_poly", "method")
+    fibonacci = Hit("f", "r", path, 100, 160, 2.0, "fibonacci", "class")
+    other = Hit("o", "r", "sympy/series/limits.py", 1, 50, 5.0, "limit", "function")
+
+    def answer(*hits: Hit) -> Answer:
+        fused = tuple(FusedHit(h, h.score) for h in hits)
+        return Answer("x", 1.0, "direct", "default", False, (), fused, len(fused), {}, "g", (), {})
+
+    definition = next(s for s in sub_searches(ev, SearchParams(report), ["structural"]) if s.params.query == "bell")
+    results = [
+        (definition, answer(bell)),
+        (subs["bm25"], answer(helper, evaluate, other, fibonacci)),
+        (subs["title"], answer(other, evaluate)),
+    ]
+    ranked = {c.path: c for c in combine(results, max(i.salience for i in ev.identifiers))}
+    # the class drew the definition, its method eval the prose twice: the answer is the method, not
+    # the class, nor the helper that one ranked list put first
+    assert ranked[path].best == evaluate
+    assert ranked["sympy/series/limits.py"].best == other
+    # without a method of its own that drew evidence, the class is the answer
+    alone = {c.path: c for c in combine([(definition, answer(bell)), (subs["bm25"], answer(other, fibonacci))], 1.0)}
+    assert alone[path].best == bell

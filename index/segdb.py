@@ -1,0 +1,417 @@
+"""A repository's segment database (``segments/<repo>.sqlite`` in a generation): how it is laid out.
+
+Format 2 (written now) keeps each file's text once and a segment as a line range of it:
+
+    PRAGMA user_version                    2 (the format; 0 in format 1)
+    files(id, path, size, language, text,  text: the file's bytes in blocks of whole lines (about
+          blocks, first, last)             BLOCK_BYTES each), each zstd-compressed when that is
+                                           smaller; blocks: where each block starts (line) and ends
+                                           (offset in text); first..last: the rowids of its
+                                           segments (all three NULL when it has none)
+    segments(id, file, start_line, end_line, symbol, kind, signature, qualified_name, parent_id,
+             centrality, exact)            id, parent_id: the 10 bytes of the hex id (BLOB)
+
+A segment's ``content`` is sliced from its file's lines on read (only the blocks it covers are
+decompressed) and its ``content_hash`` computed from that, so nested segments (a class and its
+methods) no longer hold the same lines twice; ``path`` and ``language`` are stored once per file
+and ``repo`` not at all (the database is the repository's: ``segments/<repo>.sqlite``). The
+writer reads every segment back as a reader will: one that differs in any way from what is
+derived (a content that is not the slice, an id that is not lowercase hex...) is kept whole, as
+JSON in ``exact``. Readers therefore see exactly the ``Segment`` values that were written.
+
+Format 1 (generations written before) has one ``segments`` table with every column, the content
+included; it is still read. A database of a newer format is refused with a clear message rather
+than misread.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import sqlite3
+import struct
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Protocol
+
+import zstandard
+
+from fourfold.errors import CorruptIndex
+from fourfold.index.ingest.segment import content_hash, split_lines
+from fourfold.plugins.types import Segment
+
+__all__ = [
+    "BLOCK_BYTES",
+    "SEGMENTS_FORMAT",
+    "FileText",
+    "SegmentDb",
+    "SegmentWriter",
+    "encode_file_text",
+    "open_segment_db",
+    "slice_lines",
+]
+
+#: The format this code writes; it reads this one and every older one.
+SEGMENTS_FORMAT = 2
+
+_LEGACY_COLUMNS = (
+    "id",
+    "repo",
+    "path",
+    "language",
+    "start_line",
+    "end_line",
+    "content",
+    "content_hash",
+    "symbol",
+    "kind",
+    "signature",
+    "qualified_name",
+    "parent_id",
+)
+_ROW = "s.id, s.start_line, s.end_line, s.symbol, s.kind, s.signature, s.qualified_name, s.parent_id, s.exact"
+#: A stored file's text is cut into blocks of about this many bytes (whole lines), compressed apart:
+#: a segment's lines cost their blocks' decompression, not the whole file's.
+BLOCK_BYTES = 8192
+_RAW = 1 << 31  # a block stored as it is (compressing it would not make it smaller)
+#: zstd: a block decompresses in microseconds (zlib took 6x longer for the same size)
+_COMPRESS = zstandard.ZstdCompressor(level=9, write_content_size=True, write_checksum=False)
+_DECOMPRESS = zstandard.ZstdDecompressor()
+#: Ids per ``IN (...)`` query (SQLite's default limit on bound parameters is far above).
+_CHUNK = 500
+
+
+def encode_file_text(data: bytes, block_bytes: int = 0) -> tuple[bytes, bytes]:
+    """(text, blocks) as stored: ``data`` cut after the first newline past every ``BLOCK_BYTES``, each
+    block zstd-compressed when that is smaller, and the blocks' (first line | raw flag, end offset)."""
+    parts: list[bytes] = []
+    index: list[int] = []
+    line, offset, i = 1, 0, 0
+    while i < len(data):
+        j = data.find(b"\n", i + (block_bytes or BLOCK_BYTES) - 1)
+        j = len(data) if j < 0 else j + 1
+        block = data[i:j]
+        packed = _COMPRESS.compress(block)
+        raw = len(packed) >= len(block)
+        parts.append(block if raw else packed)
+        offset += len(parts[-1])
+        index += [line | (_RAW if raw else 0), offset]
+        line += block.count(b"\n")
+        i = j
+    return b"".join(parts), struct.pack(f"<{len(index)}I", *index)
+
+
+class FileText:
+    """A stored file's lines, decompressed block by block as a segment asks for them."""
+
+    __slots__ = ("_blob", "_ends", "_lines", "_raw", "_starts")
+
+    def __init__(self, blob: bytes | None, blocks: bytes | None) -> None:
+        self._blob = blob or b""
+        index = struct.unpack(f"<{len(blocks or b'') // 4}I", blocks or b"")
+        self._starts = [v & ~_RAW for v in index[0::2]]
+        self._raw = [bool(v & _RAW) for v in index[0::2]]
+        self._ends = list(index[1::2])
+        self._lines: dict[int, list[str]] = {}
+
+    def _block(self, b: int) -> list[str]:
+        lines = self._lines.get(b)
+        if lines is None:
+            part = self._blob[self._ends[b - 1] if b else 0 : self._ends[b]]
+            text = part if self._raw[b] else _DECOMPRESS.decompress(part)
+            lines = self._lines[b] = split_lines(text.decode("utf-8", "surrogateescape"))
+        return lines
+
+    def content(self, start_line: int, end_line: int) -> str:
+        """Lines ``start_line..end_line`` (1-based, inclusive) joined: what the segmenter cut for them."""
+        if end_line < start_line or start_line < 1 or not self._starts:
+            return slice_lines(self.lines(), start_line, end_line) if start_line < 1 else ""
+        b = max(bisect.bisect_right(self._starts, start_line) - 1, 0)
+        out: list[str] = []
+        while b < len(self._starts) and self._starts[b] <= end_line:
+            first = self._starts[b]
+            out += self._block(b)[max(start_line - first, 0) : end_line - first + 1]
+            b += 1
+        return "\n".join(out)
+
+    def lines(self) -> list[str]:
+        """Every line of the file."""
+        out: list[str] = []
+        for b in range(len(self._starts)):
+            out += self._block(b)
+        return out
+
+
+def slice_lines(lines: Sequence[str], start_line: int, end_line: int) -> str:
+    """The content of a segment over ``start_line..end_line`` (1-based, inclusive): how the segmenter cuts it."""
+    return "\n".join(lines[start_line - 1 : end_line])
+
+
+def _id_key(value: str) -> bytes | str:
+    """How an id is stored and looked up: its bytes when it is lowercase hex, else as written."""
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError:
+        return value
+    return raw if raw.hex() == value else value
+
+
+def _id_of(value: bytes | str | None) -> str | None:
+    return value.hex() if isinstance(value, bytes) else value
+
+
+class SegmentWriter:
+    """Writes one repository's segment database (format 2), file by file, then its centrality."""
+
+    def __init__(self, path: Path, repo: str, page_size: int = 1024) -> None:
+        self.repo = repo
+        self.conn = sqlite3.connect(path, check_same_thread=False)
+        # small pages: a fleet's repositories are small, and every table and index takes a page at least
+        self.conn.execute(f"PRAGMA page_size={int(page_size)}")
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.executescript(
+            f"""
+            PRAGMA user_version={SEGMENTS_FORMAT};
+            CREATE TABLE files (
+                id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL,
+                language TEXT NOT NULL, text BLOB, blocks BLOB, first INTEGER, last INTEGER);
+            CREATE TABLE segments (
+                id BLOB NOT NULL, file INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+                symbol TEXT, kind TEXT, signature TEXT, qualified_name TEXT, parent_id BLOB,
+                centrality REAL NOT NULL DEFAULT 0, exact TEXT);
+            CREATE UNIQUE INDEX segments_id ON segments(id);
+            """
+        )
+        self._next = 1
+
+    def add_file(self, path: str, size: int, language: str, data: bytes, segments: Sequence[Segment]) -> None:
+        """One file: its text once, and its segments as line ranges of it (in the order given)."""
+        language = segments[0].language if segments else language
+        cur = self.conn.execute("INSERT INTO files(path, size, language) VALUES (?, ?, ?)", (path, size, language))
+        if not segments:
+            return
+        file_id = cur.lastrowid
+        text, blocks = encode_file_text(data)
+        stored = FileText(text, blocks)  # read back as a reader will: what cannot be derived is kept
+        first = self._next
+        rows = []
+        for s in segments:
+            rows.append((self._next, file_id, *self._row(s, path, language, stored)))
+            self._next += 1
+        before = self.conn.total_changes
+        self.conn.executemany(
+            "INSERT OR IGNORE INTO segments(rowid, file, id, start_line, end_line, symbol, kind, signature,"
+            " qualified_name, parent_id, exact) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        if self.conn.total_changes > before:  # none kept: every id was taken (never, in practice)
+            self.conn.execute(
+                "UPDATE files SET text = ?, blocks = ?, first = ?, last = ? WHERE id = ?",
+                (text, blocks, first, self._next - 1, file_id),
+            )
+
+    def _row(self, s: Segment, path: str, language: str, stored: FileText) -> tuple[Any, ...]:
+        """(id, start, end, symbol, kind, signature, qualified name, parent id, exact) of one segment."""
+        derived = stored.content(s.start_line, s.end_line)
+        plain = (
+            s.repo == self.repo
+            and s.path == path
+            and s.language == language
+            and s.content == derived
+            and s.content_hash == content_hash(derived)
+            and _id_of(_id_key(s.id)) == s.id
+        )
+        exact = None if plain else json.dumps(asdict(s))
+        return (
+            _id_key(s.id),
+            s.start_line,
+            s.end_line,
+            s.symbol,
+            s.kind,
+            s.signature,
+            s.qualified_name,
+            None if s.parent_id is None else _id_key(s.parent_id),
+            exact,
+        )
+
+    def set_centrality(self, values: Mapping[str, float]) -> None:
+        self.conn.executemany(
+            "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), _id_key(k)) for k, v in values.items())
+        )
+
+    def finish(self) -> None:
+        """Commit, pack the id index (written in random order), and leave one plain file (no WAL):
+        it is linked into later generations as it is."""
+        self.conn.commit()
+        self.conn.execute("PRAGMA journal_mode=DELETE")
+        self.conn.execute("VACUUM")
+        self.conn.close()
+
+
+class SegmentDb(Protocol):
+    """Read access to one segment database, whatever its format."""
+
+    def file_segments(self, repo: str, path: str) -> Iterator[Segment]: ...
+    def repo_segments(self, repo: str) -> Iterator[Segment]: ...
+    def paths(self, repo: str) -> list[str]: ...
+    def repos(self) -> list[str]: ...
+    def rows(self, ids: Sequence[str]) -> Iterator[Segment]: ...
+    def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]: ...
+    def close(self) -> None: ...
+
+
+def open_segment_db(path: Path, repo: str) -> SegmentDb:
+    """A read-only view of ``repo``'s segment database at ``path``, in the format it was written in
+    (a generation's single ``segments.sqlite`` of format 1 holds every repository: ``repo`` is unused)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        (version,) = conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise CorruptIndex(
+            f"segment database {str(path)!r} cannot be read ({exc}); rebuild with `fourfold index`"
+        ) from None
+    if version == 0:
+        return _LegacyDb(conn)
+    if version > SEGMENTS_FORMAT or version < 0:
+        conn.close()
+        raise CorruptIndex(
+            f"segment database {str(path)!r} is in format {version}, which this fourfold does not read "
+            f"(1-{SEGMENTS_FORMAT}): upgrade fourfold, or rebuild the index with `fourfold index`"
+        )
+    return _PackedDb(conn, repo)
+
+
+class _LegacyDb:
+    """Format 1: every column in one table (one repository's, or a whole generation's ``segments.sqlite``)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._cols = ", ".join(_LEGACY_COLUMNS)
+
+    def file_segments(self, repo: str, path: str) -> Iterator[Segment]:
+        q = f"SELECT {self._cols} FROM segments WHERE repo = ? AND path = ? ORDER BY start_line, end_line DESC"
+        for row in self.conn.execute(q, (repo, path)):
+            yield Segment(*row)
+
+    def repo_segments(self, repo: str) -> Iterator[Segment]:
+        q = f"SELECT {self._cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC"
+        for row in self.conn.execute(q, (repo,)):
+            yield Segment(*row)
+
+    def paths(self, repo: str) -> list[str]:
+        q = "SELECT DISTINCT path FROM segments WHERE repo = ? ORDER BY path"
+        return [p for (p,) in self.conn.execute(q, (repo,))]
+
+    def repos(self) -> list[str]:
+        return [r for (r,) in self.conn.execute("SELECT DISTINCT repo FROM segments ORDER BY repo")]
+
+    def rows(self, ids: Sequence[str]) -> Iterator[Segment]:
+        for chunk in _chunks(ids):
+            q = f"SELECT {self._cols} FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
+            for row in self.conn.execute(q, chunk):
+                yield Segment(*row)
+
+    def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]:
+        for chunk in _chunks(ids):
+            q = f"SELECT id, centrality FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
+            yield from self.conn.execute(q, chunk)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class _PackedDb:
+    """Format 2: file texts once, segments as line ranges (see the module's docstring)."""
+
+    def __init__(self, conn: sqlite3.Connection, repo: str) -> None:
+        self.conn = conn
+        self.repo = repo
+
+    def _segment(self, row: Sequence[Any], path: str, language: str, text: FileText) -> Segment:
+        sid, start, end, symbol, kind, signature, qualified_name, parent, exact = row
+        if exact is not None:
+            return Segment(**json.loads(exact))
+        content = text.content(start, end)
+        return Segment(
+            _id_of(sid),  # type: ignore[arg-type]  # never NULL
+            self.repo,
+            path,
+            language,
+            start,
+            end,
+            content,
+            content_hash(content),
+            symbol,
+            kind,
+            signature,
+            qualified_name,
+            _id_of(parent),
+        )
+
+    def _file(
+        self, path: str, language: str, text: bytes | None, blocks: bytes | None, first: int, last: int
+    ) -> Iterator[Segment]:
+        stored = FileText(text, blocks)
+        q = f"SELECT {_ROW} FROM segments s WHERE s.rowid BETWEEN ? AND ? ORDER BY start_line, end_line DESC, rowid"
+        for row in self.conn.execute(q, (first, last)).fetchall():
+            yield self._segment(row, path, language, stored)
+
+    def file_segments(self, repo: str, path: str) -> Iterator[Segment]:
+        if repo != self.repo:
+            return
+        row = self.conn.execute(
+            "SELECT language, text, blocks, first, last FROM files WHERE path = ? AND first IS NOT NULL", (path,)
+        ).fetchone()
+        if row is not None:
+            yield from self._file(path, *row)
+
+    def repo_segments(self, repo: str) -> Iterator[Segment]:
+        if repo != self.repo:
+            return
+        listing = self.conn.execute(
+            "SELECT id, path, language FROM files WHERE first IS NOT NULL ORDER BY path"
+        ).fetchall()
+        for file_id, path, language in listing:
+            text, blocks, first, last = self.conn.execute(
+                "SELECT text, blocks, first, last FROM files WHERE id = ?", (file_id,)
+            ).fetchone()
+            yield from self._file(path, language, text, blocks, first, last)
+
+    def paths(self, repo: str) -> list[str]:
+        if repo != self.repo:
+            return []
+        return [p for (p,) in self.conn.execute("SELECT path FROM files WHERE first IS NOT NULL ORDER BY path")]
+
+    def repos(self) -> list[str]:
+        return [self.repo]
+
+    def rows(self, ids: Sequence[str]) -> Iterator[Segment]:
+        by_file: dict[int, list[tuple[Any, ...]]] = {}
+        for chunk in _chunks([_id_key(i) for i in ids]):
+            q = f"SELECT s.file, {_ROW} FROM segments s WHERE s.id IN ({','.join('?' * len(chunk))})"
+            for file_id, *row in self.conn.execute(q, chunk):
+                by_file.setdefault(file_id, []).append(tuple(row))
+        for chunk in _chunks(by_file):
+            q = f"SELECT id, path, language, text, blocks FROM files WHERE id IN ({','.join('?' * len(chunk))})"
+            for file_id, path, language, text, blocks in self.conn.execute(q, chunk):
+                stored = FileText(text, blocks)
+                for row in by_file[file_id]:
+                    yield self._segment(row, path, language, stored)
+
+    def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]:
+        for chunk in _chunks([_id_key(i) for i in ids]):
+            q = f"SELECT id, centrality FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
+            for sid, value in self.conn.execute(q, chunk):
+                yield _id_of(sid), value  # type: ignore[misc]  # never NULL
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _chunks(values: Iterable[Any]) -> Iterator[list[Any]]:
+    values = list(values)
+    for i in range(0, len(values), _CHUNK):
+        yield values[i : i + _CHUNK]

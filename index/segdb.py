@@ -9,7 +9,11 @@ Format 2 (written now) keeps each file's text once and a segment as a line range
                                            (offset in text); first..last: the rowids of its
                                            segments (all three NULL when it has none)
     segments(id, file, start_line, end_line, symbol, kind, signature, qualified_name, parent_id,
-             centrality, exact)            id, parent_id: the 10 bytes of the hex id (BLOB)
+             centrality, exact)            id, parent_id: the 10 bytes of the hex id (BLOB);
+                                           signature: where it stands in the segment's
+                                           whitespace-normalised head (an INTEGER), else the text;
+                                           qualified_name: NULL when it is the symbol, the
+                                           enclosing part when it is ``part.symbol``
 
 A segment's ``content`` is sliced from its file's lines on read (only the blocks it covers are
 decompressed) and its ``content_hash`` computed from that, so nested segments (a class and its
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import re
 import sqlite3
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -161,6 +166,74 @@ def _id_of(value: bytes | str | None) -> str | None:
     return value.hex() if isinstance(value, bytes) else value
 
 
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _normal_head(content: str, chars: int) -> str:
+    """The first ``chars`` characters of ``content`` with whitespace runs made one space, left-stripped:
+    how a signature is written (``def f(a, b) -> int``, on one line)."""
+    return _WHITESPACE.sub(" ", content[: 4 * chars + 256]).lstrip()
+
+
+def _encode_signature(signature: str | None, content: str) -> str | int | None:
+    """A signature found in its segment's normalised head as the integer ``offset << 12 | length``, else as written."""
+    if not signature or len(signature) >= 1 << 12:
+        return signature
+    at = _normal_head(content, len(signature) + 4096).find(signature)
+    return signature if at < 0 else at << 12 | len(signature)
+
+
+def _decode_signature(value: str | int | None, content: str) -> str | None:
+    if not isinstance(value, int):
+        return value
+    at, n = value >> 12, value & 0xFFF
+    return _normal_head(content, at + n)[at : at + n]
+
+
+def _encode_qualified(qualified_name: str | None, symbol: str | None) -> str | bytes | None:
+    """A definition's qualified name: NULL when it is the symbol, the enclosing part when it ends in
+    ``.symbol``, else the name as UTF-8 bytes (a BLOB)."""
+    if symbol is None or qualified_name is None:
+        return qualified_name
+    if qualified_name == symbol:
+        return None
+    if qualified_name.endswith("." + symbol):
+        return qualified_name[: -len(symbol) - 1]
+    return qualified_name.encode("utf-8", "surrogatepass")
+
+
+def _decode_qualified(value: str | bytes | None, symbol: str | None) -> str | None:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogatepass")
+    if symbol is None:
+        return value
+    return symbol if value is None else f"{value}.{symbol}"
+
+
+def decode_row(row: Sequence[Any], repo: str, path: str, language: str, text: FileText) -> Segment:
+    """The segment a stored row (id, start, end, symbol, kind, signature, qualified name, parent id,
+    exact) of ``repo``'s file ``path`` stands for."""
+    sid, start, end, symbol, kind, signature, qualified_name, parent, exact = row
+    if exact is not None:
+        return Segment(**json.loads(exact))
+    content = text.content(start, end)
+    return Segment(
+        _id_of(sid),  # type: ignore[arg-type]  # never NULL
+        repo,
+        path,
+        language,
+        start,
+        end,
+        content,
+        content_hash(content),
+        symbol,
+        kind,
+        _decode_signature(signature, content),
+        _decode_qualified(qualified_name, symbol),
+        _id_of(parent),
+    )
+
+
 class SegmentWriter:
     """Writes one repository's segment database (format 2), file by file, then its centrality."""
 
@@ -177,9 +250,10 @@ class SegmentWriter:
             CREATE TABLE files (
                 id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL,
                 language TEXT NOT NULL, text BLOB, blocks BLOB, first INTEGER, last INTEGER);
+            -- signature, qualified_name: declared BLOB so that SQLite converts nothing (an INTEGER stays one)
             CREATE TABLE segments (
                 id BLOB NOT NULL, file INTEGER NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-                symbol TEXT, kind TEXT, signature TEXT, qualified_name TEXT, parent_id BLOB,
+                symbol TEXT, kind TEXT, signature BLOB, qualified_name BLOB, parent_id BLOB,
                 centrality REAL NOT NULL DEFAULT 0, exact TEXT);
             CREATE UNIQUE INDEX segments_id ON segments(id);
             """
@@ -213,28 +287,24 @@ class SegmentWriter:
             )
 
     def _row(self, s: Segment, path: str, language: str, stored: FileText) -> tuple[Any, ...]:
-        """(id, start, end, symbol, kind, signature, qualified name, parent id, exact) of one segment."""
-        derived = stored.content(s.start_line, s.end_line)
-        plain = (
-            s.repo == self.repo
-            and s.path == path
-            and s.language == language
-            and s.content == derived
-            and s.content_hash == content_hash(derived)
-            and _id_of(_id_key(s.id)) == s.id
-        )
-        exact = None if plain else json.dumps(asdict(s))
-        return (
+        """(id, start, end, symbol, kind, signature, qualified name, parent id, exact) of one segment:
+        derived where a reader derives it back exactly (checked: read back here as a reader will),
+        else with the whole segment in ``exact``."""
+        content = stored.content(s.start_line, s.end_line)
+        row = (
             _id_key(s.id),
             s.start_line,
             s.end_line,
             s.symbol,
             s.kind,
-            s.signature,
-            s.qualified_name,
+            _encode_signature(s.signature, content),
+            _encode_qualified(s.qualified_name, s.symbol),
             None if s.parent_id is None else _id_key(s.parent_id),
-            exact,
+            None,
         )
+        if decode_row(row, self.repo, path, language, stored) == s:
+            return row
+        return (*row[:5], s.signature, s.qualified_name, row[7], json.dumps(asdict(s)))
 
     def set_centrality(self, values: Mapping[str, float]) -> None:
         self.conn.executemany(
@@ -330,34 +400,13 @@ class _PackedDb:
         self.conn = conn
         self.repo = repo
 
-    def _segment(self, row: Sequence[Any], path: str, language: str, text: FileText) -> Segment:
-        sid, start, end, symbol, kind, signature, qualified_name, parent, exact = row
-        if exact is not None:
-            return Segment(**json.loads(exact))
-        content = text.content(start, end)
-        return Segment(
-            _id_of(sid),  # type: ignore[arg-type]  # never NULL
-            self.repo,
-            path,
-            language,
-            start,
-            end,
-            content,
-            content_hash(content),
-            symbol,
-            kind,
-            signature,
-            qualified_name,
-            _id_of(parent),
-        )
-
     def _file(
         self, path: str, language: str, text: bytes | None, blocks: bytes | None, first: int, last: int
     ) -> Iterator[Segment]:
         stored = FileText(text, blocks)
         q = f"SELECT {_ROW} FROM segments s WHERE s.rowid BETWEEN ? AND ? ORDER BY start_line, end_line DESC, rowid"
         for row in self.conn.execute(q, (first, last)).fetchall():
-            yield self._segment(row, path, language, stored)
+            yield decode_row(row, self.repo, path, language, stored)
 
     def file_segments(self, repo: str, path: str) -> Iterator[Segment]:
         if repo != self.repo:
@@ -399,7 +448,7 @@ class _PackedDb:
             for file_id, path, language, text, blocks in self.conn.execute(q, chunk):
                 stored = FileText(text, blocks)
                 for row in by_file[file_id]:
-                    yield self._segment(row, path, language, stored)
+                    yield decode_row(row, self.repo, path, language, stored)
 
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]:
         for chunk in _chunks([_id_key(i) for i in ids]):

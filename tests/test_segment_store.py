@@ -192,6 +192,10 @@ def test_what_cannot_be_derived_is_kept_whole(tmp_path: Path) -> None:
         replace(plain, id="0d" * 10, language="text"),
         replace(plain, id="0E" * 10),  # upper-case hex: would come back lower-cased
         replace(plain, id="0f" * 10, parent_id="parent-not-hex", start_line=6, end_line=6, content="x = 2"),
+        replace(plain, id="10" * 10, symbol="A", qualified_name="m::A", signature="123"),  # not derivable
+        replace(plain, id="11" * 10, symbol="f", qualified_name="A.f", signature="def f(self)"),  # derivable
+        replace(plain, id="12" * 10, symbol="A", qualified_name=None, signature="class A"),
+        replace(plain, id="13" * 10, symbol=None, qualified_name="orphan", signature=""),
     ]
     odd[-1] = replace(odd[-1], content_hash=content_hash("x = 2"))
     segments = [plain, *odd]
@@ -207,6 +211,17 @@ def test_what_cannot_be_derived_is_kept_whole(tmp_path: Path) -> None:
         assert _ordered(db.rows([s.id for s in segments])) == _ordered(segments)
         assert dict(db.centrality([plain.id, "not-hex", "0b" * 10])) == {plain.id: 0.5, "not-hex": 0.25, "0b" * 10: 0}
         assert db.paths("r") == ["a.py"]  # a file without segments is listed in files only
+    finally:
+        db.close()
+    with sqlite3.connect(path) as conn:  # the derivable one is stored as an offset and a prefix
+        stored = conn.execute("SELECT signature, qualified_name, exact FROM segments WHERE id = ?", (b"\x11" * 10,))
+        assert stored.fetchone() == ((len("class A: ") << 12) | len("def f(self)"), "A", None)
+    conn.close()
+    db = open_segment_db(path, "r")
+    try:
+        assert {s.id: s for s in db.rows(["11" * 10, "10" * 10])} == {
+            s.id: s for s in segments if s.id in ("10" * 10, "11" * 10)
+        }
     finally:
         db.close()
 

@@ -27,16 +27,18 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fourfold.errors import CorruptIndex, IndexLocked, NoIndex, UnknownRepository
 from fourfold.index.segdb import SegmentDb, open_segment_db
 from fourfold.plugins.types import Segment
 
 __all__ = ["SEGMENTS_DIR", "GenerationReader", "IndexStore", "RepoRecord", "ShardSpec", "link_tree"]
+
+T = TypeVar("T")
 
 #: Generations kept after a switch: the live one and the one before it (a server may still be on it).
 KEEP_GENERATIONS = 2
@@ -385,8 +387,10 @@ class GenerationReader:
         db = self._db(repo)
         return [] if db is None else db.paths(repo)
 
-    def _lookup(self, ids: Iterable[str], repos: Iterable[str], centrality: bool) -> Iterator[Any]:
-        """Segments (or ``(id, centrality)``) with these ids, searched in ``repos`` (every one when empty)."""
+    def _lookup(
+        self, ids: Iterable[str], repos: Iterable[str], fetch: Callable[[SegmentDb, list[str]], Iterator[tuple[str, T]]]
+    ) -> Iterator[tuple[str, T]]:
+        """``fetch``'s (id, value) of the segments with these ids, searched in ``repos`` (every one when empty)."""
         ids = list(dict.fromkeys(ids))
         if not ids:
             return
@@ -395,20 +399,19 @@ class GenerationReader:
             db = self._db(repo)
             if db is None:
                 continue
-            chunk = [i for i in ids if i in wanted]
-            for row in db.centrality(chunk) if centrality else db.rows(chunk):
-                wanted.discard(row[0] if centrality else row.id)
-                yield row
+            for sid, value in fetch(db, [i for i in ids if i in wanted]):
+                wanted.discard(sid)
+                yield sid, value
             if not wanted or self._single() is not None:
                 return
 
     def centrality(self, ids: Iterable[str], repos: Iterable[str] = ()) -> dict[str, float]:
         """Segment id -> centrality; ``repos`` (the hits' repositories) narrows where to look."""
-        return {row[0]: row[1] for row in self._lookup(ids, repos, centrality=True)}
+        return dict(self._lookup(ids, repos, lambda db, chunk: db.centrality(chunk)))
 
     def segment_rows(self, ids: Iterable[str], repos: Iterable[str] = ()) -> dict[str, Segment]:
         """Segment id -> segment; ``repos`` (the hits' repositories) narrows where to look."""
-        return {s.id: s for s in self._lookup(ids, repos, centrality=False)}
+        return dict(self._lookup(ids, repos, lambda db, chunk: ((s.id, s) for s in db.rows(chunk))))
 
     def close(self) -> None:
         dbs: collections.OrderedDict[str, SegmentDb] | None = getattr(self._local, "conns", None)

@@ -31,6 +31,7 @@ than misread.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 import sqlite3
@@ -153,6 +154,7 @@ def slice_lines(lines: Sequence[str], start_line: int, end_line: int) -> str:
     return "\n".join(lines[start_line - 1 : end_line])
 
 
+@functools.lru_cache(maxsize=8192)  # a lookup hands the same ids to every database it searches
 def _id_key(value: str) -> bytes | str:
     """How an id is stored and looked up: its bytes when it is lowercase hex, else as written."""
     try:
@@ -170,9 +172,15 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 def _normal_head(content: str, chars: int) -> str:
-    """The first ``chars`` characters of ``content`` with whitespace runs made one space, left-stripped:
-    how a signature is written (``def f(a, b) -> int``, on one line)."""
-    return _WHITESPACE.sub(" ", content[: 4 * chars + 256]).lstrip()
+    """At least the first ``chars`` characters of ``content`` with whitespace runs made one space,
+    left-stripped (how a signature is written: ``def f(a, b) -> int``, on one line); what it gives
+    is a prefix of the whole content's normalisation."""
+    size = chars + 32
+    while True:  # normalise no more than it takes: the head only grows when the cut is mostly whitespace
+        head = _WHITESPACE.sub(" ", content[:size]).lstrip()
+        if len(head) > chars or size >= len(content):
+            return head
+        size *= 4
 
 
 def _encode_signature(signature: str | None, content: str) -> str | int | None:
@@ -438,17 +446,15 @@ class _PackedDb:
         return [self.repo]
 
     def rows(self, ids: Sequence[str]) -> Iterator[Segment]:
-        by_file: dict[int, list[tuple[Any, ...]]] = {}
+        texts: dict[int, FileText] = {}  # one file's blocks are decompressed once for all its segments
         for chunk in _chunks([_id_key(i) for i in ids]):
-            q = f"SELECT s.file, {_ROW} FROM segments s WHERE s.id IN ({','.join('?' * len(chunk))})"
-            for file_id, *row in self.conn.execute(q, chunk):
-                by_file.setdefault(file_id, []).append(tuple(row))
-        for chunk in _chunks(by_file):
-            q = f"SELECT id, path, language, text, blocks FROM files WHERE id IN ({','.join('?' * len(chunk))})"
-            for file_id, path, language, text, blocks in self.conn.execute(q, chunk):
-                stored = FileText(text, blocks)
-                for row in by_file[file_id]:
-                    yield decode_row(row, self.repo, path, language, stored)
+            q = (
+                f"SELECT s.file, f.path, f.language, f.text, f.blocks, {_ROW} FROM segments s"
+                f" JOIN files f ON f.id = s.file WHERE s.id IN ({','.join('?' * len(chunk))})"
+            )
+            for file_id, path, language, text, blocks, *row in self.conn.execute(q, chunk):
+                stored = texts.get(file_id) or texts.setdefault(file_id, FileText(text, blocks))
+                yield decode_row(row, self.repo, path, language, stored)
 
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]:
         for chunk in _chunks([_id_key(i) for i in ids]):

@@ -15,7 +15,9 @@ variants run interleaved (A, B, A, B ...); the table gives medians and the load 
   graph over all repositories, so with the graph the update cost still grows with the fleet:
   measured separately as ``fleet+graph``). Peak RSS of the update against a build of the largest
   repository alone.
-* ``branch``: a second revision of pydantic sharing 95 % of its files, against the first's build.
+* ``branch``: a second revision (``NAME@feature``) sharing 95 % of its files, built after the first
+  in a process of its own, against the first's build (pydantic, pip; with and without the graph):
+  wall and CPU time, CPU by stage, and the bytes its shards add to the disk.
 * ``scale``: fleets of ``--scale`` repositories (100 and 1,000) of at most 100 KB each, made by
   splitting installed packages into one repository per source folder (a folder over 100 KB into
   several), text and structural, small repositories packed into compound shards. Initial build;
@@ -170,19 +172,36 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         out["build"] = time.perf_counter() - t
         edit_one_file(work / params["name"], "l")
         timed("update", [], params["modalities"])
-    elif kind == "branch":
-        first = copy_package("pydantic", work)
-        timed("first branch", [(first, "pydantic")], ALL)
-        second = work / "pydantic@feature"
-        shutil.copytree(first, second)
+    elif kind == "branch-first":  # each branch's build in a process of its own, as two syncs are
+        first = copy_package(params["package"], work)
+        timed("build", [(first, params["package"])], params["modalities"])
+        out["stages"] = build_stages(store)
+    elif kind == "branch-second":
+        second = work / f"{params['package']}@feature"
+        shutil.copytree(work / params["package"], second)
         files = sorted(second.rglob("*.py"))
         for i, f in enumerate(files[: max(1, len(files) // 20)]):  # 5 % of the files differ
             f.write_text(f.read_text() + f"\n\ndef branch_only_{i}():\n    return {i}\n")
-        timed("second branch (95 % shared)", [(second, "pydantic@feature")], ALL)
+        timed("build", [(second, second.name)], params["modalities"])
+        out["stages"] = build_stages(store)
+        live = store.require_live()
+        out["own bytes"] = sum(own_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (second.name,))
+        out["base bytes"] = sum(own_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (params["package"],))
     elif kind.startswith("scale-"):
         out.update(scale_child(kind, params, store, work))
     out["rss_mb"] = rss_mb()
     return out
+
+
+def build_stages(store: Any) -> dict[str, float]:
+    """CPU seconds by stage of the live generation's build (``IndexSummary.stages``)."""
+    summary = store.require_live().manifest["summary"]
+    return {k: v["cpu_seconds"] for k, v in summary.get("stages", {}).items()}
+
+
+def own_bytes(folder: Path) -> int:
+    """Bytes of the files under ``folder`` that no other link shares (what the folder adds to the disk)."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and p.stat().st_nlink == 1)
 
 
 def scale_child(kind: str, params: dict[str, Any], store: Any, work: Path) -> dict[str, Any]:
@@ -346,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare the update with")
     ap.add_argument("--sections", default="update,fleet,branch", help="any of update,fleet,branch,scale")
     ap.add_argument("--scale", default="100,1000", help="the scale section's fleet sizes")
+    ap.add_argument("--branch-packages", default="pydantic,pip", help="the branch section's repositories")
     ap.add_argument("--scale-repeats", type=int, default=3)
     ap.add_argument("--scale-queries", type=int, default=30, help="queries of each kind per measurement")
     ap.add_argument("--scale-serve", default="100,1000", help="fleet sizes also measured over gRPC")
@@ -423,11 +443,7 @@ def main(argv: list[str] | None = None) -> int:
             )
 
     if "branch" in sections:
-        branch = [run_child(ROOT, "branch", {}) for _ in range(args.repeats)]
-        results["branch"] = branch
-        first, second = med(branch, "first branch"), med(branch, "second branch (95 % shared)")
-        rows.append(("pydantic: first branch / second (95 % shared)", f"{first:.2f} s / {second:.2f} s", ""))
-        rows[-1] = (rows[-1][0], rows[-1][1], f"{100 * second / first:.0f} %")
+        results["branch"] = branch_section(args, rows)
 
     if "scale" in sections:
         results["scale"] = scale_section(args, rows, load)
@@ -441,6 +457,44 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r[0]:<{width}}  " + "  ".join(f"{c:>22}" for c in r[1:]))
     print(f"load average before/after: {load[0][0]:.1f} / {load[-1][0]:.1f} (2 cores)")
     return 0
+
+
+def branch_section(args: argparse.Namespace, rows: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """A second branch sharing 95 % of its files, built after the first in a new process (as a sync
+    after a push is), against the first's build: wall time, CPU by stage, and the bytes its shards
+    add to the disk (hard-linked files shared with the first not counted)."""
+    kinds = {"text+structural": LIGHT, "text+structural+graph": ALL}
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for _ in range(args.repeats):
+        for package in args.branch_packages.split(","):
+            for tag, mods in kinds.items():
+                with tempfile.TemporaryDirectory(prefix="fourfold-branch-") as work:
+                    params = {"package": package, "modalities": mods}
+                    first = run_child(ROOT, "branch-first", params, work)
+                    second = run_child(ROOT, "branch-second", params, work)
+                runs.setdefault(f"{package}, {tag}", []).append({"first": first, "second": second})
+    out: dict[str, Any] = {}
+    for key, rs in runs.items():
+        first_s = statistics.median(r["first"]["build"] for r in rs)
+        second_s = statistics.median(r["second"]["build"] for r in rs)
+        first_cpu = statistics.median(sum(r["first"]["stages"].values()) for r in rs)
+        second_cpu = statistics.median(sum(r["second"]["stages"].values()) for r in rs)
+        stages = {
+            k: statistics.median(r["second"]["stages"].get(k, 0.0) for r in rs) for k in rs[0]["second"]["stages"]
+        }
+        top = ", ".join(f"{k} {v:.2f}" for k, v in sorted(stages.items(), key=lambda kv: -kv[1])[:4])
+        own = statistics.median(r["second"]["own bytes"] for r in rs) / 1e6
+        base = statistics.median(r["second"]["base bytes"] for r in rs) / 1e6
+        rows.append(
+            (
+                f"{key}: first / second branch (95 % shared): wall, CPU; second's CPU by stage",
+                f"{first_s:.2f} / {second_s:.2f} s ({100 * second_s / first_s:.0f} %), "
+                f"{first_cpu:.2f} / {second_cpu:.2f} cpu-s ({100 * second_cpu / first_cpu:.0f} %)",
+                f"{top}; shards {own:.2f} MB new vs {base:.2f} MB",
+            )
+        )
+        out[key] = {"runs": rs, "first_s": first_s, "second_s": second_s, "first_cpu": first_cpu}
+    return out
 
 
 def scale_section(args: argparse.Namespace, rows: list[tuple[str, str, str]], load: list[Any]) -> dict[str, Any]:

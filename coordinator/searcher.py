@@ -25,6 +25,7 @@ from typing import Protocol
 
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.compound import shard_query, skipped_result
+from fourfold.index.delta import load_shard
 from fourfold.index.store import GenerationReader, IndexStore, ShardSpec
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.modality import Shard
@@ -153,7 +154,7 @@ class LocalSearcher:
             if shard is None or spec is None:
                 modality, name = key
                 spec = self._specs[key] = reader.shard(modality, name)
-                shard = self.plugins.modality(modality).load(reader.shard_dir(spec))
+                shard = load_shard(self.plugins.modality(modality), reader.shard_dir(spec), spec)
                 self._shards[key] = shard
             return reader, spec, shard
 

@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,7 +26,24 @@ from fourfold.api import IndexProgress, IndexSummary
 from fourfold.config import build_settings_from_env
 from fourfold.errors import CorruptIndex, IndexStateError, InvalidInput
 from fourfold.index import integrity
-from fourfold.index.compound import CompoundPolicy, compound_policy, plan_partitions, plan_repo_shards
+from fourfold.index.compound import (
+    CompoundPolicy,
+    RepoShardPlan,
+    compound_policy,
+    is_compound,
+    plan_partitions,
+    plan_repo_shards,
+)
+from fourfold.index.delta import (
+    DELTA_DIR,
+    RevisionDiff,
+    base_of,
+    build_delta,
+    delta_spec,
+    inherited_centrality,
+    masks_paths,
+    revision_diff,
+)
 from fourfold.index.filecache import decode_segments, encode_segments
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
@@ -73,6 +90,8 @@ class ShardJob:
     generation: str
     settings: dict[str, str]
     peers: tuple[str, ...] = ()  # a partition's build: every repository of the modality
+    base_folder: str = ""  # a delta shard's build: the folder of its base's shard in this generation
+    masked: tuple[str, ...] = ()  # a delta shard's build: the base's paths it hides
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,23 +144,53 @@ def _build_one_shard(job: ShardJob, map_batches: MapBatches | None, progress: Bu
         else:
             segments = reader.segments(repos=job.spec.repos)
         shard_dir = build_dir / job.spec.folder
+        previous_dir = Path(job.previous_dir) if job.previous_dir else None
+        if job.spec.base:  # a revision's delta shard: its changed files here, its base's linked beside them
+            if previous_dir is not None:
+                previous_dir = previous_dir / DELTA_DIR if (previous_dir / DELTA_DIR).is_dir() else None
+            ctx = _build_context(job, reader, map_batches, progress, previous_dir, incremental=False)
+            return build_delta(
+                build_dir,
+                job.spec,
+                job.base_folder,
+                job.masked,
+                segments,
+                lambda segs, out: modality.build(segs, _made(out), ctx),
+            )
         shard_dir.mkdir(parents=True, exist_ok=True)
-        ctx = BuildContext(
-            generation=job.generation,
-            shard=job.spec.shard,
-            repos=job.spec.repos,
-            previous_dir=Path(job.previous_dir) if job.previous_dir else None,
-            settings=job.settings,
-            map_batches=map_batches,
-            progress=progress,
-            peers=job.peers,
-            build_id=str(build_dir.resolve()),
-            paths_of=reader.paths if incremental else None,
-            segments_of=(lambda repos: _only_of(reader, repos)) if incremental else None,
-        )
+        ctx = _build_context(job, reader, map_batches, progress, previous_dir, incremental)
         return modality.build(segments, shard_dir, ctx)
     finally:
         reader.close()
+
+
+def _made(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _build_context(
+    job: ShardJob,
+    reader: GenerationReader,
+    map_batches: MapBatches | None,
+    progress: BuildProgress | None,
+    previous_dir: Path | None,
+    incremental: bool,
+) -> BuildContext:
+    """What a modality's build is told about its shard (``BuildContext``)."""
+    return BuildContext(
+        generation=job.generation,
+        shard=job.spec.shard,
+        repos=job.spec.repos,
+        previous_dir=previous_dir,
+        settings=job.settings,
+        map_batches=map_batches,
+        progress=progress,
+        peers=job.peers,
+        build_id=str(Path(job.build_dir).resolve()),
+        paths_of=reader.paths if incremental else None,
+        segments_of=(lambda repos: _only_of(reader, repos)) if incremental else None,
+    )
 
 
 def _only_of(reader: GenerationReader, repos: Sequence[str]) -> Iterator[Segment]:
@@ -258,6 +307,8 @@ class _ShardPlan:
 
     carried: tuple[ShardSpec, ...]
     build: tuple[ShardSpec, ...]
+    #: a delta shard to build (by shard name): its base's shard folder and the base paths it hides
+    bases: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 def build_generation(
@@ -315,20 +366,27 @@ def build_generation(
         key = _carry_key(settings, shardings, max_file_bytes, centrality, segmenter_version(get_registry().extractor))
         prev = _previous(store, key)
         summary = IndexSummary(generation=generation)
-        scan = _scan_repositories(store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality)
+        scan = _scan_repositories(
+            store, sources, options, prev, build_dir, summary, report, max_file_bytes, centrality, settings
+        )
+        diff_of = _revision_differ(store, scan)
         plans = [
-            (name, _plan_modality(name, shardings[name], scan, options, prev, build_dir, policy)) for name in chosen
+            (name, _plan_modality(name, shardings[name], scan, options, prev, build_dir, policy, diff_of))
+            for name in chosen
         ]
         # a partition's build names every repository of its modality (its peers): listed once per modality
         peers = {n: _wanting(n, scan, options) if shardings[n] == "partitioned" else () for n in chosen}
         jobs = [
-            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, peers[name])
+            _shard_job(name, spec, scan, options, prev, settings, build_dir, generation, peers[name], plan.bases)
             for name, plan in plans
             for spec in plan.build
         ]
         carried = [spec for _, plan in plans for spec in plan.carried]
         _link_carried(carried, prev, build_dir, report)
-        built = _run_jobs(executor, jobs, report)
+        # delta shards last: the shard of their base may be one of the others
+        built = _run_jobs(executor, [j for j in jobs if not j.spec.base], report)
+        if any(j.spec.base for j in jobs):
+            built.update(_run_jobs(executor, [j for j in jobs if j.spec.base], report))
         failed = _failures(jobs, built)
         specs = sorted([*carried, *_built_specs(jobs, built)], key=lambda s: (s.modality, s.shard))
         if prev.reader is not None:
@@ -354,6 +412,8 @@ def _effective_settings(store: IndexStore, settings: Mapping[str, str] | None) -
     # Embeddings are cached per store by the text embedded (plugins/semantic/cache.py): shared by
     # every repository and generation, kept by an interrupted build.
     merged.setdefault("semantic.cache_dir", str(Path(store.home) / "cache" / "embeddings"))
+    # Parsed graph facts by file content, the same way: a rebuild parses only the files that changed
+    merged.setdefault("graph.facts_cache", str(Path(store.home) / "cache" / "graph-facts.sqlite"))
     return merged
 
 
@@ -436,6 +496,7 @@ def _scan_repositories(
     report: Progress,
     max_file_bytes: int,
     centrality: bool,
+    settings: Mapping[str, str],
 ) -> _RepoScan:
     """Give every repository (in name order) its segment database in the new generation.
 
@@ -459,6 +520,7 @@ def _scan_repositories(
                 report,
                 max_file_bytes,
                 centrality,
+                settings,
             )
             stats[name] = repo.record
             files[name] = repo.files
@@ -479,6 +541,7 @@ def _scan_repo(
     report: Progress,
     max_file_bytes: int,
     centrality: bool,
+    settings: Mapping[str, str] | None = None,
 ) -> _ScannedRepo:
     """Carry one repository from the previous generation, or segment it anew.
 
@@ -503,7 +566,7 @@ def _scan_repo(
         # nothing under the repository moved: its segments (and centrality) carry over as they are
         return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
-        name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality
+        name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality, settings
     )
     record["stat_key"] = stat_key
     record["content_key"] += options.key()
@@ -569,6 +632,7 @@ def _plan_modality(
     prev: _Previous,
     build_dir: Path | None = None,
     policy: CompoundPolicy | None = None,
+    diff_of: Callable[[str, str], RevisionDiff] | None = None,
 ) -> _ShardPlan:
     """Which of a modality's shards carry over from the previous generation and which are built.
 
@@ -590,7 +654,7 @@ def _plan_modality(
         packable = {r for r in wanting if not options.get(r, RepoOptions()).settings}
         return _plan_partitions(modality, scan, wanting, prev_specs, reader, build_dir, packable, policy)
     if sharding == "repo":
-        return _plan_repo_sharded(name, wanting, scan, options, prev_specs, reader, policy or CompoundPolicy())
+        return _plan_repo_sharded(name, wanting, scan, options, prev_specs, reader, policy or CompoundPolicy(), diff_of)
     if not wanting:
         pass
     elif (
@@ -614,23 +678,55 @@ def _plan_repo_sharded(
     prev_specs: Sequence[ShardSpec],
     reader: GenerationReader | None,
     policy: CompoundPolicy,
+    diff_of: Callable[[str, str], RevisionDiff] | None = None,
 ) -> _ShardPlan:
     """A ``repo``-sharded modality's plan: small repositories packed into compound shards (carried
     with tombstones, compacted; see ``fourfold.index.compound``), the others one shard each (split
-    by size), carried when unchanged."""
-    plan = plan_repo_shards(
-        name,
-        {repo: sum(size for _, size in files) for repo, files in wanting.items()},
-        scan.unchanged,
-        {repo for repo in wanting if not options.get(repo, RepoOptions()).settings},
-        prev_specs,
-        lambda spec: reader is not None and reader.shard_dir(spec).is_dir(),
-        policy,
-    )
-    build = list(plan.compounds)
-    for repo in plan.singles:
+    by size), carried when unchanged; a changed revision ``NAME@REV`` whose base ``NAME`` has one
+    whole shard gets a delta shard over it (``fourfold.index.delta``) when it shares most files."""
+
+    def present(spec: ShardSpec) -> bool:
+        return reader is not None and reader.shard_dir(spec).is_dir()
+
+    def plan(skip: Collection[str]) -> tuple[RepoShardPlan, dict[str, ShardSpec]]:
+        out = plan_repo_shards(
+            name,
+            {repo: sum(size for _, size in files) for repo, files in wanting.items() if repo not in skip},
+            scan.unchanged,
+            {repo for repo in wanting if not options.get(repo, RepoOptions()).settings},
+            [s for s in prev_specs if not s.base],
+            present,
+            policy,
+        )
+        whole = {s.repos[0]: s for s in out.carried if len(s.repos) == 1 and not s.files and not is_compound(s)}
+        for repo in out.singles:
+            specs = _plan_shards(name, "repo", {repo: scan.files[repo]})
+            whole.update({repo: specs[0]} if len(specs) == 1 and not specs[0].files else {})
+        return out, whole
+
+    carried_deltas = [s for s in prev_specs if s.base and s.repos[0] in wanting and s.repos[0] in scan.unchanged]
+    carried_deltas = [s for s in carried_deltas if present(s)]
+    skip = {s.repos[0] for s in carried_deltas}
+    first, whole = plan(skip)
+    deltas: dict[str, tuple[ShardSpec, str, tuple[str, ...]]] = {}
+    if diff_of is not None and masks_paths(get_registry().modality(name)):
+        for revision in sorted(set(wanting) - scan.unchanged - skip):
+            base = base_of(revision)
+            settings = options.get(revision, RepoOptions()).settings
+            if base is None or base not in whole or dict(settings) != dict(options.get(base, RepoOptions()).settings):
+                continue
+            diff = diff_of(base, revision)
+            if diff.shares_enough:
+                deltas[revision] = (delta_spec(name, revision, base, diff), whole[base].folder, diff.masked)
+    final, whole_after = (first, whole) if not deltas else plan(skip | set(deltas))
+    if any(whole_after.get(str(base_of(r))) != whole.get(str(base_of(r))) for r in deltas):
+        final, deltas = first, {}  # packing moved a base (not seen in practice): build them whole
+    build = list(final.compounds)
+    for repo in final.singles:
         build.extend(_plan_shards(name, "repo", {repo: scan.files[repo]}))
-    return _ShardPlan(plan.carried, tuple(build))
+    build.extend(spec for spec, _, _ in deltas.values())
+    bases = {spec.shard: (folder, masked) for spec, folder, masked in deltas.values()}
+    return _ShardPlan((*final.carried, *carried_deltas), tuple(build), bases)
 
 
 def _incremental(modality: Any) -> bool:
@@ -687,6 +783,7 @@ def _shard_job(
     build_dir: Path,
     generation: str,
     peers: tuple[str, ...] = (),
+    bases: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
 ) -> ShardJob:
     """The job that builds one planned shard: its settings, the previous shard's folder if there
     is one, and for a partition every repository of the modality (its peers)."""
@@ -703,7 +800,23 @@ def _shard_job(
         generation,
         job_settings,
         peers,
+        *((bases or {}).get(spec.shard, ("", ())) if spec.base else ("", ())),
     )
+
+
+def _revision_differ(store: IndexStore, scan: _RepoScan) -> Callable[[str, str], RevisionDiff]:
+    """How a revision's files differ from its base's, from the file cache (asked once per pair)."""
+    known: dict[tuple[str, str], RevisionDiff] = {}
+
+    def diff_of(base: str, revision: str) -> RevisionDiff:
+        if (base, revision) not in known:
+            with contextlib.closing(store.catalog()) as catalog:
+                known[base, revision] = revision_diff(
+                    catalog, base, [p for p, _ in scan.files[base]], revision, [p for p, _ in scan.files[revision]]
+                )
+        return known[base, revision]
+
+    return diff_of
 
 
 def _wanting(modality: str, scan: _RepoScan, options: Mapping[str, RepoOptions]) -> tuple[str, ...]:
@@ -796,6 +909,7 @@ def _manifest(
                 "files": list(s.files),
                 "segments": s.segments,
                 **({"dead": list(s.dead)} if s.dead else {}),
+                **({"base": s.base} if s.base else {}),
             }
             for s in specs
         ],
@@ -931,6 +1045,7 @@ def _segment_repo(
     report: Progress,
     max_file_bytes: int,
     centrality: bool,
+    settings: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Segment one repository into its own ``segments/<name>.sqlite`` with its centrality.
 
@@ -959,7 +1074,10 @@ def _segment_repo(
         summary.segments += len(repo_segments)
         if centrality and repo_segments:
             report(IndexProgress("centrality", 0, 1, f"{name}: centrality", unit="repositories", repo=name))
-            values = get_registry().pm.hook.fourfold_compute_centrality(segments=repo_segments) or {}
+            values = _revision_centrality(name, seg_path, catalog, repo_segments, files_in_repo)
+            if values is None:
+                hook = get_registry().pm.hook.fourfold_compute_centrality
+                values = hook(segments=repo_segments, settings=dict(settings or {})) or {}
             writer.set_centrality(values)
             message = f"{name}: centrality for {len(values)} segments"
             report(IndexProgress("centrality", 1, 1, message, unit="repositories", repo=name))
@@ -979,6 +1097,25 @@ def _segment_repo(
         "head": _git_head(path),
         "_files": files_in_repo,
     }
+
+
+def _revision_centrality(
+    name: str,
+    seg_path: Path,
+    catalog: sqlite3.Connection,
+    segments: Sequence[Segment],
+    files: Sequence[tuple[str, int]],
+) -> dict[str, float] | None:
+    """A revision's centrality inherited from its base in this build (``NAME@REV`` from ``NAME``,
+    segmented just before it: names sort so) when it shares most files; None: compute it."""
+    base = base_of(name)
+    base_db = seg_path.parent / f"{base}.sqlite"
+    if base is None or not base_db.is_file():
+        return None
+    with contextlib.closing(sqlite3.connect(f"file:{base_db}?mode=ro", uri=True)) as conn:
+        base_paths = [p for (p,) in conn.execute("SELECT path FROM files")]
+    diff = revision_diff(catalog, base, base_paths, name, [p for p, _ in files])
+    return inherited_centrality(base_db, segments, diff.changed) if diff.shares_enough else None
 
 
 #: Files read (and looked up in the file cache) before the cache misses among them are segmented together.

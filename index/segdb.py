@@ -39,7 +39,7 @@ import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import zstandard
 
@@ -51,6 +51,7 @@ __all__ = [
     "BLOCK_BYTES",
     "SEGMENTS_FORMAT",
     "FileText",
+    "Place",
     "SegmentDb",
     "SegmentWriter",
     "encode_file_text",
@@ -328,6 +329,18 @@ class SegmentWriter:
         self.conn.close()
 
 
+class Place(NamedTuple):
+    """Where a segment is, without its text: what revisions are matched on (``fourfold.index.delta``)."""
+
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    qualified_name: str | None
+    symbol: str | None
+    centrality: float
+
+
 class SegmentDb(Protocol):
     """Read access to one segment database, whatever its format."""
 
@@ -337,6 +350,7 @@ class SegmentDb(Protocol):
     def repos(self) -> list[str]: ...
     def rows(self, ids: Sequence[str]) -> Iterator[Segment]: ...
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]: ...
+    def places(self) -> Iterator[Place]: ...
     def close(self) -> None: ...
 
 
@@ -396,6 +410,11 @@ class _LegacyDb:
         for chunk in _chunks(ids):
             q = f"SELECT id, centrality FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
             yield from self.conn.execute(q, chunk)
+
+    def places(self) -> Iterator[Place]:
+        q = "SELECT id, path, start_line, end_line, qualified_name, symbol, centrality FROM segments"
+        for row in self.conn.execute(q):
+            yield Place(*row)
 
     def close(self) -> None:
         self.conn.close()
@@ -461,6 +480,18 @@ class _PackedDb:
             q = f"SELECT id, centrality FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
             for sid, value in self.conn.execute(q, chunk):
                 yield _id_of(sid), value  # type: ignore[misc]  # never NULL
+
+    def places(self) -> Iterator[Place]:
+        q = (
+            "SELECT s.id, f.path, s.start_line, s.end_line, s.qualified_name, s.symbol, s.centrality, s.exact"
+            " FROM segments s JOIN files f ON f.id = s.file"
+        )
+        for sid, path, start, end, qualified, symbol, value, exact in self.conn.execute(q):
+            if exact is not None:
+                d = json.loads(exact)
+                yield Place(d["id"], d["path"], d["start_line"], d["end_line"], d["qualified_name"], d["symbol"], value)
+            else:
+                yield Place(_id_of(sid), path, start, end, _decode_qualified(qualified, symbol), symbol, value)  # type: ignore[arg-type]
 
     def close(self) -> None:
         self.conn.close()

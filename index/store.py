@@ -68,6 +68,9 @@ class ShardSpec:
     #: Tombstones of a compound shard (``fourfold.index.compound``): repositories its files still
     #: hold but that moved on (changed, removed); they are never answered for from this shard.
     dead: tuple[str, ...] = ()
+    #: A revision's delta shard (``fourfold.index.delta``): the repository whose shard it reads
+    #: through, its changed files in ``files``; "" for every other shard.
+    base: str = ""
 
 
 def _connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
@@ -350,6 +353,7 @@ class GenerationReader:
                     tuple(s.get("files", ())),
                     s.get("segments", 0),
                     tuple(s.get("dead", ())),  # absent in manifests written before compound shards
+                    str(s.get("base", "")),  # absent in manifests written before delta shards
                 )
                 for s in self.manifest["shards"]
             )

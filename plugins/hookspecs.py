@@ -100,9 +100,11 @@ def fourfold_adjust_profiles(profiles: dict[str, dict[str, float]]) -> None:
 
 
 @hookspec(firstresult=True)
-def fourfold_compute_centrality(segments: Sequence[Segment]) -> Mapping[str, float] | None:
+def fourfold_compute_centrality(segments: Sequence[Segment], settings: Mapping[str, str]) -> Mapping[str, float] | None:
     """Compute a centrality in [0, inf) for segments of a whole generation (all repositories).
 
     Called once per index build after segmentation. The first non-None result wins; segments it
-    leaves out get 0. The coordinator's boost is ``min(1 + 0.3 ln(1 + c), 1.5)``.
+    leaves out get 0. The coordinator's boost is ``min(1 + 0.3 ln(1 + c), 1.5)``. ``settings``
+    are the build's settings (where the host keeps caches, e.g. ``graph.facts_cache``); an
+    implementation may leave the argument out of its signature.
     """

@@ -99,6 +99,12 @@ SCOPE_OPTION = "scope"
 #: The partition treats their nodes as stubs: never a hit, never walked from inside it.
 DEAD_OPTION = "dead"
 
+#: Set by the host on a query to a shard whose files of some paths are superseded (a revision's
+#: delta shard asks its base's shard, ``fourfold.index.delta``): the newline-separated paths to
+#: hide. The shard answers as if those files were not in it: no hit, no count, no total. Only a
+#: modality that declares ``masks_paths = True`` is asked so.
+MASK_OPTION = "masked"
+
 #: Set to ``defer`` by a host that runs ``FollowUp(if_empty=True)`` rounds: a shard may then leave a
 #: costly fallback (structural's fuzzy name matching) to such a round, which runs only when no
 #: shard of the modality found anything. Without it a shard does its fallback itself, as a single

@@ -302,7 +302,7 @@ def test_registered_through_the_plugin_manager() -> None:
     registry = build_registry()
     assert registry.modality("graph").sharding == "partitioned"
     segments = all_segments()
-    centrality = registry.pm.hook.fourfold_compute_centrality(segments=segments)
+    centrality = registry.pm.hook.fourfold_compute_centrality(segments=segments, settings={})
     assert set(centrality) == {s.id for s in segments}
 
 

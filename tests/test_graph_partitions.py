@@ -415,6 +415,39 @@ def test_an_update_rebuilds_the_changed_partition_and_those_that_import_it(tmp_p
     assert {r for r in after if before[r] == after[r]} == {"beta", "delta", "epsilon"}
 
 
+def test_a_new_branch_of_a_library_neither_rebuilds_nor_doubles_its_importers(tmp_path: Path) -> None:
+    """gamma@feature provides what gamma does, but code importing gamma reads gamma's default branch:
+    alpha (which calls gamma's tock) is carried, and its calls reach gamma's tock alone."""
+    import shutil
+
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+    from fourfold.plugins.graph.links import is_revision, read_links
+
+    repos = _copy_fixture(tmp_path / "src")
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, repos, modalities=["graph"])
+    before = _graph_inodes(store.require_live())
+    branch = tmp_path / "src" / "gamma@feature"
+    shutil.copytree(tmp_path / "src" / "gamma", branch)
+    app = branch / "gamma" / "app.py"
+    app.write_text(app.read_text() + "\n\ndef feature_only(n):\n    return tock(n)\n")
+    summary = build_generation(store, [(branch, "gamma@feature")], modalities=["graph"])
+    reader = store.require_live()
+    after = _graph_inodes(reader)
+    assert {r for r in before if before[r] == after.get(r)} == set(before)  # every partition carried
+    assert summary.carried_shards == len(before)
+    links = read_links(reader.shard_dir(reader.shard("graph", "alpha")))
+    assert links is not None and "gamma@feature" not in links.dependencies
+    parts = {s.shard: GraphShard.open(reader.shard_dir(s)) for s in reader.shards("graph")}
+    callers, _, _, _ = merged(parts, ModalityQuery(text="who calls tock", k=50))
+    assert {"alpha", "gamma@feature"} <= {h.repo for h in callers}
+    assert "feature_only" in {h.symbol for h in callers if h.repo == "gamma@feature"}
+    callees, _, _, _ = merged(parts, ModalityQuery(text="callees of tick", k=50))
+    assert {h.repo for h in callees if h.symbol == "tock"} == {"gamma"}  # not the branch's tock too
+    assert is_revision("gamma@feature") and not is_revision("gamma")
+
+
 def _chain_fleet(root: Path, n: int) -> list[tuple[Path, str]]:
     """``n`` small repositories, each calling the previous one's function: r00 <- r01 <- ..."""
     out = []

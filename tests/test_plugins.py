@@ -69,7 +69,7 @@ def test_every_hook_is_called_on_a_plugin_that_implements_it(entry_points: Calla
     plugin = EveryHookPlugin("probe")
     reg = manager.build_registry(extra_plugins=(plugin,))
     segs = segments_from_files("demo", {"a.py": "def f():\n    return 1\n"})
-    assert reg.pm.hook.fourfold_compute_centrality(segments=segs) == {s.id: 1.0 for s in segs}
+    assert reg.pm.hook.fourfold_compute_centrality(segments=segs, settings={}) == {s.id: 1.0 for s in segs}
     specs = {n for n in vars(hookspecs) if n.startswith("fourfold_")}
     assert set(plugin.calls) == specs
     assert {"probe"} <= set(reg.modalities) and "probe" in reg.embedders and "probe" in reg.rerankers

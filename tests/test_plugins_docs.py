@@ -32,7 +32,8 @@ def test_every_hook_is_documented_with_its_exact_signature(hook: str) -> None:
 
 def test_hook_signature_is_the_source_text() -> None:
     assert gen_plugin_docs.hook_signature(hookspecs.fourfold_compute_centrality) == (
-        "fourfold_compute_centrality(segments: Sequence[Segment]) -> Mapping[str, float] | None"
+        "fourfold_compute_centrality(segments: Sequence[Segment], settings: Mapping[str, str])"
+        " -> Mapping[str, float] | None"
     )
 
 

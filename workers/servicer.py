@@ -39,6 +39,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from fourfold.errors import CorruptIndex, FourfoldError, IndexStateError, InvalidQuery
 from fourfold.index import integrity
 from fourfold.index.compound import shard_query, skipped_result
+from fourfold.index.delta import load_shard
 from fourfold.index.store import GenerationReader
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import Shard
@@ -108,7 +109,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
                 log.error("%s", self.load_errors[name])
                 continue
             try:
-                self.shards[name] = get_registry().modality(modality).load(self.reader.shard_dir(spec))
+                self.shards[name] = load_shard(get_registry().modality(modality), self.reader.shard_dir(spec), spec)
             except Exception as exc:  # noqa: BLE001 - any plugin failure becomes a reported, unhealthy shard
                 self.load_errors[name] = (
                     f"{modality}/{name} of {self.reader.name} failed to load: {type(exc).__name__}: {exc}"

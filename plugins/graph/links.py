@@ -3,7 +3,7 @@
 A partition of repository R is built from R's segments and those of the repositories R imports
 (its *dependencies*), never from the whole fleet: its cost is that of R and what R uses, the
 same in a fleet of ten repositories or of a thousand. R's dependencies are the repositories that
-*provide* a name R imports and does not provide itself:
+*provide* a name R imports and does not provide itself (default branches only: see ``is_revision``):
 
 - Python: the top-level package or module of an absolute import (``requests`` for
   ``from requests.adapters import HTTPAdapter``); a repository provides the names of its
@@ -43,6 +43,7 @@ __all__ = [
     "Surface",
     "dependencies",
     "import_names",
+    "is_revision",
     "provided_names",
     "read_links",
     "stale",
@@ -136,6 +137,16 @@ def read_links(shard_dir: Path) -> Links | None:
 def _base_name(repo: str) -> str:
     """A repository's name without its revision (``gin@v2`` -> ``gin``)."""
     return repo.split("@", 1)[0]
+
+
+def is_revision(repo: str) -> bool:
+    """Whether ``repo`` is a revision other than the default branch (``gin@v2``).
+
+    A revision is never another repository's dependency: code that imports ``gin`` is read
+    against ``gin``'s default branch, so a new branch neither doubles the importers' edges nor
+    makes their partitions stale. Its own imports resolve as its default branch's do.
+    """
+    return "@" in repo
 
 
 def provided_names(repo: str, paths: Iterable[str]) -> frozenset[str]:
@@ -240,6 +251,8 @@ def stale(
         else:
             names = set(links.imports)
             for other in changed.difference(links.dependencies):
+                if is_revision(other):
+                    continue  # never a dependency of another repository
                 prior = before.get(other)  # a packed partition's provides are its repositories' together
                 was = frozenset(prior.provides) if prior is not None and len(prior.owned) == 1 else frozenset()
                 if names & (provided.get(other, frozenset()) | was):

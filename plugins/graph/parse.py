@@ -13,6 +13,8 @@ a receiver that is not a plain name chain (``get()``, ``a[0]``) becomes ``"?"``.
 from __future__ import annotations
 
 import collections
+import contextlib
+import contextvars
 import functools
 import hashlib
 import re
@@ -20,11 +22,24 @@ import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-__all__ = ["UNKNOWN", "Base", "FileFacts", "GoMethod", "Import", "Reference", "parse_file", "supported"]
+from fourfold.plugins.graph.facts_cache import FactsCache
+
+__all__ = [
+    "UNKNOWN",
+    "Base",
+    "FileFacts",
+    "GoMethod",
+    "Import",
+    "Reference",
+    "parse_file",
+    "supported",
+    "using_facts_cache",
+]
 
 _NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
@@ -46,10 +61,12 @@ class Import:
     alias: str
 
 
-@dataclass(frozen=True, slots=True)
-class Reference:
+class Reference(NamedTuple):
     """A mention of a name chain at ``line``; ``call`` when it is called (or constructed);
     ``local`` when its first name is a parameter or local variable of the enclosing function.
+
+    A named tuple, not a dataclass: a repository has hundreds of thousands of them, and a build
+    that reads them from the facts cache makes each anew (a frozen dataclass costs 3 x more).
     """
 
     line: int
@@ -108,22 +125,74 @@ _facts: collections.OrderedDict[tuple[bytes, str], FileFacts] = collections.Orde
 _facts_lock = threading.Lock()
 
 
+#: The on-disk cache of the build running in this context (``using_facts_cache``), if any.
+_disk: contextvars.ContextVar[FactsCache | None] = contextvars.ContextVar("graph_facts_disk", default=None)
+
+
+@contextlib.contextmanager
+def using_facts_cache(cache: FactsCache | None) -> Iterator[None]:
+    """Within the block, ``parse_file`` also reads and fills ``cache`` (facts kept across processes)."""
+    token = _disk.set(cache)
+    try:
+        yield
+    finally:
+        _disk.reset(token)
+        if cache is not None:
+            cache.flush()
+
+
 def parse_file(source: bytes, language: str) -> FileFacts:
     """The facts of one file; an unsupported language gives empty facts."""
     if language not in _LANGUAGES:
         return FileFacts((), (), ())
-    key = (hashlib.blake2b(source, digest_size=16).digest(), language)
+    digest = hashlib.blake2b(source, digest_size=16).digest()
+    key = (digest, language)
     with _facts_lock:
         found = _facts.get(key)
         if found is not None:
             _facts.move_to_end(key)
             return found
-    facts = _parse(source, language)
+    disk = _disk.get()
+    stored = _from_plain(disk.get(disk.key(digest, language))) if disk is not None else None
+    if stored is not None:
+        facts = stored
+    else:
+        facts = _parse(source, language)
+        if disk is not None:
+            disk.put(disk.key(digest, language), _to_plain(facts))
     with _facts_lock:
         _facts[key] = facts
         while len(_facts) > _FACTS_CACHE_FILES:
             _facts.popitem(last=False)
     return facts
+
+
+def _to_plain(f: FileFacts) -> tuple[Any, ...]:
+    """``f`` as tuples of strings, numbers and None (for the on-disk cache)."""
+    return (
+        tuple((i.line, i.module, i.name, i.alias) for i in f.imports),
+        tuple(tuple(r) for r in f.references),
+        tuple((b.class_line, b.line, b.chain) for b in f.bases),
+        tuple((m.line, m.receiver, m.type_name) for m in f.go_methods),
+        f.package,
+    )
+
+
+def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
+    """The facts ``_to_plain`` made ``value`` from; None when it is not such a value."""
+    if value is None:
+        return None
+    try:
+        imports, references, bases, methods, package = value
+        return FileFacts(
+            tuple(Import(*i) for i in imports),
+            tuple(Reference._make(r) for r in references),
+            tuple(Base(*b) for b in bases),
+            tuple(GoMethod(*m) for m in methods),
+            package,
+        )
+    except (TypeError, ValueError):
+        return None
 
 
 def _parse(source: bytes, language: str) -> FileFacts:

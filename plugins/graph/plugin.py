@@ -14,6 +14,10 @@ setting ``graph.sharding=global`` gives the single shard ``graph/all`` instead.
 ``fourfold_compute_centrality`` (called by the indexer per repository before the shards are
 built) builds that repository's graph and keeps it in this process, keyed by the segments' ids
 and content hashes, so a partition with no dependencies is written from it without parsing again.
+
+Parsed facts are kept on disk by content across processes when the host names a file in the
+build setting ``graph.facts_cache`` (``facts_cache.py``): a sync after one commit parses the
+files that commit changed, not the repository.
 """
 
 from __future__ import annotations
@@ -30,12 +34,25 @@ import numpy as np
 import numpy.typing as npt
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
-from fourfold.plugins.graph.links import Links, dependencies, import_names, provided_names, stale, surface_of
+from fourfold.plugins.graph.facts_cache import facts_cache_for
+from fourfold.plugins.graph.links import (
+    Links,
+    dependencies,
+    import_names,
+    is_revision,
+    provided_names,
+    stale,
+    surface_of,
+)
+from fourfold.plugins.graph.parse import using_facts_cache
 from fourfold.plugins.graph.resolve import GraphData, build_graph
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.graph.store import centrality_of, save_graph
 
-__all__ = ["GraphModality", "compute_centrality", "graph_of"]
+__all__ = ["FACTS_CACHE_SETTING", "GraphModality", "compute_centrality", "graph_of"]
+
+#: The build setting naming the on-disk facts cache (the host sets it to a file of the store).
+FACTS_CACHE_SETTING = "graph.facts_cache"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +136,10 @@ class GraphModality:
         as the pool dependencies are chosen from. Without either, the segments are the single graph.
         """
         given = list(segments)
-        if context.segments_of is None and (not context.repos or {s.repo for s in given} <= set(context.repos)):
-            return self._build_single(given, shard_dir)
-        return self._build_partition(given, shard_dir, context)
+        with using_facts_cache(facts_cache_for(context.settings.get(FACTS_CACHE_SETTING))):
+            if context.segments_of is None and (not context.repos or {s.repo for s in given} <= set(context.repos)):
+                return self._build_single(given, shard_dir)
+            return self._build_partition(given, shard_dir, context)
 
     def _build_single(self, segments: list[Segment], shard_dir: Path) -> BuildStats:
         built = graph_of(segments, keep=True)
@@ -143,11 +161,11 @@ class GraphModality:
             if seg.repo not in mine_repos:
                 pool[seg.repo].append(seg)
         if context.segments_of is not None:
-            peers = [p for p in context.peers if p not in mine_repos]
+            peers = [p for p in context.peers if p not in mine_repos and not is_revision(p)]
             paths_of = context.paths_of or (lambda r: ())
             load = context.segments_of
         else:
-            peers = sorted(pool)
+            peers = sorted(r for r in pool if not is_revision(r))
 
             def paths_of(r: str) -> Sequence[str]:
                 return sorted({s.path for s in pool[r]})
@@ -201,7 +219,7 @@ class GraphModality:
         """Which previous partitions (repository -> folder) a change to ``changed`` makes stale
         (``paths``: the files of each changed repository still indexed, ``segments_of`` their
         segments now); see ``links.stale``."""
-        provided = {r: provided_names(r, p) for r, p in paths.items()}
+        provided = {r: provided_names(r, p) for r, p in paths.items() if not is_revision(r)}
         surfaces = {r: surface_of(r, segments_of([r])) for r in paths}
         return stale(changed, previous, provided, surfaces)
 
@@ -226,9 +244,10 @@ def _provided(build: str, repo: str, paths_of: Callable[[str], Sequence[str]]) -
     return found
 
 
-def compute_centrality(segments: Sequence[Segment]) -> dict[str, float]:
+def compute_centrality(segments: Sequence[Segment], settings: Mapping[str, str] | None = None) -> dict[str, float]:
     """Segment id -> PageRank x node count over the usage graph of ``segments``."""
-    built = graph_of(segments, keep=True)
+    with using_facts_cache(facts_cache_for((settings or {}).get(FACTS_CACHE_SETTING))):
+        built = graph_of(segments, keep=True)
     return {node.id: float(built.pagerank[i]) for i, node in enumerate(built.data.nodes) if node.kind != "module"}
 
 
@@ -238,6 +257,6 @@ def fourfold_register_modalities(register: Callable[[Any], None]) -> None:
 
 
 @hookimpl
-def fourfold_compute_centrality(segments: Sequence[Segment]) -> Mapping[str, float] | None:
+def fourfold_compute_centrality(segments: Sequence[Segment], settings: Mapping[str, str]) -> Mapping[str, float] | None:
     """Centrality for the coordinator's boost (see ``centrality.py`` for the scale)."""
-    return compute_centrality(segments)
+    return compute_centrality(segments, settings)

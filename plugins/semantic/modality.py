@@ -43,7 +43,7 @@ from fourfold.plugins.semantic.embedding import (
 )
 from fourfold.plugins.semantic.skip import skipped_segments
 from fourfold.plugins.semantic.windows import Window, embed_key, segment_text, split_windows
-from fourfold.plugins.types import Hit, ModalityQuery, Segment, ShardResult
+from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, Segment, ShardResult
 
 __all__ = ["EMBED_BATCH", "IVF_THRESHOLD", "PRESETS", "SemanticModality", "SemanticShard", "nlist_for"]
 
@@ -138,6 +138,7 @@ class SemanticModality:
 
     name = "semantic"
     sharding = "repo"
+    masks_paths = True  # honours MASK_OPTION: a revision's shard may be a delta over its base's
 
     def __init__(self, embedders: EmbedderFactories = None) -> None:
         self._embedders = embedders
@@ -480,7 +481,8 @@ class SemanticShard:
 
     def _allowed_segments(self, query: ModalityQuery) -> np.ndarray | None:
         """A boolean mask over segments for the repo/language/path filters, or None without filters."""
-        if not (query.repos or query.languages or query.path_glob):
+        hidden = set(query.options[MASK_OPTION].split("\n")) if query.options.get(MASK_OPTION) else set()
+        if not (query.repos or query.languages or query.path_glob or hidden):
             return None
         segs = self._files.segments
         mask = np.ones(len(segs), dtype=bool)
@@ -493,6 +495,8 @@ class SemanticShard:
         if query.path_glob:
             glob = query.path_glob
             mask &= np.fromiter((fnmatch.fnmatchcase(p, glob) for p in self._paths), bool, len(segs))
+        if hidden:
+            mask &= np.fromiter((p not in hidden for p in self._paths), bool, len(segs))
         return mask
 
     def _fold(self, ids: np.ndarray, scores: np.ndarray, k: int) -> tuple[Hit, ...]:

@@ -32,7 +32,7 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,9 +41,9 @@ from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.structural.extract import KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
-from fourfold.plugins.types import FALLBACK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult
+from fourfold.plugins.types import FALLBACK_OPTION, MASK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult
 
-__all__ = ["INDEX_FILE", "SCHEMA_VERSION", "StructuralShard", "build_shard", "trigrams"]
+__all__ = ["INDEX_FILE", "SCHEMA_VERSION", "StructuralShard", "build_shard", "merge_parts", "trigrams"]
 
 INDEX_FILE = "structural.sqlite"
 SCHEMA_VERSION = "1"
@@ -345,9 +345,12 @@ class StructuralShard:
                 rows = self._query(where, params, query, kinds, repos)
         else:
             rows = self._query(where, params, query, kinds, repos)
+        hidden = set(query.options[MASK_OPTION].split("\n")) if query.options.get(MASK_OPTION) else ()
         for values in rows:
             row = _Row(*values)
             if query.path_glob and not _path_matches(row.path, query.path_glob):
+                continue
+            if hidden and row.path in hidden:
                 continue
             yield row
 
@@ -423,6 +426,27 @@ def _home_prior(path: str, name: str) -> float:
     if stem and stem == name.lower().replace("_", ""):
         prior += 0.02
     return prior
+
+
+def merge_parts(parts: Sequence[ShardResult], k: int) -> ShardResult:
+    """One answer from answers over disjoint files of one repository (a revision's delta shard and
+    its base), as one shard holding them all would give it: the class cut of :meth:`StructuralShard.search`
+    applied to the union (an exact match anywhere leaves prefix and fuzzy ones out)."""
+    best = max((h.score for p in parts for h in p.hits), default=0.0)
+    cut = QUALIFIED if best >= QUALIFIED else PREFIX if best >= PREFIX else 0.0
+    kept = [p for p in parts if p.hits and p.hits[0].score >= cut]
+    hits = sorted((h for p in kept for h in p.hits if h.score >= cut), key=lambda h: (-h.score, h.path, h.start_line))
+    found = any(p.hits for p in parts)
+    follow_ups: list[FollowUp] = []
+    for f in () if found else (f for p in parts for f in p.follow_ups):
+        if f not in follow_ups:  # the same fuzzy round, asked by both parts
+            follow_ups.append(f)
+    return ShardResult(
+        hits=tuple(hits[:k]),
+        total_matches=sum(p.total_matches for p in kept),
+        notes=tuple(dict.fromkeys(n for p in parts for n in p.notes)),
+        follow_ups=tuple(follow_ups),
+    )
 
 
 def _hit(score: float, row: _Row) -> Hit:

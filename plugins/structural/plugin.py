@@ -8,14 +8,14 @@ modality indexes those segments per shard (:mod:`.index`) and answers symbol loo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from fourfold.errors import NoIndex
-from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins import BuildContext, BuildStats, Segment, ShardResult, hookimpl
 from fourfold.plugins.structural.extract import EXTRACTOR_VERSION
-from fourfold.plugins.structural.index import INDEX_FILE, StructuralShard, build_shard
+from fourfold.plugins.structural.index import INDEX_FILE, StructuralShard, build_shard, merge_parts
 
 __all__ = ["EXTRACTOR_NAME", "EXTRACTOR_REFERENCE", "StructuralModality"]
 
@@ -29,7 +29,12 @@ class StructuralModality:
 
     name = "structural"
     sharding = "repo"
+    masks_paths = True  # honours MASK_OPTION: a revision's shard may be a delta over its base's
     real = True
+
+    def merge_parts(self, parts: Sequence[ShardResult], k: int) -> ShardResult:
+        """A delta shard's two answers as one (keeps the class cut; see ``index.merge_parts``)."""
+        return merge_parts(parts, k)
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Index the definition segments of one shard (a rebuild is cheap, so nothing is reused)."""

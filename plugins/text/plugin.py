@@ -23,6 +23,7 @@ class TextModality:
 
     name = "text"
     sharding = "repo"
+    masks_paths = True  # honours MASK_OPTION: a revision's shard may be a delta over its base's
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         return build_shard(segments, shard_dir)

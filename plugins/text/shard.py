@@ -31,7 +31,7 @@ from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher,
 from fourfold.plugins.text.storage import PostingLists, StringTable
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
-from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult
 
 __all__ = ["MODES", "TextShard"]
 
@@ -213,6 +213,9 @@ class TextShard:
         if query.path_glob:
             rx = compile_glob(query.path_glob)
             narrow(np.fromiter((rx.match(p) is not None for p in self.paths), dtype=bool, count=self.n_files))
+        if query.options.get(MASK_OPTION):
+            hidden = set(query.options[MASK_OPTION].split("\n"))
+            narrow(np.fromiter((p not in hidden for p in self.paths), dtype=bool, count=self.n_files))
         return mask
 
     def _evaluate(self, q: Query, decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64] | None:

@@ -13,7 +13,9 @@ store by a fresh process:
 For each set and each code tree (this one, and with ``--baseline`` another checkout, e.g. the
 layout before a change) the table gives each component's bytes over the indexed bytes: the
 segment databases, each modality's shards, the catalog (its per-file cache), the manifests;
-hard-linked files are counted once. Then, interleaved over ``--rounds`` (A, B, A, B ...), medians:
+hard-linked files are counted once. Then, interleaved over ``--rounds`` (A, B, A, B ...), medians of
+the CPU milliseconds each read takes in its process (wall time on a shared machine measures the
+neighbours):
 
 * ``segment_rows``: 50 random segment ids looked up with their repositories (what the snippet and
   rerank steps ask), on a fresh reader (connections opened) and on a warm one;
@@ -89,10 +91,12 @@ def components(home: Path) -> dict[str, int]:
     for m in MODALITIES:
         out[m] = _bytes([g / m for g in gens if (g / m).is_dir()], seen)
     out["catalog"] = _bytes([p for p in home.glob("catalog.sqlite*")], seen)
+    out["graph facts cache"] = _bytes([p for p in home.glob("cache/graph-facts*")], seen)
     out["manifests"] = _bytes([g / "manifest.json" for g in gens], seen)
-    everything = _bytes([home], seen)  # what is left: locks, ids, progress files (embeddings: none built)
-    out["other"] = everything
+    embeddings = _bytes([p for p in home.glob("cache/embeddings*")], seen)  # none built: not counted
+    out["other"] = _bytes([home], seen)  # what is left: locks, ids, progress files
     out["total"] = sum(out.values())
+    out["(embeddings, not counted)"] = embeddings
     return out
 
 
@@ -133,9 +137,9 @@ def reads(store: Any, seed: int) -> dict[str, float]:
 
     rng = random.Random(seed)
     reader = store.require_live()
-    t = time.perf_counter()
+    t = time.process_time()
     every = list(reader.segments())
-    stream_ms = (time.perf_counter() - t) * 1000
+    stream_ms = (time.process_time() - t) * 1000
     picked = rng.sample(every, 50)
     ids, repos = [s.id for s in picked], [s.repo for s in picked]
     files = rng.sample(sorted({(s.repo, s.path) for s in every}), 20)
@@ -146,26 +150,26 @@ def reads(store: Any, seed: int) -> dict[str, float]:
     del every
     out: dict[str, float] = {"stream": stream_ms}
     fresh = store.reader(reader.name)
-    t = time.perf_counter()
+    t = time.process_time()
     rows = fresh.segment_rows(ids, repos=repos)
-    out["segment_rows cold"] = (time.perf_counter() - t) * 1000
+    out["segment_rows cold"] = (time.process_time() - t) * 1000
     assert len(rows) == 50
     warm = []
     for _ in range(5):
-        t = time.perf_counter()
+        t = time.process_time()
         fresh.segment_rows(ids, repos=repos)
-        warm.append((time.perf_counter() - t) * 1000)
+        warm.append((time.process_time() - t) * 1000)
     out["segment_rows warm"] = statistics.median(warm)
     snip = []
     for _ in range(5):
-        t = time.perf_counter()
+        t = time.process_time()
         Engine._snippets(fresh, hits)
-        snip.append((time.perf_counter() - t) * 1000)
+        snip.append((time.process_time() - t) * 1000)
     out["snippets"] = statistics.median(snip)
-    t = time.perf_counter()
+    t = time.process_time()
     for repo, path in files:
         read_file(fresh, repo, path)
-    out["read_file x20"] = (time.perf_counter() - t) * 1000
+    out["read_file x20"] = (time.process_time() - t) * 1000
     fresh.close()
     reader.close()
     return out

@@ -79,7 +79,7 @@ def _check_reads_exactly(reader: GenerationReader, repo: str, expected: list[Seg
     assert reader.paths(repo) == sorted(by_file)
     rows = reader.segment_rows([s.id for s in expected], repos=[repo])
     assert rows == {s.id: s for s in expected}
-    centrality = get_registry().pm.hook.fourfold_compute_centrality(segments=expected) or {}
+    centrality = get_registry().pm.hook.fourfold_compute_centrality(segments=expected, settings={}) or {}
     assert reader.centrality([s.id for s in expected], repos=[repo]) == {
         s.id: pytest.approx(float(centrality.get(s.id, 0.0))) for s in expected
     }
@@ -156,8 +156,12 @@ def test_a_generation_in_the_old_layout_reads_the_same_and_the_next_build_rewrit
         manifest.read_text().replace(f'"carry_key": "{live.manifest["carry_key"]}"', '"carry_key": "v1"')
     )
     old = store.require_live()
+    places = {}
     for root, name in repos:
         _check_reads_exactly(old, name, _expected(root, name))
+        legacy = open_segment_db(old.segment_db(name), name)
+        places[name] = sorted(legacy.places())
+        legacy.close()
     build_generation(store, [], modalities=["text"])  # another carry key: nothing is linked from the old layout
     new = store.require_live()
     assert new.name != old.name
@@ -166,6 +170,9 @@ def test_a_generation_in_the_old_layout_reads_the_same_and_the_next_build_rewrit
         with sqlite3.connect(new.segment_db(name)) as conn:
             assert conn.execute("PRAGMA user_version").fetchone() == (segdb.SEGMENTS_FORMAT,)
         _check_reads_exactly(new, name, _expected(root, name))
+        packed = open_segment_db(new.segment_db(name), name)
+        assert sorted(packed.places()) == places[name]  # what revision deltas match on, in both layouts
+        packed.close()
 
 
 def test_a_database_of_a_newer_format_is_refused_not_misread(tmp_path: Path) -> None:

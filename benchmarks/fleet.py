@@ -127,6 +127,12 @@ def make_fleet(sources: list[tuple[str, list[Path]]], dest: Path) -> None:
             shutil.copyfile(f, repo / f.name)
 
 
+def cpu_seconds() -> float:
+    """CPU of this process and of its children that ended (the segmenter's pool ends with a build)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -143,9 +149,10 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
 
     def timed(label: str, adds: list[tuple[Path, str]], modalities: list[str]) -> None:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), cpu_seconds()
         summary = build_generation(store, adds, modalities=modalities)
         out[label] = time.perf_counter() - t
+        out[f"{label}: cpu"] = cpu_seconds() - cpu  # with the segmenter's worker processes
         out[f"{label}: shards built"] = summary.shards - summary.carried_shards
         out[f"{label}: live"] = summary.live_seconds  # the new generation answers from here on
 
@@ -186,7 +193,7 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
         out["stages"] = build_stages(store)
         live = store.require_live()
         out["own bytes"] = sum(own_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (second.name,))
-        out["base bytes"] = sum(own_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (params["package"],))
+        out["base bytes"] = sum(all_bytes(live.shard_dir(s)) for s in live.shards() if s.repos == (params["package"],))
     elif kind.startswith("scale-"):
         out.update(scale_child(kind, params, store, work))
     out["rss_mb"] = rss_mb()
@@ -197,6 +204,10 @@ def build_stages(store: Any) -> dict[str, float]:
     """CPU seconds by stage of the live generation's build (``IndexSummary.stages``)."""
     summary = store.require_live().manifest["summary"]
     return {k: v["cpu_seconds"] for k, v in summary.get("stages", {}).items()}
+
+
+def all_bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def own_bytes(folder: Path) -> int:
@@ -477,8 +488,8 @@ def branch_section(args: argparse.Namespace, rows: list[tuple[str, str, str]]) -
     for key, rs in runs.items():
         first_s = statistics.median(r["first"]["build"] for r in rs)
         second_s = statistics.median(r["second"]["build"] for r in rs)
-        first_cpu = statistics.median(sum(r["first"]["stages"].values()) for r in rs)
-        second_cpu = statistics.median(sum(r["second"]["stages"].values()) for r in rs)
+        first_cpu = statistics.median(r["first"]["build: cpu"] for r in rs)
+        second_cpu = statistics.median(r["second"]["build: cpu"] for r in rs)
         stages = {
             k: statistics.median(r["second"]["stages"].get(k, 0.0) for r in rs) for k in rs[0]["second"]["stages"]
         }

@@ -116,6 +116,13 @@ def test_sync_rpc_branches_groups_and_a_push(fleet: Fleet) -> None:
         assert hits and {h.repo for h in hits} == {"alpha@release+1.0"}
         assert {h.revision for h in hits} == {"release/1.0"} and all(len(h.commit) == 40 for h in hits)
         assert not search(stub, "alpha_release_only", repos=("alpha",)).hits
+        # ... served from a delta shard (alpha's, linked, plus the file the branch added) by the workers
+        from fourfold.index.store import IndexStore
+
+        live = IndexStore(fleet.home).require_live()
+        assert {live.shard(m, "alpha@release+1.0").base for m in ("text", "structural")} == {"alpha"}
+        shared = search(stub, "alpha_core", repos=("alpha@release/1.0",)).hits
+        assert [(h.repo, h.path) for h in shared] == [("alpha@release+1.0", "alpha/core.py")]
 
         # group:payments reads alpha (every revision) and beta, never gamma
         seen = {h.repo for h in search(stub, "def", token=PAY).hits}

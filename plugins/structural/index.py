@@ -1,16 +1,22 @@
 """The structural shard: definitions in SQLite, a name-trigram table for fuzzy lookups.
 
-One file per shard, ``structural.sqlite``::
+One file per shard, ``structural.sqlite`` (format 2; format 1 shards are still read)::
 
-    meta(key, value)                    schema version, counts
-    defs(id, segment_id, repo, path, language, start_line, end_line,
-         name, lname, qualified_name, rqualified, lparent, kind, signature)
+    meta(key, value)                    schema version, counts, the width of a posting
+    files(id, repo, path, language)     each file once
+    defs(id, segment_id, file, start_line, end_line, name, lname, qualified_name, rqualified,
+         lparent, kind, signature)
     names(id, lname, ntrigrams)         distinct lowercase names
-    trigrams(trigram, name_id)          padded trigrams of each distinct name
+    trigrams(trigram, ids)              padded trigrams of the distinct names: each trigram's name
+                                        ids, ascending, as one little-endian array (u2 or u4)
 
 ``rqualified`` is the lowercase qualified name reversed, so that "qualified name ends with
 ``session.send``" is an index range scan; ``lparent`` is the lowercase qualified name without its
-last component (``methods of X``).
+last component (``methods of X``). Stored compactly, read back as written: ``segment_id`` is its
+10 bytes when it is 20 lowercase hex digits; ``lname`` NULL when it is the name (lookups go through
+an index on ``coalesce(lname, name)``); ``qualified_name`` NULL when it is the name; ``kind`` its
+position in ``KINDS`` when it is one. Format 1 repeated repo, path and language on every row and
+kept one (trigram, name) row per pair: 4.2x the indexed bytes of typeshed's stubs.
 
 Ranking is by class so that hits from many shards merge by score alone:
 
@@ -35,7 +41,9 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
@@ -46,7 +54,10 @@ from fourfold.plugins.types import FALLBACK_OPTION, MASK_OPTION, FollowUp, Hit, 
 __all__ = ["INDEX_FILE", "SCHEMA_VERSION", "StructuralShard", "build_shard", "merge_parts", "trigrams"]
 
 INDEX_FILE = "structural.sqlite"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+#: Older formats this code still reads.
+_READABLE = ("1", SCHEMA_VERSION)
+
 
 EXACT, QUALIFIED, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 _MIN_SIMILARITY = 0.3
@@ -67,22 +78,50 @@ _KIND_PRIOR = {
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (id INTEGER PRIMARY KEY, repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL);
 CREATE TABLE defs (
-    id INTEGER PRIMARY KEY, segment_id TEXT NOT NULL, repo TEXT NOT NULL, path TEXT NOT NULL,
-    language TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-    name TEXT NOT NULL, lname TEXT NOT NULL, qualified_name TEXT NOT NULL,
-    rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind TEXT NOT NULL, signature TEXT NOT NULL
+    id INTEGER PRIMARY KEY, segment_id NOT NULL, file INTEGER NOT NULL, start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL, name TEXT NOT NULL, lname TEXT, qualified_name TEXT,
+    rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind NOT NULL, signature TEXT NOT NULL
 );
 CREATE TABLE names (id INTEGER PRIMARY KEY, lname TEXT NOT NULL UNIQUE, ntrigrams INTEGER NOT NULL);
-CREATE TABLE trigrams (trigram TEXT NOT NULL, name_id INTEGER NOT NULL, PRIMARY KEY (trigram, name_id))
-    WITHOUT ROWID;
+CREATE TABLE trigrams (trigram TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 """
 _INDEXES = """
-CREATE INDEX defs_lname ON defs (lname);
+CREATE INDEX defs_lname ON defs (coalesce(lname, name));
 CREATE INDEX defs_rqualified ON defs (rqualified);
 CREATE INDEX defs_lparent ON defs (lparent);
 """
-_COLUMNS = "segment_id, repo, path, language, start_line, end_line, name, qualified_name, kind, signature"
+#: A posting's integer while a shard has fewer than 65,536 distinct names.
+_POSTING_WIDTH = "<u2"
+_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+_HEX_ID = re.compile(r"[0-9a-f]{20}")
+
+
+class _Layout(NamedTuple):
+    """What a format's queries name: the columns of a ``_Row``, the tables, the lowercase name."""
+
+    columns: str
+    tables: str
+    lname: str
+    filters: tuple[str, str, str]  # kind, language, repo
+
+
+_LAYOUTS = {
+    "1": _Layout(
+        "segment_id, repo, path, language, start_line, end_line, name, qualified_name, kind, signature",
+        "defs",
+        "lname",
+        ("kind", "language", "repo"),
+    ),
+    "2": _Layout(
+        "d.segment_id, f.repo, f.path, f.language, d.start_line, d.end_line, d.name, d.qualified_name, d.kind,"
+        " d.signature",
+        "defs d JOIN files f ON f.id = d.file",
+        "coalesce(d.lname, d.name)",
+        ("d.kind", "f.language", "f.repo"),
+    ),
+}
 
 
 def trigrams(name: str) -> set[str]:
@@ -103,9 +142,12 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     tmp.unlink(missing_ok=True)
     db = sqlite3.connect(tmp)
     try:
+        db.execute("PRAGMA journal_mode = OFF")  # a new file renamed into place when whole: nothing to roll back
+        db.execute("PRAGMA synchronous = OFF")
         db.executescript(_SCHEMA)
         count = 0
         names: dict[str, int] = {}
+        files: dict[tuple[str, str, str], int] = {}
         rows = []
         for seg in segments:
             if not seg.is_definition or not seg.symbol:
@@ -114,32 +156,50 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
             lqualified = qualified.lower()
             lname = seg.symbol.lower()
             names.setdefault(lname, len(names) + 1)
+            file = files.setdefault((seg.repo, seg.path, seg.language), len(files) + 1)
+            kind = seg.kind or ""
             rows.append((
-                seg.id, seg.repo, seg.path, seg.language, seg.start_line, seg.end_line, seg.symbol, lname,
-                qualified, lqualified[::-1], lqualified.rpartition(".")[0], seg.kind or "", seg.signature or "",
+                bytes.fromhex(seg.id) if _HEX_ID.fullmatch(seg.id) else seg.id, file, seg.start_line, seg.end_line,
+                seg.symbol, None if lname == seg.symbol else lname, None if qualified == seg.symbol else qualified,
+                lqualified[::-1], lqualified.rpartition(".")[0], _KIND_CODE.get(kind, kind), seg.signature or "",
             ))  # fmt: skip
             count += 1
         db.executemany(
-            "INSERT INTO defs (segment_id, repo, path, language, start_line, end_line, name, lname,"
-            " qualified_name, rqualified, lparent, kind, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO files (id, repo, path, language) VALUES (?,?,?,?)", ((i, *k) for k, i in files.items())
+        )
+        db.executemany(
+            "INSERT INTO defs (segment_id, file, start_line, end_line, name, lname, qualified_name, rqualified,"
+            " lparent, kind, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
         db.executemany(
             "INSERT INTO names (id, lname, ntrigrams) VALUES (?,?,?)",
             ((i, n, len(trigrams(n))) for n, i in names.items()),
         )
+        postings: dict[str, list[int]] = {}
+        for n, i in names.items():  # ids ascend: each posting list is sorted
+            for t in trigrams(n):
+                postings.setdefault(t, []).append(i)
+        width = _POSTING_WIDTH if len(names) < 1 << 16 else "<u4"
         db.executemany(
-            "INSERT INTO trigrams (trigram, name_id) VALUES (?,?)",
-            ((t, i) for n, i in names.items() for t in trigrams(n)),
+            "INSERT INTO trigrams (trigram, ids) VALUES (?,?)",
+            ((t, np.asarray(ids, dtype=width).tobytes()) for t, ids in postings.items()),
         )
         db.executescript(_INDEXES)
         db.executemany(
             "INSERT INTO meta (key, value) VALUES (?,?)",
-            [("schema_version", SCHEMA_VERSION), ("definitions", str(count)), ("names", str(len(names)))],
+            [
+                ("schema_version", SCHEMA_VERSION),
+                ("definitions", str(count)),
+                ("names", str(len(names))),
+                ("posting_width", width),
+            ],
         )
         db.commit()
     finally:
         db.close()
+    with open(tmp, "rb") as done:
+        os.fsync(done.fileno())
     os.replace(tmp, final)
     return BuildStats(segments=count, bytes_on_disk=final.stat().st_size)
 
@@ -174,11 +234,15 @@ class StructuralShard:
             version = self._db().execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise CorruptIndex(f"structural shard {path} cannot be read ({exc}); rebuild the index") from exc
-        if version is None or version[0] != SCHEMA_VERSION:
+        if version is None or version[0] not in _READABLE:
             found = version[0] if version else "none"
             raise CorruptIndex(
                 f"structural shard {path} has schema version {found}, expected {SCHEMA_VERSION}; rebuild the index"
             )
+        self._version = version[0]
+        self._layout = _LAYOUTS[self._version]
+        width = self._db().execute("SELECT value FROM meta WHERE key = 'posting_width'").fetchone()
+        self._width = width[0] if width else _POSTING_WIDTH
 
     def _db(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -273,14 +337,15 @@ class StructuralShard:
                 if found:
                     break
         else:
-            for row in self._select("lname = ?", (lname,), query, kinds):
+            for row in self._select(f"{self._layout.lname} = ?", (lname,), query, kinds):
                 if query.case_sensitive and row.name != symbol.name:
                     continue
                 found += 1
                 yield EXACT + _fraction(row, symbol, query.case_sensitive), row
             if found:
                 return
-            for row in self._select("lname > ? AND lname < ?", (lname, lname + "\uffff"), query, kinds):
+            low = self._layout.lname
+            for row in self._select(f"{low} > ? AND {low} < ?", (lname, lname + "\uffff"), query, kinds):
                 if query.case_sensitive and not row.name.startswith(symbol.name):
                     continue
                 found += 1
@@ -298,16 +363,7 @@ class StructuralShard:
         """
         lname = symbol.name.lower()
         grams = trigrams(lname)
-        marks = ",".join("?" * len(grams))
-        similar = (
-            self._db()
-            .execute(
-                f"SELECT n.lname, n.ntrigrams, COUNT(*) AS shared FROM trigrams t JOIN names n ON n.id = t.name_id"
-                f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ? ORDER BY shared DESC LIMIT ?",
-                (*grams, min(len(grams), max(2, len(grams) // 3)), _MAX_FUZZY_CANDIDATES),
-            )
-            .fetchall()
-        )
+        similar = self._similar(grams, min(len(grams), max(2, len(grams) // 3)))
         for name, size, shared in similar:
             if name == lname and not symbol.qualifier:
                 continue
@@ -322,8 +378,38 @@ class StructuralShard:
             if jaccard < _MIN_SIMILARITY and edit < _MIN_EDIT_SIMILARITY:
                 continue
             similarity = max(jaccard, edit)
-            for row in self._select("lname = ?", (name,), query, kinds):
+            for row in self._select(f"{self._layout.lname} = ?", (name,), query, kinds):
                 yield FUZZY + 0.7 * similarity + 0.25 * _fraction(row, symbol, False), row
+
+    def _similar(self, grams: set[str], least: int) -> list[tuple[str, int, int]]:
+        """(name, its trigram count, trigrams shared) of the names sharing at least ``least`` of
+        ``grams``, most shared first (then the first indexed), at most ``_MAX_FUZZY_CANDIDATES``."""
+        marks = ",".join("?" * len(grams))
+        db = self._db()
+        if self._version == "1":
+            return db.execute(
+                f"SELECT n.lname, n.ntrigrams, COUNT(*) AS shared FROM trigrams t JOIN names n ON n.id = t.name_id"
+                f" WHERE t.trigram IN ({marks}) GROUP BY t.name_id HAVING shared >= ? ORDER BY shared DESC LIMIT ?",
+                (*grams, least, _MAX_FUZZY_CANDIDATES),
+            ).fetchall()
+        lists = [
+            np.frombuffer(b, dtype=self._width)
+            for (b,) in db.execute(f"SELECT ids FROM trigrams WHERE trigram IN ({marks})", tuple(grams))
+        ]
+        if not lists:
+            return []
+        ids, counts = np.unique(np.concatenate(lists), return_counts=True)
+        keep = counts >= least
+        ids, counts = ids[keep], counts[keep]
+        order = np.lexsort((ids, -counts))[:_MAX_FUZZY_CANDIDATES]  # most shared first, then by id
+        shared = {int(i): int(c) for i, c in zip(ids[order], counts[order], strict=True)}
+        found: dict[int, tuple[str, int]] = {}
+        picked = list(shared)
+        for start in range(0, len(picked), 500):
+            chunk = picked[start : start + 500]
+            q = f"SELECT id, lname, ntrigrams FROM names WHERE id IN ({','.join('?' * len(chunk))})"
+            found.update((i, (n, size)) for i, n, size in db.execute(q, chunk))
+        return [(*found[i], shared[i]) for i in picked if i in found]
 
     def _select(
         self, where: str, params: tuple[str, ...], query: ModalityQuery, kinds: tuple[str, ...]
@@ -347,7 +433,7 @@ class StructuralShard:
             rows = self._query(where, params, query, kinds, repos)
         hidden = set(query.options[MASK_OPTION].split("\n")) if query.options.get(MASK_OPTION) else ()
         for values in rows:
-            row = _Row(*values)
+            row = _Row(*values) if self._version == "1" else _row(values)
             if query.path_glob and not _path_matches(row.path, query.path_glob):
                 continue
             if hidden and row.path in hidden:
@@ -360,16 +446,35 @@ class StructuralShard:
         """The rows matching ``where`` and the kind, language and repository filters, up to the limit."""
         clauses = [where]
         args: list[str | int] = list(params)
-        for column, values in (("kind", kinds), ("language", query.languages), ("repo", repos)):
+        layout = self._layout
+        codes = [_KIND_CODE.get(k, k) for k in kinds] if self._version != "1" else list(kinds)
+        for column, values in zip(layout.filters, (codes, query.languages, repos), strict=True):
             if values:
                 clauses.append(f"{column} IN ({','.join('?' * len(values))})")
                 args.extend(values)
-        sql = f"SELECT {_COLUMNS} FROM defs WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
+        sql = f"SELECT {layout.columns} FROM {layout.tables} WHERE {' AND '.join(clauses)} LIMIT {_MAX_CANDIDATES}"
         return self._db().execute(sql, args)
 
 
 #: A variable that only binds a name from elsewhere: ``x = require('m')...`` or ``x = obj.x``.
 _ALIAS = re.compile(r"^\s*([\w$]+)\s*=\s*(?:require\s*\(.*|[\w$.]+\.\1\s*;?)\s*$", re.DOTALL)
+
+
+def _row(values: Sequence[Any]) -> _Row:
+    """A format-2 row as written: the id as hex, the qualified name and the kind spelled out."""
+    sid, repo, path, language, start, end, name, qualified, kind, signature = values
+    return _Row(
+        sid.hex() if isinstance(sid, bytes) else sid,
+        repo,
+        path,
+        language,
+        start,
+        end,
+        name,
+        name if qualified is None else qualified,
+        KINDS[kind] if isinstance(kind, int) else kind,
+        signature,
+    )
 
 
 def _is_alias(row: _Row) -> bool:

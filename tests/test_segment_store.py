@@ -271,3 +271,22 @@ def test_the_cache_entry_leaves_out_what_the_file_gives_back() -> None:
         '"qualified_name": null, "parent_id": null}]'
     )
     assert decode_segments(old, "r", "p", "python", b"c\n")[0]["content"] == "c"  # rows written before: as they are
+
+
+def test_the_cache_entry_derives_ids_from_places_and_keeps_the_others() -> None:
+    import json
+    from dataclasses import replace
+
+    import zstandard
+
+    data = (FIXTURES / "structural" / "auth.py").read_bytes()
+    segs = list(segment_file("r", "auth.py", "python", data).segments)
+    assert any(s.parent_id for s in segs)
+    packed = encode_segments(segs, "r", "auth.py", "python", data)
+    rows = json.loads(zstandard.ZstdDecompressor().decompress(packed))
+    assert not any("id" in d or "parent_id" in d for d in rows)  # every id is its place's, every parent in the file
+    assert [Segment(**d) for d in decode_segments(packed, "r", "auth.py", "python", data)] == segs
+    # an id that is not its place's and a parent outside the file are kept as they are
+    odd = [replace(segs[0], id="not-a-place"), replace(segs[1], parent_id="elsewhere"), *segs[2:]]
+    packed = encode_segments(odd, "r", "auth.py", "python", data)
+    assert [Segment(**d) for d in decode_segments(packed, "r", "auth.py", "python", data)] == odd

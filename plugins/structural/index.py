@@ -12,11 +12,13 @@ One file per shard, ``structural.sqlite`` (format 2; format 1 shards are still r
 
 ``rqualified`` is the lowercase qualified name reversed, so that "qualified name ends with
 ``session.send``" is an index range scan; ``lparent`` is the lowercase qualified name without its
-last component (``methods of X``). Stored compactly, read back as written: ``segment_id`` is its
-10 bytes when it is 20 lowercase hex digits; ``lname`` NULL when it is the name (lookups go through
-an index on ``coalesce(lname, name)``); ``qualified_name`` NULL when it is the name; ``kind`` its
-position in ``KINDS`` when it is one. Format 1 repeated repo, path and language on every row and
-kept one (trigram, name) row per pair: 4.2x the indexed bytes of typeshed's stubs.
+last component (``methods of X``: a scan, its ``LIKE '%.x'`` uses no index, so it has none).
+Names are distinct by construction and looked up by id only (no index on them). Stored compactly,
+read back as written: ``segment_id`` is its 10 bytes when it is 20 lowercase hex digits; ``lname``
+NULL when it is the name (lookups go through an index on ``coalesce(lname, name)``);
+``qualified_name`` NULL when it is the name; ``kind`` its position in ``KINDS`` when it is one.
+Format 1 repeated repo, path and language on every row, kept one (trigram, name) row per pair and
+indexed lparent and names: 4.2x the indexed bytes of typeshed's stubs (format 2: 2.5x).
 
 Ranking is by class so that hits from many shards merge by score alone:
 
@@ -84,13 +86,12 @@ CREATE TABLE defs (
     end_line INTEGER NOT NULL, name TEXT NOT NULL, lname TEXT, qualified_name TEXT,
     rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind NOT NULL, signature TEXT NOT NULL
 );
-CREATE TABLE names (id INTEGER PRIMARY KEY, lname TEXT NOT NULL UNIQUE, ntrigrams INTEGER NOT NULL);
+CREATE TABLE names (id INTEGER PRIMARY KEY, lname TEXT NOT NULL, ntrigrams INTEGER NOT NULL);
 CREATE TABLE trigrams (trigram TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
 """
 _INDEXES = """
 CREATE INDEX defs_lname ON defs (coalesce(lname, name));
 CREATE INDEX defs_rqualified ON defs (rqualified);
-CREATE INDEX defs_lparent ON defs (lparent);
 """
 #: A posting's integer while a shard has fewer than 65,536 distinct names.
 _POSTING_WIDTH = "<u2"

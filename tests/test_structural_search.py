@@ -311,7 +311,8 @@ def test_format_2_answers_as_format_1_did_and_format_1_still_reads(tmp_path: Pat
     # a qualified name equal to the name and one that is not
     odd = [
         Segment(id="Odd-Id", repo="fx", path="odd.py", language="python", start_line=1, end_line=2, content="",
-                content_hash="", symbol="OddThing", kind="widget", signature="OddThing = 1", qualified_name="OddThing"),
+                content_hash="", symbol="OddThing", kind="widget", signature="OddThing = '\0'",
+                qualified_name="OddThing"),
         Segment(id=segment_id("fx", "odd.py", 3, 4, "Box.OddThing"), repo="fx", path="odd.py", language="python",
                 start_line=3, end_line=4, content="", content_hash="", symbol="OddThing", kind="method",
                 signature="def OddThing(self)", qualified_name="Box.OddThing"),
@@ -326,6 +327,8 @@ def test_format_2_answers_as_format_1_did_and_format_1_still_reads(tmp_path: Pat
     assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
     assert db.execute("SELECT COUNT(*) FROM files").fetchone() == (len(FILES) + 1,)
     assert db.execute("SELECT COUNT(*) FROM defs WHERE typeof(segment_id) = 'blob'").fetchone()[0] == len(segments) - 2
+    # every signature but the one with a NUL in it is a place in its file's compressed list
+    assert db.execute("SELECT COUNT(*) FROM defs WHERE typeof(signature) != 'integer'").fetchone()[0] == 1
     db.close()
     texts = [s.symbol or "" for s in segments[1:]] + [s.qualified_name or "" for s in segments[1:]]
     texts += [t[:3] for t in texts] + [t[:-1] + "x" for t in texts if len(t) > 4] + ["Box.", "oddthing", "Odthing"]
@@ -347,6 +350,6 @@ def test_format_2_answers_as_format_1_did_and_format_1_still_reads(tmp_path: Pat
     assert asked > len(texts) * 2  # most of them found something
     got = new.search(ModalityQuery(text="oddthing", k=5)).hits
     assert {(h.segment_id, h.symbol, h.kind, h.snippet) for h in got} == {
-        ("Odd-Id", "OddThing", "widget", "OddThing = 1"),
+        ("Odd-Id", "OddThing", "widget", "OddThing = '\0'"),
         (odd[1].id, "OddThing", "method", "def OddThing(self)"),
     }

@@ -3,7 +3,8 @@
 One file per shard, ``structural.sqlite`` (format 2; format 1 shards are still read)::
 
     meta(key, value)                    schema version, counts, the width of a posting
-    files(id, repo, path, language)     each file once
+    files(id, repo, path, language,     each file once, with the signatures of its definitions
+          signatures)                   (zstd-compressed, NUL-separated)
     defs(id, segment_id, file, start_line, end_line, name, lname, qualified_name, rqualified,
          lparent, kind, signature)
     names(id, lname, ntrigrams)         distinct lowercase names
@@ -16,7 +17,9 @@ last component (``methods of X``: a scan, its ``LIKE '%.x'`` uses no index, so i
 Names are distinct by construction and looked up by id only (no index on them). Stored compactly,
 read back as written: ``segment_id`` is its 10 bytes when it is 20 lowercase hex digits; ``lname``
 NULL when it is the name (lookups go through an index on ``coalesce(lname, name)``);
-``qualified_name`` NULL when it is the name; ``kind`` its position in ``KINDS`` when it is one.
+``qualified_name`` NULL when it is the name; ``kind`` its position in ``KINDS`` when it is one;
+``signature`` its position in its file's ``signatures`` (read only for the hits and the variables
+that ask for it; a file's 40 signatures compress 4x together, not apart).
 Format 1 repeated repo, path and language on every row, kept one (trigram, name) row per pair and
 indexed lparent and names: 4.2x the indexed bytes of typeshed's stubs (format 2: 2.5x).
 
@@ -36,6 +39,7 @@ out when a definition of the name itself matches.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 import sqlite3
@@ -46,6 +50,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.modality import BuildStats
@@ -80,11 +85,13 @@ _KIND_PRIOR = {
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE files (id INTEGER PRIMARY KEY, repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY, repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL, signatures BLOB
+);
 CREATE TABLE defs (
     id INTEGER PRIMARY KEY, segment_id NOT NULL, file INTEGER NOT NULL, start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL, name TEXT NOT NULL, lname TEXT, qualified_name TEXT,
-    rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind NOT NULL, signature TEXT NOT NULL
+    rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind NOT NULL, signature NOT NULL
 );
 CREATE TABLE names (id INTEGER PRIMARY KEY, lname TEXT NOT NULL, ntrigrams INTEGER NOT NULL);
 CREATE TABLE trigrams (trigram TEXT PRIMARY KEY, ids BLOB NOT NULL) WITHOUT ROWID;
@@ -95,6 +102,10 @@ CREATE INDEX defs_rqualified ON defs (rqualified);
 """
 #: A posting's integer while a shard has fewer than 65,536 distinct names.
 _POSTING_WIDTH = "<u2"
+_COMPRESS = zstandard.ZstdCompressor(level=9, write_content_size=True, write_checksum=False)
+_DECOMPRESS = zstandard.ZstdDecompressor()
+#: Files whose signatures a loaded shard keeps decoded.
+_SIGNATURE_FILES = 1024
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 _HEX_ID = re.compile(r"[0-9a-f]{20}")
 
@@ -117,7 +128,7 @@ _LAYOUTS = {
     ),
     "2": _Layout(
         "d.segment_id, f.repo, f.path, f.language, d.start_line, d.end_line, d.name, d.qualified_name, d.kind,"
-        " d.signature",
+        " d.signature, d.file",
         "defs d JOIN files f ON f.id = d.file",
         "coalesce(d.lname, d.name)",
         ("d.kind", "f.language", "f.repo"),
@@ -149,6 +160,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
         count = 0
         names: dict[str, int] = {}
         files: dict[tuple[str, str, str], int] = {}
+        signatures: dict[int, list[str]] = {}
         rows = []
         for seg in segments:
             if not seg.is_definition or not seg.symbol:
@@ -159,14 +171,22 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
             names.setdefault(lname, len(names) + 1)
             file = files.setdefault((seg.repo, seg.path, seg.language), len(files) + 1)
             kind = seg.kind or ""
+            text = seg.signature or ""
+            signature: str | int = text
+            if text and "\0" not in text:  # its place in the file's list (NUL separates them)
+                mine = signatures.setdefault(file, [])
+                mine.append(text)
+                signature = len(mine) - 1
             rows.append((
                 bytes.fromhex(seg.id) if _HEX_ID.fullmatch(seg.id) else seg.id, file, seg.start_line, seg.end_line,
                 seg.symbol, None if lname == seg.symbol else lname, None if qualified == seg.symbol else qualified,
-                lqualified[::-1], lqualified.rpartition(".")[0], _KIND_CODE.get(kind, kind), seg.signature or "",
+                lqualified[::-1], lqualified.rpartition(".")[0], _KIND_CODE.get(kind, kind), signature,
             ))  # fmt: skip
             count += 1
+        packed = {i: _COMPRESS.compress("\0".join(sigs).encode()) for i, sigs in signatures.items()}
         db.executemany(
-            "INSERT INTO files (id, repo, path, language) VALUES (?,?,?,?)", ((i, *k) for k, i in files.items())
+            "INSERT INTO files (id, repo, path, language, signatures) VALUES (?,?,?,?,?)",
+            ((i, *k, packed.get(i)) for k, i in files.items()),
         )
         db.executemany(
             "INSERT INTO defs (segment_id, file, start_line, end_line, name, lname, qualified_name, rqualified,"
@@ -217,6 +237,8 @@ class _Row:
     qualified_name: str
     kind: str
     signature: str
+    file: int = 0  # format 2: the file whose signatures ``sig`` points into
+    sig: int = -1  # format 2: the signature's position in its file's (``signature`` is then "")
 
 
 class StructuralShard:
@@ -244,6 +266,7 @@ class StructuralShard:
         self._layout = _LAYOUTS[self._version]
         width = self._db().execute("SELECT value FROM meta WHERE key = 'posting_width'").fetchone()
         self._width = width[0] if width else _POSTING_WIDTH
+        self._file_signatures = functools.lru_cache(maxsize=_SIGNATURE_FILES)(self._read_signatures)
 
     def _db(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
@@ -291,9 +314,9 @@ class StructuralShard:
         kept = [sr for sr in ranked if sr[0] >= cut]
         # `var compileTrust = require('./utils').compileTrust` binds a name defined elsewhere: when
         # that definition is in the index too, the binding is not an answer to "where is X defined"
-        if any(not _is_alias(row) for _, row in kept):
-            kept = [sr for sr in kept if not _is_alias(sr[1])]
-        hits = tuple(_hit(score, row) for score, row in kept[: query.k])
+        if any(not self._is_alias(row) for _, row in kept):
+            kept = [sr for sr in kept if not self._is_alias(sr[1])]
+        hits = tuple(_hit(score, row, self._signature(row)) for score, row in kept[: query.k])
         later: tuple[FollowUp, ...] = ()
         if defer and not kept and not query.case_sensitive and not symbol.members:
             later = (FollowUp(query.repos, {FUZZY_OPTION: "1"}, if_empty=True),)
@@ -382,6 +405,24 @@ class StructuralShard:
             for row in self._select(f"{self._layout.lname} = ?", (name,), query, kinds):
                 yield FUZZY + 0.7 * similarity + 0.25 * _fraction(row, symbol, False), row
 
+    def _signature(self, row: _Row) -> str:
+        """The row's signature, from its file's list when it points into it."""
+        return row.signature if row.sig < 0 else self._file_signatures(row.file)[row.sig]
+
+    def _read_signatures(self, file: int) -> list[str]:
+        found = self._db().execute("SELECT signatures FROM files WHERE id = ?", (file,)).fetchone()
+        if found is None or found[0] is None:
+            raise CorruptIndex(f"structural shard: file {file} has no signatures; rebuild the index")
+        signatures: list[str] = _DECOMPRESS.decompress(found[0]).decode().split("\0")
+        return signatures
+
+    def _is_alias(self, row: _Row) -> bool:
+        """Whether ``row`` is a variable binding a name defined elsewhere (an import, a re-export)."""
+        if row.kind not in ("variable", "constant"):
+            return False
+        signature = self._signature(row)
+        return bool(signature) and _ALIAS.match(signature) is not None
+
     def _similar(self, grams: set[str], least: int) -> list[tuple[str, int, int]]:
         """(name, its trigram count, trigrams shared) of the names sharing at least ``least`` of
         ``grams``, most shared first (then the first indexed), at most ``_MAX_FUZZY_CANDIDATES``."""
@@ -463,7 +504,8 @@ _ALIAS = re.compile(r"^\s*([\w$]+)\s*=\s*(?:require\s*\(.*|[\w$.]+\.\1\s*;?)\s*$
 
 def _row(values: Sequence[Any]) -> _Row:
     """A format-2 row as written: the id as hex, the qualified name and the kind spelled out."""
-    sid, repo, path, language, start, end, name, qualified, kind, signature = values
+    sid, repo, path, language, start, end, name, qualified, kind, signature, file = values
+    pointer = isinstance(signature, int)
     return _Row(
         sid.hex() if isinstance(sid, bytes) else sid,
         repo,
@@ -474,13 +516,10 @@ def _row(values: Sequence[Any]) -> _Row:
         name,
         name if qualified is None else qualified,
         KINDS[kind] if isinstance(kind, int) else kind,
-        signature,
+        "" if pointer else signature,
+        file,
+        signature if pointer else -1,
     )
-
-
-def _is_alias(row: _Row) -> bool:
-    """Whether ``row`` is a variable binding a name defined elsewhere (an import, a re-export)."""
-    return row.kind in ("variable", "constant") and bool(row.signature) and _ALIAS.match(row.signature) is not None
 
 
 def _path_matches(path: str, glob: str) -> bool:
@@ -555,7 +594,7 @@ def merge_parts(parts: Sequence[ShardResult], k: int) -> ShardResult:
     )
 
 
-def _hit(score: float, row: _Row) -> Hit:
+def _hit(score: float, row: _Row, signature: str) -> Hit:
     return Hit(
         segment_id=row.segment_id,
         repo=row.repo,
@@ -567,5 +606,5 @@ def _hit(score: float, row: _Row) -> Hit:
         kind=row.kind,
         language=row.language,
         match_lines=(row.start_line,),
-        snippet=row.signature or row.qualified_name,
+        snippet=signature or row.qualified_name,
     )

@@ -31,6 +31,7 @@ than misread.
 from __future__ import annotations
 
 import bisect
+import collections
 import functools
 import json
 import os
@@ -88,6 +89,10 @@ _COMPRESS = zstandard.ZstdCompressor(level=9, write_content_size=True, write_che
 _DECOMPRESS = zstandard.ZstdDecompressor()
 #: Ids per ``IN (...)`` query (SQLite's default limit on bound parameters is far above).
 _CHUNK = 500
+#: Files whose text (and the blocks decompressed so far) a database keeps for lookups by id: hits
+#: cluster in files and the snippet, rerank and answer steps ask for the same segments again.
+_KEPT_FILES = 64
+_KEPT_BYTES = 4 << 20  # of compressed text; a file over a quarter of it is not kept
 
 
 def encode_file_text(data: bytes, block_bytes: int = 0) -> tuple[bytes, bytes]:
@@ -441,6 +446,30 @@ class _PackedDb:
     def __init__(self, conn: sqlite3.Connection, repo: str) -> None:
         self.conn = conn
         self.repo = repo
+        self._kept: collections.OrderedDict[int, tuple[str, str, FileText, int]] = collections.OrderedDict()
+        self._kept_bytes = 0
+
+    def _texts(self, file_ids: Iterable[int]) -> dict[int, tuple[str, str, FileText, int]]:
+        """(path, language, text, compressed size) of each file, from those kept or read (and kept)."""
+        out: dict[int, tuple[str, str, FileText, int]] = {}
+        missing = []
+        for f in file_ids:
+            entry = self._kept.get(f)
+            if entry is None:
+                missing.append(f)
+            else:
+                self._kept.move_to_end(f)
+                out[f] = entry
+        for chunk in _chunks(missing):
+            q = f"SELECT id, path, language, text, blocks FROM files WHERE id IN ({','.join('?' * len(chunk))})"
+            for f, path, language, text, blocks in self.conn.execute(q, chunk):
+                out[f] = entry = (path, language, FileText(text, blocks), len(text or b""))
+                if entry[3] <= _KEPT_BYTES // 4:
+                    self._kept[f] = entry
+                    self._kept_bytes += entry[3]
+        while len(self._kept) > _KEPT_FILES or self._kept_bytes > _KEPT_BYTES:
+            self._kept_bytes -= self._kept.popitem(last=False)[1][3]
+        return out
 
     def _file(
         self, path: str, language: str, text: bytes | None, blocks: bytes | None, first: int, last: int
@@ -480,14 +509,12 @@ class _PackedDb:
         return [self.repo]
 
     def rows(self, ids: Sequence[str]) -> Iterator[Segment]:
-        texts: dict[int, FileText] = {}  # one file's blocks are decompressed once for all its segments
         for chunk in _chunks([_id_key(i) for i in ids]):
-            q = (
-                f"SELECT s.file, f.path, f.language, f.text, f.blocks, {_ROW} FROM segments s"
-                f" JOIN files f ON f.id = s.file WHERE s.id IN ({','.join('?' * len(chunk))})"
-            )
-            for file_id, path, language, text, blocks, *row in self.conn.execute(q, chunk):
-                stored = texts.get(file_id) or texts.setdefault(file_id, FileText(text, blocks))
+            q = f"SELECT s.file, {_ROW} FROM segments s WHERE s.id IN ({','.join('?' * len(chunk))})"
+            found = self.conn.execute(q, chunk).fetchall()
+            texts = self._texts(dict.fromkeys(r[0] for r in found))  # a file's blocks decompress once
+            for file_id, *row in found:
+                path, language, stored, _ = texts[file_id]
                 yield decode_row(row, self.repo, path, language, stored)
 
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]:

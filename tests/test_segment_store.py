@@ -85,7 +85,13 @@ def _check_reads_exactly(reader: GenerationReader, repo: str, expected: list[Seg
     }
 
 
-def test_every_read_path_answers_the_segmenters_segments(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept", [(64, 4 << 20), (2, 4 << 20), (64, 4)], ids=["kept", "two-files", "too-big"])
+def test_every_read_path_answers_the_segmenters_segments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kept: tuple[int, int]
+) -> None:
+    # the texts a database keeps for lookups by id: the default, evicting, never keeping one
+    monkeypatch.setattr(segdb, "_KEPT_FILES", kept[0])
+    monkeypatch.setattr(segdb, "_KEPT_BYTES", kept[1])
     repos = _repos(tmp_path)
     store = IndexStore(tmp_path / "home")
     build_generation(store, repos, modalities=["text"])
@@ -96,6 +102,7 @@ def test_every_read_path_answers_the_segmenters_segments(tmp_path: Path) -> None
         expected = _expected(root, name)
         nested += sum(s.parent_id is not None for s in expected)
         _check_reads_exactly(reader, name, expected)
+        _check_reads_exactly(reader, name, expected)  # again, with what the first reads kept
         with sqlite3.connect(reader.segment_db(name)) as conn:  # stored as ranges: no segment kept whole
             assert conn.execute("SELECT count(*) FROM segments WHERE exact IS NOT NULL").fetchone() == (0,)
             assert conn.execute("PRAGMA user_version").fetchone() == (segdb.SEGMENTS_FORMAT,)

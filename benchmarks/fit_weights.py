@@ -13,6 +13,12 @@ classification, else the top three modalities fused with :func:`fourfold.coordin
 and per classified intent the vector with the best MRR@10 wins (ties: the one closest to the
 hand-set profile). Queries are split in two halves by a hash of their id: the profile is fitted on
 one half and scored on the other, so the gain reported is not a memorised one.
+
+The fusion method is fitted with the weights: reciprocal rank (``rrf``) or the weighted sum of each
+list's z-scores (``zscore``, which needs the modalities' own scores: runs asked by this script or by
+``benchmarks/fusion_check.py --raw`` carry them). The code-first demotion (``coordinator/code_first.py``)
+is applied as the engine applies it. ``--intent`` refits only those intents and keeps the others'
+entries of ``--out`` as they are (their suites need not be at hand).
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from fourfold.coordinator import evaluate
+from fourfold.coordinator import code_first, evaluate
 from fourfold.coordinator.fusion import fuse
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, PRESETS, default_profiles, dominant, top_modalities
 from fourfold.plugins.types import Hit
@@ -38,6 +45,9 @@ GRID_VALUES = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 #: The centrality boost's scale is fitted too, as this pseudo-modality: the original boost (1) or none (0).
 CENTRALITY = "_centrality"
 CENTRALITY_VALUES = (1.0, 0.0)
+#: The fusion method rides along as this pseudo-modality: 0 = rrf, 1 = zscore.
+METHOD = "_zscore"
+METHOD_VALUES = (0.0, 1.0)
 #: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.
 ASK_K = 40
 DEPTH = 30
@@ -103,24 +113,43 @@ def plan_key(profile: Mapping[str, float], a: Asked) -> PlanKey:
         return ((dominant(usable), 0.0),)  # the direct path: the dominant modality's own order
     chosen = top_modalities(usable, PRESETS["default"].modalities)
     total = sum(usable[m] for m in chosen)
-    # the centrality boost's scale rides along as a pseudo-modality (it changes the fused order)
-    return (*((m, round(usable[m] / total, 4)) for m in chosen), (CENTRALITY, profile.get(CENTRALITY, 1.0)))
+    # the centrality boost's scale and the method ride along as pseudo-modalities (they change the fused order)
+    return (
+        *((m, round(usable[m] / total, 4)) for m in chosen),
+        (CENTRALITY, profile.get(CENTRALITY, 1.0)),
+        (METHOD, profile.get(METHOD, 0.0)),
+    )
 
 
 def answer(key: PlanKey, a: Asked) -> list[Hit]:
     """The top hits the engine would return for ``a`` when planned as ``key``."""
     rrf_k = PRESETS["default"].rrf_k
     per_file = a.intent != "impact_analysis"  # as the engine: each dependent is its own answer
+    demote = code_first.demoted_kinds(a.query.query) if a.intent in code_first.INTENTS else frozenset()
     if not key:
         return []
     if key[0][1] == 0.0:
         top = key[0][0]
-        fused = fuse({top: a.ranked[top][:DEPTH]}, {top: 1.0}, rrf_k, use_centrality=False, per_file=per_file)
-    else:
-        weights = {m: w for m, w in key if m != CENTRALITY}
-        scale = dict(key).get(CENTRALITY, 1.0)
         fused = fuse(
-            {m: a.ranked[m][:DEPTH] for m in weights}, weights, rrf_k, per_file=per_file, centrality_scale=scale
+            {top: a.ranked[top][:DEPTH]},
+            {top: 1.0},
+            rrf_k,
+            use_centrality=False,
+            per_file=per_file,
+            demote_kinds=demote,
+        )
+    else:
+        weights = {m: w for m, w in key if m not in (CENTRALITY, METHOD)}
+        scale = dict(key).get(CENTRALITY, 1.0)
+        method = "zscore" if dict(key).get(METHOD, 0.0) else "rrf"
+        fused = fuse(
+            {m: a.ranked[m][:DEPTH] for m in weights},
+            weights,
+            rrf_k,
+            per_file=per_file,
+            centrality_scale=scale,
+            method=method,
+            demote_kinds=demote,
         )
     return [f.hit for f in fused[:MRR_K]]
 
@@ -151,12 +180,15 @@ def score(
 
 
 def _distance(a: Mapping[str, float], b: Mapping[str, float]) -> float:
-    """How far ``a`` is from the hand-set ``b``: normalised weights, plus the boost's scale (1 when absent)."""
-    wa = {m: w for m, w in a.items() if m != CENTRALITY}
-    wb = {m: w for m, w in b.items() if m != CENTRALITY}
+    """How far ``a`` is from the hand-set ``b``: normalised weights, plus the boost's scale (1 when absent)
+    and the method (rrf when absent)."""
+    wa = {m: w for m, w in a.items() if m not in (CENTRALITY, METHOD)}
+    wb = {m: w for m, w in b.items() if m not in (CENTRALITY, METHOD)}
     total_b = sum(wb.values()) or 1.0
-    return sum(abs(wa.get(m, 0.0) - wb.get(m, 0.0) / total_b) for m in set(wa) | set(wb)) + abs(
-        a.get(CENTRALITY, 1.0) - b.get(CENTRALITY, 1.0)
+    return (
+        sum(abs(wa.get(m, 0.0) - wb.get(m, 0.0) / total_b) for m in set(wa) | set(wb))
+        + abs(a.get(CENTRALITY, 1.0) - b.get(CENTRALITY, 1.0))
+        + abs(a.get(METHOD, 0.0) - b.get(METHOD, 0.0))
     )
 
 
@@ -178,12 +210,15 @@ def best_weights(
 
 
 def _hit_to_json(h: Hit) -> list[object]:
-    return [h.repo, h.path, h.start_line, h.end_line, h.segment_id, h.centrality]
+    return [h.repo, h.path, h.start_line, h.end_line, h.segment_id, h.centrality, h.score]
 
 
 def _hit_from_json(row: Sequence[object]) -> Hit:
-    repo, path, start, end, segment_id, centrality = row
-    return Hit(str(segment_id), str(repo), str(path), int(start), int(end), 0.0, centrality=float(centrality))  # type: ignore[arg-type]
+    """A stored hit: repo, path, lines, segment id, centrality and (when kept) the modality's own score."""
+    values: list[Any] = list(row)
+    repo, path, start, end, segment_id, centrality = values[:6]
+    own = float(values[6]) if len(values) > 6 else 0.0
+    return Hit(str(segment_id), str(repo), str(path), int(start), int(end), own, centrality=float(centrality))
 
 
 def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[dict[str, object]]:
@@ -205,7 +240,13 @@ def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) 
                     ranked[m] = [
                         _hit_to_json(
                             Hit(
-                                h.segment_id, h.repo, h.path, h.start_line, h.end_line, h.score, centrality=h.centrality
+                                h.segment_id,
+                                h.repo,
+                                h.path,
+                                h.start_line,
+                                h.end_line,
+                                h.modalities[m].score if m in h.modalities else h.score,  # the modality's own
+                                centrality=h.centrality,
                             )
                         )
                         for h in r.hits
@@ -227,7 +268,8 @@ def load_asked(
         q = by_id.get((str(r["suite"]), str(r["id"])))
         if q is None:
             continue
-        ranked = {m: tuple(_hit_from_json(h) for h in hits) for m, hits in r["ranked"].items()}  # type: ignore[union-attr]
+        lists: Mapping[str, Sequence[Sequence[object]]] = r["ranked"]  # type: ignore[assignment]
+        ranked = {m: tuple(_hit_from_json(h) for h in hits) for m, hits in lists.items()}
         out.append(Asked(str(r["suite"]), q, str(r["intent"]), float(r["confidence"]), ranked))  # type: ignore[arg-type]
     return out
 
@@ -235,19 +277,23 @@ def load_asked(
 # -- step 2: fitting -------------------------------------------------------------------------------
 
 
-def fit(asked: Sequence[Asked], grid: Sequence[Mapping[str, float]]) -> dict[str, dict[str, object]]:
-    """Per classified intent: the fitted weights, and hand-set against fitted on held-out and on all queries."""
+def fit(
+    asked: Sequence[Asked], grid: Sequence[Mapping[str, float]], intents: Sequence[str] = ()
+) -> dict[str, dict[str, object]]:
+    """Per classified intent (``intents``; empty: every built-in one): the fitted weights, boost scale and
+    fusion method, and hand-set against fitted on held-out and on all queries."""
     hand = default_profiles()
     out: dict[str, dict[str, object]] = {}
-    for intent in hand:
+    for intent in intents or hand:
         group = [a for a in asked if a.intent == intent]
         train = [a for a in group if fit_half(a.query.id)]
         held = [a for a in group if not fit_half(a.query.id)]
         chosen = best_weights(train, grid, hand[intent]) if train else dict(hand[intent])
-        weights = {m: w for m, w in chosen.items() if m != CENTRALITY}
+        weights = {m: w for m, w in chosen.items() if m not in (CENTRALITY, METHOD)}
         report: dict[str, object] = {
             "weights": weights,
             "centrality": chosen.get(CENTRALITY, 1.0),
+            "fusion": "zscore" if chosen.get(METHOD, 0.0) else "rrf",
             "fitted_on": len(train),
         }
         for label, part in (("held_out", held), ("all", group)):
@@ -261,7 +307,10 @@ def fit(asked: Sequence[Asked], grid: Sequence[Mapping[str, float]]) -> dict[str
             }
         out[intent] = report
         print(
-            f"{intent:16} fit on {len(train):4}  {weights}  held-out {report['held_out']}", file=sys.stderr, flush=True
+            f"{intent:16} fit on {len(train):4}  {weights} {report['fusion']} boost {report['centrality']}  "
+            f"held-out {report['held_out']}",
+            file=sys.stderr,
+            flush=True,
         )
     return out
 
@@ -282,7 +331,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--out", type=Path, default=Path(__file__).resolve().parents[1] / "coordinator/fitted_profiles.json"
     )
+    ap.add_argument(
+        "--intent",
+        action="append",
+        default=[],
+        help="refit only this intent (repeatable); the other intents' entries of --out stay as they are",
+    )
+    ap.add_argument(
+        "--methods",
+        default="rrf,zscore",
+        help="fusion methods the fit may choose, comma-separated (zscore needs runs with the modalities' own scores)",
+    )
     args = ap.parse_args(argv)
+    methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+    if not methods or set(methods) - {"rrf", "zscore"}:
+        print(f"bad --methods {args.methods!r}: give rrf, zscore or both, comma-separated", file=sys.stderr)
+        return 2
 
     files = sorted((args.dev / "suites").glob("*.jsonl"))
     if args.suite:
@@ -298,17 +362,26 @@ def main(argv: list[str] | None = None) -> int:
         args.runs.parent.mkdir(parents=True, exist_ok=True)
         args.runs.write_text(json.dumps(rows) + "\n")
     asked = load_asked(rows, suites)
-    intents = fit(asked, [{**w, CENTRALITY: c} for c in CENTRALITY_VALUES for w in weight_grid()])
-    doc = {
-        "date": datetime.date.today().isoformat(),
-        "suites": [name for name, _ in suites],
-        "method": (
-            f"grid {list(GRID_VALUES)} per modality, normalised, x centrality boost scale {list(CENTRALITY_VALUES)}; "
-            f"MRR@{MRR_K} under the default preset's routing; "
-            "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"
-        ),
-        "intents": intents,
-    }
+    grid = [
+        {**w, CENTRALITY: c, METHOD: float(mth == "zscore")}
+        for mth in methods
+        for c in CENTRALITY_VALUES
+        for w in weight_grid()
+    ]
+    intents = fit(asked, grid, args.intent)
+    method = (
+        f"grid {list(GRID_VALUES)} per modality, normalised, x centrality boost scale {list(CENTRALITY_VALUES)} "
+        f"x fusion {methods}; MRR@{MRR_K} under the default preset's routing, code-first demotion on; "
+        "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"
+    )
+    names = [name for name, _ in suites]
+    if args.intent and args.out.is_file():  # a partial refit: the other intents keep their entries
+        doc = json.loads(args.out.read_text())
+        for intent, entry in intents.items():
+            doc["intents"][intent] = {**entry, "suites": names, "method": method}
+        doc["date"] = datetime.date.today().isoformat()
+    else:
+        doc = {"date": datetime.date.today().isoformat(), "suites": names, "method": method, "intents": intents}
     args.out.write_text(json.dumps(doc, indent=2) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0

@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modality", action="append", default=[], help="score only this modality alone (repeatable)")
     ap.add_argument("--preset", default="default")
     ap.add_argument(
-        "--profile", default="", help="weight profiles: hand (the default) or fitted (coordinator/fitted_profiles.json)"
+        "--profile", default="", help="weight profiles: fitted (the default: coordinator/fitted_profiles.json) or hand"
     )
     ap.add_argument("--out", type=Path, default=None, help="JSON report; the table goes next to it as .txt")
     ap.add_argument(
@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
+    from fourfold.coordinator.profiles import DEFAULT_PROFILE
     from fourfold.coordinator.serving import EmbeddedServer
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         report = {
             "preset": args.preset,
-            "profile": args.profile or "hand",
+            "profile": args.profile or DEFAULT_PROFILE,
             "scoped_to_suite": args.scope_to_suite,
             "modalities": modalities,
             "repos": repos,

@@ -27,6 +27,7 @@ import grpc
 from fourfold import __version__
 from fourfold.api import SearchParams
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
+from fourfold.coordinator.profiles import DEFAULT_PROFILE
 from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.progress import read_building
@@ -94,7 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     se.add_argument("--preset", default="default", help="quick, default or thorough")
     se.add_argument(
-        "--profile", default="", help="weight profiles: hand (the default) or fitted (fitted on the dev suites)"
+        "--profile",
+        default="",
+        help="weight profiles: fitted (the default: fitted on the dev suites) or hand (the hand-set ones)",
     )
     se.add_argument("--modality", action="append", default=[], help="run exactly these modalities (repeatable)")
     se.add_argument("--weight", action="append", default=[], metavar="MODALITY=W", help="override a modality's weight")
@@ -254,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"{', '.join(bundled_suites())} (`fourfold eval demo` after `fourfold demo`)",
     )
     ev.add_argument("--preset", default="default", help="preset of the fused answer: quick, default or thorough")
-    ev.add_argument("--profile", default="", help="weight profiles of the fused answer: hand (the default) or fitted")
+    ev.add_argument("--profile", default="", help="weight profiles of the fused answer: fitted (the default) or hand")
     ev.add_argument(
         "--modality",
         action="append",
@@ -1104,7 +1107,7 @@ def _run_eval(client, suites: list, args: argparse.Namespace) -> int:
     if args.json_path is not None:
         report = {
             "preset": args.preset,
-            "profile": args.profile or "hand",
+            "profile": args.profile or DEFAULT_PROFILE,
             "k": args.k,
             "modalities": modalities,
             "compare": list(compare),

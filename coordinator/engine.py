@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
-from fourfold.coordinator import identifier, localize, metrics, refusal, rerank
+from fourfold.coordinator import code_first, identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards
@@ -35,6 +35,7 @@ from fourfold.coordinator.profiles import (
     centrality_scale,
     default_profiles,
     dominant,
+    fusion_method,
     get_preset,
     select_profiles,
     top_modalities,
@@ -528,6 +529,12 @@ class Engine:
                 # impact lists dependents (two functions, two answers); segments=all asks for every segment
                 per_file=plan.intent != "impact_analysis" and p.options.get("segments") != "all",
                 centrality_scale=centrality_scale(p.options.get("profile", ""), plan.intent),
+                method=fusion_method(p.options.get("profile", ""), plan.intent),
+                demote_kinds=(
+                    code_first.demoted_kinds(p.query)
+                    if plan.intent in code_first.INTENTS and p.options.get(code_first.OPTION) != "off"
+                    else frozenset()
+                ),
             )
         )
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed

@@ -1,22 +1,47 @@
-"""Weighted Reciprocal Rank Fusion, the centrality boost, demotion and per-file dedup.
+"""Weighted Reciprocal Rank Fusion or z-score fusion, the centrality boost, demotions and per-file dedup.
 
-    contribution(m, h) = weight(m) / (k + rank_m(h) + 1) × min(1 + 0.3·ln(1 + centrality(h)), 1.5)
-    score(h)           = Σ_m contribution(m, h) × (DEMOTION if h's path is vendored/built/archived else 1)
+    rrf:    contribution(m, h) = weight(m) / (k + rank_m(h) + 1) × min(1 + 0.3·ln(1 + centrality(h)), 1.5)
+            score(h)           = Σ_m contribution(m, h) × demotion(h)
+    zscore: contribution(m, h) = weight(m) × (score_m(h) − mean_m) / stdev_m     (0 where m did not list h)
+            score(h)           = exp(Σ_m contribution(m, h)) × boost(h) × demotion(h)
 
-then only the best-scoring segment of each file is kept.
+    demotion(h) = DEMOTION if h's path is vendored/built/archived, × code_first.SECONDARY if it is
+                  documentation, a test, an example or a benchmark of a kind in ``demote_kinds``
+
+then only the best-scoring segment of each file is kept. RRF sees only ranks: a modality's tenth
+hit counts the same whether it nearly ties the first or is far below it. z-score fusion sees how
+far each hit stands above its own list (a lexical match that every other candidate lacks, a
+semantic neighbour far closer than the rest), which is what lets a prose question take the better
+of semantic and text per query instead of averaging them (measured in docs/quality.md).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from fourfold.api import FusedHit, ModalityRank
+from fourfold.coordinator.code_first import SECONDARY, secondary_kind
 from fourfold.plugins.types import Hit
 
-__all__ = ["DEMOTION", "FusedHit", "ModalityRank", "boost", "fuse", "is_demoted", "listed", "merge_shards"]
+__all__ = [
+    "DEMOTION",
+    "METHODS",
+    "FusedHit",
+    "ModalityRank",
+    "boost",
+    "fuse",
+    "is_demoted",
+    "listed",
+    "merge_shards",
+    "zscores",
+]
+
+#: Fusion methods: weighted reciprocal rank fusion, or the weighted sum of each list's z-scores.
+METHODS = ("rrf", "zscore")
 
 #: Score multiplier for vendored, built and archived paths.
 DEMOTION = 0.5
@@ -36,6 +61,19 @@ def is_demoted(path: str) -> bool:
 def boost(centrality: float, scale: float = 1.0) -> float:
     """The graph importance boost ``min(1 + 0.3·scale·ln(1 + c), 1.5)`` (scale 1: docs/design.md's formula)."""
     return min(1.0 + 0.3 * scale * math.log1p(max(centrality, 0.0)), 1.5)
+
+
+def zscores(hits: Sequence[Hit]) -> list[float]:
+    """Each hit's score as standard deviations above its list's mean; all 1 when the scores do not spread
+    (one hit, or ties only: every listed hit is a match, none stands out)."""
+    if not hits:
+        return []
+    scores = [h.score for h in hits]
+    mean = statistics.fmean(scores)
+    spread = statistics.pstdev(scores)
+    if spread <= 1e-12 * max(1.0, abs(mean)):
+        return [1.0] * len(hits)
+    return [(x - mean) / spread for x in scores]
 
 
 def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
@@ -74,6 +112,8 @@ def fuse(
     use_centrality: bool = True,
     per_file: bool = True,
     centrality_scale: float = 1.0,
+    method: str = "rrf",
+    demote_kinds: frozenset[str] = frozenset(),
 ) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
@@ -82,24 +122,38 @@ def fuse(
     of each file is kept and carries the match lines of the file's other segments;
     ``per_file=False`` keeps every segment (impact analysis: each dependent is its own answer).
     ``centrality_scale`` scales the boost's 0.3 (a fitted profile may turn it down or off).
+    ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own
+    scores, standardised per list). ``demote_kinds`` names the secondary kinds (``code_first``: docs,
+    tests, examples, benchmarks) whose files are demoted like vendored ones.
     """
+    if method not in METHODS:
+        raise ValueError(f"unknown fusion method {method!r}; choose one of: {', '.join(METHODS)}")
     contributions: dict[str, dict[str, ModalityRank]] = {}
     exemplar: dict[str, Hit] = {}
     for modality, hits in ranked.items():
         w = weights.get(modality, 0.0)
+        z = zscores(hits) if method == "zscore" else []
         for rank, h in enumerate(hits):
             key = h.segment_id
             if key in contributions and modality in contributions[key]:
                 continue  # a segment counts once per modality, at its best rank
-            c = w / (k + rank + 1) * (boost(h.centrality, centrality_scale) if use_centrality else 1.0)
+            if method == "zscore":
+                c = w * z[rank]
+            else:
+                c = w / (k + rank + 1) * (boost(h.centrality, centrality_scale) if use_centrality else 1.0)
             contributions.setdefault(key, {})[modality] = ModalityRank(rank, c, h.score)
             exemplar[key] = _merge_hit(exemplar.get(key), h)
     fused: list[FusedHit] = []
     for key, per in contributions.items():
         h = exemplar[key]
-        demoted = is_demoted(h.path)
-        total = sum(r.contribution for r in per.values()) * (DEMOTION if demoted else 1.0)
-        fused.append(FusedHit(h, total, per, demoted))
+        vendored = is_demoted(h.path)
+        secondary = bool(demote_kinds) and secondary_kind(h.path) in demote_kinds
+        factor = (DEMOTION if vendored else 1.0) * (SECONDARY if secondary else 1.0)
+        total = sum(r.contribution for r in per.values())
+        if method == "zscore":
+            centrality = boost(h.centrality, centrality_scale) if use_centrality else 1.0
+            total = math.exp(min(total, 700.0)) * centrality
+        fused.append(FusedHit(h, total * factor, per, vendored or secondary))
     fused.sort(key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
     if not per_file:
         return fused

@@ -27,6 +27,8 @@ that no original form changes intent or confidence:
     a pasted stack trace (frames "at f (file:12:3)", "goroutine 1 [")  exact_match  0.85
     "error: …" / "fatal: …" at the start        exact_match      0.85
     an unquoted message ("Could not open file") exact_match      0.65 (fused: a guess)
+    a definition keyword followed by an English word ("function to parse a date", "from where is X
+      called", "type of X") is prose: the keyword rule does not apply
 
 The phrases for callers, references and impact that the graph modality also parses live once, in
 ``plugins/vocabulary.py``: the seed's rules keep their own forms, and the measured
@@ -88,10 +90,21 @@ def _rule(name: str, intent: str, confidence: float, pattern: str, flags: int = 
 
 
 _DEFINITION_KEYWORDS = r"def|class|func|function|fn|import|from|interface|struct|type|trait|enum|impl|module|package"
+#: Words that follow a definition keyword in a sentence, never in code ("function to parse a date",
+#: "from where is X called", "type of X"): the keyword is then English and the rule does not apply.
+_PROSE_AFTER_KEYWORD = (
+    r"to|where|that|which|for|of|is|are|was|does|do|did|the|and|or|in|with|what|how|should|can|would|will"
+    r"|between|on|at|used|called|calls|that's|like"
+)
 
 #: Tried first, in order.
 KEYWORD_RULES: tuple[IntentRule, ...] = (
-    _rule("definition-keyword", "find_definition", 0.95, rf"^\s*(?:{_DEFINITION_KEYWORDS})\s+[A-Za-z_$][\w$.:]*"),
+    _rule(
+        "definition-keyword",
+        "find_definition",
+        0.95,
+        rf"^\s*(?:{_DEFINITION_KEYWORDS})\s+(?!(?:{_PROSE_AFTER_KEYWORD})\b)[A-Za-z_$][\w$.:]*",
+    ),
     _rule(
         "references-phrase",
         "find_references",

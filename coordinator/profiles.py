@@ -6,9 +6,11 @@ Weights (semantic, text, structural, graph), the original profiles (``docs/desig
     understand_code  .5 .2 .2 .1      find_similar    .4 .3 .2 .1
     impact_analysis  .1 .1 .1 .7      exact_match     0  .9 .1 0
 
-Those are the hand-set profiles, the default. ``fitted_profiles()`` reads the weights fitted on the
-development suites by ``benchmarks/fit_weights.py`` (``fitted_profiles.json``, with its held-out
-numbers); a search picks them with ``options["profile"] = "fitted"``.
+Those are the hand-set profiles (``options["profile"] = "hand"``), fused by reciprocal rank with the
+centrality boost everywhere. The default is the ``fitted`` set: ``fitted_profiles()`` reads the
+weights fitted on the development suites by ``benchmarks/fit_weights.py`` (``fitted_profiles.json``,
+with its held-out numbers), and with them, per intent, the fusion method (``rrf`` or ``zscore``) and
+the centrality boost's scale, each kept only where it measured better (docs/quality.md).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from fourfold.errors import InvalidQuery
 
 __all__ = [
+    "DEFAULT_PROFILE",
     "DIRECT_CONFIDENCE",
     "FITTED_PATH",
     "PRESETS",
@@ -32,6 +35,7 @@ __all__ = [
     "default_profiles",
     "dominant",
     "fitted_profiles",
+    "fusion_method",
     "get_preset",
     "select_profiles",
     "top_modalities",
@@ -45,8 +49,11 @@ _ORDER = ("semantic", "text", "structural", "graph")
 #: The fitted weights and how they were measured, written by ``benchmarks/fit_weights.py``.
 FITTED_PATH = Path(__file__).with_name("fitted_profiles.json")
 
-#: Names ``options["profile"]`` accepts; empty means ``hand``.
-PROFILE_SETS = ("hand", "fitted")
+#: Names ``options["profile"]`` accepts; empty means ``DEFAULT_PROFILE``.
+PROFILE_SETS = ("fitted", "hand")
+
+#: The profile set a search without ``options["profile"]`` uses: it beat ``hand`` on every suite measured.
+DEFAULT_PROFILE = "fitted"
 
 
 def default_profiles() -> dict[str, dict[str, float]]:
@@ -76,23 +83,48 @@ def fitted_profiles(path: Path = FITTED_PATH) -> dict[str, dict[str, float]]:
     return {intent: dict(w) for intent, w in _load_fitted(path).items()}
 
 
+def _set_name(name: str) -> str:
+    return name or DEFAULT_PROFILE
+
+
 def centrality_scale(name: str, intent: str) -> float:
     """The centrality boost's scale for ``intent`` under the profile set ``name`` (1: docs/design.md's boost)."""
-    if name != "fitted":
+    if _set_name(name) != "fitted":
         return 1.0
     entry = _fitted_document().get("intents", {}).get(intent, {})
     return float(entry.get("centrality", 1.0))
 
 
-def select_profiles(name: str, hand: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
-    """The profile set ``name`` picks: ``hand`` (or empty) is ``hand`` itself, ``fitted`` overlays the fitted weights.
+def fusion_method(name: str, intent: str) -> str:
+    """How ``intent``'s lists are fused under the profile set ``name``: ``rrf`` (hand-set, and the fit's
+    default) or ``zscore`` where the fit measured it better."""
+    if _set_name(name) != "fitted":
+        return "rrf"
+    entry = _fitted_document().get("intents", {}).get(intent, {})
+    return str(entry.get("fusion", "rrf"))
 
-    Intents the fit does not know (a plugin's) keep their hand-set weights.
+
+def select_profiles(name: str, hand: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:
+    """The profile set ``name`` picks (empty: ``DEFAULT_PROFILE``): ``hand`` is ``hand`` itself, ``fitted``
+    overlays the fitted weights.
+
+    Intents the fit does not know (a plugin's), and built-in intents whose built-in weights a plugin
+    or a configured rule changed, keep the weights in ``hand``: the fit measured the built-in ones
+    only. A modality a plugin added to a built-in intent joins the fitted weights.
     """
-    if name in ("", "hand"):
+    name = _set_name(name)
+    if name == "hand":
         return hand
     if name == "fitted":
-        return {**hand, **fitted_profiles()}
+        builtin = default_profiles()
+        out = dict(hand)
+        for intent, weights in fitted_profiles().items():
+            own, base = hand.get(intent), builtin.get(intent, {})
+            if own is None:
+                out[intent] = weights
+            elif all(own.get(m) == w for m, w in base.items()):  # a plugin's extra modalities join the fit's
+                out[intent] = {**weights, **{m: w for m, w in own.items() if m not in base}}
+        return out
     raise InvalidQuery(f"unknown profile {name!r}; choose one of: {', '.join(PROFILE_SETS)}")
 
 

@@ -89,7 +89,7 @@ def test_fitted_profiles_load_with_known_modalities_and_non_negative_weights() -
 
 def test_select_profiles_rejects_an_unknown_name() -> None:
     hand = default_profiles()
-    assert select_profiles("", hand) is hand
+    assert select_profiles("", hand) == select_profiles("fitted", hand)  # the fitted set is the default
     assert select_profiles("hand", hand) is hand
     with pytest.raises(InvalidQuery, match="unknown profile 'tuned'"):
         select_profiles("tuned", hand)
@@ -113,7 +113,7 @@ def test_profile_fitted_changes_the_plan_weights(engine: Engine) -> None:
     }
     assert plans["hand"].weights == {m: w for m, w in hand[intent].items() if w > 0}
     assert plans["fitted"].weights == {m: w for m, w in fitted[intent].items() if w > 0}
-    assert engine.plan(SearchParams(query="q", intent=intent, preset="thorough")).weights == plans["hand"].weights
+    assert engine.plan(SearchParams(query="q", intent=intent, preset="thorough")).weights == plans["fitted"].weights
 
 
 def test_unknown_profile_is_an_invalid_query(engine: Engine) -> None:

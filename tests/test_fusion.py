@@ -109,5 +109,6 @@ def test_centrality_scale() -> None:
     ranked = {"semantic": [hit("A", "a.py", centrality=0.0), hit("B", "b.py", centrality=50.0)]}
     assert [f.hit.segment_id for f in fuse(ranked, {"semantic": 1.0}, 40)] == ["B", "A"]  # the boost lifts B
     assert [f.hit.segment_id for f in fuse(ranked, {"semantic": 1.0}, 40, centrality_scale=0.0)] == ["A", "B"]
-    assert centrality_scale("", "understand_code") == 1.0 and centrality_scale("hand", "find_definition") == 1.0
+    assert centrality_scale("hand", "understand_code") == 1.0 and centrality_scale("hand", "find_definition") == 1.0
+    assert centrality_scale("", "find_definition") == centrality_scale("fitted", "find_definition") == 0.0
     assert centrality_scale("fitted", "understand_code") in (0.0, 1.0)

@@ -74,6 +74,15 @@ def test_a_foreign_or_damaged_entry_is_a_miss_not_a_failure(tmp_path: Path) -> N
         conn.execute("INSERT INTO facts VALUES (?, ?)", (key + b"y", zlib.compress(marshal.dumps((1, 2)))))
     assert cache.get(key) is None and cache.get(key + b"x") is None
     assert parse._from_plain(cache.get(key + b"y")) is None  # a tuple, but not facts: a miss
+    assert cache.get(key + b"y") == (1, 2)  # zlib, as entries were written before: still read
+    cache.put(key + b"z", ("now", 3))
+    cache.flush()
+    with sqlite3.connect(path) as conn:
+        (stored,) = conn.execute("SELECT data FROM facts WHERE key = ?", (key + b"z",)).fetchone()
+    assert stored[:4] == b"\x28\xb5\x2f\xfd" and cache.get(key + b"z") == ("now", 3)  # zstd now
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (key + b"w", stored[:4] + b"damaged"))
+    assert cache.get(key + b"w") is None
     with pytest.raises(TypeError):
         cache.put(key, (Path("/etc"),))  # type: ignore[arg-type]
     assert facts_cache_for("") is None

@@ -158,7 +158,10 @@ def name_set_cost(store: IndexStore) -> dict[str, Any]:
     for spec in specs:
         db = sqlite3.connect(f"{(reader.shard_dir(spec) / 'structural.sqlite').resolve().as_uri()}?mode=ro", uri=True)
         try:
-            for lname, repo in db.execute("SELECT DISTINCT lname, repo FROM defs"):
+            query = "SELECT DISTINCT lname, repo FROM defs"  # format 1; format 2 keeps repo per file
+            if db.execute("SELECT 1 FROM sqlite_schema WHERE name = 'files'").fetchone():
+                query = "SELECT DISTINCT coalesce(d.lname, d.name), f.repo FROM defs d JOIN files f ON f.id = d.file"
+            for lname, repo in db.execute(query):
                 names[lname].add(repo)
         finally:
             db.close()

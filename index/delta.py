@@ -30,7 +30,6 @@ at most half of its files. Everything else is built whole, as before.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
@@ -39,6 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from fourfold.index.segdb import open_segment_db
 from fourfold.index.store import SEGMENTS_DIR, ShardSpec, link_tree
 from fourfold.plugins.modality import BuildStats, Shard
 from fourfold.plugins.types import MASK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult, segment_id
@@ -171,9 +171,15 @@ def _shared_ids(db: Path, base: str, hidden: frozenset[str]) -> dict[str, str]:
     key = (str(db), db.stat().st_mtime_ns, base, hidden)
     found = _shared_cache.get(key)
     if found is None:
-        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
-            rows = conn.execute("SELECT id, path, start_line, end_line, qualified_name FROM segments")
-            found = {segment_id(base, p, s, e, q): i for i, p, s, e, q in rows if p not in hidden}
+        segments = open_segment_db(db, db.stem)
+        try:
+            found = {
+                segment_id(base, p.path, p.start_line, p.end_line, p.qualified_name): p.id
+                for p in segments.places()
+                if p.path not in hidden
+            }
+        finally:
+            segments.close()
         _shared_cache.clear()  # one build's at a time
         _shared_cache[key] = found
     return found
@@ -188,14 +194,16 @@ def inherited_centrality(base_db: Path, segments: Sequence[Segment], changed: Co
     usage graph, and close otherwise (a few percent of the files); a build without the base
     computes it in full.
     """
-    with contextlib.closing(sqlite3.connect(f"file:{base_db}?mode=ro", uri=True)) as conn:
-        rows = conn.execute("SELECT path, start_line, end_line, qualified_name, symbol, centrality FROM segments")
-        at_place: dict[tuple[Any, ...], float] = {}
-        by_name: dict[tuple[str, str], float] = {}
-        for path, start, end, qualified, symbol, value in rows:
-            at_place[(path, start, end, qualified, symbol)] = float(value or 0.0)
-            if qualified or symbol:
-                by_name[(path, qualified or symbol)] = float(value or 0.0)
+    at_place: dict[tuple[Any, ...], float] = {}
+    by_name: dict[tuple[str, str], float] = {}
+    base = open_segment_db(base_db, base_db.stem)
+    try:
+        for p in base.places():
+            at_place[(p.path, p.start_line, p.end_line, p.qualified_name, p.symbol)] = float(p.centrality or 0.0)
+            if p.qualified_name or p.symbol:
+                by_name[(p.path, p.qualified_name or p.symbol or "")] = float(p.centrality or 0.0)
+    finally:
+        base.close()
     hidden = set(changed)
     out: dict[str, float] = {}
     for seg in segments:

@@ -3,7 +3,7 @@
 The shard builds go through an executor so that the same code runs in-process (tests, a laptop)
 and as Ray tasks spread over a cluster (``fourfold.workers.build.RayShardExecutor``). A build
 task only needs the generation folder and a ``ShardJob``: it reads its segments from the
-generation's ``segments.sqlite`` on the shared store.
+generation's segment databases (``segments/<repo>.sqlite``) on the shared store.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from fourfold.index.delta import (
     masks_paths,
     revision_diff,
 )
+from fourfold.index.filecache import decode_segments, encode_segments
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, segmenter_version
@@ -57,14 +58,13 @@ from fourfold.index.progress import (
     tee,
     with_rates,
 )
+from fourfold.index.segdb import SEGMENTS_FORMAT, SegmentWriter
 from fourfold.index.shard_failure import FailedBuild, failed_build
 from fourfold.index.store import (
     SEGMENTS_DIR,
     GenerationReader,
     IndexStore,
     ShardSpec,
-    create_segments_db,
-    insert_segments,
     link_tree,
     paths_key,
     recall_file_list,
@@ -930,6 +930,7 @@ def _manifest(
         "created": time.time(),
         "previous": prev.name,
         "carry_key": key,
+        "segments_format": SEGMENTS_FORMAT,
         "repos": scan.stats,
         "shards": [
             {
@@ -1011,6 +1012,7 @@ def _carry_key(
     state = {
         "version": version,
         "segmenter": segmenter,
+        "segments_format": SEGMENTS_FORMAT,  # an older generation's segment databases are rewritten, not linked
         "settings": sorted(settings.items()),
         "shardings": sorted(shardings.items()),
         "max_file_bytes": max_file_bytes,
@@ -1085,19 +1087,19 @@ def _segment_repo(
     files_in_repo: list[tuple[str, int]] = []
     repo_segments: list[Segment] = []
     n_bytes = 0
-    with contextlib.closing(create_segments_db(seg_path)) as segdb:
-        for rel, size, language, segs, parse_errors, supported in _segmented_files(
+    writer = SegmentWriter(seg_path, name)
+    try:
+        for rel, data, language, segs, parse_errors, supported in _segmented_files(
             name, files, catalog, segmenter, summary, report, max_file_bytes
         ):
             if parse_errors:
                 summary.parse_errors += 1
             if not supported and language not in _PLAIN_TEXT:
                 summary.unsupported_languages[language] += 1
-            insert_segments(segdb, segs)
+            writer.add_file(rel, len(data), language, data, segs)
             repo_segments.extend(segs)
-            files_in_repo.append((rel, size))
-            n_bytes += size
-        segdb.executemany("INSERT OR REPLACE INTO files (path, size) VALUES (?, ?)", files_in_repo)
+            files_in_repo.append((rel, len(data)))
+            n_bytes += len(data)
         key = paths_key(files_in_repo)
         remember_file_list(catalog, name, key, files_in_repo)
         catalog.commit()
@@ -1110,13 +1112,13 @@ def _segment_repo(
             if values is None:
                 hook = get_registry().pm.hook.fourfold_compute_centrality
                 values = hook(segments=repo_segments, settings=dict(settings or {})) or {}
-            segdb.executemany(
-                "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), k) for k, v in values.items())
-            )
+            writer.set_centrality(values)
             message = f"{name}: centrality for {len(values)} segments"
             report(IndexProgress("centrality", 1, 1, message, unit="repositories", repo=name))
-        segdb.commit()
-        segdb.execute("PRAGMA journal_mode=DELETE")  # one plain file: linked into later generations as is
+        writer.finish()
+    except BaseException:
+        writer.conn.close()
+        raise
     digest = hashlib.blake2b(digest_size=16)
     for seg_id, seg_hash in sorted((s.id, s.content_hash) for s in repo_segments):
         digest.update(f"{seg_id}\0{seg_hash}\n".encode())
@@ -1164,8 +1166,8 @@ def _segmented_files(
     summary: IndexSummary,
     report: Progress,
     max_file_bytes: int,
-) -> Iterator[tuple[str, int, str, list[Segment], int, bool]]:
-    """(path, size, language, segments, parse errors, supported) of each readable file of a repository, in order.
+) -> Iterator[tuple[str, bytes, str, list[Segment], int, bool]]:
+    """(path, bytes, language, segments, parse errors, supported) of each readable file of a repository, in order.
 
     A file whose content hash (with the segmenter's version) is in the catalog's file cache reuses
     its segments; the others are segmented in batches, over the segmenter's process pool when a
@@ -1174,23 +1176,31 @@ def _segmented_files(
     batch: list[tuple[str, bytes, str, str, list[Segment] | None, int, bool]] = []
     batch_bytes = 0
 
-    def flush() -> Iterator[tuple[str, int, str, list[Segment], int, bool]]:
+    def flush() -> Iterator[tuple[str, bytes, str, list[Segment], int, bool]]:
         fresh = segmenter.segment(
             [FileTask(repo, path, language, data) for path, data, _, language, cached, _, _ in batch if cached is None]
         )
         for path, data, fhash, language, cached, parse_errors, supported in batch:
             if cached is not None:
                 summary.reused_files += 1
-                yield path, len(data), language, cached, parse_errors, supported
+                yield path, data, language, cached, parse_errors, supported
                 continue
             seg_file = next(fresh)
             segs = list(seg_file.segments)
             parse_errors, supported = seg_file.extraction.parse_errors, seg_file.extraction.supported
             catalog.execute(
                 "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (repo, path, fhash, language, parse_errors, int(supported), json.dumps([_seg_dict(s) for s in segs])),
+                (
+                    repo,
+                    path,
+                    fhash,
+                    language,
+                    parse_errors,
+                    int(supported),
+                    encode_segments(segs, repo, path, language, data),
+                ),
             )
-            yield path, len(data), language, segs, parse_errors, supported
+            yield path, data, language, segs, parse_errors, supported
 
     total = len(files)
     for i, f in enumerate(files):
@@ -1203,19 +1213,26 @@ def _segmented_files(
         fhash = content_hash(data + segmenter.version.encode())
         language = detect_language(f.path, data[:128])
         row = catalog.execute(
-            "SELECT file_hash, parse_errors, supported, segments FROM file_cache WHERE repo = ? AND path = ?",
+            "SELECT file_hash, parse_errors, supported, segments, language FROM file_cache WHERE repo = ? AND path = ?",
             (repo, f.path),
         ).fetchone()
         if row and row[0] == fhash:
-            batch.append(
-                (f.path, data, fhash, language, [Segment(**d) for d in json.loads(row[3])], row[1], bool(row[2]))
-            )
-        elif (other := _same_content(catalog, fhash, language)) is not None:
+            cached = [Segment(**d) for d in decode_segments(row[3], repo, f.path, row[4], data)]
+            batch.append((f.path, data, fhash, language, cached, row[1], bool(row[2])))
+        elif (other := _same_content(catalog, fhash, language, data)) is not None:
             # the same bytes were segmented under another repository, revision or path: reuse, re-stamped
             segs = _restamp(other[2], repo, f.path)
             catalog.execute(
                 "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (repo, f.path, fhash, language, other[0], other[1], json.dumps([_seg_dict(s) for s in segs])),
+                (
+                    repo,
+                    f.path,
+                    fhash,
+                    language,
+                    other[0],
+                    other[1],
+                    encode_segments(segs, repo, f.path, language, data),
+                ),
             )
             batch.append((f.path, data, fhash, language, segs, other[0], bool(other[1])))
         else:
@@ -1231,24 +1248,24 @@ def _segmented_files(
 _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html", "css", "scss"}
 
 
-def _same_content(catalog: sqlite3.Connection, fhash: str, language: str) -> tuple[int, int, str] | None:
-    """(parse errors, supported, segments JSON) of a file with these bytes segmented anywhere before."""
+def _same_content(
+    catalog: sqlite3.Connection, fhash: str, language: str, data: bytes
+) -> tuple[int, int, list[dict[str, Any]]] | None:
+    """(parse errors, supported, segments' fields) of a file with these bytes (``data``) segmented anywhere before."""
     row = catalog.execute(
-        "SELECT parse_errors, supported, segments FROM file_cache WHERE file_hash = ? AND language = ? LIMIT 1",
+        "SELECT parse_errors, supported, segments, repo, path FROM file_cache WHERE file_hash = ? AND language = ?"
+        " LIMIT 1",
         (fhash, language),
     ).fetchone()
-    return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+    if row is None:
+        return None
+    return int(row[0]), int(row[1]), decode_segments(row[2], row[3], row[4], language, data)
 
 
-def _restamp(segments_json: str, repo: str, path: str) -> list[Segment]:
+def _restamp(rows: list[dict[str, Any]], repo: str, path: str) -> list[Segment]:
     """Segments of an identical file moved to ``repo``/``path``: the ids (which name the place) made anew."""
-    rows = json.loads(segments_json)
     ids = {d["id"]: segment_id(repo, path, d["start_line"], d["end_line"], d.get("qualified_name")) for d in rows}
     return [
         Segment(**{**d, "id": ids[d["id"]], "repo": repo, "path": path, "parent_id": ids.get(d.get("parent_id") or "")})
         for d in rows
     ]
-
-
-def _seg_dict(s: Segment) -> dict[str, Any]:
-    return {f: getattr(s, f) for f in Segment.__slots__}

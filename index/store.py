@@ -7,7 +7,8 @@
       generations/
         g000007/                an immutable generation
           manifest.json         repositories, shards (modality, shard, folder, segments), summary, settings
-          segments.sqlite       every segment of the generation, with its centrality
+          segments/<repo>.sqlite  each repository's files and segments, with their centrality
+                                (``fourfold.index.segdb``: the file's text once, segments as line ranges)
           <modality>/<shard>/   what each modality built for each shard
         .build-g000008/         a build in progress: renamed to g000008 when complete, then LIVE switches
 
@@ -30,31 +31,19 @@ import threading
 import time
 import zlib
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fourfold.errors import CorruptIndex, IndexLocked, NoIndex, UnknownRepository
+from fourfold.index.segdb import SegmentDb, open_segment_db
 from fourfold.plugins.types import Segment
 
 __all__ = ["SEGMENTS_DIR", "GenerationReader", "IndexStore", "RepoRecord", "ShardSpec", "link_tree"]
 
-_SEGMENT_COLUMNS = (
-    "id",
-    "repo",
-    "path",
-    "language",
-    "start_line",
-    "end_line",
-    "content",
-    "content_hash",
-    "symbol",
-    "kind",
-    "signature",
-    "qualified_name",
-    "parent_id",
-)
+T = TypeVar("T")
+
 #: Generations kept after a switch: the live one and the one before it (a server may still be on it).
 KEEP_GENERATIONS = 2
 #: Segment databases one thread keeps open at most (least recently used closed first).
@@ -325,24 +314,24 @@ class GenerationReader:
         """Where ``repo``'s segments of this generation live (``segments/<repo>.sqlite``)."""
         return self.root / SEGMENTS_DIR / f"{repo}.sqlite"
 
-    def _conn(self, repo: str) -> sqlite3.Connection | None:
-        """A read-only connection (per thread) to ``repo``'s segments, None if it has none here."""
-        conns: collections.OrderedDict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
-        if conns is None:
-            conns = self._local.conns = collections.OrderedDict()
+    def _db(self, repo: str) -> SegmentDb | None:
+        """A read-only view (per thread) of ``repo``'s segments, None if it has none here."""
+        dbs: collections.OrderedDict[str, SegmentDb] | None = getattr(self._local, "conns", None)
+        if dbs is None:
+            dbs = self._local.conns = collections.OrderedDict()
         single = self._single()
         key = "" if single is not None else repo
-        conn = conns.get(key)
-        if conn is not None:
-            conns.move_to_end(key)
-            return conn
+        db = dbs.get(key)
+        if db is not None:
+            dbs.move_to_end(key)
+            return db
         path = single if single is not None else self.segment_db(repo)
         if not path.exists():
             return None
-        conn = conns[key] = _connect(path, readonly=True)
-        while len(conns) > OPEN_SEGMENT_DBS:  # a fleet has more repositories than a process has files to open
-            conns.popitem(last=False)[1].close()
-        return conn
+        db = dbs[key] = open_segment_db(path, repo)
+        while len(dbs) > OPEN_SEGMENT_DBS:  # a fleet has more repositories than a process has files to open
+            dbs.popitem(last=False)[1].close()
+        return db
 
     def segment_repos(self) -> list[str]:
         """Every repository with segments in this generation, sorted."""
@@ -351,8 +340,11 @@ class GenerationReader:
             return sorted(repos)
         single = self._single()
         if single is not None:
-            with contextlib.closing(_connect(single, readonly=True)) as conn:
-                return [r for (r,) in conn.execute("SELECT DISTINCT repo FROM segments ORDER BY repo")]
+            db = open_segment_db(single, "")
+            try:
+                return db.repos()
+            finally:
+                db.close()
         return sorted(p.name.removesuffix(".sqlite") for p in (self.root / SEGMENTS_DIR).glob("*.sqlite"))
 
     def shards(self, modality: str | None = None) -> list[ShardSpec]:
@@ -386,70 +378,56 @@ class GenerationReader:
     def segments(self, repos: Iterable[str] = (), files: Iterable[str] = ()) -> Iterator[Segment]:
         """Segments of the given repositories (all when empty), or exactly the given repo\\0path files.
 
-        Streamed one repository at a time: nothing here holds more than a query's rows.
+        Streamed one repository (one file) at a time: nothing here holds more than a file's rows.
         """
-        cols = ", ".join(_SEGMENT_COLUMNS)
         files = list(files)
         if files:
             for key in files:
                 repo, path = key.split("\0", 1)
-                conn = self._conn(repo)
-                if conn is None:
-                    continue
-                for row in conn.execute(
-                    f"SELECT {cols} FROM segments WHERE repo = ? AND path = ? ORDER BY start_line, end_line DESC",
-                    (repo, path),
-                ):
-                    yield Segment(*row)
+                db = self._db(repo)
+                if db is not None:
+                    yield from db.file_segments(repo, path)
             return
         for repo in list(repos) or self.segment_repos():
-            conn = self._conn(repo)
-            if conn is None:
-                continue
-            for row in conn.execute(
-                f"SELECT {cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC", (repo,)
-            ):
-                yield Segment(*row)
+            db = self._db(repo)
+            if db is not None:
+                yield from db.repo_segments(repo)
 
     def paths(self, repo: str) -> list[str]:
         """The paths of ``repo``'s files with segments in this generation, sorted."""
-        conn = self._conn(repo)
-        if conn is None:
-            return []
-        return [p for (p,) in conn.execute("SELECT DISTINCT path FROM segments WHERE repo = ? ORDER BY path", (repo,))]
+        db = self._db(repo)
+        return [] if db is None else db.paths(repo)
 
-    def _lookup(self, ids: Iterable[str], repos: Iterable[str], columns: str) -> Iterator[tuple[Any, ...]]:
-        """Rows (``columns``) of the segments with these ids, searched in ``repos`` (every one when empty)."""
+    def _lookup(
+        self, ids: Iterable[str], repos: Iterable[str], fetch: Callable[[SegmentDb, list[str]], Iterator[tuple[str, T]]]
+    ) -> Iterator[tuple[str, T]]:
+        """``fetch``'s (id, value) of the segments with these ids, searched in ``repos`` (every one when empty)."""
         ids = list(dict.fromkeys(ids))
         if not ids:
             return
         wanted = set(ids)
         for repo in list(dict.fromkeys(repos)) or self.segment_repos():
-            conn = self._conn(repo)
-            if conn is None:
+            db = self._db(repo)
+            if db is None:
                 continue
-            chunk_ids = [i for i in ids if i in wanted]
-            for i in range(0, len(chunk_ids), 500):
-                chunk = chunk_ids[i : i + 500]
-                q = f"SELECT {columns} FROM segments WHERE id IN ({','.join('?' * len(chunk))})"
-                for row in conn.execute(q, chunk):
-                    wanted.discard(row[0])
-                    yield row
+            for sid, value in fetch(db, [i for i in ids if i in wanted]):
+                wanted.discard(sid)
+                yield sid, value
             if not wanted or self._single() is not None:
                 return
 
     def centrality(self, ids: Iterable[str], repos: Iterable[str] = ()) -> dict[str, float]:
         """Segment id -> centrality; ``repos`` (the hits' repositories) narrows where to look."""
-        return {row[0]: row[1] for row in self._lookup(ids, repos, "id, centrality")}
+        return dict(self._lookup(ids, repos, lambda db, chunk: db.centrality(chunk)))
 
     def segment_rows(self, ids: Iterable[str], repos: Iterable[str] = ()) -> dict[str, Segment]:
         """Segment id -> segment; ``repos`` (the hits' repositories) narrows where to look."""
-        return {row[0]: Segment(*row) for row in self._lookup(ids, repos, ", ".join(_SEGMENT_COLUMNS))}
+        return dict(self._lookup(ids, repos, lambda db, chunk: ((s.id, s) for s in db.rows(chunk))))
 
     def close(self) -> None:
-        conns: collections.OrderedDict[str, sqlite3.Connection] | None = getattr(self._local, "conns", None)
-        for conn in (conns or {}).values():
-            conn.close()
+        dbs: collections.OrderedDict[str, SegmentDb] | None = getattr(self._local, "conns", None)
+        for db in (dbs or {}).values():
+            db.close()
         self._local.conns = collections.OrderedDict()
 
 
@@ -483,30 +461,6 @@ def _link(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:
         shutil.copy2(source, target)
-
-
-def create_segments_db(path: Path) -> sqlite3.Connection:
-    conn = _connect(path)
-    conn.executescript(
-        """
-        CREATE TABLE segments (
-            id TEXT PRIMARY KEY, repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL,
-            start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, content TEXT NOT NULL,
-            content_hash TEXT NOT NULL, symbol TEXT, kind TEXT, signature TEXT, qualified_name TEXT,
-            parent_id TEXT, centrality REAL NOT NULL DEFAULT 0);
-        CREATE INDEX segments_file ON segments(repo, path);
-        CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER NOT NULL);
-        """
-    )
-    return conn
-
-
-def insert_segments(conn: sqlite3.Connection, segments: Iterable[Segment]) -> None:
-    columns, marks = ", ".join(_SEGMENT_COLUMNS), ", ".join("?" * len(_SEGMENT_COLUMNS))
-    conn.executemany(
-        f"INSERT OR IGNORE INTO segments({columns}) VALUES ({marks})",
-        ([getattr(s, c) for c in _SEGMENT_COLUMNS] for s in segments),
-    )
 
 
 def segment_to_json(s: Segment) -> dict[str, Any]:

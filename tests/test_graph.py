@@ -353,3 +353,31 @@ def run(cfg: "Engine", n=helper):
         (".core", "Engine", "Engine"),
         (".core", "helper", "h"),
     ]
+
+
+def test_a_shard_is_stored_compressed_and_one_stored_plain_still_reads(shard: GraphShard, tmp_path: Path) -> None:
+    import json
+
+    import zstandard
+
+    from fourfold.plugins.graph.store import NODES_FILE
+
+    built = GraphModality().build(
+        all_segments(), tmp_path / "new", BuildContext(generation="g1", shard="all", repos=())
+    )
+    assert built.segments > 0
+    new = tmp_path / "new"
+    assert (new / NODES_FILE).is_file() and not (new / "nodes.json").exists()
+    with np.load(new / "edges.npz") as arrays:
+        edges = {name: arrays[name] for name in arrays.files}
+    # the same shard as it was stored before: plain JSON and an uncompressed npz
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "nodes.json").write_bytes(zstandard.ZstdDecompressor().decompress((new / NODES_FILE).read_bytes()))
+    json.loads((plain / "nodes.json").read_text())
+    with (plain / "edges.npz").open("wb") as fh:
+        np.savez(fh, **edges)
+    a, b = GraphShard.open(new), GraphShard.open(plain)
+    for text in ("who calls fmt", "what does run call", "references to fmt", "impact of changing fmt"):
+        q = ModalityQuery(text=text, k=20)
+        assert a.search(q) == b.search(q) == shard.search(q) and a.search(q).hits, text

@@ -74,6 +74,15 @@ def test_a_foreign_or_damaged_entry_is_a_miss_not_a_failure(tmp_path: Path) -> N
         conn.execute("INSERT INTO facts VALUES (?, ?)", (key + b"y", zlib.compress(marshal.dumps((1, 2)))))
     assert cache.get(key) is None and cache.get(key + b"x") is None
     assert parse._from_plain(cache.get(key + b"y")) is None  # a tuple, but not facts: a miss
+    assert cache.get(key + b"y") == (1, 2)  # zlib, as entries were written before: still read
+    cache.put(key + b"z", ("now", 3))
+    cache.flush()
+    with sqlite3.connect(path) as conn:
+        (stored,) = conn.execute("SELECT data FROM facts WHERE key = ?", (key + b"z",)).fetchone()
+    assert stored[:4] == b"\x28\xb5\x2f\xfd" and cache.get(key + b"z") == ("now", 3)  # zstd now
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO facts VALUES (?, ?)", (key + b"w", stored[:4] + b"damaged"))
+    assert cache.get(key + b"w") is None
     with pytest.raises(TypeError):
         cache.put(key, (Path("/etc"),))  # type: ignore[arg-type]
     assert facts_cache_for("") is None
@@ -91,3 +100,37 @@ def test_a_rebuild_in_a_new_process_parses_only_the_changed_file(tmp_path: Path)
     assert (home / "cache" / "graph-facts.sqlite").is_file()
     (repo / "pkg" / "m3.py").write_text("from pkg.m0 import f0\n\n\ndef f3(x):\n    return f0(f0(x))\n")
     assert _build(home) == 1  # only m3.py's new bytes
+
+
+def test_a_flush_empties_a_large_log_unless_another_process_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import time
+
+    from fourfold.plugins.graph import facts_cache
+
+    monkeypatch.setattr(facts_cache, "WAL_LIMIT", 64 << 10)
+    path = tmp_path / "facts.sqlite"
+    wal = tmp_path / "facts.sqlite-wal"
+    cache = FactsCache(path)
+    noise = os.urandom(1 << 20).hex()  # incompressible entries: the log grows past the limit
+    for i in range(16):
+        cache.put(b"k%d" % i, (noise[i * 4096 : (i + 1) * 4096 * 8],))
+    cache._commit()
+    assert wal.stat().st_size > 64 << 10
+    # another process in a read transaction: the flush does not wait for it and leaves the log
+    reader = sqlite3.connect(path, timeout=30)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT COUNT(*) FROM facts").fetchone() == (16,)
+    started = time.monotonic()
+    cache.flush()
+    assert time.monotonic() - started < 5 and wal.stat().st_size > 64 << 10
+    reader.rollback()
+    reader.close()
+    cache.flush()  # now no one reads: the log is folded in and emptied
+    assert wal.stat().st_size == 0
+    assert cache.get(b"k3") == (noise[3 * 4096 : 4 * 4096 * 8],)
+    cache.put(b"later", ("still writable",))
+    cache.flush()
+    assert FactsCache(path).get(b"later") == ("still writable",)

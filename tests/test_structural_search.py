@@ -261,3 +261,95 @@ def test_a_binding_of_a_name_defined_elsewhere_gives_way_to_the_definition(tmp_p
     assert _search(shard, "compileTrust", k=10) == [("compileTrust", "function", "lib/utils.js")]
     assert _search(shard, "vary", k=10) == [("vary", "variable", "lib/application.js")]
     assert _search(shard, "count", k=10) == [("count", "variable", "lib/application.js")]
+
+
+_FORMAT_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE defs (
+    id INTEGER PRIMARY KEY, segment_id TEXT NOT NULL, repo TEXT NOT NULL, path TEXT NOT NULL,
+    language TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    name TEXT NOT NULL, lname TEXT NOT NULL, qualified_name TEXT NOT NULL,
+    rqualified TEXT NOT NULL, lparent TEXT NOT NULL, kind TEXT NOT NULL, signature TEXT NOT NULL
+);
+CREATE TABLE names (id INTEGER PRIMARY KEY, lname TEXT NOT NULL UNIQUE, ntrigrams INTEGER NOT NULL);
+CREATE TABLE trigrams (trigram TEXT NOT NULL, name_id INTEGER NOT NULL, PRIMARY KEY (trigram, name_id))
+    WITHOUT ROWID;
+CREATE INDEX defs_lname ON defs (lname);
+CREATE INDEX defs_rqualified ON defs (rqualified);
+CREATE INDEX defs_lparent ON defs (lparent);
+INSERT INTO meta VALUES ('schema_version', '1');
+"""
+
+
+def _write_format_1(segments: list[Segment], path: Path) -> None:
+    """A shard as format 1 wrote it: every column on every row, one (trigram, name) row per pair."""
+    from fourfold.plugins.structural.index import trigrams
+
+    db = sqlite3.connect(path)
+    db.executescript(_FORMAT_1)
+    names: dict[str, int] = {}
+    for s in segments:
+        if not s.is_definition or not s.symbol:
+            continue
+        q = (s.qualified_name or s.symbol).lower()
+        names.setdefault(s.symbol.lower(), len(names) + 1)
+        db.execute(
+            "INSERT INTO defs (segment_id, repo, path, language, start_line, end_line, name, lname, qualified_name,"
+            " rqualified, lparent, kind, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (s.id, s.repo, s.path, s.language, s.start_line, s.end_line, s.symbol, s.symbol.lower(),
+             s.qualified_name or s.symbol, q[::-1], q.rpartition(".")[0], s.kind or "", s.signature or ""),
+        )  # fmt: skip
+    for n, i in names.items():
+        db.execute("INSERT INTO names VALUES (?,?,?)", (i, n, len(trigrams(n))))
+        db.executemany("INSERT INTO trigrams VALUES (?,?)", ((t, i) for t in trigrams(n)))
+    db.commit()
+    db.close()
+
+
+def test_format_2_answers_as_format_1_did_and_format_1_still_reads(tmp_path: Path) -> None:
+    # besides the fixtures: an id that is not lowercase hex, a kind outside KINDS,
+    # a qualified name equal to the name and one that is not
+    odd = [
+        Segment(id="Odd-Id", repo="fx", path="odd.py", language="python", start_line=1, end_line=2, content="",
+                content_hash="", symbol="OddThing", kind="widget", signature="OddThing = '\0'",
+                qualified_name="OddThing"),
+        Segment(id=segment_id("fx", "odd.py", 3, 4, "Box.OddThing"), repo="fx", path="odd.py", language="python",
+                start_line=3, end_line=4, content="", content_hash="", symbol="OddThing", kind="method",
+                signature="def OddThing(self)", qualified_name="Box.OddThing"),
+    ]  # fmt: skip
+    segments = _segments("fx") + odd
+    new_dir, old_dir = tmp_path / "new", tmp_path / "old"
+    StructuralModality().build(segments, new_dir, BuildContext("g1", "fx", ("fx",)))
+    old_dir.mkdir()
+    _write_format_1(segments, old_dir / INDEX_FILE)
+    new, old = StructuralModality().load(new_dir), StructuralModality().load(old_dir)
+    db = sqlite3.connect(new_dir / INDEX_FILE)
+    assert db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    assert db.execute("SELECT COUNT(*) FROM files").fetchone() == (len(FILES) + 1,)
+    assert db.execute("SELECT COUNT(*) FROM defs WHERE typeof(segment_id) = 'blob'").fetchone()[0] == len(segments) - 2
+    # every signature but the one with a NUL in it is a place in its file's compressed list
+    assert db.execute("SELECT COUNT(*) FROM defs WHERE typeof(signature) != 'integer'").fetchone()[0] == 1
+    db.close()
+    texts = [s.symbol or "" for s in segments[1:]] + [s.qualified_name or "" for s in segments[1:]]
+    texts += [t[:3] for t in texts] + [t[:-1] + "x" for t in texts if len(t) > 4] + ["Box.", "oddthing", "Odthing"]
+    filters: list[dict[str, object]] = [
+        {},
+        {"case_sensitive": True},
+        {"options": {"kind": "class,method"}},
+        {"languages": ("go", "rust")},
+        {"path_glob": "*.ts"},
+        {"repos": ("fx",)},
+        {"repos": ("other",)},
+    ]
+    asked = 0
+    for text in texts:
+        for kw in filters:
+            q = ModalityQuery(text=text, k=50, **kw)  # type: ignore[arg-type]
+            assert new.search(q) == old.search(q), (text, kw)
+            asked += bool(new.search(q).hits)
+    assert asked > len(texts) * 2  # most of them found something
+    got = new.search(ModalityQuery(text="oddthing", k=5)).hits
+    assert {(h.segment_id, h.symbol, h.kind, h.snippet) for h in got} == {
+        ("Odd-Id", "OddThing", "widget", "OddThing = '\0'"),
+        (odd[1].id, "OddThing", "method", "def OddThing(self)"),
+    }

@@ -1,11 +1,12 @@
 """The graph shard on disk, and the read-only graph a loaded shard answers from.
 
-Two files under the shard folder, nothing pickled:
+Two files under the shard folder, nothing pickled, both compressed (a shard written before they
+were, ``nodes.json`` and an uncompressed ``edges.npz``, still reads):
 
-- ``nodes.json``: the node table as columns (ids, repositories and paths by index into
+- ``nodes.json.zst``: zstd-compressed JSON: the node table as columns (ids, repositories and paths by index into
   string tables, lines, symbol, kind, qualified name, parent index, module keys, ``owned``) and
   the ``partition`` (the repositories the shard owns; empty: all);
-- ``edges.npz``: ``src``, ``dst``, ``kind`` (index into ``EDGE_KINDS``), ``weight``, the
+- ``edges.npz`` (``np.savez_compressed``): ``src``, ``dst``, ``kind`` (index into ``EDGE_KINDS``), ``weight``, the
   evidence lines as ``line_ptr``/``lines`` (edge ``e`` has ``lines[line_ptr[e]:line_ptr[e+1]]``),
   and per-node ``centrality`` (PageRank x node count) and ``degree`` (weighted in-degree).
 
@@ -30,14 +31,17 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import zstandard
 
 from fourfold.errors import CorruptIndex
 from fourfold.plugins.graph.centrality import degree, scaled_pagerank
 from fourfold.plugins.graph.resolve import CALL, EDGE_KINDS, IMPORT, INHERIT, REF, GraphData, sorted_lines
 
-__all__ = ["FORMAT_VERSION", "USAGE_KINDS", "Graph", "centrality_of", "load_graph", "save_graph"]
+__all__ = ["FORMAT_VERSION", "NODES_FILE", "USAGE_KINDS", "Graph", "centrality_of", "load_graph", "save_graph"]
 
 FORMAT_VERSION = 2  # 2: a partition stores the edges leaving its nodes, not the whole node table
+NODES_FILE = "nodes.json.zst"
+_PLAIN_NODES = "nodes.json"  # written before the node table was compressed
 #: The edge kinds that make one definition depend on another (containment is structure, not use).
 USAGE_KINDS = (IMPORT, CALL, REF, INHERIT)
 
@@ -119,13 +123,15 @@ def save_graph(
         "notes": data.notes,
         "partition": sorted(partition),
     }
-    (shard_dir / "nodes.json").write_text(json.dumps(meta, separators=(",", ":")))
+    # compressed: typeshed's node table is 3.2 MB of JSON, 0.75 MB so (decompressing it takes ~5 ms)
+    encoded = json.dumps(meta, separators=(",", ":")).encode()
+    (shard_dir / NODES_FILE).write_bytes(zstandard.ZstdCompressor(level=3).compress(encoded))
     keys = sorted(data.edges)
     line_lists = [sorted_lines(data.edges[k][1]) for k in keys]
     line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum([len(x) for x in line_lists], out=line_ptr[1:])
     with (shard_dir / "edges.npz").open("wb") as fh:
-        np.savez(
+        np.savez_compressed(
             fh,
             src=np.array([k[0] for k in keys], dtype=np.int32),
             dst=np.array([k[1] for k in keys], dtype=np.int32),
@@ -235,10 +241,14 @@ def _csr(keys: IntArray, n: int) -> tuple[IntArray, IntArray]:
 def load_graph(shard_dir: Path) -> Graph:
     """Read a shard written by ``save_graph``; a missing or foreign file is ``CorruptIndex``."""
     try:
-        meta = json.loads((shard_dir / "nodes.json").read_text())
+        packed = shard_dir / NODES_FILE
+        if packed.is_file():
+            meta = json.loads(zstandard.ZstdDecompressor().decompress(packed.read_bytes()))
+        else:
+            meta = json.loads((shard_dir / _PLAIN_NODES).read_text())
         with np.load(shard_dir / "edges.npz", allow_pickle=False) as arrays:
             edges = {name: arrays[name] for name in arrays.files}
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, zstandard.ZstdError) as exc:
         raise CorruptIndex(f"graph shard {shard_dir} cannot be read ({exc}); rebuild the index") from exc
     if meta.get("version") != FORMAT_VERSION:
         raise CorruptIndex(

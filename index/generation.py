@@ -67,8 +67,6 @@ from fourfold.index.store import (
     ShardSpec,
     link_tree,
     paths_key,
-    recall_file_list,
-    remember_file_list,
 )
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildProgress, BuildStats, MapBatches
@@ -256,7 +254,7 @@ def sharding_of(modality: Any, settings: Mapping[str, str]) -> str:
     return wanted
 
 
-def _plan_shards(modality: str, sharding: str, repo_files: dict[str, list[tuple[str, int]]]) -> list[ShardSpec]:
+def _plan_shards(modality: str, sharding: str, repo_files: Mapping[str, list[tuple[str, int]]]) -> list[ShardSpec]:
     if sharding not in SHARDINGS:
         raise InvalidInput(f"modality {modality!r} declares sharding {sharding!r}; use one of {', '.join(SHARDINGS)}")
     if sharding == "global":
@@ -299,8 +297,42 @@ class _ScannedRepo:
     """One repository after the scan: its manifest record, its files, and whether its shards may carry."""
 
     record: dict[str, Any]
-    files: list[tuple[str, int]]  # (path, size) of each file, for shard planning
+    files: list[tuple[str, int]] | None  # (path, size) of each file; None: carried, read when planning asks
     unchanged: bool  # its segments are those of the previous generation
+
+
+class _FileLists(Mapping[str, list[tuple[str, int]]]):
+    """Each repository's (path, size) list for shard planning. The lists of repositories carried
+    without a walk are not held: they are read from their segment database when asked for (a
+    planner asks for few), so a sync in a fleet of 1,000 holds the files of what changed only."""
+
+    def __init__(self, known: dict[str, list[tuple[str, int]] | None], segments_dir: Path) -> None:
+        self._known = known
+        self._dir = segments_dir
+
+    def __getitem__(self, repo: str) -> list[tuple[str, int]]:
+        files = self._known[repo]
+        if files is not None:
+            return files
+        with contextlib.closing(_connect_ro(self._dir / f"{repo}.sqlite")) as conn:
+            return [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._known)
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def __contains__(self, repo: object) -> bool:
+        return repo in self._known
+
+    def subset(self, repos: Iterable[str]) -> _FileLists:
+        """The same lists, for ``repos`` only (still read when asked for)."""
+        return _FileLists({r: self._known[r] for r in repos}, self._dir)
+
+
+def _connect_ro(db: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{db}?mode=ro", uri=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +340,7 @@ class _RepoScan:
     """Every repository after the scan, handed to shard planning."""
 
     stats: dict[str, dict[str, Any]]  # the manifest's record of each repository, by name
-    files: dict[str, list[tuple[str, int]]]  # (path, size) of each repository's files
+    files: _FileLists  # (path, size) of each repository's files
     unchanged: frozenset[str]  # repositories whose segments are those of the previous generation
     sizes: dict[str, int] = field(default_factory=dict)  # bytes of each repository's files
 
@@ -515,7 +547,7 @@ def _scan_repositories(
     Shares one file cache (the catalog) and one segmenter process pool across repositories.
     """
     stats: dict[str, dict[str, Any]] = {}
-    files: dict[str, list[tuple[str, int]]] = {}
+    files: dict[str, list[tuple[str, int]] | None] = {}
     unchanged: set[str] = set()
     with contextlib.closing(store.catalog()) as catalog, ParallelSegmenter() as segmenter:
         for name in sorted(sources):
@@ -538,8 +570,8 @@ def _scan_repositories(
             files[name] = repo.files
             if repo.unchanged:
                 unchanged.add(name)
-    sizes = {r: int(stats[r]["bytes"]) if "bytes" in stats[r] else sum(s for _, s in fs) for r, fs in files.items()}
-    return _RepoScan(stats, files, frozenset(unchanged), sizes)
+    sizes = {r: sum(s for _, s in fs) if fs is not None else int(stats[r].get("bytes", 0)) for r, fs in files.items()}
+    return _RepoScan(stats, _FileLists(files, build_dir / SEGMENTS_DIR), frozenset(unchanged), sizes)
 
 
 def _scan_repo(
@@ -564,9 +596,8 @@ def _scan_repo(
     as unchanged, so its shards may carry.
     """
     before = prev.repos.get(name) if prev.carry else None
-    pinned = _pinned_files(name, path, options, prev, before, catalog)
-    if pinned is not None:  # a sync's checkout at the commit indexed last time: nothing to walk
-        return _carry_repo(name, prev, seg_path, summary, report, before or {}, options, pinned, catalog)
+    if _pinned(name, path, options, prev, before):  # a sync's checkout at the commit indexed last time
+        return _carry_repo(name, prev, seg_path, summary, report, before or {}, options, None)
     walked = walk_repository(path)
     summary.skipped.update(walked.skipped)
     stat_key, sizes = _stat_key(path, walked.files, max_file_bytes, options.key())
@@ -577,7 +608,7 @@ def _scan_repo(
         and prev.reader.segment_db(name).is_file()
     ):
         # nothing under the repository moved: its segments (and centrality) carry over as they are
-        return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes, catalog)
+        return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
         name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality, settings
     )
@@ -599,60 +630,38 @@ def _carry_repo(
     report: Progress,
     before: dict[str, Any],
     options: RepoOptions,
-    sizes: list[tuple[str, int]],
-    catalog: sqlite3.Connection,
+    sizes: list[tuple[str, int]] | None,
 ) -> _ScannedRepo:
-    """Link an unchanged repository's segment database into the new generation."""
+    """Link an unchanged repository's segment database into the new generation. Its files are not
+    held (planning reads them from that database if it asks); ``sizes``, when a walk listed them,
+    give a record written before ``paths_key`` its key."""
     assert prev.reader is not None
     link_tree(prev.reader.segment_db(name), seg_path)
-    if "paths_key" not in before:  # recorded by a build before file lists were kept: keep it now
+    if "paths_key" not in before and sizes is not None:  # recorded before the key was
         before = {**before, "paths_key": paths_key(sizes)}
-        remember_file_list(catalog, name, before["paths_key"], sizes)
-        catalog.commit()
     n = int(before.get("files", 0))
     summary.files += n
     summary.bytes += int(before.get("bytes", 0))
     summary.segments += int(before.get("segments", 0))
     summary.reused_files += n
     report(IndexProgress("segment", n, n, f"{name}: unchanged", unit="files", repo=name))
-    return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, sizes, unchanged=True)
+    return _ScannedRepo({**before, "commit": options.commit or before.get("commit", "")}, None, unchanged=True)
 
 
-def _pinned_files(
-    name: str,
-    path: Path,
-    options: RepoOptions,
-    prev: _Previous,
-    before: dict[str, Any] | None,
-    catalog: sqlite3.Connection,
-) -> list[tuple[str, int]] | None:
-    """The (path, size) list of a repository a sync checked out at the very commit, path and
-    options of its previous build (its files are the commit's: nothing to walk or stat), from the
-    catalog's file lists (by the record's ``paths_key``) or else its previous segment database;
-    None when it must be walked."""
-    if not options.commit or prev.reader is None or before is None:
-        return None
+def _pinned(name: str, path: Path, options: RepoOptions, prev: _Previous, before: dict[str, Any] | None) -> bool:
+    """Whether a sync checked the repository out at the very commit, path and options of its
+    previous build: its files are that commit's, so nothing is walked or stat-ed. Its segment
+    database must be one that lists its files (recorded with a ``paths_key``; an older one is
+    walked once)."""
+    if not options.commit or prev.reader is None or before is None or not before.get("paths_key"):
+        return False
     if (before.get("commit"), before.get("path"), before.get("options_key")) != (
         options.commit,
         str(path),
         options.key(),
     ):
-        return None
-    db = prev.reader.segment_db(name)
-    if not db.is_file():
-        return None
-    kept = recall_file_list(catalog, name, str(before.get("paths_key", "")))
-    if kept is not None:
-        return kept
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
-            files = [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
-    except sqlite3.Error:
-        return None  # built before the files table: walk it once
-    if before.get("paths_key"):  # kept for next time (a record without a key gets one when carried)
-        remember_file_list(catalog, name, str(before["paths_key"]), files)
-        catalog.commit()
-    return files
+        return False
+    return prev.reader.segment_db(name).is_file()
 
 
 def _plan_modality(
@@ -679,7 +688,7 @@ def _plan_modality(
     )
     carried: list[ShardSpec] = []
     build: list[ShardSpec] = []
-    wanting = {r: scan.files[r] for r in _wanting(name, scan, options)}
+    wanting = scan.files.subset(_wanting(name, scan, options))
     modality = get_registry().modality(name)
     if sharding == "partitioned" and _incremental(modality) and build_dir is not None:
         packable = {r for r in wanting if not options.get(r, RepoOptions()).settings}
@@ -792,7 +801,7 @@ def _plan_partitions(
             building.close()
     plan = plan_partitions(
         modality.name,
-        {repo: sum(size for _, size in files) for repo, files in wanting.items()},
+        {repo: scan.sizes[repo] for repo in wanting},
         scan.unchanged,
         stale,
         packable,
@@ -1101,7 +1110,6 @@ def _segment_repo(
             files_in_repo.append((rel, len(data)))
             n_bytes += len(data)
         key = paths_key(files_in_repo)
-        remember_file_list(catalog, name, key, files_in_repo)
         catalog.commit()
         summary.files += len(files_in_repo)
         summary.bytes += n_bytes

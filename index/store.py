@@ -26,11 +26,8 @@ import json
 import os
 import shutil
 import sqlite3
-import struct
 import threading
 import time
-import zlib
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -126,8 +123,6 @@ class IndexStore:
                     language TEXT NOT NULL, parse_errors INTEGER NOT NULL, supported INTEGER NOT NULL,
                     segments TEXT NOT NULL, PRIMARY KEY (repo, path));
                 CREATE INDEX IF NOT EXISTS file_cache_hash ON file_cache(file_hash);
-                CREATE TABLE IF NOT EXISTS file_lists (
-                    repo TEXT NOT NULL, key TEXT NOT NULL, files BLOB NOT NULL, PRIMARY KEY (repo, key));
                 """
             )
 
@@ -269,7 +264,6 @@ class IndexStore:
         with contextlib.closing(self.catalog()) as conn, conn:
             conn.execute("DELETE FROM repos WHERE name = ?", (name,))
             conn.execute("DELETE FROM file_cache WHERE repo = ?", (name,))
-            conn.execute("DELETE FROM file_lists WHERE repo = ?", (name,))
 
     def retire_live(self) -> None:
         """No repository is left: LIVE goes, so readers say there is no index (generations stay for gc)."""
@@ -467,7 +461,7 @@ def segment_to_json(s: Segment) -> dict[str, Any]:
     return asdict(s)
 
 
-# -- a repository's file list by key: a carried repository's list without opening its segment database --
+# -- a repository's file list, by key --
 
 
 def paths_key(files: Sequence[tuple[str, int]]) -> str:
@@ -476,32 +470,3 @@ def paths_key(files: Sequence[tuple[str, int]]) -> str:
     for path, size in sorted(files):
         digest.update(f"{path}\0{size}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
-
-
-def remember_file_list(catalog: sqlite3.Connection, repo: str, key: str, files: Sequence[tuple[str, int]]) -> None:
-    """Keep ``repo``'s (path, size) list under its key (``paths_key``) in the catalog; older lists go."""
-    # paths joined by NUL (no path holds one), then their sizes as 8-byte integers: quick to read back
-    paths = "\0".join(p for p, _ in files).encode("utf-8", "surrogateescape")
-    sizes = array("q", [s for _, s in files])
-    data = zlib.compress(struct.pack("<I", len(files)) + sizes.tobytes() + paths, 1)
-    catalog.execute("DELETE FROM file_lists WHERE repo = ? AND key <> ?", (repo, key))
-    catalog.execute("INSERT OR REPLACE INTO file_lists VALUES (?, ?, ?)", (repo, key, data))
-
-
-def recall_file_list(catalog: sqlite3.Connection, repo: str, key: str) -> list[tuple[str, int]] | None:
-    """``repo``'s (path, size) list kept under ``key``; None when it is not (or not readable): read it elsewhere."""
-    try:
-        row = catalog.execute("SELECT files FROM file_lists WHERE repo = ? AND key = ?", (repo, key)).fetchone()
-        if row is None:
-            return None
-        raw = zlib.decompress(row[0])
-        (n,) = struct.unpack_from("<I", raw)
-        sizes = array("q")
-        sizes.frombytes(raw[4 : 4 + 8 * n])
-        paths = raw[4 + 8 * n :].decode("utf-8", "surrogateescape").split("\0") if n else []
-        if len(sizes) != n or len(paths) != n:
-            return None
-        files = list(zip(paths, sizes.tolist(), strict=True))
-    except (sqlite3.Error, zlib.error, struct.error, ValueError, TypeError):
-        return None
-    return files

@@ -1,5 +1,6 @@
-"""A repository's file list kept in the catalog by key: an update in a large fleet neither opens every
-carried repository's segment database for its files nor lists every peer's paths for the graph.
+"""An update in a large fleet holds and reads the file lists of what changed only: a carried
+repository's list is read from its segment database if planning asks for it, and the graph keeps
+each peer's provided names by the key of its paths instead of listing every peer's files.
 
 Real builds through ``build_generation`` (SQLite on disk, the graph's facts cache on disk).
 """
@@ -13,7 +14,7 @@ import pytest
 
 from fourfold.index import generation
 from fourfold.index.generation import RepoOptions, build_generation
-from fourfold.index.store import IndexStore, paths_key, recall_file_list, remember_file_list
+from fourfold.index.store import IndexStore, paths_key
 from fourfold.plugins.graph import plugin as graph_plugin
 from fourfold.plugins.graph.facts_cache import FactsCache
 
@@ -25,25 +26,14 @@ def _repo(root: Path, name: str, files: dict[str, str]) -> Path:
     return root / name
 
 
-def test_a_file_list_round_trips_by_key_and_a_new_key_replaces_the_old(tmp_path: Path) -> None:
-    store = IndexStore(tmp_path / "home")
+def test_a_paths_key_names_the_list_not_its_order() -> None:
     files = [("a.py", 10), ("pkg/b.py", 20), ("é.py", 3)]
-    key = paths_key(files)
-    assert key == paths_key(list(reversed(files)))  # the order does not matter
-    assert key != paths_key([("a.py", 11), ("pkg/b.py", 20), ("é.py", 3)])  # a size does
-    with store.catalog() as catalog:
-        remember_file_list(catalog, "r", key, files)
-        assert recall_file_list(catalog, "r", key) == files
-        assert recall_file_list(catalog, "r", "other") is None
-        assert recall_file_list(catalog, "s", key) is None
-        newer = [("a.py", 10)]
-        remember_file_list(catalog, "r", paths_key(newer), newer)
-        assert recall_file_list(catalog, "r", key) is None  # the old list went
-        catalog.execute("UPDATE file_lists SET files = ? WHERE repo = 'r'", (b"not zlib",))
-        assert recall_file_list(catalog, "r", paths_key(newer)) is None  # damaged: a miss, not a failure
+    assert paths_key(files) == paths_key(list(reversed(files)))
+    assert paths_key(files) != paths_key([("a.py", 11), ("pkg/b.py", 20), ("é.py", 3)])  # a size counts
+    assert paths_key(files) != paths_key(files[:2])
 
 
-def test_a_pinned_repository_is_carried_from_its_kept_file_list_without_opening_its_segments(
+def test_carried_repositories_segment_databases_are_not_read_for_their_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = IndexStore(tmp_path / "home")
@@ -66,14 +56,32 @@ def test_a_pinned_repository_is_carried_from_its_kept_file_list_without_opening_
 
     monkeypatch.setattr(generation.sqlite3, "connect", counting)
     summary = build_generation(store, [], modalities=["text"], repo_options=options)
-    monkeypatch.undo()
     assert opened == []  # neither repository's segment database was opened for its files
     assert summary.carried_shards == summary.shards
-    second = store.require_live()
-    assert second.name != first.name
-    for name in ("alpha", "beta"):
-        assert second.manifest["repos"][name]["paths_key"] == keys[name]
-        assert sorted(second.paths(name)) == sorted(first.paths(name))
+
+    # beta moves (a new commit): alpha is carried without its list being read; beta's is the walk's
+    (beta / "beta" / "more.py").write_text("def three():\n    return 3\n")
+    options["beta"] = RepoOptions(commit="c2")
+    summary = build_generation(store, [], modalities=["text"], repo_options=options)
+    monkeypatch.undo()
+    assert summary.changed_repos == ["beta"]
+    assert [db for db in opened if "alpha.sqlite" in db] == []  # only beta's own segments were read
+    third = store.require_live()
+    assert sorted(third.paths("alpha")) == ["alpha/__init__.py", "alpha/x.py"]
+    assert "beta/more.py" in third.paths("beta")
+    assert third.manifest["repos"]["beta"]["paths_key"] != keys["beta"]
+    assert third.manifest["repos"]["alpha"]["paths_key"] == keys["alpha"]
+
+
+def test_planning_reads_a_carried_repositorys_files_from_its_segment_database(tmp_path: Path) -> None:
+    store = IndexStore(tmp_path / "home")
+    alpha = _repo(tmp_path, "alpha", {"a.py": "def one():\n    return 1\n", "b.py": "X = 1\n"})
+    build_generation(store, [(alpha, "alpha")], modalities=["text"])
+    live = store.require_live()
+    lists = generation._FileLists({"alpha": None, "new": [("n.py", 4)]}, live.root / "segments")
+    assert lists["alpha"] == [("a.py", (alpha / "a.py").stat().st_size), ("b.py", 6)]
+    assert lists["new"] == [("n.py", 4)] and sorted(lists) == ["alpha", "new"] and len(lists) == 2
+    assert list(lists.subset(["alpha"])) == ["alpha"] and lists.subset(["alpha"])["alpha"] == lists["alpha"]
 
 
 def test_a_partition_reads_a_peers_paths_once_then_keeps_its_names_by_key(tmp_path: Path) -> None:

@@ -1096,16 +1096,17 @@ def _segment_repo(
     files_in_repo: list[tuple[str, int]] = []
     repo_segments: list[Segment] = []
     n_bytes = 0
-    writer = SegmentWriter(seg_path, name)
+    writer, base_hashes = _segment_writer(name, seg_path, catalog)
     try:
-        for rel, data, language, segs, parse_errors, supported in _segmented_files(
+        for rel, data, language, segs, parse_errors, supported, fhash in _segmented_files(
             name, files, catalog, segmenter, summary, report, max_file_bytes
         ):
             if parse_errors:
                 summary.parse_errors += 1
             if not supported and language not in _PLAIN_TEXT:
                 summary.unsupported_languages[language] += 1
-            writer.add_file(rel, len(data), language, data, segs)
+            if not (base_hashes.get(rel) == fhash and writer.keep(rel, len(data))):
+                writer.add_file(rel, len(data), language, data, segs)
             repo_segments.extend(segs)
             files_in_repo.append((rel, len(data)))
             n_bytes += len(data)
@@ -1142,6 +1143,26 @@ def _segment_repo(
     }
 
 
+def _segment_writer(name: str, seg_path: Path, catalog: sqlite3.Connection) -> tuple[SegmentWriter, dict[str, str]]:
+    """The writer of ``name``'s segment database, and the file hashes of the base it starts from.
+
+    A revision ``NAME@REV`` whose base was scanned first in this build (names sort so) starts from
+    the base's database (``SegmentWriter.over``): the files whose bytes the base holds (by the file
+    cache's hashes, as delta shards are planned) are kept as they are, the others written.
+    """
+    base = base_of(name)
+    base_db = seg_path.parent / f"{base}.sqlite"
+    if base is not None and base_db.is_file():
+        try:
+            writer = SegmentWriter.over(base_db, seg_path, name)
+        except (OSError, ValueError, sqlite3.Error):
+            pass  # a base of an older format, or unreadable: written whole
+        else:
+            rows = catalog.execute("SELECT path, file_hash FROM file_cache WHERE repo = ?", (base,))
+            return writer, {str(p): str(h) for p, h in rows}
+    return SegmentWriter(seg_path, name), {}
+
+
 def _revision_centrality(
     name: str,
     seg_path: Path,
@@ -1174,8 +1195,9 @@ def _segmented_files(
     summary: IndexSummary,
     report: Progress,
     max_file_bytes: int,
-) -> Iterator[tuple[str, bytes, str, list[Segment], int, bool]]:
-    """(path, bytes, language, segments, parse errors, supported) of each readable file of a repository, in order.
+) -> Iterator[tuple[str, bytes, str, list[Segment], int, bool, str]]:
+    """(path, bytes, language, segments, parse errors, supported, file hash) of each readable file of a
+    repository, in order.
 
     A file whose content hash (with the segmenter's version) is in the catalog's file cache reuses
     its segments; the others are segmented in batches, over the segmenter's process pool when a
@@ -1184,14 +1206,14 @@ def _segmented_files(
     batch: list[tuple[str, bytes, str, str, list[Segment] | None, int, bool]] = []
     batch_bytes = 0
 
-    def flush() -> Iterator[tuple[str, bytes, str, list[Segment], int, bool]]:
+    def flush() -> Iterator[tuple[str, bytes, str, list[Segment], int, bool, str]]:
         fresh = segmenter.segment(
             [FileTask(repo, path, language, data) for path, data, _, language, cached, _, _ in batch if cached is None]
         )
         for path, data, fhash, language, cached, parse_errors, supported in batch:
             if cached is not None:
                 summary.reused_files += 1
-                yield path, data, language, cached, parse_errors, supported
+                yield path, data, language, cached, parse_errors, supported, fhash
                 continue
             seg_file = next(fresh)
             segs = list(seg_file.segments)
@@ -1208,7 +1230,7 @@ def _segmented_files(
                     encode_segments(segs, repo, path, language, data),
                 ),
             )
-            yield path, data, language, segs, parse_errors, supported
+            yield path, data, language, segs, parse_errors, supported, fhash
 
     total = len(files)
     for i, f in enumerate(files):

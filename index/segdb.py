@@ -36,6 +36,7 @@ import functools
 import json
 import os
 import re
+import shutil
 import sqlite3
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -47,7 +48,7 @@ import zstandard
 
 from fourfold.errors import CorruptIndex
 from fourfold.index.ingest.segment import content_hash, split_lines
-from fourfold.plugins.types import Segment
+from fourfold.plugins.types import Segment, segment_id
 
 __all__ = [
     "BLOCK_BYTES",
@@ -284,9 +285,77 @@ class SegmentWriter:
             """
         )
         self._next = 1
+        self._copied: dict[str, tuple[int, int]] = {}  # a base's files (``over``): path -> (file id, size)
+        self._kept: set[str] = set()
+
+    @classmethod
+    def over(cls, base: Path, path: Path, repo: str) -> SegmentWriter:
+        """A writer that starts from the database of ``repo``'s base (a revision ``NAME@REV`` over
+        ``NAME``, format 2): the base's files are copied as they are, their segments re-stamped for
+        ``repo`` (an id names its place, the repository included: ``segment_id``), exactly as
+        re-stamping each file's cached segments would; ``keep`` says a file is the revision's too,
+        ``add_file`` replaces one, and ``finish`` drops those neither kept nor replaced. What a
+        branch sharing most files with its base writes is then its changed files, not all of them.
+        Raises ``ValueError`` for a base of another format (write it whole instead)."""
+        shutil.copyfile(base, path)
+        self = cls.__new__(cls)
+        self.repo, self.path = repo, path
+        self.conn = sqlite3.connect(path, check_same_thread=False)
+        try:
+            if self.conn.execute("PRAGMA user_version").fetchone()[0] != SEGMENTS_FORMAT:
+                raise ValueError(f"segment database {str(base)!r} is not of format {SEGMENTS_FORMAT}")
+            self.conn.execute("PRAGMA journal_mode=OFF")
+            self.conn.execute("PRAGMA synchronous=OFF")
+            self._restamp_copy()
+        except BaseException:
+            self.conn.close()
+            path.unlink(missing_ok=True)
+            raise
+        return self
+
+    def _restamp_copy(self) -> None:
+        files = {fid: (fpath, size) for fid, fpath, size in self.conn.execute("SELECT id, path, size FROM files")}
+        self._copied = {fpath: (fid, size) for fid, (fpath, size) in files.items()}
+        self._kept = set()
+        rows = self.conn.execute(
+            "SELECT rowid, file, start_line, end_line, symbol, qualified_name, id, parent_id, exact FROM segments"
+        ).fetchall()
+        new: dict[tuple[int, Any], str] = {}  # (file, stored id) -> the id at the same place in ``repo``
+        for _, fid, start, end, symbol, qualified, sid, _, exact in rows:
+            qn = json.loads(exact).get("qualified_name") if exact is not None else _decode_qualified(qualified, symbol)
+            new[(fid, sid)] = segment_id(self.repo, files[fid][0], start, end, qn)
+        updates = []
+        for rowid, fid, _, _, _, _, sid, parent, exact in rows:
+            nid = new[(fid, sid)]
+            nparent = None if parent is None else new.get((fid, parent))  # a parent is in the same file
+            if exact is not None:
+                exact = json.dumps({**json.loads(exact), "repo": self.repo, "id": nid, "parent_id": nparent})
+            updates.append((_id_key(nid), None if nparent is None else _id_key(nparent), exact, rowid))
+        # centrality is the revision's own, set after (``set_centrality``), as in a database written whole
+        self.conn.executemany(
+            "UPDATE segments SET id = ?, parent_id = ?, exact = ?, centrality = 0 WHERE rowid = ?", updates
+        )
+        self._next = max((r[0] for r in rows), default=0) + 1
+
+    def keep(self, path: str, size: int) -> bool:
+        """Keep the base's file ``path`` (of ``size`` bytes) as the revision's; False when the base has
+        no such file (then ``add_file`` it)."""
+        found = self._copied.get(path)
+        if found is None or found[1] != size:
+            return False
+        self._kept.add(path)
+        return True
+
+    def _drop(self, path: str) -> None:
+        fid, _ = self._copied.pop(path)
+        self.conn.execute("DELETE FROM segments WHERE file = ?", (fid,))
+        self.conn.execute("DELETE FROM files WHERE id = ?", (fid,))
 
     def add_file(self, path: str, size: int, language: str, data: bytes, segments: Sequence[Segment]) -> None:
         """One file: its text once, and its segments as line ranges of it (in the order given)."""
+        if path in self._copied:  # the base's file of that path, replaced
+            self._kept.discard(path)
+            self._drop(path)
         language = segments[0].language if segments else language
         cur = self.conn.execute("INSERT INTO files(path, size, language) VALUES (?, ?, ?)", (path, size, language))
         if not segments:
@@ -339,6 +408,8 @@ class SegmentWriter:
     def finish(self) -> None:
         """Commit, pack the id index (written in random order) and sync: one plain file, linked into
         later generations as it is."""
+        for path in [p for p in self._copied if p not in self._kept]:  # the base's files the revision lacks
+            self._drop(path)
         self.conn.commit()
         self.conn.execute("VACUUM")  # 2-3 % smaller
         self.conn.close()

@@ -221,3 +221,46 @@ def test_a_semantic_delta_answers_as_the_whole_revision(tmp_path: Path) -> None:
         p = SearchParams(text, k=10, modalities=("semantic",), repos=(REV,))
         got, want = _search(delta, p), _search(whole, p)
         assert [(f.hit.path, f.hit.segment_id) for f in got.hits] == [(f.hit.path, f.hit.segment_id) for f in want.hits]
+
+
+def test_a_revisions_segment_database_starts_from_its_bases_and_reads_as_one_written_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fourfold.index import segdb
+
+    base = _base(tmp_path)
+    (base / "pkg" / "big.py").write_text("class Outer:\n    def inner(self):\n        return 1\n" * 3)
+    rev = _revision(tmp_path, base)
+    delta = IndexStore(tmp_path / "delta-home")
+    build_generation(delta, [(base, "lib")], modalities=MODALITIES)
+    written: list[str] = []
+    real = segdb.SegmentWriter.add_file
+
+    def counting(self: segdb.SegmentWriter, path: str, *args: object, **kwargs: object) -> None:
+        if self.repo == REV:
+            written.append(path)
+        real(self, path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(segdb.SegmentWriter, "add_file", counting)
+    build_generation(delta, [(rev, REV)], modalities=MODALITIES)
+    monkeypatch.undo()
+    assert sorted(written) == ["pkg/m1.py", "pkg/new.py"]  # the 9 files it shares are the base's, re-stamped
+    whole = IndexStore(tmp_path / "whole-home")
+    build_generation(whole, [(rev, REV)], modalities=MODALITIES)
+
+    def segments(store: IndexStore) -> list[object]:
+        return sorted(store.require_live().segments(repos=(REV,)), key=lambda s: s.id)
+
+    got, want = segments(delta), segments(whole)
+    assert len(got) == len(want) > 30 and got == want  # ids, parents, content, signatures: all equal
+    assert any(s.parent_id for s in got)
+    live = delta.require_live()
+    assert sorted(live.paths(REV)) == sorted(whole.require_live().paths(REV))
+    assert "pkg/m2.py" not in live.paths(REV) and "pkg/m2.py" in live.paths("lib")
+    shared = {(s.path, s.start_line, s.qualified_name): s.id for s in live.segments(repos=("lib",))}
+    mine = dict(live.centrality([s.id for s in got]))
+    theirs = dict(live.centrality(list(shared.values())))
+    for s in got:  # a shared place keeps its base's centrality; nothing is left at the copied value by accident
+        key = (s.path, s.start_line, s.qualified_name)
+        if s.path not in ("pkg/m1.py", "pkg/new.py") and key in shared:
+            assert mine.get(s.id) == theirs.get(shared[key])

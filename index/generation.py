@@ -1249,22 +1249,15 @@ def _segmented_files(
         if row and row[0] == fhash:
             cached = [Segment(**d) for d in decode_segments(row[3], repo, f.path, row[4], data)]
             batch.append((f.path, data, fhash, language, cached, row[1], bool(row[2])))
-        elif (other := _same_content(catalog, fhash, language, data)) is not None:
+        elif (other := _same_content(catalog, fhash, language, f.path)) is not None:
             # the same bytes were segmented under another repository, revision or path: reuse, re-stamped
-            segs = _restamp(other[2], repo, f.path)
+            errors, supported, payload, other_repo, other_path = other
+            segs, value = _reused(payload, other_repo, other_path, repo, f.path, language, data)
             catalog.execute(
                 "INSERT OR REPLACE INTO file_cache VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    repo,
-                    f.path,
-                    fhash,
-                    language,
-                    other[0],
-                    other[1],
-                    encode_segments(segs, repo, f.path, language, data),
-                ),
+                (repo, f.path, fhash, language, errors, supported, value),
             )
-            batch.append((f.path, data, fhash, language, segs, other[0], bool(other[1])))
+            batch.append((f.path, data, fhash, language, segs, errors, bool(supported)))
         else:
             batch.append((f.path, data, fhash, language, None, 0, True))
             batch_bytes += len(data)
@@ -1279,17 +1272,37 @@ _PLAIN_TEXT = {"text", "markdown", "rst", "json", "yaml", "toml", "xml", "html",
 
 
 def _same_content(
-    catalog: sqlite3.Connection, fhash: str, language: str, data: bytes
-) -> tuple[int, int, list[dict[str, Any]]] | None:
-    """(parse errors, supported, segments' fields) of a file with these bytes (``data``) segmented anywhere before."""
+    catalog: sqlite3.Connection, fhash: str, language: str, path: str
+) -> tuple[int, int, bytes | str, str, str] | None:
+    """(parse errors, supported, cached segments, repository, path) of a file with these bytes
+    segmented anywhere before, at the same ``path`` if there is one (a revision's base, a fork)."""
     row = catalog.execute(
         "SELECT parse_errors, supported, segments, repo, path FROM file_cache WHERE file_hash = ? AND language = ?"
-        " LIMIT 1",
-        (fhash, language),
+        " ORDER BY path = ? DESC LIMIT 1",
+        (fhash, language, path),
     ).fetchone()
-    if row is None:
-        return None
-    return int(row[0]), int(row[1]), decode_segments(row[2], row[3], row[4], language, data)
+    return None if row is None else (int(row[0]), int(row[1]), row[2], str(row[3]), str(row[4]))
+
+
+def _reused(
+    payload: bytes | str, other_repo: str, other_path: str, repo: str, path: str, language: str, data: bytes
+) -> tuple[list[Segment], bytes | str]:
+    """The segments of a file whose bytes were cached at ``other_repo``/``other_path``, re-stamped
+    for ``repo``/``path``, and their cache value. At the same path the cached value usually names
+    no repository (ids that follow from the place are left out): read for ``repo`` it gives the
+    re-stamped segments as they are, and serves as their cache value unchanged."""
+    if other_path == path and not isinstance(payload, str):
+        segs = [Segment(**d) for d in decode_segments(payload, repo, path, language, data)]
+        ids = {s.id for s in segs}
+        if all(
+            s.repo == repo
+            and s.id == segment_id(repo, path, s.start_line, s.end_line, s.qualified_name)
+            and (s.parent_id is None or s.parent_id in ids)
+            for s in segs
+        ):
+            return segs, payload
+    segs = _restamp(decode_segments(payload, other_repo, other_path, language, data), repo, path)
+    return segs, encode_segments(segs, repo, path, language, data)
 
 
 def _restamp(rows: list[dict[str, Any]], repo: str, path: str) -> list[Segment]:

@@ -162,6 +162,12 @@ def test_a_fork_reuses_segments_by_content_and_matches_a_fresh_build(store: Inde
     assert reused == alone and {s.repo for s in reused} == {"fork"}
     parents = {s.parent_id for s in reused} - {None}
     assert parents and parents <= {s.id for s in reused}  # nested definitions keep their parent, re-stamped
+    with store.catalog() as catalog:  # at the same path the cached value names no repository: kept as it is
+        rows = catalog.execute(
+            "SELECT a.path, a.segments = f.segments FROM file_cache a JOIN file_cache f ON f.path = a.path"
+            " WHERE a.repo = 'alpha' AND f.repo = 'fork' AND a.file_hash = f.file_hash"
+        ).fetchall()
+    assert len(rows) == 2 and all(same for _, same in rows)
 
 
 def test_remove_and_gc_from_the_cli(store: IndexStore) -> None:

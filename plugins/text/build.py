@@ -15,11 +15,20 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
     seg_offsets.npy                 segment range of each file (segments are stored file by file)
     seg_start.npy, seg_end.npy      1-based inclusive lines of each segment
     seg_len.npy                     BM25 length: terms in the lines the segment owns
-    seg_info.bin (+ _offsets)       "id\\0symbol\\0kind" of each segment
+    seg_symbol.zst, seg_kind.zst    each segment's symbol name and kind ('' for none; packed string tables)
+    seg_idname.zst                  when a segment's id is derived from its qualified name, not its
+                                    symbol: what comes before the symbol in it ("Class." of
+                                    "Class.method"), else ''
+    seg_ids.json                    only when some segment's id is not ``segment_id(repo, path, start,
+                                    end, name)``: those ids by segment index
     tri_*                           trigram key -> block ids (storage.PostingLists)
     tri_mask.bin                    per posting, the trigram's start offsets in the block mod 8 (a bit each)
-    terms.bin (+ _offsets)          the sorted BM25 terms
+    terms.zst                       the sorted BM25 terms (a packed string table)
     term_* , term_tf.npy            term index -> segment ids, and their weighted term frequencies (uint8)
+
+Integer tables are stored in the narrowest unsigned type that holds them and widened on load.
+Format 3 (still read) stored ``seg_info.bin`` ("id\\0symbol\\0kind" per segment, the id as hex
+text) and ``terms.bin`` as plain string tables, and integer tables at fixed widths.
 """
 
 from __future__ import annotations
@@ -38,13 +47,13 @@ import zstandard
 
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
-from fourfold.plugins.text.storage import write_postings, write_strings
+from fourfold.plugins.text.storage import narrowest, write_packed_strings, write_postings
 from fourfold.plugins.text.terms import count_terms, split_identifier
-from fourfold.plugins.types import Segment
+from fourfold.plugins.types import Segment, segment_id
 
 __all__ = ["BLOCK_CHARS", "FORMAT", "SYMBOL_BOOST", "build_shard", "file_lines", "line_owners", "split_blocks"]
 
-FORMAT = 3
+FORMAT = 4
 
 #: A file is stored and indexed in blocks of whole lines, cut after about this many characters,
 #: so that a query verifies (decompresses and scans) only the blocks of a large file that can
@@ -113,7 +122,10 @@ class _ShardTables:
     seg_start: list[int] = field(default_factory=list)
     seg_end: list[int] = field(default_factory=list)
     seg_len: list[int] = field(default_factory=list)
-    seg_info: list[str] = field(default_factory=list)
+    seg_symbol: list[str] = field(default_factory=list)
+    seg_kind: list[str] = field(default_factory=list)
+    seg_idname: list[str] = field(default_factory=list)  # the prefix of the qualified name the id derives from
+    seg_ids: dict[int, str] = field(default_factory=dict)  # ids not derived from (repo, path, lines, name)
     tri_parts: list[npt.NDArray[np.uint64]] = field(default_factory=list)
     terms: _TermAccumulator = field(default_factory=_TermAccumulator)
     uncovered: int = 0  # lines covered by no segment (stored empty, unsearchable)
@@ -170,8 +182,27 @@ class _ShardTables:
             self.terms.add(base + j, counts)
             self.seg_start.append(s.start_line)
             self.seg_end.append(s.end_line)
-            self.seg_info.append(f"{s.id}\0{s.symbol or ''}\0{s.kind or ''}")
+            self._add_names(base + j, s)
         self.seg_offsets.append(len(self.seg_start))
+
+    def _add_names(self, index: int, s: Segment) -> None:
+        """A segment's symbol and kind, and how to recompute its id (stored only when it cannot be)."""
+        symbol = s.symbol or ""
+        self.seg_symbol.append(symbol)
+        self.seg_kind.append(s.kind or "")
+        if s.id == segment_id(s.repo, s.path, s.start_line, s.end_line, symbol):
+            self.seg_idname.append("")
+        elif (
+            symbol
+            and s.qualified_name
+            and s.qualified_name != symbol
+            and s.qualified_name.endswith(symbol)
+            and s.id == segment_id(s.repo, s.path, s.start_line, s.end_line, s.qualified_name)
+        ):
+            self.seg_idname.append(s.qualified_name[: -len(symbol)])  # "Class." of "Class.method"
+        else:
+            self.seg_idname.append("")
+            self.seg_ids[index] = s.id
 
 
 def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
@@ -218,22 +249,30 @@ def _write_trigrams(shard_dir: Path, tri_parts: list[npt.NDArray[np.uint64]]) ->
 
 
 def _write_tables(shard_dir: Path, tables: _ShardTables) -> int:
-    """Write the block and segment arrays (``.npy``) and the segments' "id\\0symbol\\0kind" strings."""
-    arrays: dict[str, npt.NDArray[np.generic]] = {
-        "content_offsets": np.array(tables.content_offsets, dtype=np.int64),
-        "block_file": np.array(tables.block_file, dtype=np.int32),
-        "block_line": np.array(tables.block_line, dtype=np.int32),
-        "file_blocks": np.array(tables.file_blocks, dtype=np.int64),
-        "seg_offsets": np.array(tables.seg_offsets, dtype=np.int64),
-        "seg_start": np.array(tables.seg_start, dtype=np.int32),
-        "seg_end": np.array(tables.seg_end, dtype=np.int32),
-        "seg_len": np.array(tables.seg_len, dtype=np.uint32),
+    """Write the block and segment arrays (``.npy``, each in its narrowest type) and the segments'
+    names: symbols, kinds, the names ids derive from, and any ids that do not."""
+    arrays = {
+        "content_offsets": tables.content_offsets,
+        "block_file": tables.block_file,
+        "block_line": tables.block_line,
+        "file_blocks": tables.file_blocks,
+        "seg_offsets": tables.seg_offsets,
+        "seg_start": tables.seg_start,
+        "seg_end": tables.seg_end,
+        "seg_len": tables.seg_len,
     }
     nbytes = 0
-    for name, arr in arrays.items():
+    for name, values in arrays.items():
+        arr = narrowest(values)
         np.save(shard_dir / f"{name}.npy", arr)
         nbytes += arr.nbytes
-    return nbytes + write_strings(shard_dir, "seg_info", tables.seg_info)
+    for name in ("seg_symbol", "seg_kind", "seg_idname"):
+        nbytes += write_packed_strings(shard_dir, name, getattr(tables, name))
+    if tables.seg_ids:
+        ids = json.dumps({str(i): v for i, v in sorted(tables.seg_ids.items())})
+        (shard_dir / "seg_ids.json").write_text(ids)
+        nbytes += len(ids)
+    return nbytes
 
 
 def _write_files_and_meta(shard_dir: Path, tables: _ShardTables) -> int:
@@ -300,4 +339,4 @@ def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:
     term, seg, tf = term[order], seg[order], tf[order]
     nbytes = write_postings(shard_dir, "term", term.astype(np.uint64), seg.astype(np.uint32), dense_keys=True)
     np.save(shard_dir / "term_tf.npy", tf)
-    return nbytes + int(tf.nbytes) + write_strings(shard_dir, "terms", names)
+    return nbytes + int(tf.nbytes) + write_packed_strings(shard_dir, "terms", names)

@@ -6,6 +6,10 @@ Each list stores the gaps between its sorted ids (the first gap is the first id)
 little-endian width that holds its largest gap, so dense lists of common keys cost a byte per id.
 Decoding one list is a ``frombuffer`` and a ``cumsum``. The arrays are written as ``.npy`` and
 ``.bin`` files and memory-mapped on load.
+
+String tables are either a plain UTF-8 blob plus offsets (``write_strings``) or, packed, one zstd
+frame holding the count, each string's length and the blob (``write_packed_strings``): names and
+sorted terms compress several times over, and a table is read whole into memory on load anyway.
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import zstandard
 
-__all__ = ["PostingLists", "StringTable", "write_postings", "write_strings"]
+__all__ = ["PostingLists", "StringTable", "narrowest", "write_packed_strings", "write_postings", "write_strings"]
 
 _DTYPES: dict[int, np.dtype[np.unsignedinteger[Any]]] = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
 #: The largest key an unsigned key table of each item size holds.
@@ -148,6 +153,33 @@ def write_strings(directory: Path, name: str, strings: list[str]) -> int:
     return len(blob) + int(offsets.nbytes)
 
 
+#: zstd level of packed string tables: small, written once per build, read whole on load.
+_PACK_LEVEL = 9
+
+
+def write_packed_strings(directory: Path, name: str, strings: list[str]) -> int:
+    """Write ``strings`` as one zstd frame (``name.zst``): the count and each string's UTF-8 length
+    (little-endian uint32), then the strings joined; bytes written."""
+    encoded = [s.encode("utf-8", "surrogatepass") for s in strings]
+    lengths = np.array([len(b) for b in encoded], dtype="<u4")
+    raw = np.array([len(encoded)], dtype="<u4").tobytes() + lengths.tobytes() + b"".join(encoded)
+    packed = zstandard.ZstdCompressor(level=_PACK_LEVEL).compress(raw)
+    (directory / f"{name}.zst").write_bytes(packed)
+    return len(packed)
+
+
+def narrowest(values: npt.ArrayLike) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """Non-negative integers in the narrowest unsigned type that holds them (on disk; widen on load)."""
+    arr = np.asarray(values, dtype=np.int64)
+    top = int(arr.max()) if arr.size else 0
+    if arr.size and int(arr.min()) < 0:
+        raise ValueError("narrowest: negative values")
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return arr.astype(dtype)
+    return arr.astype(np.uint64)
+
+
 @dataclass(frozen=True, slots=True)
 class StringTable:
     """A list of strings written by ``write_strings``, decoded one at a time."""
@@ -159,6 +191,19 @@ class StringTable:
     def load(cls, directory: Path, name: str) -> StringTable:
         blob = (directory / f"{name}.bin").read_bytes()  # small; bytes slice faster than a memmap
         return cls(blob=blob, offsets=np.load(directory / f"{name}_offsets.npy"))
+
+    @classmethod
+    def load_packed(cls, directory: Path, name: str) -> StringTable:
+        """A table written by ``write_packed_strings``."""
+        raw = zstandard.ZstdDecompressor().decompress((directory / f"{name}.zst").read_bytes())
+        n = int(np.frombuffer(raw, dtype="<u4", count=1)[0]) if raw else 0
+        lengths = np.frombuffer(raw, dtype="<u4", count=n, offset=4)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        blob = raw[4 + 4 * n :]
+        if len(blob) != int(offsets[-1]):
+            raise ValueError(f"{name}.zst holds {len(blob)} bytes of strings, its lengths say {int(offsets[-1])}")
+        return cls(blob=blob, offsets=offsets.astype(_offset_dtype(int(offsets[-1]))))
 
     def __len__(self) -> int:
         return int(self.offsets.size) - 1

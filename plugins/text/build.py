@@ -61,7 +61,9 @@ FORMAT = 4
 BLOCK_CHARS = 64 << 10
 
 #: zstd level of the stored file contents: about 4x smaller, decompressed at GB/s when verifying.
-ZSTD_LEVEL = 3
+#: Level 6 writes 6 % less than 3 on source code, decompresses as fast, and compresses at about
+#: 90 MB/s, far above the rest of a build.
+ZSTD_LEVEL = 6
 
 #: Added to a term's frequency in a segment whose symbol name holds the term (Zoekt-style boost).
 SYMBOL_BOOST = 5

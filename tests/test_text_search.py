@@ -272,23 +272,39 @@ def test_blocks_are_whole_lines_that_join_back_into_the_file(size: int) -> None:
 
 
 def _as_format_3(shard_dir: Path) -> None:
-    """Rewrite a shard's names as format 3 stored them: "id\\0symbol\\0kind" per segment with every
-    id in hex, the terms as a plain string table, integer tables at their old fixed widths."""
+    """Rewrite a shard as format 3 stored it: "id\\0symbol\\0kind" per segment with every id in hex,
+    the terms as a plain string table, each integer table and the posting lists' keys, offsets and
+    widths as a ``.npy`` at its old fixed width."""
     shard = TextModality().load(shard_dir)
     info = [
         f"{shard._segment_id(seg, int(shard.seg_file[seg]))}\0{shard.seg_symbol[seg]}\0{shard.seg_kind[seg]}"
         for seg in range(shard.n_segments)
     ]
     terms = [shard.terms[i] for i in range(len(shard.terms))]
+    arrays = {
+        "content_offsets": (np.array(shard.content_offsets), np.int64),
+        "block_file": (shard.block_file, np.int32),
+        "block_line": (shard.block_line, np.int32),
+        "file_blocks": (shard.file_blocks, np.int64),
+        "seg_offsets": (shard.seg_offsets, np.int64),
+        "seg_start": (shard.seg_start, np.int32),
+        "seg_end": (shard.seg_end, np.int32),
+        "seg_len": (shard.seg_len, np.uint32),
+    }
+    for name, (values, dtype) in arrays.items():
+        np.save(shard_dir / f"{name}.npy", np.asarray(values).astype(dtype))
+    for name, lists, key_dtype in (("tri", shard.tri, np.uint32), ("term", shard.term, np.uint64)):
+        keys = lists.keys.astype(key_dtype)
+        np.save(shard_dir / f"{name}_keys.npy", keys)
+        np.save(shard_dir / f"{name}_offsets.npy", lists.offsets.astype(np.uint32))
+        np.save(shard_dir / f"{name}_width.npy", lists.width)
+        (shard_dir / f"{name}_index.zst").unlink()
     shard.close()
     write_strings(shard_dir, "seg_info", info)
     write_strings(shard_dir, "terms", terms)
-    for name in ("seg_symbol", "seg_kind", "seg_idname", "terms"):
+    for name in ("seg_symbol", "seg_kind", "seg_idname", "terms", "tables"):
         (shard_dir / f"{name}.zst").unlink()
     (shard_dir / "seg_ids.json").unlink(missing_ok=True)
-    widths = {"seg_start": np.int32, "seg_end": np.int32, "seg_len": np.uint32, "seg_offsets": np.int64}
-    for name, dtype in widths.items():
-        np.save(shard_dir / f"{name}.npy", np.load(shard_dir / f"{name}.npy").astype(dtype))
     meta = json.loads((shard_dir / "meta.json").read_text())
     (shard_dir / "meta.json").write_text(json.dumps({**meta, "format": 3}))
 

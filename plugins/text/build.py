@@ -8,13 +8,14 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
 
     meta.json                       counts, average segment length, format version
     files.json                      repositories, languages, [repo index, language index, path] per file
-    content.bin, content_offsets.npy    each block's lines joined by '\\n', UTF-8, one zstd frame per block
-    block_file.npy, block_line.npy  each block's file and first line (0-based); a file's blocks
-                                    joined by '\\n' are its text
-    file_blocks.npy                 block range of each file
-    seg_offsets.npy                 segment range of each file (segments are stored file by file)
-    seg_start.npy, seg_end.npy      1-based inclusive lines of each segment
-    seg_len.npy                     BM25 length: terms in the lines the segment owns
+    content.bin                     each block's lines joined by '\\n', UTF-8, one zstd frame per block
+    tables.zst                      integer tables (storage.write_arrays), per block: content_offsets,
+                                    block_file and block_line (its file and first line, 0-based; a
+                                    file's blocks joined by '\\n' are its text); per file: file_blocks
+                                    (its block range), seg_offsets (its segment range: segments are
+                                    stored file by file); per segment: seg_start and seg_end (1-based
+                                    inclusive lines; the end stored as end - start), seg_len (BM25
+                                    length: terms in the lines the segment owns)
     seg_symbol.zst, seg_kind.zst    each segment's symbol name and kind ('' for none; packed string tables)
     seg_idname.zst                  when a segment's id is derived from its qualified name, not its
                                     symbol: what comes before the symbol in it ("Class." of
@@ -26,9 +27,9 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
     terms.zst                       the sorted BM25 terms (a packed string table)
     term_* , term_tf.npy            term index -> segment ids, and their weighted term frequencies (uint8)
 
-Integer tables are stored in the narrowest unsigned type that holds them and widened on load.
 Format 3 (still read) stored ``seg_info.bin`` ("id\\0symbol\\0kind" per segment, the id as hex
-text) and ``terms.bin`` as plain string tables, and integer tables at fixed widths.
+text) and ``terms.bin`` as plain string tables, each integer table as its own ``.npy`` at a fixed
+width, and the posting lists' keys, offsets and widths as ``.npy`` too.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ import zstandard
 
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
-from fourfold.plugins.text.storage import narrowest, write_packed_strings, write_postings
+from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings
 from fourfold.plugins.text.terms import count_terms, split_identifier
 from fourfold.plugins.types import Segment, segment_id
 
@@ -251,9 +252,9 @@ def _write_trigrams(shard_dir: Path, tri_parts: list[npt.NDArray[np.uint64]]) ->
 
 
 def _write_tables(shard_dir: Path, tables: _ShardTables) -> int:
-    """Write the block and segment arrays (``.npy``, each in its narrowest type) and the segments'
-    names: symbols, kinds, the names ids derive from, and any ids that do not."""
-    arrays = {
+    """Write the block and segment arrays (``tables.zst``) and the segments' names: symbols, kinds,
+    the names ids derive from, and any ids that do not."""
+    arrays: dict[str, npt.ArrayLike] = {
         "content_offsets": tables.content_offsets,
         "block_file": tables.block_file,
         "block_line": tables.block_line,
@@ -263,11 +264,10 @@ def _write_tables(shard_dir: Path, tables: _ShardTables) -> int:
         "seg_end": tables.seg_end,
         "seg_len": tables.seg_len,
     }
-    nbytes = 0
-    for name, values in arrays.items():
-        arr = narrowest(values)
-        np.save(shard_dir / f"{name}.npy", arr)
-        nbytes += arr.nbytes
+    # a segment's end as its span: small numbers, which compress better
+    arrays["seg_end"] = np.subtract(tables.seg_end, tables.seg_start)
+    sorted_ = ("content_offsets", "block_file", "file_blocks", "seg_offsets")
+    nbytes = write_arrays(shard_dir / "tables.zst", arrays, sorted_=sorted_)
     for name in ("seg_symbol", "seg_kind", "seg_idname"):
         nbytes += write_packed_strings(shard_dir, name, getattr(tables, name))
     if tables.seg_ids:

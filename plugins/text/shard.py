@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +29,7 @@ from fourfold.plugins.text.build import FORMAT
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher, regex_matcher
-from fourfold.plugins.text.storage import PostingLists, StringTable
+from fourfold.plugins.text.storage import PostingLists, StringTable, read_arrays
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
@@ -91,7 +92,9 @@ class TextShard:
         content = shard_dir / "content.bin"
         with content.open("rb") as fh:
             self.content = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if content.stat().st_size else b""
-        offsets = np.load(shard_dir / "content_offsets.npy")
+        fmt = int(meta["format"])
+        tables = _load_tables(shard_dir, fmt)
+        offsets = tables["content_offsets"]
         self.content_offsets: list[int] = offsets.tolist()  # per block
         self.content_sizes = np.diff(offsets.astype(np.int64))
         if meta["format"] == 2:  # before blocks: one block per file
@@ -99,9 +102,9 @@ class TextShard:
             self.block_line = np.zeros(self.n_files, dtype=np.int64)
             self.file_blocks = np.arange(self.n_files + 1, dtype=np.int64)
         else:
-            self.block_file = np.load(shard_dir / "block_file.npy").astype(np.int64)
-            self.block_line = np.load(shard_dir / "block_line.npy").astype(np.int64)
-            self.file_blocks = np.load(shard_dir / "file_blocks.npy").astype(np.int64)
+            self.block_file = tables["block_file"].astype(np.int64)
+            self.block_line = tables["block_line"].astype(np.int64)
+            self.file_blocks = tables["file_blocks"].astype(np.int64)
         self.n_blocks = int(self.block_file.size)
         if self.content_sizes.size != self.n_blocks or self.file_blocks.size != self.n_files + 1:
             raise CorruptIndex(
@@ -109,13 +112,13 @@ class TextShard:
                 f"indexed ones; rebuild it"
             )
         # stored in their narrowest types (format 4): widened to what the searches compute in
-        self.seg_offsets = np.load(shard_dir / "seg_offsets.npy").astype(np.int64)
-        self.seg_start = np.load(shard_dir / "seg_start.npy").astype(np.int32)
-        self.seg_end = np.load(shard_dir / "seg_end.npy").astype(np.int32)
-        self.seg_len = np.load(shard_dir / "seg_len.npy", mmap_mode="r")
+        self.seg_offsets = tables["seg_offsets"].astype(np.int64)
+        self.seg_start = tables["seg_start"].astype(np.int32)
+        self.seg_end = tables["seg_end"].astype(np.int32)
+        self.seg_len = tables["seg_len"]
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
         try:
-            self._load_names(shard_dir, int(meta["format"]))
+            self._load_names(shard_dir, fmt)
         except (OSError, ValueError, zstandard.ZstdError) as exc:
             raise CorruptIndex(
                 f"text shard {shard_dir} has unreadable segment names or terms ({exc}); rebuild it"
@@ -800,6 +803,21 @@ def _split_table(table: StringTable) -> list[bytes]:
     offsets = table.offsets.tolist()
     blob = table.blob
     return [blob[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
+
+
+def _load_tables(shard_dir: Path, fmt: int) -> dict[str, npt.NDArray[Any]]:
+    """A shard's block and segment arrays: one packed table (format 4), else a ``.npy`` each."""
+    if fmt >= 4:
+        try:
+            tables = read_arrays(shard_dir / "tables.zst")
+        except (OSError, ValueError, zstandard.ZstdError) as exc:
+            raise CorruptIndex(f"text shard {shard_dir} has no readable tables.zst ({exc}); rebuild it") from None
+        tables["seg_end"] = tables["seg_start"].astype(np.int64) + tables["seg_end"]  # stored as the span
+        return tables
+    names = ["content_offsets", "seg_offsets", "seg_start", "seg_end", "seg_len"]
+    if fmt >= 3:
+        names += ["block_file", "block_line", "file_blocks"]
+    return {name: np.load(shard_dir / f"{name}.npy") for name in names}
 
 
 def _table(strings: list[bytes]) -> StringTable:

@@ -16,6 +16,7 @@ from fourfold.plugins.manager import build_registry
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.text.build import split_blocks
 from fourfold.plugins.text.storage import write_strings
+from fourfold.plugins.text.terms import count_terms
 from fourfold.plugins.text.testing import segments_for_file
 from fourfold.plugins.types import Definition, segment_id
 
@@ -274,7 +275,7 @@ def test_blocks_are_whole_lines_that_join_back_into_the_file(size: int) -> None:
 def _as_format_3(shard_dir: Path) -> None:
     """Rewrite a shard as format 3 stored it: "id\\0symbol\\0kind" per segment with every id in hex,
     the terms as a plain string table, each integer table and the posting lists' keys, offsets and
-    widths as a ``.npy`` at its old fixed width."""
+    widths as a ``.npy`` at its old fixed width, a byte per term frequency."""
     shard = TextModality().load(shard_dir)
     info = [
         f"{shard._segment_id(seg, int(shard.seg_file[seg]))}\0{shard.seg_symbol[seg]}\0{shard.seg_kind[seg]}"
@@ -299,6 +300,10 @@ def _as_format_3(shard_dir: Path) -> None:
         np.save(shard_dir / f"{name}_offsets.npy", lists.offsets.astype(np.uint32))
         np.save(shard_dir / f"{name}_width.npy", lists.width)
         (shard_dir / f"{name}_index.zst").unlink()
+    tf = [shard._term_tf(i, shard.term.size(i)) for i in range(shard.term.width.size)]
+    np.save(shard_dir / "term_tf.npy", np.concatenate([np.empty(0), *tf]).astype(np.uint8))
+    (shard_dir / "term_tf.bin").unlink()
+    (shard_dir / "term_tf_index.zst").unlink()
     shard.close()
     write_strings(shard_dir, "seg_info", info)
     write_strings(shard_dir, "terms", terms)
@@ -380,3 +385,18 @@ def test_damaged_segment_names_are_a_corrupt_index(tmp_path: Path) -> None:
     (tmp_path / "seg_symbol.zst").write_bytes(packed[: len(packed) // 2])
     with pytest.raises(CorruptIndex, match="rebuild it"):
         TextModality().load(tmp_path)
+
+
+def test_term_frequencies_read_back_as_counted(tmp_path: Path) -> None:
+    """Frequencies are stored two to a byte in lists whose frequencies are all under 16, one to a
+    byte otherwise (and clipped at 255): each reads back as the segment's own count."""
+    words = {"a.txt": "alpha beta\n" * 3 + "gamma " * 20 + "\n", "b.txt": "alpha\n" + "delta " * 300 + "\n"}
+    segments = [s for path, text in words.items() for s in segments_for_file("r", path, "text", text, (), window=50)]
+    TextModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
+    shard = TextModality().load(tmp_path)
+    assert shard._tf_packed.any() and not shard._tf_packed.all()
+    by_path = {s.path: count_terms(s.content) for s in segments}
+    for i in range(len(shard.terms)):
+        term, segs = shard.terms[i], shard.term.ids(i)
+        expected = [min(by_path[shard.paths[int(shard.seg_file[seg])]][term], 255) for seg in segs.tolist()]
+        assert shard._term_tf(i, segs.size).tolist() == expected, term

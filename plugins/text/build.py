@@ -25,11 +25,15 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
     tri_*                           trigram key -> block ids (storage.PostingLists)
     tri_mask.bin                    per posting, the trigram's start offsets in the block mod 8 (a bit each)
     terms.zst                       the sorted BM25 terms (a packed string table)
-    term_* , term_tf.npy            term index -> segment ids, and their weighted term frequencies (uint8)
+    term_*                          term index -> segment ids (storage.PostingLists)
+    term_tf.bin                     per posting, its weighted term frequency (at most 255): two to a
+                                    byte in a list whose frequencies are all under 16, else one
+    term_tf_index.zst               which lists are packed two to a byte
 
 Format 3 (still read) stored ``seg_info.bin`` ("id\\0symbol\\0kind" per segment, the id as hex
 text) and ``terms.bin`` as plain string tables, each integer table as its own ``.npy`` at a fixed
-width, and the posting lists' keys, offsets and widths as ``.npy`` too.
+width, the posting lists' keys, offsets and widths as ``.npy`` too, and a byte per term frequency
+(``term_tf.npy``).
 """
 
 from __future__ import annotations
@@ -340,5 +344,27 @@ def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:
     order = np.lexsort((seg, term))
     term, seg, tf = term[order], seg[order], tf[order]
     nbytes = write_postings(shard_dir, "term", term.astype(np.uint64), seg.astype(np.uint32), dense_keys=True)
-    np.save(shard_dir / "term_tf.npy", tf)
-    return nbytes + int(tf.nbytes) + write_packed_strings(shard_dir, "terms", names)
+    nbytes += _write_tf(shard_dir, term, tf)
+    return nbytes + write_packed_strings(shard_dir, "terms", names)
+
+
+def _write_tf(shard_dir: Path, term: npt.NDArray[np.int64], tf: npt.NDArray[np.uint8]) -> int:
+    """Write the postings' term frequencies list by list: two to a byte (low nibble first) in a
+    list whose frequencies are all under 16, else one to a byte; which lists are packed goes to
+    ``term_tf_index.zst``. Bytes written."""
+    n = tf.size
+    starts = np.flatnonzero(np.r_[True, term[1:] != term[:-1]]) if n else np.empty(0, dtype=np.int64)
+    lengths = np.diff(np.r_[starts, n]).astype(np.int64)
+    packed = np.maximum.reduceat(tf, starts) < 16 if n else np.empty(0, dtype=bool)
+    byte_len = np.where(packed, (lengths + 1) // 2, lengths)
+    offsets = np.zeros(starts.size + 1, dtype=np.int64)
+    np.cumsum(byte_len, out=offsets[1:])
+    within = np.arange(n, dtype=np.int64) - np.repeat(starts, lengths)
+    in_packed = np.repeat(packed, lengths)
+    pos = np.repeat(offsets[:-1], lengths) + np.where(in_packed, within // 2, within)
+    high = in_packed & (within % 2 == 1)
+    data = np.zeros(int(offsets[-1]), dtype=np.uint8)
+    data[pos[~high]] = tf[~high]  # one frequency a byte, or a packed pair's low nibble
+    data[pos[high]] |= tf[high] << 4  # positions are distinct within each assignment
+    data.tofile(shard_dir / "term_tf.bin")
+    return int(data.nbytes) + write_arrays(shard_dir / "term_tf_index.zst", {"packed": packed})

@@ -129,8 +129,7 @@ class TextShard:
         self._tri_find = functools.lru_cache(maxsize=1 << 16)(self.tri.find)
         self.tri_mask, self.tri_first = self._load_masks(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
-        self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r")
-        self.term_tf_offsets = self.term.starts()
+        self._load_tf(shard_dir, fmt)
 
     def _load_names(self, shard_dir: Path, fmt: int) -> None:
         """The segments' symbols, kinds and ids, and the term table.
@@ -161,6 +160,46 @@ class TextShard:
                     f"text shard {shard_dir} has {len(getattr(self, name))} {name.strip('_')} entries for "
                     f"{self.n_segments} segments; rebuild it"
                 )
+
+    def _load_tf(self, shard_dir: Path, fmt: int) -> None:
+        """The postings' term frequencies, and where each list's start (in bytes)."""
+        starts = self.term.starts()
+        if fmt < 4:
+            self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r").view(np.ndarray)
+            self.term_tf_offsets = starts
+            self._tf_packed = np.zeros(starts.size - 1, dtype=bool)
+            return
+        path = shard_dir / "term_tf.bin"
+        try:
+            self._tf_packed = read_arrays(shard_dir / "term_tf_index.zst")["packed"].astype(bool)
+        except (OSError, ValueError, KeyError, zstandard.ZstdError) as exc:
+            raise CorruptIndex(
+                f"text shard {shard_dir} has no readable term_tf_index.zst ({exc}); rebuild it"
+            ) from None
+        lengths = np.diff(starts)
+        if self._tf_packed.size != lengths.size:
+            raise CorruptIndex(
+                f"text shard {shard_dir}: term frequencies for {self._tf_packed.size} of {lengths.size} terms"
+            )
+        byte_len = np.where(self._tf_packed, (lengths + 1) // 2, lengths)
+        self.term_tf_offsets = np.concatenate(([0], np.cumsum(byte_len))).astype(np.int64)
+        if path.stat().st_size != int(self.term_tf_offsets[-1]):
+            raise CorruptIndex(f"text shard {shard_dir} has a term_tf.bin of the wrong size; rebuild it")
+        self.term_tf = (
+            np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray)
+            if self.term_tf_offsets[-1]
+            else np.empty(0, dtype=np.uint8)
+        )
+
+    def _term_tf(self, i: int, n: int) -> npt.NDArray[np.float64]:
+        """The term frequencies of term list ``i`` (``n`` postings)."""
+        raw = self.term_tf[self.term_tf_offsets[i] : self.term_tf_offsets[i + 1]]
+        if not self._tf_packed[i]:
+            return raw.astype(np.float64)
+        tf = np.empty(2 * raw.size, dtype=np.float64)
+        tf[0::2] = raw & 0x0F
+        tf[1::2] = raw >> 4
+        return tf[:n]
 
     def _segment_id(self, seg: int, f: int) -> str:
         """The id of segment ``seg`` (of file ``f``): stored, or recomputed from its place and name."""
@@ -677,7 +716,7 @@ class TextShard:
             if i < 0:
                 continue
             segs = self.term.ids(i)
-            tf = np.asarray(self.term_tf[self.term_tf_offsets[i] : self.term_tf_offsets[i + 1]], dtype=np.float64)
+            tf = self._term_tf(i, segs.size)
             df = segs.size
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
             idfs[t] = idf

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from fourfold.errors import InvalidQuery
+from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.manager import build_registry
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.text.build import split_blocks
+from fourfold.plugins.text.storage import write_strings
+from fourfold.plugins.text.terms import count_terms
 from fourfold.plugins.text.testing import segments_for_file
-from fourfold.plugins.types import Definition
+from fourfold.plugins.types import Definition, segment_id
 
 FIXTURE = Path(__file__).parent / "fixtures" / "text" / "shop"
 
@@ -268,11 +272,102 @@ def test_blocks_are_whole_lines_that_join_back_into_the_file(size: int) -> None:
     assert (len(blocks) == 1) == (size >= len("\n".join(lines)))
 
 
+def _as_format_3(shard_dir: Path) -> None:
+    """Rewrite a shard as format 3 stored it: "id\\0symbol\\0kind" per segment with every id in hex,
+    the terms as a plain string table, each integer table and the posting lists' keys, offsets and
+    widths as a ``.npy`` at its old fixed width, a byte per term frequency."""
+    shard = TextModality().load(shard_dir)
+    info = [
+        f"{shard._segment_id(seg, int(shard.seg_file[seg]))}\0{shard.seg_symbol[seg]}\0{shard.seg_kind[seg]}"
+        for seg in range(shard.n_segments)
+    ]
+    terms = [shard.terms[i] for i in range(len(shard.terms))]
+    arrays = {
+        "content_offsets": (np.array(shard.content_offsets), np.int64),
+        "block_file": (shard.block_file, np.int32),
+        "block_line": (shard.block_line, np.int32),
+        "file_blocks": (shard.file_blocks, np.int64),
+        "seg_offsets": (shard.seg_offsets, np.int64),
+        "seg_start": (shard.seg_start, np.int32),
+        "seg_end": (shard.seg_end, np.int32),
+        "seg_len": (shard.seg_len, np.uint32),
+    }
+    for name, (values, dtype) in arrays.items():
+        np.save(shard_dir / f"{name}.npy", np.asarray(values).astype(dtype))
+    for name, lists, key_dtype in (("tri", shard.tri, np.uint32), ("term", shard.term, np.uint64)):
+        keys = lists.keys.astype(key_dtype)
+        np.save(shard_dir / f"{name}_keys.npy", keys)
+        np.save(shard_dir / f"{name}_offsets.npy", lists.offsets.astype(np.uint32))
+        np.save(shard_dir / f"{name}_width.npy", lists.width)
+        (shard_dir / f"{name}_index.zst").unlink()
+    tf = [shard._term_tf(i, shard.term.size(i)) for i in range(shard.term.width.size)]
+    np.save(shard_dir / "term_tf.npy", np.concatenate([np.empty(0), *tf]).astype(np.uint8))
+    (shard_dir / "term_tf.bin").unlink()
+    (shard_dir / "term_tf_index.zst").unlink()
+    shard.close()
+    write_strings(shard_dir, "seg_info", info)
+    write_strings(shard_dir, "terms", terms)
+    for name in ("seg_symbol", "seg_kind", "seg_idname", "terms", "tables"):
+        (shard_dir / f"{name}.zst").unlink()
+    (shard_dir / "seg_ids.json").unlink(missing_ok=True)
+    meta = json.loads((shard_dir / "meta.json").read_text())
+    (shard_dir / "meta.json").write_text(json.dumps({**meta, "format": 3}))
+
+
+def _answers(shard: TextShard) -> list[object]:
+    queries = [
+        ModalityQuery("attempt", k=50, options={"mode": "literal"}),
+        ModalityQuery(r"def \w+", k=50, options={"mode": "regex"}),
+        ModalityQuery("retry delay", k=50, options={"mode": "bm25"}),
+        ModalityQuery("RetryPolicy", k=50, intent="exact_match"),
+        ModalityQuery("retry", k=50, options={"mode": "literal", "group": "file"}),
+    ]
+    return [shard.search(q) for q in queries]
+
+
+def test_segment_ids_are_recomputed_from_place_and_name_or_kept_when_they_cannot_be(tmp_path: Path) -> None:
+    """Ids from the symbol (windows, top-level names), from the qualified name (methods, as ingestion
+    names them: "RetryPolicy.delay") and others: every hit names its segment's own id, and only the others
+    are stored."""
+    segments = []
+    for s in fixture_segments("shop"):
+        if s.kind == "method":
+            s = replace(s, qualified_name=f"RetryPolicy.{s.symbol}")
+            s = replace(s, id=segment_id(s.repo, s.path, s.start_line, s.end_line, s.qualified_name))
+        segments.append(s)
+    assert any(s.qualified_name and s.qualified_name != s.symbol for s in segments)
+    odd = next(i for i, s in enumerate(segments) if s.symbol == "retry_request")
+    segments[odd] = replace(segments[odd], id="not-a-derived-id")
+    # a qualified name that does not end with the symbol: its id is stored too
+    other = next(i for i, s in enumerate(segments) if s.symbol == "parseConfig")
+    s = replace(segments[other], qualified_name="config::parse")
+    segments[other] = s = replace(s, id=segment_id(s.repo, s.path, s.start_line, s.end_line, s.qualified_name))
+    TextModality().build(segments, tmp_path, BuildContext("g1", "shop", ("shop",)))
+    assert set(json.loads((tmp_path / "seg_ids.json").read_text()).values()) == {"not-a-derived-id", s.id}
+    shard = TextModality().load(tmp_path)
+    found = {}
+    for h in shard.search(ModalityQuery(r"\S", k=1000, options={"mode": "regex"})).hits:
+        found[(h.path, h.start_line, h.end_line, h.symbol)] = h.segment_id
+    expected = {(s.path, s.start_line, s.end_line, s.symbol): s.id for s in segments}
+    assert found and all(expected[key] == seg_id for key, seg_id in found.items())
+    assert "not-a-derived-id" in found.values() and s.id in found.values()
+    assert any(s.id in found.values() for s in segments if s.qualified_name and s.qualified_name != s.symbol)
+
+
+def test_a_format_3_shard_answers_as_it_did(tmp_path: Path) -> None:
+    TextModality().build(fixture_segments("shop"), tmp_path, BuildContext("g1", "shop", ("shop",)))
+    now = _answers(TextModality().load(tmp_path))
+    assert all(r.hits for r in now)
+    _as_format_3(tmp_path)
+    assert _answers(TextModality().load(tmp_path)) == now
+
+
 def test_a_shard_from_before_blocks_is_searched_as_one_block_per_file(tmp_path: Path) -> None:
     segments = fixture_segments("shop")
     TextModality().build(segments, tmp_path, BuildContext("g1", "shop", ("shop",)))
     query = ModalityQuery("attempt", k=50, options={"mode": "literal"})
     now = TextModality().load(tmp_path).search(query)
+    _as_format_3(tmp_path)
     for name in ("block_file.npy", "block_line.npy", "file_blocks.npy"):
         (tmp_path / name).unlink()
     meta = json.loads((tmp_path / "meta.json").read_text())
@@ -282,3 +377,26 @@ def test_a_shard_from_before_blocks_is_searched_as_one_block_per_file(tmp_path: 
         (h.path, h.match_lines, h.snippet) for h in now.hits
     ]
     assert old.total_matches == now.total_matches > 0
+
+
+def test_damaged_segment_names_are_a_corrupt_index(tmp_path: Path) -> None:
+    TextModality().build(fixture_segments("shop"), tmp_path, BuildContext("g1", "shop", ("shop",)))
+    packed = (tmp_path / "seg_symbol.zst").read_bytes()
+    (tmp_path / "seg_symbol.zst").write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(CorruptIndex, match="rebuild it"):
+        TextModality().load(tmp_path)
+
+
+def test_term_frequencies_read_back_as_counted(tmp_path: Path) -> None:
+    """Frequencies are stored two to a byte in lists whose frequencies are all under 16, one to a
+    byte otherwise (and clipped at 255): each reads back as the segment's own count."""
+    words = {"a.txt": "alpha beta\n" * 3 + "gamma " * 20 + "\n", "b.txt": "alpha\n" + "delta " * 300 + "\n"}
+    segments = [s for path, text in words.items() for s in segments_for_file("r", path, "text", text, (), window=50)]
+    TextModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
+    shard = TextModality().load(tmp_path)
+    assert shard._tf_packed.any() and not shard._tf_packed.all()
+    by_path = {s.path: count_terms(s.content) for s in segments}
+    for i in range(len(shard.terms)):
+        term, segs = shard.terms[i], shard.term.ids(i)
+        expected = [min(by_path[shard.paths[int(shard.seg_file[seg])]][term], 255) for seg in segs.tolist()]
+        assert shard._term_tf(i, segs.size).tolist() == expected, term

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,10 +29,10 @@ from fourfold.plugins.text.build import FORMAT
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher, regex_matcher
-from fourfold.plugins.text.storage import PostingLists, StringTable
+from fourfold.plugins.text.storage import PostingLists, StringTable, read_arrays
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
-from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
 
 __all__ = ["MODES", "TextShard"]
 
@@ -70,7 +71,7 @@ class TextShard:
             raise CorruptIndex(
                 f"text shard {shard_dir} has no readable meta.json/files.json ({exc}); rebuild it"
             ) from None
-        if meta.get("format") not in (2, FORMAT):
+        if meta.get("format") not in (2, 3, FORMAT):
             raise CorruptIndex(
                 f"text shard {shard_dir} has format {meta.get('format')!r}, expected {FORMAT}; rebuild it"
             )
@@ -91,7 +92,9 @@ class TextShard:
         content = shard_dir / "content.bin"
         with content.open("rb") as fh:
             self.content = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if content.stat().st_size else b""
-        offsets = np.load(shard_dir / "content_offsets.npy")
+        fmt = int(meta["format"])
+        tables = _load_tables(shard_dir, fmt)
+        offsets = tables["content_offsets"]
         self.content_offsets: list[int] = offsets.tolist()  # per block
         self.content_sizes = np.diff(offsets.astype(np.int64))
         if meta["format"] == 2:  # before blocks: one block per file
@@ -99,30 +102,115 @@ class TextShard:
             self.block_line = np.zeros(self.n_files, dtype=np.int64)
             self.file_blocks = np.arange(self.n_files + 1, dtype=np.int64)
         else:
-            self.block_file = np.load(shard_dir / "block_file.npy").astype(np.int64)
-            self.block_line = np.load(shard_dir / "block_line.npy").astype(np.int64)
-            self.file_blocks = np.load(shard_dir / "file_blocks.npy").astype(np.int64)
+            self.block_file = tables["block_file"].astype(np.int64)
+            self.block_line = tables["block_line"].astype(np.int64)
+            self.file_blocks = tables["file_blocks"].astype(np.int64)
         self.n_blocks = int(self.block_file.size)
         if self.content_sizes.size != self.n_blocks or self.file_blocks.size != self.n_files + 1:
             raise CorruptIndex(
                 f"text shard {shard_dir} has {self.content_sizes.size} stored blocks for {self.n_blocks} "
                 f"indexed ones; rebuild it"
             )
-        self.seg_offsets = np.load(shard_dir / "seg_offsets.npy")
-        self.seg_start = np.load(shard_dir / "seg_start.npy")
-        self.seg_end = np.load(shard_dir / "seg_end.npy")
-        self.seg_len = np.load(shard_dir / "seg_len.npy", mmap_mode="r")
+        # stored in their narrowest types (format 4): widened to what the searches compute in
+        self.seg_offsets = tables["seg_offsets"].astype(np.int64)
+        self.seg_start = tables["seg_start"].astype(np.int32)
+        self.seg_end = tables["seg_end"].astype(np.int32)
+        self.seg_len = tables["seg_len"]
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
-        self.seg_info = StringTable.load(shard_dir, "seg_info")
+        try:
+            self._load_names(shard_dir, fmt)
+        except (OSError, ValueError, zstandard.ZstdError) as exc:
+            raise CorruptIndex(
+                f"text shard {shard_dir} has unreadable segment names or terms ({exc}); rebuild it"
+            ) from None
         self.tri = PostingLists.load(shard_dir, "tri")
         #: trigram -> list index, remembered: a query looks each trigram up several times (to order
         #: an AND, to decode, to check positions), and repeated queries ask the same ones
         self._tri_find = functools.lru_cache(maxsize=1 << 16)(self.tri.find)
         self.tri_mask, self.tri_first = self._load_masks(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
-        self.terms = StringTable.load(shard_dir, "terms")
-        self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r")
-        self.term_tf_offsets = self.term.starts()
+        self._load_tf(shard_dir, fmt)
+
+    def _load_names(self, shard_dir: Path, fmt: int) -> None:
+        """The segments' symbols, kinds and ids, and the term table.
+
+        Format 4 stores no id that ``segment_id`` recomputes from the segment's place and name;
+        older shards stored each one (``seg_info``: "id\\0symbol\\0kind"), split here into tables.
+        """
+        self._seg_ids: dict[int, str] = {}
+        self._id_table: StringTable | None = None
+        if fmt >= 4:
+            self.seg_symbol = StringTable.load_packed(shard_dir, "seg_symbol")
+            self.seg_kind = StringTable.load_packed(shard_dir, "seg_kind")
+            self._seg_idname = StringTable.load_packed(shard_dir, "seg_idname")
+            ids = shard_dir / "seg_ids.json"
+            if ids.exists():
+                self._seg_ids = {int(i): v for i, v in json.loads(ids.read_text()).items()}
+            self.terms = StringTable.load_packed(shard_dir, "terms")
+        else:
+            parts = [info.split(b"\0") for info in _split_table(StringTable.load(shard_dir, "seg_info"))]
+            self._id_table = _table([p[0] for p in parts])
+            self.seg_symbol = _table([p[1] for p in parts])
+            self.seg_kind = _table([p[2] for p in parts])
+            self._seg_idname = _table([b""] * len(parts))
+            self.terms = StringTable.load(shard_dir, "terms")
+        for name in ("seg_symbol", "seg_kind", "_seg_idname"):
+            if len(getattr(self, name)) != self.n_segments:
+                raise CorruptIndex(
+                    f"text shard {shard_dir} has {len(getattr(self, name))} {name.strip('_')} entries for "
+                    f"{self.n_segments} segments; rebuild it"
+                )
+
+    def _load_tf(self, shard_dir: Path, fmt: int) -> None:
+        """The postings' term frequencies, and where each list's start (in bytes)."""
+        starts = self.term.starts()
+        if fmt < 4:
+            self.term_tf = np.load(shard_dir / "term_tf.npy", mmap_mode="r").view(np.ndarray)
+            self.term_tf_offsets = starts
+            self._tf_packed = np.zeros(starts.size - 1, dtype=bool)
+            return
+        path = shard_dir / "term_tf.bin"
+        try:
+            self._tf_packed = read_arrays(shard_dir / "term_tf_index.zst")["packed"].astype(bool)
+        except (OSError, ValueError, KeyError, zstandard.ZstdError) as exc:
+            raise CorruptIndex(
+                f"text shard {shard_dir} has no readable term_tf_index.zst ({exc}); rebuild it"
+            ) from None
+        lengths = np.diff(starts)
+        if self._tf_packed.size != lengths.size:
+            raise CorruptIndex(
+                f"text shard {shard_dir}: term frequencies for {self._tf_packed.size} of {lengths.size} terms"
+            )
+        byte_len = np.where(self._tf_packed, (lengths + 1) // 2, lengths)
+        self.term_tf_offsets = np.concatenate(([0], np.cumsum(byte_len))).astype(np.int64)
+        if path.stat().st_size != int(self.term_tf_offsets[-1]):
+            raise CorruptIndex(f"text shard {shard_dir} has a term_tf.bin of the wrong size; rebuild it")
+        self.term_tf = (
+            np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray)
+            if self.term_tf_offsets[-1]
+            else np.empty(0, dtype=np.uint8)
+        )
+
+    def _term_tf(self, i: int, n: int) -> npt.NDArray[np.float64]:
+        """The term frequencies of term list ``i`` (``n`` postings)."""
+        raw = self.term_tf[self.term_tf_offsets[i] : self.term_tf_offsets[i + 1]]
+        if not self._tf_packed[i]:
+            return raw.astype(np.float64)
+        tf = np.empty(2 * raw.size, dtype=np.float64)
+        tf[0::2] = raw & 0x0F
+        tf[1::2] = raw >> 4
+        return tf[:n]
+
+    def _segment_id(self, seg: int, f: int) -> str:
+        """The id of segment ``seg`` (of file ``f``): stored, or recomputed from its place and name."""
+        if self._id_table is not None:
+            return self._id_table[seg]
+        given = self._seg_ids.get(seg)
+        if given is not None:
+            return given
+        name = self._seg_idname[seg] + self.seg_symbol[seg]  # the qualified name, else the symbol
+        repo = self.repos[int(self.file_repo[f])]
+        return segment_id(repo, self.paths[f], int(self.seg_start[seg]), int(self.seg_end[seg]), name)
 
     def _load_masks(self, shard_dir: Path) -> tuple[npt.NDArray[np.uint8] | None, npt.NDArray[np.int64]]:
         """The postings' position masks and where each list's masks start (None: a shard built
@@ -589,16 +677,15 @@ class TextShard:
         return score
 
     def _has_symbol(self, seg: int) -> bool:
-        lo = int(self.seg_info.offsets[seg])
-        first = self.seg_info.blob.index(b"\0", lo)
-        return self.seg_info.blob[first + 1 : first + 2] not in (b"\0", b"")
+        offsets = self.seg_symbol.offsets
+        return int(offsets[seg + 1]) > int(offsets[seg])
 
     def _symbol_blob(self) -> bytes:
         """Every segment's symbol name, one a line (empty for windows): matched once per query
         instead of once per segment."""
         blob = self._symbols
         if blob is None:
-            parts = [info.split(b"\0")[1] for info in _split_table(self.seg_info)]
+            parts = _split_table(self.seg_symbol)
             blob = self._symbols = b"\n".join(p.replace(b"\n", b" ") for p in parts)
         return blob
 
@@ -629,7 +716,7 @@ class TextShard:
             if i < 0:
                 continue
             segs = self.term.ids(i)
-            tf = np.asarray(self.term_tf[self.term_tf_offsets[i] : self.term_tf_offsets[i + 1]], dtype=np.float64)
+            tf = self._term_tf(i, segs.size)
             df = segs.size
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
             idfs[t] = idf
@@ -708,7 +795,7 @@ class TextShard:
     def _hit(self, seg: int, score: float, lines: tuple[int, ...], shown: list[bytes] | None = None) -> Hit:
         """The hit for segment ``seg``; ``shown``: its snippet's lines when already in hand."""
         f = int(self.seg_file[seg])
-        seg_id, symbol, kind = self.seg_info[seg].split("\0")
+        symbol, kind = self.seg_symbol[seg], self.seg_kind[seg]
         snippet = ""
         if lines:
             if shown is None:  # decode only the lines shown, from the blocks that hold them
@@ -717,7 +804,7 @@ class TextShard:
                 text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown
             )
         return Hit(
-            segment_id=seg_id,
+            segment_id=self._segment_id(seg, f),
             repo=self.repos[int(self.file_repo[f])],
             path=self.paths[f],
             start_line=int(self.seg_start[seg]),
@@ -755,3 +842,25 @@ def _split_table(table: StringTable) -> list[bytes]:
     offsets = table.offsets.tolist()
     blob = table.blob
     return [blob[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
+
+
+def _load_tables(shard_dir: Path, fmt: int) -> dict[str, npt.NDArray[Any]]:
+    """A shard's block and segment arrays: one packed table (format 4), else a ``.npy`` each."""
+    if fmt >= 4:
+        try:
+            tables = read_arrays(shard_dir / "tables.zst")
+        except (OSError, ValueError, zstandard.ZstdError) as exc:
+            raise CorruptIndex(f"text shard {shard_dir} has no readable tables.zst ({exc}); rebuild it") from None
+        tables["seg_end"] = tables["seg_start"].astype(np.int64) + tables["seg_end"]  # stored as the span
+        return tables
+    names = ["content_offsets", "seg_offsets", "seg_start", "seg_end", "seg_len"]
+    if fmt >= 3:
+        names += ["block_file", "block_line", "file_blocks"]
+    return {name: np.load(shard_dir / f"{name}.npy") for name in names}
+
+
+def _table(strings: list[bytes]) -> StringTable:
+    """A string table in memory of ``strings`` (UTF-8)."""
+    offsets = np.zeros(len(strings) + 1, dtype=np.uint64)
+    np.cumsum([len(b) for b in strings], out=offsets[1:])
+    return StringTable(blob=b"".join(strings), offsets=offsets)

@@ -4,20 +4,38 @@ Posting lists are sorted keys, offsets, and delta-coded ids of 1, 2 or 4 bytes.
 
 Each list stores the gaps between its sorted ids (the first gap is the first id) in the narrowest
 little-endian width that holds its largest gap, so dense lists of common keys cost a byte per id.
-Decoding one list is a ``frombuffer`` and a ``cumsum``. The arrays are written as ``.npy`` and
-``.bin`` files and memory-mapped on load.
+Decoding one list is a ``frombuffer`` and a ``cumsum``. The ids are a ``.bin`` file, memory-mapped
+on load; the keys, byte offsets and widths (one each per list) are one zstd-packed table
+(``write_arrays``: the sorted keys and offsets as gaps, each in its narrowest type), read whole
+into memory. Lists written before that kept them as ``.npy`` files, still read.
+
+String tables are either a plain UTF-8 blob plus offsets (``write_strings``) or, packed, one zstd
+frame holding the count, each string's length and the blob (``write_packed_strings``): names and
+sorted terms compress several times over, and a table is read whole into memory on load anyway.
 """
 
 from __future__ import annotations
 
+import io
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import zstandard
 
-__all__ = ["PostingLists", "StringTable", "write_postings", "write_strings"]
+__all__ = [
+    "PostingLists",
+    "StringTable",
+    "narrowest",
+    "read_arrays",
+    "write_arrays",
+    "write_packed_strings",
+    "write_postings",
+    "write_strings",
+]
 
 _DTYPES: dict[int, np.dtype[np.unsignedinteger[Any]]] = {1: np.dtype("<u1"), 2: np.dtype("<u2"), 4: np.dtype("<u4")}
 #: The largest key an unsigned key table of each item size holds.
@@ -71,11 +89,13 @@ def write_postings(
         if not np.array_equal(list_keys, np.arange(list_keys.size)):
             raise ValueError(f"{name}: dense_keys given, but the keys are not 0..n-1")
         list_keys = list_keys[:0]
-    np.save(directory / f"{name}_keys.npy", list_keys)
-    np.save(directory / f"{name}_offsets.npy", offsets)
-    np.save(directory / f"{name}_width.npy", width)
+    index = write_arrays(
+        directory / f"{name}_index.zst",
+        {"keys": list_keys, "offsets": offsets, "width": width},
+        sorted_=("keys", "offsets"),
+    )
     data.tofile(directory / f"{name}_data.bin")
-    return int(list_keys.nbytes + offsets.nbytes + width.nbytes + data.nbytes)
+    return index + int(data.nbytes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +116,17 @@ class PostingLists:
             if data_path.stat().st_size
             else np.empty(0, dtype=np.uint8)
         )
-        return cls(
+        index = directory / f"{name}_index.zst"
+        if index.exists():
+            tables = read_arrays(index)
+            offsets = tables["offsets"]
+            return cls(
+                keys=narrowest(tables["keys"]),
+                offsets=offsets.astype(_offset_dtype(int(offsets[-1]) if offsets.size else 0)),
+                width=tables["width"].astype(np.uint8),
+                data=data,
+            )
+        return cls(  # written before the packed index
             # the key table is read by a binary search on every lookup: kept in memory (4 bytes a
             # key), since a search in a memory map costs page-ins and a dtype cast per call
             keys=np.load(directory / f"{name}_keys.npy"),
@@ -148,6 +178,64 @@ def write_strings(directory: Path, name: str, strings: list[str]) -> int:
     return len(blob) + int(offsets.nbytes)
 
 
+#: zstd level of packed string tables: small, written once per build, read whole on load.
+_PACK_LEVEL = 9
+
+
+def write_packed_strings(directory: Path, name: str, strings: list[str]) -> int:
+    """Write ``strings`` as one zstd frame (``name.zst``): the count and each string's UTF-8 length
+    (little-endian uint32), then the strings joined; bytes written."""
+    encoded = [s.encode("utf-8", "surrogatepass") for s in strings]
+    lengths = np.array([len(b) for b in encoded], dtype="<u4")
+    raw = np.array([len(encoded)], dtype="<u4").tobytes() + lengths.tobytes() + b"".join(encoded)
+    packed = zstandard.ZstdCompressor(level=_PACK_LEVEL).compress(raw)
+    (directory / f"{name}.zst").write_bytes(packed)
+    return len(packed)
+
+
+def narrowest(values: npt.ArrayLike) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """Non-negative integers in the narrowest unsigned type that holds them (on disk; widen on load)."""
+    arr = np.asarray(values, dtype=np.int64)
+    top = int(arr.max()) if arr.size else 0
+    if arr.size and int(arr.min()) < 0:
+        raise ValueError("narrowest: negative values")
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if top <= np.iinfo(dtype).max:
+            return arr.astype(dtype)
+    return arr.astype(np.uint64)
+
+
+def write_arrays(path: Path, arrays: Mapping[str, npt.ArrayLike], sorted_: Collection[str] = ()) -> int:
+    """Write non-negative integer arrays as one zstd frame (an ``.npz`` inside), each in its
+    narrowest type; those named in ``sorted_`` (non-decreasing) as their gaps, which compress far
+    better. Bytes written; ``read_arrays`` gives them back as they were (``int64`` for the sorted)."""
+    parts: dict[str, npt.NDArray[np.unsignedinteger[Any]]] = {}
+    for name, values in arrays.items():
+        arr = np.asarray(values, dtype=np.int64)
+        if name in sorted_:
+            parts[f"{name}.gaps"] = narrowest(np.diff(arr, prepend=0))
+        else:
+            parts[name] = narrowest(arr)
+    buf = io.BytesIO()
+    np.savez(buf, **parts)  # type: ignore[arg-type]
+    packed = zstandard.ZstdCompressor(level=_PACK_LEVEL).compress(buf.getvalue())
+    path.write_bytes(packed)
+    return len(packed)
+
+
+def read_arrays(path: Path) -> dict[str, npt.NDArray[Any]]:
+    """The arrays ``write_arrays`` wrote to ``path``, in memory."""
+    raw = zstandard.ZstdDecompressor().decompress(path.read_bytes())
+    out: dict[str, npt.NDArray[Any]] = {}
+    with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
+        for key in npz.files:
+            if key.endswith(".gaps"):
+                out[key.removesuffix(".gaps")] = np.cumsum(npz[key], dtype=np.int64)
+            else:
+                out[key] = npz[key]
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class StringTable:
     """A list of strings written by ``write_strings``, decoded one at a time."""
@@ -159,6 +247,19 @@ class StringTable:
     def load(cls, directory: Path, name: str) -> StringTable:
         blob = (directory / f"{name}.bin").read_bytes()  # small; bytes slice faster than a memmap
         return cls(blob=blob, offsets=np.load(directory / f"{name}_offsets.npy"))
+
+    @classmethod
+    def load_packed(cls, directory: Path, name: str) -> StringTable:
+        """A table written by ``write_packed_strings``."""
+        raw = zstandard.ZstdDecompressor().decompress((directory / f"{name}.zst").read_bytes())
+        n = int(np.frombuffer(raw, dtype="<u4", count=1)[0]) if raw else 0
+        lengths = np.frombuffer(raw, dtype="<u4", count=n, offset=4)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        blob = raw[4 + 4 * n :]
+        if len(blob) != int(offsets[-1]):
+            raise ValueError(f"{name}.zst holds {len(blob)} bytes of strings, its lengths say {int(offsets[-1])}")
+        return cls(blob=blob, offsets=offsets.astype(_offset_dtype(int(offsets[-1]))))
 
     def __len__(self) -> int:
         return int(self.offsets.size) - 1

@@ -36,12 +36,13 @@ import os
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from steps import run_step
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
@@ -358,20 +359,9 @@ def run_child(code: Path, kind: str, params: dict[str, Any], work: str | None = 
     if work is None:
         with tempfile.TemporaryDirectory(prefix="fourfold-fleet-") as tmp:
             return run_child(code, kind, params, tmp)
-    env = {**os.environ, "PYTHONPATH": str(code), "FOURFOLD_HOME": str(Path(work) / "home")}
-    if kind == "scale-serve":
-        env["RAY_AUTH_MODE"] = "disabled"  # a local cluster of its own, for this one measurement
-    proc = subprocess.run(
-        [sys.executable, __file__, "_child", kind, json.dumps({**params, "work": work})],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=3600,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"{kind} with {code} failed:\n{proc.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    # scale-serve: a local cluster of its own, for this one measurement
+    env = {"RAY_AUTH_MODE": "disabled"} if kind == "scale-serve" else {}
+    return run_step(__file__, kind, {**params, "work": work}, code, str(Path(work) / "home"), env)
 
 
 def med(runs: list[dict[str, Any]], key: str) -> float:

@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from steps import run_step
+
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
 EDITED = "click"
@@ -126,18 +128,7 @@ def child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_child(kind: str, params: dict[str, Any]) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "FOURFOLD_HOME": params["home"]}
-    proc = subprocess.run(
-        [sys.executable, __file__, "_child", kind, json.dumps(params)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=7200,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"{kind} failed:\n{proc.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    return run_step(__file__, kind, params, ROOT, params["home"])
 
 
 def push_edit(work: Path, tag: str) -> None:

@@ -37,12 +37,13 @@ import random
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from steps import run_step
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
@@ -178,18 +179,7 @@ def reads(store: Any, seed: int) -> dict[str, float]:
 
 
 def run_child(code: Path, kind: str, params: dict[str, Any]) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(code), "FOURFOLD_HOME": params["home"]}
-    proc = subprocess.run(
-        [sys.executable, __file__, "_child", kind, json.dumps(params)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=3600,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"{kind} with {code} failed:\n{proc.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    return run_step(__file__, kind, params, code, params["home"])
 
 
 def main() -> int:

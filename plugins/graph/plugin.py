@@ -222,7 +222,8 @@ class GraphModality:
         (``paths``: the files of each changed repository still indexed, ``segments_of`` their
         segments now); see ``links.stale``."""
         provided = {r: provided_names(r, p) for r, p in paths.items() if not is_revision(r)}
-        surfaces = {r: surface_of(r, segments_of([r])) for r in paths}
+        # a revision is never another partition's dependency: its surface is nobody's concern
+        surfaces = {r: surface_of(r, segments_of([r])) for r in paths if not is_revision(r)}
         return stale(changed, previous, provided, surfaces)
 
     def load(self, shard_dir: Path) -> GraphShard:

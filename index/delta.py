@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from fourfold.index.ingest.segment import place_id
 from fourfold.index.segdb import open_segment_db
 from fourfold.index.store import SEGMENTS_DIR, ShardSpec, link_tree
 from fourfold.plugins.modality import BuildStats, Shard
@@ -164,7 +165,7 @@ _shared_cache: dict[tuple[str, int, str, frozenset[str]], dict[str, str]] = {}
 def _shared_ids(db: Path, base: str, hidden: frozenset[str]) -> dict[str, str]:
     """The base's segment id -> the revision's, for the segments of the files they share.
 
-    A segment's id names its place (``segment_id``: repository, path, lines, qualified name), and
+    A segment's id names its place (``place_id``: repository, path, lines, qualified name), and
     a shared file's segments are the base's re-stamped, so the base's ids are computed from the
     revision's rows. Cached per process: every modality's delta of one build asks the same.
     """
@@ -174,7 +175,7 @@ def _shared_ids(db: Path, base: str, hidden: frozenset[str]) -> dict[str, str]:
         segments = open_segment_db(db, db.stem)
         try:
             found = {
-                segment_id(base, p.path, p.start_line, p.end_line, p.qualified_name): p.id
+                place_id(base, p.path, p.start_line, p.end_line, p.qualified_name, p.symbol): p.id
                 for p in segments.places()
                 if p.path not in hidden
             }

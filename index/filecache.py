@@ -17,9 +17,9 @@ from typing import Any
 
 import zstandard
 
-from fourfold.index.ingest.segment import content_hash, split_lines
+from fourfold.index.ingest.segment import content_hash, place_id, split_lines
 from fourfold.index.segdb import slice_lines
-from fourfold.plugins.types import Segment, segment_id
+from fourfold.plugins.types import Segment
 
 __all__ = ["decode_segments", "encode_segments"]
 
@@ -34,7 +34,7 @@ def encode_segments(segments: Sequence[Segment], repo: str, path: str, language:
     position = {s.id: i for i, s in enumerate(segments)}
     for s in segments:
         d = {f: getattr(s, f) for f in Segment.__slots__}
-        if s.id == _place_id(repo, path, s.start_line, s.end_line, s.qualified_name, s.symbol):
+        if s.id == place_id(repo, path, s.start_line, s.end_line, s.qualified_name, s.symbol):
             del d["id"]
         if s.parent_id is not None and s.parent_id in position:
             d["parent"] = position[s.parent_id]
@@ -69,14 +69,9 @@ def decode_segments(value: bytes | str, repo: str, path: str, language: str, dat
         if "content_hash" not in d:
             full["content_hash"] = content_hash(full["content"])
         if "id" not in d:
-            full["id"] = _place_id(repo, path, d["start_line"], d["end_line"], full["qualified_name"], full["symbol"])
+            full["id"] = place_id(repo, path, d["start_line"], d["end_line"], full["qualified_name"], full["symbol"])
         out.append(full)
     for full in out:
         if "parent" in full:
             full["parent_id"] = out[full.pop("parent")]["id"]
     return out
-
-
-def _place_id(repo: str, path: str, start: int, end: int, qualified: str | None, symbol: str | None) -> str:
-    """The id ingestion gives a segment at this place (``segment_id`` of its qualified name or symbol)."""
-    return segment_id(repo, path, start, end, qualified or symbol)

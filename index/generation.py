@@ -47,7 +47,7 @@ from fourfold.index.delta import (
 from fourfold.index.filecache import decode_segments, encode_segments
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
-from fourfold.index.ingest.segment import content_hash, segmenter_version
+from fourfold.index.ingest.segment import content_hash, place_id, segmenter_version
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
 from fourfold.index.progress import (
     BUILDING_FILE,
@@ -70,7 +70,7 @@ from fourfold.index.store import (
 )
 from fourfold.plugins.manager import get_registry
 from fourfold.plugins.modality import BuildContext, BuildProgress, BuildStats, MapBatches
-from fourfold.plugins.types import Segment, segment_id
+from fourfold.plugins.types import Segment
 
 __all__ = [
     "SHARDINGS",
@@ -312,10 +312,7 @@ class _FileLists(Mapping[str, list[tuple[str, int]]]):
 
     def __getitem__(self, repo: str) -> list[tuple[str, int]]:
         files = self._known[repo]
-        if files is not None:
-            return files
-        with contextlib.closing(_connect_ro(self._dir / f"{repo}.sqlite")) as conn:
-            return [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
+        return files if files is not None else _files_of(self._dir / f"{repo}.sqlite")
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._known)
@@ -331,8 +328,10 @@ class _FileLists(Mapping[str, list[tuple[str, int]]]):
         return _FileLists({r: self._known[r] for r in repos}, self._dir)
 
 
-def _connect_ro(db: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+def _files_of(db: Path) -> list[tuple[str, int]]:
+    """The (path, size) list a segment database keeps, in path order."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        return [(p, int(size)) for p, size in conn.execute("SELECT path, size FROM files ORDER BY path")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1150,9 +1149,8 @@ def _segment_writer(name: str, seg_path: Path, catalog: sqlite3.Connection) -> t
     the base's database (``SegmentWriter.over``): the files whose bytes the base holds (by the file
     cache's hashes, as delta shards are planned) are kept as they are, the others written.
     """
-    base = base_of(name)
-    base_db = seg_path.parent / f"{base}.sqlite"
-    if base is not None and base_db.is_file():
+    base, base_db = _base_db(name, seg_path)
+    if base_db is not None:
         try:
             writer = SegmentWriter.over(base_db, seg_path, name)
         except (OSError, ValueError, sqlite3.Error):
@@ -1161,6 +1159,14 @@ def _segment_writer(name: str, seg_path: Path, catalog: sqlite3.Connection) -> t
             rows = catalog.execute("SELECT path, file_hash FROM file_cache WHERE repo = ?", (base,))
             return writer, {str(p): str(h) for p, h in rows}
     return SegmentWriter(seg_path, name), {}
+
+
+def _base_db(name: str, seg_path: Path) -> tuple[str, Path | None]:
+    """A revision's base and its segment database in this build (``NAME@REV``: ``NAME``, scanned
+    before it since names sort so); no database for a default branch or a base not in the build."""
+    base = base_of(name) or ""
+    db = seg_path.parent / f"{base}.sqlite"
+    return base, db if base and db.is_file() else None
 
 
 def _revision_centrality(
@@ -1172,13 +1178,10 @@ def _revision_centrality(
 ) -> dict[str, float] | None:
     """A revision's centrality inherited from its base in this build (``NAME@REV`` from ``NAME``,
     segmented just before it: names sort so) when it shares most files; None: compute it."""
-    base = base_of(name)
-    base_db = seg_path.parent / f"{base}.sqlite"
-    if base is None or not base_db.is_file():
+    base, base_db = _base_db(name, seg_path)
+    if base_db is None:
         return None
-    with contextlib.closing(sqlite3.connect(f"file:{base_db}?mode=ro", uri=True)) as conn:
-        base_paths = [p for (p,) in conn.execute("SELECT path FROM files")]
-    diff = revision_diff(catalog, base, base_paths, name, [p for p, _ in files])
+    diff = revision_diff(catalog, base, [p for p, _ in _files_of(base_db)], name, [p for p, _ in files])
     return inherited_centrality(base_db, segments, diff.changed) if diff.shares_enough else None
 
 
@@ -1296,7 +1299,7 @@ def _reused(
         ids = {s.id for s in segs}
         if all(
             s.repo == repo
-            and s.id == segment_id(repo, path, s.start_line, s.end_line, s.qualified_name)
+            and s.id == place_id(repo, path, s.start_line, s.end_line, s.qualified_name, s.symbol)
             and (s.parent_id is None or s.parent_id in ids)
             for s in segs
         ):
@@ -1307,7 +1310,10 @@ def _reused(
 
 def _restamp(rows: list[dict[str, Any]], repo: str, path: str) -> list[Segment]:
     """Segments of an identical file moved to ``repo``/``path``: the ids (which name the place) made anew."""
-    ids = {d["id"]: segment_id(repo, path, d["start_line"], d["end_line"], d.get("qualified_name")) for d in rows}
+    ids = {
+        d["id"]: place_id(repo, path, d["start_line"], d["end_line"], d.get("qualified_name"), d.get("symbol"))
+        for d in rows
+    }
     return [
         Segment(**{**d, "id": ids[d["id"]], "repo": repo, "path": path, "parent_id": ids.get(d.get("parent_id") or "")})
         for d in rows

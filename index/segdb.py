@@ -47,8 +47,8 @@ from typing import Any, NamedTuple, Protocol
 import zstandard
 
 from fourfold.errors import CorruptIndex
-from fourfold.index.ingest.segment import content_hash, split_lines
-from fourfold.plugins.types import Segment, segment_id
+from fourfold.index.ingest.segment import content_hash, place_id, split_lines
+from fourfold.plugins.types import Segment
 
 __all__ = [
     "BLOCK_BYTES",
@@ -292,7 +292,7 @@ class SegmentWriter:
     def over(cls, base: Path, path: Path, repo: str) -> SegmentWriter:
         """A writer that starts from the database of ``repo``'s base (a revision ``NAME@REV`` over
         ``NAME``, format 2): the base's files are copied as they are, their segments re-stamped for
-        ``repo`` (an id names its place, the repository included: ``segment_id``), exactly as
+        ``repo`` (an id names its place, the repository included: ``place_id``), exactly as
         re-stamping each file's cached segments would; ``keep`` says a file is the revision's too,
         ``add_file`` replaces one, and ``finish`` drops those neither kept nor replaced. What a
         branch sharing most files with its base writes is then its changed files, not all of them.
@@ -323,7 +323,7 @@ class SegmentWriter:
         new: dict[tuple[int, Any], str] = {}  # (file, stored id) -> the id at the same place in ``repo``
         for _, fid, start, end, symbol, qualified, sid, _, exact in rows:
             qn = json.loads(exact).get("qualified_name") if exact is not None else _decode_qualified(qualified, symbol)
-            new[(fid, sid)] = segment_id(self.repo, files[fid][0], start, end, qn)
+            new[(fid, sid)] = place_id(self.repo, files[fid][0], start, end, qn, symbol)
         updates = []
         for rowid, fid, _, _, _, _, sid, parent, exact in rows:
             nid = new[(fid, sid)]

@@ -28,6 +28,7 @@ __all__ = [
     "current_extractor",
     "extract_definitions",
     "owner_of_line",
+    "place_id",
     "segment_file",
     "segmenter_version",
     "split_lines",
@@ -65,6 +66,14 @@ def content_hash(data: bytes | str) -> str:
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def place_id(
+    repo: str, path: str, start_line: int, end_line: int, qualified_name: str | None, symbol: str | None
+) -> str:
+    """The id ingestion gives the segment at this place: ``segment_id`` of its qualified name, else
+    its symbol. A segment re-stamped for another repository or path takes this id at its new place."""
+    return segment_id(repo, path, start_line, end_line, qualified_name or symbol)
 
 
 def split_lines(text: str) -> list[str]:
@@ -111,8 +120,9 @@ def segment_file(
     def make(start: int, end: int, d: Definition | None, parent: str | None) -> Segment:
         body = "\n".join(lines[start - 1 : end])
         symbol = d.name if d else None
+        qualified = (d.qualified_name or d.name) if d else None
         return Segment(
-            id=segment_id(repo, path, start, end, d.qualified_name or d.name if d else None),
+            id=place_id(repo, path, start, end, qualified, symbol),
             repo=repo,
             path=path,
             language=language,
@@ -123,7 +133,7 @@ def segment_file(
             symbol=symbol,
             kind=d.kind if d else None,
             signature=(d.signature or None) if d else None,
-            qualified_name=(d.qualified_name or d.name) if d else None,
+            qualified_name=qualified,
             parent_id=parent,
         )
 

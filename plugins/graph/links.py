@@ -219,8 +219,8 @@ def stale(
     links (an older build); when it depends on a changed repository that was removed, no longer
     has a node it holds as a stub (an edit above it moved its lines), or now defines a name it
     looked for there and missed; or when a changed repository it does not depend on provides a
-    name it imports. An edit that adds code at the end
-    of a file, or changes bodies without moving definitions, leaves its importers as they are.
+    name it imports. An edit that adds code at the end of a file, or changes bodies without moving
+    definitions, leaves its importers as they are.
     """
     read = {key: read_links(folder) for key, folder in previous.items()}
     before: dict[str, Links] = {}  # the changed repositories' previous partitions

@@ -136,10 +136,11 @@ class GraphModality:
         as the pool dependencies are chosen from. Without either, the segments are the single graph.
         """
         given = list(segments)
-        with using_facts_cache(facts_cache_for(context.settings.get(FACTS_CACHE_SETTING))):
+        kept = facts_cache_for(context.settings.get(FACTS_CACHE_SETTING))
+        with using_facts_cache(kept):
             if context.segments_of is None and (not context.repos or {s.repo for s in given} <= set(context.repos)):
                 return self._build_single(given, shard_dir)
-            return self._build_partition(given, shard_dir, context)
+            return self._build_partition(given, shard_dir, context, kept)
 
     def _build_single(self, segments: list[Segment], shard_dir: Path) -> BuildStats:
         built = graph_of(segments, keep=True)
@@ -151,7 +152,9 @@ class GraphModality:
         notes = (f"graph: {data.segment_count} segments, {usage} usage edges{reuse}", *data.notes)
         return BuildStats(segments=data.segment_count, bytes_on_disk=size, notes=notes)
 
-    def _build_partition(self, given: list[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
+    def _build_partition(
+        self, given: list[Segment], shard_dir: Path, context: BuildContext, kept: FactsCache | None
+    ) -> BuildStats:
         """One partition: the repositories of ``context.repos`` (one, or several small ones packed
         together), built from their segments and their dependencies' (see ``links.py``)."""
         mine_repos = frozenset(context.repos)
@@ -173,7 +176,6 @@ class GraphModality:
             def load(rs: Sequence[str]) -> Iterable[Segment]:
                 return (s for r in rs for s in pool[r])
 
-        kept = facts_cache_for(context.settings.get(FACTS_CACHE_SETTING))
         keys = context.paths_keys
         provided = {p: _provided(context.build_id, p, paths_of, kept, keys.get(p, "")) for p in peers}
         mine: frozenset[str] = frozenset()

@@ -50,7 +50,8 @@ def _inodes(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_ino for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _search(store: IndexStore, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+def search_store(store: IndexStore, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+    """``p`` asked of ``store`` through the engine with the in-process searcher (``visible``: a caller's scope)."""
     engine = Engine(store)
 
     async def run() -> Answer:
@@ -63,7 +64,7 @@ def _search(store: IndexStore, p: SearchParams, visible: frozenset[str] | None =
 
 
 def _literal(store: IndexStore, text: str, **kw: object) -> Answer:
-    return _search(store, SearchParams(text, k=100, modalities=("text",), options={"mode": "literal"}, **kw))  # type: ignore[arg-type]
+    return search_store(store, SearchParams(text, k=100, modalities=("text",), options={"mode": "literal"}, **kw))  # type: ignore[arg-type]
 
 
 def _compounds(reader: GenerationReader, modality: str) -> list[ShardSpec]:
@@ -88,7 +89,7 @@ def test_a_fleet_of_small_repositories_is_packed_into_one_shard_per_modality(fle
     assert {f.hit.repo for f in a.hits} == set(NAMES)
     only = _literal(fleet, "shared_token", repos=("r02", "r04"))
     assert (only.total_matches, {f.hit.repo for f in only.hits}) == (8, {"r02", "r04"})
-    defs = _search(fleet, SearchParams("def r03_g1", modalities=("structural",), k=10))
+    defs = search_store(fleet, SearchParams("def r03_g1", modalities=("structural",), k=10))
     assert [(f.hit.repo, f.hit.symbol) for f in defs.hits][:1] == [("r03", "r03_g1")]
 
 
@@ -128,9 +129,9 @@ def test_a_changed_repository_leaves_a_tombstone_and_gets_its_own_shard(fleet: I
     mine = _literal(fleet, "shared_token", repos=("r01",))
     assert (mine.total_matches, mine.total_files) == (3, 2)
     assert {f.hit.path for f in mine.hits} == {"pkg/m0.py", "pkg/m1.py"}
-    fresh = _search(fleet, SearchParams("def r01_fresh", modalities=("structural",), k=10))
+    fresh = search_store(fleet, SearchParams("def r01_fresh", modalities=("structural",), k=10))
     assert fresh.hits[0].hit.symbol == "r01_fresh"
-    gone = _search(fleet, SearchParams("def r01_f0", modalities=("structural",), k=10))
+    gone = search_store(fleet, SearchParams("def r01_f0", modalities=("structural",), k=10))
     assert "r01_f0" not in {f.hit.symbol for f in gone.hits}
     # the manifest keeps the tombstone; the next generation with nothing changed carries it as it is
     assert [s.get("dead") for s in after.manifest["shards"] if s["shard"].startswith("~c-")] == [["r01"], ["r01"]]
@@ -191,13 +192,15 @@ def test_a_restricted_caller_sees_only_its_repositories_in_a_compound_shard(flee
     (tmp_path / "r01" / "pkg" / "m0.py").write_text("def r01_fresh(x):\n    return x  # shared_token\n")
     build_generation(fleet, [], modalities=MODALITIES, settings=SETTINGS)
     mine = frozenset({"r02"})
-    a = _search(fleet, SearchParams("shared_token", k=100, modalities=("text",), options={"mode": "literal"}), mine)
+    a = search_store(
+        fleet, SearchParams("shared_token", k=100, modalities=("text",), options={"mode": "literal"}), mine
+    )
     assert {f.hit.repo for f in a.hits} == {"r02"} and (a.total_matches, a.total_files) == (4, 2)
     assert not any(n in note for note in a.notes for n in NAMES if n != "r02")
-    ranked = _search(fleet, SearchParams("shared_token y", k=100, modalities=("text", "structural")), mine)
+    ranked = search_store(fleet, SearchParams("shared_token y", k=100, modalities=("text", "structural")), mine)
     assert ranked.hits and {f.hit.repo for f in ranked.hits} == {"r02"}
     # a tombstoned repository read by a caller who may read it: only its fresh shard answers
-    dead = _search(
+    dead = search_store(
         fleet, SearchParams("r01_f0", k=100, modalities=("text",), options={"mode": "literal"}), frozenset({"r01"})
     )
     assert (dead.hits, dead.total_matches) == ((), 0)
@@ -426,7 +429,7 @@ def test_a_semantic_compound_shard_answers_only_for_its_live_repositories(tmp_pa
     current = {s.id for s in live.segments()}
 
     def ask(**kw: object) -> Answer:
-        return _search(store, SearchParams("r01_f0 returns x", k=50, modalities=("semantic",), **kw))  # type: ignore[arg-type]
+        return search_store(store, SearchParams("r01_f0 returns x", k=50, modalities=("semantic",), **kw))  # type: ignore[arg-type]
 
     every = ask()
     assert every.hits and {f.hit.segment_id for f in every.hits} <= current  # nothing of r01's old m0.py

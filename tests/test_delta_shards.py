@@ -8,16 +8,15 @@ the in-process searcher, and through a real ``ShardServer`` (the worker's host c
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from test_compound_shards import search_store
 
 from fourfold.api import Answer, SearchParams
-from fourfold.coordinator.engine import Engine
 from fourfold.index.delta import BASE_DIR, DELTA_DIR, DELTA_FILE, base_of
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
@@ -47,18 +46,6 @@ def _revision(root: Path, base: Path) -> Path:
     (rev / "pkg" / "m2.py").unlink()
     (rev / "pkg" / "new.py").write_text("def branch_only(y):\n    return helper_3(y)  # shared_token\n")
     return rev
-
-
-def _search(store: IndexStore, p: SearchParams) -> Answer:
-    engine = Engine(store)
-
-    async def run() -> Answer:
-        try:
-            return await engine.search(p)
-        finally:
-            await engine.stop()
-
-    return asyncio.run(run())
 
 
 def _key(answer: Answer) -> tuple[object, ...]:
@@ -125,22 +112,22 @@ def test_a_delta_answers_exactly_as_the_revision_built_whole(
 ) -> None:
     delta, whole = stores
     scoped = dataclasses.replace(params, repos=(REV,))
-    got, want = _search(delta, scoped), _search(whole, scoped)
+    got, want = search_store(delta, scoped), search_store(whole, scoped)
     assert _key(got) == _key(want)
     assert all(f.hit.repo == REV for f in got.hits)
 
 
 def test_every_repository_at_once_keeps_base_and_revision_apart(stores: tuple[IndexStore, IndexStore]) -> None:
     delta, _ = stores
-    every = _search(delta, QUERIES[0])
+    every = search_store(delta, QUERIES[0])
     by_repo = {r: sorted(f.hit.path for f in every.hits if f.hit.repo == r) for r in ("lib", REV)}
     assert by_repo["lib"] == [f"pkg/m{i}.py" for i in range(10)]
     assert by_repo[REV] == sorted([f"pkg/m{i}.py" for i in range(10) if i != 2] + ["pkg/new.py"])
     assert every.total_matches == 20 + 16 + 1 + 1  # lib: 2 a file; the revision: 8 shared files x 2, m1 and new.py 1
-    old = _search(delta, QUERIES[2])  # m2's line lives on in the base only
+    old = search_store(delta, QUERIES[2])  # m2's line lives on in the base only
     assert {f.hit.repo for f in old.hits} == {"lib"}
     base_only = SearchParams("changed_only", k=10, modalities=("text",), options={"mode": "literal"}, repos=("lib",))
-    assert not _search(delta, base_only).hits
+    assert not search_store(delta, base_only).hits
 
 
 def test_a_worker_serves_a_delta_shard(stores: tuple[IndexStore, IndexStore]) -> None:
@@ -167,7 +154,7 @@ def test_a_delta_carries_and_outlives_a_change_of_its_base(
     stores: tuple[IndexStore, IndexStore], tmp_path: Path
 ) -> None:
     delta, _ = stores
-    before = [_key(_search(delta, dataclasses.replace(q, repos=(REV,)))) for q in QUERIES]
+    before = [_key(search_store(delta, dataclasses.replace(q, repos=(REV,)))) for q in QUERIES]
     folder = delta.require_live().shard_dir(delta.require_live().shard("text", REV))
     inodes = {p.relative_to(folder): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
     (tmp_path / "lib" / "pkg" / "m5.py").write_text("def moved_on():\n    return 0  # shared_token\n")
@@ -178,7 +165,7 @@ def test_a_delta_carries_and_outlives_a_change_of_its_base(
     assert spec.base == "lib"
     after_folder = live.shard_dir(spec)
     assert {p.relative_to(after_folder): p.stat().st_ino for p in after_folder.rglob("*") if p.is_file()} == inodes
-    after = [_key(_search(delta, dataclasses.replace(q, repos=(REV,)))) for q in QUERIES]
+    after = [_key(search_store(delta, dataclasses.replace(q, repos=(REV,)))) for q in QUERIES]
     assert after == before  # the revision's answers do not follow its base's new commit
 
 
@@ -201,7 +188,7 @@ def test_a_base_and_its_revision_built_together_still_share(tmp_path: Path) -> N
     build_generation(store, [(base, "lib"), (rev, REV)], modalities=MODALITIES)
     live = store.require_live()
     assert {live.shard(m, REV).base for m in MODALITIES} == {"lib"}
-    answer = _search(
+    answer = search_store(
         store, SearchParams("branch_only", k=10, modalities=("text",), options={"mode": "literal"}, repos=(REV,))
     )
     assert [f.hit.path for f in answer.hits] == ["pkg/new.py"]
@@ -219,7 +206,7 @@ def test_a_semantic_delta_answers_as_the_whole_revision(tmp_path: Path) -> None:
     assert delta.require_live().shard("semantic", REV).base == "lib"
     for text in ("helper returns x times a hundred", "class Thing run", "branch only helper"):
         p = SearchParams(text, k=10, modalities=("semantic",), repos=(REV,))
-        got, want = _search(delta, p), _search(whole, p)
+        got, want = search_store(delta, p), search_store(whole, p)
         assert [(f.hit.path, f.hit.segment_id) for f in got.hits] == [(f.hit.path, f.hit.segment_id) for f in want.hits]
 
 

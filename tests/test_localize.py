@@ -3,16 +3,15 @@ in-process engine over a real index (text, structural and graph shards on disk),
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from inprocess import coordinator_in_process
+from test_compound_shards import search_store
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.cli import main
-from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.evidence import Frame, extract
 from fourfold.coordinator.intent import classify, classify_rules, looks_like_report
 from fourfold.errors import InvalidQuery
@@ -271,15 +270,7 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ask(home: Path, p: SearchParams) -> Answer:
-    engine = Engine(IndexStore(home))
-
-    async def run() -> Answer:
-        try:
-            return await engine.search(p)
-        finally:
-            await engine.stop()
-
-    return asyncio.run(run())
+    return search_store(IndexStore(home), p)
 
 
 def test_a_report_finds_its_file_where_the_exact_path_finds_nothing(shop: Path) -> None:

@@ -277,6 +277,47 @@ _TASKS = [
     "raise an error if an argument is missing",
     "find the usage of disk space",
 ]
+#: Terse how-to tasks as typed into a web search box: no articles, a tool or library name, and the
+#: verbs that elsewhere ask about a change's impact or a definition (change, remove, add, save, get)
+#: applied to everyday objects rather than to a name from the code.
+_TERSE_TASKS = [
+    "change locale for number formatting",
+    "remove empty lines from text",
+    "save cookies between requests",
+    "add row to dataframe",
+    "get size of folder",
+    "change working directory",
+    "remove trailing whitespace",
+    "update nested dict value",
+    "delete key from dictionary",
+    "add days to date",
+    "get last element of list",
+    "change file permissions",
+    "remove item from list while iterating",
+    "save object to disk",
+    "get index of max value",
+    "change default timeout of requests",
+    "remove html tags from string",
+    "add header to http request",
+    "get file extension",
+    "rename column pandas",
+    "replace newline in string",
+    "flatten nested list",
+    "check type of variable",
+    "round float to two decimals",
+    "get process id",
+    "kill subprocess after timeout",
+    "pad string with zeros",
+    "set window title tkinter",
+    "convert bytes to hex string",
+    "list files recursively",
+    "strip accents unicode",
+    "get terminal width",
+    "open url in browser",
+    "check internet connection",
+    "parse xml attribute",
+    "copy list without reference",
+]
 _EVENTS = [
     "a request times out",
     "the index is rebuilt",
@@ -353,7 +394,7 @@ def frozen_names() -> list[str]:
 def fillers(names: list[str]) -> frozenset[str]:
     """Every value a training slot can take with ``names`` (the held-out set must share none)."""
     lists = (_GO_NAMES, _JS_NAMES, _JAVA_NAMES, _RUST_NAMES, _LOWER_NAMES, _TYPES, _ERRORS, _MESSAGES, _ERROR_CODES)
-    more = (_PATHS, _TOPICS, _TASKS, _EVENTS, _SNIPPETS, _CODE_LINES)
+    more = (_PATHS, _TOPICS, _TASKS, _TERSE_TASKS, _EVENTS, _SNIPPETS, _CODE_LINES)
     return frozenset(names).union(*lists, *more)
 
 
@@ -374,7 +415,7 @@ def names_from_source(root: Path, limit: int = 400) -> list[str]:
 
 # --- templates -------------------------------------------------------------------------------------
 # Slots: {sym} any identifier, {fn} a function name, {T} {U} type names, {qual} Type.method,
-# {path}, {err}, {msg}, {code} a code line, {snippet} a code block, {topic}, {task}, {event}, {n}.
+# {path}, {err}, {msg}, {code} a code line, {snippet} a code block, {topic}, {task}, {terse}, {event}, {n}.
 
 TEMPLATES: dict[str, list[str]] = {
     "find_definition": [
@@ -1353,6 +1394,33 @@ _THIRD_TEMPLATES: dict[str, list[str]] = {
 for _intent, _more in _THIRD_TEMPLATES.items():
     TEMPLATES[_intent].extend(_more)
 
+#: A fourth round: how-to questions as typed into a web search box (a language or library name, then a
+#: terse task), which the earlier shapes, all full sentences, left to the definition and impact
+#: intents whenever the task's verb was "change", "remove" or "get".
+_FOURTH_TEMPLATES: dict[str, list[str]] = {
+    "understand_code": [
+        "python {terse}",
+        "python3 {terse}",
+        "{terse} python",
+        "{terse} in python 3",
+        "golang {terse}",
+        "{terse} golang",
+        "js {terse}",
+        "{terse} javascript",
+        "java {terse}",
+        "{terse} rust",
+        "how to {terse}",
+        "{terse} example",
+        "{terse} fastest way",
+        "python how {terse}",
+        "{terse} without library",
+        "numpy {terse}",
+    ],
+}
+
+for _intent, _more in _FOURTH_TEMPLATES.items():
+    TEMPLATES[_intent].extend(_more)
+
 
 # --- generation ------------------------------------------------------------------------------------
 
@@ -1406,6 +1474,7 @@ def _fill(rng: random.Random, template: str, names: list[str]) -> str:
         "topic": topic,
         "topic2": topic2,
         "task": rng.choice(_TASKS),
+        "terse": rng.choice(_TERSE_TASKS),
         "event": rng.choice(_EVENTS),
         "n": str(rng.randrange(2, 900)),
         "n2": str(rng.randrange(1, 80)),

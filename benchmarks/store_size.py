@@ -8,7 +8,10 @@ store by a fresh process:
 
 * ``fleet100``: the ``scale`` section's fleet of 100 small repositories (``benchmarks/fleet.py``:
   every source folder of the installed packages, at most 100 KB each);
-* ``stubs``: stub-heavy code: mypy's typeshed and the installed ``*-stubs`` packages.
+* ``stubs``: stub-heavy code: mypy's typeshed and the installed ``*-stubs`` packages;
+* ``site150``: the >= 150 MB corpus of ``benchmarks/text_vs_ripgrep.py`` (every installed package's
+  sources, typeshed among them), one repository a package: the whole store at the size the text
+  benchmark measures its shards.
 
 For each set and each code tree (this one, and with ``--baseline`` another checkout, e.g. the
 layout before a change) the table gives each component's bytes over the indexed bytes: the
@@ -67,7 +70,12 @@ def make_set(name: str, dest: Path) -> list[tuple[Path, str]]:
             shutil.copytree(p, dest / p.name, ignore=IGNORE)
             out.append((dest / p.name, p.name))
         return out
-    raise SystemExit(f"unknown set {name!r}: use fleet100 or stubs")
+    if name == "site150":
+        from text_vs_ripgrep import make_corpus
+
+        repos = make_corpus(dest, 150 << 20)
+        return [(path, repo) for repo, path in sorted(repos.items())]
+    raise SystemExit(f"unknown set {name!r}: use fleet100, stubs or site150")
 
 
 def _bytes(paths: list[Path], seen: set[int]) -> int:
@@ -187,7 +195,7 @@ def main() -> int:
         print(json.dumps(child(sys.argv[2], json.loads(sys.argv[3]))))
         return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", default="fleet100,stubs")
+    ap.add_argument("--sets", default="fleet100,stubs", help="comma-separated: fleet100, stubs, site150 (>= 150 MB)")
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare with (its code)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--out", type=Path, default=ROOT / "bench-results" / "store_size.json")

@@ -55,6 +55,7 @@ from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENC
 
 __all__ = [
     "BUILTIN_RULES",
+    "ENTITY_INTENTS",
     "REPORT_MIN_LINES",
     "REPORT_MIN_PROSE_WORDS",
     "Classification",
@@ -62,6 +63,7 @@ __all__ = [
     "classify",
     "classify_rules",
     "looks_like_report",
+    "names_code",
 ]
 
 #: A bug report has at least this many non-blank lines (a question or a name is one line; a
@@ -200,6 +202,27 @@ def _identifier_rule(query: str) -> Classification | None:
         if _CAMEL_OR_SNAKE.search(m.group(0)):
             return Classification("find_definition", 0.60, "inner-identifier")
     return None
+
+
+#: Marks of code inside a sentence: quoted or backticked text, a call ``f()``, ``a::b``, ``A#m``, ``->``,
+#: a dotted name.
+_CODE_MARK = re.compile(r"`[^`]+`|'[^'\s][^']*'|\"[^\"]+\"|\w\(\)|::|\w#\w|->|\w\.\w")
+#: A capitalised word after the first (``who calls Session``); "I" is English.
+_CAPITALISED = re.compile(r"(?<=\s)(?!I\b)[A-Z][A-Za-z0-9]*")
+#: Intents that ask about one named definition: the query must name it.
+ENTITY_INTENTS = frozenset({"find_definition", "find_references", "impact_analysis"})
+
+
+def names_code(query: str) -> bool:
+    """Whether ``query`` names something in code: an identifier's shape (``parse_config``,
+    ``HTTPServer``, ``a.b``), quoted or backticked text, call or path syntax, or a capitalised word
+    after the first. "python change encoding stdout" and "how does the code call all callbacks"
+    name nothing; "who calls retry" names ``retry`` only to a reader who knows the code (the
+    index's evidence decides a lone word, ``identifier.py``)."""
+    for m in _INNER_IDENTIFIER.finditer(query):
+        if _CAMEL_OR_SNAKE.search(m.group(0)):
+            return True
+    return bool(_CODE_MARK.search(query) or _CAPITALISED.search(query.strip()))
 
 
 _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")

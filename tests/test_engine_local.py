@@ -18,6 +18,7 @@ import pytest
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.profiles import select_profiles, top_modalities
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey
 from fourfold.errors import InvalidQuery, PermissionDenied, UnknownRepository
 from fourfold.index.generation import build_generation
@@ -90,6 +91,29 @@ def test_routes_by_intent_and_names_the_rule(home: Path) -> None:
     assert {"classify", "fanout", "fuse", "total"} <= set(a.timings)
     forced = engine.plan(SearchParams("who calls fmt", intent="find_definition"))
     assert (forced.intent, forced.rule, forced.confidence) == ("find_definition", "forced", 1.0)
+
+
+def test_an_entity_question_that_names_no_code_is_hedged_with_understand_code(home: Path) -> None:
+    """The learned layer reads "call" as a callers question; a query that names nothing in code is
+    fused half as that and half as a prose question, never answered by the graph alone."""
+    engine = Engine(IndexStore(home))
+    vague = engine.plan(SearchParams("how does the code call all callbacks registered"))
+    assert (vague.intent, vague.rule, vague.strategy) == ("find_references", "learned", "fused")
+    assert vague.confidence >= 0.85 and vague.hedged and vague.fusion_intent == "understand_code"
+    assert "hedged with understand_code" in vague.describe()
+    named = engine.plan(SearchParams("how does the code call all callbacks registered by register_callback"))
+    assert (named.intent, named.strategy, named.hedged) == ("find_references", "direct", False)
+    assert named.fusion_intent == "find_references"
+    profiles = select_profiles("", engine.profiles)  # the default set, as plan() reads it
+    refs, prose = profiles["find_references"], profiles["understand_code"]
+    blend = {m: 0.5 * refs.get(m, 0.0) + 0.5 * prose.get(m, 0.0) for m in engine.plugins.modalities}
+    top = top_modalities(blend, vague.preset.modalities)
+    assert vague.weights == pytest.approx({m: blend[m] for m in top})
+    a = search(engine, SearchParams("how does the code call all callbacks registered", options={"explain": "1"}))
+    assert a.intent == "find_references" and a.fusion_strategy == "fused"
+    assert a.notes[0] == vague.describe()
+    chosen = engine.plan(SearchParams("how does the code call all callbacks registered", modalities=("graph",)))
+    assert not chosen.hedged  # a caller's own choice of modalities stands
 
 
 def test_fuses_several_modalities(home: Path) -> None:

@@ -73,3 +73,38 @@ def test_plugin_rules_come_after_keywords_and_before_identifiers() -> None:
     history = IntentRule("plugin:history", "history", 0.8, re.compile(r"\bwhen was\b", re.IGNORECASE))
     assert classify("when was parse_config changed", [history]).intent == "history"
     assert classify("who calls parse_config", [history]).intent == "find_references"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "callers of parse_config",
+        "what breaks if I change Session",
+        "who uses HTTPServer",
+        "where is `retry` used",
+        "who calls 'retry'",
+        "what depends on client.send",
+        "callers of send()",
+        "impact of Foo::bar",
+    ],
+)
+def test_a_query_that_names_code_says_so(query: str) -> None:
+    from fourfold.coordinator.intent import names_code
+
+    assert names_code(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "python change encoding stdout",
+        "how does the code call all callbacks registered",
+        "who calls retry",  # a lone word: only the index knows it is a name (identifier.py)
+        "I think the ordering of results is off",
+        "which part reads and give back the call content",
+    ],
+)
+def test_a_query_of_plain_words_names_no_code(query: str) -> None:
+    from fourfold.coordinator.intent import names_code
+
+    assert not names_code(query)

@@ -317,6 +317,8 @@ class _Builder:
                     self._edge(cls, target, INHERIT, weight, base.line)
         for f in self.files.values():
             self._imports(f)
+            # a scope names the same chain many times (``self.assertEqual``, ``os.path.join``): resolved once
+            resolved: dict[tuple[int, tuple[str, ...], bool], Targets] = {}
             for ref in f.facts.references:
                 src = f.owner[ref.line] if ref.line < len(f.owner) else -1
                 if src < 0:
@@ -325,7 +327,11 @@ class _Builder:
                 scope = src
                 if ref.decorator and self.nodes[src].parent >= 0:
                     scope = self.nodes[src].parent  # a decorator runs in the scope around its definition
-                for target, weight in self._resolve_chain(f, scope, ref.chain, ref.local):
+                key = (scope, ref.chain, ref.local)
+                targets = resolved.get(key)
+                if targets is None:
+                    targets = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
+                for target, weight in targets:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
 

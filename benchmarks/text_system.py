@@ -8,7 +8,10 @@ site-packages sources, copied under distinct names until the target size), group
 `fourfold index --modality text --no-centrality` semantics (in-process build: the text modality
 only — embedding 200 MB is not what this measures), starts `fourfold serve` (local Ray, workers,
 coordinator) and times literal and regex queries through a gRPC client → coordinator → text
-workers, against `rg` over the same tree with a warm page cache.
+workers, against `rg` over the same tree with a warm page cache. Then natural-language questions
+through the same client, as a user asks them (the default preset, the coordinator routing and
+fusing over what the store has: the text modality) and as text BM25 alone; p50 and p95 over all
+questions and rounds.
 """
 
 from __future__ import annotations
@@ -28,6 +31,22 @@ sys.path.insert(0, str(HERE))
 
 from load import start_server, stop_server  # noqa: E402
 from text_vs_ripgrep import QUERIES, dir_bytes, make_corpus, rg_args  # noqa: E402
+
+#: Questions in words, as a person or an agent asks them (no quotes, no regex).
+NATURAL = (
+    "how does the retry logic work",
+    "parse a date string into a datetime",
+    "where are http redirects followed",
+    "read a json config file",
+    "how are cookies stored between requests",
+    "compress data with zlib",
+    "validate an email address",
+    "how is the connection pool sized",
+    "convert a path to an absolute path",
+    "handle a timeout when connecting",
+    "what happens when a worker process crashes",
+    "sort a list of dictionaries by key",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,12 +158,43 @@ def main(argv: list[str] | None = None) -> int:
                     }
                 )
                 print(json.dumps(rows[-1]), flush=True)
+            natural: dict[str, list[float]] = {"default preset": [], "text BM25": []}
+            for round_no in range(args.repeat + 1):
+                for question in NATURAL:  # the two ways interleaved, question by question
+                    for label, nl in (
+                        ("default preset", SearchParams(query=question, k=10, deadline_ms=60_000)),
+                        (
+                            "text BM25",
+                            SearchParams(
+                                query=question,
+                                k=10,
+                                modalities=("text",),
+                                intent="understand_code",
+                                options={"mode": "bm25"},
+                                deadline_ms=60_000,
+                            ),
+                        ),
+                    ):
+                        t0 = time.perf_counter()
+                        client.search(nl)
+                        if round_no:  # the first round warms the shards
+                            natural[label].append((time.perf_counter() - t0) * 1000)
     finally:
         stop_server(proc)
     print()
     print(f"{'query':<22} {'fourfold ms':>11} {'rg ms':>8} {'rg/fourfold':>11}")
     for r in rows:
         print(f"{r['query']:<22} {r['fourfold_ms']:>11.2f} {r['rg_ms']:>8.1f} {r['speedup']:>11.2f}")
+    print()
+    print(f"{'natural language':<22} {'p50 ms':>8} {'p95 ms':>8}   ({len(NATURAL)} questions x {args.repeat} rounds)")
+    nl_rows = {}
+    for label, times in natural.items():
+        times.sort()
+        nl_rows[label] = {
+            "p50_ms": round(statistics.median(times), 2),
+            "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
+        }
+        print(f"{label:<22} {nl_rows[label]['p50_ms']:>8.1f} {nl_rows[label]['p95_ms']:>8.1f}")
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(
@@ -155,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
                     "index_s": index_s,
                     "index_ratio": text_bytes / corpus_bytes,
                     "rows": rows,
+                    "natural_language": nl_rows,
                 },
                 indent=2,
             )

@@ -328,10 +328,10 @@ class _Builder:
                 if ref.decorator and self.nodes[src].parent >= 0:
                     scope = self.nodes[src].parent  # a decorator runs in the scope around its definition
                 key = (scope, ref.chain, ref.local)
-                targets = resolved.get(key)
-                if targets is None:
-                    targets = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
-                for target, weight in targets:
+                meant = resolved.get(key)
+                if meant is None:
+                    meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
+                for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
 

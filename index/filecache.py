@@ -15,16 +15,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import zstandard
-
 from fourfold.index.ingest.segment import content_hash, place_id, split_lines
 from fourfold.index.segdb import slice_lines
+from fourfold.plugins.codec import compress, decompress
 from fourfold.plugins.types import Segment
 
 __all__ = ["decode_segments", "encode_segments"]
 
-_COMPRESS = zstandard.ZstdCompressor(level=9, write_content_size=True, write_checksum=False)
-_DECOMPRESS = zstandard.ZstdDecompressor()
+_LEVEL = 9  # contexts per thread: fourfold.plugins.codec
 
 
 def encode_segments(segments: Sequence[Segment], repo: str, path: str, language: str, data: bytes) -> bytes:
@@ -47,7 +45,7 @@ def encode_segments(segments: Sequence[Segment], repo: str, path: str, language:
             if d[key] == value:
                 del d[key]
         rows.append({k: v for k, v in d.items() if v is not None or k in ("content", "content_hash")})
-    return _COMPRESS.compress(json.dumps(rows, separators=(",", ":")).encode())
+    return compress(json.dumps(rows, separators=(",", ":")).encode(), _LEVEL)
 
 
 def decode_segments(value: bytes | str, repo: str, path: str, language: str, data: bytes) -> list[dict[str, Any]]:
@@ -55,7 +53,7 @@ def decode_segments(value: bytes | str, repo: str, path: str, language: str, dat
     if isinstance(value, str):
         rows: list[dict[str, Any]] = json.loads(value)  # written before: every field
         return rows
-    rows = json.loads(_DECOMPRESS.decompress(value))
+    rows = json.loads(decompress(value))
     lines: list[str] | None = None
     out = []
     for d in rows:

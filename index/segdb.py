@@ -44,10 +44,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-import zstandard
-
 from fourfold.errors import CorruptIndex
 from fourfold.index.ingest.segment import content_hash, place_id, split_lines
+from fourfold.plugins.codec import compress, decompress
 from fourfold.plugins.types import Segment
 
 __all__ = [
@@ -86,8 +85,7 @@ _ROW = "s.id, s.start_line, s.end_line, s.symbol, s.kind, s.signature, s.qualifi
 BLOCK_BYTES = 8192
 _RAW = 1 << 31  # a block stored as it is (compressing it would not make it smaller)
 #: zstd: a block decompresses in microseconds (zlib took 6x longer for the same size)
-_COMPRESS = zstandard.ZstdCompressor(level=9, write_content_size=True, write_checksum=False)
-_DECOMPRESS = zstandard.ZstdDecompressor()
+_LEVEL = 9  # contexts per thread: fourfold.plugins.codec
 #: Ids per ``IN (...)`` query (SQLite's default limit on bound parameters is far above).
 _CHUNK = 500
 #: Files whose text (and the blocks decompressed so far) a database keeps for lookups by id: hits
@@ -106,7 +104,7 @@ def encode_file_text(data: bytes, block_bytes: int = 0) -> tuple[bytes, bytes]:
         j = data.find(b"\n", i + (block_bytes or BLOCK_BYTES) - 1)
         j = len(data) if j < 0 else j + 1
         block = data[i:j]
-        packed = _COMPRESS.compress(block)
+        packed = compress(block, _LEVEL)
         raw = len(packed) >= len(block)
         parts.append(block if raw else packed)
         offset += len(parts[-1])
@@ -133,7 +131,7 @@ class FileText:
         lines = self._lines.get(b)
         if lines is None:
             part = self._blob[self._ends[b - 1] if b else 0 : self._ends[b]]
-            text = part if self._raw[b] else _DECOMPRESS.decompress(part)
+            text = part if self._raw[b] else decompress(part)
             lines = self._lines[b] = split_lines(text.decode("utf-8", "surrogateescape"))
         return lines
 

@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
+from fourfold.plugins.codec import compress, decompress
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.structural.extract import KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
@@ -102,8 +102,7 @@ CREATE INDEX defs_rqualified ON defs (rqualified);
 """
 #: A posting's integer while a shard has fewer than 65,536 distinct names.
 _POSTING_WIDTH = "<u2"
-_COMPRESS = zstandard.ZstdCompressor(level=9, write_content_size=True, write_checksum=False)
-_DECOMPRESS = zstandard.ZstdDecompressor()
+_LEVEL = 9  # contexts per thread: fourfold.plugins.codec
 #: Files whose signatures a loaded shard keeps decoded.
 _SIGNATURE_FILES = 1024
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
@@ -183,7 +182,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
                 lqualified[::-1], lqualified.rpartition(".")[0], _KIND_CODE.get(kind, kind), signature,
             ))  # fmt: skip
             count += 1
-        packed = {i: _COMPRESS.compress("\0".join(sigs).encode()) for i, sigs in signatures.items()}
+        packed = {i: compress("\0".join(sigs).encode(), _LEVEL) for i, sigs in signatures.items()}
         db.executemany(
             "INSERT INTO files (id, repo, path, language, signatures) VALUES (?,?,?,?,?)",
             ((i, *k, packed.get(i)) for k, i in files.items()),
@@ -413,7 +412,7 @@ class StructuralShard:
         found = self._db().execute("SELECT signatures FROM files WHERE id = ?", (file,)).fetchone()
         if found is None or found[0] is None:
             raise CorruptIndex(f"structural shard: file {file} has no signatures; rebuild the index")
-        signatures: list[str] = _DECOMPRESS.decompress(found[0]).decode().split("\0")
+        signatures: list[str] = decompress(found[0]).decode().split("\0")
         return signatures
 
     def _is_alias(self, row: _Row) -> bool:

@@ -1,0 +1,83 @@
+"""zstd contexts are kept per thread: the stores' compressed parts read and write correctly from
+many threads at once (one context shared by threads crashed the process or read a sound shard
+as corrupt)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from fourfold.index.filecache import decode_segments, encode_segments
+from fourfold.index.ingest.segment import segment_file
+from fourfold.index.segdb import FileText, encode_file_text
+from fourfold.plugins.codec import compress, compressor, decompress, decompressor
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.structural.plugin import StructuralModality
+
+SOURCES = sorted((Path(__file__).resolve().parents[1] / "plugins" / "structural").glob("*.py"))
+THREADS = 8
+
+
+def _hammer(work: Callable[[], Any], rounds: int = 25) -> list[Any]:
+    """``work`` run ``rounds`` times on each of ``THREADS`` threads started together."""
+    start = threading.Barrier(THREADS)
+
+    def run() -> list[Any]:
+        start.wait()
+        return [work() for _ in range(rounds)]
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        return [r for f in [pool.submit(run) for _ in range(THREADS)] for r in f.result()]
+
+
+def test_each_thread_has_its_own_contexts() -> None:
+    mine = (compressor(9), compressor(3), decompressor())
+    assert compressor(9) is mine[0] and decompressor() is mine[2] and mine[0] is not mine[1]
+    with ThreadPoolExecutor(1) as pool:
+        theirs = pool.submit(lambda: (compressor(9), decompressor())).result()
+    assert theirs[0] is not mine[0] and theirs[1] is not mine[2]
+    assert decompress(compress(b"abc" * 1000, 9)) == b"abc" * 1000
+
+
+def test_segment_texts_compress_and_read_back_from_many_threads() -> None:
+    files = [p.read_bytes() for p in SOURCES]
+    stored = [encode_file_text(data, block_bytes=1024) for data in files]
+    assert _hammer(lambda: [encode_file_text(data, block_bytes=1024) for data in files], rounds=5) == [stored] * (
+        THREADS * 5
+    )
+
+    def read_all() -> list[str]:  # fresh objects: every block is decompressed again
+        return [
+            FileText(blob, blocks).content(1, data.count(b"\n") + 1)
+            for (blob, blocks), data in zip(stored, files, strict=True)
+        ]
+
+    expected = read_all()
+    assert expected[0].splitlines() == files[0].decode().splitlines()
+    assert all(texts == expected for texts in _hammer(read_all))
+
+
+def test_cached_segments_decode_from_many_threads() -> None:
+    cases = []
+    for p in SOURCES:
+        data = p.read_bytes()
+        segments = segment_file("r", p.name, "python", data).segments
+        cases.append((encode_segments(segments, "r", p.name, "python", data), p.name, data))
+    expected = [decode_segments(value, "r", name, "python", data) for value, name, data in cases]
+    assert all(
+        got == expected
+        for got in _hammer(lambda: [decode_segments(value, "r", name, "python", data) for value, name, data in cases])
+    )
+
+
+def test_a_structural_shard_reads_its_signatures_from_many_threads(tmp_path: Path) -> None:
+    segments = [s for p in SOURCES for s in segment_file("r", p.name, "python", p.read_bytes()).segments]
+    StructuralModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
+    shard = StructuralModality().load(tmp_path)
+    files = [row[0] for row in shard._db().execute("SELECT id FROM files WHERE signatures IS NOT NULL")]
+    assert files
+    expected = [shard._read_signatures(f) for f in files]
+    assert all(got == expected for got in _hammer(lambda: [shard._read_signatures(f) for f in files]))

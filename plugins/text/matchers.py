@@ -12,13 +12,20 @@ import re
 import warnings
 from dataclasses import dataclass, field
 
+import numpy as np
 import re2
 
 from fourfold.errors import InvalidQuery
-from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
-from fourfold.plugins.text.trigram_query import Query, for_literal, for_regex
+from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold_bytes, trigram_positions
+from fourfold.plugins.text.trigram_query import Query, exact_strings, for_literal, for_regex
 
-__all__ = ["Matcher", "find_lines", "literal_matcher", "regex_matcher"]
+__all__ = ["ANY_CASE", "Gram", "Matcher", "find_lines", "literal_matcher", "regex_matcher"]
+
+#: A trigram of a literal: (folded key, byte offset in the folded literal, the case patterns a
+#: match may show it with: bit ``p`` for pattern ``p`` of ``fold.case_patterns``).
+Gram = tuple[int, int, int]
+#: Any case pattern: a case-insensitive search, or one whose case cannot be told.
+ANY_CASE = 0xFF
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +38,11 @@ class Matcher:
     #: For a literal: its UTF-8 bytes (lower-cased when case-insensitive and ASCII), for ``bytes.find``.
     needle: bytes | None = None
     case_sensitive: bool = True
-    #: For a literal: (trigram key, byte offset in the folded literal) of every trigram, so that
-    #: the index's position masks can rule out files where the trigrams never line up.
-    grams: tuple[tuple[int, int], ...] = ()
+    #: The strings the text of every match is one of (one for a literal; a regex's when it
+    #: matches only a few fixed strings), each as its trigrams (``Gram``), so that the index's
+    #: position masks and case patterns can rule out blocks where no string's trigrams line up
+    #: in its case. Empty: not known, or some string is shorter than a trigram.
+    strings: tuple[tuple[Gram, ...], ...] = ()
     #: How notes name the matcher (formatted once: every shard's answer repeats it).
     label: str = field(default="", compare=False)
 
@@ -43,13 +52,17 @@ class Matcher:
     def __str__(self) -> str:
         return self.label
 
-    def lines(self, data: bytes) -> list[int]:
-        """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match."""
+    def lines(self, data: bytes, spans: list[tuple[int, int]] | None = None, want: int = 0) -> list[int]:
+        """The 0-based indices of the lines of ``data`` (lines joined by '\\n') that match.
+
+        ``spans``: filled with the (start, end) byte offsets of the first ``want`` matching lines
+        (a snippet's), found from the matches rather than by splitting ``data`` again.
+        """
         if self.needle is not None:
             if self.case_sensitive:
-                return find_lines(data, self.needle)
+                return find_lines(data, self.needle, spans, want)
             if data.isascii():  # ASCII folding is then exactly Unicode simple folding
-                return find_lines(data.lower(), self.needle)
+                return find_lines(data.lower(), self.needle, spans, want)
         out: list[int] = []
         search = self.program.search
         pos = line = 0
@@ -58,6 +71,8 @@ class Matcher:
             line += data.count(b"\n", pos, start)
             out.append(line)
             end = data.find(b"\n", start)
+            if spans is not None and len(spans) < want:
+                spans.append((data.rfind(b"\n", 0, start) + 1, len(data) if end < 0 else end))
             if end < 0:
                 break
             pos = end + 1
@@ -69,7 +84,7 @@ class Matcher:
         return self.program.search(encode(text)) is not None
 
 
-def find_lines(data: bytes, needle: bytes) -> list[int]:
+def find_lines(data: bytes, needle: bytes, spans: list[tuple[int, int]] | None = None, want: int = 0) -> list[int]:
     """``Matcher.lines`` for a plain byte string, with ``bytes.find``."""
     out: list[int] = []
     pos = line = 0
@@ -77,6 +92,8 @@ def find_lines(data: bytes, needle: bytes) -> list[int]:
         line += data.count(b"\n", pos, start)
         out.append(line)
         end = data.find(b"\n", start)
+        if spans is not None and len(spans) < want:
+            spans.append((data.rfind(b"\n", 0, start) + 1, len(data) if end < 0 else end))
         if end < 0:
             break
         pos = end + 1
@@ -100,9 +117,27 @@ def literal_matcher(text: str, case_sensitive: bool) -> Matcher:
     needle: bytes | None = None
     if "\n" not in text and (case_sensitive or text.isascii()):
         needle = encode(text if case_sensitive else text.lower())
-    keys, offsets = trigram_positions(fold_bytes(text))
-    grams = tuple(zip(keys.tolist(), offsets.tolist(), strict=True))
-    return Matcher(f"literal {text!r}", program, for_literal(text), needle, case_sensitive, grams)
+    grams = _grams(text, case_sensitive)
+    strings = (grams,) if grams else ()
+    return Matcher(f"literal {text!r}", program, for_literal(text), needle, case_sensitive, strings)
+
+
+def _grams(text: str, case_sensitive: bool) -> tuple[Gram, ...]:
+    """The trigrams of the literal ``text`` at their offsets, with the case each must show."""
+    folded = fold_bytes(text)
+    keys, offsets = trigram_positions(folded)
+    flags = case_flags(text, folded) if case_sensitive else None
+    patterns = case_patterns(flags, offsets).astype(np.int64) if flags is not None else None
+    cases = [ANY_CASE] * keys.size if patterns is None else (1 << patterns).tolist()
+    return tuple(zip(keys.tolist(), offsets.tolist(), cases, strict=True))
+
+
+def _strings_grams(strings: frozenset[str] | None, case_sensitive: bool) -> tuple[tuple[Gram, ...], ...]:
+    """``_grams`` of each string, in a fixed order; empty when one has no trigram (it rules nothing out)."""
+    if not strings:
+        return ()
+    out = tuple(_grams(s, case_sensitive) for s in sorted(strings))
+    return out if all(out) else ()
 
 
 @functools.lru_cache(maxsize=256)
@@ -113,7 +148,12 @@ def regex_matcher(pattern: str, case_sensitive: bool) -> Matcher:
     except re2.error as exc:
         raise InvalidQuery(_regex_error(pattern, exc)) from None
     program = re2.compile(encode("(?m)" + pattern), _options(case_sensitive, literal=False))
-    return Matcher(f"regex {pattern!r}", program, for_regex(pattern))
+    exact = exact_strings(pattern, exact_case=True) if case_sensitive else None
+    if exact is not None:
+        strings = _strings_grams(exact, case_sensitive=True)
+    else:  # case-insensitive, or (?i) inside: the folded strings, in any case
+        strings = _strings_grams(exact_strings(pattern, exact_case=False), case_sensitive=False)
+    return Matcher(f"regex {pattern!r}", program, for_regex(pattern), strings=strings)
 
 
 def _regex_error(pattern: str, exc: re2.error) -> str:

@@ -28,7 +28,7 @@ from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.text.build import FORMAT
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
-from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher, regex_matcher
+from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
 from fourfold.plugins.text.storage import PostingLists, StringTable, read_arrays
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
@@ -128,6 +128,7 @@ class TextShard:
         #: an AND, to decode, to check positions), and repeated queries ask the same ones
         self._tri_find = functools.lru_cache(maxsize=1 << 16)(self.tri.find)
         self.tri_mask, self.tri_first = self._load_masks(shard_dir)
+        self.tri_case = self._load_cases(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
         self._load_tf(shard_dir, fmt)
 
@@ -226,6 +227,20 @@ class TextShard:
             )
         masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
         return masks, first
+
+    def _load_cases(self, shard_dir: Path) -> npt.NDArray[np.uint8] | None:
+        """The postings' case patterns (None: a shard built before them, or without position
+        masks, searched without them)."""
+        path = shard_dir / "tri_case.bin"
+        if self.tri_mask is None or not path.exists():
+            return None
+        total = int(self.tri_first[-1])
+        if path.stat().st_size != total:
+            raise CorruptIndex(
+                f"text shard {shard_dir} has {path.stat().st_size} trigram case patterns for {total} postings; "
+                "rebuild it"
+            )
+        return np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if total else np.empty(0, dtype=np.uint8)
 
     def close(self) -> None:
         """Release the content map (the other arrays go with the object)."""
@@ -363,34 +378,56 @@ class TextShard:
 
     def _aligned(
         self,
-        grams: tuple[tuple[int, int], ...],
+        strings: tuple[tuple[Gram, ...], ...],
         candidates: npt.NDArray[np.int64],
         decoded: dict[int, npt.NDArray[np.int64]],
     ) -> npt.NDArray[np.int64]:
-        """The candidates where a literal's trigrams can sit at its own relative offsets.
+        """The candidates where one of ``strings`` (a matcher's: every match's text is one of
+        them) can sit, its trigrams at its own relative offsets and in its case."""
+        if self.tri_mask is None:
+            return candidates
+        if len(strings) == 1:
+            return self._aligned_one(strings[0], candidates, decoded)
+        kept = [self._aligned_one(grams, candidates, decoded) for grams in strings]
+        return np.unique(np.concatenate(kept))
+
+    def _aligned_one(
+        self,
+        grams: tuple[Gram, ...],
+        candidates: npt.NDArray[np.int64],
+        decoded: dict[int, npt.NDArray[np.int64]],
+    ) -> npt.NDArray[np.int64]:
+        """The candidates where a literal's trigrams can sit at its own relative offsets, in its case.
 
         A match at byte ``P`` puts the trigram of offset ``i`` at ``P + i``: for some ``r = P % 8``
         every trigram's mask holds bit ``(r + i) % 8``. Rotating each mask right by its offset and
         AND-ing them leaves bit ``r`` set, so a block whose AND is 0 cannot match. Blocks holding
-        every trigram of a phrase of common words (``Too many redirects``) mostly fail this.
+        every trigram of a phrase of common words (``Too many redirects``) mostly fail this. A
+        case-sensitive literal's trigram must also occur in the block in its own case pattern
+        (``NoReturn``'s ``NoR``), which rules out the blocks that hold it only in other cases
+        (``noreturn``, ``ignore``); a block without the trigram at all is ruled out too.
         """
-        if self.tri_mask is None:
-            return candidates
+        assert self.tri_mask is not None
         acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
-        found = [(self._tri_find(key), key, offset) for key, offset in grams]
-        if any(k < 0 for k, _, _ in found):
+        found = [(self._tri_find(key), key, offset, case) for key, offset, case in grams]
+        if any(k < 0 for k, _, _, _ in found):
             return candidates[:0]
-        # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
-        for k, key, offset in sorted(found, key=lambda f: self.tri.size(f[0])):
+        cases = self.tri_case
+        # rarest trigrams first (those with capitals before, their case rules out most), dropping
+        # ruled-out blocks as they go, until what is left is cheap
+        for k, key, offset, case in sorted(found, key=lambda f: (f[3] == 1 or f[3] == ANY_CASE, self.tri.size(f[0]))):
             ids = decoded.get(key)
             if ids is None:
                 ids = decoded[key] = self.tri.ids(k)
             at = np.minimum(np.searchsorted(ids, candidates), ids.size - 1)
             held = ids[at] == candidates
-            m = self.tri_mask[self.tri_first[k] + at].astype(np.uint16)
+            where = self.tri_first[k] + at
+            m = self.tri_mask[where].astype(np.uint16)
             s = offset & 7
             rotated = ((m >> s) | (m << (8 - s))) & 0xFF
-            acc &= np.where(held, rotated, 0xFF).astype(np.uint16)
+            if cases is not None and case != ANY_CASE:
+                held &= (cases[where] & case) != 0
+            acc &= np.where(held, rotated, 0).astype(np.uint16)
             alive = acc != 0
             if not alive.all():
                 candidates, acc = candidates[alive], acc[alive]
@@ -434,12 +471,16 @@ class TextShard:
         for b in blocks:
             first = int(self.block_line[b])
             data = self._block_bytes(b)
-            rel = m.lines(data)
-            if texts is not None and rel and len(texts) < _SNIPPET_LINES:
-                need = rel[: _SNIPPET_LINES - len(texts)]
-                parts = data.split(b"\n", need[-1] + 1)
-                texts.extend(parts[r][: _SNIPPET_WIDTH * 4] for r in need)
-            out.extend(first + line for line in rel)
+            if texts is not None and len(texts) < _SNIPPET_LINES:
+                spans: list[tuple[int, int]] = []
+                rel = m.lines(data, spans, _SNIPPET_LINES - len(texts))
+                texts.extend(data[lo : min(hi, lo + _SNIPPET_WIDTH * 4)] for lo, hi in spans)
+            else:
+                rel = m.lines(data)
+            if first:
+                out.extend([first + line for line in rel])
+            else:
+                out.extend(rel)
         return out
 
     def _parents(self, f: int) -> npt.NDArray[np.int64]:
@@ -508,8 +549,8 @@ class TextShard:
         per_block: list[dict[int, list[int]]] = []
         for m in matchers:
             blocks = self._candidates(m.trigrams, mask, decoded)
-            if m.grams and not self._cheap_to_verify(blocks):
-                blocks = self._aligned(m.grams, blocks, decoded)
+            if m.strings and not self._cheap_to_verify(blocks):
+                blocks = self._aligned(m.strings, blocks, decoded)
             by_file: dict[int, list[int]] = {}
             for b, f in zip(blocks.tolist(), self.block_file[blocks].tolist(), strict=True):
                 by_file.setdefault(f, []).append(b)

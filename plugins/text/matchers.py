@@ -43,6 +43,10 @@ class Matcher:
     #: position masks and case patterns can rule out blocks where no string's trigrams line up
     #: in its case. Empty: not known, or some string is shorter than a trigram.
     strings: tuple[tuple[Gram, ...], ...] = ()
+    #: For a regex whose every match's text is one of a few strings (in their own case): those
+    #: strings' bytes. No match starts before the first of them, so RE2 starts on that line:
+    #: ``bytes.find`` skips the rest of a block faster than RE2 scans it.
+    starts: tuple[bytes, ...] = ()
     #: How notes name the matcher (formatted once: every shard's answer repeats it).
     label: str = field(default="", compare=False)
 
@@ -63,6 +67,8 @@ class Matcher:
                 return find_lines(data, self.needle, spans, want)
             if data.isascii():  # ASCII folding is then exactly Unicode simple folding
                 return find_lines(data.lower(), self.needle, spans, want)
+        if self.starts:
+            return self._lines_from_starts(data, spans, want)
         out: list[int] = []
         search = self.program.search
         pos = line = 0
@@ -77,6 +83,35 @@ class Matcher:
                 break
             pos = end + 1
             line += 1
+        return out
+
+    def _lines_from_starts(self, data: bytes, spans: list[tuple[int, int]] | None, want: int) -> list[int]:
+        """``lines`` for a regex with ``starts``: RE2 searches from the line of the next place one
+        of them occurs (the first match cannot start before it), and not at all once none is left."""
+        out: list[int] = []
+        search = self.program.search
+        nxt = [data.find(s) for s in self.starts]
+        pos = line = 0
+        while True:
+            at = min((q for q in nxt if q >= 0), default=-1)
+            if at < 0:
+                break
+            m = search(data, data.rfind(b"\n", pos, at) + 1 or pos)
+            if m is None:
+                break
+            start = m.start()
+            line += data.count(b"\n", pos, start)
+            out.append(line)
+            end = data.find(b"\n", start)
+            if spans is not None and len(spans) < want:
+                spans.append((data.rfind(b"\n", 0, start) + 1, len(data) if end < 0 else end))
+            if end < 0:
+                break
+            pos = end + 1
+            line += 1
+            for i, q in enumerate(nxt):
+                if 0 <= q < pos:
+                    nxt[i] = data.find(self.starts[i], pos)
         return out
 
     def matches(self, text: str) -> bool:
@@ -149,11 +184,14 @@ def regex_matcher(pattern: str, case_sensitive: bool) -> Matcher:
         raise InvalidQuery(_regex_error(pattern, exc)) from None
     program = re2.compile(encode("(?m)" + pattern), _options(case_sensitive, literal=False))
     exact = exact_strings(pattern, exact_case=True) if case_sensitive else None
+    starts: tuple[bytes, ...] = ()
     if exact is not None:
         strings = _strings_grams(exact, case_sensitive=True)
+        if exact and all(exact) and not any("\n" in e for e in exact):
+            starts = tuple(encode(e) for e in sorted(exact))
     else:  # case-insensitive, or (?i) inside: the folded strings, in any case
         strings = _strings_grams(exact_strings(pattern, exact_case=False), case_sensitive=False)
-    return Matcher(f"regex {pattern!r}", program, for_regex(pattern), strings=strings)
+    return Matcher(f"regex {pattern!r}", program, for_regex(pattern), strings=strings, starts=starts)
 
 
 def _regex_error(pattern: str, exc: re2.error) -> str:

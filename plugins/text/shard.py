@@ -7,6 +7,7 @@ number of threads. ``total_matches`` counts matching lines for literal and regex
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import json
@@ -14,6 +15,7 @@ import math
 import mmap
 import re
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -117,6 +119,12 @@ class TextShard:
         self.seg_end = tables["seg_end"].astype(np.int32)
         self.seg_len = tables["seg_len"]
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
+        # the same bounds for one-at-a-time lookups (``_owner_of``): items of an ``array`` are
+        # plain ints, where a numpy item costs a scalar object and a slow comparison
+        self._seg_lo = array("q", self.seg_offsets.tobytes())
+        self._seg_start_list = array("i", self.seg_start.tobytes())
+        self._seg_end_list = array("i", self.seg_end.tobytes())
+        self._rank: list[int] | None = None
         try:
             self._load_names(shard_dir, fmt)
         except (OSError, ValueError, zstandard.ZstdError) as exc:
@@ -503,6 +511,34 @@ class TextShard:
         got = cache[f] = np.array(parent, dtype=np.int64)
         return got
 
+    def _file_rank(self) -> list[int]:
+        """Each file's place in (repository, path) order, the tie-break of file hits (computed once)."""
+        rank = self._rank
+        if rank is None:
+            order = sorted(range(self.n_files), key=lambda f: (self.repos[int(self.file_repo[f])], self.paths[f]))
+            rank = [0] * self.n_files
+            for place, f in enumerate(order):
+                rank[f] = place
+            self._rank = rank
+        return rank
+
+    def _owner_of(self, f: int, line: int) -> int:
+        """``_owners_of`` for one line, without arrays: a file hit names the owner of its first
+        matching line, and numpy's per-call cost is most of a one-line lookup."""
+        lo, hi = self._seg_lo[f], self._seg_lo[f + 1]
+        at = line + 1
+        c = bisect.bisect_right(self._seg_start_list, at, lo, hi) - 1
+        if c < lo:
+            return -1
+        ends = self._seg_end_list
+        if ends[c] >= at:
+            return c
+        parent = self._parents(f)
+        while c >= lo and ends[c] < at:
+            up = int(parent[c - lo])
+            c = up + lo if up >= 0 else -1
+        return c if c >= lo else -1
+
     def _owners_of(self, f: int, lines: Sequence[int]) -> list[int]:
         """Global segment index owning each given 0-based line of file ``f`` (-1: none).
 
@@ -678,14 +714,15 @@ class TextShard:
                 (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
                 for f, lines, segs in matched
             ]
-        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.repos[int(self.file_repo[p[1]])], self.paths[p[1]]))
+        rank = self._file_rank()
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], rank[p[1]]))
         hits = []
         for score, f, lines, segs in top:
             defs = def_files.get(f, [])
             if segs is not None:
                 seg = self._best_segment(f, segs, defs, symbol_segs, extra)
             else:  # one matcher: a matching definition, else the owner of the first matching line
-                seg = defs[0] if defs else self._owners_of(f, [lines[0] - 1])[0]
+                seg = defs[0] if defs else self._owner_of(f, lines[0] - 1)
                 if seg < 0:
                     seg = self._best_segment(f, {}, defs, symbol_segs, extra)
             if seg < 0:

@@ -25,8 +25,9 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
     tri_*                           trigram key -> block ids (storage.PostingLists)
     tri_mask.bin                    per posting, the trigram's start offsets in the block mod 8 (a bit each)
     tri_case.bin                    per posting, the case patterns it occurs with in the block (bit p:
-                                    pattern p of fold.case_patterns; 0xFF: not known). Optional: a
-                                    shard written before it is searched without it
+                                    pattern p of fold.case_patterns; 0xFF: not known), stored sparse
+                                    (storage.write_sparse_bytes) around the commonest, 1 (all lower
+                                    case). Optional: a shard written before it is searched without it
     terms.zst                       the sorted BM25 terms (a packed string table)
     term_*                          term index -> segment ids (storage.PostingLists)
     term_tf.bin                     per posting, its weighted term frequency (at most 255): two to a
@@ -55,11 +56,20 @@ import zstandard
 
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold_bytes, trigram_positions
-from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings
+from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings, write_sparse_bytes
 from fourfold.plugins.text.terms import count_terms, split_identifier
 from fourfold.plugins.types import Segment, segment_id
 
-__all__ = ["BLOCK_CHARS", "FORMAT", "SYMBOL_BOOST", "build_shard", "file_lines", "line_owners", "split_blocks"]
+__all__ = [
+    "BLOCK_CHARS",
+    "FORMAT",
+    "LOWER_CASE",
+    "SYMBOL_BOOST",
+    "build_shard",
+    "file_lines",
+    "line_owners",
+    "split_blocks",
+]
 
 FORMAT = 4
 
@@ -72,6 +82,10 @@ BLOCK_CHARS = 64 << 10
 #: Level 6 writes 6 % less than 3 on source code, decompresses as fast, and compresses at about
 #: 90 MB/s, far above the rest of a build.
 ZSTD_LEVEL = 6
+
+#: The case byte of a trigram seen only in lower case (pattern 0), most of them: ``tri_case.bin``
+#: stores the others.
+LOWER_CASE = 1
 
 #: Added to a term's frequency in a segment whose symbol name holds the term (Zoekt-style boost).
 SYMBOL_BOOST = 5
@@ -264,8 +278,8 @@ def _write_trigrams(
     nbytes = write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
     tri_mask = (packed_tri & np.uint64(0xFF)).astype(np.uint8)
     tri_mask.tofile(shard_dir / "tri_mask.bin")
-    tri_case.tofile(shard_dir / "tri_case.bin")
-    return nbytes + int(tri_mask.nbytes) + int(tri_case.nbytes)
+    nbytes += write_sparse_bytes(shard_dir / "tri_case.bin", tri_case, LOWER_CASE)
+    return nbytes + int(tri_mask.nbytes)
 
 
 def _write_tables(shard_dir: Path, tables: _ShardTables) -> int:

@@ -27,11 +27,11 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
-from fourfold.plugins.text.build import FORMAT
+from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
-from fourfold.plugins.text.storage import PostingLists, StringTable, read_arrays
+from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
@@ -236,19 +236,18 @@ class TextShard:
         masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
         return masks, first
 
-    def _load_cases(self, shard_dir: Path) -> npt.NDArray[np.uint8] | None:
+    def _load_cases(self, shard_dir: Path) -> SparseBytes | None:
         """The postings' case patterns (None: a shard built before them, or without position
         masks, searched without them)."""
         path = shard_dir / "tri_case.bin"
         if self.tri_mask is None or not path.exists():
             return None
-        total = int(self.tri_first[-1])
-        if path.stat().st_size != total:
+        try:
+            return SparseBytes.load(path, int(self.tri_first[-1]), LOWER_CASE)
+        except ValueError as exc:
             raise CorruptIndex(
-                f"text shard {shard_dir} has {path.stat().st_size} trigram case patterns for {total} postings; "
-                "rebuild it"
-            )
-        return np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if total else np.empty(0, dtype=np.uint8)
+                f"text shard {shard_dir} has unreadable trigram case patterns ({exc}); rebuild it"
+            ) from None
 
     def close(self) -> None:
         """Release the content map (the other arrays go with the object)."""
@@ -434,7 +433,7 @@ class TextShard:
             s = offset & 7
             rotated = ((m >> s) | (m << (8 - s))) & 0xFF
             if cases is not None and case != ANY_CASE:
-                held &= (cases[where] & case) != 0
+                held &= (cases.take(where) & case) != 0
             acc &= np.where(held, rotated, 0).astype(np.uint16)
             alive = acc != 0
             if not alive.all():

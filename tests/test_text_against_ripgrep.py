@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.text.fold import fold, fold_bytes, trigram_keys
+from fourfold.plugins.text.matchers import regex_matcher
 from fourfold.plugins.text.testing import segments_for_file, split_lines
 from fourfold.plugins.text.trigram_query import ALL, All, And, Or, Query, Tri, exact_strings, for_regex
 from fourfold.plugins.types import Definition
@@ -392,6 +393,11 @@ def test_regex_trigram_queries_are_selective() -> None:
     assert exact_strings(f"(?i){alternation}", exact_case=True) is None  # any case: no case to check
     assert exact_strings(r"^import [Oo]s$", exact_case=True) == {"import Os", "import os"}
     assert exact_strings(r"def \w+", exact_case=True) is None
+    # RE2 runs only on the lines holding what every match holds
+    assert regex_matcher(alternation, True).starts == (b"Timeout",)
+    assert regex_matcher("(abc|xyz)", True).starts == (b"abc", b"xyz")
+    assert regex_matcher("(ab|xyz)", True).starts == ()  # "ab" would stop RE2 on too many lines
+    assert regex_matcher(alternation, False).starts == ()
     assert for_regex(r"[A-Z]\w+") == ALL
     q = for_regex(r"func\s+\w+Handler")
     assert isinstance(q, And) and len(q.children) == 7

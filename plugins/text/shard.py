@@ -124,6 +124,7 @@ class TextShard:
         self._seg_lo = array("q", self.seg_offsets.tobytes())
         self._seg_start_list = array("i", self.seg_start.tobytes())
         self._seg_end_list = array("i", self.seg_end.tobytes())
+        self._file_repo_list = array("i", self.file_repo.tobytes())
         self._rank: list[int] | None = None
         try:
             self._load_names(shard_dir, fmt)
@@ -218,8 +219,8 @@ class TextShard:
         if given is not None:
             return given
         name = self._seg_idname[seg] + self.seg_symbol[seg]  # the qualified name, else the symbol
-        repo = self.repos[int(self.file_repo[f])]
-        return segment_id(repo, self.paths[f], int(self.seg_start[seg]), int(self.seg_end[seg]), name)
+        repo = self.repos[self._file_repo_list[f]]
+        return segment_id(repo, self.paths[f], self._seg_start_list[seg], self._seg_end_list[seg], name)
 
     def _load_masks(self, shard_dir: Path) -> tuple[npt.NDArray[np.uint8] | None, npt.NDArray[np.int64]]:
         """The postings' position masks and where each list's masks start (None: a shard built
@@ -681,7 +682,7 @@ class TextShard:
             for seg, seg_lines in segs.items():
                 score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
                 scored.append((score, f, seg, tuple(seg_lines)))
-        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], int(self.seg_start[p[2]]), p[2]))
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], self._seg_start_list[p[2]], p[2]))
         return tuple(self._hit(seg, score, lines) for score, _, seg, lines in top)
 
     def _file_hits(
@@ -737,7 +738,7 @@ class TextShard:
         if segs:
             return max(
                 segs,
-                key=lambda s: (s in symbol_segs, len(segs[s]) + extra.get(s, 0.0), -int(self.seg_start[s])),
+                key=lambda s: (s in symbol_segs, len(segs[s]) + extra.get(s, 0.0), -self._seg_start_list[s]),
             )
         if defs:
             return defs[0]
@@ -821,7 +822,7 @@ class TextShard:
         ranked = heapq.nsmallest(
             query.k,
             scores.items(),
-            key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]])),
+            key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], self._seg_start_list[p[0]]),
         )
         hits = []
         if ranked:
@@ -847,7 +848,7 @@ class TextShard:
         ASCII bytes, found with ``bytes.find`` in a lower-cased ASCII block (the regex binding
         costs microseconds per match; the common case needs none)."""
         f = int(self.seg_file[seg])
-        first, last = self._block_of(f, int(self.seg_start[seg]) - 1), self._block_of(f, int(self.seg_end[seg]) - 1)
+        first, last = self._block_of(f, self._seg_start_list[seg] - 1), self._block_of(f, self._seg_end_list[seg] - 1)
         lines: list[int] = []
         for b in range(first, last + 1):
             data = self._block_bytes(b)
@@ -882,10 +883,10 @@ class TextShard:
             )
         return Hit(
             segment_id=self._segment_id(seg, f),
-            repo=self.repos[int(self.file_repo[f])],
+            repo=self.repos[self._file_repo_list[f]],
             path=self.paths[f],
-            start_line=int(self.seg_start[seg]),
-            end_line=int(self.seg_end[seg]),
+            start_line=self._seg_start_list[seg],
+            end_line=self._seg_end_list[seg],
             score=float(score),
             symbol=symbol or None,
             kind=kind or None,

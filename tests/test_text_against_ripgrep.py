@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.text.fold import fold, fold_bytes, trigram_keys
-from fourfold.plugins.text.matchers import regex_matcher
+from fourfold.plugins.text.matchers import _first_match, regex_matcher
 from fourfold.plugins.text.testing import segments_for_file, split_lines
 from fourfold.plugins.text.trigram_query import ALL, All, And, Or, Query, Tri, exact_strings, for_regex
 from fourfold.plugins.types import Definition
@@ -240,6 +240,24 @@ def test_regex_agrees_with_ripgrep(real_tree: tuple[Path, TextShard], pattern: s
     root, shard = real_tree
     flags = () if case_sensitive else ("-i",)
     assert found(shard, pattern, "regex", case_sensitive) == ripgrep(root, pattern, *flags)
+
+
+def test_first_match_agrees_with_the_public_search() -> None:
+    """The direct RE2 match call and the binding's public ``search`` (the fallback) find the same
+    first match from every position, up to every end."""
+
+    class Public:  # the binding's public surface only
+        def __init__(self, program: object) -> None:
+            self.search = program.search  # type: ignore[attr-defined]
+
+    data = "a foo\nxfoo foobar\n\nfoo é fooé".encode()
+    for pattern in (r"\bfoo\w*", r"^$", r"x*", r"(ConnectTimeout|foo)"):
+        m = regex_matcher(pattern, True)
+        fallback = _first_match(Public(m.program))  # type: ignore[arg-type]
+        for pos in range(len(data) + 1):
+            for end in (pos, (pos + len(data)) // 2, len(data)):
+                if end >= pos:
+                    assert m.first(data, pos, end) == fallback(data, pos, end), (pattern, pos, end)
 
 
 def holds(q: Query, keys: set[int]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,9 +51,12 @@ class Matcher:
     starts: tuple[bytes, ...] = ()
     #: How notes name the matcher (formatted once: every shard's answer repeats it).
     label: str = field(default="", compare=False)
+    #: ``first(data, pos, endpos)``: where the first match in ``data[pos:endpos]`` starts, -1 if none.
+    first: Callable[[bytes, int, int], int] = field(default=lambda data, pos, endpos: -1, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "label", f"{self.description} [{self.trigrams}]")
+        object.__setattr__(self, "first", _first_match(self.program))
 
     def __str__(self) -> str:
         return self.label
@@ -71,10 +75,10 @@ class Matcher:
         if self.starts:
             return self._lines_from_starts(data, spans, want)
         out: list[int] = []
-        search = self.program.search
+        first = self.first
+        size = len(data)
         pos = line = 0
-        while (m := search(data, pos)) is not None:
-            start = m.start()
+        while (start := first(data, pos, size)) >= 0:
             line += data.count(b"\n", pos, start)
             out.append(line)
             end = data.find(b"\n", start)
@@ -90,7 +94,7 @@ class Matcher:
         """``lines`` for a regex with ``starts``: RE2 searches each line where one of them occurs
         (a line without one cannot match), and nothing else."""
         out: list[int] = []
-        search = self.program.search
+        first = self.first
         needles = self.starts
         nxt = [data.find(n) for n in needles]
         pos = line = 0
@@ -101,7 +105,7 @@ class Matcher:
             lo = data.rfind(b"\n", pos, at) + 1 or pos
             end = data.find(b"\n", at)
             hi = len(data) if end < 0 else end
-            if search(data, lo, hi) is not None:
+            if first(data, lo, hi) >= 0:
                 line += data.count(b"\n", pos, lo)
                 out.append(line)
                 if spans is not None and len(spans) < want:
@@ -120,6 +124,27 @@ class Matcher:
     def matches(self, text: str) -> bool:
         """Whether ``text`` (a symbol name, one line) holds a match."""
         return self.program.search(encode(text)) is not None
+
+
+def _first_match(program: re2._Regexp) -> Callable[[bytes, int, int], int]:
+    """``Matcher.first`` for ``program``: RE2's match call itself where the binding exposes it (the
+    public ``search`` wraps it in a generator and a match object, over half the cost of a short
+    search), else ``search``."""
+    regexp = getattr(program, "_regexp", None)
+    unanchored = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if regexp is None or unanchored is None or not hasattr(regexp, "Match"):
+
+        def first(data: bytes, pos: int, endpos: int) -> int:
+            m = program.search(data, pos, endpos)
+            return -1 if m is None else int(m.start())
+
+        return first
+    match = regexp.Match
+
+    def first_raw(data: bytes, pos: int, endpos: int) -> int:
+        return int(match(unanchored, data, pos, endpos)[0][0])
+
+    return first_raw
 
 
 def find_lines(data: bytes, needle: bytes, spans: list[tuple[int, int]] | None = None, want: int = 0) -> list[int]:

@@ -55,7 +55,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.plugins.modality import BuildStats
-from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold_bytes, trigram_positions
+from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold, trigram_positions
 from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings, write_sparse_bytes
 from fourfold.plugins.text.terms import count_terms, split_identifier
 from fourfold.plugins.types import Segment, segment_id
@@ -270,13 +270,23 @@ def _write_trigrams(
     """Write trigram key -> block ids postings and, per posting, its offset mask and case
     patterns; returns bytes written."""
     # (key << 40 | block << 8 | mask) sorts by key, then block: the masks line up with the postings
-    packed_tri = np.concatenate(tri_parts) if tri_parts else np.empty(0, dtype=np.uint64)
-    order = np.argsort(packed_tri)
-    packed_tri = packed_tri[order]
-    tri_case = (np.concatenate(case_parts) if case_parts else np.empty(0, dtype=np.uint8))[order]
-    tri_ids = ((packed_tri >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    nbytes = write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
-    tri_mask = (packed_tri & np.uint64(0xFF)).astype(np.uint8)
+    packed = np.concatenate(tri_parts) if tri_parts else np.empty(0, dtype=np.uint64)
+    cases = np.concatenate(case_parts) if case_parts else np.empty(0, dtype=np.uint8)
+    blocks = (packed >> np.uint64(8)) & np.uint64(0xFFFFFFFF)
+    if not blocks.size or int(blocks[-1]) < 1 << 24:  # the last block is the largest
+        # block ids fit 24 bits: the case byte rides in the sort key (one sort, no argsort)
+        keyed = (packed & ~np.uint64((1 << 40) - 1)) | (blocks << np.uint64(16))
+        keyed |= (cases.astype(np.uint64) << np.uint64(8)) | (packed & np.uint64(0xFF))
+        keyed.sort()
+        tri_ids = ((keyed >> np.uint64(16)) & np.uint64(0xFFFFFF)).astype(np.uint32)
+        tri_case = ((keyed >> np.uint64(8)) & np.uint64(0xFF)).astype(np.uint8)
+        tri_keys, tri_mask = keyed >> np.uint64(40), (keyed & np.uint64(0xFF)).astype(np.uint8)
+    else:
+        order = np.argsort(packed)
+        packed, tri_case = packed[order], cases[order]
+        tri_ids = ((packed >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        tri_keys, tri_mask = packed >> np.uint64(40), (packed & np.uint64(0xFF)).astype(np.uint8)
+    nbytes = write_postings(shard_dir, "tri", tri_keys, tri_ids, key_dtype=np.uint32)
     tri_mask.tofile(shard_dir / "tri_mask.bin")
     nbytes += write_sparse_bytes(shard_dir / "tri_case.bin", tri_case, LOWER_CASE)
     return nbytes + int(tri_mask.nbytes)
@@ -349,7 +359,8 @@ def _block_trigrams(text: str, block_id: int) -> tuple[npt.NDArray[np.uint64], n
     """One ``key << 40 | block << 8 | mask`` per distinct trigram of a block's folded text, where
     bit ``b`` of ``mask`` says the trigram starts at some byte offset ``p`` with ``p % 8 == b``;
     and for each, its case byte: bit ``c`` set when it occurs with case pattern ``c``."""
-    folded = fold_bytes(text)
+    folded_text = fold(text)
+    folded = encode(folded_text)
     keys, positions = trigram_positions(folded)
     if keys.size == 0:
         return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.uint8)
@@ -358,9 +369,11 @@ def _block_trigrams(text: str, block_id: int) -> tuple[npt.NDArray[np.uint64], n
     bits = (np.uint8(1) << (positions & 7).astype(np.uint8)).astype(np.uint8)
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     masks = np.bitwise_or.reduceat(bits, starts)
-    flags = case_flags(text, folded)
+    flags = case_flags(text, folded, folded_text)
     if flags is None:
         cases = np.full(starts.size, 0xFF, dtype=np.uint8)
+    elif not flags.any():  # no capital: every trigram in lower case
+        cases = np.full(starts.size, LOWER_CASE, dtype=np.uint8)
     else:
         case_bits = (np.uint8(1) << case_patterns(flags, positions)).astype(np.uint8)
         cases = np.bitwise_or.reduceat(case_bits, starts)

@@ -111,15 +111,17 @@ def trigrams_of(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(trigram_keys(fold_bytes(text)).tolist())))
 
 
-def case_flags(text: str, folded: bytes) -> npt.NDArray[np.uint8] | None:
-    """Per byte of ``folded`` (``fold_bytes(text)``): 1 where it starts a character that was an
-    ASCII capital (A-Z) in ``text``, else 0. None when the folded bytes cannot be lined up with
-    the characters (lone surrogates): the caller then assumes any case."""
+def case_flags(text: str, folded: bytes, folded_text: str | None = None) -> npt.NDArray[np.uint8] | None:
+    """Per byte of ``folded`` (``fold_bytes(text)``; ``folded_text``: ``fold(text)`` when in hand):
+    1 where it starts a character that was an ASCII capital (A-Z) in ``text``, else 0. None when
+    the folded bytes cannot be lined up with the characters (lone surrogates): the caller then
+    assumes any case."""
     if text.isascii():
         raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
         return ((raw >= 0x41) & (raw <= 0x5A)).astype(np.uint8)
     points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    folded_points = np.frombuffer(fold(text).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    folded_text = fold(text) if folded_text is None else folded_text
+    folded_points = np.frombuffer(folded_text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     # UTF-8 length of each folded character (per character, so the same count as ``points``)
     widths = 1 + (folded_points >= 0x80) + (folded_points >= 0x800) + (folded_points >= 0x10000)
     if points.size != folded_points.size or int(widths.sum()) != len(folded):
@@ -132,5 +134,6 @@ def case_flags(text: str, folded: bytes) -> npt.NDArray[np.uint8] | None:
 
 def case_patterns(flags: npt.NDArray[np.uint8], positions: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
     """The case pattern (0-7: the three case flags, first highest) of the trigram at each position."""
-    f = flags.astype(np.uint8)
-    return ((f[positions] << 2) | (f[positions + 1] << 1) | f[positions + 2]).astype(np.uint8)
+    f = flags.astype(np.uint8, copy=False)
+    every = (f[:-2] << 2) | (f[1:-1] << 1) | f[2:]  # of the trigram starting at each byte
+    return every[positions].astype(np.uint8, copy=False)

@@ -304,6 +304,19 @@ def test_case_patterns_rule_out_files_holding_the_trigrams_in_another_case(
         TextModality().load(tmp_path / "shard")
 
 
+def test_trigram_case_patterns_are_the_same_however_the_postings_are_sorted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The case byte carried in the sort key (block ids under 2**24) and the argsort kept for
+    larger shards write the same files."""
+    segments = fixture_segments()
+    TextModality().build(segments, tmp_path / "keyed", BuildContext("g1", "shop", ("shop",)))
+    monkeypatch.setattr("fourfold.plugins.text.build._CASE_IN_KEY_BLOCKS", 0)
+    TextModality().build(segments, tmp_path / "argsort", BuildContext("g1", "shop", ("shop",)))
+    for name in ("tri_data.bin", "tri_mask.bin", "tri_case.bin", "tri_index.zst"):
+        assert (tmp_path / "keyed" / name).read_bytes() == (tmp_path / "argsort" / name).read_bytes(), name
+
+
 @pytest.mark.parametrize("size", [1, 5, 12, 1000])
 def test_blocks_are_whole_lines_that_join_back_into_the_file(size: int) -> None:
     lines = ["def f():", "", "    return 1", "x = 'é' * 3", ""]

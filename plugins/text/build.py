@@ -87,6 +87,9 @@ ZSTD_LEVEL = 6
 #: stores the others.
 LOWER_CASE = 1
 
+#: While block ids stay under this, the trigram sort carries the case byte in its key.
+_CASE_IN_KEY_BLOCKS = 1 << 24
+
 #: Added to a term's frequency in a segment whose symbol name holds the term (Zoekt-style boost).
 SYMBOL_BOOST = 5
 
@@ -273,7 +276,7 @@ def _write_trigrams(
     packed = np.concatenate(tri_parts) if tri_parts else np.empty(0, dtype=np.uint64)
     cases = np.concatenate(case_parts) if case_parts else np.empty(0, dtype=np.uint8)
     blocks = (packed >> np.uint64(8)) & np.uint64(0xFFFFFFFF)
-    if not blocks.size or int(blocks[-1]) < 1 << 24:  # the last block is the largest
+    if not blocks.size or int(blocks[-1]) < _CASE_IN_KEY_BLOCKS:  # the last block is the largest
         # block ids fit 24 bits: the case byte rides in the sort key (one sort, no argsort)
         keyed = (packed & ~np.uint64((1 << 40) - 1)) | (blocks << np.uint64(16))
         keyed |= (cases.astype(np.uint64) << np.uint64(8)) | (packed & np.uint64(0xFF))

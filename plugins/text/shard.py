@@ -421,9 +421,9 @@ class TextShard:
         if any(k < 0 for k, _, _, _ in found):
             return candidates[:0]
         cases = self.tri_case
-        # rarest trigrams first (those with capitals before, their case rules out most), dropping
-        # ruled-out blocks as they go, until what is left is cheap
-        for k, key, offset, case in sorted(found, key=lambda f: (f[3] == 1 or f[3] == ANY_CASE, self.tri.size(f[0]))):
+        # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
+        # (putting those with capitals first measured no better)
+        for k, key, offset, case in sorted(found, key=lambda f: self.tri.size(f[0])):
             ids = decoded.get(key)
             if ids is None:
                 ids = decoded[key] = self.tri.ids(k)

@@ -13,6 +13,10 @@ line and exact totals.
 
     python benchmarks/text_vs_ripgrep.py --out text_vs_rg.json          # >= 200 MB
     python benchmarks/text_vs_ripgrep.py --small --out /tmp/smoke.json   # ~10 MB smoke run
+
+To iterate on the search: build once into a ``--workdir``, then ``--reuse`` (corpus, shards and
+``cindex`` kept) with ``--only NoReturn --only alternation`` for the queries at hand; after a
+change to the shard format, ``--reuse-corpus`` rebuilds the shards from the kept corpus.
 """
 
 from __future__ import annotations
@@ -206,6 +210,17 @@ def main() -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="keep the corpus and shards a previous run left in --workdir"
     )
+    parser.add_argument(
+        "--reuse-corpus",
+        action="store_true",
+        help="keep the corpus and csearch index in --workdir but build the shards again",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="time only the queries whose name or pattern holds this text (repeatable)",
+    )
     parser.add_argument("--k", type=int, default=50, help="files fourfold returns per query (default 50)")
     parser.add_argument(
         "--pack-mb",
@@ -221,13 +236,16 @@ def main() -> int:
     target = int((10 if args.small else args.target_mb) * 1e6)
     work = args.workdir or Path(tempfile.mkdtemp(prefix="fourfold-text-bench-"))
     corpus_dir, shards_dir = work / "corpus", work / "shards"
-    reuse = args.reuse and corpus_dir.is_dir() and shards_dir.is_dir()
-    if not reuse:
+    keep_corpus = (args.reuse or args.reuse_corpus) and corpus_dir.is_dir()
+    reuse = args.reuse and not args.reuse_corpus and keep_corpus and shards_dir.is_dir()
+    if not keep_corpus:
         shutil.rmtree(corpus_dir, ignore_errors=True)
+        (work / "csearchindex").unlink(missing_ok=True)
+    if not reuse:
         shutil.rmtree(shards_dir, ignore_errors=True)
 
     t0 = time.perf_counter()
-    repos = {p.name: p for p in sorted(corpus_dir.iterdir())} if reuse else make_corpus(corpus_dir, target)
+    repos = {p.name: p for p in sorted(corpus_dir.iterdir())} if keep_corpus else make_corpus(corpus_dir, target)
     corpus_bytes = dir_bytes(corpus_dir)
     n_files = sum(1 for p in corpus_dir.rglob("*") if p.is_file())
     print(
@@ -263,20 +281,23 @@ def main() -> int:
     cindex_cpu_s = 0.0
     if shutil.which("cindex") and shutil.which("csearch"):
         cs_env = {**os.environ, "CSEARCHINDEX": str(work / "csearchindex")}
-        before = os.times()
-        subprocess.run(["cindex", str(corpus_dir)], env=cs_env, capture_output=True, check=True)
-        after = os.times()
-        cindex_cpu_s = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        if not (keep_corpus and (work / "csearchindex").is_file()):
+            before = os.times()
+            subprocess.run(["cindex", str(corpus_dir)], env=cs_env, capture_output=True, check=True)
+            after = os.times()
+            cindex_cpu_s = (after.children_user - before.children_user) + (
+                after.children_system - before.children_system
+            )
         cindex_bytes = (work / "csearchindex").stat().st_size
-        print(
-            f"cindex: {cindex_bytes / 1e6:.1f} MB = {cindex_bytes / corpus_bytes:.2f}x corpus, {cindex_cpu_s:.1f} CPU-s"
-        )
+        timed = f"{cindex_cpu_s:.1f} CPU-s" if cindex_cpu_s else "kept"
+        print(f"cindex: {cindex_bytes / 1e6:.1f} MB = {cindex_bytes / corpus_bytes:.2f}x corpus, {timed}")
     else:
         print("csearch/cindex not on PATH (Debian package codesearch): no csearch column", file=sys.stderr)
 
     pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
     results: list[QueryResult] = []
-    for spec in QUERIES:
+    specs = [q for q in QUERIES if not args.only or any(o in q.name or o in q.pattern for o in args.only)]
+    for spec in specs:
         query = ModalityQuery(spec.pattern, k=args.k, case_sensitive=True, options={"mode": spec.mode, "group": "file"})
 
         def ours(q: ModalityQuery = query) -> list[object]:

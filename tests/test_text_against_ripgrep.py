@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.text import TextModality, TextShard
-from fourfold.plugins.text.fold import fold_bytes, trigram_keys
+from fourfold.plugins.text.fold import fold, fold_bytes, trigram_keys
+from fourfold.plugins.text.matchers import _first_match, regex_matcher
 from fourfold.plugins.text.testing import segments_for_file, split_lines
-from fourfold.plugins.text.trigram_query import ALL, All, And, Or, Query, Tri, for_regex
+from fourfold.plugins.text.trigram_query import ALL, All, And, Or, Query, Tri, exact_strings, for_regex
 from fourfold.plugins.types import Definition
 
 RG = shutil.which("rg")
@@ -241,6 +242,24 @@ def test_regex_agrees_with_ripgrep(real_tree: tuple[Path, TextShard], pattern: s
     assert found(shard, pattern, "regex", case_sensitive) == ripgrep(root, pattern, *flags)
 
 
+def test_first_match_agrees_with_the_public_search() -> None:
+    """The direct RE2 match call and the binding's public ``search`` (the fallback) find the same
+    first match from every position, up to every end."""
+
+    class Public:  # the binding's public surface only
+        def __init__(self, program: object) -> None:
+            self.search = program.search  # type: ignore[attr-defined]
+
+    data = "a foo\nxfoo foobar\n\nfoo é fooé".encode()
+    for pattern in (r"\bfoo\w*", r"^$", r"x*", r"(ConnectTimeout|foo)"):
+        m = regex_matcher(pattern, True)
+        fallback = _first_match(Public(m.program))  # type: ignore[arg-type]
+        for pos in range(len(data) + 1):
+            for end in (pos, (pos + len(data)) // 2, len(data)):
+                if end >= pos:
+                    assert m.first(data, pos, end) == fallback(data, pos, end), (pattern, pos, end)
+
+
 def holds(q: Query, keys: set[int]) -> bool:
     if isinstance(q, All):
         return True
@@ -324,8 +343,79 @@ def test_regex_trigram_query_never_rules_out_a_match(pattern: str, data: st.Data
     assert holds(query, keys), (pattern, line, str(query))
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(pattern=_regexes(), data=st.data())
+def test_regex_exact_strings_hold_every_match(pattern: str, data: st.DataObject) -> None:
+    """When the analysis names the strings a regex matches, every match's text is one of them: in
+    its own case (the case patterns filter by it), or folded."""
+    import re2
+
+    try:
+        program = re2.compile(pattern)
+    except re2.error:
+        assume(False)
+    exact, folded = exact_strings(pattern, exact_case=True), exact_strings(pattern, exact_case=False)
+    assume(exact is not None or folded is not None)
+    line = data.draw(st.text(_LINE_ALPHABET, max_size=20))
+    for m in program.finditer(line):
+        if exact is not None:
+            assert m.group() in exact, (pattern, line, exact)
+        if folded is not None:
+            assert fold(m.group()) in folded, (pattern, line, folded)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(pattern=_regexes(), data=st.data())
+def test_regex_search_finds_exactly_the_reference_lines(pattern: str, data: st.DataObject) -> None:
+    """Whole searches with the index narrowing as far as it can (position masks and case patterns
+    even for two candidates, small blocks): the lines RE2 matches one line at a time."""
+    import re2
+
+    case_sensitive = data.draw(st.booleans())
+    try:
+        program = re2.compile(pattern if case_sensitive else f"(?i){pattern}")
+    except re2.error:
+        assume(False)
+    lines = st.text(_LINE_ALPHABET, max_size=20) | st.from_regex(re2_free(pattern), alphabet=_LINE_ALPHABET)
+    files = {f"f{n}.txt": "\n".join(data.draw(st.lists(lines, min_size=1, max_size=6))) for n in range(3)}
+    want = {
+        (path, i + 1)
+        for path, text in files.items()
+        for i, line in enumerate(split_lines(text))
+        if program.search(line) is not None
+    }
+    segments = [s for path, text in files.items() for s in segments_for_file("r", path, "text", text, window=3)]
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        patch("fourfold.plugins.text.shard._VERIFY_BYTES", 0),
+        patch("fourfold.plugins.text.build.BLOCK_CHARS", data.draw(st.sampled_from([64 << 10, 16]))),
+    ):
+        shard = build(Path(tmp), files, segments)
+        assert found(shard, pattern, "regex", case_sensitive) == want
+
+
+def re2_free(pattern: str) -> str:
+    """``pattern`` if Python's ``re`` reads it (to draw matching lines from), else a plain word."""
+    try:
+        re.compile(pattern)
+    except re.error:
+        return "abc"
+    return pattern
+
+
 def test_regex_trigram_queries_are_selective() -> None:
     assert str(for_regex("ECONN")) == "('con' AND 'eco' AND 'onn')"
+    alternation = "(ConnectTimeout|ReadTimeout)"
+    assert exact_strings(alternation, exact_case=True) == {"ConnectTimeout", "ReadTimeout"}
+    assert exact_strings(alternation, exact_case=False) == {"connecttimeout", "readtimeout"}
+    assert exact_strings(f"(?i){alternation}", exact_case=True) is None  # any case: no case to check
+    assert exact_strings(r"^import [Oo]s$", exact_case=True) == {"import Os", "import os"}
+    assert exact_strings(r"def \w+", exact_case=True) is None
+    # RE2 runs only on the lines holding what every match holds
+    assert regex_matcher(alternation, True).starts == (b"Timeout",)
+    assert regex_matcher("(abc|xyz)", True).starts == (b"abc", b"xyz")
+    assert regex_matcher("(ab|xyz)", True).starts == ()  # "ab" would stop RE2 on too many lines
+    assert regex_matcher(alternation, False).starts == ()
     assert for_regex(r"[A-Z]\w+") == ALL
     q = for_regex(r"func\s+\w+Handler")
     assert isinstance(q, And) and len(q.children) == 7

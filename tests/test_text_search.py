@@ -260,6 +260,63 @@ def test_position_masks_rule_out_files_whose_trigrams_never_line_up(
     assert [h.path for h in again.hits] == ["hit.py"] and "2 of 3 files verified" in again.notes[0]
 
 
+def test_case_patterns_rule_out_files_holding_the_trigrams_in_another_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every folded trigram of NoReturn is in all three files, in its own case only in one: a
+    case-sensitive search verifies that one; an alternation of literals is narrowed string by
+    string; case-insensitive searches and a shard built before the case patterns (no
+    tri_case.bin) give the same answers, after verifying more files."""
+    monkeypatch.setattr("fourfold.plugins.text.shard._VERIFY_BYTES", 0)  # narrow even three small candidates
+    files = {
+        "hit.pyi": "def f() -> NoReturn: ...\n",
+        "lower.py": "x = noreturn\n",
+        "split.py": "# ignore the return value, Noreturn\nNORETURN = 1\n",
+        "timeouts.py": "except ReadTimeout:\n",
+        "lower_timeouts.py": "connecttimeout = 1\n",
+    }
+    segments = [s for path, text in files.items() for s in segments_for_file("r", path, "python", text, (), window=50)]
+    TextModality().build(segments, tmp_path / "shard", BuildContext("g1", "r", ("r",)))
+    assert (tmp_path / "shard" / "tri_case.bin").stat().st_size > 0
+
+    def ask(shard: TextShard, text: str, mode: str, case_sensitive: bool) -> tuple[list[str], str]:
+        result = shard.search(ModalityQuery(text, k=10, case_sensitive=case_sensitive, options={"mode": mode}))
+        return sorted(h.path for h in result.hits), result.notes[0]
+
+    alternation = "(ConnectTimeout|ReadTimeout|WriteTimeout)"
+    shard = TextModality().load(tmp_path / "shard")
+    paths, note = ask(shard, "NoReturn", "literal", True)
+    assert paths == ["hit.pyi"] and "1 of 5 files verified" in note
+    paths, note = ask(shard, alternation, "regex", True)
+    assert paths == ["timeouts.py"] and "1 of 5 files verified" in note
+    paths, note = ask(shard, "NoReturn", "literal", False)
+    assert paths == ["hit.pyi", "lower.py", "split.py"]
+    paths, note = ask(shard, f"(?i){alternation}", "regex", True)  # (?i) inside: any case
+    assert paths == ["lower_timeouts.py", "timeouts.py"] and "2 of 5 files verified" in note
+    (tmp_path / "shard" / "tri_case.bin").unlink()
+    before = TextModality().load(tmp_path / "shard")
+    paths, note = ask(before, "NoReturn", "literal", True)
+    assert paths == ["hit.pyi"] and "3 of 5 files verified" in note  # the offsets line up in all three
+    paths, note = ask(before, alternation, "regex", True)
+    assert paths == ["timeouts.py"] and "2 of 5 files verified" in note
+    (tmp_path / "shard" / "tri_case.bin").write_bytes(b"\0")
+    with pytest.raises(CorruptIndex, match="case patterns"):
+        TextModality().load(tmp_path / "shard")
+
+
+def test_trigram_case_patterns_are_the_same_however_the_postings_are_sorted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The case byte carried in the sort key (block ids under 2**24) and the argsort kept for
+    larger shards write the same files."""
+    segments = fixture_segments()
+    TextModality().build(segments, tmp_path / "keyed", BuildContext("g1", "shop", ("shop",)))
+    monkeypatch.setattr("fourfold.plugins.text.build._CASE_IN_KEY_BLOCKS", 0)
+    TextModality().build(segments, tmp_path / "argsort", BuildContext("g1", "shop", ("shop",)))
+    for name in ("tri_data.bin", "tri_mask.bin", "tri_case.bin", "tri_index.zst"):
+        assert (tmp_path / "keyed" / name).read_bytes() == (tmp_path / "argsort" / name).read_bytes(), name
+
+
 @pytest.mark.parametrize("size", [1, 5, 12, 1000])
 def test_blocks_are_whole_lines_that_join_back_into_the_file(size: int) -> None:
     lines = ["def f():", "", "    return 1", "x = 'é' * 3", ""]

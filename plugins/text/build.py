@@ -24,6 +24,10 @@ On-disk layout (``FORMAT`` in ``meta.json``)::
                                     end, name)``: those ids by segment index
     tri_*                           trigram key -> block ids (storage.PostingLists)
     tri_mask.bin                    per posting, the trigram's start offsets in the block mod 8 (a bit each)
+    tri_case.bin                    per posting, the case patterns it occurs with in the block (bit p:
+                                    pattern p of fold.case_patterns; 0xFF: not known), stored sparse
+                                    (storage.write_sparse_bytes) around the commonest, 1 (all lower
+                                    case). Optional: a shard written before it is searched without it
     terms.zst                       the sorted BM25 terms (a packed string table)
     term_*                          term index -> segment ids (storage.PostingLists)
     term_tf.bin                     per posting, its weighted term frequency (at most 255): two to a
@@ -51,12 +55,21 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.plugins.modality import BuildStats
-from fourfold.plugins.text.fold import encode, fold_bytes, trigram_positions
-from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings
+from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold, trigram_positions
+from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings, write_sparse_bytes
 from fourfold.plugins.text.terms import count_terms, split_identifier
 from fourfold.plugins.types import Segment, segment_id
 
-__all__ = ["BLOCK_CHARS", "FORMAT", "SYMBOL_BOOST", "build_shard", "file_lines", "line_owners", "split_blocks"]
+__all__ = [
+    "BLOCK_CHARS",
+    "FORMAT",
+    "LOWER_CASE",
+    "SYMBOL_BOOST",
+    "build_shard",
+    "file_lines",
+    "line_owners",
+    "split_blocks",
+]
 
 FORMAT = 4
 
@@ -69,6 +82,13 @@ BLOCK_CHARS = 64 << 10
 #: Level 6 writes 6 % less than 3 on source code, decompresses as fast, and compresses at about
 #: 90 MB/s, far above the rest of a build.
 ZSTD_LEVEL = 6
+
+#: The case byte of a trigram seen only in lower case (pattern 0), most of them: ``tri_case.bin``
+#: stores the others.
+LOWER_CASE = 1
+
+#: While block ids stay under this, the trigram sort carries the case byte in its key.
+_CASE_IN_KEY_BLOCKS = 1 << 24
 
 #: Added to a term's frequency in a segment whose symbol name holds the term (Zoekt-style boost).
 SYMBOL_BOOST = 5
@@ -134,6 +154,7 @@ class _ShardTables:
     seg_idname: list[str] = field(default_factory=list)  # the prefix of the qualified name the id derives from
     seg_ids: dict[int, str] = field(default_factory=dict)  # ids not derived from (repo, path, lines, name)
     tri_parts: list[npt.NDArray[np.uint64]] = field(default_factory=list)
+    case_parts: list[npt.NDArray[np.uint8]] = field(default_factory=list)  # per entry of tri_parts
     terms: _TermAccumulator = field(default_factory=_TermAccumulator)
     uncovered: int = 0  # lines covered by no segment (stored empty, unsearchable)
 
@@ -162,7 +183,9 @@ class _ShardTables:
             self.content_offsets.append(self.content_offsets[-1] + len(packed))
             self.block_file.append(file_id)
             self.block_line.append(first_line)
-            self.tri_parts.append(_block_trigrams(fold_bytes(block_text), block_id))
+            tri, case = _block_trigrams(block_text, block_id)
+            self.tri_parts.append(tri)
+            self.case_parts.append(case)
         self.file_blocks.append(len(self.block_file))
 
     def _add_segments(self, segs: list[Segment], lines: list[str]) -> None:
@@ -227,7 +250,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
         for (repo, path), segs in sorted(_by_file(segments).items()):
             tables.add_file(repo, path, segs, out, compressor)
     nbytes = content_path.stat().st_size
-    nbytes += _write_trigrams(shard_dir, tables.tri_parts)
+    nbytes += _write_trigrams(shard_dir, tables.tri_parts, tables.case_parts)
     nbytes += _write_terms(shard_dir, tables.terms)
     nbytes += _write_tables(shard_dir, tables)
     nbytes += _write_files_and_meta(shard_dir, tables)
@@ -244,14 +267,31 @@ def _by_file(segments: Iterable[Segment]) -> dict[tuple[str, str], list[Segment]
     return by_file
 
 
-def _write_trigrams(shard_dir: Path, tri_parts: list[npt.NDArray[np.uint64]]) -> int:
-    """Write trigram key -> block ids postings and, per posting, its offset mask; returns bytes written."""
+def _write_trigrams(
+    shard_dir: Path, tri_parts: list[npt.NDArray[np.uint64]], case_parts: list[npt.NDArray[np.uint8]]
+) -> int:
+    """Write trigram key -> block ids postings and, per posting, its offset mask and case
+    patterns; returns bytes written."""
     # (key << 40 | block << 8 | mask) sorts by key, then block: the masks line up with the postings
-    packed_tri = np.sort(np.concatenate(tri_parts)) if tri_parts else np.empty(0, dtype=np.uint64)
-    tri_ids = ((packed_tri >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    nbytes = write_postings(shard_dir, "tri", packed_tri >> np.uint64(40), tri_ids, key_dtype=np.uint32)
-    tri_mask = (packed_tri & np.uint64(0xFF)).astype(np.uint8)
+    packed = np.concatenate(tri_parts) if tri_parts else np.empty(0, dtype=np.uint64)
+    cases = np.concatenate(case_parts) if case_parts else np.empty(0, dtype=np.uint8)
+    blocks = (packed >> np.uint64(8)) & np.uint64(0xFFFFFFFF)
+    if not blocks.size or int(blocks[-1]) < _CASE_IN_KEY_BLOCKS:  # the last block is the largest
+        # block ids fit 24 bits: the case byte rides in the sort key (one sort, no argsort)
+        keyed = (packed & ~np.uint64((1 << 40) - 1)) | (blocks << np.uint64(16))
+        keyed |= (cases.astype(np.uint64) << np.uint64(8)) | (packed & np.uint64(0xFF))
+        keyed.sort()
+        tri_ids = ((keyed >> np.uint64(16)) & np.uint64(0xFFFFFF)).astype(np.uint32)
+        tri_case = ((keyed >> np.uint64(8)) & np.uint64(0xFF)).astype(np.uint8)
+        tri_keys, tri_mask = keyed >> np.uint64(40), (keyed & np.uint64(0xFF)).astype(np.uint8)
+    else:
+        order = np.argsort(packed)
+        packed, tri_case = packed[order], cases[order]
+        tri_ids = ((packed >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        tri_keys, tri_mask = packed >> np.uint64(40), (packed & np.uint64(0xFF)).astype(np.uint8)
+    nbytes = write_postings(shard_dir, "tri", tri_keys, tri_ids, key_dtype=np.uint32)
     tri_mask.tofile(shard_dir / "tri_mask.bin")
+    nbytes += write_sparse_bytes(shard_dir / "tri_case.bin", tri_case, LOWER_CASE)
     return nbytes + int(tri_mask.nbytes)
 
 
@@ -318,18 +358,30 @@ def split_blocks(lines: list[str], size: int | None = None) -> list[tuple[int, s
     return out
 
 
-def _block_trigrams(folded: bytes, block_id: int) -> npt.NDArray[np.uint64]:
-    """One ``key << 40 | block << 8 | mask`` per distinct trigram of a block, where bit ``b`` of
-    ``mask`` says the trigram starts at some byte offset ``p`` with ``p % 8 == b``."""
+def _block_trigrams(text: str, block_id: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8]]:
+    """One ``key << 40 | block << 8 | mask`` per distinct trigram of a block's folded text, where
+    bit ``b`` of ``mask`` says the trigram starts at some byte offset ``p`` with ``p % 8 == b``;
+    and for each, its case byte: bit ``c`` set when it occurs with case pattern ``c``."""
+    folded_text = fold(text)
+    folded = encode(folded_text)
     keys, positions = trigram_positions(folded)
     if keys.size == 0:
-        return np.empty(0, dtype=np.uint64)
+        return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.uint8)
     order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    bits = (np.uint8(1) << (positions[order] & 7).astype(np.uint8)).astype(np.uint8)
+    keys, positions = keys[order], positions[order]
+    bits = (np.uint8(1) << (positions & 7).astype(np.uint8)).astype(np.uint8)
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     masks = np.bitwise_or.reduceat(bits, starts)
-    return (keys[starts].astype(np.uint64) << np.uint64(40)) | np.uint64(block_id << 8) | masks.astype(np.uint64)
+    flags = case_flags(text, folded, folded_text)
+    if flags is None:
+        cases = np.full(starts.size, 0xFF, dtype=np.uint8)
+    elif not flags.any():  # no capital: every trigram in lower case
+        cases = np.full(starts.size, LOWER_CASE, dtype=np.uint8)
+    else:
+        case_bits = (np.uint8(1) << case_patterns(flags, positions)).astype(np.uint8)
+        cases = np.bitwise_or.reduceat(case_bits, starts)
+    packed = (keys[starts].astype(np.uint64) << np.uint64(40)) | np.uint64(block_id << 8) | masks.astype(np.uint64)
+    return packed, cases.astype(np.uint8)
 
 
 def _write_terms(shard_dir: Path, terms: _TermAccumulator) -> int:

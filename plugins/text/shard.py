@@ -7,6 +7,7 @@ number of threads. ``total_matches`` counts matching lines for literal and regex
 
 from __future__ import annotations
 
+import bisect
 import functools
 import heapq
 import json
@@ -14,6 +15,7 @@ import math
 import mmap
 import re
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -25,11 +27,11 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
-from fourfold.plugins.text.build import FORMAT
+from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
-from fourfold.plugins.text.matchers import Matcher, find_lines, literal_matcher, regex_matcher
-from fourfold.plugins.text.storage import PostingLists, StringTable, read_arrays
+from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
+from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
@@ -117,6 +119,13 @@ class TextShard:
         self.seg_end = tables["seg_end"].astype(np.int32)
         self.seg_len = tables["seg_len"]
         self.seg_file = np.repeat(np.arange(self.n_files, dtype=np.int64), np.diff(self.seg_offsets))
+        # the same bounds for one-at-a-time lookups (``_owner_of``): items of an ``array`` are
+        # plain ints, where a numpy item costs a scalar object and a slow comparison
+        self._seg_lo = array("q", self.seg_offsets.tobytes())
+        self._seg_start_list = array("i", self.seg_start.tobytes())
+        self._seg_end_list = array("i", self.seg_end.tobytes())
+        self._file_repo_list = array("i", self.file_repo.tobytes())
+        self._rank: list[int] | None = None
         try:
             self._load_names(shard_dir, fmt)
         except (OSError, ValueError, zstandard.ZstdError) as exc:
@@ -128,6 +137,7 @@ class TextShard:
         #: an AND, to decode, to check positions), and repeated queries ask the same ones
         self._tri_find = functools.lru_cache(maxsize=1 << 16)(self.tri.find)
         self.tri_mask, self.tri_first = self._load_masks(shard_dir)
+        self.tri_case = self._load_cases(shard_dir)
         self.term = PostingLists.load(shard_dir, "term")
         self._load_tf(shard_dir, fmt)
 
@@ -209,8 +219,8 @@ class TextShard:
         if given is not None:
             return given
         name = self._seg_idname[seg] + self.seg_symbol[seg]  # the qualified name, else the symbol
-        repo = self.repos[int(self.file_repo[f])]
-        return segment_id(repo, self.paths[f], int(self.seg_start[seg]), int(self.seg_end[seg]), name)
+        repo = self.repos[self._file_repo_list[f]]
+        return segment_id(repo, self.paths[f], self._seg_start_list[seg], self._seg_end_list[seg], name)
 
     def _load_masks(self, shard_dir: Path) -> tuple[npt.NDArray[np.uint8] | None, npt.NDArray[np.int64]]:
         """The postings' position masks and where each list's masks start (None: a shard built
@@ -226,6 +236,19 @@ class TextShard:
             )
         masks = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if first[-1] else np.empty(0, dtype=np.uint8)
         return masks, first
+
+    def _load_cases(self, shard_dir: Path) -> SparseBytes | None:
+        """The postings' case patterns (None: a shard built before them, or without position
+        masks, searched without them)."""
+        path = shard_dir / "tri_case.bin"
+        if self.tri_mask is None or not path.exists():
+            return None
+        try:
+            return SparseBytes.load(path, int(self.tri_first[-1]), LOWER_CASE)
+        except ValueError as exc:
+            raise CorruptIndex(
+                f"text shard {shard_dir} has unreadable trigram case patterns ({exc}); rebuild it"
+            ) from None
 
     def close(self) -> None:
         """Release the content map (the other arrays go with the object)."""
@@ -363,34 +386,56 @@ class TextShard:
 
     def _aligned(
         self,
-        grams: tuple[tuple[int, int], ...],
+        strings: tuple[tuple[Gram, ...], ...],
         candidates: npt.NDArray[np.int64],
         decoded: dict[int, npt.NDArray[np.int64]],
     ) -> npt.NDArray[np.int64]:
-        """The candidates where a literal's trigrams can sit at its own relative offsets.
+        """The candidates where one of ``strings`` (a matcher's: every match's text is one of
+        them) can sit, its trigrams at its own relative offsets and in its case."""
+        if self.tri_mask is None:
+            return candidates
+        if len(strings) == 1:
+            return self._aligned_one(strings[0], candidates, decoded)
+        kept = [self._aligned_one(grams, candidates, decoded) for grams in strings]
+        return np.unique(np.concatenate(kept))
+
+    def _aligned_one(
+        self,
+        grams: tuple[Gram, ...],
+        candidates: npt.NDArray[np.int64],
+        decoded: dict[int, npt.NDArray[np.int64]],
+    ) -> npt.NDArray[np.int64]:
+        """The candidates where a literal's trigrams can sit at its own relative offsets, in its case.
 
         A match at byte ``P`` puts the trigram of offset ``i`` at ``P + i``: for some ``r = P % 8``
         every trigram's mask holds bit ``(r + i) % 8``. Rotating each mask right by its offset and
         AND-ing them leaves bit ``r`` set, so a block whose AND is 0 cannot match. Blocks holding
-        every trigram of a phrase of common words (``Too many redirects``) mostly fail this.
+        every trigram of a phrase of common words (``Too many redirects``) mostly fail this. A
+        case-sensitive literal's trigram must also occur in the block in its own case pattern
+        (``NoReturn``'s ``NoR``), which rules out the blocks that hold it only in other cases
+        (``noreturn``, ``ignore``); a block without the trigram at all is ruled out too.
         """
-        if self.tri_mask is None:
-            return candidates
+        assert self.tri_mask is not None
         acc = np.full(candidates.size, 0xFF, dtype=np.uint16)
-        found = [(self._tri_find(key), key, offset) for key, offset in grams]
-        if any(k < 0 for k, _, _ in found):
+        found = [(self._tri_find(key), key, offset, case) for key, offset, case in grams]
+        if any(k < 0 for k, _, _, _ in found):
             return candidates[:0]
+        cases = self.tri_case
         # rarest trigrams first, dropping ruled-out blocks as they go, until what is left is cheap
-        for k, key, offset in sorted(found, key=lambda f: self.tri.size(f[0])):
+        # (putting those with capitals first measured no better)
+        for k, key, offset, case in sorted(found, key=lambda f: self.tri.size(f[0])):
             ids = decoded.get(key)
             if ids is None:
                 ids = decoded[key] = self.tri.ids(k)
             at = np.minimum(np.searchsorted(ids, candidates), ids.size - 1)
             held = ids[at] == candidates
-            m = self.tri_mask[self.tri_first[k] + at].astype(np.uint16)
+            where = self.tri_first[k] + at
+            m = self.tri_mask[where].astype(np.uint16)
             s = offset & 7
             rotated = ((m >> s) | (m << (8 - s))) & 0xFF
-            acc &= np.where(held, rotated, 0xFF).astype(np.uint16)
+            if cases is not None and case != ANY_CASE:
+                held &= (cases.take(where) & case) != 0
+            acc &= np.where(held, rotated, 0).astype(np.uint16)
             alive = acc != 0
             if not alive.all():
                 candidates, acc = candidates[alive], acc[alive]
@@ -434,12 +479,16 @@ class TextShard:
         for b in blocks:
             first = int(self.block_line[b])
             data = self._block_bytes(b)
-            rel = m.lines(data)
-            if texts is not None and rel and len(texts) < _SNIPPET_LINES:
-                need = rel[: _SNIPPET_LINES - len(texts)]
-                parts = data.split(b"\n", need[-1] + 1)
-                texts.extend(parts[r][: _SNIPPET_WIDTH * 4] for r in need)
-            out.extend(first + line for line in rel)
+            if texts is not None and len(texts) < _SNIPPET_LINES:
+                spans: list[tuple[int, int]] = []
+                rel = m.lines(data, spans, _SNIPPET_LINES - len(texts))
+                texts.extend(data[lo : min(hi, lo + _SNIPPET_WIDTH * 4)] for lo, hi in spans)
+            else:
+                rel = m.lines(data)
+            if first:
+                out.extend([first + line for line in rel])
+            else:
+                out.extend(rel)
         return out
 
     def _parents(self, f: int) -> npt.NDArray[np.int64]:
@@ -461,6 +510,34 @@ class TextShard:
             stack.append(j)
         got = cache[f] = np.array(parent, dtype=np.int64)
         return got
+
+    def _file_rank(self) -> list[int]:
+        """Each file's place in (repository, path) order, the tie-break of file hits (computed once)."""
+        rank = self._rank
+        if rank is None:
+            order = sorted(range(self.n_files), key=lambda f: (self.repos[int(self.file_repo[f])], self.paths[f]))
+            rank = [0] * self.n_files
+            for place, f in enumerate(order):
+                rank[f] = place
+            self._rank = rank
+        return rank
+
+    def _owner_of(self, f: int, line: int) -> int:
+        """``_owners_of`` for one line, without arrays: a file hit names the owner of its first
+        matching line, and numpy's per-call cost is most of a one-line lookup."""
+        lo, hi = self._seg_lo[f], self._seg_lo[f + 1]
+        at = line + 1
+        c = bisect.bisect_right(self._seg_start_list, at, lo, hi) - 1
+        if c < lo:
+            return -1
+        ends = self._seg_end_list
+        if ends[c] >= at:
+            return c
+        parent = self._parents(f)
+        while c >= lo and ends[c] < at:
+            up = int(parent[c - lo])
+            c = up + lo if up >= 0 else -1
+        return c if c >= lo else -1
 
     def _owners_of(self, f: int, lines: Sequence[int]) -> list[int]:
         """Global segment index owning each given 0-based line of file ``f`` (-1: none).
@@ -508,8 +585,8 @@ class TextShard:
         per_block: list[dict[int, list[int]]] = []
         for m in matchers:
             blocks = self._candidates(m.trigrams, mask, decoded)
-            if m.grams and not self._cheap_to_verify(blocks):
-                blocks = self._aligned(m.grams, blocks, decoded)
+            if m.strings and not self._cheap_to_verify(blocks):
+                blocks = self._aligned(m.strings, blocks, decoded)
             by_file: dict[int, list[int]] = {}
             for b, f in zip(blocks.tolist(), self.block_file[blocks].tolist(), strict=True):
                 by_file.setdefault(f, []).append(b)
@@ -605,7 +682,7 @@ class TextShard:
             for seg, seg_lines in segs.items():
                 score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
                 scored.append((score, f, seg, tuple(seg_lines)))
-        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], int(self.seg_start[p[2]]), p[2]))
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], self._seg_start_list[p[2]], p[2]))
         return tuple(self._hit(seg, score, lines) for score, _, seg, lines in top)
 
     def _file_hits(
@@ -637,14 +714,15 @@ class TextShard:
                 (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
                 for f, lines, segs in matched
             ]
-        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.repos[int(self.file_repo[p[1]])], self.paths[p[1]]))
+        rank = self._file_rank()
+        top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], rank[p[1]]))
         hits = []
         for score, f, lines, segs in top:
             defs = def_files.get(f, [])
             if segs is not None:
                 seg = self._best_segment(f, segs, defs, symbol_segs, extra)
             else:  # one matcher: a matching definition, else the owner of the first matching line
-                seg = defs[0] if defs else self._owners_of(f, [lines[0] - 1])[0]
+                seg = defs[0] if defs else self._owner_of(f, lines[0] - 1)
                 if seg < 0:
                     seg = self._best_segment(f, {}, defs, symbol_segs, extra)
             if seg < 0:
@@ -660,7 +738,7 @@ class TextShard:
         if segs:
             return max(
                 segs,
-                key=lambda s: (s in symbol_segs, len(segs[s]) + extra.get(s, 0.0), -int(self.seg_start[s])),
+                key=lambda s: (s in symbol_segs, len(segs[s]) + extra.get(s, 0.0), -self._seg_start_list[s]),
             )
         if defs:
             return defs[0]
@@ -744,7 +822,7 @@ class TextShard:
         ranked = heapq.nsmallest(
             query.k,
             scores.items(),
-            key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], int(self.seg_start[p[0]])),
+            key=lambda p: (-p[1], self.paths[self.seg_file[p[0]]], self._seg_start_list[p[0]]),
         )
         hits = []
         if ranked:
@@ -770,7 +848,7 @@ class TextShard:
         ASCII bytes, found with ``bytes.find`` in a lower-cased ASCII block (the regex binding
         costs microseconds per match; the common case needs none)."""
         f = int(self.seg_file[seg])
-        first, last = self._block_of(f, int(self.seg_start[seg]) - 1), self._block_of(f, int(self.seg_end[seg]) - 1)
+        first, last = self._block_of(f, self._seg_start_list[seg] - 1), self._block_of(f, self._seg_end_list[seg] - 1)
         lines: list[int] = []
         for b in range(first, last + 1):
             data = self._block_bytes(b)
@@ -805,10 +883,10 @@ class TextShard:
             )
         return Hit(
             segment_id=self._segment_id(seg, f),
-            repo=self.repos[int(self.file_repo[f])],
+            repo=self.repos[self._file_repo_list[f]],
             path=self.paths[f],
-            start_line=int(self.seg_start[seg]),
-            end_line=int(self.seg_end[seg]),
+            start_line=self._seg_start_list[seg],
+            end_line=self._seg_end_list[seg],
             score=float(score),
             symbol=symbol or None,
             kind=kind or None,

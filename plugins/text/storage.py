@@ -28,12 +28,14 @@ import zstandard
 
 __all__ = [
     "PostingLists",
+    "SparseBytes",
     "StringTable",
     "narrowest",
     "read_arrays",
     "write_arrays",
     "write_packed_strings",
     "write_postings",
+    "write_sparse_bytes",
     "write_strings",
 ]
 
@@ -278,3 +280,60 @@ class StringTable:
             else:
                 hi = mid
         return lo if lo < len(self) and self[lo] == value else -1
+
+
+def write_sparse_bytes(path: Path, values: npt.NDArray[np.uint8], common: int) -> int:
+    """Write one byte per item, most of them ``common``, for random access (``SparseBytes``):
+    a bitmap of the items that differ (little-endian 64-bit words), per word the count of them
+    before it (uint32), then their values. Bytes written."""
+    n = values.size
+    words = (n + 63) // 64
+    differ = np.zeros(words * 64, dtype=bool)
+    differ[:n] = values != common
+    bitmap = np.packbits(differ, bitorder="little").view("<u8")
+    per_word = differ.reshape(words, 64).sum(axis=1, dtype=np.int64)
+    before = (np.cumsum(per_word) - per_word).astype("<u4")
+    rare = values[differ[:n]].astype(np.uint8)
+    with path.open("wb") as fh:
+        fh.write(bitmap.tobytes())
+        fh.write(before.tobytes())
+        fh.write(rare.tobytes())
+    return int(bitmap.nbytes + before.nbytes + rare.nbytes)
+
+
+@dataclass(frozen=True, slots=True)
+class SparseBytes:
+    """The bytes ``write_sparse_bytes`` wrote, memory-mapped; ``take`` reads any of them."""
+
+    bitmap: npt.NDArray[np.uint64]
+    before: npt.NDArray[np.uint32]
+    rare: npt.NDArray[np.uint8]
+    common: int
+
+    @classmethod
+    def load(cls, path: Path, n: int, common: int) -> SparseBytes:
+        """The ``n`` bytes at ``path``; ValueError when the file does not hold ``n``."""
+        words = (n + 63) // 64
+        size = path.stat().st_size
+        if size < 12 * words:
+            raise ValueError(f"{path.name} has {size} bytes, too few for {n} items")
+        raw = np.memmap(path, dtype=np.uint8, mode="r").view(np.ndarray) if size else np.empty(0, dtype=np.uint8)
+        bitmap = raw[: 8 * words].view("<u8")
+        before = raw[8 * words : 12 * words].view("<u4")
+        rare = raw[12 * words :]
+        expected = int(before[-1]) + int(np.bitwise_count(bitmap[-1])) if words else 0
+        if rare.size != expected:
+            raise ValueError(f"{path.name} holds {rare.size} differing bytes, its bitmap says {expected}")
+        return cls(bitmap=bitmap, before=before, rare=rare, common=common)
+
+    def take(self, index: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+        """The bytes at ``index``."""
+        word = self.bitmap[index >> 6]
+        bit = (index & 63).astype(np.uint64)
+        held = ((word >> bit) & np.uint64(1)).astype(bool)
+        out = np.full(index.size, self.common, dtype=np.uint8)
+        if held.any():
+            below = word[held] & ((np.uint64(1) << bit[held]) - np.uint64(1))
+            rank = self.before[index[held] >> 6].astype(np.int64) + np.bitwise_count(below).astype(np.int64)
+            out[held] = self.rare[rank]
+        return out

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from fourfold.plugins.text.fold import fold, trigrams_of
 
-__all__ = ["ALL", "All", "And", "Or", "Query", "Tri", "for_literal", "for_regex", "for_strings"]
+__all__ = ["ALL", "All", "And", "Or", "Query", "Tri", "exact_strings", "for_literal", "for_regex", "for_strings"]
 
 #: Largest exact string set kept before it becomes a trigram query.
 MAX_EXACT = 16
@@ -141,12 +141,22 @@ def _alternate(infos: list[_Info]) -> _Info:
     return _Info(None, or_(i.query() for i in infos))
 
 
-class _Parser:
-    """A conservative reader of RE2 syntax (the pattern has already compiled under RE2)."""
+def _same(text: str) -> str:
+    return text
 
-    def __init__(self, pattern: str) -> None:
+
+class _Parser:
+    """A conservative reader of RE2 syntax (the pattern has already compiled under RE2).
+
+    ``exact_case``: strings keep their case (no folding), and a case-insensitive flag (``(?i)``)
+    is refused, since the strings would then stand for every casing of themselves.
+    """
+
+    def __init__(self, pattern: str, exact_case: bool = False) -> None:
         self.p = pattern
         self.i = 0
+        self.exact_case = exact_case
+        self.fold = _same if exact_case else fold
 
     def peek(self) -> str:
         return self.p[self.i] if self.i < len(self.p) else ""
@@ -237,7 +247,7 @@ class _Parser:
             return _ANY
         if c in "^$":
             return _EMPTY
-        return _Info(frozenset({fold(c)}))
+        return _Info(frozenset({self.fold(c)}))
 
     def group(self) -> _Info:
         if self.peek() == "?":
@@ -249,7 +259,7 @@ class _Parser:
                 self.i = end + 1
             else:
                 while self.peek() not in (":", ")"):
-                    if self.peek() not in "imsU-":
+                    if self.peek() not in "imsU-" or (self.exact_case and self.peek() == "i"):
                         raise _Unsupported("group flag")
                     self.i += 1
                 if self.take() == ")":  # a flag setting such as (?i): matches the empty string
@@ -265,7 +275,7 @@ class _Parser:
             end = self.p.find("\\E", self.i)
             text = self.p[self.i :] if end < 0 else self.p[self.i : end]
             self.i = len(self.p) if end < 0 else end + 2
-            return _Info(frozenset({fold(text)}))
+            return _Info(frozenset({self.fold(text)}))
         if c in _ZERO_WIDTH_ESCAPES:
             return _EMPTY
         if c in _CLASS_ESCAPES:
@@ -273,7 +283,7 @@ class _Parser:
                 self.skip_unicode_class_name()
             return _ANY
         if c == "x":
-            return _Info(frozenset({fold(self.hex_char())}))
+            return _Info(frozenset({self.fold(self.hex_char())}))
         if c in _ESCAPED_CHARS:
             return _Info(frozenset({_ESCAPED_CHARS[c]}))
         if c in string.punctuation:
@@ -356,10 +366,20 @@ class _Parser:
                     chars.update(chr(x) for x in range(ord(c), ord(hi) + 1))
                 continue
             chars.add(c)
-        folded = frozenset(fold(c) for c in chars)
+        folded = frozenset(self.fold(c) for c in chars)
         if not exact or not folded or len(folded) > MAX_EXACT:
             return _ANY
         return _Info(folded)
+
+
+def exact_strings(pattern: str, exact_case: bool) -> frozenset[str] | None:
+    """The strings (at most ``MAX_EXACT``) that the text of every match of the RE2 ``pattern`` is
+    one of: in their own case with ``exact_case`` (None if the pattern turns case-insensitive
+    matching on), else folded. None when unknown."""
+    try:
+        return _Parser(pattern, exact_case=exact_case).parse().exact
+    except (_Unsupported, IndexError):
+        return None
 
 
 def for_regex(pattern: str) -> Query:

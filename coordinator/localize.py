@@ -29,15 +29,12 @@ a word of the report that names a folder or a file's stem among the files found 
 ``sphinx/ext/napoleon/docstring.py``) gives ``weight / sqrt(files so named)`` to each, unless more
 than ``MAX_MODULE_FILES`` are so named (``core``, ``util``: no evidence).
 Tests, documentation, vendored files, message catalogs and the project's records keep
-``SUPPORT_FACTOR`` of their evidence unless a frame or path names them; a file's score is then
-raised by the fused answer's centrality boost at ``CENTRALITY_SCALE`` (its most central credited
-segment's; nothing in a store without the graph): central code is where more bugs are fixed.
-Each file is answered once, with the segment that drew the most evidence (a frame's or a
-definition's counting double; a ranked list's value shared among the file's segments as they
-ranked it), and a class's method or function that drew some before the class; the notes say what
-evidence was used. Any evidence found gives an answer: the plan never answers with nothing when
-one of its searches found something. Weights and factors were chosen on 47 SWE-bench Lite issues
-and checked on 29 others (``docs/quality.md``).
+``SUPPORT_FACTOR`` of their evidence unless a frame or path names them. Each file is answered
+once, with the segment that drew the most evidence (a frame's or a definition's counting double;
+a ranked list's value shared among the file's segments as they ranked it), and a class's method
+or function that drew some before the class; the notes say what evidence was used. Any evidence found gives an
+answer: the plan never answers with nothing when one of its searches found something. Weights
+and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
 """
 
 from __future__ import annotations
@@ -52,7 +49,6 @@ from typing import TYPE_CHECKING
 
 from fourfold.api import Answer, FusedHit, ModalityRank, SearchParams
 from fourfold.coordinator.evidence import ANALYSED_CHARS, Evidence, extract
-from fourfold.coordinator.fusion import boost
 from fourfold.coordinator.notes import tidy_notes
 from fourfold.errors import FourfoldError
 from fourfold.plugins.types import Hit
@@ -101,11 +97,6 @@ _SUPPORT = re.compile(
     r"|(?:^|/)(?:static|vendor|vendored|third_party|node_modules|dist|build)/"
     r"|(?:^|/)(?:CHANGES|CHANGELOG|HISTORY|NEWS|AUTHORS)[^/]*$|(?:^|/)[^/.]+$"
 )
-#: The centrality boost's scale (``fusion.boost``: ``min(1 + 0.3·scale·ln(1 + c), 1.5)``) on a file's
-#: score, ``c`` its most central credited segment's (scaled PageRank; 0 in a store without the graph):
-#: on the dev issues s@5 0.745 -> 0.787 for any scale from 0.1 to 1, s@1 kept up to 0.2 (0.574 ->
-#: 0.596) and lost above (0.553 at 0.33 and 1).
-CENTRALITY_SCALE = 0.15
 #: The evidence weights (see the module docstring).
 WEIGHTS = {
     "bm25": 0.8,
@@ -371,8 +362,6 @@ def combine(
     for c in files.values():
         if _SUPPORT.search(c.path) and not {"frame", "path"} & set(c.by_kind):
             c.score *= SUPPORT_FACTOR
-        # central code is where more bugs are fixed: the fused answer's boost, gently (0 without a graph)
-        c.score *= boost(max(h.centrality for h, _ in c.segments.values()), CENTRALITY_SCALE)
         c.best, c.best_score = _best_segment(c)
     return sorted(files.values(), key=lambda c: (-c.score, c.repo, c.path))
 

@@ -403,34 +403,6 @@ def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None
     assert scores["tests/test_core.py"] == pytest.approx(0.8 * SUPPORT_FACTOR)  # ranked first by BM25, but a test
 
 
-def test_central_code_is_raised_gently_and_a_store_without_the_graph_ranks_as_before() -> None:
-    from fourfold.api import FusedHit
-    from fourfold.coordinator.fusion import boost
-    from fourfold.coordinator.localize import CENTRALITY_SCALE, combine, sub_searches
-    from fourfold.plugins.types import Hit
-
-    ev = extract(PYTHON_REPORT)
-    bm25 = next(s for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text"]) if s.kind == "bm25")
-
-    def answer(centrality: dict[str, float]) -> Answer:
-        hits = tuple(
-            FusedHit(Hit(p, "r", p, 1, 2, 1.0, "f", "function", centrality=centrality.get(p, 0.0)), 1.0)
-            for p in ("pkg/leaf.py", "pkg/core.py", "pkg/far.py")
-        )
-        return Answer("x", 1.0, "direct", "default", False, (), hits, len(hits), {}, "g", (), {})
-
-    flat = combine([(bm25, answer({}))], 1.0)
-    assert [c.path for c in flat] == ["pkg/leaf.py", "pkg/core.py", "pkg/far.py"]  # BM25's order
-    central = combine([(bm25, answer({"pkg/core.py": 400.0, "pkg/far.py": 400.0}))], 1.0)
-    # core.py is ranked 1 by BM25 (0.8 / 1.25 of leaf.py), a central file (scaled PageRank 400) lifts it past
-    assert [c.path for c in central] == ["pkg/core.py", "pkg/leaf.py", "pkg/far.py"]
-    score = {c.path: c.score for c in central}
-    assert score["pkg/core.py"] == pytest.approx(
-        {c.path: c.score for c in flat}["pkg/core.py"] * boost(400.0, CENTRALITY_SCALE)
-    )
-    assert boost(1e9, CENTRALITY_SCALE) <= 1.5  # never more than the fused answer's cap
-
-
 def test_module_names_of_a_report_raise_the_found_files_so_named() -> None:
     from fourfold.api import FusedHit
     from fourfold.coordinator.localize import MAX_MODULE_FILES, WEIGHTS, combine, sub_searches

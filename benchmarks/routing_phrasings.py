@@ -1306,9 +1306,6 @@ _MORE_TEMPLATES: dict[str, list[str]] = {
     ],
 }
 
-for _intent, _more in _MORE_TEMPLATES.items():
-    TEMPLATES[_intent].extend(_more)
-
 
 #: A third round, for the shapes the template split still missed (a template whose key word no other
 #: template had: "fan-in", "mirrors", "in charge of"): more words for the same intents. Written from the
@@ -1391,8 +1388,6 @@ _THIRD_TEMPLATES: dict[str, list[str]] = {
     ],
 }
 
-for _intent, _more in _THIRD_TEMPLATES.items():
-    TEMPLATES[_intent].extend(_more)
 
 #: A fourth round: how-to questions as typed into a web search box (a language or library name, then a
 #: terse task), which the earlier shapes, all full sentences, left to the definition and impact
@@ -1418,8 +1413,10 @@ _FOURTH_TEMPLATES: dict[str, list[str]] = {
     ],
 }
 
-for _intent, _more in _FOURTH_TEMPLATES.items():
-    TEMPLATES[_intent].extend(_more)
+# each round's templates after the rounds before (a template's id is its place in its intent's list)
+for _round in (_MORE_TEMPLATES, _THIRD_TEMPLATES, _FOURTH_TEMPLATES):
+    for _intent, _more in _round.items():
+        TEMPLATES[_intent].extend(_more)
 
 
 # --- generation ------------------------------------------------------------------------------------

@@ -81,3 +81,12 @@ def test_a_structural_shard_reads_its_signatures_from_many_threads(tmp_path: Pat
     assert files
     expected = [shard._read_signatures(f) for f in files]
     assert all(got == expected for got in _hammer(lambda: [shard._read_signatures(f) for f in files]))
+
+
+def test_graph_facts_parse_alike_from_many_threads() -> None:
+    """Each thread parses with its own tree-sitter parser (a shared one is not thread-safe)."""
+    from fourfold.plugins.graph import parse
+
+    sources = [p.read_bytes() for p in SOURCES]
+    expected = [parse._parse(s, "python") for s in sources]  # the parse itself, not the facts caches
+    assert all(got == expected for got in _hammer(lambda: [parse._parse(s, "python") for s in sources], rounds=3))

@@ -112,9 +112,18 @@ def supported(language: str) -> bool:
     return language in _LANGUAGES
 
 
-@functools.cache
+_local = threading.local()
+
+
 def _parser(language: str) -> Parser:
-    return get_parser(language)  # type: ignore[arg-type]
+    """A parser for ``language`` owned by the calling thread (tree-sitter parsers are not thread-safe)."""
+    parsers: dict[str, Parser] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = get_parser(language)  # type: ignore[arg-type]
+    return parser
 
 
 #: Facts of recently parsed files by content digest: a file's facts depend on its bytes only, so a

@@ -31,9 +31,10 @@ than ``MAX_MODULE_FILES`` are so named (``core``, ``util``: no evidence).
 Tests, documentation, vendored files, message catalogs and the project's records keep
 ``SUPPORT_FACTOR`` of their evidence unless a frame or path names them. Each file is answered
 once, with the segment that drew the most evidence (a frame's or a definition's counting double;
-a ranked list's value shared among the file's segments as they ranked it), and a class's method
-or function that drew some before the class; the notes say what evidence was used. Any evidence found gives an
-answer: the plan never answers with nothing when one of its searches found something. Weights
+a ranked list's value shared among the file's segments as they ranked it), a class's method or
+function that drew some before the class, any function or method that drew some before a variable,
+a constant, a field or lines outside every definition; the notes say what evidence was used. Any
+evidence found gives an answer: the plan never answers with nothing when one of its searches found something. Weights
 and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
 """
 
@@ -97,6 +98,8 @@ _SUPPORT = re.compile(
     r"|(?:^|/)(?:static|vendor|vendored|third_party|node_modules|dist|build)/"
     r"|(?:^|/)(?:CHANGES|CHANGELOG|HISTORY|NEWS|AUTHORS)[^/]*$|(?:^|/)[^/.]+$"
 )
+#: The kinds of segment a file is best answered with (see ``_best_segment``).
+_FUNCTIONS = frozenset({"function", "method"})
 #: The evidence weights (see the module docstring).
 WEIGHTS = {
     "bm25": 0.8,
@@ -268,25 +271,23 @@ def _credit_module_names(files: Mapping[tuple[str, str], Combined], names: Colle
 def _best_segment(c: Combined) -> tuple[Hit | None, float]:
     """The segment a file is answered with: the one that drew the most evidence (a definition or a
     frame counting double); a class's method or function that drew some is more precise than the
-    class (``bell`` named in the report, ``bell.eval`` matching its words: the answer is ``eval``)."""
+    class (``bell`` named in the report, ``bell.eval`` matching its words: the answer is ``eval``),
+    and any function or method that drew some is a better answer than a variable, a constant, a
+    field or lines outside every definition (a fix changes code that runs: function success@5
+    0.304 -> 0.348 on the dev issues, 0.250 -> 0.286 held out)."""
     if not c.segments:
         return None, -1.0
     ranked = sorted(c.segments.values(), key=lambda t: (-t[1], t[0].start_line))
     best, score = ranked[0]
+    if best.kind in _FUNCTIONS:
+        return best, score
     if best.kind == "class":
         inner = next(
-            (
-                t
-                for t in ranked
-                if t[0].kind in ("function", "method")
-                and best.start_line <= t[0].start_line
-                and t[0].end_line <= best.end_line
-            ),
-            None,
+            (t for t in ranked if t[0].kind in _FUNCTIONS and best.start_line <= t[0].start_line <= best.end_line), None
         )
         if inner is not None:
             return inner
-    return best, score
+    return next((t for t in ranked if t[0].kind in _FUNCTIONS), (best, score))
 
 
 def combine(

@@ -508,3 +508,11 @@ The eval of bell should know that the Bell numbers grow without bound.
     # without a method of its own that drew evidence, the class is the answer
     alone = {c.path: c for c in combine([(definition, answer(bell)), (subs["bm25"], answer(other, fibonacci))], 1.0)}
     assert alone[path].best == bell
+    # a fix changes code that runs: a function that drew less evidence is answered before a constant
+    # (or lines outside every definition) that drew more; a constant alone is still the answer
+    table = Hit("t", "r", path, 20, 40, 9.0, "_BELL_TABLE", "constant")
+    window = Hit("w", "r", path, 1, 19, 9.5, None, None)
+    ranked = {c.path: c for c in combine([(subs["bm25"], answer(window, table, helper))], 1.0)}
+    assert ranked[path].best == helper
+    only = {c.path: c for c in combine([(subs["bm25"], answer(table, window))], 1.0)}
+    assert only[path].best == table

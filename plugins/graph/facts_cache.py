@@ -29,7 +29,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-import zstandard
+from fourfold.plugins.codec import compress, decompress
 
 __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 
@@ -93,7 +93,7 @@ class FactsCache:
             return None
         try:
             data = row[0]
-            raw = zstandard.ZstdDecompressor().decompress(data) if data[:4] == _ZSTD_MAGIC else zlib.decompress(data)
+            raw = decompress(data) if data[:4] == _ZSTD_MAGIC else zlib.decompress(data)
             value = marshal.loads(raw)
         except Exception:  # noqa: BLE001 - a damaged or foreign entry is a miss, never a failure
             return None
@@ -103,7 +103,7 @@ class FactsCache:
         """Keep ``value`` (tuples of strings, numbers and None) under ``key``."""
         if not _plain(value):
             raise TypeError("a facts cache entry holds tuples, strings, numbers and None only")
-        data = zstandard.ZstdCompressor(level=_ZSTD_LEVEL).compress(marshal.dumps(value))  # one a thread
+        data = compress(marshal.dumps(value), _ZSTD_LEVEL)
         with self._lock:
             try:
                 self._conn.execute("INSERT OR IGNORE INTO facts VALUES (?, ?)", (key, data))

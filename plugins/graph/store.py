@@ -34,6 +34,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.errors import CorruptIndex
+from fourfold.plugins.codec import compress, decompress
 from fourfold.plugins.graph.centrality import degree, scaled_pagerank
 from fourfold.plugins.graph.resolve import CALL, EDGE_KINDS, IMPORT, INHERIT, REF, GraphData, sorted_lines
 
@@ -125,7 +126,7 @@ def save_graph(
     }
     # compressed: typeshed's node table is 3.2 MB of JSON, 0.75 MB so (decompressing it takes ~5 ms)
     encoded = json.dumps(meta, separators=(",", ":")).encode()
-    (shard_dir / NODES_FILE).write_bytes(zstandard.ZstdCompressor(level=3).compress(encoded))
+    (shard_dir / NODES_FILE).write_bytes(compress(encoded, 3))
     keys = sorted(data.edges)
     line_lists = [sorted_lines(data.edges[k][1]) for k in keys]
     line_ptr = np.zeros(len(keys) + 1, dtype=np.int64)
@@ -243,7 +244,7 @@ def load_graph(shard_dir: Path) -> Graph:
     try:
         packed = shard_dir / NODES_FILE
         if packed.is_file():
-            meta = json.loads(zstandard.ZstdDecompressor().decompress(packed.read_bytes()))
+            meta = json.loads(decompress(packed.read_bytes()))
         else:
             meta = json.loads((shard_dir / _PLAIN_NODES).read_text())
         with np.load(shard_dir / "edges.npz", allow_pickle=False) as arrays:

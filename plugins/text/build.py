@@ -54,6 +54,7 @@ import numpy as np
 import numpy.typing as npt
 import zstandard
 
+from fourfold.plugins import codec
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold, trigram_positions
 from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings, write_sparse_bytes
@@ -245,7 +246,7 @@ def build_shard(segments: Iterable[Segment], shard_dir: Path) -> BuildStats:
     shard_dir.mkdir(parents=True, exist_ok=True)
     tables = _ShardTables()
     content_path = shard_dir / "content.bin"
-    compressor = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+    compressor = codec.compressor(ZSTD_LEVEL)
     with content_path.open("wb") as out:
         for (repo, path), segs in sorted(_by_file(segments).items()):
             tables.add_file(repo, path, segs, out, compressor)

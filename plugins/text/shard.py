@@ -27,6 +27,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
+from fourfold.plugins.codec import decompress
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
@@ -444,7 +445,7 @@ class TextShard:
         return candidates
 
     def _block_bytes(self, b: int) -> bytes:
-        """The content of block ``b`` (a zstd decompressor per thread: they are not thread-safe).
+        """The content of block ``b`` (zstd contexts are per thread: ``fourfold.plugins.codec``).
 
         The last ``_RECENT_BLOCKS`` blocks each thread decompressed are kept, so verifying a block
         and then cutting its hits' snippets decompresses it once.
@@ -452,13 +453,12 @@ class TextShard:
         recent: OrderedDict[int, bytes] | None = getattr(self._local, "recent", None)
         if recent is None:
             recent = self._local.recent = OrderedDict()
-            self._local.zstd = zstandard.ZstdDecompressor()
         data = recent.get(b)
         if data is not None:
             recent.move_to_end(b)
             return data
         packed = self.content[self.content_offsets[b] : self.content_offsets[b + 1]]
-        data = self._local.zstd.decompress(packed) if packed else b""
+        data = decompress(packed) if packed else b""
         recent[b] = data
         if len(recent) > _RECENT_BLOCKS:
             recent.popitem(last=False)

@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import zstandard
+
+from fourfold.plugins.codec import compress, decompress
 
 __all__ = [
     "PostingLists",
@@ -190,7 +191,7 @@ def write_packed_strings(directory: Path, name: str, strings: list[str]) -> int:
     encoded = [s.encode("utf-8", "surrogatepass") for s in strings]
     lengths = np.array([len(b) for b in encoded], dtype="<u4")
     raw = np.array([len(encoded)], dtype="<u4").tobytes() + lengths.tobytes() + b"".join(encoded)
-    packed = zstandard.ZstdCompressor(level=_PACK_LEVEL).compress(raw)
+    packed = compress(raw, _PACK_LEVEL)
     (directory / f"{name}.zst").write_bytes(packed)
     return len(packed)
 
@@ -220,14 +221,14 @@ def write_arrays(path: Path, arrays: Mapping[str, npt.ArrayLike], sorted_: Colle
             parts[name] = narrowest(arr)
     buf = io.BytesIO()
     np.savez(buf, **parts)  # type: ignore[arg-type]
-    packed = zstandard.ZstdCompressor(level=_PACK_LEVEL).compress(buf.getvalue())
+    packed = compress(buf.getvalue(), _PACK_LEVEL)
     path.write_bytes(packed)
     return len(packed)
 
 
 def read_arrays(path: Path) -> dict[str, npt.NDArray[Any]]:
     """The arrays ``write_arrays`` wrote to ``path``, in memory."""
-    raw = zstandard.ZstdDecompressor().decompress(path.read_bytes())
+    raw = decompress(path.read_bytes())
     out: dict[str, npt.NDArray[Any]] = {}
     with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
         for key in npz.files:
@@ -253,7 +254,7 @@ class StringTable:
     @classmethod
     def load_packed(cls, directory: Path, name: str) -> StringTable:
         """A table written by ``write_packed_strings``."""
-        raw = zstandard.ZstdDecompressor().decompress((directory / f"{name}.zst").read_bytes())
+        raw = decompress((directory / f"{name}.zst").read_bytes())
         n = int(np.frombuffer(raw, dtype="<u4", count=1)[0]) if raw else 0
         lengths = np.frombuffer(raw, dtype="<u4", count=n, offset=4)
         offsets = np.zeros(n + 1, dtype=np.int64)

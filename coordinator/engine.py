@@ -465,7 +465,7 @@ class Engine:
         profile.update({m: float(w) for m, w in p.weights.items()})
 
         def planned(strategy: str, weights: Mapping[str, float]) -> Plan:
-            return Plan(intent, confidence, rule, strategy, dict(weights), preset, hedged and strategy == "fused")
+            return Plan(intent, confidence, rule, strategy, dict(weights), preset, hedged)
 
         if p.modalities:
             weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}

@@ -198,10 +198,14 @@ def _is_code(query: str) -> bool:
 def _identifier_rule(query: str) -> Classification | None:
     if _LONE_IDENTIFIER.match(query) and _CAMEL_OR_SNAKE.search(query.strip()):
         return Classification("find_definition", 0.80, "lone-identifier")
-    for m in _INNER_IDENTIFIER.finditer(query):
-        if _CAMEL_OR_SNAKE.search(m.group(0)):
-            return Classification("find_definition", 0.60, "inner-identifier")
+    if _has_shaped_identifier(query):
+        return Classification("find_definition", 0.60, "inner-identifier")
     return None
+
+
+def _has_shaped_identifier(query: str) -> bool:
+    """Whether ``query`` holds a name with an identifier's shape (camelCase, snake_case, dotted...)."""
+    return any(_CAMEL_OR_SNAKE.search(m.group(0)) for m in _INNER_IDENTIFIER.finditer(query))
 
 
 #: Marks of code inside a sentence: quoted or backticked text, a call ``f()``, ``a::b``, ``A#m``, ``->``,
@@ -219,10 +223,7 @@ def names_code(query: str) -> bool:
     after the first. "python change encoding stdout" and "how does the code call all callbacks"
     name nothing; "who calls retry" names ``retry`` only to a reader who knows the code (the
     index's evidence decides a lone word, ``identifier.py``)."""
-    for m in _INNER_IDENTIFIER.finditer(query):
-        if _CAMEL_OR_SNAKE.search(m.group(0)):
-            return True
-    return bool(_CODE_MARK.search(query) or _CAPITALISED.search(query.strip()))
+    return _has_shaped_identifier(query) or bool(_CODE_MARK.search(query) or _CAPITALISED.search(query.strip()))
 
 
 _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")

@@ -7,6 +7,8 @@ SUITE is what ``shared/eval/swebench_dev.py OUT`` writes (``OUT/suites/swebench-
 its own repository, in process (the engine and its shards, no server), three ways, interleaved:
 
 * ``localize``: as classified now (a pasted report is the localize intent);
+* ``lexical``: the localize plan over text and structural only (on a store with embeddings, what
+  the semantic evidence adds; on one without, the same as ``localize``);
 * ``before``: as classified before the localize intent (``options["localize"]="off"``): the issue
   text goes down whatever path its quotes, error names or identifiers chose;
 * ``text-bm25``: the text modality's BM25 over the whole issue, one hit per file (the anchor).
@@ -38,12 +40,16 @@ from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.intent import classify
 from fourfold.index.store import IndexStore
 
-VARIANTS = ("localize", "before", "text-bm25")
+VARIANTS = ("localize", "lexical", "before", "text-bm25")
 
 
 def params_for(variant: str, query: str, repo: str, k: int) -> SearchParams:
     if variant == "localize":
         return SearchParams(query=query[:10_000], k=k, repos=(repo,))
+    if variant == "lexical":  # the same plan without the semantic evidence: what the embeddings add
+        return SearchParams(
+            query=query[:10_000], k=k, repos=(repo,), intent="localize", modalities=("text", "structural")
+        )
     if variant == "before":
         return SearchParams(query=query[:10_000], k=k, repos=(repo,), options={"localize": "off"})
     return SearchParams(

@@ -14,32 +14,26 @@ these helpers keep one per thread instead.
 
 from __future__ import annotations
 
-import threading
-
 import zstandard
+
+from fourfold.plugins.per_thread import PerThread
 
 __all__ = ["compress", "compressor", "decompress", "decompressor"]
 
-_local = threading.local()
+_compressors: PerThread[int, zstandard.ZstdCompressor] = PerThread(
+    lambda level: zstandard.ZstdCompressor(level=level, write_content_size=True, write_checksum=False)
+)
+_decompressors: PerThread[None, zstandard.ZstdDecompressor] = PerThread(lambda _: zstandard.ZstdDecompressor())
 
 
 def compressor(level: int) -> zstandard.ZstdCompressor:
     """This thread's compression context for ``level`` (the frame records the content size, no checksum)."""
-    kept: dict[int, zstandard.ZstdCompressor] | None = getattr(_local, "compressors", None)
-    if kept is None:
-        kept = _local.compressors = {}
-    found = kept.get(level)
-    if found is None:
-        found = kept[level] = zstandard.ZstdCompressor(level=level, write_content_size=True, write_checksum=False)
-    return found
+    return _compressors.get(level)
 
 
 def decompressor() -> zstandard.ZstdDecompressor:
     """This thread's decompression context."""
-    found: zstandard.ZstdDecompressor | None = getattr(_local, "decompressor", None)
-    if found is None:
-        found = _local.decompressor = zstandard.ZstdDecompressor()
-    return found
+    return _decompressors.get(None)
 
 
 def compress(data: bytes, level: int) -> bytes:

@@ -90,3 +90,16 @@ def test_graph_facts_parse_alike_from_many_threads() -> None:
     sources = [p.read_bytes() for p in SOURCES]
     expected = [parse._parse(s, "python") for s in sources]  # the parse itself, not the facts caches
     assert all(got == expected for got in _hammer(lambda: [parse._parse(s, "python") for s in sources], rounds=3))
+
+
+def test_per_thread_objects_are_made_once_per_thread_and_key() -> None:
+    from fourfold.plugins.per_thread import PerThread
+
+    made: list[tuple[int, str]] = []
+    kept: PerThread[str, object] = PerThread(lambda key: made.append((threading.get_ident(), key)) or object())
+    here = kept.get("a")
+    assert kept.get("a") is here and kept.get("b") is not here
+    with ThreadPoolExecutor(1) as pool:
+        there = pool.submit(kept.get, "a").result()
+    assert there is not here
+    assert len(made) == 3 and len({ident for ident, _ in made}) == 2

@@ -28,6 +28,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
 from fourfold.plugins.graph.facts_cache import FactsCache
+from fourfold.plugins.per_thread import PerThread
 
 __all__ = [
     "UNKNOWN",
@@ -112,18 +113,9 @@ def supported(language: str) -> bool:
     return language in _LANGUAGES
 
 
-_local = threading.local()
-
-
-def _parser(language: str) -> Parser:
-    """A parser for ``language`` owned by the calling thread (tree-sitter parsers are not thread-safe)."""
-    parsers: dict[str, Parser] | None = getattr(_local, "parsers", None)
-    if parsers is None:
-        parsers = _local.parsers = {}
-    parser = parsers.get(language)
-    if parser is None:
-        parser = parsers[language] = get_parser(language)  # type: ignore[arg-type]
-    return parser
+#: A parser per language owned by the calling thread (tree-sitter parsers are not thread-safe).
+_parsers: PerThread[str, Parser] = PerThread(lambda language: get_parser(language))  # type: ignore[arg-type]
+_parser = _parsers.get
 
 
 #: Facts of recently parsed files by content digest: a file's facts depend on its bytes only, so a

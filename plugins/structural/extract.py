@@ -25,7 +25,6 @@ neither works come back ``supported=False``.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -33,6 +32,7 @@ from importlib import resources
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from fourfold.plugins.per_thread import PerThread
 from fourfold.plugins.types import Definition, Extraction
 
 __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported", "parse"]
@@ -160,9 +160,6 @@ class _Item:
     enclosing: _Item | None = None
 
 
-_local = threading.local()
-
-
 def is_supported(language: str) -> bool:
     """Whether ``language`` has a dedicated query or a usable generic fallback."""
     return _grammar(language) is not None
@@ -178,7 +175,7 @@ def extract(source: bytes, language: str) -> Extraction:
     grammar = _grammar(language)
     if grammar is None:
         return Extraction(definitions=(), parse_errors=0, supported=False)
-    root = _parser(language, grammar.language).parse(source).root_node
+    root = _parsers.get(language).parse(source).root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""
     definitions = _nest(items, package, source)
@@ -192,7 +189,7 @@ def parse(source: bytes, language: str) -> Tree | None:
     from the extractor's.
     """
     grammar = _grammar(language)
-    return None if grammar is None else _parser(language, grammar.language).parse(source)
+    return None if grammar is None else _parsers.get(language).parse(source)
 
 
 # --- grammars, parsers, queries -----------------------------------------------------------------
@@ -247,15 +244,14 @@ def _generic_kinds(lang: Language) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(found.items()))
 
 
-def _parser(language: str, lang: Language) -> Parser:
-    """A parser for ``language`` owned by the calling thread (parsers are not thread-safe)."""
-    parsers: dict[str, Parser] | None = getattr(_local, "parsers", None)
-    if parsers is None:
-        parsers = _local.parsers = {}
-    parser = parsers.get(language)
-    if parser is None:
-        parser = parsers[language] = Parser(lang)
-    return parser
+def _new_parser(language: str) -> Parser:
+    grammar = _grammar(language)
+    assert grammar is not None  # asked only for a language whose grammar loaded
+    return Parser(grammar.language)
+
+
+#: A parser per language owned by the calling thread (parsers are not thread-safe).
+_parsers: PerThread[str, Parser] = PerThread(_new_parser)
 
 
 # --- collecting matches -------------------------------------------------------------------------

@@ -74,6 +74,11 @@ _PROMPT = re.compile(r"^\s*(?:>>> |In \[\d+\]: )\S", re.MULTILINE)  # a pasted i
 _TRACEBACK_HEAD = re.compile(r"^\s*Traceback \(most recent call last\)", re.MULTILINE)
 _WORD = re.compile(r"(?<![\w/.-])[a-z][a-z0-9_]{3,}(?![\w/])")  # napoleon, autodoc, expand_modules
 _DOTTED = re.compile(r"[a-z_]+(?:\.[a-z_]+)+")
+#: a heading of a report: markdown's ``### Title``, a line in bold (``**Environment info**``) and
+#: the summary of a collapsed block (``<details><summary>Output of xr.show_versions()</summary>``)
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.*?)|\*\*([^*\n]+)\*\*:?|.*<summary>(.*?)</summary>.*)\s*$")
+#: ... one that introduces the reporter's setup (issue templates ask for it: versions, platform)
+_SETUP_HEADING = re.compile(r"environment|(?<![a-z])versions?\b|\bplatform\b|system info|installed", re.IGNORECASE)
 
 #: Names too common to say anything about where a bug lives: language keywords, builtins, the
 #: usual import aliases, and words of a report's boilerplate.
@@ -194,6 +199,30 @@ def _module_names(text: str, title: str) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def without_setup(text: str) -> str:
+    """``text`` less the sections that describe the reporter's setup (``**Environment info**``,
+    ``### Pylint version``, ``<summary>Output of xr.show_versions()</summary>``): from such a
+    heading to the next heading or the end of the collapsed block. Their words (``python``,
+    ``show_versions``, ``numpy: 1.18.5``) name the environment, never where the bug is, and a
+    project's version-printing module would rank on them."""
+    out: list[str] = []
+    skipping = fenced = False
+    for line in text.split("\n"):
+        heading = None if fenced else _HEADING.match(line)  # a ``# comment`` in a code block is code
+        if line.lstrip().startswith("```") and line.count("```") % 2:
+            fenced = not fenced
+        if heading:
+            title = next(g for g in heading.groups() if g is not None)
+            # a short title: a bold sentence that says "platform" is prose, not a template's heading
+            skipping = len(title.split()) <= 6 and bool(_SETUP_HEADING.search(title))
+        elif skipping and line.strip().lower() == "</details>":
+            skipping = False
+            continue
+        if not skipping:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _useful(name: str) -> bool:
     last = name.rsplit(".", 1)[-1]
     return len(last) >= 3 and last not in _COMMON and name not in _COMMON and not last.isdigit()
@@ -202,7 +231,9 @@ def _useful(name: str) -> bool:
 def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
     """The evidence in the first ``limit`` characters of ``text``."""
     total = len(text)
-    text = text[:limit].replace("\r\n", "\n")
+    text = text[:limit]
+    analysed = len(text)
+    text = without_setup(text.replace("\r\n", "\n"))
     frames = _frames(text)
     frame_paths = {f.path for f in frames}
     without_urls = _URL.sub(" ", text)
@@ -289,7 +320,7 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
         messages=tuple(messages),
         title=title,
         prose=text,
-        analysed_chars=len(text),
+        analysed_chars=analysed,
         total_chars=total,
         module_names=_module_names(text, title),
     )

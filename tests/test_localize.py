@@ -142,6 +142,61 @@ def test_a_tools_messages_at_file_line_locations_are_messages_without_their_labe
     assert plain.messages == ()
 
 
+SETUP_REPORT = """DataSet.update causes chunked dask DataArray to evaluate eagerly
+**What happened**:
+Used `DataSet.update` to update a chunked dask DataArray.
+
+```python
+ds.update(update_dict)  # check the version of dask below
+```
+
+**Environment**:
+
+<details><summary>Output of <tt>xr.show_versions()</tt></summary>
+
+```
+python: 3.8.3 (default, Jul  2 2020, 11:26:31)
+numpy: 1.18.5
+dask: 2.20.0
+```
+
+</details>
+Dataset constructor with DataArray triggers computation
+
+### Pylint version
+
+```shell
+pylint 2.14.4
+astroid 2.11.7
+```
+
+### Expected behavior
+The array stays `chunked` as in `Variable.chunk`.
+"""
+
+
+def test_the_reporters_setup_is_no_evidence() -> None:
+    from fourfold.coordinator.evidence import without_setup
+
+    ev = extract(SETUP_REPORT)
+    # the environment sections go, from their heading to the next heading or the collapsed block's end
+    for gone in ("show_versions", "numpy: 1.18.5", "astroid 2.11.7", "Environment", "Pylint version"):
+        assert gone not in ev.prose
+    names = {i.name for i in ev.identifiers}
+    assert "show_versions" not in names and "update" in names and "chunk" in names
+    # what follows them is kept: a second report after the block, the next section, and code whose
+    # comment says "version" (a ``# comment`` in a code block is no heading)
+    for kept in ("Dataset constructor with DataArray", "### Expected behavior", "# check the version of dask"):
+        assert kept in ev.prose
+    assert not ev.truncated  # the sections removed are still counted as read
+    crlf = extract(SETUP_REPORT.replace("\n", "\r\n"))  # as a browser's form sends it
+    assert crlf.prose == ev.prose and not crlf.truncated and "read the first" not in crlf.summary()
+    plain = "Conversion of units fails\n### Type conversion\nunits.convert(x) raises\n"
+    assert without_setup(plain) == plain  # "conversion" is no "version"
+    bold = "**It only fails on the Windows platform when the path has spaces**\nopen_path('a b') raises\n"
+    assert without_setup(bold) == bold  # a sentence in bold is prose, not a template's heading
+
+
 def test_a_long_report_is_read_up_to_the_cap_and_says_so() -> None:
     ev = extract("Crash in parse_config\n" + "the parser fails on this input\n" * 1000, limit=500)
     assert ev.truncated and ev.analysed_chars == 500

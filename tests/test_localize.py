@@ -427,7 +427,7 @@ class FusedHitStub:
 
 def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None:
     from fourfold.api import FusedHit
-    from fourfold.coordinator.localize import SUPPORT_FACTOR, combine, sub_searches
+    from fourfold.coordinator.localize import RECORD_FACTOR, SUPPORT_FACTOR, combine, sub_searches
     from fourfold.plugins.types import Hit
 
     ev = extract(PYTHON_REPORT)
@@ -456,6 +456,10 @@ def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None
     scores = {c.path: c.score for c in ranked}
     assert [c.path for c in ranked] == ["pkg/other.py", "pkg/core.py", "tests/test_core.py"]
     assert scores["tests/test_core.py"] == pytest.approx(0.8 * SUPPORT_FACTOR)  # ranked first by BM25, but a test
+    # a changelog repeats the report's words, and is no code at all: it keeps less than a test
+    records = combine([(subs["bm25"], answer("CHANGES", "docs/usage.rst", "tests/test_core.py", "pkg/core.py"))], 1.0)
+    assert [c.path for c in records] == ["pkg/core.py", "tests/test_core.py", "CHANGES", "docs/usage.rst"]
+    assert records[2].score == pytest.approx(0.8 * RECORD_FACTOR)
 
 
 def test_module_names_of_a_report_raise_the_found_files_so_named() -> None:

@@ -3,7 +3,7 @@
 Usage:  python benchmarks/swebench_functions.py SUITE.jsonl OUT.json NAME=GIT_DIR [NAME=GIT_DIR ...]
 
 SUITE is what ``shared/eval/swebench_dev.py`` writes; each NAME (``sympy``, ``sphinx``, ``pylint``,
-``xarray``, ``seaborn``) names a clone of that project with its full history. An issue id
+``xarray``, ``seaborn``, ``astropy``) names a clone of that project with its full history. An issue id
 (``sphinx-doc__sphinx-8506``) ends in its pull request's number; the fix is the commit whose subject
 says so (``Merge pull request #8506 ...`` or a squashed ``... (#8506)``), diffed against its first
 parent. In each file the suite labels, the functions (every ``def`` around the line, a nested one's

@@ -32,6 +32,8 @@ __all__ = [
     "Identifier",
     "extract",
     "report_signals",
+    "without_code",
+    "without_setup",
 ]
 
 #: A report is read up to this many characters (the rest is noted as not analysed): the text
@@ -221,6 +223,17 @@ def without_setup(text: str) -> str:
         if not skipping:
             out.append(line)
     return "\n".join(out)
+
+
+#: a line of a pasted interactive session, input or output (``>>> x``, ``... y``, ``In [3]: z``, ``Out[3]: 1``)
+_SESSION_LINE = re.compile(r"^(?:>>> |\.\.\. |In \[\d+\]: |Out\[\d+\]: ).*$", re.MULTILINE)
+
+
+def without_code(text: str) -> str:
+    """``text`` less its fenced code blocks and the lines of pasted interactive sessions: what a
+    report says in words (the part a sentence embedding reads best; the code is the lexical
+    searches' business, and it would fill the embedding model's short window)."""
+    return _SESSION_LINE.sub(" ", _FENCE.sub(" ", text))
 
 
 def _useful(name: str) -> bool:

@@ -10,7 +10,8 @@ evidence                   how it is asked                                      
 =========================  =====================================================  ==========
 the prose                  text BM25 over the report (the first 8,000 chars)       base
 the title                  text BM25 over the title and the top identifiers        base
-the prose, by meaning      semantic (where the store has it)                       base
+the title, by meaning      semantic over the title (where the store has it)        base
+the words, by meaning      semantic over the title and prose, code left out        base
 an identifier              structural definition of the name                       strong
 an error message           text literal of its longest fixed fragment              strong
 a frame or a path          text BM25 within that path (does the file exist?)       strongest
@@ -50,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from fourfold.api import Answer, FusedHit, ModalityRank, SearchParams
-from fourfold.coordinator.evidence import ANALYSED_CHARS, Evidence, extract
+from fourfold.coordinator.evidence import ANALYSED_CHARS, Evidence, extract, without_code
 from fourfold.coordinator.notes import tidy_notes
 from fourfold.errors import FourfoldError
 from fourfold.plugins.types import Hit
@@ -250,8 +251,12 @@ def sub_searches(ev: Evidence, p: SearchParams, modalities: Sequence[str]) -> li
                 ident.salience,
             )
     if "semantic" in modalities:
-        query = "\n".join([ev.title, ev.prose[:1_500]])
-        ask("semantic", "semantic over the report", query, "understand_code", "semantic", RANKED_DEPTH)
+        # the model reads a short window (256 tokens): the title alone, and the title with the
+        # report's words, its code left out (which a report's first 1,500 characters are mostly)
+        if ev.title.strip():
+            ask("semantic", "semantic over the title", ev.title, "understand_code", "semantic", RANKED_DEPTH)
+        words = "\n".join([ev.title, without_code(ev.prose)[:1_500]])
+        ask("semantic", "semantic over the report's words", words, "understand_code", "semantic", RANKED_DEPTH)
     return out
 
 

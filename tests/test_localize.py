@@ -175,6 +175,19 @@ The array stays `chunked` as in `Variable.chunk`.
 """
 
 
+def test_a_reports_words_are_its_text_less_code_blocks_and_sessions() -> None:
+    from fourfold.coordinator.evidence import without_code
+
+    report = (
+        "expand fails\nIt hangs on:\n```python\nexpand(x)\n```\n"
+        ">>> simplify(e)\n... more\nIn [2]: e.subs(x, 1)\nOut[2]: 0\nsee `subs`.\n"
+    )
+    words = without_code(report)
+    for gone in ("expand(x)", "simplify(e)", "more", "e.subs(x, 1)", "Out[2]"):
+        assert gone not in words
+    assert "It hangs on:" in words and "see `subs`." in words and words.startswith("expand fails\n")
+
+
 def test_the_reporters_setup_is_no_evidence() -> None:
     from fourfold.coordinator.evidence import without_setup
 
@@ -432,7 +445,14 @@ def test_the_plan_asks_what_the_store_has_and_weighs_evidence_per_file() -> None
 
     ev = extract(PYTHON_REPORT)
     kinds = [s.kind for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["text", "structural", "semantic"])]
-    assert kinds.count("bm25") == kinds.count("title") == kinds.count("semantic") == 1
+    assert kinds.count("bm25") == kinds.count("title") == 1
+    # semantic reads a short window: the title alone, and the title with the report's words (no code)
+    semantic = [s for s in sub_searches(ev, SearchParams(PYTHON_REPORT), ["semantic"])]
+    assert [s.label for s in semantic] == ["semantic over the title", "semantic over the report's words"]
+    assert semantic[0].params.query == ev.title
+    assert "xr.DataArray([0, 0]" not in semantic[1].params.query  # the fenced snippet is left out
+    assert "the attributes are dropped" in semantic[1].params.query
+    assert semantic[1].params.query.startswith(ev.title + "\n")
     assert kinds.count("frame") == 2 and kinds.count("literal") == 1 and kinds.count("definition") >= 3
     only_structural = sub_searches(ev, SearchParams(PYTHON_REPORT), ["structural", "graph"])
     assert {s.kind for s in only_structural} == {"definition"}

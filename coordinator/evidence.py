@@ -130,6 +130,8 @@ class Evidence:
     analysed_chars: int
     total_chars: int
     module_names: tuple[str, ...] = ()
+    #: lines of the reporter's setup sections left out (``without_setup``)
+    setup_lines: int = 0
 
     @property
     def truncated(self) -> bool:
@@ -145,7 +147,8 @@ class Evidence:
             f"{len(self.messages)} error message(s)",
         ]
         read = f"; read the first {self.analysed_chars:,} of {self.total_chars:,} characters" if self.truncated else ""
-        return "localize: evidence " + ", ".join(parts) + read
+        setup = f"; left out {self.setup_lines} line(s) of the reporter's setup" if self.setup_lines else ""
+        return "localize: evidence " + ", ".join(parts) + read + setup
 
 
 def _frames(text: str) -> list[Frame]:
@@ -246,7 +249,10 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
     total = len(text)
     text = text[:limit]
     analysed = len(text)
-    text = without_setup(text.replace("\r\n", "\n"))
+    text = text.replace("\r\n", "\n")
+    setup_lines = text.count("\n")
+    text = without_setup(text)
+    setup_lines -= text.count("\n")
     frames = _frames(text)
     frame_paths = {f.path for f in frames}
     without_urls = _URL.sub(" ", text)
@@ -336,6 +342,7 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
         analysed_chars=analysed,
         total_chars=total,
         module_names=_module_names(text, title),
+        setup_lines=setup_lines,
     )
 
 

@@ -202,6 +202,8 @@ def test_the_reporters_setup_is_no_evidence() -> None:
     for kept in ("Dataset constructor with DataArray", "### Expected behavior", "# check the version of dask"):
         assert kept in ev.prose
     assert not ev.truncated  # the sections removed are still counted as read
+    # ... and the notes say so: the 11 lines of the environment section, the 7 of the version section
+    assert ev.setup_lines == 18 and "left out 18 line(s) of the reporter's setup" in ev.summary()
     crlf = extract(SETUP_REPORT.replace("\n", "\r\n"))  # as a browser's form sends it
     assert crlf.prose == ev.prose and not crlf.truncated and "read the first" not in crlf.summary()
     plain = "Conversion of units fails\n### Type conversion\nunits.convert(x) raises\n"

@@ -4,6 +4,7 @@ that no rule and no training template spells (written here, not generated)."""
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
 import sys
 import time
@@ -169,7 +170,7 @@ def _benchmarks() -> tuple[object, object, object]:
 
 
 #: The held-out sets of ``benchmarks/routing.py``, each with its own templates and slot fillers.
-HELD_OUT_SETS = ("routing_heldout", "routing_blind")
+HELD_OUT_SETS = ("routing_heldout", "routing_blind", "routing_fresh")
 
 
 def _held_out(name: str) -> object:
@@ -234,10 +235,17 @@ def test_no_held_out_slot_filler_is_trained_on(name: str) -> None:
     assert not [(h, t) for h in prose for t in training if h in t or (" " in t and t in h)]
 
 
-def test_the_two_held_out_sets_share_no_template() -> None:
-    first, second = (_held_out(name).HELDOUT_TEMPLATES for name in HELD_OUT_SETS)  # type: ignore[attr-defined]
+@pytest.mark.parametrize(("one", "other"), list(itertools.combinations(HELD_OUT_SETS, 2)))
+def test_no_two_held_out_sets_share_a_template(one: str, other: str) -> None:
+    first, second = (_held_out(name).HELDOUT_TEMPLATES for name in (one, other))  # type: ignore[attr-defined]
     for intent in first:
         assert not {_spelling(t) for t in first[intent]} & {_spelling(t) for t in second[intent]}, intent
+
+
+@pytest.mark.parametrize(("one", "other"), list(itertools.combinations(HELD_OUT_SETS, 2)))
+def test_no_two_held_out_sets_share_a_slot_filler(one: str, other: str) -> None:
+    """Each set's fillers come from its own domains: a filler shared between two sets is not new to either."""
+    assert not _held_out(one).fillers() & _held_out(other).fillers()  # type: ignore[attr-defined]
 
 
 @pytest.mark.slow

@@ -37,7 +37,8 @@ a ranked list's value shared among the file's segments as they ranked it), a cla
 function that drew some before the class, any function or method that drew some before a variable,
 a constant, a field or lines outside every definition; the notes say what evidence was used. Any
 evidence found gives an answer: the plan never answers with nothing when one of its searches found something. Weights
-and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others (``docs/quality.md``).
+and factors were chosen on 47 SWE-bench Lite issues and checked on 29 others, and on 36 more once
+(``docs/quality.md``).
 """
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ class Evidence:
     analysed_chars: int
     total_chars: int
     module_names: tuple[str, ...] = ()
-    #: lines of the reporter's setup sections left out (``without_setup``)
+    #: non-blank lines of the reporter's setup sections left out (``without_setup``)
     setup_lines: int = 0
 
     @property
@@ -239,6 +239,10 @@ def without_code(text: str) -> str:
     return _SESSION_LINE.sub(" ", _FENCE.sub(" ", text))
 
 
+def _non_blank_lines(text: str) -> int:
+    return sum(1 for line in text.split("\n") if line.strip())
+
+
 def _useful(name: str) -> bool:
     last = name.rsplit(".", 1)[-1]
     return len(last) >= 3 and last not in _COMMON and name not in _COMMON and not last.isdigit()
@@ -250,9 +254,9 @@ def extract(text: str, limit: int = ANALYSED_CHARS) -> Evidence:
     text = text[:limit]
     analysed = len(text)
     text = text.replace("\r\n", "\n")
-    setup_lines = text.count("\n")
+    setup_lines = _non_blank_lines(text)
     text = without_setup(text)
-    setup_lines -= text.count("\n")
+    setup_lines -= _non_blank_lines(text)
     frames = _frames(text)
     frame_paths = {f.path for f in frames}
     without_urls = _URL.sub(" ", text)

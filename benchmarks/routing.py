@@ -12,11 +12,12 @@ the model consulted (``classify``'s policy), plus the precision of the model whe
 enough for the direct path. Then the shipped model is trained on every template and written to
 ``coordinator/intent_model.npz``; the table and settings go to ``bench-results/routing.json``.
 
-Three more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
+Four more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
-training templates' second round, before the model trained on it was measured) and
-``routing_fresh.py`` (written after the shipped model, never tuned on), each with its own slot
-fillers. ``--held-out-only`` asks them of the shipped model without training anything.
+training templates' second round, before the model trained on it was measured),
+``routing_fresh.py`` (written after the shipped model, never tuned on) and ``routing_fifth.py``
+(written before the routing policy change it judges, never measured while written), each with its
+own slot fillers. ``--held-out-only`` asks them of the shipped model without training anything.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import routing_blind
+import routing_fifth
 import routing_fresh
 import routing_heldout
 from routing_phrasings import INTENTS, NAMES_FILE, Phrasing, fold_of, frozen_names, generate, names_from_source
@@ -162,13 +164,14 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     "heldout": routing_heldout.generate_heldout,
     "blind": routing_blind.generate_heldout,
     "fresh": routing_fresh.generate_heldout,
+    "fifth": routing_fifth.generate_heldout,
 }
 
 
 def heldout(model: IntentModel, phrasings: list[Phrasing]) -> dict[str, object]:
-    """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``) asked of
-    ``model`` (trained on every training template): rules alone, model alone, and the two combined as
-    ``classify`` does."""
+    """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
+    ``routing_fifth.py``) asked of ``model`` (trained on every training template): rules alone, model
+    alone, and the two combined as ``classify`` does."""
     rules: list[tuple[str, str]] = []
     alone: list[tuple[str, str]] = []
     combined: list[tuple[str, str]] = []
@@ -291,7 +294,7 @@ def main() -> None:
         return
     if args.refresh_names:
         # a held-out slot filler is never trained on
-        held = routing_heldout.fillers() | routing_blind.fillers() | routing_fresh.fillers()
+        held = routing_heldout.fillers() | routing_blind.fillers() | routing_fresh.fillers() | routing_fifth.fillers()
         names = [n for n in names_from_source(ROOT) if n not in held]
         NAMES_FILE.write_text("\n".join(names) + "\n", encoding="utf-8")
     phrasings = list(generate(frozen_names(), per_template=args.per_template))

@@ -14,10 +14,7 @@ both). ``benchmarks/routing.py`` reports it beside the other held-out sets.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
-from routing_phrasings import Phrasing
+from held_out_slots import Slots, held_out_set
 
 __all__ = ["HELDOUT_TEMPLATES", "fillers", "generate_heldout"]
 
@@ -223,58 +220,6 @@ HELDOUT_TEMPLATES: dict[str, list[str]] = {
 }
 
 
-def fillers() -> frozenset[str]:
-    """Every value a slot here can take: none may be a training filler (``test_intent_model``)."""
-    lists = (
-        _NAMES,
-        _TYPES,
-        _ERRORS,
-        _MESSAGES,
-        _ERROR_CODES,
-        _PATHS,
-        _TOPICS,
-        _TASKS,
-        _EVENTS,
-        _SNIPPETS,
-        _BODIES,
-        _CODE_LINES,
-    )
-    return frozenset(value for values in lists for value in values)
-
-
-def _fill(rng: random.Random, template: str) -> str:
-    fn = rng.choice(_NAMES)
-    t = rng.choice(_TYPES)
-    msg = rng.choice(_MESSAGES)
-    values = {
-        "fn": fn,
-        "Fn": fn[:1].upper() + fn[1:],
-        "T": t,
-        "qual": f"{t}.{fn}",
-        "path": rng.choice(_PATHS),
-        "err": rng.choice(_ERRORS),
-        "msg": msg,
-        "Msg": msg[:1].upper() + msg[1:],
-        "ecode": rng.choice(_ERROR_CODES),
-        "code": rng.choice(_CODE_LINES),
-        "snippet": rng.choice(_SNIPPETS),
-        "body": rng.choice(_BODIES),
-        "topic": rng.choice(_TOPICS),
-        "task": rng.choice(_TASKS),
-        "event": rng.choice(_EVENTS),
-        "n": f"{rng.randrange(0, 60):02d}",
-    }
-    return template.format(**values)
-
-
-def generate_heldout(per_template: int = 20, seed: int = 29) -> Iterator[Phrasing]:
-    """``per_template`` filled phrasings of every template (distinct, deterministic), as typed."""
-    rng = random.Random(seed)
-    for intent, templates in HELDOUT_TEMPLATES.items():
-        for number, template in enumerate(templates):
-            seen: set[str] = set()
-            for _ in range(per_template * 3):
-                text = _fill(rng, template)
-                if text not in seen and len(seen) < per_template:
-                    seen.add(text)
-                    yield Phrasing(text, intent, f"fresh-{intent}/{number}")
+#: ``fillers()``: every value a slot here can take (none may be a training filler, ``test_intent_model``);
+#: ``generate_heldout(per_template=20)``: each template's phrasings, distinct and deterministic, as typed
+fillers, generate_heldout = held_out_set(HELDOUT_TEMPLATES, Slots.of(globals()), "fresh", seed=29)

@@ -160,11 +160,9 @@ def evaluate(phrasings: list[Phrasing], folds: int) -> dict[str, object]:
 
 
 #: The held-out sets asked of the shipped model, by name: each a list of phrasings of its own templates.
+_HELD_OUT_MODULES = {"heldout": routing_heldout, "blind": routing_blind, "fresh": routing_fresh, "fifth": routing_fifth}
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
-    "heldout": routing_heldout.generate_heldout,
-    "blind": routing_blind.generate_heldout,
-    "fresh": routing_fresh.generate_heldout,
-    "fifth": routing_fifth.generate_heldout,
+    name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
 }
 
 
@@ -293,8 +291,7 @@ def main() -> None:
         print(f"wrote {args.out}")
         return
     if args.refresh_names:
-        # a held-out slot filler is never trained on
-        held = routing_heldout.fillers() | routing_blind.fillers() | routing_fresh.fillers() | routing_fifth.fillers()
+        held = frozenset().union(*(m.fillers() for m in _HELD_OUT_MODULES.values()))  # never trained on
         names = [n for n in names_from_source(ROOT) if n not in held]
         NAMES_FILE.write_text("\n".join(names) + "\n", encoding="utf-8")
     phrasings = list(generate(frozen_names(), per_template=args.per_template))

@@ -1,5 +1,5 @@
 """An experiment, not shipped: the learned routing layer with a second head over the local model's
-sentence vectors, asked of the three held-out sets.
+sentence vectors, asked of the held-out sets.
 
     PYTHONPATH=$PWD python benchmarks/routing_vectors.py [--folds 5] [--out bench-results/routing-vectors.json]
 

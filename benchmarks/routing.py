@@ -12,12 +12,14 @@ the model consulted (``classify``'s policy), plus the precision of the model whe
 enough for the direct path. Then the shipped model is trained on every template and written to
 ``coordinator/intent_model.npz``; the table and settings go to ``bench-results/routing.json``.
 
-Four more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
+Five more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
 training templates' second round, before the model trained on it was measured),
-``routing_fresh.py`` (written after the shipped model, never tuned on) and ``routing_fifth.py``
-(written before the routing policy change it judges, never measured while written), each with its
-own slot fillers. ``--held-out-only`` asks them of the shipped model without training anything.
+``routing_fresh.py`` (written after the shipped model, never tuned on), ``routing_fifth.py``
+(written before the routing policy change it judges, never measured while written) and
+``routing_sixth.py`` (written by another hand from real usage, before the routing change it judges,
+never measured while written), each with its own slot fillers. ``--held-out-only`` asks them of the
+shipped model without training anything.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import routing_blind
 import routing_fifth
 import routing_fresh
 import routing_heldout
+import routing_sixth
 from routing_phrasings import INTENTS, NAMES_FILE, Phrasing, fold_of, frozen_names, generate, names_from_source
 
 from fourfold.coordinator.intent import classify_rules
@@ -160,7 +163,13 @@ def evaluate(phrasings: list[Phrasing], folds: int) -> dict[str, object]:
 
 
 #: The held-out sets asked of the shipped model, by name: each a list of phrasings of its own templates.
-_HELD_OUT_MODULES = {"heldout": routing_heldout, "blind": routing_blind, "fresh": routing_fresh, "fifth": routing_fifth}
+_HELD_OUT_MODULES = {
+    "heldout": routing_heldout,
+    "blind": routing_blind,
+    "fresh": routing_fresh,
+    "fifth": routing_fifth,
+    "sixth": routing_sixth,
+}
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
 }
@@ -168,8 +177,8 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 
 def heldout(model: IntentModel, phrasings: list[Phrasing]) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
-    ``routing_fifth.py``) asked of ``model`` (trained on every training template): rules alone, model
-    alone, and the two combined as ``classify`` does."""
+    ``routing_fifth.py``, ``routing_sixth.py``) asked of ``model`` (trained on every training
+    template): rules alone, model alone, and the two combined as ``classify`` does."""
     rules: list[tuple[str, str]] = []
     alone: list[tuple[str, str]] = []
     combined: list[tuple[str, str]] = []

@@ -12,13 +12,15 @@ the model consulted (``classify``'s policy), plus the precision of the model whe
 enough for the direct path. Then the shipped model is trained on every template and written to
 ``coordinator/intent_model.npz``; the table and settings go to ``bench-results/routing.json``.
 
-Five more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
+Six more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
 training templates' second round, before the model trained on it was measured),
 ``routing_fresh.py`` (written after the shipped model, never tuned on), ``routing_fifth.py``
-(written before the routing policy change it judges, never measured while written) and
+(written before the routing policy change it judges, never measured while written),
 ``routing_sixth.py`` (written by another hand from real usage, before the routing change it judges,
-never measured while written), each with its own slot fillers. ``--held-out-only`` asks them of the
+never measured while written) and ``routing_seventh.py`` (written by another hand in the voices of
+chat, coding agents, review bots and dictation, before the next routing change, never measured while
+written), each with its own slot fillers. ``--held-out-only`` asks them of the
 shipped model without training anything.
 """
 
@@ -42,6 +44,7 @@ import routing_blind
 import routing_fifth
 import routing_fresh
 import routing_heldout
+import routing_seventh
 import routing_sixth
 from routing_phrasings import INTENTS, NAMES_FILE, Phrasing, fold_of, frozen_names, generate, names_from_source
 
@@ -169,6 +172,7 @@ _HELD_OUT_MODULES = {
     "fresh": routing_fresh,
     "fifth": routing_fifth,
     "sixth": routing_sixth,
+    "seventh": routing_seventh,
 }
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
@@ -177,8 +181,8 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 
 def heldout(model: IntentModel, phrasings: list[Phrasing]) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
-    ``routing_fifth.py``, ``routing_sixth.py``) asked of ``model`` (trained on every training
-    template): rules alone, model alone, and the two combined as ``classify`` does."""
+    ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``) asked of ``model`` (trained on
+    every training template): rules alone, model alone, and the two combined as ``classify`` does."""
     rules: list[tuple[str, str]] = []
     alone: list[tuple[str, str]] = []
     combined: list[tuple[str, str]] = []

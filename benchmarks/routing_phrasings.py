@@ -1531,7 +1531,6 @@ _FIFTH_TEMPLATES: dict[str, list[str]] = {
     "exact_match": [
         "search verbatim for '{msg}'",
         "word for word: {msg}",
-        'exact phrase "{msg}"',
         "case-sensitive search for {ecode}",
         "whole word match {ecode}",
         "grep -F '{code}'",

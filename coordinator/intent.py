@@ -127,7 +127,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "error-token",
         "exact_match",
         0.85,
-        r"\b(?:(?i:traceback|exception|stack\s*trace|segfault|panic:|errno)|E[A-Z]{3,}|[A-Z]\w*(?:Error|Exception))\b",
+        # not a member of an error class ("what depends on FourfoldError.default_profiles"): that names code
+        r"\b(?:(?i:traceback|exception|stack\s*trace|segfault|panic:|errno)|E[A-Z]{3,}|[A-Z]\w*(?:Error|Exception))\b"
+        r"(?!\.\w)",
         0,
     ),
     _rule("similar-phrase", "find_similar", 0.80, r"\b(?:similar\s+to|code\s+like|like\s+this)\b"),

@@ -108,3 +108,14 @@ def test_a_query_of_plain_words_names_no_code(query: str) -> None:
     from fourfold.coordinator.intent import names_code
 
     assert not names_code(query)
+
+
+def test_a_member_of_an_error_class_names_code_not_an_error() -> None:
+    """``FourfoldError.default_profiles`` is a method, asked about like any other; the error name alone,
+    or at a sentence's end, is still an error search."""
+    from fourfold.coordinator.intent import classify_rules
+
+    assert classify_rules("what depends on FourfoldError.default_profiles").rule == "impact-phrase"
+    assert classify_rules("callers of ConfigError.from_path").rule != "error-token"
+    assert classify_rules("the loader raised KeyError.").rule == "error-token"
+    assert classify_rules("errno.ENOENT when opening the index").rule == "error-token"

@@ -11,6 +11,9 @@ intent: accuracy of the rules alone (``classify_rules``), of the model alone, an
 the model consulted (``classify``'s policy), plus the precision of the model where it is sure
 enough for the direct path. Then the shipped model is trained on every template and written to
 ``coordinator/intent_model.npz``; the table and settings go to ``bench-results/routing.json``.
+The model has two heads, trained on the same phrasings: the n-gram head and a head over each
+phrasing's sentence vector from the default local embedder (embedded once per run, about a minute
+for the 59,000 phrasings; ``--no-vectors`` measures the n-gram head alone).
 
 Six more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
@@ -20,8 +23,8 @@ training templates' second round, before the model trained on it was measured),
 ``routing_sixth.py`` (written by another hand from real usage, before the routing change it judges,
 never measured while written) and ``routing_seventh.py`` (written by another hand in the voices of
 chat, coding agents, review bots and dictation, before the next routing change, never measured while
-written), each with its own slot fillers. ``--held-out-only`` asks them of the
-shipped model without training anything.
+written; it judged the vector head and the fifth training round), each with its own slot fillers.
+``--held-out-only`` asks them of the shipped model without training anything.
 """
 
 from __future__ import annotations
@@ -34,9 +37,11 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -54,18 +59,28 @@ from fourfold.coordinator.intent_model import (
     DIMENSIONS,
     MODEL_PATH,
     OVERRULE_SURE,
+    VECTOR_EMBEDDER,
     IntentModel,
+    Prediction,
+    VectorHead,
     consult,
     hashed,
+    identity_kind,
 )
 from fourfold.coordinator.profiles import DIRECT_CONFIDENCE
 
 ROOT = Path(__file__).resolve().parents[1]
+Array = npt.NDArray[np.float64]
 
 
-def training_digest(phrasings: list[Phrasing], dimensions: int, epochs: int, l2: float) -> str:
-    """What a model was trained from: the phrasings, their labels and the settings (sha256, hex)."""
+def training_digest(
+    phrasings: list[Phrasing], dimensions: int, epochs: int, l2: float, vectors: str | None = None
+) -> str:
+    """What a model was trained from: the phrasings, their labels and the settings, and for a vector
+    head its settings and the kind of embedder (model and backend) that read them (sha256, hex)."""
     h = hashlib.sha256(f"{dimensions} {epochs} {l2!r} {INTENTS}\n".encode())
+    if vectors is not None:
+        h.update(f"vectors {VECTOR_STEPS} {VECTOR_L2!r} {vectors}\n".encode())
     for p in phrasings:
         h.update(f"{p.intent}\t{p.template}\t{p.text}\x00".encode())
     return h.hexdigest()
@@ -75,11 +90,21 @@ def training_digest(phrasings: list[Phrasing], dimensions: int, epochs: int, l2:
 #: the model alone 0.941 -> 0.950 over 786 templates, 1e-3 no better; it also flattens overconfident p.
 EPOCHS = 160
 L2 = 3e-4
+#: The vector head's settings, declared before it was measured: full-batch Adam steps and L2.
+VECTOR_STEPS = 200
+VECTOR_L2 = 1e-4
 
 
-def train(phrasings: list[Phrasing], dimensions: int = DIMENSIONS, epochs: int = EPOCHS, l2: float = L2) -> IntentModel:
+def train(
+    phrasings: list[Phrasing],
+    dimensions: int = DIMENSIONS,
+    epochs: int = EPOCHS,
+    l2: float = L2,
+    vectors: Vectors | None = None,
+) -> IntentModel:
     """Multinomial logistic regression over hashed features, full-batch Adam on the sparse rows
-    (deterministic: the same phrasings and settings give the same weights)."""
+    (deterministic: the same phrasings and settings give the same weights); with ``vectors`` (the
+    phrasings' sentence vectors, in order) a vector head beside it (``train_vector_head``)."""
     rows = [hashed(p.text, dimensions) for p in phrasings]
     indices = np.concatenate(rows)
     owner = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
@@ -110,8 +135,75 @@ def train(phrasings: list[Phrasing], dimensions: int = DIMENSIONS, epochs: int =
             v *= beta2
             v += (1 - beta2) * grad * grad
             param -= lr * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
-    digest = training_digest(phrasings, dimensions, epochs, l2)
-    return IntentModel(INTENTS, w.astype(np.float32), b.astype(np.float32), digest)
+    head = None
+    if vectors is not None:
+        vw, vb = train_vector_head(vectors.of([p.text for p in phrasings]), labels)
+        head = VectorHead(vw.astype(np.float32), vb.astype(np.float32), vectors.identity)
+    kind = None if vectors is None else identity_kind(vectors.identity)
+    digest = training_digest(phrasings, dimensions, epochs, l2, kind)
+    return IntentModel(INTENTS, w.astype(np.float32), b.astype(np.float32), digest, head)
+
+
+def _adam(params: tuple[Array, ...], grads: tuple[Array, ...], moments: list[tuple[Array, Array]], step: int) -> None:
+    for param, grad, (m, v) in zip(params, grads, moments, strict=True):
+        m *= 0.9
+        m += 0.1 * grad
+        v *= 0.999
+        v += 0.001 * grad * grad
+        param -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+
+
+def train_vector_head(
+    x: Array, labels: npt.NDArray[np.int64], steps: int = VECTOR_STEPS, l2: float = VECTOR_L2
+) -> tuple[Array, Array]:
+    """Multinomial logistic regression over sentence vectors, full-batch Adam, intents balanced as
+    ``train`` balances them (deterministic)."""
+    counts = np.bincount(labels, minlength=len(INTENTS)).astype(np.float64)
+    sample_weight = (len(labels) / (len(INTENTS) * counts))[labels]
+    w = np.zeros((x.shape[1], len(INTENTS)))
+    b = np.zeros(len(INTENTS))
+    moments = [(np.zeros_like(w), np.zeros_like(w)), (np.zeros_like(b), np.zeros_like(b))]
+    onehot = np.eye(len(INTENTS))[labels]
+    for step in range(1, steps + 1):
+        scores = x @ w + b
+        scores -= scores.max(axis=1, keepdims=True)
+        prob = np.exp(scores)
+        prob /= prob.sum(axis=1, keepdims=True)
+        delta = (prob - onehot) * sample_weight[:, None] / len(labels)
+        _adam((w, b), (x.T @ delta + l2 * w, delta.sum(axis=0)), moments, step)
+    return w, b
+
+
+class Vectors:
+    """Sentence vectors of phrasings by the embedder the shipped vector head reads (the default local
+    one), each text embedded once per run; ``of(texts)`` in order."""
+
+    def __init__(self) -> None:
+        from fourfold.plugins.semantic.embedding import get_embedder
+
+        self.embedder = get_embedder(VECTOR_EMBEDDER, {})
+        self.identity = self.embedder.identity()
+        self.known: dict[str, Array] = {}
+
+    def of(self, texts: list[str]) -> Array:
+        new = list(dict.fromkeys(t for t in texts if t not in self.known))
+        for start in range(0, len(new), 256):
+            batch = new[start : start + 256]
+            self.known.update(zip(batch, self.embedder.embed(batch, "query").astype(np.float64), strict=True))
+        return np.array([self.known[t] for t in texts]) if texts else np.zeros((0, 384))
+
+
+class Embedded:
+    """A model for ``consult`` whose queries' vectors were embedded in advance (``Vectors``): asks
+    the same two heads as the shipped path, without embedding one query at a time."""
+
+    def __init__(self, model: IntentModel, vectors: Vectors | None) -> None:
+        self.model = model
+        self.vectors = vectors
+
+    def predict(self, query: str) -> Prediction:
+        vector = self.vectors.known.get(query) if self.vectors is not None else None
+        return self.model.predict(query, None if vector is None else vector.astype(np.float32))
 
 
 def _accuracy(pairs: list[tuple[str, str]]) -> dict[str, float]:
@@ -125,7 +217,7 @@ def _accuracy(pairs: list[tuple[str, str]]) -> dict[str, float]:
     return out
 
 
-def evaluate(phrasings: list[Phrasing], folds: int) -> dict[str, object]:
+def evaluate(phrasings: list[Phrasing], folds: int, vectors: Vectors | None = None) -> dict[str, object]:
     rules: list[tuple[str, str]] = []
     alone: list[tuple[str, str]] = []
     combined: list[tuple[str, str]] = []
@@ -137,7 +229,7 @@ def evaluate(phrasings: list[Phrasing], folds: int) -> dict[str, object]:
         test_set = [p for p in phrasings if fold_of(p.template, folds) == fold]
         if not test_set:
             continue
-        model = train(train_set)
+        model = Embedded(train(train_set, vectors=vectors), vectors)
         for p in test_set:
             rule = classify_rules(p.text)
             guess = model.predict(p.text)
@@ -179,19 +271,22 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 }
 
 
-def heldout(model: IntentModel, phrasings: list[Phrasing]) -> dict[str, object]:
+def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``) asked of ``model`` (trained on
     every training template): rules alone, model alone, and the two combined as ``classify`` does."""
+    if vectors is not None:
+        vectors.of([p.text for p in phrasings])
+    embedded = Embedded(model, vectors)
     rules: list[tuple[str, str]] = []
     alone: list[tuple[str, str]] = []
     combined: list[tuple[str, str]] = []
     misses: dict[str, Counter[str]] = defaultdict(Counter)
     for p in phrasings:
         rule = classify_rules(p.text)
-        final = consult(p.text, rule, model)
+        final = consult(p.text, rule, embedded)
         rules.append((p.intent, rule.intent))
-        alone.append((p.intent, model.predict(p.text).intent))
+        alone.append((p.intent, embedded.predict(p.text).intent))
         combined.append((p.intent, final.intent))
         if final.intent != p.intent:
             misses[p.intent][f"{p.template} -> {final.intent} ({final.rule})"] += 1
@@ -206,24 +301,26 @@ def heldout(model: IntentModel, phrasings: list[Phrasing]) -> dict[str, object]:
     }
 
 
-def suites(paths: list[Path], model: IntentModel) -> dict[str, object]:
+def suites(paths: list[Path], model: IntentModel, vectors: Vectors | None = None) -> dict[str, object]:
     """Routing of labelled evaluation queries (JSONL rows with ``query`` and ``intent``): rules alone and
     rules+model, per intent, and the queries whose routing the model changed (right to wrong and back)."""
+    lines = [line for path in paths for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for line in lines]
+    rows = [row for row in rows if row.get("intent") and row.get("query")]
+    if vectors is not None:
+        vectors.of([row["query"] for row in rows])
+    embedded = Embedded(model, vectors)
     rules: list[tuple[str, str]] = []
     combined: list[tuple[str, str]] = []
     fixed: list[str] = []
     broken: list[str] = []
-    for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line) if line.strip() else {}
-            if not row.get("intent") or not row.get("query"):
-                continue
-            rule = classify_rules(row["query"])
-            final = consult(row["query"], rule, model)
-            rules.append((row["intent"], rule.intent))
-            combined.append((row["intent"], final.intent))
-            if rule.intent != final.intent:
-                (fixed if final.intent == row["intent"] else broken).append(f"{row['query']!r} -> {final.intent}")
+    for row in rows:
+        rule = classify_rules(row["query"])
+        final = consult(row["query"], rule, embedded)
+        rules.append((row["intent"], rule.intent))
+        combined.append((row["intent"], final.intent))
+        if rule.intent != final.intent:
+            (fixed if final.intent == row["intent"] else broken).append(f"{row['query']!r} -> {final.intent}")
     counts = Counter(gold for gold, _ in rules)
     return {
         "queries": len(rules),
@@ -257,11 +354,11 @@ def timing(model: IntentModel, phrasings: list[Phrasing], rounds: int = 5) -> di
     }
 
 
-def report_held_out(model: IntentModel) -> dict[str, object]:
+def report_held_out(model: IntentModel, vectors: Vectors | None) -> dict[str, object]:
     """Every held-out set asked of ``model``, printed as a table per set."""
     out: dict[str, object] = {}
     for name, generate_set in HELD_OUT_SETS.items():
-        held = heldout(model, list(generate_set()))
+        held = heldout(model, list(generate_set()), vectors)
         out[name] = held
         print(
             f"\nheld-out set {name!r} ({held['phrasings']} phrasings of {held['templates']} templates: "
@@ -292,13 +389,19 @@ def main() -> None:
     parser.add_argument(
         "--held-out-only", action="store_true", help="ask the held-out sets of the shipped model; train nothing"
     )
+    parser.add_argument(
+        "--no-vectors", action="store_true", help="the n-gram head alone (no sentence-vector head): for comparison"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "routing.json")
     args = parser.parse_args()
     started = time.perf_counter()
+    vectors = None if args.no_vectors else Vectors()
     if args.held_out_only:
         shipped = IntentModel.open(MODEL_PATH)
+        if args.no_vectors:
+            shipped = replace(shipped, vectors=None)
         print(f"shipped model {MODEL_PATH.relative_to(ROOT)}, trained on {shipped.trained_on[:12]}")
-        doc = {"load_average": os.getloadavg(), "trained_on": shipped.trained_on, **report_held_out(shipped)}
+        doc = {"load_average": os.getloadavg(), "trained_on": shipped.trained_on, **report_held_out(shipped, vectors)}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(doc, indent=2))
         print(f"wrote {args.out}")
@@ -310,7 +413,11 @@ def main() -> None:
     phrasings = list(generate(frozen_names(), per_template=args.per_template))
     templates = {p.template for p in phrasings}
     print(f"{len(phrasings)} phrasings from {len(templates)} templates; {args.folds} folds split by template")
-    result = evaluate(phrasings, args.folds)
+    if vectors is not None:
+        t0 = time.perf_counter()
+        vectors.of([p.text for p in phrasings])
+        print(f"embedded the phrasings with {vectors.identity} in {time.perf_counter() - t0:.0f} s")
+    result = evaluate(phrasings, args.folds, vectors)
     print(f"\n{'intent':<18}{'rules':>8}{'model':>8}{'rules+model':>13}   (held-out templates)")
     for intent in (*INTENTS, "all"):
         row = [result[k][intent] for k in ("rules", "model", "rules+model")]  # type: ignore[index]
@@ -325,21 +432,21 @@ def main() -> None:
     print(f"  {'':<28}" + " ".join(f"{i[:9]:>9}" for i in (*INTENTS, "all")))
     for name, acc in result["policy_sweep"].items():  # type: ignore[attr-defined]
         print(f"  {name:<28}" + " ".join(f"{acc[i]:>9.3f}" for i in (*INTENTS, "all")))
-    model = train(phrasings)
-    held = report_held_out(model)
+    model = train(phrasings, vectors=vectors)
+    held = report_held_out(model, vectors)
     speed = timing(model, phrasings)
     print(
         f"\nµs/query over {speed['queries']} phrasings (medians of 5 interleaved rounds): rules "
         f"{speed['rules_us']:.0f}, rules + model {speed['rules_and_model_us']:.0f}"
     )
-    routed = suites(args.suites, model) if args.suites else None
+    routed = suites(args.suites, model, vectors) if args.suites else None
     if routed is not None:
         print(f"\nlabelled suite queries ({routed['queries']}: {routed['per_intent']}):")
         for intent in (*INTENTS, "all"):
             if intent in routed["rules"]:  # type: ignore[operator]
                 r, c = routed["rules"][intent], routed["rules+model"][intent]  # type: ignore[index]
                 print(f"  {intent:<18}{r:>8.3f}{c:>13.3f}")
-        print(f"  model changed a rule's route: {len(routed['model_fixed'])} right, {len(routed['model_broke'])} wrong")  # type: ignore[arg-type]
+        print(f"  model changed a rule's route: {len(routed['model_fixed'])} right, {len(routed['model_broke'])} wrong")
         for q in routed["model_broke"][:20]:  # type: ignore[index]
             print(f"    wrong: {q}")
     if not args.no_ship:

@@ -1,18 +1,15 @@
-"""An experiment, not shipped: the learned routing layer with a second head over the local model's
-sentence vectors, asked of the held-out sets.
+"""The learned routing layer's two heads, one at a time and combined, asked of the held-out sets.
 
     PYTHONPATH=$PWD python benchmarks/routing_vectors.py [--folds 5] [--out bench-results/routing-vectors.json]
 
-The shipped layer (``coordinator/intent_model.npz``) is a logistic regression over hashed word and
-character n-grams: it learns the words of the templates it was trained on. Here a second logistic
-regression is trained on the same training phrasings (``routing_phrasings.generate``), each embedded
-as a query by the default local embedder (384 dimensions), and the two heads' probabilities are
-averaged. One configuration, declared before it was measured (200 full-batch Adam steps, L2 1e-4,
-intents balanced as ``routing.train`` does, the plain mean of the two heads), asked of every
-held-out set (``routing.HELD_OUT_SETS``): each head alone, the mean, and each with the seed rules as
-``classify`` consults a model (``intent_model.consult``); ``--folds 5`` adds ``routing.py``'s
-template split. Prints a table per set; ``--out`` writes it as JSON. Embedding the 49,076 training
-phrasings takes about a minute on one core.
+The shipped layer (``coordinator/intent_model.npz``) has an n-gram head (a logistic regression over
+hashed word and character n-grams, which learns the words of its templates) and a head over the
+default local embedder's sentence vectors (``routing.train_vector_head``), combined by their
+geometric mean. This compares the ways to combine them on every held-out set
+(``routing.HELD_OUT_SETS``): each head alone, the plain mean (the first configuration measured, not
+shipped), the geometric mean, and each with the seed rules as ``classify`` consults a model
+(``intent_model.consult``); ``--folds 5`` adds ``routing.py``'s template split. Prints a table per
+set; ``--out`` writes it as JSON. Embedding the training phrasings takes about a minute on one core.
 """
 
 from __future__ import annotations
@@ -47,25 +44,6 @@ def embed(texts: Sequence[str], batch: int = 128) -> Array:
     return np.concatenate(parts).astype(np.float64)
 
 
-def fit(x: Array, labels: npt.NDArray[np.int64], steps: int = 200, l2: float = 1e-4) -> tuple[Array, Array]:
-    """Multinomial logistic regression, full-batch Adam, intents balanced (deterministic)."""
-    counts = np.bincount(labels, minlength=len(INTENTS)).astype(np.float64)
-    sample_weight = (len(labels) / (len(INTENTS) * counts))[labels]
-    w = np.zeros((x.shape[1], len(INTENTS)))
-    b = np.zeros(len(INTENTS))
-    moments = [(np.zeros_like(w), np.zeros_like(w)), (np.zeros_like(b), np.zeros_like(b))]
-    onehot = np.eye(len(INTENTS))[labels]
-    for step in range(1, steps + 1):
-        delta = (probabilities(x, w, b) - onehot) * sample_weight[:, None] / len(labels)
-        for param, grad, (m, v) in zip((w, b), (x.T @ delta + l2 * w, delta.sum(axis=0)), moments, strict=True):
-            m *= 0.9
-            m += 0.1 * grad
-            v *= 0.999
-            v += 0.001 * grad * grad
-            param -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-    return w, b
-
-
 def probabilities(x: Array, w: Array, b: Array) -> Array:
     scores = x @ w + b
     scores -= scores.max(axis=1, keepdims=True)
@@ -85,6 +63,17 @@ class Table:
         return Prediction(INTENTS[best], float(p[best]))
 
 
+def _heads(grams: Array, vec: Array) -> dict[str, Array]:
+    """Each head alone, their plain mean, and their geometric mean (renormalised), as shipped."""
+    geometric = np.sqrt(grams * vec)
+    return {
+        "n-grams": grams,
+        "vectors": vec,
+        "mean": (grams + vec) / 2,
+        "geometric": geometric / geometric.sum(1, keepdims=True),
+    }
+
+
 def measure(phrasings: list[Phrasing], heads: Mapping[str, Array]) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for name, p in heads.items():
@@ -102,15 +91,15 @@ def fold_split(training: list[Phrasing], x: Array, folds: int) -> dict[str, dict
     fold = np.array([fold_of(p.template, folds) for p in training])
     labels = np.array([INTENTS.index(p.intent) for p in training])
     asked: list[Phrasing] = []
-    heads: dict[str, list[Array]] = {"n-grams": [], "vectors": [], "mean": []}
+    heads: dict[str, list[Array]] = {"n-grams": [], "vectors": [], "mean": [], "geometric": []}
     for f in range(folds):
         train_rows, test_rows = np.where(fold != f)[0], np.where(fold == f)[0]
         grams_model = routing.train([training[i] for i in train_rows])
-        w, b = fit(x[train_rows], labels[train_rows])
+        w, b = routing.train_vector_head(x[train_rows], labels[train_rows])
         vec = probabilities(x[test_rows], w, b)
-        grams = np.array([grams_model.probabilities(training[i].text) for i in test_rows])
+        grams = np.array([grams_model.ngram_probabilities(training[i].text) for i in test_rows])
         asked += [training[i] for i in test_rows]
-        for name, p in (("n-grams", grams), ("vectors", vec), ("mean", (grams + vec) / 2)):
+        for name, p in _heads(grams, vec).items():
             heads[name].append(p)
     return measure(asked, {name: np.concatenate(parts) for name, parts in heads.items()})
 
@@ -134,13 +123,13 @@ def main() -> None:
     training = list(generate(frozen_names()))
     x = embed([p.text for p in training])
     print(f"embedded {len(training):,} training phrasings in {time.perf_counter() - t0:.0f} s")
-    w, b = fit(x, np.array([INTENTS.index(p.intent) for p in training]))
+    w, b = routing.train_vector_head(x, np.array([INTENTS.index(p.intent) for p in training]))
     report: dict[str, object] = {"load_average": os.getloadavg(), "training_phrasings": len(training)}
     for name, generate_set in routing.HELD_OUT_SETS.items():
         phrasings = list(generate_set())
         vec = probabilities(embed([p.text for p in phrasings]), w, b)
-        grams = np.array([ngram.probabilities(p.text) for p in phrasings])
-        rows = measure(phrasings, {"n-grams": grams, "vectors": vec, "mean": (grams + vec) / 2})
+        grams = np.array([ngram.ngram_probabilities(p.text) for p in phrasings])
+        rows = measure(phrasings, _heads(grams, vec))
         report[name] = rows
         print_table(f"held-out set {name!r} ({len(phrasings)} phrasings)", rows)
     if args.folds:

@@ -173,13 +173,16 @@ class Plan:
     #: The learned layer read a question about one definition, but the query names no code: the
     #: weights are half the intent's, half understand_code's, fused as understand_code fuses.
     hedged: bool = False
+    #: Why the learned layer read the query's words without its sentence vector ("" when it read both).
+    words_only: str = ""
 
     def describe(self) -> str:
         """One line for notes and logs."""
         weights = ", ".join(f"{m} {w:g}" for m, w in self.weights.items()) or "none"
         hedge = ", hedged with understand_code (the query names no code)" if self.hedged else ""
+        words = f" from its words alone: {self.words_only}" if self.words_only else ""
         return (
-            f"routing: intent {self.intent} ({self.confidence:.2f}, rule {self.rule}), {self.strategy}{hedge}, "
+            f"routing: intent {self.intent} ({self.confidence:.2f}, rule {self.rule}{words}), {self.strategy}{hedge}, "
             f"preset {self.preset.name}, weights {weights}"
         )
 
@@ -464,8 +467,10 @@ class Engine:
             }
         profile.update({m: float(w) for m, w in p.weights.items()})
 
+        words_only = intent_mod.vectors_unavailable() if rule == "learned" else ""
+
         def planned(strategy: str, weights: Mapping[str, float]) -> Plan:
-            return Plan(intent, confidence, rule, strategy, dict(weights), preset, hedged)
+            return Plan(intent, confidence, rule, strategy, dict(weights), preset, hedged, words_only)
 
         if p.modalities:
             weights = {m: profile.get(m, 0.0) or 1.0 for m in p.modalities}

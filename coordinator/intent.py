@@ -64,6 +64,7 @@ __all__ = [
     "classify_rules",
     "looks_like_report",
     "names_code",
+    "vectors_unavailable",
 ]
 
 #: A bug report has at least this many non-blank lines (a question or a name is one line; a
@@ -292,6 +293,13 @@ def classify(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: boo
     from fourfold.coordinator.intent_model import consult  # numpy: loaded on the first query, not at import
 
     return consult(query, classify_rules(query, extra_rules, reports=reports))
+
+
+def vectors_unavailable() -> str:
+    """Why the learned layer cannot read sentence vectors in this process ("" while it can)."""
+    from fourfold.coordinator.intent_model import query_vector
+
+    return query_vector.unavailable
 
 
 def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:

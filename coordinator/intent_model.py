@@ -11,6 +11,14 @@ It is trained offline by ``benchmarks/routing.py`` on templated phrasings (``ben
 routing_phrasings.py``) and shipped as ``intent_model.npz`` (float16 weights, a few hundred KB);
 loading takes a few milliseconds, scoring a query well under one. numpy only.
 
+A second head reads the query's meaning rather than its words: a linear layer over the default
+local embedder's sentence vector (all-MiniLM-L6-v2, 384 dimensions, about 2 ms a query on one core),
+trained on the same phrasings. The two heads' probabilities are combined by their geometric mean
+(renormalised), so a route is sure only where both heads lean the same way; a question in words
+the n-gram head never saw ("xrefs", "tl;dr") still has its meaning. Where the embedder cannot be
+loaded (its model not prepared and not preparable here), the n-gram head routes alone and the
+reason is logged once.
+
 ``intent.classify`` consults it after the rules, and only to overrule a guess (see there).
 """
 
@@ -18,12 +26,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import re
+import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -37,19 +47,29 @@ __all__ = [
     "MIN_PROBABILITY",
     "MODEL_PATH",
     "OVERRULE_SURE",
+    "VECTOR_EMBEDDER",
     "IntentModel",
     "Overrule",
     "Prediction",
+    "Predictor",
+    "VectorHead",
+    "combine",
     "consult",
     "features",
+    "identity_kind",
     "load_model",
+    "query_vector",
+    "warm",
 ]
+
+log = logging.getLogger(__name__)
 
 #: Hashed feature space (a power of two).
 DIMENSIONS = 1 << 15
 MODEL_PATH = Path(__file__).with_name("intent_model.npz")
 
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*|\d+|[^\sA-Za-z_$\d]")
+_PLAIN_WORD = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
 _PATH = re.compile(r"[\w.-]+/[\w./-]+|\w+\.(?:py|go|js|ts|tsx|java|rs|c|h|cpp|rb|php|kt|cs)\b")
 _LINE_NUMBER = re.compile(r":\d+(?::\d+)?\b|\bline \d+")
@@ -178,49 +198,158 @@ class Prediction:
     probability: float
 
 
+#: The embedder the vector head reads (``fourfold.plugins.embedders``, default options) and the part of
+#: its identity that must match the one it was trained with (model and backend, not the export's digest).
+VECTOR_EMBEDDER = "minilm"
+
+
+def identity_kind(identity: str) -> str:
+    """An embedder's identity without the export's digest: ``minilm/all-MiniLM-L6-v2/onnx-int8``."""
+    return "/".join(identity.split("/")[:3])
+
+
+class _QueryVectors:
+    """The process's query vectors for the vector head: the embedder loads on first use (about a
+    second), and a failure to load is remembered, logged once, and answered with None from then on."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._embed: Callable[[str], npt.NDArray[np.float32]] | None = None
+        self._identity = ""
+        self.unavailable = ""
+
+    def __call__(self, query: str, identity: str) -> npt.NDArray[np.float32] | None:
+        if self._embed is None and not self.unavailable:
+            with self._lock:
+                if self._embed is None and not self.unavailable:
+                    self._load()
+        if self._embed is None:
+            return None
+        if identity_kind(self._identity) != identity_kind(identity):
+            return None
+        return self._embed(query)
+
+    def _load(self) -> None:
+        from fourfold.errors import FourfoldError
+        from fourfold.plugins.semantic.embedding import get_embedder
+
+        try:
+            embedder = get_embedder(VECTOR_EMBEDDER, {})
+            self._identity = embedder.identity()
+        except (FourfoldError, ImportError, OSError) as exc:
+            self.unavailable = str(exc)
+            log.warning("routing without the sentence-vector head: %s", exc)
+            return
+        self._embed = lambda query: embedder.embed([query], "query")[0]
+
+
+#: Query vectors for every model of this process (one embedder, shared with an in-process semantic modality).
+query_vector = _QueryVectors()
+
+
+@dataclass(frozen=True)
+class VectorHead:
+    """A linear layer over a query's sentence vector: weights (dimensions x intents) and a bias per
+    intent, and the identity of the embedder it was trained with."""
+
+    weights: npt.NDArray[np.float32]
+    bias: npt.NDArray[np.float32]
+    embedder: str
+
+    def probabilities(self, vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        scores = vector.astype(np.float64) @ self.weights + self.bias
+        return _softmax(scores)
+
+
+def _softmax(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    scores = scores - scores.max()
+    e = np.exp(scores)
+    return np.asarray(e / e.sum())
+
+
+def combine(ngrams: npt.NDArray[np.float64], vectors: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The two heads' probabilities combined: their geometric mean, renormalised."""
+    p = np.sqrt(ngrams * vectors)
+    return np.asarray(p / p.sum())
+
+
+class Predictor(Protocol):
+    """What ``consult`` asks: an intent and its probability for a query (``IntentModel`` is one)."""
+
+    def predict(self, query: str) -> Prediction: ...
+
+
 @dataclass(frozen=True)
 class IntentModel:
-    """Weights (``dimensions`` x intents), a bias per intent, and the intents' names."""
+    """Weights (``dimensions`` x intents), a bias per intent, the intents' names, and optionally a
+    second head over sentence vectors (``vectors``)."""
 
     intents: tuple[str, ...]
     weights: npt.NDArray[np.float32]
     bias: npt.NDArray[np.float32]
     #: A digest of the training set and settings (``benchmarks/routing.py``): says which phrasings made it.
     trained_on: str = ""
+    vectors: VectorHead | None = None
 
-    def probabilities(self, query: str) -> npt.NDArray[np.float64]:
+    def ngram_probabilities(self, query: str) -> npt.NDArray[np.float64]:
         idx = hashed(query, self.weights.shape[0])
-        scores = self.weights[idx].sum(axis=0, dtype=np.float64) + self.bias
-        scores -= scores.max()
-        e = np.exp(scores)
-        return np.asarray(e / e.sum())
+        return _softmax(self.weights[idx].sum(axis=0, dtype=np.float64) + self.bias)
 
-    def predict(self, query: str) -> Prediction:
-        p = self.probabilities(query)
+    def probabilities(self, query: str, vector: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float64]:
+        """Both heads combined where the query's vector can be had (``vector``, else embedded here),
+        else the n-gram head alone."""
+        p = self.ngram_probabilities(query)
+        if self.vectors is None:
+            return p
+        if vector is None:
+            vector = query_vector(query, self.vectors.embedder)
+        return p if vector is None else combine(p, self.vectors.probabilities(vector))
+
+    def predict(self, query: str, vector: npt.NDArray[np.float32] | None = None) -> Prediction:
+        p = self.probabilities(query, vector)
         best = int(p.argmax())
         return Prediction(self.intents[best], float(p[best]))
 
     def save(self, path: Path) -> None:
-        np.savez_compressed(
-            path,
-            intents=np.array(self.intents),
-            weights=self.weights.astype(np.float16),
-            bias=self.bias,
-            trained_on=np.array(self.trained_on),
-        )
+        arrays: dict[str, Any] = {
+            "intents": np.array(self.intents),
+            "weights": self.weights.astype(np.float16),
+            "bias": self.bias,
+            "trained_on": np.array(self.trained_on),
+        }
+        if self.vectors is not None:
+            arrays["vector_weights"] = self.vectors.weights.astype(np.float16)
+            arrays["vector_bias"] = self.vectors.bias
+            arrays["vector_embedder"] = np.array(self.vectors.embedder)
+        np.savez_compressed(path, **arrays)
 
     @classmethod
     def open(cls, path: Path) -> IntentModel:
         with np.load(path, allow_pickle=False) as doc:
             intents = tuple(str(s) for s in doc["intents"])
             digest = str(doc["trained_on"]) if "trained_on" in doc.files else ""
-            return cls(intents, doc["weights"].astype(np.float32), doc["bias"].astype(np.float32), digest)
+            vectors = None
+            if "vector_weights" in doc.files:
+                vectors = VectorHead(
+                    doc["vector_weights"].astype(np.float32),
+                    doc["vector_bias"].astype(np.float32),
+                    str(doc["vector_embedder"]),
+                )
+            return cls(intents, doc["weights"].astype(np.float32), doc["bias"].astype(np.float32), digest, vectors)
 
 
 @functools.cache
 def load_model(path: Path = MODEL_PATH) -> IntentModel | None:
     """The shipped model (read once), or None when the file is absent: the rules then route alone."""
     return IntentModel.open(path) if path.is_file() else None
+
+
+def warm() -> None:
+    """Load the shipped model and its embedder now (a server does, beside its start), so the first
+    query the rules only guess does not wait about a second for them."""
+    model = load_model()
+    if model is not None and model.vectors is not None:
+        query_vector("", model.vectors.embedder)
 
 
 #: A rule at or above this confidence is the high-precision layer: the model overrules it only where
@@ -266,7 +395,7 @@ OVERRULE_SURE: Mapping[str, Overrule] = {
 def consult(
     query: str,
     rule: Classification,
-    model: IntentModel | None = None,
+    model: Predictor | None = None,
     *,
     keep_from: float = KEEP_RULES_FROM,
     min_probability: float = MIN_PROBABILITY,
@@ -284,12 +413,15 @@ def consult(
     sure = OVERRULE_SURE if overrule_sure is None else overrule_sure
     if rule.rule.startswith("plugin:") or (rule.confidence >= keep_from and rule.rule not in sure):
         return rule  # decided before the model is loaded: a one-off CLI search need not pay for it
+    if rule.rule == "fallback" and _PLAIN_WORD.fullmatch(query.strip()):
+        return rule  # one plain word ("session") names a topic as often as a symbol: the seed's fallback
     limit = sure.get(rule.rule) if rule.confidence >= keep_from else None
     if limit is not None and limit.inside_only:
         found = next((r.pattern.search(query) for r in KEYWORD_RULES if r.name == rule.rule), None)
         if found is None or not query[: found.start()].strip():
             return rule  # the query opens with what the rule matched: pasted, as the seed reads it
-    model = model if model is not None else load_model()
+    if model is None:
+        model = load_model()
     if model is None:
         return rule
     guess = model.predict(query)

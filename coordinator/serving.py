@@ -24,6 +24,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from fourfold.coordinator import intent_model
 from fourfold.coordinator.auth import AuthInterceptor, Limits, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.exposure import exposure
@@ -79,6 +80,12 @@ class RunningServer:
             await self.server.stop(grace=1.0)
         if self.engine is not None:
             await self.engine.stop()
+
+
+def _warmed(done: Future[None] | asyncio.Future[None]) -> None:
+    """A router that could not warm up still routes (its first query loads what it can): say why."""
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("the router's model did not load at start: %s", done.exception())
 
 
 async def start_server(
@@ -177,6 +184,8 @@ async def start_server(
             raise OSError(f"cannot listen on {health_address!r} for health checks: the address is in use or not local")
         await health_server.start()
         health_bound = f"{health_address.rsplit(':', 1)[0]}:{health_port}"
+    # the router's model and embedder load beside the start (about a second), not in the first query
+    asyncio.get_running_loop().run_in_executor(None, intent_model.warm).add_done_callback(_warmed)
     # SERVING once the served generation's workers are warm: the first queries are not partial
     with contextlib.suppress(FourfoldError):  # nothing indexed or served yet: nothing to wait for
         await wait_until_warm(searcher.registry, await engine.current_generation())

@@ -93,6 +93,21 @@ def test_routes_by_intent_and_names_the_rule(home: Path) -> None:
     assert (forced.intent, forced.rule, forced.confidence) == ("find_definition", "forced", 1.0)
 
 
+def test_a_learned_route_without_sentence_vectors_says_it_read_the_words_alone(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fourfold.coordinator import intent_model
+
+    vectors = intent_model._QueryVectors()
+    vectors.unavailable = "the local embedder's model is not prepared"
+    monkeypatch.setattr(intent_model, "query_vector", vectors)
+    engine = Engine(IndexStore(home))
+    plan = engine.plan(SearchParams("how does the code call all callbacks registered"))
+    assert plan.rule == "learned"
+    assert "rule learned from its words alone: the local embedder's model is not prepared)" in plan.describe()
+    assert "words alone" not in engine.plan(SearchParams("who calls fmt")).describe()  # a rule's route
+
+
 def test_an_entity_question_that_names_no_code_is_hedged_with_understand_code(home: Path) -> None:
     """The learned layer reads "call" as a callers question; a query that names nothing in code is
     fused half as that and half as a prose question, never answered by the graph alone."""

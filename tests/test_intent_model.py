@@ -13,17 +13,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fourfold.coordinator import intent_model
 from fourfold.coordinator.intent import Classification, IntentRule, classify, classify_rules
 from fourfold.coordinator.intent_model import (
     DIMENSIONS,
     KEEP_RULES_FROM,
     MODEL_PATH,
     IntentModel,
+    combine,
     consult,
     features,
     hashed,
+    identity_kind,
     load_model,
 )
+from fourfold.errors import PluginError
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -36,6 +40,75 @@ def test_the_model_ships_small_and_loads_fast() -> None:
     assert set(model.intents) >= {"find_definition", "find_references", "impact_analysis", "exact_match"}
     p = model.probabilities("who would be affected if I delete parse_config")
     assert p.shape == (len(model.intents),) and p.sum() == pytest.approx(1.0) and (p >= 0).all()
+
+
+def test_the_shipped_model_reads_sentence_vectors_of_the_default_local_embedder() -> None:
+    model = load_model()
+    assert model is not None and model.vectors is not None
+    assert identity_kind(model.vectors.embedder) == "minilm/all-MiniLM-L6-v2/onnx-int8"
+    assert model.vectors.weights.shape == (384, len(model.intents)) and model.vectors.bias.shape == (
+        len(model.intents),
+    )
+
+
+def test_the_two_heads_combine_by_their_geometric_mean() -> None:
+    model = load_model()
+    assert model is not None and model.vectors is not None
+    query = "who would be affected if I delete parse_config"
+    vector = np.random.default_rng(3).normal(size=384).astype(np.float32)
+    vector /= np.linalg.norm(vector)
+    grams, vec = model.ngram_probabilities(query), model.vectors.probabilities(vector)
+    p = model.probabilities(query, vector)
+    assert p == pytest.approx(np.sqrt(grams * vec) / np.sqrt(grams * vec).sum())
+    assert p.sum() == pytest.approx(1.0) and p.argmax() in (grams.argmax(), vec.argmax())
+    # where both heads lean the same way the combination is surer than the less sure head
+    same = combine(np.array([0.7, 0.1, 0.1, 0.05, 0.03, 0.02]), np.array([0.6, 0.2, 0.1, 0.05, 0.03, 0.02]))
+    assert same.argmax() == 0 and same[0] > 0.6
+
+
+def test_the_real_embedder_gives_the_query_vector_the_head_reads() -> None:
+    model = load_model()
+    assert model is not None and model.vectors is not None
+    query = "tl;dr of the admission policy"
+    vector = intent_model.query_vector(query, model.vectors.embedder)
+    assert (
+        vector is not None and vector.shape == (384,) and float(np.linalg.norm(vector)) == pytest.approx(1.0, abs=1e-3)
+    )
+    assert model.probabilities(query) == pytest.approx(model.probabilities(query, vector))
+    assert not np.allclose(model.probabilities(query), model.ngram_probabilities(query))
+
+
+def test_without_the_embedder_the_ngram_head_routes_alone_and_the_reason_is_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from fourfold.plugins.semantic import embedding
+
+    def absent(name: str, options: object) -> object:
+        raise PluginError(f"the local embedder's model is not prepared ({name})")
+
+    monkeypatch.setattr(embedding, "get_embedder", absent)
+    vectors = intent_model._QueryVectors()
+    monkeypatch.setattr(intent_model, "query_vector", vectors)
+    model = load_model()
+    assert model is not None and model.vectors is not None
+    query = "who would be affected if I delete parse_config"
+    with caplog.at_level("WARNING", logger=intent_model.__name__):
+        for _ in range(3):
+            assert model.probabilities(query) == pytest.approx(model.ngram_probabilities(query))
+    assert "not prepared" in vectors.unavailable
+    assert [r.getMessage() for r in caplog.records].count(
+        "routing without the sentence-vector head: the local embedder's model is not prepared (minilm)"
+    ) == 1
+    assert classify(query).intent == "impact_analysis"  # the n-gram head still routes
+
+
+def test_a_vector_of_another_embedder_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = load_model()
+    assert model is not None and model.vectors is not None
+    other = intent_model.VectorHead(model.vectors.weights, model.vectors.bias, "minilm/all-MiniLM-L6-v2/onnx-fp32/0")
+    model = IntentModel(model.intents, model.weights, model.bias, model.trained_on, other)
+    query = "what is the purpose of the admission policy"
+    assert model.probabilities(query) == pytest.approx(model.ngram_probabilities(query))
 
 
 def test_features_are_stable_and_names_count_only_by_shape() -> None:
@@ -158,6 +231,31 @@ def test_the_trainer_learns_from_templates() -> None:
     assert right > 0.9
 
 
+def test_the_trainer_learns_a_vector_head_from_the_real_embedder(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from routing import Embedded, Vectors, train  # type: ignore[import-not-found]
+        from routing_phrasings import generate  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    phrasings = list(generate(["parse_config", "SessionStore"], per_template=1))[::4]
+    vectors = Vectors()
+    model = train(phrasings, dimensions=1 << 12, epochs=60, vectors=vectors)
+    assert model.vectors is not None and model.vectors.embedder == vectors.identity
+    embedded = Embedded(model, vectors)
+    head = np.mean(
+        [
+            model.vectors.probabilities(vectors.of([p.text])[0]).argmax() == model.intents.index(p.intent)
+            for p in phrasings
+        ]
+    )
+    assert head > 0.8 and np.mean([embedded.predict(p.text).intent == p.intent for p in phrasings]) > 0.9
+    model.save(tmp_path / "m.npz")
+    again = IntentModel.open(tmp_path / "m.npz")
+    assert again.vectors is not None and again.vectors.embedder == vectors.identity
+    assert np.allclose(again.vectors.weights, model.vectors.weights, atol=1e-3)
+
+
 def _benchmarks() -> tuple[object, object, object]:
     sys.path.insert(0, str(BENCHMARKS))
     try:
@@ -194,8 +292,9 @@ def test_the_shipped_model_was_trained_on_the_current_templates() -> None:
     routing, phrasings, _ = _benchmarks()
     training = list(phrasings.generate(phrasings.frozen_names()))  # type: ignore[attr-defined]
     model = load_model()
-    assert model is not None
-    want = routing.training_digest(training, DIMENSIONS, routing.EPOCHS, routing.L2)  # type: ignore[attr-defined]
+    assert model is not None and model.vectors is not None
+    kind = identity_kind(model.vectors.embedder)
+    want = routing.training_digest(training, DIMENSIONS, routing.EPOCHS, routing.L2, kind)  # type: ignore[attr-defined]
     assert model.trained_on == want, "retrain: PYTHONPATH=$PWD python benchmarks/routing.py"
 
 
@@ -259,9 +358,13 @@ def test_no_two_held_out_sets_share_a_slot_filler(one: str, other: str) -> None:
 def test_the_shipped_model_is_what_the_trainer_produces() -> None:
     """Retrain from the templates with the shipped settings: the same weights (to float16) and routes."""
     routing, phrasings, _ = _benchmarks()
-    model = routing.train(list(phrasings.generate(phrasings.frozen_names())))  # type: ignore[attr-defined]
+    training = list(phrasings.generate(phrasings.frozen_names()))  # type: ignore[attr-defined]
+    model = routing.train(training, vectors=routing.Vectors())  # type: ignore[attr-defined]
     shipped = load_model()
     assert shipped is not None and model.trained_on == shipped.trained_on
     assert np.allclose(model.weights.astype(np.float16).astype(np.float32), shipped.weights, atol=1e-3)
+    # the vectors come from this machine's export of the model: the same to rounding, not to the bit
+    assert model.vectors is not None and shipped.vectors is not None
+    assert np.allclose(model.vectors.weights, shipped.vectors.weights, atol=2e-2)
     for query in [q for qs in UNSEEN.values() for q in qs]:
         assert model.predict(query).intent == shipped.predict(query).intent

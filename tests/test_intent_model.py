@@ -275,6 +275,7 @@ HELD_OUT_SETS = (
     "routing_fifth",
     "routing_sixth",
     "routing_seventh",
+    "routing_eighth",
 )
 
 

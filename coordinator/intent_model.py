@@ -367,29 +367,44 @@ CONFIDENCE_SCALE = 0.9
 @dataclass(frozen=True, slots=True)
 class Overrule:
     """When the model may overrule a sure rule: how sure it must be, towards which intents (None: any),
-    and whether the rule's match must sit inside the query rather than open it."""
+    whether the rule's match must sit inside the query rather than open it, and whether that match must
+    open with a given mark (``"`"``: a markdown code span)."""
 
     probability: float
     towards: frozenset[str] | None = None
     inside_only: bool = False
+    opening: str = ""
 
 
-#: Sure rules the model may still overrule, and when. The two that misroute questions about code: an
-#: error name inside a sentence ("which callers break if parse raises KeyError") -- a query that opens
-#: with the error ("KeyError in the config loader", "Traceback ...", "ECONNREFUSED") is pasted and
-#: keeps the seed's rule -- and a snippet with a string literal in it, asked for similar code ("code
-#: like fmt.Sprintf("%s:%d", host, port)"); a quoted name asked of anything else keeps the quoted rule
+#: Sure rules the model may still overrule, and when (any one of a rule's limits suffices). An error
+#: name inside a sentence ("which callers break if parse raises KeyError") -- a query that opens with
+#: the error ("KeyError in the config loader", "Traceback ...", "ECONNREFUSED") is pasted and keeps the
+#: seed's rule. A snippet with a string literal in it, asked for similar code ("code like
+#: fmt.Sprintf("%s:%d", host, port)"); a quoted name asked of anything else keeps the quoted rule
 #: ('where is "progress" defined'). On held-out templates the model was right on 588 of the
 #: error-token rule's misroutes and wrong on 75 of its right routes, before these limits.
+#: A markdown code span inside a question ("is `retry` still called anywhere", "where is
+#: `Session.send` declared"): code written as code, not a string to find; on the sixth and seventh
+#: held-out sets the quoted rule sent 170 such questions to exact_match (judged on the eighth).
 #: And the references phrase ("usage of", "who uses") in a question the model is sure is prose ("what
 #: is the typical usage of the retry helper in practice"): on the template split 59 understand_code
 #: phrasings went to find_references with the model at p >= 0.9 (understand_code 0.946 -> 0.953; no
 #: phrasing of the four independent held-out sets changed).
-OVERRULE_SURE: Mapping[str, Overrule] = {
-    "error-token": Overrule(0.8, inside_only=True),
-    "quoted-string": Overrule(0.9, towards=frozenset({"find_similar"})),
-    "references-phrase": Overrule(0.9, towards=frozenset({"understand_code"})),
+OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
+    "error-token": (Overrule(0.8, inside_only=True),),
+    "quoted-string": (
+        Overrule(0.9, towards=frozenset({"find_similar"})),
+        Overrule(0.8, inside_only=True, opening="`"),
+    ),
+    "references-phrase": (Overrule(0.9, towards=frozenset({"understand_code"})),),
 }
+
+
+def _allows(limit: Overrule, query: str, found: re.Match[str] | None) -> bool:
+    """Whether ``limit``'s conditions on where the rule matched hold (not yet how sure the model is)."""
+    if limit.inside_only and (found is None or not query[: found.start()].strip()):
+        return False  # the query opens with what the rule matched: pasted, as the seed reads it
+    return not limit.opening or (found is not None and found.group().startswith(limit.opening))
 
 
 def consult(
@@ -399,14 +414,15 @@ def consult(
     *,
     keep_from: float = KEEP_RULES_FROM,
     min_probability: float = MIN_PROBABILITY,
-    overrule_sure: Mapping[str, Overrule] | None = None,
+    overrule_sure: Mapping[str, tuple[Overrule, ...]] | None = None,
 ) -> Classification:
     """``rule``, or the model's intent where the rule only guessed and the model is sure of another.
 
     Kept as they are: a rule of confidence >= ``KEEP_RULES_FROM`` (the original keyword forms of docs/design.md)
-    unless ``overrule_sure`` (default ``OVERRULE_SURE``) names it and the model is that sure of another
-    intent, a plugin's rule (its intents are not the model's), and any rule the model agrees with, so
-    the rule table keeps its intents, confidences and rule names.
+    unless ``overrule_sure`` (default ``OVERRULE_SURE``) names it and the model is as sure of another
+    intent as one of its limits asks, a plugin's rule (its intents are not the model's), the fallback on
+    one plain word, and any rule the model agrees with, so the rule table keeps its intents,
+    confidences and rule names.
     """
     from fourfold.coordinator.intent import KEYWORD_RULES, Classification
 
@@ -415,19 +431,25 @@ def consult(
         return rule  # decided before the model is loaded: a one-off CLI search need not pay for it
     if rule.rule == "fallback" and _PLAIN_WORD.fullmatch(query.strip()):
         return rule  # one plain word ("session") names a topic as often as a symbol: the seed's fallback
-    limit = sure.get(rule.rule) if rule.confidence >= keep_from else None
-    if limit is not None and limit.inside_only:
+    limits: tuple[Overrule, ...] | None = None
+    if rule.confidence >= keep_from:
         found = next((r.pattern.search(query) for r in KEYWORD_RULES if r.name == rule.rule), None)
-        if found is None or not query[: found.start()].strip():
-            return rule  # the query opens with what the rule matched: pasted, as the seed reads it
+        limits = tuple(limit for limit in sure[rule.rule] if _allows(limit, query, found))
+        if not limits:
+            return rule
     if model is None:
         model = load_model()
     if model is None:
         return rule
     guess = model.predict(query)
-    least = limit.probability if limit is not None else min_probability
-    if guess.intent == rule.intent or guess.probability < least:
+    if guess.intent == rule.intent:
         return rule
-    if limit is not None and limit.towards is not None and guess.intent not in limit.towards:
+    if limits is None:
+        if guess.probability < min_probability:
+            return rule
+    elif not any(
+        guess.probability >= limit.probability and (limit.towards is None or guess.intent in limit.towards)
+        for limit in limits
+    ):
         return rule
     return Classification(guess.intent, round(guess.probability * CONFIDENCE_SCALE, 2), "learned")

@@ -187,6 +187,23 @@ def test_an_error_name_inside_a_question_does_not_make_it_an_error_search() -> N
     assert classify("KeyError in the config loader").rule == "error-token"  # the seed's row
 
 
+def test_a_code_span_inside_a_question_is_code_not_a_string_to_find() -> None:
+    """A markdown code span inside a question marks a name, and the sure model may read the question;
+    a query that opens with the span, a search for its text, and a double-quoted name keep the seed's
+    quoted rule."""
+    for query, intent in (
+        ("is `retry_request` still called from anywhere", "find_references"),
+        ("where is `Session.send` declared", "find_definition"),
+    ):
+        c = classify(query)
+        assert (c.intent, c.rule) == (intent, "learned"), query
+    for literal in ("`retry budget exhausted`", "search the logs for `connection reset by peer`"):
+        assert classify(literal).rule == "quoted-string", literal
+    assert classify('where is "progress" defined').rule == "quoted-string"
+    span = Classification("exact_match", 0.90, "quoted-string")
+    assert consult("is `retry_request` still called from anywhere", span, load_model(), overrule_sure={}) is span
+
+
 def test_rules_that_are_sure_are_never_overruled() -> None:
     model = load_model()
     assert model is not None

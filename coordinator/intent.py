@@ -216,8 +216,9 @@ def _has_shaped_identifier(query: str) -> bool:
 _CODE_MARK = re.compile(r"`[^`]+`|'[^'\s][^']*'|\"[^\"]+\"|\w\(\)|::|\w#\w|->|\w\.\w")
 #: A capitalised word after the first (``who calls Session``); "I" is English.
 _CAPITALISED = re.compile(r"(?<=\s)(?!I\b)[A-Z][A-Za-z0-9]*")
-#: Intents that ask about one named definition: the query must name it.
-ENTITY_INTENTS = frozenset({"find_definition", "find_references", "impact_analysis"})
+#: Intents that ask about one named definition, or code like a given example: the query must name
+#: it or show it ("python function that gives closest whole number" read as find_similar shows none).
+ENTITY_INTENTS = frozenset({"find_definition", "find_references", "impact_analysis", "find_similar"})
 
 
 def names_code(query: str) -> bool:

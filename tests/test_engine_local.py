@@ -108,6 +108,17 @@ def test_a_learned_route_without_sentence_vectors_says_it_read_the_words_alone(
     assert "words alone" not in engine.plan(SearchParams("who calls fmt")).describe()  # a rule's route
 
 
+def test_a_similar_code_question_that_shows_no_code_is_hedged_too(home: Path) -> None:
+    """find_similar asks for code like an example; read into a web question that shows none, it is
+    hedged as the entity intents are."""
+    engine = Engine(IndexStore(home))
+    prose = engine.plan(SearchParams("python function that gives closest whole number"))
+    assert (prose.intent, prose.rule, prose.hedged) == ("find_similar", "learned", True)
+    assert prose.fusion_intent == "understand_code" and prose.strategy == "fused"
+    code = engine.plan(SearchParams("similar to make_context"))
+    assert (code.intent, code.hedged) == ("find_similar", False)
+
+
 def test_an_entity_question_that_names_no_code_is_hedged_with_understand_code(home: Path) -> None:
     """The learned layer reads "call" as a callers question; a query that names nothing in code is
     fused half as that and half as a prose question, never answered by the graph alone."""

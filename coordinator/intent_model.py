@@ -226,8 +226,19 @@ class _QueryVectors:
         if self._embed is None:
             return None
         if identity_kind(self._identity) != identity_kind(identity):
+            with self._lock:
+                if not self.unavailable:
+                    self.unavailable = (
+                        f"the head was trained on {identity_kind(identity)}, this process embeds with "
+                        f"{identity_kind(self._identity)}"
+                    )
+                    log.warning("routing without the sentence-vector head: %s", self.unavailable)
             return None
-        return self._embed(query)
+        try:
+            return self._embed(query)
+        except Exception as exc:  # noqa: BLE001 - a failed embedding routes by the words, never fails the search
+            log.warning("routing %r by its words alone: its sentence vector failed (%s)", query[:80], exc)
+            return None
 
     def _load(self) -> None:
         from fourfold.errors import FourfoldError

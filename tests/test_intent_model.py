@@ -103,12 +103,31 @@ def test_without_the_embedder_the_ngram_head_routes_alone_and_the_reason_is_logg
 
 
 def test_a_vector_of_another_embedder_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    vectors = intent_model._QueryVectors()
+    monkeypatch.setattr(intent_model, "query_vector", vectors)
     model = load_model()
     assert model is not None and model.vectors is not None
     other = intent_model.VectorHead(model.vectors.weights, model.vectors.bias, "minilm/all-MiniLM-L6-v2/onnx-fp32/0")
     model = IntentModel(model.intents, model.weights, model.bias, model.trained_on, other)
     query = "what is the purpose of the admission policy"
     assert model.probabilities(query) == pytest.approx(model.ngram_probabilities(query))
+    assert "trained on minilm/all-MiniLM-L6-v2/onnx-fp32" in vectors.unavailable
+
+
+def test_an_embedding_that_fails_routes_by_the_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = load_model()
+    assert model is not None and model.vectors is not None
+    vectors = intent_model._QueryVectors()
+    vectors._identity = model.vectors.embedder
+
+    def broken(query: str) -> object:
+        raise RuntimeError("onnxruntime: session failed")
+
+    vectors._embed = broken  # type: ignore[assignment]
+    monkeypatch.setattr(intent_model, "query_vector", vectors)
+    query = "who would be affected if I delete parse_config"
+    assert model.probabilities(query) == pytest.approx(model.ngram_probabilities(query))
+    assert classify(query).intent == "impact_analysis"
 
 
 def test_features_are_stable_and_names_count_only_by_shape() -> None:

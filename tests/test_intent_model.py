@@ -312,6 +312,7 @@ HELD_OUT_SETS = (
     "routing_sixth",
     "routing_seventh",
     "routing_eighth",
+    "routing_ninth",
 )
 
 

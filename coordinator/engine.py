@@ -496,7 +496,9 @@ class Engine:
             p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
         preset = self.validate(p, visible)
         generation = await self.current_generation()
-        plan = self.plan(p, preset)
+        # off the event loop: the learned layer may embed the query (a few ms of onnxruntime, which
+        # releases the GIL), and a burst of such queries must not hold up the loop's other calls
+        plan = await asyncio.to_thread(self.plan, p, preset)
         log.debug("%r: %s", p.query[:80], plan.describe())
         listing = self._is_listing(p, plan)
         if plan.intent == localize.LOCALIZE and not listing:  # a bug report: its own plan of searches

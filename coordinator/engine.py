@@ -170,8 +170,8 @@ class Plan:
     strategy: str  # "direct" (one modality's own order) or "fused"
     weights: Mapping[str, float]
     preset: Preset
-    #: The learned layer read a question about one definition, but the query names no code: the
-    #: weights are half the intent's, half understand_code's, fused as understand_code fuses.
+    #: The learned layer read a question about one definition (or code like an example), but the query
+    #: names no code: the weights are half the intent's, half understand_code's, fused as understand_code fuses.
     hedged: bool = False
     #: Why the learned layer read the query's words without its sentence vector ("" when it read both).
     words_only: str = ""
@@ -450,8 +450,8 @@ class Engine:
         profile = {
             m: w for m, w in profiles.get(intent, profiles["understand_code"]).items() if m in self.plugins.modalities
         }
-        # an entity question the learned layer read into a query that names no code ("python change
-        # encoding stdout", "how does the code call all callbacks") is as likely prose: hedged
+        # an entity or similar-code question the learned layer read into a query that names no code
+        # ("python change encoding stdout", "how does the code call all callbacks") is as likely prose: hedged
         hedged = (
             rule == "learned"
             and intent in intent_mod.ENTITY_INTENTS

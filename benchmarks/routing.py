@@ -122,7 +122,6 @@ def train(
     b = np.zeros(len(INTENTS))
     m_w, v_w, m_b, v_b = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
     onehot = np.eye(len(INTENTS))[labels]
-    lr, beta1, beta2 = 0.05, 0.9, 0.999
     for step in range(1, epochs + 1):
         scores = np.add.reduceat(w[indices], starts, axis=0) + b
         scores -= scores.max(axis=1, keepdims=True)
@@ -134,12 +133,7 @@ def train(
         )
         grad_w += l2 * w
         grad_b = delta.sum(axis=0)
-        for param, grad, m, v in ((w, grad_w, m_w, v_w), (b, grad_b, m_b, v_b)):
-            m *= beta1
-            m += (1 - beta1) * grad
-            v *= beta2
-            v += (1 - beta2) * grad * grad
-            param -= lr * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
+        _adam((w, b), (grad_w, grad_b), [(m_w, v_w), (m_b, v_b)], step)
     head = None
     if vectors is not None:
         vw, vb = train_vector_head(vectors.of([p.text for p in phrasings]), labels)
@@ -150,12 +144,14 @@ def train(
 
 
 def _adam(params: tuple[Array, ...], grads: tuple[Array, ...], moments: list[tuple[Array, Array]], step: int) -> None:
+    """One Adam step of both heads' trainers (learning rate 0.05, betas 0.9 and 0.999), in place."""
+    lr, beta1, beta2 = 0.05, 0.9, 0.999
     for param, grad, (m, v) in zip(params, grads, moments, strict=True):
-        m *= 0.9
-        m += 0.1 * grad
-        v *= 0.999
-        v += 0.001 * grad * grad
-        param -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        m *= beta1
+        m += (1 - beta1) * grad
+        v *= beta2
+        v += (1 - beta2) * grad * grad
+        param -= lr * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-8)
 
 
 def train_vector_head(

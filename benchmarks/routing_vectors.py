@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -32,16 +32,8 @@ from routing_phrasings import INTENTS, Phrasing, fold_of, frozen_names, generate
 
 from fourfold.coordinator.intent import classify_rules
 from fourfold.coordinator.intent_model import Prediction, consult, load_model
-from fourfold.plugins.embedders import DEFAULT_EMBEDDER
-from fourfold.plugins.semantic.embedding import get_embedder
 
 Array = npt.NDArray[np.float64]
-
-
-def embed(texts: Sequence[str], batch: int = 128) -> Array:
-    embedder = get_embedder(DEFAULT_EMBEDDER, {})
-    parts = [embedder.embed(list(texts[i : i + batch]), "query") for i in range(0, len(texts), batch)]
-    return np.concatenate(parts).astype(np.float64)
 
 
 def probabilities(x: Array, w: Array, b: Array) -> Array:
@@ -121,13 +113,14 @@ def main() -> None:
         sys.exit("no shipped routing model: run benchmarks/routing.py first")
     t0 = time.perf_counter()
     training = list(generate(frozen_names()))
-    x = embed([p.text for p in training])
+    vectors = routing.Vectors()
+    x = vectors.of([p.text for p in training])
     print(f"embedded {len(training):,} training phrasings in {time.perf_counter() - t0:.0f} s")
     w, b = routing.train_vector_head(x, np.array([INTENTS.index(p.intent) for p in training]))
     report: dict[str, object] = {"load_average": os.getloadavg(), "training_phrasings": len(training)}
     for name, generate_set in routing.HELD_OUT_SETS.items():
         phrasings = list(generate_set())
-        vec = probabilities(embed([p.text for p in phrasings]), w, b)
+        vec = probabilities(vectors.of([p.text for p in phrasings]), w, b)
         grams = np.array([ngram.ngram_probabilities(p.text) for p in phrasings])
         rows = measure(phrasings, _heads(grams, vec))
         report[name] = rows

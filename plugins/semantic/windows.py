@@ -5,20 +5,43 @@ so "where is the retry policy configured" can match ``class RetryPolicy`` in ``h
 even when the body never says "retry policy". A segment longer than the model's window is split
 on line boundaries into windows that each fit (header included); the segment is hit when any of
 its windows is, and scores as its best window.
+
+A documented definition gets one more window: its header and its documentation alone (a Python
+docstring, or the comment block right above the definition in any language). The whole body
+dilutes what the documentation says in words, and in most languages the comment above a function
+is not in the function's segment at all. "how does the client pick the proxy for a URL" is a
+paraphrase of a docstring far more often than of a body.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from fourfold.plugins.types import Segment
 
-__all__ = ["Window", "context_header", "embed_key", "segment_text", "split_windows"]
+__all__ = ["Docs", "Window", "context_header", "doc_window", "embed_key", "read_docs", "segment_text", "split_windows"]
 
 #: Never split finer than this many lines, so a window carries some context even for dense code.
 _MIN_LINES = 1
+#: Languages whose comments start with ``#`` (elsewhere ``#`` opens an attribute or a directive).
+_HASH_COMMENTS = frozenset({"python", "ruby", "shell", "bash", "perl", "r", "elixir", "yaml", "toml", "makefile"})
+#: Line comments and block-comment lines of the C family (Go, JavaScript, Java, Rust, C#...).
+_SLASH_COMMENT = re.compile(r"^\s*(?://[/!]?|/\*\*?|\*/?)")
+_HASH_COMMENT = re.compile(r"^\s*#(?![!\[])")
+_SQL_COMMENT = re.compile(r"^\s*--")
+#: What may stand between a doc comment and its definition: decorators, annotations, attributes.
+_BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
+#: The first statement of a Python body, when it is a string: the docstring.
+_PY_DOCSTRING = re.compile(
+    r"\A(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?(?:def|class)\b.*?:[ \t]*(?:#.*)?\n"
+    r"(?:[ \t]*\n)*[ \t]*[rRuU]?(\"\"\"|\'\'\'|\"|\')(.*?)\1",
+    re.S,
+)
+#: Documentation longer than this many characters is cut (the model reads 256 tokens at most).
+_DOC_CHARS = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +70,10 @@ def segment_text(segment: Segment) -> str:
     return context_header(segment) + segment.content
 
 
-def embed_key(segment: Segment) -> str:
-    """What decides a segment's vectors: its content and its header. Equal keys reuse vectors."""
-    key = f"{context_header(segment)}\0{segment.content_hash}"
+def embed_key(segment: Segment, doc: str = "") -> str:
+    """What decides a segment's vectors: its content, its header and its documentation window's
+    text (none: the key of a segment without one). Equal keys reuse vectors."""
+    key = f"{context_header(segment)}\0{segment.content_hash}" + (f"\0doc\0{doc}" if doc else "")
     return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
@@ -88,3 +112,85 @@ def split_windows(
 def _window(row: int, segment: Segment, header: str, lines: Sequence[str], start: int, end: int) -> Window:
     text = header + "\n".join(lines[start:end])
     return Window(row, segment.start_line + start, segment.start_line + end - 1, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Docs:
+    """The documentation of a shard's definitions, and the segments to embed in place of others.
+
+    ``text``: row -> a documented definition's documentation. ``trimmed``: row -> a segment outside
+    any definition (a gap) without the doc comments at its end, which belong to the definitions
+    below them; an empty gap gets no window.
+    """
+
+    text: Mapping[int, str]
+    trimmed: Mapping[int, Segment]
+
+
+def read_docs(segments: Sequence[Segment]) -> Docs:
+    """The documentation of each documented definition among ``segments`` (see :class:`Docs`).
+
+    ``segments`` are a shard's segments in file order, so a file's lines can be read back from them;
+    a definition's documentation is its Python docstring and the comment block right above it
+    (decorators, annotations and attributes may stand between), comment markers removed.
+    """
+    lines_of: dict[tuple[str, str], dict[int, str]] = {}
+    for s in segments:
+        lines = lines_of.setdefault((s.repo, s.path), {})
+        for offset, line in enumerate(s.content.split("\n")):
+            lines.setdefault(s.start_line + offset, line)
+    text: dict[int, str] = {}
+    comment_lines: set[tuple[str, str, int]] = set()
+    for row, s in enumerate(segments):
+        if not s.symbol:
+            continue
+        first, above = _comment_above(lines_of[(s.repo, s.path)], s.start_line, s.language)
+        comment_lines.update((s.repo, s.path, n) for n in range(first, first + len(above)))
+        parts = [_clean(above)]
+        if s.language == "python":
+            m = _PY_DOCSTRING.match(s.content)
+            if m:
+                parts.append(_clean(m.group(2).split("\n")))
+        doc = "\n".join(p for p in parts if p)
+        if doc:
+            text[row] = doc[:_DOC_CHARS]
+    trimmed: dict[int, Segment] = {}
+    for row, s in enumerate(segments):
+        if s.symbol or (s.repo, s.path, s.end_line) not in comment_lines:
+            continue
+        kept = s.content.split("\n")
+        while kept and (s.repo, s.path, s.start_line + len(kept) - 1) in comment_lines:
+            kept.pop()
+        content = "\n".join(kept) if any(line.strip() for line in kept) else ""
+        digest = hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
+        trimmed[row] = replace(s, content=content, end_line=s.start_line + max(len(kept), 1) - 1, content_hash=digest)
+    return Docs(text, trimmed)
+
+
+def _comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[int, list[str]]:
+    """The first line and the lines, markers removed, of the comment block right above line ``start``."""
+    if language in _HASH_COMMENTS:
+        comment = _HASH_COMMENT
+    elif language in ("sql", "lua", "haskell"):
+        comment = _SQL_COMMENT
+    else:
+        comment = _SLASH_COMMENT
+    n = start - 1
+    while n in lines and _BETWEEN.match(lines[n]) and not comment.match(lines[n]):
+        n -= 1
+    found: list[str] = []
+    while n in lines and comment.match(lines[n]):
+        found.append(comment.sub("", lines[n], count=1))
+        n -= 1
+    return n + 1, found[::-1]
+
+
+def _clean(lines: Sequence[str]) -> str:
+    """Lines stripped, a closing ``*/`` and the empty lines left out."""
+    text = "\n".join(line.strip().removesuffix("*/").strip() for line in lines)
+    return "\n".join(p for p in text.split("\n") if p)
+
+
+def doc_window(row: int, segment: Segment, doc: str) -> Window:
+    """The window of a documented definition's header and documentation; a hit on it is the whole segment."""
+    return Window(row, segment.start_line, segment.end_line, context_header(segment) + doc)

@@ -2,7 +2,7 @@
 """Benchmark of the semantic modality: quality (float, binary, binary+rescore, IVF), speed, size.
 
     python benchmarks/semantic.py [--dev ~/fourfold-dev] [--backends int8,fp32] [--out result.json]
-    python benchmarks/semantic.py --build [--rounds 3]          # build cost before/after the economies
+    python benchmarks/semantic.py --build [--rounds 3] [--configs A;B]   # build cost before/after the economies
     python benchmarks/semantic.py --scaling [--workers 1,2] [--chunks 384]   # Ray embedding scaling only
 
 Suites:
@@ -26,7 +26,8 @@ seconds, segments and windows per CPU second, and CoSQA's MRR@10 (binary+rescore
 build. "before" turns the economies off (``semantic.skip/dedup/sort=off``, embedder batches of 32,
 no embedding cache), "after" is the default, "after, warm cache" the default again with the
 embedding cache filled by an earlier build (a rebuild, an interrupted build resumed, the same
-code under another repository name).
+code under another repository name), "after, no doc windows" the default without the
+documentation windows (what they cost). ``--configs "after;after, no doc windows"`` runs only those.
 
 ``--scaling`` measures the distributed build's embedding alone: real ~200-token chunks of the
 httpx and click corpora embedded with MiniLM int8 in batches through ``RayMap`` (one Ray task of one CPU
@@ -382,19 +383,27 @@ BUILD_CONFIGS: dict[str, dict[str, str]] = {
     },
     "after": {"semantic.cache": "off"},
     "after, warm cache": {},
+    # what the documentation windows cost: the default without them
+    "after, no doc windows": {"semantic.cache": "off", "semantic.doc_windows": "off"},
 }
 
 
 def build_cost(
-    corpus: list[Segment], cosqa: tuple[list[Segment], list[Query]] | None, rounds: int, work: Path
+    corpus: list[Segment],
+    cosqa: tuple[list[Segment], list[Query]] | None,
+    rounds: int,
+    work: Path,
+    names: Sequence[str] = tuple(BUILD_CONFIGS),
 ) -> dict[str, Any]:
-    """Each config of ``BUILD_CONFIGS`` builds ``corpus`` ``rounds`` times, interleaved; medians."""
+    """Each config of ``BUILD_CONFIGS`` named in ``names`` builds ``corpus`` ``rounds`` times,
+    interleaved; medians (speedups against the first named)."""
+    configs = {name: BUILD_CONFIGS[name] for name in names}
     cache_dir = work / "embedding-cache"
-    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in BUILD_CONFIGS}
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in configs}
     windows: dict[str, int] = {}
     mrr: dict[str, float] = {}
     modality = SemanticModality()
-    for config in BUILD_CONFIGS.values():  # load the model in every configuration once, untimed
+    for config in configs.values():  # load the model in every configuration once, untimed
         warm = {"embedder": "minilm", **config, "semantic.cache": "off"}
         ctx = BuildContext(generation="bench", shard="warm", repos=("warm",), settings=warm)
         modality.build(corpus[:8], work / "warm", ctx)
@@ -402,7 +411,7 @@ def build_cost(
         fill = {"embedder": "minilm", "semantic.cache_dir": str(cache_dir)}
         modality.build(corpus, work / "fill", BuildContext("bench", "fill", ("fill",), settings=fill))
     for _ in range(rounds):
-        for name, config in BUILD_CONFIGS.items():
+        for name, config in configs.items():
             settings = {"embedder": "minilm", "semantic.cache_dir": str(cache_dir), **config}
             out = work / f"build-{name.replace(' ', '_').replace(',', '')}"
             cpu, wall = time.process_time(), time.perf_counter()
@@ -411,7 +420,7 @@ def build_cost(
             windows[name] = json.loads((out / "manifest.json").read_text())["windows"]
     if cosqa is not None:
         segments, queries = cosqa
-        for name, config in BUILD_CONFIGS.items():
+        for name, config in configs.items():
             settings = {"embedder": "minilm", "semantic.cache_dir": str(cache_dir), **config}
             out = work / f"cosqa-{name.replace(' ', '_').replace(',', '')}"
             modality.build(segments, out, BuildContext("bench", "cosqa", ("cosqa",), settings=settings))
@@ -547,12 +556,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--build", action="store_true", help="only the build cost before/after its economies")
     parser.add_argument("--rounds", type=int, default=3, help="--build: interleaved rounds per configuration")
+    parser.add_argument("--configs", default="", help="--build: only these configurations, separated by ';'")
     parser.add_argument("--scaling", action="store_true", help="only the Ray embedding scaling measurement")
     parser.add_argument("--workers", default="1,2", help="--scaling: cluster sizes (CPUs) to measure")
     parser.add_argument("--chunks", type=int, default=384, help="--scaling: chunks embedded per cluster size")
     parser.add_argument("--batch", type=int, default=16, help="--scaling: chunks per Ray task")
     args = parser.parse_args(argv)
     if args.build:
+        names = [n.strip() for n in args.configs.split(";")] if args.configs else list(BUILD_CONFIGS)
+        unknown = [n for n in names if n not in BUILD_CONFIGS]
+        if unknown:
+            print(f"unknown --configs {unknown}; choose from: {'; '.join(BUILD_CONFIGS)}", file=sys.stderr)
+            return 2
         if not (default_model_dir("int8") / "manifest.json").exists():
             print("prepare the model first: python scripts/prepare_model.py --backend int8", file=sys.stderr)
             return 1
@@ -562,13 +577,13 @@ def main(argv: list[str] | None = None) -> int:
             if (args.dev / "corpora" / repo).is_dir():
                 corpus.extend(segment_repo(args.dev / "corpora" / repo, repo))
         with tempfile.TemporaryDirectory(prefix="fourfold-bench-build-") as tmp:
-            result = build_cost(corpus, cosqa, args.rounds, Path(tmp))
+            result = build_cost(corpus, cosqa, args.rounds, Path(tmp), names)
         print(f"\n{result['segments']} segments, {result['rounds']} rounds interleaved, load {result['loadavg']}")
-        header = ("config", "CPU s", "wall s", "windows", "seg/CPU-s", "win/CPU-s", "x before", "MRR@10")
-        print(f"{header[0]:<18}" + "".join(f" {h:>9}" for h in header[1:]))
+        header = ("config", "CPU s", "wall s", "windows", "seg/CPU-s", "win/CPU-s", f"x {names[0]}", "MRR@10")
+        print(f"{header[0]:<22}" + "".join(f" {h:>9}" for h in header[1:]))
         for run in result["runs"]:
             keys = ("cpu_s", "wall_s", "windows", "segments_per_cpu_s", "windows_per_cpu_s", "speedup_vs_before")
-            print(f"{run['config']:<18}" + "".join(f" {run[k]!s:>9}" for k in (*keys, "cosqa_mrr10")))
+            print(f"{run['config']:<22}" + "".join(f" {run[k]!s:>9}" for k in (*keys, "cosqa_mrr10")))
         out = args.out or Path("bench-results") / "semantic-build.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(result, indent=1))

@@ -536,3 +536,14 @@ def test_default_local_model_finds_a_function_by_its_doc_comment(tmp_path: Path)
     modality.build(segs, tmp_path / "off", context({"semantic.doc_windows": "off"}))
     top = modality.load(tmp_path / "off").search(query).hits[0]
     assert (top.path, top.start_line, top.symbol) == ("pool.go", 1, None)
+
+
+def test_a_gap_that_is_only_a_doc_comment_gets_no_window(tmp_path: Path, modality: SemanticModality) -> None:
+    source = b"/**\n * Parse the config file and return its options.\n */\nfunction parseConfig(p) {\n  return 1;\n}\n"
+    segs = _segments("config.js", "javascript", source)
+    assert [(s.start_line, s.symbol) for s in segs] == [(1, None), (4, "parseConfig")]
+    modality.build(segs, tmp_path / "s", context())
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert (manifest["segments"], manifest["windows"]) == (2, 2)  # the function's code and its documentation
+    hits = modality.load(tmp_path / "s").search(ModalityQuery("parse the config file options", k=5)).hits
+    assert [h.symbol for h in hits] == ["parseConfig"]

@@ -446,7 +446,9 @@ func wait(d time.Duration) error {
 PY_SOURCE = b'''import functools
 
 # Kept for callers of the old API.
-@functools.cache
+@functools.lru_cache(
+    maxsize=None,
+)
 def lookup(name: str,
            default: str = ":") -> str:  # noqa
     """Return the registered handler for a name.
@@ -459,8 +461,14 @@ class Registry:
     \'\'\'Holds every handler by name.\'\'\'
 
     def add(self, name):
-        x = "not a docstring"
-        return x
+        if name:
+            "not a docstring"
+        return name
+
+
+def plain(x):
+    return {
+        "a": x}
 '''
 
 

@@ -35,11 +35,12 @@ _SQL_COMMENT = re.compile(r"^\s*--")
 #: What may stand between a doc comment and its definition: decorators, annotations, attributes.
 _BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
 #: The first statement of a Python body, when it is a string: the docstring.
-_PY_DOCSTRING = re.compile(
-    r"\A(?:[ \t]*@.*\n)*[ \t]*(?:async[ \t]+)?(?:def|class)\b.*?:[ \t]*(?:#.*)?\n"
-    r"(?:[ \t]*\n)*[ \t]*[rRuU]?(\"\"\"|\'\'\'|\"|\')(.*?)\1",
-    re.S,
-)
+#: The line that opens a Python definition (below its decorators, which may span lines).
+_PY_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)\b", re.M)
+#: The end of a Python definition's header: the first colon that ends a line (the header may span lines).
+_PY_HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
+#: A string right after the header: the docstring (only there; a string later in the body is not one).
+_PY_DOCSTRING = re.compile(r"(?:[ \t]*\n)*[ \t]*[rRuU]?(\"\"\"|\'\'\'|\"|\')(.*?)\1", re.S)
 #: Documentation longer than this many characters is cut (the model reads 256 tokens at most).
 _DOC_CHARS = 2000
 
@@ -148,9 +149,7 @@ def read_docs(segments: Sequence[Segment]) -> Docs:
         comment_lines.update((s.repo, s.path, n) for n in range(first, first + len(above)))
         parts = [_clean(above)]
         if s.language == "python":
-            m = _PY_DOCSTRING.match(s.content)
-            if m:
-                parts.append(_clean(m.group(2).split("\n")))
+            parts.append(_python_docstring(s.content))
         doc = "\n".join(p for p in parts if p)
         if doc:
             text[row] = doc[:_DOC_CHARS]
@@ -165,6 +164,14 @@ def read_docs(segments: Sequence[Segment]) -> Docs:
         digest = hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
         trimmed[row] = replace(s, content=content, end_line=s.start_line + max(len(kept), 1) - 1, content_hash=digest)
     return Docs(text, trimmed)
+
+
+def _python_docstring(content: str) -> str:
+    """The docstring of a Python definition's ``content`` ("" without one), lines stripped."""
+    opening = _PY_DEFINITION.search(content)
+    header = _PY_HEADER_END.search(content, opening.end()) if opening else None
+    found = _PY_DOCSTRING.match(content, header.end()) if header else None
+    return _clean(found.group(2).split("\n")) if found else ""
 
 
 def _comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[int, list[str]]:

@@ -265,3 +265,15 @@ def test_one_worker_per_modality_serves_every_shard_through_the_coordinator(
         assert len({s.address for s in text}) == 1 and {s.health for s in text} == {"SERVING"}
         r = stub.Search(coordinator_pb2.SearchRequest(query='"ECONNREFUSED"', k=10, modalities=["text"]), timeout=30)
         assert not r.partial and sorted(h.repo for h in r.hits) == ["alpha", "beta", "gamma"]
+
+
+def test_workers_are_dealt_over_every_live_node_softly() -> None:
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    from fourfold.workers.cluster import placement
+
+    assert placement(0, []) == {} and placement(3, ["only"]) == {}  # one node: nothing to deal
+    a, b, c = ("a" * 56, "b" * 56, "c" * 56)  # node ids are hex
+    strategies = [placement(i, [a, b, c])["scheduling_strategy"] for i in range(5)]
+    assert all(isinstance(s, NodeAffinitySchedulingStrategy) and s.soft for s in strategies)
+    assert [s.node_id for s in strategies] == [a, b, c, a, b]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import ray
 
@@ -122,7 +123,10 @@ class Launcher:
         """Start every actor of ``generation`` (idempotent) and wait until each serves gRPC, warm."""
         gen_dir = str(self.store.generations_dir / generation)
         plan = self.plan(generation)
-        handles = [shard_actor(k, gen_dir, self.host, shards) for k, shards in plan]
+        nodes = alive_nodes()
+        handles = [
+            shard_actor(k, gen_dir, self.host, shards, **placement(i, nodes)) for i, (k, shards) in enumerate(plan)
+        ]
         try:
             # ready(): serving and warm (each shard answered a first query), so no caller waits for a model to load
             await asyncio.wait_for(asyncio.gather(*(h.ready.remote() for h in handles)), timeout_s)
@@ -162,3 +166,23 @@ class Launcher:
 
     def deployed_generations(self) -> set[str]:
         return {key.generation for key in named_workers(self.store_id)}
+
+
+def alive_nodes() -> list[str]:
+    """The ids of the cluster's live nodes, in a stable order."""
+    return sorted(n["NodeID"] for n in ray.nodes() if n.get("Alive"))
+
+
+def placement(index: int, nodes: Sequence[str]) -> dict[str, Any]:
+    """Where the ``index``-th worker of a plan should run: the nodes in turn, so the shards (and a
+    group's replicas, which are next to each other in the plan) are dealt over every live node.
+
+    Ray's ``SPREAD`` alone is a preference its scheduler may not honour while a node that has just
+    joined is not yet in its resource view: every worker then lands on one node. The affinity is
+    soft, so a worker whose node is lost restarts on another.
+    """
+    if len(nodes) < 2:
+        return {}
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    return {"scheduling_strategy": NodeAffinitySchedulingStrategy(nodes[index % len(nodes)], soft=True)}

@@ -555,3 +555,11 @@ def test_a_gap_that_is_only_a_doc_comment_gets_no_window(tmp_path: Path, modalit
     assert (manifest["segments"], manifest["windows"]) == (2, 2)  # the function's code and its documentation
     hits = modality.load(tmp_path / "s").search(ModalityQuery("parse the config file options", k=5)).hits
     assert [h.symbol for h in hits] == ["parseConfig"]
+
+
+def test_a_doc_comment_with_a_stray_byte_is_embedded(tmp_path: Path, modality: SemanticModality) -> None:
+    """Source is decoded with surrogateescape; its documentation must hash like any window's text."""
+    segs = _segments("shop.go", "go", b"package shop\n\n// Caf\xe9 opens the shop.\nfunc Open() {}\n")
+    modality.build(segs, tmp_path / "s", context())
+    hits = modality.load(tmp_path / "s").search(ModalityQuery("opens the shop", k=3)).hits
+    assert hits[0].symbol == "Open"

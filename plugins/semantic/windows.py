@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from fourfold.plugins.semantic.cache import text_key
 from fourfold.plugins.types import Segment
 
 __all__ = ["Docs", "Window", "context_header", "doc_window", "embed_key", "read_docs", "segment_text", "split_windows"]
@@ -34,7 +35,6 @@ _HASH_COMMENT = re.compile(r"^\s*#(?![!\[])")
 _SQL_COMMENT = re.compile(r"^\s*--")
 #: What may stand between a doc comment and its definition: decorators, annotations, attributes.
 _BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
-#: The first statement of a Python body, when it is a string: the docstring.
 #: The line that opens a Python definition (below its decorators, which may span lines).
 _PY_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)\b", re.M)
 #: The end of a Python definition's header: the first colon that ends a line (the header may span lines).
@@ -75,7 +75,8 @@ def embed_key(segment: Segment, doc: str = "") -> str:
     """What decides a segment's vectors: its content, its header and its documentation window's
     text (none: the key of a segment without one). Equal keys reuse vectors."""
     key = f"{context_header(segment)}\0{segment.content_hash}" + (f"\0doc\0{doc}" if doc else "")
-    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+    # source is decoded with surrogateescape: a comment with a stray byte must hash, not raise
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def split_windows(
@@ -161,8 +162,8 @@ def read_docs(segments: Sequence[Segment]) -> Docs:
         while kept and (s.repo, s.path, s.start_line + len(kept) - 1) in comment_lines:
             kept.pop()
         content = "\n".join(kept) if any(line.strip() for line in kept) else ""
-        digest = hashlib.blake2b(content.encode(), digest_size=16).hexdigest()
-        trimmed[row] = replace(s, content=content, end_line=s.start_line + max(len(kept), 1) - 1, content_hash=digest)
+        end = s.start_line + max(len(kept), 1) - 1
+        trimmed[row] = replace(s, content=content, end_line=end, content_hash=text_key(content))
     return Docs(text, trimmed)
 
 

@@ -195,8 +195,7 @@ def _comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple
 
 def _clean(lines: Sequence[str]) -> str:
     """Lines stripped, a closing ``*/`` and the empty lines left out."""
-    text = "\n".join(line.strip().removesuffix("*/").strip() for line in lines)
-    return "\n".join(p for p in text.split("\n") if p)
+    return "\n".join(kept for kept in (line.strip().removesuffix("*/").strip() for line in lines) if kept)
 
 
 def doc_window(row: int, segment: Segment, doc: str) -> Window:

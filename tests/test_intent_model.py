@@ -313,6 +313,7 @@ HELD_OUT_SETS = (
     "routing_seventh",
     "routing_eighth",
     "routing_ninth",
+    "routing_tenth",
 )
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "IntentRule",
     "classify",
     "classify_rules",
+    "is_short_paste",
     "looks_like_report",
     "names_code",
     "vectors_unavailable",
@@ -79,6 +80,9 @@ REPORT_MIN_TITLE_WORDS = 5
 #: code-looking identifiers (or called names); or, without any of those, this many prose words.
 REPORT_MIN_IDENTIFIERS = 2
 REPORT_PROSE_ALONE_WORDS = 40
+#: A "report" with no fenced block and at most this many prose words is a short paste (a snippet
+#: and a line asking about it), which a sure model may read as another intent (``intent_model``).
+SHORT_PASTE_WORDS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +290,15 @@ def looks_like_report(query: str) -> bool:
     if s.identifiers >= REPORT_MIN_IDENTIFIERS:
         return words >= REPORT_MIN_PROSE_WORDS
     return words >= REPORT_PROSE_ALONE_WORDS
+
+
+def is_short_paste(query: str) -> bool:
+    """Whether ``query`` is a paste with a line of words about it: no fenced block, and at most
+    ``SHORT_PASTE_WORDS`` words of prose outside its code and frames (an issue has a title and
+    paragraphs, or fences its code)."""
+    if "```" in query:
+        return False
+    return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 
 def classify(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from fourfold.coordinator import intent_model
-from fourfold.coordinator.intent import Classification, IntentRule, classify, classify_rules
+from fourfold.coordinator.intent import Classification, IntentRule, classify, classify_rules, is_short_paste
 from fourfold.coordinator.intent_model import (
     DIMENSIONS,
     KEEP_RULES_FROM,
@@ -208,8 +208,7 @@ def test_an_error_name_inside_a_question_does_not_make_it_an_error_search() -> N
 
 def test_a_code_span_inside_a_question_is_code_not_a_string_to_find() -> None:
     """A markdown code span inside a question marks a name, and the sure model may read the question;
-    a query that opens with the span, a search for its text, and a double-quoted name keep the seed's
-    quoted rule."""
+    a query that opens with the span and a search for its text keep the seed's quoted rule."""
     for query, intent in (
         ("is `retry_request` still called from anywhere", "find_references"),
         ("where is `Session.send` declared", "find_definition"),
@@ -218,16 +217,57 @@ def test_a_code_span_inside_a_question_is_code_not_a_string_to_find() -> None:
         assert (c.intent, c.rule) == (intent, "learned"), query
     for literal in ("`retry budget exhausted`", "search the logs for `connection reset by peer`"):
         assert classify(literal).rule == "quoted-string", literal
-    assert classify('where is "progress" defined').rule == "quoted-string"
     span = Classification("exact_match", 0.90, "quoted-string")
     assert consult("is `retry_request` still called from anywhere", span, load_model(), overrule_sure={}) is span
+
+
+def test_a_quote_inside_a_question_is_read_by_a_sure_model() -> None:
+    """Any quote inside a question may be overruled at p >= 0.9 ('where is "progress" defined' asks
+    for a definition); a query that opens with its quote is a search for the text and keeps the rule."""
+    c = classify('where is "progress" defined')
+    assert (c.intent, c.rule) == ("find_definition", "learned")
+    for literal in ('"ECONNREFUSED"', "'connection reset by peer'", '"progress" where is it defined'):
+        assert classify(literal).rule == "quoted-string", literal
+
+
+def test_a_caller_phrase_inside_another_question_is_read_by_a_sure_model() -> None:
+    """A references or callers phrase inside a question about a change is the change's question."""
+    c = classify("is it safe to make parse_config async or do callers of callers need changing too")
+    assert (c.intent, c.rule) == ("impact_analysis", "learned")
+    assert classify("who calls retry_request").rule == "references-phrase"  # the seed's row
+
+
+def test_a_pasted_function_is_similar_code_not_a_definition_search() -> None:
+    """A definition keyword opening a whole body asked about: the sure model reads it as similar code;
+    the seed's one-line definition searches keep the keyword rule."""
+    body = "function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}"
+    c = classify(body)
+    assert (c.intent, c.rule) == ("find_similar", "learned")
+    assert classify("def parse_config").rule == "definition-keyword"
+
+
+def test_a_short_paste_is_not_a_bug_report() -> None:
+    """A snippet with a line of words asking about it reads as find_similar where the model is sure;
+    a bug report's title, paragraphs or fenced code keep the localize rule."""
+    paste = (
+        "do we already have a helper that does this\n"
+        "def airmass(alt_deg):\n    z = math.radians(90 - alt_deg)\n    return 1 / math.cos(z)"
+    )
+    assert classify_rules(paste).intent == "localize" and is_short_paste(paste)
+    c = classify(paste)
+    assert (c.intent, c.rule) == ("find_similar", "learned")
+    fenced = "Intersection should remove duplicates\n```python\n>>> Intersection({1},{1},{x})\nEmptySet()\n```\n"
+    fenced += "The routine should give the same answer if duplicates are present."
+    assert not is_short_paste(fenced) and classify(fenced).intent == "localize"
 
 
 def test_rules_that_are_sure_are_never_overruled() -> None:
     model = load_model()
     assert model is not None
+    sure = Classification("impact_analysis", 0.90, "impact-phrase")
+    assert consult("who calls parse_config", sure, model) is sure
     sure = Classification("find_references", 0.90, "references-phrase")
-    assert consult("what breaks if I change parse_config", sure, model) is sure
+    assert consult("what breaks if I change parse_config", sure, model, overrule_sure={}) is sure
     seed = Classification("exact_match", KEEP_RULES_FROM, "error-token")
     assert consult("what breaks if I change KeyError handling", seed, model, overrule_sure={}) is seed
     plugin = Classification("history", 0.6, "plugin:history")

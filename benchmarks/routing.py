@@ -15,7 +15,7 @@ The model has two heads, trained on the same phrasings: the n-gram head and a he
 phrasing's sentence vector from the default local embedder (embedded once per run, about a minute
 for the 59,000 phrasings; ``--no-vectors`` measures the n-gram head alone).
 
-Nine more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
+Ten more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
 training templates' second round, before the model trained on it was measured),
 ``routing_fresh.py`` (written after the shipped model, never tuned on), ``routing_fifth.py``
@@ -26,9 +26,11 @@ chat, coding agents, review bots and dictation, before the next routing change, 
 written; it judged the vector head and the fifth training round), ``routing_eighth.py`` (written by
 another hand from real usage, before the routing change it judges, never measured while written),
 ``routing_ninth.py`` (written by another hand from real usage, in domains no other set uses, before the
-routing change it judges, never measured while written) and ``routing_tenth.py`` (written by another
+routing change it judges, never measured while written), ``routing_tenth.py`` (written by another
 hand from real usage, in domains no other set uses, before the routing change it judges, never measured
-while written), each with its own slot fillers.
+while written) and ``routing_eleventh.py`` (written by another hand from real usage, in domains no other
+set uses, before the routing change it judges, never measured while written), each with its own slot
+fillers.
 ``--held-out-only`` asks them of the shipped model without training anything.
 """
 
@@ -52,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import routing_blind
 import routing_eighth
+import routing_eleventh
 import routing_fifth
 import routing_fresh
 import routing_heldout
@@ -272,6 +275,7 @@ _HELD_OUT_MODULES = {
     "eighth": routing_eighth,
     "ninth": routing_ninth,
     "tenth": routing_tenth,
+    "eleventh": routing_eleventh,
 }
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
@@ -281,10 +285,10 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``, ``routing_eighth.py``,
-    ``routing_ninth.py``, and ``routing_tenth.py``, written by another hand from real usage, in domains
-    no other set uses, before the routing change it judges, never measured while written) asked of
-    ``model`` (trained on every training template): rules alone, model alone, and the two combined as
-    ``classify`` does."""
+    ``routing_ninth.py``, ``routing_tenth.py``, and ``routing_eleventh.py``, written by another hand from
+    real usage, in domains no other set uses, before the routing change it judges, never measured while
+    written) asked of ``model`` (trained on every training template): rules alone, model alone, and the
+    two combined as ``classify`` does."""
     if vectors is not None:
         vectors.of([p.text for p in phrasings])
     embedded = Embedded(model, vectors)

@@ -354,6 +354,7 @@ HELD_OUT_SETS = (
     "routing_eighth",
     "routing_ninth",
     "routing_tenth",
+    "routing_eleventh",
 )
 
 

@@ -5,7 +5,7 @@
 
 Step 1 (online, once): every suite query is asked of each modality alone through the gRPC API, with
 the intent the coordinator would classify it as, and the ranked (repo, path, lines, segment id,
-centrality) lists are kept in ``--runs`` (reused when present, so refitting needs no server).
+centrality) lists, every segment of a file, are kept in ``--runs`` (reused when present, so refitting needs no server).
 
 Step 2 (offline): for every weight vector of a grid, each query is answered again as the engine's
 ``plan()`` would with that profile under the default preset (the direct path for a confident
@@ -51,6 +51,9 @@ METHOD_VALUES = (0.0, 1.0)
 #: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.
 ASK_K = 40
 DEPTH = 30
+#: Each modality's own order, every segment of a file, as the engine fuses them (the replay applies the
+#: code-first demotion and keeps each file's best itself): see ``fusion_check.RAW_OPTIONS``.
+RAW_OPTIONS = {"segments": "all", "code_first": "off"}
 MRR_K = 10
 
 
@@ -96,15 +99,19 @@ def weight_grid(
     return out
 
 
-#: What one answer depends on: the direct path's modality, or the fused modalities with their weights normalised.
+#: What one answer depends on: the direct path's modality, or the fused modalities with their weights
+#: (normalised for reciprocal rank fusion, whose order does not depend on their scale).
 PlanKey = tuple[tuple[str, float], ...]
 
 
 def plan_key(profile: Mapping[str, float], a: Asked) -> PlanKey:
     """How the engine's ``plan()`` would run ``a`` with ``profile`` under the default preset.
 
-    Fusion's order does not change when every weight is scaled alike, so two profiles with the same
-    key give the same answer: the fit fuses once per key, not once per grid vector.
+    Reciprocal rank fusion's order does not change when every weight is scaled alike, so its weights
+    are normalised and two profiles with the same key give the same answer: the fit fuses once per
+    key, not once per grid vector. z-score fusion's does (``exp(Σ w·z)`` against the centrality boost
+    and the demotions), so its weights stay as the engine uses them: the profile's own, of the top
+    modalities, not normalised again after the others are left out.
     """
     usable = {m: w for m, w in profile.items() if m in a.ranked and w > 0}
     if not usable:
@@ -112,7 +119,7 @@ def plan_key(profile: Mapping[str, float], a: Asked) -> PlanKey:
     if a.confidence >= DIRECT_CONFIDENCE:
         return ((dominant(usable), 0.0),)  # the direct path: the dominant modality's own order
     chosen = top_modalities(usable, PRESETS["default"].modalities)
-    total = sum(usable[m] for m in chosen)
+    total = 1.0 if profile.get(METHOD, 0.0) else sum(usable[m] for m in chosen)
     # the centrality boost's scale and the method ride along as pseudo-modalities (they change the fused order)
     return (
         *((m, round(usable[m] / total, 4)) for m in chosen),
@@ -236,7 +243,9 @@ def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) 
                 c = intent_mod.classify(q.query)
                 ranked: dict[str, list[list[object]]] = {}
                 for m in modalities:
-                    r = client.search(SearchParams(query=q.query, k=ASK_K, intent=c.intent, modalities=(m,)))
+                    r = client.search(
+                        SearchParams(query=q.query, k=ASK_K, intent=c.intent, modalities=(m,), options=RAW_OPTIONS)
+                    )
                     ranked[m] = [
                         _hit_to_json(
                             Hit(

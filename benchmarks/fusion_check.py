@@ -13,8 +13,8 @@ other (interleaved, so a change of machine load falls on every column alike). Pr
 success@1 per suite and column, the fused columns' margin over the best single modality, and the
 load average; writes the numbers as JSON.
 
-With ``--raw`` each modality's own ranked list (40 deep, with the classified intent) is also kept,
-with each hit's path and centrality, so fusion settings can be replayed offline
+With ``--raw`` each modality's own ranked list (40 deep, every segment, with the classified intent)
+is also kept, with each hit's path and centrality, so fusion settings can be replayed offline
 (``benchmarks/fit_weights.py``'s ``Asked`` rows).
 """
 
@@ -29,6 +29,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 MODALITIES = ("semantic", "text", "structural", "graph")
+#: The raw lists are each modality's own order, every segment, as the engine fuses them: a list of each
+#: file's best segment replays a different answer wherever two modalities' best segments of a file
+#: differ, and a list the code-first demotion reordered loses, past its depth, the documentation hits
+#: the engine fuses (the replay applies the demotion itself).
+RAW_OPTIONS = {"segments": "all", "code_first": "off"}
 
 
 def _options(specs: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -92,7 +97,12 @@ def main(argv: list[str] | None = None) -> int:
                     for m in modalities:
                         r = client.search(
                             SearchParams(
-                                query=q.query, k=40, intent=c.intent, modalities=(m,), repos=tuple(per_query[q.query])
+                                query=q.query,
+                                k=40,
+                                intent=c.intent,
+                                modalities=(m,),
+                                repos=tuple(per_query[q.query]),
+                                options=RAW_OPTIONS,
                             )
                         )
                         ranked[m] = [

@@ -72,6 +72,19 @@ def test_grid_is_normalised_and_ties_go_to_the_hand_set_profile() -> None:
     assert best == {"semantic": 0.5, "text": 0.2, "structural": 0.2, "graph": 0.1}
 
 
+def test_a_zscore_plan_keeps_the_weights_the_engine_fuses_with() -> None:
+    """The engine fuses the profile's top modalities with their own weights; reciprocal rank fusion's
+    order does not depend on their scale (normalised: one fusion per key), z-score fusion's does
+    (``exp(Σ w·z)`` against the centrality boost), so its key keeps them as they are."""
+    a = _asked(0)
+    profile = {"semantic": 0.3, "text": 0.2, "structural": 0.2, "graph": 0.1}
+    rrf = dict(fit_weights.plan_key(profile, a))
+    zscore = dict(fit_weights.plan_key({**profile, fit_weights.METHOD: 1.0}, a))
+    assert abs(sum(rrf[m] for m in ("semantic", "text", "structural")) - 1.0) < 1e-3
+    fused = {m: zscore[m] for m in ("semantic", "text", "structural")}
+    assert fused == {"semantic": 0.3, "text": 0.2, "structural": 0.2}
+
+
 def test_the_halves_are_stable_and_both_used() -> None:
     halves = [fit_weights.fit_half(f"q{i}") for i in range(200)]
     assert halves == [fit_weights.fit_half(f"q{i}") for i in range(200)]

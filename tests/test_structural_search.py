@@ -76,6 +76,12 @@ def _search(shard: StructuralShard, text: str, **kw: object) -> list[tuple[str, 
         ("HTTPClient", SymbolQuery("HTTPClient")),
         ("what breaks if I change Session.send", SymbolQuery("send", qualifier=("Session",))),
         ("how does authentication work", None),
+        # a name the question marks as code, whatever its shape
+        ('where is "progress" defined', SymbolQuery("progress")),
+        ("who calls `echo` in the cli", SymbolQuery("echo")),
+        ("what does 'render' return", SymbolQuery("render")),
+        ("don't retry after a timeout", None),
+        ('"connection reset by peer"', None),
     ],
 )
 def test_parse_symbol_query(text: str, expected: SymbolQuery | None) -> None:

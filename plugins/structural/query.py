@@ -10,7 +10,8 @@ intent, or to show how a query was read). It understands
 * a bare identifier, CamelCase or snake_case, or a qualified one (``Session.send``,
   ``gin.Context.JSON``, ``ns::Foo::bar``, ``Foo#bar``);
 * an identifier inside natural language (``where is parseConfig defined``): the first token that
-  looks like code (CamelCase, snake_case, dotted, or followed by ``()``).
+  looks like code (CamelCase, snake_case, dotted, or followed by ``()``), or that the query marks
+  as a name with quotes or backticks (``where is "progress" defined``, ``who calls `echo```).
 
 Natural language without such a token gives ``None``; a query with no letter or digit at all is
 an :class:`~fourfold.errors.InvalidQuery`.
@@ -51,18 +52,27 @@ _KEYWORD_KINDS: dict[str, tuple[str, ...]] = {
     "var": ("variable",),
     "macro": ("macro",),
 }
-_KEYWORD_FORM = re.compile(rf"^\s*({'|'.join(_KEYWORD_KINDS)})\s+`?({_QUALIFIED})`?\s*(?:\(.*)?$", re.IGNORECASE)
+#: A name may be marked as code in a question: `Session.send`, "progress", 'parse_config'.
+_MARK = r"[`'\"]?"
+_KEYWORD_FORM = re.compile(
+    rf"^\s*({'|'.join(_KEYWORD_KINDS)})\s+{_MARK}({_QUALIFIED}){_MARK}\s*(?:\(.*)?$", re.IGNORECASE
+)
 _MEMBERS_FORM = re.compile(
-    rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+`?({_QUALIFIED})`?", re.IGNORECASE
+    rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+{_MARK}({_QUALIFIED}){_MARK}", re.IGNORECASE
 )
 _DEFINED_FORMS = (
-    re.compile(rf"\bwhere\s+(?:is|are|was)\s+(?:the\s+)?`?({_QUALIFIED})`?\s+(?:defined|declared|implemented)\b", re.I),
-    re.compile(rf"\b(?:definition|declaration|implementation)\s+of\s+(?:the\s+)?`?({_QUALIFIED})`?", re.IGNORECASE),
-    re.compile(rf"\b(?:find|show|go\s+to|goto|jump\s+to)\s+(?:the\s+)?`?({_QUALIFIED})`?\s*$", re.IGNORECASE),
-    re.compile(rf"^\s*`?({_QUALIFIED})`?\s+(?:definition|declaration)\s*$", re.IGNORECASE),
+    re.compile(
+        rf"\bwhere\s+(?:is|are|was)\s+(?:the\s+)?{_MARK}({_QUALIFIED}){_MARK}\s+(?:defined|declared|implemented)\b",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:definition|declaration|implementation)\s+of\s+(?:the\s+)?{_MARK}({_QUALIFIED}){_MARK}", re.IGNORECASE
+    ),
+    re.compile(rf"\b(?:find|show|go\s+to|goto|jump\s+to)\s+(?:the\s+)?{_MARK}({_QUALIFIED}){_MARK}\s*$", re.IGNORECASE),
+    re.compile(rf"^\s*{_MARK}({_QUALIFIED}){_MARK}\s+(?:definition|declaration)\s*$", re.IGNORECASE),
 )
 _BARE = re.compile(rf"^\s*[`'\"]?({_QUALIFIED})[`'\"]?\s*(?:\(\s*\))?\s*\??\s*$")
-_TOKEN = re.compile(rf"`?({_QUALIFIED})`?(\(\))?")
+_TOKEN = re.compile(rf"[`'\"]({_QUALIFIED})[`'\"]|({_QUALIFIED})(\(\))?")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
 
 
@@ -110,8 +120,10 @@ def parse_symbol_query(text: str) -> SymbolQuery | None:
     if match := _BARE.match(text):
         return _symbol(match.group(1))
     for match in _TOKEN.finditer(text):
-        token = match.group(1)
-        if _looks_like_code(token) or match.group(2):
+        if match.group(1):  # a quoted or backticked token is a name, whatever its shape
+            return _symbol(match.group(1))
+        token = match.group(2)
+        if _looks_like_code(token) or match.group(3):
             return _symbol(token)
     return None
 

@@ -281,6 +281,14 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
         ("dependency path between cli and Engine.step", "understand_code", GraphQuestion("path", "cli", "Engine.step")),
         ("parseConfig", "find_references", GraphQuestion("references", "parseConfig")),
         ("how does authentication work", "understand_code", None),
+        # the phrase caught a word of prose; the question names its code elsewhere
+        (
+            "is it safe to make get_current_context async or do callers of callers need changing too",
+            "impact_analysis",
+            GraphQuestion("callers", "get_current_context"),
+        ),
+        ("who uses session", "find_references", GraphQuestion("references", "session")),
+        ("who calls `send` besides Session.close", "find_references", GraphQuestion("callers", "send")),
     ],
 )
 def test_parse_query(text: str, intent: str, expected: GraphQuestion | None) -> None:

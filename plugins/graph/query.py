@@ -52,6 +52,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("definition", _rx(r"^\s*(?:def|class|func|function|fn|type|interface|struct)\s+{S}")),
 )
 _BARE = _rx(r"^\s*{S}\s*\??\s*$")
+_TOKEN = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(\(\))?")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
 _INTENT_RELATION = {"find_references": "references", "impact_analysis": "impact", "find_definition": "definition"}
 
 
@@ -90,6 +92,25 @@ def _depth(options: Mapping[str, str]) -> int:
     return depth
 
 
+def _looks_like_code(token: str) -> bool:
+    return bool(re.search(r"\.|::|#|->", token) or "_" in token.strip("_") or _CAMEL.search(token))
+
+
+def _plain_word(text: str, match: re.Match[str]) -> bool:
+    """Whether the phrase's symbol is an unmarked word of prose (``callers`` in "callers of callers")."""
+    start = match.start("s")
+    marked = start > 0 and text[start - 1] in "`'\""
+    return not marked and not _looks_like_code(match.group("s")) and text[match.end("s") : match.end("s") + 2] != "()"
+
+
+def _code_token(text: str) -> str | None:
+    """The first token of ``text`` shaped like code (dotted, snake_case, camelCase, or called)."""
+    for m in _TOKEN.finditer(text):
+        if _looks_like_code(m.group(1)) or m.group(2):
+            return clean_symbol(m.group(1))
+    return None
+
+
 def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQuestion | None:
     """The graph question in ``text``, or None when it asks none the graph can answer."""
     forced = options.get("relation", "").strip().lower() or None
@@ -102,6 +123,10 @@ def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQues
             continue
         symbol = clean_symbol(match.group("s"))
         target = clean_symbol(match.group("t")) if "t" in pattern.groupindex else ""
+        if not target and _plain_word(text, match):
+            # "do callers of callers need changing if parse_config goes async": the phrase caught a word,
+            # and the question names its code elsewhere
+            symbol = _code_token(text) or symbol
         chosen = forced or relation
         if chosen == "path" and not target:
             raise InvalidQuery(f"graph relation=path needs two symbols, got {text!r}; ask 'path from A to B'")

@@ -7,14 +7,26 @@ relation to walk. Kept here, on the plugin side of the boundary, because the coo
 import a plugin's module but a plugin never imports the coordinator.
 
 Each entry is a case-insensitive regular-expression fragment with no groups; join them with
-:func:`alternation`.
+:func:`alternation`. And :func:`looks_like_code`: whether a token of a query is a name of code
+rather than a word of prose (the structural and graph parsers both read the name a question asks
+about with it).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-__all__ = ["CALLER_PHRASES", "IMPACT_PHRASES", "REFERENCE_PHRASES", "alternation"]
+__all__ = ["CALLER_PHRASES", "IMPACT_PHRASES", "REFERENCE_PHRASES", "alternation", "looks_like_code"]
+
+_QUALIFIER = re.compile(r"\.|::|->|#|\\")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
+
+
+def looks_like_code(token: str) -> bool:
+    """CamelCase, snake_case or qualified (``Session.send``, ``ns::f``): a word no sentence would contain."""
+    return bool(_QUALIFIER.search(token) or "_" in token.strip("_") or _CAMEL.search(token))
+
 
 #: "who calls X": asking for the call sites of a symbol.
 CALLER_PHRASES: tuple[str, ...] = (

@@ -288,6 +288,7 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
             GraphQuestion("callers", "get_current_context"),
         ),
         ("who uses session", "find_references", GraphQuestion("references", "session")),
+        ("who calls echo in click/termui.py or utils.py", "find_references", GraphQuestion("callers", "echo")),
         ("who calls `send` besides Session.close", "find_references", GraphQuestion("callers", "send")),
     ],
 )

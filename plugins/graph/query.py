@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fourfold.errors import InvalidQuery
-from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES, alternation
+from fourfold.plugins.vocabulary import (
+    CALLER_PHRASES,
+    IMPACT_PHRASES,
+    REFERENCE_PHRASES,
+    alternation,
+    looks_like_code,
+)
 
 __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "RELATIONS", "GraphQuestion", "clean_symbol", "parse_query"]
 
@@ -52,8 +58,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("definition", _rx(r"^\s*(?:def|class|func|function|fn|type|interface|struct)\s+{S}")),
 )
 _BARE = _rx(r"^\s*{S}\s*\??\s*$")
-_TOKEN = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(\(\))?")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
+_TOKEN = re.compile(r"(?<![\w$./\\])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(\(\))?(?![\w$/\\])")
+#: A dotted token that ends like a file name is a path, not code.
+_FILE_NAME = re.compile(
+    r"\.(?:py|pyi|go|js|jsx|ts|tsx|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|md|rst|txt|json|ya?ml|toml)$"
+)
 _INTENT_RELATION = {"find_references": "references", "impact_analysis": "impact", "find_definition": "definition"}
 
 
@@ -92,21 +101,19 @@ def _depth(options: Mapping[str, str]) -> int:
     return depth
 
 
-def _looks_like_code(token: str) -> bool:
-    return bool(re.search(r"\.|::|#|->", token) or "_" in token.strip("_") or _CAMEL.search(token))
-
-
 def _plain_word(text: str, match: re.Match[str]) -> bool:
     """Whether the phrase's symbol is an unmarked word of prose (``callers`` in "callers of callers")."""
     start = match.start("s")
     marked = start > 0 and text[start - 1] in "`'\""
-    return not marked and not _looks_like_code(match.group("s")) and text[match.end("s") : match.end("s") + 2] != "()"
+    return not marked and not looks_like_code(match.group("s")) and text[match.end("s") : match.end("s") + 2] != "()"
 
 
 def _code_token(text: str) -> str | None:
     """The first token of ``text`` shaped like code (dotted, snake_case, camelCase, or called)."""
     for m in _TOKEN.finditer(text):
-        if _looks_like_code(m.group(1)) or m.group(2):
+        if _FILE_NAME.search(m.group(1)):
+            continue
+        if looks_like_code(m.group(1)) or m.group(2):
             return clean_symbol(m.group(1))
     return None
 

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from fourfold.errors import InvalidQuery
+from fourfold.plugins.vocabulary import looks_like_code
 
 __all__ = ["SymbolQuery", "parse_symbol_query"]
 
@@ -73,7 +74,6 @@ _DEFINED_FORMS = (
 )
 _BARE = re.compile(rf"^\s*[`'\"]?({_QUALIFIED})[`'\"]?\s*(?:\(\s*\))?\s*\??\s*$")
 _TOKEN = re.compile(rf"[`'\"]({_QUALIFIED})[`'\"]|({_QUALIFIED})(\(\))?")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +123,9 @@ def parse_symbol_query(text: str) -> SymbolQuery | None:
         if match.group(1):  # a quoted or backticked token is a name, whatever its shape
             return _symbol(match.group(1))
         token = match.group(2)
-        if _looks_like_code(token) or match.group(3):
+        if looks_like_code(token) or match.group(3):
             return _symbol(token)
     return None
-
-
-def _looks_like_code(token: str) -> bool:
-    """CamelCase, snake_case or qualified: a word no sentence would contain."""
-    return bool(_SEPARATORS.search(token) or "_" in token.strip("_") or _CAMEL.search(token))
 
 
 def _symbol(raw: str, kinds: tuple[str, ...] = (), members: bool = False) -> SymbolQuery:

@@ -82,6 +82,7 @@ def _search(shard: StructuralShard, text: str, **kw: object) -> list[tuple[str, 
         ("what does 'render' return", SymbolQuery("render")),
         ("don't retry after a timeout", None),
         ('"connection reset by peer"', None),
+        ('why does fetch_url raise "timeout"', SymbolQuery("fetch_url")),
     ],
 )
 def test_parse_symbol_query(text: str, expected: SymbolQuery | None) -> None:

@@ -10,8 +10,8 @@ intent, or to show how a query was read). It understands
 * a bare identifier, CamelCase or snake_case, or a qualified one (``Session.send``,
   ``gin.Context.JSON``, ``ns::Foo::bar``, ``Foo#bar``);
 * an identifier inside natural language (``where is parseConfig defined``): the first token that
-  looks like code (CamelCase, snake_case, dotted, or followed by ``()``), or that the query marks
-  as a name with quotes or backticks (``where is "progress" defined``, ``who calls `echo```).
+  looks like code (CamelCase, snake_case, dotted, or followed by ``()``); where none does, one the
+  query marks as a name with quotes or backticks (``where is "progress" defined``, ``who calls `echo```).
 
 Natural language without such a token gives ``None``; a query with no letter or digit at all is
 an :class:`~fourfold.errors.InvalidQuery`.
@@ -119,13 +119,14 @@ def parse_symbol_query(text: str) -> SymbolQuery | None:
             return _symbol(match.group(1))
     if match := _BARE.match(text):
         return _symbol(match.group(1))
+    quoted = None
     for match in _TOKEN.finditer(text):
-        if match.group(1):  # a quoted or backticked token is a name, whatever its shape
-            return _symbol(match.group(1))
-        token = match.group(2)
+        token = match.group(1) or match.group(2)
         if looks_like_code(token) or match.group(3):
             return _symbol(token)
-    return None
+        quoted = quoted or match.group(1)
+    # no token shaped like code: one the question quotes or backticks is a name, whatever its shape
+    return _symbol(quoted) if quoted else None
 
 
 def _symbol(raw: str, kinds: tuple[str, ...] = (), members: bool = False) -> SymbolQuery:

@@ -209,6 +209,8 @@ class Embedded:
         self.vectors = vectors
 
     def predict(self, query: str) -> Prediction:
+        if self.vectors is not None and query not in self.vectors.known:
+            self.vectors.of([query])  # a text consult asks of that was not embedded in advance (an unfenced query)
         vector = self.vectors.known.get(query) if self.vectors is not None else None
         return self.model.predict(query, None if vector is None else vector.astype(np.float32))
 

@@ -26,9 +26,12 @@ that no original form changes intent or confidence:
     "what would break", "affected by changing X", "if I rename X"  impact_analysis  0.85
     a pasted stack trace (frames "at f (file:12:3)", "goroutine 1 [")  exact_match  0.85
     "error: …" / "fatal: …" at the start        exact_match      0.85
+    "verbatim: …", "exact string: …", or an Android log line "E/Tag: …"  exact_match  0.85
     an unquoted message ("Could not open file") exact_match      0.65 (fused: a guess)
     a definition keyword followed by an English word ("function to parse a date", "from where is X
       called", "type of X") is prose: the keyword rule does not apply
+    the quoted-string rule does not read inside a fenced block (``` … ```): its string literals and
+      backticks are code, not a string to find
 
 The phrases for callers, references and impact that the graph modality also parses live once, in
 ``plugins/vocabulary.py``: the seed's rules keep their own forms, and the measured
@@ -65,6 +68,8 @@ __all__ = [
     "is_short_paste",
     "looks_like_report",
     "names_code",
+    "rule_match",
+    "unfenced",
     "vectors_unavailable",
 ]
 
@@ -160,6 +165,17 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         re.MULTILINE,
     ),
     _rule("error-prefix", "exact_match", 0.85, r"^\s*(?:error|fatal|warning|panic)\s*(?:\[\w+\])?:\s*\S"),
+    # text the query says to find as it is ("verbatim: sensor did not ack"), or a pasted Android log
+    # line ("E/DrawerPocket: billing cycle closed"): the words after the colon are the string to find
+    _rule(
+        "literal-prefix",
+        "exact_match",
+        0.85,
+        r"^\s*(?:(?:find|search|grep)\s+(?:for\s+)?)?(?:verbatim|literal(?:ly)?|exact(?:ly)?(?:\s+(?:this|string|text|phrase|message|line))?"
+        r"|the\s+exact\s+(?:string|text|phrase|message|line))\s*:\s*\S"
+        r"|^\s*[VDIWEF]/[\w.$-]+(?:\(\s*\d+\s*\))?:\s*\S",
+        0,
+    ),
 )
 
 #: "where is X defined": read by the identifier rule, so neither an error-like name nor a plain word misroutes.
@@ -301,6 +317,24 @@ def is_short_paste(query: str) -> bool:
     return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 
+def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
+    """Where a keyword rule matches ``query``. The quoted-string rule does not read inside a fenced
+    block: a string literal or a backtick there is code, not a string to find (the fence is blanked
+    out, so the match's offsets are the query's own)."""
+    if rule.name == "quoted-string" and "```" in query:
+        query = _FENCED.sub(lambda m: " " * len(m.group()), query)
+    return rule.pattern.search(query)
+
+
+_FENCE_MARKS = re.compile(r"^[ \t]*```[\w+.#-]*[ \t]*$\n?", re.MULTILINE)
+
+
+def unfenced(query: str) -> str:
+    """``query`` with its code fences' marker lines taken out and the code they hold kept: what the
+    learned layer reads (it learned pasted code bare, and reads backticks as quotes)."""
+    return _FENCE_MARKS.sub("", query) if "```" in query else query
+
+
 def classify(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:
     """Classify ``query``: the rules, then the learned layer where a rule only guessed (``intent_model``).
     ``reports=False`` reads a bug report as if the localize intent did not exist (the routing before it)."""
@@ -331,7 +365,7 @@ def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, report
     if where:
         return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")
     for rule in KEYWORD_RULES:
-        if rule.pattern.search(query):
+        if rule_match(rule, query):
             return Classification(rule.intent, rule.confidence, rule.name)
     for rule in extra_rules:
         if rule.pattern.search(query):

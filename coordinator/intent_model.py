@@ -452,7 +452,7 @@ def consult(
     one plain word, and any rule the model agrees with, so the rule table keeps its intents,
     confidences and rule names.
     """
-    from fourfold.coordinator.intent import KEYWORD_RULES, Classification
+    from fourfold.coordinator.intent import KEYWORD_RULES, Classification, rule_match, unfenced
 
     sure = OVERRULE_SURE if overrule_sure is None else overrule_sure
     if rule.rule.startswith("plugin:") or (rule.confidence >= keep_from and rule.rule not in sure):
@@ -461,7 +461,7 @@ def consult(
         return rule  # one plain word ("session") names a topic as often as a symbol: the seed's fallback
     limits: tuple[Overrule, ...] | None = None
     if rule.confidence >= keep_from:
-        found = next((r.pattern.search(query) for r in KEYWORD_RULES if r.name == rule.rule), None)
+        found = next((rule_match(r, query) for r in KEYWORD_RULES if r.name == rule.rule), None)
         limits = tuple(limit for limit in sure[rule.rule] if _allows(limit, query, found))
         if not limits:
             return rule
@@ -469,7 +469,7 @@ def consult(
         model = load_model()
     if model is None:
         return rule
-    guess = model.predict(query)
+    guess = model.predict(unfenced(query))  # a fenced block is read as the code it holds
     if guess.intent == rule.intent:
         return rule
     if limits is None:

@@ -36,6 +36,11 @@ CASES = [
     ("goroutine 7 [chan receive]:\nmain.worker()", "exact_match", 0.85, "stack-frame"),
     ("Error: No such option: --foo", "exact_match", 0.85, "error-prefix"),
     ("fatal: not a git repository", "exact_match", 0.85, "error-prefix"),
+    # text the query says to find as it is, and a pasted Android log line
+    ("verbatim: sensor did not ack on i2c bus", "exact_match", 0.85, "literal-prefix"),
+    ("find exact string: Got unexpected extra argument", "exact_match", 0.85, "literal-prefix"),
+    ("E/ActivityManager: ANR in com.example.app", "exact_match", 0.85, "literal-prefix"),
+    ("W/GateReader(4211): scan rejected", "exact_match", 0.85, "literal-prefix"),
     # unquoted messages: a guess, fused
     ("Could not determine name for argument", "exact_match", 0.65, "unquoted-message"),
     ("There is no active click context.", "exact_match", 0.65, "unquoted-message"),
@@ -63,3 +68,22 @@ def test_a_quoted_name_in_a_definition_question_is_read_as_the_question() -> Non
     """The quote marks the name; a sure model reads the question around it (judged on routing_tenth)."""
     assert classify('where is "progress" defined').intent == "find_definition"
     assert classify('"progress"').rule == "quoted-string"
+
+
+def test_a_fenced_block_is_code_not_a_string_to_find() -> None:
+    """The quoted-string rule does not read inside a fence (its string literals and backticks are code),
+    and the learned layer reads the code the fence holds."""
+    fenced = 'find code like this\n```go\nlog.Printf("retry %d", n)\nfor i := 0; i < n; i++ {\n\tsleep(i)\n}\n```'
+    c = classify(fenced)
+    assert (c.intent, c.rule) == ("find_similar", "similar-phrase")
+    assert classify('grep for "retry %d" in the client').rule == "quoted-string"  # outside a fence: a string
+
+
+def test_the_model_reads_a_fenced_block_as_the_code_it_holds() -> None:
+    from fourfold.coordinator.intent import unfenced
+
+    assert (
+        unfenced("is there a helper for this\n```python\nx = clamp(v)\n```\n")
+        == "is there a helper for this\nx = clamp(v)\n"
+    )
+    assert unfenced("no fence here") == "no fence here"

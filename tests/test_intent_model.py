@@ -355,6 +355,7 @@ HELD_OUT_SETS = (
     "routing_ninth",
     "routing_tenth",
     "routing_eleventh",
+    "routing_twelfth",
 )
 
 

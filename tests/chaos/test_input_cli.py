@@ -188,7 +188,16 @@ def test_an_interrupted_index_client_says_the_build_goes_on_and_it_does(secured:
         stub = coordinator_pb2_grpc.CoordinatorStub(ch)
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
-            s = stub.Status(coordinator_pb2.StatusRequest(), metadata=(("authorization", f"Bearer {OPS}"),), timeout=30)
+            try:
+                s = stub.Status(
+                    coordinator_pb2.StatusRequest(), metadata=(("authorization", f"Bearer {OPS}"),), timeout=30
+                )
+            except grpc.RpcError as e:
+                # while the new generation's workers start, a status on a loaded machine may outlast one
+                # poll's deadline (CI, 2 busy cores): not yet, as long as the whole wait holds
+                if e.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                    raise
+                continue
             if any(r.name == name and r.files == files for r in s.repos):
                 break
             time.sleep(0.5)

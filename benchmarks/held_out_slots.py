@@ -1,9 +1,9 @@
 """The slot filling shared by the held-out routing sets written after the shipped model
 (``routing_fresh.py``, ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``,
 ``routing_eighth.py``, ``routing_ninth.py``, ``routing_tenth.py``, ``routing_eleventh.py``,
-``routing_twelfth.py``): each set keeps its own templates and slot values; this fills them,
-deterministically, in one order of random draws, so a set's phrasings stay the same from run to run and
-release to release.
+``routing_twelfth.py``, ``routing_thirteenth.py``): each set keeps its own templates and slot values;
+this fills them, deterministically, in one order of random draws, so a set's phrasings stay the same
+from run to run and release to release.
 (``routing_heldout.py`` and ``routing_blind.py`` keep their own, older generators: their phrasings
 must not change either.)
 """

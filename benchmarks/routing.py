@@ -15,7 +15,7 @@ The model has two heads, trained on the same phrasings: the n-gram head and a he
 phrasing's sentence vector from the default local embedder (embedded once per run, about a minute
 for the 59,000 phrasings; ``--no-vectors`` measures the n-gram head alone).
 
-Eleven more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
+Twelve more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
 training templates' second round, before the model trained on it was measured),
 ``routing_fresh.py`` (written after the shipped model, never tuned on), ``routing_fifth.py``
@@ -29,9 +29,11 @@ another hand from real usage, before the routing change it judges, never measure
 routing change it judges, never measured while written), ``routing_tenth.py`` (written by another
 hand from real usage, in domains no other set uses, before the routing change it judges, never measured
 while written), ``routing_eleventh.py`` (written by another hand from real usage, in domains no other
-set uses, before the routing change it judges, never measured while written) and ``routing_twelfth.py``
+set uses, before the routing change it judges, never measured while written), ``routing_twelfth.py``
 (written by another hand from real usage, in domains no other set uses, before the routing change it
-judges, never measured while written), each with its own slot fillers.
+judges, never measured while written) and ``routing_thirteenth.py`` (written by another hand from real
+usage, in domains no other set uses, before the routing change it judges, never measured while written),
+each with its own slot fillers.
 ``--held-out-only`` asks them of the shipped model without training anything.
 """
 
@@ -63,6 +65,7 @@ import routing_ninth
 import routing_seventh
 import routing_sixth
 import routing_tenth
+import routing_thirteenth
 import routing_twelfth
 from routing_phrasings import INTENTS, NAMES_FILE, Phrasing, fold_of, frozen_names, generate, names_from_source
 
@@ -281,6 +284,7 @@ _HELD_OUT_MODULES = {
     "tenth": routing_tenth,
     "eleventh": routing_eleventh,
     "twelfth": routing_twelfth,
+    "thirteenth": routing_thirteenth,
 }
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
@@ -290,10 +294,11 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``, ``routing_eighth.py``,
-    ``routing_ninth.py``, ``routing_tenth.py``, ``routing_eleventh.py``, and ``routing_twelfth.py``, the
-    last two each written by another hand from real usage, in domains no other set uses, before the routing
-    change it judges, never measured while written) asked of ``model`` (trained on every training
-    template): rules alone, model alone, and the two combined as ``classify`` does."""
+    ``routing_ninth.py``, ``routing_tenth.py``, ``routing_eleventh.py``, ``routing_twelfth.py``, and
+    ``routing_thirteenth.py``, the last three each written by another hand from real usage, in domains no
+    other set uses, before the routing change it judges, never measured while written) asked of ``model``
+    (trained on every training template): rules alone, model alone, and the two combined as ``classify``
+    does."""
     if vectors is not None:
         vectors.of([p.text for p in phrasings])
     embedded = Embedded(model, vectors)

@@ -356,6 +356,7 @@ HELD_OUT_SETS = (
     "routing_tenth",
     "routing_eleventh",
     "routing_twelfth",
+    "routing_thirteenth",
 )
 
 

@@ -51,8 +51,10 @@ METHOD_VALUES = (0.0, 1.0)
 #: Each modality is asked for this many hits; the engine itself merges at most ``DEPTH`` per modality for k=10.
 ASK_K = 40
 DEPTH = 30
-#: Each modality's own order, every segment of a file, as the engine fuses them (the replay applies the
-#: code-first demotion and keeps each file's best itself): see ``fusion_check.RAW_OPTIONS``.
+#: The raw lists are each modality's own order, every segment, as the engine fuses them: a list of each
+#: file's best segment replays a different answer wherever two modalities' best segments of a file
+#: differ, and a list the code-first demotion reordered loses, past its depth, the documentation hits
+#: the engine fuses (the replay applies the demotion and keeps each file's best itself).
 RAW_OPTIONS = {"segments": "all", "code_first": "off"}
 MRR_K = 10
 
@@ -228,11 +230,40 @@ def _hit_from_json(row: Sequence[object]) -> Hit:
     return Hit(str(segment_id), str(repo), str(path), int(start), int(end), own, centrality=float(centrality))
 
 
+def asked_row(
+    client: Any, suite: str, q: evaluate.EvalQuery, modalities: Sequence[str], repos: Sequence[str] = ()
+) -> dict[str, object]:
+    """``q`` asked of each modality alone through ``client``, with the intent the coordinator would
+    classify it as: a ``--runs`` row (every segment, each modality's own order and score)."""
+    from fourfold.coordinator import intent as intent_mod
+    from fourfold.coordinator.engine import SearchParams
+
+    c = intent_mod.classify(q.query)
+    ranked: dict[str, list[list[object]]] = {}
+    for m in modalities:
+        params = SearchParams(
+            query=q.query, k=ASK_K, intent=c.intent, modalities=(m,), repos=tuple(repos), options=RAW_OPTIONS
+        )
+        ranked[m] = [
+            _hit_to_json(
+                Hit(
+                    h.segment_id,
+                    h.repo,
+                    h.path,
+                    h.start_line,
+                    h.end_line,
+                    h.modalities[m].score if m in h.modalities else h.score,  # the modality's own
+                    centrality=h.centrality,
+                )
+            )
+            for h in client.search(params).hits
+        ]
+    return {"suite": suite, "id": q.id, "intent": c.intent, "confidence": c.confidence, "ranked": ranked}
+
+
 def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) -> list[dict[str, object]]:
     """Each query asked of each modality alone once, through an embedded deployment on ``home``."""
     from fourfold.connection import WireClient
-    from fourfold.coordinator import intent as intent_mod
-    from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.serving import EmbeddedServer
 
     rows: list[dict[str, object]] = []
@@ -240,29 +271,7 @@ def ask_all(home: Path, suites: Sequence[tuple[str, list[evaluate.EvalQuery]]]) 
         modalities = [m for m in client.status().modalities if m in MODALITIES]
         for name, queries in suites:
             for i, q in enumerate(queries, 1):
-                c = intent_mod.classify(q.query)
-                ranked: dict[str, list[list[object]]] = {}
-                for m in modalities:
-                    r = client.search(
-                        SearchParams(query=q.query, k=ASK_K, intent=c.intent, modalities=(m,), options=RAW_OPTIONS)
-                    )
-                    ranked[m] = [
-                        _hit_to_json(
-                            Hit(
-                                h.segment_id,
-                                h.repo,
-                                h.path,
-                                h.start_line,
-                                h.end_line,
-                                h.modalities[m].score if m in h.modalities else h.score,  # the modality's own
-                                centrality=h.centrality,
-                            )
-                        )
-                        for h in r.hits
-                    ]
-                rows.append(
-                    {"suite": name, "id": q.id, "intent": c.intent, "confidence": c.confidence, "ranked": ranked}
-                )
+                rows.append(asked_row(client, name, q, modalities))
                 if i % 50 == 0 or i == len(queries):
                     print(f"asked {name}: {i}/{len(queries)}", file=sys.stderr, flush=True)
     return rows

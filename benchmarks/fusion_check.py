@@ -29,11 +29,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 MODALITIES = ("semantic", "text", "structural", "graph")
-#: The raw lists are each modality's own order, every segment, as the engine fuses them: a list of each
-#: file's best segment replays a different answer wherever two modalities' best segments of a file
-#: differ, and a list the code-first demotion reordered loses, past its depth, the documentation hits
-#: the engine fuses (the replay applies the demotion itself).
-RAW_OPTIONS = {"segments": "all", "code_first": "off"}
 
 
 def _options(specs: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -61,10 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--raw-only", action="store_true", help="only keep the ranked lists (with --raw)")
     args = ap.parse_args(argv)
 
+    from fit_weights import asked_row  # the fitter's own rows, so its replays read what was asked
+
     from fourfold.connection import WireClient
     from fourfold.coordinator import evaluate
-    from fourfold.coordinator import intent as intent_mod
-    from fourfold.coordinator.engine import SearchParams
     from fourfold.coordinator.serving import EmbeddedServer
 
     suites = [(p.stem, evaluate.load_suite(p)) for p in args.suites]
@@ -91,27 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 for answer, outs in outcomes.items()
             }
             if args.raw:
-                for q in queries:
-                    c = intent_mod.classify(q.query)
-                    ranked: dict[str, list[list[object]]] = {}
-                    for m in modalities:
-                        r = client.search(
-                            SearchParams(
-                                query=q.query,
-                                k=40,
-                                intent=c.intent,
-                                modalities=(m,),
-                                repos=tuple(per_query[q.query]),
-                                options=RAW_OPTIONS,
-                            )
-                        )
-                        ranked[m] = [
-                            [h.repo, h.path, h.start_line, h.end_line, h.segment_id, h.centrality, _own(h, m)]
-                            for h in r.hits
-                        ]
-                    raw.append(
-                        {"suite": name, "id": q.id, "intent": c.intent, "confidence": c.confidence, "ranked": ranked}
-                    )
+                raw.extend(asked_row(client, name, q, modalities, per_query[q.query]) for q in queries)
             print(f"asked {name}: {len(queries)} queries", file=sys.stderr, flush=True)
     load_after = os.getloadavg()
     print(evaluate.format_table(rows))
@@ -132,12 +107,6 @@ def main(argv: list[str] | None = None) -> int:
         }
         args.out.write_text(json.dumps(doc, indent=2) + "\n")
     return 0
-
-
-def _own(hit: object, modality: str) -> float:
-    """The modality's own score of a hit (cosine, BM25...), not the fused one."""
-    ranks = hit.modalities  # type: ignore[attr-defined]
-    return float(ranks[modality].score if modality in ranks else hit.score)  # type: ignore[attr-defined]
 
 
 def _rr(evaluate: object, o: object) -> float:

@@ -24,16 +24,9 @@ training templates' second round, before the model trained on it was measured),
 never measured while written) and ``routing_seventh.py`` (written by another hand in the voices of
 chat, coding agents, review bots and dictation, before the next routing change, never measured while
 written; it judged the vector head and the fifth training round), ``routing_eighth.py`` (written by
-another hand from real usage, before the routing change it judges, never measured while written),
-``routing_ninth.py`` (written by another hand from real usage, in domains no other set uses, before the
-routing change it judges, never measured while written), ``routing_tenth.py`` (written by another
-hand from real usage, in domains no other set uses, before the routing change it judges, never measured
-while written), ``routing_eleventh.py`` (written by another hand from real usage, in domains no other
-set uses, before the routing change it judges, never measured while written), ``routing_twelfth.py``
-(written by another hand from real usage, in domains no other set uses, before the routing change it
-judges, never measured while written) and ``routing_thirteenth.py`` (written by another hand from real
-usage, in domains no other set uses, before the routing change it judges, never measured while written),
-each with its own slot fillers.
+another hand from real usage, before the routing change it judges, never measured while written), and
+``routing_ninth.py`` to ``routing_thirteenth.py`` (each written the same way, with fillers from domains
+no other set uses), each with its own slot fillers.
 ``--held-out-only`` asks them of the shipped model without training anything.
 """
 
@@ -294,11 +287,8 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``, ``routing_eighth.py``,
-    ``routing_ninth.py``, ``routing_tenth.py``, ``routing_eleventh.py``, ``routing_twelfth.py``, and
-    ``routing_thirteenth.py``, the last three each written by another hand from real usage, in domains no
-    other set uses, before the routing change it judges, never measured while written) asked of ``model``
-    (trained on every training template): rules alone, model alone, and the two combined as ``classify``
-    does."""
+    ``routing_ninth.py`` to ``routing_thirteenth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
+    every training template): rules alone, model alone, and the two combined as ``classify`` does."""
     if vectors is not None:
         vectors.of([p.text for p in phrasings])
     embedded = Embedded(model, vectors)

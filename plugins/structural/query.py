@@ -72,7 +72,7 @@ _DEFINED_FORMS = (
     re.compile(rf"\b(?:find|show|go\s+to|goto|jump\s+to)\s+(?:the\s+)?{_MARK}({_QUALIFIED}){_MARK}\s*$", re.IGNORECASE),
     re.compile(rf"^\s*{_MARK}({_QUALIFIED}){_MARK}\s+(?:definition|declaration)\s*$", re.IGNORECASE),
 )
-_BARE = re.compile(rf"^\s*[`'\"]?({_QUALIFIED})[`'\"]?\s*(?:\(\s*\))?\s*\??\s*$")
+_BARE = re.compile(rf"^\s*{_MARK}({_QUALIFIED}){_MARK}\s*(?:\(\s*\))?\s*\??\s*$")
 _TOKEN = re.compile(rf"[`'\"]({_QUALIFIED})[`'\"]|({_QUALIFIED})(\(\))?")
 
 

@@ -15,7 +15,7 @@ The model has two heads, trained on the same phrasings: the n-gram head and a he
 phrasing's sentence vector from the default local embedder (embedded once per run, about a minute
 for the 59,000 phrasings; ``--no-vectors`` measures the n-gram head alone).
 
-Twelve more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
+Thirteen more held-out sets are only ever asked of the shipped model: ``routing_heldout.py`` (written
 apart from the training templates, before tuning), ``routing_blind.py`` (written after the
 training templates' second round, before the model trained on it was measured),
 ``routing_fresh.py`` (written after the shipped model, never tuned on), ``routing_fifth.py``
@@ -25,7 +25,7 @@ never measured while written) and ``routing_seventh.py`` (written by another han
 chat, coding agents, review bots and dictation, before the next routing change, never measured while
 written; it judged the vector head and the fifth training round), ``routing_eighth.py`` (written by
 another hand from real usage, before the routing change it judges, never measured while written), and
-``routing_ninth.py`` to ``routing_thirteenth.py`` (each written the same way, with fillers from domains
+``routing_ninth.py`` to ``routing_fourteenth.py`` (each written the same way, with fillers from domains
 no other set uses), each with its own slot fillers.
 ``--held-out-only`` asks them of the shipped model without training anything.
 """
@@ -52,6 +52,7 @@ import routing_blind
 import routing_eighth
 import routing_eleventh
 import routing_fifth
+import routing_fourteenth
 import routing_fresh
 import routing_heldout
 import routing_ninth
@@ -278,6 +279,7 @@ _HELD_OUT_MODULES = {
     "eleventh": routing_eleventh,
     "twelfth": routing_twelfth,
     "thirteenth": routing_thirteenth,
+    "fourteenth": routing_fourteenth,
 }
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
@@ -287,7 +289,7 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``, ``routing_eighth.py``,
-    ``routing_ninth.py`` to ``routing_thirteenth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
+    ``routing_ninth.py`` to ``routing_fourteenth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
     every training template): rules alone, model alone, and the two combined as ``classify`` does."""
     if vectors is not None:
         vectors.of([p.text for p in phrasings])

@@ -357,6 +357,7 @@ HELD_OUT_SETS = (
     "routing_eleventh",
     "routing_twelfth",
     "routing_thirteenth",
+    "routing_fourteenth",
 )
 
 

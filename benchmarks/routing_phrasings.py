@@ -1629,8 +1629,104 @@ _FIFTH_TEMPLATES: dict[str, list[str]] = {
     ],
 }
 
+#: A sixth round: shapes the held-out sets read so far showed the model had no words for, each written
+#: anew (no held-out template is copied or respelt: ``test_intent_model``). Editor, language-server and
+#: source-browser commands typed as queries (LSP request names, vim ``:tag`` and ``gd``, cscope's menu
+#: lines, Zoekt's ``sym:``), command lines of grep tools with their flags, the "I only find the call
+#: sites" complaint, readers and writers of a field, an exception newly thrown at its callers, a file
+#: split or a limit lowered as a risk, a bare name in backticks with the verb after it, and on-call
+#: walkthroughs.
+_SIXTH_TEMPLATES: dict[str, list[str]] = {
+    "find_definition": [
+        "where is {fn} actually implemented, search only shows places that call it",
+        "every hit for {qual} is a call, I want the body",
+        "the interface declares {fn} but where is the concrete body",
+        "textDocument/implementation {T}",
+        "workspace/symbol {fn}",
+        ":tag {fn}",
+        "gd on {fn} goes nowhere, where is it",
+        "cscope find this global definition: {fn}",
+        "sym:{fn}",
+        "want to read the code of {fn}, which file has it",
+        "show me `{fn}`'s source",
+        "body of `{qual}`?",
+        "which file has {T} in it, the struct itself not the usages",
+        "{fn} lives where",
+    ],
+    "find_references": [
+        "textDocument/references on {qual}",
+        "callHierarchy incoming for {fn}",
+        "cscope find functions calling this function: {fn}",
+        "where do other packages write to fields of {T}",
+        "where is the {fn} attribute of {T} read",
+        "list every reader and writer of {qual}",
+        "who subscribes to {T}",
+        "which modules consume {T} outside {path}",
+        "incoming calls of {fn} pls",
+        "find every place that constructs a {T}",
+        "`{fn}` who calls it",
+        "callers for `{qual}`?",
+        "is {T}.{fn} read anywhere besides its own file",
+    ],
+    "impact_analysis": [
+        "if {fn} starts throwing {err}, which callers aren't ready for that",
+        "we plan to raise {err} from {qual}, which handlers upstream need a catch",
+        "splitting {path} into two modules, what else has to move",
+        "risk of lowering the retry limit inside {fn}",
+        "risk assessment: changing the return type of {qual}",
+        "fallout of making {fn} async",
+        "blast radius if {T} loses its {fn} method",
+        "can {fn} be inlined without breaking anyone",
+        "{fn}: making the second argument optional, impact?",
+        "what do we retest after touching {path}",
+        "would switching {T} to immutable break its users",
+        "how far does a change to {qual}'s signature ripple",
+    ],
+    "exact_match": [
+        "rg -w {fn}",
+        "rg -n '{msg}' -g '*.go'",
+        "ag '{msg}'",
+        'git grep -e "{Msg}"',
+        "grep -rnw {fn} --include=*.py",
+        "rg --case-sensitive {fn}",
+        "whole word search {fn}",
+        "lines that contain {msg} word for word",
+        "the string {Msg} appears in a log, which source line emits it",
+        "do a literal search for {ecode} across the repo",
+        "find the text '{msg}' exactly as written",
+        "ack -Q '{msg}'",
+    ],
+    "find_similar": [
+        "is there something in the repo shaped like this:\n{snippet}",
+        "{snippet}\n^ do we already have this somewhere",
+        "other code that does the same job as {fn} under a different name",
+        "functions that repeat the logic of {qual}",
+        "more code following the pattern {code}",
+        "the same thing as {code} but for a {T}",
+        "look for copies of this:\n{snippet}",
+        "any twin of {fn} in another package",
+        "another implementation of what {fn} does",
+        "find code structured like {code}",
+    ],
+    "understand_code": [
+        "walk me through {topic}, I'm covering the pager tonight",
+        "I'm on call tomorrow, how does {topic} work",
+        "explain like I'm new here: {topic}",
+        "how does {topic} hang together",
+        "big picture of {path}",
+        "the flow from {event} to the database",
+        "why was {topic} designed like this",
+        "what happens end to end when {event}",
+        "help me understand {topic} before I change it",
+        "overview of {topic} for the handover doc",
+        "how do {T} and {U} talk to each other",
+        "what role does {path} play",
+    ],
+}
+
+
 # each round's templates after the rounds before (a template's id is its place in its intent's list)
-for _round in (_MORE_TEMPLATES, _THIRD_TEMPLATES, _FOURTH_TEMPLATES, _FIFTH_TEMPLATES):
+for _round in (_MORE_TEMPLATES, _THIRD_TEMPLATES, _FOURTH_TEMPLATES, _FIFTH_TEMPLATES, _SIXTH_TEMPLATES):
     for _intent, _more in _round.items():
         TEMPLATES[_intent].extend(_more)
 

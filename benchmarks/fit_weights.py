@@ -18,7 +18,10 @@ The fusion method is fitted with the weights: reciprocal rank (``rrf``) or the w
 list's z-scores (``zscore``, which needs the modalities' own scores: runs asked by this script or by
 ``benchmarks/fusion_check.py --raw`` carry them). The code-first demotion (``coordinator/code_first.py``)
 is applied as the engine applies it. ``--intent`` refits only those intents and keeps the others'
-entries of ``--out`` as they are (their suites need not be at hand).
+entries of ``--out`` as they are (their suites need not be at hand). The grid does not fit the lexical
+share of a z-score intent (``fusion.LexicalShare``: text and semantic sharing their weight per query,
+chosen afterwards on exact replays of the engine's own fusion inputs, docs/quality.md); a refit keeps
+the entry ``--out`` has, and its replays fuse without it.
 """
 
 from __future__ import annotations
@@ -199,6 +202,15 @@ def _distance(a: Mapping[str, float], b: Mapping[str, float]) -> float:
         + abs(a.get(CENTRALITY, 1.0) - b.get(CENTRALITY, 1.0))
         + abs(a.get(METHOD, 0.0) - b.get(METHOD, 0.0))
     )
+
+
+def keep_lexical_share(before: Mapping[str, Any], intents: Mapping[str, dict[str, object]]) -> None:
+    """Give each refitted z-score intent the lexical share its entry in ``before`` (the file being
+    rewritten) had: the grid does not fit it (``fusion.LexicalShare``)."""
+    for intent, entry in intents.items():
+        share = before.get("intents", {}).get(intent, {}).get("lexical_share")
+        if share is not None and entry.get("fusion") == "zscore":
+            entry["lexical_share"] = share
 
 
 def best_weights(
@@ -393,8 +405,10 @@ def main(argv: list[str] | None = None) -> int:
         "fitted on the queries whose sha1(id) first byte is even, held_out = the others; key = classified intent"
     )
     names = [name for name, _ in suites]
+    before = json.loads(args.out.read_text()) if args.out.is_file() else {"intents": {}}
+    keep_lexical_share(before, intents)
     if args.intent and args.out.is_file():  # a partial refit: the other intents keep their entries
-        doc = json.loads(args.out.read_text())
+        doc = before
         for intent, entry in intents.items():
             doc["intents"][intent] = {**entry, "suites": names, "method": method}
         doc["date"] = datetime.date.today().isoformat()

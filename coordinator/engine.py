@@ -17,6 +17,7 @@ import asyncio
 import fnmatch
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,7 @@ from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, I
 from fourfold.coordinator import code_first, identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
-from fourfold.coordinator.fusion import fuse, listed, merge_shards
+from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
 from fourfold.coordinator.notes import tidy_notes
 from fourfold.coordinator.profiles import (
     DIRECT_CONFIDENCE,
@@ -37,6 +38,7 @@ from fourfold.coordinator.profiles import (
     dominant,
     fusion_method,
     get_preset,
+    lexical_share,
     select_profiles,
     top_modalities,
 )
@@ -78,6 +80,11 @@ FOLLOW_INTERVAL_S = 1.0
 MAX_FOLLOW_UP_ROUNDS = 8
 #: ``options["explain"]`` set to this adds the routing decision to the answer's notes.
 EXPLAIN_OPTION = "explain"
+#: ``options[LEXICAL_SHARE_OPTION] = "off"`` fuses with the profile's text and semantic weights as they are
+#: (``fusion.LexicalShare``; for comparisons).
+LEXICAL_SHARE_OPTION = "lexical_share"
+#: A double-quoted span: the text modality lists its literal matches (grep scores, not BM25) for it.
+_QUOTED_SPAN = re.compile(r'"[^"]+"')
 #: Text search modes that list lines (a regex stays a regex: never classified as prose).
 LISTING_MODES = ("literal", "regex")
 #: A hedged plan's share of understand_code's weights (``Plan.hedged``): on the how-to dev suite
@@ -553,6 +560,8 @@ class Engine:
                 "a walk across partitions may be incomplete"
             )
         ranked = self._ranked(collected.per_modality, depth, allowed, p.path_glob)
+        if not listing:
+            weights = self._shared(p, plan, ranked, weights, collected.notes)
         fused = (
             listed(ranked.get("text", []))  # a listing's order stands, so pages extend each other
             if listing
@@ -628,6 +637,34 @@ class Engine:
                 next_cursor=lambda n: encode_cursor(Cursor(n, generation, self._digest(p, allowed))),
             ),
         )
+
+    @staticmethod
+    def _shared(
+        p: SearchParams, plan: Plan, ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], notes: list[str]
+    ) -> Mapping[str, float]:
+        """``weights`` with text and semantic sharing their sum by this query's lists, where the profile
+        says so (``profiles.lexical_share``): not for weights the caller set, nor for a quoted span (the
+        text list then holds literal matches, scored otherwise than BM25)."""
+        share = lexical_share(p.options.get("profile", ""), plan.fusion_intent)
+        if (
+            share is None
+            or plan.strategy != "fused"
+            or p.weights
+            or p.options.get(LEXICAL_SHARE_OPTION) == "off"
+            or _QUOTED_SPAN.search(p.query)
+        ):
+            return weights
+        shared = share_weights(ranked, weights, share)
+        if shared is None:
+            return weights
+        if p.options.get(EXPLAIN_OPTION):
+            bm25, cosine = max(h.score for h in ranked["text"]), max(h.score for h in ranked["semantic"])
+            notes.append(
+                f"fused with text {shared['text']:.2f}, semantic {shared['semantic']:.2f}: their "
+                f"{weights['text'] + weights['semantic']:.2f} shared by this question's evidence "
+                f"(best BM25 {bm25:.1f}, best cosine {cosine:.2f})"
+            )
+        return {m: round(w, 4) for m, w in shared.items()}
 
     async def _localize(self, p: SearchParams, plan: Plan, generation: str, visible: frozenset[str] | None) -> Answer:
         """A bug report's files: the localize plan (``coordinator/localize.py``) asks ordinary searches."""

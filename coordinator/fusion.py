@@ -8,6 +8,10 @@
     demotion(h) = DEMOTION if h's path is vendored/built/archived, × code_first.SECONDARY if it is
                   documentation, a test, an example or a benchmark of a kind in ``demote_kinds``
 
+    lexical share (a profile's ``LexicalShare``, before fusing): text and semantic keep the sum of their
+    weights, shared per query as  text = σ(a·(ln bm25₁ − c) − b·(cos₁ − d)) × (w_text + w_semantic),
+    bm25₁ and cos₁ the best score of each list (``share_weights``)
+
 then only the best-scoring segment of each file is kept. RRF sees only ranks: a modality's tenth
 hit counts the same whether it nearly ties the first or is far below it. z-score fusion sees how
 far each hit stands above its own list (a lexical match that every other candidate lacks, a
@@ -21,7 +25,7 @@ import math
 import re
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from fourfold.api import FusedHit, ModalityRank
 from fourfold.coordinator.code_first import SECONDARY, secondary_kind
@@ -31,12 +35,14 @@ __all__ = [
     "DEMOTION",
     "METHODS",
     "FusedHit",
+    "LexicalShare",
     "ModalityRank",
     "boost",
     "fuse",
     "is_demoted",
     "listed",
     "merge_shards",
+    "share_weights",
     "zscores",
 ]
 
@@ -56,6 +62,43 @@ _DEMOTED = re.compile(
 
 def is_demoted(path: str) -> bool:
     return bool(_DEMOTED.search(path))
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalShare:
+    """How a prose question's text and semantic weight is shared, per query, by the evidence of each list.
+
+    A question in the code's own words (rare terms the best segment holds several times: a high best BM25)
+    is answered best by text; a question in general words ("python sort dict by value", where every
+    term is common and the best BM25 is low) by semantic, the more so the closer its best neighbour.
+    The text share is ``σ(bm25_slope·(ln bm25₁ − bm25_centre) − cosine_slope·(cos₁ − cosine_centre))``
+    of the two weights' sum. The centres belong to BM25 over segments as the text modality scores it and
+    to the default embedder; they were fitted on corpora of 550 to 3,600 segments (docs/quality.md): a
+    far larger shard's larger IDFs move the share towards text.
+    """
+
+    bm25_centre: float
+    bm25_slope: float
+    cosine_centre: float
+    cosine_slope: float
+
+    def text_share(self, best_bm25: float, best_cosine: float) -> float:
+        x = self.bm25_slope * (math.log(max(best_bm25, 1e-9)) - self.bm25_centre)
+        x -= self.cosine_slope * (best_cosine - self.cosine_centre)
+        return 1.0 / (1.0 + math.exp(-min(max(x, -700.0), 700.0)))
+
+
+def share_weights(
+    ranked: Mapping[str, Sequence[Hit]], weights: Mapping[str, float], share: LexicalShare
+) -> dict[str, float] | None:
+    """``weights`` with text and semantic sharing their sum by ``share`` for these lists; None where
+    either list is empty or neither has weight (nothing to share: the weights stand)."""
+    text, semantic = ranked.get("text") or (), ranked.get("semantic") or ()
+    both = weights.get("text", 0.0) + weights.get("semantic", 0.0)
+    if not text or not semantic or both <= 0.0:
+        return None
+    t = share.text_share(max(h.score for h in text), max(h.score for h in semantic))
+    return {**weights, "text": t * both, "semantic": (1.0 - t) * both}
 
 
 def boost(centrality: float, scale: float = 1.0) -> float:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fourfold.coordinator.fusion import LexicalShare
 from fourfold.errors import InvalidQuery
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "fitted_profiles",
     "fusion_method",
     "get_preset",
+    "lexical_share",
     "select_profiles",
     "top_modalities",
 ]
@@ -102,6 +104,22 @@ def fusion_method(name: str, intent: str) -> str:
         return "rrf"
     entry = _fitted_document().get("intents", {}).get(intent, {})
     return str(entry.get("fusion", "rrf"))
+
+
+def lexical_share(name: str, intent: str) -> LexicalShare | None:
+    """How ``intent``'s text and semantic weights are shared per query under the profile set ``name``
+    (``fusion.LexicalShare``; None: as the profile sets them). Only a fitted z-score intent has one."""
+    if _set_name(name) != "fitted" or fusion_method(name, intent) != "zscore":
+        return None
+    entry = _fitted_document().get("intents", {}).get(intent, {}).get("lexical_share")
+    if not entry:
+        return None
+    return LexicalShare(
+        float(entry["bm25_centre"]),
+        float(entry["bm25_slope"]),
+        float(entry["cosine_centre"]),
+        float(entry["cosine_slope"]),
+    )
 
 
 def select_profiles(name: str, hand: Mapping[str, Mapping[str, float]]) -> Mapping[str, Mapping[str, float]]:

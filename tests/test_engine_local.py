@@ -312,3 +312,29 @@ def test_fuzzy_name_matching_runs_only_when_no_structural_shard_found_the_name(
     shard = get_registry().modality("structural").load(reader.shard_dir(reader.shard("structural", "beta")))
     alone = shard.search(ModalityQuery("normalise", k=5))
     assert alone.hits and alone.hits[0].symbol == "normalize" and not alone.follow_ups
+
+
+def test_a_prose_question_shares_text_and_semantic_by_its_lists(indexed_home: Path) -> None:
+    """The fitted prose profile moves weight between text and semantic per query (``fusion.LexicalShare``),
+    on a real index with the real embedder; the answer reports the weights it fused with."""
+    from fourfold.coordinator.engine import LEXICAL_SHARE_OPTION
+    from fourfold.coordinator.profiles import fitted_profiles
+
+    profile = fitted_profiles()["understand_code"]
+    question = "how does authentication open a session for the user"
+    shared = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=5, options={"explain": "1"}))
+    assert shared.intent == "understand_code" and shared.fusion_strategy == "fused"
+    assert shared.weights["text"] + shared.weights["semantic"] == pytest.approx(profile["text"] + profile["semantic"])
+    assert shared.weights["text"] != pytest.approx(profile["text"])
+    others = set(shared.weights) - {"text", "semantic"}  # the preset runs the profile's strongest modalities
+    assert others and all(shared.weights[m] == profile[m] for m in others)
+    assert any(n.startswith("fused with text") and "shared by this question's evidence" in n for n in shared.notes)
+    off = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=5, options={LEXICAL_SHARE_OPTION: "off"}))
+    assert dict(off.weights) == {m: profile[m] for m in off.weights} and set(off.weights) == set(shared.weights)
+    quoted = 'how does "ECONNREFUSED while sending" come about in the session'
+    literal = search(Engine(IndexStore(indexed_home)), SearchParams(quoted, k=5))
+    assert literal.intent == "understand_code", literal.intent  # a quote inside a question the model is sure of
+    assert dict(literal.weights) == {m: profile[m] for m in literal.weights}  # literal matches, not BM25, in text
+    own = {"semantic": 0.5, "text": 0.5}
+    asked = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=5, weights=own))
+    assert (asked.weights["text"], asked.weights["semantic"]) == (0.5, 0.5)  # weights the caller set stand

@@ -132,3 +132,16 @@ def test_profile_fitted_changes_the_plan_weights(engine: Engine) -> None:
 def test_unknown_profile_is_an_invalid_query(engine: Engine) -> None:
     with pytest.raises(InvalidQuery, match="unknown profile"):
         engine.plan(SearchParams(query="q", options={"profile": "nope"}))
+
+
+def test_a_refit_keeps_the_lexical_share_of_a_zscore_intent() -> None:
+    share = {"bm25_centre": 3.0, "bm25_slope": 4.0, "cosine_centre": 0.65, "cosine_slope": 5.0}
+    before = {"intents": {"understand_code": {"lexical_share": share}, "find_definition": {"lexical_share": share}}}
+    refit: dict[str, dict[str, object]] = {
+        "understand_code": {"fusion": "zscore"},
+        "find_definition": {"fusion": "rrf"},  # a rank fusion has no scores to share by
+        "exact_match": {"fusion": "zscore"},  # nothing to keep
+    }
+    fit_weights.keep_lexical_share(before, refit)
+    assert refit["understand_code"]["lexical_share"] == share
+    assert "lexical_share" not in refit["find_definition"] and "lexical_share" not in refit["exact_match"]

@@ -112,3 +112,32 @@ def test_centrality_scale() -> None:
     assert centrality_scale("hand", "understand_code") == 1.0 and centrality_scale("hand", "find_definition") == 1.0
     assert centrality_scale("", "find_definition") == centrality_scale("fitted", "find_definition") == 0.0
     assert centrality_scale("fitted", "understand_code") in (0.0, 1.0)
+
+
+def test_lexical_share_hand_computed() -> None:
+    from fourfold.coordinator.fusion import LexicalShare, share_weights
+
+    share = LexicalShare(bm25_centre=3.0, bm25_slope=4.0, cosine_centre=0.65, cosine_slope=5.0)
+    assert share.text_share(math.exp(3.0), 0.65) == pytest.approx(0.5)  # both at their centres: half each
+    assert share.text_share(math.exp(4.0), 0.65) == pytest.approx(1 / (1 + math.exp(-4.0)))  # rare words matched
+    assert share.text_share(math.exp(3.0), 0.85) == pytest.approx(1 / (1 + math.exp(1.0)))  # a close neighbour
+    assert share.text_share(0.0, -1.0) < 1e-6 and share.text_share(1e300, 0.0) == 1.0  # no overflow either way
+    weights = {"semantic": 0.4, "text": 0.2, "structural": 0.3, "graph": 0.1}
+    ranked = {"text": [hit("A", score=math.exp(4.0)), hit("B", score=2.0)], "semantic": [hit("C", score=0.65)]}
+    shared = share_weights(ranked, weights, share)
+    assert shared is not None
+    assert shared["text"] == pytest.approx(0.6 / (1 + math.exp(-4.0)))  # the best score of each list decides
+    assert shared["text"] + shared["semantic"] == pytest.approx(0.6)  # the pair keeps its sum ...
+    assert (shared["structural"], shared["graph"]) == (0.3, 0.1)  # ... and the others their weights
+    assert share_weights({"text": ranked["text"]}, weights, share) is None  # nothing to share with
+    assert share_weights(ranked, {"structural": 1.0}, share) is None
+
+
+def test_only_the_fitted_prose_profile_shares_text_and_semantic() -> None:
+    from fourfold.coordinator.profiles import fusion_method, lexical_share
+
+    fitted = lexical_share("", "understand_code")
+    assert fitted is not None and fitted == lexical_share("fitted", "understand_code")
+    assert fusion_method("", "understand_code") == "zscore"
+    assert lexical_share("hand", "understand_code") is None  # the hand-set profiles fuse by rank
+    assert lexical_share("", "find_definition") is None and lexical_share("", "exact_match") is None

@@ -645,14 +645,11 @@ class Engine:
         """``weights`` with text and semantic sharing their sum by this query's lists, where the profile
         says so (``profiles.lexical_share``): not for weights the caller set, nor for a quoted span (the
         text list then holds literal matches, scored otherwise than BM25)."""
+        asked = p.options.get(LEXICAL_SHARE_OPTION, "on")
+        if asked not in ("on", "off"):
+            raise InvalidQuery(f"option {LEXICAL_SHARE_OPTION} must be 'on' or 'off', got {asked!r}")
         share = lexical_share(p.options.get("profile", ""), plan.fusion_intent)
-        if (
-            share is None
-            or plan.strategy != "fused"
-            or p.weights
-            or p.options.get(LEXICAL_SHARE_OPTION) == "off"
-            or _QUOTED_SPAN.search(p.query)
-        ):
+        if share is None or plan.strategy != "fused" or p.weights or asked == "off" or _QUOTED_SPAN.search(p.query):
             return weights
         shared = share_weights(ranked, weights, share)
         if shared is None:

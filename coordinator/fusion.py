@@ -9,8 +9,8 @@
                   documentation, a test, an example or a benchmark of a kind in ``demote_kinds``
 
     lexical share (a profile's ``LexicalShare``, before fusing): text and semantic keep the sum of their
-    weights, shared per query as  text = σ(a·(ln bm25₁ − c) − b·(cos₁ − d)) × (w_text + w_semantic),
-    bm25₁ and cos₁ the best score of each list (``share_weights``)
+    weights, shared per query as  weight(text) = σ(a·(ln bm25₁ − c) − b·(cos₁ − d)) × (w_text + w_semantic),
+    bm25₁ and cos₁ the best score of each list, a, b, c, d the profile's slopes and centres (``share_weights``)
 
 then only the best-scoring segment of each file is kept. RRF sees only ranks: a modality's tenth
 hit counts the same whether it nearly ties the first or is far below it. z-score fusion sees how

@@ -335,6 +335,8 @@ def test_a_prose_question_shares_text_and_semantic_by_its_lists(indexed_home: Pa
     literal = search(Engine(IndexStore(indexed_home)), SearchParams(quoted, k=5))
     assert literal.intent == "understand_code", literal.intent  # a quote inside a question the model is sure of
     assert dict(literal.weights) == {m: profile[m] for m in literal.weights}  # literal matches, not BM25, in text
+    with pytest.raises(InvalidQuery, match="option lexical_share must be 'on' or 'off', got 'no'"):
+        search(Engine(IndexStore(indexed_home)), SearchParams(question, k=5, options={LEXICAL_SHARE_OPTION: "no"}))
     own = {"semantic": 0.5, "text": 0.5}
     asked = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=5, weights=own))
     assert (asked.weights["text"], asked.weights["semantic"]) == (0.5, 0.5)  # weights the caller set stand

@@ -13,7 +13,8 @@ the corpus as distractors), the docstring's first sentence is turned into a ques
   ``build``, ...), third-person verbs become the base form, and words that ask for tests or docs
   (``test``, ``example``, ``documentation``) are replaced, so the question asks for code;
 - the sentence is wrapped in one of a few question shapes ("how does httpx ...", "how is it done:
-  ...", "what code ...") chosen by a hash of the definition.
+  ...", "what code ...") chosen by a hash of the definition; a release's ``NAME`` is named without
+  its version (``sympy-1.1.1`` asks "how does sympy ...", ``project_name``).
 
 The answer is the definition itself (``match: line``: a hit whose line range holds the ``def``/``class``
 line). Queries are split by a hash of their id into ``howto-dev.jsonl`` (for any tuning) and
@@ -318,7 +319,12 @@ def paraphrase(d: Definition, pkg: str) -> str | None:
     else:  # a noun phrase ("Base class for ...", "Asynchronous HTTP client ..."): ask how it works
         return _NOUN_SHAPES[h % len(_NOUN_SHAPES)].format(pkg=pkg, noun=sentence)
     return _SHAPES[h % len(_SHAPES)].format(pkg=pkg, base=base.strip(), third=third.strip())
-    h = int(hashlib.sha1(f"{d.repo}:{d.path}:{d.line}".encode()).hexdigest(), 16)
+
+
+def project_name(repo: str) -> str:
+    """The project as a person names it in a question: a release's repository name without its version
+    (``sympy-1.1.1`` -> ``sympy``: the version's dots read as code and route the question elsewhere)."""
+    return re.sub(r"-v?\d+(?:\.\d+)*(?:(?:rc|a|b|post|dev)\d*)?$", "", repo) or repo
 
 
 def is_heldout(query_id: str) -> bool:
@@ -340,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         made: list[tuple[str, dict[str, object]]] = []
         for d in definitions(Path(folder), repo):
-            q = paraphrase(d, repo)
+            q = paraphrase(d, project_name(repo))
             if q is None:
                 continue
             key = hashlib.sha1(f"{repo}:{d.path}:{d.line}".encode()).hexdigest()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
+import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -89,6 +92,16 @@ def write_sample_repo(root: Path, git: bool = False) -> Path:
     if git:
         subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
+
+
+def load_benchmark(name: str) -> types.ModuleType:
+    """A script of ``benchmarks/`` as a module (``benchmarks/NAME.py``; the folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / f"benchmarks/{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses of the module look themselves up here
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

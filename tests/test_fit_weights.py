@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from conftest import load_benchmark
 
 from fourfold.coordinator.engine import Engine, SearchParams
 from fourfold.coordinator.evaluate import EvalQuery, Relevant
@@ -15,13 +12,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 
-_SPEC = importlib.util.spec_from_file_location(
-    "fit_weights", Path(__file__).resolve().parents[1] / "benchmarks/fit_weights.py"
-)
-assert _SPEC is not None and _SPEC.loader is not None
-fit_weights = importlib.util.module_from_spec(_SPEC)
-sys.modules["fit_weights"] = fit_weights
-_SPEC.loader.exec_module(fit_weights)
+fit_weights = load_benchmark("fit_weights")
 
 MODALITIES = {"semantic", "text", "structural", "graph"}
 

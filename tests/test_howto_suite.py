@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_benchmark
 
-_SPEC = importlib.util.spec_from_file_location(
-    "howto_suite", Path(__file__).resolve().parents[1] / "benchmarks/howto_suite.py"
-)
-assert _SPEC is not None and _SPEC.loader is not None
-howto_suite = importlib.util.module_from_spec(_SPEC)
-sys.modules["howto_suite"] = howto_suite
-_SPEC.loader.exec_module(howto_suite)
+howto_suite = load_benchmark("howto_suite")
 
 
 @pytest.mark.parametrize(

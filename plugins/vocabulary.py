@@ -17,9 +17,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["CALLER_PHRASES", "IMPACT_PHRASES", "REFERENCE_PHRASES", "alternation", "looks_like_code"]
+__all__ = [
+    "CALLER_PHRASES",
+    "IMPACT_PHRASES",
+    "QUALIFIER_SEPARATORS",
+    "REFERENCE_PHRASES",
+    "alternation",
+    "looks_like_code",
+]
 
-_QUALIFIER = re.compile(r"\.|::|->|#|\\")
+#: What joins the parts of a qualified name (``Session.send``, ``ns::f``, ``p->m``, ``Foo#bar``, ``A\B``):
+#: a regular-expression fragment with no groups.
+QUALIFIER_SEPARATORS = r"\.|::|->|#|\\"
+_QUALIFIER = re.compile(QUALIFIER_SEPARATORS)
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|^[A-Z][a-z0-9]+[A-Z]")
 
 

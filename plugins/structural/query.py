@@ -23,13 +23,13 @@ import re
 from dataclasses import dataclass
 
 from fourfold.errors import InvalidQuery
-from fourfold.plugins.vocabulary import looks_like_code
+from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code
 
 __all__ = ["SymbolQuery", "parse_symbol_query"]
 
 _IDENT = r"[A-Za-z_$~][\w$]*"
-_QUALIFIED = rf"{_IDENT}(?:(?:\.|::|->|#|\\){_IDENT})*"
-_SEPARATORS = re.compile(r"\.|::|->|#|\\")
+_QUALIFIED = rf"{_IDENT}(?:(?:{QUALIFIER_SEPARATORS}){_IDENT})*"
+_SEPARATORS = re.compile(QUALIFIER_SEPARATORS)
 
 # Keyword -> kinds it prefers (the first word of ``def X``, ``class X``...).
 _KEYWORD_KINDS: dict[str, tuple[str, ...]] = {

@@ -119,6 +119,19 @@ def test_a_similar_code_question_that_shows_no_code_is_hedged_too(home: Path) ->
     assert (code.intent, code.hedged) == ("find_similar", False)
 
 
+def test_a_question_in_prose_is_fused_however_sure_the_route(home: Path) -> None:
+    """understand_code never goes down the direct path: a caller naming the intent (confidence 1.0)
+    gets the fused answer of every modality its profile weighs, not the dominant one alone."""
+    engine = Engine(IndexStore(home))
+    forced = engine.plan(SearchParams("how are callbacks registered", intent="understand_code"))
+    assert (forced.rule, forced.confidence, forced.strategy) == ("forced", 1.0, "fused")
+    assert len(forced.weights) >= 2
+    a = search(engine, SearchParams("how are callbacks registered", intent="understand_code"))
+    assert a.fusion_strategy == "fused" and len(a.weights) >= 2
+    definition = engine.plan(SearchParams("fmt", intent="find_definition"))
+    assert definition.strategy == "direct"  # a sure entity question keeps its direct path
+
+
 def test_an_entity_question_that_names_no_code_is_hedged_with_understand_code(home: Path) -> None:
     """The learned layer reads "call" as a callers question; a query that names nothing in code is
     fused half as that and half as a prose question, never answered by the graph alone."""

@@ -77,7 +77,7 @@ from fourfold.coordinator.intent_model import (
     hashed,
     identity_kind,
 )
-from fourfold.coordinator.profiles import DIRECT_CONFIDENCE
+from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, FUSED_ONLY
 
 ROOT = Path(__file__).resolve().parents[1]
 Array = npt.NDArray[np.float64]
@@ -251,7 +251,8 @@ def evaluate(phrasings: list[Phrasing], folds: int, vectors: Vectors | None = No
             combined.append((p.intent, final.intent))
             if final.intent != p.intent:
                 misses[p.intent][f"{p.template} -> {final.intent} ({final.rule})"] += 1
-            if final.rule == "learned" and guess.probability * CONFIDENCE_SCALE >= DIRECT_CONFIDENCE:
+            direct = final.intent not in FUSED_ONLY and guess.probability * CONFIDENCE_SCALE >= DIRECT_CONFIDENCE
+            if final.rule == "learned" and direct:
                 direct_total += 1
                 direct_right += final.intent == p.intent
     return {

@@ -358,6 +358,7 @@ HELD_OUT_SETS = (
     "routing_twelfth",
     "routing_thirteenth",
     "routing_fourteenth",
+    "routing_fifteenth",
 )
 
 

@@ -256,6 +256,11 @@ def test_a_short_paste_is_not_a_bug_report() -> None:
     assert classify_rules(paste).intent == "localize" and is_short_paste(paste)
     c = classify(paste)
     assert (c.intent, c.rule) == ("find_similar", "learned")
+    # the model at p 0.7-0.95 for similar code: overruled since the fourteenth held-out set was read
+    unsure = "i think we have this already, where?\nfor row in rows:\n    total += row.weight * row.count\nreturn total"
+    model = load_model()
+    assert model is not None and 0.7 <= model.predict(unsure).probability < 0.95
+    assert classify_rules(unsure).intent == "localize" and classify(unsure).intent == "find_similar"
     fenced = "Intersection should remove duplicates\n```python\n>>> Intersection({1},{1},{x})\nEmptySet()\n```\n"
     fenced += "The routine should give the same answer if duplicates are present."
     assert not is_short_paste(fenced) and classify(fenced).intent == "localize"

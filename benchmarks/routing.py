@@ -25,7 +25,7 @@ never measured while written) and ``routing_seventh.py`` (written by another han
 chat, coding agents, review bots and dictation, before the next routing change, never measured while
 written; it judged the vector head and the fifth training round), ``routing_eighth.py`` (written by
 another hand from real usage, before the routing change it judges, never measured while written), and
-``routing_ninth.py`` to ``routing_fifteenth.py`` (each written the same way, with fillers from domains
+``routing_ninth.py`` to ``routing_sixteenth.py`` (each written the same way, with fillers from domains
 no other set uses), each with its own slot fillers.
 ``--held-out-only`` asks them of the shipped model without training anything.
 """
@@ -58,6 +58,7 @@ import routing_fresh
 import routing_heldout
 import routing_ninth
 import routing_seventh
+import routing_sixteenth
 import routing_sixth
 import routing_tenth
 import routing_thirteenth
@@ -283,6 +284,7 @@ _HELD_OUT_MODULES = {
     "thirteenth": routing_thirteenth,
     "fourteenth": routing_fourteenth,
     "fifteenth": routing_fifteenth,
+    "sixteenth": routing_sixteenth,
 }
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
@@ -292,7 +294,7 @@ HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
 def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``, ``routing_eighth.py``,
-    ``routing_ninth.py`` to ``routing_fifteenth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
+    ``routing_ninth.py`` to ``routing_sixteenth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
     every training template): rules alone, model alone, and the two combined as ``classify`` does."""
     if vectors is not None:
         vectors.of([p.text for p in phrasings])

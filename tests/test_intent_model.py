@@ -364,6 +364,7 @@ HELD_OUT_SETS = (
     "routing_thirteenth",
     "routing_fourteenth",
     "routing_fifteenth",
+    "routing_sixteenth",
 )
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from fourfold.coordinator import code_first, evaluate
 from fourfold.coordinator.fusion import fuse
-from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, PRESETS, default_profiles, dominant, top_modalities
+from fourfold.coordinator.profiles import PRESETS, default_profiles, dominant, goes_direct, top_modalities
 from fourfold.plugins.types import Hit
 
 MODALITIES = ("semantic", "text", "structural", "graph")
@@ -121,7 +121,7 @@ def plan_key(profile: Mapping[str, float], a: Asked) -> PlanKey:
     usable = {m: w for m, w in profile.items() if m in a.ranked and w > 0}
     if not usable:
         return ()
-    if a.confidence >= DIRECT_CONFIDENCE:
+    if goes_direct(a.intent, a.confidence):
         return ((dominant(usable), 0.0),)  # the direct path: the dominant modality's own order
     chosen = top_modalities(usable, PRESETS["default"].modalities)
     total = 1.0 if profile.get(METHOD, 0.0) else sum(usable[m] for m in chosen)

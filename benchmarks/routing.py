@@ -79,7 +79,7 @@ from fourfold.coordinator.intent_model import (
     hashed,
     identity_kind,
 )
-from fourfold.coordinator.profiles import DIRECT_CONFIDENCE, FUSED_ONLY
+from fourfold.coordinator.profiles import goes_direct
 
 ROOT = Path(__file__).resolve().parents[1]
 Array = npt.NDArray[np.float64]
@@ -253,8 +253,7 @@ def evaluate(phrasings: list[Phrasing], folds: int, vectors: Vectors | None = No
             combined.append((p.intent, final.intent))
             if final.intent != p.intent:
                 misses[p.intent][f"{p.template} -> {final.intent} ({final.rule})"] += 1
-            direct = final.intent not in FUSED_ONLY and guess.probability * CONFIDENCE_SCALE >= DIRECT_CONFIDENCE
-            if final.rule == "learned" and direct:
+            if final.rule == "learned" and goes_direct(final.intent, guess.probability * CONFIDENCE_SCALE):
                 direct_total += 1
                 direct_right += final.intent == p.intent
     return {

@@ -31,14 +31,13 @@ from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, qu
 from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
 from fourfold.coordinator.notes import tidy_notes
 from fourfold.coordinator.profiles import (
-    DIRECT_CONFIDENCE,
-    FUSED_ONLY,
     Preset,
     centrality_scale,
     default_profiles,
     dominant,
     fusion_method,
     get_preset,
+    goes_direct,
     lexical_share,
     select_profiles,
     top_modalities,
@@ -486,13 +485,7 @@ class Engine:
             return planned("direct" if len(weights) == 1 else "fused", weights)
         if preset.fixed:
             return planned("direct", {m: 1.0 for m in preset.fixed if m in self.plugins.modalities})
-        if (
-            confidence >= DIRECT_CONFIDENCE
-            and intent not in FUSED_ONLY
-            and not p.weights
-            and preset.name == "default"
-            and not hedged
-        ):
+        if goes_direct(intent, confidence) and not p.weights and preset.name == "default" and not hedged:
             top = dominant(profile)
             return planned("direct", {top: profile[top]})
         return planned("fused", {m: profile[m] for m in top_modalities(profile, preset.modalities)})

@@ -39,6 +39,7 @@ __all__ = [
     "fitted_profiles",
     "fusion_method",
     "get_preset",
+    "goes_direct",
     "lexical_share",
     "select_profiles",
     "top_modalities",
@@ -52,6 +53,13 @@ DIRECT_CONFIDENCE = 0.85
 #: where the fused answer scores 0.77; a learned route at p >= 0.945, or a caller naming the intent, sent
 #: such a question down the direct path to semantic alone.
 FUSED_ONLY = frozenset({"understand_code"})
+
+
+def goes_direct(intent: str, confidence: float) -> bool:
+    """Whether a route this sure of ``intent`` takes the direct path, the caller's overrides aside (the
+    engine's ``plan``, and the replays that must agree with it)."""
+    return confidence >= DIRECT_CONFIDENCE and intent not in FUSED_ONLY
+
 
 _ORDER = ("semantic", "text", "structural", "graph")
 

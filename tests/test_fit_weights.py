@@ -76,6 +76,18 @@ def test_a_zscore_plan_keeps_the_weights_the_engine_fuses_with() -> None:
     assert fused == {"semantic": 0.3, "text": 0.2, "structural": 0.2}
 
 
+def test_a_sure_prose_question_is_replayed_fused_as_the_engine_answers_it() -> None:
+    """The engine never answers understand_code direct (``profiles.goes_direct``); the fit's replay of a
+    sure one fuses too, while a sure entity question keeps the dominant modality's own order."""
+    from dataclasses import replace
+
+    profile = {"semantic": 0.3, "text": 0.2, "structural": 0.2, "graph": 0.1}
+    prose = replace(_asked(0), confidence=0.95)
+    assert len(fit_weights.plan_key(profile, prose)) > 1 + 2  # two modalities and the two pseudo-modalities
+    entity = replace(prose, intent="find_definition")
+    assert fit_weights.plan_key(profile, entity) == (("semantic", 0.0),)
+
+
 def test_the_halves_are_stable_and_both_used() -> None:
     halves = [fit_weights.fit_half(f"q{i}") for i in range(200)]
     assert halves == [fit_weights.fit_half(f"q{i}") for i in range(200)]

@@ -20,6 +20,8 @@ from fourfold.coordinator.intent_model import (
     KEEP_RULES_FROM,
     MODEL_PATH,
     IntentModel,
+    Overrule,
+    Prediction,
     combine,
     consult,
     features,
@@ -223,11 +225,41 @@ def test_a_code_span_inside_a_question_is_code_not_a_string_to_find() -> None:
 
 def test_a_quote_inside_a_question_is_read_by_a_sure_model() -> None:
     """Any quote inside a question may be overruled at p >= 0.9 ('where is "progress" defined' asks
-    for a definition); a query that opens with its quote is a search for the text and keeps the rule."""
+    for a definition); a query that opens with its quoted message, or is nothing but a quote, is a
+    search for the text and keeps the rule."""
     c = classify('where is "progress" defined')
     assert (c.intent, c.rule) == ("find_definition", "learned")
-    for literal in ('"ECONNREFUSED"', "'connection reset by peer'", '"progress" where is it defined'):
+    for literal in (
+        '"ECONNREFUSED"',
+        "'connection reset by peer'",
+        '"connection reset by peer" where does this come from',
+    ):
         assert classify(literal).rule == "quoted-string", literal
+
+
+def test_a_quoted_name_with_words_about_it_is_read_by_the_model() -> None:
+    """A quote holding one name, with words besides it, is code written as code wherever it stands
+    (a markdown span opening a request, a JSON tool call's keys): the model may overrule at p >= 0.7.
+    A quoted message, or a quoted name alone, keeps the rule."""
+    for query, intent in (
+        ("`retry_request` - find callers", "find_references"),
+        ('"progress" where is it defined', "find_definition"),
+    ):
+        c = classify(query)
+        assert (c.intent, c.rule) == (intent, "learned"), query
+    assert classify('"parse_config"').rule == "quoted-string"
+
+    class Sure:  # a model certain of understand_code, whatever it is asked
+        def predict(self, query: str) -> Prediction:
+            return Prediction("understand_code", 0.99)
+
+    sure = {"quoted-string": (Overrule(0.7, name_only=True),)}
+    for query, rule in (
+        ('"connection reset by peer" where does this come from', "quoted-string"),
+        ('"parse_config"', "quoted-string"),
+        ('"parse_config" what does it do', "learned"),
+    ):
+        assert consult(query, classify_rules(query), Sure(), overrule_sure=sure).rule == rule, query
 
 
 def test_a_caller_phrase_inside_another_question_is_read_by_a_sure_model() -> None:
@@ -238,12 +270,13 @@ def test_a_caller_phrase_inside_another_question_is_read_by_a_sure_model() -> No
 
 
 def test_a_pasted_function_is_similar_code_not_a_definition_search() -> None:
-    """A definition keyword opening a whole body asked about: the sure model reads it as similar code;
-    the seed's one-line definition searches keep the keyword rule."""
+    """A definition keyword opening a whole body is code to match, not a name to look up: the keyword
+    rule reads one line, so the code-shape rule takes the paste; the seed's one-line definition
+    searches keep the keyword rule."""
     body = "function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}"
-    c = classify(body)
-    assert (c.intent, c.rule) == ("find_similar", "learned")
+    assert classify_rules(body).rule == "code-shape" and classify(body).intent == "find_similar"
     assert classify("def parse_config").rule == "definition-keyword"
+    assert classify_rules("\n  def parse_config\n").rule == "definition-keyword"
 
 
 def test_a_short_paste_is_not_a_bug_report() -> None:

@@ -398,6 +398,7 @@ HELD_OUT_SETS = (
     "routing_fourteenth",
     "routing_fifteenth",
     "routing_sixteenth",
+    "routing_seventeenth",
 )
 
 

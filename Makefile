@@ -58,8 +58,8 @@ quality: install system-tools
 	test -d $(DEV)/suites || (PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/pip install --quiet jedi && PATH=$(CURDIR)/$(BIN):$$PATH bash ../shared/eval/dev_suites.sh $(DEV))
 	nice -n 10 $(BIN)/python benchmarks/quality.py --dev $(DEV) --modality semantic --modality text --modality structural --modality graph --out bench-results/quality.json
 
-# The learned routing layer: measured on held-out templates, then retrained on all and shipped
-# (coordinator/intent_model.npz); the table goes to bench-results/routing.json.
+# The learned routing layer: measured on held-out templates, then retrained on all of them and the
+# read held-out sets and shipped (coordinator/intent_model.npz); the table goes to bench-results/routing.json.
 routing: install
 	nice -n 10 $(BIN)/python benchmarks/routing.py
 

@@ -308,12 +308,16 @@ def looks_like_report(query: str) -> bool:
     return words >= REPORT_PROSE_ALONE_WORDS
 
 
+#: A line of an interactive session (Python's ``>>>``, IPython's ``In [3]:``): what the reporter ran.
+_SESSION_PROMPT = re.compile(r"^\s*(?:>>>|In \[\d+\]:)\s", re.MULTILINE)
+
+
 def is_short_paste(query: str) -> bool:
     """Whether ``query`` is a paste with a line of words about it: no fenced block, and at most
     ``SHORT_PASTE_WORDS`` words of prose outside its code and frames (an issue has a title and
     paragraphs, or fences its code)."""
-    if "```" in query:
-        return False
+    if "```" in query or _SESSION_PROMPT.search(query):
+        return False  # fenced, or an interactive session: a report's reproduction
     return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 

@@ -416,7 +416,7 @@ class Overrule:
 #: computes; no SWE-bench report is a short paste). At p >= 0.7 towards any intent, a quote holding one
 #: name with words besides it (`` `hold_seat` - find callers``, a JSON tool call's ``"tool"``): code
 #: written as code, where a quoted message has spaces in it (over fifteen held-out sets, 70 right and
-#: 1 wrong; below 0.5 the rule is right more often: 'trace span "Tray/approve" ... find the code that
+#: 1 wrong; below 0.6 the rule is right more often: 'trace span "Tray/approve" ... find the code that
 #: sets that name'). And a definition keyword at p >= 0.8 where words follow the name ("import sites
 #: of X"): wherever the model disagreed with it on fifteen sets, the rule was never right (the keyword
 #: rule reads one line only: ``rule_match``); a keyword and a name alone are the seed's own form and

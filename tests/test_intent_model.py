@@ -411,6 +411,7 @@ HELD_OUT_SETS = (
     "routing_fifteenth",
     "routing_sixteenth",
     "routing_seventeenth",
+    "routing_eighteenth",
 )
 
 

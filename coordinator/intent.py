@@ -321,16 +321,13 @@ def is_short_paste(query: str) -> bool:
     return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 
-_MORE_LINES = re.compile(r"\n\s*\S")
-
-
 def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
     """Where a keyword rule matches ``query``. The quoted-string rule does not read inside a fenced
     block: a string literal or a backtick there is code, not a string to find (the fence is blanked
     out, so the match's offsets are the query's own)."""
     if rule.name == "quoted-string" and "```" in query:
         query = _FENCED.sub(lambda m: " " * len(m.group()), query)
-    if rule.name == "definition-keyword" and _MORE_LINES.search(query.strip()):
+    if rule.name == "definition-keyword" and "\n" in query.strip():
         return None  # a keyword opening a pasted body: code to match, not a name to look up
     return rule.pattern.search(query)
 

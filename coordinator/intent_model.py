@@ -409,7 +409,8 @@ class Overrule:
 #: question ("the comment in X says 'do not reorder', why does the order matter"; a query that opens
 #: with its quote keeps the rule), a caller or reference phrase inside another question ("is it safe
 #: to make X async or do callers of callers need changing too"), a definition keyword opening a
-#: pasted body asked about ("def haversine(...):\n ..."), and, at p >= 0.7 towards find_similar only,
+#: pasted body asked about ("def haversine(...):\n ...", since read by the code-shape rule: the keyword
+#: rule reads one line only), and, at p >= 0.7 towards find_similar only,
 #: a short paste the report rule took for a bug report ("do we already have a helper that does
 #: this" above a function; 0.95 until the fourteenth held-out set was read: between 0.7 and 0.95 the
 #: model was right on 23 of the 24 such pastes of the fourteen sets, the other asked what a paste
@@ -418,8 +419,8 @@ class Overrule:
 #: written as code, where a quoted message has spaces in it (over fifteen held-out sets, 70 right and
 #: 1 wrong; below 0.6 the rule is right more often: 'trace span "Tray/approve" ... find the code that
 #: sets that name'). And a definition keyword at p >= 0.8 where words follow the name ("import sites
-#: of X"): wherever the model disagreed with it on fifteen sets, the rule was never right (the keyword
-#: rule reads one line only: ``rule_match``); a keyword and a name alone are the seed's own form and
+#: of X"): wherever the model disagreed with it on fifteen sets, the rule was never right; a keyword
+#: and a name alone are the seed's own form and
 #: keep the rule, whatever a model trained since makes of them.
 #: Where a sure rule and the model at p >= 0.9 disagreed on the nine earlier held-out sets and the
 #: template split, the model was right every time for these rules; the seed rule table keeps its

@@ -8,6 +8,7 @@ import itertools
 import re
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -237,6 +238,17 @@ def test_a_quote_inside_a_question_is_read_by_a_sure_model() -> None:
         assert classify(literal).rule == "quoted-string", literal
 
 
+@dataclass(frozen=True)
+class _Fixed:
+    """A model that says the same intent at the same probability, whatever it is asked."""
+
+    intent: str
+    probability: float
+
+    def predict(self, query: str) -> Prediction:
+        return Prediction(self.intent, self.probability)
+
+
 def test_a_quoted_name_with_words_about_it_is_read_by_the_model() -> None:
     """A quote holding one name, with words besides it, is code written as code wherever it stands
     (a markdown span opening a request, a JSON tool call's keys): the model may overrule at p >= 0.7.
@@ -249,17 +261,15 @@ def test_a_quoted_name_with_words_about_it_is_read_by_the_model() -> None:
         assert (c.intent, c.rule) == (intent, "learned"), query
     assert classify('"parse_config"').rule == "quoted-string"
 
-    class Sure:  # a model certain of understand_code, whatever it is asked
-        def predict(self, query: str) -> Prediction:
-            return Prediction("understand_code", 0.99)
-
     sure = {"quoted-string": (Overrule(0.7, name_only=True),)}
     for query, rule in (
         ('"connection reset by peer" where does this come from', "quoted-string"),
         ('"parse_config"', "quoted-string"),
         ('"parse_config" what does it do', "learned"),
     ):
-        assert consult(query, classify_rules(query), Sure(), overrule_sure=sure).rule == rule, query
+        assert (
+            consult(query, classify_rules(query), _Fixed("understand_code", 0.99), overrule_sure=sure).rule == rule
+        ), query
 
 
 def test_a_caller_phrase_inside_another_question_is_read_by_a_sure_model() -> None:
@@ -292,15 +302,12 @@ def test_a_short_paste_is_not_a_bug_report() -> None:
     # the model at p 0.7-0.95 for similar code: overruled since the fourteenth held-out set was read
     unsure = "i think we have this already, where?\nfor row in rows:\n    total += row.weight * row.count\nreturn total"
 
-    class Leaning:  # a model at p 0.8 for similar code, whatever it is asked
-        def predict(self, query: str) -> Prediction:
-            return Prediction("find_similar", 0.8)
-
+    leaning = _Fixed("find_similar", 0.8)
     assert classify_rules(unsure).intent == "localize" and classify(unsure).intent == "find_similar"
-    assert consult(unsure, classify_rules(unsure), Leaning()).intent == "find_similar"
+    assert consult(unsure, classify_rules(unsure), leaning).intent == "find_similar"
     issue = "The total is wrong when a row has no weight and the count is zero, see below\n" + unsure
     issue = issue.replace("\nfor", "\n```\nfor") + "\n```"
-    assert consult(issue, classify_rules(issue), Leaning()).rule == "bug-report"
+    assert consult(issue, classify_rules(issue), leaning).rule == "bug-report"
     fenced = "Intersection should remove duplicates\n```python\n>>> Intersection({1},{1},{x})\nEmptySet()\n```\n"
     fenced += "The routine should give the same answer if duplicates are present."
     assert not is_short_paste(fenced) and classify(fenced).intent == "localize"

@@ -419,6 +419,7 @@ HELD_OUT_SETS = (
     "routing_sixteenth",
     "routing_seventeenth",
     "routing_eighteenth",
+    "routing_nineteenth",
 )
 
 

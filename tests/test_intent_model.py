@@ -420,6 +420,7 @@ HELD_OUT_SETS = (
     "routing_seventeenth",
     "routing_eighteenth",
     "routing_nineteenth",
+    "routing_twentieth",
 )
 
 

@@ -43,6 +43,7 @@ from fourfold.coordinator.profiles import (
     top_modalities,
 )
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey, ShardSearcher
+from fourfold.coordinator.tool_call import read_tool_call
 from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
 from fourfold.index.fleet import revision_name
 from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
@@ -496,8 +497,17 @@ class Engine:
 
         A restricted caller's search is narrowed to its repositories before the shards are asked,
         and every hit is checked again before it leaves (defence in depth: a shard that ignored
-        the filter still leaks nothing).
+        the filter still leaks nothing). An agent's tool call pasted as the query
+        (``find_callers(symbol="retry")``) is asked as the call says: its intent, its subject.
         """
+        call = None if p.intent else read_tool_call(p.query)
+        if call is None or not call.subject:
+            return await self._search(p, visible)
+        answer = await self._search(replace(p, query=call.subject, intent=call.intent), visible)
+        note = f"read as a tool call: {call.tool} asks {call.intent} of {call.subject[:80]!r}"
+        return replace(answer, notes=(note, *answer.notes))
+
+    async def _search(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         t0 = time.perf_counter()
         if any("@" in r for r in p.repos):  # NAME@release/1.0 is indexed as NAME@release+1.0
             p = replace(p, repos=tuple(revision_name(r) for r in p.repos))

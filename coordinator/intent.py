@@ -43,6 +43,12 @@ would otherwise send it down the exact-match path as the AND of every quoted fra
 
     a bug report (see ``looks_like_report``)    localize         0.90
 
+Before it, an agent's tool call pasted as the query (``find_callers(symbol="retry")``, a JSON
+``{"tool": "goto_definition", ...}``, an LSP ``"method": "textDocument/references"``) whose tool name
+says an intent (``tool_call.read_tool_call``):
+
+    a tool call ("tool-call")                   its tool's      0.85
+
 Plugins add rules (``fourfold_register_intents``); theirs are tried after the keyword rules and
 before the identifier and fallback rules, so they never override the original forms.
 """
@@ -53,6 +59,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fourfold.coordinator.tool_call import read_tool_call
 from fourfold.plugins.types import IntentRule
 from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES
 
@@ -65,6 +72,7 @@ __all__ = [
     "IntentRule",
     "classify",
     "classify_rules",
+    "is_pasted_output",
     "is_short_paste",
     "looks_like_report",
     "names_code",
@@ -132,7 +140,8 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         + "|".join(IMPACT_PHRASES)
         + r")\b",
     ),
-    _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|'[^']{2,}'|`[^`]+`"),
+    # a single quote opens and closes outside a word: "can't tell ... where it's defined" quotes nothing
+    _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|(?<!\w)'[^']{2,}'(?!\w)|`[^`]+`"),
     _rule(
         "error-token",
         "exact_match",
@@ -252,10 +261,10 @@ def names_code(query: str) -> bool:
 
 _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")
 #: Lines that are not prose even when worded: frames, a traceback's head, and its error line
-#: (``KeyError: no such key``: a pasted trace alone is an exact search, not a report).
+#: (``KeyError: no such key``, Node's ``Error: ...``: a pasted trace alone is an exact search, not a report).
 _FRAME_LINE = re.compile(
     r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
-    r"|(?:panic|error|fatal)\s*:).*$",
+    r"|(?i:panic|error|fatal)\s*:).*$",
     re.MULTILINE,
 )
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -321,6 +330,16 @@ def is_short_paste(query: str) -> bool:
     return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 
+_PARAGRAPH_BREAK = re.compile(r"\S[ \t]*\n[ \t]*\n\s*\S")
+
+
+def is_pasted_output(query: str) -> bool:
+    """Whether ``query`` is a program's output pasted with at most a line about it (a trace, a build
+    log, a panic and its note): a short paste in one block, where a report sets its title and
+    paragraphs apart with blank lines, however few their words."""
+    return is_short_paste(query) and not _PARAGRAPH_BREAK.search(query[:8_000])
+
+
 def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
     """Where a keyword rule matches ``query``. The quoted-string rule does not read inside a fenced
     block: a string literal or a backtick there is code, not a string to find (the fence is blanked
@@ -359,12 +378,16 @@ def vectors_unavailable() -> str:
 def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:
     """Classify ``query`` by the rules alone; ``extra_rules`` come from plugins.
 
-    The order, first match wins: a bug report (``looks_like_report``, unless ``reports`` is False);
-    "where is X defined" / "definition of X" (a whole-query form, read
-    by the identifier rule, so an error-like name such as ``NetworkError`` is not taken by the error
-    keyword rule); the keyword rules; the plugins' rules; a query that is itself code; a lone or
-    embedded identifier; an unquoted message; the understand phrases; the fallback.
+    The order, first match wins: an agent's tool call whose name says its intent (``tool_call``); a
+    bug report (``looks_like_report``, unless ``reports`` is False); "where is X defined" /
+    "definition of X" (a whole-query form, read by the identifier rule, so an error-like name such as
+    ``NetworkError`` is not taken by the error keyword rule); the keyword rules; the plugins' rules; a
+    query that is itself code; a lone or embedded identifier; an unquoted message; the understand
+    phrases; the fallback.
     """
+    call = read_tool_call(query)
+    if call is not None:
+        return Classification(call.intent, 0.85, "tool-call")
     if reports and looks_like_report(query):
         return Classification("localize", 0.90, "bug-report")
     where = _WHERE_DEFINED.match(query)

@@ -241,6 +241,28 @@ def test_a_query_the_shards_reject_is_the_callers_error(home: Path) -> None:
         search(Engine(IndexStore(home)), SearchParams("foo(", modalities=("text",), options={"mode": "regex"}))
 
 
+def test_an_agents_tool_call_is_asked_as_the_call_says(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tool call pasted as the query: its tool's name gives the intent, its symbol argument the
+    subject, and the answer is that search's, with a note saying how the query was read."""
+    call = search(Engine(IndexStore(home)), SearchParams('find_callers(symbol="fmt", depth=1)', k=20))
+    plain = search(Engine(IndexStore(home)), SearchParams("fmt", intent="find_references", k=20))
+    assert call.intent == "find_references" and call.notes[0] == (
+        "read as a tool call: find_callers asks find_references of 'fmt'"
+    )
+    assert [(f.hit.repo, f.hit.path) for f in call.hits] == [(f.hit.repo, f.hit.path) for f in plain.hits]
+    assert ("beta", "beta/service.py") in {(f.hit.repo, f.hit.path) for f in call.hits}
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", '{"tool": "goto_definition", "symbol": "normalize"}']) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["intent"] == "find_definition" and out["hits"][0]["symbol"] == "normalize"
+    assert "read as a tool call: goto_definition asks find_definition of 'normalize'" in out["notes"]
+    # a tool whose name says no intent is searched as the words it is
+    other = search(Engine(IndexStore(home)), SearchParams('search_code(query="fmt")', k=5))
+    assert not [n for n in other.notes if n.startswith("read as a tool call")]
+
+
 def test_cli_search_without_a_server_answers_in_process(
     home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

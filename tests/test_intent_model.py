@@ -15,7 +15,14 @@ import numpy as np
 import pytest
 
 from fourfold.coordinator import intent_model
-from fourfold.coordinator.intent import Classification, IntentRule, classify, classify_rules, is_short_paste
+from fourfold.coordinator.intent import (
+    Classification,
+    IntentRule,
+    classify,
+    classify_rules,
+    is_pasted_output,
+    is_short_paste,
+)
 from fourfold.coordinator.intent_model import (
     DIMENSIONS,
     KEEP_RULES_FROM,
@@ -316,6 +323,59 @@ def test_a_short_paste_is_not_a_bug_report() -> None:
     session += "    >>> e = (-x/4 - S(1)/12)**x - 1\n    >>> simplify(e)\n    12**(-x)*(-12**x + (-3*x - 1)**x)\n"
     assert not is_short_paste(session) and is_short_paste(session.replace(">>> ", ""))
     assert classify(session).intent == "localize"
+
+
+def test_a_short_paste_asked_about_or_pasted_output_is_read_by_a_sure_model() -> None:
+    """A snippet under "what does this do" is a question about it, and a program's output pasted in
+    one block (a trace, a build log) a string to find: a sure model overrules the report rule towards
+    understand_code on a short paste as towards find_similar, and towards exact_match on pasted output;
+    a title and a paragraph set apart over either are a report's, and keep the rule."""
+    paste = "what does this do?\nfun tare(gross: Int, cup: Int): Int =\n    (gross - cup).coerceAtLeast(0)\n"
+    paste += "println(tare(9, 2))"
+    assert classify_rules(paste).intent == "localize" and is_short_paste(paste)
+    for intent in ("understand_code", "find_similar"):
+        assert consult(paste, classify_rules(paste), _Fixed(intent, 0.8)).intent == intent
+    trace = "KilnFaultTimeout: door sensor never closed after loading\n"
+    trace += "    at closeDoor (src/kiln/door.js:41:11)\n    at Kiln.load (src/kiln/kiln.js:88:5)\n"
+    assert classify_rules(trace).intent == "localize" and is_pasted_output(trace)
+    assert consult(trace, classify_rules(trace), _Fixed("exact_match", 0.8)).intent == "exact_match"
+    titled = "Loading the kiln times out\n\nThe door never reports closed after a load.\n\n" + trace
+    assert is_short_paste(titled) and not is_pasted_output(titled)
+    assert consult(titled, classify_rules(titled), _Fixed("exact_match", 0.99)).rule == "bug-report"
+    issue = "The tare is negative whenever the cup weighs more than the gross, which breaks the report\n"
+    issue += "```\n" + paste.split("\n", 1)[1] + "\n```"
+    assert consult(issue, classify_rules(issue), _Fixed("understand_code", 0.99)).rule == "bug-report"
+
+
+def test_a_node_trace_pasted_alone_is_an_exact_search() -> None:
+    """Node's ``Error: message`` line is a trace's error line, not a title's prose: a trace pasted
+    alone is no bug report (the stack-frame rule reads it), as Python's ``KeyError: ...`` already was."""
+    trace = "Error: Kiln door opened above the safe temperature\n    at openKilnDoor (src/kiln/door.js:41:11)\n"
+    trace += "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)"
+    c = classify_rules(trace)
+    assert (c.intent, c.rule) == ("exact_match", "stack-frame")
+    titled = "Opening the kiln door during a firing crashes the controller instead of warning the potter\n" + trace
+    assert classify_rules(titled).intent == "localize"
+
+
+def test_contractions_are_not_quotes() -> None:
+    """A single quote opens and closes outside a word: "can't ... it's" quotes nothing."""
+    query = "this PR calls glaze_batch but I can't tell what it returns, could someone link where it's defined"
+    assert classify_rules(query).rule != "quoted-string"
+    assert classify_rules("'connection reset by peer'").rule == "quoted-string"  # the seed's row
+    assert classify_rules("grep for 'kiln too hot' in the logs").rule == "quoted-string"
+
+
+def test_a_quoted_call_of_one_name_is_a_name() -> None:
+    """`` `fire_kiln(...)` `` or ``"fire_kiln()"`` quotes a function as code, as `` `fire_kiln` `` does."""
+    sure = {"quoted-string": (Overrule(0.7, name_only=True),)}
+    for query in ("all the lines that call `fire_kiln(...)`, not the def", '"fire_kiln()" - list every caller'):
+        got = consult(query, classify_rules(query), _Fixed("find_references", 0.75), overrule_sure=sure)
+        assert got.intent == "find_references", query
+    message = "the log says `fire_kiln(cone=6) failed`, find it"
+    assert consult(message, classify_rules(message), _Fixed("find_references", 0.99), overrule_sure=sure).rule == (
+        "quoted-string"
+    )
 
 
 def test_rules_that_are_sure_are_never_overruled() -> None:

@@ -1,0 +1,121 @@
+"""An agent's tool call pasted as the query: read as the call it is.
+
+Coding agents write the call they would have made into a search box: a JSON object
+(``{"tool": "goto_definition", "symbol": "Session.send"}``, ``{"name": "find_callers", "arguments":
+{...}}``, an LSP request's ``"method": "textDocument/references"``), a call with keyword arguments or a
+quoted first argument (``find_callers(symbol="retry", depth=1)``), or a YAML block opening with
+``action:`` or ``tool:``. Read as words, such a query is a bag of quotes and snake_case names: the
+quoted-string rule sends it to exact_match, and a definition search looks up the tool's own name.
+
+``read_tool_call`` reads the tool's name by its words (``find_callers`` -> callers -> find_references;
+``what_breaks_if_i_change`` -> breaks -> impact_analysis) and the argument naming what to search for
+(``symbol``, ``name``, ``target``, ``query``, ``code`` ...). A tool whose name says no intent
+(``search_code``, ``ask_codebase``) is not read: the other rules and the learned layer route the query
+as they would any other.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = ["ToolCall", "read_tool_call"]
+
+#: Words of a tool's name and the intent each says, in precedence order (``explain_callers`` asks
+#: for callers; ``what_breaks_if_i_change`` for impact, whatever else it says).
+_TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("impact_analysis", frozenset({"impact", "break", "breaks", "dependents", "blast"})),
+    (
+        "find_references",
+        frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
+    ),
+    ("find_definition", frozenset({"definition", "definitions", "declaration", "goto", "locate"})),
+    ("find_similar", frozenset({"similar"})),
+    ("understand_code", frozenset({"explain"})),
+    ("exact_match", frozenset({"grep"})),
+    ("localize", frozenset({"localize"})),
+)
+#: Keys that name the tool, and keys whose value is what to search for (first present wins).
+_TOOL_KEYS = ("tool", "name", "action", "function", "command", "method")
+_SUBJECT_KEYS = ("symbol", "target", "identifier", "name", "query", "code", "snippet", "pattern", "text", "report")
+_NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
+
+_CALL = re.compile(r"^\s*(?P<name>[a-z_][\w]*(?:\.[a-z_]\w*)*)\((?P<args>.*)\)\s*;?\s*$", re.DOTALL)
+_KEYWORD_ARG = re.compile(r"(?P<key>\w+)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^,()\s]+))")
+_FIRST_STRING = re.compile(r"^\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
+_YAML_LINE = re.compile(r"^\s*(?P<key>\w+)\s*:\s*(?P<value>\S.*?)\s*$")
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A tool call read from a query: the tool's name as written, the intent its words say, and the
+    argument that names what to search for ("" when the call has none, as an LSP position does)."""
+
+    tool: str
+    intent: str
+    subject: str
+
+
+def _intent_of(tool: str) -> str | None:
+    words = {w.lower() for w in _NAME_WORD.findall(tool)}
+    return next((intent for intent, said in _TOOL_WORDS if words & said), None)
+
+
+def _subject(args: Mapping[str, object], tool_key: str | None = None) -> str:
+    keys = [*_SUBJECT_KEYS, *(k for k in args if k.startswith("symbol") and k not in _SUBJECT_KEYS)]
+    for key in keys:
+        value = args.get(key)
+        if key != tool_key and isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _from_json(query: str) -> tuple[str, str] | None:
+    try:
+        doc = json.loads(query)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict):
+        return None
+    key = next((k for k in _TOOL_KEYS if isinstance(doc.get(k), str)), None)
+    if key is None:
+        return None
+    nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
+    return str(doc[key]), _subject(nested, None) if nested else _subject(doc, key)
+
+
+def _from_call(query: str) -> tuple[str, str] | None:
+    found = _CALL.match(query)
+    if found is None:
+        return None
+    args = found.group("args")
+    keywords = {m.group("key"): m.group("dq") or m.group("sq") or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
+    first = _FIRST_STRING.match(args)
+    if not keywords and first is None:
+        return None  # ``retry(fn, 3)``: a line of code, not a tool's call
+    subject = (first.group("dq") or first.group("sq") or "") if first else ""
+    return found.group("name").rsplit(".", 1)[-1], subject.strip() or _subject(keywords)
+
+
+def _from_yaml(query: str) -> tuple[str, str] | None:
+    lines = [m for m in (_YAML_LINE.match(line) for line in query.strip().splitlines()) if m]
+    if not lines or lines[0].group("key") not in ("action", "tool"):
+        return None
+    fields = {m.group("key"): m.group("value").strip("\"'") for m in lines}
+    return lines[0].group("value").strip("\"'"), _subject(fields, lines[0].group("key"))
+
+
+def read_tool_call(query: str) -> ToolCall | None:
+    """``query`` read as an agent's tool call whose name says an intent, or None."""
+    text = query.strip()
+    if not text or len(text) > 4_000:
+        return None
+    read = _from_json(text) if text.startswith("{") else _from_call(text) or _from_yaml(text)
+    if read is None:
+        return None
+    tool, subject = read
+    intent = _intent_of(tool)
+    return None if intent is None else ToolCall(tool, intent, subject)

@@ -1,0 +1,62 @@
+"""An agent's tool call pasted as the query is read as the call: the intent its tool's name says and
+the argument naming what to search for (``coordinator/tool_call.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fourfold.coordinator.intent import classify, classify_rules
+from fourfold.coordinator.tool_call import ToolCall, read_tool_call
+
+CALLS = [
+    ('find_callers(symbol="Kiln.fire", depth=1)', ToolCall("find_callers", "find_references", "Kiln.fire")),
+    ("goto_definition('glaze_batch')", ToolCall("goto_definition", "find_definition", "glaze_batch")),
+    ('{"tool": "goto_definition", "symbol": "Kiln.fire"}', ToolCall("goto_definition", "find_definition", "Kiln.fire")),
+    (
+        '{"name": "findUsages", "arguments": {"symbol": "cone_for", "include_tests": false}}',
+        ToolCall("findUsages", "find_references", "cone_for"),
+    ),
+    (
+        '{"jsonrpc": "2.0", "id": 4, "method": "textDocument/references", "params": {"position": {"line": 9}}}',
+        ToolCall("textDocument/references", "find_references", ""),
+    ),
+    (
+        'what_breaks_if_i_change(symbol_id="kiln/door.py::open_door", depth=3)',
+        ToolCall("what_breaks_if_i_change", "impact_analysis", "kiln/door.py::open_door"),
+    ),
+    (
+        "action: list_usages\ntarget: GlazeRecipe\nscope: studio/",
+        ToolCall("list_usages", "find_references", "GlazeRecipe"),
+    ),
+    (
+        '{"tool": "similar_code", "query": "temp = cone * 18 + 1000", "top_k": 5}',
+        ToolCall("similar_code", "find_similar", "temp = cone * 18 + 1000"),
+    ),
+    ('explain_code(path="studio/kiln.rb", detail="high")', ToolCall("explain_code", "understand_code", "")),
+    ('tools.grep(pattern="kiln too hot")', ToolCall("grep", "exact_match", "kiln too hot")),
+]
+
+
+@pytest.mark.parametrize(("query", "call"), CALLS)
+def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolCall) -> None:
+    assert read_tool_call(query) == call
+    c = classify(query)
+    assert (c.intent, c.confidence, c.rule) == (call.intent, 0.85, "tool-call")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "sorted(rows, key=lambda r: r.weight)",  # code: a call's name that says no intent
+        'logger.error("Failed to call the kiln %s", kiln_id)',
+        "retry(fire, 3)",  # no keyword argument and no quoted first one: a line of code
+        'search_code(query="kiln")',  # a tool whose name says no intent: the other rules read it
+        '{"tool": "ask_codebase", "question": "how is a firing scheduled"}',
+        '{"callers": "of fire_kiln"',  # not JSON
+        "who calls fire_kiln",
+        "Traceback (most recent call last):",
+    ],
+)
+def test_what_is_no_tool_call_is_left_to_the_other_rules(query: str) -> None:
+    assert read_tool_call(query) is None
+    assert classify_rules(query).rule != "tool-call"

@@ -261,10 +261,11 @@ def names_code(query: str) -> bool:
 
 _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")
 #: Lines that are not prose even when worded: frames, a traceback's head, and its error line
-#: (``KeyError: no such key``, Node's ``Error: ...``: a pasted trace alone is an exact search, not a report).
+#: (``KeyError: no such key``, Node's ``Error: ...``: a pasted trace alone is an exact search, not a report),
+#: a Rust panic's head (``thread 'main' panicked at src/x.rs:3:5:``) and a runtime's ``note:``.
 _FRAME_LINE = re.compile(
     r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
-    r"|(?i:panic|error|fatal)\s*:).*$",
+    r"|(?i:panic|error|fatal|note)\s*:|thread\s+'[^']*'\s+panicked\b).*$",
     re.MULTILINE,
 )
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)

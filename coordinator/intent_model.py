@@ -449,9 +449,10 @@ OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
 }
 
 
-#: A quote holding one name and nothing else (`` `hold_seat` ``, ``"tool"``, ``'gd'``, `` `hold(...)` ``):
-#: code written as code, where a quoted message has words in it.
-_QUOTED_NAME = re.compile(r"([`'\"])[\w$.:/#-]+(?:\((?:\.\.\.)?\))?\1")
+#: A quote holding one name and nothing else (`` `hold_seat` ``, ``"tool"``, ``'gd'``), or one name's
+#: call as a pattern writes it (`` `hold(...)` ``, ``'hold($$$ARGS)'``): code written as code, where a
+#: quoted message has words in it.
+_QUOTED_NAME = re.compile(r"([`'\"])[\w$.:/#-]+(?:\((?:\.\.\.|\$+\w*)?\))?\1")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 

@@ -2,7 +2,8 @@
 
 Coding agents write the call they would have made into a search box: a JSON object
 (``{"tool": "goto_definition", "symbol": "Session.send"}``, ``{"name": "find_callers", "arguments":
-{...}}``, an LSP request's ``"method": "textDocument/references"``), a call with keyword arguments or a
+{...}}``, an LSP request's ``"method": "textDocument/references"``, or its method before its params:
+``textDocument/definition {"position": ...}``), a call with keyword arguments or a
 quoted first argument (``find_callers(symbol="retry", depth=1)``), or a YAML block opening with
 ``action:`` or ``tool:``. Read as words, such a query is a bag of quotes and snake_case names: the
 quoted-string rule sends it to exact_match, and a definition search looks up the tool's own name.
@@ -32,7 +33,7 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
     ),
     ("find_definition", frozenset({"definition", "definitions", "declaration", "goto", "locate"})),
-    ("find_similar", frozenset({"similar"})),
+    ("find_similar", frozenset({"similar", "clone", "clones", "duplicate", "duplicates"})),
     ("understand_code", frozenset({"explain"})),
     ("exact_match", frozenset({"grep"})),
     ("localize", frozenset({"localize"})),
@@ -42,6 +43,8 @@ _TOOL_KEYS = ("tool", "name", "action", "function", "command", "method")
 _SUBJECT_KEYS = ("symbol", "target", "identifier", "name", "query", "code", "snippet", "pattern", "text", "report")
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
 
+#: A language server's request written as its method and its params (``textDocument/definition {...}``).
+_METHOD_AND_PARAMS = re.compile(r"^\s*(?P<method>[A-Za-z$]\w*(?:/[A-Za-z$]\w*)+)\s+(?P<params>\{.*\})\s*$", re.DOTALL)
 _CALL = re.compile(r"^\s*(?P<name>[a-z_][\w]*(?:\.[a-z_]\w*)*)\((?P<args>.*)\)\s*;?\s*$", re.DOTALL)
 _KEYWORD_ARG = re.compile(r"(?P<key>\w+)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^,()\s]+))")
 _FIRST_STRING = re.compile(r"^\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
@@ -87,6 +90,17 @@ def _from_json(query: str) -> tuple[str, str] | None:
     return str(doc[key]), _subject(nested, None) if nested else _subject(doc, key)
 
 
+def _from_method(query: str) -> tuple[str, str] | None:
+    found = _METHOD_AND_PARAMS.match(query)
+    if found is None:
+        return None
+    try:
+        params = json.loads(found.group("params"))
+    except ValueError:
+        return None
+    return found.group("method"), _subject(params) if isinstance(params, dict) else ""
+
+
 def _from_call(query: str) -> tuple[str, str] | None:
     found = _CALL.match(query)
     if found is None:
@@ -113,7 +127,7 @@ def read_tool_call(query: str) -> ToolCall | None:
     text = query.strip()
     if not text or len(text) > 4_000:
         return None
-    read = _from_json(text) if text.startswith("{") else _from_call(text) or _from_yaml(text)
+    read = _from_json(text) if text.startswith("{") else _from_method(text) or _from_call(text) or _from_yaml(text)
     if read is None:
         return None
     tool, subject = read

@@ -339,6 +339,12 @@ def test_a_short_paste_asked_about_or_pasted_output_is_read_by_a_sure_model() ->
     trace += "    at closeDoor (src/kiln/door.js:41:11)\n    at Kiln.load (src/kiln/kiln.js:88:5)\n"
     assert classify_rules(trace).intent == "localize" and is_pasted_output(trace)
     assert consult(trace, classify_rules(trace), _Fixed("exact_match", 0.8)).intent == "exact_match"
+    panic = (
+        "thread 'main' panicked at src/kiln/door.rs:41:5:\nkiln door opened above the safe temperature for this cone\n"
+    )
+    panic += "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"
+    assert classify_rules(panic).intent == "localize" and is_pasted_output(panic)
+    assert consult(panic, classify_rules(panic), _Fixed("exact_match", 0.8)).intent == "exact_match"
     titled = "Loading the kiln times out\n\nThe door never reports closed after a load.\n\n" + trace
     assert is_short_paste(titled) and not is_pasted_output(titled)
     assert consult(titled, classify_rules(titled), _Fixed("exact_match", 0.99)).rule == "bug-report"
@@ -367,9 +373,11 @@ def test_contractions_are_not_quotes() -> None:
 
 
 def test_a_quoted_call_of_one_name_is_a_name() -> None:
-    """`` `fire_kiln(...)` `` or ``"fire_kiln()"`` quotes a function as code, as `` `fire_kiln` `` does."""
+    """`` `fire_kiln(...)` ``, ``"fire_kiln()"`` or a pattern's ``'fire_kiln($$$ARGS)'`` quotes a function as
+    code, as `` `fire_kiln` `` does."""
     sure = {"quoted-string": (Overrule(0.7, name_only=True),)}
-    for query in ("all the lines that call `fire_kiln(...)`, not the def", '"fire_kiln()" - list every caller'):
+    calls = ("all the lines that call `fire_kiln(...)`, not the def", '"fire_kiln()" - list every caller')
+    for query in (*calls, "semgrep -e 'fire_kiln($$$ARGS)' --lang ruby ."):
         got = consult(query, classify_rules(query), _Fixed("find_references", 0.75), overrule_sure=sure)
         assert got.intent == "find_references", query
     message = "the log says `fire_kiln(cone=6) failed`, find it"

@@ -33,6 +33,11 @@ CALLS = [
         ToolCall("similar_code", "find_similar", "temp = cone * 18 + 1000"),
     ),
     ('explain_code(path="studio/kiln.rb", detail="high")', ToolCall("explain_code", "understand_code", "")),
+    (
+        'textDocument/definition {"textDocument": {"uri": "file:///studio/kiln.rs"}, "position": {"line": 11}}',
+        ToolCall("textDocument/definition", "find_definition", ""),
+    ),
+    ("tool: clone_search\nquery: 'temp = cone * 18'\n", ToolCall("clone_search", "find_similar", "temp = cone * 18")),
     ('tools.grep(pattern="kiln too hot")', ToolCall("grep", "exact_match", "kiln too hot")),
 ]
 

@@ -489,6 +489,7 @@ HELD_OUT_SETS = (
     "routing_eighteenth",
     "routing_nineteenth",
     "routing_twentieth",
+    "routing_twentyfirst",
 )
 
 

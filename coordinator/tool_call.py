@@ -45,11 +45,18 @@ _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
 
 #: A language server's request written as its method and its params (``textDocument/definition {...}``).
 _METHOD_AND_PARAMS = re.compile(r"^\s*(?P<method>[A-Za-z$]\w*(?:/[A-Za-z$]\w*)+)\s+(?P<params>\{.*\})\s*$", re.DOTALL)
-_CALL = re.compile(r"^\s*(?P<name>[a-z_][\w]*(?:\.[a-z_]\w*)*)\((?P<args>.*)\)\s*;?\s*$", re.DOTALL)
+#: A call, perhaps awaited or assigned as a script writes it (``refs = index.callers_of("X")``).
+_CALL = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:await\s+)?(?P<name>[a-z_][\w]*(?:\.[a-z_]\w*)*)\((?P<args>.*)\)\s*;?\s*$",
+    re.DOTALL,
+)
 _KEYWORD_ARG = re.compile(r"(?P<key>\w+)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^,()\s]+))")
 _FIRST_STRING = re.compile(r"^\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
 _YAML_LINE = re.compile(r"^\s*(?P<key>\w+)\s*:\s*(?P<value>\S.*?)\s*$")
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: What a tool's name looks like: an identifier, dotted or slashed (``find_callers``,
+#: ``textDocument/references``); a log record's ``"name": "call-center-sync"`` is no tool.
+_TOOL_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$]*)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +70,8 @@ class ToolCall:
 
 
 def _intent_of(tool: str) -> str | None:
+    if not _TOOL_NAME.fullmatch(tool):
+        return None
     words = {w.lower() for w in _NAME_WORD.findall(tool)}
     return next((intent for intent, said in _TOOL_WORDS if words & said), None)
 
@@ -101,9 +110,20 @@ def _from_method(query: str) -> tuple[str, str] | None:
     return found.group("method"), _subject(params) if isinstance(params, dict) else ""
 
 
+def _balanced(args: str) -> bool:
+    """Whether ``args`` is one call's arguments: its parentheses close in order (in ``f(a=1)\ng(b)`` the
+    text between the first ``(`` and the last ``)`` is not)."""
+    depth = 0
+    for ch in args:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _from_call(query: str) -> tuple[str, str] | None:
     found = _CALL.match(query)
-    if found is None:
+    if found is None or not _balanced(found.group("args")):
         return None
     args = found.group("args")
     keywords = {m.group("key"): m.group("dq") or m.group("sq") or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}

@@ -25,6 +25,9 @@ CASES = [
     ("what would break if I change parse_args", "impact_analysis", 0.85, "change-phrase"),
     ("what is affected by changing BaseCommand", "impact_analysis", 0.85, "change-phrase"),
     ("what happens if I rename format_help", "impact_analysis", 0.85, "change-phrase"),
+    # SQL's definitions
+    ("CREATE OR REPLACE FUNCTION kiln_cost(p_id bigint)", "find_definition", 0.95, "definition-keyword"),
+    ("create procedure glaze_batch", "find_definition", 0.95, "definition-keyword"),
     # pasted stack traces and error lines
     (
         "    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)",
@@ -87,3 +90,10 @@ def test_the_model_reads_a_fenced_block_as_the_code_it_holds() -> None:
         == "is there a helper for this\nx = clamp(v)\n"
     )
     assert unfenced("no fence here") == "no fence here"
+
+
+def test_a_sql_create_in_a_sentence_is_prose() -> None:
+    """ "create function to ..." asks for a task, not the definition of a function named "to"."""
+    from fourfold.coordinator.intent import classify_rules
+
+    assert classify_rules("create function to parse the firing log").rule != "definition-keyword"

@@ -39,6 +39,7 @@ CALLS = [
     ),
     ("tool: clone_search\nquery: 'temp = cone * 18'\n", ToolCall("clone_search", "find_similar", "temp = cone * 18")),
     ('tools.grep(pattern="kiln too hot")', ToolCall("grep", "exact_match", "kiln too hot")),
+    ("refs = await index.callers_of('Kiln.fire', depth=1)", ToolCall("callers_of", "find_references", "Kiln.fire")),
 ]
 
 
@@ -55,6 +56,9 @@ def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolC
         "sorted(rows, key=lambda r: r.weight)",  # code: a call's name that says no intent
         'logger.error("Failed to call the kiln %s", kiln_id)',
         "retry(fire, 3)",  # no keyword argument and no quoted first one: a line of code
+        "total = sum_calls(rows, 3)",
+        "refs = find_refs(node=root)\nfor ref in refs:\n    print(ref)",  # a snippet: two calls, not one
+        '{"level": "warn", "name": "call-center-sync", "msg": "queue full"}',  # a log record, no tool
         'search_code(query="kiln")',  # a tool whose name says no intent: the other rules read it
         '{"tool": "ask_codebase", "question": "how is a firing scheduled"}',
         '{"callers": "of fire_kiln"',  # not JSON

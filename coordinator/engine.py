@@ -498,9 +498,11 @@ class Engine:
         A restricted caller's search is narrowed to its repositories before the shards are asked,
         and every hit is checked again before it leaves (defence in depth: a shard that ignored
         the filter still leaks nothing). An agent's tool call pasted as the query
-        (``find_callers(symbol="retry")``) is asked as the call says: its intent, its subject.
+        (``find_callers(symbol="retry")``) is asked as the call says: its intent, its subject; a
+        literal or regex listing is the text as written, whatever it looks like.
         """
-        call = None if p.intent else read_tool_call(p.query)
+        listing = p.options.get("mode", "") in LISTING_MODES
+        call = None if p.intent or listing else read_tool_call(p.query)
         if call is None or not call.subject:
             return await self._search(p, visible)
         answer = await self._search(replace(p, query=call.subject, intent=call.intent), visible)

@@ -258,9 +258,13 @@ def test_an_agents_tool_call_is_asked_as_the_call_says(
     out = json.loads(capsys.readouterr().out)
     assert out["intent"] == "find_definition" and out["hits"][0]["symbol"] == "normalize"
     assert "read as a tool call: goto_definition asks find_definition of 'normalize'" in out["notes"]
-    # a tool whose name says no intent is searched as the words it is
+    # a tool whose name says no intent is searched as the words it is, and a literal listing is the text
     other = search(Engine(IndexStore(home)), SearchParams('search_code(query="fmt")', k=5))
-    assert not [n for n in other.notes if n.startswith("read as a tool call")]
+    literal = search(Engine(IndexStore(home)), SearchParams("fmt(value)", k=5, options={"mode": "literal"}))
+    for a in (other, literal):
+        assert not [n for n in a.notes if n.startswith("read as a tool call")]
+    listed = search(Engine(IndexStore(home)), SearchParams('find_callers(symbol="fmt")', options={"mode": "literal"}))
+    assert not [n for n in listed.notes if n.startswith("read as a tool call")]  # the text as written
 
 
 def test_cli_search_without_a_server_answers_in_process(

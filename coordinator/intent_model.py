@@ -382,8 +382,9 @@ class Overrule:
     whether the rule's match must sit inside the query rather than open it, whether that match must
     open with a given mark (``"`"``: a markdown code span), whether the query must be a short
     paste (``intent.is_short_paste``: a snippet and a line of words, not an issue) or a program's
-    output pasted in one block (``intent.is_pasted_output``), whether the match must be a quote of one name with words
-    besides it (``name_only``), and whether words must follow the match (``words_after``)."""
+    output pasted in one block (``intent.is_pasted_output``), whether the match must be a quote of one
+    name with words besides it (``name_only``), and whether words must follow the match
+    (``words_after``)."""
 
     probability: float
     towards: frozenset[str] | None = None

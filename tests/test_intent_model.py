@@ -490,6 +490,7 @@ HELD_OUT_SETS = (
     "routing_nineteenth",
     "routing_twentieth",
     "routing_twentyfirst",
+    "routing_twentysecond",
 )
 
 

@@ -386,6 +386,19 @@ def test_a_quoted_call_of_one_name_is_a_name() -> None:
     )
 
 
+def test_a_name_in_a_sentence_yields_to_a_less_sure_model_than_prose_does() -> None:
+    """The identifier rule's guess (a name inside words is asked for its definition) yields at p >= 0.3;
+    the fallback on prose keeps the bar of every other guess (0.4), so an unsure model leaves a how-to
+    question with understand_code."""
+    named = "find assignments to kiln.max_temp"
+    assert classify_rules(named).rule == "inner-identifier"
+    assert consult(named, classify_rules(named), _Fixed("find_references", 0.35)).intent == "find_references"
+    assert consult(named, classify_rules(named), _Fixed("find_references", 0.25)).rule == "inner-identifier"
+    prose = "which part of the studio schedules a firing"
+    assert classify_rules(prose).rule == "fallback"
+    assert consult(prose, classify_rules(prose), _Fixed("find_definition", 0.35)).rule == "fallback"
+
+
 def test_rules_that_are_sure_are_never_overruled() -> None:
     model = load_model()
     assert model is not None

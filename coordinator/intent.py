@@ -110,8 +110,9 @@ def _rule(name: str, intent: str, confidence: float, pattern: str, flags: int = 
 
 
 _DEFINITION_KEYWORDS = r"def|class|func|function|fn|import|from|interface|struct|type|trait|enum|impl|module|package"
-#: SQL's definitions: ``CREATE [OR REPLACE] FUNCTION name(...)``, a procedure, table, view, trigger or type.
-_SQL_CREATE = r"create\s+(?:or\s+replace\s+)?(?:function|procedure|table|view|trigger|type)"
+#: SQL's definitions: ``CREATE [OR REPLACE] FUNCTION name(...)``, a procedure, table, view, trigger or type
+#: (the learned layer's definition-syntax flag reads the same).
+SQL_CREATE = r"create\s+(?:or\s+replace\s+)?(?:function|procedure|table|view|trigger|type)"
 #: Words that follow a definition keyword in a sentence, never in code ("function to parse a date",
 #: "from where is X called", "type of X"): the keyword is then English and the rule does not apply.
 _PROSE_AFTER_KEYWORD = (
@@ -125,7 +126,7 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "definition-keyword",
         "find_definition",
         0.95,
-        rf"^\s*(?:{_DEFINITION_KEYWORDS}|{_SQL_CREATE})\s+(?!(?:{_PROSE_AFTER_KEYWORD})\b)[A-Za-z_$][\w$.:]*",
+        rf"^\s*(?:{_DEFINITION_KEYWORDS}|{SQL_CREATE})\s+(?!(?:{_PROSE_AFTER_KEYWORD})\b)[A-Za-z_$][\w$.:]*",
     ),
     _rule(
         "references-phrase",

@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from fourfold.coordinator.intent import SQL_CREATE
+
 if TYPE_CHECKING:
     from fourfold.coordinator.intent import Classification
 
@@ -75,8 +77,7 @@ _PATH = re.compile(r"[\w.-]+/[\w./-]+|\w+\.(?:py|go|js|ts|tsx|java|rs|c|h|cpp|rb
 _LINE_NUMBER = re.compile(r":\d+(?::\d+)?\b|\bline \d+")
 _DEF_SYNTAX = re.compile(
     r"^\s*(?:def|class|func|fn|pub\s+fn|function|interface|struct|type|trait|enum|impl|module|package|export"
-    r"|const|let|var|public|private|protected|static|async\s+def|async\s+function"
-    r"|create\s+(?:or\s+replace\s+)?(?:function|procedure|table|view|trigger|type))\b",
+    rf"|const|let|var|public|private|protected|static|async\s+def|async\s+function|{SQL_CREATE})\b",
     re.IGNORECASE,
 )
 _FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (

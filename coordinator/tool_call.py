@@ -21,6 +21,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["ToolCall", "read_tool_call"]
 
@@ -85,29 +86,30 @@ def _subject(args: Mapping[str, object], tool_key: str | None = None) -> str:
     return ""
 
 
-def _from_json(query: str) -> tuple[str, str] | None:
+def _json_object(text: str) -> dict[str, Any] | None:
+    """``text`` parsed as a JSON object, or None (not JSON, or JSON of another kind)."""
     try:
-        doc = json.loads(query)
+        doc = json.loads(text)
     except ValueError:
         return None
-    if not isinstance(doc, dict):
-        return None
-    key = next((k for k in _TOOL_KEYS if isinstance(doc.get(k), str)), None)
-    if key is None:
+    return doc if isinstance(doc, dict) else None
+
+
+def _from_json(query: str) -> tuple[str, str] | None:
+    doc = _json_object(query)
+    key = None if doc is None else next((k for k in _TOOL_KEYS if isinstance(doc.get(k), str)), None)
+    if doc is None or key is None:
         return None
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
-    return str(doc[key]), _subject(nested, None) if nested else _subject(doc, key)
+    return str(doc[key]), _subject(nested) if nested else _subject(doc, key)
 
 
 def _from_method(query: str) -> tuple[str, str] | None:
     found = _METHOD_AND_PARAMS.match(query)
-    if found is None:
+    params = None if found is None else _json_object(found.group("params"))
+    if found is None or params is None:
         return None
-    try:
-        params = json.loads(found.group("params"))
-    except ValueError:
-        return None
-    return found.group("method"), _subject(params) if isinstance(params, dict) else ""
+    return found.group("method"), _subject(params)
 
 
 def _balanced(args: str) -> bool:
@@ -123,9 +125,9 @@ def _balanced(args: str) -> bool:
 
 def _from_call(query: str) -> tuple[str, str] | None:
     found = _CALL.match(query)
-    if found is None or not _balanced(found.group("args")):
+    args = "" if found is None else found.group("args")
+    if found is None or not _balanced(args):
         return None
-    args = found.group("args")
     keywords = {m.group("key"): m.group("dq") or m.group("sq") or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
     first = _FIRST_STRING.match(args)
     if not keywords and first is None:

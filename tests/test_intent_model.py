@@ -504,6 +504,7 @@ HELD_OUT_SETS = (
     "routing_twentieth",
     "routing_twentyfirst",
     "routing_twentysecond",
+    "routing_twentythird",
 )
 
 

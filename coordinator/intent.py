@@ -283,9 +283,9 @@ _SIMILAR_HEAD = re.compile(
 )
 
 
-def _prose_words(text: str) -> int:
-    """Words on lines that read as prose: not indented, no code punctuation, mostly plain words."""
-    count = 0
+def _prose_lines(text: str) -> list[int]:
+    """The words of each line that reads as prose: not indented, no code punctuation, mostly plain words."""
+    counts = []
     for line in text.splitlines():
         if not line.strip() or (line[:1] in (" ", "\t", ">") and not line.lstrip().startswith(("- ", "* "))):
             continue
@@ -294,8 +294,13 @@ def _prose_words(text: str) -> int:
         words = _PROSE_WORD.findall(line)
         tokens = len(line.split())
         if len(words) >= 3 and len(words) >= 0.5 * tokens:
-            count += len(words)
-    return count
+            counts.append(len(words))
+    return counts
+
+
+def _prose_words(text: str) -> int:
+    """Words on lines that read as prose (``_prose_lines``)."""
+    return sum(_prose_lines(text))
 
 
 def looks_like_report(query: str) -> bool:
@@ -334,7 +339,9 @@ def is_short_paste(query: str) -> bool:
     return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 
-_PARAGRAPH_BREAK = re.compile(r"\S[ \t]*\n[ \t]*\n\s*\S")
+#: A blank line between two lines of text; not one before a trace's frames (a Go panic prints one
+#: between its message and ``goroutine 1 [running]:``, Python between chained tracebacks).
+_PARAGRAPH_BREAK = re.compile(r"\S[ \t]*\n[ \t]*\n\s*(?!goroutine\s|Traceback\b|File \"|at\s)\S")
 
 
 def is_pasted_output(query: str) -> bool:
@@ -342,6 +349,31 @@ def is_pasted_output(query: str) -> bool:
     log, a panic and its note): a short paste in one block, where a report sets its title and
     paragraphs apart with blank lines, however few their words."""
     return is_short_paste(query) and not _PARAGRAPH_BREAK.search(query[:8_000])
+
+
+#: At most this many words of prose beside a snippet asked about in a line (``is_snippet_request``).
+SNIPPET_REQUEST_WORDS = 40
+
+
+#: A markdown heading outside code (``### Bug description``): an issue template's.
+_MARKDOWN_HEADING = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+
+
+def is_snippet_request(query: str) -> bool:
+    """Whether ``query`` is code, fenced or not, with one line of words about it ("we have this helper
+    in two services already, find the other copies"): no interactive session, frame, error line or
+    heading, at most ``SNIPPET_REQUEST_WORDS`` words of prose, four fifths of them on one line. An
+    issue has a title and a paragraph or a template's headings, or shows what it ran and what failed."""
+    from fourfold.coordinator.evidence import report_signals
+
+    if _SESSION_PROMPT.search(query) or _MARKDOWN_HEADING.search(_FENCED.sub(" ", query[:8_000])):
+        return False
+    signals = report_signals(query)
+    if signals.frames or signals.error_lines:
+        return False
+    lines = _prose_lines(_FRAME_LINE.sub(" ", _FENCED.sub(" ", query[:8_000])))
+    words = sum(lines)
+    return 0 < words <= SNIPPET_REQUEST_WORDS and max(lines) >= 0.8 * words
 
 
 def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:

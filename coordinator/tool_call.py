@@ -10,9 +10,11 @@ quoted-string rule sends it to exact_match, and a definition search looks up the
 
 ``read_tool_call`` reads the tool's name by its words (``find_callers`` -> callers -> find_references;
 ``what_breaks_if_i_change`` -> breaks -> impact_analysis) and the argument naming what to search for
-(``symbol``, ``name``, ``target``, ``query``, ``code`` ...). A tool whose name says no intent
-(``search_code``, ``ask_codebase``) is not read: the other rules and the learned layer route the query
-as they would any other.
+(``symbol``, ``name``, ``target``, ``query``, ``code`` ...). A call may pass its arguments as one JSON
+object (``codebase.explain({"target": "X"})``). A tool whose name says no intent (``search_code``) is
+read by an argument that says what kind of search it asks (``kind="symbol_def"``, ``type:
+references``); where neither says one (``ask_codebase(query=...)``) the call is not read: the other rules
+and the learned layer route the query as they would any other.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
         "find_references",
         frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
     ),
-    ("find_definition", frozenset({"definition", "definitions", "declaration", "goto", "locate"})),
+    ("find_definition", frozenset({"def", "defs", "definition", "definitions", "declaration", "goto", "locate"})),
     ("find_similar", frozenset({"similar", "clone", "clones", "duplicate", "duplicates"})),
     ("understand_code", frozenset({"explain"})),
     ("exact_match", frozenset({"grep"})),
@@ -43,6 +45,10 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
 _TOOL_KEYS = ("tool", "name", "action", "function", "command", "method")
 _SUBJECT_KEYS = ("symbol", "target", "identifier", "name", "query", "code", "snippet", "pattern", "text", "report")
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
+#: Arguments that say what kind of search a search tool asks (``search_code(kind="symbol_def")``), and
+#: the words that make a tool's name a search tool's (a log record's ``"type": "call"`` is no search).
+_KIND_KEYS = ("kind", "type", "mode", "intent", "search_type", "query_type")
+_SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "code", "codebase"})
 
 #: A language server's request written as its method and its params (``textDocument/definition {...}``).
 _METHOD_AND_PARAMS = re.compile(r"^\s*(?P<method>[A-Za-z$]\w*(?:/[A-Za-z$]\w*)+)\s+(?P<params>\{.*\})\s*$", re.DOTALL)
@@ -77,11 +83,11 @@ def _intent_of(tool: str) -> str | None:
     return next((intent for intent, said in _TOOL_WORDS if words & said), None)
 
 
-def _subject(args: Mapping[str, object], tool_key: str | None = None) -> str:
+def _subject(args: Mapping[str, object]) -> str:
     keys = [*_SUBJECT_KEYS, *(k for k in args if k.startswith("symbol") and k not in _SUBJECT_KEYS)]
     for key in keys:
         value = args.get(key)
-        if key != tool_key and isinstance(value, str) and value.strip():
+        if isinstance(value, str) and value.strip():
             return value.strip()
     return ""
 
@@ -95,21 +101,26 @@ def _json_object(text: str) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
-def _from_json(query: str) -> tuple[str, str] | None:
+#: A tool's name, the arguments it was given, and the one naming what to search for.
+_Read = tuple[str, Mapping[str, object], str]
+
+
+def _from_json(query: str) -> _Read | None:
     doc = _json_object(query)
     key = None if doc is None else next((k for k in _TOOL_KEYS if isinstance(doc.get(k), str)), None)
     if doc is None or key is None:
         return None
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
-    return str(doc[key]), _subject(nested) if nested else _subject(doc, key)
+    args = nested or {k: v for k, v in doc.items() if k != key}
+    return str(doc[key]), args, _subject(args)
 
 
-def _from_method(query: str) -> tuple[str, str] | None:
+def _from_method(query: str) -> _Read | None:
     found = _METHOD_AND_PARAMS.match(query)
     params = None if found is None else _json_object(found.group("params"))
     if found is None or params is None:
         return None
-    return found.group("method"), _subject(params)
+    return found.group("method"), params, _subject(params)
 
 
 def _balanced(args: str) -> bool:
@@ -123,25 +134,41 @@ def _balanced(args: str) -> bool:
     return depth == 0
 
 
-def _from_call(query: str) -> tuple[str, str] | None:
+def _from_call(query: str) -> _Read | None:
     found = _CALL.match(query)
     args = "" if found is None else found.group("args")
     if found is None or not _balanced(args):
         return None
+    tool = found.group("name").rsplit(".", 1)[-1]
+    passed = _json_object(args) if args.strip().startswith("{") else None
+    if passed is not None:  # one JSON object holding the arguments: ``explain({"target": "X"})``
+        return tool, passed, _subject(passed)
     keywords = {m.group("key"): m.group("dq") or m.group("sq") or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
     first = _FIRST_STRING.match(args)
     if not keywords and first is None:
         return None  # ``retry(fn, 3)``: a line of code, not a tool's call
     subject = (first.group("dq") or first.group("sq") or "") if first else ""
-    return found.group("name").rsplit(".", 1)[-1], subject.strip() or _subject(keywords)
+    return tool, keywords, subject.strip() or _subject(keywords)
 
 
-def _from_yaml(query: str) -> tuple[str, str] | None:
+def _from_yaml(query: str) -> _Read | None:
     lines = [m for m in (_YAML_LINE.match(line) for line in query.strip().splitlines()) if m]
     if not lines or lines[0].group("key") not in ("action", "tool"):
         return None
-    fields = {m.group("key"): m.group("value").strip("\"'") for m in lines}
-    return lines[0].group("value").strip("\"'"), _subject(fields, lines[0].group("key"))
+    fields = {m.group("key"): m.group("value").strip("\"'") for m in lines[1:]}
+    return lines[0].group("value").strip("\"'"), fields, _subject(fields)
+
+
+def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
+    """The intent a search tool's argument names as the kind of search asked (``kind="symbol_def"``)."""
+    if not {w.lower() for w in _NAME_WORD.findall(tool)} & _SEARCH_WORDS:
+        return None
+    for key in _KIND_KEYS:
+        value = args.get(key)
+        intent = _intent_of(value) if isinstance(value, str) else None
+        if intent is not None:
+            return intent
+    return None
 
 
 def read_tool_call(query: str) -> ToolCall | None:
@@ -152,6 +179,6 @@ def read_tool_call(query: str) -> ToolCall | None:
     read = _from_json(text) if text.startswith("{") else _from_method(text) or _from_call(text) or _from_yaml(text)
     if read is None:
         return None
-    tool, subject = read
-    intent = _intent_of(tool)
+    tool, args, subject = read
+    intent = _intent_of(tool) or _kind_intent(tool, args)
     return None if intent is None else ToolCall(tool, intent, subject)

@@ -258,6 +258,12 @@ def test_an_agents_tool_call_is_asked_as_the_call_says(
     out = json.loads(capsys.readouterr().out)
     assert out["intent"] == "find_definition" and out["hits"][0]["symbol"] == "normalize"
     assert "read as a tool call: goto_definition asks find_definition of 'normalize'" in out["notes"]
+    # a search tool's kind of search says the intent; a call's one JSON object holds its arguments
+    kind = search(Engine(IndexStore(home)), SearchParams('search_code(query="normalize", kind="symbol_def")', k=5))
+    assert kind.intent == "find_definition" and kind.hits[0].hit.symbol == "normalize"
+    assert "read as a tool call: search_code asks find_definition of 'normalize'" in kind.notes
+    explained = search(Engine(IndexStore(home)), SearchParams('codebase.explain({"target": "normalize"})', k=5))
+    assert explained.intent == "understand_code" and explained.notes[0].startswith("read as a tool call: explain")
     # a tool whose name says no intent is searched as the words it is, and a literal listing is the text
     other = search(Engine(IndexStore(home)), SearchParams('search_code(query="fmt")', k=5))
     literal = search(Engine(IndexStore(home)), SearchParams("fmt(value)", k=5, options={"mode": "literal"}))

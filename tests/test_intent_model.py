@@ -22,6 +22,7 @@ from fourfold.coordinator.intent import (
     classify_rules,
     is_pasted_output,
     is_short_paste,
+    is_snippet_request,
 )
 from fourfold.coordinator.intent_model import (
     DIMENSIONS,
@@ -351,6 +352,51 @@ def test_a_short_paste_asked_about_or_pasted_output_is_read_by_a_sure_model() ->
     issue = "The tare is negative whenever the cup weighs more than the gross, which breaks the report\n"
     issue += "```\n" + paste.split("\n", 1)[1] + "\n```"
     assert consult(issue, classify_rules(issue), _Fixed("understand_code", 0.99)).rule == "bug-report"
+
+
+def test_a_go_panic_and_its_goroutine_are_one_paste() -> None:
+    """Go prints a blank line between a panic's message and ``goroutine 1 [running]:``: that is the
+    output's, not a report's paragraph break; a title set apart above the panic still is one."""
+    panic = "panic: kiln door opened above the safe temperature\n\ngoroutine 7 [running]:\n"
+    panic += "find where this panic text comes from"
+    assert classify_rules(panic).intent == "localize" and is_pasted_output(panic)
+    assert consult(panic, classify_rules(panic), _Fixed("exact_match", 0.8)).intent == "exact_match"
+    titled = "The kiln controller crashes on an early door opening\n\n" + panic
+    assert not is_pasted_output(titled)
+    assert consult(titled, classify_rules(titled), _Fixed("exact_match", 0.99)).rule == "bug-report"
+
+
+def test_code_asked_about_in_one_line_is_read_by_a_sure_model() -> None:
+    """A snippet, fenced or not, with one line asking for its copies is a search for similar code where
+    the model is sure of it (p >= 0.9); an issue's title and paragraph, an interactive session or a
+    trace beside the snippet keep the report rule, however sure the model."""
+    fenced = "```\ndef cone_temp(cone: int) -> int:\n    return 1000 + cone * 18\n```\n"
+    fenced += "we have this helper in two services already I think. find the other copies (might be renamed)"
+    assert classify_rules(fenced).intent == "localize" and is_snippet_request(fenced)
+    assert consult(fenced, classify_rules(fenced), _Fixed("find_similar", 0.9)).intent == "find_similar"
+    assert consult(fenced, classify_rules(fenced), _Fixed("find_similar", 0.85)).rule == "bug-report"
+    assert consult(fenced, classify_rules(fenced), _Fixed("exact_match", 0.99)).rule == "bug-report"
+    review = "Code review comment: this block in studio/kiln.py looks copy-pasted from somewhere else. "
+    review += "Can you find the original so we can extract a shared helper?\n"
+    review += "for kiln in studio.kilns:\n    if kiln.temp > limit:\n        alarms.append(kiln.id)"
+    assert is_snippet_request(review)
+    issue = "Cone temperatures are off by one cone\nThe helper below returns the next cone's temperature.\n"
+    issue += fenced.split("we have")[0]
+    session = "cone_temp gives the wrong value for the highest cones of a firing\n```\n>>> cone_temp(6)\n1126\n```"
+    traced = 'find the copies of this\n```\nTraceback (most recent call last):\n  File "kiln.py", line 3\n```'
+    for report in (issue, session, traced):
+        assert not is_snippet_request(report), report
+        assert consult(report, classify_rules(report), _Fixed("find_similar", 0.99)).rule == "bug-report"
+
+
+def test_a_quoted_definition_asks_for_the_definition() -> None:
+    """`` `export function X` `` quotes a definition as its language writes it: a sure model reads the
+    place that defines X as asked for; a quoted message keeps the quoted-string rule."""
+    query = "`export function fireKiln` / `export const fireKiln =` which file"
+    assert classify_rules(query).rule == "quoted-string"
+    assert consult(query, classify_rules(query), _Fixed("find_definition", 0.8)).intent == "find_definition"
+    message = "`kiln door opened early` which file"
+    assert consult(message, classify_rules(message), _Fixed("find_definition", 0.99)).rule == "quoted-string"
 
 
 def test_a_node_trace_pasted_alone_is_an_exact_search() -> None:

@@ -40,6 +40,21 @@ CALLS = [
     ("tool: clone_search\nquery: 'temp = cone * 18'\n", ToolCall("clone_search", "find_similar", "temp = cone * 18")),
     ('tools.grep(pattern="kiln too hot")', ToolCall("grep", "exact_match", "kiln too hot")),
     ("refs = await index.callers_of('Kiln.fire', depth=1)", ToolCall("callers_of", "find_references", "Kiln.fire")),
+    # the arguments as one JSON object
+    (
+        'codebase.explain({"target": "Kiln.fire", "audience": "new hire"})',
+        ToolCall("explain", "understand_code", "Kiln.fire"),
+    ),
+    # a search tool whose argument says the kind of search
+    (
+        'search_code(query="glaze_batch", kind="symbol_def", lang="any")',
+        ToolCall("search_code", "find_definition", "glaze_batch"),
+    ),
+    (
+        '{"tool": "code_search", "type": "references", "query": "cone_for"}',
+        ToolCall("code_search", "find_references", "cone_for"),
+    ),
+    ("goto_def('glaze_batch')", ToolCall("goto_def", "find_definition", "glaze_batch")),
 ]
 
 
@@ -59,6 +74,9 @@ def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolC
         "total = sum_calls(rows, 3)",
         "refs = find_refs(node=root)\nfor ref in refs:\n    print(ref)",  # a snippet: two calls, not one
         '{"level": "warn", "name": "call-center-sync", "msg": "queue full"}',  # a log record, no tool
+        '{"name": "billing", "type": "call", "msg": "queue full"}',  # a kind, but of no search tool
+        'search_code(query="kiln", kind="fuzzy")',  # a kind that says no intent
+        "render({'title': 'Kiln'})",  # one JSON-like argument, no tool
         'search_code(query="kiln")',  # a tool whose name says no intent: the other rules read it
         '{"tool": "ask_codebase", "question": "how is a firing scheduled"}',
         '{"callers": "of fire_kiln"',  # not JSON

@@ -551,6 +551,7 @@ HELD_OUT_SETS = (
     "routing_twentyfirst",
     "routing_twentysecond",
     "routing_twentythird",
+    "routing_twentyfourth",
 )
 
 

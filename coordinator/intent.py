@@ -265,9 +265,14 @@ def names_code(query: str) -> bool:
 _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"(])")
 #: Lines that are not prose even when worded: frames, a traceback's head, and its error line
 #: (``KeyError: no such key``, Node's ``Error: ...``: a pasted trace alone is an exact search, not a report),
-#: a Rust panic's head (``thread 'main' panicked at src/x.rs:3:5:``) and a runtime's ``note:``.
+#: also after a runtime's prefix (``Uncaught (in promise)``, .NET's ``Unhandled exception.``, Java's
+#: ``Exception in thread "main"``), a Rust panic's head (``thread 'main' panicked at src/x.rs:3:5:``), a
+#: runtime's ``note:``, pytest's failure lines (``E       KeyError: ...``) and a line that opens with a
+#: source location (``kiln/door.py:41: KeyError``, a compiler's ``door.c:41:5: error: ...``).
 _FRAME_LINE = re.compile(
-    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
+    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|E {3,}\S|[\w./\\-]+\.\w+:\d+:"
+    r"|(?:Uncaught(?: \(in promise\))?\s+|Unhandled exception\.\s+|Exception in thread \"[^\"\n]*\"\s+)?"
+    r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
     r"|(?i:panic|error|fatal|note)\s*:|thread\s+'[^']*'\s+panicked\b).*$",
     re.MULTILINE,
 )
@@ -339,16 +344,19 @@ def is_short_paste(query: str) -> bool:
     return _prose_words(_FRAME_LINE.sub(" ", query[:8_000])) <= SHORT_PASTE_WORDS
 
 
-#: A blank line between two lines of text; not one before a trace's frames (a Go panic prints one
-#: between its message and ``goroutine 1 [running]:``, Python between chained tracebacks).
-_PARAGRAPH_BREAK = re.compile(r"\S[ \t]*\n[ \t]*\n\s*(?!goroutine\s|Traceback\b|File \"|at\s)\S")
+_BLANK_LINES = re.compile(r"\n[ \t]*\n")
 
 
 def is_pasted_output(query: str) -> bool:
     """Whether ``query`` is a program's output pasted with at most a line about it (a trace, a build
-    log, a panic and its note): a short paste in one block, where a report sets its title and
-    paragraphs apart with blank lines, however few their words."""
-    return is_short_paste(query) and not _PARAGRAPH_BREAK.search(query[:8_000])
+    log, a panic and its note): a short paste whose words stand in its last paragraph, where a report
+    sets its title and paragraphs apart above the output with blank lines, however few their words.
+    The output's own blank lines (a Go panic's before ``goroutine 1 [running]:``, pytest's between its
+    failure and its location) set nothing apart."""
+    if not is_short_paste(query):
+        return False
+    paragraphs = _BLANK_LINES.split(query[:8_000].strip())
+    return not any(_prose_words(_FRAME_LINE.sub(" ", paragraph)) for paragraph in paragraphs[:-1])
 
 
 #: At most this many words of prose beside a snippet asked about in a line (``is_snippet_request``).

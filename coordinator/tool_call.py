@@ -171,11 +171,61 @@ def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
     return None
 
 
+#: Code-search tools' command lines, read by what each option asks: cscope's line-oriented query
+#: fields (``cscope -dL1 X``: 0 the symbol, 1 its definition, 3 its callers, 4 a text string, 9
+#: assignments to it), GNU global's options (``global -x X`` the definition, ``global -r X`` the
+#: references), and a structural search's pattern (``ast-grep -p 'f($$$ARGS)'``, ``semgrep -e
+#: 'f(...)'``: a call of one name asks for its calls, other code for code of its shape). A pattern
+#: language's (cscope's egrep field, ``global -g``) is left to the other rules: its text is no literal.
+_CSCOPE = re.compile(r"^cscope\s(?:.*\s)?-[A-Za-z]*?(?P<field>\d)\s*(?P<subject>'[^']+'|\"[^\"]+\"|[^\s'\"-]\S*)\s*$")
+_CSCOPE_FIELDS = {
+    "0": "find_references",
+    "1": "find_definition",
+    "3": "find_references",
+    "4": "exact_match",
+    "9": "find_references",
+}
+_GLOBAL = re.compile(r"^global\s+(?P<options>(?:-[A-Za-z]+\s+)+)(?P<subject>[^\s-]\S*)\s*$")
+_STRUCTURAL = re.compile(
+    r"^(?P<tool>ast-grep|sg|semgrep)\s(?:.*\s)?(?:-p|--pattern|-e)[\s=]+(?P<quote>['\"])(?P<pattern>.+)(?P=quote)(?:\s.*)?$"
+)
+_CALL_PATTERN = re.compile(
+    r"(?:\$\w+\.)?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\((?:\.\.\.|\$+\w*(?:\s*,\s*\$+\w*)*)?\)"
+)
+
+
+def _from_command(text: str) -> ToolCall | None:
+    if "\n" in text:
+        return None
+    found = _CSCOPE.match(text)
+    if found is not None:
+        intent = _CSCOPE_FIELDS.get(found.group("field"))
+        return None if intent is None else ToolCall("cscope", intent, found.group("subject").strip("'\""))
+    found = _GLOBAL.match(text)
+    if found is not None:
+        options = "".join(found.group("options").split()).replace("-", "")
+        if {"f", "P", "g"} & set(options):
+            return None  # a file's tags, paths, or a grep pattern: no symbol asked about
+        intent = "find_references" if {"r", "s"} & set(options) else "find_definition"
+        return ToolCall("global", intent, found.group("subject").strip("'\""))
+    found = _STRUCTURAL.match(text)
+    if found is not None:
+        pattern = found.group("pattern").strip()
+        call = _CALL_PATTERN.fullmatch(pattern)
+        if call is not None:
+            return ToolCall(found.group("tool"), "find_references", call.group("name"))
+        return ToolCall(found.group("tool"), "find_similar", pattern)
+    return None
+
+
 def read_tool_call(query: str) -> ToolCall | None:
     """``query`` read as an agent's tool call whose name says an intent, or None."""
     text = query.strip()
     if not text or len(text) > 4_000:
         return None
+    command = _from_command(text)
+    if command is not None:
+        return command
     read = _from_json(text) if text.startswith("{") else _from_method(text) or _from_call(text) or _from_yaml(text)
     if read is None:
         return None

@@ -262,6 +262,8 @@ def test_an_agents_tool_call_is_asked_as_the_call_says(
     kind = search(Engine(IndexStore(home)), SearchParams('search_code(query="normalize", kind="symbol_def")', k=5))
     assert kind.intent == "find_definition" and kind.hits[0].hit.symbol == "normalize"
     assert "read as a tool call: search_code asks find_definition of 'normalize'" in kind.notes
+    command = search(Engine(IndexStore(home)), SearchParams("cscope -dL1 normalize", k=5))
+    assert command.intent == "find_definition" and command.hits[0].hit.symbol == "normalize"
     explained = search(Engine(IndexStore(home)), SearchParams('codebase.explain({"target": "normalize"})', k=5))
     assert explained.intent == "understand_code" and explained.notes[0].startswith("read as a tool call: explain")
     # a tool whose name says no intent is searched as the words it is, and a literal listing is the text

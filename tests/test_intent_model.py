@@ -364,6 +364,30 @@ def test_a_go_panic_and_its_goroutine_are_one_paste() -> None:
     titled = "The kiln controller crashes on an early door opening\n\n" + panic
     assert not is_pasted_output(titled)
     assert consult(titled, classify_rules(titled), _Fixed("exact_match", 0.99)).rule == "bug-report"
+    # the output's own blank lines, and a request after them, set no title apart
+    framed = "panic: kiln door opened above the safe temperature\n\ngoroutine 7 [running]:\nmain.fireKiln(...)\n\n"
+    framed += "where is that panic text raised?"
+    assert is_pasted_output(framed)
+    pytest_failure = "E       KilnTooHot: kiln door opened above the safe temperature\n\n"
+    pytest_failure += "studio/kiln/door.py:41: KilnTooHot\nwhich line raises this"
+    assert is_pasted_output(pytest_failure)
+
+
+def test_a_runtimes_prefix_and_a_location_line_are_output_not_prose() -> None:
+    """``Uncaught (in promise) XError: ...``, .NET's ``Unhandled exception.``, Java's ``Exception in
+    thread "main"``, pytest's ``E       ...`` and a line opening with ``path.ext:line:`` are a program's
+    output: a trace pasted with them and a line about it is pasted output, not a report's prose."""
+    for head in (
+        "Uncaught (in promise) KilnDoorError: Kiln door opened above the safe temperature for this cone",
+        "Unhandled exception. System.InvalidOperationException: Kiln door opened above the safe temperature",
+        'Exception in thread "main" java.lang.IllegalStateException: kiln door opened above the safe temperature',
+    ):
+        trace = head + "\n    at openKilnDoor (studio/kiln/door.js:41:11)\nwhere in our source is this raised"
+        assert is_pasted_output(trace), head
+        assert consult(trace, classify_rules(trace), _Fixed("exact_match", 0.8)).intent == "exact_match"
+    report = "Opening the kiln door during a firing crashes the controller instead of warning the potter\n\n"
+    report += "We expected a warning. The door sensor reads open, and then this:\n\n" + trace
+    assert classify(report).intent == "localize"
 
 
 def test_code_asked_about_in_one_line_is_read_by_a_sure_model() -> None:

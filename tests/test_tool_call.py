@@ -55,6 +55,15 @@ CALLS = [
         ToolCall("code_search", "find_references", "cone_for"),
     ),
     ("goto_def('glaze_batch')", ToolCall("goto_def", "find_definition", "glaze_batch")),
+    # code-search tools' command lines, read by their options
+    ("cscope -dL1 glaze_batch", ToolCall("cscope", "find_definition", "glaze_batch")),
+    ("cscope -L -3 Kiln.fire", ToolCall("cscope", "find_references", "Kiln.fire")),
+    ("cscope -dL4 'kiln too hot'", ToolCall("cscope", "exact_match", "kiln too hot")),
+    ("global -x cone_for", ToolCall("global", "find_definition", "cone_for")),
+    ("global -rx cone_for", ToolCall("global", "find_references", "cone_for")),
+    ("ast-grep run -p 'fire_kiln($$$ARGS)' -l ruby", ToolCall("ast-grep", "find_references", "fire_kiln")),
+    ("semgrep -e 'kiln.fire(...)' --lang python .", ToolCall("semgrep", "find_references", "kiln.fire")),
+    ("sg -p 'temp = cone * 18 + $BASE'", ToolCall("sg", "find_similar", "temp = cone * 18 + $BASE")),
 ]
 
 
@@ -77,6 +86,10 @@ def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolC
         '{"name": "billing", "type": "call", "msg": "queue full"}',  # a kind, but of no search tool
         'search_code(query="kiln", kind="fuzzy")',  # a kind that says no intent
         "render({'title': 'Kiln'})",  # one JSON-like argument, no tool
+        "global warming and the kiln schedule",  # a word, no command
+        "global -g 'kiln.*hot'",  # a grep pattern is no literal: the other rules read it
+        "cscope -dL6 'kiln.*hot'",
+        "cscope -dL1 glaze_batch\ncscope -dL3 glaze_batch",  # two commands
         'search_code(query="kiln")',  # a tool whose name says no intent: the other rules read it
         '{"tool": "ask_codebase", "question": "how is a firing scheduled"}',
         '{"callers": "of fire_kiln"',  # not JSON

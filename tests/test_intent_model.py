@@ -576,6 +576,7 @@ HELD_OUT_SETS = (
     "routing_twentysecond",
     "routing_twentythird",
     "routing_twentyfourth",
+    "routing_twentyfifth",
 )
 
 

@@ -279,7 +279,9 @@ _FRAME_LINE = re.compile(
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 
 
-_CODE_PUNCTUATION = re.compile(r"[{};]|!=|==|:=|=>|^\s*[\w.]+\s*=\s*\S")
+#: Code on a line, however worded: braces, comparisons, an assignment, a return type's arrow, or a
+#: signature's closing ``):`` (``def handicap(avg: int, basis: int = 220) -> int:``).
+_CODE_PUNCTUATION = re.compile(r"[{};]|!=|==|:=|=>|->|\)\s*:\s*$|^\s*[\w.]+\s*=\s*\S")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 #: "code like this: ..." asks for similar code, however many lines the snippet has.
 _SIMILAR_HEAD = re.compile(

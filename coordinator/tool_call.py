@@ -54,12 +54,22 @@ _SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "code", "codebas
 _METHOD_AND_PARAMS = re.compile(r"^\s*(?P<method>[A-Za-z$]\w*(?:/[A-Za-z$]\w*)+)\s+(?P<params>\{.*\})\s*$", re.DOTALL)
 #: A call, perhaps awaited or assigned as a script writes it (``refs = index.callers_of("X")``).
 _CALL = re.compile(
-    r"^\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:await\s+)?(?P<name>[a-z_][\w]*(?:\.[a-z_]\w*)*)\((?P<args>.*)\)\s*;?\s*$",
+    r"^\s*(?:[A-Za-z_]\w*\s*=\s*)?(?:await\s+)?(?P<name>[a-z_][\w]*(?:\.[a-z_]\w*)*)\((?P<args>.*)\)\s*;?\s*"
+    r"(?:(?:#|//)[^\n]*)?$",
     re.DOTALL,
 )
 _KEYWORD_ARG = re.compile(r"(?P<key>\w+)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^,()\s]+))")
 _FIRST_STRING = re.compile(r"^\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
 _YAML_LINE = re.compile(r"^\s*(?P<key>\w+)\s*:\s*(?P<value>\S.*?)\s*$")
+#: A YAML block named by its tool (``change_impact:`` over indented ``target: X`` lines).
+_YAML_HEADER = re.compile(r"^(?P<tool>[A-Za-z_][\w.]*)\s*:\s*$")
+#: A command line calling a tool with long options, perhaps through a client's ``call`` verb
+#: (``mcp call code.explain --symbol X --audience new-hire``, ``find_usages --symbol X``).
+_OPTIONS_CALL = re.compile(
+    r"^(?:[\w.-]+\s+)?(?:call|invoke|run)\s+(?P<tool>[A-Za-z_][\w.]*)(?P<options>(?:\s+--[\w-]+(?:[= ]\S+)?)+)\s*$"
+    r"|^(?P<bare>[A-Za-z_][\w.]*)(?P<bare_options>(?:\s+--[\w-]+(?:[= ]\S+)?)+)\s*$"
+)
+_LONG_OPTION = re.compile(r"--(?P<key>[\w-]+)(?:[= ](?P<value>\"[^\"]*\"|'[^']*'|[^\s-]\S*))?")
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 #: What a tool's name looks like: an identifier, dotted or slashed (``find_callers``,
 #: ``textDocument/references``); a log record's ``"name": "call-center-sync"`` is no tool.
@@ -152,11 +162,31 @@ def _from_call(query: str) -> _Read | None:
 
 
 def _from_yaml(query: str) -> _Read | None:
-    lines = [m for m in (_YAML_LINE.match(line) for line in query.strip().splitlines()) if m]
+    rows = query.strip().splitlines()
+    header = _YAML_HEADER.match(rows[0]) if len(rows) > 1 else None
+    if header is not None:  # the tool's name over its indented arguments
+        body = [_YAML_LINE.match(row) for row in rows[1:] if row.strip()]
+        if not all(m is not None and m.group(0)[:1] in " \t" for m in body):
+            return None
+        fields = {m.group("key"): m.group("value").strip("\"'") for m in body if m is not None}
+        return header.group("tool"), fields, _subject(fields)
+    lines = [m for m in (_YAML_LINE.match(line) for line in rows) if m]
     if not lines or lines[0].group("key") not in ("action", "tool"):
         return None
     fields = {m.group("key"): m.group("value").strip("\"'") for m in lines[1:]}
     return lines[0].group("value").strip("\"'"), fields, _subject(fields)
+
+
+def _from_options(query: str) -> _Read | None:
+    found = _OPTIONS_CALL.match(query)
+    if found is None:
+        return None
+    tool = found.group("tool") or found.group("bare")
+    options = found.group("options") or found.group("bare_options")
+    fields = {
+        m.group("key").replace("-", "_"): (m.group("value") or "").strip("\"'") for m in _LONG_OPTION.finditer(options)
+    }
+    return tool.rsplit(".", 1)[-1] if "." in tool else tool, fields, _subject(fields)
 
 
 def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
@@ -226,7 +256,11 @@ def read_tool_call(query: str) -> ToolCall | None:
     command = _from_command(text)
     if command is not None:
         return command
-    read = _from_json(text) if text.startswith("{") else _from_method(text) or _from_call(text) or _from_yaml(text)
+    read = (
+        _from_json(text)
+        if text.startswith("{")
+        else _from_method(text) or _from_call(text) or _from_yaml(text) or _from_options(text)
+    )
     if read is None:
         return None
     tool, args, subject = read

@@ -64,6 +64,21 @@ CALLS = [
     ("ast-grep run -p 'fire_kiln($$$ARGS)' -l ruby", ToolCall("ast-grep", "find_references", "fire_kiln")),
     ("semgrep -e 'kiln.fire(...)' --lang python .", ToolCall("semgrep", "find_references", "kiln.fire")),
     ("sg -p 'temp = cone * 18 + $BASE'", ToolCall("sg", "find_similar", "temp = cone * 18 + $BASE")),
+    # a command line calling a tool with long options, perhaps through a client's call verb
+    (
+        "mcp call code.explain --symbol Kiln.fire --audience new-hire",
+        ToolCall("explain", "understand_code", "Kiln.fire"),
+    ),
+    ("find_usages --symbol=cone_for --limit 20", ToolCall("find_usages", "find_references", "cone_for")),
+    # a YAML block named by its tool, and a call with a comment after it
+    (
+        "change_impact:\n  target: glaze_batch\n  kind: remove_parameter",
+        ToolCall("change_impact", "impact_analysis", "glaze_batch"),
+    ),
+    (
+        'symbols.declaration_of("Kiln.fire")  # want file + line',
+        ToolCall("declaration_of", "find_definition", "Kiln.fire"),
+    ),
 ]
 
 
@@ -90,6 +105,10 @@ def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolC
         "global -g 'kiln.*hot'",  # a grep pattern is no literal: the other rules read it
         "cscope -dL6 'kiln.*hot'",
         "cscope -dL1 glaze_batch\ncscope -dL3 glaze_batch",  # two commands
+        "pytest --lf --maxfail 1",  # a command whose name says no intent
+        "git log --oneline --follow",
+        "config:\n  debug: true\n  kiln: electric",  # a YAML block named by no tool
+        "change_impact:\nnot indented: here",
         'search_code(query="kiln")',  # a tool whose name says no intent: the other rules read it
         '{"tool": "ask_codebase", "question": "how is a firing scheduled"}',
         '{"callers": "of fire_kiln"',  # not JSON

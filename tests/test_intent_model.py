@@ -591,6 +591,7 @@ HELD_OUT_SETS = (
     "routing_twentythird",
     "routing_twentyfourth",
     "routing_twentyfifth",
+    "routing_twentysixth",
 )
 
 

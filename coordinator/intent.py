@@ -27,6 +27,7 @@ that no original form changes intent or confidence:
     a pasted stack trace (frames "at f (file:12:3)", "goroutine 1 [")  exact_match  0.85
     "error: …" / "fatal: …" at the start        exact_match      0.85
     "verbatim: …", "exact string: …", or an Android log line "E/Tag: …"  exact_match  0.85
+    "eli5 X", "tldr X", "walk me through X", "explain …: <code>" (opening the query)  understand_code  0.85
     an unquoted message ("Could not open file") exact_match      0.65 (fused: a guess)
     a definition keyword followed by an English word ("function to parse a date", "from where is X
       called", "type of X") is prose: the keyword rule does not apply
@@ -188,6 +189,16 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"|^\s*[VDIWEF]/[\w.$-]+(?:\(\s*\d+\s*\))?:\s*\S",
         0,
     ),
+    # shorthand for "explain" opening the query ("eli5 LeagueNight", "walk me through the scheduler"),
+    # or "explain" and a colon before what to explain ("explain line by line:\n<code>"): a name or code
+    # after it is the topic, not a definition or code to find ("tldr: who calls X" is a summary's prefix)
+    _rule(
+        "explain-shorthand",
+        "understand_code",
+        0.85,
+        r"^\s*(?:(?:eli5|explain\s+like\s+i'?m\s+(?:five|5)|tl;?dr|walk\s+me\s+through)\b(?!\s*:)"
+        r"|explain(?:\s+[a-z]+){0,4}\s*:\s*\S)",
+    ),
 )
 
 #: "where is X defined": read by the identifier rule, so neither an error-like name nor a plain word misroutes.
@@ -267,10 +278,11 @@ _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"
 #: (``KeyError: no such key``, Node's ``Error: ...``: a pasted trace alone is an exact search, not a report),
 #: also after a runtime's prefix (``Uncaught (in promise)``, .NET's ``Unhandled exception.``, Java's
 #: ``Exception in thread "main"``), a Rust panic's head (``thread 'main' panicked at src/x.rs:3:5:``), a
-#: runtime's ``note:``, pytest's failure lines (``E       KeyError: ...``) and a line that opens with a
-#: source location (``kiln/door.py:41: KeyError``, a compiler's ``door.c:41:5: error: ...``).
+#: runtime's ``note:``, pytest's failure lines (``E       KeyError: ...``), PHPUnit's numbered failures
+#: (``1) KilnTest::test_fire``) and a line that opens with a source location (``kiln/door.py:41:
+#: KeyError``, a compiler's ``door.c:41:5: error: ...``).
 _FRAME_LINE = re.compile(
-    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|E {3,}\S|[\w./\\-]+\.\w+:\d+:"
+    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|E {3,}\S|[\w./\\-]+\.\w+:\d+:|\d+\)\s+[\w\\]+::\w+"
     r"|(?:Uncaught(?: \(in promise\))?\s+|Unhandled exception\.\s+|Exception in thread \"[^\"\n]*\"\s+)?"
     r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
     r"|(?i:panic|error|fatal|note)\s*:|thread\s+'[^']*'\s+panicked\b).*$",

@@ -77,7 +77,9 @@ _PATH = re.compile(r"[\w.-]+/[\w./-]+|\w+\.(?:py|go|js|ts|tsx|java|rs|c|h|cpp|rb
 _LINE_NUMBER = re.compile(r":\d+(?::\d+)?\b|\bline \d+")
 _DEF_SYNTAX = re.compile(
     r"^\s*(?:def|class|func|fn|pub\s+fn|function|interface|struct|type|trait|enum|impl|module|package|export"
-    rf"|const|let|var|public|private|protected|static|async\s+def|async\s+function|{SQL_CREATE})\b",
+    rf"|const|let|var|public|private|protected|static|async\s+def|async\s+function|{SQL_CREATE})\b"
+    # a protocol buffer's definitions: ``message Booking {``, ``service Bookings {``, ``rpc Book(``
+    r"|^\s*(?:message|service)\s+[A-Z]\w*\s*\{|^\s*rpc\s+[A-Z]\w*\s*\(",
     re.IGNORECASE,
 )
 _FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -389,7 +391,8 @@ class Overrule:
     whether the rule's match must sit inside the query rather than open it, whether that match must
     open with a given mark (``"`"``: a markdown code span), whether the query must be a short
     paste (``intent.is_short_paste``: a snippet and a line of words, not an issue), code asked about
-    in a line, fenced or not (``intent.is_snippet_request``), or a program's output pasted in one block
+    in a line, fenced or not (``intent.is_snippet_request``; ``asks``: a question about it, its words
+    holding a question mark), or a program's output pasted in one block
     (``intent.is_pasted_output``), whether the match must be a quote of one name with words besides it
     (``name_only``) or of a definition (``quoted_definition``: `` `export function X` ``), and whether
     words must follow the match (``words_after``)."""
@@ -400,6 +403,7 @@ class Overrule:
     opening: str = ""
     short_paste: bool = False
     snippet_request: bool = False
+    asks: bool = False
     pasted_output: bool = False
     name_only: bool = False
     quoted_definition: bool = False
@@ -465,7 +469,8 @@ OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
     "bug-report": (
         Overrule(0.7, towards=frozenset({"find_similar", "understand_code"}), short_paste=True),
         Overrule(0.7, towards=frozenset({"exact_match"}), pasted_output=True),
-        Overrule(0.9, towards=frozenset({"find_similar"}), snippet_request=True),
+        Overrule(0.7, towards=frozenset({"find_similar"}), snippet_request=True),
+        Overrule(0.7, towards=frozenset({"understand_code"}), snippet_request=True, asks=True),
     ),
 }
 
@@ -475,6 +480,7 @@ OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
 #: quoted message has words in it.
 _QUOTED_NAME = re.compile(r"([`'\"])[\w$.:/#-]+(?:\((?:\.\.\.|\$+\w*)?\))?\1")
 _WORD = re.compile(r"[A-Za-z]{2,}")
+_FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 #: A quote holding a definition as its language writes it (`` `export function X` ``, ``'def x'``,
 #: `` `CREATE VIEW v` ``): the place that defines X is asked for, not the text.
 _QUOTED_DEFINITION = re.compile(
@@ -500,6 +506,8 @@ def _allows(limit: Overrule, query: str, found: re.Match[str] | None) -> bool:
         return False  # an issue's title and paragraphs: the report rule stands
     if limit.snippet_request and not is_snippet_request(query):
         return False  # a title and a paragraph, a session or a trace: a report
+    if limit.asks and "?" not in _FENCED_CODE.sub(" ", query):
+        return False  # a line stating what goes wrong with the code below it: a report's title
     if limit.pasted_output and not is_pasted_output(query):
         return False  # a title and a paragraph set apart over the output: a report
     if limit.quoted_definition and (found is None or not _QUOTED_DEFINITION.fullmatch(found.group())):

@@ -36,7 +36,7 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
     ),
     ("find_definition", frozenset({"def", "defs", "definition", "definitions", "declaration", "goto", "locate"})),
-    ("find_similar", frozenset({"similar", "clone", "clones", "duplicate", "duplicates"})),
+    ("find_similar", frozenset({"similar", "clone", "clones", "duplicate", "duplicates", "nearest"})),
     ("understand_code", frozenset({"explain"})),
     ("exact_match", frozenset({"grep"})),
     ("localize", frozenset({"localize"})),
@@ -58,8 +58,15 @@ _CALL = re.compile(
     r"(?:(?:#|//)[^\n]*)?$",
     re.DOTALL,
 )
-_KEYWORD_ARG = re.compile(r"(?P<key>\w+)\s*=\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<bare>[^,()\s]+))")
-_FIRST_STRING = re.compile(r"^\s*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')")
+#: A keyword argument, its value quoted (three quotes too: ``query='''def f(): ...'''``) or bare.
+_KEYWORD_ARG = re.compile(
+    r"(?P<key>\w+)\s*=\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'"
+    r"|(?P<bare>[^,()\s]+))",
+    re.DOTALL,
+)
+_FIRST_STRING = re.compile(
+    r"^\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')", re.DOTALL
+)
 _YAML_LINE = re.compile(r"^\s*(?P<key>\w+)\s*:\s*(?P<value>\S.*?)\s*$")
 #: A YAML block named by its tool (``change_impact:`` over indented ``target: X`` lines).
 _YAML_HEADER = re.compile(r"^(?P<tool>[A-Za-z_][\w.]*)\s*:\s*$")
@@ -144,6 +151,11 @@ def _balanced(args: str) -> bool:
     return depth == 0
 
 
+def _quoted(found: re.Match[str]) -> str:
+    """The quoted value ``found`` holds, whichever quotes it was written in ("" if bare)."""
+    return next((found.group(k) for k in ("tdq", "tsq", "dq", "sq") if found.group(k) is not None), "")
+
+
 def _from_call(query: str) -> _Read | None:
     found = _CALL.match(query)
     args = "" if found is None else found.group("args")
@@ -153,11 +165,11 @@ def _from_call(query: str) -> _Read | None:
     passed = _json_object(args) if args.strip().startswith("{") else None
     if passed is not None:  # one JSON object holding the arguments: ``explain({"target": "X"})``
         return tool, passed, _subject(passed)
-    keywords = {m.group("key"): m.group("dq") or m.group("sq") or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
+    keywords = {m.group("key"): _quoted(m) or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
     first = _FIRST_STRING.match(args)
     if not keywords and first is None:
         return None  # ``retry(fn, 3)``: a line of code, not a tool's call
-    subject = (first.group("dq") or first.group("sq") or "") if first else ""
+    subject = _quoted(first) if first else ""
     return tool, keywords, subject.strip() or _subject(keywords)
 
 
@@ -215,6 +227,11 @@ _CSCOPE_FIELDS = {
     "4": "exact_match",
     "9": "find_references",
 }
+#: Vim's cscope command (``:cs find g X``, ``:cscope f c X``), its query types named by letter.
+_VIM_CSCOPE = re.compile(r"^:cs(?:cope)?\s+f(?:ind)?\s+(?P<kind>[sgcta0-9])\s+(?P<subject>\S+)\s*$")
+_VIM_KINDS = {"s": "0", "g": "1", "c": "3", "t": "4", "a": "9"}
+#: What may follow a command: vim's error for it (``E259: no matches found ...``).
+_VIM_ERROR = re.compile(r"^E\d+:")
 _GLOBAL = re.compile(r"^global\s+(?P<options>(?:-[A-Za-z]+\s+)+)(?P<subject>[^\s-]\S*)\s*$")
 _STRUCTURAL = re.compile(
     r"^(?P<tool>ast-grep|sg|semgrep)\s(?:.*\s)?(?:-p|--pattern|-e)[\s=]+(?P<quote>['\"])(?P<pattern>.+)(?P=quote)(?:\s.*)?$"
@@ -225,8 +242,15 @@ _CALL_PATTERN = re.compile(
 
 
 def _from_command(text: str) -> ToolCall | None:
-    if "\n" in text:
-        return None
+    first, *rest = text.splitlines()
+    if any(not _VIM_ERROR.match(line.strip()) for line in rest if line.strip()):
+        return None  # more than one command, or a command and other words
+    text = first.split(" | ", 1)[0].strip()  # a pipe after the command filters its output
+    vim = _VIM_CSCOPE.match(text)
+    if vim is not None:
+        field = _VIM_KINDS.get(vim.group("kind"), vim.group("kind"))
+        intent = _CSCOPE_FIELDS.get(field)
+        return None if intent is None else ToolCall("cscope", intent, vim.group("subject").strip("'\""))
     found = _CSCOPE.match(text)
     if found is not None:
         intent = _CSCOPE_FIELDS.get(found.group("field"))

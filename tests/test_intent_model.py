@@ -229,6 +229,16 @@ def test_shorthand_for_explain_is_in_the_explain_family() -> None:
     for query in ("eli5 KilnScheduler", "tldr studio/kiln/door.py", "walk me through KilnScheduler"):
         assert "fam:explain" in features(query), query
     assert "fam:explain" not in features("where is the tree walker defined")
+    # opening the query, the shorthand is a sure rule: a name after it is the topic, not a definition
+    for query in (
+        "eli5 KilnScheduler",
+        "tl;dr studio/kiln/door.py",
+        "walk me through KilnScheduler",
+        "explain line by line:\nfunc coneTemp(cone int) int {\n\treturn 1000 + cone*18\n}",
+    ):
+        c = classify(query)
+        assert (c.intent, c.rule) == ("understand_code", "explain-shorthand"), query
+    assert classify_rules("tldr: who calls fire_kiln").intent == "find_references"  # a summary's prefix
 
 
 def test_a_code_span_inside_a_question_is_code_not_a_string_to_find() -> None:
@@ -387,6 +397,16 @@ def test_a_go_panic_and_its_goroutine_are_one_paste() -> None:
     assert is_pasted_output(pytest_failure)
 
 
+def test_phpunits_numbered_failure_and_a_protobuf_message_are_read_as_what_they_are() -> None:
+    """PHPUnit's ``1) KilnTest::test_fire`` line is output, not prose; a protocol buffer's ``message X {``
+    is definition syntax to the model."""
+    failure = "1) KilnTest::test_fire_kiln\nKilnDoorError: kiln door opened above the safe temperature\n\n"
+    failure += "studio/kiln/Door.php:41\nwhich line raises this"
+    assert is_pasted_output(failure)
+    assert "f:def-syntax" in features("message KilnFiring {\n  string id = 1;")
+    assert "f:def-syntax" not in features("message queue retries for the kiln")
+
+
 def test_a_runtimes_prefix_and_a_location_line_are_output_not_prose() -> None:
     """``Uncaught (in promise) XError: ...``, .NET's ``Unhandled exception.``, Java's ``Exception in
     thread "main"``, pytest's ``E       ...`` and a line opening with ``path.ext:line:`` are a program's
@@ -405,14 +425,17 @@ def test_a_runtimes_prefix_and_a_location_line_are_output_not_prose() -> None:
 
 
 def test_code_asked_about_in_one_line_is_read_by_a_sure_model() -> None:
-    """A snippet, fenced or not, with one line asking for its copies is a search for similar code where
-    the model is sure of it (p >= 0.9); an issue's title and paragraph, an interactive session or a
-    trace beside the snippet keep the report rule, however sure the model."""
+    """A snippet, fenced or not, with one line asking for its copies (or what it does) is a search for
+    similar code (or a question) where the model is sure of it (p >= 0.7); an issue's title and
+    paragraph, an interactive session or a trace beside the snippet keep the report rule, however sure
+    the model."""
     fenced = "```\ndef cone_temp(cone: int) -> int:\n    return 1000 + cone * 18\n```\n"
     fenced += "we have this helper in two services already I think. find the other copies (might be renamed)"
     assert classify_rules(fenced).intent == "localize" and is_snippet_request(fenced)
     assert consult(fenced, classify_rules(fenced), _Fixed("find_similar", 0.9)).intent == "find_similar"
-    assert consult(fenced, classify_rules(fenced), _Fixed("find_similar", 0.85)).rule == "bug-report"
+    assert consult(fenced, classify_rules(fenced), _Fixed("find_similar", 0.65)).rule == "bug-report"
+    asked = "could someone tell me what this block is for? found it in a PR\n" + fenced.split("we have")[0]
+    assert consult(asked, classify_rules(asked), _Fixed("understand_code", 0.7)).intent == "understand_code"
     assert consult(fenced, classify_rules(fenced), _Fixed("exact_match", 0.99)).rule == "bug-report"
     review = "Code review comment: this block in studio/kiln.py looks copy-pasted from somewhere else. "
     review += "Can you find the original so we can extract a shared helper?\n"

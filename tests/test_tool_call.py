@@ -79,6 +79,22 @@ CALLS = [
         'symbols.declaration_of("Kiln.fire")  # want file + line',
         ToolCall("declaration_of", "find_definition", "Kiln.fire"),
     ),
+    # vim's cscope command, its error after it; a pipe after a command
+    (
+        ":cscope find g glaze_batch\nE259: no matches found for cscope query g of glaze_batch",
+        ToolCall("cscope", "find_definition", "glaze_batch"),
+    ),
+    (":cs f c Kiln.fire", ToolCall("cscope", "find_references", "Kiln.fire")),
+    ("cscope -dL -3 glaze_batch | sort -u", ToolCall("cscope", "find_references", "glaze_batch")),
+    # a triple-quoted argument, and "nearest" as a kind of search
+    (
+        "search.semantic_code(query='''def cone_temp(cone):\n    return 1000 + cone * 18''', mode='nearest')",
+        ToolCall("semantic_code", "find_similar", "def cone_temp(cone):\n    return 1000 + cone * 18"),
+    ),
+    (
+        '{"method": "code/nearest", "params": {"text": "temp = cone * 18", "limit": 10}}',
+        ToolCall("code/nearest", "find_similar", "temp = cone * 18"),
+    ),
 ]
 
 

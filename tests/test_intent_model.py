@@ -615,6 +615,7 @@ HELD_OUT_SETS = (
     "routing_twentyfourth",
     "routing_twentyfifth",
     "routing_twentysixth",
+    "routing_twentyseventh",
 )
 
 

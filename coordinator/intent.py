@@ -388,14 +388,20 @@ def is_snippet_request(query: str) -> bool:
     issue has a title and a paragraph or a template's headings, or shows what it ran and what failed."""
     from fourfold.coordinator.evidence import report_signals
 
-    if _SESSION_PROMPT.search(query) or _MARKDOWN_HEADING.search(_FENCED.sub(" ", query[:8_000])):
+    outside_code = _FENCED.sub(" ", query[:8_000])
+    if _SESSION_PROMPT.search(query) or _MARKDOWN_HEADING.search(outside_code):
         return False
     signals = report_signals(query)
     if signals.frames or signals.error_lines:
         return False
-    lines = _prose_lines(_FRAME_LINE.sub(" ", _FENCED.sub(" ", query[:8_000])))
+    lines = _prose_lines(_FRAME_LINE.sub(" ", outside_code))
     words = sum(lines)
     return 0 < words <= SNIPPET_REQUEST_WORDS and max(lines) >= 0.8 * words
+
+
+def asks_question(query: str) -> bool:
+    """Whether ``query``'s words outside its fenced code hold a question mark."""
+    return "?" in _FENCED.sub(" ", query)
 
 
 def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:

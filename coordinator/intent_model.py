@@ -75,9 +75,10 @@ _PLAIN_WORD = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
 _PATH = re.compile(r"[\w.-]+/[\w./-]+|\w+\.(?:py|go|js|ts|tsx|java|rs|c|h|cpp|rb|php|kt|cs)\b")
 _LINE_NUMBER = re.compile(r":\d+(?::\d+)?\b|\bline \d+")
+#: Keywords that open a definition in some language (SQL's ``CREATE FUNCTION`` among them).
+_DECLARING = rf"def|class|func|fn|function|interface|struct|type|trait|enum|impl|module|const|let|var|{SQL_CREATE}"
 _DEF_SYNTAX = re.compile(
-    r"^\s*(?:def|class|func|fn|pub\s+fn|function|interface|struct|type|trait|enum|impl|module|package|export"
-    rf"|const|let|var|public|private|protected|static|async\s+def|async\s+function|{SQL_CREATE})\b"
+    rf"^\s*(?:{_DECLARING}|pub\s+fn|package|export|public|private|protected|static|async\s+def|async\s+function)\b"
     # a protocol buffer's definitions: ``message Booking {``, ``service Bookings {``, ``rpc Book(``
     r"|^\s*(?:message|service)\s+[A-Z]\w*\s*\{|^\s*rpc\s+[A-Z]\w*\s*\(",
     re.IGNORECASE,
@@ -446,11 +447,13 @@ class Overrule:
 #: where words follow the name ("import sites of X"): wherever the model disagreed with it on fifteen
 #: sets, the rule was never right; a keyword and a name alone are the seed's own form and keep the
 #: rule, whatever a model trained since makes of them.
-#: Since the twentieth and twenty-first were read (judged on the twenty-second): at p >= 0.9 towards
-#: find_similar, code under one line of words asking for its copies, fenced or not, which the report
-#: rule took for a bug report ("we have this helper in two services already, find the other copies";
-#: no SWE-bench report has that shape); and at p >= 0.8 towards find_definition, a quote holding a
-#: definition as its language writes it (`` `export function X` / `export const X =` which file``).
+#: Since the twentieth and twenty-first were read (judged on the twenty-second): towards find_similar,
+#: code under one line of words asking for its copies, fenced or not, which the report rule took for a
+#: bug report ("we have this helper in two services already, find the other copies"; no SWE-bench
+#: report has that shape), at p >= 0.7 since the twenty-fifth was read (0.9 before), and towards
+#: understand_code when that line asks a question ("could someone tell me what this block is for?");
+#: and at p >= 0.8 towards find_definition, a quote holding a definition as its language writes it
+#: (`` `export function X` / `export const X =` which file``).
 #: Where a sure rule and the model at p >= 0.9 disagreed on the nine earlier held-out sets and the
 #: template split, the model was right every time for these rules; the seed rule table keeps its
 #: routes (its rows' model probabilities stay below these limits).
@@ -480,13 +483,10 @@ OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
 #: quoted message has words in it.
 _QUOTED_NAME = re.compile(r"([`'\"])[\w$.:/#-]+(?:\((?:\.\.\.|\$+\w*)?\))?\1")
 _WORD = re.compile(r"[A-Za-z]{2,}")
-_FENCED_CODE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 #: A quote holding a definition as its language writes it (`` `export function X` ``, ``'def x'``,
 #: `` `CREATE VIEW v` ``): the place that defines X is asked for, not the text.
 _QUOTED_DEFINITION = re.compile(
-    r"([`'\"])\s*(?:export\s+(?:default\s+)?)?(?:pub\s+)?(?:async\s+)?"
-    rf"(?:def|class|func|fn|function|interface|struct|type|trait|enum|impl|module|const|let|var|{SQL_CREATE})"
-    r"\s+[A-Za-z_$][^`'\"]*\1",
+    rf"([`'\"])\s*(?:export\s+(?:default\s+)?)?(?:pub\s+)?(?:async\s+)?(?:{_DECLARING})\s+[A-Za-z_$][^`'\"]*\1",
     re.IGNORECASE,
 )
 
@@ -498,7 +498,7 @@ def _rest(query: str, found: re.Match[str]) -> bool:
 
 def _allows(limit: Overrule, query: str, found: re.Match[str] | None) -> bool:
     """Whether ``limit``'s conditions on where the rule matched hold (not yet how sure the model is)."""
-    from fourfold.coordinator.intent import is_pasted_output, is_short_paste, is_snippet_request
+    from fourfold.coordinator.intent import asks_question, is_pasted_output, is_short_paste, is_snippet_request
 
     if limit.inside_only and (found is None or not query[: found.start()].strip()):
         return False  # the query opens with what the rule matched: pasted, as the seed reads it
@@ -506,7 +506,7 @@ def _allows(limit: Overrule, query: str, found: re.Match[str] | None) -> bool:
         return False  # an issue's title and paragraphs: the report rule stands
     if limit.snippet_request and not is_snippet_request(query):
         return False  # a title and a paragraph, a session or a trace: a report
-    if limit.asks and "?" not in _FENCED_CODE.sub(" ", query):
+    if limit.asks and not asks_question(query):
         return False  # a line stating what goes wrong with the code below it: a report's title
     if limit.pasted_output and not is_pasted_output(query):
         return False  # a title and a paragraph set apart over the output: a report

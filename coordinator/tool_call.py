@@ -198,7 +198,7 @@ def _from_options(query: str) -> _Read | None:
     fields = {
         m.group("key").replace("-", "_"): (m.group("value") or "").strip("\"'") for m in _LONG_OPTION.finditer(options)
     }
-    return tool.rsplit(".", 1)[-1] if "." in tool else tool, fields, _subject(fields)
+    return tool.rsplit(".", 1)[-1], fields, _subject(fields)
 
 
 def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
@@ -228,7 +228,7 @@ _CSCOPE_FIELDS = {
     "9": "find_references",
 }
 #: Vim's cscope command (``:cs find g X``, ``:cscope f c X``), its query types named by letter.
-_VIM_CSCOPE = re.compile(r"^:cs(?:cope)?\s+f(?:ind)?\s+(?P<kind>[sgcta0-9])\s+(?P<subject>\S+)\s*$")
+_VIM_CSCOPE = re.compile(r"^:cs(?:cope)?\s+f(?:ind)?\s+(?P<field>[sgcta0-9])\s+(?P<subject>\S+)\s*$")
 _VIM_KINDS = {"s": "0", "g": "1", "c": "3", "t": "4", "a": "9"}
 #: What may follow a command: vim's error for it (``E259: no matches found ...``).
 _VIM_ERROR = re.compile(r"^E\d+:")
@@ -246,14 +246,9 @@ def _from_command(text: str) -> ToolCall | None:
     if any(not _VIM_ERROR.match(line.strip()) for line in rest if line.strip()):
         return None  # more than one command, or a command and other words
     text = first.split(" | ", 1)[0].strip()  # a pipe after the command filters its output
-    vim = _VIM_CSCOPE.match(text)
-    if vim is not None:
-        field = _VIM_KINDS.get(vim.group("kind"), vim.group("kind"))
-        intent = _CSCOPE_FIELDS.get(field)
-        return None if intent is None else ToolCall("cscope", intent, vim.group("subject").strip("'\""))
-    found = _CSCOPE.match(text)
-    if found is not None:
-        intent = _CSCOPE_FIELDS.get(found.group("field"))
+    found = _VIM_CSCOPE.match(text) or _CSCOPE.match(text)
+    if found is not None:  # vim names a field by letter, the command line by number
+        intent = _CSCOPE_FIELDS.get(_VIM_KINDS.get(found.group("field"), found.group("field")))
         return None if intent is None else ToolCall("cscope", intent, found.group("subject").strip("'\""))
     found = _GLOBAL.match(text)
     if found is not None:

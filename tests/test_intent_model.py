@@ -616,6 +616,7 @@ HELD_OUT_SETS = (
     "routing_twentyfifth",
     "routing_twentysixth",
     "routing_twentyseventh",
+    "routing_twentyeighth",
 )
 
 

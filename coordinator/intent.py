@@ -399,9 +399,19 @@ def is_snippet_request(query: str) -> bool:
     return 0 < words <= SNIPPET_REQUEST_WORDS and max(lines) >= 0.8 * words
 
 
+#: A line that opens as a question does, with or without its question mark ("what is this doing and
+#: why is it written this way", "who is affected by this").
+_QUESTION_OPENING = re.compile(
+    r"^\s*(?:what|why|how|who|whom|whose|where|which|when|is|are|does|do|did|can|could|would|should|will)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def asks_question(query: str) -> bool:
-    """Whether ``query``'s words outside its fenced code hold a question mark."""
-    return "?" in _FENCED.sub(" ", query)
+    """Whether ``query``'s words outside its fenced code ask a question: a question mark, or a line
+    opening with a question word."""
+    outside = _FENCED.sub(" ", query)
+    return "?" in outside or bool(_QUESTION_OPENING.search(outside))
 
 
 def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:

@@ -393,7 +393,7 @@ class Overrule:
     open with a given mark (``"`"``: a markdown code span), whether the query must be a short
     paste (``intent.is_short_paste``: a snippet and a line of words, not an issue), code asked about
     in a line, fenced or not (``intent.is_snippet_request``; ``asks``: a question about it, its words
-    holding a question mark), or a program's output pasted in one block
+    holding a question mark or a line opening with a question word), or a program's output pasted in one block
     (``intent.is_pasted_output``), whether the match must be a quote of one name with words besides it
     (``name_only``) or of a definition (``quoted_definition``: `` `export function X` ``), and whether
     words must follow the match (``words_after``)."""
@@ -450,8 +450,9 @@ class Overrule:
 #: Since the twentieth and twenty-first were read (judged on the twenty-second): towards find_similar,
 #: code under one line of words asking for its copies, fenced or not, which the report rule took for a
 #: bug report ("we have this helper in two services already, find the other copies"; no SWE-bench
-#: report has that shape), at p >= 0.7 since the twenty-fifth was read (0.9 before), and towards
-#: understand_code when that line asks a question ("could someone tell me what this block is for?");
+#: report has that shape), at p >= 0.7 since the twenty-fifth was read (0.9 before), and towards any
+#: intent when that line asks a question ("could someone tell me what this block is for?"; "who is
+#: affected by this" under a diff, since the twenty-sixth was read: towards understand_code only before);
 #: and at p >= 0.8 towards find_definition, a quote holding a definition as its language writes it
 #: (`` `export function X` / `export const X =` which file``).
 #: Where a sure rule and the model at p >= 0.9 disagreed on the nine earlier held-out sets and the
@@ -473,7 +474,7 @@ OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
         Overrule(0.7, towards=frozenset({"find_similar", "understand_code"}), short_paste=True),
         Overrule(0.7, towards=frozenset({"exact_match"}), pasted_output=True),
         Overrule(0.7, towards=frozenset({"find_similar"}), snippet_request=True),
-        Overrule(0.7, towards=frozenset({"understand_code"}), snippet_request=True, asks=True),
+        Overrule(0.7, snippet_request=True, asks=True),
     ),
 }
 

@@ -5,8 +5,9 @@ Coding agents write the call they would have made into a search box: a JSON obje
 {...}}``, an LSP request's ``"method": "textDocument/references"``, or its method before its params:
 ``textDocument/definition {"position": ...}``), a call with keyword arguments or a
 quoted first argument (``find_callers(symbol="retry", depth=1)``), or a YAML block opening with
-``action:`` or ``tool:``. Read as words, such a query is a bag of quotes and snake_case names: the
-quoted-string rule sends it to exact_match, and a definition search looks up the tool's own name.
+``action:``, ``tool:`` or ``task:`` (``task: assess_change`` over ``target: X``). Read as words, such
+a query is a bag of quotes and snake_case names: the quoted-string rule sends it to exact_match, and a
+definition search looks up the tool's own name.
 
 ``read_tool_call`` reads the tool's name by its words (``find_callers`` -> callers -> find_references;
 ``what_breaks_if_i_change`` -> breaks -> impact_analysis) and the argument naming what to search for
@@ -30,7 +31,7 @@ __all__ = ["ToolCall", "read_tool_call"]
 #: Words of a tool's name and the intent each says, in precedence order (``explain_callers`` asks
 #: for callers; ``what_breaks_if_i_change`` for impact, whatever else it says).
 _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("impact_analysis", frozenset({"impact", "break", "breaks", "dependents", "blast"})),
+    ("impact_analysis", frozenset({"impact", "break", "breaks", "dependents", "blast", "assess"})),
     (
         "find_references",
         frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
@@ -42,7 +43,7 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("localize", frozenset({"localize"})),
 )
 #: Keys that name the tool, and keys whose value is what to search for (first present wins).
-_TOOL_KEYS = ("tool", "name", "action", "function", "command", "method")
+_TOOL_KEYS = ("tool", "name", "action", "task", "function", "command", "method")
 _SUBJECT_KEYS = ("symbol", "target", "identifier", "name", "query", "code", "snippet", "pattern", "text", "report")
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
 #: Arguments that say what kind of search a search tool asks (``search_code(kind="symbol_def")``), and
@@ -183,7 +184,7 @@ def _from_yaml(query: str) -> _Read | None:
         fields = {m.group("key"): m.group("value").strip("\"'") for m in body if m is not None}
         return header.group("tool"), fields, _subject(fields)
     lines = [m for m in (_YAML_LINE.match(line) for line in rows) if m]
-    if not lines or lines[0].group("key") not in ("action", "tool"):
+    if not lines or lines[0].group("key") not in ("action", "tool", "task"):
         return None
     fields = {m.group("key"): m.group("value").strip("\"'") for m in lines[1:]}
     return lines[0].group("value").strip("\"'"), fields, _subject(fields)

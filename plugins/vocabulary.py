@@ -48,6 +48,7 @@ CALLER_PHRASES: tuple[str, ...] = (
 REFERENCE_PHRASES: tuple[str, ...] = (
     r"(?:usages?|uses|references?)\s+(?:of|to|for)",
     r"(?:who|what)\s+(?:uses|imports|references)",
+    r"(?:files|modules|packages)\s+(?:that\s+)?import(?:s|ing)?(?:\s+from)?",
 )
 
 #: "impact of X": asking what a change to a symbol would reach (an "of" and "changing" may follow).

@@ -18,6 +18,7 @@ from fourfold.coordinator import intent_model
 from fourfold.coordinator.intent import (
     Classification,
     IntentRule,
+    asks_question,
     classify,
     classify_rules,
     is_pasted_output,
@@ -437,6 +438,16 @@ def test_code_asked_about_in_one_line_is_read_by_a_sure_model() -> None:
     asked = "could someone tell me what this block is for? found it in a PR\n" + fenced.split("we have")[0]
     assert consult(asked, classify_rules(asked), _Fixed("understand_code", 0.7)).intent == "understand_code"
     assert consult(fenced, classify_rules(fenced), _Fixed("exact_match", 0.99)).rule == "bug-report"
+    # a question needs no question mark, and may ask for any intent: who a diff reaches, what code does
+    diff = "```diff\n- def cone_temp(cone):\n+ def cone_temp(cone, *, strict=True):\n```\nwho is affected by this"
+    sourced = "from studio/kiln.py:\n" + fenced.split("we have")[0] + "what is this doing and why is it so"
+    for query, intent in ((diff, "impact_analysis"), (sourced, "understand_code")):
+        assert classify_rules(query).rule == "bug-report" and asks_question(query), query
+        assert consult(query, classify_rules(query), _Fixed(intent, 0.7)).intent == intent, query
+        assert consult(query, classify_rules(query), _Fixed(intent, 0.65)).rule == "bug-report", query
+    stated = fenced.split("we have")[0] + "the rounding in this helper is off by one cone"
+    assert not asks_question(stated)
+    assert consult(stated, classify_rules(stated), _Fixed("understand_code", 0.99)).rule == "bug-report"
     review = "Code review comment: this block in studio/kiln.py looks copy-pasted from somewhere else. "
     review += "Can you find the original so we can extract a shared helper?\n"
     review += "for kiln in studio.kilns:\n    if kiln.temp > limit:\n        alarms.append(kiln.id)"

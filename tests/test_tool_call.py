@@ -79,6 +79,12 @@ CALLS = [
         'symbols.declaration_of("Kiln.fire")  # want file + line',
         ToolCall("declaration_of", "find_definition", "Kiln.fire"),
     ),
+    # a request whose first key names its task, in YAML or JSON
+    (
+        "task: assess_change\ntarget: Kiln.fire\nchange: make it async\nreport: affected callers",
+        ToolCall("assess_change", "impact_analysis", "Kiln.fire"),
+    ),
+    ('{"task": "assess_change", "target": "glaze_batch"}', ToolCall("assess_change", "impact_analysis", "glaze_batch")),
     # vim's cscope command, its error after it; a pipe after a command
     (
         ":cscope find g glaze_batch\nE259: no matches found for cscope query g of glaze_batch",

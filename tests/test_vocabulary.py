@@ -17,6 +17,8 @@ AGREE = [
     ("usages of parse_config", "find_references", "references"),
     ("uses of parse_config", "find_references", "references"),
     ("what imports parse_config", "find_references", "references"),
+    ("modules importing from parse_config", "find_references", "references"),
+    ("files that import parse_config", "find_references", "references"),
     ("impact of changing parse_config", "impact_analysis", "impact"),
     ("ripple effect of parse_config", "impact_analysis", "impact"),
     ("blast radius of parse_config", "impact_analysis", "impact"),

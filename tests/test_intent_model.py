@@ -628,6 +628,7 @@ HELD_OUT_SETS = (
     "routing_twentysixth",
     "routing_twentyseventh",
     "routing_twentyeighth",
+    "routing_twentyninth",
 )
 
 

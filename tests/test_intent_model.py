@@ -629,6 +629,7 @@ HELD_OUT_SETS = (
     "routing_twentyseventh",
     "routing_twentyeighth",
     "routing_twentyninth",
+    "routing_thirtieth",
 )
 
 

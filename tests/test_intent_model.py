@@ -630,6 +630,7 @@ HELD_OUT_SETS = (
     "routing_twentyeighth",
     "routing_twentyninth",
     "routing_thirtieth",
+    "routing_thirtyfirst",
 )
 
 

@@ -161,7 +161,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "callers-phrase",
         "find_references",
         0.90,
-        r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called)\b",
+        # not "what calls what": a question about a flow, naming nothing to find the callers of
+        r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called)\b"
+        r"(?!\s+(?:what|who|whom)\b)",
     ),
     _rule(
         "change-phrase",

@@ -480,9 +480,9 @@ OVERRULE_SURE: Mapping[str, tuple[Overrule, ...]] = {
 
 
 #: A quote holding one name and nothing else (`` `hold_seat` ``, ``"tool"``, ``'gd'``), or one name's
-#: call as a pattern writes it (`` `hold(...)` ``, ``'hold($$$ARGS)'``): code written as code, where a
-#: quoted message has words in it.
-_QUOTED_NAME = re.compile(r"([`'\"])[\w$.:/#-]+(?:\((?:\.\.\.|\$+\w*)?\))?\1")
+#: call as a pattern writes it (`` `hold(...)` ``, ``'hold($$$ARGS)'``, grep's ``'hold('``): code written
+#: as code, where a quoted message has words in it.
+_QUOTED_NAME = re.compile(r"([`'\"])[\w$.:/#-]+(?:\((?:\.\.\.|\$+\w*)?\)|\()?\1")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 #: A quote holding a definition as its language writes it (`` `export function X` ``, ``'def x'``,
 #: `` `CREATE VIEW v` ``): the place that defines X is asked for, not the text.

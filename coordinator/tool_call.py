@@ -38,7 +38,7 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ),
     ("find_definition", frozenset({"def", "defs", "definition", "definitions", "declaration", "goto", "locate"})),
     ("find_similar", frozenset({"similar", "clone", "clones", "duplicate", "duplicates", "nearest"})),
-    ("understand_code", frozenset({"explain"})),
+    ("understand_code", frozenset({"explain", "describe", "summarize", "summarise", "summary", "overview", "outline"})),
     ("exact_match", frozenset({"grep"})),
     ("localize", frozenset({"localize"})),
 )
@@ -124,10 +124,13 @@ _Read = tuple[str, Mapping[str, object], str]
 
 
 def _from_json(query: str) -> _Read | None:
+    """A JSON object's tool: the first of its tool keys whose value says an intent, else its first tool
+    key (``{"action": "locate_symbol_definition", "name": "X"}``: the action, and X is the name)."""
     doc = _json_object(query)
-    key = None if doc is None else next((k for k in _TOOL_KEYS if isinstance(doc.get(k), str)), None)
-    if doc is None or key is None:
+    keys = [] if doc is None else [k for k in _TOOL_KEYS if isinstance(doc.get(k), str)]
+    if doc is None or not keys:
         return None
+    key = next((k for k in keys if _intent_of(doc[k]) is not None), keys[0])
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
     args = nested or {k: v for k, v in doc.items() if k != key}
     return str(doc[key]), args, _subject(args)

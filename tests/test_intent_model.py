@@ -491,17 +491,26 @@ def test_contractions_are_not_quotes() -> None:
 
 
 def test_a_quoted_call_of_one_name_is_a_name() -> None:
-    """`` `fire_kiln(...)` ``, ``"fire_kiln()"`` or a pattern's ``'fire_kiln($$$ARGS)'`` quotes a function as
-    code, as `` `fire_kiln` `` does."""
+    """`` `fire_kiln(...)` ``, ``"fire_kiln()"``, a pattern's ``'fire_kiln($$$ARGS)'`` or grep's
+    ``'fire_kiln('`` quotes a function as code, as `` `fire_kiln` `` does."""
     sure = {"quoted-string": (Overrule(0.7, name_only=True),)}
     calls = ("all the lines that call `fire_kiln(...)`, not the def", '"fire_kiln()" - list every caller')
-    for query in (*calls, "semgrep -e 'fire_kiln($$$ARGS)' --lang ruby ."):
+    grep = "git grep -n 'fire_kiln(' -- '*.go'   <- is that every call site or am I missing indirect ones"
+    for query in (*calls, "semgrep -e 'fire_kiln($$$ARGS)' --lang ruby .", grep):
         got = consult(query, classify_rules(query), _Fixed("find_references", 0.75), overrule_sure=sure)
         assert got.intent == "find_references", query
     message = "the log says `fire_kiln(cone=6) failed`, find it"
     assert consult(message, classify_rules(message), _Fixed("find_references", 0.99), overrule_sure=sure).rule == (
         "quoted-string"
     )
+
+
+def test_what_calls_what_asks_about_a_flow_not_for_callers() -> None:
+    """The callers phrase with a question word after it ("what calls what") names nothing to find the
+    callers of: the phrase rule leaves it to the others; with a name after it, the rule stands."""
+    flow = "What's the control flow in studio/kiln.py? which function runs first and what calls what"
+    assert classify_rules(flow).rule != "callers-phrase"
+    assert classify_rules("what calls fire_kiln in the studio").rule == "callers-phrase"
 
 
 def test_a_name_in_a_sentence_yields_to_a_less_sure_model_than_prose_does() -> None:

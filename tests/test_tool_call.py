@@ -79,6 +79,12 @@ CALLS = [
         'symbols.declaration_of("Kiln.fire")  # want file + line',
         ToolCall("declaration_of", "find_definition", "Kiln.fire"),
     ),
+    # a JSON object whose action, not its name, says the tool
+    (
+        '{"action": "locate_symbol_definition", "name": "cone_for", "lang": "any"}',
+        ToolCall("locate_symbol_definition", "find_definition", "cone_for"),
+    ),
+    ('{"tool": "describe_module", "path": "studio/kiln.py"}', ToolCall("describe_module", "understand_code", "")),
     # a request whose first key names its task, in YAML or JSON
     (
         "task: assess_change\ntarget: Kiln.fire\nchange: make it async\nreport: affected callers",

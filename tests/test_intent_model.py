@@ -640,6 +640,7 @@ HELD_OUT_SETS = (
     "routing_twentyninth",
     "routing_thirtieth",
     "routing_thirtyfirst",
+    "routing_thirtysecond",
 )
 
 

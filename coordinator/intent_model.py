@@ -96,6 +96,15 @@ _FLAGS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("path", _PATH),
     ("line-number", _LINE_NUMBER),
     ("def-syntax", _DEF_SYNTAX),
+    # "usages of X, not the definition", "call sites only, skip the def": the definition is refused
+    (
+        "not-definition",
+        re.compile(
+            r"\b(?:not|skip|skipping|excluding|except|without|ignore|ignoring|other\s+than)\s+(?:the\s+|its\s+|a\s+)?"
+            r"(?:def|defs|definition|definitions|declaration|declarations|decl)\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("error-name", re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b|\bE[A-Z]{3,}\b")),
     ("frame", re.compile(r"^\s*(?:at\s+\S.*\(\S+:\d+|File \S+, line \d+|goroutine \d+ \[)", re.MULTILINE)),
     ("colon-message", re.compile(r"^\s*\w[\w.]*:\s+\S", re.MULTILINE)),

@@ -4,12 +4,14 @@ Coding agents write the call they would have made into a search box: a JSON obje
 (``{"tool": "goto_definition", "symbol": "Session.send"}``, ``{"name": "find_callers", "arguments":
 {...}}``, an LSP request's ``"method": "textDocument/references"``, or its method before its params:
 ``textDocument/definition {"position": ...}``), a call with keyword arguments or a
-quoted first argument (``find_callers(symbol="retry", depth=1)``), or a YAML block opening with
+quoted first argument (``find_callers(symbol="retry", depth=1)``) or one bare name where the called
+name says an intent (``findReferences(retry)``), or a YAML block opening with
 ``action:``, ``tool:`` or ``task:`` (``task: assess_change`` over ``target: X``). Read as words, such
 a query is a bag of quotes and snake_case names: the quoted-string rule sends it to exact_match, and a
 definition search looks up the tool's own name.
 
-``read_tool_call`` reads the tool's name by its words (``find_callers`` -> callers -> find_references;
+``read_tool_call`` reads the tool's name (in a JSON object, the first of its tool keys whose value
+says an intent) by its words (``find_callers`` -> callers -> find_references;
 ``what_breaks_if_i_change`` -> breaks -> impact_analysis) and the argument naming what to search for
 (``symbol``, ``name``, ``target``, ``query``, ``code`` ...). A call may pass its arguments as one JSON
 object (``codebase.explain({"target": "X"})``). A tool whose name says no intent (``search_code``) is
@@ -65,6 +67,9 @@ _KEYWORD_ARG = re.compile(
     r"|(?P<bare>[^,()\s]+))",
     re.DOTALL,
 )
+#: One bare name as a call's only argument (``findReferences(Kiln.fire)``): read only where the
+#: called name says an intent; ``retry(fn)`` is a line of code.
+_BARE_ARG = re.compile(r"\s*(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)\s*")
 _FIRST_STRING = re.compile(
     r"^\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')", re.DOTALL
 )
@@ -172,6 +177,9 @@ def _from_call(query: str) -> _Read | None:
     keywords = {m.group("key"): _quoted(m) or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
     first = _FIRST_STRING.match(args)
     if not keywords and first is None:
+        bare = _BARE_ARG.fullmatch(args)
+        if bare is not None and _intent_of(tool) is not None:  # ``findReferences(Kiln.fire)``
+            return tool, {}, bare.group("name")
         return None  # ``retry(fn, 3)``: a line of code, not a tool's call
     subject = _quoted(first) if first else ""
     return tool, keywords, subject.strip() or _subject(keywords)

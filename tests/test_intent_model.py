@@ -408,6 +408,15 @@ def test_phpunits_numbered_failure_and_a_protobuf_message_are_read_as_what_they_
     assert "f:def-syntax" not in features("message queue retries for the kiln")
 
 
+def test_a_refused_definition_is_a_feature() -> None:
+    """A refused definition ("show usages (not the definition)", "call sites only, skip the def") is
+    one feature to the model, however the refusal is worded."""
+    for query in ("KilnDoor -- show usages (not the definition)", "fire_kiln( -- call sites only, skip the def"):
+        assert "f:not-definition" in features(query), query
+    for query in ("where is the definition of KilnDoor", "not sure where KilnDoor is defined"):
+        assert "f:not-definition" not in features(query), query
+
+
 def test_a_runtimes_prefix_and_a_location_line_are_output_not_prose() -> None:
     """``Uncaught (in promise) XError: ...``, .NET's ``Unhandled exception.``, Java's ``Exception in
     thread "main"``, pytest's ``E       ...`` and a line opening with ``path.ext:line:`` are a program's

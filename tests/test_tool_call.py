@@ -79,6 +79,9 @@ CALLS = [
         'symbols.declaration_of("Kiln.fire")  # want file + line',
         ToolCall("declaration_of", "find_definition", "Kiln.fire"),
     ),
+    # one bare name as the only argument of a call whose name says an intent
+    ("findReferences(Kiln.fire)", ToolCall("findReferences", "find_references", "Kiln.fire")),
+    ("goto_definition(cone_for)", ToolCall("goto_definition", "find_definition", "cone_for")),
     # a JSON object whose action, not its name, says the tool
     (
         '{"action": "locate_symbol_definition", "name": "cone_for", "lang": "any"}',
@@ -123,6 +126,8 @@ def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolC
         "sorted(rows, key=lambda r: r.weight)",  # code: a call's name that says no intent
         'logger.error("Failed to call the kiln %s", kiln_id)',
         "retry(fire, 3)",  # no keyword argument and no quoted first one: a line of code
+        "retry(fire)",  # one bare name, but the called name says no intent
+        "find_callers(fire, 3)",  # two bare arguments: code
         "total = sum_calls(rows, 3)",
         "refs = find_refs(node=root)\nfor ref in refs:\n    print(ref)",  # a snippet: two calls, not one
         '{"level": "warn", "name": "call-center-sync", "msg": "queue full"}',  # a log record, no tool

@@ -129,13 +129,15 @@ _Read = tuple[str, Mapping[str, object], str]
 
 
 def _from_json(query: str) -> _Read | None:
-    """A JSON object's tool: the first of its tool keys whose value says an intent, else its first tool
-    key (``{"action": "locate_symbol_definition", "name": "X"}``: the action, and X is the name)."""
+    """A JSON object's tool: the first of its tool keys whose value says an intent, ``name`` last (it
+    names the tool of ``{"name": "find_callers", "arguments": {...}}`` and the subject of ``{"action":
+    "locate_symbol_definition", "name": "read_tool_call"}``), else its first tool key."""
     doc = _json_object(query)
     keys = [] if doc is None else [k for k in _TOOL_KEYS if isinstance(doc.get(k), str)]
     if doc is None or not keys:
         return None
-    key = next((k for k in keys if _intent_of(doc[k]) is not None), keys[0])
+    saying = [k for k in keys if k != "name"] + [k for k in keys if k == "name"]
+    key = next((k for k in saying if _intent_of(doc[k]) is not None), keys[0])
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
     args = nested or {k: v for k, v in doc.items() if k != key}
     return str(doc[key]), args, _subject(args)

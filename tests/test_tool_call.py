@@ -87,6 +87,10 @@ CALLS = [
         '{"action": "locate_symbol_definition", "name": "cone_for", "lang": "any"}',
         ToolCall("locate_symbol_definition", "find_definition", "cone_for"),
     ),
+    (  # the name says an intent too ("call"): the action still names the tool
+        '{"action": "locate_symbol_definition", "name": "read_tool_call"}',
+        ToolCall("locate_symbol_definition", "find_definition", "read_tool_call"),
+    ),
     ('{"tool": "describe_module", "path": "studio/kiln.py"}', ToolCall("describe_module", "understand_code", "")),
     # a request whose first key names its task, in YAML or JSON
     (

@@ -67,8 +67,7 @@ _KEYWORD_ARG = re.compile(
     r"|(?P<bare>[^,()\s]+))",
     re.DOTALL,
 )
-#: One bare name as a call's only argument (``findReferences(Kiln.fire)``): read only where the
-#: called name says an intent; ``retry(fn)`` is a line of code.
+#: One bare name as a call's only argument (``findReferences(Kiln.fire)``).
 _BARE_ARG = re.compile(r"\s*(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)\s*")
 _FIRST_STRING = re.compile(
     r"^\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')", re.DOTALL
@@ -136,8 +135,7 @@ def _from_json(query: str) -> _Read | None:
     keys = [] if doc is None else [k for k in _TOOL_KEYS if isinstance(doc.get(k), str)]
     if doc is None or not keys:
         return None
-    saying = [k for k in keys if k != "name"] + [k for k in keys if k == "name"]
-    key = next((k for k in saying if _intent_of(doc[k]) is not None), keys[0])
+    key = next((k for k in sorted(keys, key=lambda key: key == "name") if _intent_of(doc[k]) is not None), keys[0])
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
     args = nested or {k: v for k, v in doc.items() if k != key}
     return str(doc[key]), args, _subject(args)
@@ -179,8 +177,8 @@ def _from_call(query: str) -> _Read | None:
     keywords = {m.group("key"): _quoted(m) or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
     first = _FIRST_STRING.match(args)
     if not keywords and first is None:
-        bare = _BARE_ARG.fullmatch(args)
-        if bare is not None and _intent_of(tool) is not None:  # ``findReferences(Kiln.fire)``
+        bare = _BARE_ARG.fullmatch(args)  # ``findReferences(Kiln.fire)``; ``read_tool_call`` keeps it
+        if bare is not None:  # only where the called name says an intent (``retry(fn)`` is code)
             return tool, {}, bare.group("name")
         return None  # ``retry(fn, 3)``: a line of code, not a tool's call
     subject = _quoted(first) if first else ""

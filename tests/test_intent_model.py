@@ -650,6 +650,7 @@ HELD_OUT_SETS = (
     "routing_thirtieth",
     "routing_thirtyfirst",
     "routing_thirtysecond",
+    "routing_thirtythird",
 )
 
 

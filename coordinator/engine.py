@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
-from fourfold.coordinator import code_first, identifier, localize, metrics, refusal, rerank
+from fourfold.coordinator import code_first, file_subject, identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
@@ -43,8 +43,16 @@ from fourfold.coordinator.profiles import (
     top_modalities,
 )
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey, ShardSearcher
-from fourfold.coordinator.tool_call import read_tool_call
-from fourfold.errors import IndexLocked, InvalidQuery, NoIndex, PermissionDenied, Unavailable, UnknownRepository
+from fourfold.coordinator.tool_call import ToolCall, read_tool_call
+from fourfold.errors import (
+    FourfoldError,
+    IndexLocked,
+    InvalidQuery,
+    NoIndex,
+    PermissionDenied,
+    Unavailable,
+    UnknownRepository,
+)
 from fourfold.index.fleet import revision_name
 from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
@@ -92,6 +100,9 @@ LISTING_MODES = ("literal", "regex")
 #: (replayed from each modality's lists) 0.5 and 1.0 both lift MRR@10 0.806 -> 0.833; 0.5 keeps the
 #: click and httpx suites' entity questions as they were (1.0 loses 0.004 on click).
 HEDGE_SHARE = 0.5
+
+#: The intent a question about one file named by its path asks (``file_subject``).
+UNDERSTAND = "understand_code"
 
 #: ``ask(modality, shard, query)``: one shard's answer (the engine: its searcher's).
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
@@ -252,6 +263,7 @@ class Engine:
         self._refresher: asyncio.Future[None] | None = None
         self._readers: dict[str, GenerationReader] = {}
         self._repos_cache: tuple[str | None, frozenset[str]] | None = None
+        self._files: file_subject.FileIndex | None = None  # the served generation's files by name
         self._index_lock = asyncio.Lock()
         self._failed_roll: str | None = None  # a live generation whose workers failed to deploy
 
@@ -498,16 +510,85 @@ class Engine:
         A restricted caller's search is narrowed to its repositories before the shards are asked,
         and every hit is checked again before it leaves (defence in depth: a shard that ignored
         the filter still leaks nothing). An agent's tool call pasted as the query
-        (``find_callers(symbol="retry")``) is asked as the call says: its intent, its subject; a
+        (``find_callers(symbol="retry")``) is asked as the call says: its intent, its subject; an
+        explain question about one file (``what does coordinator/fusion.py do``, a call's ``path``)
+        is asked of that file (``file_subject``), the usual answer given when it finds nothing; a
         literal or regex listing is the text as written, whatever it looks like.
         """
         listing = p.options.get("mode", "") in LISTING_MODES
         call = None if p.intent or listing else read_tool_call(p.query)
+        named = None if listing else await self._named_file(p, call, visible)
+        if named is None:
+            return await self._as_asked(p, call, visible)
+        if len(named.files) > 1:
+            answer = await self._as_asked(p, call, visible)
+            return replace(answer, notes=(*answer.notes, named.ambiguity()))
+        t0 = time.monotonic()
+        (repo, path), asked = named.files[0], "tool call" if call else "query"
+        scoped = replace(
+            p,
+            query=named.ask,
+            intent=UNDERSTAND,
+            repos=(repo,),
+            path_glob=path,  # holds no glob syntax (``file_subject.path_glob``)
+            options={"segments": "all", **p.options},  # the file's segments, not its one best
+        )
+        try:
+            answer = await self._search(scoped, visible)
+        except InvalidQuery:  # asked otherwise than the caller asked: the usual search is the answer
+            return await self._as_asked(p, call, visible)
+        if answer.hits:
+            note = f"asked of {path} ({repo}), the file the {asked} names: {named.ask[:80]!r}"
+            return replace(answer, notes=(note, *answer.notes))
+        note = f"nothing in {path} ({repo}), the file the {asked} names, answers {named.ask[:80]!r}"
+        left_ms = (p.deadline_ms or DEFAULT_DEADLINE_MS) - int((time.monotonic() - t0) * 1000)
+        if left_ms > 0:  # the usual answer, in the time left
+            answer = await self._as_asked(replace(p, deadline_ms=left_ms), call, visible)
+            note = f"{note}: searched every file"
+        return replace(answer, notes=(note, *answer.notes))
+
+    async def _as_asked(self, p: SearchParams, call: ToolCall | None, visible: frozenset[str] | None) -> Answer:
+        """``p`` searched as written, or as the tool call it is says (its intent, its subject)."""
         if call is None or not call.subject:
             return await self._search(p, visible)
         answer = await self._search(replace(p, query=call.subject, intent=call.intent), visible)
         note = f"read as a tool call: {call.tool} asks {call.intent} of {call.subject[:80]!r}"
         return replace(answer, notes=(note, *answer.notes))
+
+    async def _named_file(
+        self, p: SearchParams, call: ToolCall | None, visible: frozenset[str] | None
+    ) -> file_subject.Named | None:
+        """The file(s) an explain question (or call) names among the repositories the caller may search,
+        None when it names none or asks something else (``file_subject``). The caller's own path glob,
+        or a search this cannot be (a cursor, bad parameters: the usual search says what is wrong), is
+        left as it is; a hidden repository's files are never looked at."""
+        if p.path_glob or p.cursor or (p.intent and p.intent != UNDERSTAND):
+            return None
+        if call is not None and call.intent != UNDERSTAND:
+            return None
+        text = p.query if call is None else call.subject
+        if not (call is not None and call.path) and not file_subject.mentions(text[:MAX_QUERY_CHARS]):
+            return None
+        if any("@" in r for r in p.repos):
+            p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
+        try:
+            self.validate(p, visible)
+            generation = await self.current_generation()
+        except FourfoldError:
+            return None
+        reader = self._reader(generation)
+        if self._files is None or self._files.generation != generation:
+            self._files = file_subject.FileIndex(generation, reader.paths)
+        files, allowed = self._files, self._scope(p, visible)
+        repos = [r for r in reader.segment_repos() if allowed is None or r in allowed]
+        named = file_subject.named(text, call, lambda path: files.resolve(path, repos))
+        if named is not None and len(named.files) == 1 and file_subject.path_glob(named.files[0][1]) is None:
+            return None
+        if named is None or call is not None or p.intent:
+            return named
+        reports = p.options.get("localize") != "off"
+        asked = await asyncio.to_thread(intent_mod.classify, p.query, self.extra_rules, reports=reports)
+        return named if asked.intent == UNDERSTAND else None
 
     async def _search(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         t0 = time.perf_counter()

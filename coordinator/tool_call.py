@@ -13,7 +13,9 @@ definition search looks up the tool's own name.
 ``read_tool_call`` reads the tool's name (in a JSON object, the first of its tool keys whose value
 says an intent) by its words (``find_callers`` -> callers -> find_references;
 ``what_breaks_if_i_change`` -> breaks -> impact_analysis) and the argument naming what to search for
-(``symbol``, ``name``, ``target``, ``query``, ``code`` ...). A call may pass its arguments as one JSON
+(``symbol``, ``name``, ``target``, ``query``, ``code`` ...), and apart from it the argument naming a file
+(``path``, ``file``, ``module`` ...: ``{"tool": "describe_module", "path": "a/b.py"}`` asks of that file;
+``file_subject`` resolves it). A call may pass its arguments as one JSON
 object (``codebase.explain({"target": "X"})``). A tool whose name says no intent (``search_code``) is
 read by an argument that says what kind of search it asks (``kind="symbol_def"``, ``type:
 references``); where neither says one (``ask_codebase(query=...)``) the call is not read: the other rules
@@ -47,6 +49,8 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
 #: Keys that name the tool, and keys whose value is what to search for (first present wins).
 _TOOL_KEYS = ("tool", "name", "action", "task", "function", "command", "method")
 _SUBJECT_KEYS = ("symbol", "target", "identifier", "name", "query", "code", "snippet", "pattern", "text", "report")
+#: Keys whose value names a file the call asks about (first present wins); never its subject.
+_PATH_KEYS = ("path", "file", "filepath", "file_path", "filename", "module", "module_path")
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
 #: Arguments that say what kind of search a search tool asks (``search_code(kind="symbol_def")``), and
 #: the words that make a tool's name a search tool's (a log record's ``"type": "call"`` is no search).
@@ -90,12 +94,14 @@ _TOOL_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$]*)*")
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
-    """A tool call read from a query: the tool's name as written, the intent its words say, and the
-    argument that names what to search for ("" when the call has none, as an LSP position does)."""
+    """A tool call read from a query: the tool's name as written, the intent its words say, the
+    argument that names what to search for ("" when the call has none, as an LSP position does) and
+    the one that names a file ("" when none does: ``explain_code(path="a/b.py")``)."""
 
     tool: str
     intent: str
     subject: str
+    path: str = ""
 
 
 def _intent_of(tool: str) -> str | None:
@@ -108,6 +114,15 @@ def _intent_of(tool: str) -> str | None:
 def _subject(args: Mapping[str, object]) -> str:
     keys = [*_SUBJECT_KEYS, *(k for k in args if k.startswith("symbol") and k not in _SUBJECT_KEYS)]
     for key in keys:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _path(args: Mapping[str, object]) -> str:
+    """The file ``args`` names (``path="a/b.py"``), "" when none does."""
+    for key in _PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip()
@@ -296,4 +311,4 @@ def read_tool_call(query: str) -> ToolCall | None:
         return None
     tool, args, subject = read
     intent = _intent_of(tool) or _kind_intent(tool, args)
-    return None if intent is None else ToolCall(tool, intent, subject)
+    return None if intent is None else ToolCall(tool, intent, subject, _path(args))

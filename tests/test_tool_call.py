@@ -32,7 +32,10 @@ CALLS = [
         '{"tool": "similar_code", "query": "temp = cone * 18 + 1000", "top_k": 5}',
         ToolCall("similar_code", "find_similar", "temp = cone * 18 + 1000"),
     ),
-    ('explain_code(path="studio/kiln.rb", detail="high")', ToolCall("explain_code", "understand_code", "")),
+    (
+        'explain_code(path="studio/kiln.rb", detail="high")',
+        ToolCall("explain_code", "understand_code", "", path="studio/kiln.rb"),
+    ),
     (
         'textDocument/definition {"textDocument": {"uri": "file:///studio/kiln.rs"}, "position": {"line": 11}}',
         ToolCall("textDocument/definition", "find_definition", ""),
@@ -91,7 +94,10 @@ CALLS = [
         '{"action": "locate_symbol_definition", "name": "read_tool_call"}',
         ToolCall("locate_symbol_definition", "find_definition", "read_tool_call"),
     ),
-    ('{"tool": "describe_module", "path": "studio/kiln.py"}', ToolCall("describe_module", "understand_code", "")),
+    (
+        '{"tool": "describe_module", "path": "studio/kiln.py"}',
+        ToolCall("describe_module", "understand_code", "", path="studio/kiln.py"),
+    ),
     # a request whose first key names its task, in YAML or JSON
     (
         "task: assess_change\ntarget: Kiln.fire\nchange: make it async\nreport: affected callers",
@@ -122,6 +128,40 @@ def test_a_tool_call_is_read_as_its_name_and_subject_say(query: str, call: ToolC
     assert read_tool_call(query) == call
     c = classify(query)
     assert (c.intent, c.confidence, c.rule) == (call.intent, 0.85, "tool-call")
+
+
+@pytest.mark.parametrize(
+    ("query", "call"),
+    [
+        (
+            '{"name": "summarize_file", "arguments": {"file": "studio/kiln.py"}}',
+            ToolCall("summarize_file", "understand_code", "", path="studio/kiln.py"),
+        ),
+        (
+            '{"tool": "explain", "symbol": "Kiln.fire", "filepath": "studio/kiln.py"}',
+            ToolCall("explain", "understand_code", "Kiln.fire", path="studio/kiln.py"),
+        ),
+        (
+            'find_callers(symbol="Kiln.fire", file_path="studio/kiln.py")',
+            ToolCall("find_callers", "find_references", "Kiln.fire", path="studio/kiln.py"),
+        ),
+        ('describe(module="studio.kiln")', ToolCall("describe", "understand_code", "", path="studio.kiln")),
+        (
+            "tool: outline_file\nfilename: kiln.py",
+            ToolCall("outline_file", "understand_code", "", path="kiln.py"),
+        ),
+        (
+            "mcp call code.explain --module-path studio/kiln.py",
+            ToolCall("explain", "understand_code", "", path="studio/kiln.py"),
+        ),
+        ("cscope -dL1 glaze_batch", ToolCall("cscope", "find_definition", "glaze_batch")),  # no file argument
+    ],
+)
+def test_a_file_argument_is_the_calls_path_never_its_subject(query: str, call: ToolCall) -> None:
+    """``path``, ``file``, ``module`` ... name the file a call asks about (``file_subject`` resolves it):
+    read beside the subject, which stays what it was."""
+    assert read_tool_call(query) == call
+    assert classify(query).intent == call.intent
 
 
 @pytest.mark.parametrize(

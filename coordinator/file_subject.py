@@ -1,0 +1,200 @@
+"""A question about one file, named by its path: answered from that file.
+
+"what does coordinator/fusion.py do", "explain ingest/parallel.py", an agent's
+``{"tool": "describe_module", "path": "coordinator/fusion.py"}``: the asker wants that file, its
+module docstring and top-level definitions best first. Searched as prose, the path is a few words
+(``coordinator``, ``fusion``, ``py``) that any file may hold more of.
+
+``mentions`` finds the paths a question writes; :class:`FileIndex` resolves one against the files of
+a generation's repositories (the whole repository-relative path, a suffix of whole folders such as
+``fusion.py`` or ``ingest/parallel.py``, the repository's name before it, or a dotted module such as
+``coordinator.fusion``); ``named`` says which files the question (or a tool call's ``path``) names
+and what to ask of them: its other words, else the file's own name's. The engine asks an explain
+question of the one file it names (``Engine.search``), and no other intent: "who calls fuse in
+fusion.py" stays a search for callers everywhere.
+
+Nothing here raises on what a query holds: odd characters, or a path thousands of characters long,
+name no file.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from fourfold.coordinator.tool_call import ToolCall
+
+__all__ = ["MAX_CANDIDATES_NOTED", "FileIndex", "Named", "mentions", "named", "path_glob"]
+
+#: The most paths of one query looked up (a pasted listing names many; a question one or two).
+MAX_MENTIONS = 8
+#: A longer path names no file worth looking up.
+MAX_PATH_CHARS = 512
+#: Files an ambiguous path's note lists.
+MAX_CANDIDATES_NOTED = 3
+#: What a glob reads as more than itself, in one dialect or another (``{a,b}`` in the text modality's only).
+_GLOB_SYNTAX = frozenset("*?[]{}")
+#: A file's name reads as its folder's when it says nothing itself (``ingest/__init__.py``: ingest).
+_GENERIC_STEMS = frozenset({"__init__", "__main__", "index", "main", "mod", "lib", "init"})
+
+#: What may wrap a path in prose: quotes, brackets, and the punctuation that ends a clause.
+_WRAPPING = "\"'`()[]{}<>,;!?*"
+#: A path as written: folders and a file name, perhaps after ``./`` and before a line (``a.py:12``).
+_PATH = re.compile(r"(?:\./)*/?(?P<path>[\w@+.-]+(?:/[\w@+.-]+)*)(?::\d+(?:-\d+)?){0,2}")
+#: A file name's extension: a letter, then a few word characters (``1.2.3`` is a version, no file).
+_EXTENSION = re.compile(r"\.[A-Za-z][\w+-]{0,9}$")
+#: A dotted module (``coordinator.fusion``): identifiers and dots, nothing else.
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: Words that ask about a file without saying what about it ("what does X do", "give me an overview of X").
+_ASKING_WORDS = """a about an and any are as at be by can could contents describe describes description did do does
+doing entire explain explained explaining file for give go goes i in inside is it its job me module my of on outline
+overview please purpose role say says show source summarise summarize summary tell that the there this through to us
+walk we what what's whats whole why with you"""
+_ASKING = frozenset(_ASKING_WORDS.split())
+#: Words left dangling at the end of a question once its path is taken out ("how do retries work in").
+_DANGLING = re.compile(r"(?:\s+(?:in|of|for|from|about|at|on|inside|within|to|by))+$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A path a query writes, and where (``start``, ``end``) it stands in the query."""
+
+    path: str
+    start: int
+    end: int
+
+
+def mentions(text: str) -> list[Mention]:
+    """The paths ``text`` writes, in order: words with a folder (``a/b``) or an extension (``b.py``),
+    freed of the quotes, brackets and punctuation around them and of a line number after them."""
+    out: list[Mention] = []
+    for word in re.finditer(r"\S+", text):
+        raw = word.group()
+        inner = raw.strip(_WRAPPING)
+        lead = raw.find(inner) if inner else 0
+        inner = inner.rstrip(".:")
+        if not inner or len(inner) > MAX_PATH_CHARS:
+            continue
+        found = _PATH.fullmatch(inner)
+        if found is None:
+            continue
+        path = found.group("path")
+        if "/" not in path and not _EXTENSION.search(path):
+            continue  # a word, not a file
+        start = word.start() + lead
+        out.append(Mention(path, start, start + len(inner)))
+        if len(out) == MAX_MENTIONS:
+            break
+    return out
+
+
+class FileIndex:
+    """One generation's files by name, for resolving the paths queries write.
+
+    Built a repository at a time on first use, from the paths the generation's segment databases list
+    (``GenerationReader.paths``: no walk of the repositories' trees); kept while the engine serves the
+    generation. Safe to share between threads.
+    """
+
+    def __init__(self, generation: str, paths: Callable[[str], Sequence[str]]) -> None:
+        self.generation = generation
+        self._paths = paths
+        self._names: dict[str, dict[str, tuple[str, ...]]] = {}  # repo -> file name -> paths
+        self._lock = threading.Lock()
+
+    def _by_name(self, repo: str) -> dict[str, tuple[str, ...]]:
+        with self._lock:
+            names = self._names.get(repo)
+            if names is None:
+                grouped: dict[str, list[str]] = {}
+                for path in self._paths(repo):
+                    grouped.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+                names = self._names[repo] = {name: tuple(paths) for name, paths in grouped.items()}
+            return names
+
+    def resolve(self, path: str, repos: Iterable[str]) -> list[tuple[str, str]]:
+        """(repository, path) of every file of ``repos`` that ``path`` names: the whole path, a suffix
+        of whole folders (``fusion.py``, ``ingest/parallel.py``), or the repository's name and its path;
+        when none, the file a dotted module (``coordinator.fusion``) names. Sorted."""
+        path = path.strip().lstrip("/")
+        if not path or len(path) > MAX_PATH_CHARS:
+            return []
+        repos = list(repos)
+        found = self._resolve(path, repos)
+        if not found and _DOTTED.fullmatch(path):
+            module = path.replace(".", "/")
+            found = self._resolve(f"{module}.py", repos) or self._resolve(f"{module}/__init__.py", repos)
+        return found
+
+    def _resolve(self, path: str, repos: Sequence[str]) -> list[tuple[str, str]]:
+        name = path.rsplit("/", 1)[-1]
+        found = []
+        for repo in repos:
+            for candidate in self._by_name(repo).get(name, ()):
+                if candidate == path or candidate.endswith(f"/{path}") or f"{repo}/{candidate}" == path:
+                    found.append((repo, candidate))
+        return sorted(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """The files a question names (one, or the several an ambiguous suffix fits), the path as it wrote
+    it, and what to ask of the file: its other words, or the file's own name's when it has none."""
+
+    files: tuple[tuple[str, str], ...]
+    written: str
+    ask: str
+
+    def ambiguity(self) -> str:
+        """The note for a path that fits several files (the first ``MAX_CANDIDATES_NOTED`` named)."""
+        shown = ", ".join(f"{repo}:{path}" for repo, path in self.files[:MAX_CANDIDATES_NOTED])
+        more = f" and {len(self.files) - MAX_CANDIDATES_NOTED} more" if len(self.files) > MAX_CANDIDATES_NOTED else ""
+        return f"{self.written[:80]!r} fits several files ({shown}{more}): give more of its path to ask of one"
+
+
+def path_glob(path: str) -> str | None:
+    """The path glob that selects exactly ``path`` in every modality, None when ``path`` holds glob syntax
+    (the modalities' dialects escape it differently, or not at all: such a file is not asked alone)."""
+    return None if _GLOB_SYNTAX.intersection(path) else path
+
+
+def _name_words(path: str) -> str:
+    """What a file's name says (``intent_model.py``: intent model); a generic name says its folder's."""
+    folders, _, name = path.rpartition("/")
+    stem = name.split(".", 1)[0] or name
+    if stem.lower() in _GENERIC_STEMS and folders:
+        stem = f"{folders.rsplit('/', 1)[-1]} {stem}"
+    words = [w.lower() for w in _NAME_WORD.findall(stem)]
+    return " ".join(words) or stem
+
+
+def _says_more(text: str) -> bool:
+    """Whether ``text`` asks something beyond "what is this file" (a word not in ``_ASKING``)."""
+    return any(w.lower() not in _ASKING for w in _WORD.findall(text))
+
+
+def named(text: str, call: ToolCall | None, resolve: Callable[[str], list[tuple[str, str]]]) -> Named | None:
+    """The file(s) ``text`` (a question, or a tool call's subject) names, by ``resolve``; a tool
+    call's ``path`` argument names it instead when it has one. None when it names no file, or
+    different paths name different files ("compare fusion.py and rerank.py")."""
+    if call is not None and call.path:
+        files = resolve(call.path)
+        if not files:
+            return None
+        ask = text if _says_more(text) else _name_words(files[0][1])
+        return Named(tuple(files), call.path, ask)
+    found = [(m, resolve(m.path)) for m in mentions(text)]
+    found = [(m, files) for m, files in found if files]
+    if not found or len({tuple(files) for _, files in found}) > 1:
+        return None
+    files = found[0][1]
+    rest = text
+    for m, _ in sorted(found, key=lambda item: -item[0].start):
+        rest = rest[: m.start] + " " + rest[m.end :]
+    rest = _DANGLING.sub("", " ".join(rest.split()).strip(_WRAPPING + ".: "))
+    ask = rest if _says_more(rest) else _name_words(files[0][1])
+    return Named(tuple(files), found[0][0].path, ask)

@@ -80,6 +80,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 10_000
+#: A lone surrogate: half of a UTF-16 pair, or a byte a terminal's bytes could not decode (``surrogateescape``).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_K = 1000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
@@ -413,6 +415,12 @@ class Engine:
             raise InvalidQuery(
                 f"query too long: {len(q)} characters; the limit is {MAX_QUERY_CHARS}. "
                 "Search for a distinctive part of it"
+            )
+        surrogate = _SURROGATE.search(q)
+        if surrogate is not None:
+            raise InvalidQuery(
+                f"query holds {surrogate.group()!r} at character {surrogate.start()}: half of a UTF-16 pair or an "
+                "undecodable byte, not text. Send the query as UTF-8"
             )
         if p.k <= 0 or p.k > MAX_K:
             raise InvalidQuery(f"invalid k {p.k}: ask for 1 to {MAX_K} hits")

@@ -201,9 +201,16 @@ def features(query: str) -> list[str]:
 
 def hashed(query: str, dimensions: int = DIMENSIONS) -> npt.NDArray[np.int64]:
     """Feature indices of ``query`` (crc32, so the same in every process; duplicates kept)."""
-    return np.fromiter(
-        (zlib.crc32(f.encode("utf-8", "surrogateescape")) % dimensions for f in features(query)), dtype=np.int64
-    )
+    return np.fromiter((zlib.crc32(_utf8(f)) % dimensions for f in features(query)), dtype=np.int64)
+
+
+def _utf8(feature: str) -> bytes:
+    """``feature``'s bytes: an undecodable byte kept as itself (``surrogateescape``), any other lone
+    surrogate (half a UTF-16 pair, which no text holds) as its code point's bytes, so no query raises."""
+    try:
+        return feature.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return feature.encode("utf-8", "surrogatepass")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ import itertools
 import re
 import sys
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -406,6 +407,14 @@ def test_phpunits_numbered_failure_and_a_protobuf_message_are_read_as_what_they_
     assert is_pasted_output(failure)
     assert "f:def-syntax" in features("message KilnFiring {\n  string id = 1;")
     assert "f:def-syntax" not in features("message queue retries for the kiln")
+
+
+def test_a_lone_surrogate_hashes_without_raising() -> None:
+    """Half a UTF-16 pair hashes as its code point; an undecodable byte (``surrogateescape``) as before."""
+    assert len(hashed("where is \ud800 defined")) == len(features("where is \ud800 defined")) > 0
+    assert list(hashed("parse_\udcff")) == [
+        zlib.crc32(f.encode("utf-8", "surrogateescape")) % DIMENSIONS for f in features("parse_\udcff")
+    ]
 
 
 def test_a_refused_definition_is_a_feature() -> None:

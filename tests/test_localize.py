@@ -405,6 +405,14 @@ def test_bad_reports_get_the_usual_errors(shop: Path) -> None:
         ask(shop, SearchParams("x" * 10_001, intent="localize"))
 
 
+def test_a_lone_surrogate_is_a_clear_error_not_a_traceback(shop: Path) -> None:
+    """Half a UTF-16 pair (JSON's ``"\\ud800"``) or a byte the terminal could not decode is no text:
+    the search says where it is, whatever the intent would have been."""
+    for query in ("where is \ud800 defined", "parse_\udcff config", "what does shop/shipping.py do \udfff"):
+        with pytest.raises(InvalidQuery, match=r"query holds '\\ud[89a-f][0-9a-f]{2}' at character \d+"):
+            ask(shop, SearchParams(query))
+
+
 def test_cli_search_intent_localize(
     shop: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

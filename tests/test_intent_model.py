@@ -666,6 +666,7 @@ HELD_OUT_SETS = (
     "routing_thirtyfirst",
     "routing_thirtysecond",
     "routing_thirtythird",
+    "routing_thirtyfourth",
 )
 
 

@@ -372,6 +372,8 @@ TRAINED_SETS: tuple[str, ...] = (
     "twentyeighth",
     "twentyninth",
     "thirtieth",
+    "thirtyfirst",
+    "thirtysecond",
 )
 
 

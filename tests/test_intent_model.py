@@ -672,6 +672,7 @@ HELD_OUT_SETS = (
     "routing_thirtysecond",
     "routing_thirtythird",
     "routing_thirtyfourth",
+    "routing_thirtyfifth",
 )
 
 

@@ -376,6 +376,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "thirtieth",
     "thirtyfirst",
     "thirtysecond",
+    "thirtythird",
 )
 
 

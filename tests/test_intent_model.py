@@ -443,6 +443,20 @@ def test_a_runtimes_prefix_and_a_location_line_are_output_not_prose() -> None:
     assert classify(report).intent == "localize"
 
 
+def test_pasted_output_under_a_question_is_read_by_a_model_half_sure() -> None:
+    """A program's output pasted in one block with a line asking a question about it ("where is X
+    actually declared") is asked of the model at p >= 0.5, towards any intent; a line stating what
+    goes wrong keeps the report rule, and so does a report's title and paragraph over the trace."""
+    trace = 'File "studio/kiln/schedule.py", line 58, in <module>\n    from .models import FiringPlan\n'
+    asked = trace + "where is FiringPlan actually declared, that import looks like a re-export"
+    assert classify_rules(asked).rule == "bug-report" and is_pasted_output(asked) and asks_question(asked)
+    assert consult(asked, classify_rules(asked), _Fixed("find_definition", 0.5)).intent == "find_definition"
+    assert consult(asked, classify_rules(asked), _Fixed("find_definition", 0.45)).rule == "bug-report"
+    stated = trace + "the firing plan import fails after the upgrade"
+    assert not asks_question(stated)
+    assert consult(stated, classify_rules(stated), _Fixed("find_definition", 0.9)).rule == "bug-report"
+
+
 def test_code_asked_about_in_one_line_is_read_by_a_sure_model() -> None:
     """A snippet, fenced or not, with one line asking for its copies (or what it does) is a search for
     similar code (or a question) where the model is sure of it (p >= 0.7; p >= 0.5 where the line asks a

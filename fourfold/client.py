@@ -46,6 +46,7 @@ from fourfold.errors import (
     FourfoldError,
     IndexStateError,
     InvalidInput,
+    InvalidQuery,
     NotFound,
     Overloaded,
     PermissionDenied,
@@ -132,24 +133,30 @@ def search_request(
     opts = dict(options or {})
     if regex:
         opts["mode"] = "regex"
-    return params_to_pb(
-        SearchParams(
-            query=query,
-            k=k,
-            repos=tuple(repos),
-            intent=intent,
-            preset=preset,
-            modalities=tuple(modalities),
-            weights=dict(weights or {}),
-            deadline_ms=deadline_ms,
-            path_glob=path_glob,
-            languages=tuple(languages),
-            case_sensitive=case_sensitive,
-            options=opts,
-            with_snippets=snippets,
-            cursor=cursor,
+    try:
+        return params_to_pb(
+            SearchParams(
+                query=query,
+                k=k,
+                repos=tuple(repos),
+                intent=intent,
+                preset=preset,
+                modalities=tuple(modalities),
+                weights=dict(weights or {}),
+                deadline_ms=deadline_ms,
+                path_glob=path_glob,
+                languages=tuple(languages),
+                case_sensitive=case_sensitive,
+                options=opts,
+                with_snippets=snippets,
+                cursor=cursor,
+            )
         )
-    )
+    except UnicodeEncodeError as exc:  # the wire carries UTF-8 only: say which character, not a traceback
+        bad = exc.object[exc.start : exc.end]
+        raise InvalidQuery(
+            f"the search holds {bad!r}: half of a UTF-16 pair or an undecodable byte, not text. Send it as UTF-8"
+        ) from None
 
 
 def _index_request(repos: Iterable[Path | str | tuple[Path | str, str | None]]) -> coordinator_pb2.IndexRequest:

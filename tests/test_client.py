@@ -12,12 +12,13 @@ import grpc
 import pytest
 
 import fourfold
-from fourfold.client import error_from_rpc
+from fourfold.client import error_from_rpc, search_request
 from fourfold.connection import TLS_CA_ENV, TOKEN_ENV, Connection
 from fourfold.coordinator.engine import Answer
 from fourfold.coordinator.fusion import FusedHit, ModalityRank
 from fourfold.errors import (
     InvalidInput,
+    InvalidQuery,
     NotFound,
     Overloaded,
     PermissionDenied,
@@ -126,6 +127,14 @@ def test_wire_answers_come_back_as_engine_values() -> None:
         {"text": 1.0, "graph": 0.5},
     )
     assert answer_from_pb(answer_to_pb(a)) == a
+
+
+def test_a_lone_surrogate_is_an_invalid_query_before_the_wire() -> None:
+    """The wire carries UTF-8 only: a lone surrogate in any field is named, not a UnicodeEncodeError."""
+    for kw in ({"query": "where is \ud800 defined"}, {"query": "parse", "path_glob": "src/\udcff*"}):
+        with pytest.raises(InvalidQuery, match=r"the search holds '\\ud[89a-f][0-9a-f]{2}'"):
+            search_request(**kw)
+    assert search_request("parse").query == "parse"
 
 
 def test_public_names() -> None:

@@ -687,6 +687,7 @@ HELD_OUT_SETS = (
     "routing_thirtythird",
     "routing_thirtyfourth",
     "routing_thirtyfifth",
+    "routing_thirtysixth",
 )
 
 

@@ -379,6 +379,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "thirtyfirst",
     "thirtysecond",
     "thirtythird",
+    "thirtyfourth",
 )
 
 

@@ -218,12 +218,20 @@ def test_an_error_name_inside_a_question_does_not_make_it_an_error_search() -> N
     assert classify("where is ConfigError defined").intent == "find_definition"
     assert classify("KeyError in the config loader").rule == "error-token"  # the seed's row
     # inside a sentence the rule yields at p >= 0.5 (the model was right wherever it disagreed with the
-    # rule there, on twenty-three held-out sets); opening the query, the error keeps the rule
+    # rule there, on twenty-three held-out sets); opening the query, the error keeps the rule for a "why"
     why = "why does fire_kiln retry on KilnDoorError but not on the other errors"
     assert consult(why, classify_rules(why), _Fixed("understand_code", 0.5)).intent == "understand_code"
     assert consult(why, classify_rules(why), _Fixed("understand_code", 0.45)).rule == "error-token"
     opening = "KilnDoorError raised by fire_kiln, why"
     assert consult(opening, classify_rules(opening), _Fixed("understand_code", 0.99)).rule == "error-token"
+    # opening a sentence that goes on, it yields to a model sure of a definition, references or impact
+    wanted = "stack trace ends at studio/kiln/door.ts:20 inside openKilnDoor; I need the function itself"
+    assert classify_rules(wanted).rule == "error-token"
+    assert consult(wanted, classify_rules(wanted), _Fixed("find_definition", 0.9)).intent == "find_definition"
+    assert consult(wanted, classify_rules(wanted), _Fixed("find_definition", 0.85)).rule == "error-token"
+    assert (
+        consult("KilnDoorError", classify_rules("KilnDoorError"), _Fixed("find_definition", 0.99)).rule == "error-token"
+    )
 
 
 def test_shorthand_for_explain_is_in_the_explain_family() -> None:

@@ -67,6 +67,11 @@ def _search(shard: StructuralShard, text: str, **kw: object) -> list[tuple[str, 
         ("struct Point", SymbolQuery("Point", kinds=("struct",))),
         ("interface Reader", SymbolQuery("Reader", kinds=("interface", "trait"))),
         ("where is parseConfig defined", SymbolQuery("parseConfig")),
+        # the question line under a pasted trace names the symbol; the trace's quoted path does not
+        (
+            'File "plugins/ingest/parallel.py", line 12\nwhere is segment_file actually declared, it looks re-exported',
+            SymbolQuery("segment_file"),
+        ),
         ("definition of render", SymbolQuery("render")),
         ("methods of Session", SymbolQuery("Session", members=True)),
         ("Session.send", SymbolQuery("send", qualifier=("Session",))),

@@ -6,7 +6,8 @@ intent, or to show how a query was read). It understands
 * keyword forms: ``def X``, ``class X``, ``func X``, ``fn X``, ``interface X``, ``type X``,
   ``struct X``, ``trait X``, ``enum X`` (the keyword becomes a kind preference);
 * ``methods of X`` / ``members of X`` / ``fields of X`` (definitions whose parent is ``X``);
-* ``where is X defined``, ``definition of X``, ``X definition``;
+* ``where is X defined`` (or *actually* defined, declared, implemented), ``definition of X``,
+  ``X definition``;
 * a bare identifier, CamelCase or snake_case, or a qualified one (``Session.send``,
   ``gin.Context.JSON``, ``ns::Foo::bar``, ``Foo#bar``);
 * an identifier inside natural language (``where is parseConfig defined``): the first token that
@@ -61,9 +62,12 @@ _KEYWORD_FORM = re.compile(
 _MEMBERS_FORM = re.compile(
     rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+{_MARK}({_QUALIFIED}){_MARK}", re.IGNORECASE
 )
+#: "where is X *actually* declared": a word that qualifies the question, not the name.
+_ADVERB = r"(?:actually|really|originally|first|exactly|currently|now)"
 _DEFINED_FORMS = (
     re.compile(
-        rf"\bwhere\s+(?:is|are|was)\s+(?:the\s+)?{_MARK}({_QUALIFIED}){_MARK}\s+(?:defined|declared|implemented)\b",
+        rf"\bwhere\s+(?:is|are|was)\s+(?:the\s+)?{_MARK}({_QUALIFIED}){_MARK}\s+(?:{_ADVERB}\s+)?"
+        r"(?:defined|declared|implemented)\b",
         re.I,
     ),
     re.compile(

@@ -290,6 +290,15 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
         ("who uses session", "find_references", GraphQuestion("references", "session")),
         ("who calls echo in click/termui.py or utils.py", "find_references", GraphQuestion("callers", "echo")),
         ("who calls `send` besides Session.close", "find_references", GraphQuestion("callers", "send")),
+        # routed to impact or references, the code named in prose: its first code-shaped token
+        (
+            "PR: segment_file only logs a binary file now; we want a hard error. which jobs would start failing?",
+            "impact_analysis",
+            GraphQuestion("impact", "segment_file"),
+        ),
+        ("everything that hands a Booking to confirm_seat", "find_references", GraphQuestion("references", "confirm_seat")),
+        ("segment_file in plain words please", "understand_code", None),
+        ("which jobs would start failing", "impact_analysis", None),
     ],
 )
 def test_parse_query(text: str, intent: str, expected: GraphQuestion | None) -> None:

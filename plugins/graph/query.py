@@ -144,4 +144,8 @@ def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQues
         if asked == "path":
             raise InvalidQuery(f"graph relation=path needs two symbols, got {text!r}; ask 'path from A to B'")
         return GraphQuestion(asked, clean_symbol(bare.group("s")), "", depth)
+    if asked in ("references", "impact") and (token := _code_token(text)) is not None:
+        # routed there, its code named in prose ("PR: segment_file only logs it now; which callers
+        # would start failing?", "X gains a ctx param; which call chains must thread it through")
+        return GraphQuestion(asked, token, "", depth)
     return None

@@ -14,6 +14,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.auth import AuthInterceptor, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.service import CoordinatorService
@@ -21,7 +22,7 @@ from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2_grpc
 
-__all__ = ["coordinator_in_process"]
+__all__ = ["coordinator_in_process", "search_once"]
 
 
 @contextlib.contextmanager
@@ -62,3 +63,16 @@ def coordinator_in_process(home: Path, tokens: TokenStore | None = None, fleet: 
         asyncio.run_coroutine_threadsafe(stop(server), loop).result(30)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(10)
+
+
+def search_once(engine: Engine, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+    """``p`` asked of ``engine`` from synchronous test code (``visible``: a caller's scope); the engine
+    is stopped after it."""
+
+    async def run() -> Answer:
+        try:
+            return await engine.search(p, visible)
+        finally:
+            await engine.stop()
+
+    return asyncio.run(run())

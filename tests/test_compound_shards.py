@@ -8,11 +8,11 @@ handful of repositories behaves as a fleet does.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
+from inprocess import search_once
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.engine import Engine
@@ -52,15 +52,7 @@ def _inodes(folder: Path) -> dict[str, int]:
 
 def search_store(store: IndexStore, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
     """``p`` asked of ``store`` through the engine with the in-process searcher (``visible``: a caller's scope)."""
-    engine = Engine(store)
-
-    async def run() -> Answer:
-        try:
-            return await engine.search(p, visible)
-        finally:
-            await engine.stop()
-
-    return asyncio.run(run())
+    return search_once(Engine(store), p, visible)
 
 
 def _literal(store: IndexStore, text: str, **kw: object) -> Answer:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inprocess import search_once as search
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.cli import main
@@ -36,15 +37,6 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build_generation(IndexStore(home), [(FIXTURE / r, r) for r in REPOS], modalities=MODALITIES)
     return home
 
-
-def search(engine: Engine, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
-    async def run() -> Answer:
-        try:
-            return await engine.search(p, visible)
-        finally:
-            await engine.stop()
-
-    return asyncio.run(run())
 
 
 class Unserved(LocalSearcher):

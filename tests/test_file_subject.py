@@ -4,11 +4,11 @@ a real index of three repositories."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
+from inprocess import search_once
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.cli import main
@@ -139,15 +139,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def search(home: Path, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
-    engine = Engine(IndexStore(home))
-
-    async def run() -> Answer:
-        try:
-            return await engine.search(p, visible)
-        finally:
-            await engine.stop()
-
-    return asyncio.run(run())
+    return search_once(Engine(IndexStore(home)), p, visible)
 
 
 def files_of(a: Answer) -> set[tuple[str, str]]:

@@ -296,7 +296,11 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
             "impact_analysis",
             GraphQuestion("impact", "segment_file"),
         ),
-        ("everything that hands a Booking to confirm_seat", "find_references", GraphQuestion("references", "confirm_seat")),
+        (
+            "everything that hands a Booking to confirm_seat",
+            "find_references",
+            GraphQuestion("references", "confirm_seat"),
+        ),
         ("segment_file in plain words please", "understand_code", None),
         ("which jobs would start failing", "impact_analysis", None),
     ],

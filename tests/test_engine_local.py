@@ -38,7 +38,6 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-
 class Unserved(LocalSearcher):
     """Nothing serves ``gone``: as when no worker of a shard is up."""
 

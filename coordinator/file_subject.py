@@ -24,9 +24,20 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from fourfold.api import FusedHit
 from fourfold.coordinator.tool_call import ToolCall
 
-__all__ = ["MAX_CANDIDATES_NOTED", "FileIndex", "Named", "mentions", "named", "path_glob"]
+__all__ = [
+    "MAX_CANDIDATES_NOTED",
+    "OVERVIEW_DEPTH",
+    "OVERVIEW_NOTE",
+    "FileIndex",
+    "Named",
+    "mentions",
+    "named",
+    "overview_order",
+    "path_glob",
+]
 
 #: The most paths of one query looked up (a pasted listing names many; a question one or two).
 MAX_MENTIONS = 8
@@ -143,11 +154,13 @@ class FileIndex:
 @dataclass(frozen=True, slots=True)
 class Named:
     """The files a question names (one, or the several an ambiguous suffix fits), the path as it wrote
-    it, and what to ask of the file: its other words, or the file's own name's when it has none."""
+    it, and what to ask of the file: its other words, or the file's own name's when it has none
+    (``whole``: the question asks of the whole file, "what does X do")."""
 
     files: tuple[tuple[str, str], ...]
     written: str
     ask: str
+    whole: bool = False
 
     def ambiguity(self) -> str:
         """The note for a path that fits several files (the first ``MAX_CANDIDATES_NOTED`` named)."""
@@ -185,8 +198,8 @@ def named(text: str, call: ToolCall | None, resolve: Callable[[str], list[tuple[
         files = resolve(call.path)
         if not files:
             return None
-        ask = text if _says_more(text) else _name_words(files[0][1])
-        return Named(tuple(files), call.path, ask)
+        whole = not _says_more(text)
+        return Named(tuple(files), call.path, _name_words(files[0][1]) if whole else text, whole)
     found = [(m, resolve(m.path)) for m in mentions(text)]
     found = [(m, files) for m, files in found if files]
     if not found or len({tuple(files) for _, files in found}) > 1:
@@ -196,5 +209,46 @@ def named(text: str, call: ToolCall | None, resolve: Callable[[str], list[tuple[
     for m, _ in sorted(found, key=lambda item: -item[0].start):
         rest = rest[: m.start] + " " + rest[m.end :]
     rest = _DANGLING.sub("", " ".join(rest.split()).strip(_WRAPPING + ".: "))
-    ask = rest if _says_more(rest) else _name_words(files[0][1])
-    return Named(tuple(files), found[0][0].path, ask)
+    whole = not _says_more(rest)
+    return Named(tuple(files), found[0][0].path, _name_words(files[0][1]) if whole else rest, whole)
+
+
+#: The most segments of one file an overview orders before it gives the first ``k``.
+OVERVIEW_DEPTH = 60
+#: The note of an answer in an overview's order (``overview_order``); scores are the ranking's, not the order's.
+OVERVIEW_NOTE = (
+    "an overview of the whole file: its own account first, then its public functions and types, "
+    "then methods and private helpers, then values"
+)
+#: Kinds of definition that hold a value, not behaviour: an overview lists them after the functions and types.
+_VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "assignment"})
+#: Kinds of definition inside another: an overview lists them after the file's own top-level ones.
+_INNER_KINDS = frozenset({"method", "constructor"})
+#: What opens a file's own account of itself: a docstring or a comment (a licence is no account).
+_ACCOUNT = re.compile(r"\s*(?:[rRuUbB]?(?:\"\"\"|\'\'\')|/\*|//|#(?!!)|--|;;)")
+_LICENCE = re.compile(r"copyright|licen[cs]e|spdx", re.IGNORECASE)
+
+
+def overview_order(hits: Sequence[FusedHit], opening_text: Callable[[FusedHit], str]) -> list[int]:
+    """The order (indices into ``hits``) an overview reads a whole file's segments in: its opening
+    account of itself (the module docstring or header comment, by ``opening_text`` of the file's
+    first top-level segment among ``hits``; a licence is none), then its public functions and types,
+    then its methods and private helpers, then its values (``__all__``, constants, fields, loose
+    top-level statements), each group in ranked order."""
+    top = [i for i, h in enumerate(hits) if h.hit.symbol is None]
+    opening = min(top, key=lambda i: hits[i].hit.start_line, default=None)
+    if opening is not None:
+        text = opening_text(hits[opening])
+        if not _ACCOUNT.match(text) or _LICENCE.search(text[:400]):
+            opening = None
+
+    def group(i: int) -> int:
+        if i == opening:
+            return 0
+        hit = hits[i].hit
+        if hit.symbol is None or (hit.kind or "") in _VALUE_KINDS:  # loose statements go with the values
+            return 3
+        inner = hit.kind in _INNER_KINDS or (hit.symbol or "").rsplit(".", 1)[-1].startswith("_")
+        return 2 if inner else 1
+
+    return sorted(range(len(hits)), key=group)

@@ -69,6 +69,7 @@ __all__ = [
     "ENTITY_INTENTS",
     "REPORT_MIN_LINES",
     "REPORT_MIN_PROSE_WORDS",
+    "TOOL_CALL_CONFIDENCE",
     "Classification",
     "IntentRule",
     "classify",
@@ -81,6 +82,9 @@ __all__ = [
     "unfenced",
     "vectors_unavailable",
 ]
+
+#: An agent's tool call whose name says its intent: sure enough for the direct path (``tool_call``).
+TOOL_CALL_CONFIDENCE = 0.85
 
 #: A bug report has at least this many non-blank lines (a question or a name is one line; a
 #: pasted error message two; a title and one paragraph of prose is read by its words alone) ...
@@ -463,7 +467,7 @@ def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, report
     """
     call = read_tool_call(query)
     if call is not None:
-        return Classification(call.intent, 0.85, "tool-call")
+        return Classification(call.intent, TOOL_CALL_CONFIDENCE, "tool-call")
     if reports and looks_like_report(query):
         return Classification("localize", 0.90, "bug-report")
     where = _WHERE_DEFINED.match(query)

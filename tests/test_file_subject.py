@@ -10,13 +10,23 @@ from pathlib import Path
 import pytest
 from inprocess import search_once
 
-from fourfold.api import Answer, SearchParams
+from fourfold.api import Answer, FusedHit, SearchParams
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.file_subject import FileIndex, Named, mentions, named, path_glob
+from fourfold.coordinator.file_subject import (
+    OVERVIEW_NOTE,
+    FileIndex,
+    Named,
+    mentions,
+    named,
+    overview_order,
+    path_glob,
+)
+from fourfold.coordinator.intent import classify
 from fourfold.coordinator.tool_call import read_tool_call
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
+from fourfold.plugins.types import Hit
 
 FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
 REPOS = ("alpha", "beta", "gamma")
@@ -83,14 +93,15 @@ def test_a_question_names_one_file_and_what_to_ask_of_it() -> None:
         return files.resolve(path, repos)
 
     assert named("what does coordinator/fusion.py do", None, resolve) == Named(
-        (("api", "coordinator/fusion.py"),), "coordinator/fusion.py", "fusion"
+        (("api", "coordinator/fusion.py"),), "coordinator/fusion.py", "fusion", whole=True
     )
     asked = named("explain how retries work in plugins/ingest/parallel.py", None, resolve)
-    assert asked is not None and asked.ask == "explain how retries work"
+    assert asked is not None and asked.ask == "explain how retries work" and not asked.whole
     assert named("give me an overview of a/__init__.py", None, resolve) == Named(
         (("api", "a/__init__.py"),),
         "a/__init__.py",
         "a init",  # a generic name says its folder's
+        whole=True,
     )
     # two files, or none: nothing named; a word that names no file is left as it is
     assert named("compare fusion.py and parallel.py", None, resolve) is None
@@ -125,6 +136,39 @@ def test_a_tool_calls_path_names_the_file(query: str, path: str, ask: str) -> No
     assert call is not None and call.path == path
     found = named(call.subject, call, lambda p: files.resolve(p, repos))
     assert found is not None and len(found.files) == 1 and found.ask == ask
+    assert found.whole == (ask != "weights")  # a call that asks something of the file is no overview
+
+
+def _fused(symbol: str | None, kind: str | None, start: int) -> FusedHit:
+    hit = Hit(f"s{start}", "r", "a.py", start, start + 3, 1.0, symbol=symbol, kind=kind)
+    return FusedHit(hit, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("opening", "first"),
+    [
+        ('"""What this module is for."""\nimport os', True),
+        ("// Package shapes draws.\npackage shapes", True),
+        ("# Copyright 2024 Someone. Licensed under the MIT License.\nimport os", False),  # a licence is no account
+        ("#!/usr/bin/env python\nimport os", False),
+        ("import os\nimport sys", False),  # imports alone say nothing of the file
+    ],
+)
+def test_an_overview_puts_the_files_own_account_first(opening: str, first: bool) -> None:
+    ranked = [
+        _fused("__all__", "variable", 5),
+        _fused("Badge.pin", "method", 44),
+        _fused("_helper", "function", 30),
+        _fused("run", "function", 20),
+        _fused(None, None, 1),
+        _fused("LIMIT", "constant", 9),
+        _fused("Badge", "class", 40),
+        _fused(None, None, 60),  # a later top-level stretch is not the opening
+    ]
+    order = [(ranked[i].hit.symbol, ranked[i].hit.start_line) for i in overview_order(ranked, lambda f: opening)]
+    values = [("__all__", 5), *([] if first else [(None, 1)]), ("LIMIT", 9), (None, 60)]
+    inner = [("Badge.pin", 44), ("_helper", 30)]
+    assert order == [*([(None, 1)] if first else []), ("run", 20), ("Badge", 40), *inner, *values]
 
 
 # -- the engine, over a real index --------------------------------------------------------------------
@@ -164,6 +208,9 @@ def test_a_question_about_a_file_is_answered_from_it(home: Path, query: str, nam
     assert a.intent == "understand_code"
     assert files_of(a) == {("beta", "beta/service.py")} and len(a.hits) > 1  # its segments, several
     assert asked_of(a) == [f"asked of beta/service.py (beta), the file the {names} names: 'service'"]
+    # an overview: the module docstring first, and how sure the reading of the question is, not 1.0
+    assert a.notes[1] == OVERVIEW_NOTE and (a.hits[0].hit.symbol, a.hits[0].hit.start_line) == (None, 1)
+    assert a.confidence == (0.85 if names == "tool call" else classify(query).confidence) < 1.0
 
 
 def test_what_else_it_asks_ranks_the_files_segments(home: Path) -> None:
@@ -171,6 +218,7 @@ def test_what_else_it_asks_ranks_the_files_segments(home: Path) -> None:
     assert files_of(a) == {("gamma", "gamma/app.py")}
     assert a.hits[0].hit.symbol in ("run", "Badge")
     assert asked_of(a) == ["asked of gamma/app.py (gamma), the file the query names: 'how does run the badge'"]
+    assert OVERVIEW_NOTE not in a.notes  # ranked by what it asks, not as an overview
 
 
 def test_a_hidden_repositorys_file_is_never_used(home: Path) -> None:

@@ -696,6 +696,7 @@ HELD_OUT_SETS = (
     "routing_thirtyfourth",
     "routing_thirtyfifth",
     "routing_thirtysixth",
+    "routing_thirtyseventh",
 )
 
 

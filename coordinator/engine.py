@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
-from fourfold.coordinator import code_first, file_subject, identifier, localize, metrics, refusal, rerank
+from fourfold.coordinator import absent, code_first, file_subject, identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
@@ -728,6 +728,11 @@ class Engine:
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         hits = fused[offset : offset + p.k] if listing else fused[: p.k]
         confidences, refused = self._judge(hits, rerank_scores, rerank_status, collected.notes)
+        if hits and not listing and not collected.missing:  # also where semantic refused: this says why
+            missing = await self._absent_subject(p, plan, ranked, hits, visible, deadline)
+            if missing:
+                refused = True
+                collected.notes.insert(0, missing)
         if p.with_snippets and hits:
             hits = self._snippets(reader, hits)
         if p.options.get(EXPLAIN_OPTION):
@@ -767,6 +772,43 @@ class Engine:
                 next_cursor=lambda n: encode_cursor(Cursor(n, generation, self._digest(p, allowed))),
             ),
         )
+
+    async def _absent_subject(
+        self,
+        p: SearchParams,
+        plan: Plan,
+        ranked: Mapping[str, Sequence[Hit]],
+        hits: Sequence[FusedHit],
+        visible: frozenset[str] | None,
+        deadline: float,
+    ) -> str:
+        """The note of a fused definition, references or impact answer whose question names code that no
+        file searched holds (``absent``), "" otherwise. The answer's own lists are the evidence first;
+        only when they show nothing of the name is text asked for it as a whole word, in the time left,
+        with the caller's scope."""
+        if plan.intent not in absent.INTENTS or plan.strategy != "fused" or "text" not in self.plugins.modalities:
+            return ""
+        if p.modalities or p.options.get(identifier.IDENTIFIER_OPTION) == identifier.INNER:
+            return ""
+        asked = absent.subject(p.query)
+        if asked is None or absent.evidenced(asked, ranked, hits):
+            return ""
+        left_ms = int((deadline - time.monotonic()) * 1000)
+        if left_ms <= 0:
+            return ""
+        carried = {k: v for k, v in p.options.items() if k not in ("explain", "rerank", "mode", "group", "segments")}
+        lookup = replace(
+            p,
+            query=identifier.text_pattern(asked.word),
+            k=1,
+            intent="exact_match",
+            modalities=("text",),
+            weights={},
+            deadline_ms=left_ms,
+            options={**carried, "mode": "regex", identifier.IDENTIFIER_OPTION: identifier.INNER},
+        )
+        found = await self.search(lookup, visible)
+        return "" if found.hits or found.partial else absent.note(asked)
 
     @staticmethod
     def _shared(

@@ -129,6 +129,8 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
     head = f"{len(answer.hits)} hits · intent {answer.intent} · {answer.fusion_strategy}"
     if answer.partial:
         head += f" · PARTIAL (missing {', '.join(answer.missing_shards)})"
+    if answer.no_confident_match:
+        head += " · NO CONFIDENT MATCH (the hits are candidates, not answers)"
     lines = [head]
     if answer.total_files or answer.total_matches:
         bound = "" if answer.total_exact else "at least "

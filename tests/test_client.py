@@ -162,10 +162,17 @@ def test_sync_and_async_clients_against_the_session_cluster(cluster: Any) -> Non
     async def run() -> tuple[Any, Any]:
         async with fourfold.AsyncClient(cluster.address) as ac:
             answers = await asyncio.gather(
-                *(ac.search(q, k=3) for q in ('"ECONNREFUSED"', "who calls parse_config", "retry"))
+                *(
+                    ac.search(q, k=3)
+                    for q in ('"ECONNREFUSED"', "who calls parse_config", "retry", "who calls parse_konfig_file")
+                )
             )
             return answers, await ac.status()
 
     answers, status = asyncio.run(run())
     assert [f.hit.path for f in answers[0].hits] == ["app/session.py"] and answers[1].intent == "find_references"
+    assert not answers[1].no_confident_match
+    # a name no file holds: its neighbours come back marked, over the wire, with the reason
+    assert answers[3].hits and answers[3].no_confident_match
+    assert any("'parse_konfig_file' is in no file searched" in n for n in answers[3].notes), answers[3].notes
     assert status.generation and {s.modality for s in status.shards} >= {"semantic", "text", "structural", "graph"}

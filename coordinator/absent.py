@@ -1,0 +1,81 @@
+"""A name the question asks about that no file holds: the answer says so instead of passing off look-alikes.
+
+"who calls Engine.explode", "where is parse_confg defined", "what breaks if I change
+compute_share_weights": an agent's question often names code that does not exist (a name it
+guessed, a typo, code of another branch). The graph finds no definition, structural only fuzzy
+neighbours, and the fused answer is whatever shares the question's *words* ("who", "calls",
+"share") — ranked and returned as if it answered. Zoekt or grep would say "no match"; so does this,
+without hiding the neighbours (a misspelt name's nearest definitions are what the asker wants next).
+
+``subject`` reads the name a definition, references or impact question asks about: the first token
+with the shape of code (``vocabulary.looks_like_code``: snake_case, CamelCase, qualified), paths
+left out. ``evidenced`` says whether the answer's own lists already show the name exists — a
+definition structural matched by name or qualified suffix, any graph hit (the graph answers only for
+a name it resolved), a hit that is the name — so the check costs nothing on a good answer. Otherwise
+the engine asks the text modality for the name's last part as a whole word, and where no file
+searched holds it the answer is ``no_confident_match`` with :func:`note`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from fourfold.api import FusedHit
+from fourfold.coordinator import file_subject
+from fourfold.index.ingest.languages import detect_language
+from fourfold.plugins.types import Hit
+from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code
+
+__all__ = ["INTENTS", "Subject", "evidenced", "note", "subject"]
+
+#: The intents whose questions name code that must exist to be answered.
+INTENTS = frozenset({"find_definition", "find_references", "impact_analysis"})
+#: Structural's score of a definition by name or qualified suffix (``plugins/structural/index.py``:
+#: exact 4.x, qualified 3.x, prefix 2.x, fuzzy 1.x).
+DEFINITION_SCORE = 3.0
+#: A name as a question writes it: identifiers joined by qualifiers (``Session.send``, ``ns::f``).
+_NAME = re.compile(rf"[A-Za-z_$][\w$]*(?:(?:{QUALIFIER_SEPARATORS})[A-Za-z_$][\w$]*)*")
+_LAST_PART = re.compile(QUALIFIER_SEPARATORS)
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """The name a question asks about, and its last part (what a file writes: ``explode`` of ``Engine.explode``)."""
+
+    name: str
+    word: str
+
+
+def subject(query: str) -> Subject | None:
+    """The first name with the shape of code in ``query`` (a path it writes, with folders or a source
+    file's extension, is no name; ``Engine.explode`` is), None when none."""
+    text = query
+    for m in reversed(file_subject.mentions(query)):
+        if "/" in m.path or detect_language(m.path) != "text":
+            text = text[: m.start] + " " * (m.end - m.start) + text[m.end :]
+    for m in _NAME.finditer(text):
+        name = m.group()
+        if looks_like_code(name):
+            word = _LAST_PART.split(name)[-1]
+            return Subject(name, word) if word.strip("_$") else None
+    return None
+
+
+def evidenced(s: Subject, ranked: Mapping[str, Sequence[Hit]], hits: Sequence[FusedHit]) -> bool:
+    """Whether the lists an answer was fused from show that ``s`` exists: structural defines it by
+    name, the graph resolved it (any graph hit), or a hit is it."""
+    word = s.word.lower()
+    if any(h.score >= DEFINITION_SCORE for h in ranked.get("structural", ())) or ranked.get("graph"):
+        return True
+    return any((f.hit.symbol or "") and _LAST_PART.split(f.hit.symbol or "")[-1].lower() == word for f in hits)
+
+
+def note(s: Subject) -> str:
+    """What an answer says when no file searched holds the name."""
+    word = "" if s.word == s.name else f" (nor {s.word!r} as a word)"
+    return (
+        f"{s.name!r} is in no file searched{word}: the hits are near names and shared words, not it; "
+        "check the spelling, or the repositories and branch asked"
+    )

@@ -52,11 +52,11 @@ def subject(query: str) -> Subject | None:
     """The first name with the shape of code in ``query`` (a path it writes, with folders or a source
     file's extension, is no name; ``Engine.explode`` is), None when none."""
     text = query
-    for m in reversed(file_subject.mentions(query)):
-        if "/" in m.path or detect_language(m.path) != "text":
-            text = text[: m.start] + " " * (m.end - m.start) + text[m.end :]
-    for m in _NAME.finditer(text):
-        name = m.group()
+    for path in reversed(file_subject.mentions(query)):
+        if "/" in path.path or detect_language(path.path) != "text":
+            text = text[: path.start] + " " * (path.end - path.start) + text[path.end :]
+    for found in _NAME.finditer(text):
+        name = found.group()
         if looks_like_code(name):
             word = _LAST_PART.split(name)[-1]
             return Subject(name, word) if word.strip("_$") else None

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
-from fourfold.coordinator import absent, code_first, file_subject, identifier, localize, metrics, refusal, rerank
+from fourfold.coordinator import absent, code_first, echo, file_subject, identifier, localize, metrics, refusal, rerank
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
@@ -690,6 +690,8 @@ class Engine:
                 "a walk across partitions may be incomplete"
             )
         ranked = self._ranked(collected.per_modality, depth, allowed, p.path_glob)
+        if plan.intent in echo.INTENTS and not listing and p.options.get(echo.OPTION) != "off":
+            ranked = await self._without_quoting(p, generation, ranked, collected.notes)
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
         fused = (
@@ -772,6 +774,30 @@ class Engine:
                 next_cursor=lambda n: encode_cursor(Cursor(n, generation, self._digest(p, allowed))),
             ),
         )
+
+    async def _without_quoting(
+        self, p: SearchParams, generation: str, ranked: dict[str, list[Hit]], notes: list[str]
+    ) -> dict[str, list[Hit]]:
+        """``ranked`` without the segments that quote the prose question itself (``echo``): a query list,
+        test data or a demo script holding the sentence is the question, not its answer."""
+        if not echo.asks_enough(p.query):
+            return ranked
+        repos = {h.segment_id: h.repo for hits in ranked.values() for h in hits}
+        if not repos:
+            return ranked
+        reader = self._reader(generation)
+        rows = await asyncio.to_thread(reader.segment_rows, list(repos), repos=sorted(set(repos.values())))
+        quoting = echo.quoting(p.query, {sid: seg.content for sid, seg in rows.items()})
+        if not quoting:
+            return ranked
+        left = sorted({(h.repo, h.path) for hits in ranked.values() for h in hits if h.segment_id in quoting})
+        shown = ", ".join(f"{repo}:{path}" for repo, path in left[:3]) + (
+            f" and {len(left) - 3} more" if len(left) > 3 else ""
+        )
+        notes.append(
+            f"left out {len(quoting)} segment(s) that quote the question itself ({shown}): the question, not its answer"
+        )
+        return {m: [h for h in hits if h.segment_id not in quoting] for m, hits in ranked.items()}
 
     async def _absent_subject(
         self,

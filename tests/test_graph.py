@@ -82,6 +82,15 @@ def test_references_include_import_lines_outside_definitions(shard: GraphShard) 
     assert init and init[0].symbol is None  # the import window, not a definition
 
 
+def test_references_put_a_use_before_the_import_that_enables_it(shard: GraphShard) -> None:
+    """core.py imports fmt and calls it: its first hit is the calling function, not the import window; a
+    file that only imports (``__init__.py``'s re-export of helper) follows every file that uses."""
+    core = [h for h in ask(shard, "usages of fmt").hits if h.path == "shop/core.py"]
+    assert core and core[0].symbol in ("run", "step") and any(h.symbol is None for h in core[1:])
+    paths = [h.path for h in ask(shard, "usages of helper").hits]
+    assert paths.index("shop/__init__.py") > max(paths.index("shop/cli.py"), paths.index("shop/core.py"))
+
+
 def test_self_calls_resolve_to_class_bases_and_overrides(shard: GraphShard) -> None:
     run_callers = by_symbol(ask(shard, "who calls Base.run"))
     assert run_callers["shop/core.py:start"].match_lines == (20,)  # self.run() found on the base class

@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
-from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS
+from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
 from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
@@ -340,7 +340,10 @@ class GraphShard:
         if question.relation == "callers":  # a target reached from another target only by a call
             keep &= ~(np.isin(src, targets) & (kinds != CALL))
         edges, kinds, src = edges[keep], kinds[keep], src[keep]
-        factor = np.where((kinds == CALL) | (question.relation == "references"), 1.0, REFERENCE_FACTOR)
+        # a call is the best evidence; asked for references, any use but an import is as good (the import
+        # only enables the use: where a file both imports and uses, the use is the answer)
+        full = (kinds == CALL) | ((question.relation == "references") & (kinds != IMPORT))
+        factor = np.where(full, 1.0, REFERENCE_FACTOR)
         users, which = np.unique(src, return_inverse=True)
         best = np.zeros(len(users))
         np.maximum.at(best, which, g.weight[edges].astype(np.float64) * factor)

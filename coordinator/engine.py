@@ -808,11 +808,11 @@ class Engine:
         visible: frozenset[str] | None,
         deadline: float,
     ) -> str:
-        """The note of a fused definition, references or impact answer whose question names code that no
-        file searched holds (``absent``), "" otherwise. The answer's own lists are the evidence first;
+        """The note of a definition, references or impact answer whose question names code that no file
+        searched holds (``absent``), "" otherwise. The answer's own lists are the evidence first;
         only when they show nothing of the name is text asked for it as a whole word, in the time left,
         with the caller's scope."""
-        if plan.intent not in absent.INTENTS or plan.strategy != "fused" or "text" not in self.plugins.modalities:
+        if plan.intent not in absent.INTENTS or "text" not in self.plugins.modalities:
             return ""
         if p.modalities or p.options.get(identifier.IDENTIFIER_OPTION) == identifier.INNER:
             return ""

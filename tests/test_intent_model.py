@@ -697,6 +697,7 @@ HELD_OUT_SETS = (
     "routing_thirtyfifth",
     "routing_thirtysixth",
     "routing_thirtyseventh",
+    "routing_thirtyeighth",
 )
 
 

@@ -822,7 +822,6 @@ class Engine:
         left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
             return ""
-        carried = {k: v for k, v in p.options.items() if k not in ("explain", "rerank", "mode", "group", "segments")}
         lookup = replace(
             p,
             query=identifier.text_pattern(asked.word),
@@ -831,7 +830,7 @@ class Engine:
             modalities=("text",),
             weights={},
             deadline_ms=left_ms,
-            options={**carried, "mode": "regex", identifier.IDENTIFIER_OPTION: identifier.INNER},
+            options={**identifier.inner_options(p), "mode": "regex"},
         )
         found = await self.search(lookup, visible)
         return "" if found.hits or found.partial else absent.note(asked)

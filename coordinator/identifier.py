@@ -50,6 +50,7 @@ __all__ = [
     "applies",
     "candidate",
     "classify_with_evidence",
+    "inner_options",
     "is_definition",
     "text_pattern",
 ]
@@ -146,7 +147,9 @@ def applies(p: SearchParams, plan: Plan, modalities: Mapping[str, object]) -> Ca
     return candidate(p.query, Classification(plan.intent, plan.confidence, plan.rule))
 
 
-def _off(p: SearchParams) -> dict[str, str]:
+def inner_options(p: SearchParams) -> dict[str, str]:
+    """The caller's options a sub-search of its answer carries: none the strategy answers itself, and
+    ``INNER`` (planned as before, counted once)."""
     return {**{k: v for k, v in p.options.items() if k not in _NOT_CARRIED}, IDENTIFIER_OPTION: INNER}
 
 
@@ -159,7 +162,7 @@ async def answer(engine: Engine, p: SearchParams, plan: Plan, c: Candidate, visi
     deadline = time.monotonic() + budget_ms / 1000.0
     depth = min(max(3 * p.k, 30), 300)
     structural_p = replace(
-        p, query=c.name, k=depth, intent="find_definition", modalities=("structural",), options=_off(p)
+        p, query=c.name, k=depth, intent="find_definition", modalities=("structural",), options=inner_options(p)
     )
     text_p = replace(
         p,
@@ -167,7 +170,7 @@ async def answer(engine: Engine, p: SearchParams, plan: Plan, c: Candidate, visi
         k=depth,
         intent="exact_match",
         modalities=("text",),
-        options={**_off(p), "mode": "regex"},
+        options={**inner_options(p), "mode": "regex"},
     )
     if c.shaped:
         structural, text = await asyncio.gather(engine.search(structural_p, visible), engine.search(text_p, visible))

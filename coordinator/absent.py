@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from fourfold.api import FusedHit
 from fourfold.coordinator import file_subject
+from fourfold.coordinator.identifier import DEFINITION_SCORE
 from fourfold.index.ingest.languages import detect_language
 from fourfold.plugins.types import Hit
 from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code
@@ -32,9 +33,6 @@ __all__ = ["INTENTS", "Subject", "evidenced", "note", "subject"]
 
 #: The intents whose questions name code that must exist to be answered.
 INTENTS = frozenset({"find_definition", "find_references", "impact_analysis"})
-#: Structural's score of a definition by name or qualified suffix (``plugins/structural/index.py``:
-#: exact 4.x, qualified 3.x, prefix 2.x, fuzzy 1.x).
-DEFINITION_SCORE = 3.0
 #: A name as a question writes it: identifiers joined by qualifiers (``Session.send``, ``ns::f``).
 _NAME = re.compile(rf"[A-Za-z_$][\w$]*(?:(?:{QUALIFIER_SEPARATORS})[A-Za-z_$][\w$]*)*")
 _LAST_PART = re.compile(QUALIFIER_SEPARATORS)
@@ -65,7 +63,8 @@ def subject(query: str) -> Subject | None:
 
 def evidenced(s: Subject, ranked: Mapping[str, Sequence[Hit]], hits: Sequence[FusedHit]) -> bool:
     """Whether the lists an answer was fused from show that ``s`` exists: structural defines it by
-    name, the graph resolved it (any graph hit), or a hit is it."""
+    name or qualified suffix (``identifier.DEFINITION_SCORE``), the graph resolved it (any graph hit),
+    or a hit is it."""
     word = s.word.lower()
     if any(h.score >= DEFINITION_SCORE for h in ranked.get("structural", ())) or ranked.get("graph"):
         return True

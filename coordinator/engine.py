@@ -822,17 +822,7 @@ class Engine:
         left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:
             return ""
-        lookup = replace(
-            p,
-            query=identifier.text_pattern(asked.word),
-            k=1,
-            intent="exact_match",
-            modalities=("text",),
-            weights={},
-            deadline_ms=left_ms,
-            options={**identifier.inner_options(p), "mode": "regex"},
-        )
-        found = await self.search(lookup, visible)
+        found = await self.search(replace(identifier.word_lookup(p, asked.word, 1), deadline_ms=left_ms), visible)
         return "" if found.hits or found.partial else absent.note(asked)
 
     @staticmethod

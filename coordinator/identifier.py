@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from fourfold.coordinator.engine import Engine, Plan
 
 __all__ = [
+    "DEFINITION_SCORE",
     "IDENTIFIER_OPTION",
     "INNER",
     "KNOWN_SYMBOL_RULE",
@@ -53,6 +54,7 @@ __all__ = [
     "inner_options",
     "is_definition",
     "text_pattern",
+    "word_lookup",
 ]
 
 #: ``options["identifier"] = "off"`` plans the search as if this strategy did not exist.
@@ -70,7 +72,7 @@ IDENTIFIER_CONFIDENCE = 0.80
 _GUESSING_RULES = ("fallback", "learned")
 #: Structural's score classes: exact name 4.x, qualified suffix 3.x, prefix 2.x, fuzzy 1.x
 #: (``plugins/structural/index.py``). A definition *of this name* is an exact or qualified one.
-_DEFINITION_SCORE = 3.0
+DEFINITION_SCORE = 3.0
 #: Options of the caller's that the sub-searches do not carry (the strategy answers them itself).
 _NOT_CARRIED = ("explain", "rerank", "mode", "group", "segments")
 
@@ -127,7 +129,7 @@ def text_pattern(word: str) -> str:
 def is_definition(hit: FusedHit) -> bool:
     """Whether a structural hit defines the asked name (exact or qualified), not a prefix or a fuzzy neighbour."""
     rank = hit.modalities.get("structural")
-    return rank is not None and rank.score >= _DEFINITION_SCORE
+    return rank is not None and rank.score >= DEFINITION_SCORE
 
 
 def applies(p: SearchParams, plan: Plan, modalities: Mapping[str, object]) -> Candidate | None:
@@ -147,6 +149,20 @@ def applies(p: SearchParams, plan: Plan, modalities: Mapping[str, object]) -> Ca
     return candidate(p.query, Classification(plan.intent, plan.confidence, plan.rule))
 
 
+def word_lookup(p: SearchParams, word: str, k: int) -> SearchParams:
+    """``p`` as text's search for ``word`` as a whole word (a regex; the caller's scope, no weights):
+    where, in the repositories ``p`` may search, the name is written."""
+    return replace(
+        p,
+        query=text_pattern(word),
+        k=k,
+        intent="exact_match",
+        modalities=("text",),
+        weights={},
+        options={**inner_options(p), "mode": "regex"},
+    )
+
+
 def inner_options(p: SearchParams) -> dict[str, str]:
     """The caller's options a sub-search of its answer carries: none the strategy answers itself, and
     ``INNER`` (planned as before, counted once)."""
@@ -164,14 +180,7 @@ async def answer(engine: Engine, p: SearchParams, plan: Plan, c: Candidate, visi
     structural_p = replace(
         p, query=c.name, k=depth, intent="find_definition", modalities=("structural",), options=inner_options(p)
     )
-    text_p = replace(
-        p,
-        query=text_pattern(c.word),
-        k=depth,
-        intent="exact_match",
-        modalities=("text",),
-        options={**inner_options(p), "mode": "regex"},
-    )
+    text_p = word_lookup(p, c.word, depth)
     if c.shaped:
         structural, text = await asyncio.gather(engine.search(structural_p, visible), engine.search(text_p, visible))
     else:

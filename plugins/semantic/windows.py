@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from fourfold.plugins.doc_comments import clean, comment_above
 from fourfold.plugins.semantic.cache import text_key
 from fourfold.plugins.types import Segment
 
@@ -27,14 +28,6 @@ __all__ = ["Docs", "Window", "context_header", "doc_window", "embed_key", "read_
 
 #: Never split finer than this many lines, so a window carries some context even for dense code.
 _MIN_LINES = 1
-#: Languages whose comments start with ``#`` (elsewhere ``#`` opens an attribute or a directive).
-_HASH_COMMENTS = frozenset({"python", "ruby", "shell", "bash", "perl", "r", "elixir", "yaml", "toml", "makefile"})
-#: Line comments and block-comment lines of the C family (Go, JavaScript, Java, Rust, C#...).
-_SLASH_COMMENT = re.compile(r"^\s*(?://[/!]?|/\*\*?|\*/?)")
-_HASH_COMMENT = re.compile(r"^\s*#(?![!\[])")
-_SQL_COMMENT = re.compile(r"^\s*--")
-#: What may stand between a doc comment and its definition: decorators, annotations, attributes.
-_BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
 #: The line that opens a Python definition (below its decorators, which may span lines).
 _PY_DEFINITION = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)\b", re.M)
 #: The end of a Python definition's header: the first colon that ends a line (the header may span lines).
@@ -146,9 +139,9 @@ def read_docs(segments: Sequence[Segment]) -> Docs:
     for row, s in enumerate(segments):
         if not s.symbol:
             continue
-        first, above = _comment_above(lines_of[(s.repo, s.path)], s.start_line, s.language)
+        first, above = comment_above(lines_of[(s.repo, s.path)], s.start_line, s.language)
         comment_lines.update((s.repo, s.path, n) for n in range(first, first + len(above)))
-        parts = [_clean(above)]
+        parts = [clean(above)]
         if s.language == "python":
             parts.append(_python_docstring(s.content))
         doc = "\n".join(p for p in parts if p)
@@ -172,30 +165,7 @@ def _python_docstring(content: str) -> str:
     opening = _PY_DEFINITION.search(content)
     header = _PY_HEADER_END.search(content, opening.end()) if opening else None
     found = _PY_DOCSTRING.match(content, header.end()) if header else None
-    return _clean(found.group(2).split("\n")) if found else ""
-
-
-def _comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[int, list[str]]:
-    """The first line and the lines, markers removed, of the comment block right above line ``start``."""
-    if language in _HASH_COMMENTS:
-        comment = _HASH_COMMENT
-    elif language in ("sql", "lua", "haskell"):
-        comment = _SQL_COMMENT
-    else:
-        comment = _SLASH_COMMENT
-    n = start - 1
-    while n in lines and _BETWEEN.match(lines[n]) and not comment.match(lines[n]):
-        n -= 1
-    found: list[str] = []
-    while n in lines and comment.match(lines[n]):
-        found.append(comment.sub("", lines[n], count=1))
-        n -= 1
-    return n + 1, found[::-1]
-
-
-def _clean(lines: Sequence[str]) -> str:
-    """Lines stripped, a closing ``*/`` and the empty lines left out."""
-    return "\n".join(kept for kept in (line.strip().removesuffix("*/").strip() for line in lines) if kept)
+    return clean(found.group(2).split("\n")) if found else ""
 
 
 def doc_window(row: int, segment: Segment, doc: str) -> Window:

@@ -1,0 +1,55 @@
+"""The comment block that documents a definition: the comment lines right above it, in any language.
+
+In most languages a function's documentation is the comment above it (Go's ``// Name does ...``,
+JSDoc's ``/** ... */``, Rust's ``///``, Java's Javadoc, a Python ``#`` block), and segmentation puts
+those lines outside the definition's segment, in the gap between definitions. A modality that reads
+what a definition says of itself asks here which lines those are: the semantic modality embeds them
+as the definition's documentation window; the text modality counts their words as the definition's
+(so a question in the comment's words finds the function, not the comment alone).
+
+Said once, on the plugin side of the boundary, so that both read the same lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+__all__ = ["clean", "comment_above"]
+
+#: Languages whose comments start with ``#`` (elsewhere ``#`` opens an attribute or a directive).
+_HASH_COMMENTS = frozenset({"python", "ruby", "shell", "bash", "perl", "r", "elixir", "yaml", "toml", "makefile"})
+#: Line comments and block-comment lines of the C family (Go, JavaScript, Java, Rust, C#...).
+_SLASH_COMMENT = re.compile(r"^\s*(?://[/!]?|/\*\*?|\*/?)")
+_HASH_COMMENT = re.compile(r"^\s*#(?![!\[])")
+_SQL_COMMENT = re.compile(r"^\s*--")
+#: What may stand between a doc comment and its definition: decorators, annotations, attributes.
+_BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
+
+
+def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[int, list[str]]:
+    """The first line and the lines, markers removed, of the comment block right above line ``start``.
+
+    ``lines``: the file's lines by 1-based number (those known; a missing line ends the block).
+    Decorators, annotations and attributes may stand between the block and ``start``; a blank line
+    may not. No block: ``(n, [])`` where ``n`` is the line after the last line looked at.
+    """
+    if language in _HASH_COMMENTS:
+        comment = _HASH_COMMENT
+    elif language in ("sql", "lua", "haskell"):
+        comment = _SQL_COMMENT
+    else:
+        comment = _SLASH_COMMENT
+    n = start - 1
+    while n in lines and _BETWEEN.match(lines[n]) and not comment.match(lines[n]):
+        n -= 1
+    found: list[str] = []
+    while n in lines and comment.match(lines[n]):
+        found.append(comment.sub("", lines[n], count=1))
+        n -= 1
+    return n + 1, found[::-1]
+
+
+def clean(lines: Sequence[str]) -> str:
+    """Lines stripped, a closing ``*/`` and the empty lines left out."""
+    return "\n".join(kept for kept in (line.strip().removesuffix("*/").strip() for line in lines) if kept)

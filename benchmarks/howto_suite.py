@@ -2,9 +2,11 @@
 
     python benchmarks/howto_suite.py CORPUS:NAME [CORPUS:NAME ...] --out-dir benchmarks/suites [--per-repo 80]
 
-For every documented function, method and class of each Python corpus (``CORPUS`` indexed under the
+For every documented function, method and class of each corpus (``CORPUS`` indexed under the
 repository name ``NAME``; tests, docs, examples and benchmarks are skipped as *answers* but stay in
-the corpus as distractors), the docstring's first sentence is turned into a question mechanically:
+the corpus as distractors), the first sentence of its documentation (a Python docstring; in
+JavaScript, TypeScript, Go, Java or Rust the doc comment above it, JSDoc tags left out) is turned
+into a question mechanically:
 
 - the definition's own name (and its ``snake``/``Camel`` words joined) is removed, and so is every
   other identifier-like token (``foo_bar``, ``FooBar``, anything in backticks), so no question names
@@ -243,6 +245,11 @@ _NOUN_SHAPES = (
     "{pkg}: how does the {noun} work",
 )
 
+#: Files of languages whose definitions are documented by the comment above them.
+_COMMENTED_SUFFIXES = frozenset({".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".java", ".rs", ".cs", ".kt"})
+#: Bundled or minified JavaScript: a second copy of the sources, never the answer.
+_BUNDLED = re.compile(r"(?:^|/)(?:dist|build|umd|esm5?|cjs|bundles?)/|\.min\.js$|\.d\.ts$")
+
 _IDENT = re.compile(r"^(?:[A-Za-z]+_[A-Za-z0-9_]*|_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|\w+\(\)?\)?|\w*\.\w+.*)$")
 _RST = re.compile(r":(?:\w+:)?\w+:`[^`]*`|``[^`]*``|`[^`]*`")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
@@ -262,7 +269,13 @@ class Definition:
 
 
 def definitions(root: Path, repo: str) -> Iterator[Definition]:
-    """Every documented function, method and class under ``root`` outside tests, docs and examples."""
+    """Every documented function, method and class under ``root`` outside tests, docs and examples:
+    Python's by their docstrings, other languages' by the doc comment above them."""
+    yield from _python_definitions(root, repo)
+    yield from _commented_definitions(root, repo)
+
+
+def _python_definitions(root: Path, repo: str) -> Iterator[Definition]:
     for file in sorted(root.rglob("*.py")):
         rel = file.relative_to(root).as_posix()
         if _NOT_ANSWERS.search(rel):
@@ -280,6 +293,35 @@ def definitions(root: Path, repo: str) -> Iterator[Definition]:
             first = _SENTENCE.split(" ".join(doc.split("\n\n")[0].split()))[0].strip()
             kind = "class" if isinstance(node, ast.ClassDef) else "function"
             yield Definition(repo, rel, node.name, node.lineno, node.end_lineno or node.lineno, kind, first)
+
+
+def _commented_definitions(root: Path, repo: str) -> Iterator[Definition]:
+    """Functions, methods and classes of the C family (JavaScript, TypeScript, Go, Java, Rust...) with
+    a doc comment (``doc_comments.comment_above``: JSDoc, ``//`` blocks), found by the structural
+    extractor fourfold segments with; a ``@tag`` line ends the comment's prose. Minified and bundled
+    files (``dist/``, ``*.min.js``) are skipped as answers."""
+    from fourfold.index.ingest.languages import detect_language
+    from fourfold.index.ingest.segment import current_extractor, extract_definitions, split_lines
+    from fourfold.plugins.doc_comments import clean, comment_above
+
+    extractor = current_extractor()
+    for file in sorted(p for p in root.rglob("*") if p.suffix in _COMMENTED_SUFFIXES and p.is_file()):
+        rel = file.relative_to(root).as_posix()
+        if _NOT_ANSWERS.search(rel) or _BUNDLED.search(rel):
+            continue
+        source = file.read_bytes()
+        language = detect_language(rel, source[:512])
+        lines = dict(enumerate(split_lines(source.decode("utf-8", "replace")), start=1))
+        for d in extract_definitions(source, language, extractor).definitions:
+            if d.kind not in ("function", "method", "class"):
+                continue
+            _, above = comment_above(lines, d.start_line, language)
+            prose = clean(above).split("\n@")[0]
+            if prose.startswith("@"):
+                continue
+            first = _SENTENCE.split(" ".join(prose.split()))[0].strip() if prose else ""
+            if first:
+                yield Definition(repo, rel, d.name, d.start_line, d.end_line, d.kind, first)
 
 
 def _name_words(name: str) -> set[str]:
@@ -334,7 +376,7 @@ def is_heldout(query_id: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("corpora", nargs="+", help="CORPUS_DIR:REPO_NAME, a Python source tree and its indexed name")
+    ap.add_argument("corpora", nargs="+", help="CORPUS_DIR:REPO_NAME, a source tree and its indexed name")
     ap.add_argument("--out-dir", type=Path, required=True)
     ap.add_argument("--per-repo", type=int, default=80, help="questions per corpus (picked by a hash, stable)")
     args = ap.parse_args(argv)

@@ -1012,13 +1012,20 @@ def _previous_reader(store: IndexStore, previous: str | None) -> GenerationReade
 def _carry_key(
     settings: Mapping[str, str], shardings: Mapping[str, str], max_file_bytes: int, centrality: bool, segmenter: str
 ) -> str:
-    """What a shard's content depends on besides its repository's files: carried only when equal."""
+    """What a shard's content depends on besides its repository's files: carried only when equal.
+
+    fourfold's version, every loaded plugin's version, each modality's ``build_version`` (see
+    :class:`~fourfold.plugins.modality.Modality`), the segmenter, the build settings."""
     try:
         version = importlib.metadata.version("fourfold")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
+    registry = get_registry()
     state = {
         "version": version,
+        "plugins": sorted(registry.plugin_versions().items()),
+        # a modality's own build_version: a plugin that changes what its shards hold says so there
+        "builds": sorted((name, str(getattr(m, "build_version", ""))) for name, m in registry.modalities.items()),
         "segmenter": segmenter,
         "segments_format": SEGMENTS_FORMAT,  # an older generation's segment databases are rewritten, not linked
         "settings": sorted(settings.items()),

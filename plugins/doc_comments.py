@@ -25,14 +25,20 @@ _HASH_COMMENT = re.compile(r"^\s*#(?![!\[])")
 _SQL_COMMENT = re.compile(r"^\s*--")
 #: What may stand between a doc comment and its definition: decorators, annotations, attributes.
 _BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
+#: Blank lines a closed block comment (``/** ... */``) may leave above its definition, as JSDoc in
+#: express or commander does for most functions; a line comment (``//``, ``#``) must touch it.
+_BLANKS = 2
 
 
 def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[int, list[str]]:
     """The first line and the lines, markers removed, of the comment block right above line ``start``.
 
-    ``lines``: the file's lines by 1-based number (those known; a missing line ends the block).
-    Decorators, annotations and attributes may stand between the block and ``start``; a blank line
-    may not. No block: ``(n, [])`` where ``n`` is the line after the last line looked at.
+    ``lines``: the file's lines by 1-based number (a line not given is read as blank: a file put
+    back together from its segments lacks the blank lines between them).
+    Decorators, annotations and attributes may stand between the block and ``start``; blank lines
+    only below a closed block comment (``*/``, at most ``_BLANKS``): a blank line ends a run of line
+    comments, which above code is as often a section's heading as documentation.
+    No block: ``(n, [])`` where ``n`` is the line after the last line looked at.
     """
     if language in _HASH_COMMENTS:
         comment = _HASH_COMMENT
@@ -43,6 +49,12 @@ def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[
     n = start - 1
     while n in lines and _BETWEEN.match(lines[n]) and not comment.match(lines[n]):
         n -= 1
+    if comment is _SLASH_COMMENT:  # a closed block comment may stand a blank line or two above (JSDoc)
+        m = n
+        while n - m < _BLANKS and m >= 1 and not lines.get(m, "").strip():
+            m -= 1  # a line not given is blank: segments leave blank lines out
+        if m < n and m in lines and lines[m].rstrip().endswith("*/") and comment.match(lines[m]):
+            n = m
     found: list[str] = []
     while n in lines and comment.match(lines[n]):
         found.append(comment.sub("", lines[n], count=1))

@@ -117,7 +117,9 @@ class Modality(Protocol):
     then it gets its repository's segments and reads others through the context
     (``segments_of``), and on an update only its partitions that method names (besides the
     changed repositories') are rebuilt; the others carry over. The build setting
-    ``<name>.sharding=global`` builds any modality as one shard. A modality that cannot answer a
+    ``<name>.sharding=global`` builds any modality as one shard. A modality may have a
+    ``build_version`` (a string): change it when the same segments must now give other shards, so
+    that an index built before is rebuilt rather than carried over unchanged. A modality that cannot answer a
     query (no model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
     """
 

@@ -109,6 +109,18 @@ def test_other_settings_rebuild_everything(store: IndexStore) -> None:
     assert summary.carried_shards == 0 and summary.changed_repos == ["alpha", "beta"]
 
 
+def test_a_modality_whose_build_changed_rebuilds_everything(store: IndexStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modality's ``build_version`` is part of the carry key: shards built by the older code of a
+    plugin (text before a definition owned its doc comment) are rebuilt, not carried."""
+    text = get_registry().modality("text")
+    monkeypatch.setattr(text, "build_version", str(getattr(text, "build_version", "")) + "-next", raising=False)
+    summary = build_generation(store, [], modalities=MODALITIES)
+    assert summary.carried_shards == 0 and summary.changed_repos == ["alpha", "beta"]
+    monkeypatch.undo()
+    assert build_generation(store, [], modalities=MODALITIES).carried_shards == 0  # and back again
+    assert build_generation(store, [], modalities=MODALITIES).carried_shards == 6
+
+
 def test_remove_publishes_a_generation_without_it_and_gc_keeps_two(store: IndexStore) -> None:
     with pytest.raises(UnknownRepository, match="registered: alpha, beta"):
         store.unregister_repo("nope")

@@ -48,3 +48,21 @@ def test_the_questions_of_a_release_name_the_project_and_no_version(tmp_path: Pa
     queries = [r["query"] for r in rows]
     assert any(" tool" in q or q.startswith("tool") for q in queries), queries  # some shapes name the project
     assert not any("2.3.1" in q or "task" in q for q in queries), queries  # never its version, nor the name
+
+
+def test_javascript_and_go_definitions_are_read_by_the_doc_comment_above_them(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "dist").mkdir()
+    js = (
+        b"/**\n * Check if the request is fresh: the entity tag still matches.\n *\n * @return {Boolean}\n */\n\n"
+        b"function isFresh(req) {\n  return true;\n}\n\n// Section heading\n\nfunction bare() {}\n"
+    )
+    (tmp_path / "lib" / "request.js").write_bytes(js)
+    (tmp_path / "dist" / "bundle.js").write_bytes(js)  # a bundled copy is never an answer
+    go = b"package pool\n\n// Drain waits for every borrowed connection.\nfunc Drain() {}\n"
+    (tmp_path / "pool.go").write_bytes(go)
+    found = {(d.path, d.name, d.line, d.sentence) for d in howto_suite.definitions(tmp_path, "web")}
+    assert found == {
+        ("lib/request.js", "isFresh", 7, "Check if the request is fresh: the entity tag still matches."),
+        ("pool.go", "Drain", 4, "Drain waits for every borrowed connection."),
+    }

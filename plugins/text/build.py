@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 from array import array
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -55,6 +55,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.plugins import codec
+from fourfold.plugins.doc_comments import comment_above
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold, trigram_positions
 from fourfold.plugins.text.storage import write_arrays, write_packed_strings, write_postings, write_sparse_bytes
@@ -67,6 +68,7 @@ __all__ = [
     "LOWER_CASE",
     "SYMBOL_BOOST",
     "build_shard",
+    "documented_owners",
     "file_lines",
     "line_owners",
     "split_blocks",
@@ -116,6 +118,54 @@ def line_owners(starts: npt.NDArray[np.int32], ends: npt.NDArray[np.int32], n_li
     for j in order.tolist():
         owner[starts[j] - 1 : ends[j]] = j
     return owner
+
+
+def documented_owners(segs: list[Segment], lines: list[str], owner: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """``owner`` with each definition's doc comment (``doc_comments.comment_above``) given to it.
+
+    The comment above a function lies in the gap between definitions, so its words would be
+    counted for a window of comment lines: "how does the client pick a proxy" found the comment
+    that says so, and the answer pointed at it instead of at the function. Only lines that a gap
+    window or an enclosing definition owns move (a method's comment inside its class's body); the
+    lines still belong to their window for literal and regular-expression matches.
+    """
+    out = owner
+    numbered = _Numbered(lines)
+    for j, s in enumerate(segs):
+        if not s.symbol:
+            continue
+        first, above = comment_above(numbered, s.start_line, s.language)
+        for at in range(first - 1, first - 1 + len(above)):
+            o = int(out[at])
+            held = segs[o] if o >= 0 else None
+            if held is None or not held.symbol or (held.start_line <= s.start_line and s.end_line <= held.end_line):
+                if out is owner:
+                    out = owner.copy()
+                out[at] = j
+    return out
+
+
+class _Numbered(Mapping[int, str]):
+    """A file's lines by 1-based number, without copying them into a dict."""
+
+    __slots__ = ("_lines",)
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+
+    def __getitem__(self, n: int) -> str:
+        if not 1 <= n <= len(self._lines):
+            raise KeyError(n)
+        return self._lines[n - 1]
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and 1 <= n <= len(self._lines)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(1, len(self._lines) + 1))
+
+    def __len__(self) -> int:
+        return len(self._lines)
 
 
 @dataclass(slots=True)
@@ -193,15 +243,16 @@ class _ShardTables:
         """Add a file's segments and their BM25 terms.
 
         A segment's terms are those of the lines it owns (where it is the innermost segment), so a
-        line counts once, for its most specific segment; its length is their count. Its symbol's
-        parts are boosted on top (not counted in the length).
+        line counts once, for its most specific segment; its length is their count. A definition
+        also owns its doc comment (:func:`documented_owners`). Its symbol's parts are boosted on top
+        (not counted in the length).
         """
         starts = np.array([s.start_line for s in segs], dtype=np.int32)
         ends = np.array([s.end_line for s in segs], dtype=np.int32)
         owner = line_owners(starts, ends, len(lines))
         self.uncovered += int(np.count_nonzero(owner < 0))
         owned: dict[int, list[str]] = defaultdict(list)
-        for line, o in zip(lines, owner.tolist(), strict=True):
+        for line, o in zip(lines, documented_owners(segs, lines, owner).tolist(), strict=True):
             owned[o].append(line)
         base = len(self.seg_start)
         for j, s in enumerate(segs):

@@ -24,6 +24,7 @@ class TextModality:
     name = "text"
     sharding = "repo"
     masks_paths = True  # honours MASK_OPTION: a revision's shard may be a delta over its base's
+    build_version = "2"  # 2: a definition's doc comment counts as its words for BM25 (build.documented_owners)
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         return build_shard(segments, shard_dir)

@@ -13,7 +13,9 @@ left out. ``evidenced`` says whether the answer's own lists already show the nam
 definition structural matched by name or qualified suffix, any graph hit (the graph answers only for
 a name it resolved), a hit that is the name — so the check costs nothing on a good answer. Otherwise
 the engine asks the text modality for the name's last part as a whole word, and where no file
-searched holds it the answer is ``no_confident_match`` with :func:`note`.
+searched holds it the answer is ``no_confident_match`` with :func:`note`. A references or impact
+question that names nothing at all ("who calls", "what breaks if I change it") is one too, with
+``UNNAMED_NOTE`` (:func:`names_nothing`): its hits share the question's filler words.
 """
 
 from __future__ import annotations
@@ -29,13 +31,118 @@ from fourfold.index.ingest.languages import detect_language
 from fourfold.plugins.types import Hit
 from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code
 
-__all__ = ["INTENTS", "Subject", "evidenced", "note", "subject"]
+__all__ = ["INTENTS", "RELATION_INTENTS", "UNNAMED_NOTE", "Subject", "evidenced", "names_nothing", "note", "subject"]
 
 #: The intents whose questions name code that must exist to be answered.
 INTENTS = frozenset({"find_definition", "find_references", "impact_analysis"})
 #: A name as a question writes it: identifiers joined by qualifiers (``Session.send``, ``ns::f``).
 _NAME = re.compile(rf"[A-Za-z_$][\w$]*(?:(?:{QUALIFIER_SEPARATORS})[A-Za-z_$][\w$]*)*")
 _LAST_PART = re.compile(QUALIFIER_SEPARATORS)
+#: The intents whose questions ask for a relation to code they must name ("who calls", "what breaks").
+RELATION_INTENTS = frozenset({"find_references", "impact_analysis"})
+#: Words of a relation question that name nothing: the relation itself, pronouns, fillers.
+_EMPTY_WORDS = frozenset(
+    {
+        "a",
+        "all",
+        "an",
+        "and",
+        "any",
+        "are",
+        "be",
+        "blast",
+        "break",
+        "breaks",
+        "broke",
+        "call",
+        "called",
+        "caller",
+        "callers",
+        "calls",
+        "can",
+        "change",
+        "changed",
+        "changes",
+        "changing",
+        "code",
+        "depend",
+        "dependents",
+        "depending",
+        "depends",
+        "did",
+        "do",
+        "does",
+        "effect",
+        "every",
+        "everything",
+        "file",
+        "files",
+        "find",
+        "for",
+        "from",
+        "function",
+        "give",
+        "here",
+        "i",
+        "if",
+        "impact",
+        "import",
+        "imported",
+        "imports",
+        "in",
+        "invoke",
+        "invokes",
+        "is",
+        "it",
+        "its",
+        "list",
+        "me",
+        "method",
+        "modify",
+        "my",
+        "of",
+        "on",
+        "one",
+        "please",
+        "radius",
+        "referenced",
+        "references",
+        "referencing",
+        "ripple",
+        "show",
+        "site",
+        "sites",
+        "something",
+        "tell",
+        "that",
+        "the",
+        "them",
+        "these",
+        "thing",
+        "this",
+        "those",
+        "to",
+        "usage",
+        "usages",
+        "use",
+        "used",
+        "uses",
+        "we",
+        "what",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "would",
+        "you",
+    }
+)
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+
+UNNAMED_NOTE = (
+    "the question asks for a relation but names no code: say which, e.g. 'who calls parseConfig' or "
+    "'what breaks if I change Session.send'; the hits below only share its words"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +176,12 @@ def evidenced(s: Subject, ranked: Mapping[str, Sequence[Hit]], hits: Sequence[Fu
     if any(h.score >= DEFINITION_SCORE for h in ranked.get("structural", ())) or ranked.get("graph"):
         return True
     return any(f.hit.symbol and _LAST_PART.split(f.hit.symbol)[-1].lower() == word for f in hits)
+
+
+def names_nothing(query: str) -> bool:
+    """Whether ``query`` ("who calls", "what breaks if I change this?") holds no word but the relation's
+    own and fillers: no name, no word a name could be."""
+    return not any(w.lower() not in _EMPTY_WORDS for w in _WORD.findall(query))
 
 
 def note(s: Subject) -> str:

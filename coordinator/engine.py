@@ -730,7 +730,7 @@ class Engine:
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         hits = fused[offset : offset + p.k] if listing else fused[: p.k]
         confidences, refused = self._judge(hits, rerank_scores, rerank_status, collected.notes)
-        if hits and not listing and not collected.missing:  # also where semantic refused: this says why
+        if not listing and not collected.missing:  # also where semantic refused, or nothing came back: this says why
             missing = await self._absent_subject(p, plan, ranked, hits, visible, deadline)
             if missing:
                 refused = True
@@ -809,7 +809,8 @@ class Engine:
         deadline: float,
     ) -> str:
         """The note of a definition, references or impact answer whose question names code that no file
-        searched holds (``absent``), "" otherwise. The answer's own lists are the evidence first;
+        searched holds, or of a references or impact question that names nothing (``absent``), "" otherwise.
+        The answer's own lists are the evidence first;
         only when they show nothing of the name is text asked for it as a whole word, in the time left,
         with the caller's scope."""
         if plan.intent not in absent.INTENTS or "text" not in self.plugins.modalities:
@@ -817,7 +818,11 @@ class Engine:
         if p.modalities or p.options.get(identifier.IDENTIFIER_OPTION) == identifier.INNER:
             return ""
         asked = absent.subject(p.query)
-        if asked is None or absent.evidenced(asked, ranked, hits):
+        if asked is None:
+            return (
+                absent.UNNAMED_NOTE if plan.intent in absent.RELATION_INTENTS and absent.names_nothing(p.query) else ""
+            )
+        if absent.evidenced(asked, ranked, hits):
             return ""
         left_ms = int((deadline - time.monotonic()) * 1000)
         if left_ms <= 0:

@@ -10,7 +10,7 @@ import pytest
 from inprocess import search_once
 
 from fourfold.api import Answer, FusedHit, ModalityRank, SearchParams
-from fourfold.coordinator.absent import Subject, evidenced, note, subject
+from fourfold.coordinator.absent import UNNAMED_NOTE, Subject, evidenced, names_nothing, note, subject
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.mcp_server import format_answer
@@ -37,6 +37,22 @@ REPOS = ("alpha", "beta", "gamma")
 def test_the_name_a_question_asks_about(query: str, name: str | None, word: str | None) -> None:
     asked = subject(query)
     assert (asked.name, asked.word) == (name, word) if asked else (name, word) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("query", "empty"),
+    [
+        ("who calls", True),
+        ("who calls this function?", True),
+        ("what breaks if I change it", True),
+        ("Callers of", True),
+        ("who calls retry", False),  # a word a name could be
+        ("who uses the config loader", False),
+        ("who imports requests", False),
+    ],
+)
+def test_a_relation_question_that_names_nothing(query: str, empty: bool) -> None:
+    assert names_nothing(query) is empty
 
 
 def _fused(symbol: str, score: float = 1.0) -> FusedHit:
@@ -93,6 +109,13 @@ def test_a_name_no_file_holds_is_no_confident_match(home: Path, query: str) -> N
     a = search(home, query)
     assert a.hits, "the neighbours are still listed"
     assert a.no_confident_match and said_absent(a), a.notes
+
+
+@pytest.mark.parametrize("query", ["who calls", "what breaks if I change this function?"])
+def test_a_relation_question_naming_nothing_is_no_confident_match(home: Path, query: str) -> None:
+    a = search(home, query)
+    assert a.intent in ("find_references", "impact_analysis")
+    assert a.no_confident_match and UNNAMED_NOTE in a.notes, a.notes
 
 
 def test_a_name_that_exists_is_answered_as_before(home: Path) -> None:

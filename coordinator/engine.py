@@ -25,7 +25,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, IndexSummary, SearchParams
-from fourfold.coordinator import absent, code_first, echo, file_subject, identifier, localize, metrics, refusal, rerank
+from fourfold.coordinator import (
+    absent,
+    code_first,
+    echo,
+    file_subject,
+    identifier,
+    localize,
+    mentions,
+    metrics,
+    refusal,
+    rerank,
+)
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
@@ -722,6 +733,12 @@ class Engine:
             left_ms = int((deadline - time.monotonic()) * 1000)
             profile = select_profiles(p.options.get("profile", ""), self.profiles).get(plan.intent, {})
             floor = {m: profile.get(m) or 0.05 for m in self.plugins.modalities}
+            named = mentions.asked(p, plan) if left_ms > 0 else None
+            if named is not None:  # a references or impact question naming code: where text finds it written
+                mentioned = await mentions.answer(self, p, plan, named, visible, left_ms)
+                if mentioned is not None:
+                    return mentioned
+                left_ms = int((deadline - time.monotonic()) * 1000)
             if left_ms > 0:
                 fused_answer = await self.search(replace(p, weights=floor, deadline_ms=left_ms), visible)
                 note = f"direct path ({', '.join(weights)}) found nothing: answered by fusion"

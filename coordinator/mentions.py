@@ -1,0 +1,102 @@
+"""Where the graph finds no callers of a name it was asked about: the places that write the name.
+
+"who calls sendFile" in express: the graph resolves calls it can type (a module's function, a
+class's method called on its class), and ``this.sendFile(...)``, a method of an object built at run
+time, is none of them. Its direct path then found nothing, and the fused answer was whatever shared
+the question's words: express's lower-case ``sendfile`` helper first, rxjs's ``isFile`` and ``send``
+after. A user of grep or of a search-based code navigator expects the lines that write the name.
+
+So a references or impact question whose direct path (the graph) found nothing, and which names
+code (``absent.subject``), asks text for the name as a whole word, case-sensitive, every segment: the
+answer is those segments, the ones inside a definition (the callers) before module-level lines and
+comments, the name's own definitions left out, with the note that says what they are. Where text
+finds nothing but the definitions, the search is fused as before (and ``absent`` says when no file
+holds the name at all).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from fourfold.api import Answer, FusedHit, SearchParams
+from fourfold.coordinator.absent import Subject, subject
+from fourfold.coordinator.identifier import word_lookup
+from fourfold.coordinator.notes import tidy_notes
+from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS
+
+if TYPE_CHECKING:
+    from fourfold.coordinator.engine import Engine, Plan
+
+__all__ = ["INTENTS", "STRATEGY", "answer", "asked", "note", "uses"]
+
+#: The intents whose direct path (the graph) falls back to the name's mentions.
+INTENTS = frozenset({"find_references", "impact_analysis"})
+#: The answer's ``fusion_strategy``.
+STRATEGY = "mentions"
+_LAST_PART = re.compile(QUALIFIER_SEPARATORS)
+
+
+def asked(p: SearchParams, plan: Plan) -> Subject | None:
+    """The name whose mentions may answer ``p`` (its direct path found nothing), None when they may not:
+    another intent, a caller's own modalities or weights, or no name with the shape of code."""
+    if plan.intent not in INTENTS or p.modalities or p.weights:
+        return None
+    return subject(p.query)
+
+
+def uses(hits: Sequence[FusedHit], s: Subject) -> list[FusedHit]:
+    """``hits`` without the name's own definitions, those inside another definition first (stable)."""
+
+    def own(f: FusedHit) -> bool:
+        return bool(f.hit.symbol) and _LAST_PART.split(f.hit.symbol or "")[-1] == s.word
+
+    kept = [f for f in hits if not own(f)]
+    return sorted(kept, key=lambda f: not f.hit.symbol)
+
+
+def note(s: Subject, n: int) -> str:
+    return (
+        f"the graph found no callers of {s.name!r} (it follows the calls it can resolve): these are the "
+        f"{n} place(s) that write {s.word!r} as a whole word (text, case-sensitive), definitions that "
+        "use it first; some may be comments, strings or another thing of that name"
+    )
+
+
+async def answer(
+    engine: Engine, p: SearchParams, plan: Plan, s: Subject, visible: frozenset[str] | None, left_ms: int
+) -> Answer | None:
+    """The answer of the name's mentions, None when text finds none but its definitions."""
+    t0 = time.perf_counter()
+    depth = min(max(3 * p.k, 30), 300)
+    lookup = word_lookup(p, s.word, depth)
+    lookup = replace(lookup, deadline_ms=left_ms, case_sensitive=True, options={**lookup.options, "segments": "all"})
+    found = await engine.search(lookup, visible)
+    kept = uses(found.hits, s)
+    if not kept:
+        return None
+    hits = tuple(replace(f, score=1.0 / (1 + rank)) for rank, f in enumerate(kept[: p.k]))
+    notes = [note(s, len(kept))]
+    if p.options.get("explain"):  # the lookup's own account (the pattern, files verified) only when asked
+        notes = [plan.describe(), *notes, *found.notes]
+    return replace(
+        found,
+        intent=plan.intent,
+        confidence=plan.confidence,
+        fusion_strategy=STRATEGY,
+        hits=hits,
+        total_candidates=len(kept),
+        notes=tidy_notes(notes, p.query),
+        confidences=(),
+        timings={**found.timings, "mentions": (time.perf_counter() - t0) * 1000},
+        weights={"text": 1.0},
+        # a ranked answer, not a listing: no match counts or cursor
+        total_matches=0,
+        total_files=0,
+        total_exact=False,
+        complete=False,
+        cursor="",
+    )

@@ -185,6 +185,59 @@ def test_javascript_require_destructuring_and_inheritance(shard: GraphShard) -> 
     assert "app.js:main" in by_symbol(ask(shard, "who calls Store.get"))  # ``store.get`` by member name
 
 
+ESM_ERROR = b"""function AxiosError(message) {
+  this.message = message;
+}
+
+function toJSON(err) {
+  return {message: err.message};
+}
+
+export { toJSON as serialize };
+export default AxiosError;
+"""
+
+ESM_CALLERS = b"""import AxiosError from './core/AxiosError.js';
+import { serialize } from './core/AxiosError.js';
+import dispatchRequest from './dispatch.js';
+
+function request(config) {
+  if (!config) {
+    throw new AxiosError('config is required');
+  }
+  return dispatchRequest.call(this, config);
+}
+
+function report(err) {
+  return serialize(err);
+}
+"""
+
+ESM_DISPATCH = b"""export default function dispatchRequest(config) {
+  return config;
+}
+"""
+
+
+def test_javascript_default_exports_resolve_to_the_definition_they_name(tmp_path: Path) -> None:
+    """``export default AxiosError`` (or ``export default function f``) and ``export { a as b }``: an
+    importer's name resolves to the function, not to the file; ``f.call(...)`` calls ``f``."""
+    segments = [
+        *segment_file("esm", "lib/core/AxiosError.js", "javascript", ESM_ERROR).segments,
+        *segment_file("esm", "lib/request.js", "javascript", ESM_CALLERS).segments,
+        *segment_file("esm", "lib/dispatch.js", "javascript", ESM_DISPATCH).segments,
+    ]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g1", shard="all", repos=()))
+    esm = modality.load(tmp_path)
+    assert by_symbol(ask(esm, "who uses AxiosError"))["lib/request.js:request"].match_lines == (7,)
+    assert by_symbol(ask(esm, "who calls toJSON"))["lib/request.js:report"].match_lines == (13,)
+    assert by_symbol(ask(esm, "who calls dispatchRequest"))["lib/request.js:request"].match_lines == (9,)
+    facts = parse_file(ESM_ERROR, "javascript")
+    exported = {(i.module, i.name, i.alias) for i in facts.imports}
+    assert exported == {("", "AxiosError", "default"), ("", "toJSON", "serialize")}
+
+
 def test_go_imports_by_module_path_and_receiver_methods(shard: GraphShard) -> None:
     hits = by_symbol(ask(shard, "who calls Format"))
     assert hits["util/util.go:Print"].match_lines == (13,)

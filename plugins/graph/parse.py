@@ -31,6 +31,7 @@ from fourfold.plugins.graph.facts_cache import FactsCache
 from fourfold.plugins.per_thread import PerThread
 
 __all__ = [
+    "SELF_MODULE",
     "UNKNOWN",
     "Base",
     "FileFacts",
@@ -46,6 +47,12 @@ _NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 #: The chain element for a receiver that is not a plain name (a call result, a subscript...).
 UNKNOWN = "?"
+
+
+#: An ``Import``'s module for a name the file exports under another of its own (``export default
+#: AxiosError``: ``Import(line, SELF_MODULE, "AxiosError", "default")``), so that an importer's
+#: ``import AxiosError from './AxiosError.js'`` resolves to the function, not to the file.
+SELF_MODULE = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -550,6 +557,8 @@ class _JavaScript:
             if kind == "export_statement" and node.child_by_field_name("source") is not None:
                 self._reexport(node)
                 continue
+            if kind == "export_statement":
+                self._local_export(node)
             if kind == "variable_declarator":
                 self._require(node)
             elif kind in ("class_declaration", "class", "abstract_class_declaration"):
@@ -632,6 +641,27 @@ class _JavaScript:
             name = _text(spec.child_by_field_name("name"))
             alias = _text(spec.child_by_field_name("alias")) or name
             self.imports.append(Import(_line(spec), module, name, alias))
+
+    def _local_export(self, node: Node) -> None:
+        """``export default X``, ``export default function X``, ``export { x as y }``: a name of this
+        file exported under another, bound as an import from the file itself (``SELF_MODULE``)."""
+        if any(c.type == "default" for c in node.children):
+            target = node.child_by_field_name("value")
+            if target is None:
+                declared = node.child_by_field_name("declaration")
+                target = declared.child_by_field_name("name") if declared is not None else None
+            if target is not None and target.type == "identifier":
+                self.imports.append(Import(_line(node), SELF_MODULE, _text(target), "default"))
+            return
+        for clause in node.children:
+            if clause.type != "export_clause":
+                continue
+            for spec in clause.children:
+                if spec.type == "export_specifier":
+                    name = _text(spec.child_by_field_name("name"))
+                    alias = _text(spec.child_by_field_name("alias"))
+                    if alias and alias != name:
+                        self.imports.append(Import(_line(spec), SELF_MODULE, name, alias))
 
     def _require(self, node: Node) -> None:
         value = node.child_by_field_name("value")

@@ -127,6 +127,7 @@ class GraphModality:
 
     name = "graph"
     sharding = "partitioned"
+    build_version = "2"  # 2: a JavaScript default export resolves to the definition it names (parse.SELF_MODULE)
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

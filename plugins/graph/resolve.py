@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
-from fourfold.plugins.graph.parse import UNKNOWN, FileFacts, Import, parse_file, supported
+from fourfold.plugins.graph.parse import SELF_MODULE, UNKNOWN, FileFacts, Import, parse_file, supported
 from fourfold.plugins.types import Segment
 
 __all__ = ["CLASS_KINDS", "EDGE_KINDS", "EdgeLines", "GraphData", "NodeRecord", "build_graph", "sorted_lines"]
@@ -37,6 +37,8 @@ CLASS_KINDS = frozenset(
 _SELF_NAMES = frozenset({"self", "cls", "this"})
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
+#: A JavaScript function's own methods that run it: ``f.call(...)``, ``f.apply(...)``, ``f.bind(...)``.
+_FUNCTION_CALLERS = frozenset({"call", "apply", "bind"})
 #: A member name with more candidate definitions than this resolves to nothing (``get``, ``run``).
 MAX_CANDIDATES = 48
 #: Weight of an edge found through a base class rather than the class itself.
@@ -359,7 +361,7 @@ class _Builder:
     def _imports(self, f: _File) -> None:
         for imp in f.facts.imports:
             src = f.owner[imp.line] if imp.line < len(f.owner) else -1
-            if src < 0:
+            if src < 0 or imp.module == SELF_MODULE:  # a local name exported under another: no import
                 continue
             module = self._resolve_module(f, imp.module)
             if module is None:
@@ -568,7 +570,7 @@ class _Builder:
         if cached is not None:
             return cached
         self._binding_cache[key] = []  # a cycle of re-exports resolves to nothing, not forever
-        module = self._resolve_module(f, imp.module)
+        module = f.node if imp.module == SELF_MODULE else self._resolve_module(f, imp.module)
         out: Targets = []
         if module is not None:
             if imp.name is None:
@@ -696,6 +698,8 @@ class _Builder:
             for target, weight in targets:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))
             if not following:
+                if f.language in _JS_FAMILY and name in _FUNCTION_CALLERS and name == last:
+                    return targets  # ``dispatchRequest.call(this, config)`` calls dispatchRequest
                 if all(self.nodes[t].kind == "module" for t, _ in targets):
                     for t, _ in targets:
                         self._missed(f, t, name)

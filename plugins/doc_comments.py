@@ -25,6 +25,15 @@ _HASH_COMMENT = re.compile(r"^\s*#(?![!\[])")
 _SQL_COMMENT = re.compile(r"^\s*--")
 #: What may stand between a doc comment and its definition: decorators, annotations, attributes.
 _BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
+#: A comment that speaks to a tool, not to a reader (``// eslint-disable-next-line``,
+#: ``/* tslint:disable:max-line-length */``, ``// @ts-ignore``, a Python noqa): never documentation; it
+#: may stand between a doc comment and its definition, as a decorator may.
+_DIRECTIVE_WORDS = (
+    r"(?:eslint|tslint|jshint|jscs|istanbul|c8|@ts-|prettier-ignore|noqa|type:\s*ignore"
+    r"|pylint:|mypy:|NOLINT|noinspection|#?region\b|#?endregion\b|jscpd:|sonar)"
+)
+_DIRECTIVE = re.compile(rf"^\s*(?://+|/\*+|#)\s*{_DIRECTIVE_WORDS}", re.IGNORECASE)
+_DIRECTIVE_TEXT = re.compile(rf"^{_DIRECTIVE_WORDS}", re.IGNORECASE)  # a line with its marker removed
 #: Blank lines a closed block comment (``/** ... */``) may leave above its definition, as JSDoc in
 #: express or commander does for most functions; a line comment (``//``, ``#``) must touch it.
 _BLANKS = 2
@@ -35,7 +44,8 @@ def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[
 
     ``lines``: the file's lines by 1-based number (a line not given is read as blank: a file put
     back together from its segments lacks the blank lines between them).
-    Decorators, annotations and attributes may stand between the block and ``start``; blank lines
+    Decorators, annotations, attributes and tool directives (``// eslint-disable-next-line``) may stand
+    between the block and ``start``, and a block of directives alone is none; blank lines
     only below a closed block comment (``*/``, at most ``_BLANKS``): a blank line ends a run of line
     comments, which above code is as often a section's heading as documentation.
     No block: ``(n, [])`` where ``n`` is the line after the last line looked at.
@@ -47,7 +57,7 @@ def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[
     else:
         comment = _SLASH_COMMENT
     n = start - 1
-    while n in lines and _BETWEEN.match(lines[n]) and not comment.match(lines[n]):
+    while n in lines and (_DIRECTIVE.match(lines[n]) or (_BETWEEN.match(lines[n]) and not comment.match(lines[n]))):
         n -= 1
     if comment is _SLASH_COMMENT:  # a closed block comment may stand a blank line or two above (JSDoc)
         m = n
@@ -63,5 +73,6 @@ def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[
 
 
 def clean(lines: Sequence[str]) -> str:
-    """Lines stripped, a closing ``*/`` and the empty lines left out."""
-    return "\n".join(kept for kept in (line.strip().removesuffix("*/").strip() for line in lines) if kept)
+    """Lines stripped, a closing ``*/``, the empty lines and tool directives left out."""
+    stripped = (line.strip().removesuffix("*/").strip() for line in lines)
+    return "\n".join(kept for kept in stripped if kept and not _DIRECTIVE_TEXT.match(kept))

@@ -140,3 +140,21 @@ def test_semantic_reads_a_jsdoc_block_across_the_blank_line_segments_leave_out()
     # the window of the gap above isFresh is embedded without the comment that the function took
     trimmed = {s.start_line: s.content for s in read_docs(segs).trimmed.values()}
     assert all("entity tag" not in content for content in trimmed.values())
+
+
+def test_a_tool_directive_is_no_documentation_and_may_stand_between() -> None:
+    def doc(source: str, language: str = "typescript") -> list[str]:
+        lines = dict(enumerate(source.split("\n"), start=1))
+        return comment_above(lines, len(lines), language)[1]
+
+    # rxjs writes a lint directive above each overload: the question "how does the tslint disable
+    # max-line-length work" is not one its doc comments ask
+    assert doc("x;\n/* tslint:disable:max-line-length */\npipe(): T;") == []
+    assert doc("/** Runs it. */\n// eslint-disable-next-line no-unused-vars\nfunction f() {}") == [" Runs it. */"]
+    assert doc("/** Runs it. */\n\n// @ts-ignore\nfunction f() {}") == [" Runs it. */"]
+    assert doc("# Reads the file.\n# pylint: disable=invalid-name\ndef f(): pass", "python") == [" Reads the file."]
+    # a directive heading a block is left out of what the block says
+    block = comment_above(
+        dict(enumerate(["/* tslint:disable:max-line-length */", "/** Gives it back. */", "f();"], 1)), 3, "typescript"
+    )
+    assert clean(block[1]) == "Gives it back."

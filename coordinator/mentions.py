@@ -60,7 +60,7 @@ def uses(hits: Sequence[FusedHit], s: Subject) -> list[FusedHit]:
 
 def note(s: Subject, n: int) -> str:
     return (
-        f"the graph found no callers of {s.name!r} (it follows the calls it can resolve): these are the "
+        f"the graph found no uses of {s.name!r} (it follows the calls and imports it can resolve): these are the "
         f"{n} place(s) that write {s.word!r} as a whole word (text, case-sensitive), definitions that "
         "use it first; some may be comments, strings or another thing of that name"
     )

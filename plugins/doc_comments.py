@@ -28,12 +28,14 @@ _BETWEEN = re.compile(r"^\s*(?:@|#\[|\[[A-Za-z])")
 #: A comment that speaks to a tool, not to a reader (``// eslint-disable-next-line``,
 #: ``/* tslint:disable:max-line-length */``, ``// @ts-ignore``, a Python noqa): never documentation; it
 #: may stand between a doc comment and its definition, as a decorator may.
+#: Case-sensitive, as the tools write them: a doc line "ESLint rules are read here" is prose.
 _DIRECTIVE_WORDS = (
-    r"(?:eslint|tslint|jshint|jscs|istanbul|c8|@ts-|prettier-ignore|noqa|type:\s*ignore"
-    r"|pylint:|mypy:|NOLINT|noinspection|#?region\b|#?endregion\b|jscpd:|sonar)"
+    r"(?:eslint(?:-disable|-enable|-env)?\b|tslint:|jshint\b|jscs:|istanbul ignore|c8 ignore"
+    r"|@ts-(?:ignore|expect-error|nocheck|check)\b|prettier-ignore|noqa\b|type:\s*ignore|pylint:|mypy:"
+    r"|NOLINT|NOSONAR|noinspection\b|#(?:end)?region\b|jscpd:)"
 )
-_DIRECTIVE = re.compile(rf"^\s*(?://+|/\*+|#)\s*{_DIRECTIVE_WORDS}", re.IGNORECASE)
-_DIRECTIVE_TEXT = re.compile(rf"^{_DIRECTIVE_WORDS}", re.IGNORECASE)  # a line with its marker removed
+_DIRECTIVE = re.compile(rf"^\s*(?://+|/\*+|#)\s*{_DIRECTIVE_WORDS}")
+_DIRECTIVE_TEXT = re.compile(rf"^{_DIRECTIVE_WORDS}")  # a line with its marker removed
 #: Blank lines a closed block comment (``/** ... */``) may leave above its definition, as JSDoc in
 #: express or commander does for most functions; a line comment (``//``, ``#``) must touch it.
 _BLANKS = 2

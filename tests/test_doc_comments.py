@@ -158,3 +158,7 @@ def test_a_tool_directive_is_no_documentation_and_may_stand_between() -> None:
         dict(enumerate(["/* tslint:disable:max-line-length */", "/** Gives it back. */", "f();"], 1)), 3, "typescript"
     )
     assert clean(block[1]) == "Gives it back."
+    # prose that names a tool stays: the directives are matched as the tools write them
+    assert doc("/** ESLint rules are read here. */\nfunction load() {}", "javascript") == [
+        " ESLint rules are read here. */"
+    ]

@@ -77,7 +77,7 @@ def test_a_method_called_through_this_is_found_where_it_is_written(home: Path) -
     assert a.hits[0].hit.symbol == "download" and 22 in a.hits[0].hit.match_lines
     symbols = [f.hit.symbol for f in a.hits]
     assert "sendFile" not in symbols and "sendfile" not in symbols  # its own definition; another name
-    assert a.notes[0].startswith("the graph found no callers of 'sendFile'")
+    assert a.notes[0].startswith("the graph found no uses of 'sendFile'")
     assert (a.total_matches, a.complete, a.cursor) == (0, False, "")  # ranked, not a listing
     impact = search(home, "what breaks if I change res.sendFile")
     assert impact.fusion_strategy == STRATEGY and impact.hits[0].hit.symbol == "download"

@@ -95,6 +95,26 @@ def test_every_dedicated_language_has_a_fixture() -> None:
     assert covered == set(SUPPORTED_LANGUAGES)
 
 
+def test_a_variable_inside_a_callback_is_a_local_too() -> None:
+    """express's ``methods.forEach(function (method) { Route.prototype[method] = function () { var
+    handle = ... } })``: no definition encloses ``handle``, but a function does."""
+    source = b"""var methods = require('methods');
+
+methods.forEach(function (method) {
+  Route.prototype[method] = function () {
+    var handles = [];
+    for (var i = 0; i < handles.length; i++) {
+      var handle = handles[i];
+    }
+  };
+});
+
+const run = (items) => { const total = items.length; return total; };
+"""
+    found = {(d.name, d.kind) for d in extract(source, "javascript").definitions}
+    assert found == {("methods", "variable"), ("run", "function")}
+
+
 def test_locals_are_not_definitions() -> None:
     names = {d.name for d in extract((FIXTURES / "shapes.kt").read_bytes(), "kotlin").definitions}
     assert "local" not in names

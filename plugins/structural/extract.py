@@ -38,7 +38,7 @@ from fourfold.plugins.types import Definition, Extraction
 __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported", "parse"]
 
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"  # 3: a variable inside an anonymous function is a local
 
 #: Every kind the extractor emits.
 KINDS = (
@@ -94,6 +94,11 @@ _GENERICS = re.compile(r"<[^<>]*>")
 _QUALIFIER_SPLIT = re.compile(r"::|->|\.|\\")
 _VARIABLE_KINDS = frozenset({"variable", "constant", "field", "property"})
 _CALLABLE_KINDS = frozenset({"function", "method"})
+#: Syntax nodes of a function with no name a definition could have (a callback, an arrow, a Go
+#: closure): a variable declared inside one is a local, like one inside a named function.
+_ANONYMOUS_FUNCTIONS = frozenset(
+    {"function_expression", "function", "arrow_function", "generator_function", "func_literal", "lambda_expression"}
+)
 # Wrappers whose start line belongs to the definition they wrap (decorators).
 _DECORATOR_WRAPPERS = frozenset({"decorated_definition", "template_declaration"})
 # Preceding siblings that belong to the next definition (Rust attributes).
@@ -423,6 +428,19 @@ def _package_name(grammar: _Grammar, root: Node, source: bytes) -> str:
     return ""
 
 
+def _in_anonymous_function(item: _Item, owner: _Item | None) -> bool:
+    """Whether ``item`` is declared inside a function that is no definition, below ``owner`` (the
+    ``var handle`` of express's ``methods.forEach(function (method) { ... })``)."""
+    node = item.node.parent
+    while node is not None and (owner is None or node.start_byte >= owner.start_byte):
+        if node.type in _ANONYMOUS_FUNCTIONS:
+            return True
+        if owner is not None and node.start_byte == owner.start_byte and node.end_byte == owner.end_byte:
+            return False
+        node = node.parent
+    return False
+
+
 def _nest(items: list[_Item], package: str, source: bytes) -> tuple[Definition, ...]:
     """Find each item's enclosing definition, refine kinds, build qualified names."""
     out: list[Definition] = []
@@ -437,7 +455,7 @@ def _nest(items: list[_Item], package: str, source: bytes) -> tuple[Definition, 
             continue  # exports.send = function send () {}: one definition, not two
         if item.kind in _VARIABLE_KINDS:
             owner = enclosing
-            if owner is not None and owner.kind in _CALLABLE_KINDS:
+            if (owner is not None and owner.kind in _CALLABLE_KINDS) or _in_anonymous_function(item, owner):
                 continue  # a local variable
             if owner is not None and owner.kind in CLASS_LIKE_KINDS and item.kind == "variable":
                 item.kind = "field"

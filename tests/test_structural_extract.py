@@ -113,6 +113,15 @@ const run = (items) => { const total = items.length; return total; };
 """
     found = {(d.name, d.kind) for d in extract(source, "javascript").definitions}
     assert found == {("methods", "variable"), ("run", "function")}
+    # a library's wrapper called where it is written is the module's scope (lodash, UMD bundles)
+    wrapped = b"""(function () {
+  var VERSION = '4.17.21';
+  function chunk(array) { var size = 1; return size; }
+}.call(this));
+(() => { const limit = 200; })();
+"""
+    found = {(d.name, d.kind) for d in extract(wrapped, "javascript").definitions}
+    assert found == {("VERSION", "constant"), ("chunk", "function"), ("limit", "variable")}
 
 
 def test_locals_are_not_definitions() -> None:

@@ -430,14 +430,37 @@ def _package_name(grammar: _Grammar, root: Node, source: bytes) -> str:
 
 def _in_anonymous_function(item: _Item, owner: _Item | None) -> bool:
     """Whether ``item`` is declared inside a function that is no definition, below ``owner`` (the
-    ``var handle`` of express's ``methods.forEach(function (method) { ... })``)."""
+    ``var handle`` of express's ``methods.forEach(function (method) { ... })``). A function called
+    where it is written (``(function () { var VERSION = ... }).call(this)``, a library's wrapper) is
+    the module's scope, not a function's."""
     node = item.node.parent
     while node is not None and (owner is None or node.start_byte >= owner.start_byte):
-        if node.type in _ANONYMOUS_FUNCTIONS:
+        if node.type in _ANONYMOUS_FUNCTIONS and not _immediately_invoked(node):
             return True
         if owner is not None and node.start_byte == owner.start_byte and node.end_byte == owner.end_byte:
             return False
         node = node.parent
+    return False
+
+
+def _same(a: Node | None, b: Node) -> bool:
+    return a is not None and (a.start_byte, a.end_byte, a.type) == (b.start_byte, b.end_byte, b.type)
+
+
+def _immediately_invoked(function: Node) -> bool:
+    """``(function () {...})()``, ``(() => {...})()``, ``(function () {...}).call(this)``."""
+    node = function
+    while node.parent is not None and node.parent.type == "parenthesized_expression":
+        node = node.parent
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "call_expression":
+        return _same(parent.child_by_field_name("function"), node)
+    if parent.type == "member_expression" and _same(parent.child_by_field_name("object"), node):
+        prop = parent.child_by_field_name("property")
+        called = parent.parent is not None and parent.parent.type == "call_expression"
+        return called and prop is not None and prop.text in (b"call", b"apply")
     return False
 
 

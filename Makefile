@@ -33,8 +33,9 @@ system-tools:
 demo: install
 	$(BIN)/fourfold demo
 
+# --durations: the slowest tests, printed at the end, so a run that grows slower says where.
 test: install system-tools
-	$(BIN)/pytest -p no:cacheprovider
+	$(BIN)/pytest -p no:cacheprovider --durations=20
 
 test-fast: install
 	$(BIN)/pytest -p no:cacheprovider -m "not slow"

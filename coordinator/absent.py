@@ -31,7 +31,17 @@ from fourfold.index.ingest.languages import detect_language
 from fourfold.plugins.types import Hit
 from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code
 
-__all__ = ["INTENTS", "RELATION_INTENTS", "UNNAMED_NOTE", "Subject", "evidenced", "names_nothing", "note", "subject"]
+__all__ = [
+    "INTENTS",
+    "RELATION_INTENTS",
+    "UNNAMED_NOTE",
+    "Subject",
+    "evidenced",
+    "last_part",
+    "names_nothing",
+    "note",
+    "subject",
+]
 
 #: The intents whose questions name code that must exist to be answered.
 INTENTS = frozenset({"find_definition", "find_references", "impact_analysis"})
@@ -163,7 +173,7 @@ def subject(query: str) -> Subject | None:
     for found in _NAME.finditer(text):
         name = found.group()
         if looks_like_code(name):
-            word = _LAST_PART.split(name)[-1]
+            word = last_part(name)
             return Subject(name, word) if word.strip("_$") else None
     return None
 
@@ -175,7 +185,12 @@ def evidenced(s: Subject, ranked: Mapping[str, Sequence[Hit]], hits: Sequence[Fu
     word = s.word.lower()
     if any(h.score >= DEFINITION_SCORE for h in ranked.get("structural", ())) or ranked.get("graph"):
         return True
-    return any(f.hit.symbol and _LAST_PART.split(f.hit.symbol)[-1].lower() == word for f in hits)
+    return any(f.hit.symbol and last_part(f.hit.symbol).lower() == word for f in hits)
+
+
+def last_part(name: str) -> str:
+    """What a file writes of a qualified name: ``explode`` of ``Engine.explode``, ``f`` of ``ns::f``."""
+    return _LAST_PART.split(name)[-1]
 
 
 def names_nothing(query: str) -> bool:

@@ -16,17 +16,15 @@ holds the name at all).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fourfold.api import Answer, FusedHit, SearchParams
-from fourfold.coordinator.absent import Subject, subject
+from fourfold.coordinator.absent import Subject, last_part, subject
 from fourfold.coordinator.identifier import word_lookup
 from fourfold.coordinator.notes import tidy_notes
-from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS
 
 if TYPE_CHECKING:
     from fourfold.coordinator.engine import Engine, Plan
@@ -37,7 +35,6 @@ __all__ = ["INTENTS", "STRATEGY", "answer", "asked", "note", "uses"]
 INTENTS = frozenset({"find_references", "impact_analysis"})
 #: The answer's ``fusion_strategy``.
 STRATEGY = "mentions"
-_LAST_PART = re.compile(QUALIFIER_SEPARATORS)
 
 
 def asked(p: SearchParams, plan: Plan) -> Subject | None:
@@ -52,7 +49,7 @@ def uses(hits: Sequence[FusedHit], s: Subject) -> list[FusedHit]:
     """``hits`` without the name's own definitions, those inside another definition first (stable)."""
 
     def own(f: FusedHit) -> bool:
-        return bool(f.hit.symbol) and _LAST_PART.split(f.hit.symbol or "")[-1] == s.word
+        return bool(f.hit.symbol) and last_part(f.hit.symbol or "") == s.word
 
     kept = [f for f in hits if not own(f)]
     return sorted(kept, key=lambda f: not f.hit.symbol)

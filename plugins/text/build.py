@@ -129,7 +129,7 @@ def documented_owners(segs: list[Segment], lines: list[str], owner: npt.NDArray[
     window or an enclosing definition owns move (a method's comment inside its class's body); the
     lines still belong to their window for literal and regular-expression matches.
     """
-    out = owner
+    out = owner.copy()
     numbered = _Numbered(lines)
     for j, s in enumerate(segs):
         if not s.symbol:
@@ -139,8 +139,6 @@ def documented_owners(segs: list[Segment], lines: list[str], owner: npt.NDArray[
             o = int(out[at])
             held = segs[o] if o >= 0 else None
             if held is None or not held.symbol or (held.start_line <= s.start_line and s.end_line <= held.end_line):
-                if out is owner:
-                    out = owner.copy()
                 out[at] = j
     return out
 

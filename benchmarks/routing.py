@@ -152,6 +152,7 @@ def train(
     indices = np.concatenate(rows)
     owner = np.repeat(np.arange(len(rows)), [len(r) for r in rows])
     starts = np.cumsum([0] + [len(r) for r in rows[:-1]])
+    n = len(INTENTS)
     labels = np.array([INTENTS.index(p.intent) for p in phrasings])
     # balance the intents: each weighs the same in the loss whatever its template count
     counts = np.bincount(labels, minlength=len(INTENTS)).astype(np.float64)
@@ -161,13 +162,17 @@ def train(
     m_w, v_w, m_b, v_b = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
     onehot = np.eye(len(INTENTS))[labels]
     for step in range(1, epochs + 1):
-        scores = np.add.reduceat(w[indices], starts, axis=0) + b
+        # one intent's column at a time: a 1-D gather is several times faster than a row gather of
+        # w[indices], and sums in the same order, so the weights are the same to the bit
+        w_by_intent = np.ascontiguousarray(w.T)
+        scores = np.stack([np.add.reduceat(w_by_intent[c][indices], starts) for c in range(n)], axis=1) + b
         scores -= scores.max(axis=1, keepdims=True)
         prob = np.exp(scores)
         prob /= prob.sum(axis=1, keepdims=True)
         delta = (prob - onehot) * sample_weight[:, None] / len(labels)
+        delta_by_intent = np.ascontiguousarray(delta.T)
         grad_w = np.stack(
-            [np.bincount(indices, weights=delta[owner, c], minlength=dimensions) for c in range(len(INTENTS))], axis=1
+            [np.bincount(indices, weights=delta_by_intent[c][owner], minlength=dimensions) for c in range(n)], axis=1
         )
         grad_w += l2 * w
         grad_b = delta.sum(axis=0)

@@ -1257,6 +1257,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a fault of fourfold's own: say so in one line; -v keeps the traceback
+        if args.verbose:
+            raise
+        print(
+            f"fourfold: internal error in `{args.command}`: {type(exc).__name__}: {exc}. This is a fault in "
+            "fourfold, not in what you asked; an index build that failed leaves the live generation as it was. "
+            f"`fourfold -v {args.command} …` shows the traceback; please report it.",
+            file=sys.stderr,
+        )
+        return 70  # EX_SOFTWARE
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from fourfold.coordinator import cli
 from fourfold.coordinator.cli import build_parser
 
 
@@ -46,6 +47,22 @@ def test_index_missing_path(tmp_path: Path) -> None:
     r = run(["index", str(tmp_path / "nope")], tmp_path / "home")
     assert r.returncode == 2 and "repository path does not exist" in r.stderr
     assert not (tmp_path / "home" / "LIVE").exists()
+
+
+def test_a_fault_of_fourfold_is_one_line_and_verbose_shows_the_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(args: object) -> int:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setitem(cli.COMMANDS, "status", broken)
+    assert cli.main(["status"]) == 70
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error in `status`: RecursionError: maximum recursion depth exceeded" in err
+    assert "`fourfold -v status …` shows the traceback" in err
+    with pytest.raises(RecursionError):
+        cli.main(["-v", "status"])
 
 
 @pytest.mark.slow

@@ -152,6 +152,35 @@ def test_go_module_path(tmp_path: Path) -> None:
     assert "cmd/main.go:main" in callers(tmp_path, ingest(root, "svc"), "Save")
 
 
+def test_go_dot_imports_in_a_cycle_resolve_and_end(tmp_path: Path) -> None:
+    # logrus 1.9.0: its root package's tests dot-import internal/testutils, which dot-imports the root
+    root = write(
+        tmp_path / "repo",
+        {
+            "go.mod": "module example.com/log\n\ngo 1.22\n",
+            "log.go": "package log\n\nfunc Info(v string) {\n}\n",
+            "log_test.go": 'package log_test\n\nimport (\n\t. "example.com/log"\n'
+            '\t. "example.com/log/internal/tu"\n)\n\nfunc TestInfo() {\n\tInfo(Missing())\n}\n',
+            "internal/tu/tu.go": 'package tu\n\nimport . "example.com/log"\n\nfunc Check() {\n\tInfo("x")\n}\n',
+        },
+    )
+    found = callers(tmp_path, ingest(root, "log"), "Info")
+    assert {"log_test.go:TestInfo", "internal/tu/tu.go:Check"} <= found, found
+
+
+def test_python_star_imports_in_a_cycle_resolve_and_end(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "from pkg.b import *\n\n\ndef helper():\n    return 1\n",
+            "pkg/b.py": "from pkg.a import *\n",
+            "pkg/use.py": "from pkg.b import helper, nowhere\n\n\ndef run():\n    return helper() + nowhere()\n",
+        },
+    )
+    assert "pkg/use.py:run" in callers(tmp_path, ingest(root, "pkg"), "helper")
+
+
 def test_package_json_exports_reach_the_source_files(tmp_path: Path) -> None:
     root = write(
         tmp_path / "repo",

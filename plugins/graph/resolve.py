@@ -541,7 +541,10 @@ class _Builder:
             return out
         return []
 
-    def _module_member(self, module: int, name: str, depth: int) -> Targets:
+    def _module_member(self, module: int, name: str, depth: int, seen: set[int] | None = None) -> Targets:
+        """What ``name`` is in ``module``: its own definition, a binding it imports, or what a star (Go: dot)
+        import brings. ``seen``: the modules this star search has entered, each once, so that a cycle of
+        star imports (logrus's tests and its testutils dot-import each other) ends."""
         files = self.module_files.get(module, [])
         found = [(n, 1.0) for f in files for n in f.top.get(name, ())]
         if found:
@@ -552,11 +555,13 @@ class _Builder:
                 out.extend(self._binding(f, imp, depth + 1))
         if out:
             return out
+        seen = {module} if seen is None else seen
         for f in files:
             for imp in f.stars:
                 sub = self._resolve_module(f, imp.module)
-                if sub is not None and sub != module:
-                    out.extend(self._module_member(sub, name, depth + 1))
+                if sub is not None and sub not in seen:
+                    seen.add(sub)
+                    out.extend(self._module_member(sub, name, depth + 1, seen))
         if not out and files and files[0].language == "python" and files[0].path.endswith("__init__.py"):
             key = self.module_keys.get(module)
             sub = self._python_module(files[0], f"{key}.{name}") if key else None

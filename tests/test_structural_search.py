@@ -88,6 +88,21 @@ def _search(shard: StructuralShard, text: str, **kw: object) -> list[tuple[str, 
         ("don't retry after a timeout", None),
         ('"connection reset by peer"', None),
         ('why does fetch_url raise "timeout"', SymbolQuery("fetch_url")),
+        # a declaration pasted as written: the name, its kind, a Go method's receiver type
+        ("func (c *Context) JSON", SymbolQuery("JSON", qualifier=("Context",), kinds=("method",))),
+        ("func (Context) Done() <-chan struct{}", SymbolQuery("Done", qualifier=("Context",), kinds=("method",))),
+        ("func (s *Set[T]) Add(v T)", SymbolQuery("Add", qualifier=("Set",), kinds=("method",))),
+        ("class Foo extends Bar", SymbolQuery("Foo", kinds=("class",))),
+        ("export default class App extends Component {", SymbolQuery("App", kinds=("class",))),
+        ("pub(crate) fn parse(input: &str) -> Config", SymbolQuery("parse", kinds=("function", "method"))),
+        ("async def fetch(url):", SymbolQuery("fetch", kinds=("function", "method"))),
+        ("struct Config {", SymbolQuery("Config", kinds=("struct",))),
+        ("public static String format(String s)", SymbolQuery("format", kinds=("function", "method"))),
+        ("private async Task<int> RunAsync(", SymbolQuery("RunAsync", kinds=("function", "method"))),
+        # prose that starts with a keyword is not a declaration
+        ("type checking in mypy", None),
+        ("function calls in a loop", None),
+        ("explain format(x)", None),
     ],
 )
 def test_parse_symbol_query(text: str, expected: SymbolQuery | None) -> None:
@@ -108,6 +123,11 @@ def test_symbol_query_reads_back() -> None:
 def test_registered_as_the_structural_modality() -> None:
     modality = get_registry().modality("structural")
     assert isinstance(modality, StructuralModality) and modality.sharding == "repo"
+
+
+def test_a_pasted_go_method_finds_that_method(shard: StructuralShard) -> None:
+    result = shard.search(ModalityQuery(text="func (c *Client) Run() error {", k=3))
+    assert (result.hits[0].symbol, result.hits[0].path, result.hits[0].start_line) == ("Run", "client.go", 37)
 
 
 def test_exact_name_ranks_first_and_scores_by_class(shard: StructuralShard) -> None:

@@ -5,6 +5,9 @@ intent, or to show how a query was read). It understands
 
 * keyword forms: ``def X``, ``class X``, ``func X``, ``fn X``, ``interface X``, ``type X``,
   ``struct X``, ``trait X``, ``enum X`` (the keyword becomes a kind preference);
+* a declaration pasted as it is written: ``class X extends Y``, ``pub fn m(&self)``, ``async def m(``,
+  ``export default function m(``, ``public static String m(String s)``, Go's ``func (c *Context) JSON``
+  (the receiver's type qualifies the name);
 * ``methods of X`` / ``members of X`` / ``fields of X`` (definitions whose parent is ``X``);
 * ``where is X defined`` (or *actually* defined, declared, implemented), ``definition of X``,
   ``X definition``;
@@ -59,6 +62,23 @@ _MARK = r"[`'\"]?"
 _KEYWORD_FORM = re.compile(
     rf"^\s*({'|'.join(_KEYWORD_KINDS)})\s+{_MARK}({_QUALIFIED}){_MARK}\s*(?:\(.*)?$", re.IGNORECASE
 )
+#: Words that may stand before a declaration's keyword or type: ``export default function``,
+#: ``pub(crate) fn``, ``public static``, ``async def``, ``private async Task<int> RunAsync(``.
+_MODIFIER = (
+    r"(?:export|default|pub(?:\s*\([\w\s:]+\))?|public|private|protected|internal|static|abstract|final|async|"
+    r"sealed|open|data|inline|unsafe|override|virtual|extern|synchronized|native|declare|readonly|suspend)"
+)
+#: A declaration pasted as the query (the issue's ``class X extends``, ``pub fn m(``): modifiers, the keyword,
+#: the name, then what only a declaration has after its name (generics, parameters, a base, a body).
+_DECLARATION_FORM = re.compile(
+    rf"^\s*(?:{_MODIFIER}\s+)*({'|'.join(_KEYWORD_KINDS)})\s+{_MARK}({_QUALIFIED}){_MARK}"
+    r"\s*(?:[<({:\[=]|->|\b(?:extends|implements|with|struct|interface|func|where)\b)",
+    re.IGNORECASE,
+)
+#: A Go method: ``func (c *Context) JSON``, ``func (Context) Done()``, ``func (s *Set[T]) Add`` (receiver's type, name).
+_GO_METHOD_FORM = re.compile(rf"^\s*func\s*\(\s*(?:\w+\s+)?\*?\s*({_IDENT})(?:\[[^\]]*\])?\s*\)\s*({_IDENT})\b")
+#: A typed language's method after at least one modifier: ``public static String format(String s)``.
+_TYPED_FORM = re.compile(rf"^\s*(?:{_MODIFIER}\s+)+(?:[\w.$]+(?:<[^()]*>)?(?:\[\])*[*&]?\s+)?({_IDENT})\s*\(")
 _MEMBERS_FORM = re.compile(
     rf"\b(?:methods|members|fields|functions)\s+(?:of|in|on)\s+{_MARK}({_QUALIFIED}){_MARK}", re.IGNORECASE
 )
@@ -114,8 +134,12 @@ def parse_symbol_query(text: str) -> SymbolQuery | None:
             f"the symbol query {text!r} has no identifier in it; "
             "give a name such as parseConfig, Session.send or 'def load_config'"
         )
-    if match := _KEYWORD_FORM.match(text):
+    if match := _GO_METHOD_FORM.match(text):
+        return SymbolQuery(name=match.group(2), qualifier=(match.group(1),), kinds=("method",))
+    if match := _KEYWORD_FORM.match(text) or _DECLARATION_FORM.match(text):
         return _symbol(match.group(2), kinds=_KEYWORD_KINDS[match.group(1).lower()])
+    if (match := _TYPED_FORM.match(text)) and match.group(1).lower() not in _KEYWORD_KINDS:
+        return _symbol(match.group(1), kinds=("function", "method"))
     if match := _MEMBERS_FORM.search(text):
         return _symbol(match.group(1), members=True)
     for form in _DEFINED_FORMS:

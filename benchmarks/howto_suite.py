@@ -38,7 +38,9 @@ from pathlib import Path
 __all__ = ["Definition", "definitions", "is_heldout", "paraphrase"]
 
 #: Paths never used as answers: the suite asks for implementing code.
-_NOT_ANSWERS = re.compile(r"(?:^|/)(?:tests?|docs?|examples?|benchmarks?|artwork|scripts)/|(?:^|/)(?:test_|conftest)")
+_NOT_ANSWERS = re.compile(
+    r"(?:^|/)_?(?:tests?|docs?|examples?|benchmarks?|artwork|scripts|testdata)/|(?:^|/)(?:test_|conftest)|_test\.go$"
+)
 
 #: Docstring words swapped for another word of the same meaning (lower case; verbs in base form).
 _SYNONYMS = {

@@ -1,0 +1,106 @@
+"""Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
+
+    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7]
+
+The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
+Python from jedi): one row per name (a name defined more than three times says little and is left
+out, as are names shorter than four characters, ``Test…``/``Benchmark…``/``Example…``/``Fuzz…``,
+``main`` and ``init``, and names defined only in ``_test.go`` files). References: every line that
+uses a definition of the name (the type checker's uses; a method called through an interface counts
+for the interface's method, as ``go/types`` resolves it). Impact: the function or method (by
+Universal Ctags' spans) enclosing each use, the name's own definitions left out: its direct dependents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
+SKIP_PREFIXES = ("Test", "Benchmark", "Example", "Fuzz")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", type=Path)
+    ap.add_argument("repo")
+    ap.add_argument("uses", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--max", type=int, default=60, help="at most this many rows per intent")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--shared-eval", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "eval")
+    a = ap.parse_args(argv)
+    sys.path.insert(0, os.fspath(a.shared_eval))
+    import make_suite  # the shared suite builder: its ctags reader and phrasings
+
+    rnd = random.Random(a.seed)
+    spans: dict[str, list[tuple[int, int, dict[str, object]]]] = collections.defaultdict(list)
+    for t in make_suite.ctags_definitions(os.fspath(a.root)):
+        if t["kind"] in ("func", "method", "function"):
+            spans[t["path"]].append((t["line"], t.get("end", t["line"]), t))
+
+    def enclosing(path: str, line: int) -> dict[str, object] | None:
+        best = None
+        for start, end, t in spans.get(path, ()):
+            if start <= line <= end and (best is None or start >= best[0]):
+                best = (start, end, t)
+        return best[2] if best else None
+
+    by_name: dict[str, list[dict[str, object]]] = collections.defaultdict(list)
+    for line in a.uses.read_text().splitlines():
+        d = json.loads(line)
+        by_name[d["name"]].append(d)
+    phrasing = make_suite.DEFAULT_PHRASING
+    refs, impact = [], []
+    for name, defs in sorted(by_name.items()):
+        if len(name) < 4 or name.startswith(SKIP_PREFIXES) or name in ("main", "init") or len(defs) > 3:
+            continue
+        if all(str(d["path"]).endswith("_test.go") for d in defs):
+            continue
+        sites = sorted({(p, n) for d in defs for p, n in (d["uses"] or [])})
+        if not sites:
+            continue
+        refs.append(
+            {
+                "query": rnd.choice(phrasing["find_references"]).format(name=name),
+                "intent": "find_references",
+                "match": "line",
+                "source": "go/types",
+                "relevant": [{"repo": a.repo, "path": p, "line": n} for p, n in sites],
+            }
+        )
+        own = {(d["path"], d["line"]) for d in defs}
+        dependents = {}
+        for p, n in sites:
+            e = enclosing(p, n)
+            if e is not None and (e["path"], e["line"]) not in own:
+                dependents[(e["path"], e["line"])] = {
+                    "repo": a.repo, "path": e["path"], "line": e["line"], "end_line": e.get("end", e["line"])
+                }  # fmt: skip
+        if dependents:
+            impact.append(
+                {
+                    "query": rnd.choice(phrasing["impact_analysis"]).format(name=name),
+                    "intent": "impact_analysis",
+                    "match": "line",
+                    "source": "go/types",
+                    "relevant": sorted(dependents.values(), key=lambda d: (d["path"], d["line"])),
+                }
+            )
+    with a.out.open("w") as f:
+        for intent, rows in (("find_references", refs), ("impact_analysis", impact)):
+            rnd.shuffle(rows)
+            for i, row in enumerate(rows[: a.max]):
+                f.write(json.dumps({"id": f"{a.repo}-{intent}-{i}", **row}) + "\n")
+    print(
+        f"{a.repo}: find_references={min(len(refs), a.max)} impact_analysis={min(len(impact), a.max)}", file=sys.stderr
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,3 @@
+module fourfold/benchmarks/go_uses
+
+go 1.19

@@ -162,6 +162,66 @@ def test_auto_mode_bm25_ranks_the_definition_first(shard: TextShard) -> None:
     assert 24 in hits[0][3]
 
 
+_MUX_GO = """package mux
+
+// Mux routes requests to handlers.
+type Mux struct {
+	tree     *node
+	handlers map[string]Handler
+	prefix   string
+	count    int
+}
+
+// InsertRoute walks the routing tree from this node and inserts the handler where the pattern ends.
+func (n *node) InsertRoute(pattern string, handler Handler) *node {
+	search := pattern
+	for len(search) > 0 {
+		child := n.findEdge(search[0])
+		if child == nil {
+			child = &node{prefix: search}
+			n.children = append(n.children, child)
+		}
+		n = child
+		search = search[len(n.prefix):]
+	}
+	n.handler = handler
+	return n
+}
+
+func (n *node) findEdge(label byte) *node {
+	for _, c := range n.children {
+		if c.prefix[0] == label {
+			return c
+		}
+	}
+	return nil
+}
+"""
+
+
+def test_a_struct_field_wins_no_prose_question_on_its_shortness(tmp_path: Path) -> None:
+    """chi's ``tree *node`` answered "where is the router tree node inserted" before ``InsertRoute``: a
+    one-line field holds both words in two terms. A field counts as at least the average length."""
+    defs = (
+        Definition("Mux", "struct", 4, 9),
+        *(
+            Definition(name, "field", line, line, parent="Mux")
+            for line, name in enumerate(("tree", "handlers", "prefix", "count"), 5)
+        ),
+        Definition("InsertRoute", "method", 12, 25),
+        Definition("findEdge", "method", 27, 34),
+    )
+    TextModality().build(
+        segments_for_file("r", "mux.go", "go", _MUX_GO, defs, window=4), tmp_path, BuildContext("g", "r", ("r",))
+    )
+    shard = TextModality().load(tmp_path)
+    question = "where is the routing tree node inserted"
+    ranked = [h.symbol for h in shard.search(ModalityQuery(question, k=3, options={"mode": "bm25"})).hits]
+    assert ranked[:2] == ["InsertRoute", "tree"]
+    before = shard.search(ModalityQuery(question, k=3, options={"mode": "bm25", "field_floor": "off"})).hits
+    assert [h.symbol for h in before][:2] == ["tree", "InsertRoute"]  # the option keeps the old order
+
+
 def test_exact_match_intent_tries_the_whole_literal_first(shard: TextShard) -> None:
     hits = search(shard, "policy.delay(attempt)", intent="exact_match")
     assert [(s, lines) for _, s, _, lines in hits] == [("retry_request", (33,))]

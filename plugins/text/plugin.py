@@ -18,7 +18,8 @@ class TextModality:
 
     ``options["mode"]`` picks ``literal``, ``regex`` (RE2), ``bm25`` or ``auto`` (the default:
     quoted strings are literals, other words are ranked by BM25; an ``exact_match`` query without
-    quotes is first tried as one literal).
+    quotes is first tried as one literal). In BM25 a struct or class field counts as at least the
+    average segment length (``options["field_floor"] = "off"`` scores it by its own length).
     """
 
     name = "text"

@@ -85,6 +85,7 @@ class TextShard:
         self.n_files = int(meta["files"])
         self.n_segments = int(meta["segments"])
         self.avg_seg_len = max(float(meta["avg_seg_len"]), 1.0)
+        self._fields: npt.NDArray[np.bool_] | None = None  # which segments are fields: _field_segments
         self.repos: list[str] = files["repos"]
         self.languages: list[str] = files["languages"]
         rows = files["files"]
@@ -783,8 +784,18 @@ class TextShard:
 
     # --- BM25 ------------------------------------------------------------------------------
 
-    def _bm25_scores(self, terms: tuple[str, ...]) -> dict[int, float]:
-        """Segment -> BM25 score for ``terms`` (symbol names boosted at build, file names here)."""
+    def _field_segments(self) -> npt.NDArray[np.bool_]:
+        """Which segments are fields (struct and class data members), once per loaded shard."""
+        if self._fields is None:
+            kinds = self.seg_kind
+            self._fields = np.fromiter((kinds[s] == "field" for s in range(self.n_segments)), bool, self.n_segments)
+        return self._fields
+
+    def _bm25_scores(self, terms: tuple[str, ...], field_floor: bool = False) -> dict[int, float]:
+        """Segment -> BM25 score for ``terms`` (symbol names boosted at build, file names here).
+
+        ``field_floor``: a field's length counts as at least the average (a one-line struct member
+        wins no prose question on its shortness)."""
         seg_parts: list[npt.NDArray[np.int64]] = []
         score_parts: list[npt.NDArray[np.float64]] = []
         idfs: dict[str, float] = {}
@@ -798,7 +809,10 @@ class TextShard:
             df = segs.size
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
             idfs[t] = idf
-            norm = K1 * (1.0 - B + B * np.asarray(self.seg_len[segs], dtype=np.float64) / self.avg_seg_len)
+            lengths = np.asarray(self.seg_len[segs], dtype=np.float64)
+            if field_floor:
+                lengths = np.where(self._field_segments()[segs], np.maximum(lengths, self.avg_seg_len), lengths)
+            norm = K1 * (1.0 - B + B * lengths / self.avg_seg_len)
             seg_parts.append(segs)
             score_parts.append(idf * tf * (K1 + 1.0) / (tf + norm))
         if not seg_parts:
@@ -815,7 +829,7 @@ class TextShard:
         return dict(zip(uniq.tolist(), totals.tolist(), strict=True))
 
     def _bm25(self, terms: tuple[str, ...], query: ModalityQuery, mask: npt.NDArray[np.bool_] | None) -> ShardResult:
-        scores = self._bm25_scores(terms)
+        scores = self._bm25_scores(terms, query.options.get("field_floor", "on") != "off")
         if mask is not None:
             scores = {s: v for s, v in scores.items() if mask[self.seg_file[s]]}
         # a partial sort: only the k best are ordered

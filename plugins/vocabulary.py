@@ -9,7 +9,7 @@ import a plugin's module but a plugin never imports the coordinator.
 Each entry is a case-insensitive regular-expression fragment with no groups; join them with
 :func:`alternation`. And :func:`looks_like_code`: whether a token of a query is a name of code
 rather than a word of prose (the structural and graph parsers both read the name a question asks
-about with it).
+about with it), and :func:`plain_receivers`, which both apply first.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ __all__ = [
     "REFERENCE_PHRASES",
     "alternation",
     "looks_like_code",
+    "plain_receivers",
 ]
 
 #: What joins the parts of a qualified name (``Session.send``, ``ns::f``, ``p->m``, ``Foo#bar``, ``A\B``):
@@ -57,6 +58,19 @@ IMPACT_PHRASES: tuple[str, ...] = (
     r"(?:what|who)\s+depends\s+on",
     r"dependents\s+of",
 )
+
+
+#: ``(*T).`` or ``(T).`` not after a name or a call (``f(x).y`` is a call's member, not a receiver).
+_GO_RECEIVER = re.compile(r"(?<![\w$)\]])\(\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]()]*\])?\s*\)\s*\.(?=[A-Za-z_])")
+#: The import path before a package in a Go stack frame: ``github.com/spf13/`` of ``github.com/spf13/cobra.(*C).M``.
+_GO_IMPORT_PATH = re.compile(r"(?<![\w/.\-])(?:[\w\-]+(?:\.[\w\-]+)*/)+(?=[A-Za-z_]\w*\.\()")
+
+
+def plain_receivers(text: str) -> str:
+    """Go's method expressions as qualified names: ``(*Engine).handleHTTPRequest`` and ``(Engine).Run``
+    become ``Engine.handleHTTPRequest`` and ``Engine.Run`` (``cobra.(*Command).ExecuteC`` in a stack trace,
+    ``cobra.Command.ExecuteC``), so that the parsers read the receiver's type as the name's qualifier."""
+    return _GO_RECEIVER.sub(r"\1.", _GO_IMPORT_PATH.sub("", text)) if "(" in text else text
 
 
 def alternation(phrases: Iterable[str]) -> str:

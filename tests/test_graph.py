@@ -365,6 +365,18 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
         ),
         ("segment_file in plain words please", "understand_code", None),
         ("which jobs would start failing", "impact_analysis", None),
+        # Go's method expressions and stack frames name the receiver's type
+        (
+            "who calls (*Engine).handleHTTPRequest",
+            "find_references",
+            GraphQuestion("callers", "Engine.handleHTTPRequest"),
+        ),
+        ("what breaks if I change (Engine).Run", "impact_analysis", GraphQuestion("impact", "Engine.Run")),
+        (
+            "github.com/spf13/cobra.(*Command).ExecuteC(0xc000)",
+            "find_references",
+            GraphQuestion("references", "cobra.Command.ExecuteC"),
+        ),
     ],
 )
 def test_parse_query(text: str, intent: str, expected: GraphQuestion | None) -> None:

@@ -99,6 +99,9 @@ def _search(shard: StructuralShard, text: str, **kw: object) -> list[tuple[str, 
         ("struct Config {", SymbolQuery("Config", kinds=("struct",))),
         ("public static String format(String s)", SymbolQuery("format", kinds=("function", "method"))),
         ("private async Task<int> RunAsync(", SymbolQuery("RunAsync", kinds=("function", "method"))),
+        ("(*Command).Execute", SymbolQuery("Execute", qualifier=("Command",))),
+        ("github.com/spf13/cobra.(*Command).ExecuteC", SymbolQuery("ExecuteC", qualifier=("cobra", "Command"))),
+        ("f(x).y", None),  # a call's member, not a receiver
         # prose that starts with a keyword is not a declaration
         ("type checking in mypy", None),
         ("function calls in a loop", None),

@@ -17,6 +17,7 @@ from fourfold.plugins.vocabulary import (
     REFERENCE_PHRASES,
     alternation,
     looks_like_code,
+    plain_receivers,
 )
 
 __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "RELATIONS", "GraphQuestion", "clean_symbol", "parse_query"]
@@ -124,6 +125,7 @@ def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQues
     if forced is not None and forced not in RELATIONS:
         raise InvalidQuery(f"graph option relation={forced!r} is unknown; use one of {', '.join(RELATIONS)}")
     depth = _depth(options)
+    text = plain_receivers(text)
     for relation, pattern in _PATTERNS:
         match = pattern.search(text)
         if match is None:

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from fourfold.errors import InvalidQuery
-from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code
+from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS, looks_like_code, plain_receivers
 
 __all__ = ["SymbolQuery", "parse_symbol_query"]
 
@@ -136,6 +136,7 @@ def parse_symbol_query(text: str) -> SymbolQuery | None:
         )
     if match := _GO_METHOD_FORM.match(text):
         return SymbolQuery(name=match.group(2), qualifier=(match.group(1),), kinds=("method",))
+    text = plain_receivers(text)  # (*Engine).Run -> Engine.Run
     if match := _KEYWORD_FORM.match(text) or _DECLARATION_FORM.match(text):
         return _symbol(match.group(2), kinds=_KEYWORD_KINDS[match.group(1).lower()])
     if (match := _TYPED_FORM.match(text)) and match.group(1).lower() not in _KEYWORD_KINDS:

@@ -9,6 +9,9 @@ out, as are names shorter than four characters, ``Test…``/``Benchmark…``/``E
 uses a definition of the name (the type checker's uses; a method called through an interface counts
 for the interface's method, as ``go/types`` resolves it). Impact: the function or method (by
 Universal Ctags' spans) enclosing each use, the name's own definitions left out: its direct dependents.
+With ``--implements`` (``go_uses -implements``): "who implements X" rows (``find_references``, ids
+``REPO-implementations-N``) whose answers are the named types whose value or pointer satisfies the
+interface X by ``go/types`` (types in ``_test.go`` files are not counted).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import sys
 from pathlib import Path
 
 SKIP_PREFIXES = ("Test", "Benchmark", "Example", "Fuzz")
+#: How the implementations rows ask (find_references: the types that satisfy an interface).
+IMPLEMENTS_PHRASINGS = ("who implements {name}", "types that implement {name}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("repo")
     ap.add_argument("uses", type=Path)
     ap.add_argument("out", type=Path)
+    ap.add_argument(
+        "--implements", type=Path, default=None, help="go_uses -implements output: also 'who implements X' rows"
+    )
     ap.add_argument("--max", type=int, default=60, help="at most this many rows per intent")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--shared-eval", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "eval")
@@ -91,13 +99,39 @@ def main(argv: list[str] | None = None) -> int:
                     "relevant": sorted(dependents.values(), key=lambda d: (d["path"], d["line"])),
                 }
             )
+    implementations = []
+    own = random.Random(a.seed + 1)  # its own draws: the references and impact rows stay as they were
+    if a.implements is not None:
+        interfaces: dict[str, list[dict[str, object]]] = collections.defaultdict(list)
+        for line in a.implements.read_text().splitlines():
+            d = json.loads(line)
+            interfaces[d["name"]].append(d)
+        for name, defs in sorted(interfaces.items()):
+            found = sorted({(p, n) for d in defs for p, n in (d["implementers"] or [])})
+            if len(name) < 4 or len(defs) > 3 or not found:
+                continue
+            implementations.append(
+                {
+                    "query": own.choice(IMPLEMENTS_PHRASINGS).format(name=name),
+                    "intent": "find_references",
+                    "match": "line",
+                    "source": "go/types",
+                    "relevant": [{"repo": a.repo, "path": p, "line": n} for p, n in found],
+                }
+            )
     with a.out.open("w") as f:
-        for intent, rows in (("find_references", refs), ("impact_analysis", impact)):
-            rnd.shuffle(rows)
+        for kind, rows in (
+            ("find_references", refs),
+            ("impact_analysis", impact),
+            ("implementations", implementations),
+        ):
+            (own if kind == "implementations" else rnd).shuffle(rows)
             for i, row in enumerate(rows[: a.max]):
-                f.write(json.dumps({"id": f"{a.repo}-{intent}-{i}", **row}) + "\n")
+                f.write(json.dumps({"id": f"{a.repo}-{kind}-{i}", **row}) + "\n")
     print(
-        f"{a.repo}: find_references={min(len(refs), a.max)} impact_analysis={min(len(impact), a.max)}", file=sys.stderr
+        f"{a.repo}: find_references={min(len(refs), a.max)} impact_analysis={min(len(impact), a.max)} "
+        f"implementations={min(len(implementations), a.max)}",
+        file=sys.stderr,
     )
     return 0
 

@@ -3,7 +3,8 @@
 # Debian's sources (gin 1.8.1, cobra 1.6.1, logrus 1.9.0, chi 5.0.7). Definitions from Universal Ctags
 # and exact strings from ripgrep (../shared/eval/make_suite.py); references and their enclosing
 # definitions (impact) from the Go type checker (benchmarks/go_uses, which type-checks each package
-# and its tests against the dependencies Debian installs beside them).
+# and its tests against the dependencies Debian installs beside them), and which types implement each
+# interface (go/types' Implements, for the "who implements X" rows).
 # Usage: benchmarks/go_suites.sh OUT_DIR   (needs apt-get: installs golang-go and the four -dev packages)
 # Writes OUT_DIR/corpora/<name>/ and OUT_DIR/suites/<name>.jsonl. Then:
 #   FOURFOLD_HOME=H fourfold index OUT_DIR/corpora/*
@@ -27,8 +28,9 @@ for m in $modules; do
   rm -rf "$out/corpora/$name" && cp -rL "$src" "$out/corpora/$name"
   "$python" "$shared/make_suite.py" "$out/corpora/$name" "$name" "$out/work/$name-defs.jsonl" --max 60
   GOPATH=/usr/share/gocode GO111MODULE=off "$out/go_uses" "$src" > "$out/work/$name-uses.jsonl" 2>/dev/null
+  GOPATH=/usr/share/gocode GO111MODULE=off "$out/go_uses" -implements "$src" > "$out/work/$name-impl.jsonl" 2>/dev/null
   "$python" "$here/go_ref_suite.py" "$out/corpora/$name" "$name" "$out/work/$name-uses.jsonl" \
-    "$out/work/$name-refs.jsonl" --max 60
+    "$out/work/$name-refs.jsonl" --implements "$out/work/$name-impl.jsonl" --max 60
   cat "$out/work/$name-defs.jsonl" "$out/work/$name-refs.jsonl" > "$out/suites/$name.jsonl"
 done
 wc -l "$out"/suites/*.jsonl

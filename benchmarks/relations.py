@@ -4,10 +4,11 @@
 
 Each suite is asked within the repository its file is named after (``gin.jsonl`` -> ``gin``) through an
 in-process :class:`Engine` over the index in ``--home``, as classified (no intent named), k = 20. Per
-suite and intent: success@1 and MRR@10 (``coordinator/evaluate.py``), **file recall@20** (the share of
-relevant files any of the 20 hits is in: the references goal), **recall@20** (the share of relevant
-lines a hit covers: for impact, the direct dependents found), routing accuracy, zero-result rate and
-the strategies the answers took. ``benchmarks/go_suites.sh`` builds Go suites for it.
+suite and intent (or the kind an id names: ``gin-implementations-3``): success@1 and MRR@10
+(``coordinator/evaluate.py``), **file recall@20** (the share of relevant files any of the 20 hits is in:
+the references goal), **recall@20** (the share of relevant lines a hit covers: for impact, the direct
+dependents found), routing accuracy, zero-result rate and the strategies the answers took.
+``benchmarks/go_suites.sh`` builds Go suites for it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ from fourfold.index.store import IndexStore
 K = 20
 
 
+def _kind(q: evaluate.EvalQuery, repo: str) -> str:
+    """The row's kind: its id's middle part (``gin-implementations-3``: a references row asking for the types
+    implementing an interface, reported apart), else its intent."""
+    if q.id.startswith(repo + "-") and q.id.count("-") >= 2:
+        return q.id[len(repo) + 1 :].rsplit("-", 1)[0]
+    return q.intent or "-"
+
+
 async def ask(home: Path, suites: list[Path]) -> dict[tuple[str, str], dict[str, list[float]]]:
     engine = Engine(IndexStore(home))
     await engine.search(SearchParams("warm up the shards", k=5))
@@ -42,7 +51,8 @@ async def ask(home: Path, suites: list[Path]) -> dict[tuple[str, str], dict[str,
             rank = evaluate.first_relevant_rank(q, hits, 10)
             files = {(r.repo, r.path) for r in q.relevant}
             found = {(h.repo, h.path) for h in hits}
-            for key in ((repo, q.intent or "-"), ("all", q.intent or "-")):
+            kind = _kind(q, repo)
+            for key in ((repo, kind), ("all", kind)):
                 m = out[key]
                 m["s@1"].append(float(rank == 1))
                 m["mrr@10"].append(1.0 / rank if rank else 0.0)

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 
 from fourfold.coordinator.tool_call import read_tool_call
 from fourfold.plugins.types import IntentRule
-from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, REFERENCE_PHRASES
+from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, IMPLEMENTS_QUESTION, REFERENCE_PHRASES
 
 __all__ = [
     "BUILTIN_RULES",
@@ -168,6 +168,15 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         # not "what calls what": a question about a flow, naming nothing to find the callers of
         r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called)\b"
         r"(?!\s+(?:what|who|whom)\b)",
+    ),
+    # "who implements Formatter", "which classes extend BaseTransport": the types deriving from or satisfying
+    # a name; only before a name ("what extends the lifetime of a lease" is prose)
+    _rule(
+        "implements-phrase",
+        "find_references",
+        0.90,
+        IMPLEMENTS_QUESTION,
+        0,
     ),
     _rule(
         "change-phrase",

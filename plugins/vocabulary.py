@@ -20,9 +20,12 @@ from collections.abc import Iterable
 __all__ = [
     "CALLER_PHRASES",
     "IMPACT_PHRASES",
+    "IMPLEMENTATION_PHRASES",
+    "IMPLEMENTS_QUESTION",
     "QUALIFIER_SEPARATORS",
     "REFERENCE_PHRASES",
     "alternation",
+    "asks_for_implementations",
     "looks_like_code",
     "plain_receivers",
 ]
@@ -51,6 +54,31 @@ REFERENCE_PHRASES: tuple[str, ...] = (
     r"(?:who|what)\s+(?:uses|imports|references)",
     r"(?:files|modules|packages)\s+(?:that\s+)?import(?:s|ing)?(?:\s+from)?",
 )
+
+#: "who implements X": asking for the types that implement, satisfy, extend or subclass a symbol (an
+#: interface, a base class). Not "implementations of X": that is as often code that does what X does.
+IMPLEMENTATION_PHRASES: tuple[str, ...] = (
+    r"(?:who|what|which\s+(?:types?|classes|structs?|objects?|records?|enums?))\s+"
+    r"(?:implements?|satisf(?:y|ies)|extends?|subclass(?:es)?|(?:inherits?|derives?)\s+from)",
+    r"(?:implementors|implementers|subclasses|subtypes|derived\s+classes|implementing\s+types)\s+(?:of|for)",
+    r"(?:types|classes|structs)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?|satisf(?:y|ies|ying)"
+    r"|(?:inherit(?:s|ing)?|deriv(?:e|es|ing))\s+from)",
+)
+
+#: A question about the types implementing a name: a phrase above, then a name shaped like code or
+#: capitalised (``who implements Formatter``; not ``what extends the lifetime of a lease``). Compile
+#: without IGNORECASE: the phrase is case-insensitive inside, the name's shape is not.
+IMPLEMENTS_QUESTION = (
+    r"(?i:\b(?:" + "|".join(IMPLEMENTATION_PHRASES) + r"))\s+(?i:the\s+)?[`'\"]?"
+    r"(?:[A-Z][\w$]*|[\w$]+(?:(?:\.|::)[\w$]+)+|[a-z][a-z0-9$]*(?:_[a-z0-9$]+)+|[a-z]+[A-Z][\w$]*)\b"
+)
+_IMPLEMENTS_QUESTION = re.compile(IMPLEMENTS_QUESTION)
+
+
+def asks_for_implementations(text: str) -> bool:
+    """Whether ``text`` asks which types implement or extend a named one (each type is its own answer)."""
+    return _IMPLEMENTS_QUESTION.search(text) is not None
+
 
 #: "impact of X": asking what a change to a symbol would reach (an "of" and "changing" may follow).
 IMPACT_PHRASES: tuple[str, ...] = (

@@ -181,6 +181,57 @@ def test_python_star_imports_in_a_cycle_resolve_and_end(tmp_path: Path) -> None:
     assert "pkg/use.py:run" in callers(tmp_path, ingest(root, "pkg"), "helper")
 
 
+def implementers(tmp_path: Path, segments: list[Segment], question: str) -> set[str]:
+    shard_dir = tmp_path / "shard"
+    GraphModality().build(segments, shard_dir, BuildContext(generation="g", shard="all", repos=()))
+    shard = GraphShard.open(shard_dir)
+    try:
+        result = shard.search(ModalityQuery(text=question, k=50))
+    finally:
+        shard.close()
+    return {f"{h.path}:{h.symbol}" for h in result.hits}
+
+
+def test_a_go_type_with_every_method_of_an_interface_implements_it(tmp_path: Path) -> None:
+    # Go never says which types satisfy an interface: logrus's JSONFormatter and TextFormatter implement
+    # Formatter by having its Format method
+    root = write(
+        tmp_path / "repo",
+        {
+            "go.mod": "module example.com/log\n\ngo 1.22\n",
+            "formatter.go": "package log\n\ntype Formatter interface {\n\tFormat(e *Entry) ([]byte, error)\n"
+            "\tName() string\n}\n\ntype Entry struct {\n\tMessage string\n}\n",
+            "json.go": "package log\n\ntype JSONFormatter struct{}\n\n"
+            "func (f *JSONFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n\n"
+            'func (f JSONFormatter) Name() string {\n\treturn "json"\n}\n',
+            "wrap.go": "package log\n\n// Wrapped has JSONFormatter's methods by embedding it\n"
+            "type Wrapped struct {\n\tJSONFormatter\n\tlevel int\n}\n",
+            "half.go": "package log\n\ntype Half struct{}\n\n"
+            "func (h *Half) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n",
+            "text/text.go": 'package text\n\nimport "example.com/log"\n\ntype TextFormatter struct{}\n\n'
+            "func (t *TextFormatter) Format(e *log.Entry) ([]byte, error) {\n\treturn nil, nil\n}\n\n"
+            'func (t *TextFormatter) Name() string {\n\treturn "text"\n}\n',
+        },
+    )
+    segments = ingest(root, "log")
+    found = implementers(tmp_path, segments, "who implements Formatter")
+    assert found == {"json.go:JSONFormatter", "text/text.go:TextFormatter", "wrap.go:Wrapped"}  # not Half: no Name
+    assert implementers(tmp_path / "again", segments, "who implements Half") == set()
+
+
+def test_which_classes_extend_a_python_base(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "repo",
+        {
+            "shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
+            "shop/http.py": "from shop.base import Transport\n\n\nclass HTTPTransport(Transport):\n"
+            "    def send(self):\n        return 1\n\n\ndef make():\n    return Transport()\n",
+        },
+    )
+    found = implementers(tmp_path, ingest(root, "shop"), "which classes extend Transport")
+    assert found == {"shop/http.py:HTTPTransport"}  # make() uses Transport but derives nothing from it
+
+
 def test_package_json_exports_reach_the_source_files(tmp_path: Path) -> None:
     root = write(
         tmp_path / "repo",

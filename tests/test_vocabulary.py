@@ -25,7 +25,22 @@ AGREE = [
     ("who depends on parse_config", "impact_analysis", "impact"),
     ("what depends on parse_config", "impact_analysis", "impact"),
     ("dependents of parse_config", "impact_analysis", "impact"),
+    ("who implements parse_config", "find_references", "implementations"),
+    ("which structs satisfy parse_config", "find_references", "implementations"),
+    ("which classes extend parse_config", "find_references", "implementations"),
+    ("subclasses of parse_config", "find_references", "implementations"),
+    ("implementors of parse_config", "find_references", "implementations"),
+    ("types implementing parse_config", "find_references", "implementations"),
+    ("classes that inherit from parse_config", "find_references", "implementations"),
 ]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["what extends the lifetime of a lease", "alternative implementations of parse_config", "who implements this?"],
+)
+def test_an_implements_phrase_before_prose_is_no_question_about_types(query: str) -> None:
+    assert classify(query).intent != "find_references"
 
 
 @pytest.mark.parametrize(("query", "intent", "relation"), AGREE)

@@ -2,6 +2,8 @@
 // checker resolves it (go/types over the sources; imports from GOPATH). Ground truth for the Go
 // references and impact suites (benchmarks/go_suites.sh), as jedi is for Python.
 // Usage: GOPATH=/usr/share/gocode GO111MODULE=off go_uses ROOT  (JSON lines: name, path, line, uses)
+//
+//	GOPATH=/usr/share/gocode GO111MODULE=off go_uses -implements ROOT  (see implementations)
 package main
 
 import (
@@ -39,7 +41,79 @@ func wanted(obj types.Object) bool {
 	return false
 }
 
+// implementations: with -implements, every interface with methods defined under ROOT (outside tests) and the
+// named types under ROOT whose value or pointer satisfies it, by go/types (signatures included). JSON
+// lines: name, path, line, implementers [[path, line], ...].
+func implementations(root string) {
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "source", nil)
+	src := filepath.Join(build.Default.GOPATH, "src")
+	type named struct {
+		obj  *types.TypeName
+		path string
+		line int
+	}
+	var ifaces, concrete []named
+	filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil || !info.IsDir() {
+			return nil
+		}
+		b := filepath.Base(path)
+		if path != root && (strings.HasPrefix(b, ".") || strings.HasPrefix(b, "_") || b == "testdata" || b == "vendor") {
+			return filepath.SkipDir
+		}
+		if _, err := build.ImportDir(path, 0); err != nil {
+			return nil
+		}
+		ipath, err := filepath.Rel(src, path)
+		if err != nil {
+			return nil
+		}
+		pkg, err := imp.Import(filepath.ToSlash(ipath))
+		if err != nil || pkg == nil {
+			return nil
+		}
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			p := fset.Position(tn.Pos())
+			r, err := filepath.Rel(root, p.Filename)
+			if err != nil || strings.HasPrefix(r, "..") {
+				continue
+			}
+			n := named{tn, r, p.Line}
+			if it, ok := tn.Type().Underlying().(*types.Interface); ok {
+				if it.NumMethods() > 0 {
+					ifaces = append(ifaces, n)
+				}
+			} else {
+				concrete = append(concrete, n)
+			}
+		}
+		return nil
+	})
+	enc := json.NewEncoder(os.Stdout)
+	for _, i := range ifaces {
+		it := i.obj.Type().Underlying().(*types.Interface)
+		var found [][2]any
+		for _, c := range concrete {
+			if types.Implements(c.obj.Type(), it) || types.Implements(types.NewPointer(c.obj.Type()), it) {
+				found = append(found, [2]any{c.path, c.line})
+			}
+		}
+		enc.Encode(map[string]any{"name": i.obj.Name(), "path": i.path, "line": i.line, "implementers": found})
+	}
+}
+
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-implements" {
+		root, _ := filepath.Abs(os.Args[2])
+		implementations(root)
+		return
+	}
 	root, _ := filepath.Abs(os.Args[1])
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "source", nil)

@@ -127,7 +127,9 @@ class GraphModality:
 
     name = "graph"
     sharding = "partitioned"
-    build_version = "2"  # 2: a JavaScript default export resolves to the definition it names (parse.SELF_MODULE)
+    # 2: a JavaScript default export resolves to the definition it names (parse.SELF_MODULE); 3: a Go type
+    # satisfying an interface by its methods inherits from it (resolve._go_implementations)
+    build_version = "3"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

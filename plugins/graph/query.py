@@ -14,6 +14,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins.vocabulary import (
     CALLER_PHRASES,
     IMPACT_PHRASES,
+    IMPLEMENTATION_PHRASES,
     REFERENCE_PHRASES,
     alternation,
     looks_like_code,
@@ -22,7 +23,7 @@ from fourfold.plugins.vocabulary import (
 
 __all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "RELATIONS", "GraphQuestion", "clean_symbol", "parse_query"]
 
-RELATIONS = ("callers", "callees", "references", "impact", "path", "definition")
+RELATIONS = ("callers", "callees", "references", "implementations", "impact", "path", "definition")
 DEFAULT_DEPTH = 3
 MAX_DEPTH = 10
 
@@ -51,6 +52,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("impact", _rx(r"\b" + alternation(IMPACT_PHRASES) + r"\s+(?:of\s+)?(?:changing\s+|modifying\s+|removing\s+)?{S}")),
+    ("implementations", _rx(r"\b" + alternation(IMPLEMENTATION_PHRASES) + r"\s+(?:the\s+)?{S}")),
     ("callers", _rx(r"\b" + alternation(CALLER_PHRASES) + r"\s+{S}")),
     ("callers", _rx(r"\bwhere\s+is\s+{S}\s+called\b")),
     ("references", _rx(r"\b" + alternation(REFERENCE_PHRASES) + r"\s+{S}")),

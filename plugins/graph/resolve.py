@@ -45,6 +45,8 @@ MAX_CANDIDATES = 48
 BASE_WEIGHT = 0.9
 #: Weight of an edge from ``self.m()`` to a subclass's override of ``m`` (dynamic dispatch).
 OVERRIDE_WEIGHT = 0.5
+#: Weight of the inherit edge from a Go type to an interface it satisfies by its methods' names alone.
+IMPLEMENTS_WEIGHT = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +319,7 @@ class _Builder:
                 for target, weight in targets:
                     self.subclasses[target].append(cls)
                     self._edge(cls, target, INHERIT, weight, base.line)
+        self._go_implementations()  # after the bases: an embedded struct's methods are promoted
         for f in self.files.values():
             self._imports(f)
             # a scope names the same chain many times (``self.assertEqual``, ``os.path.join``): resolved once
@@ -342,6 +345,53 @@ class _Builder:
         while node >= 0 and self.nodes[node].start_line == line and self.nodes[node].kind not in CLASS_KINDS:
             node = self.nodes[node].parent
         return node if node >= 0 and self.nodes[node].kind in CLASS_KINDS else -1
+
+    def _go_implementations(self) -> None:
+        """A Go type satisfies an interface whose every method it has: Go says so nowhere in the source,
+        so the edge is made here, an inherit edge as a base class gives (``who implements Formatter``,
+        the impact of changing it). Matched by the methods' names (signatures are not read); an interface
+        with no method of its own (``any``, one that only embeds others) is matched by nothing."""
+        own: dict[int, set[str]] = defaultdict(set)  # Go type -> its methods' names
+        for method, (_, type_node) in self.go_receivers.items():
+            symbol = self.nodes[method].symbol
+            if symbol is not None:
+                own[type_node].add(symbol)
+        if not own:
+            return
+        have: dict[str, set[int]] = defaultdict(set)  # method name -> Go types with it, promoted ones too
+        for t in {t for t, rec in enumerate(self.nodes) if rec.language == "go" and rec.kind in ("struct", "type")}:
+            seen, stack = {t}, [t]
+            while stack:  # a struct embedding another has its methods (gin's Engine embeds RouterGroup)
+                node = stack.pop()
+                for name in own.get(node, ()):
+                    have[name].add(t)
+                for base, _ in self.bases.get(node, ()):
+                    if base not in seen and self.nodes[base].kind in ("struct", "type"):
+                        seen.add(base)
+                        stack.append(base)
+        for iface, rec in enumerate(self.nodes):
+            if rec.kind != "interface" or rec.language != "go":
+                continue
+            names = sorted(
+                (
+                    name
+                    for name, defs in self.children.get(iface, {}).items()
+                    if any(self.nodes[d].kind == "method" for d in defs)
+                ),
+                key=lambda name: len(have.get(name, ())),
+            )
+            if not names:
+                continue
+            types = set(have.get(names[0], ()))
+            for name in names[1:]:
+                if not types:
+                    break
+                types &= have.get(name, set())
+            for t in sorted(types):
+                if t != iface:
+                    self.bases.setdefault(t, []).append((iface, IMPLEMENTS_WEIGHT))
+                    self.subclasses[iface].append(t)
+                    self._edge(t, iface, INHERIT, IMPLEMENTS_WEIGHT, self.nodes[t].start_line)
 
     def _go_methods(self, f: _File) -> None:
         for method in f.facts.go_methods:

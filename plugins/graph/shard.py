@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
-from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT
+from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT, INHERIT
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
 from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
@@ -189,7 +189,7 @@ class GraphShard:
                     return ShardResult(hits=(), total_matches=0, notes=tuple(notes))
             # a partition searches on without knowing the end: the partition owning it does
             return self._path(query, question, targets, ends, notes)
-        if question.relation in ("callers", "references"):
+        if question.relation in ("callers", "references", "implementations"):
             return self._callers(query, question, targets, notes)
         if question.relation == "callees":
             return self._callees(query, targets, notes)
@@ -339,6 +339,8 @@ class GraphShard:
         keep = np.isin(kinds, USAGE_KINDS)
         if question.relation == "callers":  # a target reached from another target only by a call
             keep &= ~(np.isin(src, targets) & (kinds != CALL))
+        elif question.relation == "implementations":  # the types that derive from it or satisfy it
+            keep &= kinds == INHERIT
         edges, kinds, src = edges[keep], kinds[keep], src[keep]
         # a call is the best evidence; asked for references, any use but an import is as good (the import
         # only enables the use: where a file both imports and uses, the use is the answer)
@@ -360,16 +362,25 @@ class GraphShard:
         first[np.unique(g.file_id[users[order]], return_index=True)[1]] = True
         order = order[np.lexsort((~first, -tier[order]))]
         names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
+        verb = "implements or extends" if question.relation == "implementations" else "uses"
         hits = []
         for i in order[: query.k]:
             node = int(users[i])
             lines = sorted({line for e in edges[src == node] for line in g.edge_lines(int(e))})
-            hits.append(self._hit(node, float(best[i]), tuple(lines), f"uses {names}"))
+            hits.append(self._hit(node, float(best[i]), tuple(lines), f"{verb} {names}"))
         if len(users) > query.k:
-            notes.append(f"graph: truncated: {len(users)} segments{self._scope(query)} use {names}, showing {query.k}")
+            what = "implement or extend" if question.relation == "implementations" else "use"
+            notes.append(
+                f"graph: truncated: {len(users)} segments{self._scope(query)} {what} {names}, showing {query.k}"
+            )
         # a partition sees only its own users: only the single graph can say that nothing uses the targets
-        if not len(users) and not g.partition and not self._used_elsewhere(query, targets):
-            notes.append(f"graph: nothing in this index uses {names}")
+        implementations = question.relation == "implementations"
+        if not len(users) and not g.partition and (implementations or not self._used_elsewhere(query, targets)):
+            notes.append(
+                f"graph: nothing in this index implements or extends {names}"
+                if implementations
+                else f"graph: nothing in this index uses {names}"
+            )
 
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
 

@@ -1,0 +1,65 @@
+"""'who implements X': the types that satisfy an interface (Go, where no source says so) or extend a base
+class, each its own answer, through the engine over a real index (text, structural and graph)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inprocess import search_once
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator.engine import Engine
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore
+
+FILES = {
+    "log/go.mod": "module example.com/log\n\ngo 1.22\n",
+    "log/formatter.go": "package log\n\n// Formatter turns an entry into bytes.\ntype Formatter interface {\n"
+    "\tFormat(e *Entry) ([]byte, error)\n}\n\ntype Entry struct {\n\tMessage string\n}\n",
+    # two implementations in one file: two answers
+    "log/formatters.go": "package log\n\ntype JSONFormatter struct{}\n\ntype TextFormatter struct{}\n\n"
+    "func (f *JSONFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n\n"
+    "func (f TextFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n",
+    "log/use.go": "package log\n\nfunc Print(f Formatter, e *Entry) {\n\tf.Format(e)\n}\n",
+    "shop/shop/__init__.py": "",
+    "shop/shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
+    "shop/shop/http.py": "from shop.base import Transport\n\n\nclass HTTPTransport(Transport):\n    pass\n\n\n"
+    "class MockTransport(Transport):\n    pass\n\n\ndef make() -> Transport:\n    return HTTPTransport()\n",
+}
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("implementations")
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    home = root / "home"
+    build_generation(
+        IndexStore(home), [(root / "log", "log"), (root / "shop", "shop")], modalities=["text", "structural", "graph"]
+    )
+    return home
+
+
+def search(home: Path, query: str) -> Answer:
+    return search_once(Engine(IndexStore(home)), SearchParams(query, k=10))
+
+
+@pytest.mark.parametrize("query", ["who implements Formatter", "which structs satisfy the Formatter interface"])
+def test_the_go_types_that_satisfy_an_interface_each_an_answer(home: Path, query: str) -> None:
+    a = search(home, query)
+    assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
+    assert [h.hit.symbol for h in a.hits] == ["JSONFormatter", "TextFormatter"]  # not Print: it uses Formatter
+    assert all(h.hit.snippet.startswith("implements or extends log.Formatter") for h in a.hits)
+
+
+def test_the_classes_extending_a_python_base(home: Path) -> None:
+    a = search(home, "which classes extend Transport")
+    assert a.intent == "find_references"
+    assert sorted(h.hit.symbol or "" for h in a.hits) == ["HTTPTransport", "MockTransport"]
+
+
+def test_a_type_nothing_implements_says_so(home: Path) -> None:
+    a = search(home, "who implements Entry")  # fused, as any direct path that found nothing, and said
+    assert a.fusion_strategy == "fused" and a.notes[0] == "direct path (graph) found nothing: answered by fusion"

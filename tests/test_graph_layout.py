@@ -46,15 +46,20 @@ def write(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def callers(tmp_path: Path, segments: list[Segment], symbol: str) -> set[str]:
+def asked(tmp_path: Path, segments: list[Segment], question: str) -> set[str]:
+    """``path:symbol`` of each hit of the graph built over ``segments`` for ``question``."""
     shard_dir = tmp_path / "shard"
     GraphModality().build(segments, shard_dir, BuildContext(generation="g", shard="all", repos=()))
     shard = GraphShard.open(shard_dir)
     try:
-        result = shard.search(ModalityQuery(text=f"who calls {symbol}", k=50))
+        result = shard.search(ModalityQuery(text=question, k=50))
     finally:
         shard.close()
     return {f"{h.path}:{h.symbol}" for h in result.hits}
+
+
+def callers(tmp_path: Path, segments: list[Segment], symbol: str) -> set[str]:
+    return asked(tmp_path, segments, f"who calls {symbol}")
 
 
 def test_pyproject_package_dir_maps_a_package_onto_another_folder(tmp_path: Path) -> None:
@@ -181,17 +186,6 @@ def test_python_star_imports_in_a_cycle_resolve_and_end(tmp_path: Path) -> None:
     assert "pkg/use.py:run" in callers(tmp_path, ingest(root, "pkg"), "helper")
 
 
-def implementers(tmp_path: Path, segments: list[Segment], question: str) -> set[str]:
-    shard_dir = tmp_path / "shard"
-    GraphModality().build(segments, shard_dir, BuildContext(generation="g", shard="all", repos=()))
-    shard = GraphShard.open(shard_dir)
-    try:
-        result = shard.search(ModalityQuery(text=question, k=50))
-    finally:
-        shard.close()
-    return {f"{h.path}:{h.symbol}" for h in result.hits}
-
-
 def test_a_go_type_with_every_method_of_an_interface_implements_it(tmp_path: Path) -> None:
     # Go never says which types satisfy an interface: logrus's JSONFormatter and TextFormatter implement
     # Formatter by having its Format method
@@ -214,9 +208,9 @@ def test_a_go_type_with_every_method_of_an_interface_implements_it(tmp_path: Pat
         },
     )
     segments = ingest(root, "log")
-    found = implementers(tmp_path, segments, "who implements Formatter")
+    found = asked(tmp_path, segments, "who implements Formatter")
     assert found == {"json.go:JSONFormatter", "text/text.go:TextFormatter", "wrap.go:Wrapped"}  # not Half: no Name
-    assert implementers(tmp_path / "again", segments, "who implements Half") == set()
+    assert asked(tmp_path / "again", segments, "who implements Half") == set()
 
 
 def test_which_classes_extend_a_python_base(tmp_path: Path) -> None:
@@ -228,7 +222,7 @@ def test_which_classes_extend_a_python_base(tmp_path: Path) -> None:
             "    def send(self):\n        return 1\n\n\ndef make():\n    return Transport()\n",
         },
     )
-    found = implementers(tmp_path, ingest(root, "shop"), "which classes extend Transport")
+    found = asked(tmp_path, ingest(root, "shop"), "which classes extend Transport")
     assert found == {"shop/http.py:HTTPTransport"}  # make() uses Transport but derives nothing from it
 
 

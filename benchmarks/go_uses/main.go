@@ -41,6 +41,23 @@ func wanted(obj types.Object) bool {
 	return false
 }
 
+// packages calls fn with every Go package folder under root (hidden, "_", testdata and vendor folders skipped).
+func packages(root string, fn func(path string, pkg *build.Package)) {
+	filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil || !info.IsDir() {
+			return nil
+		}
+		b := filepath.Base(path)
+		if path != root && (strings.HasPrefix(b, ".") || strings.HasPrefix(b, "_") || b == "testdata" || b == "vendor") {
+			return filepath.SkipDir
+		}
+		if pkg, err := build.ImportDir(path, 0); err == nil {
+			fn(path, pkg)
+		}
+		return nil
+	})
+}
+
 // implementations: with -implements, every interface with methods defined under ROOT (outside tests) and the
 // named types under ROOT whose value or pointer satisfies it, by go/types (signatures included). JSON
 // lines: name, path, line, implementers [[path, line], ...].
@@ -54,24 +71,14 @@ func implementations(root string) {
 		line int
 	}
 	var ifaces, concrete []named
-	filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil || !info.IsDir() {
-			return nil
-		}
-		b := filepath.Base(path)
-		if path != root && (strings.HasPrefix(b, ".") || strings.HasPrefix(b, "_") || b == "testdata" || b == "vendor") {
-			return filepath.SkipDir
-		}
-		if _, err := build.ImportDir(path, 0); err != nil {
-			return nil
-		}
+	packages(root, func(path string, _ *build.Package) {
 		ipath, err := filepath.Rel(src, path)
 		if err != nil {
-			return nil
+			return
 		}
 		pkg, err := imp.Import(filepath.ToSlash(ipath))
 		if err != nil || pkg == nil {
-			return nil
+			return
 		}
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
@@ -93,7 +100,6 @@ func implementations(root string) {
 				concrete = append(concrete, n)
 			}
 		}
-		return nil
 	})
 	enc := json.NewEncoder(os.Stdout)
 	for _, i := range ifaces {
@@ -177,21 +183,9 @@ func main() {
 			}
 		}
 	}
-	filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil || !info.IsDir() {
-			return nil
-		}
-		b := filepath.Base(path)
-		if path != root && (strings.HasPrefix(b, ".") || strings.HasPrefix(b, "_") || b == "testdata" || b == "vendor") {
-			return filepath.SkipDir
-		}
-		pkg, err := build.ImportDir(path, 0)
-		if err != nil {
-			return nil
-		}
+	packages(root, func(path string, pkg *build.Package) {
 		check(path, append(append([]string{}, pkg.GoFiles...), pkg.TestGoFiles...))
 		check(path, pkg.XTestGoFiles)
-		return nil
 	})
 	keys := make([]string, 0, len(defs))
 	for k := range defs {
@@ -200,6 +194,13 @@ func main() {
 	sort.Strings(keys)
 	enc := json.NewEncoder(os.Stdout)
 	for _, k := range keys {
+		uses := defs[k].Uses // in the order the type checker's map gave them: sorted, so runs agree
+		sort.Slice(uses, func(i, j int) bool {
+			if uses[i][0] != uses[j][0] {
+				return uses[i][0].(string) < uses[j][0].(string)
+			}
+			return uses[i][1].(int) < uses[j][1].(int)
+		})
 		enc.Encode(defs[k])
 	}
 }

@@ -706,6 +706,7 @@ HELD_OUT_SETS = (
     "routing_thirtyseventh",
     "routing_thirtyeighth",
     "routing_thirtyninth",
+    "routing_fortieth",
 )
 
 

@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 }
             )
     implementations = []
-    own = random.Random(a.seed + 1)  # its own draws: the references and impact rows stay as they were
+    impl_rnd = random.Random(a.seed + 1)  # its own draws: the references and impact rows stay as they were
     if a.implements is not None:
         interfaces: dict[str, list[dict[str, object]]] = collections.defaultdict(list)
         for line in a.implements.read_text().splitlines():
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             implementations.append(
                 {
-                    "query": own.choice(IMPLEMENTS_PHRASINGS).format(name=name),
+                    "query": impl_rnd.choice(IMPLEMENTS_PHRASINGS).format(name=name),
                     "intent": "find_references",
                     "match": "line",
                     "source": "go/types",
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             ("impact_analysis", impact),
             ("implementations", implementations),
         ):
-            (own if kind == "implementations" else rnd).shuffle(rows)
+            (impl_rnd if kind == "implementations" else rnd).shuffle(rows)
             for i, row in enumerate(rows[: a.max]):
                 f.write(json.dumps({"id": f"{a.repo}-{kind}-{i}", **row}) + "\n")
     print(

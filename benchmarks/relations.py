@@ -18,13 +18,17 @@ import asyncio
 import json
 import os
 import sys
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from identifier import file_recall, outcome
+
 from fourfold.api import SearchParams
 from fourfold.coordinator import evaluate
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.evaluate import Outcome
 from fourfold.index.store import IndexStore
 
 K = 20
@@ -38,41 +42,44 @@ def _kind(q: evaluate.EvalQuery, repo: str) -> str:
     return q.intent or "-"
 
 
-async def ask(home: Path, suites: list[Path]) -> dict[tuple[str, str], dict[str, list[float]]]:
+async def ask(home: Path, suites: list[Path]) -> dict[tuple[str, str], tuple[list[Outcome], Counter[str]]]:
+    """Each row's outcome and each answer's strategy, by (suite, kind) and by ("all", kind)."""
     engine = Engine(IndexStore(home))
     await engine.search(SearchParams("warm up the shards", k=5))
-    out: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    strategies: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    out: dict[tuple[str, str], tuple[list[Outcome], Counter[str]]] = defaultdict(lambda: ([], Counter()))
     for path in suites:
         repo = path.stem
         for q in evaluate.load_suite(path):
+            t0 = time.perf_counter()
             a = await engine.search(SearchParams(q.query, k=K, repos=(repo,)))
-            hits = [h.hit for h in a.hits]
-            rank = evaluate.first_relevant_rank(q, hits, 10)
-            files = {(r.repo, r.path) for r in q.relevant}
-            found = {(h.repo, h.path) for h in hits}
+            o = outcome(q, a, (time.perf_counter() - t0) * 1000)
             kind = _kind(q, repo)
             for key in ((repo, kind), ("all", kind)):
-                m = out[key]
-                m["s@1"].append(float(rank == 1))
-                m["mrr@10"].append(1.0 / rank if rank else 0.0)
-                m["file_recall@20"].append(len(files & found) / len(files) if files else 0.0)
-                m["recall@20"].append(evaluate._recall(q, hits, K))
-                m["routing"].append(float(a.intent == q.intent))
-                m["zero"].append(float(not hits))
-                strategies[key][a.fusion_strategy] += 1
-    for key, counts in strategies.items():
-        out[key]["strategies"] = dict(counts)  # type: ignore[assignment]
+                out[key][0].append(o)
+                out[key][1][a.fusion_strategy] += 1
     return out
 
 
-def table(results: dict[tuple[str, str], dict[str, Any]]) -> str:
+def summary(outcomes: list[Outcome], strategies: Counter[str]) -> dict[str, Any]:
+    """The numbers of one (suite, kind): ``coordinator/evaluate.py``'s, and file recall as identifier.py scores it."""
+    return {
+        "n": len(outcomes),
+        "s@1": evaluate.success_at(outcomes, 1),
+        "mrr@10": evaluate.mrr_at(outcomes, 10),
+        "file_recall@20": file_recall(outcomes, K),
+        "recall@20": evaluate.recall_at(outcomes, K),
+        "routing": evaluate.routing_accuracy(outcomes),
+        "zero": evaluate.zero_result_rate(outcomes),
+        "strategies": dict(strategies),
+    }
+
+
+def table(summaries: dict[tuple[str, str], dict[str, Any]]) -> str:
     cols = ("s@1", "mrr@10", "file_recall@20", "recall@20", "routing", "zero")
     lines = [f"{'suite':8} {'intent':16} {'n':>4} " + " ".join(f"{c:>14}" for c in cols) + "  strategies"]
-    for (suite, intent), m in sorted(results.items(), key=lambda kv: (kv[0][0] == "all", kv[0])):
-        n = len(m["s@1"])
-        cells = " ".join(f"{sum(m[c]) / n:14.3f}" for c in cols)
-        lines.append(f"{suite:8} {intent:16} {n:4} {cells}  {m['strategies']}")
+    for (suite, intent), m in sorted(summaries.items(), key=lambda kv: (kv[0][0] == "all", kv[0])):
+        cells = " ".join(f"{m[c] or 0.0:14.3f}" for c in cols)
+        lines.append(f"{suite:8} {intent:16} {m['n']:4} {cells}  {m['strategies']}")
     return "\n".join(lines)
 
 
@@ -83,22 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     load_before = os.getloadavg()
-    results = asyncio.run(ask(a.home, a.suites))
+    summaries = {key: summary(*asked) for key, asked in asyncio.run(ask(a.home, a.suites)).items()}
     load_after = os.getloadavg()
-    text = table(results)
-    print(text)
+    print(table(summaries))
     print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}", file=sys.stderr)
     if a.out:
         a.out.parent.mkdir(parents=True, exist_ok=True)
-        summary = {
-            f"{suite}/{intent}": {
-                "n": len(m["s@1"]),
-                **{c: sum(v) / len(v) for c, v in m.items() if c != "strategies"},
-                "strategies": m["strategies"],
-            }
-            for (suite, intent), m in results.items()
-        }
-        a.out.write_text(json.dumps({"k": K, "load": [load_before, load_after], "summary": summary}, indent=1))
+        by_name = {f"{suite}/{intent}": m for (suite, intent), m in summaries.items()}
+        a.out.write_text(json.dumps({"k": K, "load": [load_before, load_after], "summary": by_name}, indent=1))
     return 0
 
 

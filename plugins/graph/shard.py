@@ -337,9 +337,10 @@ class GraphShard:
         kinds = g.edge_kind[edges]
         src = g.src[edges]
         keep = np.isin(kinds, USAGE_KINDS)
+        implementations = question.relation == "implementations"
         if question.relation == "callers":  # a target reached from another target only by a call
             keep &= ~(np.isin(src, targets) & (kinds != CALL))
-        elif question.relation == "implementations":  # the types that derive from it or satisfy it
+        elif implementations:  # the types that derive from it or satisfy it
             keep &= kinds == INHERIT
         edges, kinds, src = edges[keep], kinds[keep], src[keep]
         # a call is the best evidence; asked for references, any use but an import is as good (the import
@@ -362,19 +363,18 @@ class GraphShard:
         first[np.unique(g.file_id[users[order]], return_index=True)[1]] = True
         order = order[np.lexsort((~first, -tier[order]))]
         names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
-        verb = "implements or extends" if question.relation == "implementations" else "uses"
+        verb = "implements or extends" if implementations else "uses"
         hits = []
         for i in order[: query.k]:
             node = int(users[i])
             lines = sorted({line for e in edges[src == node] for line in g.edge_lines(int(e))})
             hits.append(self._hit(node, float(best[i]), tuple(lines), f"{verb} {names}"))
         if len(users) > query.k:
-            what = "implement or extend" if question.relation == "implementations" else "use"
+            what = "implement or extend" if implementations else "use"
             notes.append(
                 f"graph: truncated: {len(users)} segments{self._scope(query)} {what} {names}, showing {query.k}"
             )
         # a partition sees only its own users: only the single graph can say that nothing uses the targets
-        implementations = question.relation == "implementations"
         if not len(users) and not g.partition and (implementations or not self._used_elsewhere(query, targets)):
             notes.append(
                 f"graph: nothing in this index implements or extends {names}"

@@ -15,7 +15,7 @@ from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.manager import build_registry
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.text.build import split_blocks
-from fourfold.plugins.text.storage import write_strings
+from fourfold.plugins.text.storage import StringTable, write_packed_strings, write_strings
 from fourfold.plugins.text.terms import count_terms
 from fourfold.plugins.text.testing import segments_for_file
 from fourfold.plugins.types import Definition, segment_id
@@ -220,6 +220,14 @@ def test_a_struct_field_wins_no_prose_question_on_its_shortness(tmp_path: Path) 
     assert ranked[:2] == ["InsertRoute", "tree"]
     before = shard.search(ModalityQuery(question, k=3, options={"mode": "bm25", "field_floor": "off"})).hits
     assert [h.symbol for h in before][:2] == ["tree", "InsertRoute"]  # the option keeps the old order
+
+
+def test_a_string_table_says_which_entries_equal_a_value(tmp_path: Path) -> None:
+    values = ["field", "fiel", "fields", "", "é", "field", "method"]
+    write_packed_strings(tmp_path, "kinds", values)
+    table = StringTable.load_packed(tmp_path, "kinds")
+    for value in ("field", "", "é", "absent"):
+        assert table.equal(value).tolist() == [v == value for v in values]
 
 
 def test_exact_match_intent_tries_the_whole_literal_first(shard: TextShard) -> None:

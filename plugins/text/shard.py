@@ -787,8 +787,7 @@ class TextShard:
     def _field_segments(self) -> npt.NDArray[np.bool_]:
         """Which segments are fields (struct and class data members), once per loaded shard."""
         if self._fields is None:
-            kinds = self.seg_kind
-            self._fields = np.fromiter((kinds[s] == "field" for s in range(self.n_segments)), bool, self.n_segments)
+            self._fields = self.seg_kind.equal("field")
         return self._fields
 
     def _bm25_scores(self, terms: tuple[str, ...], field_floor: bool = False) -> dict[int, float]:

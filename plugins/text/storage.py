@@ -271,6 +271,19 @@ class StringTable:
         lo, hi = int(self.offsets[index]), int(self.offsets[index + 1])
         return self.blob[lo:hi].decode("utf-8", "surrogatepass")
 
+    def equal(self, value: str) -> npt.NDArray[np.bool_]:
+        """Which entries are ``value``, for the whole table at once (no entry decoded)."""
+        want = np.frombuffer(value.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+        offsets = np.asarray(self.offsets, dtype=np.int64)
+        starts = offsets[:-1]
+        found = np.flatnonzero(offsets[1:] - starts == want.size)
+        blob = np.frombuffer(self.blob, dtype=np.uint8)
+        for i, byte in enumerate(want):
+            found = found[blob[starts[found] + i] == byte]
+        out = np.zeros(len(self), dtype=bool)
+        out[found] = True
+        return out
+
     def bisect(self, value: str) -> int:
         """Index of ``value`` in a sorted table, or -1."""
         lo, hi = 0, len(self)

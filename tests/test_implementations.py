@@ -22,6 +22,11 @@ FILES = {
     "func (f *JSONFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n\n"
     "func (f TextFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n",
     "log/use.go": "package log\n\nfunc Print(f Formatter, e *Entry) {\n\tf.Format(e)\n}\n",
+    # a test's stub and an interface embedding the target: answers too, after the types that ship (their
+    # paths sort first, so only the ranking puts them after)
+    "log/formatter_test.go": "package log\n\ntype stubFormatter struct{}\n\n"
+    "func (stubFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n",
+    "log/aliases.go": "package log\n\ntype LevelFormatter interface {\n\tFormatter\n\tLevel() int\n}\n",
     "shop/shop/__init__.py": "",
     "shop/shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
     "shop/shop/http.py": "from shop.base import Transport\n\n\nclass HTTPTransport(Transport):\n    pass\n\n\n"
@@ -50,7 +55,8 @@ def search(home: Path, query: str) -> Answer:
 def test_the_go_types_that_satisfy_an_interface_each_an_answer(home: Path, query: str) -> None:
     a = search(home, query)
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
-    assert [h.hit.symbol for h in a.hits] == ["JSONFormatter", "TextFormatter"]  # not Print: it uses Formatter
+    # not Print: it uses Formatter; the shipped types first, then the embedding interface, then the test's stub
+    assert [h.hit.symbol for h in a.hits] == ["JSONFormatter", "TextFormatter", "LevelFormatter", "stubFormatter"]
     assert all(h.hit.snippet.startswith("implements or extends log.Formatter") for h in a.hits)
 
 

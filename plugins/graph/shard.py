@@ -42,7 +42,8 @@ import numpy.typing as npt
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT, INHERIT
-from fourfold.plugins.graph.store import USAGE_KINDS, Graph, load_graph
+from fourfold.plugins.graph.store import USAGE_KINDS, Graph, IntArray, load_graph
+from fourfold.plugins.paths import is_auxiliary
 from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
 __all__ = ["MAX_IMPACT_NODES", "PATH_OPTION", "SEEDS_OPTION", "GraphShard", "impact_score"]
@@ -54,6 +55,12 @@ PATH_OPTION = "graph.path_state"
 
 #: The most dependents an impact walk visits before it stops and says it was truncated.
 MAX_IMPACT_NODES = 5000
+#: The kinds of an abstract type: an implementation of one is listed after the concrete ones.
+ABSTRACT_KINDS = frozenset({"interface", "trait", "protocol"})
+#: Evidence factors of an implementation that is abstract, and of one in a test, an example or the like: an
+#: interface embedding the target (1.0 x 0.8) after a type satisfying it by its methods (IMPLEMENTS_WEIGHT 0.9).
+ABSTRACT_FACTOR = 0.8
+AUXILIARY_FACTOR = 0.75
 #: The most nodes a path search visits.
 MAX_PATH_NODES = 200_000
 #: Edges weaker than this (a member name with many candidate definitions) are reported as direct
@@ -354,6 +361,8 @@ class GraphShard:
         if query.repos or query.languages or query.path_glob:
             accepted &= np.array([self._accept(query, int(n)) for n in users], dtype=bool)
         users, best = users[accepted], best[accepted]
+        if implementations:  # in the score, so shards' lists merge in the same order as one graph's
+            best *= self._secondary(users)
         # by evidence, centrality, path, line; then, within a confidence tier (one decimal), one
         # segment per file first: the top k then spans more files
         order = np.lexsort((g.starts[users], g.path_rank[users], -g.centrality[users], -best))
@@ -383,6 +392,19 @@ class GraphShard:
             )
 
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
+
+    def _secondary(self, nodes: IntArray) -> npt.NDArray[np.float64]:
+        """Per implementing node, the factor on its evidence: the types that ship before a test's or an
+        example's stub (``paths.is_auxiliary``: ``AUXILIARY_FACTOR``), and concrete types before an interface
+        that embeds the target (``ABSTRACT_FACTOR``: it implements it only through its own implementations)."""
+        g = self.graph
+        return np.array(
+            [
+                (AUXILIARY_FACTOR if is_auxiliary(g.path[n]) else 1.0)
+                * (ABSTRACT_FACTOR if g.kind[n] in ABSTRACT_KINDS else 1.0)
+                for n in nodes.tolist()
+            ]
+        )
 
     def _used_elsewhere(self, query: ModalityQuery, targets: list[int]) -> bool:
         """Whether code anywhere (only in ``query.repos`` under ``SCOPE_OPTION``) uses ``targets``."""

@@ -54,6 +54,7 @@ import numpy as np
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.codec import compress, decompress
 from fourfold.plugins.modality import BuildStats
+from fourfold.plugins.paths import is_auxiliary
 from fourfold.plugins.structural.extract import KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
 from fourfold.plugins.types import FALLBACK_OPTION, MASK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult
@@ -558,14 +559,10 @@ def _fraction(row: _Row, symbol: SymbolQuery, case_sensitive: bool) -> float:
     return min(fraction, 0.99)
 
 
-_AUXILIARY_DIR = re.compile(r"(^|/)(tests?|testing|examples?|docs?|benchmarks?|scripts|__tests__|spec|fixtures)/")
-_AUXILIARY_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py)$")
-
-
 def _home_prior(path: str, name: str) -> float:
     """0.04 for a definition outside tests/examples/docs, 0.02 more in a file named after it."""
     lower = path.lower()
-    prior = 0.0 if _AUXILIARY_DIR.search(lower) or _AUXILIARY_FILE.search(lower) else 0.04
+    prior = 0.0 if is_auxiliary(path) else 0.04
     stem = lower.rsplit("/", 1)[-1].split(".", 1)[0].replace("_", "").replace("-", "")
     if stem and stem == name.lower().replace("_", ""):
         prior += 0.02

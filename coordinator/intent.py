@@ -204,6 +204,15 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"|^\s*[VDIWEF]/[\w.$-]+(?:\(\s*\d+\s*\))?:\s*\S",
         0,
     ),
+    # a regular expression to run, named as one ("regex save_\w+\(", "lines matching ^import\s+os", "grep -E
+    # 'retry(_count)?\s*='"): a word that says so, then a pattern holding an escape or a ".*"
+    _rule(
+        "regex-pattern",
+        "exact_match",
+        0.85,
+        r"(?:^|[\s(\[])(?:regexp?|regular\s+expressions?|pattern|grep|egrep|rg|matching)\b(?:\s+-\w+)*\s*[:=]?\s*"
+        r"\S*?(?:\\[sSdDwWbB.()\[\]{}|+*?^$/]|\.[*+])",
+    ),
     # shorthand for "explain" opening the query ("eli5 LeagueNight", "walk me through the scheduler"),
     # or "explain" and a colon before what to explain ("explain line by line:\n<code>"): a name or code
     # after it is the topic, not a definition or code to find ("tldr: who calls X" is a summary's prefix)
@@ -435,11 +444,25 @@ def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
     """Where a keyword rule matches ``query``. The quoted-string rule does not read inside a fenced
     block: a string literal or a backtick there is code, not a string to find (the fence is blanked
     out, so the match's offsets are the query's own)."""
-    if rule.name == "quoted-string" and "```" in query:
-        query = _FENCED.sub(lambda m: " " * len(m.group()), query)
+    if rule.name == "quoted-string":
+        if "```" in query:
+            query = _FENCED.sub(lambda m: " " * len(m.group()), query)
+        if _asks_implementations_outside_quotes(query, rule.pattern):
+            return None  # "who implements X? every class with `implements X`": the quote repeats the name
     if rule.name == "definition-keyword" and "\n" in query.strip():
         return None  # a keyword opening a pasted body: code to match, not a name to look up
     return rule.pattern.search(query)
+
+
+_IMPLEMENTS = re.compile(IMPLEMENTS_QUESTION)
+
+
+def _asks_implementations_outside_quotes(query: str, quotes: re.Pattern[str]) -> bool:
+    """Whether ``query`` asks which types implement a name (``IMPLEMENTS_QUESTION``) in words outside its
+    quotes: the implements rule, later in the table, then answers it. A quoted phrase (``grep for "classes
+    that extend Base"``) is a string to find."""
+    spans = [m.span() for m in quotes.finditer(query)]
+    return any(not any(start <= m.start() < end for start, end in spans) for m in _IMPLEMENTS.finditer(query))
 
 
 _FENCE_MARKS = re.compile(r"^[ \t]*```[\w+.#-]*[ \t]*$\n?", re.MULTILINE)

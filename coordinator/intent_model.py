@@ -537,9 +537,25 @@ _QUOTED_DEFINITION = re.compile(
 )
 
 
+#: Words asking for a quote's text as it is written ("does `x -= 1` appear character for character", "the
+#: exact string", "verbatim"): a quote such words name is a string to find, whatever it holds. Not "grep"
+#: ("grep only turns up imports of `X`": a story of what was tried) nor "literal" (Rust's struct literal).
+_ASKS_LITERAL = re.compile(
+    r"\b(?:verbatim|literally|(?:character|char|byte|word|letter)[\s-]+for[\s-]+(?:character|char|byte|word|letter)"
+    r"|exact(?:ly)?\s+(?:string|text|match(?:es)?|phrase|line|wording|spelling|characters|bytes|same\s+text)"
+    r"|as[\s-]+(?:written|typed))\b",
+    re.IGNORECASE,
+)
+
+
 def _rest(query: str, found: re.Match[str]) -> bool:
     """Whether ``query`` has words besides the quote ``found``."""
-    return bool(_WORD.search(query[: found.start()] + " " + query[found.end() :]))
+    return bool(_WORD.search(_outside(query, found)))
+
+
+def _outside(query: str, found: re.Match[str]) -> str:
+    """``query`` without the span ``found``."""
+    return query[: found.start()] + " " + query[found.end() :]
 
 
 def _allows(limit: Overrule, query: str, found: re.Match[str] | None) -> bool:
@@ -591,6 +607,8 @@ def consult(
     limits: tuple[Overrule, ...] | None = None
     if rule.confidence >= keep_from:
         found = next((rule_match(r, query) for r in KEYWORD_RULES if r.name == rule.rule), None)
+        if rule.rule == "quoted-string" and found is not None and _ASKS_LITERAL.search(_outside(query, found)):
+            return rule  # the words ask for the quote's text as it is
         limits = tuple(limit for limit in sure[rule.rule] if _allows(limit, query, found))
         if not limits:
             return rule

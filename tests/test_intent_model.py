@@ -815,3 +815,14 @@ def test_the_shipped_model_is_what_the_trainer_produces() -> None:
     assert np.allclose(model.vectors.weights, shipped.vectors.weights, atol=2e-2)
     for query in [q for qs in UNSEEN.values() for q in qs]:
         assert model.predict(query).intent == shipped.predict(query).intent
+
+
+def test_a_quote_the_words_ask_to_find_as_it_is_stays_a_string() -> None:
+    """A sure model overrules a quoted string where words stand around it ("does `x` appear ...?" read as
+    asking for similar code), unless the words ask for the quote's text as it is."""
+    asked = "does `berth.fee += tide_surcharge(hour)` appear in any file?"
+    literal = "does `berth.fee += tide_surcharge(hour)` appear character for character in any file?"
+    sure = _Fixed("find_similar", 0.95)
+    assert consult(asked, classify_rules(asked), sure).intent == "find_similar"
+    for query in (literal, "find `berth.fee += tide_surcharge(hour)` verbatim in the harbour code"):
+        assert consult(query, classify_rules(query), sure).rule == "quoted-string", query

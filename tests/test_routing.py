@@ -44,6 +44,20 @@ CASES = [
     ("find exact string: Got unexpected extra argument", "exact_match", 0.85, "literal-prefix"),
     ("E/ActivityManager: ANR in com.example.app", "exact_match", 0.85, "literal-prefix"),
     ("W/GateReader(4211): scan rejected", "exact_match", 0.85, "literal-prefix"),
+    # a regular expression named as one: its escapes are the pattern, not a name to look up
+    (r"regex open_valve\(\s*\) with nothing passed", "exact_match", 0.85, "regex-pattern"),
+    (r"lines matching ^from\s+\.\s+import", "exact_match", 0.85, "regex-pattern"),
+    ("regexp: retry_.*_budget", "exact_match", 0.85, "regex-pattern"),
+    # "who implements X" read past a quote repeating the name; a quoted phrase stays a string to find
+    (
+        "which classes extend HarborBerth? in Java, every `extends HarborBerth`",
+        "find_references",
+        0.90,
+        "implements-phrase",
+    ),
+    ('where is the exact text "classes that extend HarborBerth" in the docs', "exact_match", 0.90, "quoted-string"),
+    # a quote the words ask to find as it is stays a string, whatever it holds
+    ("is `berth.fee += tide_surcharge(hour)` anywhere verbatim?", "exact_match", 0.90, "quoted-string"),
     # unquoted messages: a guess, fused
     ("Could not determine name for argument", "exact_match", 0.65, "unquoted-message"),
     ("There is no active click context.", "exact_match", 0.65, "unquoted-message"),
@@ -52,6 +66,7 @@ CASES = [
     ("python check if file not found", "understand_code", 0.40, "fallback"),
     ("Parse a string into lines", "understand_code", 0.40, "fallback"),
     ("is the value missing?", "understand_code", 0.40, "fallback"),
+    ("which pattern does the berth scheduler follow", "understand_code", 0.40, "fallback"),
 ]
 
 

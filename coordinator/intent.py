@@ -61,6 +61,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fourfold.coordinator.tool_call import read_tool_call
+from fourfold.plugins import inline_regex
 from fourfold.plugins.types import IntentRule
 from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, IMPLEMENTS_QUESTION, REFERENCE_PHRASES
 
@@ -204,15 +205,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"|^\s*[VDIWEF]/[\w.$-]+(?:\(\s*\d+\s*\))?:\s*\S",
         0,
     ),
-    # a regular expression to run, named as one ("regex save_\w+\(", "lines matching ^import\s+os", "grep -E
-    # 'retry(_count)?\s*='"): a word that says so, then a pattern holding an escape or a ".*"
-    _rule(
-        "regex-pattern",
-        "exact_match",
-        0.85,
-        r"(?:^|[\s(\[])(?:regexp?|regular\s+expressions?|pattern|grep|egrep|rg|matching)\b(?:\s+-\w+)*\s*[:=]?\s*"
-        r"\S*?(?:\\[sSdDwWbB.()\[\]{}|+*?^$/]|\.[*+])",
-    ),
+    # a regular expression written in the query (``plugins/inline_regex.py``: "regex save_\w+\(", "lines matching
+    # ^import\s+os", "grep -E 'retry(_count)?\s*='", "/TODO\(\w+\)/"), which the text modality runs as one
+    _rule("regex-pattern", "exact_match", 0.85, inline_regex.REQUEST),
     # shorthand for "explain" opening the query ("eli5 LeagueNight", "walk me through the scheduler"),
     # or "explain" and a colon before what to explain ("explain line by line:\n<code>"): a name or code
     # after it is the topic, not a definition or code to find ("tldr: who calls X" is a summary's prefix)
@@ -449,6 +444,8 @@ def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
             query = _FENCED.sub(lambda m: " " * len(m.group()), query)
         if _asks_implementations_outside_quotes(query, rule.pattern):
             return None  # "who implements X? every class with `implements X`": the quote repeats the name
+    if rule.name == "regex-pattern" and inline_regex.find(query) is None:
+        return None  # the shape of one without its syntax: "grep for the retry budget"
     if rule.name == "definition-keyword" and "\n" in query.strip():
         return None  # a keyword opening a pasted body: code to match, not a name to look up
     return rule.pattern.search(query)

@@ -48,6 +48,7 @@ CASES = [
     (r"regex open_valve\(\s*\) with nothing passed", "exact_match", 0.85, "regex-pattern"),
     (r"lines matching ^from\s+\.\s+import", "exact_match", 0.85, "regex-pattern"),
     ("regexp: retry_.*_budget", "exact_match", 0.85, "regex-pattern"),
+    (r"/TODO\(\w+\)/ in the berth scheduler", "exact_match", 0.85, "regex-pattern"),
     # "who implements X" read past a quote repeating the name; a quoted phrase stays a string to find
     (
         "which classes extend HarborBerth? in Java, every `extends HarborBerth`",

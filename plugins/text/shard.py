@@ -27,6 +27,7 @@ import numpy.typing as npt
 import zstandard
 
 from fourfold.errors import CorruptIndex, InvalidQuery
+from fourfold.plugins import inline_regex
 from fourfold.plugins.codec import decompress
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
@@ -276,6 +277,9 @@ class TextShard:
             return self._grep((regex_matcher(text, cs),), query, mask)
         if mode == "bm25":
             return self._bm25(query_terms(text), query, mask)
+        inline = inline_regex.find(text)
+        if inline is not None:  # "regex save_\w+\(", "/TODO\(\w+\)/": the pattern, its matches ranked by the rest
+            return self._inline_regex(inline, text, query, mask)
         quoted = [q.replace('\\"', '"').replace("\\\\", "\\") for q in _QUOTED.findall(text)]
         if quoted:
             rest = query_terms(_QUOTED.sub(" ", text))
@@ -304,6 +308,21 @@ class TextShard:
         if not terms:
             return self._grep((literal_matcher(text.strip(), cs),), query, mask)
         return self._bm25(terms, query, mask)
+
+    def _inline_regex(
+        self, inline: inline_regex.InlineRegex, text: str, query: ModalityQuery, mask: npt.NDArray[np.bool_] | None
+    ) -> ShardResult:
+        """The lines matching a pattern the query writes inline; one RE2 cannot compile is matched as a literal,
+        and the notes say so (a query's words are not a caller's ``mode=regex``, which is refused)."""
+        rest = query_terms(inline.rest(text))
+        try:
+            matcher = regex_matcher(inline.pattern, query.case_sensitive)
+            said = f"text: regex {inline.pattern!r} from the query"
+        except InvalidQuery as exc:
+            matcher = literal_matcher(inline.pattern, query.case_sensitive)
+            said = f"text: {exc}; {inline.pattern!r} matched as a literal"
+        result = self._grep((matcher,), query, mask, rank_terms=rest)
+        return replace(result, notes=(said, *result.notes))
 
     # --- filters and candidates ------------------------------------------------------------
 

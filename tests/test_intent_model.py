@@ -707,6 +707,7 @@ HELD_OUT_SETS = (
     "routing_thirtyeighth",
     "routing_thirtyninth",
     "routing_fortieth",
+    "routing_fortyfirst",
 )
 
 

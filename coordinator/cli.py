@@ -481,7 +481,7 @@ def _print_answer(r, as_json: bool) -> None:
             state = "complete"
         elif r.cursor:
             state = "more: pass --cursor " + r.cursor
-        elif r.fusion_strategy == "fused":  # a ranked answer, not a listing: it never claims every match
+        elif not r.partial:  # a listing short of every match has a cursor or a missing shard: this one is ranked
             state = "ranked, not a listing (--literal or --regex lists every match)"
         else:
             state = "incomplete"

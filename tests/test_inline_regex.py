@@ -8,11 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
-from inprocess import search_once
+from inprocess import coordinator_in_process, search_once
 
 from fourfold.api import SearchParams
+from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.intent import classify
+from fourfold.coordinator.mcp_server import format_answer
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.plugins import BuildContext, ModalityQuery
@@ -93,13 +95,36 @@ def test_a_pattern_re2_cannot_compile_is_matched_as_a_literal_and_said(shard: Te
     assert "matched as a literal" in notes[0] and "valve_\\\\w+(" in notes[0]
 
 
-def test_a_regex_question_is_routed_and_answered_through_the_engine(tmp_path: Path) -> None:
-    (tmp_path / "pump").mkdir()
-    (tmp_path / "pump" / "pump.py").write_text(VALVES)
-    home = tmp_path / "home"
-    build_generation(IndexStore(home), [(tmp_path / "pump", "pump")], modalities=["text", "structural"])
-    query = r"regex open_valve\(\s*\) with nothing passed"
-    assert classify(query).intent == "exact_match"
-    a = search_once(Engine(IndexStore(home)), SearchParams(query, k=10))
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("inline-home")
+    (root / "pump").mkdir()
+    (root / "pump" / "pump.py").write_text(VALVES)
+    build_generation(IndexStore(root / "home"), [(root / "pump", "pump")], modalities=["text", "structural"])
+    return root / "home"
+
+
+QUERY = r"regex open_valve\(\s*\) with nothing passed"
+
+
+def test_a_regex_question_is_routed_and_answered_through_the_engine(home: Path) -> None:
+    assert classify(QUERY).intent == "exact_match"
+    a = search_once(Engine(IndexStore(home)), SearchParams(QUERY, k=10))
     assert (a.intent, a.fusion_strategy) == ("exact_match", "direct")
     assert {line for h in a.hits for line in h.hit.match_lines} == {2, 4}
+
+
+def test_every_surface_runs_it(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI says the pattern and that a ranked answer is not a listing; the Python client over gRPC and
+    the MCP text get the same lines."""
+    import fourfold
+
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", QUERY]) == 0
+    out = capsys.readouterr().out
+    assert "2 matching lines in 1 files · ranked, not a listing" in out
+    assert r"note: text: regex 'open_valve\\(\\s*\\)' from the query" in out
+    with coordinator_in_process(home) as address, fourfold.Client(address) as client:
+        answer = client.search(QUERY, k=5)
+        assert {line for h in answer.hits for line in h.hit.match_lines} == {2, 4}
+    assert "pump.py:1-" in format_answer(search_once(Engine(IndexStore(home)), SearchParams(QUERY, k=5)))

@@ -46,6 +46,9 @@ def test_the_name_a_question_asks_about(query: str, name: str | None, word: str 
         ("who calls this function?", True),
         ("what breaks if I change it", True),
         ("Callers of", True),
+        ("who implements this?", True),
+        ("which classes extend it", True),
+        ("who implements Formatter", False),
         ("who calls retry", False),  # a word a name could be
         ("who uses the config loader", False),
         ("who imports requests", False),

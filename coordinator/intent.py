@@ -63,7 +63,13 @@ from dataclasses import dataclass
 from fourfold.coordinator.tool_call import read_tool_call
 from fourfold.plugins import inline_regex
 from fourfold.plugins.types import IntentRule
-from fourfold.plugins.vocabulary import CALLER_PHRASES, IMPACT_PHRASES, IMPLEMENTS_QUESTION, REFERENCE_PHRASES
+from fourfold.plugins.vocabulary import (
+    CALLER_PHRASES,
+    IMPACT_PHRASES,
+    IMPLEMENTS_QUESTION,
+    REFERENCE_PHRASES,
+    implementation_questions,
+)
 
 __all__ = [
     "BUILTIN_RULES",
@@ -451,15 +457,12 @@ def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
     return rule.pattern.search(query)
 
 
-_IMPLEMENTS = re.compile(IMPLEMENTS_QUESTION)
-
-
 def _asks_implementations_outside_quotes(query: str, quotes: re.Pattern[str]) -> bool:
     """Whether ``query`` asks which types implement a name (``IMPLEMENTS_QUESTION``) in words outside its
     quotes: the implements rule, later in the table, then answers it. A quoted phrase (``grep for "classes
     that extend Base"``) is a string to find."""
     spans = [m.span() for m in quotes.finditer(query)]
-    return any(not any(start <= m.start() < end for start, end in spans) for m in _IMPLEMENTS.finditer(query))
+    return any(not any(start <= m.start() < end for start, end in spans) for m in implementation_questions(query))
 
 
 _FENCE_MARKS = re.compile(r"^[ \t]*```[\w+.#-]*[ \t]*$\n?", re.MULTILINE)

@@ -15,7 +15,7 @@ about with it), and :func:`plain_receivers`, which both apply first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 __all__ = [
     "CALLER_PHRASES",
@@ -26,6 +26,7 @@ __all__ = [
     "REFERENCE_PHRASES",
     "alternation",
     "asks_for_implementations",
+    "implementation_questions",
     "looks_like_code",
     "plain_receivers",
 ]
@@ -78,6 +79,11 @@ _IMPLEMENTS_QUESTION = re.compile(IMPLEMENTS_QUESTION)
 def asks_for_implementations(text: str) -> bool:
     """Whether ``text`` asks which types implement or extend a named one (each type is its own answer)."""
     return _IMPLEMENTS_QUESTION.search(text) is not None
+
+
+def implementation_questions(text: str) -> Iterator[re.Match[str]]:
+    """Where ``text`` asks which types implement or extend a named one (``IMPLEMENTS_QUESTION``)."""
+    return _IMPLEMENTS_QUESTION.finditer(text)
 
 
 #: "impact of X": asking what a change to a symbol would reach (an "of" and "changing" may follow).

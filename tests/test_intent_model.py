@@ -708,6 +708,7 @@ HELD_OUT_SETS = (
     "routing_thirtyninth",
     "routing_fortieth",
     "routing_fortyfirst",
+    "routing_fortysecond",
 )
 
 

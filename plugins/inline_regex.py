@@ -29,7 +29,7 @@ _NAMED = re.compile(
     r"(?:(?P<quote>['\"`])(?P<quoted>(?:\\.|(?!(?P=quote)).)+)(?P=quote)|(?P<bare>[^\s'\"`]\S*))",
     re.IGNORECASE,
 )
-_SLASHED = re.compile(r"(?:^|(?<=\s))/(?P<slashed>[^/\s\\](?:\\.|[^/\\])*?(?<!\s)|\\.)/(?=[\s,.;:?!)]|$)")
+_SLASHED = re.compile(r"(?:^|(?<=\s))/(?P<slashed>(?:\\.|[^/\s\\])(?:\\.|[^/\\])*?(?<!\s))/(?=[\s,.;:?!)]|$)")
 #: Either shape, syntax or not (case-insensitive): where :func:`find` may find a pattern.
 REQUEST = _NAMED.pattern + "|" + _SLASHED.pattern
 #: Regular-expression syntax a pattern must hold to be read as one.

@@ -59,8 +59,12 @@ REFERENCE_PHRASES: tuple[str, ...] = (
 #: "who implements X": asking for the types that implement, satisfy, extend or subclass a symbol (an
 #: interface, a base class). Not "implementations of X": that is as often code that does what X does.
 IMPLEMENTATION_PHRASES: tuple[str, ...] = (
-    r"(?:who|what|which\s+(?:types?|classes|structs?|objects?|records?|enums?))\s+"
+    r"(?:who|what|which\s+(?:types?|classes|structs?|objects?|records?|enums?))\s+[`'\"]?"
     r"(?:implements?|satisf(?:y|ies)|extends?|subclass(?:es)?|(?:inherits?|derives?)\s+from)",
+    r"(?:who|what)(?:'s|s|\s+is|\s+are)\s+(?:implementing|extending|subclassing)",
+    # types "with" the quoted clause they declare it by: `implements X`, `extends X`, C#'s `: X`, `impl X for`
+    r"(?:with|has|have|having|containing|declaring)\s+[`'\"]\s*"
+    r"(?:implements|extends|:|impl(?=\s+[\w$:]+(?:<[^`'\"]*>)?\s+for\b))",
     r"(?:implementors|implementers|subclasses|subtypes|derived\s+classes|implementing\s+types)\s+(?:of|for)",
     r"(?:types|classes|structs)\s+(?:that\s+)?(?:implement(?:s|ing)?|extend(?:s|ing)?|satisf(?:y|ies|ying)"
     r"|(?:inherit(?:s|ing)?|deriv(?:e|es|ing))\s+from)",

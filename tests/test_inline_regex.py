@@ -43,6 +43,7 @@ VALVES = (
         (r"search /TODO\(\w+\)/ in the pump code", r"TODO\(\w+\)"),
         ("rg -i 'foo|bar' please", "foo|bar"),
         ("regex: [A-Z]{3}-\\d+", "[A-Z]{3}-\\d+"),
+        (r"match /\bE_COIL_HOT\b/ across the repo", r"\bE_COIL_HOT\b"),  # a pattern may open with an escape
     ],
 )
 def test_a_pattern_with_regex_syntax_is_read_from_the_query(query: str, pattern: str) -> None:

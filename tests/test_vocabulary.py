@@ -32,17 +32,31 @@ AGREE = [
     ("implementors of parse_config", "find_references", "implementations"),
     ("types implementing parse_config", "find_references", "implementations"),
     ("classes that inherit from parse_config", "find_references", "implementations"),
+    ("whats implementing parse_config rn", "find_references", "implementations"),
+    ("who is extending parse_config these days", "find_references", "implementations"),
+    ("Java: who `extends parse_config`? the whole subclass tree", "find_references", "implementations"),
+    ("every class declared with `implements parse_config` under src/", "find_references", "implementations"),
+    ("C#: types with `: parse_config` in their declaration", "find_references", "implementations"),
+    ("structs having `impl parse_config for` blocks", "find_references", "implementations"),
 ]
 
 
 @pytest.mark.parametrize(
     "query",
-    ["what extends the lifetime of a lease", "alternative implementations of parse_config", "who implements this?"],
+    [
+        "what extends the lifetime of a lease",
+        "alternative implementations of parse_config",
+        "who implements this?",
+        "grep `implements parse_config` in the vendored code",  # a quote asked for as it is, not "with" it
+        "files with `impl parse_config` in them",  # an inherent impl block, no trait: not a relation
+    ],
 )
 def test_an_implements_phrase_before_prose_is_no_question_about_types(query: str) -> None:
     assert classify_rules(query).rule != "implements-phrase"
-    if query != "who implements this?":  # names nothing: the learned layer may guess references (0.46), which
-        assert classify(query).intent != "find_references"  # the engine answers "names no code"
+    # "who implements this?" names nothing: the learned layer may guess references (0.46), which the engine
+    # answers "names no code"; a quote asked for as it is may be read as references by the model, as it reads it
+    if query.startswith(("what extends", "alternative")):
+        assert classify(query).intent != "find_references"
 
 
 @pytest.mark.parametrize(("query", "intent", "relation"), AGREE)

@@ -132,6 +132,13 @@ _PROSE_AFTER_KEYWORD = (
     r"|between|on|at|used|called|calls|that's|like"
 )
 
+#: Words asking to understand something: "I want to understand under which conditions X throws it", "help me
+#: understand how A and B relate". An error's name before them is the topic, not a message to find.
+UNDERSTAND_ASK = (
+    r"\b(?:(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+understand|help\s+me\s+understand"
+    r"|under\s+(?:which|what)\s+(?:conditions|circumstances))\b"
+)
+
 #: Tried first, in order.
 KEYWORD_RULES: tuple[IntentRule, ...] = (
     _rule(
@@ -208,6 +215,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         0.85,
         r"^\s*(?:(?:find|search|grep)\s+(?:for\s+)?)?(?:verbatim|literal(?:ly)?|exact(?:ly)?(?:\s+(?:this|string|text|phrase|message|line))?"
         r"|the\s+exact\s+(?:string|text|phrase|message|line))\s*:\s*\S"
+        # a few words, then the ask, then the colon: "look for this code fragment verbatim: if rx.cyl == 0 {"
+        r"|^\s*(?:[\w'-]+\s+){1,6}(?:verbatim|literally|exactly|as[\s-]+(?:written|typed)"
+        r"|(?:character|char|byte|word)[\s-]+for[\s-]+(?:character|char|byte|word))\s*:\s*\S"
         r"|^\s*[VDIWEF]/[\w.$-]+(?:\(\s*\d+\s*\))?:\s*\S",
         0,
     ),
@@ -224,7 +234,11 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"^\s*(?:(?:eli5|explain\s+like\s+i'?m\s+(?:five|5)|tl;?dr|walk\s+me\s+through)\b(?!\s*:)"
         r"|explain(?:\s+[a-z]+){0,4}\s*:\s*\S)",
     ),
+    # "X keeps showing up ... I want to understand under which conditions f throws it" (the error rule yields)
+    _rule("understand-ask", "understand_code", 0.85, UNDERSTAND_ASK),
 )
+
+_UNDERSTAND_ASK = re.compile(UNDERSTAND_ASK, re.IGNORECASE)
 
 #: "where is X defined": read by the identifier rule, so neither an error-like name nor a plain word misroutes.
 _WHERE_DEFINED = re.compile(
@@ -327,19 +341,19 @@ _SIMILAR_HEAD = re.compile(
 )
 
 
+def _prose_line_words(line: str) -> int:
+    """The words of ``line`` if it reads as prose (not indented, no code punctuation, mostly plain words), else 0."""
+    if not line.strip() or (line[:1] in (" ", "\t", ">") and not line.lstrip().startswith(("- ", "* "))):
+        return 0
+    if _CODE_PUNCTUATION.search(_INLINE_CODE.sub(" ", line)):  # `code` inside a sentence is fine
+        return 0
+    words = len(_PROSE_WORD.findall(line))
+    return words if words >= 3 and words >= 0.5 * len(line.split()) else 0
+
+
 def _prose_lines(text: str) -> list[int]:
-    """The words of each line that reads as prose: not indented, no code punctuation, mostly plain words."""
-    counts = []
-    for line in text.splitlines():
-        if not line.strip() or (line[:1] in (" ", "\t", ">") and not line.lstrip().startswith(("- ", "* "))):
-            continue
-        if _CODE_PUNCTUATION.search(_INLINE_CODE.sub(" ", line)):  # `code` inside a sentence is fine
-            continue
-        words = _PROSE_WORD.findall(line)
-        tokens = len(line.split())
-        if len(words) >= 3 and len(words) >= 0.5 * tokens:
-            counts.append(len(words))
-    return counts
+    """The words of each line that reads as prose (``_prose_line_words``)."""
+    return [words for words in map(_prose_line_words, text.splitlines()) if words]
 
 
 def _prose_words(text: str) -> int:
@@ -398,6 +412,18 @@ def is_pasted_output(query: str) -> bool:
     return not any(_prose_words(_FRAME_LINE.sub(" ", paragraph)) for paragraph in paragraphs[:-1])
 
 
+def question_under_output(query: str) -> str:
+    """The lines of words under a program's output pasted in one block (``is_pasted_output``) where they ask a
+    question (``asks_question``): "that path is generated code. where is X really defined?" under a panic.
+    Empty where ``query`` is no such paste."""
+    if "\n" not in query.strip() or not (is_pasted_output(query) and asks_question(query)):
+        return ""  # one line is a question, not output with a question under it
+    last = _BLANK_LINES.split(query[:8_000].strip())[-1]
+    asked = [line for line in last.splitlines() if not _FRAME_LINE.search(line) and _prose_line_words(line)]
+    output = [line for line in query[:8_000].splitlines() if line.strip() and line not in asked]
+    return "\n".join(asked) if output else ""
+
+
 #: At most this many words of prose beside a snippet asked about in a line (``is_snippet_request``).
 SNIPPET_REQUEST_WORDS = 40
 
@@ -434,11 +460,22 @@ _QUESTION_OPENING = re.compile(
 )
 
 
+#: A line that asks to be taken to code, as a question would ask where it is: "jump me to wherever this impl
+#: block lives", "take me to it", "show me where this is declared", "point me at the file".
+_NAVIGATION_OPENING = re.compile(
+    r"^\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
+    r"(?:(?:jump|take|bring|point|send|navigate|go)\s+(?:me\s+)?(?:to|at|into)|(?:show|tell)\s+me\s+where"
+    r"|(?:find|locate)\s+where)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def asks_question(query: str) -> bool:
-    """Whether ``query``'s words outside its fenced code ask a question: a question mark, or a line (or
-    a clause after a spaced dash or semicolon) opening with a question word."""
+    """Whether ``query``'s words outside its fenced code ask a question: a question mark, a line (or a
+    clause after a spaced dash or semicolon) opening with a question word, or a line asking to be taken
+    to the code (``_NAVIGATION_OPENING``)."""
     outside = _FENCED.sub(" ", query)
-    return "?" in outside or bool(_QUESTION_OPENING.search(outside))
+    return "?" in outside or bool(_QUESTION_OPENING.search(outside) or _NAVIGATION_OPENING.search(outside))
 
 
 def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
@@ -450,6 +487,8 @@ def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
             query = _FENCED.sub(lambda m: " " * len(m.group()), query)
         if _asks_implementations_outside_quotes(query, rule.pattern):
             return None  # "who implements X? every class with `implements X`": the quote repeats the name
+    if rule.name == "error-token" and _UNDERSTAND_ASK.search(query):
+        return None  # an error named as the topic of a question about when or why it happens
     if rule.name == "regex-pattern" and inline_regex.find(query) is None:
         return None  # the shape of one without its syntax: "grep for the retry budget"
     if rule.name == "definition-keyword" and "\n" in query.strip():

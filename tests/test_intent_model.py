@@ -25,6 +25,7 @@ from fourfold.coordinator.intent import (
     is_pasted_output,
     is_short_paste,
     is_snippet_request,
+    question_under_output,
 )
 from fourfold.coordinator.intent_model import (
     DIMENSIONS,
@@ -828,3 +829,65 @@ def test_a_quote_the_words_ask_to_find_as_it_is_stays_a_string() -> None:
     assert consult(asked, classify_rules(asked), sure).intent == "find_similar"
     for query in (literal, "find `berth.fee += tide_surcharge(hour)` verbatim in the harbour code"):
         assert consult(query, classify_rules(query), sure).rule == "quoted-string", query
+
+
+@dataclass(frozen=True)
+class _ByText:
+    """A model that reads the question under a paste (``asked``) one way and anything else another."""
+
+    asked: str
+    question: Prediction
+    otherwise: Prediction
+
+    def predict(self, query: str) -> Prediction:
+        return self.question if query == self.asked else self.otherwise
+
+
+def test_the_question_under_a_pasted_output_is_read_alone() -> None:
+    """A panic or a traceback with "where is X really defined?" or "which other paths invoke X?" under it reads
+    as a whole like output to find; its question's lines, read alone by a model at least 0.9 sure they ask for
+    a definition, references or impact, decide. A line asking where the error is thrown keeps the paste's
+    route, and so does a question the model is less sure of, or one line with no output above it."""
+    panic = "panic: runtime error: invalid memory address\ngoroutine 1 [running]:\nmain.Tune_piano(...)\n"
+    panic += "\tpiano/tune.go:33 +0x1d\n"
+    asked = "that path is generated code. where is Tune_piano really defined?"
+    whole = Prediction("exact_match", 0.9)
+    for question, routed in ((0.95, "find_definition"), (0.85, "exact_match")):
+        model = _ByText(asked, Prediction("find_definition", question), whole)
+        assert consult(panic + asked, classify_rules(panic + asked), model).intent == routed
+    traced = 'File "piano/tune.py", line 8, in tune_piano\nPitchRaiseError: string snapped\n'
+    invoke = "which other code paths invoke tune_piano? this is not the only entry point"
+    model = _ByText(invoke, Prediction("find_references", 0.97), whole)
+    assert consult(traced + invoke, classify_rules(traced + invoke), model).intent == "find_references"
+    thrown = "where in our source is that thrown"
+    model = _ByText(thrown, Prediction("understand_code", 0.97), whole)
+    assert consult(traced + thrown, classify_rules(traced + thrown), model).intent == "exact_match"
+    assert question_under_output(panic + asked) == asked and question_under_output(traced + thrown) == thrown
+    assert question_under_output("PitchRaiseError raised by tune_piano, where is it defined?") == ""
+
+
+def test_a_line_asking_to_be_taken_to_the_code_is_a_question() -> None:
+    """ "jump me to wherever this impl block lives" under a pasted declaration asks where it is, as a question
+    would: the model reads it (p >= 0.5) where the report rule took the paste for a bug report."""
+    paste = "impl PianoTuning {\n    pub fn raise_pitch(&self)\n"
+    for line in ("jump me to wherever this impl block lives", "take me to it", "show me where this is declared"):
+        assert asks_question(paste + line), line
+        routed = consult(paste + line, classify_rules(paste + line), _Fixed("find_definition", 0.6))
+        assert routed.intent == "find_definition", line
+    assert not asks_question(paste + "the jump to the pitch raise happens twice")
+
+
+def test_an_error_named_as_the_topic_of_an_understand_question_is_no_string_to_find() -> None:
+    query = "PitchRaiseError keeps showing up. I want to understand under which conditions tune_piano throws it"
+    assert classify_rules(query) == Classification("understand_code", 0.85, "understand-ask")
+    assert classify_rules("PitchRaiseError keeps showing up in staging").rule == "error-token"
+
+
+def test_words_then_an_ask_for_the_text_as_it_is_then_a_colon_is_a_string_to_find() -> None:
+    for query in (
+        "look for this code fragment verbatim: if rx.cylinder == 0 { rx.axis = nil }",
+        "search the repo for this line exactly: tuner.visits += 1",
+    ):
+        assert classify_rules(query).rule == "literal-prefix", query
+    copies = "find every literal copy of 'string snapped during a pitch raise' -- it may be duplicated"
+    assert consult(copies, classify_rules(copies), _Fixed("find_similar", 0.99)).rule == "quoted-string"

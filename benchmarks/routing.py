@@ -404,6 +404,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "thirtyeighth",
     "thirtyninth",
     "fortieth",
+    "fortyfirst",
 )
 
 

@@ -710,6 +710,7 @@ HELD_OUT_SETS = (
     "routing_fortieth",
     "routing_fortyfirst",
     "routing_fortysecond",
+    "routing_fortythird",
 )
 
 

@@ -412,20 +412,46 @@ def is_pasted_output(query: str) -> bool:
     return not any(_prose_words(_FRAME_LINE.sub(" ", paragraph)) for paragraph in paragraphs[:-1])
 
 
-def question_under_output(query: str) -> str:
-    """The lines of words under a program's output pasted in one block (``is_pasted_output``) where they ask a
-    question (``asks_question``): "that path is generated code. where is X really defined?" under a panic.
-    Empty where ``query`` is no such paste."""
-    if "\n" not in query.strip() or not (is_pasted_output(query) and asks_question(query)):
-        return ""  # one line is a question, not output with a question under it
-    last = _BLANK_LINES.split(query[:8_000].strip())[-1]
-    asked = [line for line in last.splitlines() if not _FRAME_LINE.search(line) and _prose_line_words(line)]
-    output = [line for line in query[:8_000].splitlines() if line.strip() and line not in asked]
-    return "\n".join(asked) if output else ""
-
-
 #: At most this many words of prose beside a snippet asked about in a line (``is_snippet_request``).
 SNIPPET_REQUEST_WORDS = 40
+
+
+#: A line a program writes: a timestamp or a log level opening it ("2024-03-14T06:31:44Z ERROR ...").
+_LOG_LINE = re.compile(
+    r"^\s*\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE)\b)"
+)
+#: Words under a paste asking for something without a question's words: "find all the places that call X",
+#: "open the file where X is declared", "not after the file -- I want to understand what leads here".
+_REQUEST_OPENING = re.compile(
+    r"(?:^|[.;!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
+    r"|trace|pull\s+up|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def question_under_output(query: str) -> str:
+    """The lines of words under pasted output or code where they ask something: "that path is generated code.
+    where is X really defined?" under a panic, "find all the places that call X" under a Node stack, "which
+    file declares the X type this log line names?" under a log line. The paste's words stand after every line
+    of output, and no line of the output reads as prose but a frame or a log line (a title or a
+    paragraph above it makes a report), at most ``SNIPPET_REQUEST_WORDS`` of them. Empty where ``query`` is no
+    such paste."""
+    lines = [line for line in query[:8_000].strip().splitlines() if line.strip()]
+    asked: list[str] = []
+    for line in reversed(lines):
+        if _FRAME_LINE.search(line) or _LOG_LINE.match(line) or not _prose_line_words(line):
+            break
+        asked.insert(0, line)
+    output = lines[: len(lines) - len(asked)]
+    if not asked or not output:
+        return ""  # words alone: a question, not output with a question under it
+    if sum(_prose_line_words(line) for line in output if not (_FRAME_LINE.search(line) or _LOG_LINE.match(line))):
+        return ""  # words above or inside the output: a report's title or paragraphs
+    words = sum(map(_prose_line_words, asked))
+    text = "\n".join(asked)
+    if words > SNIPPET_REQUEST_WORDS or not (asks_question(text) or _REQUEST_OPENING.search(text)):
+        return ""
+    return text
 
 
 #: A markdown heading outside code (``### Bug description``): an issue template's.
@@ -460,12 +486,13 @@ _QUESTION_OPENING = re.compile(
 )
 
 
-#: A line that asks to be taken to code, as a question would ask where it is: "jump me to wherever this impl
-#: block lives", "take me to it", "show me where this is declared", "point me at the file".
+#: A line (or a sentence after another, or a clause after a spaced dash) that asks to be taken to code, as a
+#: question would ask where it is: "jump me to wherever this impl block lives", "take me to it", "show me
+#: where this is declared", "point me at the file", "kotlin. open the file where X is declared".
 _NAVIGATION_OPENING = re.compile(
-    r"^\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
+    r"(?:^|[.;!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
     r"(?:(?:jump|take|bring|point|send|navigate|go)\s+(?:me\s+)?(?:to|at|into)|(?:show|tell)\s+me\s+where"
-    r"|(?:find|locate)\s+where)\b",
+    r"|(?:find|locate)\s+where|open\s+(?:up\s+)?(?:the\s+)?(?:file|definition|declaration|source)\b)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -616,9 +616,12 @@ def consult(
     if chosen.intent in ("exact_match", "localize") and rule.rule in _OUTPUT_RULES:
         # a trace or a panic with "where is X really defined?" or "which other paths invoke X?" under it: the
         # whole paste reads as the output to find; its question, read alone, may ask for the code it names
-        from fourfold.coordinator.intent import Classification, question_under_output
+        from fourfold.coordinator.intent import Classification, classify_rules, question_under_output
 
         asked = question_under_output(query)
+        read = classify_rules(asked, reports=False) if asked else None
+        if read is not None and read.confidence >= keep_from and not read.rule.startswith("plugin:"):
+            return read  # a sure rule reads the question: "who has to handle it, what breaks?", "search 'x' literally"
         model = model if model is not None or not asked else load_model()
         if asked and model is not None:
             guess = model.predict(asked)

@@ -867,11 +867,39 @@ def test_the_question_under_a_pasted_output_is_read_alone() -> None:
     assert question_under_output("PitchRaiseError raised by tune_piano, where is it defined?") == ""
 
 
+def test_a_sure_rule_reads_the_words_under_a_paste_first() -> None:
+    """Under output (a log line counts), with blank lines inside it, the words may ask without a question's
+    words ("find all the places that call X", "I want to understand ..."); a sure rule reading them alone
+    decides before any model; words above the output make a report, whatever is asked under it."""
+    log = "2024-03-14T06:31:44Z ERROR PianoTuning rejected request: string snapped\n"
+    asked = "which file declares the PianoTuning type?"
+    assert question_under_output(log + asked) == asked
+    node = "TypeError: Cannot read properties of undefined (reading 'id')\n    at tunePiano (tune.js:34:9)\n"
+    assert question_under_output(node + "find all the places that call tunePiano") != ""
+    panic = "panic: PitchRaiseError\n\ngoroutine 7 [running]:\nmain.Tune(...)\n\tpiano/tune.go:35\n"
+    impact = "plan is to return an error from Tune instead. who has to handle it, and what breaks if they don't?"
+    routed = consult(panic + impact, classify_rules(panic + impact), _Fixed("localize", 0.99))
+    assert routed == Classification("impact_analysis", 0.90, "impact-phrase")
+    traced = 'File "piano/tune.py", line 8, in tune\n    raise PitchRaiseError(msg)\nPitchRaiseError: string snapped\n'
+    literal = "where does the text 'string snapped' come from? search it literally"
+    assert consult(traced + literal, classify_rules(traced + literal), _Fixed("localize", 0.99)).rule == "quoted-string"
+    understand = "not after the file -- I want to understand what sequence of events leads here"
+    routed = consult(traced + understand, classify_rules(traced + understand), _Fixed("exact_match", 0.99))
+    assert routed.intent == "understand_code"
+    report = "Tuning fails after the upgrade when the string snaps twice in a row on older pianos\n\n" + panic + impact
+    assert question_under_output(report) == ""
+
+
 def test_a_line_asking_to_be_taken_to_the_code_is_a_question() -> None:
     """ "jump me to wherever this impl block lives" under a pasted declaration asks where it is, as a question
     would: the model reads it (p >= 0.5) where the report rule took the paste for a bug report."""
     paste = "impl PianoTuning {\n    pub fn raise_pitch(&self)\n"
-    for line in ("jump me to wherever this impl block lives", "take me to it", "show me where this is declared"):
+    for line in (
+        "jump me to wherever this impl block lives",
+        "take me to it",
+        "show me where this is declared",
+        "rust. open the file where PianoTuning is declared",
+    ):
         assert asks_question(paste + line), line
         routed = consult(paste + line, classify_rules(paste + line), _Fixed("find_definition", 0.6))
         assert routed.intent == "find_definition", line

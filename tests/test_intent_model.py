@@ -711,6 +711,7 @@ HELD_OUT_SETS = (
     "routing_fortyfirst",
     "routing_fortysecond",
     "routing_fortythird",
+    "routing_fortyfourth",
 )
 
 

@@ -409,6 +409,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "thirtyninth",
     "fortieth",
     "fortyfirst",
+    "fortysecond",
 )
 
 

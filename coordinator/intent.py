@@ -419,11 +419,16 @@ SNIPPET_REQUEST_WORDS = 40
 #: A line a program writes: a timestamp or a log level opening it ("2024-03-14T06:31:44Z ERROR ...").
 _LOG_LINE = re.compile(
     r"^\s*\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE)\b)"
+    # a program's own name for what failed: "UnhandledPromiseRejection: ..."
+    r"|^\s*(?:[a-z]\w*\.)*[A-Z][a-z]+[A-Z]\w*:\s"
 )
+#: At most this many words of prose inside pasted output, after its first frame or log line: the message a
+#: panic prints on its own line ("called `Option::unwrap()` on a `None` value").
+OUTPUT_MESSAGE_WORDS = 15
 #: Words under a paste asking for something without a question's words: "find all the places that call X",
 #: "open the file where X is declared", "not after the file -- I want to understand what leads here".
 _REQUEST_OPENING = re.compile(
-    r"(?:^|[.;!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
+    r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
     r"|trace|pull\s+up|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -445,8 +450,15 @@ def question_under_output(query: str) -> str:
     output = lines[: len(lines) - len(asked)]
     if not asked or not output:
         return ""  # words alone: a question, not output with a question under it
-    if sum(_prose_line_words(line) for line in output if not (_FRAME_LINE.search(line) or _LOG_LINE.match(line))):
-        return ""  # words above or inside the output: a report's title or paragraphs
+    printed = [bool(_FRAME_LINE.search(line) or _LOG_LINE.match(line)) for line in output]
+    first = printed.index(True) if True in printed else len(output)
+    if any(_prose_line_words(line) for line in output[:first]):
+        return ""  # words above the output: a report's title or paragraph
+    if (
+        sum(_prose_line_words(line) for line, is_printed in zip(output, printed, strict=True) if not is_printed)
+        > OUTPUT_MESSAGE_WORDS
+    ):
+        return ""  # paragraphs inside the output: a report
     words = sum(map(_prose_line_words, asked))
     text = "\n".join(asked)
     if words > SNIPPET_REQUEST_WORDS or not (asks_question(text) or _REQUEST_OPENING.search(text)):
@@ -490,7 +502,7 @@ _QUESTION_OPENING = re.compile(
 #: question would ask where it is: "jump me to wherever this impl block lives", "take me to it", "show me
 #: where this is declared", "point me at the file", "kotlin. open the file where X is declared".
 _NAVIGATION_OPENING = re.compile(
-    r"(?:^|[.;!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
+    r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
     r"(?:(?:jump|take|bring|point|send|navigate|go)\s+(?:me\s+)?(?:to|at|into)|(?:show|tell)\s+me\s+where"
     r"|(?:find|locate)\s+where|open\s+(?:up\s+)?(?:the\s+)?(?:file|definition|declaration|source)\b)\b",
     re.IGNORECASE | re.MULTILINE,

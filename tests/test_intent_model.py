@@ -862,8 +862,15 @@ def test_the_question_under_a_pasted_output_is_read_alone() -> None:
     model = _ByText(invoke, Prediction("find_references", 0.97), whole)
     assert consult(traced + invoke, classify_rules(traced + invoke), model).intent == "find_references"
     thrown = "where in our source is that thrown"
-    model = _ByText(thrown, Prediction("understand_code", 0.97), whole)
+    model = _ByText(thrown, Prediction("find_similar", 0.97), whole)
     assert consult(traced + thrown, classify_rules(traced + thrown), model).intent == "exact_match"
+    why = "why does tune_piano recurse forever here? explain what it's doing"
+    model = _ByText(why, Prediction("understand_code", 0.95), whole)
+    assert consult(traced + why, classify_rules(traced + why), model).intent == "understand_code"
+    # whatever rule read the paste: code with a question under it the rules took for a definition
+    signature = "open class PianoTuning(val id: Long) {}\nkotlin: which classes extend this one?"
+    model = _ByText("kotlin: which classes extend this one?", Prediction("find_references", 0.95), whole)
+    assert consult(signature, classify_rules(signature), model).intent == "find_references"
     assert question_under_output(panic + asked) == asked and question_under_output(traced + thrown) == thrown
     assert question_under_output("PitchRaiseError raised by tune_piano, where is it defined?") == ""
 
@@ -889,6 +896,12 @@ def test_a_sure_rule_reads_the_words_under_a_paste_first() -> None:
     assert routed.intent == "understand_code"
     report = "Tuning fails after the upgrade when the string snaps twice in a row on older pianos\n\n" + panic + impact
     assert question_under_output(report) == ""
+    # a panic's own message line, and a program's name for what failed, are output, not a report's words
+    rust = "thread 'main' panicked at piano/tune.rs:56:5:\ncalled `Option::unwrap()` on a `None` value\n"
+    rust += "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n"
+    assert question_under_output(rust + "where is PianoTuning declared?") == "where is PianoTuning declared?"
+    node = "UnhandledPromiseRejection: string snapped\n    at tunePiano (tune.js:34:3)\n"
+    assert question_under_output(node + "which file throws that?") == "which file throws that?"
 
 
 def test_a_line_asking_to_be_taken_to_the_code_is_a_question() -> None:
@@ -900,6 +913,7 @@ def test_a_line_asking_to_be_taken_to_the_code_is_a_question() -> None:
         "take me to it",
         "show me where this is declared",
         "rust. open the file where PianoTuning is declared",
+        "c#: go to the declaration of PianoTuning.raise_pitch",
     ):
         assert asks_question(paste + line), line
         routed = consult(paste + line, classify_rules(paste + line), _Fixed("find_definition", 0.6))

@@ -429,9 +429,43 @@ OUTPUT_MESSAGE_WORDS = 15
 #: "open the file where X is declared", "not after the file -- I want to understand what leads here".
 _REQUEST_OPENING = re.compile(
     r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
-    r"|trace|pull\s+up|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
+    r"|trace|pull\s+up|every|all|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+#: A declaration as its language opens one, on a line of its own ("sealed interface X", "defmodule X do",
+#: "public interface X {"): code, though its words read like prose.
+_DECLARATION_LINE = re.compile(
+    r"^\s*(?:(?:public|private|protected|internal|sealed|abstract|open|data|export|pub|final|static|virtual|async"
+    r"|partial|default)\s+)*(?:class|interface|trait|protocol|struct|enum|type|def|func|fun|fn|function|module"
+    r"|defmodule|defprotocol|object|record|impl|typealias|newtype)\s+[A-Za-z_$][\w$.:<>]*\b"
+)
+#: A clause after a comma that opens as a question does: "if X returns a Result instead, which call sites
+#: have to handle it".
+_CLAUSE_QUESTION = re.compile(r",\s*(?:which|what|who|where|how|why|is|are|does|do|can)\b", re.IGNORECASE)
+
+
+def _is_output_or_code(line: str) -> bool:
+    """Whether ``line`` of a paste is output or code rather than words about it."""
+    return bool(
+        _FRAME_LINE.search(line) or _LOG_LINE.match(line) or _DECLARATION_LINE.match(line)
+    ) or not _prose_line_words(line)
+
+
+#: Words under a pasted declaration asking for the types that implement it: "which classes extend this one?",
+#: "swift -- which types conform to this protocol?", "every class that implements this interface, please".
+_IMPLEMENTS_PASTED = re.compile(
+    r"\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+(?:implements?|implementing|extends?|extending"
+    r"|conforms?\s+to|conforming\s+to|adopts?|derives?\s+from|deriving\s+from|inherits?\s+from|inheriting\s+from"
+    r"|subclass(?:es)?|impl)\s+(?:it|this|that|them|these)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_implementations_of_paste(asked: str) -> bool:
+    """Whether the words under a paste (``question_under_output``) ask which types implement what was pasted."""
+    return _IMPLEMENTS_PASTED.search(asked) is not None
 
 
 def question_under_output(query: str) -> str:
@@ -444,13 +478,15 @@ def question_under_output(query: str) -> str:
     lines = [line for line in query[:8_000].strip().splitlines() if line.strip()]
     asked: list[str] = []
     for line in reversed(lines):
-        if _FRAME_LINE.search(line) or _LOG_LINE.match(line) or not _prose_line_words(line):
+        if _is_output_or_code(line):
             break
         asked.insert(0, line)
     output = lines[: len(lines) - len(asked)]
     if not asked or not output:
         return ""  # words alone: a question, not output with a question under it
-    printed = [bool(_FRAME_LINE.search(line) or _LOG_LINE.match(line)) for line in output]
+    printed = [
+        bool(_FRAME_LINE.search(line) or _LOG_LINE.match(line) or _DECLARATION_LINE.match(line)) for line in output
+    ]
     first = printed.index(True) if True in printed else len(output)
     if any(_prose_line_words(line) for line in output[:first]):
         return ""  # words above the output: a report's title or paragraph
@@ -461,7 +497,8 @@ def question_under_output(query: str) -> str:
         return ""  # paragraphs inside the output: a report
     words = sum(map(_prose_line_words, asked))
     text = "\n".join(asked)
-    if words > SNIPPET_REQUEST_WORDS or not (asks_question(text) or _REQUEST_OPENING.search(text)):
+    asks = asks_question(text) or _REQUEST_OPENING.search(text) or _CLAUSE_QUESTION.search(text)
+    if words > SNIPPET_REQUEST_WORDS or not asks:
         return ""
     return text
 

@@ -935,3 +935,24 @@ def test_words_then_an_ask_for_the_text_as_it_is_then_a_colon_is_a_string_to_fin
         assert classify_rules(query).rule == "literal-prefix", query
     copies = "find every literal copy of 'string snapped during a pitch raise' -- it may be duplicated"
     assert consult(copies, classify_rules(copies), _Fixed("find_similar", 0.99)).rule == "quoted-string"
+
+
+def test_which_types_implement_a_pasted_declaration() -> None:
+    """A declaration pasted on its own line ("sealed interface X", "defmodule X do") is code, though its words
+    read like prose, and "which classes implement it?" under it asks for its implementations, whatever a
+    model makes of the whole paste; a question clause after a comma asks too."""
+    for paste, asked in (
+        ("sealed interface PianoTuning\n", "kotlin: which classes implement it?"),
+        (
+            "defmodule PianoTuning do\n  @callback tune(map()) :: :ok\n",
+            "elixir -- which modules implement this behaviour?",
+        ),
+        ("protocol PianoTuning {\n    func tune()\n}\n", "swift -- which types conform to this protocol?"),
+        ("public interface PianoTuning {\n", "java: every class that implements this interface, please"),
+    ):
+        assert question_under_output(paste + asked) == asked, paste
+        routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_definition", 0.99))
+        assert routed == Classification("find_references", 0.85, "implements-pasted"), paste
+    clause = "if tune returns a Result rather than panicking, which call sites have to handle it"
+    assert question_under_output("thread 'main' panicked at piano/tune.rs:3:5:\n" + clause) == clause
+    assert question_under_output("which classes implement PianoTuning? every one of them") == ""

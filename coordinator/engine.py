@@ -717,7 +717,10 @@ class Engine:
                 # impact lists dependents (two functions, two answers), "who implements X" its implementers
                 # (two types, two answers); segments=all asks for every segment
                 per_file=plan.intent != "impact_analysis"
-                and not (plan.intent == "find_references" and asks_for_implementations(p.query))
+                and not (
+                    plan.intent == "find_references"
+                    and (asks_for_implementations(p.query) or plan.rule == "implements-pasted")
+                )
                 and p.options.get("segments") != "all",
                 centrality_scale=centrality_scale(p.options.get("profile", ""), plan.fusion_intent),
                 method=fusion_method(p.options.get("profile", ""), plan.fusion_intent),

@@ -60,6 +60,15 @@ def test_the_go_types_that_satisfy_an_interface_each_an_answer(home: Path, query
     assert all(h.hit.snippet.startswith("implements or extends log.Formatter") for h in a.hits)
 
 
+def test_which_types_implement_a_pasted_interface(home: Path) -> None:
+    """The interface pasted, "which types implement this interface?" under it: its implementations, each an
+    answer, as if it were named."""
+    pasted = "type Formatter interface {\n\tFormat(e *Entry) ([]byte, error)\n}\nwhich types implement this interface?"
+    a = search(home, pasted)
+    assert (a.intent, a.confidence, a.fusion_strategy) == ("find_references", 0.85, "direct"), a.notes
+    assert [h.hit.symbol for h in a.hits][:2] == ["JSONFormatter", "TextFormatter"], a.notes
+
+
 def test_the_classes_extending_a_python_base(home: Path) -> None:
     a = search(home, "which classes extend Transport")
     assert a.intent == "find_references"

@@ -104,6 +104,16 @@ def _depth(options: Mapping[str, str]) -> int:
     return depth
 
 
+#: A type declared on a line of its own, as pasted above a question about it ("type Hook interface {",
+#: "sealed interface Formatter", "defmodule Store do"): the name "which types implement this?" means.
+_DECLARED = re.compile(
+    r"^\s*(?:(?:public|private|protected|internal|sealed|abstract|open|data|export|pub|final|partial)\s+)*"
+    r"(?:class|interface|trait|protocol|struct|type|enum|defmodule|defprotocol|object|record)\s+([A-Za-z_$][\w$.]*)",
+    re.MULTILINE,
+)
+_PRONOUNS = frozenset({"it", "this", "that", "them", "these"})
+
+
 def _plain_word(text: str, match: re.Match[str]) -> bool:
     """Whether the phrase's symbol is an unmarked word of prose (``callers`` in "callers of callers")."""
     start = match.start("s")
@@ -134,7 +144,9 @@ def parse_query(text: str, intent: str, options: Mapping[str, str]) -> GraphQues
             continue
         symbol = clean_symbol(match.group("s"))
         target = clean_symbol(match.group("t")) if "t" in pattern.groupindex else ""
-        if not target and _plain_word(text, match):
+        if symbol.lower() in _PRONOUNS and (declared := _DECLARED.search(text)) is not None:
+            symbol = clean_symbol(declared.group(1))  # "which types implement this?" under a pasted declaration
+        elif not target and _plain_word(text, match):
             # "do callers of callers need changing if parse_config goes async": the phrase caught a word,
             # and the question names its code elsewhere
             symbol = _code_token(text) or symbol

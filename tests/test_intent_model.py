@@ -712,6 +712,7 @@ HELD_OUT_SETS = (
     "routing_fortysecond",
     "routing_fortythird",
     "routing_fortyfourth",
+    "routing_fortyfifth",
 )
 
 

@@ -412,6 +412,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortieth",
     "fortyfirst",
     "fortysecond",
+    "fortythird",
 )
 
 

@@ -425,10 +425,13 @@ _LOG_LINE = re.compile(
 #: At most this many words of prose inside pasted output, after its first frame or log line: the message a
 #: panic prints on its own line ("called `Option::unwrap()` on a `None` value").
 OUTPUT_MESSAGE_WORDS = 15
+#: Where a request may open: a line's start, after a sentence's end or a colon ("kotlin. open ...", "c#: go
+#: to ..."), or after a spaced dash.
+_CLAUSE_START = r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*"
 #: Words under a paste asking for something without a question's words: "find all the places that call X",
 #: "open the file where X is declared", "not after the file -- I want to understand what leads here".
 _REQUEST_OPENING = re.compile(
-    r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
+    _CLAUSE_START + r"(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
     r"|trace|pull\s+up|every|all|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -539,7 +542,7 @@ _QUESTION_OPENING = re.compile(
 #: question would ask where it is: "jump me to wherever this impl block lives", "take me to it", "show me
 #: where this is declared", "point me at the file", "kotlin. open the file where X is declared".
 _NAVIGATION_OPENING = re.compile(
-    r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
+    _CLAUSE_START + r"(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
     r"(?:(?:jump|take|bring|point|send|navigate|go)\s+(?:me\s+)?(?:to|at|into)|(?:show|tell)\s+me\s+where"
     r"|(?:find|locate)\s+where|open\s+(?:up\s+)?(?:the\s+)?(?:file|definition|declaration|source)\b)\b",
     re.IGNORECASE | re.MULTILINE,

@@ -616,10 +616,12 @@ def consult(
     unless ``overrule_sure`` (default ``OVERRULE_SURE``) names it and the model is as sure of another
     intent as one of its limits asks, a plugin's rule (its intents are not the model's), the fallback on
     one plain word, and any rule the model agrees with, so the rule table keeps its intents,
-    confidences and rule names. And where the route is a string to find or a bug report but the query is a
-    program's output with a question under it (``intent.question_under_output``), the question's lines
-    read alone, where the model is at least ``QUESTION_UNDER_OUTPUT`` sure they ask for a definition,
-    references or impact.
+    confidences and rule names. Then, where the query is output or code pasted with words asking about it
+    under it (``intent.question_under_output``), those words read alone, whatever rule read the paste: a sure
+    rule first where an error or report rule read it as a string to find or a bug report (never an error
+    rule itself: the error a question names is its topic), "which classes implement it?" as the pasted
+    type's implementations (rule ``implements-pasted``), then the model where it is at least
+    ``QUESTION_UNDER_OUTPUT`` sure they ask for a definition, references, impact or an explanation.
     """
     chosen = _consult(query, rule, model, keep_from, min_probability, overrule_sure)
     if rule.rule.startswith("plugin:") or rule.rule == "tool-call":
@@ -641,7 +643,7 @@ def consult(
         read = classify_rules(asked, reports=False)
         if read.confidence >= keep_from and not read.rule.startswith("plugin:") and read.rule not in _OUTPUT_RULES:
             return read  # a sure rule reads the question: "who has to handle it, what breaks?", "search 'x' literally"
-    if asks_for_implementations_of_paste(asked) and chosen.intent != "find_references":
+    if asks_for_implementations_of_paste(asked):  # each implementation its own answer (the engine's plan)
         return Classification("find_references", IMPLEMENTS_PASTED_CONFIDENCE, "implements-pasted")
     model = model if model is not None else load_model()
     if model is not None:
@@ -660,7 +662,7 @@ def _consult(
     min_probability: float,
     overrule_sure: Mapping[str, tuple[Overrule, ...]] | None,
 ) -> Classification:
-    """``consult`` but for the question under a pasted output."""
+    """``consult`` but for the words under a paste."""
     from fourfold.coordinator.intent import KEYWORD_RULES, Classification, rule_match, unfenced
 
     sure = OVERRULE_SURE if overrule_sure is None else overrule_sure

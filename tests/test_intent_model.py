@@ -713,6 +713,7 @@ HELD_OUT_SETS = (
     "routing_fortythird",
     "routing_fortyfourth",
     "routing_fortyfifth",
+    "routing_fortysixth",
 )
 
 

@@ -449,11 +449,9 @@ _DECLARATION_LINE = re.compile(
 _CLAUSE_QUESTION = re.compile(r",\s*(?:which|what|who|where|how|why|is|are|does|do|can)\b", re.IGNORECASE)
 
 
-def _is_output_or_code(line: str) -> bool:
-    """Whether ``line`` of a paste is output or code rather than words about it."""
-    return bool(
-        _FRAME_LINE.search(line) or _LOG_LINE.match(line) or _DECLARATION_LINE.match(line)
-    ) or not _prose_line_words(line)
+def _is_printed(line: str) -> bool:
+    """Whether ``line`` of a paste is what a program printed or a declaration, whatever its words read like."""
+    return bool(_FRAME_LINE.search(line) or _LOG_LINE.match(line) or _DECLARATION_LINE.match(line))
 
 
 #: Words under a pasted declaration asking for the types that implement it: "which classes extend this one?",
@@ -479,29 +477,23 @@ def question_under_output(query: str) -> str:
     paragraph above it makes a report), at most ``SNIPPET_REQUEST_WORDS`` of them. Empty where ``query`` is no
     such paste."""
     lines = [line for line in query[:8_000].strip().splitlines() if line.strip()]
-    asked: list[str] = []
-    for line in reversed(lines):
-        if _is_output_or_code(line):
-            break
-        asked.insert(0, line)
-    output = lines[: len(lines) - len(asked)]
-    if not asked or not output:
-        return ""  # words alone: a question, not output with a question under it
-    printed = [
-        bool(_FRAME_LINE.search(line) or _LOG_LINE.match(line) or _DECLARATION_LINE.match(line)) for line in output
-    ]
-    first = printed.index(True) if True in printed else len(output)
-    if any(_prose_line_words(line) for line in output[:first]):
+    printed = [_is_printed(line) for line in lines]
+    words = [_prose_line_words(line) for line in lines]
+    split = len(lines)  # the words asking: the lines of prose after the last line of output or code
+    while split and words[split - 1] and not printed[split - 1]:
+        split -= 1
+    if split in (0, len(lines)):
+        return ""  # words alone (a question, not output with a question under it), or no words under the output
+    first = printed.index(True) if True in printed[:split] else split
+    if any(words[:first]):
         return ""  # words above the output: a report's title or paragraph
-    if (
-        sum(_prose_line_words(line) for line, is_printed in zip(output, printed, strict=True) if not is_printed)
-        > OUTPUT_MESSAGE_WORDS
+    if sum(n for n, is_printed in zip(words[first:split], printed[first:split], strict=True) if not is_printed) > (
+        OUTPUT_MESSAGE_WORDS
     ):
         return ""  # paragraphs inside the output: a report
-    words = sum(map(_prose_line_words, asked))
-    text = "\n".join(asked)
+    text = "\n".join(lines[split:])
     asks = asks_question(text) or _REQUEST_OPENING.search(text) or _CLAUSE_QUESTION.search(text)
-    if words > SNIPPET_REQUEST_WORDS or not asks:
+    if sum(words[split:]) > SNIPPET_REQUEST_WORDS or not asks:
         return ""
     return text
 

@@ -714,6 +714,7 @@ HELD_OUT_SETS = (
     "routing_fortyfourth",
     "routing_fortyfifth",
     "routing_fortysixth",
+    "routing_fortyseventh",
 )
 
 

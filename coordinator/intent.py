@@ -139,6 +139,25 @@ UNDERSTAND_ASK = (
     r"|under\s+(?:which|what)\s+(?:conditions|circumstances))\b"
 )
 
+#: Where an error is handled: "where is HiveSwarmError caught", "who catches it", "who handles the
+#: PaymentDeclinedException". Its handlers are its references, not the error's text to find.
+HANDLERS_QUESTION = (
+    r"\b(?:where\s+(?:is|are)\s+(?:the\s+)?(?-i:[\w$.:]*(?:Error|Exception)|[A-Za-z_$][\w$]*(?:(?:\.|::|_)[\w$]+)+"
+    r"|[a-z_$][\w$]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*)s?\s+(?:caught|handled|rescued)"  # a name, not "logging"
+    r"|(?:who|what)\s+(?:catches|rescues)|(?:who|what)\s+handles\s+(?:the\s+|an?\s+)?[\w$.:]*(?:Error|Exception)s?)\b"
+)
+#: "which file the function is really written in", "what file read_level is defined in": where it is
+#: declared (not "which file the message is written in": a text to find).
+DEFINED_IN_FILE = (
+    r"\b(?:which|what)\s+file\s+(?!(?:the\s+|this\s+|that\s+)?(?:string|text|message|literal|error|log|word|phrase)s?\b)"
+    r"(?:[\w$.:]+\s+){0,2}(?:is|was|'s)\s+(?:really\s+|actually\s+)?(?:written|defined|declared|implemented)\s+in\b"
+)
+#: "where is the error code HWK-4410 defined as a string?", "every place it is hardcoded as a string literal".
+AS_A_STRING = (
+    r"\b(?:defined|declared|written|spelled|spelt|hard-?coded|kept|stored)\s+as\s+(?:a\s+)?(?:plain\s+|raw\s+)?"
+    r"(?:string(?:\s+literal)?|literal)\b"
+)
+
 #: Tried first, in order.
 KEYWORD_RULES: tuple[IntentRule, ...] = (
     _rule(
@@ -183,6 +202,13 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called)\b"
         r"(?!\s+(?:what|who|whom)\b)",
     ),
+    # "where is HiveSwarmError caught", "who catches it", "who handles PaymentDeclinedException": the places that
+    # handle an error are its references (the error rule yields to it)
+    _rule("handlers-phrase", "find_references", 0.90, HANDLERS_QUESTION),
+    # "which file the function is really written in": where it is defined, whatever else the question names
+    _rule("definition-phrase", "find_definition", 0.85, DEFINED_IN_FILE),
+    # "where is the error code HWK-4410 defined as a string?": the text as it is written
+    _rule("literal-ask", "exact_match", 0.85, AS_A_STRING),
     # "who implements Formatter", "which classes extend BaseTransport": the types deriving from or satisfying
     # a name; only before a name ("what extends the lifetime of a lease" is prose)
     _rule(
@@ -197,7 +223,10 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "impact_analysis",
         0.85,
         r"\b(?:what\s+(?:would|will|could|might)\s+break|affected\s+by\s+(?:changing|renaming|removing|deleting)"
-        r"|what\s+happens\s+if\s+I\s+(?:change|rename|remove|delete|modify)|if\s+I\s+(?:change|rename|remove|delete|modify)\s+[\w$.:]+\s*,?\s*what)\b",
+        r"|what\s+happens\s+if\s+I\s+(?:change|rename|remove|delete|modify)|if\s+I\s+(?:change|rename|remove|delete|modify)\s+[\w$.:]+\s*,?\s*what"
+        # "what would that take down with it?", "every job that would behave differently or need updating"
+        r"|what\s+(?:would|will|could|might)\s+(?:that|this|it)\s+(?:break|affect|take\s+down|drag\s+down)"
+        r"|(?:would|will|could|might)\s+(?:then\s+)?behave\s+differently|needs?\s+updating\s+because)\b",
     ),
     _rule(
         "stack-frame",
@@ -239,6 +268,7 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
 )
 
 _UNDERSTAND_ASK = re.compile(UNDERSTAND_ASK, re.IGNORECASE)
+_HANDLERS_QUESTION = re.compile(HANDLERS_QUESTION, re.IGNORECASE)
 
 #: "where is X defined": read by the identifier rule, so neither an error-like name nor a plain word misroutes.
 _WHERE_DEFINED = re.compile(
@@ -333,6 +363,8 @@ _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 #: Code on a line, however worded: braces, comparisons, an assignment, a return type's arrow, or a
 #: signature's closing ``):`` (``def handicap(avg: int, basis: int = 220) -> int:``).
 _CODE_PUNCTUATION = re.compile(r"[{};]|!=|==|:=|=>|->|\)\s*:\s*$|^\s*[\w.]+\s*=\s*\S")
+#: A semicolon between two words: a sentence's ("fail hard from now on; what would that break?").
+_SENTENCE_SEMICOLON = re.compile(r"(?<=[A-Za-z]);(?=\s+[A-Za-z])")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 #: "code like this: ..." asks for similar code, however many lines the snippet has.
 _SIMILAR_HEAD = re.compile(
@@ -341,10 +373,13 @@ _SIMILAR_HEAD = re.compile(
 )
 
 
-def _prose_line_words(line: str) -> int:
-    """The words of ``line`` if it reads as prose (not indented, no code punctuation, mostly plain words), else 0."""
+def _prose_line_words(line: str, *, semicolons: bool = False) -> int:
+    """The words of ``line`` if it reads as prose (not indented, no code punctuation, mostly plain words), else 0;
+    with ``semicolons``, a semicolon between two words is a sentence's, not code's."""
     if not line.strip() or (line[:1] in (" ", "\t", ">") and not line.lstrip().startswith(("- ", "* "))):
         return 0
+    if semicolons:
+        line = _SENTENCE_SEMICOLON.sub(",", line)
     if _CODE_PUNCTUATION.search(_INLINE_CODE.sub(" ", line)):  # `code` inside a sentence is fine
         return 0
     words = len(_PROSE_WORD.findall(line))
@@ -478,7 +513,7 @@ def question_under_output(query: str) -> str:
     such paste."""
     lines = [line for line in query[:8_000].strip().splitlines() if line.strip()]
     printed = [_is_printed(line) for line in lines]
-    words = [_prose_line_words(line) for line in lines]
+    words = [_prose_line_words(line, semicolons=True) for line in lines]
     split = len(lines)  # the words asking: the lines of prose after the last line of output or code
     while split and words[split - 1] and not printed[split - 1]:
         split -= 1
@@ -558,8 +593,8 @@ def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
             query = _FENCED.sub(lambda m: " " * len(m.group()), query)
         if _asks_implementations_outside_quotes(query, rule.pattern):
             return None  # "who implements X? every class with `implements X`": the quote repeats the name
-    if rule.name == "error-token" and _UNDERSTAND_ASK.search(query):
-        return None  # an error named as the topic of a question about when or why it happens
+    if rule.name == "error-token" and (_UNDERSTAND_ASK.search(query) or _HANDLERS_QUESTION.search(query)):
+        return None  # an error named as the topic of a question about when or why it happens, or who handles it
     if rule.name == "regex-pattern" and inline_regex.find(query) is None:
         return None  # the shape of one without its syntax: "grep for the retry budget"
     if rule.name == "definition-keyword" and "\n" in query.strip():

@@ -54,6 +54,9 @@ REFERENCE_PHRASES: tuple[str, ...] = (
     r"(?:usages?|uses|references?)\s+(?:of|to|for)",
     r"(?:who|what)\s+(?:uses|imports|references)",
     r"(?:files|modules|packages)\s+(?:that\s+)?import(?:s|ing)?(?:\s+from)?",
+    # "does anything still read X", "is anything else using X"
+    r"(?:does|do)\s+anything\s+(?:else\s+)?(?:still\s+)?(?:read|use|call|import|reference)",
+    r"is\s+anything\s+(?:else\s+)?(?:still\s+)?(?:reading|using|calling|importing|referencing)",
 )
 
 #: "who implements X": asking for the types that implement, satisfy, extend or subclass a symbol (an

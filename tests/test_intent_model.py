@@ -959,3 +959,51 @@ def test_which_types_implement_a_pasted_declaration() -> None:
     clause = "if tune returns a Result rather than panicking, which call sites have to handle it"
     assert question_under_output("thread 'main' panicked at piano/tune.rs:3:5:\n" + clause) == clause
     assert question_under_output("which classes implement PianoTuning? every one of them") == ""
+
+
+def test_where_an_error_is_caught_asks_for_its_handlers_not_its_text() -> None:
+    """ "where is LensJammedError caught" asks for the places that handle it (references); the error rule
+    yields to it, and an error named with nothing asked of its handlers is still a text to find."""
+    for query in (
+        "where is LensJammedError caught",
+        "where are the LensJammedException handled",
+        "who catches LensJammedError",
+        "who handles the LensJammedException",
+    ):
+        assert classify_rules(query) == Classification("find_references", 0.90, "handlers-phrase"), query
+    assert classify_rules("LensJammedError in the lamp room").rule == "error-token"
+    for prose in ("who handles billing for the keepers", "where is authentication handled", "where is logging handled"):
+        assert classify_rules(prose).rule != "handlers-phrase", prose
+
+
+def test_which_file_it_is_written_in_asks_where_it_is_defined() -> None:
+    query = (
+        "there's a call to rotate_lens in almost every handler, but my editor can't resolve it, and I just want "
+        "to know which file the function is really written in so I can read it"
+    )
+    assert classify_rules(query) == Classification("find_definition", 0.85, "definition-phrase")
+    assert classify_rules("what file rotate_lens is defined in").rule == "definition-phrase"
+    assert classify_rules("which file the error message is written in, the lamp one").rule != "definition-phrase"
+
+
+def test_defined_as_a_string_asks_for_the_text_as_it_is() -> None:
+    assert classify_rules("where is the error code LGT-2231 defined as a string?") == Classification(
+        "exact_match", 0.85, "literal-ask"
+    )
+    assert classify_rules("every place lamp_hours is hardcoded as a string literal").rule == "literal-ask"
+    assert classify_rules("where is MAX_LAMPS defined as a constant").rule != "literal-ask"
+
+
+def test_a_semicolon_between_words_is_prose_and_its_question_is_read_under_a_log_line() -> None:
+    """A semicolon between two words is a sentence's ("from now on; what would that take down with it?"), so
+    the line under a pasted log line is a question, and "what would that take down" asks for the impact."""
+    log = "[2025-06-02 04:41:51] ERROR LampRoom LGT-2231 lens stopped turning during the night watch\n\n"
+    asked = "we want rotate_lens to fail hard on this from now on; what would that take down with it?"
+    assert question_under_output(log + asked) == asked
+    assert classify_rules(asked) == Classification("impact_analysis", 0.85, "change-phrase")
+    assert consult(log + asked, classify_rules(log + asked), _Fixed("exact_match", 0.99)).intent == "impact_analysis"
+    for code in ("x = 1; y = 2", "for (i = 0; i < n; i++)", "int lamps; int keepers;", "rotate(lens); rest()"):
+        # code still: a line of words above the question would have made the paste a report
+        assert question_under_output(code + "\nwhere is rotate_lens declared?") == "where is rotate_lens declared?"
+    query = "I want every job and test that would behave differently if rotate_lens changed what it returns"
+    assert classify_rules(query).rule == "change-phrase"

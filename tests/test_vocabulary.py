@@ -19,6 +19,8 @@ AGREE = [
     ("what imports parse_config", "find_references", "references"),
     ("modules importing from parse_config", "find_references", "references"),
     ("files that import parse_config", "find_references", "references"),
+    ("does anything still read parse_config or can i stop worrying", "find_references", "references"),
+    ("is anything else still using parse_config", "find_references", "references"),
     ("impact of changing parse_config", "impact_analysis", "impact"),
     ("ripple effect of parse_config", "impact_analysis", "impact"),
     ("blast radius of parse_config", "impact_analysis", "impact"),

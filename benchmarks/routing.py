@@ -417,6 +417,9 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortyfirst",
     "fortysecond",
     "fortythird",
+    "fortyfourth",
+    "fortyfifth",
+    "fortysixth",
 )
 
 

@@ -715,6 +715,7 @@ HELD_OUT_SETS = (
     "routing_fortyfifth",
     "routing_fortysixth",
     "routing_fortyseventh",
+    "routing_fortyeighth",
 )
 
 

@@ -226,7 +226,11 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"|what\s+happens\s+if\s+I\s+(?:change|rename|remove|delete|modify)|if\s+I\s+(?:change|rename|remove|delete|modify)\s+[\w$.:]+\s*,?\s*what"
         # "what would that take down with it?", "every job that would behave differently or need updating"
         r"|what\s+(?:would|will|could|might)\s+(?:that|this|it)\s+(?:break|affect|take\s+down|drag\s+down)"
-        r"|(?:would|will|could|might)\s+(?:then\s+)?behave\s+differently|needs?\s+updating\s+because)\b",
+        r"|(?:would|will|could|might)\s+(?:then\s+)?behave\s+differently|needs?\s+updating\s+because"
+        # "we're turning this panic into an error value; which callers then have to handle it?"
+        r"|(?:which|what)\s+(?:callers|call\s?sites|functions|methods)\s+(?:(?:would|will)\s+)?(?:then\s+)?"
+        r"(?:have\s+to|must|need\s+to)\s+(?:handle|catch)\s+(?:it|this|that|them)"
+        r")\b",
     ),
     _rule(
         "stack-frame",
@@ -250,6 +254,13 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         r"|^\s*[VDIWEF]/[\w.$-]+(?:\(\s*\d+\s*\))?:\s*\S",
         0,
     ),
+    # "grep E_DATUM_MISSING evrywhere", "rg -w ORCH-518": an upper-case code after a search tool's name
+    _rule(
+        "grep-code",
+        "exact_match",
+        0.85,
+        r"^\s*(?:grep|rg|ripgrep|ack|ag)\s+(?:-[\w-]+\s+)*(?-i:[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+)(?![\w-])",
+    ),
     # a regular expression written in the query (``plugins/inline_regex.py``: "regex save_\w+\(", "lines matching
     # ^import\s+os", "grep -E 'retry(_count)?\s*='", "/TODO\(\w+\)/"), which the text modality runs as one
     _rule("regex-pattern", "exact_match", 0.85, inline_regex.REQUEST),
@@ -261,7 +272,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "understand_code",
         0.85,
         r"^\s*(?:(?:eli5|explain\s+like\s+i'?m\s+(?:five|5)|tl;?dr|walk\s+me\s+through)\b(?!\s*:)"
-        r"|explain(?:\s+[a-z]+){0,4}\s*:\s*\S)",
+        r"|explain(?:\s+[a-z]+){0,4}\s*:\s*\S"
+        # a name and the word for an explanation of it: "read_tide_level walkthrough pls", "Ledger.post rundown?"
+        r"|^\s*[\w$.:]+(?:\(\))?\s+(?:walk-?\s?through|rundown|explainer)(?:\s+(?:pls|plz|please))?\s*[?!.]*\s*$)",
     ),
     # "X keeps showing up ... I want to understand under which conditions f throws it" (the error rule yields)
     _rule("understand-ask", "understand_code", 0.85, UNDERSTAND_ASK),
@@ -494,7 +507,9 @@ def _is_printed(line: str) -> bool:
 _IMPLEMENTS_PASTED = re.compile(
     r"\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+(?:implements?|implementing|extends?|extending"
     r"|conforms?\s+to|conforming\s+to|adopts?|derives?\s+from|deriving\s+from|inherits?\s+from|inheriting\s+from"
-    r"|subclass(?:es)?|impl)\s+(?:it|this|that|them|these)\b",
+    r"|satisf(?:y|ies|ying)|subclass(?:es)?|impl)\s+(?:it|this|that|them|these)\b"
+    # "rust: list every impl of this trait in the workspace"
+    r"|\b(?:which|every|all|any)\s+(?:impls?|implementations?)\s+of\s+(?:it|this|that|these)\b",
     re.IGNORECASE,
 )
 
@@ -634,8 +649,11 @@ def vectors_unavailable() -> str:
     return query_vector.unavailable
 
 
-def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True) -> Classification:
-    """Classify ``query`` by the rules alone; ``extra_rules`` come from plugins.
+def classify_rules(
+    query: str, extra_rules: Sequence[IntentRule] = (), *, reports: bool = True, skip: frozenset[str] = frozenset()
+) -> Classification:
+    """Classify ``query`` by the rules alone; ``extra_rules`` come from plugins; the keyword rules named in ``skip``
+    are passed over (the words under a paste name an error as their topic, not as a string to find).
 
     The order, first match wins: an agent's tool call whose name says its intent (``tool_call``); a
     bug report (``looks_like_report``, unless ``reports`` is False); "where is X defined" /
@@ -653,7 +671,7 @@ def classify_rules(query: str, extra_rules: Sequence[IntentRule] = (), *, report
     if where:
         return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")
     for rule in KEYWORD_RULES:
-        if rule_match(rule, query):
+        if rule.name not in skip and rule_match(rule, query):
             return Classification(rule.intent, rule.confidence, rule.name)
     for rule in extra_rules:
         if rule.pattern.search(query):

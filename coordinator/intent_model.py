@@ -639,9 +639,9 @@ def consult(
     asked = question_under_output(query)
     if not asked:
         return chosen
-    if chosen.intent in ("exact_match", "localize") and rule.rule in _OUTPUT_RULES:
-        read = classify_rules(asked, reports=False)
-        if read.confidence >= keep_from and not read.rule.startswith("plugin:") and read.rule not in _OUTPUT_RULES:
+    if chosen.intent in ("exact_match", "localize") and _read_the_paste(rule, asked):
+        read = classify_rules(asked, reports=False, skip=_OUTPUT_RULES)
+        if read.confidence >= keep_from and not read.rule.startswith("plugin:"):
             return read  # a sure rule reads the question: "who has to handle it, what breaks?", "search 'x' literally"
     if asks_for_implementations_of_paste(asked):  # each implementation its own answer (the engine's plan)
         return Classification("find_references", IMPLEMENTS_PASTED_CONFIDENCE, "implements-pasted")
@@ -652,6 +652,18 @@ def consult(
         if sure and guess.intent != chosen.intent and guess.intent in _QUESTION_INTENTS:
             return Classification(guess.intent, round(guess.probability * CONFIDENCE_SCALE, 2), "learned")
     return chosen
+
+
+def _read_the_paste(rule: Classification, asked: str) -> bool:
+    """Whether ``rule`` read the paste above the question ``asked`` as a string to find or a report: an error or
+    report rule, or the quoted-string rule where the quote is the paste's (a Rust panic's ``thread 'main'``),
+    not the question's."""
+    from fourfold.coordinator.intent import KEYWORD_RULES, rule_match
+
+    if rule.rule in _OUTPUT_RULES:
+        return True
+    quotes = next(r for r in KEYWORD_RULES if r.name == "quoted-string")
+    return rule.rule == quotes.name and rule_match(quotes, asked) is None
 
 
 def _consult(

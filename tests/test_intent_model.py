@@ -1008,3 +1008,47 @@ def test_a_semicolon_between_words_is_prose_and_its_question_is_read_under_a_log
         assert question_under_output(code + "\nwhere is rotate_lens declared?") == "where is rotate_lens declared?"
     query = "I want every job and test that would behave differently if rotate_lens changed what it returns"
     assert classify_rules(query).rule == "change-phrase"
+
+
+def test_which_types_satisfy_or_impl_a_pasted_declaration() -> None:
+    """ "which structs satisfy this interface?" under a Go interface and "list every impl of this trait" under a
+    Rust trait ask for its implementations, as "which classes implement it?" does."""
+    for paste, asked in (
+        (
+            "type LampRotation interface {\n\tRotate(ctx context.Context) error\n}\n",
+            "go: which structs satisfy this interface?",
+        ),
+        (
+            "trait LampRotation {\n    fn rotate(&self) -> Result<(), Error>;\n}\n",
+            "rust: list every impl of this trait in the workspace",
+        ),
+    ):
+        assert question_under_output(paste + asked) == asked, paste
+        routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_definition", 0.99))
+        assert routed == Classification("find_references", 0.85, "implements-pasted"), paste
+
+
+def test_a_name_and_walkthrough_asks_for_an_explanation() -> None:
+    for query in ("rotate_lens walkthrough pls", "LampRoom.rotate rundown?", "rotateLens() explainer"):
+        assert classify_rules(query) == Classification("understand_code", 0.85, "explain-shorthand"), query
+    assert classify_rules("where is the walkthrough for rotate_lens").rule != "explain-shorthand"
+
+
+def test_grep_and_an_upper_case_code_is_the_code_as_it_is_written() -> None:
+    for query in ("grep E_LENS_JAMMED evrywhere incl migrations", "rg -w LGT-2231", "grep -rn LAMP_HOURS_MAX"):
+        assert classify_rules(query) == Classification("exact_match", 0.85, "grep-code"), query
+    assert classify_rules("grep for callers of rotate_lens").rule != "grep-code"
+
+
+def test_an_error_the_question_under_a_panic_names_leaves_the_change_phrase_to_read_it() -> None:
+    """Under a Rust panic (its ``thread 'main'`` a quote of the paste's, not the question's), "we're turning this
+    panic into a LensJammedError value; which callers then have to handle it?" asks for the impact: the question is
+    read by the rules with the error rules passed over, since the error it names is its topic."""
+    panic = "thread 'main' panicked at lamp/rotate.rs:28:17:\nlens stopped turning during the night watch\n\n"
+    asked = "we're turning this panic into an LensJammedError return value; which callers then have to handle it?"
+    assert classify_rules(panic + asked).rule == "quoted-string"
+    routed = consult(panic + asked, classify_rules(panic + asked), _Fixed("exact_match", 0.99))
+    assert routed == Classification("impact_analysis", 0.85, "change-phrase")
+    assert classify_rules(asked).rule == "error-token"  # alone, a question naming an error is still the error rule's
+    quoted = "which callers then have to handle 'lens stopped turning'?"
+    assert consult(panic + quoted, classify_rules(panic + quoted), _Fixed("exact_match", 0.99)).intent == "exact_match"

@@ -422,6 +422,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortyfourth",
     "fortyfifth",
     "fortysixth",
+    "fortyseventh",
 )
 
 

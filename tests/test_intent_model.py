@@ -716,6 +716,7 @@ HELD_OUT_SETS = (
     "routing_fortysixth",
     "routing_fortyseventh",
     "routing_fortyeighth",
+    "routing_fortyninth",
 )
 
 

@@ -139,23 +139,35 @@ UNDERSTAND_ASK = (
     r"|under\s+(?:which|what)\s+(?:conditions|circumstances))\b"
 )
 
-#: Where an error is handled: "where is HiveSwarmError caught", "who catches it", "who handles the
-#: PaymentDeclinedException". Its handlers are its references, not the error's text to find.
+#: A name shaped like code or an error's (``HiveSwarmError``, ``hive.swarm``, ``swarm_alert``, ``hiveSwarm``), not
+#: a word of prose ("logging").
+_CODE_NAME = (
+    r"(?-i:[\w$.:]*(?:Error|Exception)|[A-Za-z_$][\w$]*(?:(?:\.|::|_)[\w$]+)+|[a-z_$][\w$]*[A-Z][\w$]*"
+    r"|[A-Z][a-z0-9]+[A-Z][\w$]*)"
+)
+#: Where an error is handled: "where is HiveSwarmError caught", "where do we catch it", "who catches it", "who
+#: handles the PaymentDeclinedException". Its handlers are its references, not the error's text to find.
 HANDLERS_QUESTION = (
-    r"\b(?:where\s+(?:is|are)\s+(?:the\s+)?(?-i:[\w$.:]*(?:Error|Exception)|[A-Za-z_$][\w$]*(?:(?:\.|::|_)[\w$]+)+"
-    r"|[a-z_$][\w$]*[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*)s?\s+(?:caught|handled|rescued)"  # a name, not "logging"
+    rf"\b(?:where\s+(?:is|are)\s+(?:the\s+)?{_CODE_NAME}s?\s+(?:caught|handled|rescued)"
+    rf"|where\s+(?:do|does|did)\s+(?:we|you|they|anything|anyone|the\s+code)\s+(?:catch|handle|rescue)\s+(?:the\s+|an?\s+)?"
+    rf"{_CODE_NAME}"
     r"|(?:who|what)\s+(?:catches|rescues)|(?:who|what)\s+handles\s+(?:the\s+|an?\s+)?[\w$.:]*(?:Error|Exception)s?)\b"
 )
-#: "which file the function is really written in", "what file read_level is defined in": where it is
-#: declared (not "which file the message is written in": a text to find).
+#: "which file the function is really written in", "what file read_level is defined in", "which .cpp is supposed
+#: to define fit_staple", and "Where is X defined?" as a sentence after another: where it is declared (not
+#: "which file the message is written in": a text to find).
 DEFINED_IN_FILE = (
     r"\b(?:which|what)\s+file\s+(?!(?:the\s+|this\s+|that\s+)?(?:string|text|message|literal|error|log|word|phrase)s?\b)"
     r"(?:[\w$.:]+\s+){0,2}(?:is|was|'s)\s+(?:really\s+|actually\s+)?(?:written|defined|declared|implemented)\s+in\b"
+    r"|\b(?:which|what)\s+(?:file|module|package|source\s+file|\.\w{1,5})\s+(?:is\s+supposed\s+to\s+|should\s+|ought\s+to\s+)?"
+    rf"defines?\s+[`'\"]?{_CODE_NAME}"
+    rf"|(?<=[.!?]\s)where\s+(?:is|are)\s+[`'\"]?{_CODE_NAME}[`'\"]?\s+(?:defined|declared)\b"
 )
-#: "where is the error code HWK-4410 defined as a string?", "every place it is hardcoded as a string literal".
-AS_A_STRING = (
+#: "where is the error code HWK-4410 defined as a string?", "every place it is hardcoded as a string literal",
+#: "which files mention RINK-5520 word for word?".
+LITERAL_ASK = (
     r"\b(?:defined|declared|written|spelled|spelt|hard-?coded|kept|stored)\s+as\s+(?:a\s+)?(?:plain\s+|raw\s+)?"
-    r"(?:string(?:\s+literal)?|literal)\b"
+    r"(?:string(?:\s+literal)?|literal)\b|\bword[\s-]+for[\s-]+word\b"
 )
 
 #: Tried first, in order.
@@ -208,7 +220,7 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
     # "which file the function is really written in": where it is defined, whatever else the question names
     _rule("definition-phrase", "find_definition", 0.85, DEFINED_IN_FILE),
     # "where is the error code HWK-4410 defined as a string?": the text as it is written
-    _rule("literal-ask", "exact_match", 0.85, AS_A_STRING),
+    _rule("literal-ask", "exact_match", 0.85, LITERAL_ASK),
     # "who implements Formatter", "which classes extend BaseTransport": the types deriving from or satisfying
     # a name; only before a name ("what extends the lifetime of a lease" is prose)
     _rule(
@@ -469,6 +481,8 @@ _LOG_LINE = re.compile(
     r"^\s*\[?(?:\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRACE)\b)"
     # a program's own name for what failed: "UnhandledPromiseRejection: ..."
     r"|^\s*(?:[a-z]\w*\.)*[A-Z][a-z]+[A-Z]\w*:\s"
+    # a linker's: "undefined reference to `f'", "collect2: error: ld returned 1 exit status"
+    r"|^\s*(?:\S+:\s*)?(?:\([^)\n]*\):\s*)?undefined\s+(?:reference|symbol)\b|^\s*(?:collect2|ld|lld|ld\.lld)(?:\.exe)?:\s"
 )
 #: At most this many words of prose inside pasted output, after its first frame or log line: the message a
 #: panic prints on its own line ("called `Option::unwrap()` on a `None` value").
@@ -508,6 +522,8 @@ _IMPLEMENTS_PASTED = re.compile(
     r"\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+(?:implements?|implementing|extends?|extending"
     r"|conforms?\s+to|conforming\s+to|adopts?|derives?\s+from|deriving\s+from|inherits?\s+from|inheriting\s+from"
     r"|satisf(?:y|ies|ying)|subclass(?:es)?|impl)\s+(?:it|this|that|them|these)\b"
+    # "dart: which widgets mix this in?"
+    r"|\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+mix(?:es)?\s+(?:it|this|that|them)\s+in\b"
     # "rust: list every impl of this trait in the workspace"
     r"|\b(?:which|every|all|any)\s+(?:impls?|implementations?)\s+of\s+(?:it|this|that|these)\b",
     re.IGNORECASE,

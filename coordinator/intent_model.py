@@ -639,7 +639,7 @@ def consult(
     asked = question_under_output(query)
     if not asked:
         return chosen
-    if chosen.intent in ("exact_match", "localize") and _read_the_paste(rule, asked):
+    if (chosen.intent in ("exact_match", "localize") or chosen == rule) and _read_the_paste(rule, asked):
         read = classify_rules(asked, reports=False, skip=_OUTPUT_RULES)
         if read.confidence >= keep_from and not read.rule.startswith("plugin:"):
             return read  # a sure rule reads the question: "who has to handle it, what breaks?", "search 'x' literally"
@@ -655,15 +655,15 @@ def consult(
 
 
 def _read_the_paste(rule: Classification, asked: str) -> bool:
-    """Whether ``rule`` read the paste above the question ``asked`` as a string to find or a report: an error or
-    report rule, or the quoted-string rule where the quote is the paste's (a Rust panic's ``thread 'main'``),
-    not the question's."""
+    """Whether ``rule`` read the paste above the question ``asked``, not the question: an error or report rule, or
+    a keyword rule that matches only in the paste (a Rust panic's quoted ``thread 'main'``, a linker's "undefined
+    reference to `f'")."""
     from fourfold.coordinator.intent import KEYWORD_RULES, rule_match
 
     if rule.rule in _OUTPUT_RULES:
         return True
-    quotes = next(r for r in KEYWORD_RULES if r.name == "quoted-string")
-    return rule.rule == quotes.name and rule_match(quotes, asked) is None
+    keyword = next((r for r in KEYWORD_RULES if r.name == rule.rule), None)
+    return keyword is not None and rule_match(keyword, asked) is None
 
 
 def _consult(

@@ -1053,3 +1053,39 @@ def test_an_error_the_question_under_a_panic_names_leaves_the_change_phrase_to_r
     assert classify_rules(asked).rule == "error-token"  # alone, a question naming an error is still the error rule's
     quoted = "which callers then have to handle 'lens stopped turning'?"
     assert consult(panic + quoted, classify_rules(panic + quoted), _Fixed("exact_match", 0.99)).intent == "exact_match"
+
+
+def test_more_handler_and_definition_wordings() -> None:
+    """ "where do we catch X" asks for its handlers; "which .cpp is supposed to define X" and "Where is X defined?"
+    after a sentence for its definition; "word for word" for the text as it is written."""
+    assert classify_rules("where do we catch LensJammedException").rule == "handlers-phrase"
+    assert classify_rules("where do we catch fire drills").rule != "handlers-phrase"
+    for query in (
+        "c++: which .cpp is supposed to define rotate_lens?",
+        "[ci-bot] build failed: cannot find symbol LampRoom referenced from lamp/room.zig. Where is LampRoom defined?",
+    ):
+        assert classify_rules(query) == Classification("find_definition", 0.85, "definition-phrase"), query
+    assert classify_rules("which files mention LGT-2231 word for word?").rule == "literal-ask"
+
+
+def test_a_sure_rule_that_read_only_the_paste_leaves_the_question_to_the_rules() -> None:
+    """A linker's "undefined reference to `f'" is output, and the references phrase it matched read the paste, not
+    the question under it: "which .cpp is supposed to define it?" asks for the definition. A rule that matches in
+    the question itself keeps it."""
+    linker = "undefined reference to `rotate_lens'\ncollect2: error: ld returned 1 exit status\n\n"
+    asked = "c++: which .cpp is supposed to define rotate_lens?"
+    assert question_under_output(linker + asked) == asked
+    assert classify_rules(linker + asked).rule == "references-phrase"
+    routed = consult(linker + asked, classify_rules(linker + asked), _Fixed("find_references", 0.99))
+    assert routed == Classification("find_definition", 0.85, "definition-phrase")
+    own = "c++: who calls rotate_lens, and which .cpp is supposed to define rotate_lens?"
+    assert (
+        consult(linker + own, classify_rules(linker + own), _Fixed("find_references", 0.99)).intent == "find_references"
+    )
+
+
+def test_which_widgets_mix_a_pasted_mixin_in() -> None:
+    paste, asked = "mixin LampRoomMixin on State {\n", "dart: which widgets mix this in?"
+    assert question_under_output(paste + asked) == asked
+    routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_similar", 0.99))
+    assert routed == Classification("find_references", 0.85, "implements-pasted")

@@ -425,6 +425,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortyfifth",
     "fortysixth",
     "fortyseventh",
+    "fortyeighth",
 )
 
 

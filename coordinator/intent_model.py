@@ -618,8 +618,9 @@ def consult(
     one plain word, and any rule the model agrees with, so the rule table keeps its intents,
     confidences and rule names. Then, where the query is output or code pasted with words asking about it
     under it (``intent.question_under_output``), those words read alone, whatever rule read the paste: a sure
-    rule first where an error or report rule read it as a string to find or a bug report (never an error
-    rule itself: the error a question names is its topic), "which classes implement it?" as the pasted
+    rule first where an error or report rule read it as a string to find or a bug report, or where the rule that
+    read it matched only the paste (a panic's quoted ``thread 'main'``, a linker's "undefined reference to"),
+    the error rules passed over (the error a question names is its topic), "which classes implement it?" as the pasted
     type's implementations (rule ``implements-pasted``), then the model where it is at least
     ``QUESTION_UNDER_OUTPUT`` sure they ask for a definition, references, impact or an explanation.
     """

@@ -292,6 +292,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
     _rule("understand-ask", "understand_code", 0.85, UNDERSTAND_ASK),
 )
 
+#: The keyword rules by name (each name is one rule's).
+KEYWORD_RULES_BY_NAME: dict[str, IntentRule] = {rule.name: rule for rule in KEYWORD_RULES}
+
 _UNDERSTAND_ASK = re.compile(UNDERSTAND_ASK, re.IGNORECASE)
 _HANDLERS_QUESTION = re.compile(HANDLERS_QUESTION, re.IGNORECASE)
 

@@ -659,11 +659,11 @@ def _read_the_paste(rule: Classification, asked: str) -> bool:
     """Whether ``rule`` read the paste above the question ``asked``, not the question: an error or report rule, or
     a keyword rule that matches only in the paste (a Rust panic's quoted ``thread 'main'``, a linker's "undefined
     reference to `f'")."""
-    from fourfold.coordinator.intent import KEYWORD_RULES, rule_match
+    from fourfold.coordinator.intent import KEYWORD_RULES_BY_NAME, rule_match
 
     if rule.rule in _OUTPUT_RULES:
         return True
-    keyword = next((r for r in KEYWORD_RULES if r.name == rule.rule), None)
+    keyword = KEYWORD_RULES_BY_NAME.get(rule.rule)
     return keyword is not None and rule_match(keyword, asked) is None
 
 
@@ -676,7 +676,7 @@ def _consult(
     overrule_sure: Mapping[str, tuple[Overrule, ...]] | None,
 ) -> Classification:
     """``consult`` but for the words under a paste."""
-    from fourfold.coordinator.intent import KEYWORD_RULES, Classification, rule_match, unfenced
+    from fourfold.coordinator.intent import KEYWORD_RULES_BY_NAME, Classification, rule_match, unfenced
 
     sure = OVERRULE_SURE if overrule_sure is None else overrule_sure
     if rule.rule.startswith("plugin:") or (rule.confidence >= keep_from and rule.rule not in sure):
@@ -685,7 +685,8 @@ def _consult(
         return rule  # one plain word ("session") names a topic as often as a symbol: the seed's fallback
     limits: tuple[Overrule, ...] | None = None
     if rule.confidence >= keep_from:
-        found = next((rule_match(r, query) for r in KEYWORD_RULES if r.name == rule.rule), None)
+        keyword = KEYWORD_RULES_BY_NAME.get(rule.rule)
+        found = rule_match(keyword, query) if keyword is not None else None
         if rule.rule == "quoted-string" and found is not None and _ASKS_LITERAL.search(_outside(query, found)):
             return rule  # the words ask for the quote's text as it is
         limits = tuple(limit for limit in sure[rule.rule] if _allows(limit, query, found))

@@ -717,6 +717,7 @@ HELD_OUT_SETS = (
     "routing_fortyseventh",
     "routing_fortyeighth",
     "routing_fortyninth",
+    "routing_fiftieth",
 )
 
 

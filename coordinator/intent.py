@@ -133,10 +133,13 @@ _PROSE_AFTER_KEYWORD = (
 )
 
 #: Words asking to understand something: "I want to understand under which conditions X throws it", "help me
-#: understand how A and B relate". An error's name before them is the topic, not a message to find.
+#: understand how A and B relate", "what does X buy us here". An error's name before them is the topic, not a
+#: message to find.
 UNDERSTAND_ASK = (
     r"\b(?:(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+understand|help\s+me\s+understand"
-    r"|under\s+(?:which|what)\s+(?:conditions|circumstances))\b"
+    r"|under\s+(?:which|what)\s+(?:conditions|circumstances)"
+    # "what does decltype(auto) buy us here?": what the code gains by it
+    r"|what\s+(?:does|do|would)\s+[^?\n]{1,40}?\s+buy\s+(?:us|me|you|them)\b)"
 )
 
 #: A name shaped like code or an error's (``HiveSwarmError``, ``hive.swarm``, ``swarm_alert``, ``hiveSwarm``), not
@@ -239,9 +242,11 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         # "what would that take down with it?", "every job that would behave differently or need updating"
         r"|what\s+(?:would|will|could|might)\s+(?:that|this|it)\s+(?:break|affect|take\s+down|drag\s+down)"
         r"|(?:would|will|could|might)\s+(?:then\s+)?behave\s+differently|needs?\s+updating\s+because"
-        # "we're turning this panic into an error value; which callers then have to handle it?"
+        # "we're turning this panic into an error value; which callers then have to handle it?", "... need to start
+        # handling it?"
         r"|(?:which|what)\s+(?:callers|call\s?sites|functions|methods)\s+(?:(?:would|will)\s+)?(?:then\s+)?"
-        r"(?:have\s+to|must|need\s+to)\s+(?:handle|catch)\s+(?:it|this|that|them)"
+        r"(?:have\s+to|must|need\s+to)\s+(?:start\s+)?(?:handl(?:e|ing)|catch(?:ing)?)\s+"
+        r"(?:it|this|that|them|the\s+(?:new\s+)?(?:error|exception|failure|err)s?)"
         r")\b",
     ),
     _rule(
@@ -376,13 +381,16 @@ _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"
 #: also after a runtime's prefix (``Uncaught (in promise)``, .NET's ``Unhandled exception.``, Java's
 #: ``Exception in thread "main"``), a Rust panic's head (``thread 'main' panicked at src/x.rs:3:5:``), a
 #: runtime's ``note:``, pytest's failure lines (``E       KeyError: ...``), PHPUnit's numbered failures
-#: (``1) KilnTest::test_fire``) and a line that opens with a source location (``kiln/door.py:41:
-#: KeyError``, a compiler's ``door.c:41:5: error: ...``).
+#: (``1) KilnTest::test_fire``), a line that opens with a source location (``kiln/door.py:41:
+#: KeyError``, a compiler's ``door.c:41:5: error: ...``, ``app.ts(12,5): error TS2304: ...``), and a compiler's
+#: diagnostics: Rust's ``error[E0425]: ...`` with its ``  --> src/x.rs:36:5`` and ``= note:`` lines,
+#: ``error TS2304:`` / ``error CS0103:``, a warning; Java's ``Caused by: X``, ``Suppressed: X``, ``... 12 more``.
 _FRAME_LINE = re.compile(
-    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|E {3,}\S|[\w./\\-]+\.\w+:\d+:|\d+\)\s+[\w\\]+::\w+"
+    r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|E {3,}\S|[\w./\\-]+\.\w+(?::\d+|\(\d+,\s*\d+\)):"
+    r"|\d+\)\s+[\w\\]+::\w+|-->\s*\S+:\d+|=\s*(?:note|help):|(?:Caused by|Suppressed):\s|\.\.\.\s+\d+\s+more\b"
     r"|(?:Uncaught(?: \(in promise\))?\s+|Unhandled exception\.\s+|Exception in thread \"[^\"\n]*\"\s+)?"
     r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
-    r"|(?i:panic|error|fatal|note)\s*:|thread\s+'[^']*'\s+panicked\b).*$",
+    r"|(?i:panic|error|fatal|note|warning)(?:\[\w+\]|\s+[A-Z]{1,4}\d{3,5})?\s*:|thread\s+'[^']*'\s+panicked\b).*$",
     re.MULTILINE,
 )
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -528,7 +536,10 @@ _IMPLEMENTS_PASTED = re.compile(
     # "dart: which widgets mix this in?"
     r"|\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+mix(?:es)?\s+(?:it|this|that|them)\s+in\b"
     # "rust: list every impl of this trait in the workspace"
-    r"|\b(?:which|every|all|any)\s+(?:impls?|implementations?)\s+of\s+(?:it|this|that|these)\b",
+    r"|\b(?:which|every|all|any)\s+(?:impls?|implementations?)\s+of\s+(?:it|this|that|these)\b"
+    # "elixir: where is this protocol implemented? looking for every defimpl"
+    r"|\bwhere\s+(?:is|are)\s+(?:this|that|these)\s+(?:protocol|interface|trait|typeclass|behaviou?r|mixin)s?\s+"
+    r"(?:implemented|adopted|conformed\s+to)\b|\b(?:every|all|each|any)\s+(?:defimpl|impl\s+block)s?\b",
     re.IGNORECASE,
 )
 
@@ -538,18 +549,39 @@ def asks_for_implementations_of_paste(asked: str) -> bool:
     return _IMPLEMENTS_PASTED.search(asked) is not None
 
 
+#: A line asking a question in fewer words than a prose line has: "where's checkUnderKeelClearance declared?".
+_SHORT_QUESTION = re.compile(r"^(?:what|why|how|who|where|which|when|is|are|does|do|can)\b[^\n?]*\?\s*$", re.IGNORECASE)
+
+
+def _short_question(line: str) -> int:
+    """1 where ``line`` is a question of its own (``_SHORT_QUESTION``), not indented and not printed output, else 0."""
+    return int(bool(_SHORT_QUESTION.match(line)) and not _is_printed(line))
+
+
 def question_under_output(query: str) -> str:
     """The lines of words under pasted output or code where they ask something: "that path is generated code.
     where is X really defined?" under a panic, "find all the places that call X" under a Node stack, "which
     file declares the X type this log line names?" under a log line. The paste's words stand after every line
     of output, and no line of the output reads as prose but a frame or a log line (a title or a
-    paragraph above it makes a report), at most ``SNIPPET_REQUEST_WORDS`` of them. Empty where ``query`` is no
-    such paste."""
-    lines = [line for line in query[:8_000].strip().splitlines() if line.strip()]
+    paragraph above it makes a report), at most ``SNIPPET_REQUEST_WORDS`` of them; a line of words in a paragraph
+    that holds output (a panic's message under its head) is the output's, and a question too short for prose
+    ("where's X declared?") asks all the same. Empty where ``query`` is no such paste."""
+    lines: list[str] = []
+    paragraphs: list[int] = []  # each line's paragraph: blank lines set them apart
+    blank = False
+    for line in query[:8_000].strip().splitlines():
+        if line.strip():
+            paragraphs.append(paragraphs[-1] + blank if paragraphs else 0)
+            lines.append(line)
+        blank = not line.strip()
     printed = [_is_printed(line) for line in lines]
-    words = [_prose_line_words(line, semicolons=True) for line in lines]
+    output_paragraphs = {number for number, is_printed in zip(paragraphs, printed, strict=True) if is_printed}
+    words = [_prose_line_words(line, semicolons=True) or _short_question(line) for line in lines]
     split = len(lines)  # the words asking: the lines of prose after the last line of output or code
     while split and words[split - 1] and not printed[split - 1]:
+        above = paragraphs[split - 1]
+        if split < len(lines) and above != paragraphs[split] and above in output_paragraphs:
+            break  # a paragraph of output above: its message ("called `Result::unwrap()` on an `Err` value") is output
         split -= 1
     if split in (0, len(lines)):
         return ""  # words alone (a question, not output with a question under it), or no words under the output

@@ -19,6 +19,7 @@ from fourfold.coordinator import intent_model
 from fourfold.coordinator.intent import (
     Classification,
     IntentRule,
+    asks_for_implementations_of_paste,
     asks_question,
     classify,
     classify_rules,
@@ -1090,3 +1091,66 @@ def test_which_widgets_mix_a_pasted_mixin_in() -> None:
     assert question_under_output(paste + asked) == asked
     routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_similar", 0.99))
     assert routed == Classification("find_references", 0.85, "implements-pasted")
+
+
+def test_a_compilers_diagnostics_are_output_and_the_question_under_them_is_read() -> None:
+    """Rust's ``error[E0425]:`` with its ``-->`` location, gutter and ``= help:`` lines, TypeScript's and C#'s
+    ``file(12,5): error TS2304:``, Java's ``Caused by:`` and ``... 3 more`` are what a program printed: the
+    question under them is read alone, a short one ("where's rotate_lens declared?") too."""
+    rust = (
+        "error[E0425]: cannot find function `rotate_lens` in this scope\n  --> lamp/src/room.rs:36:5\n   |\n"
+        "36 |     rotate_lens(&lamp)\n   |     ^^^^^^^^^^^ not found in this scope\n"
+        "   = help: use lamp::rotate_lens\n\n"
+    )
+    asked = "where's rotate_lens declared?"
+    assert question_under_output(rust + asked) == asked
+    assert consult(rust + asked, classify_rules(rust + asked), _Fixed("find_definition", 0.99)).intent == (
+        "find_definition"
+    )
+    java = (
+        "Caused by: LensJammedException: the lens stopped turning during the night watch\n"
+        "\tat LampRoom.rotate(LampRoom.java:55)\n\t... 3 more\n\n"
+    )
+    asked = "find every caller of LampRoom.rotate so we know who else runs into this"
+    assert question_under_output(java + asked) == asked
+    assert consult(java + asked, classify_rules(java + asked), _Fixed("localize", 0.99)) == Classification(
+        "find_references", 0.90, "references-phrase"
+    )
+    for line in (
+        "src/lamp.ts(12,5): error TS2304: Cannot find name 'rotateLens'.",
+        "error TS2304: Cannot find name 'rotateLens'.",
+        "Lamp.cs(12,5): error CS0103: The name 'RotateLens' does not exist in the current context",
+        "warning[E0602]: unknown lint: `lamp_hours`",
+        "Suppressed: LensJammedException: second attempt",
+    ):
+        assert question_under_output(line + "\n" + asked) == asked, line
+    assert question_under_output("Caused by the lens, the lamp stops turning at night\n" + asked) == ""
+
+
+def test_a_panics_message_under_its_head_is_output_not_the_question() -> None:
+    """A Rust panic's message on its own line ("called `Result::unwrap()` on an `Err` value") belongs to the panic
+    above it, not to the question a blank line below: "which callers need to start handling it?" asks for the
+    impact, not for the quoted text."""
+    panic = (
+        "thread 'main' panicked at lamp/rotate.rs:26:17:\n"
+        "called `Result::unwrap()` on an `Err` value: LensJammedException\n\n"
+    )
+    asked = "if rotate_lens hands this error back instead of panicking, which callers need to start handling it?"
+    assert question_under_output(panic + asked) == asked
+    routed = consult(panic + asked, classify_rules(panic + asked), _Fixed("exact_match", 0.99))
+    assert routed == Classification("impact_analysis", 0.85, "change-phrase")
+
+
+def test_where_a_pasted_protocol_is_implemented_asks_for_its_implementations() -> None:
+    paste, asked = "defprotocol LampRoom.Rotatable do\n", "elixir: where is this protocol implemented? every defimpl"
+    assert question_under_output(paste + asked) == asked
+    routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_definition", 0.99))
+    assert routed == Classification("find_references", 0.85, "implements-pasted")
+    assert not asks_for_implementations_of_paste("where is this function implemented?")  # its definition
+
+
+def test_what_a_construct_buys_us_asks_for_an_explanation() -> None:
+    paste = "template <typename T> auto rotate_lens(T&& x) -> decltype(auto)\n"
+    query = paste + "c++: what does decltype(auto) buy us here?"
+    assert classify_rules(query) == Classification("understand_code", 0.85, "understand-ask")
+    assert classify_rules("what does the lamp buy from the supplier").rule != "understand-ask"

@@ -428,6 +428,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortysixth",
     "fortyseventh",
     "fortyeighth",
+    "fortyninth",
 )
 
 

@@ -719,6 +719,7 @@ HELD_OUT_SETS = (
     "routing_fortyeighth",
     "routing_fortyninth",
     "routing_fiftieth",
+    "routing_fiftyfirst",
 )
 
 

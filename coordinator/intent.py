@@ -167,10 +167,10 @@ DEFINED_IN_FILE = (
     rf"|(?<=[.!?]\s)where\s+(?:is|are)\s+[`'\"]?{_CODE_NAME}[`'\"]?\s+(?:defined|declared)\b"
 )
 #: "where is the error code HWK-4410 defined as a string?", "every place it is hardcoded as a string literal",
-#: "which files mention RINK-5520 word for word?".
+#: "which files mention RINK-5520 word for word?", "where does the code contain the token E_ANNEAL_RAMP?".
 LITERAL_ASK = (
     r"\b(?:defined|declared|written|spelled|spelt|hard-?coded|kept|stored)\s+as\s+(?:a\s+)?(?:plain\s+|raw\s+)?"
-    r"(?:string(?:\s+literal)?|literal)\b|\bword[\s-]+for[\s-]+word\b"
+    r"(?:string(?:\s+literal)?|literal)\b|\bword[\s-]+for[\s-]+word\b|\bcontains?\s+the\s+(?:token|string|literal)\b"
 )
 
 #: Tried first, in order.
@@ -214,8 +214,11 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "find_references",
         0.90,
         # not "what calls what": a question about a flow, naming nothing to find the callers of
-        r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called)\b"
-        r"(?!\s+(?:what|who|whom)\b)",
+        r"\b(?:" + "|".join((*CALLER_PHRASES, *REFERENCE_PHRASES)) + r"|where\s+(?:is|are)\s+[\w$.:]+\s+called"
+        # "enumerate its remaining usages", "the when-expressions that match on AnnealerRamp"
+        r"|(?:its|their)\s+(?:remaining\s+|other\s+|current\s+)?usages"
+        rf"|(?:that|which)\s+(?:match|switch)(?:es)?\s+on\s+{_CODE_NAME}"
+        r")\b(?!\s+(?:what|who|whom)\b)",
     ),
     # "where is HiveSwarmError caught", "who catches it", "who handles PaymentDeclinedException": the places that
     # handle an error are its references (the error rule yields to it)
@@ -242,6 +245,11 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         # "what would that take down with it?", "every job that would behave differently or need updating"
         r"|what\s+(?:would|will|could|might)\s+(?:that|this|it)\s+(?:break|affect|take\s+down|drag\s+down)"
         r"|(?:would|will|could|might)\s+(?:then\s+)?behave\s+differently|needs?\s+updating\s+because"
+        # "what would stop working?", "dropping the const from this virtual, which overrides and callers are hit?"
+        r"|what\s+(?:would|will|could|might)\s+stop\s+working"
+        r"|(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:callers|call\s?sites|overrides|subclasses|functions|methods"
+        r"|modules|files|tests|services|packages|classes|consumers|dependents|jobs|endpoints|handlers)"
+        r"\s+(?:are|get|would\s+be)\s+hit"
         # "we're turning this panic into an error value; which callers then have to handle it?", "... need to start
         # handling it?"
         r"|(?:which|what)\s+(?:callers|call\s?sites|functions|methods)\s+(?:(?:would|will)\s+)?(?:then\s+)?"
@@ -505,7 +513,7 @@ _CLAUSE_START = r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*"
 #: "open the file where X is declared", "not after the file -- I want to understand what leads here".
 _REQUEST_OPENING = re.compile(
     _CLAUSE_START + r"(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
-    r"|trace|pull\s+up|every|all|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
+    r"|trace|pull\s+up|every|all|explain|enumerate|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -533,8 +541,9 @@ _IMPLEMENTS_PASTED = re.compile(
     r"\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+(?:implements?|implementing|extends?|extending"
     r"|conforms?\s+to|conforming\s+to|adopts?|derives?\s+from|deriving\s+from|inherits?\s+from|inheriting\s+from"
     r"|satisf(?:y|ies|ying)|subclass(?:es)?|impl)\s+(?:it|this|that|them|these)\b"
-    # "dart: which widgets mix this in?"
-    r"|\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+mix(?:es)?\s+(?:it|this|that|them)\s+in\b"
+    # "dart: which widgets mix this in?", "scala: what mixes this trait in?"
+    r"|\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+mix(?:es)?\s+(?:it|this|that|them)(?:\s+[\w-]+)?"
+    r"\s+in\b"
     # "rust: list every impl of this trait in the workspace"
     r"|\b(?:which|every|all|any)\s+(?:impls?|implementations?)\s+of\s+(?:it|this|that|these)\b"
     # "elixir: where is this protocol implemented? looking for every defimpl"
@@ -542,6 +551,20 @@ _IMPLEMENTS_PASTED = re.compile(
     r"(?:implemented|adopted|conformed\s+to)\b|\b(?:every|all|each|any)\s+(?:defimpl|impl\s+block)s?\b",
     re.IGNORECASE,
 )
+
+
+#: Words under a paste asking why it happens or what causes it: "what in log_weighing causes this?", "explain why
+#: the borrow checker rejects X here", "java: why does this throw?". An explanation of the code, not its text.
+_WHY_PASTED = re.compile(
+    r"^\s*(?:[\w#+.-]+\s*:\s*)?(?:(?:please|pls|can\s+you|could\s+you)\s+)?"
+    r"(?:explain\b|why\b|what\s+(?:in\s+\S+\s+)?(?:causes|caused|triggers|leads\s+to)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_why_of_paste(asked: str) -> bool:
+    """Whether the words under a paste (``question_under_output``) ask why it happens or what causes it."""
+    return _WHY_PASTED.search(asked) is not None
 
 
 def asks_for_implementations_of_paste(asked: str) -> bool:

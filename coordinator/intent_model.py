@@ -599,6 +599,9 @@ QUESTION_UNDER_OUTPUT = 0.9
 #: paste, the 122 that ask so are all labelled find_references (since the forty-fourth was read); sure, so the
 #: graph answers them directly.
 IMPLEMENTS_PASTED_CONFIDENCE = 0.85
+#: "what in X causes this?", "explain why the borrow checker rejects X here" under a paste: why it happens, an
+#: explanation of the code (rule ``why-pasted``).
+WHY_PASTED_CONFIDENCE = 0.85
 
 
 def consult(
@@ -621,7 +624,8 @@ def consult(
     rule first where an error or report rule read it as a string to find or a bug report, or where the rule that
     read it matched only the paste (a panic's quoted ``thread 'main'``, a linker's "undefined reference to"),
     the error rules passed over (the error a question names is its topic), "which classes implement it?" as the pasted
-    type's implementations (rule ``implements-pasted``), then the model where it is at least
+    type's implementations (rule ``implements-pasted``), "what in X causes this?" as an explanation (rule
+    ``why-pasted``), then the model where it is at least
     ``QUESTION_UNDER_OUTPUT`` sure they ask for a definition, references, impact or an explanation.
     """
     chosen = _consult(query, rule, model, keep_from, min_probability, overrule_sure)
@@ -630,6 +634,7 @@ def consult(
     from fourfold.coordinator.intent import (
         Classification,
         asks_for_implementations_of_paste,
+        asks_why_of_paste,
         classify_rules,
         question_under_output,
     )
@@ -646,6 +651,8 @@ def consult(
             return read  # a sure rule reads the question: "who has to handle it, what breaks?", "search 'x' literally"
     if asks_for_implementations_of_paste(asked):  # each implementation its own answer (the engine's plan)
         return Classification("find_references", IMPLEMENTS_PASTED_CONFIDENCE, "implements-pasted")
+    if asks_why_of_paste(asked):  # "what in X causes this?", "explain why the borrow checker rejects X"
+        return Classification("understand_code", WHY_PASTED_CONFIDENCE, "why-pasted")
     model = model if model is not None else load_model()
     if model is not None:
         guess = model.predict(asked)

@@ -21,6 +21,7 @@ from fourfold.coordinator.intent import (
     IntentRule,
     asks_for_implementations_of_paste,
     asks_question,
+    asks_why_of_paste,
     classify,
     classify_rules,
     is_pasted_output,
@@ -1155,3 +1156,48 @@ def test_what_a_construct_buys_us_asks_for_an_explanation() -> None:
     query = paste + "c++: what does decltype(auto) buy us here?"
     assert classify_rules(query) == Classification("understand_code", 0.85, "understand-ask")
     assert classify_rules("what does the lamp buy from the supplier").rule != "understand-ask"
+
+
+def test_why_or_what_causes_it_under_a_paste_asks_for_an_explanation() -> None:
+    """ "what in rotate_lens causes this?" under a Java trace and "explain why the borrow checker rejects rotate_lens
+    here" under a Rust error ask why it happens (rule ``why-pasted``), not for the trace's text or a report's files."""
+    java = (
+        "java.util.ConcurrentModificationException\n\tat java.base/java.util.ArrayList$Itr.next(ArrayList.java:1000)\n"
+        "\tat LampRoom.rotate_lens(LampRoom.java:45)\n\n"
+    )
+    rust = (
+        "error[E0502]: cannot borrow `self.lenses` as mutable because it is also borrowed as immutable\n"
+        "  --> lamp/src/room.rs:48:13\n\n"
+    )
+    for paste, asked in (
+        (java, "what in rotate_lens causes this?"),
+        (rust, "explain why the borrow checker rejects rotate_lens here"),
+    ):
+        assert question_under_output(paste + asked) == asked
+        routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("exact_match", 0.99))
+        assert routed == Classification("understand_code", 0.85, "why-pasted"), asked
+    asked = "where in our source is that thrown?"  # the throw's text, not why
+    assert not asks_why_of_paste(asked) and asks_why_of_paste("java: why does this throw?")
+    assert consult(java + asked, classify_rules(java + asked), _Fixed("exact_match", 0.99)).rule != "why-pasted"
+
+
+def test_more_reference_impact_and_literal_wordings() -> None:
+    """ "enumerate its remaining usages", "the when-expressions that match on LampRoom" ask for references; "what would
+    stop working?" and "which overrides and callers are hit?" for the impact; "contain the token X" for the text;
+    "what mixes this trait in?" under a pasted trait for its implementations."""
+    for query in (
+        "[review-bot] LampRoom is deprecated in this change; enumerate its remaining usages outside lamp/room.zig",
+        "kotlin: where are the when-expressions that match on LampRoomState?",
+    ):
+        assert classify_rules(query) == Classification("find_references", 0.90, "callers-phrase"), query
+    for query in (
+        "we want to turn this warning into an error that aborts the run; what would stop working?",
+        "c++: dropping the const from this virtual, which overrides and callers are hit?",
+    ):
+        assert classify_rules(query) == Classification("impact_analysis", 0.85, "change-phrase"), query
+    query = "where exactly does the code contain the token E_LENS_JAMMED? only that one"
+    assert classify_rules(query) == Classification("exact_match", 0.85, "literal-ask")
+    assert classify_rules("which lamps are hit by the storm most").rule != "change-phrase"
+    paste, asked = "trait LampRotation { def rotate(): Unit }\n", "scala: what mixes this trait in?"
+    routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_definition", 0.99))
+    assert routed == Classification("find_references", 0.85, "implements-pasted")

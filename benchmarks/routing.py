@@ -431,6 +431,7 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortyseventh",
     "fortyeighth",
     "fortyninth",
+    "fiftieth",
 )
 
 

@@ -392,13 +392,15 @@ _PROSE_WORD = re.compile(r"(?<![\w./`'\"])[A-Za-z][a-z]+(?:'[a-z]+)?(?![\w./`'\"
 #: (``1) KilnTest::test_fire``), a line that opens with a source location (``kiln/door.py:41:
 #: KeyError``, a compiler's ``door.c:41:5: error: ...``, ``app.ts(12,5): error TS2304: ...``), and a compiler's
 #: diagnostics: Rust's ``error[E0425]: ...`` with its ``  --> src/x.rs:36:5`` and ``= note:`` lines,
-#: ``error TS2304:`` / ``error CS0103:``, a warning; Java's ``Caused by: X``, ``Suppressed: X``, ``... 12 more``.
+#: ``error TS2304:`` / ``error CS0103:``, a warning; Java's ``Caused by: X``, ``Suppressed: X``, ``... 12 more``;
+#: Go's ``fatal error: all goroutines are asleep - deadlock!`` and a frame's ``\tpath/x.go:19 +0x88``.
 _FRAME_LINE = re.compile(
     r"^\s*(?:File \"|at\s|goroutine\s|\S+\.go:\d+|Traceback\b|E {3,}\S|[\w./\\-]+\.\w+(?::\d+|\(\d+,\s*\d+\)):"
     r"|\d+\)\s+[\w\\]+::\w+|-->\s*\S+:\d+|=\s*(?:note|help):|(?:Caused by|Suppressed):\s|\.\.\.\s+\d+\s+more\b"
     r"|(?:Uncaught(?: \(in promise\))?\s+|Unhandled exception\.\s+|Exception in thread \"[^\"\n]*\"\s+)?"
     r"(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning)\b"
-    r"|(?i:panic|error|fatal|note|warning)(?:\[\w+\]|\s+[A-Z]{1,4}\d{3,5})?\s*:|thread\s+'[^']*'\s+panicked\b).*$",
+    r"|(?i:panic|error|fatal(?:\s+error)?|note|warning)(?:\[\w+\]|\s+[A-Z]{1,4}\d{3,5})?\s*:"
+    r"|thread\s+'[^']*'\s+panicked\b|\S+:\d+\s+\+0x[0-9a-f]+\s*$).*$",
     re.MULTILINE,
 )
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)

@@ -1169,9 +1169,14 @@ def test_why_or_what_causes_it_under_a_paste_asks_for_an_explanation() -> None:
         "error[E0502]: cannot borrow `self.lenses` as mutable because it is also borrowed as immutable\n"
         "  --> lamp/src/room.rs:48:13\n\n"
     )
+    go = (  # Go's "fatal error:" head and a frame's "+0x88" location are output too
+        "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n"
+        "lamp.(*Room).rotate_lens(...)\n\tlamp/room.go:19 +0x88\n\n"
+    )
     for paste, asked in (
         (java, "what in rotate_lens causes this?"),
         (rust, "explain why the borrow checker rejects rotate_lens here"),
+        (go, "explain why rotate_lens deadlocks"),
     ):
         assert question_under_output(paste + asked) == asked
         routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("exact_match", 0.99))

@@ -721,6 +721,7 @@ HELD_OUT_SETS = (
     "routing_fortyninth",
     "routing_fiftieth",
     "routing_fiftyfirst",
+    "routing_fiftysecond",
 )
 
 

@@ -574,13 +574,9 @@ def asks_for_implementations_of_paste(asked: str) -> bool:
     return _IMPLEMENTS_PASTED.search(asked) is not None
 
 
-#: A line asking a question in fewer words than a prose line has: "where's checkUnderKeelClearance declared?".
+#: A line asking a question in fewer words than a prose line has, not indented: "where's checkUnderKeelClearance
+#: declared?".
 _SHORT_QUESTION = re.compile(r"^(?:what|why|how|who|where|which|when|is|are|does|do|can)\b[^\n?]*\?\s*$", re.IGNORECASE)
-
-
-def _short_question(line: str) -> int:
-    """1 where ``line`` is a question of its own (``_SHORT_QUESTION``), not indented and not printed output, else 0."""
-    return int(bool(_SHORT_QUESTION.match(line)) and not _is_printed(line))
 
 
 def question_under_output(query: str) -> str:
@@ -601,7 +597,8 @@ def question_under_output(query: str) -> str:
         blank = not line.strip()
     printed = [_is_printed(line) for line in lines]
     output_paragraphs = {number for number, is_printed in zip(paragraphs, printed, strict=True) if is_printed}
-    words = [_prose_line_words(line, semicolons=True) or _short_question(line) for line in lines]
+    # a printed line's words are never counted below, so a short question need not be asked whether it is printed
+    words = [_prose_line_words(line, semicolons=True) or int(bool(_SHORT_QUESTION.match(line))) for line in lines]
     split = len(lines)  # the words asking: the lines of prose after the last line of output or code
     while split and words[split - 1] and not printed[split - 1]:
         above = paragraphs[split - 1]

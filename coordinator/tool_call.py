@@ -18,8 +18,10 @@ says an intent) by its words (``find_callers`` -> callers -> find_references;
 ``file_subject`` resolves it). A call may pass its arguments as one JSON
 object (``codebase.explain({"target": "X"})``). A tool whose name says no intent (``search_code``) is
 read by an argument that says what kind of search it asks (``kind="symbol_def"``, ``type:
-references``); where neither says one (``ask_codebase(query=...)``) the call is not read: the other rules
-and the learned layer route the query as they would any other.
+references``), and a JSON object naming no tool by such a value beside one naming what to search for
+(``{"mode": "semantic_neighbours", "symbol": "X"}``); where neither says one
+(``ask_codebase(query=...)``) the call is not read: the other rules and the learned layer route the
+query as they would any other.
 """
 
 from __future__ import annotations
@@ -41,7 +43,13 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
     ),
     ("find_definition", frozenset({"def", "defs", "definition", "definitions", "declaration", "goto", "locate"})),
-    ("find_similar", frozenset({"similar", "clone", "clones", "duplicate", "duplicates", "nearest"})),
+    (
+        "find_similar",
+        frozenset(
+            {"similar", "clone", "clones", "duplicate", "duplicates", "nearest"}
+            | {"neighbour", "neighbours", "neighbor", "neighbors"}
+        ),
+    ),
     ("understand_code", frozenset({"explain", "describe", "summarize", "summarise", "summary", "overview", "outline"})),
     ("exact_match", frozenset({"grep"})),
     ("localize", frozenset({"localize"})),
@@ -148,12 +156,27 @@ def _from_json(query: str) -> _Read | None:
     "locate_symbol_definition", "name": "read_tool_call"}``), else its first tool key."""
     doc = _json_object(query)
     keys = [] if doc is None else [k for k in _TOOL_KEYS if isinstance(doc.get(k), str)]
-    if doc is None or not keys:
+    if doc is None:
         return None
+    if not keys:
+        return _from_kind(doc)
     key = next((k for k in sorted(keys, key=lambda key: key == "name") if _intent_of(doc[k]) is not None), keys[0])
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
     args = nested or {k: v for k, v in doc.items() if k != key}
     return str(doc[key]), args, _subject(args)
+
+
+def _from_kind(doc: Mapping[str, object]) -> _Read | None:
+    """A JSON object naming no tool, read by the kind of search one of its values says, where another
+    names what to search for (``{"mode": "semantic_neighbours", "symbol": "X"}``); a log record's
+    ``"type": "call"`` beside its message is none (no value names a subject)."""
+    for key in _KIND_KEYS:
+        value = doc.get(key)
+        if isinstance(value, str) and _intent_of(value) is not None:
+            args = {k: v for k, v in doc.items() if k != key}
+            subject = _subject(args)
+            return (value, args, subject) if subject else None
+    return None
 
 
 def _from_method(query: str) -> _Read | None:

@@ -120,6 +120,19 @@ CALLS = [
         '{"method": "code/nearest", "params": {"text": "temp = cone * 18", "limit": 10}}',
         ToolCall("code/nearest", "find_similar", "temp = cone * 18"),
     ),
+    # no tool named: the kind of search one value says, over the value naming what to search for
+    (
+        '{"mode": "semantic_neighbours", "symbol": "Kiln.fire", "top_k": 5}',
+        ToolCall("semantic_neighbours", "find_similar", "Kiln.fire"),
+    ),
+    (
+        '{"kind": "change_impact", "target": "Kiln", "proposed": "delete a field"}',
+        ToolCall("change_impact", "impact_analysis", "Kiln"),
+    ),
+    (
+        '{"intent": "summarize", "symbol": "Kiln.fire", "detail": "high"}',
+        ToolCall("summarize", "understand_code", "Kiln.fire"),
+    ),
 ]
 
 
@@ -176,6 +189,7 @@ def test_a_file_argument_is_the_calls_path_never_its_subject(query: str, call: T
         "refs = find_refs(node=root)\nfor ref in refs:\n    print(ref)",  # a snippet: two calls, not one
         '{"level": "warn", "name": "call-center-sync", "msg": "queue full"}',  # a log record, no tool
         '{"name": "billing", "type": "call", "msg": "queue full"}',  # a kind, but of no search tool
+        '{"type": "call", "level": "warn", "msg": "queue full"}',  # a kind, but nothing named to search for
         'search_code(query="kiln", kind="fuzzy")',  # a kind that says no intent
         "render({'title': 'Kiln'})",  # one JSON-like argument, no tool
         "global warming and the kiln schedule",  # a word, no command

@@ -504,6 +504,8 @@ _LOG_LINE = re.compile(
     r"|^\s*(?:[a-z]\w*\.)*[A-Z][a-z]+[A-Z]\w*:\s"
     # a linker's: "undefined reference to `f'", "collect2: error: ld returned 1 exit status"
     r"|^\s*(?:\S+:\s*)?(?:\([^)\n]*\):\s*)?undefined\s+(?:reference|symbol)\b|^\s*(?:collect2|ld|lld|ld\.lld)(?:\.exe)?:\s"
+    # glog's and klog's: severity, month and day, time, thread, file:line] ("E0612 04:21:55.090  311 a.cc:5] ...")
+    r"|^\s*[IWEF]\d{4}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+\d+\s+[\w./\\-]+:\d+\]"
 )
 #: At most this many words of prose inside pasted output, after its first frame or log line: the message a
 #: panic prints on its own line ("called `Option::unwrap()` on a `None` value").
@@ -515,7 +517,8 @@ _CLAUSE_START = r"(?:^|[.;:!]\s+|\s(?:--|\u2014)\s+)\s*"
 #: "open the file where X is declared", "not after the file -- I want to understand what leads here".
 _REQUEST_OPENING = re.compile(
     _CLAUSE_START + r"(?:(?:please|pls)\s+)?(?:find|list|show|give|get|grep|search|locate|open"
-    r"|trace|pull\s+up|every|all|explain|enumerate|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me)\b",
+    r"|trace|pull\s+up|every|all|explain|enumerate|(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)|help\s+me"
+    r"|(?:walk|talk)\s+me\s+through|tell\s+me)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 

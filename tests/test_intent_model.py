@@ -1207,3 +1207,34 @@ def test_more_reference_impact_and_literal_wordings() -> None:
     paste, asked = "trait LampRotation { def rotate(): Unit }\n", "scala: what mixes this trait in?"
     routed = consult(paste + asked, classify_rules(paste + asked), _Fixed("find_definition", 0.99))
     assert routed == Classification("find_references", 0.85, "implements-pasted")
+
+
+@dataclass(frozen=True)
+class _PasteOrQuestion:
+    """A model that reads a paste (several lines) as one intent and a line of words as another, surely."""
+
+    paste: str
+    question: str
+
+    def predict(self, query: str) -> Prediction:
+        return Prediction(self.paste if "\n" in query.strip() else self.question, 0.97)
+
+
+def test_a_glog_line_is_output_and_walk_me_through_asks_under_a_paste() -> None:
+    """glog's and klog's lines (``E0612 04:21:55.090  311 file:line] ...``) are output, so the question under
+    one is read alone; "walk me through why ..." under an exception asks as a question does."""
+    glog = "E0612 04:21:55.090  311 lamps/rotation.cc:58] rotate_lens: lens stopped turning during the night watch\n\n"
+    asked = "which jobs call rotate_lens? this log fires from somewhere I can't pin down"
+    assert question_under_output(glog + asked) == asked
+    model = _PasteOrQuestion(paste="exact_match", question="find_references")
+    assert consult(glog + asked, classify_rules(glog + asked), model).intent == "find_references"
+    thrown = (
+        'Exception in thread "main" kotlin.UninitializedPropertyAccessException: lateinit property lens has not '
+        "been initialized\n\tat LampRoom.rotateLens(LampRoom.kt:21)\n\n"
+    )
+    walk = "walk me through why lens isn't set yet when rotateLens runs"
+    assert question_under_output(thrown + walk) == walk
+    assert consult(thrown + walk, classify_rules(thrown + walk), _Fixed("exact_match", 0.99)).intent == (
+        "understand_code"
+    )
+    assert question_under_output("I0612 lamps are fine\n\nwhich jobs call rotate_lens?") == ""

@@ -722,6 +722,7 @@ HELD_OUT_SETS = (
     "routing_fiftieth",
     "routing_fiftyfirst",
     "routing_fiftysecond",
+    "routing_fiftythird",
 )
 
 

@@ -549,8 +549,9 @@ _IMPLEMENTS_PASTED = re.compile(
     # "dart: which widgets mix this in?", "scala: what mixes this trait in?"
     r"|\b(?:which|what|who|every|all|any)\b(?:\s+[\w-]+){0,2}?\s+mix(?:es)?\s+(?:it|this|that|them)(?:\s+[\w-]+)?"
     r"\s+in\b"
-    # "rust: list every impl of this trait in the workspace"
-    r"|\b(?:which|every|all|any)\s+(?:impls?|implementations?)\s+of\s+(?:it|this|that|these)\b"
+    # "rust: list every impl of this trait in the workspace", "list the impls of LanternWickTrim"
+    r"|\b(?:(?:which|every|all|any)\s+(?:impls?|implementations?)|the\s+(?:impls|implementations))\s+of\s+"
+    r"(?:it|this|that|these|(?-i:[A-Z])\w*(?:::\w+)*)\b"
     # "elixir: where is this protocol implemented? looking for every defimpl"
     r"|\bwhere\s+(?:is|are)\s+(?:this|that|these)\s+(?:protocol|interface|trait|typeclass|behaviou?r|mixin)s?\s+"
     r"(?:implemented|adopted|conformed\s+to)\b|\b(?:every|all|each|any)\s+(?:defimpl|impl\s+block)s?\b",

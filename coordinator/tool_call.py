@@ -55,8 +55,24 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("localize", frozenset({"localize"})),
 )
 #: Keys that name the tool, and keys whose value is what to search for (first present wins).
-_TOOL_KEYS = ("tool", "name", "action", "task", "function", "command", "method")
-_SUBJECT_KEYS = ("symbol", "target", "identifier", "name", "query", "code", "snippet", "pattern", "text", "report")
+_TOOL_KEYS = ("tool", "name", "action", "task", "function", "command", "method", "op", "request", "cmd", "fn")
+#: Tool keys a structured log record also writes (``{"level": "error", "fn": "callRemote", "msg": ...}``): they
+#: name a tool only beside an argument naming what to search for.
+_LOG_TOOL_KEYS = frozenset({"op", "fn", "cmd", "request"})
+_SUBJECT_KEYS = (
+    "symbol",
+    "target",
+    "identifier",
+    "subject",
+    "name",
+    "query",
+    "code",
+    "snippet",
+    "pattern",
+    "needle",
+    "text",
+    "report",
+)
 #: Keys whose value names a file the call asks about (first present wins); never its subject.
 _PATH_KEYS = ("path", "file", "filepath", "file_path", "filename", "module", "module_path")
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
@@ -163,7 +179,10 @@ def _from_json(query: str) -> _Read | None:
     key = next((k for k in sorted(keys, key=lambda key: key == "name") if _intent_of(doc[k]) is not None), keys[0])
     nested = next((doc[k] for k in _NESTED_KEYS if isinstance(doc.get(k), dict)), None)
     args = nested or {k: v for k, v in doc.items() if k != key}
-    return str(doc[key]), args, _subject(args)
+    subject = _subject(args)
+    if key in _LOG_TOOL_KEYS and not subject:
+        return None  # a log record's "op" or "fn" beside its message: no search
+    return str(doc[key]), args, subject
 
 
 def _from_kind(doc: Mapping[str, object]) -> _Read | None:

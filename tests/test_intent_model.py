@@ -1239,3 +1239,26 @@ def test_a_glog_line_is_output_and_walk_me_through_asks_under_a_paste() -> None:
         "understand_code"
     )
     assert question_under_output("I0612 lamps are fine\n\nwhich jobs call rotate_lens?") == ""
+
+
+def test_the_words_under_a_paste_are_read_by_a_model_085_sure_and_the_impls_of_a_pasted_trait() -> None:
+    """A model 0.86 sure that the words under a .NET trace ask for callers reads them so; "list the impls of X"
+    under a Rust trait asks for its implementations (each its own answer)."""
+    trace = (
+        "LampJammedError: the lens stopped turning during the night watch\n"
+        "   at LampRoom.rotate_lens() in lamps/rotation.cs:line 40\n   at Program.Main()\n\n"
+    )
+    asked = "where else is LampRoom.rotate_lens invoked? the trace only shows Main"
+    assert question_under_output(trace + asked) == asked
+
+    @dataclass(frozen=True)
+    class _Unsure:
+        def predict(self, query: str) -> Prediction:
+            return Prediction("exact_match", 0.6) if "\n" in query.strip() else Prediction("find_references", 0.86)
+
+    assert consult(trace + asked, classify_rules(trace + asked), _Unsure()).intent == "find_references"
+    trait = "pub trait LampRotation {\n    fn rotate(&self) -> u32;\n}\n"
+    listed = trait + "rust: list the impls of LampRotation in the workspace"
+    routed = consult(listed, classify_rules(listed), _Unsure())
+    assert routed == Classification("find_references", 0.85, "implements-pasted")
+    assert not asks_for_implementations_of_paste("the implementation of this bug fix")

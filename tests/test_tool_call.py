@@ -133,6 +133,15 @@ CALLS = [
         '{"intent": "summarize", "symbol": "Kiln.fire", "detail": "high"}',
         ToolCall("summarize", "understand_code", "Kiln.fire"),
     ),
+    # an operation or request key names the tool where another names what to search for
+    (
+        '{"op": "find_usages", "target": "Kiln", "include_tests": false}',
+        ToolCall("find_usages", "find_references", "Kiln"),
+    ),
+    (
+        '{"fn": "grep_repo", "args": {"needle": "kiln door open", "mode": "verbatim"}}',
+        ToolCall("grep_repo", "exact_match", "kiln door open"),
+    ),
 ]
 
 
@@ -190,6 +199,7 @@ def test_a_file_argument_is_the_calls_path_never_its_subject(query: str, call: T
         '{"level": "warn", "name": "call-center-sync", "msg": "queue full"}',  # a log record, no tool
         '{"name": "billing", "type": "call", "msg": "queue full"}',  # a kind, but of no search tool
         '{"type": "call", "level": "warn", "msg": "queue full"}',  # a kind, but nothing named to search for
+        '{"level": "error", "fn": "callRemote", "msg": "upstream timed out"}',  # a log record's function
         'search_code(query="kiln", kind="fuzzy")',  # a kind that says no intent
         "render({'title': 'Kiln'})",  # one JSON-like argument, no tool
         "global warming and the kiln schedule",  # a word, no command

@@ -723,6 +723,7 @@ HELD_OUT_SETS = (
     "routing_fiftyfirst",
     "routing_fiftysecond",
     "routing_fiftythird",
+    "routing_fiftyfourth",
 )
 
 

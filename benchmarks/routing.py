@@ -438,6 +438,9 @@ TRAINED_SETS: tuple[str, ...] = (
     "fortyeighth",
     "fortyninth",
     "fiftieth",
+    "fiftyfirst",
+    "fiftysecond",
+    "fiftythird",
 )
 
 

@@ -36,6 +36,7 @@ from fourfold.coordinator.intent_model import (
     IntentModel,
     Overrule,
     Prediction,
+    Predictor,
     combine,
     consult,
     features,
@@ -1222,23 +1223,26 @@ class _PasteOrQuestion:
         return Prediction(self.paste if "\n" in query.strip() else self.question, 0.97)
 
 
+def _routed_under(paste: str, asked: str, model: Predictor) -> str:
+    """The intent ``consult`` routes ``asked`` pasted under ``paste`` to, once ``asked`` is read as the question."""
+    assert question_under_output(paste + asked) == asked
+    return consult(paste + asked, classify_rules(paste + asked), model).intent
+
+
 def test_a_glog_line_is_output_and_walk_me_through_asks_under_a_paste() -> None:
     """glog's and klog's lines (``E0612 04:21:55.090  311 file:line] ...``) are output, so the question under
     one is read alone; "walk me through why ..." under an exception asks as a question does."""
     glog = "E0612 04:21:55.090  311 lamps/rotation.cc:58] rotate_lens: lens stopped turning during the night watch\n\n"
     asked = "which jobs call rotate_lens? this log fires from somewhere I can't pin down"
-    assert question_under_output(glog + asked) == asked
-    model = _PasteOrQuestion(paste="exact_match", question="find_references")
-    assert consult(glog + asked, classify_rules(glog + asked), model).intent == "find_references"
+    assert _routed_under(glog, asked, _PasteOrQuestion(paste="exact_match", question="find_references")) == (
+        "find_references"
+    )
     thrown = (
         'Exception in thread "main" kotlin.UninitializedPropertyAccessException: lateinit property lens has not '
         "been initialized\n\tat LampRoom.rotateLens(LampRoom.kt:21)\n\n"
     )
     walk = "walk me through why lens isn't set yet when rotateLens runs"
-    assert question_under_output(thrown + walk) == walk
-    assert consult(thrown + walk, classify_rules(thrown + walk), _Fixed("exact_match", 0.99)).intent == (
-        "understand_code"
-    )
+    assert _routed_under(thrown, walk, _Fixed("exact_match", 0.99)) == "understand_code"
     assert question_under_output("I0612 lamps are fine\n\nwhich jobs call rotate_lens?") == ""
 
 
@@ -1250,14 +1254,13 @@ def test_the_words_under_a_paste_are_read_by_a_model_085_sure_and_the_impls_of_a
         "   at LampRoom.rotate_lens() in lamps/rotation.cs:line 40\n   at Program.Main()\n\n"
     )
     asked = "where else is LampRoom.rotate_lens invoked? the trace only shows Main"
-    assert question_under_output(trace + asked) == asked
 
     @dataclass(frozen=True)
     class _Unsure:
         def predict(self, query: str) -> Prediction:
             return Prediction("exact_match", 0.6) if "\n" in query.strip() else Prediction("find_references", 0.86)
 
-    assert consult(trace + asked, classify_rules(trace + asked), _Unsure()).intent == "find_references"
+    assert _routed_under(trace, asked, _Unsure()) == "find_references"
     trait = "pub trait LampRotation {\n    fn rotate(&self) -> u32;\n}\n"
     listed = trait + "rust: list the impls of LampRotation in the workspace"
     routed = consult(listed, classify_rules(listed), _Unsure())
@@ -1273,6 +1276,6 @@ def test_the_words_under_a_paste_may_ask_for_the_text_as_written() -> None:
         "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n"
     )
     asked = "where is that exact panic message written in the source?"
-    assert question_under_output(panic + asked) == asked
-    model = _PasteOrQuestion(paste="understand_code", question="exact_match")
-    assert consult(panic + asked, classify_rules(panic + asked), model).intent == "exact_match"
+    assert _routed_under(panic, asked, _PasteOrQuestion(paste="understand_code", question="exact_match")) == (
+        "exact_match"
+    )

@@ -27,7 +27,7 @@ never measured while written) and ``routing_seventh.py`` (written by another han
 chat, coding agents, review bots and dictation, before the next routing change, never measured while
 written; it judged the vector head and the fifth training round), ``routing_eighth.py`` (written by
 another hand from real usage, before the routing change it judges, never measured while written), and
-``routing_ninth.py`` to ``routing_fiftyfourth.py`` (each written the same way, with fillers from domains
+``routing_ninth.py`` to ``routing_fiftyfifth.py`` (each written the same way, with fillers from domains
 no other set uses), each with its own slot fillers.
 ``--held-out-only`` asks them of the shipped model without training anything.
 
@@ -63,6 +63,7 @@ import routing_eleventh
 import routing_fifteenth
 import routing_fifth
 import routing_fiftieth
+import routing_fiftyfifth
 import routing_fiftyfirst
 import routing_fiftyfourth
 import routing_fiftysecond
@@ -377,6 +378,7 @@ _HELD_OUT_MODULES = {
     "fiftysecond": routing_fiftysecond,
     "fiftythird": routing_fiftythird,
     "fiftyfourth": routing_fiftyfourth,
+    "fiftyfifth": routing_fiftyfifth,
 }
 HELD_OUT_SETS: dict[str, Callable[[], Iterator[Phrasing]]] = {
     name: module.generate_heldout for name, module in _HELD_OUT_MODULES.items()
@@ -457,7 +459,7 @@ def training_phrasings(per_template: int = 60, leave_out: frozenset[str] = froze
 def heldout(model: IntentModel, phrasings: list[Phrasing], vectors: Vectors | None = None) -> dict[str, object]:
     """Held-out phrasings (``routing_heldout.py``, ``routing_blind.py``, ``routing_fresh.py``,
     ``routing_fifth.py``, ``routing_sixth.py``, ``routing_seventh.py``, ``routing_eighth.py``,
-    ``routing_ninth.py`` to ``routing_fiftyfourth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
+    ``routing_ninth.py`` to ``routing_fiftyfifth.py``: ``HELD_OUT_SETS``) asked of ``model`` (trained on
     every training template): rules alone, model alone, and the two combined as ``classify`` does."""
     if vectors is not None:
         vectors.of([p.text for p in phrasings])

@@ -725,6 +725,7 @@ HELD_OUT_SETS = (
     "routing_fiftysecond",
     "routing_fiftythird",
     "routing_fiftyfourth",
+    "routing_fiftyfifth",
 )
 
 

@@ -582,13 +582,9 @@ def _allows(limit: Overrule, query: str, found: re.Match[str] | None) -> bool:
 
 
 #: The rules that read a program's output pasted with a question under it as a string to find (or a bug
-#: report), and the intents the question itself may ask instead (``consult``): the text as written too ("where is
-#: that exact panic message written in the source?" under a Rust panic, which the report rule read; over the
-#: 11,110 read phrasings with words under a paste, 65 gained and none lost).
+#: report), and the intents the question itself may ask instead (``consult``).
 _OUTPUT_RULES = frozenset({"bug-report", "stack-frame", "error-token", "error-prefix"})
-_QUESTION_INTENTS = frozenset(
-    {"find_definition", "find_references", "impact_analysis", "understand_code", "exact_match"}
-)
+_QUESTION_INTENTS = frozenset({"find_definition", "find_references", "impact_analysis", "understand_code"})
 #: How sure the model must be, reading the question's lines alone, that they ask for one of those: over
 #: every read phrasing, with a model trained without the forty-first set, at 0.9 the forty-first gained
 #: 28 and the earlier sets 3, none lost; at 0.8 20 were lost ("where in our source is that thrown" under
@@ -632,7 +628,7 @@ def consult(
     the error rules passed over (the error a question names is its topic), "which classes implement it?" as the pasted
     type's implementations (rule ``implements-pasted``), "what in X causes this?" as an explanation (rule
     ``why-pasted``), then the model where it is at least
-    ``QUESTION_UNDER_OUTPUT`` sure they ask for a definition, references, impact, an explanation or the text.
+    ``QUESTION_UNDER_OUTPUT`` sure they ask for a definition, references, impact or an explanation.
     """
     chosen = _consult(query, rule, model, keep_from, min_probability, overrule_sure)
     if rule.rule.startswith("plugin:") or rule.rule == "tool-call":

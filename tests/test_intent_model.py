@@ -1267,16 +1267,3 @@ def test_the_words_under_a_paste_are_read_by_a_model_085_sure_and_the_impls_of_a
     routed = consult(listed, classify_rules(listed), _Unsure())
     assert routed == Classification("find_references", 0.85, "implements-pasted")
     assert not asks_for_implementations_of_paste("the implementation of this bug fix")
-
-
-def test_the_words_under_a_paste_may_ask_for_the_text_as_written() -> None:
-    """ "where is that exact panic message written in the source?" under a Rust panic asks for the text, though
-    the report rule read the whole paste as a bug report."""
-    panic = (
-        "thread 'main' panicked at lamps/rotation.rs:9:5:\nthe lens stopped turning during the night watch\n"
-        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n"
-    )
-    asked = "where is that exact panic message written in the source?"
-    assert _routed_under(panic, asked, _PasteOrQuestion(paste="understand_code", question="exact_match")) == (
-        "exact_match"
-    )

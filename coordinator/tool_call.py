@@ -46,8 +46,18 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     (
         "find_similar",
         frozenset(
-            {"similar", "clone", "clones", "duplicate", "duplicates", "nearest"}
-            | {"neighbour", "neighbours", "neighbor", "neighbors"}
+            {
+                "similar",
+                "clone",
+                "clones",
+                "duplicate",
+                "duplicates",
+                "nearest",
+                "neighbour",
+                "neighbours",
+                "neighbor",
+                "neighbors",
+            }
         ),
     ),
     ("understand_code", frozenset({"explain", "describe", "summarize", "summarise", "summary", "overview", "outline"})),
@@ -189,13 +199,12 @@ def _from_kind(doc: Mapping[str, object]) -> _Read | None:
     """A JSON object naming no tool, read by the kind of search one of its values says, where another
     names what to search for (``{"mode": "semantic_neighbours", "symbol": "X"}``); a log record's
     ``"type": "call"`` beside its message is none (no value names a subject)."""
-    for key in _KIND_KEYS:
-        value = doc.get(key)
-        if isinstance(value, str) and _intent_of(value) is not None:
-            args = {k: v for k, v in doc.items() if k != key}
-            subject = _subject(args)
-            return (value, args, subject) if subject else None
-    return None
+    key = _kind_key(doc)
+    if key is None:
+        return None
+    args = {k: v for k, v in doc.items() if k != key}
+    subject = _subject(args)
+    return (str(doc[key]), args, subject) if subject else None
 
 
 def _from_method(query: str) -> _Read | None:
@@ -274,12 +283,13 @@ def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
     """The intent a search tool's argument names as the kind of search asked (``kind="symbol_def"``)."""
     if not {w.lower() for w in _NAME_WORD.findall(tool)} & _SEARCH_WORDS:
         return None
-    for key in _KIND_KEYS:
-        value = args.get(key)
-        intent = _intent_of(value) if isinstance(value, str) else None
-        if intent is not None:
-            return intent
-    return None
+    key = _kind_key(args)
+    return None if key is None else _intent_of(str(args[key]))
+
+
+def _kind_key(args: Mapping[str, object]) -> str | None:
+    """The first of ``args``' kind keys (``kind``, ``mode`` ...) whose value says an intent, or None."""
+    return next((k for k in _KIND_KEYS if isinstance(args.get(k), str) and _intent_of(str(args[k])) is not None), None)
 
 
 #: Code-search tools' command lines, read by what each option asks: cscope's line-oriented query

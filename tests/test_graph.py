@@ -477,3 +477,45 @@ def test_a_shard_is_stored_compressed_and_one_stored_plain_still_reads(shard: Gr
     for text in ("who calls fmt", "what does run call", "references to fmt", "impact of changing fmt"):
         q = ModalityQuery(text=text, k=20)
         assert a.search(q) == b.search(q) == shard.search(q) and a.search(q).hits, text
+
+
+def test_an_answer_keeps_the_graphs_order_among_equal_evidence(tmp_path: Path) -> None:
+    """Every direct caller is equal evidence (1.0); the graph orders them by centrality and puts each
+    file's first caller before a file's second. The engine merges the shards' lists by score and
+    cuts to ``k``: the graph's order must survive that merge, or the top ``k`` is the callers
+    whose paths sort first (three of one file here), not the most used ones across files."""
+    from test_compound_shards import search_store
+
+    from fourfold.api import SearchParams
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+    from fourfold.plugins.graph.shard import ORDER_STEP
+
+    repo = tmp_path / "app"
+    (repo / "app").mkdir(parents=True)
+    files = {
+        "app/__init__.py": "",
+        "app/target.py": "def target():\n    return 1\n",
+        "app/a_util.py": "from app.target import target\n\n\n"
+        + "\n\n".join(f"def a{i}():\n    return target()\n" for i in range(1, 4)),
+        "app/z_core.py": "from app.target import target\n\n\ndef hub():\n    return target()\n",
+        "app/m_mid.py": "from app.target import target\n\n\ndef mid():\n    return target()\n",
+    }
+    for i in range(1, 6):  # hub is called from five places: the most central caller
+        files[f"app/b{i}.py"] = f"from app.z_core import hub\n\n\ndef use{i}():\n    return hub()\n"
+    for rel, text in files.items():
+        (repo / rel).write_text(text)
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(repo, "app")], modalities=["text", "structural", "graph"])
+
+    callers = search_store(store, SearchParams("who calls target", k=3))
+    assert callers.fusion_strategy == "direct"
+    assert [(h.hit.path, h.hit.symbol) for h in callers.hits] == [
+        ("app/z_core.py", "hub"),  # the most central caller first
+        ("app/a_util.py", "a1"),  # then each file's first, by path among equal centrality
+        ("app/m_mid.py", "mid"),
+    ]
+    # the order is in the score, below any difference of evidence: all read as 1.0 evidence
+    assert all(1.0 <= h.hit.score < 1.0 + 3 * ORDER_STEP for h in callers.hits)
+    impact = search_store(store, SearchParams("what breaks if I change target", k=3))
+    assert impact.intent == "impact_analysis" and impact.hits[0].hit.symbol == "hub"

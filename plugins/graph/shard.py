@@ -68,6 +68,11 @@ MAX_PATH_NODES = 200_000
 MIN_FOLLOW_WEIGHT = 0.3
 #: A plain reference (not a call) ranks a little below a call site of the same confidence.
 REFERENCE_FACTOR = 0.9
+#: A hit's score carries the graph's order among equal evidence, so that a merge by score keeps it
+#: (the coordinator merges shards' lists by score, then by path): a user that is its file's first
+#: adds ``2 * ORDER_STEP``, a centrality ``c`` adds ``ORDER_STEP * c / (1 + c)``; both are below any
+#: difference of evidence the graph draws, so they order only what the evidence leaves tied.
+ORDER_STEP = 1e-4
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +283,11 @@ class GraphShard:
             return False
         return not (query.path_glob and not fnmatch.fnmatch(g.path[node], query.path_glob))
 
+    def _ordered(self, score: float, node: int, first: bool = False) -> float:
+        """``score`` with the graph's order among equal evidence in it (see ``ORDER_STEP``)."""
+        c = max(float(self.graph.centrality[node]), 0.0)
+        return score + ORDER_STEP * (2.0 * first + c / (1.0 + c))
+
     def _hit(self, node: int, score: float, lines: tuple[int, ...] = (), snippet: str = "") -> Hit:
         g = self.graph
         return Hit(
@@ -370,6 +380,7 @@ class GraphShard:
         tier = np.array([round(float(v), 1) for v in values])[tier_of]
         first = np.zeros(len(order), dtype=bool)
         first[np.unique(g.file_id[users[order]], return_index=True)[1]] = True
+        firsts = set(order[first].tolist())  # the users that are their file's first
         order = order[np.lexsort((~first, -tier[order]))]
         names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
         verb = "implements or extends" if implementations else "uses"
@@ -377,7 +388,9 @@ class GraphShard:
         for i in order[: query.k]:
             node = int(users[i])
             lines = sorted({line for e in edges[src == node] for line in g.edge_lines(int(e))})
-            hits.append(self._hit(node, float(best[i]), tuple(lines), f"{verb} {names}"))
+            hits.append(
+                self._hit(node, self._ordered(float(best[i]), node, i in firsts), tuple(lines), f"{verb} {names}")
+            )
         if len(users) > query.k:
             what = "implement or extend" if implementations else "use"
             notes.append(
@@ -519,7 +532,7 @@ class GraphShard:
         hits = tuple(
             self._hit(
                 f.node,
-                impact_score(f.distance, f.confidence),
+                self._ordered(impact_score(f.distance, f.confidence), f.node),
                 f.lines,
                 f"distance {f.distance}: uses {self._shown(query, f.via)}",
             )

@@ -8,7 +8,9 @@ suite and intent (or the kind an id names: ``gin-implementations-3``): success@1
 (``coordinator/evaluate.py``), **file recall@20** (the share of relevant files any of the 20 hits is in:
 the references goal), **recall@20** (the share of relevant lines a hit covers: for impact, the direct
 dependents found), routing accuracy, zero-result rate and the strategies the answers took.
-``benchmarks/go_suites.sh`` builds Go suites for it.
+``benchmarks/go_suites.sh`` builds Go suites for it. ``--graph-order off`` asks with the graph's scores
+as they were before they carried its order among equal evidence (``ORDER_STEP`` 0: the merge then
+orders ties by path), to compare.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from fourfold.coordinator import evaluate
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.evaluate import Outcome
 from fourfold.index.store import IndexStore
+from fourfold.plugins.graph import shard as graph_shard
 
 K = 20
 
@@ -88,7 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("suites", nargs="+", type=Path)
     ap.add_argument("--home", type=Path, required=True, help="FOURFOLD_HOME indexing each suite's repository")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--graph-order",
+        choices=("on", "off"),
+        default="on",
+        help="off: the graph's scores without its order among equal evidence (ties merged by path)",
+    )
     a = ap.parse_args(argv)
+    if a.graph_order == "off":
+        graph_shard.ORDER_STEP = 0.0
     load_before = os.getloadavg()
     summaries = {key: summary(*asked) for key, asked in asyncio.run(ask(a.home, a.suites)).items()}
     load_after = os.getloadavg()
@@ -97,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.out:
         a.out.parent.mkdir(parents=True, exist_ok=True)
         by_name = {f"{suite}/{intent}": m for (suite, intent), m in summaries.items()}
-        a.out.write_text(json.dumps({"k": K, "load": [load_before, load_after], "summary": by_name}, indent=1))
+        record = {"k": K, "graph_order": a.graph_order, "load": [load_before, load_after], "summary": by_name}
+        a.out.write_text(json.dumps(record, indent=1))
     return 0
 
 

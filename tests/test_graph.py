@@ -482,8 +482,8 @@ def test_a_shard_is_stored_compressed_and_one_stored_plain_still_reads(shard: Gr
 def test_an_answer_keeps_the_graphs_order_among_equal_evidence(tmp_path: Path) -> None:
     """Every direct caller is equal evidence (1.0); the graph orders them by centrality and puts each
     file's first caller before a file's second. The engine merges the shards' lists by score and
-    cuts to ``k``: the graph's order must survive that merge, or the top ``k`` is the callers
-    whose paths sort first (three of one file here), not the most used ones across files."""
+    cuts to ``k``: the graph's order must survive that merge, or the answer is the callers whose
+    paths sort first (``a_util.py``'s three, then ``m_mid.py``'s), the most used one last."""
     from test_compound_shards import search_store
 
     from fourfold.api import SearchParams

@@ -199,9 +199,10 @@ def _from_kind(doc: Mapping[str, object]) -> _Read | None:
     """A JSON object naming no tool, read by the kind of search one of its values says, where another
     names what to search for (``{"mode": "semantic_neighbours", "symbol": "X"}``); a log record's
     ``"type": "call"`` beside its message is none (no value names a subject)."""
-    key = _kind_key(doc)
-    if key is None:
+    found = _kind_of(doc)
+    if found is None:
         return None
+    key = found[0]
     args = {k: v for k, v in doc.items() if k != key}
     subject = _subject(args)
     return (str(doc[key]), args, subject) if subject else None
@@ -283,13 +284,19 @@ def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
     """The intent a search tool's argument names as the kind of search asked (``kind="symbol_def"``)."""
     if not {w.lower() for w in _NAME_WORD.findall(tool)} & _SEARCH_WORDS:
         return None
-    key = _kind_key(args)
-    return None if key is None else _intent_of(str(args[key]))
+    found = _kind_of(args)
+    return None if found is None else found[1]
 
 
-def _kind_key(args: Mapping[str, object]) -> str | None:
-    """The first of ``args``' kind keys (``kind``, ``mode`` ...) whose value says an intent, or None."""
-    return next((k for k in _KIND_KEYS if isinstance(args.get(k), str) and _intent_of(str(args[k])) is not None), None)
+def _kind_of(args: Mapping[str, object]) -> tuple[str, str] | None:
+    """The first of ``args``' kind keys (``kind``, ``mode`` ...) whose value says an intent, with that
+    intent; None when no kind key says one."""
+    for key in _KIND_KEYS:
+        value = args.get(key)
+        intent = _intent_of(value) if isinstance(value, str) else None
+        if intent is not None:
+            return key, intent
+    return None
 
 
 #: Code-search tools' command lines, read by what each option asks: cscope's line-oriented query

@@ -10,7 +10,8 @@ the references goal), **recall@20** (the share of relevant lines a hit covers: f
 dependents found), routing accuracy, zero-result rate and the strategies the answers took.
 ``benchmarks/go_suites.sh`` builds Go suites for it. ``--graph-order off`` asks with the graph's scores
 as they were before they carried its order among equal evidence (``ORDER_STEP`` 0: the merge then
-orders ties by path), to compare.
+orders ties by path), to compare; ``--spread off`` without the graph's one-dependent-per-file order of the merged
+impact answer (``shard.spread_dependents``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from fourfold.coordinator import evaluate
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.evaluate import Outcome
 from fourfold.index.store import IndexStore
+from fourfold.plugins.graph import plugin as graph_plugin
 from fourfold.plugins.graph import shard as graph_shard
 
 K = 20
@@ -97,9 +99,17 @@ def main(argv: list[str] | None = None) -> int:
         default="on",
         help="off: the graph's scores without its order among equal evidence (ties merged by path)",
     )
+    ap.add_argument(
+        "--spread",
+        choices=("on", "off"),
+        default="on",
+        help="off: the impact answer as merged by score, without each file's first dependent before any second",
+    )
     a = ap.parse_args(argv)
     if a.graph_order == "off":
         graph_shard.ORDER_STEP = 0.0
+    if a.spread == "off":
+        graph_plugin.spread_dependents = lambda hits, query: list(hits)
     load_before = os.getloadavg()
     summaries = {key: summary(*asked) for key, asked in asyncio.run(ask(a.home, a.suites)).items()}
     load_after = os.getloadavg()
@@ -108,7 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     if a.out:
         a.out.parent.mkdir(parents=True, exist_ok=True)
         by_name = {f"{suite}/{intent}": m for (suite, intent), m in summaries.items()}
-        record = {"k": K, "graph_order": a.graph_order, "load": [load_before, load_after], "summary": by_name}
+        record = {
+            "k": K,
+            "graph_order": a.graph_order,
+            "spread": a.spread,
+            "load": [load_before, load_after],
+            "summary": by_name,
+        }
         a.out.write_text(json.dumps(record, indent=1))
     return 0
 

@@ -701,7 +701,7 @@ class Engine:
                 f"stopped after {more.rounds} follow-up rounds (the limit or the deadline): "
                 "a walk across partitions may be incomplete"
             )
-        ranked = self._ranked(collected.per_modality, depth, allowed, p.path_glob)
+        ranked = self._ranked(collected.per_modality, depth, allowed, query)
         if plan.intent in echo.INTENTS and not listing and p.options.get(echo.OPTION) != "off":
             ranked = await self._without_quoting(p, generation, ranked, collected.notes)
         if not listing:
@@ -986,19 +986,24 @@ class Engine:
                     out.notes.append(n)
         return out
 
-    @staticmethod
     def _ranked(
-        per_modality: Mapping[str, list[list[Hit]]], depth: int, allowed: frozenset[str] | None, glob: str
+        self,
+        per_modality: Mapping[str, list[list[Hit]]],
+        depth: int,
+        allowed: frozenset[str] | None,
+        query: ModalityQuery,
     ) -> dict[str, list[Hit]]:
-        """Each modality's one ranked list from its shards' lists, filtered again by repository
-        (defence in depth) and path glob."""
+        """Each modality's one ranked list from its shards' lists (in the modality's own order among
+        ties, where it has one: ``Modality.order_merged``), filtered again by repository (defence in
+        depth) and path glob."""
         ranked = {}
         for m, lists in per_modality.items():
-            merged = merge_shards(lists, depth)
+            own = getattr(self.plugins.modalities.get(m), "order_merged", None)
+            merged = merge_shards(lists, depth, None if own is None else functools.partial(own, query=query))
             if allowed is not None:
                 merged = [h for h in merged if h.repo in allowed]
-            if glob:
-                merged = [h for h in merged if fnmatch.fnmatch(h.path, glob)]
+            if query.path_glob:
+                merged = [h for h in merged if fnmatch.fnmatch(h.path, query.path_glob)]
             ranked[m] = merged
         return ranked
 

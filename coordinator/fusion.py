@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from fourfold.api import FusedHit, ModalityRank
@@ -119,12 +119,15 @@ def zscores(hits: Sequence[Hit]) -> list[float]:
     return [(x - mean) / spread for x in scores]
 
 
-def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
+def merge_shards(
+    results: Sequence[Sequence[Hit]], limit: int, order: Callable[[list[Hit]], list[Hit]] | None = None
+) -> list[Hit]:
     """One modality's ranked list from its shards' lists: by score, ties by repo/path/line/id.
 
     A segment reached twice (a partitioned graph's walk arriving again in a later follow-up
     round, by a shorter path) counts once: its best-scored hit, carrying the match lines of every
-    hit with that same score.
+    hit with that same score. ``order``: the modality's own order of the merged top ``limit``
+    (``Modality.order_merged``), which may move hits but neither add nor drop one.
     """
     best: dict[str, Hit] = {}
     for hits in results:
@@ -134,8 +137,13 @@ def merge_shards(results: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
                 best[h.segment_id] = h
             elif h.score == kept.score and not set(h.match_lines) <= set(kept.match_lines):
                 best[h.segment_id] = replace(kept, match_lines=tuple(sorted({*kept.match_lines, *h.match_lines})))
-    merged = sorted(best.values(), key=lambda h: (-h.score, h.repo, h.path, h.start_line, h.segment_id))
-    return merged[:limit]
+    merged = sorted(best.values(), key=lambda h: (-h.score, h.repo, h.path, h.start_line, h.segment_id))[:limit]
+    if order is None:
+        return merged
+    ordered = order(merged)
+    if sorted(h.segment_id for h in ordered) != sorted(h.segment_id for h in merged):
+        raise ValueError("a modality's order_merged must return the hits it was given, reordered")
+    return ordered
 
 
 def listed(hits: Sequence[Hit]) -> list[FusedHit]:

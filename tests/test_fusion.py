@@ -88,6 +88,20 @@ def test_merge_shards_by_score() -> None:
     assert [h.segment_id for h in merged] == ["a", "c"]
 
 
+def test_a_modalitys_own_order_applies_to_the_merged_cut_and_may_not_change_its_hits() -> None:
+    lists = [[hit("a", score=3), hit("b", score=1)], [hit("c", score=2)]]
+    seen: list[list[str]] = []
+
+    def backwards(hits: list[Hit]) -> list[Hit]:
+        seen.append([h.segment_id for h in hits])
+        return hits[::-1]
+
+    assert [h.segment_id for h in merge_shards(lists, 2, backwards)] == ["c", "a"]
+    assert seen == [["a", "c"]]  # it sees the merged list cut to the limit
+    with pytest.raises(ValueError, match="order_merged must return the hits it was given"):
+        merge_shards(lists, 2, lambda hits: hits[:1])
+
+
 def test_profiles_and_presets() -> None:
     p = default_profiles()
     assert p["find_definition"] == {"semantic": 0.2, "text": 0.1, "structural": 0.6, "graph": 0.1}

@@ -517,5 +517,48 @@ def test_an_answer_keeps_the_graphs_order_among_equal_evidence(tmp_path: Path) -
     ]
     # the order is in the score, below any difference of evidence: all read as 1.0 evidence
     assert all(1.0 <= h.hit.score < 1.0 + 3 * ORDER_STEP for h in callers.hits)
+    # impact: the dependents at one distance and confidence (each file's import of target is one too),
+    # ordered by centrality and then, over the merged list, each file's first before any file's second:
+    # not a_util.py's import, a1 and a2 after hub
     impact = search_store(store, SearchParams("what breaks if I change target", k=3))
     assert impact.intent == "impact_analysis" and impact.hits[0].hit.symbol == "hub"
+    assert [h.hit.path for h in impact.hits] == ["app/z_core.py", "app/a_util.py", "app/m_mid.py"]
+
+
+def test_an_impact_hits_distance_and_confidence_read_back_from_its_score() -> None:
+    """The merged impact answer is ordered from what its scores say (``spread_dependents``): every
+    distance and confidence a walk gives, at any centrality, reads back as it was scored."""
+    from fourfold.plugins.graph.shard import ORDER_STEP, impact_evidence, impact_score
+
+    for distance in range(1, 11):
+        for confidence in (1.0, 0.95, 0.9, 0.81, 0.5, 0.3, 0.09, 0.01, 1e-3):
+            for centrality in (0.0, 0.02, 1.0, 13.1, 5000.0):
+                score = impact_score(distance, confidence) + ORDER_STEP * centrality / (1.0 + centrality)
+                hit = Hit("s", "r", "p.py", 1, 2, round(score, 6), centrality=centrality)
+                read_distance, read_confidence = impact_evidence(hit)
+                assert read_distance == distance, (distance, confidence, centrality)
+                assert abs(read_confidence - confidence) < 1e-4, (distance, confidence, centrality)
+
+
+def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_their_order() -> None:
+    """Within a distance and a confidence tier each file's first dependent comes before any file's
+    second; a higher tier still comes first; callers' answers (ordered by their own scores) are not moved."""
+    from fourfold.plugins.graph.shard import impact_score, spread_dependents
+
+    def at(path: str, distance: int, confidence: float, name: str) -> Hit:
+        return Hit(name, "r", path, 1, 2, round(impact_score(distance, confidence), 6), symbol=name)
+
+    merged = [
+        at("a.py", 1, 1.0, "a1"),
+        at("a.py", 1, 1.0, "a2"),
+        at("a.py", 1, 1.0, "a3"),
+        at("b.py", 1, 1.0, "b1"),
+        at("c.py", 1, 0.5, "c1"),  # a lower tier: after every 1.0 dependent, a second of a.py's too
+        at("d.py", 2, 1.0, "d1"),
+        at("a.py", 2, 1.0, "a4"),
+        at("e.py", 2, 1.0, "e1"),
+    ]
+    impact = ModalityQuery("what breaks if I change target", k=8, intent="impact_analysis")
+    assert [h.symbol for h in spread_dependents(merged, impact)] == ["a1", "b1", "a2", "a3", "c1", "d1", "e1", "a4"]
+    callers = ModalityQuery("who calls target", k=8, intent="find_references")
+    assert spread_dependents(merged, callers) == merged

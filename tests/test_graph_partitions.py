@@ -9,6 +9,7 @@ partitions through the coordinator's own follow-up rounds and merge, and the ans
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
 from itertools import product
@@ -83,7 +84,12 @@ def merged(
     answers, rounds = asyncio.run(run())
     results = [a.result for a in answers if a.result is not None]
     notes = list(dict.fromkeys([*(n for r in results for n in r.notes), *absence_notes(results)]))
-    return merge_shards([r.hits for r in results], 10_000), sum(r.total_matches for r in results), notes, rounds
+    return as_merged([r.hits for r in results], query), sum(r.total_matches for r in results), notes, rounds
+
+
+def as_merged(lists: list[tuple[Hit, ...]], query: ModalityQuery) -> list[Hit]:
+    """The lists merged as the coordinator merges them: by score, then in the graph's own order among ties."""
+    return merge_shards(lists, 10_000, functools.partial(GraphModality().order_merged, query=query))
 
 
 def comparable(hits: list[Hit]) -> list[tuple[Any, ...]]:
@@ -120,7 +126,7 @@ def test_every_relation_of_every_definition_equals_the_single_graph(
         query = ModalityQuery(text=text, k=1000)
         whole = single.search(query)
         hits, total, notes, rounds = merged(parts, query)
-        assert comparable(hits) == comparable(merge_shards([whole.hits], 10_000)), text
+        assert comparable(hits) == comparable(as_merged([whole.hits], query)), text
         assert total == whole.total_matches, text
         assert rounds == 0, text  # one-round relations: each hit from the partition owning it
         assert set(notes) <= set(whole.notes), text
@@ -135,7 +141,7 @@ def test_impact_at_every_depth_equals_the_single_graph(built: tuple[GraphShard, 
         query = ModalityQuery(text=f"impact of changing {name}", k=1000, options={"depth": depth})
         whole = single.search(query)
         hits, _, _, rounds = merged(parts, query)
-        assert comparable(hits) == comparable(merge_shards([whole.hits], 10_000)), (name, depth)
+        assert comparable(hits) == comparable(as_merged([whole.hits], query)), (name, depth)
         assert len(hits) == whole.total_matches, (name, depth)  # a dependent reached twice counts once
         most_rounds = max(most_rounds, rounds)
     assert 2 <= most_rounds <= MAX_FOLLOW_UP_ROUNDS  # walks did cross repositories, more than once
@@ -153,8 +159,8 @@ def test_paths_between_every_pair_equal_the_single_graph(built: tuple[GraphShard
         query = ModalityQuery(text=f"path from {a} to {b}", k=10)
         whole = single.search(query)
         hits, total, notes, _ = merged(parts, query)
-        assert [h.segment_id for h in hits] == [h.segment_id for h in merge_shards([whole.hits], 10_000)], (a, b)
-        assert comparable(hits) == comparable(merge_shards([whole.hits], 10_000)), (a, b)
+        assert [h.segment_id for h in hits] == [h.segment_id for h in as_merged([whole.hits], query)], (a, b)
+        assert comparable(hits) == comparable(as_merged([whole.hits], query)), (a, b)
         assert total == whole.total_matches and notes == list(whole.notes), (a, b)
         found += bool(hits)
     assert found >= 20
@@ -489,7 +495,7 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
         for text in ("who calls f_05", "impact of changing f_03", "callees of f_10", "path from f_12 to f_08"):
             query = ModalityQuery(text=text, k=100, options={"depth": "4"})
             got = comparable(merged(parts, query, reader_specs(store))[0])
-            assert got == comparable(merge_shards([whole.search(query).hits], 10_000)), text
+            assert got == comparable(as_merged([whole.search(query).hits], query)), text
 
     same(packed())
     before = {s.shard: (s.repos, (reader.shard_dir(s) / "edges.npz").stat().st_ino) for s in specs}
@@ -513,7 +519,7 @@ def test_small_repositories_share_packed_partitions_that_answer_as_the_single_gr
     for text in ("who calls f_07", "impact of changing f_05", "callees of g_07", "path from f_09 to f_06"):
         query = ModalityQuery(text=text, k=100, options={"depth": "4"})
         got = merged(live, query, {k: s.repos for k, s in after.items()}, after)[0]
-        assert comparable(got) == comparable(merge_shards([whole.search(query).hits], 10_000)), text
+        assert comparable(got) == comparable(as_merged([whole.search(query).hits], query)), text
     # a second edit of r07 rebuilds its own partition alone: its pack, which still lists it (dead),
     # says nothing of the names r07 defines now
     init = tmp_path / "src" / "r07" / "r07" / "__init__.py"

@@ -46,8 +46,9 @@ from fourfold.plugins.graph.links import (
 )
 from fourfold.plugins.graph.parse import using_facts_cache
 from fourfold.plugins.graph.resolve import GraphData, build_graph
-from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.graph.shard import GraphShard, spread_dependents
 from fourfold.plugins.graph.store import centrality_of, save_graph
+from fourfold.plugins.types import Hit, ModalityQuery
 
 __all__ = ["FACTS_CACHE_SETTING", "GraphModality", "compute_centrality", "graph_of"]
 
@@ -233,6 +234,10 @@ class GraphModality:
 
     def load(self, shard_dir: Path) -> GraphShard:
         return GraphShard.open(shard_dir)
+
+    def order_merged(self, hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
+        """The merged answer's order among equal evidence (``shard.spread_dependents``)."""
+        return spread_dependents(hits, query)
 
 
 #: Names each repository provides, per build (``BuildContext.build_id``): its paths are read once per build.

@@ -30,8 +30,9 @@ import difflib
 import fnmatch
 import heapq
 import json
+import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,15 @@ from fourfold.plugins.graph.store import USAGE_KINDS, Graph, IntArray, load_grap
 from fourfold.plugins.paths import is_auxiliary
 from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
-__all__ = ["MAX_IMPACT_NODES", "PATH_OPTION", "SEEDS_OPTION", "GraphShard", "impact_score"]
+__all__ = [
+    "MAX_IMPACT_NODES",
+    "PATH_OPTION",
+    "SEEDS_OPTION",
+    "GraphShard",
+    "impact_evidence",
+    "impact_score",
+    "spread_dependents",
+]
 
 #: The follow-up option carrying an impact walk's seeds: JSON ``[[node, distance, confidence], ...]``.
 SEEDS_OPTION = "graph.seeds"
@@ -109,6 +118,38 @@ class _PathState:
 def impact_score(distance: int, confidence: float) -> float:
     """A dependent's score: any distance outranks every longer one; confidence orders within one."""
     return 1.0 / (distance + 1.0 - min(confidence, 1.0))
+
+
+def impact_evidence(hit: Hit) -> tuple[int, float]:
+    """An impact hit's (distance, confidence), read back from its score: ``impact_score`` plus the
+    centrality's order step (see ``ORDER_STEP``), rounded to six decimals: x = distance + 1 - confidence
+    is read to within 5e-7 x^2."""
+    c = max(hit.centrality, 0.0)
+    x = 1.0 / (hit.score - ORDER_STEP * c / (1.0 + c))
+    distance = max(1, math.floor(x + 2e-6 * x * x))  # a confidence of 1 reads as x = distance, give or take
+    return distance, min(max(distance + 1.0 - x, 0.0), 1.0)
+
+
+def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
+    """The merged impact answer with, within a distance and a confidence tier (one decimal), each
+    file's first dependent before any file's second, so that the top k spans more of the files a
+    change breaks. Any other answer as merged.
+
+    Done on the coordinator's merged list, not in a shard: a partitioned graph's dependents of one file
+    at one distance may arrive in different follow-up rounds, and only the merged list knows which is
+    the file's first; the single graph and its partitions merge to the same list, and so to the same
+    order."""
+    question = parse_query(query.text, query.intent, query.options)
+    if question is None or question.relation != "impact":
+        return list(hits)
+    seen: set[tuple[str, str]] = set()
+    keys = []
+    for i, h in enumerate(hits):
+        distance, confidence = impact_evidence(h)
+        first = (h.repo, h.path) not in seen
+        seen.add((h.repo, h.path))
+        keys.append((distance, -round(confidence, 1), not first, i))
+    return [hits[k[-1]] for k in sorted(keys)]
 
 
 def _only(query: ModalityQuery) -> bool:

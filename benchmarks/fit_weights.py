@@ -174,7 +174,7 @@ def reciprocal_rank(
     cached = memo.get((a.suite, a.query.id, key)) if memo is not None else None
     if cached is not None:
         return cached
-    hits = [evaluate.HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in answer(key, a)]
+    hits = [evaluate.HitSpan(h.repo, h.path, h.start_line, h.end_line, h.match_lines) for h in answer(key, a)]
     rank = evaluate.first_relevant_rank(a.query, hits, MRR_K)
     rr = 1.0 / rank if rank else 0.0
     if memo is not None:

@@ -65,7 +65,7 @@ def bare(q: EvalQuery) -> EvalQuery | None:
 
 
 def outcome(q: EvalQuery, a: Answer, ms: float) -> Outcome:
-    hits = tuple(HitSpan(f.hit.repo, f.hit.path, f.hit.start_line, f.hit.end_line) for f in a.hits)
+    hits = tuple(HitSpan(f.hit.repo, f.hit.path, f.hit.start_line, f.hit.end_line, f.hit.match_lines) for f in a.hits)
     return Outcome(q, hits, a.intent, ms, partial=a.partial, notes=tuple(a.notes))
 
 

@@ -6,8 +6,8 @@ Each suite is asked within the repository its file is named after (``gin.jsonl``
 in-process :class:`Engine` over the index in ``--home``, as classified (no intent named), k = 20. Per
 suite and intent (or the kind an id names: ``gin-implementations-3``): success@1 and MRR@10
 (``coordinator/evaluate.py``), **file recall@20** (the share of relevant files any of the 20 hits is in:
-the references goal), **recall@20** (the share of relevant lines a hit covers: for impact, the direct
-dependents found), routing accuracy, zero-result rate and the strategies the answers took.
+the references goal), **recall@20** (the share of relevant lines a hit spans or names among its match lines: for
+impact, the direct dependents found), routing accuracy, zero-result rate and the strategies the answers took.
 ``benchmarks/go_suites.sh`` builds Go suites for it. ``--graph-order off`` asks with the graph's scores
 as they were before they carried its order among equal evidence (``ORDER_STEP`` 0: the merge then
 orders ties by path), to compare; ``--spread off`` without the graph's one-dependent-per-file order of the merged

@@ -89,12 +89,15 @@ class EvalQuery:
 
 @dataclass(frozen=True, slots=True)
 class HitSpan:
-    """What the scoring needs of a hit: where it points."""
+    """What the scoring needs of a hit: where it points. ``lines``: the lines it names besides its range
+    (its match lines: a literal's matches and call sites elsewhere in the file, carried onto the file's
+    best segment when the answer keeps one hit per file)."""
 
     repo: str
     path: str
     start_line: int
     end_line: int
+    lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,11 +186,13 @@ def load_suite(path: Path) -> list[EvalQuery]:
 # -- matching and per-query scores -----------------------------------------------------------------
 
 
-def covers(hit: HitSpan, item: Relevant) -> bool:
-    """A hit covers an item when repo and path are equal and, for a line item, its range holds the line."""
+def covers(hit: HitSpan, item: Relevant, named: bool = False) -> bool:
+    """A hit covers an item when repo and path are equal and, for a line item, its range holds the line
+    (``named``: or it names the line, ``HitSpan.lines``). Recall counts every line an answer names;
+    success and MRR ask whether the segment a hit shows is relevant."""
     if hit.repo != item.repo or hit.path != item.path:
         return False
-    return item.line is None or hit.start_line <= item.line <= hit.end_line
+    return item.line is None or hit.start_line <= item.line <= hit.end_line or (named and item.line in hit.lines)
 
 
 def first_relevant_rank(q: EvalQuery, hits: Sequence[HitSpan], k: int) -> int | None:
@@ -202,7 +207,7 @@ def _recall(q: EvalQuery, hits: Sequence[HitSpan], k: int) -> float:
     if not q.relevant:
         return 0.0
     top = hits[:k]
-    return sum(1 for r in q.relevant if any(covers(h, r) for h in top)) / len(q.relevant)
+    return sum(1 for r in q.relevant if any(covers(h, r, named=True) for h in top)) / len(q.relevant)
 
 
 # -- metrics over outcomes -------------------------------------------------------------------------
@@ -483,7 +488,7 @@ def run_suite(
                 out[answer].append(Outcome(q, (), "", (time.perf_counter() - t0) * 1000, message))
             else:
                 ms = (time.perf_counter() - t0) * 1000
-                hits = tuple(HitSpan(h.repo, h.path, h.start_line, h.end_line) for h in r.hits)
+                hits = tuple(HitSpan(h.repo, h.path, h.start_line, h.end_line, tuple(h.match_lines)) for h in r.hits)
                 semantic = [h.modalities["semantic"].score for h in r.hits if "semantic" in h.modalities]
                 out[answer].append(
                     Outcome(

@@ -61,6 +61,19 @@ def test_covers_needs_repo_path_and_for_lines_the_range() -> None:
     assert covers(hit("a.py", 500, 600), Relevant("r", "a.py"))  # a file item: the path is enough
 
 
+def test_recall_counts_the_lines_a_hit_names_and_success_the_segment_it_shows() -> None:
+    """One hit per file carries the file's other matching lines (a literal's, the call sites of other
+    functions): the answer names them, so recall counts them; the first relevant rank asks whether the
+    segment shown is relevant, so it does not."""
+    item = Relevant("r", "a.py", 40)
+    named = HitSpan("r", "a.py", 10, 12, (11, 40))
+    assert covers(named, item, named=True) and not covers(named, item)
+    assert not covers(HitSpan("r", "b.py", 10, 12, (40,)), item, named=True)  # a line of another file
+    query = q("1", item, Relevant("r", "a.py", 90))
+    assert recall_at([outcome(query, named)], 10) == 0.5
+    assert first_relevant_rank(query, [named], 10) is None
+
+
 def test_first_relevant_rank_is_within_k() -> None:
     query = q("1", Relevant("r", "a.py", 5))
     hits = [hit("b.py"), hit("a.py", 20, 30), hit("a.py", 1, 9)]

@@ -477,6 +477,7 @@ class FusedHitStub:
 
         self.hit = Hit("id", repo, path, 1, 2, 1.0)
         self.repo, self.path, self.start_line, self.end_line = repo, path, 1, 2
+        self.match_lines: tuple[int, ...] = ()
         self.modalities: dict[str, object] = {}
 
 

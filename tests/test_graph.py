@@ -517,12 +517,16 @@ def test_an_answer_keeps_the_graphs_order_among_equal_evidence(tmp_path: Path) -
     ]
     # the order is in the score, below any difference of evidence: all read as 1.0 evidence
     assert all(1.0 <= h.hit.score < 1.0 + 3 * ORDER_STEP for h in callers.hits)
-    # impact: the dependents at one distance and confidence (each file's import of target is one too),
-    # ordered by centrality and then, over the merged list, each file's first before any file's second:
-    # not a_util.py's import, a1 and a2 after hub
+    # impact: the dependents at one distance and confidence, ordered by centrality and then, over the
+    # merged list, each file's first before any file's second (not a_util.py's a1 and a2 after hub); a
+    # file's first is a function that uses target, not the file's import of it (which ties with them)
     impact = search_store(store, SearchParams("what breaks if I change target", k=3))
-    assert impact.intent == "impact_analysis" and impact.hits[0].hit.symbol == "hub"
-    assert [h.hit.path for h in impact.hits] == ["app/z_core.py", "app/a_util.py", "app/m_mid.py"]
+    assert impact.intent == "impact_analysis"
+    assert [(h.hit.path, h.hit.symbol) for h in impact.hits] == [
+        ("app/z_core.py", "hub"),
+        ("app/a_util.py", "a1"),
+        ("app/m_mid.py", "mid"),
+    ]
 
 
 def test_an_impact_hits_distance_and_confidence_read_back_from_its_score() -> None:
@@ -546,9 +550,11 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
     from fourfold.plugins.graph.shard import impact_score, spread_dependents
 
     def at(path: str, distance: int, confidence: float, name: str) -> Hit:
-        return Hit(name, "r", path, 1, 2, round(impact_score(distance, confidence), 6), symbol=name)
+        symbol = None if name.endswith("import") else name
+        return Hit(name, "r", path, 1, 2, round(impact_score(distance, confidence), 6), symbol=symbol)
 
     merged = [
+        at("a.py", 1, 1.0, "a-import"),  # the file's module code: its first only where no definition ties
         at("a.py", 1, 1.0, "a1"),
         at("a.py", 1, 1.0, "a2"),
         at("a.py", 1, 1.0, "a3"),
@@ -559,6 +565,9 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
         at("e.py", 2, 1.0, "e1"),
     ]
     impact = ModalityQuery("what breaks if I change target", k=8, intent="impact_analysis")
-    assert [h.symbol for h in spread_dependents(merged, impact)] == ["a1", "b1", "a2", "a3", "c1", "d1", "e1", "a4"]
+    spread = [h.segment_id for h in spread_dependents(merged, impact)]
+    assert spread == ["a1", "b1", "a-import", "a2", "a3", "c1", "d1", "e1", "a4"]
+    lone = [at("f.py", 1, 1.0, "f-import"), at("f.py", 1, 0.5, "f1"), at("g.py", 1, 0.5, "g1")]
+    assert [h.segment_id for h in spread_dependents(lone, impact)] == ["f-import", "g1", "f1"]  # f1: a lower tier
     callers = ModalityQuery("who calls target", k=8, intent="find_references")
     assert spread_dependents(merged, callers) == merged

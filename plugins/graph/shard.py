@@ -133,7 +133,8 @@ def impact_evidence(hit: Hit) -> tuple[int, float]:
 def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
     """The merged impact answer with, within a distance and a confidence tier (one decimal), each
     file's first dependent before any file's second, so that the top k spans more of the files a
-    change breaks. Any other answer as merged.
+    change breaks; a file's first is a definition rather than its module-level code (the import
+    line) where both are in its best tier. Any other answer as merged.
 
     Done on the coordinator's merged list, not in a shard: a partitioned graph's dependents of one file
     at one distance may arrive in different follow-up rounds, and only the merged list knows which is
@@ -142,14 +143,14 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
     question = parse_query(query.text, query.intent, query.options)
     if question is None or question.relation != "impact":
         return list(hits)
-    seen: set[tuple[str, str]] = set()
-    keys = []
+    groups = [(d, -round(c, 1)) for d, c in map(impact_evidence, hits)]
+    firsts: dict[tuple[str, str], int] = {}  # each file's first: its best hit, a definition before its module code
     for i, h in enumerate(hits):
-        distance, confidence = impact_evidence(h)
-        first = (h.repo, h.path) not in seen
-        seen.add((h.repo, h.path))
-        keys.append((distance, -round(confidence, 1), not first, i))
-    return [hits[k[-1]] for k in sorted(keys)]
+        j = firsts.setdefault((h.repo, h.path), i)
+        if groups[j] == groups[i] and hits[j].symbol is None and h.symbol is not None:
+            firsts[(h.repo, h.path)] = i  # the file's import of the name ties with the functions that use it
+    chosen = set(firsts.values())
+    return [hits[i] for i in sorted(range(len(hits)), key=lambda i: (*groups[i], i not in chosen, i))]
 
 
 def _only(query: ModalityQuery) -> bool:

@@ -106,25 +106,25 @@ class Shard(Protocol):
 class Modality(Protocol):
     """A retrieval modality.
 
-        ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
-        repository, large ones split, small ones packed several to a compound shard: a shard must
-        honour ``query.repos`` exactly, hits and totals), ``"global"`` (one shard over every
-        repository) or ``"partitioned"`` (a shard per repository, never split, with ``context.repos``
-        naming the partition: for data that is one whole, such as the graph, stored in parts; a
-        partition reports the hits it owns and hands work that continues elsewhere back as
-        ``ShardResult.follow_ups``). A partitioned build gets every segment of the generation, unless
-        the modality has ``stale_partitions(changed, previous, paths, segments_of) -> frozenset[str]``:
-        then it gets its repository's segments and reads others through the context
-        (``segments_of``), and on an update only its partitions that method names (besides the
-        changed repositories') are rebuilt; the others carry over. The build setting
-        ``<name>.sharding=global`` builds any modality as one shard. A modality may have a
-        ``build_version`` (a string): change it when the same segments must now give other shards, so
-        that an index built before is rebuilt rather than carried over unchanged. A modality may have
-    ``order_merged(hits, query) -> list[Hit]``: the coordinator merges the shards' lists by score, cuts
-    them to the depth it asked for and hands that list to it, to order what the scores leave tied in a
-    way no single shard can know (the graph: each file's first dependent before any file's second); it
-    returns the same hits, reordered. A modality that cannot answer a
-        query (no model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
+    ``name`` is unique (``semantic``, ``text``...). ``sharding`` is ``"repo"`` (a shard per
+    repository, large ones split, small ones packed several to a compound shard: a shard must
+    honour ``query.repos`` exactly, hits and totals), ``"global"`` (one shard over every
+    repository) or ``"partitioned"`` (a shard per repository, never split, with ``context.repos``
+    naming the partition: for data that is one whole, such as the graph, stored in parts; a
+    partition reports the hits it owns and hands work that continues elsewhere back as
+    ``ShardResult.follow_ups``). A partitioned build gets every segment of the generation, unless
+    the modality has ``stale_partitions(changed, previous, paths, segments_of) -> frozenset[str]``:
+    then it gets its repository's segments and reads others through the context
+    (``segments_of``), and on an update only its partitions that method names (besides the
+    changed repositories') are rebuilt; the others carry over. The build setting
+    ``<name>.sharding=global`` builds any modality as one shard. A modality may have a
+    ``build_version`` (a string): change it when the same segments must now give other shards, so
+    that an index built before is rebuilt rather than carried over unchanged. A modality may have
+    ``order_merged(hits, query) -> list[Hit]``: the coordinator merges the shards' lists by score,
+    cuts them to the depth it asked for and hands that list to it, to order what the scores leave
+    tied in a way no single shard can know (the graph: each file's first dependent before any
+    file's second); it returns the same hits, reordered. A modality that cannot answer a query (no
+    model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
     """
 
     name: str

@@ -246,6 +246,55 @@ def test_go_imports_by_module_path_and_receiver_methods(shard: GraphShard) -> No
     assert {"Printer", "Print", "Format"} <= callees
 
 
+GO_TYPED = b"""package web
+
+import (
+	"io"
+	"net/http"
+)
+
+type Buffer struct{}
+
+func (b *Buffer) Write(p []byte) (int, error) { return len(p), nil }
+
+type Router struct{}
+
+func (rt *Router) Value(key string) string { return key }
+
+func Serve(w http.ResponseWriter, r *http.Request, buf *Buffer, out io.Writer, err error) {
+	w.Write(nil)
+	out.Write(nil)
+	_ = r.Context().Value("k")
+	buf.Write(nil)
+	_ = err.Error()
+}
+
+func Lookup(rt *Router) string {
+	return rt.Value("x")
+}
+"""
+
+
+def test_go_members_are_read_through_the_parameters_declared_types(tmp_path: Path) -> None:
+    """``w.Write`` on an ``http.ResponseWriter`` parameter, ``r.Context().Value`` on an ``*http.Request``
+    and ``err.Error`` on an ``error`` are no calls of this package's ``Buffer.Write``, ``Router.Value`` or
+    anything else: the parameter's type says whose member it is (before, a member of unknown type went to
+    every member of that name). ``buf.Write`` on a ``*Buffer`` is Buffer's, at full confidence."""
+    facts = parse_file(GO_TYPED, "go")
+    chains = {r.chain for r in facts.references if r.call}
+    assert {("http", "ResponseWriter", "Write"), ("io", "Writer", "Write"), ("Buffer", "Write")} <= chains
+    assert ("http", "Request", "?", "Value") in chains and ("Router", "Value") in chains
+    assert not any(c[-1] == "Error" for c in chains)  # a predeclared type's method: nobody's here
+    segments = segment_file("web", "web.go", "go", GO_TYPED).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    writers = by_symbol(shard.search(ModalityQuery(text="who calls Buffer.Write", k=10)))
+    assert set(writers) == {"web.go:Serve"} and writers["web.go:Serve"].match_lines == (20,)
+    assert writers["web.go:Serve"].score >= 1.0  # resolved, not a guess among same-named members
+    assert set(by_symbol(shard.search(ModalityQuery(text="who calls Router.Value", k=10)))) == {"web.go:Lookup"}
+
+
 # --- bounds, concurrency, contract ---------------------------------------------------------------------
 
 

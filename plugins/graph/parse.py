@@ -710,6 +710,35 @@ _GO_DECLARATION_NAME = frozenset(
 )
 
 
+#: Go's predeclared types: a method called on a parameter of one is no indexed code's.
+_GO_PREDECLARED = frozenset(
+    [
+        "any",
+        "bool",
+        "byte",
+        "comparable",
+        "complex64",
+        "complex128",
+        "error",
+        "float32",
+        "float64",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "rune",
+        "string",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
+    ]
+)
+
+
 class _Go:
     def __init__(self, root: Node) -> None:
         self.root = root
@@ -744,8 +773,9 @@ class _Go:
             elif kind == "selector_expression":
                 field = node.child_by_field_name("field")
                 if field is not None:
-                    chain = _chain(node, "selector_expression", "operand", "field", ("identifier",))
-                    self.references.append(Reference(_line(field), chain, _is_called(node)))
+                    chain = self._typed(node, _chain(node, "selector_expression", "operand", "field", ("identifier",)))
+                    if chain:
+                        self.references.append(Reference(_line(field), chain, _is_called(node)))
             elif kind in ("identifier", "type_identifier") and self._is_reference(node):
                 self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
             stack.extend(reversed(node.children))
@@ -771,6 +801,56 @@ class _Go:
         ):
             return parent.parent.child_by_field_name("left") != parent
         return True
+
+    def _typed(self, node: Node, chain: tuple[str, ...]) -> tuple[str, ...]:
+        """``chain`` read through the declared type of the parameter it starts from: ``w.Write`` with
+        ``w http.ResponseWriter`` is ``("http", "ResponseWriter", "Write")`` (resolved through the
+        import, to nothing where the package is not indexed), ``m.Handle`` with ``m *Mux`` is
+        ``("Mux", "Handle")``; past a call (``r.Context().Value``) the member is of an unknown type
+        of that package, ``("http", "Request", UNKNOWN, "Value")``. Empty: a member of a predeclared
+        type (``err.Error``), which no indexed code defines. Other chains as they are."""
+        head = node
+        while head.type in ("selector_expression", "call_expression"):
+            inner = head.child_by_field_name("operand" if head.type == "selector_expression" else "function")
+            if inner is None:
+                return chain
+            head = inner
+        if head.type != "identifier":
+            return chain
+        declared = self._parameter_type(head)
+        if declared is None:
+            return chain
+        if declared[-1] in _GO_PREDECLARED and len(declared) == 1:
+            return ()
+        if chain[0] == UNKNOWN:
+            return (*declared, *chain)
+        return (*declared, *chain[1:]) if chain[0] == _text(head) else chain
+
+    def _parameter_type(self, name: Node) -> tuple[str, ...] | None:
+        """The declared type of the parameter ``name`` refers to (the innermost function declaring it):
+        ``("Mux",)`` for ``*Mux``, ``("http", "Request")`` for ``*http.Request``; None for anything
+        else (not a parameter, a slice, map, function or generic type, a method's receiver)."""
+        text = _text(name)
+        scope = name.parent
+        while scope is not None:
+            if scope.type in ("function_declaration", "method_declaration", "func_literal"):
+                params = scope.child_by_field_name("parameters")
+                for decl in params.named_children if params is not None else ():
+                    if decl.type != "parameter_declaration" or not any(
+                        c.type == "identifier" and _text(c) == text for c in decl.children
+                    ):
+                        continue
+                    typ = decl.child_by_field_name("type")
+                    while typ is not None and typ.type in ("pointer_type", "parenthesized_type"):
+                        typ = typ.named_children[-1] if typ.named_children else None
+                    if typ is not None and typ.type == "type_identifier":
+                        return (_text(typ),)
+                    if typ is not None and typ.type == "qualified_type":
+                        pkg, type_name = typ.child_by_field_name("package"), typ.child_by_field_name("name")
+                        return (_text(pkg), _text(type_name)) if pkg is not None and type_name is not None else None
+                    return None
+            scope = scope.parent
+        return None
 
     def _import(self, node: Node) -> None:
         path = _string_value(node.child_by_field_name("path"))  # type: ignore[arg-type]

@@ -129,8 +129,9 @@ class GraphModality:
     name = "graph"
     sharding = "partitioned"
     # 2: a JavaScript default export resolves to the definition it names (parse.SELF_MODULE); 3: a Go type
-    # satisfying an interface by its methods inherits from it (resolve._go_implementations)
-    build_version = "3"
+    # satisfying an interface by its methods inherits from it (resolve._go_implementations); 4: a Go member
+    # chain starting from a parameter is read through the parameter's declared type (parse._Go._typed)
+    build_version = "4"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

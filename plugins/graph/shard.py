@@ -120,12 +120,18 @@ def impact_score(distance: int, confidence: float) -> float:
     return 1.0 / (distance + 1.0 - min(confidence, 1.0))
 
 
+def _centrality_step(centrality: float) -> float:
+    """What a centrality adds to a graph hit's score (see ``ORDER_STEP``): written by the shard, read
+    back by ``impact_evidence``."""
+    c = max(centrality, 0.0)
+    return ORDER_STEP * c / (1.0 + c)
+
+
 def impact_evidence(hit: Hit) -> tuple[int, float]:
     """An impact hit's (distance, confidence), read back from its score: ``impact_score`` plus the
-    centrality's order step (see ``ORDER_STEP``), rounded to six decimals: x = distance + 1 - confidence
+    centrality's order step (``_centrality_step``), rounded to six decimals: x = distance + 1 - confidence
     is read to within 5e-7 x^2."""
-    c = max(hit.centrality, 0.0)
-    x = 1.0 / (hit.score - ORDER_STEP * c / (1.0 + c))
+    x = 1.0 / (hit.score - _centrality_step(hit.centrality))
     distance = max(1, math.floor(x + 2e-6 * x * x))  # a confidence of 1 reads as x = distance, give or take
     return distance, min(max(distance + 1.0 - x, 0.0), 1.0)
 
@@ -327,8 +333,7 @@ class GraphShard:
 
     def _ordered(self, score: float, node: int, first: bool = False) -> float:
         """``score`` with the graph's order among equal evidence in it (see ``ORDER_STEP``)."""
-        c = max(float(self.graph.centrality[node]), 0.0)
-        return score + ORDER_STEP * (2.0 * first + c / (1.0 + c))
+        return score + 2.0 * ORDER_STEP * first + _centrality_step(float(self.graph.centrality[node]))
 
     def _hit(self, node: int, score: float, lines: tuple[int, ...] = (), snippet: str = "") -> Hit:
         g = self.graph

@@ -833,23 +833,30 @@ class _Go:
         text = _text(name)
         scope = name.parent
         while scope is not None:
-            if scope.type in ("function_declaration", "method_declaration", "func_literal"):
-                params = scope.child_by_field_name("parameters")
-                for decl in params.named_children if params is not None else ():
-                    if decl.type != "parameter_declaration" or not any(
-                        c.type == "identifier" and _text(c) == text for c in decl.children
-                    ):
-                        continue
-                    typ = decl.child_by_field_name("type")
-                    while typ is not None and typ.type in ("pointer_type", "parenthesized_type"):
-                        typ = typ.named_children[-1] if typ.named_children else None
-                    if typ is not None and typ.type == "type_identifier":
-                        return (_text(typ),)
-                    if typ is not None and typ.type == "qualified_type":
-                        pkg, type_name = typ.child_by_field_name("package"), typ.child_by_field_name("name")
-                        return (_text(pkg), _text(type_name)) if pkg is not None and type_name is not None else None
-                    return None
+            params = (
+                scope.child_by_field_name("parameters")
+                if scope.type in ("function_declaration", "method_declaration", "func_literal")
+                else None
+            )
+            for decl in params.named_children if params is not None else ():
+                if decl.type == "parameter_declaration" and any(
+                    c.type == "identifier" and _text(c) == text for c in decl.children
+                ):
+                    return self._type_name(decl.child_by_field_name("type"))
             scope = scope.parent
+        return None
+
+    @staticmethod
+    def _type_name(typ: Node | None) -> tuple[str, ...] | None:
+        """A declared type as a name chain, pointers dropped (``*http.Request`` -> ``("http", "Request")``,
+        ``*Mux`` -> ``("Mux",)``); None for any other type (slice, map, function, generic)."""
+        while typ is not None and typ.type in ("pointer_type", "parenthesized_type"):
+            typ = typ.named_children[-1] if typ.named_children else None
+        if typ is not None and typ.type == "type_identifier":
+            return (_text(typ),)
+        if typ is not None and typ.type == "qualified_type":
+            pkg, name = typ.child_by_field_name("package"), typ.child_by_field_name("name")
+            return (_text(pkg), _text(name)) if pkg is not None and name is not None else None
         return None
 
     def _import(self, node: Node) -> None:

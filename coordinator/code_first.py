@@ -31,7 +31,11 @@ OPTION = "code_first"
 _PATHS: dict[str, re.Pattern[str]] = {
     "docs": re.compile(
         r"(?:^|/)(?:docs?|documentation|man|website)/|\.(?:md|markdown|rst|txt|adoc|asciidoc|rdoc|texi)$"
-        r"|(?:^|/)(?:README|CHANGES|CHANGELOG|HISTORY|NEWS|CONTRIBUTING|AUTHORS|LICEN[CS]E|CITATION|PKG-INFO)(?:\.[^/]*)?$"
+        r"|(?:^|/)(?:README|CHANGES|CHANGELOG|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CITATION|PKG-INFO)(?:\.[^/]*)?$"
+        # a licence's text, however it is named (Rust crates ship LICENSE-APACHE and LICENSE-MIT), in capitals
+        # or capitalised without an extension as such files are (``license.rs`` and ``Notice.java`` are code)
+        r"|(?:^|/)(?-i:(?:UN)?(?:LICEN[CS]E|COPYING|COPYRIGHT|NOTICE)(?:[-_.][^/]*)?|(?:Un)?(?:Licen[cs]e|Copying|Notice))$"
+        r"|(?:^|/)licen[cs]e$"
         r"|\.egg-info/",
         re.IGNORECASE,
     ),

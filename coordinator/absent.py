@@ -184,6 +184,19 @@ class Subject:
 
     name: str
     word: str
+    #: the name has the shape of code; else it is a question's one plain word (``lone_word``), which is
+    #: a name only where the index defines it
+    shaped: bool = True
+
+
+def lone_word(query: str) -> Subject | None:
+    """The one plain word a relation question asks about when it writes no name with the shape of code
+    ("who uses Override", "who calls retry"): the only word that is not the relation's own or a filler;
+    None when there is none or more than one."""
+    words = [w for w in _WORD.findall(query) if w.lower() not in _EMPTY_WORDS]
+    if len(words) != 1 or not words[0].strip("_$"):
+        return None
+    return Subject(words[0], words[0], shaped=False)
 
 
 def subject(query: str) -> Subject | None:

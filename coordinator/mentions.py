@@ -12,6 +12,12 @@ answer is those segments, the ones inside a definition (the callers) before modu
 comments, the name's own definitions left out, with the note that says what they are. Where text
 finds nothing but the definitions, the search is fused as before (and ``absent`` says when no file
 holds the name at all).
+
+A question whose one word besides the relation's is plain ("who uses Override", "who calls retry":
+``absent.lone_word``) is answered so only where the index defines that word, case as written: a
+segment text finds is a definition of it. The graph follows Python, JavaScript and Go; in Rust,
+Java or C a struct's or a function's name is as often a plain word, and "who uses Override" was fused
+from the segments that shared the word (the ``impl Override`` block first).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fourfold.api import Answer, FusedHit, SearchParams
-from fourfold.coordinator.absent import Subject, last_part, subject
+from fourfold.coordinator.absent import Subject, last_part, lone_word, subject
 from fourfold.coordinator.identifier import word_lookup
 from fourfold.coordinator.notes import tidy_notes
 
@@ -39,10 +45,11 @@ STRATEGY = "mentions"
 
 def asked(p: SearchParams, plan: Plan) -> Subject | None:
     """The name whose mentions may answer ``p`` (its direct path found nothing), None when they may not:
-    another intent, a caller's own modalities or weights, or no name with the shape of code."""
+    another intent, a caller's own modalities or weights, or neither a name with the shape of code nor one
+    plain word (which ``answer`` takes only where the index defines it)."""
     if plan.intent not in INTENTS or p.modalities or p.weights:
         return None
-    return subject(p.query)
+    return subject(p.query) or lone_word(p.query)
 
 
 def uses(hits: Sequence[FusedHit], s: Subject) -> list[FusedHit]:
@@ -66,14 +73,15 @@ def note(s: Subject, n: int) -> str:
 async def answer(
     engine: Engine, p: SearchParams, plan: Plan, s: Subject, visible: frozenset[str] | None, left_ms: int
 ) -> Answer | None:
-    """The answer of the name's mentions, None when text finds none but its definitions."""
+    """The answer of the name's mentions, None when text finds none but its definitions (or, for a plain
+    word, no definition of it)."""
     t0 = time.perf_counter()
     depth = min(max(3 * p.k, 30), 300)
     lookup = word_lookup(p, s.word, depth)
     lookup = replace(lookup, deadline_ms=left_ms, case_sensitive=True, options={**lookup.options, "segments": "all"})
     found = await engine.search(lookup, visible)
     kept = uses(found.hits, s)
-    if not kept:
+    if not kept or (not s.shaped and len(kept) == len(found.hits)):  # a plain word no segment found defines
         return None
     hits = tuple(replace(f, score=1.0 / (1 + rank)) for rank, f in enumerate(kept[: p.k]))
     notes = [note(s, len(kept))]

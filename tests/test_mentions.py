@@ -57,11 +57,38 @@ module.exports = res;
 """
 
 
+#: Rust, which the graph does not follow: a struct whose name is a plain word.
+OVERRIDES_RS = """/// Manages a set of overrides provided explicitly by the end user.
+pub struct Override(Vec<String>);
+
+impl Override {
+    pub fn empty() -> Override {
+        Override(Vec::new())
+    }
+}
+"""
+
+DIR_RS = """use crate::overrides::Override;
+
+// the override matcher is asked first
+pub struct Ignore {
+    overrides: Override,
+}
+
+pub fn build_ignore() -> Ignore {
+    Ignore { overrides: Override::empty() }
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("mentions")
     (root / "web" / "lib").mkdir(parents=True)
     (root / "web" / "lib" / "response.js").write_text(RESPONSE_JS)
+    (root / "web" / "src").mkdir()
+    (root / "web" / "src" / "overrides.rs").write_text(OVERRIDES_RS)
+    (root / "web" / "src" / "dir.rs").write_text(DIR_RS)
     home = root / "home"
     build_generation(IndexStore(home), [(root / "web", "web")], modalities=["text", "structural", "graph"])
     return home
@@ -86,6 +113,19 @@ def test_a_method_called_through_this_is_found_where_it_is_written(home: Path) -
 def test_a_name_only_its_definition_writes_is_fused_as_before(home: Path) -> None:
     a = search(home, "who calls lonely")
     assert a.fusion_strategy == "fused" and a.notes[0].startswith("direct path (graph) found nothing")
+
+
+def test_a_plain_word_the_index_defines_is_found_where_it_is_written(home: Path) -> None:
+    """ "who uses Override" in Rust: one plain word, which a struct of the index is named; not "override",
+    which only a comment writes."""
+    a = search(home, "who uses Override")
+    assert a.intent == "find_references" and a.fusion_strategy == STRATEGY, a.notes
+    assert {f.hit.path for f in a.hits} == {"src/dir.rs", "src/overrides.rs"}
+    assert "build_ignore" in [f.hit.symbol for f in a.hits]
+    assert all(f.hit.symbol != "Override" for f in a.hits)  # its definition and impl block left out
+    assert a.notes[0].startswith("the graph found no uses of 'Override'")
+    word = search(home, "who uses override")
+    assert word.fusion_strategy == "fused" and word.notes[0].startswith("direct path (graph) found nothing")
 
 
 def test_a_caller_naming_modalities_gets_them(home: Path) -> None:

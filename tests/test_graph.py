@@ -295,6 +295,50 @@ def test_go_members_are_read_through_the_parameters_declared_types(tmp_path: Pat
     assert set(by_symbol(shard.search(ModalityQuery(text="who calls Router.Value", k=10)))) == {"web.go:Lookup"}
 
 
+PY_SUPER = b"""class Base:
+    def __init__(self, x):
+        self.x = x
+
+
+class Child(Base):
+    def __init__(self, x):
+        super().__init__(x)
+
+
+class Token(tuple):
+    def __new__(cls, *members):
+        return super().__new__(cls, members)
+
+
+class Err(Exception):
+    def __init__(self):
+        super().__init__("boom")
+
+
+class Frame:
+    def copy(self):
+        return object.__new__(self.__class__)
+"""
+
+
+def test_super_calls_the_bases_member_and_a_builtins_member_is_nobodys(tmp_path: Path) -> None:
+    """``super().__init__(x)`` in ``Child(Base)`` calls ``Base.__init__``; under ``Exception`` or ``tuple``
+    (not indexed) it calls none of the repository's, and ``object.__new__`` is the built-in's. Before,
+    each went to every indexed member of its name: "what breaks if I change Environment.from_string" in
+    jinja2 listed every ``super().__new__`` and ``object.__new__`` caller as a dependent of ``Template.__new__``."""
+    facts = parse_file(PY_SUPER, "python")
+    assert ("super()", "__init__") in {r.chain for r in facts.references if r.call}
+    segments = segment_file("web", "tok.py", "python", PY_SUPER).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    callers = shard.search(ModalityQuery(text="who calls Base.__init__", k=10)).hits
+    assert [(h.symbol, h.start_line, h.match_lines) for h in callers] == [("__init__", 7, (8,))]  # Child's
+    assert callers[0].score >= 1.0  # resolved, not a guess among same-named members
+    assert not shard.search(ModalityQuery(text="who calls Token.__new__", k=10)).hits
+    assert not shard.search(ModalityQuery(text="who calls Err.__init__", k=10)).hits
+
+
 # --- bounds, concurrency, contract ---------------------------------------------------------------------
 
 

@@ -32,6 +32,7 @@ from fourfold.plugins.per_thread import PerThread
 
 __all__ = [
     "SELF_MODULE",
+    "SUPER",
     "UNKNOWN",
     "Base",
     "FileFacts",
@@ -47,6 +48,8 @@ _NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 #: The chain element for a receiver that is not a plain name (a call result, a subscript...).
 UNKNOWN = "?"
+#: The chain element for ``super()`` (Python) and ``super`` (JavaScript): the enclosing class's bases.
+SUPER = "super()"
 
 
 #: An ``Import``'s module for a name the file exports under another of its own (``export default
@@ -510,6 +513,10 @@ def _chain(node: Node, member: str, obj_field: str, attr_field: str, names: tupl
         parts.append(_text(current))
     elif current.type in ("this", "self"):
         parts.append("this")
+    elif current.type == "super" or (
+        current.type == "call" and _text(current.child_by_field_name("function")) == "super"
+    ):
+        parts.append(SUPER)  # ``super().__init__()``, ``super.render()``
     else:
         parts.append(UNKNOWN)
     return tuple(reversed(parts))

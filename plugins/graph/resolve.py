@@ -14,6 +14,7 @@ segments of the shard.
 
 from __future__ import annotations
 
+import builtins
 import posixpath
 import re
 from collections import defaultdict
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
-from fourfold.plugins.graph.parse import SELF_MODULE, UNKNOWN, FileFacts, Import, parse_file, supported
+from fourfold.plugins.graph.parse import SELF_MODULE, SUPER, UNKNOWN, FileFacts, Import, parse_file, supported
 from fourfold.plugins.types import Segment
 
 __all__ = ["CLASS_KINDS", "EDGE_KINDS", "EdgeLines", "GraphData", "NodeRecord", "build_graph", "sorted_lines"]
@@ -35,6 +36,8 @@ CLASS_KINDS = frozenset(
     {"class", "struct", "interface", "trait", "enum", "object", "record", "protocol", "impl", "type", "mixin"}
 )
 _SELF_NAMES = frozenset({"self", "cls", "this"})
+#: Python's built-in names: ``object.__new__(cls)`` or ``dict.get(d, k)`` calls no indexed definition.
+_PY_BUILTINS = frozenset(dir(builtins))
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
 #: A JavaScript function's own methods that run it: ``f.call(...)``, ``f.apply(...)``, ``f.bind(...)``.
@@ -724,10 +727,23 @@ class _Builder:
             return []
         return [(n, weight / len(found)) for n in found]
 
+    def _super_member(self, src: int, name: str) -> Targets:
+        """What ``super().name`` is inside ``src``: the member of the enclosing class's bases (nothing where
+        no base is indexed: ``super().__init__()`` under ``Exception`` calls none of the repository's)."""
+        cls = self._enclosing_class(src)
+        out: Targets = []
+        for base, weight in self.bases.get(cls, ()) if cls >= 0 else ():
+            out.extend((n, w * weight) for n, w in self._member(base, name, 1))
+        return out
+
     def _resolve_chain(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets:
         head, last = chain[0], chain[-1]
         if head == UNKNOWN:
             return self._fallback(last, f.language, 1.0)
+        if head == SUPER:  # before: any indexed member of that name (every ``__init__``, at a share each)
+            if len(chain) == 2:
+                return self._super_member(src, last)
+            return self._fallback(last, f.language, 0.5) if len(chain) > 2 else []
         receiver = self._receiver_name(src) if f.language == "go" else None
         if head in _SELF_NAMES or (receiver is not None and head == receiver):
             if len(chain) == 1:
@@ -747,7 +763,9 @@ class _Builder:
             else:
                 targets, bound = self._scope(f, src, head)
                 if not targets:
-                    return self._fallback(last, f.language, 0.5) if len(chain) > 1 and not bound else []
+                    if bound or len(chain) == 1 or (f.language == "python" and head in _PY_BUILTINS):
+                        return []  # a name bound to what is not indexed, or a built-in (``object.__new__``)
+                    return self._fallback(last, f.language, 0.5)
         for name in chain[1:]:
             following: Targets = []
             for target, weight in targets:

@@ -14,7 +14,7 @@ from fourfold.plugins import BuildContext, ModalityQuery, Segment
 from fourfold.plugins.embedders import HashEmbedder
 from fourfold.plugins.semantic import SemanticModality, store
 from fourfold.plugins.semantic.cache import EmbeddingCache, text_key
-from fourfold.plugins.semantic.skip import skip_reason, skipped_segments
+from fourfold.plugins.semantic.skip import only_imports, skip_reason, skipped_segments
 from fourfold.plugins.types import segment_id
 
 
@@ -172,22 +172,55 @@ def test_generated_vendored_minified_are_not_embedded_but_kept(tmp_path: Path) -
         seg("gen/models.py", "class Account:\n    pass\n", 4, "Account"),
         # a docstring that merely mentions generation further down a file is real code
         seg("app/names.py", '"""Names."""\n\n\ndef pick():\n    """Return an auto-generated name."""\n', 1),
+        # a file's imports say what it uses, not what it does; a definition that imports is embedded
+        seg("app/main.go", 'package main\n\nimport (\n\t"fmt"\n\tlog "github.com/x/y"\n)\n'),
+        seg("app/run.py", "import os\nfrom x import (\n    a,\n)\n", 1, "run"),
     ]
-    assert skipped_segments(segments) == {4: "generated", 5: "vendored", 6: "minified", 7: "generated", 8: "generated"}
+    assert skipped_segments(segments) == {
+        4: "generated",
+        5: "vendored",
+        6: "minified",
+        7: "generated",
+        8: "generated",
+        10: "imports",
+    }
     stats = build(segments, tmp_path / "s")
-    assert len(embedded()) == 5
+    assert len(embedded()) == 6
     assert stats.segments == len(segments)
-    assert any("5 segments not embedded (3 generated, 1 minified, 1 vendored)" in n for n in stats.notes)
+    assert any("6 segments not embedded (3 generated, 1 imports, 1 minified, 1 vendored)" in n for n in stats.notes)
     files = store.read_shard(tmp_path / "s", verify=True)
     assert len(files.segments) == len(segments)
-    assert set(files.windows[:, 0].tolist()) == {0, 1, 2, 3, 9}
+    assert set(files.windows[:, 0].tolist()) == {0, 1, 2, 3, 9, 11}
     # everything is embedded with semantic.skip=off
     Recording.batches = []
     build(segments, tmp_path / "all", **{"semantic.skip": "off"})
     assert len(embedded()) == len(segments)
     assert skip_reason(seg("lib/tool.py", "def run():\n    return 1\n")) is None
+    assert skip_reason(seg("lib/tool.py", "import os\nX = os.sep\n")) is None  # imports and code
 
 
 def test_bad_flag_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(PluginError, match=r"semantic.dedup must be on or off, got 'maybe'"):
         build(corpus(), tmp_path / "s", **{"semantic.dedup": "maybe"})
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("from __future__ import annotations\n\nfrom a import (\n    b,\n    c,\n)\nimport os\n", True),
+        ("'use strict';\n\nconst express = require('express');\nimport {\n  c,\n} from './y';\n", True),
+        ("export * from './a';\nexport { b } from './b';\n", True),
+        ('package main\n\nimport (\n\t"fmt"\n)\n', True),
+        ("use std::io;\nuse crate::{\n    a,\n};\npub mod walk;\n", True),
+        ("package com.x;\n\nimport java.util.List;\nimport static org.junit.Assert.*;\n", True),
+        ('#include <stdio.h>\n#include "x.h"\n// helpers\n', True),
+        ("# Copyright 2024\nimport os\n", True),
+        ("import os\nX = 1\n", False),
+        ('"""The module."""\nimport os\n', False),  # a module docstring is worth embedding
+        ("import os\nif os.name == 'nt':\n    import ntpath\n", False),
+        ("const x = require('x');\nmodule.exports = x;\n", False),
+        ("\n\n", False),
+    ],
+)
+def test_only_imports(content: str, expected: bool) -> None:
+    assert only_imports(content) is expected

@@ -148,7 +148,9 @@ class SemanticModality:
 
     name = "semantic"
     sharding = "repo"
-    build_version = "2"  # 2: a JSDoc block a blank line or two above its definition is its documentation window
+    # 2: a JSDoc block a blank line or two above its definition is its documentation window; 3: a file's block of
+    # imports is not embedded (skip.only_imports)
+    build_version = "3"
     masks_paths = True  # honours MASK_OPTION: a revision's shard may be a delta over its base's
 
     def __init__(self, embedders: EmbedderFactories = None) -> None:

@@ -1,10 +1,16 @@
-"""Segments not worth embedding: generated, vendored and minified code.
+"""Segments not worth embedding: generated, vendored and minified code, and a file's imports.
 
 Embedding costs ~60 CPU-µs per token; code that nobody asks questions about in natural language
 (protobuf stubs, bundled third-party copies, minified bundles) would spend it for answers that
 only crowd out the real ones. Such segments stay in the shard's segment table (so the text and
 structural modalities still find them, and the semantic shard's counts stay honest) but get no
 windows. The setting ``semantic.skip=off`` embeds everything.
+
+A file's block of imports (lines outside every definition that only import: ``from x import y``,
+``import {a} from 'x'``, ``use std::io;``, Go's ``import (...)``, ``#include``) names what the file uses,
+not what it does, and its path and many names made it the nearest neighbour of broad questions:
+"how does starlette route a request to an endpoint" was answered by ``applications.py``'s and
+``routing.py``'s import blocks, first and second.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from pathlib import PurePosixPath
 
 from fourfold.plugins.types import Segment
 
-__all__ = ["skip_reason", "skipped_segments"]
+__all__ = ["only_imports", "skip_reason", "skipped_segments"]
 
 #: Folder names whose contents are someone else's code carried along.
 _VENDORED_DIRS = frozenset(
@@ -40,8 +46,45 @@ _MINIFIED_MEAN_LINE = 250
 _MINIFIED_LONGEST_LINE = 2000
 
 
+#: A line that imports (or declares the file's package or module), in the languages segmented here.
+_IMPORT_LINE = re.compile(
+    r"(?:from\s+[\w.]+\s+)?import\s"  # Python; Java, Kotlin, Scala, Go, JavaScript/TypeScript (import ...)
+    r"|import\s*[({'\"]"  # import ( ... ) in Go, import {a} / import 'x' in JavaScript
+    r"|export\s+(?:\*|type\s+\{|\{)[^;]*\bfrom\s"  # a re-export
+    r"|(?:const|let|var)\s+[\w${}\s,:]+=\s*require\(\s*['\"][^'\"]+['\"]\s*\)[\w.]*;?$"  # CommonJS
+    r"|['\"]use strict['\"];?$"
+    r"|package\s+[\w.]+;?$"  # Go, Java, Kotlin, Scala
+    r"|(?:pub(?:\([\w:]+\))?\s+)?(?:use\s|mod\s+\w+;$|extern\s+crate\s)"  # Rust
+    r"|using\s+[\w.]+;$|namespace\s+[\w.\\]+;$"  # C#, PHP
+    r"|#\s*include\b|#\s*pragma\s+once\b"  # C, C++
+    r"|require(?:_relative)?[\s(]"  # Ruby, Lua
+)
+#: A comment line, or the end of a block comment.
+_COMMENT_LINE = re.compile(r"(?:#(?!\s*(?:include|pragma)\b)|//|/\*|\*|--(?!-))")
+
+
+def only_imports(content: str) -> bool:
+    """Whether every line of ``content`` that is not blank or a comment is part of an import statement
+    (one opened with a bracket runs until the bracket closes), and there is at least one."""
+    depth = 0
+    seen = False
+    for raw in content.splitlines():
+        line = raw.strip()
+        if depth > 0:  # inside ``from x import (`` ... ``)``, ``import {`` ... ``} from 'y'``, Go's ``import (``
+            depth += line.count("(") + line.count("{") - line.count(")") - line.count("}")
+            continue
+        if not line or _COMMENT_LINE.match(line):
+            continue
+        if not _IMPORT_LINE.match(line):
+            return False
+        seen = True
+        depth = max(line.count("(") + line.count("{") - line.count(")") - line.count("}"), 0)
+    return seen
+
+
 def skip_reason(segment: Segment, generated_files: frozenset[tuple[str, str]] = frozenset()) -> str | None:
-    """``"generated"``, ``"vendored"`` or ``"minified"`` when the segment should not be embedded, else None.
+    """``"generated"``, ``"vendored"``, ``"minified"`` or ``"imports"`` when the segment should not be
+    embedded, else None.
 
     ``generated_files`` holds the (repo, path) of files whose head carries a generator's marker.
     """
@@ -57,6 +100,8 @@ def skip_reason(segment: Segment, generated_files: frozenset[tuple[str, str]] = 
             return "minified"
         if lines <= 5 and len(content) > _MINIFIED_LONGEST_LINE:
             return "minified"
+        if not segment.symbol and only_imports(content):
+            return "imports"
     return None
 
 

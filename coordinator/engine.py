@@ -34,6 +34,7 @@ from fourfold.coordinator import (
     localize,
     mentions,
     metrics,
+    named_repo,
     refusal,
     rerank,
 )
@@ -706,6 +707,9 @@ class Engine:
             ranked = await self._without_quoting(p, generation, ranked, collected.notes)
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
+        preferred = frozenset() if listing else self._named_repos(p, plan, allowed)
+        if preferred:
+            collected.notes.insert(0, named_repo.note(preferred))  # it explains the order: first
         fused = (
             listed(ranked.get("text", []))  # a listing's order stands, so pages extend each other
             if listing
@@ -729,6 +733,8 @@ class Engine:
                     if plan.intent in code_first.INTENTS and p.options.get(code_first.OPTION) != "off"
                     else frozenset()
                 ),
+                prefer_repos=preferred,
+                others=named_repo.OTHERS,
             )
         )
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
@@ -910,6 +916,20 @@ class Engine:
         if not p.cursor:
             return 0
         return decode_cursor(p.cursor, generation, self._digest(p, allowed)).offset
+
+    def _named_repos(self, p: SearchParams, plan: Plan, allowed: frozenset[str] | None) -> frozenset[str]:
+        """The repositories a prose question asked of no particular ones names (``named_repo``), when they
+        are some but not all of those it may search; else none."""
+        if (
+            p.repos
+            or plan.intent not in named_repo.INTENTS
+            or len(p.modalities) == 1
+            or p.options.get(named_repo.OPTION) == "off"
+        ):
+            return frozenset()
+        searchable = self._registered_repos() if allowed is None else allowed
+        found = named_repo.named(p.query, searchable)
+        return found if found != searchable else frozenset()
 
     def _scope(self, p: SearchParams, visible: frozenset[str] | None) -> frozenset[str] | None:
         """The repositories a search may answer from (None: every one)."""

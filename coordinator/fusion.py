@@ -165,6 +165,8 @@ def fuse(
     centrality_scale: float = 1.0,
     method: str = "rrf",
     demote_kinds: frozenset[str] = frozenset(),
+    prefer_repos: frozenset[str] = frozenset(),
+    others: float = 1.0,
 ) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
@@ -175,7 +177,8 @@ def fuse(
     ``centrality_scale`` scales the boost's 0.3 (a fitted profile may turn it down or off).
     ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own
     scores, standardised per list). ``demote_kinds`` names the secondary kinds (``code_first``: docs,
-    tests, examples, benchmarks) whose files are demoted like vendored ones.
+    tests, examples, benchmarks) whose files are demoted like vendored ones. With ``prefer_repos``, a
+    hit of any other repository counts ``others`` times its score (``named_repo``).
     """
     if method not in METHODS:
         raise ValueError(f"unknown fusion method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -200,6 +203,8 @@ def fuse(
         vendored = is_demoted(h.path)
         secondary = bool(demote_kinds) and secondary_kind(h.path) in demote_kinds
         factor = (DEMOTION if vendored else 1.0) * (SECONDARY if secondary else 1.0)
+        if prefer_repos and h.repo not in prefer_repos:
+            factor *= others
         total = sum(r.contribution for r in per.values())
         if method == "zscore":
             centrality = boost(h.centrality, centrality_scale) if use_centrality else 1.0

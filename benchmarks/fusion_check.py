@@ -6,10 +6,11 @@
 
 ``--home`` holds an index of the suites' corpora (each under the repository name its relevant items
 use). Through the gRPC API of an embedded deployment, every query is asked within the repositories its
-relevant items name (as a user working in that repository would): once as the coordinator classifies
-it (``fused``, the default profile), once per ``--compare`` option set (a column of its own, e.g.
-``profile=hand``) and once per modality alone. The answers of one query are asked one after the
-other (interleaved, so a change of machine load falls on every column alike). Prints MRR@10 and
+relevant items name (as a user working in that repository would; ``--unscoped``: of every repository at
+once, as an agent that names none would): once as the coordinator classifies it (``fused``, the default
+profile), once per ``--compare`` option set (a column of its own, e.g. ``profile=hand``) and once per
+modality alone. The answers of one query are asked one after the other (interleaved, so a change of
+machine load falls on every column alike). Prints MRR@10 and
 success@1 per suite and column, the fused columns' margin over the best single modality, and the
 load average; writes the numbers as JSON.
 
@@ -54,6 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--raw", type=Path, default=None, help="also keep each modality's ranked list here")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--raw-only", action="store_true", help="only keep the ranked lists (with --raw)")
+    ap.add_argument(
+        "--unscoped",
+        action="store_true",
+        help="ask every query of every repository at once (as an agent that names no repository would)",
+    )
     args = ap.parse_args(argv)
 
     from fit_weights import asked_row  # the fitter's own rows, so its replays read what was asked
@@ -73,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         modalities = [m for m in (args.modality or served) if m in served]
         for name, queries in suites:
             per_query = {q.query: sorted({r.repo for r in q.relevant}) for q in queries}
-            search = evaluate.scoped(client.search, per_query=per_query)
+            search = client.search if args.unscoped else evaluate.scoped(client.search, per_query=per_query)
             outcomes = {} if args.raw_only else evaluate.run_suite(search, queries, modalities, compare=compare)
             rows.extend(evaluate.rows_for(name, outcomes))
             summary[name] = {

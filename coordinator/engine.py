@@ -927,8 +927,9 @@ class Engine:
             or p.options.get(named_repo.OPTION) == "off"
         ):
             return frozenset()
-        searchable = self._registered_repos() if allowed is None else allowed
-        found = named_repo.named(p.query, searchable)
+        registered = self._registered_repos()  # one matcher for the store, whoever asks (named_repo._matcher)
+        searchable = registered if allowed is None else allowed
+        found = named_repo.named(p.query, registered) & searchable
         return found if found != searchable else frozenset()
 
     def _scope(self, p: SearchParams, visible: frozenset[str] | None) -> frozenset[str] | None:

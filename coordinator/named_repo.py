@@ -14,8 +14,9 @@ file, not a repository. ``options["named_repo"] = "off"`` answers without the pr
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 
 __all__ = ["INTENTS", "OPTION", "OTHERS", "named", "note"]
 
@@ -38,16 +39,27 @@ def _names(repo: str) -> set[str]:
     return {n for n in out if len(n) >= 2}
 
 
-def named(query: str, repos: Iterable[str]) -> frozenset[str]:
+def named(query: str, repos: frozenset[str]) -> frozenset[str]:
     """The repositories of ``repos`` whose name ``query`` writes as a word (not inside a path)."""
-    text = query.lower()
-    out = set()
+    pattern, by_name = _matcher(repos)
+    if pattern is None:
+        return frozenset()
+    return frozenset(r for m in pattern.finditer(query.lower()) for r in by_name[m.group(1)])
+
+
+@functools.lru_cache(maxsize=64)
+def _matcher(repos: frozenset[str]) -> tuple[re.Pattern[str] | None, dict[str, frozenset[str]]]:
+    """One pattern for every name of ``repos`` (longest first), and the repositories each name names:
+    a store of thousands of repositories costs one search of the question, not one per repository."""
+    by_name: dict[str, set[str]] = {}
     for repo in repos:
         for name in _names(repo):
-            if re.search(rf"(?<![\w./\\-]){re.escape(name)}(?![\w/\\-])", text):
-                out.add(repo)
-                break
-    return frozenset(out)
+            by_name.setdefault(name, set()).add(repo)
+    if not by_name:
+        return None, {}
+    names = "|".join(re.escape(n) for n in sorted(by_name, key=lambda n: (-len(n), n)))
+    pattern = re.compile(rf"(?<![\w./\\-])({names})(?![\w/\\-])")
+    return pattern, {n: frozenset(r) for n, r in by_name.items()}
 
 
 def note(names: Collection[str]) -> str:

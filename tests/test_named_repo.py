@@ -74,6 +74,14 @@ def test_only_an_unscoped_prose_question_naming_some_repositories_is_preferred(h
     assert any("names repository beta-2.1.0" in n for n in release.notes)
 
 
+def test_a_repository_the_caller_may_not_read_is_never_named(home: Path) -> None:
+    """The note names only what the caller may search: beta is not said to exist to one who reads alpha."""
+    engine = Engine(IndexStore(home))
+    a = search_once(engine, SearchParams("how does beta read a settings file", k=5), visible=frozenset({"alpha"}))
+    assert {f.hit.repo for f in a.hits} == {"alpha"}
+    assert not any("names repository" in n for n in a.notes)
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
@@ -88,7 +96,15 @@ def test_only_an_unscoped_prose_question_naming_some_repositories_is_preferred(h
     ],
 )
 def test_names_of_repositories(query: str, expected: set[str]) -> None:
-    assert named(query, ["jinja2", "axios", "click", "sympy-1.1.1", "org/api"]) == expected
+    assert named(query, frozenset({"jinja2", "axios", "click", "sympy-1.1.1", "org/api"})) == expected
+
+
+def test_a_project_of_several_releases_names_each_and_the_longest_name_wins() -> None:
+    repos = frozenset({"sympy-1.1.1", "sympy-1.2", "sym"})
+    assert named("how does sympy simplify", repos) == {"sympy-1.1.1", "sympy-1.2"}
+    assert named("how does sympy-1.2 simplify", repos) == {"sympy-1.2"}
+    assert named("how does sym simplify", repos) == {"sym"}
+    assert named("anything", frozenset()) == frozenset()
 
 
 def test_every_surface_says_it(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,6 +31,7 @@ from fourfold.api import Answer, FusedHit, SearchParams
 from fourfold.coordinator.absent import Subject, last_part, lone_word, subject
 from fourfold.coordinator.identifier import word_lookup
 from fourfold.coordinator.notes import tidy_notes
+from fourfold.plugins.vocabulary import asks_for_implementations
 
 if TYPE_CHECKING:
     from fourfold.coordinator.engine import Engine, Plan
@@ -49,7 +50,8 @@ def asked(p: SearchParams, plan: Plan) -> Subject | None:
     plain word (which ``answer`` takes only where the index defines it)."""
     if plan.intent not in INTENTS or p.modalities or p.weights:
         return None
-    return subject(p.query) or lone_word(p.query)
+    # a plain word asked for its implementations is left to fusion: where it is written implements nothing
+    return subject(p.query) or (None if asks_for_implementations(p.query) else lone_word(p.query))
 
 
 def uses(hits: Sequence[FusedHit], s: Subject) -> list[FusedHit]:

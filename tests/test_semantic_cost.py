@@ -213,8 +213,9 @@ def test_bad_flag_is_a_clear_error(tmp_path: Path) -> None:
         ('package main\n\nimport (\n\t"fmt"\n)\n', True),
         ("use std::io;\nuse crate::{\n    a,\n};\npub mod walk;\n", True),
         ("package com.x;\n\nimport java.util.List;\nimport static org.junit.Assert.*;\n", True),
-        ('#include <stdio.h>\n#include "x.h"\n// helpers\n', True),
-        ("# Copyright 2024\nimport os\n", True),
+        ('// helpers\n#include <stdio.h>\n#include "x.h"\n', True),
+        ("# Copyright 2024\nimport os\n", True),  # a licence header above the imports
+        ('package pool\n\nimport "time"\n\n// Drain closes the pool.\n', False),  # what follows, documented
         ("import os\nX = 1\n", False),
         ('"""The module."""\nimport os\n', False),  # a module docstring is worth embedding
         ("import os\nif os.name == 'nt':\n    import ntpath\n", False),

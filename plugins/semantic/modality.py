@@ -177,7 +177,7 @@ class SemanticModality:
         # what is embedded for each row: a gap without the doc comments its definitions took
         embedded = [docs.trimmed.get(i, s) for i, s in enumerate(segs)]
         keys = [embed_key(s, docs.text.get(i, "")) for i, s in enumerate(embedded)]
-        skipped = skipped_segments(segs) if _flag(context.settings, "semantic.skip") else {}
+        skipped = skipped_segments(segs, embedded) if _flag(context.settings, "semantic.skip") else {}
         skipped_or_empty = set(skipped) | {i for i, s in docs.trimmed.items() if not s.content}
         fresh = [
             i for i, key in enumerate(keys) if previous is None or key not in previous.by_key or i in skipped_or_empty

@@ -64,8 +64,9 @@ _COMMENT_LINE = re.compile(r"(?:#(?!\s*(?:include|pragma)\b)|//|/\*|\*|--(?!-))"
 
 
 def only_imports(content: str) -> bool:
-    """Whether every line of ``content`` that is not blank or a comment is part of an import statement
-    (one opened with a bracket runs until the bracket closes), and there is at least one."""
+    """Whether ``content`` holds an import and nothing else: every line blank, part of an import statement
+    (one opened with a bracket runs until the bracket closes), or a comment above the first one (a
+    licence header); a comment below them (the documentation of what follows) is content."""
     depth = 0
     seen = False
     for raw in content.splitlines():
@@ -73,7 +74,11 @@ def only_imports(content: str) -> bool:
         if depth > 0:  # inside ``from x import (`` ... ``)``, ``import {`` ... ``} from 'y'``, Go's ``import (``
             depth += line.count("(") + line.count("{") - line.count(")") - line.count("}")
             continue
-        if not line or _COMMENT_LINE.match(line):
+        if not line:
+            continue
+        if _COMMENT_LINE.match(line):
+            if seen:
+                return False
             continue
         if not _IMPORT_LINE.match(line):
             return False
@@ -82,9 +87,12 @@ def only_imports(content: str) -> bool:
     return seen
 
 
-def skip_reason(segment: Segment, generated_files: frozenset[tuple[str, str]] = frozenset()) -> str | None:
+def skip_reason(
+    segment: Segment, generated_files: frozenset[tuple[str, str]] = frozenset(), embedded: str | None = None
+) -> str | None:
     """``"generated"``, ``"vendored"``, ``"minified"`` or ``"imports"`` when the segment should not be
-    embedded, else None.
+    embedded, else None. ``embedded``: what would be embedded of it, when not its whole content (a gap
+    whose doc comments went to the definitions below them).
 
     ``generated_files`` holds the (repo, path) of files whose head carries a generator's marker.
     """
@@ -100,7 +108,7 @@ def skip_reason(segment: Segment, generated_files: frozenset[tuple[str, str]] = 
             return "minified"
         if lines <= 5 and len(content) > _MINIFIED_LONGEST_LINE:
             return "minified"
-        if not segment.symbol and only_imports(content):
+        if not segment.symbol and only_imports(content if embedded is None else embedded):
             return "imports"
     return None
 
@@ -113,8 +121,9 @@ def _generated_head(segment: Segment) -> bool:
     return any(line.lstrip().startswith(_COMMENT_STARTS) and _GENERATED_MARKERS.search(line) for line in lines)
 
 
-def skipped_segments(segments: Sequence[Segment]) -> dict[int, str]:
-    """Row -> reason for every segment of ``segments`` that should not be embedded.
+def skipped_segments(segments: Sequence[Segment], embedded: Sequence[Segment] | None = None) -> dict[int, str]:
+    """Row -> reason for every segment of ``segments`` that should not be embedded (``embedded``: what
+    would be embedded of each, row for row, when not the segment itself).
 
     A generator's marker counts only in a comment among the first lines of a file (a docstring that
     mentions "auto-generated" is not one), and then marks every segment of that file.
@@ -122,7 +131,7 @@ def skipped_segments(segments: Sequence[Segment]) -> dict[int, str]:
     generated = frozenset((s.repo, s.path) for s in segments if _generated_head(s))
     out: dict[int, str] = {}
     for row, seg in enumerate(segments):
-        reason = skip_reason(seg, generated)
+        reason = skip_reason(seg, generated, embedded[row].content if embedded is not None else None)
         if reason:
             out[row] = reason
     return out

@@ -193,7 +193,7 @@ def lone_word(query: str) -> Subject | None:
     """The one plain word a relation question asks about when it writes no name with the shape of code
     ("who uses Override", "who calls retry"): the only word that is not the relation's own or a filler;
     None when there is none or more than one."""
-    words = [w for w in _WORD.findall(query) if w.lower() not in _EMPTY_WORDS]
+    words = _other_words(query)
     if len(words) != 1 or not words[0].strip("_$"):
         return None
     return Subject(words[0], words[0], shaped=False)
@@ -232,7 +232,12 @@ def last_part(name: str) -> str:
 def names_nothing(query: str) -> bool:
     """Whether ``query`` ("who calls", "what breaks if I change this?") holds no word but the relation's
     own and fillers: no name, no word a name could be."""
-    return not any(w.lower() not in _EMPTY_WORDS for w in _WORD.findall(query))
+    return not _other_words(query)
+
+
+def _other_words(query: str) -> list[str]:
+    """The words of a relation question besides the relation's own and fillers (``_EMPTY_WORDS``)."""
+    return [w for w in _WORD.findall(query) if w.lower() not in _EMPTY_WORDS]
 
 
 def note(s: Subject) -> str:

@@ -734,7 +734,6 @@ class Engine:
                     else frozenset()
                 ),
                 prefer_repos=preferred,
-                others=named_repo.OTHERS,
             )
         )
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed

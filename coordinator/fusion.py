@@ -6,7 +6,8 @@
             score(h)           = exp(Σ_m contribution(m, h)) × boost(h) × demotion(h)
 
     demotion(h) = DEMOTION if h's path is vendored/built/archived, × code_first.SECONDARY if it is
-                  documentation, a test, an example or a benchmark of a kind in ``demote_kinds``
+                  documentation, a test, an example or a benchmark of a kind in ``demote_kinds``,
+                  × named_repo.OTHERS if ``prefer_repos`` is given and h's repository is not one of them
 
     lexical share (a profile's ``LexicalShare``, before fusing): text and semantic keep the sum of their
     weights, shared per query as  weight(text) = σ(a·(ln bm25₁ − c) − b·(cos₁ − d)) × (w_text + w_semantic),
@@ -29,6 +30,7 @@ from dataclasses import dataclass, replace
 
 from fourfold.api import FusedHit, ModalityRank
 from fourfold.coordinator.code_first import SECONDARY, secondary_kind
+from fourfold.coordinator.named_repo import OTHERS
 from fourfold.plugins.types import Hit
 
 __all__ = [
@@ -166,7 +168,6 @@ def fuse(
     method: str = "rrf",
     demote_kinds: frozenset[str] = frozenset(),
     prefer_repos: frozenset[str] = frozenset(),
-    others: float = 1.0,
 ) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
@@ -178,7 +179,7 @@ def fuse(
     ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own
     scores, standardised per list). ``demote_kinds`` names the secondary kinds (``code_first``: docs,
     tests, examples, benchmarks) whose files are demoted like vendored ones. With ``prefer_repos``, a
-    hit of any other repository counts ``others`` times its score (``named_repo``).
+    hit of any other repository counts ``named_repo.OTHERS`` times its score.
     """
     if method not in METHODS:
         raise ValueError(f"unknown fusion method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -204,7 +205,7 @@ def fuse(
         secondary = bool(demote_kinds) and secondary_kind(h.path) in demote_kinds
         factor = (DEMOTION if vendored else 1.0) * (SECONDARY if secondary else 1.0)
         if prefer_repos and h.repo not in prefer_repos:
-            factor *= others
+            factor *= OTHERS
         total = sum(r.contribution for r in per.values())
         if method == "zscore":
             centrality = boost(h.centrality, centrality_scale) if use_centrality else 1.0

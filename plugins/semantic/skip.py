@@ -72,7 +72,7 @@ def only_imports(content: str) -> bool:
     for raw in content.splitlines():
         line = raw.strip()
         if depth > 0:  # inside ``from x import (`` ... ``)``, ``import {`` ... ``} from 'y'``, Go's ``import (``
-            depth += line.count("(") + line.count("{") - line.count(")") - line.count("}")
+            depth += _opened(line)
             continue
         if not line:
             continue
@@ -83,8 +83,13 @@ def only_imports(content: str) -> bool:
         if not _IMPORT_LINE.match(line):
             return False
         seen = True
-        depth = max(line.count("(") + line.count("{") - line.count(")") - line.count("}"), 0)
+        depth = max(_opened(line), 0)
     return seen
+
+
+def _opened(line: str) -> int:
+    """How many brackets ``line`` leaves open (negative: it closes more than it opens)."""
+    return line.count("(") + line.count("{") - line.count(")") - line.count("}")
 
 
 def skip_reason(

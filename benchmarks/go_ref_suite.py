@@ -1,6 +1,6 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
-    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7]
+    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -12,6 +12,11 @@ Universal Ctags' spans) enclosing each use, the name's own definitions left out:
 With ``--implements`` (``go_uses -implements``): "who implements X" rows (``find_references``, ids
 ``REPO-implementations-N``) whose answers are the named types whose value or pointer satisfies the
 interface X by ``go/types`` (types in ``_test.go`` files are not counted).
+
+With ``--language java`` the same rows for Java from javac's uses (``benchmarks/java_uses/JavaUses.java``,
+``benchmarks/java_suites.sh``; source ``javac``): test files are paths with a ``test`` folder or ending in
+``Test.java``, and ``main``, ``toString``, ``equals`` and ``hashCode`` are left out (too ambiguous) instead of
+``main`` and ``init``. Ctags calls Java methods and constructors ``method``, so uses in them have a span.
 """
 
 from __future__ import annotations
@@ -25,6 +30,15 @@ import sys
 from pathlib import Path
 
 SKIP_PREFIXES = ("Test", "Benchmark", "Example", "Fuzz")
+#: Per language: names left out, whether a path is a test file, and the rows' source.
+LANGUAGES = {
+    "go": (("main", "init"), lambda path: path.endswith("_test.go"), "go/types"),
+    "java": (
+        ("main", "toString", "equals", "hashCode"),
+        lambda path: "/test/" in "/" + path or path.endswith("Test.java"),
+        "javac",
+    ),
+}
 #: How the implementations rows ask (find_references: the types that satisfy an interface).
 IMPLEMENTS_PHRASINGS = ("who implements {name}", "types that implement {name}")
 
@@ -40,11 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--max", type=int, default=60, help="at most this many rows per intent")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--language", choices=sorted(LANGUAGES), default="go", help="whose skip rules (default go)")
     ap.add_argument("--shared-eval", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "eval")
     a = ap.parse_args(argv)
     sys.path.insert(0, os.fspath(a.shared_eval))
     import make_suite  # the shared suite builder: its ctags reader and phrasings
 
+    skip_names, is_test, source = LANGUAGES[a.language]
     rnd = random.Random(a.seed)
     spans: dict[str, list[tuple[int, int, dict[str, object]]]] = collections.defaultdict(list)
     for t in make_suite.ctags_definitions(os.fspath(a.root)):
@@ -65,9 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     phrasing = make_suite.DEFAULT_PHRASING
     refs, impact = [], []
     for name, defs in sorted(by_name.items()):
-        if len(name) < 4 or name.startswith(SKIP_PREFIXES) or name in ("main", "init") or len(defs) > 3:
+        if len(name) < 4 or name.startswith(SKIP_PREFIXES) or name in skip_names or len(defs) > 3:
             continue
-        if all(str(d["path"]).endswith("_test.go") for d in defs):
+        if all(is_test(str(d["path"])) for d in defs):
             continue
         sites = sorted({(p, n) for d in defs for p, n in (d["uses"] or [])})
         if not sites:
@@ -77,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                 "query": rnd.choice(phrasing["find_references"]).format(name=name),
                 "intent": "find_references",
                 "match": "line",
-                "source": "go/types",
+                "source": source,
                 "relevant": [{"repo": a.repo, "path": p, "line": n} for p, n in sites],
             }
         )
@@ -95,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                     "query": rnd.choice(phrasing["impact_analysis"]).format(name=name),
                     "intent": "impact_analysis",
                     "match": "line",
-                    "source": "go/types",
+                    "source": source,
                     "relevant": sorted(dependents.values(), key=lambda d: (d["path"], d["line"])),
                 }
             )
@@ -115,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                     "query": impl_rnd.choice(IMPLEMENTS_PHRASINGS).format(name=name),
                     "intent": "find_references",
                     "match": "line",
-                    "source": "go/types",
+                    "source": source,
                     "relevant": [{"repo": a.repo, "path": p, "line": n} for p, n in found],
                 }
             )

@@ -12,7 +12,10 @@ same in a fleet of ten repositories or of a thousand. R's dependencies are the r
   repository with such files provides its own name, and the names of the ``package.json`` files
   it holds are read from them by the resolver once it is loaded;
 - Go: a path component of the import past the host (``gin`` for
-  ``github.com/gin-gonic/gin/render``); a Go repository provides its own name.
+  ``github.com/gin-gonic/gin/render``); a Go repository provides its own name;
+- Java: the imported package (``com.acme.core`` for ``import com.acme.core.Engine``, and for a static
+  import ``com.acme.core.Helpers`` and its package); a repository provides every trailing run of
+  each folder of its ``.java`` files (``src/main/java/com/acme/core``: ``com.acme.core``, ``acme.core``...).
 
 Both sides are over-approximations read from file paths alone (no file of a peer is opened): a
 repository that provides a name by accident costs a little more build time, never a lost edge.
@@ -107,7 +110,7 @@ def surface_of(repo: str, segments: Iterable[Segment]) -> Surface:
         ids.add(seg.id)
         if seg.symbol:
             names.add(seg.symbol)
-        if seg.language == "go":
+        if seg.language in ("go", "java"):  # a package node is named after (its first) folder
             ids.add(f"module:{repo}:{posixpath.dirname(seg.path) or '.'}")
         else:
             ids.add(f"module:{repo}:{seg.path}")
@@ -164,6 +167,9 @@ def provided_names(repo: str, paths: Iterable[str]) -> frozenset[str]:
             out.add("js:" + _base_name(repo))
         elif path.endswith(".go"):
             out.add("go:" + _base_name(repo))
+        elif path.endswith(".java"):  # a package is its folder's trailing parts: every tail of the folder
+            parts = posixpath.dirname(path).split("/")
+            out.update("java:" + ".".join(parts[i:]) for i in range(len(parts)) if parts[i:] != [""])
     return frozenset(out)
 
 
@@ -178,6 +184,9 @@ def _import_name(language: str, spec: str) -> list[str]:
     if language == "go":
         parts = spec.split("/")
         return ["go:" + p for p in (parts[1:] if "." in parts[0] else parts)]
+    if language == "java":  # ``a.b.C`` of ``import static a.b.C.m`` is class C of package ``a.b``
+        package, _, last = spec.rpartition(".")
+        return ["java:" + spec] + (["java:" + package] if package and last[:1].isupper() else [])
     return []
 
 

@@ -115,7 +115,7 @@ class FileFacts:
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
-_LANGUAGES = frozenset({"python", "go"}) | _JS_FAMILY
+_LANGUAGES = frozenset({"python", "go", "java"}) | _JS_FAMILY
 
 
 def supported(language: str) -> bool:
@@ -212,6 +212,8 @@ def _parse(source: bytes, language: str) -> FileFacts:
         return _Python(tree.root_node).facts()
     if language == "go":
         return _Go(tree.root_node).facts()
+    if language == "java":
+        return _Java(tree.root_node).facts()
     return _JavaScript(tree.root_node).facts()
 
 
@@ -905,3 +907,292 @@ class _Go:
                 names = [n for n in _walk(sub) if n.type == "type_identifier"]
                 if names:
                     self.bases.append(Base(_line(node), _line(sub), (_text(names[-1]),)))
+
+
+# --- Java -------------------------------------------------------------------------------------------
+
+_JAVA_TYPES = frozenset(
+    {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+    }
+)
+_JAVA_FUNCTIONS = frozenset(
+    {"method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"}
+)
+_JAVA_SKIP = frozenset({"line_comment", "block_comment", "string_literal", "text_block", "character_literal"})
+#: A declared type with no members any indexed code defines: primitives and arrays (``x.length``).
+_JAVA_NO_MEMBERS = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "array_type"})
+#: The environment's value for a variable whose type is not written (``var``, a lambda's parameter).
+_UNTYPED: tuple[str, ...] = (UNKNOWN,)
+
+
+class _Java:
+    """Java's facts. A receiver's declared type is read where the source writes it (a parameter, local,
+    field or cast: ``Engine e; e.start()`` is ``("Engine", "start")``), a type parameter standing for its
+    bound; a receiver of a primitive or array type is no indexed code's. A type written anywhere (a
+    declaration, ``new``, ``extends``, an annotation) is a reference to it."""
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+        self.package = ""
+
+    def facts(self) -> FileFacts:
+        # each node with the names in scope: variable -> declared type chain (() none, _UNTYPED unknown),
+        # and "<T>" -> a type parameter's bound
+        stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
+        while stack:
+            node, env = stack.pop()
+            kind = node.type
+            if kind in _JAVA_SKIP:
+                continue
+            if kind == "package_declaration":
+                names = [c for c in node.named_children if c.type in ("scoped_identifier", "identifier")]
+                self.package = _text(names[0]) if names else ""
+                continue
+            if kind == "import_declaration":
+                self._import(node)
+                continue
+            if kind in _JAVA_TYPES:
+                env = self._class_scope(node, env)
+                self._bases(node, env)
+            elif kind in _JAVA_FUNCTIONS:
+                env = self._function_scope(node, env)
+            elif kind == "method_invocation":
+                self._call(node, env)
+            elif kind == "method_reference":
+                named = node.named_children
+                if len(named) >= 2 and named[-1].type == "identifier":
+                    head = self._receiver(named[0], env)
+                    if head:
+                        self.references.append(Reference(_line(named[-1]), (*head, _text(named[-1])), False))
+            elif kind == "field_access" and self._outermost(node):
+                head = self._receiver(node.child_by_field_name("object"), env)
+                field = node.child_by_field_name("field")
+                if head and field is not None:
+                    self.references.append(Reference(_line(field), (*head, _text(field)), False, head == _UNTYPED))
+                self._static_head(node, env)
+            elif kind == "type_identifier" and self._type_use(node, env):
+                self.references.append(Reference(_line(node), (_text(node),), self._constructed(node)))
+            elif kind == "scoped_type_identifier" and (node.parent is None or node.parent.type != kind):
+                chain = tuple(_text(c) for c in _walk(node) if c.type == "type_identifier")
+                self.references.append(Reference(_line(node), chain, self._constructed(node)))
+                continue
+            elif kind in ("marker_annotation", "annotation"):
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    self.references.append(Reference(_line(name), tuple(_text(name).split(".")), False))
+            stack.extend((c, env) for c in reversed(node.children))
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package)
+
+    @staticmethod
+    def _type_use(node: Node, env: dict[str, tuple[str, ...]]) -> bool:
+        """Whether the type name ``node`` names a class (not a type parameter, ``var``, or a part of a
+        qualified name, which is read whole)."""
+        parent = node.parent
+        text = _text(node)
+        return (
+            parent is not None
+            and parent.type not in ("scoped_type_identifier", "type_parameter")
+            and f"<{text}>" not in env
+            and text != "var"
+        )
+
+    @staticmethod
+    def _constructed(node: Node) -> bool:
+        """Whether the type ``node`` is the one a ``new`` expression constructs."""
+        parent = node.parent
+        if parent is not None and parent.type == "generic_type":
+            node, parent = parent, parent.parent
+        return (
+            parent is not None
+            and parent.type == "object_creation_expression"
+            and parent.child_by_field_name("type") == node
+        )
+
+    @staticmethod
+    def _outermost(node: Node) -> bool:
+        """Whether the member access ``node`` is read whole here (not the receiver of a longer chain)."""
+        parent = node.parent
+        if parent is None:
+            return True
+        if parent.type in ("field_access", "method_invocation"):
+            return parent.child_by_field_name("object") != node
+        return parent.type != "method_reference"
+
+    def _import(self, node: Node) -> None:
+        names = [c for c in node.named_children if c.type in ("scoped_identifier", "identifier")]
+        if not names:
+            return
+        path = _text(names[0])
+        line = _line(node)
+        if any(c.type == "asterisk" for c in node.children):
+            self.imports.append(Import(line, path, "*", "*"))
+            return
+        module, _, name = path.rpartition(".")
+        if module:
+            self.imports.append(Import(line, module, name, name))
+
+    def _type(self, typ: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """A declared type as a name chain: ``("Engine",)``, ``("Map", "Entry")`` for ``Map.Entry<K, V>``;
+        ``()`` for a primitive or array; ``_UNTYPED`` where it is not written (``var``)."""
+        if typ is None:
+            return _UNTYPED
+        if typ.type == "generic_type" and typ.named_children:
+            typ = typ.named_children[0]
+        if typ.type in _JAVA_NO_MEMBERS:
+            return ()
+        if typ.type == "type_identifier":
+            text = _text(typ)
+            if text == "var":
+                return _UNTYPED
+            return env.get(f"<{text}>", (text,))
+        if typ.type == "scoped_type_identifier":
+            return tuple(_text(c) for c in _walk(typ) if c.type == "type_identifier")
+        return _UNTYPED
+
+    def _type_parameters(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        params = node.child_by_field_name("type_parameters")
+        for param in params.named_children if params is not None else ():
+            names = [c for c in param.named_children if c.type in ("type_identifier", "identifier")]
+            if not names:
+                continue
+            bound = [c for c in param.named_children if c.type == "type_bound"]
+            kinds = [c for c in bound[0].named_children] if bound else []
+            out[f"<{_text(names[0])}>"] = self._type(kinds[0], env) if kinds else ()
+        return out
+
+    def _class_scope(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """``env`` inside a class: its type parameters and its fields' declared types."""
+        env = {**env, **self._type_parameters(node, env)}
+        body = node.child_by_field_name("body")
+        fields: dict[str, tuple[str, ...]] = {}
+        for member in body.named_children if body is not None else ():
+            if member.type in ("field_declaration", "constant_declaration"):
+                typ = self._type(member.child_by_field_name("type"), env)
+                for declarator in member.children_by_field_name("declarator"):
+                    name = declarator.child_by_field_name("name")
+                    if name is not None:
+                        fields[_text(name)] = typ
+        params = node.child_by_field_name("parameters")  # a record's components
+        for param in params.named_children if params is not None else ():
+            name = param.child_by_field_name("name")
+            if name is not None:
+                fields[_text(name)] = self._type(param.child_by_field_name("type"), env)
+        return {**env, **fields}
+
+    def _function_scope(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """``env`` inside a method, constructor or lambda: its type parameters, parameters and locals (a
+        local's block is not tracked: a name declared twice in one method takes the later type)."""
+        env = {**env, **self._type_parameters(node, env)}
+        scope: dict[str, tuple[str, ...]] = {}
+        params = node.child_by_field_name("parameters")
+        if params is not None and params.type == "identifier":  # ``x -> ...``
+            scope[_text(params)] = _UNTYPED
+        for param in params.named_children if params is not None else ():
+            if param.type == "identifier":  # ``(a, b) -> ...``
+                scope[_text(param)] = _UNTYPED
+            elif param.type in ("formal_parameter", "spread_parameter"):
+                name = param.child_by_field_name("name")
+                if name is None:
+                    declarators = [c for c in param.named_children if c.type == "variable_declarator"]
+                    name = declarators[0].child_by_field_name("name") if declarators else None
+                if name is not None:
+                    types = [c for c in param.named_children if c.type not in ("modifiers", "variable_declarator")]
+                    typ = param.child_by_field_name("type") or (types[0] if types else None)
+                    scope[_text(name)] = () if param.type == "spread_parameter" else self._type(typ, env)
+        body = node.child_by_field_name("body")
+        stack = list(body.named_children) if body is not None else []
+        while stack:
+            sub = stack.pop()
+            if sub.type in _JAVA_TYPES or sub.type in _JAVA_FUNCTIONS or sub.type == "class_body":
+                continue  # their own scopes
+            if sub.type == "local_variable_declaration":
+                declared = self._type(sub.child_by_field_name("type"), env)
+                for declarator in sub.children_by_field_name("declarator"):
+                    name = declarator.child_by_field_name("name")
+                    if name is not None:
+                        scope[_text(name)] = declared
+            elif sub.type in ("enhanced_for_statement", "catch_formal_parameter", "resource"):
+                name = sub.child_by_field_name("name")
+                if name is not None:
+                    typ = sub.child_by_field_name("type")
+                    if sub.type == "catch_formal_parameter":
+                        caught = [c for c in sub.named_children if c.type == "catch_type"]
+                        named = caught[0].named_children if caught else []
+                        typ = named[0] if len(named) == 1 else None  # ``catch (A | B e)``: either
+                    scope[_text(name)] = self._type(typ, env)
+            stack.extend(sub.named_children)
+        return {**env, **scope}
+
+    def _receiver(self, node: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """The chain a member is looked up on: a variable's declared type, a class name, ``this``,
+        ``super``; ``_UNTYPED`` for a variable of unwritten type, ``(UNKNOWN,)`` for a value of unknown
+        type; ``()`` when no indexed code can define the member (a primitive or array)."""
+        if node is None:
+            return ()
+        kind = node.type
+        if kind == "identifier":
+            text = _text(node)
+            return env.get(text, (text,))
+        if kind == "this":
+            return ("this",)
+        if kind == "super":
+            return (SUPER,)
+        if kind == "field_access":
+            head = self._receiver(node.child_by_field_name("object"), env)
+            field = node.child_by_field_name("field")
+            if not head or field is None:
+                return ()
+            if head == ("this",) and _text(field) in env:  # ``this.engine``: the field's declared type
+                return env[_text(field)] or ()
+            return (UNKNOWN,) if head[-1] == UNKNOWN and len(head) > 1 else (*head, _text(field))
+        if kind == "object_creation_expression":
+            return self._type(node.child_by_field_name("type"), env)
+        if kind == "cast_expression":
+            return self._type(node.child_by_field_name("type"), env)
+        if kind == "parenthesized_expression" and node.named_children:
+            return self._receiver(node.named_children[0], env)
+        if kind in ("string_literal", "text_block"):
+            return ("String",)
+        return (UNKNOWN,)
+
+    def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        name = node.child_by_field_name("name")
+        if name is None:
+            return
+        obj = node.child_by_field_name("object")
+        if obj is None:
+            self.references.append(Reference(_line(name), (_text(name),), True))
+            return
+        head = self._receiver(obj, env)
+        if head:
+            self.references.append(Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED))
+        self._static_head(node, env)
+
+    def _static_head(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        """``Helpers.check(x)``, ``Color.RED``: the class named first is used too."""
+        head = node.child_by_field_name("object")
+        while head is not None and head.type == "field_access":
+            head = head.child_by_field_name("object")
+        if head is not None and head.type == "identifier":
+            text = _text(head)
+            if text[:1].isupper() and text not in env:
+                self.references.append(Reference(_line(head), (text,), False))
+
+    def _bases(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        for child in node.named_children:
+            if child.type not in ("superclass", "super_interfaces", "extends_interfaces"):
+                continue
+            for typ in _walk(child):
+                if typ.parent is not None and typ.parent.type in ("superclass", "type_list"):
+                    chain = self._type(typ, env)
+                    if chain and chain != _UNTYPED:
+                        self.bases.append(Base(_line(node), _line(typ), chain))

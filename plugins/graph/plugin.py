@@ -131,8 +131,9 @@ class GraphModality:
     # 2: a JavaScript default export resolves to the definition it names (parse.SELF_MODULE); 3: a Go type
     # satisfying an interface by its methods inherits from it (resolve._go_implementations); 4: a Go member
     # chain starting from a parameter is read through the parameter's declared type (parse._Go._typed); 5:
-    # ``super().m()`` is the bases' m and ``object.__new__`` a built-in's, not every indexed m (parse.SUPER)
-    build_version = "5"
+    # ``super().m()`` is the bases' m and ``object.__new__`` a built-in's, not every indexed m (parse.SUPER);
+    # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope)
+    build_version = "6"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

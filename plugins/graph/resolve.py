@@ -40,6 +40,8 @@ _SELF_NAMES = frozenset({"self", "cls", "this"})
 _PY_BUILTINS = frozenset(dir(builtins))
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
+#: Java definitions a call cannot name (``size()`` is the method, not the field ``size``).
+_JAVA_FIELDS = frozenset({"field", "constant", "variable"})
 #: A JavaScript function's own methods that run it: ``f.call(...)``, ``f.apply(...)``, ``f.bind(...)``.
 _FUNCTION_CALLERS = frozenset({"call", "apply", "bind"})
 #: A member name with more candidate definitions than this resolves to nothing (``get``, ``run``).
@@ -144,6 +146,8 @@ class _Builder:
         self.module_keys: dict[int, str] = {}
         self.py_keys: dict[str, list[int]] = defaultdict(list)
         self.go_dirs: dict[str, list[int]] = defaultdict(list)  # "repo/dir" suffix -> package nodes
+        self.java_packages: dict[str, list[int]] = defaultdict(list)  # Java package name -> its nodes, a repo each
+        self._java_nodes: dict[tuple[str, str], int] = {}  # (repo, package) -> its node
         self.layout = Layout()  # package_dir, go.mod, package.json, tsconfig: read from the segments
         self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
@@ -224,6 +228,8 @@ class _Builder:
         facts = parse_file("\n".join(lines).encode("utf-8", "surrogateescape"), language)
         if language == "go":
             module = self._go_package(repo, posixpath.dirname(path))
+        elif language == "java":
+            module = self._java_package(repo, posixpath.dirname(path), facts.package)
         else:
             module = self._module_node(repo, path, language, path)
         f = _File(repo, path, language, module, owner, facts)
@@ -289,6 +295,19 @@ class _Builder:
         self.module_keys[node] = key
         return node
 
+    def _java_package(self, repo: str, folder: str, package: str) -> int:
+        """The node of a Java package: one per repository and package name, whatever folders its files lie
+        in (``src/main/java/a/b`` and ``src/test/java/a/b`` see each other's classes); a file that
+        declares no package is its folder's."""
+        key = (repo, package or "/" + folder)
+        node = self._java_nodes.get(key)
+        if node is None:
+            node = self._java_nodes[key] = self._module_node(repo, folder, "java", folder or ".")
+            self.module_keys[node] = package or folder
+            if package:
+                self.java_packages[package].append(node)
+        return node
+
     def _edge(self, src: int, dst: int, kind: int, weight: float, line: int) -> None:
         key = (src, dst, kind)
         old = self.edges.get(key)
@@ -317,7 +336,8 @@ class _Builder:
                 cls = self._definition_at(f, base.class_line)
                 if cls < 0:
                     continue
-                targets = [(t, w) for t, w in self._resolve_chain(f, cls, base.chain, False) if t != cls]
+                scope = self.nodes[cls].parent if f.language == "java" else cls  # Java: named around the class
+                targets = [(t, w) for t, w in self._resolve_chain(f, scope, base.chain, False) if t != cls]
                 self.bases.setdefault(cls, []).extend(targets)
                 for target, weight in targets:
                     self.subclasses[target].append(cls)
@@ -339,6 +359,8 @@ class _Builder:
                 meant = resolved.get(key)
                 if meant is None:
                     meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
+                if ref.call and f.language == "java":  # a call names a method, never the field of that name
+                    meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
@@ -437,7 +459,26 @@ class _Builder:
             return self._python_module(f, spec)
         if f.language == "go":
             return self._go_module(f, spec)
+        if f.language == "java":
+            return self._java_module(f, spec)
         return self._js_module(f, spec)
+
+    def _java_module(self, f: _File, spec: str) -> int | None:
+        """``com.acme.core`` (a package) or ``com.acme.core.Outer`` (a class, for a nested class or a static
+        member): the longest leading part that is an indexed package, then its classes."""
+        parts = spec.split(".")
+        for cut in range(len(parts), 0, -1):
+            nodes = self.java_packages.get(".".join(parts[:cut]))
+            if not nodes:
+                continue
+            node = min(nodes, key=lambda n: self.nodes[n].repo != f.repo)
+            for name in parts[cut:]:
+                classes = [t for t, _ in self._java_member(node, name) if self.nodes[t].kind in CLASS_KINDS]
+                if not classes:
+                    return None
+                node = classes[0]
+            return node
+        return None
 
     def _python_module(self, f: _File, spec: str) -> int | None:
         if spec.startswith("."):
@@ -561,6 +602,12 @@ class _Builder:
                 return node
         return None
 
+    def _java_member(self, node: int, name: str) -> Targets:
+        """``name`` in a Java package (its classes: a file's imports are its own) or class (its members)."""
+        if self.nodes[node].kind == "module":
+            return [(n, 1.0) for ff in self.module_files.get(node, []) for n in ff.top.get(name, ())]
+        return self._member(node, name, 0)
+
     def _go_module(self, f: _File, spec: str) -> int | None:
         for module, (repo, folder) in self.layout.go_modules.items():
             if spec == module or spec.startswith(module + "/"):
@@ -635,6 +682,8 @@ class _Builder:
                 out = [(module, 1.0)]
             elif imp.name == "default":
                 out = self._module_member(module, "default", depth) or [(module, 1.0)]
+            elif self.nodes[module].kind in CLASS_KINDS:  # Java: ``import a.b.Outer.Inner``, ``import static``
+                out = self._member(module, imp.name, depth)
             else:
                 out = self._module_member(module, imp.name, depth)
                 if not out and f.language == "python":
@@ -672,6 +721,54 @@ class _Builder:
                 if found_star:
                     return found_star, True
         return [], False
+
+    def _java_scope(self, f: _File, src: int, name: str) -> tuple[Targets, bool]:
+        """What the simple name ``name`` means inside ``src`` of the Java file ``f``, as Java looks it up:
+        the members (inherited ones too) and nested classes of each enclosing class, inside out, then
+        single-type and static imports, the package's classes, on-demand imports. A capitalised name
+        found nowhere is a class no indexed code defines (``String``, ``List``): bound, to nothing."""
+        node = src
+        while node >= 0:
+            rec = self.nodes[node]
+            if rec.kind in CLASS_KINDS:
+                if rec.symbol == name:
+                    return [(node, 1.0)], True
+                found = self._member(node, name, 0)
+            else:
+                found = [(n, 1.0) for n in self.children.get(node, {}).get(name, ())]  # a local class
+            if found:
+                return found, True
+            node = rec.parent
+        imports = f.bindings.get(name)
+        out: Targets = []
+        for imp in imports or ():
+            out.extend(self._binding(f, imp, 0))
+        if out:
+            return out, True
+        out = [(n, 1.0) for ff in self.module_files.get(f.node, [f]) for n in ff.top.get(name, ())]
+        if out:
+            return out, True
+        for imp in f.stars:
+            module = self._resolve_module(f, imp.module)
+            if module is not None:
+                out.extend(self._java_member(module, name))
+        return out, bool(out or imports or name[:1].isupper())
+
+    def _java_qualified(self, f: _File, chain: tuple[str, ...]) -> Targets | None:
+        """A fully qualified chain (``com.acme.Helpers.check``): its definitions where a leading part is an
+        indexed package; nothing where it reads as another package's (lower-case parts, then a class);
+        None where it is neither (the head is a field no declaration here tells the type of)."""
+        for cut in range(len(chain) - 1, 0, -1):
+            nodes = self.java_packages.get(".".join(chain[:cut]))
+            if nodes:
+                targets: Targets = [(min(nodes, key=lambda n: self.nodes[n].repo != f.repo), 1.0)]
+                for name in chain[cut:]:
+                    targets = [(n, w * v) for t, w in targets for n, v in self._java_member(t, name)]
+                return targets
+        lower = 0
+        while lower < len(chain) - 1 and chain[lower][:1].islower():
+            lower += 1
+        return [] if lower >= 2 and chain[lower][:1].isupper() else None
 
     def _overrides(self, cls: int, name: str) -> list[int]:
         """Definitions of ``name`` in classes deriving from ``cls`` (transitively, cycles cut)."""
@@ -754,6 +851,13 @@ class _Builder:
                 found = self._member(cls, last, 0)
                 if found:  # ``self.m()`` may also run an override in a subclass
                     return found + [(n, OVERRIDE_WEIGHT) for n in self._overrides(cls, last)]
+        elif f.language == "java" and not local:
+            targets, bound = self._java_scope(f, src, head)
+            if not targets:
+                qualified = self._java_qualified(f, chain) if not bound and len(chain) > 2 else None
+                if qualified is not None:
+                    return qualified
+                return [] if bound or len(chain) == 1 else self._fallback(last, f.language, 0.5)
         else:
             nested = self._nested(src, head)
             if nested:

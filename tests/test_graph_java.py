@@ -1,0 +1,189 @@
+"""The graph reads Java: packages, imports (single-type, static, on demand), declared types of receivers,
+inheritance, ``super`` and the classes a call names, against real tree-sitter and the real graph build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.graph.links import import_names, provided_names
+from fourfold.plugins.graph.parse import parse_file
+from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import Hit, ModalityQuery, Segment
+
+MAIN = "src/main/java/com/acme"
+FILES = {
+    f"{MAIN}/core/Engine.java": """package com.acme.core;
+
+public class Engine implements Api {
+    private int size;
+
+    public void start() {
+        warm();
+    }
+
+    protected void warm() {
+    }
+
+    public int size() {
+        return size;
+    }
+}
+""",
+    f"{MAIN}/core/Api.java": """package com.acme.core;
+
+public interface Api {
+    void start();
+}
+""",
+    f"{MAIN}/core/Fast.java": """package com.acme.core;
+
+public class Fast extends Engine {
+    @Override
+    public void start() {
+        super.start();
+        warm();
+    }
+}
+""",
+    f"{MAIN}/core/Helpers.java": """package com.acme.core;
+
+public final class Helpers {
+    public static void check(Object value) {
+    }
+
+    public static class Nested {
+        public void start() {
+        }
+    }
+}
+""",
+    f"{MAIN}/app/Runner.java": """package com.acme.app;
+
+import com.acme.core.Engine;
+import com.acme.core.Helpers.Nested;
+import static com.acme.core.Helpers.check;
+import java.util.List;
+
+public class Runner {
+    private final Engine engine = new Engine();
+
+    public void run(List<String> names, String label) {
+        Engine local = engine;
+        local.start();
+        check(local);
+        names.size();
+        label.length();
+        this.engine.size();
+        new Nested().start();
+        com.acme.core.Helpers.check(label);
+        java.util.Objects.requireNonNull(label);
+    }
+}
+""",
+    f"{MAIN}/app/Starter.java": """package com.acme.app;
+
+import com.acme.core.*;
+
+class Starter {
+    void go(Api api) {
+        api.start();
+        new Runner().run(null, "x");
+    }
+}
+""",
+    "src/test/java/com/acme/app/RunnerTest.java": """package com.acme.app;
+
+class RunnerTest {
+    void testRun() {
+        Runner runner = new Runner();
+        runner.run(null, "y");
+    }
+}
+""",
+}
+
+
+def segments(repo: str = "acme") -> list[Segment]:
+    out: list[Segment] = []
+    for path, text in sorted(FILES.items()):
+        out.extend(segment_file(repo, path, "java", text.encode()).segments)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shard(tmp_path_factory: pytest.TempPathFactory) -> GraphShard:
+    shard_dir = tmp_path_factory.mktemp("graph_java")
+    modality = GraphModality()
+    modality.build(segments(), shard_dir, BuildContext(generation="g", shard="all", repos=("acme",)))
+    return modality.load(shard_dir)
+
+
+def ask(shard: GraphShard, text: str) -> dict[str, Hit]:
+    return {f"{Path(h.path).stem}.{h.symbol}": h for h in shard.search(ModalityQuery(text=text, k=20)).hits}
+
+
+def test_facts_read_imports_package_bases_and_declared_types() -> None:
+    facts = parse_file(FILES[f"{MAIN}/app/Runner.java"].encode(), "java")
+    assert facts.package == "com.acme.app"
+    assert {(i.module, i.name, i.alias) for i in facts.imports} == {
+        ("com.acme.core", "Engine", "Engine"),
+        ("com.acme.core.Helpers", "Nested", "Nested"),
+        ("com.acme.core.Helpers", "check", "check"),
+        ("java.util", "List", "List"),
+    }
+    calls = {r.chain for r in facts.references if r.call}
+    # a local and a field are read through their declared types; a literal's and a parameter's too
+    assert {("Engine", "start"), ("Engine", "size"), ("List", "size"), ("String", "length")} <= calls
+    assert ("check",) in calls and ("Nested",) in calls  # a static import's call; ``new Nested()``
+    fast = parse_file(FILES[f"{MAIN}/core/Fast.java"].encode(), "java")
+    assert [b.chain for b in fast.bases] == [("Engine",)]
+    assert ("super()", "start") in {r.chain for r in fast.references}
+
+
+def test_a_typed_receiver_calls_that_type_s_method_and_no_other(shard: GraphShard) -> None:
+    """``local.start()`` on an ``Engine`` is Engine's ``start``, resolved through the import; the
+    nested class's ``start`` is called only by ``new Nested().start()``; ``names.size()`` on a
+    ``java.util.List`` calls nothing indexed, so Engine's ``size`` has one caller (``this.engine.size()``)."""
+    callers = ask(shard, "who calls Engine.start")
+    assert "Runner.run" in callers and callers["Runner.run"].match_lines == (13,)
+    assert callers["Runner.run"].score >= 1.0  # resolved, not a guess among same-named methods
+    assert "Fast.start" in callers  # super.start()
+    assert set(ask(shard, "who calls Nested.start")) == {"Runner.run"}
+    sizes = ask(shard, "who calls Engine.size")
+    assert set(sizes) == {"Runner.run"} and sizes["Runner.run"].match_lines == (17,)
+
+
+def test_unqualified_calls_static_imports_and_qualified_names(shard: GraphShard) -> None:
+    """``warm()`` inside Engine and inside its subclass Fast is Engine's; ``check(local)`` through a static
+    import and ``com.acme.core.Helpers.check(label)`` spelled out both call Helpers.check."""
+    assert set(ask(shard, "who calls warm")) == {"Engine.start", "Fast.start"}
+    checks = ask(shard, "who calls Helpers.check")
+    assert set(checks["Runner.run"].match_lines) == {14, 19}
+    assert checks["Runner.None"].match_lines == (5,)  # the import line, as every language's imports count
+
+
+def test_same_package_classes_are_seen_across_source_roots(shard: GraphShard) -> None:
+    """RunnerTest (under src/test) uses Runner (src/main) of its package without importing it, and
+    Starter reaches Api through ``import com.acme.core.*``."""
+    runs = ask(shard, "who calls Runner.run")
+    assert {"RunnerTest.testRun", "Starter.go"} <= set(runs)
+    assert "Starter.go" in ask(shard, "who calls Api.start")
+
+
+def test_implementations_and_impact_follow_extends_and_implements(shard: GraphShard) -> None:
+    assert set(ask(shard, "who implements Api")) == {"Engine.Engine"}
+    assert set(ask(shard, "who extends Engine")) == {"Fast.Fast"}
+    impact = ask(shard, "what breaks if I change Engine.warm")
+    assert {"Engine.start", "Fast.start"} <= set(impact)
+
+
+def test_a_java_repository_provides_its_packages_and_imports_them() -> None:
+    provided = provided_names("acme", FILES)
+    assert {"java:com.acme.core", "java:com.acme.app"} <= provided
+    imported = import_names(segments())
+    assert {"java:com.acme.core", "java:java.util", "java:com.acme.core.Helpers"} <= imported

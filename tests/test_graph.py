@@ -126,6 +126,36 @@ def test_impact_depth_and_distance_order(shard: GraphShard) -> None:
     assert order == sorted(order)
 
 
+PY_OWN_MEMBERS = b"""class Store:
+    def __init__(self):
+        self.items = []
+
+    def add(self, item):
+        self.items.append(item)
+        self.flush()
+
+    def flush(self):
+        return Store()
+
+
+def fill(store: Store):
+    store = Store()
+    store.add(1)
+"""
+
+
+def test_impact_of_a_class_leaves_out_its_own_members(tmp_path: Path) -> None:
+    """Changing ``Store`` breaks ``fill``, which builds one and calls its method; ``Store.add`` calling
+    ``self.flush()`` and ``flush`` building a ``Store`` are the class using itself (before, both were listed
+    first, at distance 1). A member is still a dependent of another target it uses."""
+    segments = segment_file("web", "store.py", "python", PY_OWN_MEMBERS).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    assert [h.symbol for h in ask(shard, "what breaks if I change Store", depth="1").hits] == ["fill"]
+    assert {h.symbol for h in ask(shard, "what breaks if I change flush", depth="1").hits} == {"add"}
+
+
 def test_cycles_never_loop(shard: GraphShard) -> None:
     result = ask(shard, "blast radius of ping", depth="10")
     assert [h.symbol for h in result.hits] == ["pong"]

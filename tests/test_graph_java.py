@@ -62,6 +62,28 @@ public final class Helpers {
     }
 }
 """,
+    f"{MAIN}/core/Threads.java": """package com.acme.core;
+
+public final class Threads {
+    public static int find(String name) {
+        return find(name, 0);
+    }
+
+    public static int find(String name, int from) {
+        return from;
+    }
+}
+""",
+    f"{MAIN}/app/Lookup.java": """package com.acme.app;
+
+import com.acme.core.Threads;
+
+class Lookup {
+    int first(String name) {
+        return Threads.find(name, 1);
+    }
+}
+""",
     f"{MAIN}/app/Runner.java": """package com.acme.app;
 
 import com.acme.core.Engine;
@@ -187,3 +209,11 @@ def test_a_java_repository_provides_its_packages_and_imports_them() -> None:
     assert {"java:com.acme.core", "java:com.acme.app"} <= provided
     imported = import_names(segments())
     assert {"java:com.acme.core", "java:java.util", "java:com.acme.core.Helpers"} <= imported
+
+
+def test_an_overload_calling_another_is_listed_after_the_code_depending_on_them(shard: GraphShard) -> None:
+    """``find(name)`` calls ``find(name, from)``: it is the operation being changed, so the blast radius of
+    ``find`` lists ``Lookup.first`` first and the overload after it, with half its evidence."""
+    hits = shard.search(ModalityQuery(text="what breaks if I change find", k=10, options={"depth": "1"})).hits
+    assert [f"{Path(h.path).stem}.{h.symbol}" for h in hits] == ["Lookup.first", "Threads.find"]
+    assert hits[0].score > hits[1].score

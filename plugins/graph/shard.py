@@ -70,6 +70,11 @@ ABSTRACT_KINDS = frozenset({"interface", "trait", "protocol"})
 #: interface embedding the target (1.0 x 0.8) after a type satisfying it by its methods (IMPLEMENTS_WEIGHT 0.9).
 ABSTRACT_FACTOR = 0.8
 AUXILIARY_FACTOR = 0.75
+#: Evidence factor of a dependent that is an overload of what it uses (Java's ``findThreads(group)`` calling
+#: ``findThreads(predicate)`` of its class): the same operation being changed, listed after the code depending
+#: on it at that distance. (An override calling ``super``'s, or another class's method of the name, keeps
+#: its evidence: it is a dependent of that other definition.)
+OVERLOAD_FACTOR = 0.5
 #: The most nodes a path search visits.
 MAX_PATH_NODES = 200_000
 #: Edges weaker than this (a member name with many candidate definitions) are reported as direct
@@ -520,6 +525,8 @@ class GraphShard:
         g = self.graph
         start = self._with_members(targets)
         origin = set(start)
+        # a class target's member -> that class: a member using its own class or a sibling is the class itself
+        within = {m: t for t in targets if g.kind[t] in CLASS_KINDS for m in g.children.get(t, ())}
         seeds = _seeds(query.options.get(SEEDS_OPTION), self._index, question.depth)
         layers: dict[int, dict[int, float]] = defaultdict(dict)  # distance -> node -> confidence followed with
         # round one: every target this partition holds, its own or a stub (users of a stub live here);
@@ -549,11 +556,15 @@ class GraphShard:
                     src = int(g.src[edge])
                     if self._hidden(query, src) or not owned[src]:
                         continue  # the caller's world has no such code; or another partition's
-                    if src in origin and (distance > 0 or src == node):
+                    if src in origin and (distance > 0 or within.get(src, src) == within.get(node, node)):
                         continue  # a target is reported only when it uses another target (an override calling super)
                     weight = float(g.weight[edge])
                     conf = confidence * weight
-                    _reach(found, _Found(src, distance + 1, conf, g.edge_lines(int(edge)), node), g.ids)
+                    overload = (
+                        src in origin and g.parent[src] == g.parent[node] >= 0 and g.symbol[src] == g.symbol[node]
+                    )
+                    shown = conf * OVERLOAD_FACTOR if overload else conf
+                    _reach(found, _Found(src, distance + 1, shown, g.edge_lines(int(edge)), node), g.ids)
                     if (
                         weight >= MIN_FOLLOW_WEIGHT
                         and g.symbol[src] is not None

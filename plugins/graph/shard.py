@@ -525,7 +525,8 @@ class GraphShard:
         g = self.graph
         start = self._with_members(targets)
         origin = set(start)
-        # a class target's member -> that class: a member using its own class or a sibling is the class itself
+        # a class target's member -> that class: a member using a sibling is the class itself (using the class
+        # by name, as a factory building one does, it depends on it)
         within = {m: t for t in targets if g.kind[t] in CLASS_KINDS for m in g.children.get(t, ())}
         seeds = _seeds(query.options.get(SEEDS_OPTION), self._index, question.depth)
         layers: dict[int, dict[int, float]] = defaultdict(dict)  # distance -> node -> confidence followed with
@@ -556,7 +557,7 @@ class GraphShard:
                     src = int(g.src[edge])
                     if self._hidden(query, src) or not owned[src]:
                         continue  # the caller's world has no such code; or another partition's
-                    if src in origin and (distance > 0 or within.get(src, src) == within.get(node, node)):
+                    if src in origin and (distance > 0 or src == node or within.get(src, -1) == within.get(node, -2)):
                         continue  # a target is reported only when it uses another target (an override calling super)
                     weight = float(g.weight[edge])
                     conf = confidence * weight

@@ -198,7 +198,11 @@ def test_same_package_classes_are_seen_across_source_roots(shard: GraphShard) ->
 
 
 def test_implementations_and_impact_follow_extends_and_implements(shard: GraphShard) -> None:
-    assert set(ask(shard, "who implements Api")) == {"Engine.Engine"}
+    """Fast extends Engine, which implements Api: both implement Api, the direct one first (before, only
+    Engine was listed; javac-checked suites, file recall 0.872 -> 0.983)."""
+    hits = shard.search(ModalityQuery(text="who implements Api", k=10)).hits
+    assert [f"{Path(h.path).stem}.{h.symbol}" for h in hits] == ["Engine.Engine", "Fast.Fast"]
+    assert hits[0].score > hits[1].score
     assert set(ask(shard, "who extends Engine")) == {"Fast.Fast"}
     impact = ask(shard, "what breaks if I change Engine.warm")
     assert {"Engine.start", "Fast.start"} <= set(impact)

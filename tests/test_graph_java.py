@@ -221,3 +221,77 @@ def test_an_overload_calling_another_is_listed_after_the_code_depending_on_them(
     hits = shard.search(ModalityQuery(text="what breaks if I change find", k=10, options={"depth": "1"})).hits
     assert [f"{Path(h.path).stem}.{h.symbol}" for h in hits] == ["Lookup.first", "Threads.find"]
     assert hits[0].score > hits[1].score
+
+
+CHAINED = {
+    "src/a/Node.java": """package a;
+
+public class Node {
+    public Node child(int i) {
+        return this;
+    }
+
+    public int size() {
+        return 0;
+    }
+}
+""",
+    "src/a/Doc.java": """package a;
+
+public class Doc extends Node {
+    public Node body() {
+        return this;
+    }
+
+    public String title() {
+        return "";
+    }
+}
+""",
+    "src/a/Bag.java": """package a;
+
+public class Bag {
+    public int size() {
+        return 1;
+    }
+
+    public int length() {
+        return 1;
+    }
+}
+""",
+    "src/a/Use.java": """package a;
+
+class Use {
+    private Node[] nodes;
+
+    int walk(Doc doc, Node[] more, int[] counts) {
+        doc.body().child(0).size();
+        doc.title().length();
+        nodes[0].size();
+        more[1].child(2);
+        return more.length + counts[0];
+    }
+}
+""",
+}
+
+
+def test_a_call_s_result_is_read_through_the_method_s_declared_return_type(tmp_path: Path) -> None:
+    """``doc.body().child(0).size()`` is Node's ``child`` and ``size`` (``body()`` returns a Node, declared
+    in ``Doc extends Node``, whose constructor-free name is the class); ``doc.title().length()`` is String's,
+    no indexed code's (before, a call's result was of unknown type and went to every indexed ``length``);
+    an array's element has the array's declared type, and the array itself no indexed members."""
+    facts = parse_file(CHAINED["src/a/Use.java"].encode(), "java")
+    calls = {r.chain for r in facts.references if r.call}
+    assert ("Doc", "body", "()", "child", "()", "size") in calls and ("Node", "size") in calls
+    assert ("Node", "child") in calls and not any(c[-1] == "length" and c[0] != "Doc" for c in calls)
+    segments = [s for path, text in CHAINED.items() for s in segment_file("a", path, "java", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("a",)))
+    shard = modality.load(tmp_path)
+    sizes = shard.search(ModalityQuery(text="who calls Node.size", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in sizes] == [("walk", (7, 9))]
+    assert not shard.search(ModalityQuery(text="who calls Bag.length", k=10)).hits
+    assert not shard.search(ModalityQuery(text="who calls Bag.size", k=10)).hits
+    assert [h.match_lines for h in shard.search(ModalityQuery(text="who calls Node.child", k=10)).hits] == [(7, 10)]

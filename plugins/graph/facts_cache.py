@@ -36,8 +36,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: Bump when ``FileFacts`` or what the parser reads changes: older entries are never read again.
 #: 2: JavaScript's local exports under another name (export default X) are facts; 3: a Go member chain
 #: starting from a parameter is read through the parameter's declared type; 4: a chain from ``super()`` (Python)
-#: or ``super`` (JavaScript) starts with ``parse.SUPER``, not the unknown receiver.
-FACTS_FORMAT = 4
+#: or ``super`` (JavaScript) starts with ``parse.SUPER``, not the unknown receiver; 5: Java is read, and
+#: ``FileFacts`` carries Java methods' declared return types.
+FACTS_FORMAT = 5
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

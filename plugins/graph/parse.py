@@ -31,6 +31,8 @@ from fourfold.plugins.graph.facts_cache import FactsCache
 from fourfold.plugins.per_thread import PerThread
 
 __all__ = [
+    "ARRAY",
+    "RETURNS",
     "SELF_MODULE",
     "SUPER",
     "UNKNOWN",
@@ -50,6 +52,11 @@ _NAME_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 UNKNOWN = "?"
 #: The chain element for ``super()`` (Python) and ``super`` (JavaScript): the enclosing class's bases.
 SUPER = "super()"
+#: The chain element for what the method named before it returns (Java: ``a.b().c()`` is
+#: ``("a", "b", RETURNS, "c")``, read through ``b``'s declared return type).
+RETURNS = "()"
+#: A Java declared type's first element when it is an array of the rest (``Foo[]``: ``("[]", "Foo")``).
+ARRAY = "[]"
 
 
 #: An ``Import``'s module for a name the file exports under another of its own (``export default
@@ -112,6 +119,8 @@ class FileFacts:
     bases: tuple[Base, ...]
     go_methods: tuple[GoMethod, ...] = ()
     package: str = ""
+    #: Java: each method's declared return type, by the line its declaration starts on (``RETURNS``)
+    returns: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
@@ -186,6 +195,7 @@ def _to_plain(f: FileFacts) -> tuple[Any, ...]:
         tuple((b.class_line, b.line, b.chain) for b in f.bases),
         tuple((m.line, m.receiver, m.type_name) for m in f.go_methods),
         f.package,
+        f.returns,
     )
 
 
@@ -194,13 +204,14 @@ def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
     if value is None:
         return None
     try:
-        imports, references, bases, methods, package = value
+        imports, references, bases, methods, package, returns = value
         return FileFacts(
             tuple(Import(*i) for i in imports),
             tuple(Reference._make(r) for r in references),
             tuple(Base(*b) for b in bases),
             tuple(GoMethod(*m) for m in methods),
             package,
+            tuple((line, tuple(chain)) for line, chain in returns),
         )
     except (TypeError, ValueError):
         return None
@@ -925,7 +936,7 @@ _JAVA_FUNCTIONS = frozenset(
 )
 _JAVA_SKIP = frozenset({"line_comment", "block_comment", "string_literal", "text_block", "character_literal"})
 #: A declared type with no members any indexed code defines: primitives and arrays (``x.length``).
-_JAVA_NO_MEMBERS = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type", "array_type"})
+_JAVA_NO_MEMBERS = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type"})
 #: The environment's value for a variable whose type is not written (``var``, a lambda's parameter).
 _UNTYPED: tuple[str, ...] = (UNKNOWN,)
 
@@ -942,6 +953,7 @@ class _Java:
         self.references: list[Reference] = []
         self.bases: list[Base] = []
         self.package = ""
+        self.returns: list[tuple[int, tuple[str, ...]]] = []
 
     def facts(self) -> FileFacts:
         # each node with the names in scope: variable -> declared type chain (() none, _UNTYPED unknown),
@@ -964,6 +976,8 @@ class _Java:
                 self._bases(node, env)
             elif kind in _JAVA_FUNCTIONS:
                 env = self._function_scope(node, env)
+                if kind == "method_declaration":
+                    self.returns.append((_line(node), self._type(node.child_by_field_name("type"), env)))
             elif kind == "method_invocation":
                 self._call(node, env)
             elif kind == "method_reference":
@@ -989,7 +1003,9 @@ class _Java:
                 if name is not None:
                     self.references.append(Reference(_line(name), tuple(_text(name).split(".")), False))
             stack.extend((c, env) for c in reversed(node.children))
-        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package)
+        return FileFacts(
+            tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package, tuple(self.returns)
+        )
 
     @staticmethod
     def _type_use(node: Node, env: dict[str, tuple[str, ...]]) -> bool:
@@ -1040,14 +1056,18 @@ class _Java:
             self.imports.append(Import(line, module, name, name))
 
     def _type(self, typ: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-        """A declared type as a name chain: ``("Engine",)``, ``("Map", "Entry")`` for ``Map.Entry<K, V>``;
-        ``()`` for a primitive or array; ``_UNTYPED`` where it is not written (``var``)."""
+        """A declared type as a name chain: ``("Engine",)``, ``("Map", "Entry")`` for ``Map.Entry<K, V>``,
+        ``(ARRAY, "Engine")`` for ``Engine[]``; ``()`` for a primitive; ``_UNTYPED`` where it is not written
+        (``var``)."""
         if typ is None:
             return _UNTYPED
         if typ.type == "generic_type" and typ.named_children:
             typ = typ.named_children[0]
         if typ.type in _JAVA_NO_MEMBERS:
             return ()
+        if typ.type == "array_type":
+            element = self._type(typ.child_by_field_name("element"), env)
+            return (ARRAY, *element) if element != _UNTYPED else (ARRAY, UNKNOWN)  # (ARRAY,): of a primitive
         if typ.type == "type_identifier":
             text = _text(typ)
             if text == "var":
@@ -1141,7 +1161,8 @@ class _Java:
         kind = node.type
         if kind == "identifier":
             text = _text(node)
-            return env.get(text, (text,))
+            declared = env.get(text, (text,))
+            return () if declared[:1] == (ARRAY,) else declared  # an array's members are the language's
         if kind == "this":
             return ("this",)
         if kind == "super":
@@ -1152,8 +1173,20 @@ class _Java:
             if not head or field is None:
                 return ()
             if head == ("this",) and _text(field) in env:  # ``this.engine``: the field's declared type
-                return env[_text(field)] or ()
+                declared = env[_text(field)]
+                return () if declared[:1] == (ARRAY,) else declared
             return (UNKNOWN,) if head[-1] == UNKNOWN and len(head) > 1 else (*head, _text(field))
+        if kind == "array_access":  # ``rules[i].apply()``: the element type of a declared array
+            inner = node.child_by_field_name("array")
+            declared = self._declared(inner, env) if inner is not None else ()
+            return declared[1:] if declared[:1] == (ARRAY,) else (UNKNOWN,)
+        if kind == "method_invocation":  # ``a.b().c()``: read through b's declared return type
+            name = node.child_by_field_name("name")
+            obj = node.child_by_field_name("object")
+            head = self._receiver(obj, env) if obj is not None else ()
+            if name is None or (obj is not None and (not head or head[-1] == UNKNOWN)):
+                return (UNKNOWN,)
+            return (*head, _text(name), RETURNS)
         if kind == "object_creation_expression":
             return self._type(node.child_by_field_name("type"), env)
         if kind == "cast_expression":
@@ -1163,6 +1196,16 @@ class _Java:
         if kind in ("string_literal", "text_block"):
             return ("String",)
         return (UNKNOWN,)
+
+    def _declared(self, node: Node, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """The declared type of the variable or field ``node`` names (``xs``, ``this.xs``), arrays kept."""
+        if node.type == "identifier":
+            return env.get(_text(node), ())
+        if node.type == "field_access":
+            obj, field = node.child_by_field_name("object"), node.child_by_field_name("field")
+            if obj is not None and obj.type == "this" and field is not None:
+                return env.get(_text(field), ())
+        return ()
 
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
         name = node.child_by_field_name("name")

@@ -22,7 +22,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
-from fourfold.plugins.graph.parse import SELF_MODULE, SUPER, UNKNOWN, FileFacts, Import, parse_file, supported
+from fourfold.plugins.graph.parse import (
+    ARRAY,
+    RETURNS,
+    SELF_MODULE,
+    SUPER,
+    UNKNOWN,
+    FileFacts,
+    Import,
+    parse_file,
+    supported,
+)
 from fourfold.plugins.types import Segment
 
 __all__ = ["CLASS_KINDS", "EDGE_KINDS", "EdgeLines", "GraphData", "NodeRecord", "build_graph", "sorted_lines"]
@@ -148,6 +158,7 @@ class _Builder:
         self.go_dirs: dict[str, list[int]] = defaultdict(list)  # "repo/dir" suffix -> package nodes
         self.java_packages: dict[str, list[int]] = defaultdict(list)  # Java package name -> its nodes, a repo each
         self._java_nodes: dict[tuple[str, str], int] = {}  # (repo, package) -> its node
+        self.java_returns: dict[int, tuple[_File, tuple[str, ...]]] = {}  # method -> its file, declared return type
         self.layout = Layout()  # package_dir, go.mod, package.json, tsconfig: read from the segments
         self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
@@ -265,6 +276,10 @@ class _Builder:
                 self.py_packages.setdefault(repo, set()).add(posixpath.basename(posixpath.dirname(path)))
         elif language in _JS_FAMILY:
             self.js_files[(repo, path)] = f.node
+        for line, returned in facts.returns:
+            node = owner[line] if line < len(owner) else -1
+            if node >= 0 and self.nodes[node].kind not in CLASS_KINDS:  # its segment may start at its doc comment
+                self.java_returns.setdefault(node, (f, returned))
 
     def _mapped_python_keys(self, repo: str, path: str) -> list[str]:
         """Module names ``path`` has under the repository's ``package_dir`` mappings."""
@@ -733,7 +748,8 @@ class _Builder:
             if rec.kind in CLASS_KINDS:
                 if rec.symbol == name:
                     return [(node, 1.0)], True
-                found = self._member(node, name, 0)
+                # a constructor is no member: ``Element`` inside ``Document extends Element`` is the class
+                found = [(n, w) for n, w in self._member(node, name, 0) if not self._constructor(n)]
             else:
                 found = [(n, 1.0) for n in self.children.get(node, {}).get(name, ())]  # a local class
             if found:
@@ -753,6 +769,11 @@ class _Builder:
             if module is not None:
                 out.extend(self._java_member(module, name))
         return out, bool(out or imports or name[:1].isupper())
+
+    def _constructor(self, node: int) -> bool:
+        """Whether ``node`` is a constructor (a method named as the class it is in)."""
+        rec = self.nodes[node]
+        return rec.kind not in CLASS_KINDS and rec.parent >= 0 and self.nodes[rec.parent].symbol == rec.symbol
 
     def _java_qualified(self, f: _File, chain: tuple[str, ...]) -> Targets | None:
         """A fully qualified chain (``com.acme.Helpers.check``): its definitions where a leading part is an
@@ -872,6 +893,17 @@ class _Builder:
                     return self._fallback(last, f.language, 0.5)
         for name in chain[1:]:
             following: Targets = []
+            if name == RETURNS:  # Java: what the methods before it return, by their declared types
+                returned = [(t, w, *self.java_returns[t]) for t, w in targets if t in self.java_returns]
+                if not returned or any(typ[:1] == (UNKNOWN,) for *_, typ in returned):
+                    return self._fallback(last, f.language, 0.5)  # not a method whose type is written
+                for method, weight, where, typ in returned:
+                    if typ and typ[0] != ARRAY:  # else a primitive's or an array's: no indexed code's members
+                        following.extend((n, weight * w) for n, w in self._resolve_chain(where, method, typ, False))
+                if not following:
+                    return []  # a primitive, an array, or a class no indexed code defines (``String``)
+                targets = [(t, w) for t, w in following if self.nodes[t].kind in CLASS_KINDS]
+                continue
             for target, weight in targets:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))
             if not following:

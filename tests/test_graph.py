@@ -694,3 +694,25 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
     assert [h.segment_id for h in spread_dependents(lone, impact)] == ["f-import", "g1", "f1"]  # f1: a lower tier
     callers = ModalityQuery("who calls target", k=8, intent="find_references")
     assert spread_dependents(merged, callers) == merged
+
+
+def test_a_barrel_file_re_exporting_modules_that_import_it_resolves_each_name_once() -> None:
+    """``internal.ts`` re-exports every module (``export * from './m3'``) and each module imports its
+    neighbours' functions from it, as mobx does: a name reached by many paths is one target. Before, each
+    star search appended every path's copy, the lists multiplied layer by layer, and indexing mobx grew past
+    16 GB of memory without finishing."""
+    from fourfold.plugins.graph.resolve import _Builder
+
+    count = 8
+    files = {"src/internal.ts": "".join(f"export * from './m{i}';\n" for i in range(count))}
+    for i in range(count):
+        names = ", ".join(f"f{j}" for j in range(count) if j != i)
+        files[f"src/m{i}.ts"] = f"import {{ {names} }} from './internal';\nexport function f{i}() {{\n  return 1;\n}}\n"
+    segments = [
+        s for path, text in files.items() for s in segment_file("web", path, "typescript", text.encode()).segments
+    ]
+    builder = _Builder(segments)
+    barrel = builder.files[("web", "src/internal.ts")].node
+    found = builder._module_member(barrel, "f0", 0)
+    assert [(builder.nodes[n].path, builder.nodes[n].symbol) for n, _ in found] == [("src/m0.ts", "f0")]
+    builder.build()  # and the whole graph builds

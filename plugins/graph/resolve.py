@@ -139,6 +139,19 @@ def _file_text(segs: list[Segment]) -> str:
     return "\n".join(lines)
 
 
+def _distinct(targets: Targets) -> Targets:
+    """``targets`` once each, at the best weight found, in first-found order. A barrel file re-exporting
+    every module of a package (``export * from './a'`` ...), imported by each of them, reaches one definition
+    by many paths: kept as found, each star search multiplied the list (indexing mobx grew past 16 GB)."""
+    if len(targets) < 2:
+        return targets
+    best: dict[int, float] = {}
+    for node, weight in targets:
+        if weight > best.get(node, -1.0):
+            best[node] = weight
+    return list(best.items())
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -682,7 +695,7 @@ class _Builder:
             sub = self._python_module(files[0], f"{key}.{name}") if key else None
             if sub is not None:
                 out.append((sub, 1.0))
-        return out
+        return _distinct(out)
 
     def _binding(self, f: _File, imp: Import, depth: int) -> Targets:
         key = (f.node, f"{imp.alias}\0{imp.module}\0{imp.name}")
@@ -706,6 +719,7 @@ class _Builder:
                     sub = self._python_module(f, f"{key_name}.{imp.name}") if key_name else None
                     if sub is not None:
                         out = [(sub, 1.0)]
+        out = _distinct(out)
         self._binding_cache[key] = out
         return out
 

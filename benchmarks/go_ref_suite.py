@@ -1,6 +1,6 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
-    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java]
+    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java|typescript]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -17,6 +17,13 @@ With ``--language java`` the same rows for Java from javac's uses (``benchmarks/
 ``benchmarks/java_suites.sh``; source ``javac``): test files are paths with a ``test`` folder or ending in
 ``Test.java``, and ``main``, ``toString``, ``equals`` and ``hashCode`` are left out (too ambiguous) instead of
 ``main`` and ``init``. Ctags calls Java methods and constructors ``method``, so uses in them have a span.
+
+With ``--language typescript`` the same rows for TypeScript from the TypeScript compiler's uses
+(``benchmarks/ts_uses/ts_uses.js``, ``benchmarks/ts_suites.sh``; source ``tsc``): test files end in
+``.spec.ts``/``.test.ts`` or lie in a ``__tests__`` folder, and ``constructor``, ``toString`` and ``main`` are
+left out. Universal Ctags (5.9) gives TypeScript tags no end lines, so pass ``--spans`` (``ts_uses -spans``:
+every function, method, constructor, accessor and function-valued const with its first and last line): the
+enclosing definitions then come from it instead of ctags.
 """
 
 from __future__ import annotations
@@ -38,6 +45,11 @@ LANGUAGES = {
         lambda path: "/test/" in "/" + path or path.endswith("Test.java"),
         "javac",
     ),
+    "typescript": (
+        ("constructor", "toString", "main"),
+        lambda path: path.endswith((".spec.ts", ".test.ts", ".spec.tsx", ".test.tsx")) or "/__tests__/" in "/" + path,
+        "tsc",
+    ),
 }
 #: How the implementations rows ask (find_references: the types that satisfy an interface).
 IMPLEMENTS_PHRASINGS = ("who implements {name}", "types that implement {name}")
@@ -52,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--implements", type=Path, default=None, help="go_uses -implements output: also 'who implements X' rows"
     )
+    ap.add_argument(
+        "--spans", type=Path, default=None, help="ts_uses -spans output: the enclosing definitions instead of ctags'"
+    )
     ap.add_argument("--max", type=int, default=60, help="at most this many rows per intent")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--language", choices=sorted(LANGUAGES), default="go", help="whose skip rules (default go)")
@@ -63,9 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     skip_names, is_test, source = LANGUAGES[a.language]
     rnd = random.Random(a.seed)
     spans: dict[str, list[tuple[int, int, dict[str, object]]]] = collections.defaultdict(list)
-    for t in make_suite.ctags_definitions(os.fspath(a.root)):
-        if t["kind"] in ("func", "method", "function"):
-            spans[t["path"]].append((t["line"], t.get("end", t["line"]), t))
+    if a.spans is not None:  # TypeScript: the compiler's spans (ctags has no end lines for it)
+        for line in a.spans.read_text().splitlines():
+            t = json.loads(line)
+            spans[t["path"]].append((t["line"], t["end"], t))
+    else:
+        for t in make_suite.ctags_definitions(os.fspath(a.root)):
+            if t["kind"] in ("func", "method", "function"):
+                spans[t["path"]].append((t["line"], t.get("end", t["line"]), t))
 
     def enclosing(path: str, line: int) -> dict[str, object] | None:
         best = None

@@ -555,9 +555,32 @@ _JS_DECLARATION_NAME = frozenset(
     }
 )
 _JS_PARAMS = frozenset({"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern"})
+_JS_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "function",
+        "generator_function",
+        "arrow_function",
+        "method_definition",
+    }
+)
+_JS_CLASSES = frozenset({"class_declaration", "class", "abstract_class_declaration"})
+#: TypeScript's predefined types whose members no indexed code defines (``name.trim()`` on a ``string``).
+_TS_NO_MEMBERS = frozenset(
+    {"string", "number", "boolean", "void", "undefined", "null", "never", "symbol", "bigint", "object"}
+)
+#: The environment's value for a name whose type is not known here (``any``, a union, no annotation).
+_JS_UNTYPED: tuple[str, ...] = (UNKNOWN,)
 
 
 class _JavaScript:
+    """JavaScript and TypeScript facts. A receiver's type is read where the source tells it: a parameter's,
+    a local's or a class field's annotation (``constructor(private auth: AuthService)``: ``this.auth.check()``
+    is ``("AuthService", "check")``), a local built by ``new`` (``const c = new Cache()``); a receiver of a
+    primitive or array type is no indexed code's; elsewhere the chain is as written."""
+
     def __init__(self, root: Node) -> None:
         self.root = root
         self.imports: list[Import] = []
@@ -565,9 +588,11 @@ class _JavaScript:
         self.bases: list[Base] = []
 
     def facts(self) -> FileFacts:
-        stack = [self.root]
+        # each node with the names whose type is known in scope: a variable -> its type chain (() none,
+        # _JS_UNTYPED unknown), "this.<field>" -> a class field's
+        stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
         while stack:
-            node = stack.pop()
+            node, env = stack.pop()
             kind = node.type
             if kind == "import_statement":
                 self._import(node)
@@ -581,17 +606,115 @@ class _JavaScript:
                 self._local_export(node)
             if kind == "variable_declarator":
                 self._require(node)
-            elif kind in ("class_declaration", "class", "abstract_class_declaration"):
+            if kind in _JS_CLASSES:
                 self._class(node)
+                env = {**env, **self._fields(node)}
+            elif kind in _JS_FUNCTIONS:
+                env = {**env, **self._scope(node)}
             elif kind == "member_expression":
                 prop = node.child_by_field_name("property")
                 if prop is not None:
-                    chain = _chain(node, "member_expression", "object", "property", ("identifier",))
-                    self.references.append(Reference(_line(prop), chain, _is_called(node)))
+                    chain = self._typed(_chain(node, "member_expression", "object", "property", ("identifier",)), env)
+                    if chain:
+                        self.references.append(Reference(_line(prop), chain, _is_called(node)))
             elif kind in ("identifier", "type_identifier") and self._is_reference(node):
                 self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
-            stack.extend(reversed(node.children))
+            stack.extend((c, env) for c in reversed(node.children))
         return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+
+    @staticmethod
+    def _typed(chain: tuple[str, ...], env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """``chain`` read through the known type of the variable or field it starts from; ``()`` when that
+        type has no indexed members."""
+        if chain[0] == "this" and len(chain) >= 3:
+            key, rest = "this." + chain[1], chain[2:]
+        elif len(chain) >= 2:
+            key, rest = chain[0], chain[1:]
+        else:
+            return chain
+        declared = env.get(key)
+        if declared is None or declared == _JS_UNTYPED:
+            return chain
+        return (*declared, *rest) if declared else ()
+
+    @staticmethod
+    def _type(node: Node | None) -> tuple[str, ...]:
+        """A TypeScript type as a name chain (``AuthService``, ``ns.Thing``, ``Cache<T>``: ``("Cache",)``);
+        ``()`` for a primitive or an array; ``_JS_UNTYPED`` for anything else (``any``, a union, a literal)."""
+        if node is not None and node.type == "type_annotation":
+            node = node.named_children[0] if node.named_children else None
+        if node is None:
+            return _JS_UNTYPED
+        if node.type == "generic_type":
+            node = node.child_by_field_name("name")
+            if node is None:
+                return _JS_UNTYPED
+        if node.type == "type_identifier":
+            return (_text(node),)
+        if node.type == "nested_type_identifier":
+            return tuple(_text(c) for c in _walk(node) if c.type in ("identifier", "type_identifier"))
+        if node.type == "predefined_type":
+            return () if _text(node) in _TS_NO_MEMBERS else _JS_UNTYPED
+        if node.type == "array_type":
+            return ()
+        return _JS_UNTYPED
+
+    def _fields(self, node: Node) -> dict[str, tuple[str, ...]]:
+        """A class's fields of known type, as ``this.<name>``: annotated fields and the constructor's
+        parameter properties (``constructor(private auth: AuthService)``)."""
+        out: dict[str, tuple[str, ...]] = {}
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if member.type == "public_field_definition":
+                name, typ = member.child_by_field_name("name"), member.child_by_field_name("type")
+                value = member.child_by_field_name("value")
+                if name is not None and name.type == "property_identifier":
+                    out["this." + _text(name)] = self._type(typ) if typ is not None else self._built(value)
+            elif member.type == "method_definition" and _text(member.child_by_field_name("name")) == "constructor":
+                params = member.child_by_field_name("parameters")
+                for param in params.named_children if params is not None else ():
+                    if any(c.type in ("accessibility_modifier", "readonly") for c in param.children):
+                        pattern = param.child_by_field_name("pattern")
+                        if pattern is not None and pattern.type == "identifier":
+                            out["this." + _text(pattern)] = self._type(param.child_by_field_name("type"))
+        return out
+
+    def _built(self, value: Node | None) -> tuple[str, ...]:
+        """The class ``value`` constructs (``new Cache<string>()``: ``("Cache",)``); unknown otherwise."""
+        if value is not None and value.type == "new_expression":
+            made = value.child_by_field_name("constructor")
+            if made is not None and made.type in ("identifier", "member_expression"):
+                chain = _chain(made, "member_expression", "object", "property", ("identifier",))
+                return chain if UNKNOWN not in chain and chain[0] != "this" else _JS_UNTYPED
+        return _JS_UNTYPED
+
+    def _scope(self, node: Node) -> dict[str, tuple[str, ...]]:
+        """The names of a function whose type is known: annotated parameters, and locals annotated or built
+        by ``new``; every other local is of unknown type (it hides an outer name of the same spelling)."""
+        out: dict[str, tuple[str, ...]] = {}
+        params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        if params is not None and params.type == "identifier":  # ``x => ...``
+            out[_text(params)] = _JS_UNTYPED
+        for param in params.named_children if params is not None else ():
+            pattern = param.child_by_field_name("pattern")
+            if param.type in ("required_parameter", "optional_parameter") and pattern is not None:
+                if pattern.type == "identifier":
+                    out[_text(pattern)] = self._type(param.child_by_field_name("type"))
+            elif param.type == "identifier":
+                out[_text(param)] = _JS_UNTYPED
+        body = node.child_by_field_name("body")
+        stack = list(body.named_children) if body is not None else []
+        while stack:
+            sub = stack.pop()
+            if sub.type in _JS_FUNCTIONS or sub.type in _JS_CLASSES:
+                continue  # their own scopes
+            if sub.type == "variable_declarator":
+                name, typ = sub.child_by_field_name("name"), sub.child_by_field_name("type")
+                if name is not None and name.type == "identifier":
+                    built = self._type(typ) if typ is not None else self._built(sub.child_by_field_name("value"))
+                    out[_text(name)] = built if _text(name) not in out or built != _JS_UNTYPED else out[_text(name)]
+            stack.extend(sub.named_children)
+        return out
 
     @staticmethod
     def _is_reference(node: Node) -> bool:

@@ -132,7 +132,8 @@ class GraphModality:
     # satisfying an interface by its methods inherits from it (resolve._go_implementations); 4: a Go member
     # chain starting from a parameter is read through the parameter's declared type (parse._Go._typed); 5:
     # ``super().m()`` is the bases' m and ``object.__new__`` a built-in's, not every indexed m (parse.SUPER);
-    # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope)
+    # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope); a JavaScript or
+    # TypeScript receiver of known type is read through it (parse._JavaScript._typed), a global's member is none
     build_version = "6"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

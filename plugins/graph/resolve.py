@@ -52,6 +52,47 @@ _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
 #: Java definitions a call cannot name (``size()`` is the method, not the field ``size``).
 _JAVA_FIELDS = frozenset({"field", "constant", "variable"})
+#: JavaScript's global objects (and Node's): ``Promise.resolve()`` or ``Object.keys()`` calls no indexed definition
+#: unless the file binds the name to one.
+_JS_GLOBALS = frozenset(
+    {
+        "Array",
+        "ArrayBuffer",
+        "BigInt",
+        "Boolean",
+        "Buffer",
+        "DataView",
+        "Date",
+        "Error",
+        "Function",
+        "Intl",
+        "JSON",
+        "Map",
+        "Math",
+        "Number",
+        "Object",
+        "Promise",
+        "Proxy",
+        "RangeError",
+        "Reflect",
+        "RegExp",
+        "Set",
+        "String",
+        "Symbol",
+        "TypeError",
+        "URL",
+        "URLSearchParams",
+        "Uint8Array",
+        "WeakMap",
+        "WeakSet",
+        "console",
+        "document",
+        "globalThis",
+        "navigator",
+        "process",
+        "window",
+    }
+)
 #: A JavaScript function's own methods that run it: ``f.call(...)``, ``f.apply(...)``, ``f.bind(...)``.
 _FUNCTION_CALLERS = frozenset({"call", "apply", "bind"})
 #: A member name with more candidate definitions than this resolves to nothing (``get``, ``run``).
@@ -902,7 +943,12 @@ class _Builder:
             else:
                 targets, bound = self._scope(f, src, head)
                 if not targets:
-                    if bound or len(chain) == 1 or (f.language == "python" and head in _PY_BUILTINS):
+                    if (
+                        bound
+                        or len(chain) == 1
+                        or (f.language == "python" and head in _PY_BUILTINS)
+                        or (f.language in _JS_FAMILY and head in _JS_GLOBALS)
+                    ):
                         return []  # a name bound to what is not indexed, or a built-in (``object.__new__``)
                     return self._fallback(last, f.language, 0.5)
         for name in chain[1:]:

@@ -1,0 +1,74 @@
+"""TypeScript receivers are read through their declared types (parameters, fields, constructor parameter
+properties, annotated locals, locals built by ``new``), and JavaScript's global objects call no indexed code;
+against real tree-sitter and the real graph build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.graph.parse import parse_file
+from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import ModalityQuery
+
+FILES = {
+    "src/auth.ts": """export class AuthService {
+  check(user: string): boolean {
+    return true;
+  }
+
+  resolve(token: string): string {
+    return token;
+  }
+}
+""",
+    "src/cache.ts": """export class Cache {
+  check(key: string): boolean {
+    return false;
+  }
+}
+""",
+    "src/users.ts": """import { AuthService } from './auth';
+import { Cache } from './cache';
+
+export class UserController {
+  private cache: Cache;
+
+  constructor(private auth: AuthService) {
+    this.cache = new Cache();
+  }
+
+  login(name: string, other: AuthService): boolean {
+    const local = new Cache();
+    name.trim();
+    Promise.resolve(name);
+    local.check(name);
+    return this.auth.check(name) && other.check(name) && this.cache.check(name);
+  }
+}
+""",
+}
+
+
+def test_typed_receivers_call_their_type_s_method_and_no_other(tmp_path: Path) -> None:
+    """``this.auth.check`` (a constructor parameter property) and ``other.check`` (a parameter) are
+    AuthService's; ``this.cache.check`` (an annotated field) and ``local.check`` (built by ``new``) are
+    Cache's. Before, each went to both ``check`` methods at half weight. ``Promise.resolve`` (a global) and
+    ``name.trim`` (a string) call neither AuthService's ``resolve`` nor anything else indexed."""
+    facts = parse_file(FILES["src/users.ts"].encode(), "typescript")
+    calls = {r.chain for r in facts.references if r.call}
+    assert {("AuthService", "check"), ("Cache", "check")} <= calls
+    assert not any(c[-1] == "trim" for c in calls)
+    segments = [
+        s for path, text in FILES.items() for s in segment_file("web", path, "typescript", text.encode()).segments
+    ]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    auth = shard.search(ModalityQuery(text="who calls AuthService.check", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in auth] == [("login", (16,))]
+    assert auth[0].score >= 1.0  # resolved, not a guess between the two methods named check
+    cache = shard.search(ModalityQuery(text="who calls Cache.check", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in cache] == [("login", (15, 16))]
+    assert not shard.search(ModalityQuery(text="who calls AuthService.resolve", k=10)).hits

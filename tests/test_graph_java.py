@@ -227,6 +227,9 @@ CHAINED = {
     "src/a/Node.java": """package a;
 
 public class Node {
+    public Node() {
+    }
+
     public Node child(int i) {
         return this;
     }
@@ -279,9 +282,10 @@ class Use {
 
 def test_a_call_s_result_is_read_through_the_method_s_declared_return_type(tmp_path: Path) -> None:
     """``doc.body().child(0).size()`` is Node's ``child`` and ``size`` (``body()`` returns a Node, declared
-    in ``Doc extends Node``, whose constructor-free name is the class); ``doc.title().length()`` is String's,
-    no indexed code's (before, a call's result was of unknown type and went to every indexed ``length``);
-    an array's element has the array's declared type, and the array itself no indexed members."""
+    in ``Doc extends Node``: there ``Node`` is the class, not Node's constructor, which is no member);
+    ``doc.title().length()`` is String's, no indexed code's (before, a call's result was of unknown type and
+    went to every indexed ``length``); an array's element has the array's declared type, and the array itself
+    no indexed members."""
     facts = parse_file(CHAINED["src/a/Use.java"].encode(), "java")
     calls = {r.chain for r in facts.references if r.call}
     assert ("Doc", "body", "()", "child", "()", "size") in calls and ("Node", "size") in calls

@@ -253,6 +253,22 @@ def _walk(root: Node) -> Iterator[Node]:
                 return
 
 
+#: A typed environment's value for a name whose type is not known here (Java's ``var``, a lambda's
+#: parameter; TypeScript's ``any``, a union, no annotation).
+_UNTYPED: tuple[str, ...] = (UNKNOWN,)
+
+
+def _own_nodes(body: Node | None, nested: frozenset[str]) -> Iterator[Node]:
+    """The named nodes under ``body`` outside the scopes nested in it (nodes of the ``nested`` types)."""
+    stack = list(body.named_children) if body is not None else []
+    while stack:
+        sub = stack.pop()
+        if sub.type in nested:
+            continue
+        yield sub
+        stack.extend(sub.named_children)
+
+
 def _string_value(node: Node) -> str:
     text = _text(node)
     return text[1:-1] if len(text) >= 2 and text[0] in "\"'`" else text
@@ -571,8 +587,6 @@ _JS_CLASSES = frozenset({"class_declaration", "class", "abstract_class_declarati
 _TS_NO_MEMBERS = frozenset(
     {"string", "number", "boolean", "void", "undefined", "null", "never", "symbol", "bigint", "object"}
 )
-#: The environment's value for a name whose type is not known here (``any``, a union, no annotation).
-_JS_UNTYPED: tuple[str, ...] = (UNKNOWN,)
 
 
 class _JavaScript:
@@ -589,7 +603,7 @@ class _JavaScript:
 
     def facts(self) -> FileFacts:
         # each node with the names whose type is known in scope: a variable -> its type chain (() none,
-        # _JS_UNTYPED unknown), "this.<field>" -> a class field's
+        # _UNTYPED unknown), "this.<field>" -> a class field's
         stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
         while stack:
             node, env = stack.pop()
@@ -606,7 +620,7 @@ class _JavaScript:
                 self._local_export(node)
             if kind == "variable_declarator":
                 self._require(node)
-            if kind in _JS_CLASSES:
+            elif kind in _JS_CLASSES:
                 self._class(node)
                 env = {**env, **self._fields(node)}
             elif kind in _JS_FUNCTIONS:
@@ -633,31 +647,31 @@ class _JavaScript:
         else:
             return chain
         declared = env.get(key)
-        if declared is None or declared == _JS_UNTYPED:
+        if declared is None or declared == _UNTYPED:
             return chain
         return (*declared, *rest) if declared else ()
 
     @staticmethod
     def _type(node: Node | None) -> tuple[str, ...]:
         """A TypeScript type as a name chain (``AuthService``, ``ns.Thing``, ``Cache<T>``: ``("Cache",)``);
-        ``()`` for a primitive or an array; ``_JS_UNTYPED`` for anything else (``any``, a union, a literal)."""
+        ``()`` for a primitive or an array; ``_UNTYPED`` for anything else (``any``, a union, a literal)."""
         if node is not None and node.type == "type_annotation":
             node = node.named_children[0] if node.named_children else None
         if node is None:
-            return _JS_UNTYPED
+            return _UNTYPED
         if node.type == "generic_type":
             node = node.child_by_field_name("name")
             if node is None:
-                return _JS_UNTYPED
+                return _UNTYPED
         if node.type == "type_identifier":
             return (_text(node),)
         if node.type == "nested_type_identifier":
             return tuple(_text(c) for c in _walk(node) if c.type in ("identifier", "type_identifier"))
         if node.type == "predefined_type":
-            return () if _text(node) in _TS_NO_MEMBERS else _JS_UNTYPED
+            return () if _text(node) in _TS_NO_MEMBERS else _UNTYPED
         if node.type == "array_type":
             return ()
-        return _JS_UNTYPED
+        return _UNTYPED
 
     def _fields(self, node: Node) -> dict[str, tuple[str, ...]]:
         """A class's fields of known type, as ``this.<name>``: annotated fields and the constructor's
@@ -685,8 +699,8 @@ class _JavaScript:
             made = value.child_by_field_name("constructor")
             if made is not None and made.type in ("identifier", "member_expression"):
                 chain = _chain(made, "member_expression", "object", "property", ("identifier",))
-                return chain if UNKNOWN not in chain and chain[0] != "this" else _JS_UNTYPED
-        return _JS_UNTYPED
+                return chain if UNKNOWN not in chain and chain[0] != "this" else _UNTYPED
+        return _UNTYPED
 
     def _scope(self, node: Node) -> dict[str, tuple[str, ...]]:
         """The names of a function whose type is known: annotated parameters, and locals annotated or built
@@ -694,26 +708,21 @@ class _JavaScript:
         out: dict[str, tuple[str, ...]] = {}
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         if params is not None and params.type == "identifier":  # ``x => ...``
-            out[_text(params)] = _JS_UNTYPED
+            out[_text(params)] = _UNTYPED
         for param in params.named_children if params is not None else ():
             pattern = param.child_by_field_name("pattern")
             if param.type in ("required_parameter", "optional_parameter") and pattern is not None:
                 if pattern.type == "identifier":
                     out[_text(pattern)] = self._type(param.child_by_field_name("type"))
             elif param.type == "identifier":
-                out[_text(param)] = _JS_UNTYPED
-        body = node.child_by_field_name("body")
-        stack = list(body.named_children) if body is not None else []
-        while stack:
-            sub = stack.pop()
-            if sub.type in _JS_FUNCTIONS or sub.type in _JS_CLASSES:
-                continue  # their own scopes
+                out[_text(param)] = _UNTYPED
+        for sub in _own_nodes(node.child_by_field_name("body"), _JS_FUNCTIONS | _JS_CLASSES):
             if sub.type == "variable_declarator":
                 name, typ = sub.child_by_field_name("name"), sub.child_by_field_name("type")
                 if name is not None and name.type == "identifier":
                     built = self._type(typ) if typ is not None else self._built(sub.child_by_field_name("value"))
-                    out[_text(name)] = built if _text(name) not in out or built != _JS_UNTYPED else out[_text(name)]
-            stack.extend(sub.named_children)
+                    if built != _UNTYPED or _text(name) not in out:  # a known type is kept over an unknown
+                        out[_text(name)] = built
         return out
 
     @staticmethod
@@ -1057,11 +1066,18 @@ _JAVA_TYPES = frozenset(
 _JAVA_FUNCTIONS = frozenset(
     {"method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression"}
 )
+#: The nodes holding a scope of their own inside a method (a local or anonymous class, a lambda).
+_JAVA_SCOPES = _JAVA_TYPES | _JAVA_FUNCTIONS | {"class_body"}
 _JAVA_SKIP = frozenset({"line_comment", "block_comment", "string_literal", "text_block", "character_literal"})
-#: A declared type with no members any indexed code defines: primitives and arrays (``x.length``).
+#: A declared type with no members any indexed code defines: the primitives (an array is ``ARRAY`` and its
+#: element type, ``Java._type``).
 _JAVA_NO_MEMBERS = frozenset({"integral_type", "floating_point_type", "boolean_type", "void_type"})
-#: The environment's value for a variable whose type is not written (``var``, a lambda's parameter).
-_UNTYPED: tuple[str, ...] = (UNKNOWN,)
+
+
+def _members_of(declared: tuple[str, ...]) -> tuple[str, ...]:
+    """Where a variable of the ``declared`` type looks its members up: ``()`` for an array (``xs.length``,
+    ``xs.clone()`` are the language's), else the type."""
+    return () if declared[:1] == (ARRAY,) else declared
 
 
 class _Java:
@@ -1251,12 +1267,7 @@ class _Java:
                     types = [c for c in param.named_children if c.type not in ("modifiers", "variable_declarator")]
                     typ = param.child_by_field_name("type") or (types[0] if types else None)
                     scope[_text(name)] = () if param.type == "spread_parameter" else self._type(typ, env)
-        body = node.child_by_field_name("body")
-        stack = list(body.named_children) if body is not None else []
-        while stack:
-            sub = stack.pop()
-            if sub.type in _JAVA_TYPES or sub.type in _JAVA_FUNCTIONS or sub.type == "class_body":
-                continue  # their own scopes
+        for sub in _own_nodes(node.child_by_field_name("body"), _JAVA_SCOPES):
             if sub.type == "local_variable_declaration":
                 declared = self._type(sub.child_by_field_name("type"), env)
                 for declarator in sub.children_by_field_name("declarator"):
@@ -1272,7 +1283,6 @@ class _Java:
                         named = caught[0].named_children if caught else []
                         typ = named[0] if len(named) == 1 else None  # ``catch (A | B e)``: either
                     scope[_text(name)] = self._type(typ, env)
-            stack.extend(sub.named_children)
         return {**env, **scope}
 
     def _receiver(self, node: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
@@ -1283,9 +1293,7 @@ class _Java:
             return ()
         kind = node.type
         if kind == "identifier":
-            text = _text(node)
-            declared = env.get(text, (text,))
-            return () if declared[:1] == (ARRAY,) else declared  # an array's members are the language's
+            return _members_of(env.get(_text(node), (_text(node),)))
         if kind == "this":
             return ("this",)
         if kind == "super":
@@ -1296,8 +1304,7 @@ class _Java:
             if not head or field is None:
                 return ()
             if head == ("this",) and _text(field) in env:  # ``this.engine``: the field's declared type
-                declared = env[_text(field)]
-                return () if declared[:1] == (ARRAY,) else declared
+                return _members_of(env[_text(field)])
             return (UNKNOWN,) if head[-1] == UNKNOWN and len(head) > 1 else (*head, _text(field))
         if kind == "array_access":  # ``rules[i].apply()``: the element type of a declared array
             inner = node.child_by_field_name("array")
@@ -1310,9 +1317,7 @@ class _Java:
             if name is None or (obj is not None and (not head or head[-1] == UNKNOWN)):
                 return (UNKNOWN,)
             return (*head, _text(name), RETURNS)
-        if kind == "object_creation_expression":
-            return self._type(node.child_by_field_name("type"), env)
-        if kind == "cast_expression":
+        if kind in ("object_creation_expression", "cast_expression"):
             return self._type(node.child_by_field_name("type"), env)
         if kind == "parenthesized_expression" and node.named_children:
             return self._receiver(node.named_children[0], env)

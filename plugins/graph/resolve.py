@@ -535,18 +535,25 @@ class _Builder:
     def _java_module(self, f: _File, spec: str) -> int | None:
         """``com.acme.core`` (a package) or ``com.acme.core.Outer`` (a class, for a nested class or a static
         member): the longest leading part that is an indexed package, then its classes."""
-        parts = spec.split(".")
+        parts = tuple(spec.split("."))
+        found = self._java_package_of(f, parts)
+        if found is None:
+            return None
+        node, cut = found
+        for name in parts[cut:]:
+            classes = [t for t, _ in self._java_member(node, name) if self.nodes[t].kind in CLASS_KINDS]
+            if not classes:
+                return None
+            node = classes[0]
+        return node
+
+    def _java_package_of(self, f: _File, parts: tuple[str, ...]) -> tuple[int, int] | None:
+        """The longest leading run of ``parts`` that names an indexed package: its node (``f``'s repository's
+        first) and the run's length; None when none does."""
         for cut in range(len(parts), 0, -1):
             nodes = self.java_packages.get(".".join(parts[:cut]))
-            if not nodes:
-                continue
-            node = min(nodes, key=lambda n: self.nodes[n].repo != f.repo)
-            for name in parts[cut:]:
-                classes = [t for t, _ in self._java_member(node, name) if self.nodes[t].kind in CLASS_KINDS]
-                if not classes:
-                    return None
-                node = classes[0]
-            return node
+            if nodes:
+                return min(nodes, key=lambda n: self.nodes[n].repo != f.repo), cut
         return None
 
     def _python_module(self, f: _File, spec: str) -> int | None:
@@ -834,13 +841,13 @@ class _Builder:
         """A fully qualified chain (``com.acme.Helpers.check``): its definitions where a leading part is an
         indexed package; nothing where it reads as another package's (lower-case parts, then a class);
         None where it is neither (the head is a field no declaration here tells the type of)."""
-        for cut in range(len(chain) - 1, 0, -1):
-            nodes = self.java_packages.get(".".join(chain[:cut]))
-            if nodes:
-                targets: Targets = [(min(nodes, key=lambda n: self.nodes[n].repo != f.repo), 1.0)]
-                for name in chain[cut:]:
-                    targets = [(n, w * v) for t, w in targets for n, v in self._java_member(t, name)]
-                return targets
+        found = self._java_package_of(f, chain[:-1])
+        if found is not None:
+            node, cut = found
+            targets: Targets = [(node, 1.0)]
+            for name in chain[cut:]:
+                targets = [(n, w * v) for t, w in targets for n, v in self._java_member(t, name)]
+            return targets
         lower = 0
         while lower < len(chain) - 1 and chain[lower][:1].islower():
             lower += 1

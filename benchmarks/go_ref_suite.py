@@ -24,6 +24,12 @@ With ``--language typescript`` the same rows for TypeScript from the TypeScript 
 left out. Universal Ctags (5.9) gives TypeScript tags no end lines, so pass ``--spans`` (``ts_uses -spans``:
 every function, method, constructor, accessor and function-valued const with its first and last line): the
 enclosing definitions then come from it instead of ctags.
+
+With ``--language rust`` the same rows for Rust from rustc's typed bodies (``benchmarks/rust_uses.py``,
+``benchmarks/rust_suites.sh``; source ``rustc``): test files lie in a ``tests`` or ``benches`` folder (a crate's
+inline ``#[cfg(test)]`` modules are compiled and count), and ``main``, ``new``, ``fmt``, ``default``, ``from``,
+``drop``, ``clone`` and ``next`` (trait methods every type has) are left out; ``--spans`` from ``rust_uses.py``
+(ctags gives Rust tags no end lines).
 """
 
 from __future__ import annotations
@@ -49,6 +55,11 @@ LANGUAGES = {
         ("constructor", "toString", "main"),
         lambda path: path.endswith((".spec.ts", ".test.ts", ".spec.tsx", ".test.tsx")) or "/__tests__/" in "/" + path,
         "tsc",
+    ),
+    "rust": (
+        ("main", "new", "fmt", "default", "from", "drop", "clone", "next"),
+        lambda path: "/tests/" in "/" + path or "/benches/" in "/" + path,
+        "rustc",
     ),
 }
 #: How the implementations rows ask (find_references: the types that satisfy an interface).

@@ -22,6 +22,7 @@ from the segments that shared the word (the ``impl Override`` block first).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -31,12 +32,13 @@ from fourfold.api import Answer, FusedHit, SearchParams
 from fourfold.coordinator.absent import Subject, last_part, lone_word, subject
 from fourfold.coordinator.identifier import word_lookup
 from fourfold.coordinator.notes import tidy_notes
+from fourfold.plugins.doc_comments import comment_marker, hash_comments
 from fourfold.plugins.vocabulary import asks_for_implementations
 
 if TYPE_CHECKING:
     from fourfold.coordinator.engine import Engine, Plan
 
-__all__ = ["INTENTS", "STRATEGY", "answer", "asked", "note", "uses"]
+__all__ = ["CODE", "COMMENT", "INTENTS", "STRATEGY", "STRING", "UNSHOWN", "answer", "asked", "note", "uses", "written"]
 
 #: The intents whose direct path (the graph) falls back to the name's mentions.
 INTENTS = frozenset({"find_references", "impact_analysis"})
@@ -54,14 +56,78 @@ def asked(p: SearchParams, plan: Plan) -> Subject | None:
     return subject(p.query) or (None if asks_for_implementations(p.query) else lone_word(p.query))
 
 
+#: How a hit writes the name (``written``), best first: in code; in lines its snippet does not show; only
+#: inside string literals; only in comments.
+CODE, UNSHOWN, STRING, COMMENT = 0, 1, 2, 3
+#: After the name, what makes it a call: ``f(``, a macro's ``f!(``, a turbofish ``f::<T>(``.
+_CALLED = re.compile(r"\s*(?:!|::<[^()]*>)?\s*\(")
+#: Languages whose string literals may also be quoted with ``'`` (elsewhere a character or a lifetime).
+_SINGLE_QUOTED = frozenset({"python", "javascript", "typescript", "tsx", "ruby", "php", "shell", "bash", "lua"})
+
+
+def _occurrence(line: str, start: int, language: str) -> int:
+    """Where the name written at ``start`` of ``line`` (not a comment line) stands: CODE, STRING or COMMENT."""
+    before = line[:start]
+    quotes = "\"'`" if language in _SINGLE_QUOTED else '"'
+    marker = "#" if hash_comments(language) else "//"  # a comment at the line's end
+    open_quote = ""
+    i = 0
+    while i < len(before):
+        ch = before[i]
+        if open_quote:
+            if ch == "\\":
+                i += 1
+            elif ch == open_quote:
+                open_quote = ""
+        elif ch in quotes:
+            open_quote = ch
+        elif before.startswith(marker, i):
+            return COMMENT
+        i += 1
+    return STRING if open_quote else CODE
+
+
+def written(f: FusedHit, word: str) -> tuple[int, bool]:
+    """How ``f`` writes ``word``, from the matching lines its snippet shows (the first few): CODE where a
+    line writes it outside comments and strings, else UNSHOWN where the hit has lines the snippet leaves
+    out (or cuts short), else STRING, else COMMENT; and whether a line of code calls it (``word(``)."""
+    shown = f.hit.snippet.split("\n") if f.hit.snippet else []
+    comment = comment_marker(f.hit.language)
+    name = re.compile(rf"(?<![\w$]){re.escape(word)}(?![\w$])")
+    kinds: set[int] = set()
+    called = False
+    for line in shown:
+        if comment.match(line):
+            kinds.add(COMMENT)
+            continue
+        found = list(name.finditer(line))
+        if not found:
+            kinds.add(UNSHOWN)  # the snippet cut the line before the name
+        for m in found:
+            kind = _occurrence(line, m.start(), f.hit.language)
+            kinds.add(kind)
+            called = called or (kind == CODE and bool(_CALLED.match(line, m.end())))
+    if len(f.hit.match_lines) > len(shown) or not shown:
+        kinds.add(UNSHOWN)
+    return min(kinds), called
+
+
 def uses(hits: Sequence[FusedHit], s: Subject) -> list[FusedHit]:
-    """``hits`` without the name's own definitions, those inside another definition first (stable)."""
+    """``hits`` without the name's own definitions, in the order a caller reads them (stable): those that
+    write it in code before those whose lines may (beyond the snippet), then those that write it only in
+    strings, then only in comments (a doc comment between two methods of an ``impl`` block, where Rust's
+    ``///`` lines belong to the block); within each, those inside another definition first, then those that
+    call it."""
 
     def own(f: FusedHit) -> bool:
         return bool(f.hit.symbol) and last_part(f.hit.symbol or "") == s.word
 
+    def order(f: FusedHit) -> tuple[int, bool, bool]:
+        where, called = written(f, s.word)
+        return where, not f.hit.symbol, not called
+
     kept = [f for f in hits if not own(f)]
-    return sorted(kept, key=lambda f: not f.hit.symbol)
+    return sorted(kept, key=order)
 
 
 def note(s: Subject, n: int) -> str:

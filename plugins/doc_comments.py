@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-__all__ = ["clean", "comment_above"]
+__all__ = ["clean", "comment_above", "comment_marker", "hash_comments"]
 
 #: Languages whose comments start with ``#`` (elsewhere ``#`` opens an attribute or a directive).
 _HASH_COMMENTS = frozenset({"python", "ruby", "shell", "bash", "perl", "r", "elixir", "yaml", "toml", "makefile"})
@@ -41,6 +41,20 @@ _DIRECTIVE_TEXT = re.compile(rf"^{_DIRECTIVE_WORDS}")  # a line with its marker 
 _BLANKS = 2
 
 
+def hash_comments(language: str) -> bool:
+    """Whether ``#`` starts a comment in ``language`` (elsewhere it opens an attribute or a directive)."""
+    return language in _HASH_COMMENTS
+
+
+def comment_marker(language: str) -> re.Pattern[str]:
+    """The pattern of a line that is (or continues) a comment in ``language``, from its start."""
+    if language in _HASH_COMMENTS:
+        return _HASH_COMMENT
+    if language in ("sql", "lua", "haskell"):
+        return _SQL_COMMENT
+    return _SLASH_COMMENT
+
+
 def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[int, list[str]]:
     """The first line and the lines, markers removed, of the comment block right above line ``start``.
 
@@ -52,12 +66,7 @@ def comment_above(lines: Mapping[int, str], start: int, language: str) -> tuple[
     comments, which above code is as often a section's heading as documentation.
     No block: ``(n, [])`` where ``n`` is the line after the last line looked at.
     """
-    if language in _HASH_COMMENTS:
-        comment = _HASH_COMMENT
-    elif language in ("sql", "lua", "haskell"):
-        comment = _SQL_COMMENT
-    else:
-        comment = _SLASH_COMMENT
+    comment = comment_marker(language)
     n = start - 1
     while n in lines and (_DIRECTIVE.match(lines[n]) or (_BETWEEN.match(lines[n]) and not comment.match(lines[n]))):
         n -= 1

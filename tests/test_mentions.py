@@ -15,7 +15,7 @@ from fourfold.coordinator.absent import Subject
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.mcp_server import format_answer
-from fourfold.coordinator.mentions import STRATEGY, uses
+from fourfold.coordinator.mentions import CODE, COMMENT, STRATEGY, STRING, UNSHOWN, uses, written
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
@@ -80,6 +80,28 @@ pub fn build_ignore() -> Ignore {
 }
 """
 
+#: A method whose doc comments, in the ``impl`` block's own lines, write its name more often than its one
+#: caller does, and a string that writes it.
+PATTERN_RS = """pub struct Pattern(String);
+
+impl Pattern {
+    /// Whether the pattern matches the whole of `s`: matches is case-sensitive.
+    /// The matches of a pattern are exact; see matches_path for paths.
+    pub fn matches(&self, s: &str) -> bool {
+        s == self.0
+    }
+
+    /// A path's text against the pattern.
+    pub fn matches_path(&self, p: &str) -> bool {
+        self.matches(p)
+    }
+}
+
+pub fn describe() -> &'static str {
+    "a pattern matches exactly"
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -89,6 +111,7 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "web" / "src").mkdir()
     (root / "web" / "src" / "overrides.rs").write_text(OVERRIDES_RS)
     (root / "web" / "src" / "dir.rs").write_text(DIR_RS)
+    (root / "web" / "src" / "pattern.rs").write_text(PATTERN_RS)
     home = root / "home"
     build_generation(IndexStore(home), [(root / "web", "web")], modalities=["text", "structural", "graph"])
     return home
@@ -128,6 +151,15 @@ def test_a_plain_word_the_index_defines_is_found_where_it_is_written(home: Path)
     assert word.fusion_strategy == "fused" and word.notes[0].startswith("direct path (graph) found nothing")
 
 
+def test_the_code_that_writes_the_name_comes_before_its_comments_and_strings(home: Path) -> None:
+    """Rust's doc comments between the methods of an ``impl`` block are the block's own lines: before,
+    ``impl Pattern`` (three lines that write ``matches``, all of them comments) came first."""
+    a = search(home, "who calls matches")
+    assert a.fusion_strategy == STRATEGY, a.notes
+    assert [f.hit.symbol for f in a.hits] == ["matches_path", "describe", "Pattern"]
+    assert [f.hit.kind for f in a.hits] == ["method", "function", "impl"]
+
+
 def test_a_caller_naming_modalities_gets_them(home: Path) -> None:
     a = search(home, "who calls sendFile", modalities=("graph",))
     assert a.fusion_strategy != STRATEGY and not a.hits
@@ -144,6 +176,52 @@ def test_uses_leave_out_the_definitions_and_put_callers_first() -> None:
         "sendFileLater",
         None,
     ]
+
+
+def _shown(snippet: str, lines: tuple[int, ...], language: str = "rust", symbol: str | None = "f") -> FusedHit:
+    return FusedHit(
+        Hit("s", "r", "a", 1, 9, 1.0, symbol=symbol, language=language, match_lines=lines, snippet=snippet), 1.0, {}
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "snippet", "lines", "expected"),
+    [
+        ("rust", "    self.matches(p)", (3,), (CODE, True)),
+        ("rust", "    /// see matches for paths", (3,), (COMMENT, False)),
+        ("rust", "    //! the matches of a crate", (3,), (COMMENT, False)),
+        ("rust", " * matches, in a block comment", (3,), (COMMENT, False)),
+        ("rust", '    "a pattern matches exactly"', (3,), (STRING, False)),
+        ("rust", "    let n = 1; // matches below", (3,), (COMMENT, False)),
+        ("rust", "    let matches = all.len();", (3,), (CODE, False)),
+        ("rust", '    println!("{}", matches!(x, Some(_)))', (3,), (CODE, True)),
+        ("rust", "    Pattern::matches::<str>(p)", (3,), (CODE, True)),
+        ("rust", "    #[cfg(matches)]", (3,), (CODE, False)),  # an attribute, not a comment
+        ("rust", "    /// matches\n    /// matches", (3, 4, 5), (UNSHOWN, False)),  # a third line not shown
+        ("rust", "    let s = some_long_call(a, b, c", (3,), (UNSHOWN, False)),  # the snippet cut the line short
+        ("rust", "    let x = 'a'; y.matches(x)", (3,), (CODE, True)),  # a char, not a string
+        ("python", "    # matches is called below", (3,), (COMMENT, False)),
+        ("python", "    x = 'matches'  # matches", (3,), (STRING, False)),
+        ("python", "    return matches (path)", (3,), (CODE, True)),
+        ("javascript", "  const s = `matches ${x}`; return matches(s);", (3,), (CODE, True)),
+        ("go", '\treturn fmt.Sprintf("%s matches", s)', (3,), (STRING, False)),
+    ],
+)
+def test_written_tells_code_from_comments_and_strings(
+    language: str, snippet: str, lines: tuple[int, ...], expected: tuple[int, bool]
+) -> None:
+    assert written(_shown(snippet, lines, language), "matches") == expected
+
+
+def test_uses_put_code_before_unshown_lines_strings_and_comments() -> None:
+    comment = _shown("    /// matches", (2,), symbol="Pattern")
+    string = _shown('    "matches"', (2,), symbol="describe")
+    unshown = _shown("    /// matches\n    /// matches\n    /// matches", (2, 3, 4, 5), symbol="Other")
+    module_line = _shown("use crate::matches;", (1,), symbol=None)
+    caller = _shown("    self.matches(p)", (2,), symbol="matches_path")
+    mention = _shown("    let matches = 1;", (2,), symbol="count")
+    ordered = uses([comment, string, unshown, module_line, mention, caller], Subject("matches", "matches", False))
+    assert [f.hit.symbol for f in ordered] == ["matches_path", "count", None, "Other", "describe", "Pattern"]
 
 
 def test_every_surface_says_it(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

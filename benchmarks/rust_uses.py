@@ -8,9 +8,10 @@ each call and each function used as a value names the definition rustc bound it 
 method call through a trait's generic parameter or object the trait's method. Each such use whose span
 lies in the crate's own files (not inside a macro's definition) is a use of that definition.
 
-A definition's place comes from Universal Ctags (``function``/``method`` tags): the tag of the same name
-whose span holds the definition's body (rustc prints no place for the definition itself, only for the
-expressions of its body), or for a trait's method without a body the tag of that name in the trait.
+A definition's place comes from Universal Ctags (``function``/``method`` tags): the function tag nearest
+above the definition's body, when it has the definition's name (rustc prints no place for the definition
+itself, only for the expressions of its body; a function a macro defines has no tag and is left out), or
+for a trait's method without a body the tag of that name in the trait.
 
 Writes SPANS.jsonl, each function's name, first and last line (its tag's line to its body's end: ctags
 gives Rust tags no end lines), for ``go_ref_suite.py --spans``; and OUT.jsonl, one JSON line per
@@ -100,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     bodies, uses = parse(thir(a.root, a.name, a.edition, a.feature, a.test), files)
     tags = [t for t in make_suite.ctags_definitions(os.fspath(a.root)) if t["kind"] in ("function", "method")]
     by_name: dict[str, list[dict]] = collections.defaultdict(list)
+    by_path: dict[str, list[dict]] = collections.defaultdict(list)
     for t in tags:
         by_name[t["name"]].append(t)
+        by_path[t["path"]].append(t)
 
     def place(defid: str) -> tuple[dict, int] | None:
         """The ctags tag of ``defid`` and its last line: the tag of its name nearest above its body (rustc
@@ -115,8 +118,11 @@ def main(argv: list[str] | None = None) -> int:
                 return None
             (path,) = paths
             first, last = min(n for _, n, _ in sites), max(e for _, _, e in sites)
-            above = [t for t in candidates if t["path"] == path and t["line"] <= first]
-            return (max(above, key=lambda t: t["line"]), last) if above else None
+            # the function tag nearest above the body must be of its name: a function a macro defines
+            # has no tag, and the nearest one above is another's
+            above = [t for t in by_path.get(path, []) if t["line"] <= first]
+            nearest = max(above, key=lambda t: t["line"]) if above else None
+            return (nearest, last) if nearest is not None and nearest["name"] == parts[-1] else None
         if len(parts) >= 2:
             owned = [
                 t

@@ -384,6 +384,19 @@ def test_hub_with_many_callers_is_truncated_and_says_so(tmp_path: Path) -> None:
     assert any("truncated" in note for note in result.notes)
 
 
+def test_a_file_s_first_caller_names_every_call_site_of_the_file(tmp_path: Path) -> None:
+    """An answer shows one segment a file, with the lines of the file's other hits: its first caller also
+    carries the lines of the file's callers past k (before, 290 callers past the tenth were named nowhere)."""
+    callers = "".join(f"def caller_{i}():\n    return hub()\n\n\n" for i in range(300))
+    source = f"def hub():\n    return 1\n\n\n{callers}".encode()
+    modality = GraphModality()
+    segments = segment_file("big", "big.py", "python", source).segments
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("big",)))
+    hits = modality.load(tmp_path).search(ModalityQuery(text="who calls hub", k=10)).hits
+    assert hits[0].match_lines == (6, *(6 + 4 * i for i in range(10, 300)))
+    assert all(len(h.match_lines) == 1 for h in hits[1:])  # the file's others in the answer name their own line
+
+
 def test_hub_with_50k_callers_answers_within_its_deadline(tmp_path: Path) -> None:
     """A synthetic graph (no parsing): 50k callers over 500 files of 7 repositories, chained so impact runs deep."""
     nodes = [NodeRecord("hub", "lib", "lib/core.py", "python", 1, 3, "hub", "function", "hub", -1)]

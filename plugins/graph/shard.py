@@ -444,12 +444,24 @@ class GraphShard:
         order = order[np.lexsort((~first, -tier[order]))]
         names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
         verb = "implements or extends" if implementations else "uses"
+        # a file's first user also names the lines of the file's users past k, which no hit would name (an
+        # answer shows one segment a file, with the lines of the file's other hits: the README's recall)
+        file_lines: dict[int, set[int]] = defaultdict(set)
+        shown = [int(g.file_id[users[i]]) for i in order[: query.k] if i in firsts]
+        if not implementations and shown and len(users) > query.k:
+            same_file = np.isin(g.file_id[src], shown) & ~np.isin(src, users[order[: query.k]])
+            for e, user in zip(edges[same_file].tolist(), src[same_file].tolist(), strict=True):
+                file_lines[int(g.file_id[user])].update(g.edge_lines(e))
         hits = []
         for i in order[: query.k]:
             node = int(users[i])
-            lines = sorted({line for e in edges[src == node] for line in g.edge_lines(int(e))})
+            lines = {line for e in edges[src == node] for line in g.edge_lines(int(e))}
+            if i in firsts:
+                lines |= file_lines.get(int(g.file_id[node]), set())
             hits.append(
-                self._hit(node, self._ordered(float(best[i]), node, i in firsts), tuple(lines), f"{verb} {names}")
+                self._hit(
+                    node, self._ordered(float(best[i]), node, i in firsts), tuple(sorted(lines)), f"{verb} {names}"
+                )
             )
         if len(users) > query.k:
             what = "implement or extend" if implementations else "use"

@@ -57,48 +57,54 @@ module.exports = res;
 """
 
 
-#: Rust, which the graph does not follow: a struct whose name is a plain word.
-OVERRIDES_RS = """/// Manages a set of overrides provided explicitly by the end user.
-pub struct Override(Vec<String>);
-
-impl Override {
-    pub fn empty() -> Override {
-        Override(Vec::new())
+#: C#, which the graph does not follow: a class whose name is a plain word.
+OVERRIDES_CS = """/// Manages a set of overrides provided explicitly by the end user.
+public class Override
+{
+    public static Override Empty()
+    {
+        return new Override();
     }
 }
 """
 
-DIR_RS = """use crate::overrides::Override;
+DIR_CS = """using Acme.Overrides;
 
 // the override matcher is asked first
-pub struct Ignore {
-    overrides: Override,
-}
+public class Ignore
+{
+    private Override overrides;
 
-pub fn build_ignore() -> Ignore {
-    Ignore { overrides: Override::empty() }
+    public static Ignore BuildIgnore()
+    {
+        return new Ignore { overrides = Override.Empty() };
+    }
 }
 """
 
-#: A method whose doc comments, in the ``impl`` block's own lines, write its name more often than its one
-#: caller does, and a string that writes it.
-PATTERN_RS = """pub struct Pattern(String);
+#: A method whose doc comments, in the class's own lines (between its methods), write its name more often
+#: than its one caller does, and a string that writes it.
+PATTERN_CS = """public class Pattern
+{
+    private readonly string text;
 
-impl Pattern {
     /// Whether the pattern matches the whole of `s`: matches is case-sensitive.
     /// The matches of a pattern are exact; see matches_path for paths.
-    pub fn matches(&self, s: &str) -> bool {
-        s == self.0
+    public bool matches(string s)
+    {
+        return s == text;
     }
 
     /// A path's text against the pattern.
-    pub fn matches_path(&self, p: &str) -> bool {
-        self.matches(p)
+    public bool matches_path(string p)
+    {
+        return this.matches(p);
     }
-}
 
-pub fn describe() -> &'static str {
-    "a pattern matches exactly"
+    public static string describe()
+    {
+        return "a pattern matches exactly";
+    }
 }
 """
 
@@ -109,9 +115,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "web" / "lib").mkdir(parents=True)
     (root / "web" / "lib" / "response.js").write_text(RESPONSE_JS)
     (root / "web" / "src").mkdir()
-    (root / "web" / "src" / "overrides.rs").write_text(OVERRIDES_RS)
-    (root / "web" / "src" / "dir.rs").write_text(DIR_RS)
-    (root / "web" / "src" / "pattern.rs").write_text(PATTERN_RS)
+    (root / "web" / "src" / "Overrides.cs").write_text(OVERRIDES_CS)
+    (root / "web" / "src" / "Dir.cs").write_text(DIR_CS)
+    (root / "web" / "src" / "Pattern.cs").write_text(PATTERN_CS)
     home = root / "home"
     build_generation(IndexStore(home), [(root / "web", "web")], modalities=["text", "structural", "graph"])
     return home
@@ -139,12 +145,12 @@ def test_a_name_only_its_definition_writes_is_fused_as_before(home: Path) -> Non
 
 
 def test_a_plain_word_the_index_defines_is_found_where_it_is_written(home: Path) -> None:
-    """ "who uses Override" in Rust: one plain word, which a struct of the index is named; not "override",
+    """ "who uses Override" in C#: one plain word, which a class of the index is named; not "override",
     which only a comment writes."""
     a = search(home, "who uses Override")
     assert a.intent == "find_references" and a.fusion_strategy == STRATEGY, a.notes
-    assert {f.hit.path for f in a.hits} == {"src/dir.rs", "src/overrides.rs"}
-    assert "build_ignore" in [f.hit.symbol for f in a.hits]
+    assert {f.hit.path for f in a.hits} == {"src/Dir.cs", "src/Overrides.cs"}
+    assert "BuildIgnore" in [f.hit.symbol for f in a.hits]
     assert all(f.hit.symbol != "Override" for f in a.hits)  # its definition and impl block left out
     assert a.notes[0].startswith("the graph found no uses of 'Override'")
     word = search(home, "who uses override")
@@ -152,12 +158,12 @@ def test_a_plain_word_the_index_defines_is_found_where_it_is_written(home: Path)
 
 
 def test_the_code_that_writes_the_name_comes_before_its_comments_and_strings(home: Path) -> None:
-    """Rust's doc comments between the methods of an ``impl`` block are the block's own lines: before,
-    ``impl Pattern`` (three lines that write ``matches``, all of them comments) came first."""
+    """Doc comments between the methods of a class are the class's own lines (a Rust ``impl`` block's too):
+    before, ``class Pattern`` (three lines that write ``matches``, all of them comments) came first."""
     a = search(home, "who calls matches")
     assert a.fusion_strategy == STRATEGY, a.notes
     assert [f.hit.symbol for f in a.hits] == ["matches_path", "describe", "Pattern"]
-    assert [f.hit.kind for f in a.hits] == ["method", "function", "impl"]
+    assert [f.hit.kind for f in a.hits] == ["method", "method", "class"]
 
 
 def test_a_caller_naming_modalities_gets_them(home: Path) -> None:

@@ -39,7 +39,7 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: or ``super`` (JavaScript) starts with ``parse.SUPER``, not the unknown receiver; 5: Java is read, and
 #: ``FileFacts`` carries Java methods' declared return types; a JavaScript/TypeScript chain starting from a
 #: variable or field of known type is read through that type.
-FACTS_FORMAT = 5
+FACTS_FORMAT = 6
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -33,6 +33,7 @@ from fourfold.plugins.per_thread import PerThread
 __all__ = [
     "ARRAY",
     "RETURNS",
+    "RUST_SELF",
     "SELF_MODULE",
     "SUPER",
     "UNKNOWN",
@@ -55,6 +56,9 @@ SUPER = "super()"
 #: The chain element for what the method named before it returns (Java: ``a.b().c()`` is
 #: ``("a", "b", RETURNS, "c")``, read through ``b``'s declared return type).
 RETURNS = "()"
+#: A Rust path's ``self`` (``self::helper``, ``use self::ast::Span``): the module the code is in, not a
+#: receiver (which is ``self`` in ``self.parse()``, read as every language's ``this``).
+RUST_SELF = "<self>"
 #: A Java declared type's first element when it is an array of the rest (``Foo[]``: ``("[]", "Foo")``).
 ARRAY = "[]"
 
@@ -124,7 +128,7 @@ class FileFacts:
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
-_LANGUAGES = frozenset({"python", "go", "java"}) | _JS_FAMILY
+_LANGUAGES = frozenset({"python", "go", "java", "rust"}) | _JS_FAMILY
 
 
 def supported(language: str) -> bool:
@@ -225,6 +229,8 @@ def _parse(source: bytes, language: str) -> FileFacts:
         return _Go(tree.root_node).facts()
     if language == "java":
         return _Java(tree.root_node).facts()
+    if language == "rust":
+        return _Rust(tree.root_node).facts()
     return _JavaScript(tree.root_node).facts()
 
 
@@ -1367,3 +1373,393 @@ class _Java:
                     chain = self._type(typ, env)
                     if chain and chain != _UNTYPED:
                         self.bases.append(Base(_line(node), _line(typ), chain))
+
+
+# --- Rust -------------------------------------------------------------------------------------------
+
+_RUST_SKIP = frozenset({"line_comment", "block_comment", "string_literal", "raw_string_literal", "char_literal"})
+#: The scopes of a function's own names (a closure's parameters are its own; a nested fn sees none of them).
+_RUST_FUNCTIONS = frozenset({"function_item", "closure_expression"})
+_RUST_NESTED = frozenset({"function_item", "closure_expression", "impl_item", "mod_item", "trait_item"})
+#: The items whose generic parameters a path inside them may start from (``impl<A: Array>``).
+_RUST_GENERIC_ITEMS = frozenset({"impl_item", "function_item", "trait_item", "struct_item", "enum_item"})
+#: Types whose members are the language's (``items.len()`` on a ``&[u8]``): no indexed code's.
+_RUST_NO_MEMBERS = frozenset({"primitive_type", "array_type", "tuple_type", "unit_type", "function_type", "never_type"})
+#: Smart pointers whose methods a call reaches through (``Box<Foo>`` calls ``Foo``'s): the type inside.
+_RUST_POINTERS = frozenset({"Box", "Rc", "Arc"})
+#: The tokens a path in a macro's arguments is made of (``crate::a::f(``).
+_RUST_PATH_TOKENS = frozenset({"identifier", "crate", "super", "self"})
+
+
+def _rust_path(node: Node | None) -> tuple[str, ...] | None:
+    """A path as its names: ``crate::ast::Span`` -> ``("crate", "ast", "Span")``, a path's ``self``
+    ``RUST_SELF``, a generic type's arguments left out (``Vec::<u8>::new`` -> ``("Vec", "new")``); None
+    for what is not a path (``<T as Trait>::f``)."""
+    if node is None:
+        return None
+    kind = node.type
+    if kind in ("identifier", "type_identifier", "field_identifier", "crate", "super", "metavariable"):
+        return (_text(node),)
+    if kind == "self":
+        return (RUST_SELF,)
+    if kind == "generic_type":
+        return _rust_path(node.child_by_field_name("type"))
+    if kind in ("scoped_identifier", "scoped_type_identifier"):
+        name = node.child_by_field_name("name")
+        prefix = node.child_by_field_name("path")
+        head = _rust_path(prefix) if prefix is not None else ()
+        return None if head is None or name is None else (*head, _text(name))
+    return None
+
+
+def _rust_type(typ: Node | None) -> tuple[str, ...] | None:
+    """A declared type as the path whose members a call on it reaches: references, pointers and
+    ``Box``/``Rc``/``Arc`` looked through (``&mut Box<Parser>`` -> ``("Parser",)``), ``dyn Trait`` and
+    ``impl Trait`` the trait; ``()`` for a primitive, an array or slice, a tuple (no indexed code's members);
+    None for a type of another shape."""
+    while typ is not None:
+        kind = typ.type
+        if kind in ("reference_type", "pointer_type"):
+            typ = typ.child_by_field_name("type")
+        elif kind in ("dynamic_type", "abstract_type"):
+            typ = typ.child_by_field_name("trait")
+        elif kind == "generic_type" and _text(typ.child_by_field_name("type")) in _RUST_POINTERS:
+            args = typ.child_by_field_name("type_arguments")
+            typ = args.named_children[0] if args is not None and args.named_children else None
+        elif kind in _RUST_NO_MEMBERS:
+            return ()
+        else:
+            return _rust_path(typ) if kind in ("type_identifier", "scoped_type_identifier", "generic_type") else None
+    return None
+
+
+def _child_of_type(node: Node, kind: str) -> Node | None:
+    return next((c for c in node.named_children if c.type == kind), None)
+
+
+def _rust_called(node: Node) -> bool:
+    """Whether ``node`` is what a call calls (``f(x)``, ``f::<T>(x)``, ``a.m(x)``)."""
+    parent = node.parent
+    if parent is not None and parent.type == "generic_function" and parent.child_by_field_name("function") == node:
+        node, parent = parent, parent.parent
+    return parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node
+
+
+def _rust_turbofish_start(kids: list[Node], j: int) -> int:
+    """In a token tree, the index of the name a path part ending at ``kids[j]`` starts with: ``j`` itself, or
+    for ``Name::<Args>`` ending at its ``>``, the index of ``Name``; -1 where there is none."""
+    if j < 0 or kids[j].type != ">":
+        return j
+    depth = 0
+    while j >= 0:
+        depth += {">": 1, "<": -1}.get(kids[j].type, 0)
+        if depth == 0:
+            break
+        j -= 1
+    return j - 2 if j >= 2 and kids[j - 1].type == "::" else -1
+
+
+class _Rust:
+    """Rust: ``use`` declarations, paths (``crate::a::f``, ``Self::new``, ``Type::assoc``), method calls
+    read through a receiver's declared type (a parameter's, a ``let``'s, ``let x = Type::new()``'s), the
+    calls inside macros' token trees (``assert_eq!(parse(x), y)``) and ``impl Trait for Type`` (a base of
+    the impl block). A file's modules nested in it (``mod tests { use super::*; }``) see the file's names."""
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+        self._env: dict[int, dict[str, tuple[str, ...]]] = {}  # function node id -> its names' types
+        self._fields: dict[str, dict[str, tuple[str, ...] | None]] = {}  # struct -> its fields' declared types
+
+    def facts(self) -> FileFacts:
+        for node in _walk(self.root):
+            if node.type == "struct_item" and node.child_by_field_name("name") is not None:
+                body = node.child_by_field_name("body")
+                self._fields[_text(node.child_by_field_name("name"))] = {
+                    _text(field.child_by_field_name("name")): _rust_type(field.child_by_field_name("type"))
+                    for field in (body.named_children if body is not None else ())
+                    if field.type == "field_declaration" and field.child_by_field_name("name") is not None
+                }
+        stack: list[tuple[Node, int]] = [(self.root, 0)]  # a node, and the inline modules around it
+        while stack:
+            node, depth = stack.pop()
+            kind = node.type
+            if kind in _RUST_SKIP or kind == "attribute_item":
+                continue
+            if kind == "use_declaration":
+                self._use(node.child_by_field_name("argument"), (), depth, _line(node))
+                continue
+            if kind == "mod_item":
+                body = node.child_by_field_name("body")
+                if body is not None:
+                    stack.append((body, depth + 1))
+                continue
+            if kind == "impl_item":
+                trait = _rust_path(node.child_by_field_name("trait"))
+                if trait:
+                    self.bases.append(Base(_line(node), _line(node), trait))
+            elif kind == "macro_invocation":
+                self._token_tree(node)
+                continue
+            elif kind in ("scoped_identifier", "scoped_type_identifier"):
+                chain = _rust_path(node)
+                if chain and len(chain) > 1:
+                    chain = self._bounded(node, chain)
+                    name = node.child_by_field_name("name")
+                    called = _rust_called(node) or (node.parent is not None and node.parent.type == "struct_expression")
+                    self.references.append(Reference(_line(name or node), chain, called))
+                continue
+            elif kind == "field_expression":
+                field = node.child_by_field_name("field")
+                if field is not None and field.type == "field_identifier":
+                    chain = _chain(node, "field_expression", "value", "field", ("identifier",))
+                    chain, local = self._typed(node, chain)
+                    if chain:
+                        self.references.append(Reference(_line(field), chain, _rust_called(node), local))
+            elif kind == "identifier" and self._is_reference(node):
+                self.references.append(Reference(_line(node), (_text(node),), _rust_called(node)))
+            elif kind == "type_identifier" and self._is_type_reference(node):
+                called = node.parent is not None and node.parent.type == "struct_expression"
+                self.references.append(Reference(_line(node), (_text(node),), called))
+            stack.extend((c, depth) for c in reversed(node.children))
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+
+    def _use(self, node: Node | None, prefix: tuple[str, ...], depth: int, line: int) -> None:
+        """The imports of one ``use`` tree under ``prefix`` (``crate::ast::{self, Span as S, parse::*}``); a
+        ``super`` of the file's own modules nested ``depth`` deep (``mod tests``) is the file."""
+        if node is None:
+            return
+        kind = node.type
+        if kind == "scoped_use_list":
+            head = _rust_path(node.child_by_field_name("path")) if node.child_by_field_name("path") else ()
+            for child in (node.child_by_field_name("list") or node).named_children:
+                self._use(child, (*prefix, *(head or ())), depth, line)
+            return
+        if kind == "use_list":
+            for child in node.named_children:
+                self._use(child, prefix, depth, line)
+            return
+        if kind == "use_wildcard":
+            path = _rust_path(node.named_children[0]) if node.named_children else ()
+            self._import(line, (*prefix, *(path or ())), "*", "*", depth)
+            return
+        alias = None
+        if kind == "use_as_clause":
+            alias = _text(node.child_by_field_name("alias"))
+            node = node.child_by_field_name("path")
+        path = _rust_path(node)
+        if not path:
+            return
+        full = (*prefix, *path)
+        if full[-1] == RUST_SELF:  # ``use a::b::{self}``: the module ``b`` itself
+            if len(full) > 1:
+                self._import(line, full[:-1], None, alias or full[-2], depth)
+            return
+        self._import(line, full[:-1], full[-1], alias or full[-1], depth)
+
+    def _import(self, line: int, module: tuple[str, ...], name: str | None, alias: str, depth: int) -> None:
+        parts = list(module)
+        while depth and parts[:1] == ["super"]:  # the nested module's parent: the file
+            parts[0] = RUST_SELF
+            depth -= 1
+        if parts[:1] == [RUST_SELF] and len(parts) > 1 and parts[1] == "super":
+            parts = parts[1:]
+        if name is None and not parts:
+            return
+        self.imports.append(Import(line, "::".join(parts), name, alias if alias != "_" else ""))
+
+    def _token_tree(self, node: Node) -> None:
+        """The calls written in a macro's arguments, which the grammar leaves as tokens: ``f(``, ``a::f(``,
+        ``x.m(`` (``x``'s declared type, as outside a macro), ``self.m(``."""
+        stack = [c for c in node.children if c.type == "token_tree"]
+        while stack:
+            tree = stack.pop()
+            kids = tree.children
+            for i, tok in enumerate(kids):
+                if tok.type == "token_tree":
+                    stack.append(tok)
+                    continue
+                if tok.type not in ("identifier", "self"):
+                    continue
+                nxt = kids[i + 1] if i + 1 < len(kids) else None
+                if nxt is None or nxt.type != "token_tree" or not _text(nxt).startswith("("):
+                    continue
+                # walk back over ``a::b::`` or ``x.`` to the start of the callee
+                j, chain = i, [_text(tok)]
+                while j >= 2 and kids[j - 1].type == "::":
+                    k = _rust_turbofish_start(kids, j - 2)  # ``Vec::<u8>::new(``: past the type's arguments
+                    if k < 0 or kids[k].type not in _RUST_PATH_TOKENS:
+                        break
+                    j = k
+                    head = kids[j]
+                    chain.insert(0, RUST_SELF if head.type == "self" else _text(head))
+                dotted = j >= 2 and kids[j - 1].type == "." and kids[j - 2].type in ("identifier", "self")
+                if dotted:
+                    receiver = kids[j - 2]
+                    if receiver.type == "self":
+                        chain.insert(0, "this")
+                        self.references.append(Reference(_line(tok), tuple(chain), True))
+                    else:
+                        name = _text(receiver)
+                        typed, local = self._typed_name(receiver, name, (name, *chain))
+                        if typed:
+                            self.references.append(Reference(_line(tok), typed, True, local))
+                    continue
+                if j >= 1 and kids[j - 1].type == ".":
+                    self.references.append(Reference(_line(tok), (UNKNOWN, *chain), True))
+                    continue
+                self.references.append(Reference(_line(tok), tuple(chain), True))
+
+    def _is_reference(self, node: Node) -> bool:
+        """A name used as a value: called (``f(x)``) or passed (``map(f)``), not a binding."""
+        parent = node.parent
+        if parent is None:
+            return False
+        if _rust_called(node):
+            return True
+        return parent.type == "arguments" and not self._local(node, _text(node))
+
+    @staticmethod
+    def _is_type_reference(node: Node) -> bool:
+        """A type named where it is used (a parameter's, a field's, a return type, a struct literal), not
+        where it is declared or its name is a generic parameter's."""
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type in ("struct_item", "enum_item", "union_item", "trait_item", "type_item", "type_parameter"):
+            return parent.child_by_field_name("name") != node and parent.type != "type_parameter"
+        if parent.type in ("impl_item", "constrained_type_parameter"):
+            return parent.type == "impl_item"
+        return True
+
+    @staticmethod
+    def _bounded(node: Node, chain: tuple[str, ...]) -> tuple[str, ...]:
+        """``chain`` from a generic parameter read through its first trait bound (``A::size()`` under
+        ``impl<A: Array>`` is ``Array::size``), the bounds of the items around ``node``, ``where`` clauses too."""
+        name = chain[0]
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _RUST_GENERIC_ITEMS:
+                for holder in (scope.child_by_field_name("type_parameters"), _child_of_type(scope, "where_clause")):
+                    for param in holder.named_children if holder is not None else ():
+                        named = param.child_by_field_name("name") or param.child_by_field_name("left")
+                        if named is None and param.named_children:
+                            named = param.named_children[0]
+                        if named is None or _text(named) != name:
+                            continue
+                        bounds = param.child_by_field_name("bounds") or _child_of_type(param, "trait_bounds")
+                        for bound in bounds.named_children if bounds is not None else ():
+                            path = _rust_path(bound)
+                            if path:
+                                return (*path, *chain[1:])
+            scope = scope.parent
+        return chain
+
+    def _function(self, node: Node) -> Node | None:
+        scope = node.parent
+        while scope is not None and scope.type not in _RUST_FUNCTIONS:
+            scope = scope.parent
+        return scope
+
+    def _environment(self, fn: Node) -> dict[str, tuple[str, ...]]:
+        """The declared types of ``fn``'s parameters and ``let`` names (``_UNTYPED`` where none is written
+        or can be read: ``let x = f()``), its closures' and nested functions' left out."""
+        env = self._env.get(fn.id)
+        if env is not None:
+            return env
+        env = {}
+        params = fn.child_by_field_name("parameters")
+        for param in params.named_children if params is not None else ():
+            pattern = param.child_by_field_name("pattern")
+            if param.type == "parameter" and pattern is not None and pattern.type == "identifier":
+                declared = _rust_type(param.child_by_field_name("type"))
+                env[_text(pattern)] = _UNTYPED if declared is None else declared
+            elif param.type == "identifier":  # a closure's untyped parameter
+                env[_text(param)] = _UNTYPED
+        for sub in _own_nodes(fn.child_by_field_name("body"), _RUST_NESTED):
+            if sub.type != "let_declaration":
+                continue
+            pattern = sub.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "mut_pattern" and pattern.named_children:
+                pattern = pattern.named_children[-1]
+            if pattern is None or pattern.type != "identifier":
+                continue
+            declared = _rust_type(sub.child_by_field_name("type"))
+            if declared is None:
+                declared = self._built(sub.child_by_field_name("value"))
+            env.setdefault(_text(pattern), declared if declared is not None else _UNTYPED)
+        self._env[fn.id] = env
+        return env
+
+    @staticmethod
+    def _built(value: Node | None) -> tuple[str, ...] | None:
+        """The type a ``let``'s value builds: ``Type { .. }``, ``Type::new(..)`` (an associated function of
+        a type, read as returning it), ``Type::from(..)?``."""
+        while value is not None and value.type in ("try_expression", "reference_expression"):
+            value = value.named_children[-1] if value.named_children else None
+        if value is None:
+            return None
+        if value.type == "struct_expression":
+            return _rust_path(value.child_by_field_name("name"))
+        if value.type == "call_expression":
+            path = _rust_path(value.child_by_field_name("function"))
+            if path and len(path) >= 2 and path[-2][:1].isupper() and path[-2] != "Self":
+                return path[:-1]
+        return None
+
+    def _local(self, node: Node, name: str) -> tuple[str, ...] | None:
+        """The declared type of the local ``name`` in the functions around ``node`` (``_UNTYPED``: a local
+        of no known type), None where it is no local."""
+        fn = self._function(node)
+        while fn is not None:
+            found = self._environment(fn).get(name)
+            if found is not None:
+                return found
+            fn = self._function(fn) if fn.type == "closure_expression" else None
+        return None
+
+    def _typed(self, node: Node, chain: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+        """``chain`` read through its head's declared type, and whether the head is a local of unknown type;
+        ``self.field.m`` through the field's type, where the struct is declared in this file."""
+        if chain[:1] == ("this",) and len(chain) > 2:
+            return self._through_field(node, chain), False
+        head = node
+        while head.type in ("field_expression", "call_expression", "generic_function"):
+            inner = head.child_by_field_name("value" if head.type == "field_expression" else "function")
+            if inner is None:
+                return chain, False
+            head = inner
+        if head.type != "identifier":
+            return chain, False
+        return self._typed_name(head, _text(head), chain)
+
+    def _through_field(self, node: Node, chain: tuple[str, ...]) -> tuple[str, ...]:
+        """``("this", "text", "len")`` inside ``impl Parser`` as ``("String", "len")`` where this file declares
+        ``struct Parser { text: String }``; ``()`` for a field of a primitive, array or tuple type."""
+        impl = node.parent
+        while impl is not None and impl.type != "impl_item":
+            impl = impl.parent
+        owner = _rust_path(impl.child_by_field_name("type")) if impl is not None else None
+        fields = self._fields.get(owner[-1]) if owner else None
+        if not fields or chain[1] not in fields:
+            return chain
+        declared = fields[chain[1]]
+        if declared is None:
+            return chain
+        return self._bounded(node, (*declared, *chain[2:])) if declared else ()
+
+    def _typed_name(self, node: Node, name: str, chain: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+        """``chain`` (``x.m``) read through the declared type of ``x``; a name bound by no parameter or
+        ``let`` is a binding of a pattern (``for e in ..``, a ``match`` arm), of unknown type."""
+        declared = self._local(node, name)
+        if chain[:1] != (name,):
+            return chain, False
+        if declared is None:
+            return chain, name[:1].islower()
+        if declared == _UNTYPED:
+            return chain, True
+        if not declared:
+            return (), False  # a primitive's members are the language's
+        return self._bounded(node, (*declared, *chain[1:])), False

@@ -134,7 +134,7 @@ class GraphModality:
     # ``super().m()`` is the bases' m and ``object.__new__`` a built-in's, not every indexed m (parse.SUPER);
     # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope); a JavaScript or
     # TypeScript receiver of known type is read through it (parse._JavaScript._typed), a global's member is none
-    build_version = "6"
+    build_version = "7"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

@@ -25,6 +25,7 @@ from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
 from fourfold.plugins.graph.parse import (
     ARRAY,
     RETURNS,
+    RUST_SELF,
     SELF_MODULE,
     SUPER,
     UNKNOWN,
@@ -95,12 +96,20 @@ _JS_GLOBALS = frozenset(
 )
 #: A JavaScript function's own methods that run it: ``f.call(...)``, ``f.apply(...)``, ``f.bind(...)``.
 _FUNCTION_CALLERS = frozenset({"call", "apply", "bind"})
+#: Rust's own crates: a path into them names no indexed code.
+_RUST_STD = frozenset({"std", "core", "alloc"})
+#: Where a Rust path starts from a module rather than a name in scope (``crate::a``, ``super::b``, ``self::c``).
+_RUST_ANCHORS = frozenset({"crate", "super", RUST_SELF})
 #: A member name with more candidate definitions than this resolves to nothing (``get``, ``run``).
 MAX_CANDIDATES = 48
 #: Weight of an edge found through a base class rather than the class itself.
 BASE_WEIGHT = 0.9
 #: Weight of an edge from ``self.m()`` to a subclass's override of ``m`` (dynamic dispatch).
 OVERRIDE_WEIGHT = 0.5
+#: A Rust method called on a local of unknown type (a pattern's binding, ``let x = f()``): as likely the
+#: standard library's (``as_ptr``, ``push``, ``len`` of a slice or a ``Vec``) as any of the crate's of that name,
+#: so below a call whose receiver's type is read.
+UNTYPED_RUST_WEIGHT = 0.5
 #: Weight of the inherit edge from a Go type to an interface it satisfies by its methods' names alone.
 IMPLEMENTS_WEIGHT = 0.9
 
@@ -170,6 +179,20 @@ def _module_key_python(path: str) -> list[str]:
     return parts
 
 
+def _rust_module_key(path: str) -> tuple[str, tuple[str, ...]]:
+    """A Rust file's crate root and module path: ``src/hir/mod.rs`` -> ``("src", ("hir",))``,
+    ``src/ast/parse.rs`` -> ``("src", ("ast", "parse"))``, ``src/lib.rs`` -> ``("src", ())``; a file outside
+    any ``src`` folder (``tests/api.rs``, ``benches/b.rs``) is a crate of its own."""
+    parts = path.split("/")
+    folders = parts[:-1]
+    if "src" not in folders:
+        return path, ()
+    cut = len(folders) - 1 - folders[::-1].index("src")
+    rel = parts[cut + 1 :]
+    stem = rel[-1].rsplit(".", 1)[0]
+    return "/".join(parts[: cut + 1]), tuple(rel[:-1]) + (() if stem in ("lib", "main", "mod") else (stem,))
+
+
 def _file_text(segs: list[Segment]) -> str:
     """A file's text put back together from its segments (every line lies in some segment)."""
     size = max(s.end_line for s in segs)
@@ -218,6 +241,9 @@ class _Builder:
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
         self.go_receivers: dict[int, tuple[str, int]] = {}  # method node -> (receiver var, type node)
         self.js_files: dict[tuple[str, str], int] = {}
+        self.rust_modules: dict[tuple[str, str, tuple[str, ...]], int] = {}  # (repo, crate root, path) -> module
+        self.rust_module_of: dict[int, tuple[str, tuple[str, ...]]] = {}  # module node -> (crate root, path)
+        self.rust_types: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> its types, impls
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
@@ -295,6 +321,8 @@ class _Builder:
             module = self._go_package(repo, posixpath.dirname(path))
         elif language == "java":
             module = self._java_package(repo, posixpath.dirname(path), facts.package)
+        elif language == "rust":
+            module = self._rust_file_module(repo, path)
         else:
             module = self._module_node(repo, path, language, path)
         f = _File(repo, path, language, module, owner, facts)
@@ -313,6 +341,8 @@ class _Builder:
                     self.members[seg.symbol].append(node)
             if language == "go" and rec.kind in CLASS_KINDS:
                 self.go_types.setdefault((module, seg.symbol), node)
+            elif language == "rust" and rec.kind in CLASS_KINDS:  # a type and its impl blocks share its name
+                self.rust_types[(repo, seg.symbol)].append(node)
         for imp in facts.imports:
             if imp.alias == "*" or imp.alias == ".":
                 f.stars.append(imp)
@@ -362,6 +392,14 @@ class _Builder:
         for i in range(len(parts)):
             self.go_dirs["/".join(parts[i:])].append(node)
         self.module_keys[node] = key
+        return node
+
+    def _rust_file_module(self, repo: str, path: str) -> int:
+        root, mods = _rust_module_key(path)
+        node = self._module_node(repo, path, "rust", "::".join(("crate", *mods)))
+        self.rust_modules.setdefault((repo, root, mods), node)
+        self.rust_module_of[node] = (root, mods)
+        self.module_keys[node] = "::".join((root, *mods))
         return node
 
     def _java_package(self, repo: str, folder: str, package: str) -> int:
@@ -428,8 +466,10 @@ class _Builder:
                 meant = resolved.get(key)
                 if meant is None:
                     meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
-                if ref.call and f.language == "java":  # a call names a method, never the field of that name
+                if ref.call and f.language in ("java", "rust"):  # a call names a method, never a field of its name
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
+                elif f.language == "rust" and len(ref.chain) > 1:  # ``x.len`` uncalled: a field, never a method
+                    meant = [(t, w) for t, w in meant if self.nodes[t].kind in _JAVA_FIELDS] or meant
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
@@ -509,7 +549,8 @@ class _Builder:
                 continue
             module = self._resolve_module(f, imp.module)
             if module is None:
-                self.misses.add((f.repo, imp.module.rsplit(".", 1)[-1].rsplit("/", 1)[-1]))
+                if not (f.language == "rust" and imp.module.split("::")[0] in _RUST_STD):
+                    self.misses.add((f.repo, imp.module.rsplit(".", 1)[-1].rsplit("/", 1)[-1].rsplit(":", 1)[-1]))
                 continue
             self._edge(src, module, IMPORT, 1.0, imp.line)
             if imp.name is not None and imp.name != "*":
@@ -530,6 +571,8 @@ class _Builder:
             return self._go_module(f, spec)
         if f.language == "java":
             return self._java_module(f, spec)
+        if f.language == "rust":
+            return self._rust_module(f, spec.split("::") if spec else [])
         return self._js_module(f, spec)
 
     def _java_module(self, f: _File, spec: str) -> int | None:
@@ -700,11 +743,64 @@ class _Builder:
                 return min(suffix_dirs, key=lambda n: self.nodes[n].repo != f.repo)
         return None
 
+    def _rust_module(self, f: _File, parts: list[str]) -> int | None:
+        """The file module a Rust path of modules names from ``f`` (``crate::hir::literal``, ``super::ast``,
+        ``self::parse``; a bare ``ast::parse``: a module of ``f``'s, else of the crate root, as Rust 2018 and
+        2015 read it); None for another crate's (``std::fmt``) or what is no file module."""
+        where = self.rust_module_of.get(f.node)
+        if where is None or not parts:
+            return None
+        root, mods = where
+        if parts[0] in _RUST_ANCHORS:
+            if parts[0] == "crate":
+                mods, parts = (), parts[1:]
+            while parts and parts[0] in ("super", RUST_SELF):
+                mods = mods[:-1] if parts[0] == "super" else mods
+                parts = parts[1:]
+            return self.rust_modules.get((f.repo, root, (*mods, *parts)))
+        for start in (mods, ()):
+            found = self.rust_modules.get((f.repo, root, (*start, *parts)))
+            if found is not None:
+                return found
+        return None
+
+    def _rust_child(self, module: int, name: str) -> int | None:
+        """The file module ``name`` inside the Rust file module ``module`` (``mod hir;`` in ``lib.rs``)."""
+        where = self.rust_module_of.get(module)
+        if where is None:
+            return None
+        root, mods = where
+        return self.rust_modules.get((self.nodes[module].repo, root, (*mods, name)))
+
+    def _rust_member(self, target: int, name: str, depth: int) -> Targets:
+        """``name`` in a Rust type, trait or module item: a type's members are those of every impl block of
+        its name in the repository (``impl Parser``, ``impl Default for Parser``), then the default methods
+        of the traits those implement; a ``mod x;`` item is the file module ``x``, a ``mod x { }`` its items."""
+        rec = self.nodes[target]
+        if rec.kind == "module":
+            if rec.end_line > rec.start_line:  # an inline module: its items
+                return [(n, 1.0) for n in self.children.get(target, {}).get(name, ())]
+            holder = self.files.get((rec.repo, rec.path))
+            child = self._rust_child(holder.node, rec.symbol or "") if holder is not None else None
+            return self._module_member(child, name, depth + 1) if child is not None else []
+        group = self.rust_types.get((rec.repo, rec.symbol or ""), []) if rec.kind != "trait" else []
+        owners = [target, *(n for n in group if n != target and self.nodes[n].kind != "trait")]
+        found = [(n, 1.0) for owner in owners for n in self.children.get(owner, {}).get(name, ())]
+        if found:
+            return found
+        out: Targets = []
+        for owner in owners:
+            for base, weight in self.bases.get(owner, ()):
+                out.extend((n, w * weight * BASE_WEIGHT) for n, w in self._member(base, name, depth + 1))
+        return _distinct(out)
+
     def _member(self, target: int, name: str, depth: int) -> Targets:
         """What ``target.name`` is: a definition in a module, a member of a class (or its bases)."""
         if depth > 6:
             return []
         rec = self.nodes[target]
+        if rec.language == "rust" and not rec.id.startswith("module:"):
+            return self._rust_member(target, name, depth)
         if rec.kind == "module":
             return self._module_member(target, name, depth)
         if rec.kind in CLASS_KINDS:
@@ -725,6 +821,9 @@ class _Builder:
         found = [(n, 1.0) for f in files for n in f.top.get(name, ())]
         if found:
             return found
+        child = self._rust_child(module, name) if module in self.rust_module_of else None
+        if child is not None:
+            return [(child, 1.0)]
         out: Targets = []
         for f in files:
             for imp in f.bindings.get(name, ()):
@@ -916,10 +1015,46 @@ class _Builder:
             out.extend((n, w * weight) for n, w in self._member(base, name, 1))
         return out
 
+    def _resolve_rust(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets | None:
+        """The start of a Rust chain: a path from a module (``crate::``, ``super::``, ``self::``), from the
+        enclosing type (``self.``, ``Self::``) or from a name in scope, a ``mod x;`` item read as its file
+        module and a type before its impl blocks. ``[]``: a name no indexed code defines (``Vec``,
+        ``std::mem::swap``, a generic parameter); None: go on as other languages do (a local's chain)."""
+        head = chain[0]
+        if head in _RUST_ANCHORS:
+            anchors = 0
+            while anchors < len(chain) - 1 and chain[anchors] in _RUST_ANCHORS:
+                anchors += 1
+            # the longest run of file modules, then the members of the last one
+            for cut in range(len(chain) - 1, anchors - 1, -1):
+                module = self._rust_module(f, list(chain[:cut]))
+                if module is not None:
+                    return self._follow(f, [(module, 1.0)], (head, *chain[cut:]))
+            return []
+        if head == "Self":
+            cls = self._enclosing_class(src)
+            return self._follow(f, [(cls, 1.0)], chain) if cls >= 0 else []
+        if head in _SELF_NAMES or local:
+            return None
+        targets = self._nested(src, head) or self._scope(f, src, head)[0]
+        if not targets:
+            child = self._rust_child(f.node, head)
+            if child is None:
+                root = self.rust_module_of.get(f.node, ("", ()))[0]
+                child = self.rust_modules.get((f.repo, root, (head,)))  # Rust 2015: a path from the crate root
+            targets = [(child, 1.0)] if child is not None else []
+        # a type's name means the type, not its impl blocks (which ``_rust_member`` reads through it)
+        targets = [(t, w) for t, w in targets if self.nodes[t].kind != "impl"] or targets
+        return self._follow(f, targets, chain) if targets else []
+
     def _resolve_chain(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets:
         head, last = chain[0], chain[-1]
         if head == UNKNOWN:
             return self._fallback(last, f.language, 1.0)
+        if f.language == "rust":
+            rust = self._resolve_rust(f, src, chain, local)
+            if rust is not None:
+                return rust
         if head == SUPER:  # before: any indexed member of that name (every ``__init__``, at a share each)
             if len(chain) == 2:
                 return self._super_member(src, last)
@@ -946,7 +1081,8 @@ class _Builder:
             if nested:
                 targets = nested
             elif local:
-                return self._fallback(last, f.language, 1.0) if len(chain) > 1 else []
+                weight = UNTYPED_RUST_WEIGHT if f.language == "rust" else 1.0
+                return self._fallback(last, f.language, weight) if len(chain) > 1 else []
             else:
                 targets, bound = self._scope(f, src, head)
                 if not targets:
@@ -958,6 +1094,11 @@ class _Builder:
                     ):
                         return []  # a name bound to what is not indexed, or a built-in (``object.__new__``)
                     return self._fallback(last, f.language, 0.5)
+        return self._follow(f, targets, chain)
+
+    def _follow(self, f: _File, targets: Targets, chain: tuple[str, ...]) -> Targets:
+        """The members ``chain[1:]`` names, one after another, from ``targets`` (what ``chain[0]`` means)."""
+        last = chain[-1]
         for name in chain[1:]:
             following: Targets = []
             if name == RETURNS:  # Java: what the methods before it return, by their declared types

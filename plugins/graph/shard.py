@@ -286,7 +286,8 @@ class GraphShard:
         def seen(nodes: Any) -> list[int]:
             return [int(n) for n in nodes if wanted is None or g.repo[n] in wanted]
 
-        candidates = seen(g.by_name.get(last, ())) or seen(g.by_lower_name.get(last.lower(), ()))
+        named = seen(g.by_name.get(last, ())) or seen(g.by_lower_name.get(last.lower(), ()))
+        candidates = _getters_over_fields(g, named)
         if len(parts) > 1:
             qualified = [n for n in candidates if _subsequence(parts[:-1], self._context(n))]
             if qualified:
@@ -770,6 +771,15 @@ class GraphShard:
         accepted.sort(key=lambda n: (-float(g.centrality[n]), g.path[n], g.start[n]))
         hits = tuple(self._hit(n, 1.0, (g.start[n],), "definition, by centrality") for n in accepted[: query.k])
         return ShardResult(hits=hits, total_matches=len(accepted), notes=tuple(notes))
+
+
+def _getters_over_fields(g: Graph, nodes: list[int]) -> list[int]:
+    """``nodes`` without the Rust fields a function of theirs is named after: Rust names a getter as its
+    field (``fn path(&self) -> &Path { &self.path }``), and asked about ``path`` the getter is meant, not
+    the field, whose readers are the getter itself and its type's other methods."""
+    if not any(g.language[n] == "rust" and g.kind[n] in ("function", "method") for n in nodes):
+        return nodes
+    return [n for n in nodes if not (g.language[n] == "rust" and g.kind[n] == "field")]
 
 
 def _subsequence(needle: list[str], haystack: list[str]) -> bool:

@@ -264,6 +264,21 @@ def test_unreadable_build_file_is_a_note_not_an_error() -> None:
     assert not layout.python_roots and not layout.js_packages
 
 
+def test_cargo_toml_names_the_crate_and_its_root_folder() -> None:
+    """``[package] name`` with its ``-`` read as ``_`` (``use foo_bar::x``), the root the folder of ``src/lib.rs``
+    or of ``[lib] path``; a workspace's manifest (no package) names nothing; a broken one is a note."""
+    layout = read_layout(
+        {
+            ("r", "crates/foo-bar/Cargo.toml"): '[package]\nname = "foo-bar"\n',
+            ("r", "crates/core/Cargo.toml"): '[package]\nname = "core-x"\n[lib]\nname = "corex"\npath = "lib/mod.rs"\n',
+            ("r", "Cargo.toml"): '[workspace]\nmembers = ["crates/*"]\n',
+            ("s", "Cargo.toml"): "[package\nname = ",
+        }
+    )
+    assert layout.rust_crates == {"foo_bar": ("r", "crates/foo-bar/src"), "corex": ("r", "crates/core/lib")}
+    assert any(note.startswith("s/Cargo.toml: not read") for note in layout.notes)
+
+
 @pytest.mark.slow
 def test_fourfold_resolves_its_own_symlinked_packages(tmp_path: Path) -> None:
     """On fourfold's own source: ``who calls segment_file`` finds ``index/ingest/parallel.py``."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.graph.links import import_names, provided_names
 from fourfold.plugins.graph.parse import RUST_SELF, UNKNOWN, parse_file
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.resolve import CALL
@@ -103,9 +104,26 @@ pub fn total(items: &[u8]) -> usize {
 }
 
 
-def segments(repo: str = "tiny") -> list[Segment]:
+#: Another repository, a binary crate using the library by its name.
+APP = {
+    "Cargo.toml": """[package]
+name = "tiny-app"
+""",
+    "src/main.rs": """use tiny::ast::Parser;
+use std::io;
+
+fn main() {
+    let mut p = Parser::new("x");
+    p.parse();
+    tiny::parse("y");
+}
+""",
+}
+
+
+def segments(repo: str = "tiny", files: dict[str, str] = FILES) -> list[Segment]:
     out: list[Segment] = []
-    for path, text in sorted(FILES.items()):
+    for path, text in sorted(files.items()):
         language = "rust" if path.endswith(".rs") else "toml"
         out.extend(segment_file(repo, path, language, text.encode()).segments)
     return out
@@ -115,7 +133,8 @@ def segments(repo: str = "tiny") -> list[Segment]:
 def shard(tmp_path_factory: pytest.TempPathFactory) -> GraphShard:
     shard_dir = tmp_path_factory.mktemp("graph_rust")
     modality = GraphModality()
-    modality.build(segments(), shard_dir, BuildContext(generation="g", shard="all", repos=("tiny",)))
+    both = segments() + segments("tiny-app", APP)
+    modality.build(both, shard_dir, BuildContext(generation="g", shard="all", repos=("tiny", "tiny-app")))
     return modality.load(shard_dir)
 
 
@@ -146,8 +165,8 @@ def test_facts_read_use_trees_paths_typed_receivers_and_macros() -> None:
 def test_paths_imports_and_typed_receivers_resolve(shard: GraphShard) -> None:
     """``p.parse()`` on ``let mut p = Parser::new(..)`` is Parser's; ``helper`` is reached through ``use
     crate::util::helper``, a 2018 path from lib.rs (``util::helper`` inside a macro) and ``super::util::helper``."""
-    assert set(ask(shard, "who calls Parser.parse")) == {"lib.parse"}
-    assert set(ask(shard, "who calls Parser.new")) == {"lib.parse"}
+    assert set(ask(shard, "who calls Parser.parse")) == {"lib.parse", "main.main"}  # main.main: another crate's
+    assert set(ask(shard, "who calls Parser.new")) == {"lib.parse", "main.main"}
     assert {"ast.parse", "lib.parses_one", "util.total"} <= set(ask(shard, "who calls helper"))
     assert set(ask(shard, "who calls util.len")) == {"util.total"}  # ``self::len``
     assert "lib.parses_one" in ask(shard, "who calls parse")  # ``use super::*`` in ``mod tests``
@@ -171,6 +190,16 @@ def test_impl_blocks_traits_and_bounds(shard: GraphShard) -> None:
     assert "ast.visit_all" in ask(shard, "who calls Counter.visit")
     impact = ask(shard, "what breaks if I change helper")
     assert {"ast.parse", "lib.parse"} <= set(impact)  # lib.parse at distance 2, through Parser.parse
+
+
+def test_another_crate_is_reached_by_its_name_and_its_repository_is_a_dependency(shard: GraphShard) -> None:
+    """``use tiny::ast::Parser`` and ``tiny::parse(..)`` in another repository's binary resolve through the
+    library's ``Cargo.toml``; the library provides its crate's name, which the binary imports (partitions)."""
+    assert "main.main" in ask(shard, "who calls Parser.parse")
+    assert "main.main" in ask(shard, "who calls tiny.parse")
+    assert "rust:tiny" in provided_names("tiny", FILES)
+    imported = import_names(segments("tiny-app", APP))
+    assert "rust:tiny" in imported and not {"rust:std", "rust:crate", "rust:self", "rust:super"} & imported
 
 
 def test_the_graph_says_which_call_edges_it_made(tmp_path: Path) -> None:

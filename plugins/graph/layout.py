@@ -11,7 +11,8 @@ ingestion made of them (every file is ingested; a config file is a run of line w
   (``[options] package_dir``) and ``setup.py`` (a literal ``package_dir={...}``);
 - ``go.mod`` (the ``module`` line);
 - ``package.json`` (``name``, ``exports``, ``main``/``module``/``source``/``types``);
-- ``tsconfig.json`` / ``jsconfig.json`` (``compilerOptions.baseUrl`` and ``paths``).
+- ``tsconfig.json`` / ``jsconfig.json`` (``compilerOptions.baseUrl`` and ``paths``);
+- ``Cargo.toml`` (``[package] name``, ``[lib] name`` and ``path``): the crate a Rust ``use name::...`` names.
 
 A file that cannot be read (bad syntax) is skipped with a note, never an error: the graph then
 resolves by file paths alone, as before.
@@ -33,7 +34,16 @@ __all__ = ["CONFIG_NAMES", "JsPackage", "Layout", "PythonRoot", "TsPaths", "read
 
 #: Base names of the files this module reads.
 CONFIG_NAMES = frozenset(
-    {"pyproject.toml", "setup.cfg", "setup.py", "go.mod", "package.json", "tsconfig.json", "jsconfig.json"}
+    {
+        "pyproject.toml",
+        "setup.cfg",
+        "setup.py",
+        "go.mod",
+        "package.json",
+        "tsconfig.json",
+        "jsconfig.json",
+        "Cargo.toml",
+    }
 )
 
 #: Conditions of a package.json ``exports`` entry, in the order a source index prefers them.
@@ -78,6 +88,7 @@ class Layout:
     go_modules: dict[str, tuple[str, str]] = field(default_factory=dict)  # module path -> (repo, folder)
     js_packages: dict[str, JsPackage] = field(default_factory=dict)
     ts_paths: list[TsPaths] = field(default_factory=list)
+    rust_crates: dict[str, tuple[str, str]] = field(default_factory=dict)  # crate name -> (repo, its root folder)
     notes: list[str] = field(default_factory=list)
 
 
@@ -212,6 +223,17 @@ def _tsconfig(layout: Layout, repo: str, folder: str, text: str) -> None:
     layout.ts_paths.append(TsPaths(repo, folder, base, pairs))
 
 
+def _cargo_toml(layout: Layout, repo: str, folder: str, text: str) -> None:
+    data = tomllib.loads(text)
+    lib = data.get("lib", {})
+    name = lib.get("name") or data.get("package", {}).get("name")
+    if not isinstance(name, str) or not name:
+        return  # a workspace's manifest: its members have their own
+    path = lib.get("path") if isinstance(lib.get("path"), str) else "src/lib.rs"
+    # the crate's root module is the folder of its lib.rs (``use tiny::ast`` is ``<root>/ast.rs``)
+    layout.rust_crates.setdefault(name.replace("-", "_"), (repo, _join(folder, posixpath.dirname(path))))
+
+
 _READERS = {
     "pyproject.toml": _pyproject,
     "setup.cfg": _setup_cfg,
@@ -220,6 +242,7 @@ _READERS = {
     "package.json": _package_json,
     "tsconfig.json": _tsconfig,
     "jsconfig.json": _tsconfig,
+    "Cargo.toml": _cargo_toml,
 }
 
 
@@ -234,7 +257,7 @@ def read_layout(files: Mapping[tuple[str, str], str]) -> Layout:
             continue  # a vendored dependency's manifest says nothing about this project's imports
         try:
             reader(layout, repo, posixpath.dirname(path), text)
-        except (ValueError, SyntaxError, configparser.Error, AttributeError, TypeError) as exc:
+        except (ValueError, SyntaxError, configparser.Error, AttributeError, TypeError, tomllib.TOMLDecodeError) as exc:
             layout.notes.append(f"{repo}/{path}: not read for import resolution ({type(exc).__name__}: {exc})")
     layout.ts_paths.sort(key=lambda t: -len(t.folder))  # the nearest tsconfig first
     return layout

@@ -15,7 +15,10 @@ same in a fleet of ten repositories or of a thousand. R's dependencies are the r
   ``github.com/gin-gonic/gin/render``); a Go repository provides its own name;
 - Java: the imported package (``com.acme.core`` for ``import com.acme.core.Engine``, and for a static
   import ``com.acme.core.Helpers`` and its package); a repository provides every trailing run of
-  each folder of its ``.java`` files (``src/main/java/com/acme/core``: ``com.acme.core``, ``acme.core``...).
+  each folder of its ``.java`` files (``src/main/java/com/acme/core``: ``com.acme.core``, ``acme.core``...);
+- Rust: the crate a ``use`` names (``serde`` for ``use serde::de::Visitor``; not ``crate``, ``self``,
+  ``super`` or the standard library's); a repository provides its own name and the name of each folder
+  holding a ``Cargo.toml``, a ``-`` read as ``_``.
 
 Both sides are over-approximations read from file paths alone (no file of a peer is opened): a
 repository that provides a name by accident costs a little more build time, never a lost edge.
@@ -37,7 +40,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fourfold.plugins.graph.parse import parse_file, supported
+from fourfold.plugins.graph.parse import RUST_SELF, parse_file, supported
 from fourfold.plugins.types import Segment
 
 __all__ = [
@@ -56,6 +59,8 @@ __all__ = [
 LINKS_FILE = "links.json"
 _JS = frozenset({"javascript", "typescript", "tsx", "jsx"})
 _PY_ROOTS = ("", "src/", "lib/")
+#: A Rust path's first names that are this crate's or the standard library's, never another repository's.
+_RUST_LOCAL = frozenset({"crate", "self", "super", RUST_SELF, "std", "core", "alloc"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +172,9 @@ def provided_names(repo: str, paths: Iterable[str]) -> frozenset[str]:
             out.add("js:" + _base_name(repo))
         elif path.endswith(".go"):
             out.add("go:" + _base_name(repo))
+        elif posixpath.basename(path) == "Cargo.toml":
+            folder = posixpath.basename(posixpath.dirname(path)) or _base_name(repo)
+            out.update({"rust:" + folder.replace("-", "_"), "rust:" + _base_name(repo).replace("-", "_")})
         elif path.endswith(".java"):  # a package is its folder's trailing parts: every tail of the folder
             parts = posixpath.dirname(path).split("/")
             out.update("java:" + ".".join(parts[i:]) for i in range(len(parts)) if parts[i:] != [""])
@@ -187,6 +195,9 @@ def _import_name(language: str, spec: str) -> list[str]:
     if language == "java":  # ``a.b.C`` of ``import static a.b.C.m`` is class C of package ``a.b``
         package, _, last = spec.rpartition(".")
         return ["java:" + spec] + (["java:" + package] if package and last[:1].isupper() else [])
+    if language == "rust":
+        head = spec.split("::", 1)[0]
+        return [] if head in _RUST_LOCAL else ["rust:" + head]
     return []
 
 

@@ -133,7 +133,8 @@ class GraphModality:
     # chain starting from a parameter is read through the parameter's declared type (parse._Go._typed); 5:
     # ``super().m()`` is the bases' m and ``object.__new__`` a built-in's, not every indexed m (parse.SUPER);
     # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope); a JavaScript or
-    # TypeScript receiver of known type is read through it (parse._JavaScript._typed), a global's member is none
+    # TypeScript receiver of known type is read through it (parse._JavaScript._typed), a global's member is none;
+    # 7: Rust's modules, uses, impl blocks and typed receivers are read (parse._Rust, resolve._resolve_rust)
     build_version = "7"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

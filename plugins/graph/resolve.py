@@ -762,7 +762,8 @@ class _Builder:
             found = self.rust_modules.get((f.repo, root, (*start, *parts)))
             if found is not None:
                 return found
-        return None
+        crate = self.layout.rust_crates.get(parts[0])  # another crate of the index (``use tiny::ast``)
+        return self.rust_modules.get((crate[0], crate[1], tuple(parts[1:]))) if crate is not None else None
 
     def _rust_child(self, module: int, name: str) -> int | None:
         """The file module ``name`` inside the Rust file module ``module`` (``mod hir;`` in ``lib.rs``)."""
@@ -1037,12 +1038,9 @@ class _Builder:
         if head in _SELF_NAMES or local:
             return None
         targets = self._nested(src, head) or self._scope(f, src, head)[0]
-        if not targets:
-            child = self._rust_child(f.node, head)
-            if child is None:
-                root = self.rust_module_of.get(f.node, ("", ()))[0]
-                child = self.rust_modules.get((f.repo, root, (head,)))  # Rust 2015: a path from the crate root
-            targets = [(child, 1.0)] if child is not None else []
+        if not targets:  # a module of this one, of the crate root (Rust 2015), or another crate's root
+            module = self._rust_module(f, [head])
+            targets = [(module, 1.0)] if module is not None else []
         # a type's name means the type, not its impl blocks (which ``_rust_member`` reads through it)
         targets = [(t, w) for t, w in targets if self.nodes[t].kind != "impl"] or targets
         return self._follow(f, targets, chain) if targets else []

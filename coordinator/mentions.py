@@ -15,9 +15,17 @@ holds the name at all).
 
 A question whose one word besides the relation's is plain ("who uses Override", "who calls retry":
 ``absent.lone_word``) is answered so only where the index defines that word, case as written: a
-segment text finds is a definition of it. The graph follows Python, JavaScript and Go; in Rust,
-Java or C a struct's or a function's name is as often a plain word, and "who uses Override" was fused
-from the segments that shared the word (the ``impl Override`` block first).
+segment text finds is a definition of it. The graph follows Python, JavaScript, TypeScript, Go, Java
+and Rust; in C#, Kotlin or C a class's or a function's name is as often a plain word, and "who uses
+Override" was fused from the segments that shared the word (the class's own block first).
+
+The places are read in the order a caller reads them (``uses``): those that write the name in code,
+then those whose lines the snippet does not show, then those that write it only in strings, then only
+in comments; within each, those inside a definition first, and those that call it (``name(``) before
+the rest. A class's own lines hold the doc comments between its methods (a Rust ``impl`` block's, a C#
+class's): "who calls matches" in glob answered ``impl Pattern`` (three doc lines) before any caller.
+Over suites whose ground truth is a compiler's (rustc, javac, tsc, go/types, jedi), asked with the graph
+left out, references s@1 rose by 0.05 to 0.08 in each language (``docs/quality.md``).
 """
 
 from __future__ import annotations

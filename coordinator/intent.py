@@ -64,6 +64,8 @@ from fourfold.coordinator.tool_call import read_tool_call
 from fourfold.plugins import inline_regex
 from fourfold.plugins.types import IntentRule
 from fourfold.plugins.vocabulary import (
+    CALLEE_NAMED_INSIDE,
+    CALLEE_PHRASES,
     CALLER_PHRASES,
     IMPACT_PHRASES,
     IMPLEMENTS_QUESTION,
@@ -148,6 +150,24 @@ _CODE_NAME = (
     r"(?-i:[\w$.:]*(?:Error|Exception)|[A-Za-z_$][\w$]*(?:(?:\.|::|_)[\w$]+)+|[a-z_$][\w$]*[A-Z][\w$]*"
     r"|[A-Z][a-z0-9]+[A-Z][\w$]*)"
 )
+#: One name a callee question asks about (``parse_args``, ``Context.invoke``, ```render```), not a pronoun or an
+#: article ("what does it call" under a paste, "functions called by the scheduler": the learned layer's).
+_CALLEE_NAME = (
+    r"[`'\"]?(?!(?:it|this|that|them|these|those|the|a|an|our|my|your|its|i|we|you|they)\b)[A-Za-z_$][\w$]*"
+    r"(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*[`'\"]?(?:\(\))?"
+)
+#: "what does parse_args call", "callees of Context.invoke", "which functions are called by resolve_command": what a
+#: name calls, which the graph answers (its ``callees`` relation, ``plugins/graph/query.py``).
+CALLEE_QUESTION = (
+    r"\b(?:"
+    + "|".join(
+        [
+            *(inside.replace("{name}", _CALLEE_NAME) for inside in CALLEE_NAMED_INSIDE),
+            *(phrase + r"\s+" + _CALLEE_NAME for phrase in CALLEE_PHRASES),
+        ]
+    )
+    + r")(?![\w$])"
+)
 #: Where an error is handled: "where is HiveSwarmError caught", "where do we catch it", "who catches it", "who
 #: handles the PaymentDeclinedException". Its handlers are its references, not the error's text to find.
 HANDLERS_QUESTION = (
@@ -196,6 +216,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         + "|".join(IMPACT_PHRASES)
         + r")\b",
     ),
+    # Measured after the seed's: "what does parse_args call", "callees of `Context.invoke`": the graph's callees (no
+    # training phrasing asked them); before a quoted name is read as a string to find
+    _rule("callees-phrase", "find_references", 0.90, CALLEE_QUESTION),
     # a single quote opens and closes outside a word: "can't tell ... where it's defined" quotes nothing
     _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|(?<!\w)'[^']{2,}'(?!\w)|`[^`]+`"),
     _rule(

@@ -41,7 +41,7 @@ from fourfold.coordinator.absent import Subject, last_part, lone_word, subject
 from fourfold.coordinator.identifier import word_lookup
 from fourfold.coordinator.notes import tidy_notes
 from fourfold.plugins.doc_comments import comment_marker, hash_comments
-from fourfold.plugins.vocabulary import asks_for_implementations
+from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
 if TYPE_CHECKING:
     from fourfold.coordinator.engine import Engine, Plan
@@ -58,8 +58,8 @@ def asked(p: SearchParams, plan: Plan) -> Subject | None:
     """The name whose mentions may answer ``p`` (its direct path found nothing), None when they may not:
     another intent, a caller's own modalities or weights, or neither a name with the shape of code nor one
     plain word (which ``answer`` takes only where the index defines it)."""
-    if plan.intent not in INTENTS or p.modalities or p.weights:
-        return None
+    if plan.intent not in INTENTS or p.modalities or p.weights or asks_for_callees(p.query):
+        return None  # where a name is written are its callers, never what it calls
     # a plain word asked for its implementations is left to fusion: where it is written implements nothing
     return subject(p.query) or (None if asks_for_implementations(p.query) else lone_word(p.query))
 

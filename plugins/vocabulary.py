@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 __all__ = [
+    "CALLEE_NAMED_INSIDE",
+    "CALLEE_PHRASES",
     "CALLER_PHRASES",
     "IMPACT_PHRASES",
     "IMPLEMENTATION_PHRASES",
@@ -25,6 +27,7 @@ __all__ = [
     "QUALIFIER_SEPARATORS",
     "REFERENCE_PHRASES",
     "alternation",
+    "asks_for_callees",
     "asks_for_implementations",
     "implementation_questions",
     "looks_like_code",
@@ -48,6 +51,58 @@ CALLER_PHRASES: tuple[str, ...] = (
     r"(?:who|what)\s+(?:calls|invokes)",
     r"(?:callers?|call\s+sites?|invocations)\s+(?:of|to|for)",
 )
+
+#: "callees of X", "which functions are called by X", "calls made inside X": asking what a symbol calls, its name
+#: after the phrase. Not "calls of X" or "calls to X": those are its call sites.
+_CALLABLES = r"(?:functions?|methods?|helpers?|apis?|routines?)"
+CALLEE_PHRASES: tuple[str, ...] = (
+    rf"(?:callees?(?:\s+list)?|dependencies|outgoing\s+calls|calls\s+made|{_CALLABLES}\s+(?:used|invoked|called))"
+    r"\s+(?:of|by|from\s+within|from|in|inside|within|for)",
+    r"calls\s+(?:from\s+within|from|inside|within)",  # not "in": "when an officer calls in sick"
+    rf"(?:what|what's|which|{_CALLABLES})(?:\s+(?:{_CALLABLES[3:-1]}|code))?"
+    r"\s+(?:(?:that\s+)?(?:is|are|gets?|get)\s+)?(?:called|invoked|used)\s+(?:by|from\s+within|from|inside|within|in)",
+    r"callees\s*:",
+    # "the call tree under X", "functions reachable from X", "downstream calls of X"
+    rf"(?:call\s+(?:tree|graph|chain|hierarchy)|{_CALLABLES})\s+(?:under|below|beneath|reach(?:ed|able)\s+from)",
+    r"downstream\s+calls\s+(?:of|from|in)",
+)
+#: "what does X call", "which methods does X invoke", "what does the function X end up calling", "everything X
+#: calls": the name inside the phrase, as a regular-expression template whose ``{name}`` is the name's pattern.
+CALLEE_NAMED_INSIDE: tuple[str, ...] = (
+    rf"(?:what|which)(?:\s+(?:other\s+)?(?:{_CALLABLES[3:-1]}|code|else|calls|callees))?\s+(?:does|do|did|will|would|can)\s+"
+    r"(?:the\s+(?:function|method)\s+)?{name}\s+(?:end\s+up\s+)?"
+    r"(?:call|invoke|use|depend\s+on|rely\s+on|lean\s+on|delegate\s+to|calling|invoking|using)\b",
+    # "X's callees", "which callees does X have"
+    r"{name}'s\s+callees",
+    r"(?:what|which)\s+callees\s+(?:does|do|did)\s+{name}\s+have\b",
+    # "what is X calling", "does X call any helpers"
+    r"what\s+(?:is|are)\s+{name}\s+(?:calling|invoking|using)\b",
+    r"(?:does|do|did)\s+{name}\s+(?:call|invoke|use)\s+(?:any|other)\b",
+    # "inside X, which functions are called"
+    rf"(?:inside|within|in)\s+{{name}}\s*,\s*(?:what|which)(?:\s+{_CALLABLES})?\s+(?:are|is|gets?|get)\s+(?:called|invoked)",
+    # "which functions get called when X runs"
+    rf"(?:what|which)(?:\s+{_CALLABLES})?\s+(?:gets?|get|are|is)\s+(?:called|invoked|run)\s+when\s+{{name}}\s+(?:runs|is\s+called)",
+    # "what parse_args calls?", "everything handle_request calls", at a clause's end: not "what code calls into X"
+    rf"(?:what|everything|all|whatever|(?:the\s+)?{_CALLABLES})\s+(?:that\s+)?{{name}}\s+(?:calls|invokes|uses)"
+    r"(?=\s*(?:[?.!,;:]|$))",
+)
+_CALLEE_QUESTION = re.compile(
+    r"\b(?:"
+    + "|".join(
+        [
+            *(inside.replace("{name}", r"\S+") for inside in CALLEE_NAMED_INSIDE),
+            *(phrase + r"\s+\S" for phrase in CALLEE_PHRASES),
+        ]
+    )
+    + ")",
+    re.IGNORECASE,
+)
+
+
+def asks_for_callees(text: str) -> bool:
+    """Whether ``text`` asks what a named piece of code calls (not who calls it)."""
+    return _CALLEE_QUESTION.search(text) is not None
+
 
 #: "usages of X": asking where a symbol is used, called or not.
 REFERENCE_PHRASES: tuple[str, ...] = (

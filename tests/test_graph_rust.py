@@ -211,3 +211,24 @@ def test_the_graph_says_which_call_edges_it_made(tmp_path: Path) -> None:
     calls = {(names[s], names[d]) for (s, d, kind) in data.edges if kind == CALL}
     assert ("parse", "new") in calls and ("visit", "len") in calls
     assert not any("definitions and containment only" in n and "rust" in n for n in data.notes)
+
+
+def test_a_callee_question_goes_to_the_graph_through_the_engine(tmp_path: Path) -> None:
+    """"what does Parser.parse call" is routed to the graph (a sure rule: no training phrasing asked what a
+    name calls) and answered by its callees alone: ``helper`` and the ``Node`` it builds, not ``String::len``."""
+    from inprocess import search_once
+
+    from fourfold.api import SearchParams
+    from fourfold.coordinator.engine import Engine
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+
+    root = tmp_path / "tiny"
+    for path, text in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(root, "tiny")], modalities=["text", "structural", "graph"])
+    a = search_once(Engine(IndexStore(home)), SearchParams("what does Parser.parse call", k=5))
+    assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
+    assert {f.hit.symbol for f in a.hits} == {"helper", "Node"}

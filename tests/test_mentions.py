@@ -166,6 +166,12 @@ def test_the_code_that_writes_the_name_comes_before_its_comments_and_strings(hom
     assert [f.hit.kind for f in a.hits] == ["method", "method", "class"]
 
 
+def test_a_callee_question_is_never_answered_by_where_the_name_is_written(home: Path) -> None:
+    """Where ``download`` is written are its callers, not what it calls: the graph's answer or fusion, not mentions."""
+    a = search(home, "what does download call")
+    assert a.intent == "find_references" and a.fusion_strategy != STRATEGY, a.notes
+
+
 def test_a_caller_naming_modalities_gets_them(home: Path) -> None:
     a = search(home, "who calls sendFile", modalities=("graph",))
     assert a.fusion_strategy != STRATEGY and not a.hits

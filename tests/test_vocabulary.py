@@ -6,8 +6,23 @@ import pytest
 
 from fourfold.coordinator.intent import classify, classify_rules
 from fourfold.plugins.graph.query import parse_query
+from fourfold.plugins.vocabulary import asks_for_callees
 
 AGREE = [
+    # what it calls (the graph's callees; three sets of phrasings written apart, docs/quality.md)
+    ("what does parse_config call", "find_references", "callees"),
+    ("what does `parse_config` end up invoking", "find_references", "callees"),
+    ("which functions are called by parse_config", "find_references", "callees"),
+    ("which methods does parse_config invoke?", "find_references", "callees"),
+    ("callees of parse_config", "find_references", "callees"),
+    ("callees: parse_config", "find_references", "callees"),
+    ("what do parse_config's callees look like", "find_references", "callees"),
+    ("the call graph below parse_config", "find_references", "callees"),
+    ("what does parse_config depend on internally", "find_references", "callees"),
+    ("show calls made from within parse_config", "find_references", "callees"),
+    ("everything parse_config calls", "find_references", "callees"),
+    ("what is parse_config calling", "find_references", "callees"),
+    ("inside parse_config, which functions are called", "find_references", "callees"),
     ("who calls parse_config", "find_references", "callers"),
     ("who invokes parse_config", "find_references", "callers"),
     ("what calls parse_config", "find_references", "callers"),
@@ -67,3 +82,18 @@ def test_classifier_and_graph_parser_agree(query: str, intent: str, relation: st
     question = parse_query(query, intent, {})
     assert question is not None
     assert (question.relation, question.symbol) == (relation, "parse_config")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what code calls into parse_config",  # its callers
+        "what else do I have to touch when I change parse_config",  # its impact
+        "sequence of steps the system goes through when a first officer calls in sick",
+        "search for every block that does what the code below does",
+    ],
+)
+def test_a_callee_phrase_needs_its_name_where_a_name_stands(query: str) -> None:
+    """Near misses of the callee phrases (from the routing sets): none asks what a name calls."""
+    assert not asks_for_callees(query)
+    assert classify(query).rule != "callees-phrase"

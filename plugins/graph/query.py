@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.vocabulary import (
+    CALLEE_NAMED_INSIDE,
+    CALLEE_PHRASES,
     CALLER_PHRASES,
     IMPACT_PHRASES,
     IMPLEMENTATION_PHRASES,
@@ -41,9 +43,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("path", _rx(r"\b(?:dependency\s+|call\s+)?path\s+(?:from|between)\s+{S}\s+(?:to|and)\s+{T}")),
     ("path", _rx(r"\bhow\s+does\s+{S}\s+(?:reach|call|depend\s+on|use|get\s+to)\s+{T}")),
     ("callees", _rx(r"\bwhat\s+(?:calls|functions)\s+does\s+{S}\s+(?:make|call|use)")),
-    ("callees", _rx(r"\bwhat\s+does\s+{S}\s+call\b")),
-    ("callees", _rx(r"\b(?:callees|dependencies)\s+of\s+{S}")),
-    ("callees", _rx(r"\b(?:functions|methods)\s+called\s+by\s+{S}")),
+    *(("callees", _rx(r"\b" + inside.replace("{name}", "{S}"))) for inside in CALLEE_NAMED_INSIDE),
+    ("callees", _rx(r"\b" + alternation(CALLEE_PHRASES) + r"\s+{S}")),
     (
         "impact",
         _rx(

@@ -1,4 +1,4 @@
-""""What does F call" rows from a compiler's uses: the callees of each function, as the compiler binds them.
+""" "What does F call" rows from a compiler's uses: the callees of each function, as the compiler binds them.
 
     callee_suite.py ROOT REPO USES.jsonl OUT.jsonl [--spans SPANS.jsonl] [--language go|java|typescript|rust]
                     [--max 40] [--seed 11]

@@ -214,7 +214,7 @@ def test_the_graph_says_which_call_edges_it_made(tmp_path: Path) -> None:
 
 
 def test_a_callee_question_goes_to_the_graph_through_the_engine(tmp_path: Path) -> None:
-    """"what does Parser.parse call" is routed to the graph (a sure rule: no training phrasing asked what a
+    """ "what does Parser.parse call" is routed to the graph (a sure rule: no training phrasing asked what a
     name calls) and answered by its callees alone: ``helper`` and the ``Node`` it builds, not ``String::len``."""
     from inprocess import search_once
 

@@ -23,7 +23,7 @@ import random
 import sys
 from pathlib import Path
 
-from go_ref_suite import LANGUAGES
+from go_ref_suite import LANGUAGES, suite_row
 
 #: How a callee question is asked (the graph's ``callees`` relation; the router's sure rule for it).
 PHRASINGS = (
@@ -94,17 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         name, _ = functions[caller]
         if defined[name] != 1 or is_test(caller[0]) or len(name) < 4:
             continue
-        rows.append(
-            {
-                "query": rnd.choice(PHRASINGS).format(name=name),
-                "intent": "find_references",
-                "match": "line",
-                "source": source,
-                "relevant": [
-                    {"repo": a.repo, "path": p, "line": n, "end_line": functions[(p, n)][1]} for p, n in sorted(found)
-                ],
-            }
-        )
+        relevant = [{"repo": a.repo, "path": p, "line": n, "end_line": functions[(p, n)][1]} for p, n in sorted(found)]
+        rows.append(suite_row(rnd.choice(PHRASINGS).format(name=name), "find_references", source, relevant))
     rnd.shuffle(rows)
     with a.out.open("w") as f:
         for i, row in enumerate(rows[: a.max]):

@@ -66,6 +66,11 @@ LANGUAGES = {
 IMPLEMENTS_PHRASINGS = ("who implements {name}", "types that implement {name}")
 
 
+def suite_row(query: str, intent: str, source: str, relevant: list[dict[str, object]]) -> dict[str, object]:
+    """One labelled question in ``make_suite.py``'s format (answers by line)."""
+    return {"query": query, "intent": intent, "match": "line", "source": source, "relevant": relevant}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", type=Path)
@@ -120,13 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         if not sites:
             continue
         refs.append(
-            {
-                "query": rnd.choice(phrasing["find_references"]).format(name=name),
-                "intent": "find_references",
-                "match": "line",
-                "source": source,
-                "relevant": [{"repo": a.repo, "path": p, "line": n} for p, n in sites],
-            }
+            suite_row(
+                rnd.choice(phrasing["find_references"]).format(name=name),
+                "find_references",
+                source,
+                [{"repo": a.repo, "path": p, "line": n} for p, n in sites],
+            )
         )
         own = {(d["path"], d["line"]) for d in defs}
         dependents = {}
@@ -138,13 +142,12 @@ def main(argv: list[str] | None = None) -> int:
                 }  # fmt: skip
         if dependents:
             impact.append(
-                {
-                    "query": rnd.choice(phrasing["impact_analysis"]).format(name=name),
-                    "intent": "impact_analysis",
-                    "match": "line",
-                    "source": source,
-                    "relevant": sorted(dependents.values(), key=lambda d: (d["path"], d["line"])),
-                }
+                suite_row(
+                    rnd.choice(phrasing["impact_analysis"]).format(name=name),
+                    "impact_analysis",
+                    source,
+                    sorted(dependents.values(), key=lambda d: (d["path"], d["line"])),
+                )
             )
     implementations = []
     impl_rnd = random.Random(a.seed + 1)  # its own draws: the references and impact rows stay as they were
@@ -158,13 +161,12 @@ def main(argv: list[str] | None = None) -> int:
             if len(name) < 4 or len(defs) > 3 or not found:
                 continue
             implementations.append(
-                {
-                    "query": impl_rnd.choice(IMPLEMENTS_PHRASINGS).format(name=name),
-                    "intent": "find_references",
-                    "match": "line",
-                    "source": source,
-                    "relevant": [{"repo": a.repo, "path": p, "line": n} for p, n in found],
-                }
+                suite_row(
+                    impl_rnd.choice(IMPLEMENTS_PHRASINGS).format(name=name),
+                    "find_references",
+                    source,
+                    [{"repo": a.repo, "path": p, "line": n} for p, n in found],
+                )
             )
     with a.out.open("w") as f:
         for kind, rows in (

@@ -217,18 +217,16 @@ def test_a_callee_question_goes_to_the_graph_through_the_engine(tmp_path: Path) 
     """ "what does Parser.parse call" is routed to the graph (a sure rule: no training phrasing asked what a
     name calls) and answered by its callees alone: ``helper`` and the ``Node`` it builds, not ``String::len``."""
     from inprocess import search_once
+    from test_text_against_ripgrep import write_tree
 
     from fourfold.api import SearchParams
     from fourfold.coordinator.engine import Engine
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
 
-    root = tmp_path / "tiny"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+    write_tree(tmp_path / "tiny", FILES)
     home = tmp_path / "home"
-    build_generation(IndexStore(home), [(root, "tiny")], modalities=["text", "structural", "graph"])
+    build_generation(IndexStore(home), [(tmp_path / "tiny", "tiny")], modalities=["text", "structural", "graph"])
     a = search_once(Engine(IndexStore(home)), SearchParams("what does Parser.parse call", k=5))
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
     assert {f.hit.symbol for f in a.hits} == {"helper", "Node"}

@@ -1626,12 +1626,10 @@ class _Rust:
         """A type named where it is used (a parameter's, a field's, a return type, a struct literal), not
         where it is declared or its name is a generic parameter's."""
         parent = node.parent
-        if parent is None:
+        if parent is None or parent.type in ("type_parameter", "constrained_type_parameter"):
             return False
-        if parent.type in ("struct_item", "enum_item", "union_item", "trait_item", "type_item", "type_parameter"):
-            return parent.child_by_field_name("name") != node and parent.type != "type_parameter"
-        if parent.type in ("impl_item", "constrained_type_parameter"):
-            return parent.type == "impl_item"
+        if parent.type in ("struct_item", "enum_item", "union_item", "trait_item", "type_item"):
+            return parent.child_by_field_name("name") != node
         return True
 
     @staticmethod

@@ -822,7 +822,7 @@ class _Builder:
         found = [(n, 1.0) for f in files for n in f.top.get(name, ())]
         if found:
             return found
-        child = self._rust_child(module, name) if module in self.rust_module_of else None
+        child = self._rust_child(module, name)  # None for any module but a Rust file's
         if child is not None:
             return [(child, 1.0)]
         out: Targets = []

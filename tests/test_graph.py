@@ -702,9 +702,19 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
     ]
     impact = ModalityQuery("what breaks if I change target", k=8, intent="impact_analysis")
     spread = [h.segment_id for h in spread_dependents(merged, impact)]
-    assert spread == ["a1", "b1", "a-import", "a2", "a3", "c1", "d1", "e1", "a4"]
+    assert spread == ["a1", "b1", "a2", "a3", "a-import", "c1", "d1", "e1", "a4"]
     lone = [at("f.py", 1, 1.0, "f-import"), at("f.py", 1, 0.5, "f1"), at("g.py", 1, 0.5, "g1")]
     assert [h.segment_id for h in spread_dependents(lone, impact)] == ["f-import", "g1", "f1"]  # f1: a lower tier
+    # a one-line field typed with the name ranks after the functions of its tier, before module code; a
+    # function-valued variable (more than one line) is a definition with a body
+    score = round(impact_score(1, 1.0), 6)
+    declared = [
+        Hit("barrel", "r", "index.ts", 1, 9, score),
+        Hit("field", "r", "conn.ts", 12, 12, score, symbol="_queue", kind="field"),
+        Hit("arrow", "r", "conn.ts", 30, 41, score, symbol="flush", kind="variable"),
+        Hit("method", "r", "send.ts", 5, 20, score, symbol="send", kind="method"),
+    ]
+    assert [h.segment_id for h in spread_dependents(declared, impact)] == ["arrow", "method", "barrel", "field"]
     callers = ModalityQuery("who calls target", k=8, intent="find_references")
     assert spread_dependents(merged, callers) == merged
 

@@ -150,8 +150,10 @@ def impact_evidence(hit: Hit) -> tuple[int, float]:
 def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
     """The merged impact answer with, within a distance and a confidence tier (one decimal), each
     file's first dependent before any file's second, so that the top k spans more of the files a
-    change breaks; a file's first is a definition rather than its module-level code (the import
-    line) where both are in its best tier. Any other answer as merged.
+    change breaks; among the firsts, and among the seconds, definitions with a body before one-line
+    declarations that keep a value, and those before module-level code (``_dependent_rank``); a file's
+    first is its best-ranked dependent in its best tier (a definition rather than the import line).
+    Any other answer as merged.
 
     Done on the coordinator's merged list, not in a shard: a partitioned graph's dependents of one file
     at one distance may arrive in different follow-up rounds, and only the merged list knows which is
@@ -161,13 +163,28 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
     if question is None or question.relation != "impact":
         return list(hits)
     groups = [(d, -round(c, 1)) for d, c in map(impact_evidence, hits)]
-    firsts: dict[tuple[str, str], int] = {}  # each file's first: its best hit, a definition before its module code
+    ranks = [_dependent_rank(h) for h in hits]
+    firsts: dict[tuple[str, str], int] = {}  # each file's first: its best hit, by tier, then by rank
     for i, h in enumerate(hits):
         j = firsts.setdefault((h.repo, h.path), i)
-        if groups[j] == groups[i] and hits[j].symbol is None and h.symbol is not None:
-            firsts[(h.repo, h.path)] = i  # the file's import of the name ties with the functions that use it
+        if (groups[i], ranks[i]) < (groups[j], ranks[j]):
+            firsts[(h.repo, h.path)] = i  # e.g. the file's import of the name ties with a function that uses it
     chosen = set(firsts.values())
-    return [hits[i] for i in sorted(range(len(hits)), key=lambda i: (*groups[i], i not in chosen, i))]
+    return [hits[i] for i in sorted(range(len(hits)), key=lambda i: (*groups[i], i not in chosen, ranks[i], i))]
+
+
+#: Kinds of a one-line declaration that keeps a value (``_messages: BufferedItem[]``).
+_VALUE_KINDS = frozenset({"field", "property", "variable", "constant"})
+
+
+def _dependent_rank(hit: Hit) -> int:
+    """Where a dependent goes among its tier's: 0 a definition with a body (a function, a method, a type);
+    1 a one-line declaration that keeps a value (a field, a property, a variable or a constant typed or
+    initialised with the name: the code that reads it is where a change shows, and that code is a
+    dependent of its own); 2 a file's module code (its import or re-export of the name)."""
+    if hit.symbol is None:
+        return 2
+    return 1 if hit.kind in _VALUE_KINDS and hit.start_line == hit.end_line else 0
 
 
 def _only(query: ModalityQuery) -> bool:

@@ -72,3 +72,48 @@ def test_typed_receivers_call_their_type_s_method_and_no_other(tmp_path: Path) -
     cache = shard.search(ModalityQuery(text="who calls Cache.check", k=10)).hits
     assert [(h.symbol, h.match_lines) for h in cache] == [("login", (15, 16))]
     assert not shard.search(ModalityQuery(text="who calls AuthService.resolve", k=10)).hits
+
+
+OVERLOADS = {
+    "src/config.ts": """export interface RetryConfig {
+  count: number;
+}
+""",
+    "src/retry.ts": """import { RetryConfig } from './config';
+
+export function retry(count: number): number;
+export function retry(config: RetryConfig): number;
+export function retry(config: number | RetryConfig): number {
+  return typeof config === 'number' ? config : config.count;
+}
+
+export class Box {
+  private size = 0;
+
+  get value(): RetryConfig {
+    return { count: this.size };
+  }
+
+  set value(next: RetryConfig) {
+    this.size = next.count;
+  }
+}
+""",
+}
+
+
+def test_an_overload_signature_s_uses_are_its_implementation_s(tmp_path: Path) -> None:
+    """What a TypeScript overload signature names is a use of the implementation it declares: "what depends
+    on RetryConfig" answers ``retry``'s body (with the signature's line among its lines), not a one-line
+    signature of it; a getter and its setter, each with a body, stay two dependents."""
+    segments = [
+        s for path, text in OVERLOADS.items() for s in segment_file("web", path, "typescript", text.encode()).segments
+    ]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    hits = shard.search(ModalityQuery(text="what depends on RetryConfig", k=10, intent="impact_analysis")).hits
+    found = {(h.symbol, h.start_line): h.match_lines for h in hits}
+    assert (("retry", 5) in found) and 4 in found[("retry", 5)], found
+    assert not any(symbol == "retry" and start in (3, 4) for symbol, start in found)
+    assert {("value", 12), ("value", 16)} <= set(found)

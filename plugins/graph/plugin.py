@@ -134,8 +134,9 @@ class GraphModality:
     # ``super().m()`` is the bases' m and ``object.__new__`` a built-in's, not every indexed m (parse.SUPER);
     # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope); a JavaScript or
     # TypeScript receiver of known type is read through it (parse._JavaScript._typed), a global's member is none;
-    # 7: Rust's modules, uses, impl blocks and typed receivers are read (parse._Rust, resolve._resolve_rust)
-    build_version = "7"
+    # 7: Rust's modules, uses, impl blocks and typed receivers are read (parse._Rust, resolve._resolve_rust);
+    # 8: what a TypeScript overload signature names is its implementation's use (resolve._ts_implementations)
+    build_version = "8"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

@@ -216,6 +216,25 @@ def _distinct(targets: Targets) -> Targets:
     return list(best.items())
 
 
+def _ts_implementations(segs: list[Segment]) -> dict[str, str]:
+    """A TypeScript file's overload signatures -> the implementation each declares: the last function or
+    method of its name in its scope with a body (``function timeout(config: TimeoutConfig): …;`` twice,
+    then the body). What a signature names is the implementation's use: "what depends on TimeoutConfig" is ``timeout``'s
+    body, not a one-line signature of it. A signature is a definition whose text does not end in a body's
+    ``}``; a run of signatures with no body (an interface's, an abstract method's) stays as it is."""
+    runs: dict[tuple[str | None, str], list[Segment]] = defaultdict(list)
+    for seg in segs:
+        if seg.symbol is not None and seg.kind in ("function", "method"):
+            runs[(seg.parent_id, seg.symbol)].append(seg)
+    out: dict[str, str] = {}
+    for run in runs.values():
+        bodies = {seg.id: seg.start_line for seg in run if seg.content.rstrip().endswith("}")}
+        if len(run) > 1 and bodies:  # a getter and its setter both have bodies: neither folds
+            last = max(bodies, key=bodies.__getitem__)
+            out.update((seg.id, last) for seg in run if seg.id not in bodies)
+    return out
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -310,8 +329,9 @@ class _Builder:
         size = max(s.end_line for s in segs)
         lines = [""] * size
         owner = [-1] * (size + 1)
+        implementation = _ts_implementations(segs) if language in ("typescript", "tsx") else {}
         for seg in sorted(segs, key=lambda s: s.start_line - s.end_line):  # outermost first
-            node = index_of[seg.id]
+            node = index_of[implementation.get(seg.id, seg.id)]
             for offset, text in enumerate(seg.content.split("\n")[: seg.end_line - seg.start_line + 1]):
                 lines[seg.start_line - 1 + offset] = text
             for line in range(seg.start_line, seg.end_line + 1):

@@ -1,6 +1,6 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
-    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java|typescript]
+    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java|typescript|rust|c]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -30,6 +30,10 @@ With ``--language rust`` the same rows for Rust from rustc's typed bodies (``ben
 inline ``#[cfg(test)]`` modules are compiled and count), and ``main``, ``new``, ``fmt``, ``default``, ``from``,
 ``drop``, ``clone`` and ``next`` (trait methods every type has) are left out; ``--spans`` from ``rust_uses.py``
 (ctags gives Rust tags no end lines).
+
+With ``--language c`` the same rows for C from clang's uses (``benchmarks/c_uses.py``, ``benchmarks/c_suites.sh``;
+source ``clang``): test files lie in a ``test`` or ``tests`` folder or are named ``test…``, and ``main`` is left out;
+``--spans`` from ``c_uses.py`` (each function definition's name to its body's end).
 """
 
 from __future__ import annotations
@@ -60,6 +64,13 @@ LANGUAGES = {
         ("main", "new", "fmt", "default", "from", "drop", "clone", "next"),
         lambda path: "/tests/" in "/" + path or "/benches/" in "/" + path,
         "rustc",
+    ),
+    "c": (
+        ("main",),
+        lambda path: (
+            any(p in ("test", "tests") for p in path.split("/")[:-1]) or path.rsplit("/", 1)[-1].startswith("test")
+        ),
+        "clang",
     ),
 }
 #: How the implementations rows ask (find_references: the types that satisfy an interface).

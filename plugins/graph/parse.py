@@ -128,7 +128,7 @@ class FileFacts:
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
-_LANGUAGES = frozenset({"python", "go", "java", "rust"}) | _JS_FAMILY
+_LANGUAGES = frozenset({"python", "go", "java", "rust", "c"}) | _JS_FAMILY
 
 
 def supported(language: str) -> bool:
@@ -231,6 +231,8 @@ def _parse(source: bytes, language: str) -> FileFacts:
         return _Java(tree.root_node).facts()
     if language == "rust":
         return _Rust(tree.root_node).facts()
+    if language == "c":
+        return _C(tree.root_node).facts()
     return _JavaScript(tree.root_node).facts()
 
 
@@ -1761,3 +1763,128 @@ class _Rust:
         if not declared:
             return (), False  # a primitive's members are the language's
         return self._bounded(node, (*declared, *chain[1:])), False
+
+
+# --- C --------------------------------------------------------------------------------------------
+
+#: Declarators that wrap the name they declare (``*p``, ``a[N]``, ``(*cmp)(int)``, ``x = 1``).
+_C_WRAPPERS = frozenset(
+    {
+        "pointer_declarator",
+        "array_declarator",
+        "parenthesized_declarator",
+        "function_declarator",
+        "init_declarator",
+        "attributed_declarator",
+    }
+)
+#: What a declarator's name is declared by.
+_C_DECLARING = frozenset(
+    {"declaration", "parameter_declaration", "function_definition", "type_definition", "field_declaration"}
+)
+_C_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
+#: Nodes with no name of the program in them (a macro's body is raw text: what it calls is not at the site).
+_C_SKIP = frozenset({"comment", "string_literal", "char_literal", "system_lib_string", "preproc_arg"})
+
+
+def _c_declared(node: Node) -> bool:
+    """Whether ``node`` (an identifier or type name) is the name a declaration declares, not a use: a
+    variable's, a parameter's, a function's, a typedef's, an enumerator's, a macro's or its parameters',
+    or a ``struct``/``union``/``enum`` tag written with its body."""
+    current = node
+    parent = current.parent
+    while parent is not None and parent.type in _C_WRAPPERS:
+        declarator = parent.child_by_field_name("declarator")
+        if declarator is not None and declarator != current:
+            return False  # an array's size, an initialiser's value
+        current, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "declaration" and current == parent.child_by_field_name("type"):
+        return _c_prototype_macro(parent)  # ``local int inflateStateCheck OF((z_streamp strm));``
+    if parent.type in _C_DECLARING:  # ``int a, b = f(a);``: each declarator
+        return current in parent.children_by_field_name("declarator")
+    if parent.type in ("enumerator", "preproc_def", "preproc_function_def"):
+        return parent.child_by_field_name("name") == current
+    if parent.type == "preproc_params":
+        return True
+    if parent.type in _C_SPECIFIERS:
+        return parent.child_by_field_name("body") is not None
+    return False
+
+
+_C_MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+
+
+def _c_prototype_macro(declaration: Node) -> bool:
+    """Whether a declaration is a prototype written through a compatibility macro (``gzerror OF((gzFile f))``,
+    ``name __P((int))``), which a parser that does not expand macros reads as a declaration of the macro with
+    the function's name for its type: that name is declared, not used."""
+    declarator = declaration.child_by_field_name("declarator")
+    if declarator is None or declarator.type != "function_declarator":
+        return False
+    name = declarator.child_by_field_name("declarator")
+    return name is not None and name.type == "identifier" and bool(_C_MACRO_NAME.fullmatch(_text(name)))
+
+
+class _C:
+    """C: quoted ``#include``s, and every name a line uses (a call, a function passed as a value, a type, a
+    global, a macro) with whether a parameter or local of the enclosing function shadows it; ``a->b.c`` is the
+    chain ``("a", "b", "c")``. C's names are one namespace per program: resolution finds them by name
+    (``resolve._c_name``)."""
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+
+    def facts(self) -> FileFacts:
+        stack: list[tuple[Node, frozenset[str]]] = [(self.root, frozenset())]
+        while stack:
+            node, local = stack.pop()
+            kind = node.type
+            if kind in _C_SKIP:
+                continue
+            if kind == "preproc_include":
+                path = node.child_by_field_name("path")
+                if path is not None and path.type == "string_literal":  # <stdio.h>: the system's
+                    self.imports.append(Import(_line(node), _string_value(path), None, ""))
+                continue
+            if kind == "function_definition":
+                local = self._locals(node)
+            elif kind == "field_expression":
+                chain = _chain(node, "field_expression", "argument", "field", ("identifier",))
+                field = node.child_by_field_name("field")
+                if field is not None:
+                    self.references.append(Reference(_line(field), chain, _is_called(node), chain[0] in local))
+                if chain[0] != UNKNOWN:
+                    continue  # the receiver's name is in the chain
+                while node.type == "field_expression":  # a call's or a subscript's result: read what it is
+                    node = node.child_by_field_name("argument") or node
+                    if node.type != "field_expression":
+                        stack.append((node, local))
+                        break
+                continue
+            elif kind in ("identifier", "type_identifier"):
+                name = _text(node)
+                if name and not _c_declared(node):  # (a name the parser had to make up is empty)
+                    self.references.append(Reference(_line(node), (name,), _is_called(node), name in local))
+                continue
+            stack.extend((child, local) for child in reversed(node.named_children))
+        return FileFacts(tuple(self.imports), tuple(self.references), ())
+
+    @staticmethod
+    def _locals(function: Node) -> frozenset[str]:
+        """The names a function's parameters and body declare (not its own name: a recursive call is a use)."""
+        declarator = function.child_by_field_name("declarator")
+        own = None
+        while declarator is not None and declarator.type in _C_WRAPPERS:
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None:
+            own = declarator
+        names = {
+            _text(n)
+            for n in _walk(function)
+            if n.type == "identifier" and n != own and n.parent is not None and _c_declared(n)
+        }
+        return frozenset(names)

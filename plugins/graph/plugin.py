@@ -135,7 +135,8 @@ class GraphModality:
     # 6: Java's imports, calls and inheritance are read (parse._Java, resolve._java_scope); a JavaScript or
     # TypeScript receiver of known type is read through it (parse._JavaScript._typed), a global's member is none;
     # 7: Rust's modules, uses, impl blocks and typed receivers are read (parse._Rust, resolve._resolve_rust);
-    # 8: what a TypeScript overload signature names is its implementation's use (resolve._ts_implementations)
+    # 8: what a TypeScript overload signature names is its implementation's use (resolve._ts_implementations);
+    # C's includes and names are read (parse._C, resolve._c_name)
     build_version = "8"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

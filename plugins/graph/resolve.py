@@ -263,6 +263,9 @@ class _Builder:
         self.rust_modules: dict[tuple[str, str, tuple[str, ...]], int] = {}  # (repo, crate root, path) -> module
         self.rust_module_of: dict[int, tuple[str, tuple[str, ...]]] = {}  # module node -> (crate root, path)
         self.rust_types: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> its types, impls
+        self.c_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C's top-level names
+        self.c_local: set[int] = set()  # C definitions no other file sees (a .c file's static, type or macro)
+        self.c_paths: dict[tuple[str, str], list[str]] = defaultdict(list)  # (repo, file name) -> C files' paths
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
@@ -363,6 +366,10 @@ class _Builder:
                 self.go_types.setdefault((module, seg.symbol), node)
             elif language == "rust" and rec.kind in CLASS_KINDS:  # a type and its impl blocks share its name
                 self.rust_types[(repo, seg.symbol)].append(node)
+            elif language == "c":
+                self._c_definition(f, node, seg)
+        if language == "c":
+            self.c_paths[(repo, posixpath.basename(path))].append(path)
         for imp in facts.imports:
             if imp.alias == "*" or imp.alias == ".":
                 f.stars.append(imp)
@@ -384,6 +391,20 @@ class _Builder:
             node = owner[line] if line < len(owner) else -1
             if node >= 0 and self.nodes[node].kind not in CLASS_KINDS:  # its segment may start at its doc comment
                 self.java_returns.setdefault(node, (f, returned))
+
+    def _c_definition(self, f: _File, node: int, seg: Segment) -> None:
+        """Index a C definition by name: a top-level one, or an enumerator (whose name is the file's, not its
+        enum's). A ``.c`` file's static function or variable, and its types and macros, are its own; a
+        header's are every includer's."""
+        rec = self.nodes[node]
+        if rec.parent >= 0 and not (rec.kind == "constant" and self.nodes[rec.parent].kind == "enum"):
+            return
+        if rec.parent >= 0:
+            f.top.setdefault(rec.symbol or "", []).append(node)
+        self.c_names[(f.repo, rec.symbol or "")].append(node)
+        static = "static" in (seg.signature or "").split("(")[0].split()
+        if f.path.endswith(".c") and (static or rec.kind not in ("function", "variable")):
+            self.c_local.add(node)
 
     def _mapped_python_keys(self, repo: str, path: str) -> list[str]:
         """Module names ``path`` has under the repository's ``package_dir`` mappings."""
@@ -569,7 +590,7 @@ class _Builder:
                 continue
             module = self._resolve_module(f, imp.module)
             if module is None:
-                if not (f.language == "rust" and imp.module.split("::")[0] in _RUST_STD):
+                if f.language != "c" and not (f.language == "rust" and imp.module.split("::")[0] in _RUST_STD):
                     self.misses.add((f.repo, imp.module.rsplit(".", 1)[-1].rsplit("/", 1)[-1].rsplit(":", 1)[-1]))
                 continue
             self._edge(src, module, IMPORT, 1.0, imp.line)
@@ -593,7 +614,19 @@ class _Builder:
             return self._java_module(f, spec)
         if f.language == "rust":
             return self._rust_module(f, spec.split("::") if spec else [])
+        if f.language == "c":
+            return self._c_include(f, spec)
         return self._js_module(f, spec)
+
+    def _c_include(self, f: _File, spec: str) -> int | None:
+        """``#include "lua.h"``: the file beside the includer, else the repository's file whose path ends
+        so (an include folder given to the compiler: ``-Ilib``), the shortest first."""
+        beside = self.files.get((f.repo, posixpath.normpath(posixpath.join(posixpath.dirname(f.path), spec))))
+        if beside is not None:
+            return beside.node
+        tail = "/" + spec.lstrip("./")
+        found = [p for p in self.c_paths.get((f.repo, posixpath.basename(spec)), ()) if ("/" + p).endswith(tail)]
+        return self.files[(f.repo, min(found, key=len))].node if found else None
 
     def _java_module(self, f: _File, spec: str) -> int | None:
         """``com.acme.core`` (a package) or ``com.acme.core.Outer`` (a class, for a nested class or a static
@@ -1065,10 +1098,29 @@ class _Builder:
         targets = [(t, w) for t, w in targets if self.nodes[t].kind != "impl"] or targets
         return self._follow(f, targets, chain) if targets else []
 
+    def _c_name(self, f: _File, name: str) -> Targets:
+        """What a C name means in ``f``: the file's own definition of it, else the one other files see (a
+        function or a variable no ``.c`` file keeps static, or anything a header defines); of several (two
+        programs of one repository), those in the file's folder, else each a share."""
+        here = f.top.get(name)
+        if here:
+            return [(n, 1.0) for n in here]
+        found = [n for n in self.c_names.get((f.repo, name), ()) if n not in self.c_local]
+        if len(found) > 1:
+            folder = posixpath.dirname(f.path)
+            found = [n for n in found if posixpath.dirname(self.nodes[n].path) == folder] or found
+        if not found or len(found) > MAX_CANDIDATES:
+            return []
+        return [(n, 1.0 / len(found)) for n in found]
+
     def _resolve_chain(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets:
         head, last = chain[0], chain[-1]
         if head == UNKNOWN:
             return self._fallback(last, f.language, 1.0)
+        if f.language == "c":
+            if len(chain) > 1:  # a struct's field, through a name whose type is not read here
+                return self._fallback(last, f.language, 0.5)
+            return [] if local else self._c_name(f, head)
         if f.language == "rust":
             rust = self._resolve_rust(f, src, chain, local)
             if rust is not None:

@@ -117,3 +117,52 @@ def test_an_overload_signature_s_uses_are_its_implementation_s(tmp_path: Path) -
     assert (("retry", 5) in found) and 4 in found[("retry", 5)], found
     assert not any(symbol == "retry" and start in (3, 4) for symbol, start in found)
     assert {("value", 12), ("value", 16)} <= set(found)
+
+
+def test_a_class_implementing_an_interface_implements_what_that_interface_extends(tmp_path: Path) -> None:
+    """``interface SchedulerLike extends TimestampProvider``: a class implementing SchedulerLike, and its
+    subclasses, implement TimestampProvider (before, an interface's ``extends`` was not read); a type argument
+    (``Comparable<Clock>``) is no base."""
+    files = {
+        "src/types.ts": """export interface TimestampProvider {
+  now(): number;
+}
+
+export interface Comparable<T> {
+  compare(other: T): number;
+}
+
+export interface SchedulerLike extends TimestampProvider, Comparable<Clock> {
+  schedule(work: () => void): void;
+}
+
+export interface Clock {
+  tick(): void;
+}
+""",
+        "src/scheduler.ts": """import { SchedulerLike } from './types';
+
+export class Scheduler implements SchedulerLike {
+  now(): number {
+    return 0;
+  }
+  compare(other: Clock): number {
+    return 0;
+  }
+  schedule(work: () => void): void {
+    work();
+  }
+}
+
+export class AsyncScheduler extends Scheduler {}
+""",
+    }
+    segments = [
+        s for path, text in files.items() for s in segment_file("web", path, "typescript", text.encode()).segments
+    ]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    found = {h.symbol for h in shard.search(ModalityQuery(text="who implements TimestampProvider", k=10)).hits}
+    assert {"SchedulerLike", "Scheduler", "AsyncScheduler"} <= found
+    assert not {h.symbol for h in shard.search(ModalityQuery(text="who implements Clock", k=10)).hits}

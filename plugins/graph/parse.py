@@ -631,6 +631,8 @@ class _JavaScript:
             elif kind in _JS_CLASSES:
                 self._class(node)
                 env = {**env, **self._fields(node)}
+            elif kind == "interface_declaration":
+                self._interface(node)
             elif kind in _JS_FUNCTIONS:
                 env = {**env, **self._scope(node)}
             elif kind == "member_expression":
@@ -748,6 +750,18 @@ class _JavaScript:
         if ptype in ("member_expression",):
             return parent.child_by_field_name("property") != node
         return ptype not in ("import_specifier", "export_specifier", "namespace_import", "import_clause")
+
+    def _interface(self, node: Node) -> None:
+        """``interface SchedulerLike extends TimestampProvider, Other<T>``: its bases (not their type arguments),
+        so that a class implementing SchedulerLike implements TimestampProvider too."""
+        for clause in node.named_children:
+            if clause.type != "extends_type_clause":
+                continue
+            for base in clause.named_children:
+                named = base.child_by_field_name("name") if base.type == "generic_type" else base
+                if named is not None and named.type in ("type_identifier", "nested_type_identifier"):
+                    chain = tuple(_text(n) for n in _walk(named) if n.type in ("identifier", "type_identifier"))
+                    self.bases.append(Base(_line(node), _line(base), chain))
 
     def _class(self, node: Node) -> None:
         for child in node.children:

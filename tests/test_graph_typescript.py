@@ -122,7 +122,7 @@ def test_an_overload_signature_s_uses_are_its_implementation_s(tmp_path: Path) -
 def test_a_class_implementing_an_interface_implements_what_that_interface_extends(tmp_path: Path) -> None:
     """``interface SchedulerLike extends TimestampProvider``: a class implementing SchedulerLike, and its
     subclasses, implement TimestampProvider (before, an interface's ``extends`` was not read); a type argument
-    (``Comparable<Clock>``) is no base."""
+    (``Comparable<Clock>``, in an interface's or a class's heritage) is no base."""
     files = {
         "src/types.ts": """export interface TimestampProvider {
   now(): number;
@@ -140,7 +140,7 @@ export interface Clock {
   tick(): void;
 }
 """,
-        "src/scheduler.ts": """import { SchedulerLike } from './types';
+        "src/scheduler.ts": """import { Clock, Comparable, SchedulerLike } from './types';
 
 export class Scheduler implements SchedulerLike {
   now(): number {
@@ -155,6 +155,12 @@ export class Scheduler implements SchedulerLike {
 }
 
 export class AsyncScheduler extends Scheduler {}
+
+export class Timer implements Comparable<Clock> {
+  compare(other: Clock): number {
+    return 1;
+  }
+}
 """,
     }
     segments = [
@@ -166,3 +172,5 @@ export class AsyncScheduler extends Scheduler {}
     found = {h.symbol for h in shard.search(ModalityQuery(text="who implements TimestampProvider", k=10)).hits}
     assert {"SchedulerLike", "Scheduler", "AsyncScheduler"} <= found
     assert not {h.symbol for h in shard.search(ModalityQuery(text="who implements Clock", k=10)).hits}
+    comparable = {h.symbol for h in shard.search(ModalityQuery(text="who implements Comparable", k=10)).hits}
+    assert {"SchedulerLike", "Timer"} <= comparable

@@ -767,9 +767,15 @@ class _JavaScript:
         for child in node.children:
             if child.type != "class_heritage":
                 continue
-            for sub in _walk(child):
-                if sub.type in ("identifier", "type_identifier", "member_expression") and (
-                    sub.parent is None or sub.parent.type != "member_expression"
+            named = sorted(_own_nodes(child, frozenset({"type_arguments"})), key=lambda n: n.start_byte)
+            for sub in named:  # in order (the class it extends first); ``Base<Config>``: Config is no base
+                if sub.type == "nested_type_identifier" and (sub.parent is None or sub.parent.type != sub.type):
+                    chain = tuple(_text(n) for n in _walk(sub) if n.type in ("identifier", "type_identifier"))
+                    self.bases.append(Base(_line(node), _line(sub), chain))  # ``implements ns.Shape``
+                elif (
+                    sub.type in ("identifier", "type_identifier", "member_expression")
+                    and sub.parent is not None
+                    and sub.parent.type not in ("member_expression", "nested_type_identifier")
                 ):
                     chain = _chain(sub, "member_expression", "object", "property", ("identifier", "type_identifier"))
                     if UNKNOWN not in chain:

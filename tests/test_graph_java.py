@@ -299,3 +299,43 @@ def test_a_call_s_result_is_read_through_the_method_s_declared_return_type(tmp_p
     assert not shard.search(ModalityQuery(text="who calls Bag.length", k=10)).hits
     assert not shard.search(ModalityQuery(text="who calls Bag.size", k=10)).hits
     assert [h.match_lines for h in shard.search(ModalityQuery(text="who calls Node.child", k=10)).hits] == [(7, 10)]
+
+
+OVERLOADS = {
+    "src/a/Codec.java": """package a;
+
+public class Codec {
+    public static byte[] encode(byte[] data) {
+        return encode(data, false);
+    }
+
+    public static byte[] encode(byte[] data, boolean chunked) {
+        return data;
+    }
+
+    public static String join(String first, String... rest) {
+        return first;
+    }
+
+    static byte[] twice(byte[] data) {
+        join("a");
+        join("a", "b", "c");
+        return encode(data, true);
+    }
+}
+""",
+}
+
+
+def test_a_call_is_of_the_overloads_its_arguments_fit(tmp_path: Path) -> None:
+    """``encode(data, true)`` calls the two-parameter ``encode``, not the one-parameter overload; a varargs
+    method takes any number of arguments from one fewer than its parameters on (before, a call went to every
+    overload of its name)."""
+    calls = [r for r in parse_file(OVERLOADS["src/a/Codec.java"].encode(), "java").references if r.call]
+    assert {(r.line, r.chain[-1], r.arity) for r in calls} >= {(5, "encode", 2), (17, "join", 1), (18, "join", 3)}
+    segments = [s for path, text in OVERLOADS.items() for s in segment_file("a", path, "java", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("a",)))
+    shard = modality.load(tmp_path)
+    callees = shard.search(ModalityQuery(text="what does twice call", k=10)).hits
+    assert sorted((h.symbol, h.start_line) for h in callees) == [("encode", 8), ("join", 12)]

@@ -96,6 +96,7 @@ class Reference(NamedTuple):
     call: bool
     local: bool = False
     decorator: bool = False  # inside a decorator: evaluated in the scope around the definition
+    arity: int = -1  # a Java call's number of arguments (which of a method's overloads it can be); -1 unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -1367,13 +1368,15 @@ class _Java:
         name = node.child_by_field_name("name")
         if name is None:
             return
+        arguments = node.child_by_field_name("arguments")
+        arity = -1 if arguments is None else sum("comment" not in a.type for a in arguments.named_children)
         obj = node.child_by_field_name("object")
         if obj is None:
-            self.references.append(Reference(_line(name), (_text(name),), True))
+            self.references.append(Reference(_line(name), (_text(name),), True, False, False, arity))
             return
         head = self._receiver(obj, env)
         if head:
-            self.references.append(Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED))
+            self.references.append(Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED, False, arity))
         self._static_head(node, env)
 
     def _static_head(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:

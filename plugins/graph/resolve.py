@@ -235,6 +235,28 @@ def _ts_implementations(segs: list[Segment]) -> dict[str, str]:
     return out
 
 
+def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
+    """A Java method's number of parameters and whether the last is varargs, from its signature
+    (``public static byte[] encodeBase64(final byte[] data, final boolean chunked)``: (2, False)); None
+    when the signature does not show them."""
+    match = re.search(rf"\b{re.escape(name)}\s*\(", signature)
+    if match is None:
+        return None
+    depth, count, seen = 0, 0, False
+    for ch in signature[match.end() :]:
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            if depth == 0:
+                return (count + 1 if seen else 0), "..." in signature[match.end() :]
+            depth -= 1
+        elif ch == "," and depth == 0:
+            count += 1
+        elif not ch.isspace():
+            seen = True
+    return None
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -255,6 +277,7 @@ class _Builder:
         self.java_packages: dict[str, list[int]] = defaultdict(list)  # Java package name -> its nodes, a repo each
         self._java_nodes: dict[tuple[str, str], int] = {}  # (repo, package) -> its node
         self.java_returns: dict[int, tuple[_File, tuple[str, ...]]] = {}  # method -> its file, declared return type
+        self.java_params: dict[int, tuple[int, bool]] = {}  # method -> its parameters' count, whether varargs
         self.layout = Layout()  # package_dir, go.mod, package.json, tsconfig: read from the segments
         self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
@@ -368,6 +391,10 @@ class _Builder:
                 self.rust_types[(repo, seg.symbol)].append(node)
             elif language == "c":
                 self._c_definition(f, node, seg)
+            elif language == "java" and rec.kind == "method" and seg.signature:
+                params = _java_parameters(seg.symbol, seg.signature)
+                if params is not None:
+                    self.java_params[node] = params
         if language == "c":
             self.c_paths[(repo, posixpath.basename(path))].append(path)
         for imp in facts.imports:
@@ -509,11 +536,22 @@ class _Builder:
                     meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
                 if ref.call and f.language in ("java", "rust"):  # a call names a method, never a field of its name
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
+                if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
+                    meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
                 elif f.language == "rust" and len(ref.chain) > 1:  # ``x.len`` uncalled: a field, never a method
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind in _JAVA_FIELDS] or meant
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
+
+    def _fits(self, node: int, arity: int) -> bool:
+        """Whether a call with ``arity`` arguments can be of ``node`` (a Java method whose parameters are known;
+        varargs take any number from one fewer on)."""
+        params = self.java_params.get(node)
+        if params is None:
+            return True
+        count, varargs = params
+        return arity == count or (varargs and arity >= count - 1)
 
     def _definition_at(self, f: _File, line: int) -> int:
         node = f.owner[line] if line < len(f.owner) else -1

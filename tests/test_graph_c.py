@@ -95,6 +95,16 @@ def test_a_c_file_s_names_are_read_with_their_scope() -> None:
     assert (1, ("pqdownheap",)) not in named and (2, ("table_get",)) not in named
     assert (3, ("pqdownheap",)) in named and (1, ("deflate_state",)) in named
     assert all(r.chain != ("",) for r in compat.references)  # a name the parser made up is none
+    # a definition behind an export macro: its name is declared (a recursive call is a use, not a local's),
+    # and the return type the parser took for its declarator is a use
+    exported = parse_file(
+        b"XXH_PUBLIC_API XXH_errorcode XXH32_update(XXH32_state_t* s, size_t n)\n{\n"
+        b"    return XXH32_update(s, n - 1);\n}\n",
+        "c",
+    )
+    named = {(r.line, r.chain, r.local) for r in exported.references}
+    assert (1, ("XXH32_update",), False) not in named and (3, ("XXH32_update",), False) in named
+    assert (1, ("XXH_errorcode",), False) in named
 
 
 def test_c_names_resolve_as_the_program_links_them(tmp_path: Path) -> None:

@@ -131,6 +131,18 @@ def test_locals_are_not_definitions() -> None:
     assert "dx" not in names
 
 
+def test_a_c_function_behind_an_export_macro_keeps_its_name() -> None:
+    """``XXH_PUBLIC_API XXH_errorcode XXH32_update(...)``: a parser that does not expand the macro reads the
+    return type as the declarator and the name as an error; the definition is still ``XXH32_update`` (before,
+    it was named ``XXH_errorcode``, and "where is XXH32_update defined" found no definition)."""
+    source = (
+        b"XXH_PUBLIC_API XXH_errorcode XXH32_update(XXH32_state_t* state, size_t len)\n{\n    return 0;\n}\n"
+        b"LUA_API int lua_gettop (lua_State *L) {\n  return 0;\n}\n"
+    )
+    found = [(d.name, d.kind, d.start_line, d.end_line) for d in extract(source, "c").definitions]
+    assert found == [("XXH32_update", "function", 1, 4), ("lua_gettop", "function", 5, 7)]
+
+
 def test_decorators_belong_to_the_definition() -> None:
     source = b"import functools\n\n@functools.cache\n@other\ndef cached(x):\n    return x\n"
     (definition,) = extract(source, "python").definitions

@@ -1816,6 +1816,18 @@ def _c_declared(node: Node) -> bool:
     or a ``struct``/``union``/``enum`` tag written with its body."""
     current = node
     parent = current.parent
+    if (
+        parent is not None
+        and parent.type == "ERROR"
+        and parent.parent is not None
+        and parent.parent.type == "function_declarator"
+        and len(parent.named_children) == 1
+    ):
+        return True  # ``XXH_PUBLIC_API XXH_errorcode XXH32_update(..)``: the name behind an export macro
+    if parent is not None and parent.type == "function_declarator":
+        after = current.next_named_sibling
+        if after is not None and after.type == "ERROR" and len(after.named_children) == 1:
+            return False  # and ``XXH_errorcode`` there is its return type, a use
     while parent is not None and parent.type in _C_WRAPPERS:
         declarator = parent.child_by_field_name("declarator")
         if declarator is not None and declarator != current:
@@ -1908,6 +1920,10 @@ class _C:
         names = {
             _text(n)
             for n in _walk(function)
-            if n.type == "identifier" and n != own and n.parent is not None and _c_declared(n)
+            if n.type == "identifier"
+            and n != own
+            and n.parent is not None
+            and n.parent.type != "ERROR"  # the function's own name behind an export macro
+            and _c_declared(n)
         }
         return frozenset(names)

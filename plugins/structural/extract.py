@@ -38,7 +38,7 @@ from fourfold.plugins.types import Definition, Extraction
 __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported", "parse"]
 
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
-EXTRACTOR_VERSION = "3"  # 3: a variable inside an anonymous function is a local
+EXTRACTOR_VERSION = "4"  # 3: a variable inside an anonymous function is a local; 4: a C name behind a macro
 
 #: Every kind the extractor emits.
 KINDS = (
@@ -294,6 +294,23 @@ def _collect(grammar: _Grammar, root: Node, source: bytes) -> list[_Item]:
     return sorted(best.values(), key=_position)
 
 
+def _behind_macro(name_node: Node) -> Node:
+    """A C or C++ function's name where an export macro hides it: in ``XXH_PUBLIC_API XXH_errorcode
+    XXH32_update(...)`` a parser that does not expand the macro reads the return type as the function's
+    declarator and the name as an error just before the parameters; that name is the function's."""
+    after = name_node.next_named_sibling
+    if (
+        name_node.parent is not None
+        and name_node.parent.type == "function_declarator"
+        and after is not None
+        and after.type == "ERROR"
+        and len(after.named_children) == 1
+        and after.named_children[0].type == "identifier"
+    ):
+        return after.named_children[0]
+    return name_node
+
+
 def _position(item: _Item) -> tuple[int, int, int]:
     """Source order, outer before inner, then the earlier query pattern."""
     return item.start_byte, -item.end_byte, item.order
@@ -303,6 +320,7 @@ def _item(
     grammar: _Grammar, node: Node, name_node: Node, kind: str, receiver: str, order: int, source: bytes
 ) -> _Item | None:
     """One definition from a definition node and its (possibly qualified) name node."""
+    name_node = _behind_macro(name_node)
     raw = source[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace").strip()
     if raw.isidentifier():  # the common case: a plain name, nothing to split
         if raw == "prototype":

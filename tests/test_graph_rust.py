@@ -230,3 +230,12 @@ def test_a_callee_question_goes_to_the_graph_through_the_engine(tmp_path: Path) 
     a = search_once(Engine(IndexStore(home)), SearchParams("what does Parser.parse call", k=5))
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
     assert {f.hit.symbol for f in a.hits} == {"helper", "Node"}
+
+
+def test_a_callee_question_lists_the_functions_run_before_the_types_built(shard: GraphShard) -> None:
+    """``Node { len: helper(..) }``: ``helper`` runs, ``Node`` is built; "what does Parser.parse call" lists the
+    function first, the struct after it (a construction is a use, ranked with the names the body reads)."""
+    hits = shard.search(ModalityQuery(text="what does Parser.parse call", k=10)).hits
+    order = [f"{Path(h.path).stem}.{h.symbol}" for h in hits]
+    assert order.index("util.helper") < order.index("ast.Node"), order
+    assert hits[order.index("util.helper")].score > hits[order.index("ast.Node")].score

@@ -1,16 +1,21 @@
 """C references from the C compiler: every use of a project's own functions, as clang binds it.
 
-    c_uses.py ROOT OUT.jsonl SPANS.jsonl [-I DIR ...] [-D MACRO ...] [--clang clang-14]
+    c_uses.py ROOT OUT.jsonl SPANS.jsonl [-I DIR ...] [-D MACRO ...] [--files GLOB ...] [--clang clang-14]
 
-Runs ``clang -fsyntax-only -Xclang -ast-dump=json`` over every ``.c`` file under ROOT (each a translation
-unit, compiled in ROOT with the given include folders and macros) and reads the typed tree: every
+The project is the ``.c`` and ``.h`` files under ROOT that the ``--files`` globs (relative to ROOT) match, by
+default all of them; other files under ROOT (a test framework's headers) may be included but are not the
+project's. Runs ``clang -fsyntax-only -Xclang -ast-dump=json`` over each of the project's ``.c`` files (each a
+translation unit, compiled in ROOT with the given include folders and macros; a unit clang reports errors in
+is skipped, and counted) and reads the typed tree: every
 ``DeclRefExpr`` that names a function (a call, or a function used as a value: ``qsort(.., cmp)``, a
 table of function pointers) is a use of the function clang bound it to, at the line where the name is
 written. A name written inside a macro's body (``#define luaM_free(L, b) luaM_free_(L, b, ..)``) is left
 out: a reader of the file sees the macro at the site, not the function.
 
 clang's JSON prints a location's file and line only when they change from the location printed before
-it, so the reader walks each tree in the order it was printed and carries both forward.
+it, so the reader walks each tree in the order it was printed and carries both forward: a node's ``loc``,
+its ``range``, then its children, in ``inner`` and in any other list of nodes (an ``InitListExpr`` of a
+sized array prints its filler and the initializers after it under ``array_filler``).
 
 A use is of the definition of its name in the same translation unit where that one is ``static``; else of
 the project's one external definition of the name (a name two programs of the project each define
@@ -45,7 +50,7 @@ class _Reader:
         self.file, self.line = unit, 0
         self.definitions: list[tuple[str, Where, int, bool]] = []  # name, place, last line, static
         self.uses: list[tuple[str, Where]] = []  # the name clang bound, where it is written
-        self.in_macro = 0
+        self.in_macro: list[tuple[str, Where]] = []  # a function named in a macro's body, where that is expanded
 
     def _loc(self, loc: dict[str, Any]) -> Where | None:
         """The (file, line) a bare location stands for, carrying the dumper's state."""
@@ -55,18 +60,20 @@ class _Reader:
             self.line = loc["line"]
         return (self.file, self.line) if loc else None
 
-    def _place(self, loc: dict[str, Any] | None) -> tuple[Where | None, bool]:
+    def _place(self, loc: dict[str, Any] | None) -> tuple[Where | None, Where | None]:
         """A node's location (printed in order, spelling before expansion): where its text is written, and
-        whether that is inside a macro's body."""
+        where the macro is expanded when that text is inside a macro's body (else None)."""
         if not loc:
-            return None, False
+            return None, None
         if "spellingLoc" in loc:
             spelled = self._loc(loc["spellingLoc"])
             expanded = self._loc(loc["expansionLoc"])
             if spelled is None or not self._own(spelled[0]):  # ``<scratch space>``, a system header's macro
-                return expanded, True
-            return spelled, not loc["expansionLoc"].get("isMacroArgExpansion", False) or self._in_define(spelled)
-        return self._loc(loc), False
+                return expanded, expanded
+            if loc["expansionLoc"].get("isMacroArgExpansion", False) and not self._in_define(spelled):
+                return spelled, None  # an argument written at the site
+            return spelled, expanded
+        return self._loc(loc), None
 
     def _in_define(self, where: Where) -> bool:
         """Whether ``where`` lies in a ``#define`` (its line or a line it continues)."""
@@ -84,9 +91,10 @@ class _Reader:
         stack = [tree]
         while stack:
             node = stack.pop()
+            children = [c for v in node.values() if isinstance(v, list) for c in v if isinstance(c, dict)]
             where, _ = self._place(node.get("loc"))
             span = node.get("range") or {}
-            begin, begin_macro = self._place(span.get("begin"))
+            begin, macro_site = self._place(span.get("begin"))
             end, _ = self._place(span.get("end"))
             kind = node.get("kind")
             if kind == "FunctionDecl" and any(c.get("kind") == "CompoundStmt" for c in node.get("inner", ())):
@@ -98,11 +106,13 @@ class _Reader:
                 kind == "DeclRefExpr"
                 and node.get("referencedDecl", {}).get("kind") == "FunctionDecl"
                 and begin is not None
-                and not begin_macro
-                and self._own(begin[0])
             ):
-                self.uses.append((node["referencedDecl"]["name"], (self._rel(begin[0]), begin[1])))
-            stack.extend(reversed(node.get("inner", ())))
+                name = node["referencedDecl"]["name"]
+                if macro_site is not None and self._own(macro_site[0]):
+                    self.in_macro.append((name, (self._rel(macro_site[0]), macro_site[1])))
+                elif macro_site is None and self._own(begin[0]):
+                    self.uses.append((name, (self._rel(begin[0]), begin[1])))
+            stack.extend(reversed(children))
 
     def _rel(self, path: str) -> str:
         return os.path.relpath(os.path.normpath(self.root / path), self.root)
@@ -123,22 +133,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("spans", type=Path)
     ap.add_argument("-I", dest="include", action="append", default=[], help="an include folder, relative to ROOT")
     ap.add_argument("-D", dest="define", action="append", default=[], help="a macro to define")
+    ap.add_argument("--files", nargs="+", default=["**/*"], help="globs relative to ROOT: the project's files")
     ap.add_argument("--clang", default="clang-14")
     a = ap.parse_args(argv)
     root = a.root.resolve()
-    project = {str(p.relative_to(root)) for p in root.rglob("*") if p.suffix in (".c", ".h")}
+    project = {str(p.relative_to(root)) for g in a.files for p in root.glob(g) if p.suffix in (".c", ".h")}
     flags = ["-fsyntax-only", "-w", "-ferror-limit=0", *(f"-I{d}" for d in a.include), *(f"-D{m}" for m in a.define)]
     definitions: dict[Where, tuple[str, int, bool]] = {}
     statics: dict[tuple[str, str], set[Where]] = collections.defaultdict(set)  # (unit, name) -> its static ones
-    unit_uses: list[tuple[str, str, Where]] = []
-    failed = []
-    for unit in sorted(p for p in project if p.endswith(".c")):
+    unit_uses: list[tuple[str, str, Where]] = []  # (unit, name, site)
+    in_macro: list[tuple[str, str, Where]] = []  # the same, named in a macro's body: left out
+    failed: list[str] = []
+    units = sorted(p for p in project if p.endswith(".c"))
+    for unit in units:
         done = subprocess.run(
             [a.clang, *flags, "-Xclang", "-ast-dump=json", unit], cwd=root, capture_output=True, text=True, timeout=600
         )
-        if not done.stdout.strip():
+        if done.returncode != 0 or not done.stdout.strip():
             failed.append(unit)
-            print(f"{unit}: clang printed no tree: {done.stderr.strip()[-300:]}", file=sys.stderr)
+            errors = [line for line in done.stderr.splitlines() if "error:" in line]
+            print(f"{unit}: skipped, clang failed ({len(errors)} errors): {errors[:1]}", file=sys.stderr)
             continue
         reader = _Reader(root, unit, project)
         reader.read(json.loads(done.stdout))
@@ -147,21 +161,27 @@ def main(argv: list[str] | None = None) -> int:
             if static:
                 statics[(unit, name)].add(where)
         unit_uses.extend((unit, name, where) for name, where in reader.uses)
+        in_macro.extend((unit, name, where) for name, where in reader.in_macro)
     external: dict[str, list[Where]] = collections.defaultdict(list)
     for where, (name, _, static) in sorted(definitions.items()):
         if not static:
             external[name].append(where)
+
+    def targets(unit: str, name: str) -> set[Where]:
+        """The definitions a use of ``name`` in ``unit`` may be of: its static one there, else the external ones."""
+        return statics.get((unit, name)) or set(external.get(name, ()))
+
     uses: dict[Where, set[Where]] = collections.defaultdict(set)
-    ambiguous = unbound = 0
+    # (name, site) left out, each counted once however many units include it
+    ambiguous: set[tuple[str, Where]] = set()
+    unbound: set[tuple[str, Where]] = set()
     for unit, name, site in unit_uses:
-        own = statics.get((unit, name))
-        targets = own if own else set(external.get(name, ()))
-        if len(targets) == 1:
-            uses[next(iter(targets))].add(site)
-        elif targets:
-            ambiguous += 1
-        else:
-            unbound += 1  # the C library's, or a declaration whose definition is not in the project
+        found = targets(unit, name)
+        if len(found) == 1:
+            uses[next(iter(found))].add(site)
+        else:  # unbound: the C library's, or a declaration whose definition is not in the project
+            (ambiguous if found else unbound).add((name, site))
+    hidden = {(name, site) for unit, name, site in in_macro if targets(unit, name)}
     with a.out.open("w") as out, a.spans.open("w") as spans:
         for (path, line), (name, last, _) in sorted(definitions.items()):
             spans.write(json.dumps({"name": name, "path": path, "line": line, "end": last}) + "\n")
@@ -169,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
             out.write(json.dumps({"name": name, "path": path, "line": line, "uses": [list(s) for s in sites]}) + "\n")
     print(
         f"{root.name}: {len(definitions)} definitions, {sum(map(len, uses.values()))} uses; left out: "
-        f"{ambiguous} of names defined externally more than once, {unbound} of functions not defined here; "
-        f"{len(failed)} of {len(failed) + len({u for u, _, _ in unit_uses})} units printed no tree",
+        f"{len(hidden)} named in a macro's body, {len(ambiguous)} of names defined externally more than once, "
+        f"{len(unbound)} of functions not defined here; {len(failed)} of {len(units)} units failed",
         file=sys.stderr,
     )
     return 0

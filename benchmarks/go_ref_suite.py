@@ -32,8 +32,8 @@ inline ``#[cfg(test)]`` modules are compiled and count), and ``main``, ``new``, 
 (ctags gives Rust tags no end lines).
 
 With ``--language c`` the same rows for C from clang's uses (``benchmarks/c_uses.py``, ``benchmarks/c_suites.sh``;
-source ``clang``): test files lie in a ``test`` or ``tests`` folder or are named ``test…``, and ``main`` is left out;
-``--spans`` from ``c_uses.py`` (each function definition's name to its body's end).
+source ``clang``): test files lie in a ``test`` or ``tests`` folder or are named ``test…`` or ``…_test.c``, and
+``main`` is left out; ``--spans`` from ``c_uses.py`` (each function definition's name to its body's end).
 """
 
 from __future__ import annotations
@@ -68,7 +68,9 @@ LANGUAGES = {
     "c": (
         ("main",),
         lambda path: (
-            any(p in ("test", "tests") for p in path.split("/")[:-1]) or path.rsplit("/", 1)[-1].startswith("test")
+            any(p in ("test", "tests") for p in path.split("/")[:-1])
+            or path.rsplit("/", 1)[-1].startswith("test")
+            or path.endswith("_test.c")
         ),
         "clang",
     ),

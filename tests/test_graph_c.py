@@ -122,3 +122,28 @@ def test_c_names_resolve_as_the_program_links_them(tmp_path: Path) -> None:
     impact = _ask(shard, "what depends on table_get", intent="impact_analysis")
     assert impact[:2] == [("src/main.c", "lookup"), ("src/main.c", "main")]  # main, through lookup
     assert ("src/main.c", None) not in _ask(shard, "who calls table_new")
+
+
+def test_a_file_that_includes_a_c_file_sees_its_static_functions(tmp_path: Path) -> None:
+    """cJSON's tests ``#include "../cJSON.c"`` (through ``common.h``) and call its static functions: those calls
+    are of the included file's definitions; a file that does not include it still does not see them."""
+    files = {
+        "json.c": "static int parse_value(const char *s) {\n  return s[0];\n}\n",
+        "tests/common.h": '#include "../json.c"\n',
+        "tests/parse_test.c": '#include "common.h"\n\nint test_parse(void) {\n  return parse_value("1");\n}\n',
+        "other.c": "int other(void) {\n  return parse_value(0);\n}\n",
+    }
+    segments = [s for path, text in files.items() for s in segment_file("j", path, "c", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("j",)))
+    shard = modality.load(tmp_path)
+    assert _ask(shard, "who calls parse_value") == [("tests/parse_test.c", "test_parse")]
+
+
+def test_a_callee_answer_lists_the_functions_run_before_the_macros_expanded(tmp_path: Path) -> None:
+    """``lookup`` calls ``hash`` and expands ``TABLE_EMPTY`` (whose body is raw text the graph does not read):
+    the function comes first, the macro after it, ranked with the names the body reads."""
+    hits = _shard(tmp_path).search(ModalityQuery(text="what does lookup call", k=10)).hits
+    score = {h.symbol: h.score for h in hits}
+    assert score["hash"] > score["TABLE_EMPTY"]
+    assert [h.symbol for h in hits].index("hash") == 0

@@ -289,6 +289,7 @@ class _Builder:
         self.c_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C's top-level names
         self.c_local: set[int] = set()  # C definitions no other file sees (a .c file's static, type or macro)
         self.c_paths: dict[tuple[str, str], list[str]] = defaultdict(list)  # (repo, file name) -> C files' paths
+        self._c_closure: dict[tuple[str, str], frozenset[str]] = {}  # a C file -> the paths it includes, transitively
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
@@ -655,6 +656,24 @@ class _Builder:
         if f.language == "c":
             return self._c_include(f, spec)
         return self._js_module(f, spec)
+
+    def _c_included(self, f: _File) -> frozenset[str]:
+        """The paths of the files ``f`` includes, through the files they include in turn."""
+        known = self._c_closure.get((f.repo, f.path))
+        if known is not None:
+            return known
+        seen: set[str] = set()
+        stack = [f]
+        while stack:
+            current = stack.pop()
+            for imp in current.facts.imports:
+                module = self._c_include(current, imp.module)
+                target = self.module_files.get(module, [None])[0] if module is not None else None
+                if target is not None and target.path not in seen and target is not f:
+                    seen.add(target.path)
+                    stack.append(target)
+        self._c_closure[(f.repo, f.path)] = frozenset(seen)
+        return self._c_closure[(f.repo, f.path)]
 
     def _c_include(self, f: _File, spec: str) -> int | None:
         """``#include "lua.h"``: the file beside the includer, else the repository's file whose path ends
@@ -1137,13 +1156,18 @@ class _Builder:
         return self._follow(f, targets, chain) if targets else []
 
     def _c_name(self, f: _File, name: str) -> Targets:
-        """What a C name means in ``f``: the file's own definition of it, else the one other files see (a
-        function or a variable no ``.c`` file keeps static, or anything a header defines); of several (two
-        programs of one repository), those in the file's folder, else each a share."""
+        """What a C name means in ``f``: the file's own definition of it, else the one other files see (a function
+        or a variable no ``.c`` file keeps static, anything a header defines, and anything in a file ``f``
+        includes, through other includes: a test that includes ``../cJSON.c`` sees its static functions); of
+        several (two programs of one repository), those in the file's folder, else each a share."""
         here = f.top.get(name)
         if here:
             return [(n, 1.0) for n in here]
-        found = [n for n in self.c_names.get((f.repo, name), ()) if n not in self.c_local]
+        every = self.c_names.get((f.repo, name), ())
+        found = [n for n in every if n not in self.c_local]
+        if len(found) < len(every):  # a file's own name is seen where that file is included (a ``.c`` one too)
+            included = self._c_included(f)
+            found = [n for n in every if n not in self.c_local or self.nodes[n].path in included]
         if len(found) > 1:
             folder = posixpath.dirname(f.path)
             found = [n for n in found if posixpath.dirname(self.nodes[n].path) == folder] or found

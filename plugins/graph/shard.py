@@ -88,8 +88,9 @@ MAX_PATH_NODES = 200_000
 MIN_FOLLOW_WEIGHT = 0.3
 #: A plain reference (not a call) ranks a little below a call site of the same confidence.
 REFERENCE_FACTOR = 0.9
-#: What a call constructs rather than runs, as a callee question sees it: a type, or a constant (an enum's variant).
-_CONSTRUCTED_KINDS = CLASS_KINDS | {"union", "extension", "constant", "module"}
+#: What a call builds or expands rather than runs, as a callee question sees it: a type, a constant (an enum's
+#: variant), a C macro (expanded in place: what runs is what its body calls, which the graph does not read).
+_CONSTRUCTED_KINDS = CLASS_KINDS | {"union", "extension", "constant", "module", "macro"}
 #: A hit's score carries the graph's order among equal evidence, so that a merge by score keeps it
 #: (the coordinator merges shards' lists by score, then by path): a user that is its file's first
 #: adds ``2 * ORDER_STEP``, a centrality ``c`` adds ``ORDER_STEP * c / (1 + c)``; both are below any
@@ -563,9 +564,9 @@ class GraphShard:
                 dst = int(g.dst[edge])
                 if kind not in USAGE_KINDS or dst in inside or not self._accept(query, dst, stub=True):
                     continue
-                # a call of a function, a method or a value holding one (a variable, a field, a C macro) is a
-                # callee; constructing a type or an enum's variant (``Err(GlobError {..})``, ``Kind::Open(..)``)
-                # is a use of it, listed with the names the body reads
+                # a call of a function, a method or a value holding one (a variable, a field) is a callee;
+                # constructing a type or an enum's variant (``Err(GlobError {..})``, ``Kind::Open(..)``) or
+                # expanding a macro is a use of it, listed with the names the body reads
                 called = kind == CALL and g.kind[dst] not in _CONSTRUCTED_KINDS
                 factor = 1.0 if called else REFERENCE_FACTOR
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)

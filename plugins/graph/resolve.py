@@ -537,10 +537,10 @@ class _Builder:
                     meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
                 if ref.call and f.language in ("java", "rust"):  # a call names a method, never a field of its name
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
-                if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
-                    meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
                 elif f.language == "rust" and len(ref.chain) > 1:  # ``x.len`` uncalled: a field, never a method
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind in _JAVA_FIELDS] or meant
+                if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
+                    meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)

@@ -598,6 +598,11 @@ _TS_NO_MEMBERS = frozenset(
 )
 
 
+def _type_path(node: Node) -> tuple[str, ...]:
+    """A TypeScript type name as a chain: ``ns.Shape`` (a ``nested_type_identifier``) is ``("ns", "Shape")``."""
+    return tuple(_text(n) for n in _walk(node) if n.type in ("identifier", "type_identifier"))
+
+
 class _JavaScript:
     """JavaScript and TypeScript facts. A receiver's type is read where the source tells it: a parameter's,
     a local's or a class field's annotation (``constructor(private auth: AuthService)``: ``this.auth.check()``
@@ -761,8 +766,7 @@ class _JavaScript:
             for base in clause.named_children:
                 named = base.child_by_field_name("name") if base.type == "generic_type" else base
                 if named is not None and named.type in ("type_identifier", "nested_type_identifier"):
-                    chain = tuple(_text(n) for n in _walk(named) if n.type in ("identifier", "type_identifier"))
-                    self.bases.append(Base(_line(node), _line(base), chain))
+                    self.bases.append(Base(_line(node), _line(base), _type_path(named)))
 
     def _class(self, node: Node) -> None:
         for child in node.children:
@@ -771,8 +775,7 @@ class _JavaScript:
             named = sorted(_own_nodes(child, frozenset({"type_arguments"})), key=lambda n: n.start_byte)
             for sub in named:  # in order (the class it extends first); ``Base<Config>``: Config is no base
                 if sub.type == "nested_type_identifier" and (sub.parent is None or sub.parent.type != sub.type):
-                    chain = tuple(_text(n) for n in _walk(sub) if n.type in ("identifier", "type_identifier"))
-                    self.bases.append(Base(_line(node), _line(sub), chain))  # ``implements ns.Shape``
+                    self.bases.append(Base(_line(node), _line(sub), _type_path(sub)))  # ``implements ns.Shape``
                 elif (
                     sub.type in ("identifier", "type_identifier", "member_expression")
                     and sub.parent is not None
@@ -1911,12 +1914,9 @@ class _C:
     @staticmethod
     def _locals(function: Node) -> frozenset[str]:
         """The names a function's parameters and body declare (not its own name: a recursive call is a use)."""
-        declarator = function.child_by_field_name("declarator")
-        own = None
-        while declarator is not None and declarator.type in _C_WRAPPERS:
-            declarator = declarator.child_by_field_name("declarator")
-        if declarator is not None:
-            own = declarator
+        own = function.child_by_field_name("declarator")
+        while own is not None and own.type in _C_WRAPPERS:
+            own = own.child_by_field_name("declarator")
         names = {
             _text(n)
             for n in _walk(function)

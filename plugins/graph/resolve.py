@@ -654,7 +654,8 @@ class _Builder:
         if f.language == "rust":
             return self._rust_module(f, spec.split("::") if spec else [])
         if f.language == "c":
-            return self._c_include(f, spec)
+            included = self._c_include(f, spec)
+            return included.node if included is not None else None
         return self._js_module(f, spec)
 
     def _c_included(self, f: _File) -> frozenset[str]:
@@ -667,23 +668,22 @@ class _Builder:
         while stack:
             current = stack.pop()
             for imp in current.facts.imports:
-                module = self._c_include(current, imp.module)
-                target = self.module_files.get(module, [None])[0] if module is not None else None
+                target = self._c_include(current, imp.module)
                 if target is not None and target.path not in seen and target is not f:
                     seen.add(target.path)
                     stack.append(target)
         self._c_closure[(f.repo, f.path)] = frozenset(seen)
         return self._c_closure[(f.repo, f.path)]
 
-    def _c_include(self, f: _File, spec: str) -> int | None:
+    def _c_include(self, f: _File, spec: str) -> _File | None:
         """``#include "lua.h"``: the file beside the includer, else the repository's file whose path ends
         so (an include folder given to the compiler: ``-Ilib``), the shortest first."""
         beside = self.files.get((f.repo, posixpath.normpath(posixpath.join(posixpath.dirname(f.path), spec))))
         if beside is not None:
-            return beside.node
+            return beside
         tail = "/" + spec.lstrip("./")
         found = [p for p in self.c_paths.get((f.repo, posixpath.basename(spec)), ()) if ("/" + p).endswith(tail)]
-        return self.files[(f.repo, min(found, key=len))].node if found else None
+        return self.files[(f.repo, min(found, key=len))] if found else None
 
     def _java_module(self, f: _File, spec: str) -> int | None:
         """``com.acme.core`` (a package) or ``com.acme.core.Outer`` (a class, for a nested class or a static

@@ -61,6 +61,25 @@ def test_language_detection(path: str, lang: str) -> None:
     assert detect_language(path) == lang
 
 
+def test_a_header_is_cpp_where_its_text_says_so() -> None:
+    """A ``.h`` file with a class, a namespace, a template, an access label, a C++ library include or ``std::``
+    is C++ (read as C its classes are lost); a C header, ``extern "C"`` guard and all, stays C."""
+    c_header = b'#ifndef T_H\n#define T_H\n#include <stdio.h>\n#ifdef __cplusplus\nextern "C" {\n#endif\n'
+    c_header += b"typedef struct table { int size; } table;\nstruct node { struct node *next; };\n"
+    c_header += b"int class_of(int c);\n"
+    assert detect_language("include/table.h", c_header) == "c"
+    for written in (
+        b"namespace leveldb {\n",
+        b"class DB {\n public:\n",
+        b"template <typename T>\nT max(T a, T b);\n",
+        b"#include <string>\n",
+        b"void f(std::string s);\n",
+        b"class Iterator;\n",
+    ):
+        assert detect_language("include/db.h", b"// Copyright\n#pragma once\n" + written) == "cpp", written
+    assert detect_language("include/db.h") == "c"  # no text: by its extension
+
+
 def test_shebang() -> None:
     assert detect_language("bin/tool", b"#!/usr/bin/env python3\nprint(1)\n") == "python"
 

@@ -1,11 +1,12 @@
-"""Language detection by file name, extension and shebang (tree-sitter-language-pack names)."""
+"""Language detection by file name, extension and shebang (tree-sitter-language-pack names); a ``.h`` header
+is C++ where its text says so."""
 
 from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
 
-__all__ = ["KNOWN_LANGUAGES", "detect_language"]
+__all__ = ["HEADER_SNIFF_BYTES", "KNOWN_LANGUAGES", "detect_language"]
 
 _BY_EXTENSION: dict[str, str] = {
     ".py": "python",
@@ -107,12 +108,30 @@ KNOWN_LANGUAGES: frozenset[str] = frozenset(
 )
 
 
+#: What only a C++ header writes, at a line's start (a class, a namespace, a template, an access label, a C++
+#: library include) or anywhere (``std::``): a ``.h`` file with one is C++, whose classes a C reader loses.
+_CPP_HEADER = re.compile(
+    rb"^[ \t]*(?:template\s*<|class\s+\w+\s*(?:final\s*)?[:{;]|namespace\s+\w*\s*\{|using\s+namespace\s"
+    rb"|(?:public|private|protected)\s*:"
+    rb"|#\s*include\s*<(?:c(?:std\w+|stdint|stddef|stdio|stdlib|string|assert|math|limits)|string|vector|map|set"
+    rb"|list|array|memory|utility|functional|algorithm|iostream|sstream|fstream|unordered_map|unordered_set"
+    rb"|atomic|mutex|thread|optional|tuple|type_traits|limits|deque|queue|stack|bitset|chrono|iosfwd|new)>)"
+    rb"|\bstd::\w",
+    re.MULTILINE,
+)
+#: How much of a ``.h`` file is read for that.
+HEADER_SNIFF_BYTES = 64 * 1024
+
+
 def detect_language(path: str, head: bytes = b"") -> str:
-    """The language of ``path`` ("text" when nothing better is known)."""
+    """The language of ``path`` ("text" when nothing better is known); ``head``, the file's first bytes (its
+    first ``HEADER_SNIFF_BYTES`` for a ``.h`` file to be told C++ from C)."""
     p = PurePosixPath(path)
     if p.name in _BY_NAME:
         return _BY_NAME[p.name]
     lang = _BY_EXTENSION.get(p.suffix.lower())
+    if lang == "c" and p.suffix == ".h" and _CPP_HEADER.search(head[:HEADER_SNIFF_BYTES]):
+        return "cpp"
     if lang:
         return lang
     m = _SHEBANG.match(head)

@@ -32,6 +32,7 @@ from fourfold.plugins.per_thread import PerThread
 
 __all__ = [
     "ARRAY",
+    "CPP_HOLDERS",
     "RETURNS",
     "RUST_SELF",
     "SELF_MODULE",
@@ -129,7 +130,7 @@ class FileFacts:
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
-_LANGUAGES = frozenset({"python", "go", "java", "rust", "c"}) | _JS_FAMILY
+_LANGUAGES = frozenset({"python", "go", "java", "rust", "c", "cpp"}) | _JS_FAMILY
 
 
 def supported(language: str) -> bool:
@@ -234,6 +235,8 @@ def _parse(source: bytes, language: str) -> FileFacts:
         return _Rust(tree.root_node).facts()
     if language == "c":
         return _C(tree.root_node).facts()
+    if language == "cpp":
+        return _Cpp(tree.root_node).facts()
     return _JavaScript(tree.root_node).facts()
 
 
@@ -1813,10 +1816,16 @@ _C_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifie
 _C_SKIP = frozenset({"comment", "string_literal", "char_literal", "system_lib_string", "preproc_arg"})
 
 
-def _c_declared(node: Node) -> bool:
+def _c_declared(
+    node: Node,
+    wrappers: frozenset[str] = _C_WRAPPERS,
+    declaring: frozenset[str] = _C_DECLARING,
+    specifiers: frozenset[str] = _C_SPECIFIERS,
+) -> bool:
     """Whether ``node`` (an identifier or type name) is the name a declaration declares, not a use: a
     variable's, a parameter's, a function's, a typedef's, an enumerator's, a macro's or its parameters',
-    or a ``struct``/``union``/``enum`` tag written with its body."""
+    or a ``struct``/``union``/``enum`` tag written with its body (C++ passes its own ``wrappers``,
+    ``declaring`` and ``specifiers``: references, range-for variables, classes)."""
     current = node
     parent = current.parent
     if (
@@ -1831,7 +1840,7 @@ def _c_declared(node: Node) -> bool:
         after = current.next_named_sibling
         if after is not None and after.type == "ERROR" and len(after.named_children) == 1:
             return False  # and ``XXH_errorcode`` there is its return type, a use
-    while parent is not None and parent.type in _C_WRAPPERS:
+    while parent is not None and parent.type in wrappers:
         declarator = parent.child_by_field_name("declarator")
         if declarator is not None and declarator != current:
             return False  # an array's size, an initialiser's value
@@ -1840,13 +1849,15 @@ def _c_declared(node: Node) -> bool:
         return False
     if parent.type == "declaration" and current == parent.child_by_field_name("type"):
         return _c_prototype_macro(parent)  # ``local int inflateStateCheck OF((z_streamp strm));``
-    if parent.type in _C_DECLARING:  # ``int a, b = f(a);``: each declarator
+    if parent.type in declaring:  # ``int a, b = f(a);``: each declarator
         return current in parent.children_by_field_name("declarator")
-    if parent.type in ("enumerator", "preproc_def", "preproc_function_def"):
+    if parent.type in ("enumerator", "preproc_def", "preproc_function_def", "alias_declaration"):
         return parent.child_by_field_name("name") == current
-    if parent.type == "preproc_params":
+    if parent.type in ("preproc_params", "type_parameter_declaration", "variadic_type_parameter_declaration"):
         return True
-    if parent.type in _C_SPECIFIERS:
+    if parent.type in ("optional_type_parameter_declaration", "namespace_alias_definition"):
+        return parent.child_by_field_name("name") == current
+    if parent.type in specifiers:
         return parent.child_by_field_name("body") is not None
     return False
 
@@ -1927,3 +1938,235 @@ class _C:
             and _c_declared(n)
         }
         return frozenset(names)
+
+
+# --- C++ ------------------------------------------------------------------------------------------
+
+_CPP_WRAPPERS = _C_WRAPPERS | {"reference_declarator"}
+_CPP_DECLARING = _C_DECLARING | {
+    "optional_parameter_declaration",
+    "variadic_parameter_declaration",
+    "for_range_loop",
+    "condition_clause",
+}
+_CPP_SPECIFIERS = _C_SPECIFIERS | {"class_specifier"}
+_CPP_SKIP = _C_SKIP | {"raw_string_literal", "operator_name", "destructor_name", "concatenated_string"}
+#: Where a type's name is written in C++ (a part of a qualified name is read with the whole).
+_CPP_TYPES = frozenset({"type_identifier", "qualified_identifier", "template_type"})
+#: Types whose ``->`` and ``*`` reach the type they hold (``std::unique_ptr<Engine> e; e->start()``).
+CPP_HOLDERS = frozenset(
+    {"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper", "scoped_refptr", "Ptr", "RefPtr"}
+)
+#: Namespaces no project defines into: a name under them is the standard library's.
+_CPP_STD = frozenset({"std", "boost", "absl"})
+#: What names a function's parameter or local with its declared type.
+_CPP_LOCAL_DECLARATIONS = frozenset(
+    {
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "variadic_parameter_declaration",
+        "declaration",
+        "for_range_loop",
+        "condition_clause",
+    }
+)
+
+
+def _cpp_parts(node: Node | None) -> tuple[str, ...]:
+    """The names a C++ name is written with (``geo::Circle``, ``Box<T>``, ``ns::make<T>``: template
+    arguments left out); ``()`` where it is none (``::``, an operator)."""
+    parts: list[str] = []
+    while node is not None:
+        if node.type == "qualified_identifier":
+            scope = node.child_by_field_name("scope")
+            parts.extend(_cpp_parts(scope) if scope is not None else ())
+            node = node.child_by_field_name("name")
+        elif node.type in ("template_type", "template_function", "template_method"):
+            node = node.child_by_field_name("name")
+        elif node.type in ("identifier", "type_identifier", "namespace_identifier", "field_identifier"):
+            parts.append(_text(node))
+            break
+        else:
+            return ()
+    return tuple(parts)
+
+
+def _cpp_type(node: Node | None) -> tuple[str, ...]:
+    """The type a declaration writes, as a chain: ``()`` for a built-in or a standard library type (no
+    indexed code's members), ``_UNTYPED`` for ``auto``; a holder (``std::unique_ptr<Engine>``) is what it
+    holds."""
+    if node is None or node.type == "placeholder_type_specifier":
+        return _UNTYPED
+    if node.type in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier"):
+        node = node.child_by_field_name("name")
+    if node is None or node.type not in _CPP_TYPES:
+        return ()  # int, unsigned long, decltype(..)
+    parts = _cpp_parts(node)
+    if parts and parts[-1] in CPP_HOLDERS:
+        template: Node | None = node
+        while template is not None and template.type == "qualified_identifier":
+            template = template.child_by_field_name("name")
+        arguments = template.child_by_field_name("arguments") if template is not None else None
+        held = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+        return _cpp_type(held.child_by_field_name("type") if held is not None else None)
+    if not parts or parts[0] in _CPP_STD:
+        return ()
+    return parts
+
+
+def _cpp_called(node: Node) -> bool:
+    """Whether the name ``node`` is called or constructed: ``f(..)``, ``ns::f<T>(..)``, ``new T(..)``."""
+    while node.parent is not None and node.parent.type in ("qualified_identifier", "template_function"):
+        if node.parent.type == "qualified_identifier" and node.parent.child_by_field_name("name") != node:
+            return False  # the scope of a qualified name
+        node = node.parent
+    parent = node.parent
+    if parent is not None and parent.type == "new_expression":
+        return parent.child_by_field_name("type") == node
+    return _is_called(node)
+
+
+class _Cpp:
+    """C++: C's includes and names, and classes. A qualified name is one chain (``geo::Circle::area`` is
+    ``("geo", "Circle", "area")``); a receiver's declared type is read where the function writes it (a
+    parameter or local: ``Circle& c; c.area()`` is ``("Circle", "area")``, a holder such as ``unique_ptr<T>``
+    standing for its ``T``); a receiver of unknown type (``auto``) is a local; ``this->m`` is ``("this", "m")``.
+    A class's ``: public Base`` are its bases. Resolution (``resolve._resolve_cpp``) finds a plain name as a
+    member of the enclosing class, else as C finds it."""
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+
+    def facts(self) -> FileFacts:
+        stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
+        while stack:
+            node, env = stack.pop()
+            kind = node.type
+            if kind in _CPP_SKIP:
+                continue
+            if kind == "preproc_include":
+                path = node.child_by_field_name("path")
+                if path is not None and path.type == "string_literal":
+                    self.imports.append(Import(_line(node), _string_value(path), None, ""))
+                continue
+            if kind == "function_definition":
+                env = self._locals(node)
+            elif kind in ("class_specifier", "struct_specifier") and node.child_by_field_name("body") is not None:
+                self._bases(node)
+            elif kind == "field_expression":
+                self._member(node, env, stack)
+                continue
+            elif kind == "qualified_identifier":
+                parent = node.parent
+                if parent is not None and parent.type == "function_declarator":
+                    continue  # ``double Circle::area() const {``: the definition's own name
+                chain = _cpp_parts(node)
+                if chain and chain[0] not in _CPP_STD:
+                    self.references.append(Reference(_line(node), chain, _cpp_called(node)))
+                # a template's arguments are names too (``std::vector<geo::Point>``)
+                stack.extend((c, env) for c in reversed(list(_walk(node))) if c.type == "template_argument_list")
+                continue
+            elif kind in ("identifier", "type_identifier"):
+                name = _text(node)
+                if name and not _c_declared(node, _CPP_WRAPPERS, _CPP_DECLARING, _CPP_SPECIFIERS):
+                    self.references.append(Reference(_line(node), (name,), _cpp_called(node), name in env))
+                continue
+            elif kind == "field_identifier":
+                parent = node.parent
+                if parent is not None and parent.type == "field_initializer":  # ``: r_(r)``, ``: Base(1)``
+                    self.references.append(Reference(_line(node), (_text(node),), False))
+                continue
+            stack.extend((child, env) for child in reversed(node.named_children))
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+
+    def _member(
+        self, node: Node, env: dict[str, tuple[str, ...]], stack: list[tuple[Node, dict[str, tuple[str, ...]]]]
+    ) -> None:
+        """``a.b->c``: the chain from ``a``'s declared type, or from ``a`` (a member, a global, ``this``)."""
+        chain = tuple(
+            p.split("<", 1)[0] for p in _chain(node, "field_expression", "argument", "field", ("identifier",))
+        )
+        field = node.child_by_field_name("field")
+        head = chain[0]
+        local = False
+        if head in env:
+            declared = env[head]
+            if declared == _UNTYPED:
+                local = True
+            elif not declared:
+                chain = ()  # a built-in's or the standard library's members
+            else:
+                chain = (*declared, *chain[1:])
+        if chain and field is not None:
+            self.references.append(Reference(_line(field), chain, _cpp_called(node), local))
+        if head != UNKNOWN:
+            if head in env or head == "this":
+                return
+            argument = node
+            while argument.type == "field_expression":
+                argument = argument.child_by_field_name("argument") or argument
+                if argument.type != "field_expression":
+                    break
+            stack.append((argument, env))  # the receiver's own name is a use of it (a global, a member)
+            return
+        while node.type == "field_expression":  # a call's or a subscript's result: read what it is
+            node = node.child_by_field_name("argument") or node
+            if node.type != "field_expression":
+                stack.append((node, env))
+                break
+
+    def _bases(self, node: Node) -> None:
+        clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)
+        if clause is None:
+            return
+        for base in clause.named_children:
+            chain = _cpp_parts(base)
+            if chain and chain[0] not in _CPP_STD:
+                self.bases.append(Base(_line(node), _line(base), chain))
+
+    @staticmethod
+    def _locals(function: Node) -> dict[str, tuple[str, ...]]:
+        """A function's parameters and locals (its lambdas' too), each with the type its declaration writes."""
+        env: dict[str, tuple[str, ...]] = {}
+        for n in _walk(function):
+            if n.type not in _CPP_LOCAL_DECLARATIONS or n == function:
+                continue
+            typ = _cpp_type(n.child_by_field_name("type"))
+            for declarator in n.children_by_field_name("declarator"):
+                value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                name: Node | None = declarator
+                while name is not None and name.type in _CPP_WRAPPERS:
+                    inner = name.child_by_field_name("declarator")
+                    if inner is None:  # ``Foo& a``: a reference declarator's name has no field
+                        inner = next((c for c in name.named_children if c.type == "identifier"), None)
+                    name = inner
+                if name is None or name.type != "identifier":
+                    continue
+                declared = typ
+                if declared == _UNTYPED and value is not None:
+                    declared = _cpp_made(value)
+                env[_text(name)] = declared
+        return env
+
+
+def _cpp_made(value: Node) -> tuple[str, ...]:
+    """The type ``auto x = ..`` holds where the value says it: ``new T(..)``, ``std::make_unique<T>(..)``,
+    ``T(..)``; ``_UNTYPED`` elsewhere."""
+    if value.type == "new_expression":
+        made = _cpp_type(value.child_by_field_name("type"))
+        return made or _UNTYPED
+    if value.type == "call_expression":
+        function = value.child_by_field_name("function")
+        parts = _cpp_parts(function)
+        if parts and parts[-1] in ("make_unique", "make_shared"):
+            name = function
+            while name is not None and name.type == "qualified_identifier":
+                name = name.child_by_field_name("name")
+            arguments = name.child_by_field_name("arguments") if name is not None else None
+            held = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            made = _cpp_type(held.child_by_field_name("type") if held is not None else None)
+            return made or _UNTYPED
+    return _UNTYPED

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
 from fourfold.plugins.graph.parse import (
     ARRAY,
+    CPP_HOLDERS,
     RETURNS,
     RUST_SELF,
     SELF_MODULE,
@@ -257,6 +258,24 @@ def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
     return None
 
 
+#: A C++ field's or variable's signature: its type (a qualified name, a template's arguments apart), the name after.
+_CPP_DECLARED = re.compile(
+    r"\s*(?:(?:static|const|mutable|volatile|inline|constexpr|extern|thread_local|struct|class|typename)\s+)*"
+    r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\s*(<.*>)?[\s*&]*(?:const\s+)?[A-Za-z_]\w*\s*(?:[\[=;{(,]|$)"
+)
+_CPP_BUILTINS = frozenset(
+    {"int", "char", "bool", "float", "double", "void", "long", "short", "unsigned", "signed", "size_t", "auto"}
+)
+#: Source files (not headers) of C and C++: their static names, types and macros are their own.
+_C_SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".C")
+
+
+def _dotted_suffix(qualified: str | None, parts: list[str] | tuple[str, ...]) -> bool:
+    """Whether the dotted ``qualified`` name ends with ``parts`` (``geo.Circle`` ends with ``Circle``)."""
+    tail = ".".join(parts)
+    return qualified == tail or (qualified or "").endswith("." + tail)
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -290,6 +309,10 @@ class _Builder:
         self.c_local: set[int] = set()  # C definitions no other file sees (a .c file's static, type or macro)
         self.c_paths: dict[tuple[str, str], list[str]] = defaultdict(list)  # (repo, file name) -> C files' paths
         self._c_closure: dict[tuple[str, str], frozenset[str]] = {}  # a C file -> the paths it includes, transitively
+        self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
+        self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
+        self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
+        self.cpp_class_of: dict[int, int] = {}  # such a definition -> its class
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
@@ -391,12 +414,14 @@ class _Builder:
             elif language == "rust" and rec.kind in CLASS_KINDS:  # a type and its impl blocks share its name
                 self.rust_types[(repo, seg.symbol)].append(node)
             elif language == "c":
-                self._c_definition(f, node, seg)
+                self._c_definition(f, node, seg.signature or "")
+            elif language == "cpp":
+                self._cpp_definition(f, node, seg)
             elif language == "java" and rec.kind == "method" and seg.signature:
                 params = _java_parameters(seg.symbol, seg.signature)
                 if params is not None:
                     self.java_params[node] = params
-        if language == "c":
+        if language in ("c", "cpp"):
             self.c_paths[(repo, posixpath.basename(path))].append(path)
         for imp in facts.imports:
             if imp.alias == "*" or imp.alias == ".":
@@ -420,19 +445,89 @@ class _Builder:
             if node >= 0 and self.nodes[node].kind not in CLASS_KINDS:  # its segment may start at its doc comment
                 self.java_returns.setdefault(node, (f, returned))
 
-    def _c_definition(self, f: _File, node: int, seg: Segment) -> None:
+    def _c_definition(self, f: _File, node: int, signature: str) -> None:
         """Index a C definition by name: a top-level one, or an enumerator (whose name is the file's, not its
-        enum's). A ``.c`` file's static function or variable, and its types and macros, are its own; a
-        header's are every includer's."""
+        enum's)."""
         rec = self.nodes[node]
         if rec.parent >= 0 and not (rec.kind == "constant" and self.nodes[rec.parent].kind == "enum"):
             return
         if rec.parent >= 0:
             f.top.setdefault(rec.symbol or "", []).append(node)
+        self._c_global(f, node, signature)
+
+    def _c_global(self, f: _File, node: int, signature: str) -> None:
+        """A C (or C++ namespace-level) name: a source file's static function or variable, and its types and
+        macros, are its own; a header's are every includer's."""
+        rec = self.nodes[node]
         self.c_names[(f.repo, rec.symbol or "")].append(node)
-        static = "static" in (seg.signature or "").split("(")[0].split()
-        if f.path.endswith(".c") and (static or rec.kind not in ("function", "variable")):
+        static = "static" in signature.split("(")[0].split()
+        if f.path.endswith(_C_SOURCES) and (static or rec.kind not in ("function", "variable")):
             self.c_local.add(node)
+
+    def _cpp_definition(self, f: _File, node: int, seg: Segment) -> None:
+        """Index a C++ definition: every one by name (a qualified name finds it), one at namespace level as C's
+        (``_c_definition``), and one written outside its class's body (``Circle::area``) for ``_cpp_attach``."""
+        rec = self.nodes[node]
+        symbol = rec.symbol or ""
+        self.cpp_names[(f.repo, symbol)].append(node)
+        if rec.kind in ("method", "field", "variable", "function", "constant"):
+            self.cpp_signatures[node] = seg.signature or ""
+        parent = rec.parent
+        while parent >= 0 and self.nodes[parent].kind == "module":  # a namespace
+            parent = self.nodes[parent].parent
+        if parent >= 0 and not (rec.kind == "constant" and self.nodes[parent].kind == "enum"):
+            return
+        scope = self.nodes[rec.parent].qualified_name or "" if rec.parent >= 0 else ""
+        written = (rec.qualified_name or "")[len(scope) :].strip(".").split(".")
+        if len(written) > 1 and rec.kind in ("function", "method"):
+            self.cpp_outside.append((f, node))  # a class's member, or a namespace's function (``ns::f``)
+            return
+        if rec.parent >= 0:
+            f.top.setdefault(symbol, []).append(node)
+        self._c_global(f, node, seg.signature or "")
+
+    def _cpp_attach(self) -> None:
+        """Make each C++ definition written outside its class's body (``double Circle::area() const {``) that
+        class's member, in place of the declaration its body has for it (of the same name and number of
+        parameters); a definition whose qualifier names no class (``geo::helper``) is a namespace's, seen as
+        C sees a name."""
+        for f, node in self.cpp_outside:
+            rec = self.nodes[node]
+            symbol = rec.symbol or ""
+            qualifier = (rec.qualified_name or "").split(".")[:-1]
+            classes = [
+                c
+                for c in self.cpp_names.get((f.repo, qualifier[-1]), ())
+                if self.nodes[c].kind in CLASS_KINDS and _dotted_suffix(self.nodes[c].qualified_name, qualifier)
+            ]
+            if not classes:
+                f.top.setdefault(symbol, []).append(node)
+                self._c_global(f, node, self.cpp_signatures.get(node, ""))
+                continue
+            cls = min(classes, key=lambda c: (self.nodes[c].qualified_name != ".".join(qualifier), c))
+            self.cpp_class_of[node] = cls
+            top = f.top.get(symbol)
+            if top and node in top:  # written at file level, it is the class's, not the file's
+                top.remove(node)
+            arity = _java_parameters(symbol, self.cpp_signatures.get(node, ""))
+            declared = self.children[cls][symbol]
+            for decl in list(declared):
+                if decl == node or self.nodes[decl].kind != "method":
+                    continue
+                signature = self.cpp_signatures.get(decl, "")
+                if not signature.rstrip().endswith(";"):
+                    continue  # a body of its own: an overload
+                other = _java_parameters(symbol, signature)
+                if arity is not None and other is not None and arity[0] != other[0]:
+                    continue
+                declared.remove(decl)
+                if decl in self.members[symbol]:
+                    self.members[symbol].remove(decl)
+                names = self.cpp_names[(f.repo, symbol)]
+                if decl in names:
+                    names.remove(decl)
+            declared.append(node)
+            self.members[symbol].append(node)
 
     def _mapped_python_keys(self, repo: str, path: str) -> list[str]:
         """Module names ``path`` has under the repository's ``package_dir`` mappings."""
@@ -507,6 +602,7 @@ class _Builder:
         for f in self.files.values():
             if f.language == "go":
                 self._go_methods(f)
+        self._cpp_attach()
         for f in self.files.values():
             for base in f.facts.bases:
                 cls = self._definition_at(f, base.class_line)
@@ -629,7 +725,9 @@ class _Builder:
                 continue
             module = self._resolve_module(f, imp.module)
             if module is None:
-                if f.language != "c" and not (f.language == "rust" and imp.module.split("::")[0] in _RUST_STD):
+                if f.language not in ("c", "cpp") and not (
+                    f.language == "rust" and imp.module.split("::")[0] in _RUST_STD
+                ):
                     self.misses.add((f.repo, imp.module.rsplit(".", 1)[-1].rsplit("/", 1)[-1].rsplit(":", 1)[-1]))
                 continue
             self._edge(src, module, IMPORT, 1.0, imp.line)
@@ -653,7 +751,7 @@ class _Builder:
             return self._java_module(f, spec)
         if f.language == "rust":
             return self._rust_module(f, spec.split("::") if spec else [])
-        if f.language == "c":
+        if f.language in ("c", "cpp"):
             included = self._c_include(f, spec)
             return included.node if included is not None else None
         return self._js_module(f, spec)
@@ -1092,6 +1190,8 @@ class _Builder:
         while node >= 0:
             if node in self.go_receivers:
                 return self.go_receivers[node][1]
+            if node in self.cpp_class_of:
+                return self.cpp_class_of[node]
             if self.nodes[node].kind in CLASS_KINDS:
                 return node
             node = self.nodes[node].parent
@@ -1175,6 +1275,90 @@ class _Builder:
             return []
         return [(n, 1.0 / len(found)) for n in found]
 
+    def _cpp_qualified(self, f: _File, chain: tuple[str, ...]) -> Targets:
+        """The C++ definitions whose qualified name ends with ``chain`` (``geo::helper``, ``Circle::area``, a
+        typed receiver's ``("Circle", "area")``), each a share."""
+        found = [
+            n
+            for n in self.cpp_names.get((f.repo, chain[-1]), ())
+            if _dotted_suffix(self.nodes[n].qualified_name, chain)
+        ]
+        if not found or len(found) > MAX_CANDIDATES:
+            return []
+        return [(n, 1.0 / len(found)) for n in found]
+
+    def _cpp_name(self, f: _File, src: int, name: str) -> Targets:
+        """A plain C++ name: a member of the enclosing class (through its bases), else a name C would find."""
+        cls = self._enclosing_class(src)
+        if cls >= 0:
+            member = self._member(cls, name, 0)
+            if member:
+                return member
+            if self.nodes[cls].symbol == name:
+                return [(cls, 1.0)]
+        return self._c_name(f, name)
+
+    def _cpp_declared_type(self, node: int) -> tuple[str, ...]:
+        """The class a C++ field or variable is declared with (``std::unique_ptr<Engine> engine_;`` holds an
+        ``Engine``), from its signature; ``()`` for a built-in, a standard library type, or an unread one."""
+        rec = self.nodes[node]
+        match = _CPP_DECLARED.match(self.cpp_signatures.get(node, ""))
+        if match is None or rec.symbol is None:
+            return ()
+        typ, template = match.group(1), match.group(2) or ""
+        parts = tuple(typ.split("::"))
+        if parts[-1] in CPP_HOLDERS and template:
+            held = _CPP_DECLARED.match(template.strip("<> ") + " x;")
+            parts = tuple(held.group(1).split("::")) if held is not None else ()
+        if not parts or parts[0] in ("std", "boost", "absl") or parts[-1] in _CPP_BUILTINS:
+            return ()
+        return parts
+
+    def _resolve_cpp(self, f: _File, src: int, chain: tuple[str, ...], local: bool, depth: int) -> Targets:
+        """What a C++ chain means in ``src``: ``this->m`` the enclosing class's member; a qualified name or a
+        typed receiver's chain the definitions named so; a plain name a member of the enclosing class, else
+        a name C would find; a name's members read through what it is (a class, or a field's or a global's
+        declared class), else any member of that name at a share."""
+        head, last = chain[0], chain[-1]
+        if local:
+            return self._fallback(last, f.language, 0.5) if len(chain) > 1 else []
+        if head == "this":
+            cls = self._enclosing_class(src)
+            return self._follow(f, [(cls, 1.0)], chain) if cls >= 0 and len(chain) > 1 else []
+        if len(chain) == 1:
+            return self._cpp_name(f, src, head)
+        exact = self._cpp_qualified(f, chain)
+        if exact:
+            return exact
+        for cut in range(len(chain) - 1, 0, -1):
+            prefix = chain[:cut]
+            heads = self._cpp_qualified(f, prefix) if cut > 1 else self._cpp_name(f, src, head)
+            if not heads:
+                continue
+            out: Targets = []
+            valued = False
+            for target, weight in heads:
+                kind = self.nodes[target].kind
+                if kind in CLASS_KINDS:
+                    out.extend(self._follow(f, [(target, weight)], (prefix[-1], *chain[cut:])))
+                elif kind != "module":  # a field's or a variable's members: its declared class's
+                    valued = True
+                    typ = self._cpp_declared_type(target)
+                    if typ and depth < 4:
+                        where = self._file_of(target) or f
+                        out.extend(
+                            (n, weight * w)
+                            for n, w in self._resolve_cpp(where, target, (*typ, *chain[cut:]), False, depth + 1)
+                        )
+            if out:
+                return out
+            return self._fallback(last, f.language, 0.5) if valued else []
+        return []  # the standard library's, or a type no indexed code defines
+
+    def _file_of(self, node: int) -> _File | None:
+        rec = self.nodes[node]
+        return self.files.get((rec.repo, rec.path))
+
     def _resolve_chain(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets:
         head, last = chain[0], chain[-1]
         if head == UNKNOWN:
@@ -1183,6 +1367,8 @@ class _Builder:
             if len(chain) > 1:  # a struct's field, through a name whose type is not read here
                 return self._fallback(last, f.language, 0.5)
             return [] if local else self._c_name(f, head)
+        if f.language == "cpp":
+            return self._resolve_cpp(f, src, chain, local, 0)
         if f.language == "rust":
             rust = self._resolve_rust(f, src, chain, local)
             if rust is not None:

@@ -1,0 +1,129 @@
+"""C++: includes, namespaces, classes and their bases, methods defined outside their class's body, and
+receivers of declared type (a parameter, a local, a field, a holder such as ``std::unique_ptr<T>``) are read
+and resolved; against real tree-sitter and the real graph build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.graph.parse import parse_file
+from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import ModalityQuery
+
+FILES = {
+    "include/geo/shape.h": """#pragma once
+#include <memory>
+#include <string>
+namespace geo {
+class Shape {
+ public:
+  virtual ~Shape();
+  virtual double area() const = 0;
+  int id() const { return id_; }
+ private:
+  int id_;
+};
+class Circle : public Shape {
+ public:
+  explicit Circle(double r);
+  double area() const override;
+  double scaled(double k) const;
+ private:
+  double r_;
+};
+double helper(double a);
+}  // namespace geo
+""",
+    "src/shape.cc": """#include "geo/shape.h"
+namespace geo {
+static double twice(double v) { return 2 * v; }
+double helper(double a) { return twice(a); }
+Shape::~Shape() {}
+Circle::Circle(double r) : r_(r) {}
+double Circle::area() const { return 3.14 * r_ * r_; }
+double Circle::scaled(double k) const {
+  return this->area() * helper(k);
+}
+}  // namespace geo
+""",
+    "src/canvas.cc": """#include "geo/shape.h"
+#include <vector>
+namespace {
+double twice(double v) { return v + v; }
+}
+class Canvas {
+ public:
+  double total(const geo::Circle& c, geo::Shape* s) {
+    std::string name = "c";
+    auto made = std::make_unique<geo::Circle>(1.0);
+    return c.scaled(2) + s->area() + made->area() + name.size() + twice(1);
+  }
+  double first() { return held_->scaled(1) + geo::helper(3); }
+ private:
+  std::unique_ptr<geo::Circle> held_;
+};
+int main() {
+  Canvas canvas;
+  geo::Circle circle(2.0);
+  return canvas.total(circle, &circle) + circle.id();
+}
+""",
+}
+
+
+def _shard(tmp_path: Path) -> GraphShard:
+    segments = [s for path, text in FILES.items() for s in segment_file("g", path, "cpp", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("g",)))
+    return modality.load(tmp_path)
+
+
+def _ask(shard: GraphShard, text: str, intent: str | None = None) -> list[tuple[str, str | None, int]]:
+    return [(h.path, h.symbol, h.start_line) for h in shard.search(ModalityQuery(text=text, k=10, intent=intent)).hits]
+
+
+def test_a_cpp_file_s_names_are_read_with_their_declared_types() -> None:
+    """A qualified name is one chain; a receiver of declared type is read through it (a holder through what it
+    holds, ``auto x = std::make_unique<T>()`` as a ``T``); a standard library receiver's members and names
+    under ``std::`` are none of the project's; a definition's own qualified name is no use; bases are read."""
+    facts = parse_file(FILES["src/canvas.cc"].encode(), "cpp")
+    assert [(i.line, i.module) for i in facts.imports] == [(1, "geo/shape.h")]  # <vector> is the system's
+    uses = {(r.line, r.chain, r.call, r.local) for r in facts.references}
+    assert (11, ("geo", "Circle", "scaled"), True, False) in uses  # const geo::Circle& c
+    assert (11, ("geo", "Shape", "area"), True, False) in uses  # geo::Shape* s
+    assert (10, ("geo", "Circle"), False, False) in uses  # the template's argument
+    assert (11, ("geo", "Circle", "area"), True, False) in uses  # auto made = std::make_unique<geo::Circle>(..)
+    assert (13, ("held_", "scaled"), True, False) in uses  # a field: its type is read when it is resolved
+    assert (13, ("geo", "helper"), True, False) in uses
+    assert not any(r.chain[0] == "std" or r.chain[-1] == "size" for r in facts.references)
+    own = parse_file(FILES["src/shape.cc"].encode(), "cpp")
+    named = {(r.line, r.chain) for r in own.references}
+    assert (7, ("Circle", "area")) not in named and (7, ("r_",)) in named
+    assert (9, ("this", "area")) in named
+    header = parse_file(FILES["include/geo/shape.h"].encode(), "cpp")
+    assert [(b.class_line, b.chain) for b in header.bases] == [(13, ("Shape",))]
+
+
+def test_cpp_names_resolve_through_classes_and_declared_types(tmp_path: Path) -> None:
+    shard = _shard(tmp_path)
+    # a method defined outside its class's body is the class's member, in place of its declaration: a call
+    # through a typed receiver, a holder field or ``this->`` reaches the definition in the .cc file
+    callers = _ask(shard, "who calls scaled")
+    assert ("src/canvas.cc", "total", 8) in callers and ("src/canvas.cc", "first", 13) in callers
+    assert set(_ask(shard, "who calls Circle.area")) == {("src/shape.cc", "scaled", 8), ("src/canvas.cc", "total", 8)}
+    # an inherited member is found through the base; a member used without ``this->`` is the class's
+    assert _ask(shard, "who calls id") == [("src/canvas.cc", "main", 17)]
+    assert set(_ask(shard, "who uses r_")) == {("src/shape.cc", "Circle", 6), ("src/shape.cc", "area", 7)}
+    # a source file's static function, and one in its anonymous namespace, are its own
+    assert ("src/shape.cc", "twice", 3) in _ask(shard, "what does helper call")
+    total = _ask(shard, "what does total call")
+    assert ("src/canvas.cc", "twice", 4) in total and ("src/shape.cc", "twice", 3) not in total
+    callees = _ask(shard, "what does first call")
+    assert ("src/shape.cc", "scaled", 8) in callees and ("src/shape.cc", "helper", 4) in callees
+    assert _ask(shard, "who implements Shape") == [("include/geo/shape.h", "Circle", 13)]
+    impact = _ask(shard, "what depends on helper", intent="impact_analysis")
+    assert impact[0] == ("src/shape.cc", "scaled", 8)
+    assert ("src/canvas.cc", "first", 13) in impact and ("src/canvas.cc", "total", 8) in impact

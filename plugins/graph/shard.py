@@ -431,6 +431,8 @@ class GraphShard:
         g = self.graph
         implementations = question.relation == "implementations"
         if implementations:  # the types that derive from it or satisfy it, through their own bases too
+            # a type, not its constructor of the same name (C++'s ``Adapter::Adapter``, Java's ``Adapter()``)
+            targets = [t for t in targets if g.kind[t] in CLASS_KINDS] or targets
             edges, factor = self._implementing(targets)
             kinds, src = g.edge_kind[edges], g.src[edges]
         else:

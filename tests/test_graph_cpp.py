@@ -121,9 +121,24 @@ def test_cpp_names_resolve_through_classes_and_declared_types(tmp_path: Path) ->
     assert ("src/shape.cc", "twice", 3) in _ask(shard, "what does helper call")
     total = _ask(shard, "what does total call")
     assert ("src/canvas.cc", "twice", 4) in total and ("src/shape.cc", "twice", 3) not in total
+    assert _ask(shard, "who calls twice") == [("src/shape.cc", "helper", 4), ("src/canvas.cc", "total", 8)]
     callees = _ask(shard, "what does first call")
     assert ("src/shape.cc", "scaled", 8) in callees and ("src/shape.cc", "helper", 4) in callees
     assert _ask(shard, "who implements Shape") == [("include/geo/shape.h", "Circle", 13)]
     impact = _ask(shard, "what depends on helper", intent="impact_analysis")
     assert impact[0] == ("src/shape.cc", "scaled", 8)
     assert ("src/canvas.cc", "first", 13) in impact and ("src/canvas.cc", "total", 8) in impact
+
+
+def test_a_name_in_an_anonymous_namespace_is_its_file_s_own(tmp_path: Path) -> None:
+    """``namespace { int parse(..) }`` in one source file is that file's, as a static function is: another file
+    calling ``parse`` with no definition of its own does not call it; the file itself does."""
+    files = {
+        "a.cc": "namespace {\nint parse(int v) { return v; }\n}  // namespace\nint run() { return parse(1); }\n",
+        "b.cc": "int other() { return parse(2); }\n",
+    }
+    assert parse_file(files["a.cc"].encode(), "cpp").hidden == ((1, 3),)
+    segments = [s for path, text in files.items() for s in segment_file("p", path, "cpp", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("p",)))
+    assert _ask(modality.load(tmp_path), "who calls parse") == [("a.cc", "run", 4)]

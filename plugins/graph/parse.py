@@ -127,6 +127,8 @@ class FileFacts:
     package: str = ""
     #: Java: each method's declared return type, by the line its declaration starts on (``RETURNS``)
     returns: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: C++: the first and last lines of each anonymous namespace, whose definitions no other file sees
+    hidden: tuple[tuple[int, int], ...] = ()
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
@@ -202,6 +204,7 @@ def _to_plain(f: FileFacts) -> tuple[Any, ...]:
         tuple((m.line, m.receiver, m.type_name) for m in f.go_methods),
         f.package,
         f.returns,
+        f.hidden,
     )
 
 
@@ -210,7 +213,7 @@ def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
     if value is None:
         return None
     try:
-        imports, references, bases, methods, package, returns = value
+        imports, references, bases, methods, package, returns, hidden = value
         return FileFacts(
             tuple(Import(*i) for i in imports),
             tuple(Reference._make(r) for r in references),
@@ -218,6 +221,7 @@ def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
             tuple(GoMethod(*m) for m in methods),
             package,
             tuple((line, tuple(chain)) for line, chain in returns),
+            tuple((first, last) for first, last in hidden),
         )
     except (TypeError, ValueError):
         return None
@@ -2039,6 +2043,7 @@ class _Cpp:
         self.imports: list[Import] = []
         self.references: list[Reference] = []
         self.bases: list[Base] = []
+        self.hidden: list[tuple[int, int]] = []
 
     def facts(self) -> FileFacts:
         stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
@@ -2054,6 +2059,8 @@ class _Cpp:
                 continue
             if kind == "function_definition":
                 env = self._locals(node)
+            elif kind == "namespace_definition" and node.child_by_field_name("name") is None:
+                self.hidden.append((_line(node), node.end_point[0] + 1))
             elif kind in ("class_specifier", "struct_specifier") and node.child_by_field_name("body") is not None:
                 self._bases(node)
             elif kind == "field_expression":
@@ -2080,7 +2087,7 @@ class _Cpp:
                     self.references.append(Reference(_line(node), (_text(node),), False))
                 continue
             stack.extend((child, env) for child in reversed(node.named_children))
-        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases), hidden=tuple(self.hidden))
 
     def _member(
         self, node: Node, env: dict[str, tuple[str, ...]], stack: list[tuple[Node, dict[str, tuple[str, ...]]]]

@@ -485,6 +485,8 @@ class _Builder:
         if rec.parent >= 0:
             f.top.setdefault(symbol, []).append(node)
         self._c_global(f, node, seg.signature or "")
+        if any(first <= rec.start_line <= last for first, last in f.facts.hidden):
+            self.c_local.add(node)  # in an anonymous namespace: the file's own, as a static is
 
     def _cpp_attach(self) -> None:
         """Make each C++ definition written outside its class's body (``double Circle::area() const {``) that

@@ -142,3 +142,24 @@ def test_a_name_in_an_anonymous_namespace_is_its_file_s_own(tmp_path: Path) -> N
     modality = GraphModality()
     modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("p",)))
     assert _ask(modality.load(tmp_path), "who calls parse") == [("a.cc", "run", 4)]
+
+
+def test_a_cpp_call_reaches_the_overloads_its_arguments_fit(tmp_path: Path) -> None:
+    """``Value(int)``, ``Value(int, int)`` and ``set(k, v = 0)``: a call is of the overloads whose parameters
+    (defaults and ``...`` counted) take its arguments."""
+    files = {
+        "value.h": "class Value {\n public:\n  void set(int k, int v = 0);\n  void set(int k, int v, int w);\n};\n",
+        "value.cc": '#include "value.h"\nvoid Value::set(int k, int v) {}\nvoid Value::set(int k, int v, int w) {}\n'
+        "void use(Value& x) {\n  x.set(1);\n}\nvoid both(Value& x) {\n  x.set(1, 2, 3);\n}\n",
+    }
+    facts = parse_file(files["value.cc"].encode(), "cpp")
+    assert {(r.line, r.chain, r.arity) for r in facts.references if r.call} == {
+        (5, ("Value", "set"), 1),
+        (8, ("Value", "set"), 3),
+    }
+    segments = [s for path, text in files.items() for s in segment_file("v", path, "cpp", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("v",)))
+    shard = modality.load(tmp_path)
+    assert [h for h in _ask(shard, "what does use call") if h[1] == "set"] == [("value.cc", "set", 2)]
+    assert [h for h in _ask(shard, "what does both call") if h[1] == "set"] == [("value.cc", "set", 3)]

@@ -2030,6 +2030,23 @@ def _cpp_called(node: Node) -> bool:
     return _is_called(node)
 
 
+def _cpp_arity(node: Node) -> int:
+    """How many arguments the call of the name ``node`` passes (which of its overloads it can be); -1 when it
+    is not called."""
+    while node.parent is not None and node.parent.type in ("qualified_identifier", "template_function"):
+        node = node.parent
+    parent = node.parent
+    if parent is None or parent.type not in ("call_expression", "new_expression"):
+        return -1
+    field = "function" if parent.type == "call_expression" else "type"
+    if parent.child_by_field_name(field) != node:
+        return -1
+    arguments = parent.child_by_field_name("arguments")
+    if arguments is None or arguments.type != "argument_list":
+        return -1 if arguments is not None else 0  # ``new T{..}``: an initialiser list, not a call
+    return sum(1 for c in arguments.named_children if c.type != "comment")
+
+
 class _Cpp:
     """C++: C's includes and names, and classes. A qualified name is one chain (``geo::Circle::area`` is
     ``("geo", "Circle", "area")``); a receiver's declared type is read where the function writes it (a
@@ -2072,14 +2089,16 @@ class _Cpp:
                     continue  # ``double Circle::area() const {``: the definition's own name
                 chain = _cpp_parts(node)
                 if chain and chain[0] not in _CPP_STD:
-                    self.references.append(Reference(_line(node), chain, _cpp_called(node)))
+                    self.references.append(Reference(_line(node), chain, _cpp_called(node), arity=_cpp_arity(node)))
                 # a template's arguments are names too (``std::vector<geo::Point>``)
                 stack.extend((c, env) for c in reversed(list(_walk(node))) if c.type == "template_argument_list")
                 continue
             elif kind in ("identifier", "type_identifier"):
                 name = _text(node)
                 if name and not _c_declared(node, _CPP_WRAPPERS, _CPP_DECLARING, _CPP_SPECIFIERS):
-                    self.references.append(Reference(_line(node), (name,), _cpp_called(node), name in env))
+                    called = _cpp_called(node)
+                    arity = _cpp_arity(node) if called else -1
+                    self.references.append(Reference(_line(node), (name,), called, name in env, arity=arity))
                 continue
             elif kind == "field_identifier":
                 parent = node.parent
@@ -2108,7 +2127,7 @@ class _Cpp:
             else:
                 chain = (*declared, *chain[1:])
         if chain and field is not None:
-            self.references.append(Reference(_line(field), chain, _cpp_called(node), local))
+            self.references.append(Reference(_line(field), chain, _cpp_called(node), local, arity=_cpp_arity(node)))
         if head != UNKNOWN:
             if head in env or head == "this":
                 return

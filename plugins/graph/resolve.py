@@ -276,6 +276,40 @@ def _dotted_suffix(qualified: str | None, parts: list[str] | tuple[str, ...]) ->
     return qualified == tail or (qualified or "").endswith("." + tail)
 
 
+def _cpp_parameters(name: str, signature: str) -> tuple[int, int] | None:
+    """The least and the most arguments a call of the C++ function ``name`` passes, from its signature
+    (``Status Get(const ReadOptions& options, const Slice& key, std::string* value = nullptr)``: (2, 3); a
+    ``...`` takes any number more); None when the signature does not show them."""
+    match = re.search(rf"\b{re.escape(name)}\s*\(", signature)
+    if match is None:
+        return None
+    depth, count, defaults, seen, current = 0, 0, 0, False, ""
+    for ch in signature[match.end() :]:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            if depth == 0:
+                if seen:
+                    count += 1
+                    defaults += "=" in current
+                if current.strip() == "void" and count == 1:
+                    return 0, 0  # ``f(void)``
+                if "..." in signature[match.end() :]:  # ``fmt, ...`` or a pack (``Args&&... args``): any number
+                    return count - defaults - 1, 1 << 16
+                return count - defaults, count
+            depth -= 1
+        elif ch == "," and depth == 0:
+            count += 1
+            defaults += "=" in current
+            current = ""
+            continue
+        elif not ch.isspace():
+            seen = True
+        if depth == 0:
+            current += ch
+    return None
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -313,6 +347,7 @@ class _Builder:
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
         self.cpp_class_of: dict[int, int] = {}  # such a definition -> its class
+        self.cpp_params: dict[int, tuple[int, int]] = {}  # a C++ function -> its least and most arguments
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
@@ -472,6 +507,10 @@ class _Builder:
         self.cpp_names[(f.repo, symbol)].append(node)
         if rec.kind in ("method", "field", "variable", "function", "constant"):
             self.cpp_signatures[node] = seg.signature or ""
+        if rec.kind in ("method", "function") and seg.signature:
+            params = _cpp_parameters(symbol, seg.signature)
+            if params is not None:
+                self.cpp_params[node] = params
         parent = rec.parent
         while parent >= 0 and self.nodes[parent].kind == "module":  # a namespace
             parent = self.nodes[parent].parent
@@ -511,7 +550,7 @@ class _Builder:
             top = f.top.get(symbol)
             if top and node in top:  # written at file level, it is the class's, not the file's
                 top.remove(node)
-            arity = _java_parameters(symbol, self.cpp_signatures.get(node, ""))
+            arity = self.cpp_params.get(node)
             declared = self.children[cls][symbol]
             for decl in list(declared):
                 if decl == node or self.nodes[decl].kind != "method":
@@ -519,10 +558,12 @@ class _Builder:
                 signature = self.cpp_signatures.get(decl, "")
                 if not signature.rstrip().endswith(";"):
                     continue  # a body of its own: an overload
-                other = _java_parameters(symbol, signature)
-                if arity is not None and other is not None and arity[0] != other[0]:
+                other = self.cpp_params.get(decl)
+                if arity is not None and other is not None and not other[0] <= arity[1] <= other[1]:
                     continue
                 declared.remove(decl)
+                if decl in self.cpp_params:  # its default arguments are written where it is declared
+                    self.cpp_params[node] = self.cpp_params[decl]
                 if decl in self.members[symbol]:
                     self.members[symbol].remove(decl)
                 names = self.cpp_names[(f.repo, symbol)]
@@ -646,6 +687,9 @@ class _Builder:
     def _fits(self, node: int, arity: int) -> bool:
         """Whether a call with ``arity`` arguments can be of ``node`` (a Java method whose parameters are known;
         varargs take any number from one fewer on)."""
+        least_most = self.cpp_params.get(node)
+        if least_most is not None:
+            return least_most[0] <= arity <= least_most[1]
         params = self.java_params.get(node)
         if params is None:
             return True

@@ -105,6 +105,9 @@ def test_a_cpp_file_s_names_are_read_with_their_declared_types() -> None:
     assert (9, ("this", "area")) in named
     header = parse_file(FILES["include/geo/shape.h"].encode(), "cpp")
     assert [(b.class_line, b.chain) for b in header.bases] == [(13, ("Shape",))]
+    # an export macro between ``class`` and the name hides neither the class nor its bases
+    exported = parse_file(b"class GEO_EXPORT Square : public geo::Shape {\n  double area() const;\n};\n", "cpp")
+    assert [(b.class_line, b.chain) for b in exported.bases] == [(1, ("geo", "Shape"))]
 
 
 def test_cpp_names_resolve_through_classes_and_declared_types(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.structural.extract import SUPPORTED_LANGUAGES, extract, is_supported
 from fourfold.plugins.types import Definition
 
@@ -168,6 +169,26 @@ def test_broken_source_returns_what_was_recovered() -> None:
 def test_odd_bytes_never_raise(source: bytes) -> None:
     for language in ("python", "javascript", "go", "cpp"):
         assert extract(source, language).supported
+
+
+def test_a_cpp_class_behind_an_export_macro_and_its_pointer_returning_methods() -> None:
+    """``class LEVELDB_EXPORT DB : public Base {`` is the class ``DB`` (tree-sitter, not expanding the macro, read
+    it as a function named ``DB``), and a method returning a pointer or a reference is a method; the lines and
+    the file's bytes elsewhere are as written."""
+    source = (
+        b"namespace leveldb {\nclass LEVELDB_EXPORT DB : public Base {\n public:\n  virtual ~DB();\n"
+        b"  virtual Iterator* NewIterator(const ReadOptions& options) = 0;\n  const Snapshot& snap() const;\n};\n"
+        b"struct ALIGNED(16) Block { int size; };\n}\n"
+    )
+    found = {(d.qualified_name, d.kind, d.start_line) for d in extract(source, "cpp").definitions}
+    assert {
+        ("leveldb.DB", "class", 2),
+        ("leveldb.DB.NewIterator", "method", 5),
+        ("leveldb.DB.snap", "method", 6),
+        ("leveldb.Block", "struct", 8),
+    } <= found
+    assert not any(kind == "function" for _, kind, _ in found)
+    assert readable(source).count(b"\n") == source.count(b"\n") and len(readable(source)) == len(source)
 
 
 def test_unknown_language_is_unsupported() -> None:

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
+from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.graph.facts_cache import FactsCache
 from fourfold.plugins.per_thread import PerThread
 
@@ -228,6 +229,8 @@ def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
 
 
 def _parse(source: bytes, language: str) -> FileFacts:
+    if language == "cpp":
+        source = readable(source)  # ``class LEVELDB_EXPORT DB : public Base {``: the class and its bases
     tree = _parser(language).parse(source)
     if language == "python":
         return _Python(tree.root_node).facts()

@@ -32,13 +32,16 @@ from importlib import resources
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.per_thread import PerThread
 from fourfold.plugins.types import Definition, Extraction
 
 __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported", "parse"]
 
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
-EXTRACTOR_VERSION = "4"  # 3: a variable inside an anonymous function is a local; 4: a C name behind a macro
+# 3: a variable inside an anonymous function is a local; 4: a C name behind a macro; 5: a C++ class behind an export
+# macro (``class LEVELDB_EXPORT DB``, ``cpp_source.readable``)
+EXTRACTOR_VERSION = "5"
 
 #: Every kind the extractor emits.
 KINDS = (
@@ -180,6 +183,8 @@ def extract(source: bytes, language: str) -> Extraction:
     grammar = _grammar(language)
     if grammar is None:
         return Extraction(definitions=(), parse_errors=0, supported=False)
+    if language == "cpp":
+        source = readable(source)  # ``class LEVELDB_EXPORT DB {`` is a class, not a function named DB
     root = _parsers.get(language).parse(source).root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""

@@ -33,3 +33,8 @@
 (field_declaration declarator: (function_declarator declarator: (_) @name)) @definition.method
 (field_declaration_list (declaration declarator: (function_declarator declarator: (_) @name)) @definition.method)
 (field_declaration_list (template_declaration (declaration declarator: (function_declarator declarator: (_) @name)) @definition.method))
+; ... and those returning a pointer or a reference (``virtual Iterator* NewIterator(..) = 0;``).
+(field_declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name))) @definition.method
+(field_declaration declarator: (reference_declarator (function_declarator declarator: (_) @name))) @definition.method
+(field_declaration_list (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name))) @definition.method)
+(field_declaration_list (declaration declarator: (reference_declarator (function_declarator declarator: (_) @name))) @definition.method)

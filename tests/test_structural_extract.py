@@ -171,14 +171,14 @@ def test_odd_bytes_never_raise(source: bytes) -> None:
         assert extract(source, language).supported
 
 
-def test_a_cpp_class_behind_an_export_macro_and_its_pointer_returning_methods() -> None:
+def test_a_cpp_class_behind_an_export_macro_and_its_pointer_returning_methods() -> None:  # and a nested one
     """``class LEVELDB_EXPORT DB : public Base {`` is the class ``DB`` (tree-sitter, not expanding the macro, read
     it as a function named ``DB``), and a method returning a pointer or a reference is a method; the lines and
     the file's bytes elsewhere are as written."""
     source = (
         b"namespace leveldb {\nclass LEVELDB_EXPORT DB : public Base {\n public:\n  virtual ~DB();\n"
         b"  virtual Iterator* NewIterator(const ReadOptions& options) = 0;\n  const Snapshot& snap() const;\n};\n"
-        b"struct ALIGNED(16) Block { int size; };\n}\n"
+        b"struct ALIGNED(16) Block { int size; };\nclass DB::Impl {\n  bool Open();\n};\n}\n"
     )
     found = {(d.qualified_name, d.kind, d.start_line) for d in extract(source, "cpp").definitions}
     assert {
@@ -186,6 +186,8 @@ def test_a_cpp_class_behind_an_export_macro_and_its_pointer_returning_methods() 
         ("leveldb.DB.NewIterator", "method", 5),
         ("leveldb.DB.snap", "method", 6),
         ("leveldb.Block", "struct", 8),
+        ("leveldb.DB.Impl", "class", 9),  # a nested class defined outside its enclosing class's body
+        ("leveldb.DB.Impl.Open", "method", 10),
     } <= found
     assert not any(kind == "function" for _, kind, _ in found)
     assert readable(source).count(b"\n") == source.count(b"\n") and len(readable(source)) == len(source)

@@ -38,3 +38,6 @@
 (field_declaration declarator: (reference_declarator (function_declarator declarator: (_) @name))) @definition.method
 (field_declaration_list (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name))) @definition.method)
 (field_declaration_list (declaration declarator: (reference_declarator (function_declarator declarator: (_) @name))) @definition.method)
+; A nested class defined outside its enclosing class (``class Regexp::ParseState {``).
+(class_specifier name: (qualified_identifier) @name body: (_)) @definition.class
+(struct_specifier name: (qualified_identifier) @name body: (_)) @definition.struct

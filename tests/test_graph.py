@@ -476,6 +476,8 @@ def test_relation_option_forces_the_relation(shard: GraphShard) -> None:
         ("blast radius of parse()", "impact_analysis", GraphQuestion("impact", "parse")),
         ("what depends on click.core.Context", "impact_analysis", GraphQuestion("impact", "click.core.Context")),
         ("callees of main", "understand_code", GraphQuestion("callees", "main")),
+        ("what does ~VersionSet call", "find_references", GraphQuestion("callees", "~VersionSet")),  # a destructor
+        ("who calls Mutex::~Mutex", "find_references", GraphQuestion("callers", "Mutex.~Mutex")),
         ("dependency path between cli and Engine.step", "understand_code", GraphQuestion("path", "cli", "Engine.step")),
         ("parseConfig", "find_references", GraphQuestion("references", "parseConfig")),
         ("how does authentication work", "understand_code", None),

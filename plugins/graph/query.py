@@ -29,7 +29,8 @@ RELATIONS = ("callers", "callees", "references", "implementations", "impact", "p
 DEFAULT_DEPTH = 3
 MAX_DEPTH = 10
 
-_S = r"[`'\"]?(?P<s>[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
+#: A symbol as written: ``parse_args``, ``Session.send``, ``Session::send``, a C++ destructor ``~Session``.
+_S = r"[`'\"]?(?P<s>~?[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)~?[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
 _T = _S.replace("?P<s>", "?P<t>")
 
 

@@ -19,7 +19,7 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
 from fourfold.plugins.graph.parse import (
@@ -529,9 +529,10 @@ class _Builder:
 
     def _cpp_attach(self) -> None:
         """Make each C++ definition written outside its class's body (``double Circle::area() const {``) that
-        class's member, in place of the declaration its body has for it (of the same name and number of
-        parameters); a definition whose qualifier names no class (``geo::helper``) is a namespace's, seen as
-        C sees a name."""
+        class's member, contained by it (an impact of the class reaches it; an overload calling it is the class's
+        own), in place of the declaration the body has for it (of the same name and a number of parameters it
+        takes); a definition whose qualifier names no class (``geo::helper``) is a namespace's, seen as C sees a
+        name."""
         for f, node in self.cpp_outside:
             rec = self.nodes[node]
             symbol = rec.symbol or ""
@@ -547,6 +548,10 @@ class _Builder:
                 continue
             cls = min(classes, key=lambda c: (self.nodes[c].qualified_name != ".".join(qualifier), c))
             self.cpp_class_of[node] = cls
+            if rec.parent >= 0:  # the namespace it is written in contains it no longer: its class does
+                self.edges.pop((rec.parent, node, CONTAIN), None)
+            self.nodes[node] = replace(rec, parent=cls)
+            self._edge(cls, node, CONTAIN, 1.0, rec.start_line)
             top = f.top.get(symbol)
             if top and node in top:  # written at file level, it is the class's, not the file's
                 top.remove(node)

@@ -166,3 +166,23 @@ def test_a_cpp_call_reaches_the_overloads_its_arguments_fit(tmp_path: Path) -> N
     shard = modality.load(tmp_path)
     assert [h for h in _ask(shard, "what does use call") if h[1] == "set"] == [("value.cc", "set", 2)]
     assert [h for h in _ask(shard, "what does both call") if h[1] == "set"] == [("value.cc", "set", 3)]
+
+
+def test_a_function_defined_once_per_if_branch_is_one_function(tmp_path: Path) -> None:
+    """re2's ``void Mutex::Lock()`` is written once for each platform under ``#if``: the reader sees all three, and
+    a call is of that one function (each at full weight, before a type the caller only names), not a third of it."""
+    header = (
+        "class Mutex {\n public:\n  void Lock();\n};\n#if defined(WIN32)\nvoid Mutex::Lock() { win(); }\n"
+        "#elif defined(PTHREAD)\nvoid Mutex::Lock() { posix(); }\n#else\nvoid Mutex::Lock() {}\n#endif\n"
+        "class MutexLock {\n public:\n  explicit MutexLock(Mutex *mu) : mu_(mu) { mu_->Lock(); }\n"
+        " private:\n  Mutex * const mu_;\n};\n"
+    )
+    segments = segment_file("m", "mutex.h", "cpp", header.encode()).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("m",)))
+    hits = modality.load(tmp_path).search(ModalityQuery(text="what does MutexLock call", k=10)).hits
+    assert [(h.symbol, h.start_line, h.score) for h in hits[:3]] == [
+        ("Lock", 6, 1.0),
+        ("Lock", 8, 1.0),
+        ("Lock", 10, 1.0),
+    ]

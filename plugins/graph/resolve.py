@@ -276,6 +276,12 @@ def _dotted_suffix(qualified: str | None, parts: list[str] | tuple[str, ...]) ->
     return qualified == tail or (qualified or "").endswith("." + tail)
 
 
+def _cpp_parameter_text(signature: str) -> str:
+    """A C++ signature's parameters as written, spaces aside (``void Mutex::Lock()`` and ``void Mutex::Lock( )``
+    alike); the whole signature where it has no parentheses."""
+    return re.sub(r"\s+", "", signature[signature.find("(") :] if "(" in signature else signature)
+
+
 def _cpp_parameters(name: str, signature: str) -> tuple[int, int] | None:
     """The least and the most arguments a call of the C++ function ``name`` passes, from its signature
     (``Status Get(const ReadOptions& options, const Slice& key, std::string* value = nullptr)``: (2, 3); a
@@ -1336,7 +1342,10 @@ class _Builder:
         ]
         if not found or len(found) > MAX_CANDIDATES:
             return []
-        return [(n, 1.0 / len(found)) for n in found]
+        # one function defined once per ``#if`` branch (``void Mutex::Lock()`` three times) is one function: a share
+        # each only among functions that differ (overloads, another class's of the same name)
+        functions = {(self.nodes[n].qualified_name, _cpp_parameter_text(self.cpp_signatures.get(n, ""))) for n in found}
+        return [(n, 1.0 / len(functions)) for n in found]
 
     def _cpp_name(self, f: _File, src: int, name: str) -> Targets:
         """A plain C++ name: a member of the enclosing class (through its bases), else a name C would find."""

@@ -84,6 +84,15 @@ def test_classifier_and_graph_parser_agree(query: str, intent: str, relation: st
     assert (question.relation, question.symbol) == (relation, "parse_config")
 
 
+def test_a_callee_question_may_name_a_destructor() -> None:
+    """A question asking what C++'s destructor ``~DFA`` calls ("what does ~DFA invoke") is read so by the rule and
+    by the graph's parser alike (it was read as prose, and fused)."""
+    for query in ("what does ~DFA invoke", "functions called by ~PosixMmapReadableFile"):
+        assert classify(query).intent == "find_references"
+        question = parse_query(query, "find_references", {})
+        assert question is not None and question.relation == "callees" and question.symbol.startswith("~")
+
+
 @pytest.mark.parametrize(
     "query",
     [

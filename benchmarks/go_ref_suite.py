@@ -1,6 +1,6 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
-    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java|typescript|rust|c]
+    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java|typescript|rust|c|cpp]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -34,6 +34,12 @@ inline ``#[cfg(test)]`` modules are compiled and count), and ``main``, ``new``, 
 With ``--language c`` the same rows for C from clang's uses (``benchmarks/c_uses.py``, ``benchmarks/c_suites.sh``;
 source ``clang``): test files lie in a ``test`` or ``tests`` folder or are named ``test…`` or ``…_test.c``, and
 ``main`` is left out; ``--spans`` from ``c_uses.py`` (each function definition's name to its body's end).
+
+With ``--language cpp`` the same rows for C++ from clang's uses (``benchmarks/cpp_uses.py``,
+``benchmarks/cpp_suites.sh``; source ``clang++``): test files as C's, a ``testing`` folder and ``…_test.cc`` /
+``…_unittest.cc`` too; ``--spans`` and ``--implements`` from ``cpp_uses.py`` (the implementations rows: the
+classes deriving from a class, directly or through another). A constructor is a definition named after its class,
+its uses the places that construct the class by name.
 """
 
 from __future__ import annotations
@@ -73,6 +79,15 @@ LANGUAGES = {
             or path.endswith("_test.c")
         ),
         "clang",
+    ),
+    "cpp": (
+        ("main",),
+        lambda path: (
+            any(p in ("test", "tests", "testing") for p in path.split("/")[:-1])
+            or path.rsplit("/", 1)[-1].startswith("test")
+            or path.endswith(("_test.cc", "_test.cpp", "_unittest.cc"))
+        ),
+        "clang++",
     ),
 }
 #: How the implementations rows ask (find_references: the types that satisfy an interface).

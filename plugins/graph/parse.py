@@ -34,6 +34,7 @@ from fourfold.plugins.per_thread import PerThread
 __all__ = [
     "ARRAY",
     "CPP_HOLDERS",
+    "CPP_STD",
     "RETURNS",
     "RUST_SELF",
     "SELF_MODULE",
@@ -1965,7 +1966,7 @@ CPP_HOLDERS = frozenset(
     {"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper", "scoped_refptr", "Ptr", "RefPtr"}
 )
 #: Namespaces no project defines into: a name under them is the standard library's.
-_CPP_STD = frozenset({"std", "boost", "absl"})
+CPP_STD = frozenset({"std", "boost", "absl"})
 #: What names a function's parameter or local with its declared type.
 _CPP_LOCAL_DECLARATIONS = frozenset(
     {
@@ -2016,7 +2017,7 @@ def _cpp_type(node: Node | None) -> tuple[str, ...]:
         arguments = template.child_by_field_name("arguments") if template is not None else None
         held = arguments.named_children[0] if arguments is not None and arguments.named_children else None
         return _cpp_type(held.child_by_field_name("type") if held is not None else None)
-    if not parts or parts[0] in _CPP_STD:
+    if not parts or parts[0] in CPP_STD:
         return ()
     return parts
 
@@ -2091,7 +2092,7 @@ class _Cpp:
                 if parent is not None and parent.type == "function_declarator":
                     continue  # ``double Circle::area() const {``: the definition's own name
                 chain = _cpp_parts(node)
-                if chain and chain[0] not in _CPP_STD:
+                if chain and chain[0] not in CPP_STD:
                     self.references.append(Reference(_line(node), chain, _cpp_called(node), arity=_cpp_arity(node)))
                 # a template's arguments are names too (``std::vector<geo::Point>``)
                 stack.extend((c, env) for c in reversed(list(_walk(node))) if c.type == "template_argument_list")
@@ -2153,7 +2154,7 @@ class _Cpp:
             return
         for base in clause.named_children:
             chain = _cpp_parts(base)
-            if chain and chain[0] not in _CPP_STD:
+            if chain and chain[0] not in CPP_STD:
                 self.bases.append(Base(_line(node), _line(base), chain))
 
     @staticmethod

@@ -25,6 +25,7 @@ from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
 from fourfold.plugins.graph.parse import (
     ARRAY,
     CPP_HOLDERS,
+    CPP_STD,
     RETURNS,
     RUST_SELF,
     SELF_MODULE,
@@ -352,7 +353,6 @@ class _Builder:
         self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
-        self.cpp_class_of: dict[int, int] = {}  # such a definition -> its class
         self.cpp_params: dict[int, tuple[int, int]] = {}  # a C++ function -> its least and most arguments
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
@@ -522,7 +522,7 @@ class _Builder:
             parent = self.nodes[parent].parent
         if parent >= 0 and not (rec.kind == "constant" and self.nodes[parent].kind == "enum"):
             return
-        scope = self.nodes[rec.parent].qualified_name or "" if rec.parent >= 0 else ""
+        scope = (self.nodes[rec.parent].qualified_name or "") if rec.parent >= 0 else ""
         written = (rec.qualified_name or "")[len(scope) :].strip(".").split(".")
         if len(written) > 1 and rec.kind in ("function", "method"):
             self.cpp_outside.append((f, node))  # a class's member, or a namespace's function (``ns::f``)
@@ -553,7 +553,6 @@ class _Builder:
                 self._c_global(f, node, self.cpp_signatures.get(node, ""))
                 continue
             cls = min(classes, key=lambda c: (self.nodes[c].qualified_name != ".".join(qualifier), c))
-            self.cpp_class_of[node] = cls
             if rec.parent >= 0:  # the namespace it is written in contains it no longer: its class does
                 self.edges.pop((rec.parent, node, CONTAIN), None)
             self.nodes[node] = replace(rec, parent=cls)
@@ -1247,8 +1246,6 @@ class _Builder:
         while node >= 0:
             if node in self.go_receivers:
                 return self.go_receivers[node][1]
-            if node in self.cpp_class_of:
-                return self.cpp_class_of[node]
             if self.nodes[node].kind in CLASS_KINDS:
                 return node
             node = self.nodes[node].parent
@@ -1370,7 +1367,7 @@ class _Builder:
         if parts[-1] in CPP_HOLDERS and template:
             held = _CPP_DECLARED.match(template.strip("<> ") + " x;")
             parts = tuple(held.group(1).split("::")) if held is not None else ()
-        if not parts or parts[0] in ("std", "boost", "absl") or parts[-1] in _CPP_BUILTINS:
+        if not parts or parts[0] in CPP_STD or parts[-1] in _CPP_BUILTINS:
             return ()
         return parts
 

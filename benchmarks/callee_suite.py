@@ -5,13 +5,13 @@
 
 USES is what ``benchmarks/go_uses``, ``java_uses``, ``ts_uses``, ``rust_uses.py``, ``c_uses.py`` or ``cpp_uses.py``
 write (one definition a line, with every place that uses it); SPANS each function's first and last line
-(``ts_uses -spans``, ``rust_uses.py``, ``c_uses.py``, ``cpp_uses.py``), else Universal Ctags' spans. A use
-inside a function F's span is a callee of F when the used definition is a function or a method (by its ctags kind, or any definition
-of a SPANS file): F's rows ask "what does F call" in one of several phrasings and their answers are the callees'
-definitions. F is a function whose name is defined once in the repository (a name defined twice asks about two
-functions), outside test files (``go_ref_suite.LANGUAGES``), calling at least one of the repository's functions; F
-itself is left out of its callees (a recursive call). Rows: ``find_references`` with ids ``REPO-callees-N``,
-``match: line``.
+(``ts_uses -spans``, ``rust_uses.py``, ``c_uses.py``, ``cpp_uses.py``), else Universal Ctags' spans. A use inside
+a function F's span is a callee of F when the used definition is a function or a method (by its ctags kind, or any
+definition of a SPANS file): F's rows ask "what does F call" in one of several phrasings and their answers are the
+callees' definitions. F is a function whose name is defined once in the repository (a name defined twice asks
+about two functions), outside test files (``go_ref_suite.LANGUAGES``), calling at least one of the repository's
+functions; F itself is left out of its callees (a recursive call). Rows: ``find_references`` with ids
+``REPO-callees-N``, ``match: line``.
 """
 
 from __future__ import annotations

@@ -186,3 +186,19 @@ def test_a_function_defined_once_per_if_branch_is_one_function(tmp_path: Path) -
         ("Lock", 8, 1.0),
         ("Lock", 10, 1.0),
     ]
+
+
+def test_a_field_marked_for_thread_safety_keeps_its_type(tmp_path: Path) -> None:
+    """leveldb's ``VersionSet* const versions_ GUARDED_BY(mutex_);`` is a field of type ``VersionSet`` (read as
+    written it was a method named ``GUARDED_BY``), so ``versions_->NewFileNumber()`` reaches the method."""
+    files = {
+        "db_impl.h": "class VersionSet {\n public:\n  int NewFileNumber() { return 1; }\n};\n"
+        "class DBImpl {\n  void Write() EXCLUSIVE_LOCKS_REQUIRED(mutex_);\n  Mutex mutex_;\n"
+        "  VersionSet* const versions_ GUARDED_BY(mutex_);\n};\n",
+        "db_impl.cc": '#include "db_impl.h"\nvoid DBImpl::Write() {\n  versions_->NewFileNumber();\n}\n',
+    }
+    segments = [s for path, text in files.items() for s in segment_file("d", path, "cpp", text.encode()).segments]
+    assert "GUARDED_BY" not in {s.symbol for s in segments}
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("d",)))
+    assert _ask(modality.load(tmp_path), "who calls NewFileNumber") == [("db_impl.cc", "Write", 2)]

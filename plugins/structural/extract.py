@@ -40,7 +40,8 @@ __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGE
 
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
 # 3: a variable inside an anonymous function is a local; 4: a C name behind a macro; 5: a C++ class behind an export
-# macro (``class LEVELDB_EXPORT DB``, ``cpp_source.readable``)
+# macro (``class LEVELDB_EXPORT DB``), a field behind a thread-safety annotation (``GUARDED_BY(mu_)``):
+# ``cpp_source.readable``
 EXTRACTOR_VERSION = "5"
 
 #: Every kind the extractor emits.

@@ -9,9 +9,11 @@ match. Runs ``clang++ -std=c++17 -fsyntax-only -Xclang -ast-dump=json`` over eac
 errors in is skipped, and counted) and reads the typed tree, carrying each location's file and line as
 ``c_uses.py`` does:
 
-- a function, a method or a constructor with a body in a project file is a definition, at the line its name is
-  written (a method defined outside its class's body: the line of ``Circle::area``; a constructor's name is its
-  class's); destructors, operators and conversions are spans only;
+- a function or a method with a body in a project file is a definition, at the line its name is written (a method
+  defined outside its class's body: the line of ``Circle::area``); constructors (named after their class) are
+  definitions with ``--constructors`` only: a question about a class's name ("usages of BlockBuilder") asks for
+  every use of the type, of which the constructions counted here are a part. Destructors, operators and
+  conversions are spans only;
 - a ``DeclRefExpr`` naming a function or a method (a call, ``&Class::m``, a function passed as a value) and a
   ``MemberExpr`` naming a method (``obj.m()``, ``p->m()``, an implicit ``this->m()``) is a use of the declaration
   clang bound it to, at the line where the name is written (the expression's end: ``obj`` and ``.m()`` on two
@@ -57,7 +59,7 @@ _FUNCTIONS = frozenset(
     {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl", "CXXDestructorDecl", "CXXConversionDecl"}
 )
 _RECORDS = frozenset({"CXXRecordDecl", "ClassTemplateSpecializationDecl", "ClassTemplatePartialSpecializationDecl"})
-_COUNTED = frozenset({"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl"})  # definitions whose uses are rows
+_COUNTED = frozenset({"FunctionDecl", "CXXMethodDecl"})  # definitions whose uses are rows (and constructors: an option)
 _SOURCES = (".cc", ".cpp", ".cxx")
 _TEMPLATE_ARGS = re.compile(r"<.*>")
 
@@ -66,6 +68,8 @@ Key = tuple[str, str, str]  # (qualified name, type, the unit for a name no othe
 
 
 class _CppReader(_Reader):
+    constructor_rows = False  # whether constructors are definitions whose uses are rows (``--constructors``)
+
     def __init__(self, root: Path, unit: str, project: set[str]) -> None:
         super().__init__(root, unit, project)
         self.keys: dict[str, Key] = {}  # a function's declaration id -> the function
@@ -162,7 +166,8 @@ class _CppReader(_Reader):
             self.constructors.setdefault((owner, _bare(node.get("type", {}).get("qualType", ""))), key)
         has_body = any(c.get("kind") == "CompoundStmt" for c in node.get("inner", ()))
         if has_body and not copy and where is not None and end is not None and self._own(where[0]):
-            counted = kind in _COUNTED and not node["name"].startswith("operator")
+            row = kind in _COUNTED or (kind == "CXXConstructorDecl" and self.constructor_rows)
+            counted = row and not node["name"].startswith("operator")
             self.bodies.append((key, node["name"], (self._rel(where[0]), where[1]), end[1], counted))
 
     def _construction(self, node: dict[str, Any], begin: Where, macro_site: Where | None, parent: str) -> None:
@@ -219,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-D", dest="define", action="append", default=[], help="a macro to define")
     ap.add_argument("--files", nargs="+", default=["**/*"], help="globs relative to ROOT: the project's files")
     ap.add_argument("--clang", default="clang++-14")
+    ap.add_argument("--constructors", action="store_true", help="constructors are definitions too (rows of their uses)")
     a = ap.parse_args(argv)
     root = a.root.resolve()
     suffixes = (*_SOURCES, ".h", ".hpp", ".hh")
@@ -244,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{unit}: skipped, clang failed ({len(errors)} errors): {errors[:1]}", file=sys.stderr)
             continue
         reader = _CppReader(root, unit, project)
+        reader.constructor_rows = a.constructors
         reader.read(json.loads(done.stdout))
         for key, name, where, last, counted in reader.bodies:
             places[key].add((*where, name))

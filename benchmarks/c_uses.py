@@ -121,6 +121,20 @@ class _Reader:
         return self._rel(path) in self.project
 
 
+def clang_tree(clang: str, flags: list[str], root: Path, unit: str) -> dict[str, Any] | None:
+    """clang's typed tree of the translation unit ``unit`` (compiled in ``root``), or None when clang reports an
+    error in it (said on stderr: the unit is skipped)."""
+    done = subprocess.run(
+        [clang, *flags, "-Xclang", "-ast-dump=json", unit], cwd=root, capture_output=True, text=True, timeout=900
+    )
+    if done.returncode != 0 or not done.stdout.strip():
+        errors = [line for line in done.stderr.splitlines() if "error:" in line]
+        print(f"{unit}: skipped, clang failed ({len(errors)} errors): {errors[:1]}", file=sys.stderr)
+        return None
+    tree: dict[str, Any] = json.loads(done.stdout)
+    return tree
+
+
 @functools.cache
 def _lines(root: Path, path: str) -> list[str]:
     return (root / path).read_text(errors="replace").splitlines()
@@ -146,16 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[str] = []
     units = sorted(p for p in project if p.endswith(".c"))
     for unit in units:
-        done = subprocess.run(
-            [a.clang, *flags, "-Xclang", "-ast-dump=json", unit], cwd=root, capture_output=True, text=True, timeout=600
-        )
-        if done.returncode != 0 or not done.stdout.strip():
+        tree = clang_tree(a.clang, flags, root, unit)
+        if tree is None:
             failed.append(unit)
-            errors = [line for line in done.stderr.splitlines() if "error:" in line]
-            print(f"{unit}: skipped, clang failed ({len(errors)} errors): {errors[:1]}", file=sys.stderr)
             continue
         reader = _Reader(root, unit, project)
-        reader.read(json.loads(done.stdout))
+        reader.read(tree)
         for name, where, last, static in reader.definitions:
             definitions[where] = (name, last, static)
             if static:

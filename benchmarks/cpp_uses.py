@@ -48,12 +48,16 @@ import argparse
 import collections
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from c_uses import Where, _lines, _Reader  # the location reader (clang prints a location's changes only), run beside it
+from c_uses import (
+    Where,
+    _lines,
+    _Reader,
+    clang_tree,
+)  # the location reader (clang prints a location's changes only), run beside it
 
 _FUNCTIONS = frozenset(
     {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl", "CXXDestructorDecl", "CXXConversionDecl"}
@@ -241,17 +245,13 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[str] = []
     units = sorted(p for p in project if p.endswith(_SOURCES))
     for unit in units:
-        done = subprocess.run(
-            [a.clang, *flags, "-Xclang", "-ast-dump=json", unit], cwd=root, capture_output=True, text=True, timeout=900
-        )
-        if done.returncode != 0 or not done.stdout.strip():
+        tree = clang_tree(a.clang, flags, root, unit)
+        if tree is None:
             failed.append(unit)
-            errors = [line for line in done.stderr.splitlines() if "error:" in line]
-            print(f"{unit}: skipped, clang failed ({len(errors)} errors): {errors[:1]}", file=sys.stderr)
             continue
         reader = _CppReader(root, unit, project)
         reader.constructor_rows = a.constructors
-        reader.read(json.loads(done.stdout))
+        reader.read(tree)
         for key, name, where, last, counted in reader.bodies:
             places[key].add((*where, name))
             old = spans.get((*where, name))

@@ -1873,6 +1873,16 @@ def _c_declared(
 _C_MACRO_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 
 
+def _field_receiver(node: Node) -> Node:
+    """What ``a.b->c`` is read from: its innermost receiver (``a``, or a call or a subscript)."""
+    while node.type == "field_expression":
+        inner = node.child_by_field_name("argument")
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
 def _c_prototype_macro(declaration: Node) -> bool:
     """Whether a declaration is a prototype written through a compatibility macro (``gzerror OF((gzFile f))``,
     ``name __P((int))``), which a parser that does not expand macros reads as a declaration of the macro with
@@ -1914,14 +1924,9 @@ class _C:
                 field = node.child_by_field_name("field")
                 if field is not None:
                     self.references.append(Reference(_line(field), chain, _is_called(node), chain[0] in local))
-                if chain[0] != UNKNOWN:
-                    continue  # the receiver's name is in the chain
-                while node.type == "field_expression":  # a call's or a subscript's result: read what it is
-                    node = node.child_by_field_name("argument") or node
-                    if node.type != "field_expression":
-                        stack.append((node, local))
-                        break
-                continue
+                if chain[0] == UNKNOWN:  # a call's or a subscript's result: read what it is
+                    stack.append((_field_receiver(node), local))
+                continue  # else the receiver's name is in the chain
             elif kind in ("identifier", "type_identifier"):
                 name = _text(node)
                 if name and not _c_declared(node):  # (a name the parser had to make up is empty)
@@ -2011,44 +2016,41 @@ def _cpp_type(node: Node | None) -> tuple[str, ...]:
         return ()  # int, unsigned long, decltype(..)
     parts = _cpp_parts(node)
     if parts and parts[-1] in CPP_HOLDERS:
-        template: Node | None = node
-        while template is not None and template.type == "qualified_identifier":
-            template = template.child_by_field_name("name")
-        arguments = template.child_by_field_name("arguments") if template is not None else None
-        held = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-        return _cpp_type(held.child_by_field_name("type") if held is not None else None)
+        return _cpp_template_argument(node)
     if not parts or parts[0] in CPP_STD:
         return ()
     return parts
 
 
-def _cpp_called(node: Node) -> bool:
-    """Whether the name ``node`` is called or constructed: ``f(..)``, ``ns::f<T>(..)``, ``new T(..)``."""
+def _cpp_template_argument(node: Node | None) -> tuple[str, ...]:
+    """The type a template's first argument writes (``std::unique_ptr<Engine>``, ``std::make_unique<Engine>``:
+    ``("Engine",)``), as ``_cpp_type`` reads it."""
+    while node is not None and node.type == "qualified_identifier":
+        node = node.child_by_field_name("name")
+    arguments = node.child_by_field_name("arguments") if node is not None else None
+    held = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+    return _cpp_type(held.child_by_field_name("type") if held is not None else None)
+
+
+def _cpp_call(node: Node) -> tuple[bool, int]:
+    """Whether the name ``node`` is called or constructed (``f(..)``, ``ns::f<T>(..)``, ``new T(..)``), and how many
+    arguments it is passed (which of its overloads it can be; -1 where that is not known: ``new T{..}``)."""
     while node.parent is not None and node.parent.type in ("qualified_identifier", "template_function"):
         if node.parent.type == "qualified_identifier" and node.parent.child_by_field_name("name") != node:
-            return False  # the scope of a qualified name
-        node = node.parent
-    parent = node.parent
-    if parent is not None and parent.type == "new_expression":
-        return parent.child_by_field_name("type") == node
-    return _is_called(node)
-
-
-def _cpp_arity(node: Node) -> int:
-    """How many arguments the call of the name ``node`` passes (which of its overloads it can be); -1 when it
-    is not called."""
-    while node.parent is not None and node.parent.type in ("qualified_identifier", "template_function"):
+            return False, -1  # the scope of a qualified name
         node = node.parent
     parent = node.parent
     if parent is None or parent.type not in ("call_expression", "new_expression"):
-        return -1
+        return False, -1
     field = "function" if parent.type == "call_expression" else "type"
     if parent.child_by_field_name(field) != node:
-        return -1
+        return False, -1
     arguments = parent.child_by_field_name("arguments")
-    if arguments is None or arguments.type != "argument_list":
-        return -1 if arguments is not None else 0  # ``new T{..}``: an initialiser list, not a call
-    return sum(1 for c in arguments.named_children if c.type != "comment")
+    if arguments is None:
+        return True, 0  # ``new T``
+    if arguments.type != "argument_list":
+        return True, -1  # ``new T{..}``: an initialiser list
+    return True, sum(1 for c in arguments.named_children if c.type != "comment")
 
 
 class _Cpp:
@@ -2093,15 +2095,15 @@ class _Cpp:
                     continue  # ``double Circle::area() const {``: the definition's own name
                 chain = _cpp_parts(node)
                 if chain and chain[0] not in CPP_STD:
-                    self.references.append(Reference(_line(node), chain, _cpp_called(node), arity=_cpp_arity(node)))
+                    called, arity = _cpp_call(node)
+                    self.references.append(Reference(_line(node), chain, called, arity=arity))
                 # a template's arguments are names too (``std::vector<geo::Point>``)
                 stack.extend((c, env) for c in reversed(list(_walk(node))) if c.type == "template_argument_list")
                 continue
             elif kind in ("identifier", "type_identifier"):
                 name = _text(node)
                 if name and not _c_declared(node, _CPP_WRAPPERS, _CPP_DECLARING, _CPP_SPECIFIERS):
-                    called = _cpp_called(node)
-                    arity = _cpp_arity(node) if called else -1
+                    called, arity = _cpp_call(node)
                     self.references.append(Reference(_line(node), (name,), called, name in env, arity=arity))
                 continue
             elif kind == "field_identifier":
@@ -2131,22 +2133,11 @@ class _Cpp:
             else:
                 chain = (*declared, *chain[1:])
         if chain and field is not None:
-            self.references.append(Reference(_line(field), chain, _cpp_called(node), local, arity=_cpp_arity(node)))
-        if head != UNKNOWN:
-            if head in env or head == "this":
-                return
-            argument = node
-            while argument.type == "field_expression":
-                argument = argument.child_by_field_name("argument") or argument
-                if argument.type != "field_expression":
-                    break
-            stack.append((argument, env))  # the receiver's own name is a use of it (a global, a member)
-            return
-        while node.type == "field_expression":  # a call's or a subscript's result: read what it is
-            node = node.child_by_field_name("argument") or node
-            if node.type != "field_expression":
-                stack.append((node, env))
-                break
+            called, arity = _cpp_call(node)
+            self.references.append(Reference(_line(field), chain, called, local, arity=arity))
+        if head not in env and head != "this":
+            # the receiver is a use too: a global's or a member's name, or a call's or a subscript's result
+            stack.append((_field_receiver(node), env))
 
     def _bases(self, node: Node) -> None:
         clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)
@@ -2184,19 +2175,12 @@ class _Cpp:
 
 def _cpp_made(value: Node) -> tuple[str, ...]:
     """The type ``auto x = ..`` holds where the value says it: ``new T(..)``, ``std::make_unique<T>(..)``,
-    ``T(..)``; ``_UNTYPED`` elsewhere."""
+    ``std::make_shared<T>(..)``; ``_UNTYPED`` elsewhere."""
     if value.type == "new_expression":
-        made = _cpp_type(value.child_by_field_name("type"))
-        return made or _UNTYPED
+        return _cpp_type(value.child_by_field_name("type")) or _UNTYPED
     if value.type == "call_expression":
         function = value.child_by_field_name("function")
         parts = _cpp_parts(function)
         if parts and parts[-1] in ("make_unique", "make_shared"):
-            name = function
-            while name is not None and name.type == "qualified_identifier":
-                name = name.child_by_field_name("name")
-            arguments = name.child_by_field_name("arguments") if name is not None else None
-            held = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-            made = _cpp_type(held.child_by_field_name("type") if held is not None else None)
-            return made or _UNTYPED
+            return _cpp_template_argument(function) or _UNTYPED
     return _UNTYPED

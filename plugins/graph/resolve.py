@@ -237,26 +237,43 @@ def _ts_implementations(segs: list[Segment]) -> dict[str, str]:
     return out
 
 
+def _parameters_written(name: str, signature: str, opening: str, closing: str) -> tuple[list[str], bool, str] | None:
+    """The parameters the signature of the function ``name`` writes, split at the commas outside the ``opening`` and
+    ``closing`` brackets: each one's text outside them, whether any is written at all, and the signature after
+    ``name(``; None when the list is not there or not closed."""
+    match = re.search(rf"\b{re.escape(name)}\s*\(", signature)
+    if match is None:
+        return None
+    rest = signature[match.end() :]
+    depth, seen, current = 0, False, ""
+    texts: list[str] = []
+    for ch in rest:
+        if ch in opening:
+            depth += 1
+        elif ch in closing:
+            if depth == 0:
+                return ([*texts, current] if seen else texts), seen, rest
+            depth -= 1
+        elif ch == "," and depth == 0:
+            texts.append(current)
+            current = ""
+            continue
+        elif not ch.isspace():
+            seen = True
+        if depth == 0:
+            current += ch
+    return None
+
+
 def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
     """A Java method's number of parameters and whether the last is varargs, from its signature
     (``public static byte[] encodeBase64(final byte[] data, final boolean chunked)``: (2, False)); None
     when the signature does not show them."""
-    match = re.search(rf"\b{re.escape(name)}\s*\(", signature)
-    if match is None:
+    written = _parameters_written(name, signature, "(<[", ")>]")
+    if written is None:
         return None
-    depth, count, seen = 0, 0, False
-    for ch in signature[match.end() :]:
-        if ch in "(<[":
-            depth += 1
-        elif ch in ")>]":
-            if depth == 0:
-                return (count + 1 if seen else 0), "..." in signature[match.end() :]
-            depth -= 1
-        elif ch == "," and depth == 0:
-            count += 1
-        elif not ch.isspace():
-            seen = True
-    return None
+    texts, seen, rest = written
+    return (len(texts) if seen else 0), "..." in rest
 
 
 #: A C++ field's or variable's signature: its type (a qualified name, a template's arguments apart), the name after.
@@ -287,34 +304,16 @@ def _cpp_parameters(name: str, signature: str) -> tuple[int, int] | None:
     """The least and the most arguments a call of the C++ function ``name`` passes, from its signature
     (``Status Get(const ReadOptions& options, const Slice& key, std::string* value = nullptr)``: (2, 3); a
     ``...`` takes any number more); None when the signature does not show them."""
-    match = re.search(rf"\b{re.escape(name)}\s*\(", signature)
-    if match is None:
+    written = _parameters_written(name, signature, "(<[{", ")>]}")
+    if written is None:
         return None
-    depth, count, defaults, seen, current = 0, 0, 0, False, ""
-    for ch in signature[match.end() :]:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            if depth == 0:
-                if seen:
-                    count += 1
-                    defaults += "=" in current
-                if current.strip() == "void" and count == 1:
-                    return 0, 0  # ``f(void)``
-                if "..." in signature[match.end() :]:  # ``fmt, ...`` or a pack (``Args&&... args``): any number
-                    return count - defaults - 1, 1 << 16
-                return count - defaults, count
-            depth -= 1
-        elif ch == "," and depth == 0:
-            count += 1
-            defaults += "=" in current
-            current = ""
-            continue
-        elif not ch.isspace():
-            seen = True
-        if depth == 0:
-            current += ch
-    return None
+    texts, _, rest = written
+    count, defaults = len(texts), sum("=" in text for text in texts)
+    if count == 1 and texts[0].strip() == "void":
+        return 0, 0  # ``f(void)``
+    if "..." in rest:  # ``fmt, ...`` or a pack (``Args&&... args``): any number
+        return count - defaults - 1, 1 << 16
+    return count - defaults, count
 
 
 def _join_js(folder: str, target: str) -> str:
@@ -354,6 +353,7 @@ class _Builder:
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
         self.cpp_params: dict[int, tuple[int, int]] = {}  # a C++ function -> its least and most arguments
+        self._cpp_functions: dict[int, tuple[str | None, str]] = {}  # a C++ definition -> its name and parameters
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
         self._fallback_cache: dict[tuple[str, frozenset[str]], list[int]] = {}
@@ -1341,8 +1341,17 @@ class _Builder:
             return []
         # one function defined once per ``#if`` branch (``void Mutex::Lock()`` three times) is one function: a share
         # each only among functions that differ (overloads, another class's of the same name)
-        functions = {(self.nodes[n].qualified_name, _cpp_parameter_text(self.cpp_signatures.get(n, ""))) for n in found}
-        return [(n, 1.0 / len(functions)) for n in found]
+        share = 1.0 / len({self._cpp_function(n) for n in found})
+        return [(n, share) for n in found]
+
+    def _cpp_function(self, node: int) -> tuple[str | None, str]:
+        """The function a C++ definition is (its qualified name and parameters as written), read once a build: a
+        qualified name's candidates are asked for it at each resolution."""
+        known = self._cpp_functions.get(node)
+        if known is None:
+            parameters = _cpp_parameter_text(self.cpp_signatures.get(node, ""))
+            known = self._cpp_functions[node] = (self.nodes[node].qualified_name, parameters)
+        return known
 
     def _cpp_name(self, f: _File, src: int, name: str) -> Targets:
         """A plain C++ name: a member of the enclosing class (through its bases), else a name C would find."""

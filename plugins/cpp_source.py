@@ -36,11 +36,7 @@ _ANNOTATION = re.compile(
 def readable(source: bytes) -> bytes:
     """``source`` with each export macro between ``class`` and a class's name, and each thread-safety annotation,
     blanked (same length)."""
-    if b"class" in source or b"struct" in source:
-        source = _EXPORT_MACRO.sub(_blank, source)
-    if b"_BY" in source or b"LOCK" in source or b"REQUIRES" in source or b"EXCLUDES" in source:
-        source = _ANNOTATION.sub(_blank_annotation, source)
-    return source
+    return _ANNOTATION.sub(_blank_annotation, _EXPORT_MACRO.sub(_blank, source))
 
 
 def _blank_annotation(match: re.Match[bytes]) -> bytes:

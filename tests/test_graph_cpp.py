@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.shard import GraphShard
@@ -199,6 +200,12 @@ def test_a_field_marked_for_thread_safety_keeps_its_type(tmp_path: Path) -> None
     }
     segments = [s for path, text in files.items() for s in segment_file("d", path, "cpp", text.encode()).segments]
     assert "GUARDED_BY" not in {s.symbol for s in segments}
+    # an annotation alone in its file is blanked as well (``RELEASE()`` was kept where no other one was written)
+    assert (
+        readable(b"class Mutex {\n  void Unlock() RELEASE();\n};\n")
+        == b"class Mutex {\n  void Unlock()          ;\n};\n"
+    )
+    assert readable(b"union PACKED Cell {\n  int v;\n};\n") == b"union        Cell {\n  int v;\n};\n"
     modality = GraphModality()
     modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("d",)))
     assert _ask(modality.load(tmp_path), "who calls NewFileNumber") == [("db_impl.cc", "Write", 2)]

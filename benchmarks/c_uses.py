@@ -121,6 +121,31 @@ class _Reader:
         return self._rel(path) in self.project
 
 
+def compiler_options(ap: argparse.ArgumentParser, clang: str) -> None:
+    """The options of a compiler run over a project: include folders, macros, the project's files, the compiler."""
+    ap.add_argument("-I", dest="include", action="append", default=[], help="an include folder, relative to ROOT")
+    ap.add_argument("-D", dest="define", action="append", default=[], help="a macro to define")
+    ap.add_argument("--files", nargs="+", default=["**/*"], help="globs relative to ROOT: the project's files")
+    ap.add_argument("--clang", default=clang)
+
+
+def compiler_flags(a: argparse.Namespace, *first: str) -> list[str]:
+    """clang's flags for ``compiler_options``' answers (``first`` before them: a language standard)."""
+    return [
+        *first,
+        "-fsyntax-only",
+        "-w",
+        "-ferror-limit=0",
+        *(f"-I{d}" for d in a.include),
+        *(f"-D{m}" for m in a.define),
+    ]
+
+
+def project_files(root: Path, globs: list[str], suffixes: tuple[str, ...]) -> set[str]:
+    """The project's files: those the ``globs`` (relative to ``root``) match with one of the ``suffixes``."""
+    return {str(p.relative_to(root)) for g in globs for p in root.glob(g) if p.suffix in suffixes}
+
+
 def clang_tree(clang: str, flags: list[str], root: Path, unit: str) -> dict[str, Any] | None:
     """clang's typed tree of the translation unit ``unit`` (compiled in ``root``), or None when clang reports an
     error in it (said on stderr: the unit is skipped)."""
@@ -145,14 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("root", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("spans", type=Path)
-    ap.add_argument("-I", dest="include", action="append", default=[], help="an include folder, relative to ROOT")
-    ap.add_argument("-D", dest="define", action="append", default=[], help="a macro to define")
-    ap.add_argument("--files", nargs="+", default=["**/*"], help="globs relative to ROOT: the project's files")
-    ap.add_argument("--clang", default="clang-14")
+    compiler_options(ap, "clang-14")
     a = ap.parse_args(argv)
     root = a.root.resolve()
-    project = {str(p.relative_to(root)) for g in a.files for p in root.glob(g) if p.suffix in (".c", ".h")}
-    flags = ["-fsyntax-only", "-w", "-ferror-limit=0", *(f"-I{d}" for d in a.include), *(f"-D{m}" for m in a.define)]
+    project = project_files(root, a.files, (".c", ".h"))
+    flags = compiler_flags(a)
     definitions: dict[Where, tuple[str, int, bool]] = {}
     statics: dict[tuple[str, str], set[Where]] = collections.defaultdict(set)  # (unit, name) -> its static ones
     unit_uses: list[tuple[str, str, Where]] = []  # (unit, name, site)

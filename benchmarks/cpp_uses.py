@@ -52,12 +52,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from c_uses import (
-    Where,
-    _lines,
-    _Reader,
-    clang_tree,
-)  # the location reader (clang prints a location's changes only), run beside it
+# the location reader (clang prints a location's changes only) and the compiler's run, beside it
+from c_uses import Where, _lines, _Reader, clang_tree, compiler_flags, compiler_options, project_files
 
 _FUNCTIONS = frozenset(
     {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl", "CXXDestructorDecl", "CXXConversionDecl"}
@@ -224,17 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("spans", type=Path)
     ap.add_argument("implements", type=Path)
-    ap.add_argument("-I", dest="include", action="append", default=[], help="an include folder, relative to ROOT")
-    ap.add_argument("-D", dest="define", action="append", default=[], help="a macro to define")
-    ap.add_argument("--files", nargs="+", default=["**/*"], help="globs relative to ROOT: the project's files")
-    ap.add_argument("--clang", default="clang++-14")
+    compiler_options(ap, "clang++-14")
     ap.add_argument("--constructors", action="store_true", help="constructors are definitions too (rows of their uses)")
     a = ap.parse_args(argv)
     root = a.root.resolve()
-    suffixes = (*_SOURCES, ".h", ".hpp", ".hh")
-    project = {str(p.relative_to(root)) for g in a.files for p in root.glob(g) if p.suffix in suffixes}
-    flags = ["-std=c++17", "-fsyntax-only", "-w", "-ferror-limit=0"]
-    flags += [*(f"-I{d}" for d in a.include), *(f"-D{m}" for m in a.define)]
+    project = project_files(root, a.files, (*_SOURCES, ".h", ".hpp", ".hh"))
+    flags = compiler_flags(a, "-std=c++17")
     # a function -> where its bodies are: (path, line, name), two definitions may share a line
     places: dict[Key, set[Named]] = collections.defaultdict(set)
     spans: dict[Named, tuple[int, bool]] = {}  # a definition -> its last line, whether its uses are counted

@@ -45,7 +45,7 @@ from fourfold.index.delta import (
     revision_diff,
 )
 from fourfold.index.filecache import decode_segments, encode_segments
-from fourfold.index.ingest.languages import HEADER_SNIFF_BYTES, detect_language
+from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, place_id, segmenter_version
 from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
@@ -1251,7 +1251,7 @@ def _segmented_files(
             summary.skipped[reason or "unknown"] += 1
             continue
         fhash = content_hash(data + segmenter.version.encode())
-        language = detect_language(f.path, data[:HEADER_SNIFF_BYTES])
+        language = detect_language(f.path, data)  # it reads the head it needs (a .h file's first 64 KiB)
         row = catalog.execute(
             "SELECT file_hash, parse_errors, supported, segments, language FROM file_cache WHERE repo = ? AND path = ?",
             (repo, f.path),

@@ -124,8 +124,8 @@ HEADER_SNIFF_BYTES = 64 * 1024
 
 
 def detect_language(path: str, head: bytes = b"") -> str:
-    """The language of ``path`` ("text" when nothing better is known); ``head``, the file's first bytes (its
-    first ``HEADER_SNIFF_BYTES`` for a ``.h`` file to be told C++ from C)."""
+    """The language of ``path`` ("text" when nothing better is known); ``head``, the file's bytes or its first ones
+    (a ``.h`` file's first ``HEADER_SNIFF_BYTES`` tell C++ from C)."""
     p = PurePosixPath(path)
     if p.name in _BY_NAME:
         return _BY_NAME[p.name]

@@ -6,7 +6,8 @@ LEVELDB_EXPORT FilterPolicy {``, tinyxml2's ``class TINYXML2_LIB XMLElement : pu
 as a function named after the class whose body is the class's members written as statements: the class, its
 methods and its bases are lost to every reader. ``readable`` blanks that macro (spaces of the same length, so
 every byte offset and line stays where it was) and the class reads as the compiler sees it. Thread-safety
-annotations (``GUARDED_BY(mu_)``) are blanked alike.
+annotations (``GUARDED_BY(mu_)``) and macros invoked as statements outside functions (``DEFINE_FLAG(int, limit,
+256 << 10, "...");``) are blanked alike.
 """
 
 from __future__ import annotations
@@ -33,10 +34,35 @@ _ANNOTATION = re.compile(
 )
 
 
+#: A macro invoked as a statement of its own at the start of a line, outside any function (re2's ``DEFINE_FLAG(int,
+#: regexp_stack_limit, 256 << 10, "...");``, ``DEFINE_HOOK(DFASearchFailure, dfa_search_failure)``, yaml-cpp's
+#: ``YAML_DEFINE_CONVERT_STREAMABLE_SIGNED(int);``): an all-capitals name, its arguments (parentheses nested twice,
+#: no statement or block inside), an optional ``;``, then the end of the line. Read as written, the first of them
+#: is a function whose body runs on to the next ``}``, and every definition up to there is lost or nested in it.
+#: Not when the next line opens a body (``TEST(Foo, Bar)`` above ``{``): that is a definition.
+_STATEMENT_MACRO = re.compile(
+    rb"^[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\((?:[^();{}]|\((?:[^();{}]|\([^();{}]*\))*\))*\)[ \t]*;?"
+    rb"(?=[ \t]*(?://[^\n]*)?\r?\n(?![ \t\r\n]*[{:]))",
+    re.MULTILINE,
+)
+#: How the code before a statement macro may end: a statement, a block, another such macro, or nothing.
+_STATEMENT_END = (b";", b"{", b"}", b")")
+
+
 def readable(source: bytes) -> bytes:
-    """``source`` with each export macro between ``class`` and a class's name, and each thread-safety annotation,
-    blanked (same length)."""
-    return _ANNOTATION.sub(_blank_annotation, _EXPORT_MACRO.sub(_blank, source))
+    """``source`` with each export macro between ``class`` and a class's name, each thread-safety annotation, and
+    each macro invoked as a statement at the start of a line, blanked (same length)."""
+    return _STATEMENT_MACRO.sub(_blank_statement, _ANNOTATION.sub(_blank_annotation, _EXPORT_MACRO.sub(_blank, source)))
+
+
+def _blank_statement(match: re.Match[bytes]) -> bytes:
+    """A statement macro blanked, where the line before it ends a statement or is a directive or a comment (after
+    ``void`` alone on its line, ``FOO(int x);`` declares a function named FOO)."""
+    before = match.string[: match.start()].rstrip()
+    last = before[before.rfind(b"\n") + 1 :].lstrip()
+    if before and not (last.endswith(_STATEMENT_END) or last.startswith((b"#", b"//")) or last.endswith(b"*/")):
+        return match.group(0)
+    return re.sub(rb"[^\r\n]", b" ", match.group(0))
 
 
 def _blank_annotation(match: re.Match[bytes]) -> bytes:

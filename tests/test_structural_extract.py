@@ -193,6 +193,24 @@ def test_a_cpp_class_behind_an_export_macro_and_its_pointer_returning_methods() 
     assert readable(source).count(b"\n") == source.count(b"\n") and len(readable(source)) == len(source)
 
 
+def test_a_cpp_macro_invoked_as_a_statement_outside_functions_is_read_past() -> None:
+    """re2's ``DEFINE_FLAG(int, limit, 256 << 10, "...");`` was read as a function whose body ran on to the file's
+    next ``}``: every definition up to there was lost or nested inside it. A macro invoked as a statement of its
+    own is blanked; one above a body (``TEST(A, B)`` then ``{``) and one that a return type on the line before
+    makes a function's name are not."""
+    source = (
+        b'#include "x.h"\nDEFINE_FLAG(int, stack_limit, 256 << 10,\n            "limit (bytes)");\n'
+        b"DEFINE_HOOK(SearchFailure, search_failure)\n\nnamespace re2 {\nint pcre_exec(const pcre*, int) {\n"
+        b"  return 0;\n}\nTEST(Parse, Empty)\n{\n  Check();\n}\n}\nint\nFOO(int x);\n"
+    )
+    found = {(d.qualified_name, d.kind, d.start_line) for d in extract(source, "cpp").definitions}
+    assert {("re2", "module", 6), ("re2.pcre_exec", "function", 7), ("re2.TEST", "function", 10)} <= found
+    assert not any(name.startswith("DEFINE_") for name, _, _ in found)
+    blanked = readable(source)
+    assert len(blanked) == len(source) and blanked.count(b"\n") == source.count(b"\n")
+    assert b"DEFINE_FLAG" not in blanked and b"TEST(Parse, Empty)" in blanked and b"FOO(int x);" in blanked
+
+
 def test_unknown_language_is_unsupported() -> None:
     extraction = extract(b"whatever", "no-such-language")
     assert (extraction.supported, extraction.definitions) == (False, ())

@@ -40,8 +40,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: ``FileFacts`` carries Java methods' declared return types; a JavaScript/TypeScript chain starting from a
 #: variable or field of known type is read through that type; 6: Rust is read; 7: C is read, a TypeScript
 #: interface's ``extends`` are its bases, and a Java call carries its number of arguments (``Reference.arity``);
-#: 8: C++ is read (and ``FileFacts.hidden``, its anonymous namespaces).
-FACTS_FORMAT = 8
+#: 8: C++ is read (and ``FileFacts.hidden``, its anonymous namespaces); 9: a C++ macro invoked as a statement outside
+#: functions is read past (``cpp_source.readable``).
+FACTS_FORMAT = 9
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -41,8 +41,8 @@ __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGE
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
 # 3: a variable inside an anonymous function is a local; 4: a C name behind a macro; 5: a C++ class behind an export
 # macro (``class LEVELDB_EXPORT DB``), a field behind a thread-safety annotation (``GUARDED_BY(mu_)``):
-# ``cpp_source.readable``
-EXTRACTOR_VERSION = "5"
+# ``cpp_source.readable``; 6: a C++ macro invoked as a statement outside functions (``DEFINE_FLAG(int, limit, 1);``)
+EXTRACTOR_VERSION = "6"
 
 #: Every kind the extractor emits.
 KINDS = (

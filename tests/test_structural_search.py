@@ -272,6 +272,21 @@ def test_missing_and_corrupt_shards(tmp_path: Path) -> None:
         StructuralModality().load(tmp_path)
 
 
+def _shard_of(files: dict[str, str], language: str, shard_dir: Path) -> StructuralShard:
+    """A shard of ``files`` (path -> text, all in ``language``), cut as ingestion cuts them."""
+    segments = []
+    for path, text in files.items():
+        for d in extract(text.encode(), language).definitions:
+            segments.append(Segment(
+                id=segment_id("r", path, d.start_line, d.end_line, d.qualified_name), repo="r", path=path,
+                language=language,
+                start_line=d.start_line, end_line=d.end_line, content="", content_hash="", symbol=d.name, kind=d.kind,
+                signature=d.signature, qualified_name=d.qualified_name,
+            ))  # fmt: skip
+    StructuralModality().build(segments, shard_dir, BuildContext("g1", "r", ("r",)))
+    return StructuralModality().load(shard_dir)
+
+
 def test_a_binding_of_a_name_defined_elsewhere_gives_way_to_the_definition(tmp_path: Path) -> None:
     """`var compileTrust = require('./utils').compileTrust` is not where compileTrust is defined when
     utils.js is indexed too; `var vary = require('vary')` is all the index has of vary, so it stays."""
@@ -282,17 +297,7 @@ def test_a_binding_of_a_name_defined_elsewhere_gives_way_to_the_definition(tmp_p
             "var resolve = require('path').resolve;\nvar count = 3;\n"
         ),
     }
-    segments = []
-    for path, text in files.items():
-        for d in extract(text.encode(), "javascript").definitions:
-            segments.append(Segment(
-                id=segment_id("r", path, d.start_line, d.end_line, d.qualified_name), repo="r", path=path,
-                language="javascript",
-                start_line=d.start_line, end_line=d.end_line, content="", content_hash="", symbol=d.name, kind=d.kind,
-                signature=d.signature, qualified_name=d.qualified_name,
-            ))  # fmt: skip
-    StructuralModality().build(segments, tmp_path, BuildContext("g1", "r", ("r",)))
-    shard = StructuralModality().load(tmp_path)
+    shard = _shard_of(files, "javascript", tmp_path)
     assert _search(shard, "compileTrust", k=10) == [("compileTrust", "function", "lib/utils.js")]
     assert _search(shard, "vary", k=10) == [("vary", "variable", "lib/application.js")]
     assert _search(shard, "count", k=10) == [("count", "variable", "lib/application.js")]
@@ -388,3 +393,35 @@ def test_format_2_answers_as_format_1_did_and_format_1_still_reads(tmp_path: Pat
         ("Odd-Id", "OddThing", "widget", "OddThing = '\0'"),
         (odd[1].id, "OddThing", "method", "def OddThing(self)"),
     }
+
+
+def test_a_cpp_definition_with_a_body_before_its_declarations(tmp_path: Path) -> None:
+    """A pure virtual method, a method declared in its class and a deleted constructor only declare: "where is X
+    defined" answers with the definition that has the body, and ``def Table`` with the class before its
+    constructor's declaration."""
+    files = {
+        "pool.h": (
+            "class MemPool {\n public:\n  virtual int ItemSize() const = 0;\n};\n"
+            "class Pool : public MemPool {\n public:\n  virtual int ItemSize() const {\n    return 8;\n  }\n};\n"
+            "class Table {\n public:\n  Table(const Options& o);\n  Table(const Table&) = delete;\n};\n"
+        ),
+        "table.cc": "Table::Table(const Options& o) : rep_(o) {\n}\n",
+    }
+    shard = _shard_of(files, "cpp", tmp_path)
+    hits = shard.search(ModalityQuery(text="ItemSize", k=5)).hits
+    assert [(h.kind, h.start_line) for h in hits] == [("method", 7), ("method", 3)]
+    assert hits[0].score > hits[1].score >= 4.0  # still an exact match, below the one with the body
+    assert [(h.path, h.kind, h.start_line) for h in shard.search(ModalityQuery(text="def Table", k=5)).hits] == [
+        ("table.cc", "function", 1), ("pool.h", "class", 11), ("pool.h", "method", 13), ("pool.h", "method", 14),
+    ]  # fmt: skip
+    shard.close()
+    # a K&R definition's parameter declarations end in ``;`` too: it is a definition, before a macro of its name
+    files = {
+        "zutil.h": "#define zmemzero(dest, len) memset(dest, 0, len)\n",
+        "zutil.c": "void zmemzero(dest, len)\n    Bytef* dest;\n    uInt len;\n{\n  while (len--) *dest++ = 0;\n}\n",
+    }
+    shard = _shard_of(files, "c", tmp_path / "c")
+    assert [(h.path, h.kind) for h in shard.search(ModalityQuery(text="zmemzero", k=5)).hits] == [
+        ("zutil.c", "function"), ("zutil.h", "macro"),
+    ]  # fmt: skip
+    shard.close()

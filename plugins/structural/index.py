@@ -338,7 +338,7 @@ class StructuralShard:
             parent = symbol.dotted.lower()
             for row in self._select("(lparent = ? OR lparent LIKE ?)", (parent, f"%.{parent}"), query, kinds):
                 found += 1
-                yield EXACT + _fraction(row, symbol, query.case_sensitive), row
+                yield EXACT + self._fraction(row, symbol), row
             return
         lname = symbol.name.lower()
         if symbol.qualifier:
@@ -350,7 +350,7 @@ class StructuralShard:
                 rq = dotted[::-1]
                 for row in self._select("rqualified >= ? AND rqualified < ?", (rq, rq + "\uffff"), query, kinds):
                     lq = row.qualified_name.lower()
-                    fraction = _fraction(row, symbol, query.case_sensitive) / (1 + dropped)
+                    fraction = self._fraction(row, symbol) / (1 + dropped)
                     if lq == dotted and not dropped:
                         yield EXACT + fraction, row
                     elif lq == dotted or lq.endswith("." + dotted):
@@ -365,7 +365,7 @@ class StructuralShard:
                 if query.case_sensitive and row.name != symbol.name:
                     continue
                 found += 1
-                yield EXACT + _fraction(row, symbol, query.case_sensitive), row
+                yield EXACT + self._fraction(row, symbol), row
             if found:
                 return
             low = self._layout.lname
@@ -374,7 +374,7 @@ class StructuralShard:
                     continue
                 found += 1
                 coverage = len(lname) / max(len(row.name), 1)
-                yield PREFIX + 0.5 * _fraction(row, symbol, query.case_sensitive) + 0.4 * coverage, row
+                yield PREFIX + 0.5 * self._fraction(row, symbol) + 0.4 * coverage, row
         if not found and not query.case_sensitive and fuzzy:
             yield from self._fuzzy(symbol, query, kinds)
 
@@ -403,7 +403,19 @@ class StructuralShard:
                 continue
             similarity = max(jaccard, edit)
             for row in self._select(f"{self._layout.lname} = ?", (name,), query, kinds):
-                yield FUZZY + 0.7 * similarity + 0.25 * _fraction(row, symbol, False), row
+                yield FUZZY + 0.7 * similarity + 0.25 * self._fraction(row, symbol), row
+
+    def _fraction(self, row: _Row, symbol: SymbolQuery) -> float:
+        """:func:`_fraction`, knowing whether the row only declares its function: a C prototype or a C++
+        method declared in its class (``virtual int ItemSize() const = 0;``, ``Table(const Table&) = delete;``),
+        whose signature is the whole declaration, ``;`` included (a definition's stops before its body; a K&R
+        definition's parameter declarations end in ``;`` too, after names no declaration ends with)."""
+        declaration = (
+            row.language in _DECLARING_LANGUAGES
+            and row.kind in ("function", "method")
+            and _DECLARATION_END.search(self._signature(row)) is not None
+        )
+        return _fraction(row, symbol, declaration)
 
     def _signature(self, row: _Row) -> str:
         """The row's signature, from its file's list when it points into it."""
@@ -544,19 +556,34 @@ def _edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-def _fraction(row: _Row, symbol: SymbolQuery, case_sensitive: bool) -> float:
-    """The in-class order, below 1: exact case, the kind the query asked for, the kind's prior, its home.
+def _fraction(row: _Row, symbol: SymbolQuery, declaration: bool = False) -> float:
+    """The in-class order, below 1: exact case, the kind the query asked for, the kind's prior, its home,
+    a definition before a declaration of the same name.
 
     The home breaks ties between equal definitions in different places: library code before tests,
     examples and docs, and a module named after the definition (``progress_bar.py`` for
-    ``ProgressBar``) before others.
+    ``ProgressBar``) before others. A ``declaration`` ranks below the
+    definition that has the body, and below the class a constructor's declaration names.
     """
     fraction = _KIND_PRIOR.get(row.kind, 0.0) + _home_prior(row.path, row.name)
     if row.name == symbol.name:
         fraction += 0.45  # the name as written outweighs the keyword: `def Argument` means class Argument
     if symbol.kinds and row.kind in symbol.kinds:
         fraction += 0.3
-    return min(fraction, 0.99)
+    fraction = min(fraction, 0.99)
+    return max(fraction - _DECLARATION_COST, 0.0) if declaration else fraction
+
+
+#: What a declaration gives up in :func:`_fraction`: more than a class's prior and a kind asked for can
+#: separate it from the definition (0.99 against 0.71 for a class asked as ``def X``).
+_DECLARATION_COST = 0.3
+#: Languages whose callables are declared apart from their definition, the declaration ending in ``;``.
+_DECLARING_LANGUAGES = frozenset({"c", "cpp"})
+#: How a declaration's signature ends: its parameters' ``)``, then qualifiers (``const``, ``override``, ``= 0``,
+#: ``= delete``, ``noexcept(...)``, a trailing return type), then ``;``.
+_DECLARATION_END = re.compile(
+    r"\)(?:\s|const\b|volatile\b|override\b|final\b|noexcept\b|&|=\s*(?:0|default|delete)\b|->\s*[\w:<>,*& ]+)*;$"
+)
 
 
 def _home_prior(path: str, name: str) -> float:

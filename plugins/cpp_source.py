@@ -25,12 +25,14 @@ _EXPORT_MACRO = re.compile(
 
 
 #: Clang's thread-safety annotations as the Google style spells them (``VersionSet* const versions_
-#: GUARDED_BY(mutex_);``, ``void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);``, ``ABSL_GUARDED_BY``): read as written,
+#: GUARDED_BY(mutex_);``, ``void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);``, ``ABSL_GUARDED_BY``, and the older
+#: ``void Lock() EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }``): read as written,
 #: a field so marked is a method named ``GUARDED_BY``, and its type is lost.
 _ANNOTATION = re.compile(
     rb"\b(?:[A-Z][A-Z0-9]*_)*(?:GUARDED_BY|LOCKS_REQUIRED|LOCKS_EXCLUDED|REQUIRES(?:_SHARED)?|EXCLUDES|ACQUIRED_AFTER"
     rb"|ACQUIRED_BEFORE|LOCK_RETURNED|NO_THREAD_SAFETY_ANALYSIS|(?:TRY_)?ACQUIRE(?:_SHARED)?|RELEASE(?:_SHARED)?"
-    rb"|ASSERT_EXCLUSIVE_LOCK|ASSERT_SHARED_LOCK|RETURN_CAPABILITY)\b(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?"
+    rb"|ASSERT_EXCLUSIVE_LOCK|ASSERT_SHARED_LOCK|RETURN_CAPABILITY|(?:TRY)?LOCK_FUNCTION|UNLOCK_FUNCTION)\b"
+    rb"(?:[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?"
 )
 
 

@@ -211,6 +211,37 @@ def test_a_cpp_macro_invoked_as_a_statement_outside_functions_is_read_past() -> 
     assert b"DEFINE_FLAG" not in blanked and b"TEST(Parse, Empty)" in blanked and b"FOO(int x);" in blanked
 
 
+def test_the_older_lock_annotations_are_read_past() -> None:
+    """leveldb's ``void Lock() EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }`` is the method ``Lock``."""
+    source = (
+        b"class LOCKABLE Mutex {\n public:\n  void Lock() EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }\n"
+        b"  void Unlock() UNLOCK_FUNCTION() { mu_.unlock(); }\n  bool TryLock() EXCLUSIVE_TRYLOCK_FUNCTION(true);\n};\n"
+    )
+    found = {(d.qualified_name, d.kind) for d in extract(source, "cpp").definitions}
+    assert found == {
+        ("Mutex", "class"),
+        ("Mutex.Lock", "method"),
+        ("Mutex.Unlock", "method"),
+        ("Mutex.TryLock", "method"),
+    }
+
+
+def test_a_pointer_to_a_function_is_a_field_or_a_global() -> None:
+    """leveldb's C API keeps its callbacks as ``const char* (*name_)(void*);``: "where is name_ defined" found
+    nothing. A pointer to a function is a field in a struct and a variable outside one, in C and C++; a local
+    stays out."""
+    source = (
+        b"struct S {\n  const char* (*name_)(void*);\n  int (*cb)(int);\n  void (**table)(void);\n};\n"
+        b"static int (*hook)(int) = 0;\nint f(void) {\n  int (*local)(int) = 0;\n  return 0;\n}\n"
+    )
+    for language in ("c", "cpp"):
+        found = {(d.qualified_name, d.kind) for d in extract(source, language).definitions}
+        assert found == {
+            ("S", "struct"), ("S.name_", "field"), ("S.cb", "field"), ("S.table", "field"), ("hook", "variable"),
+            ("f", "function"),
+        }, language  # fmt: skip
+
+
 def test_unknown_language_is_unsupported() -> None:
     extraction = extract(b"whatever", "no-such-language")
     assert (extraction.supported, extraction.definitions) == (False, ())

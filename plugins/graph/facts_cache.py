@@ -41,8 +41,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: variable or field of known type is read through that type; 6: Rust is read; 7: C is read, a TypeScript
 #: interface's ``extends`` are its bases, and a Java call carries its number of arguments (``Reference.arity``);
 #: 8: C++ is read (and ``FileFacts.hidden``, its anonymous namespaces); 9: a C++ macro invoked as a statement outside
-#: functions is read past (``cpp_source.readable``).
-FACTS_FORMAT = 9
+#: functions is read past (``cpp_source.readable``); 10: so are older clang's lock annotations
+#: (``EXCLUSIVE_LOCK_FUNCTION()``).
+FACTS_FORMAT = 10
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

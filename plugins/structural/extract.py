@@ -42,7 +42,9 @@ __all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGE
 # 3: a variable inside an anonymous function is a local; 4: a C name behind a macro; 5: a C++ class behind an export
 # macro (``class LEVELDB_EXPORT DB``), a field behind a thread-safety annotation (``GUARDED_BY(mu_)``):
 # ``cpp_source.readable``; 6: a C++ macro invoked as a statement outside functions (``DEFINE_FLAG(int, limit, 1);``)
-EXTRACTOR_VERSION = "6"
+# is read past; 7: a pointer to a function is a field or a global (``int (*cb)(int);``), the lock annotations of
+# older clang (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``) are read past
+EXTRACTOR_VERSION = "7"
 
 #: Every kind the extractor emits.
 KINDS = (

@@ -15,6 +15,10 @@
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
+; A pointer to a function: ``int (*cb)(int);``, ``const char* (*name_)(void*);``, ``void (**table)(void);``.
+(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
+(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))))) @definition.field
+(field_declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))) @definition.field
 ; Globals: declarations outside functions (locals are dropped by the extractor).
 (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
 (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable
@@ -22,3 +26,5 @@
 (declaration declarator: (identifier) @name) @definition.variable
 (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable
 (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
+(declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable

@@ -15,6 +15,10 @@
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
+; A pointer to a function: ``int (*cb)(int);``, ``const char* (*name_)(void*);``, ``void (**table)(void);``.
+(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))) @definition.field
+(field_declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))))) @definition.field
+(field_declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))) @definition.field
 ; Globals: declarations outside functions (locals are dropped by the extractor).
 (declaration declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
 (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @definition.variable
@@ -22,6 +26,8 @@
 (declaration declarator: (identifier) @name) @definition.variable
 (declaration declarator: (pointer_declarator declarator: (identifier) @name)) @definition.variable
 (declaration declarator: (array_declarator declarator: (identifier) @name)) @definition.variable
+(declaration declarator: (init_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
+(declaration declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable
 (function_definition declarator: (reference_declarator (function_declarator declarator: (_) @name))) @definition.function
 (class_specifier name: (type_identifier) @name body: (_)) @definition.class
 (struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct

@@ -707,16 +707,21 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
     assert spread == ["a1", "b1", "a2", "a3", "a-import", "c1", "d1", "e1", "a4"]
     lone = [at("f.py", 1, 1.0, "f-import"), at("f.py", 1, 0.5, "f1"), at("g.py", 1, 0.5, "g1")]
     assert [h.segment_id for h in spread_dependents(lone, impact)] == ["f-import", "g1", "f1"]  # f1: a lower tier
-    # a one-line field typed with the name ranks after the functions of its tier, before module code; a
-    # function-valued variable (more than one line) is a definition with a body
+    # an interface or a type alias naming the type ranks after the code of its tier; a one-line field typed with
+    # the name after that, before module code; a function-valued variable (more than one line) is a definition
+    # with a body
     score = round(impact_score(1, 1.0), 6)
     declared = [
         Hit("barrel", "r", "index.ts", 1, 9, score),
+        Hit("alias", "r", "types.ts", 40, 40, score, symbol="HubMessage", kind="type"),
+        Hit("shape", "r", "types.ts", 3, 8, score, symbol="SchedulerLike", kind="interface"),
         Hit("field", "r", "conn.ts", 12, 12, score, symbol="_queue", kind="field"),
         Hit("arrow", "r", "conn.ts", 30, 41, score, symbol="flush", kind="variable"),
         Hit("method", "r", "send.ts", 5, 20, score, symbol="send", kind="method"),
     ]
-    assert [h.segment_id for h in spread_dependents(declared, impact)] == ["arrow", "method", "barrel", "field"]
+    assert [h.segment_id for h in spread_dependents(declared, impact)] == [
+        "arrow", "method", "alias", "barrel", "shape", "field",
+    ]  # fmt: skip
     callers = ModalityQuery("who calls target", k=8, intent="find_references")
     assert spread_dependents(merged, callers) == merged
 

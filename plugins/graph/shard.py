@@ -178,16 +178,22 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
 
 #: Kinds of a one-line declaration that keeps a value (``_messages: BufferedItem[]``).
 _VALUE_KINDS = frozenset({"field", "property", "variable", "constant"})
+#: Kinds of a declaration of a type's shape, where no code runs (``interface SchedulerLike extends
+#: TimestampProvider``, ``type HubMessage = InvocationMessage | …``).
+_SHAPE_KINDS = frozenset({"interface", "type"})
 
 
 def _dependent_rank(hit: Hit) -> int:
-    """Where a dependent goes among its tier's: 0 a definition with a body (a function, a method, a type);
-    1 a one-line declaration that keeps a value (a field, a property, a variable or a constant typed or
-    initialised with the name: the code that reads it is where a change shows, and that code is a
-    dependent of its own); 2 a file's module code (its import or re-export of the name)."""
+    """Where a dependent goes among its tier's: 0 a definition with a body that runs (a function, a method, a
+    class); 1 a declaration of a type's shape (an interface or a type alias naming the type: the code that
+    uses the shape is where a change shows, and that code is a dependent of its own); 2 a one-line declaration
+    that keeps a value (a field, a property, a variable or a constant typed or initialised with the name,
+    likewise); 3 a file's module code (its import or re-export of the name)."""
     if hit.symbol is None:
-        return 2
-    return 1 if hit.kind in _VALUE_KINDS and hit.start_line == hit.end_line else 0
+        return 3
+    if hit.kind in _SHAPE_KINDS:
+        return 1
+    return 2 if hit.kind in _VALUE_KINDS and hit.start_line == hit.end_line else 0
 
 
 def _only(query: ModalityQuery) -> bool:

@@ -18,7 +18,7 @@ from fourfold.plugins.graph.centrality import pagerank
 from fourfold.plugins.graph.parse import Reference, parse_file
 from fourfold.plugins.graph.plugin import GraphModality, compute_centrality
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
-from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord
+from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord, build_graph
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.graph.store import save_graph
 from fourfold.plugins.manager import build_registry
@@ -323,6 +323,44 @@ def test_go_members_are_read_through_the_parameters_declared_types(tmp_path: Pat
     assert set(writers) == {"web.go:Serve"} and writers["web.go:Serve"].match_lines == (20,)
     assert writers["web.go:Serve"].score >= 1.0  # resolved, not a guess among same-named members
     assert set(by_symbol(shard.search(ModalityQuery(text="who calls Router.Value", k=10)))) == {"web.go:Lookup"}
+
+
+GO_KEYED = b"""package chi
+
+type Mux struct {
+	methodNotAllowedHandler func()
+}
+
+func methodNotAllowedHandler() {}
+
+func (mx *Mux) With() *Mux {
+	return &Mux{methodNotAllowedHandler: mx.methodNotAllowedHandler}
+}
+
+func (mx *Mux) Handler() func() {
+	return methodNotAllowedHandler
+}
+
+func Counts(key string) map[string]int {
+	return map[string]int{key: 1}
+}
+"""
+
+
+def test_a_go_struct_literals_key_is_its_field_not_the_name_in_scope(tmp_path: Path) -> None:
+    """chi's ``&Mux{methodNotAllowedHandler: mx.methodNotAllowedHandler}`` sets Mux's field: its key was read as
+    a use of the package's function ``methodNotAllowedHandler``. A map literal's key is an expression."""
+    facts = parse_file(GO_KEYED, "go")
+    chains = {(r.line, r.chain) for r in facts.references}
+    assert (10, ("Mux", "methodNotAllowedHandler")) in chains
+    assert (10, ("methodNotAllowedHandler",)) not in chains
+    assert (18, ("key",)) in chains
+    graph = build_graph(segment_file("chi", "mux.go", "go", GO_KEYED).segments)
+    nodes = graph.nodes
+    function = next(i for i, n in enumerate(nodes) if n.symbol == "methodNotAllowedHandler" and n.kind == "function")
+    field = next(i for i, n in enumerate(nodes) if n.symbol == "methodNotAllowedHandler" and n.kind == "field")
+    users = {t: {nodes[src].symbol for src, dst, _ in graph.edges if dst == t} for t in (function, field)}
+    assert users[function] == {"Handler"} and "With" in users[field]
 
 
 PY_SUPER = b"""class Base:

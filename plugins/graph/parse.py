@@ -971,12 +971,41 @@ class _Go:
                     chain = self._typed(node, _chain(node, "selector_expression", "operand", "field", ("identifier",)))
                     if chain:
                         self.references.append(Reference(_line(field), chain, _is_called(node)))
+            elif kind == "keyed_element" and (field := self._field_key(node)) is not None:
+                key, typ = field
+                if typ:  # ``&Mux{handler: h}`` sets Mux's field ``handler``
+                    self.references.append(Reference(_line(key), (*typ, _text(key)), False))
+                stack.extend(reversed(node.children[1:]))  # the key names a field, not what is in scope
+                continue
             elif kind in ("identifier", "type_identifier") and self._is_reference(node):
                 self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
             stack.extend(reversed(node.children))
         return FileFacts(
             tuple(self.imports), tuple(self.references), tuple(self.bases), tuple(self.methods), self.package
         )
+
+    def _field_key(self, element: Node) -> tuple[Node, tuple[str, ...]] | None:
+        """A struct literal's field name and the struct's type (``&Mux{handler: h}``: ``handler``, ``("Mux",)``;
+        the type empty where it is not written as a name). None where the key is an expression: a map's
+        (``map[string]int{key: 1}``), or a literal whose elements' type is not written (``[]T{{x: 1}}``) inside a
+        map's type."""
+        key = element.child_by_field_name("key")
+        if key is None or key.type != "literal_element" or key.named_child_count != 1:
+            return None
+        name = key.named_children[0]
+        if name.type != "identifier":
+            return None
+        literal = element.parent.parent if element.parent is not None else None
+        if literal is None or literal.type != "composite_literal":  # an element of an elided type
+            outer = literal
+            while outer is not None and outer.type != "composite_literal":
+                outer = outer.parent
+            typ = outer.child_by_field_name("type") if outer is not None else None
+            return None if typ is None or "map[" in _text(typ) else (name, ())
+        typ = literal.child_by_field_name("type")
+        if typ is None or typ.type == "map_type":
+            return None
+        return name, self._type_name(typ) or ()
 
     @staticmethod
     def _is_reference(node: Node) -> bool:

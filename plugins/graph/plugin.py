@@ -139,8 +139,9 @@ class GraphModality:
     # C's includes and names are read (parse._C, resolve._c_name); 9: C++'s includes, names, classes and typed
     # receivers are read (parse._Cpp, resolve._resolve_cpp); 10: a C++ macro invoked as a statement outside functions
     # is read past (``cpp_source.readable``: re2's ``DEFINE_FLAG(...)`` had swallowed the file's namespace); 11: so
-    # are older clang's lock annotations (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``)
-    build_version = "11"
+    # are older clang's lock annotations (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``); 12: a Go struct literal's key
+    # is its type's field, not the name in scope (``&Mux{handler: h}``)
+    build_version = "12"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

@@ -363,6 +363,21 @@ def test_a_go_struct_literals_key_is_its_field_not_the_name_in_scope(tmp_path: P
     assert users[function] == {"Handler"} and "With" in users[field]
 
 
+def test_who_calls_a_name_of_a_function_and_a_field_asks_of_the_function(tmp_path: Path) -> None:
+    """ "who calls methodNotAllowedHandler" in chi: reading Mux's field of that name calls nothing, so the answer is
+    the function's users; "usages of" it is every use of either."""
+    modality = GraphModality()
+    segments = segment_file("chi", "mux.go", "go", GO_KEYED).segments
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("chi",)))
+    shard = modality.load(tmp_path)
+    assert set(by_symbol(shard.search(ModalityQuery(text="who calls methodNotAllowedHandler", k=10)))) == {
+        "mux.go:Handler"
+    }
+    assert {"mux.go:Handler", "mux.go:With"} <= set(
+        by_symbol(shard.search(ModalityQuery(text="usages of methodNotAllowedHandler", k=10)))
+    )
+
+
 PY_SUPER = b"""class Base:
     def __init__(self, x):
         self.x = x

@@ -178,6 +178,7 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
 
 #: Kinds of a one-line declaration that keeps a value (``_messages: BufferedItem[]``).
 _VALUE_KINDS = frozenset({"field", "property", "variable", "constant"})
+_CALLABLE_KINDS = frozenset({"function", "method"})
 #: Kinds of a declaration of a type's shape, where no code runs (``interface SchedulerLike extends
 #: TimestampProvider``, ``type HubMessage = InvocationMessage | …``).
 _SHAPE_KINDS = frozenset({"interface", "type"})
@@ -448,6 +449,11 @@ class GraphShard:
             keep = np.isin(kinds, USAGE_KINDS)
             if question.relation == "callers":  # a target reached from another target only by a call
                 keep &= ~(np.isin(src, targets) & (kinds != CALL))
+                # "who calls X" where X names a function and a field (chi's methodNotAllowedHandler): reading the
+                # field calls nothing; calling it (a field holding a function) does
+                values = [t for t in targets if g.kind[t] in _VALUE_KINDS]
+                if values and any(g.kind[t] in _CALLABLE_KINDS for t in targets):
+                    keep &= ~(np.isin(g.dst[edges], values) & (kinds != CALL))
             edges, kinds, src = edges[keep], kinds[keep], src[keep]
             # a call is the best evidence; asked for references, any use but an import is as good (the import
             # only enables the use: where a file both imports and uses, the use is the answer)

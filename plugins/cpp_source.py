@@ -60,9 +60,11 @@ def readable(source: bytes) -> bytes:
 def _blank_statement(match: re.Match[bytes]) -> bytes:
     """A statement macro blanked, where the line before it ends a statement or is a directive or a comment (after
     ``void`` alone on its line, ``FOO(int x);`` declares a function named FOO)."""
-    before = match.string[: match.start()].rstrip()
-    last = before[before.rfind(b"\n") + 1 :].lstrip()
-    if before and not (last.endswith(_STATEMENT_END) or last.startswith((b"#", b"//")) or last.endswith(b"*/")):
+    source, end = match.string, match.start()
+    while end > 0 and source[end - 1 : end].isspace():  # the end of the last line with code or a comment on it
+        end -= 1
+    last = source[source.rfind(b"\n", 0, end) + 1 : end].lstrip()
+    if end and not (last.endswith(_STATEMENT_END) or last.startswith((b"#", b"//")) or last.endswith(b"*/")):
         return match.group(0)
     return re.sub(rb"[^\r\n]", b" ", match.group(0))
 

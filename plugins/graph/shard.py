@@ -178,6 +178,7 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
 
 #: Kinds of a one-line declaration that keeps a value (``_messages: BufferedItem[]``).
 _VALUE_KINDS = frozenset({"field", "property", "variable", "constant"})
+#: Kinds of a definition that can be called (``_callers``: a name shared by one of these and a field).
 _CALLABLE_KINDS = frozenset({"function", "method"})
 #: Kinds of a declaration of a type's shape, where no code runs (``interface SchedulerLike extends
 #: TimestampProvider``, ``type HubMessage = InvocationMessage | …``).

@@ -562,8 +562,8 @@ def _fraction(row: _Row, symbol: SymbolQuery, declaration: bool = False) -> floa
 
     The home breaks ties between equal definitions in different places: library code before tests,
     examples and docs, and a module named after the definition (``progress_bar.py`` for
-    ``ProgressBar``) before others. A ``declaration`` ranks below the
-    definition that has the body, and below the class a constructor's declaration names.
+    ``ProgressBar``) before others. A ``declaration`` ranks below the definition that has the body, and below
+    the class a constructor's declaration names.
     """
     fraction = _KIND_PRIOR.get(row.kind, 0.0) + _home_prior(row.path, row.name)
     if row.name == symbol.name:

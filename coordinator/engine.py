@@ -72,7 +72,7 @@ from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import FALLBACK_OPTION, INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
-from fourfold.plugins.vocabulary import asks_for_implementations
+from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
 if TYPE_CHECKING:
     from fourfold.workers.cluster import Launcher
@@ -719,11 +719,16 @@ class Engine:
                 plan.preset.rrf_k,
                 use_centrality=plan.strategy == "fused",
                 # impact lists dependents (two functions, two answers), "who implements X" its implementers
-                # (two types, two answers); segments=all asks for every segment
+                # (two types, two answers), "what does X call" its callees (two functions of one file, two
+                # answers); segments=all asks for every segment
                 per_file=plan.intent != "impact_analysis"
                 and not (
                     plan.intent == "find_references"
-                    and (asks_for_implementations(p.query) or plan.rule == "implements-pasted")
+                    and (
+                        asks_for_implementations(p.query)
+                        or plan.rule == "implements-pasted"
+                        or asks_for_callees(p.query)
+                    )
                 )
                 and p.options.get("segments") != "all",
                 centrality_scale=centrality_scale(p.options.get("profile", ""), plan.fusion_intent),

@@ -153,6 +153,18 @@ def test_fuses_several_modalities(home: Path) -> None:
     assert [f.score for f in a.hits] == sorted((f.score for f in a.hits), reverse=True)
 
 
+def test_a_callee_answer_lists_each_function_called_not_one_a_file(home: Path) -> None:
+    """``run`` calls ``helper`` and ``Badge.describe`` in its own file besides ``parse`` and beta's helper: each is
+    an answer (one hit a file had kept one of the two and lost the other); "who calls" stays one hit a file."""
+    a = search(Engine(IndexStore(home)), SearchParams("what does run call", repos=("gamma", "alpha", "beta"), k=20))
+    called = {(f.hit.repo, f.hit.path, f.hit.symbol) for f in a.hits}
+    assert {("gamma", "gamma/app.py", "helper"), ("gamma", "gamma/app.py", "describe")} <= called
+    assert {("alpha", "alpha/core.py", "parse"), ("beta", "beta/service.py", "helper")} <= called
+    callers = search(Engine(IndexStore(home)), SearchParams("who calls fmt", repos=("gamma", "alpha", "beta"), k=20))
+    paths = [(f.hit.repo, f.hit.path) for f in callers.hits]
+    assert ("alpha", "alpha/core.py") in paths and len(paths) == len(set(paths))
+
+
 def test_follow_up_rounds_walk_the_partitioned_graph(home: Path) -> None:
     a = search(Engine(IndexStore(home)), SearchParams("impact of changing normalize", modalities=("graph",), k=20))
     run = [f.hit for f in a.hits if (f.hit.repo, f.hit.symbol) == ("gamma", "run")]

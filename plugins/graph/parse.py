@@ -971,8 +971,8 @@ class _Go:
                     chain = self._typed(node, _chain(node, "selector_expression", "operand", "field", ("identifier",)))
                     if chain:
                         self.references.append(Reference(_line(field), chain, _is_called(node)))
-            elif kind == "keyed_element" and (field := self._field_key(node)) is not None:
-                key, typ = field
+            elif kind == "keyed_element" and (keyed := self._field_key(node)) is not None:
+                key, typ = keyed
                 if typ:  # ``&Mux{handler: h}`` sets Mux's field ``handler``
                     self.references.append(Reference(_line(key), (*typ, _text(key)), False))
                 stack.extend(reversed(node.children[1:]))  # the key names a field, not what is in scope

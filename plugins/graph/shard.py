@@ -452,9 +452,9 @@ class GraphShard:
                 keep &= ~(np.isin(src, targets) & (kinds != CALL))
                 # "who calls X" where X names a function and a field (chi's methodNotAllowedHandler): reading the
                 # field calls nothing; calling it (a field holding a function) does
-                values = [t for t in targets if g.kind[t] in _VALUE_KINDS]
-                if values and any(g.kind[t] in _CALLABLE_KINDS for t in targets):
-                    keep &= ~(np.isin(g.dst[edges], values) & (kinds != CALL))
+                fields = [t for t in targets if g.kind[t] in _VALUE_KINDS]
+                if fields and any(g.kind[t] in _CALLABLE_KINDS for t in targets):
+                    keep &= ~(np.isin(g.dst[edges], fields) & (kinds != CALL))
             edges, kinds, src = edges[keep], kinds[keep], src[keep]
             # a call is the best evidence; asked for references, any use but an import is as good (the import
             # only enables the use: where a file both imports and uses, the use is the answer)

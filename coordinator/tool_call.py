@@ -34,10 +34,14 @@ from typing import Any
 
 __all__ = ["ToolCall", "read_tool_call"]
 
+#: Words of a tool's name asking what a function calls (``get_callees``, ``callHierarchy/outgoingCalls``): its
+#: subject is asked as a callee question, which the graph answers with its callees, not its callers.
+_CALLEE_WORDS = frozenset({"callee", "callees", "outgoing"})
 #: Words of a tool's name and the intent each says, in precedence order (``explain_callers`` asks
 #: for callers; ``what_breaks_if_i_change`` for impact, whatever else it says).
 _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("impact_analysis", frozenset({"impact", "break", "breaks", "dependents", "blast", "assess"})),
+    ("find_references", _CALLEE_WORDS),
     (
         "find_references",
         frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
@@ -370,4 +374,8 @@ def read_tool_call(query: str) -> ToolCall | None:
         return None
     tool, args, subject = read
     intent = _intent_of(tool) or _kind_intent(tool, args)
-    return None if intent is None else ToolCall(tool, intent, subject, _path(args))
+    if intent is None:
+        return None
+    if subject and _TOOL_NAME.fullmatch(tool) and {w.lower() for w in _NAME_WORD.findall(tool)} & _CALLEE_WORDS:
+        subject = f"callees of {subject}"
+    return ToolCall(tool, intent, subject, _path(args))

@@ -160,6 +160,8 @@ def test_a_callee_answer_lists_each_function_called_not_one_a_file(home: Path) -
     called = {(f.hit.repo, f.hit.path, f.hit.symbol) for f in a.hits}
     assert {("gamma", "gamma/app.py", "helper"), ("gamma", "gamma/app.py", "describe")} <= called
     assert {("alpha", "alpha/core.py", "parse"), ("beta", "beta/service.py", "helper")} <= called
+    called_by_tool = search(Engine(IndexStore(home)), SearchParams('get_callees(symbol="run")', k=20))
+    assert {(f.hit.repo, f.hit.path, f.hit.symbol) for f in called_by_tool.hits} == called  # an agent's tool call
     callers = search(Engine(IndexStore(home)), SearchParams("who calls fmt", repos=("gamma", "alpha", "beta"), k=20))
     paths = [(f.hit.repo, f.hit.path) for f in callers.hits]
     assert ("alpha", "alpha/core.py") in paths and len(paths) == len(set(paths))

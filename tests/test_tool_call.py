@@ -142,6 +142,12 @@ CALLS = [
         '{"fn": "grep_repo", "args": {"needle": "kiln door open", "mode": "verbatim"}}',
         ToolCall("grep_repo", "exact_match", "kiln door open"),
     ),
+    # what a function calls is a callee question: the graph answers with its callees, not its callers
+    ('get_callees(symbol="Kiln.fire")', ToolCall("get_callees", "find_references", "callees of Kiln.fire")),
+    (
+        '{"tool": "outgoing_calls", "symbol": "glaze_batch"}',
+        ToolCall("outgoing_calls", "find_references", "callees of glaze_batch"),
+    ),
 ]
 
 

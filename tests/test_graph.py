@@ -378,6 +378,30 @@ def test_who_calls_a_name_of_a_function_and_a_field_asks_of_the_function(tmp_pat
     )
 
 
+TS_CALLEES = b"""export interface Options {
+  delay: number
+}
+
+const run = (f: () => void) => f()
+
+export function scheduler(opts: Options) {
+  return opts.delay ? (f: () => void) => setTimeout(f, opts.delay) : run
+}
+"""
+
+
+def test_a_callee_answer_puts_the_functions_it_uses_before_the_types_it_reads(tmp_path: Path) -> None:
+    """mobx's ``createSchedulerFromOptions`` calls nothing and returns ``run``: among its callees of equal
+    evidence the function comes before the interface and the field it reads (by path and line, they came first),
+    and the score says so, so a merged answer keeps the order."""
+    modality = GraphModality()
+    segments = segment_file("mobx", "autorun.ts", "typescript", TS_CALLEES).segments
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("mobx",)))
+    hits = modality.load(tmp_path).search(ModalityQuery(text="what does scheduler call", k=10)).hits
+    assert hits[0].symbol == "run" and {"Options", "delay"} <= {h.symbol for h in hits}
+    assert hits[0].score > max(h.score for h in hits[1:])
+
+
 PY_SUPER = b"""class Base:
     def __init__(self, x):
         self.x = x

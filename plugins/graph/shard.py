@@ -586,9 +586,20 @@ class GraphShard:
                 factor = 1.0 if called else REFERENCE_FACTOR
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)
                 sites.setdefault(dst, set()).update((g.path[src], line) for line in g.edge_lines(int(edge)))
-        ranked = sorted(best, key=lambda n: (-best[n], -float(g.centrality[n]), g.path[n], g.start[n]))
+        # among equal evidence a function or a method first: one passed as a value (``return run``) is likelier
+        # what the asker calls a callee than a type or a field the body reads. The score says so; centrality only
+        # chooses which callees a truncated answer keeps (as the order of ties it lost callee questions in Rust)
+        ranked = sorted(
+            best,
+            key=lambda n: (-best[n], g.kind[n] not in _CALLABLE_KINDS, -float(g.centrality[n]), g.path[n], g.start[n]),
+        )
         hits = tuple(
-            self._hit(n, best[n], (), "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]))
+            self._hit(
+                n,
+                best[n] + 2.0 * ORDER_STEP * (g.kind[n] in _CALLABLE_KINDS),  # survives the merge (``ORDER_STEP``)
+                (),
+                "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]),
+            )
             for n in ranked[: query.k]
         )
         if len(ranked) > query.k:

@@ -795,9 +795,11 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
         Hit("field", "r", "conn.ts", 12, 12, score, symbol="_queue", kind="field"),
         Hit("arrow", "r", "conn.ts", 30, 41, score, symbol="flush", kind="variable"),
         Hit("method", "r", "send.ts", 5, 20, score, symbol="send", kind="method"),
+        Hit("annotated", "r", "Nop.java", 33, 34, score, symbol="NOP", kind="constant"),  # an annotation above
+        Hit("nop", "r", "Nop.java", 43, 45, score, symbol="nop", kind="method"),
     ]
     assert [h.segment_id for h in spread_dependents(declared, impact)] == [
-        "arrow", "method", "alias", "barrel", "shape", "field",
+        "arrow", "method", "nop", "alias", "barrel", "shape", "field", "annotated",
     ]  # fmt: skip
     callers = ModalityQuery("who calls target", k=8, intent="find_references")
     assert spread_dependents(merged, callers) == merged

@@ -188,14 +188,15 @@ _SHAPE_KINDS = frozenset({"interface", "type"})
 def _dependent_rank(hit: Hit) -> int:
     """Where a dependent goes among its tier's: 0 a definition with a body that runs (a function, a method, a
     class); 1 a declaration of a type's shape (an interface or a type alias naming the type: the code that
-    uses the shape is where a change shows, and that code is a dependent of its own); 2 a one-line declaration
-    that keeps a value (a field, a property, a variable or a constant typed or initialised with the name,
-    likewise); 3 a file's module code (its import or re-export of the name)."""
+    uses the shape is where a change shows, and that code is a dependent of its own); 2 a declaration that keeps
+    a value, on one line or two (a field, a property, a variable or a constant typed or initialised with the name,
+    perhaps under an annotation: ``@SuppressWarnings("rawtypes")`` above ``FailableToLongFunction NOP = t -> 0L;``),
+    likewise; 3 a file's module code (its import or re-export of the name)."""
     if hit.symbol is None:
         return 3
     if hit.kind in _SHAPE_KINDS:
         return 1
-    return 2 if hit.kind in _VALUE_KINDS and hit.start_line == hit.end_line else 0
+    return 2 if hit.kind in _VALUE_KINDS and hit.end_line - hit.start_line <= 1 else 0
 
 
 def _only(query: ModalityQuery) -> bool:

@@ -215,7 +215,8 @@ def test_the_graph_says_which_call_edges_it_made(tmp_path: Path) -> None:
 
 def test_a_callee_question_goes_to_the_graph_through_the_engine(tmp_path: Path) -> None:
     """ "what does Parser.parse call" is routed to the graph (a sure rule: no training phrasing asked what a
-    name calls) and answered by its callees alone: ``helper`` and the ``Node`` it builds, not ``String::len``."""
+    name calls) and answered by its callees alone: ``helper`` first, the ``Node`` it builds and the field ``text``
+    it reads (both in ast.rs: each its own answer, not one a file), not ``String::len``."""
     from inprocess import search_once
     from test_text_against_ripgrep import write_tree
 
@@ -229,7 +230,7 @@ def test_a_callee_question_goes_to_the_graph_through_the_engine(tmp_path: Path) 
     build_generation(IndexStore(home), [(tmp_path / "tiny", "tiny")], modalities=["text", "structural", "graph"])
     a = search_once(Engine(IndexStore(home)), SearchParams("what does Parser.parse call", k=5))
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
-    assert {f.hit.symbol for f in a.hits} == {"helper", "Node"}
+    assert [f.hit.symbol for f in a.hits] == ["helper", "Node", "text"]
 
 
 def test_a_callee_question_lists_the_functions_run_before_the_types_built(shard: GraphShard) -> None:

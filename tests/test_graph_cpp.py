@@ -182,10 +182,10 @@ def test_a_function_defined_once_per_if_branch_is_one_function(tmp_path: Path) -
     modality = GraphModality()
     modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("m",)))
     hits = modality.load(tmp_path).search(ModalityQuery(text="what does MutexLock call", k=10)).hits
-    assert [(h.symbol, h.start_line, h.score) for h in hits[:3]] == [
-        ("Lock", 6, 1.0),
-        ("Lock", 8, 1.0),
-        ("Lock", 10, 1.0),
+    assert [(h.symbol, h.start_line, h.score) for h in hits[:3]] == [  # a method called: 1 + its full evidence
+        ("Lock", 6, 2.0),
+        ("Lock", 8, 2.0),
+        ("Lock", 10, 2.0),
     ]
 
 

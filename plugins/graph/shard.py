@@ -587,17 +587,19 @@ class GraphShard:
                 factor = 1.0 if called else REFERENCE_FACTOR
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)
                 sites.setdefault(dst, set()).update((g.path[src], line) for line in g.edge_lines(int(edge)))
-        # among equal evidence a function or a method first: one passed as a value (``return run``) is likelier
-        # what the asker calls a callee than a type or a field the body reads. The score says so; centrality only
-        # chooses which callees a truncated answer keeps (as the order of ties it lost callee questions in Rust)
+        # the functions and methods first, whatever the evidence: asked what X calls, a method called on a local
+        # whose type is not read (``xn.isLeaf()``, a share of the evidence) or a function passed as a value
+        # (``return run``) is what the asker wants before the types and fields the body reads. The score says so
+        # (1 + the evidence for a function or a method), so that partitions' lists merge in this order; centrality
+        # only chooses which callees a truncated answer keeps (as the order of ties it lost callee questions in Rust)
         ranked = sorted(
             best,
-            key=lambda n: (-best[n], g.kind[n] not in _CALLABLE_KINDS, -float(g.centrality[n]), g.path[n], g.start[n]),
+            key=lambda n: (g.kind[n] not in _CALLABLE_KINDS, -best[n], -float(g.centrality[n]), g.path[n], g.start[n]),
         )
         hits = tuple(
             self._hit(
                 n,
-                best[n] + 2.0 * ORDER_STEP * (g.kind[n] in _CALLABLE_KINDS),  # survives the merge (``ORDER_STEP``)
+                best[n] + (1.0 if g.kind[n] in _CALLABLE_KINDS else 0.0),
                 (),
                 "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]),
             )

@@ -142,10 +142,13 @@ class ToolCall:
     path: str = ""
 
 
+def _words(tool: str) -> frozenset[str]:
+    """The words of a tool's name (``findCallers`` -> find, callers); none where it is no tool's name."""
+    return frozenset(w.lower() for w in _NAME_WORD.findall(tool)) if _TOOL_NAME.fullmatch(tool) else frozenset()
+
+
 def _intent_of(tool: str) -> str | None:
-    if not _TOOL_NAME.fullmatch(tool):
-        return None
-    words = {w.lower() for w in _NAME_WORD.findall(tool)}
+    words = _words(tool)
     return next((intent for intent, said in _TOOL_WORDS if words & said), None)
 
 
@@ -376,6 +379,6 @@ def read_tool_call(query: str) -> ToolCall | None:
     intent = _intent_of(tool) or _kind_intent(tool, args)
     if intent is None:
         return None
-    if subject and _TOOL_NAME.fullmatch(tool) and {w.lower() for w in _NAME_WORD.findall(tool)} & _CALLEE_WORDS:
+    if subject and _words(tool) & _CALLEE_WORDS:
         subject = f"callees of {subject}"
     return ToolCall(tool, intent, subject, _path(args))

@@ -178,7 +178,7 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
 
 #: Kinds of a one-line declaration that keeps a value (``_messages: BufferedItem[]``).
 _VALUE_KINDS = frozenset({"field", "property", "variable", "constant"})
-#: Kinds of a definition that can be called (``_callers``: a name shared by one of these and a field).
+#: Kinds of a definition that can be called.
 _CALLABLE_KINDS = frozenset({"function", "method"})
 #: Kinds of a declaration of a type's shape, where no code runs (``interface SchedulerLike extends
 #: TimestampProvider``, ``type HubMessage = InvocationMessage | …``).
@@ -830,7 +830,7 @@ def _getters_over_fields(g: Graph, nodes: list[int]) -> list[int]:
     """``nodes`` without the Rust fields a function of theirs is named after: Rust names a getter as its
     field (``fn path(&self) -> &Path { &self.path }``), and asked about ``path`` the getter is meant, not
     the field, whose readers are the getter itself and its type's other methods."""
-    if not any(g.language[n] == "rust" and g.kind[n] in ("function", "method") for n in nodes):
+    if not any(g.language[n] == "rust" and g.kind[n] in _CALLABLE_KINDS for n in nodes):
         return nodes
     return [n for n in nodes if not (g.language[n] == "rust" and g.kind[n] == "field")]
 

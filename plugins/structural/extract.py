@@ -36,7 +36,16 @@ from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.per_thread import PerThread
 from fourfold.plugins.types import Definition, Extraction
 
-__all__ = ["CLASS_LIKE_KINDS", "EXTRACTOR_VERSION", "KINDS", "SUPPORTED_LANGUAGES", "extract", "is_supported", "parse"]
+__all__ = [
+    "CALLABLE_KINDS",
+    "CLASS_LIKE_KINDS",
+    "EXTRACTOR_VERSION",
+    "KINDS",
+    "SUPPORTED_LANGUAGES",
+    "extract",
+    "is_supported",
+    "parse",
+]
 
 #: Part of ingestion's per-file cache key: bump it whenever the definitions of a file may change.
 # 3: a variable inside an anonymous function is a local; 4: a C name behind a macro; 5: a C++ class behind an export
@@ -99,7 +108,8 @@ _WHITESPACE = re.compile(r"\s+")
 _GENERICS = re.compile(r"<[^<>]*>")
 _QUALIFIER_SPLIT = re.compile(r"::|->|\.|\\")
 _VARIABLE_KINDS = frozenset({"variable", "constant", "field", "property"})
-_CALLABLE_KINDS = frozenset({"function", "method"})
+#: Kinds of a definition that can be called.
+CALLABLE_KINDS = frozenset({"function", "method"})
 #: Syntax nodes of a function with no name a definition could have (a callback, an arrow, a Go
 #: closure): a variable declared inside one is a local, like one inside a named function.
 _ANONYMOUS_FUNCTIONS = frozenset(
@@ -390,7 +400,7 @@ def _signature(node: Node, kind: str, source: bytes) -> str:
         ]
         end = max(ends) if ends else node.end_byte
         raw = source[node.start_byte : min(end, node.start_byte + 4 * _SIGNATURE_MAX)]
-        if kind not in _CALLABLE_KINDS:
+        if kind not in CALLABLE_KINDS:
             raw = raw.split(b"{", 1)[0]
     text = _WHITESPACE.sub(" ", raw.decode("utf-8", "replace")).strip()
     for suffix in ("{", "=>", "=", ":"):
@@ -504,7 +514,7 @@ def _nest(items: list[_Item], package: str, source: bytes) -> tuple[Definition, 
             continue  # exports.send = function send () {}: one definition, not two
         if item.kind in _VARIABLE_KINDS:
             owner = enclosing
-            if (owner is not None and owner.kind in _CALLABLE_KINDS) or _in_anonymous_function(item, owner):
+            if (owner is not None and owner.kind in CALLABLE_KINDS) or _in_anonymous_function(item, owner):
                 continue  # a local variable
             if owner is not None and owner.kind in CLASS_LIKE_KINDS and item.kind == "variable":
                 item.kind = "field"
@@ -536,7 +546,7 @@ def _restates(outer: _Item | None, inner: _Item) -> bool:
     return (
         outer is not None
         and inner.kind == "function"
-        and outer.kind in _CALLABLE_KINDS
+        and outer.kind in CALLABLE_KINDS
         and outer.name == inner.name
         and outer.start_line == inner.start_line
     )

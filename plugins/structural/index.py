@@ -55,7 +55,7 @@ from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.codec import compress, decompress
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.paths import is_auxiliary
-from fourfold.plugins.structural.extract import KINDS
+from fourfold.plugins.structural.extract import CALLABLE_KINDS, KINDS
 from fourfold.plugins.structural.query import SymbolQuery, parse_symbol_query
 from fourfold.plugins.types import FALLBACK_OPTION, MASK_OPTION, FollowUp, Hit, ModalityQuery, Segment, ShardResult
 
@@ -412,7 +412,7 @@ class StructuralShard:
         definition's parameter declarations end in ``;`` too, after names no declaration ends with)."""
         declaration = (
             row.language in _DECLARING_LANGUAGES
-            and row.kind in ("function", "method")
+            and row.kind in CALLABLE_KINDS
             and _DECLARATION_END.search(self._signature(row)) is not None
         )
         return _fraction(row, symbol, declaration)

@@ -15,9 +15,10 @@ holds the name at all).
 
 A question whose one word besides the relation's is plain ("who uses Override", "who calls retry":
 ``absent.lone_word``) is answered so only where the index defines that word, case as written: a
-segment text finds is a definition of it. The graph follows Python, JavaScript, TypeScript, Go, Java,
-Rust, C and C++; in C# or Kotlin a class's or a function's name is as often a plain word, and "who uses
-Override" was fused from the segments that shared the word (the class's own block first).
+segment text finds is a definition of it. The graph follows Python, JavaScript, TypeScript, Go, Java, C#,
+Rust, C and C++; in Kotlin (and C#, before the graph read it) a class's or a function's name is as often a
+plain word, and "who uses Override" was fused from the segments that shared the word (the class's own block
+first).
 
 The places are read in the order a caller reads them (``uses``): those that write the name in code,
 then those whose lines the snippet does not show, then those that write it only in strings, then only

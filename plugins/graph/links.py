@@ -115,7 +115,7 @@ def surface_of(repo: str, segments: Iterable[Segment]) -> Surface:
         ids.add(seg.id)
         if seg.symbol:
             names.add(seg.symbol)
-        if seg.language in ("go", "java"):  # a package node is named after (its first) folder
+        if seg.language in ("go", "java", "csharp"):  # a package node is named after (its first) folder
             ids.add(f"module:{repo}:{posixpath.dirname(seg.path) or '.'}")
         else:
             ids.add(f"module:{repo}:{seg.path}")

@@ -134,7 +134,7 @@ class FileFacts:
 
 
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
-_LANGUAGES = frozenset({"python", "go", "java", "rust", "c", "cpp"}) | _JS_FAMILY
+_LANGUAGES = frozenset({"python", "go", "java", "csharp", "rust", "c", "cpp"}) | _JS_FAMILY
 
 
 def supported(language: str) -> bool:
@@ -239,6 +239,8 @@ def _parse(source: bytes, language: str) -> FileFacts:
         return _Go(tree.root_node).facts()
     if language == "java":
         return _Java(tree.root_node).facts()
+    if language == "csharp":
+        return _CSharp(tree.root_node).facts()
     if language == "rust":
         return _Rust(tree.root_node).facts()
     if language == "c":
@@ -1441,6 +1443,494 @@ class _Java:
                     chain = self._type(typ, env)
                     if chain and chain != _UNTYPED:
                         self.bases.append(Base(_line(node), _line(typ), chain))
+
+
+# --- C# ---------------------------------------------------------------------------------------------
+
+_CS_TYPES = frozenset(
+    {"class_declaration", "struct_declaration", "interface_declaration", "record_declaration", "enum_declaration"}
+)
+_CS_FUNCTIONS = frozenset(
+    {
+        "method_declaration",
+        "constructor_declaration",
+        "destructor_declaration",
+        "operator_declaration",
+        "conversion_operator_declaration",
+        "indexer_declaration",
+        "accessor_declaration",
+        "local_function_statement",
+        "lambda_expression",
+        "anonymous_method_expression",
+    }
+)
+#: The nodes holding a scope of their own inside a method (a local function, a lambda).
+_CS_SCOPES = _CS_TYPES | _CS_FUNCTIONS
+_CS_SKIP = frozenset(
+    {"comment", "string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal"}
+)
+#: Where a type is written (these fields of these nodes): each is a reference to the type.
+_CS_TYPE_FIELDS = {
+    "variable_declaration": "type",
+    "parameter": "type",
+    "property_declaration": "type",
+    "method_declaration": "returns",
+    "local_function_statement": "type",
+    "delegate_declaration": "type",
+    "indexer_declaration": "type",
+    "operator_declaration": "type",
+    "event_declaration": "type",
+    "cast_expression": "type",
+    "typeof_expression": "type",
+    "default_expression": "type",
+    "array_creation_expression": "type",
+    "foreach_statement": "type",
+    "catch_declaration": "type",
+    "declaration_expression": "type",
+    "declaration_pattern": "type",
+    "type_parameter_constraint": "type",
+    "as_expression": "right",
+    "is_expression": "right",
+}
+#: Nodes whose identifier children (but those in the named fields) are values: a local, a parameter, or a
+#: member of the class the code is in (``Radius * 2``, ``Count(items)``), or a class named for a static member.
+_CS_VALUE_PARENTS: dict[str, frozenset[str]] = {
+    kind: frozenset(skip)
+    for kind, skip in {
+        "argument": ("name",),
+        "assignment_expression": ("operator",),
+        "binary_expression": ("operator",),
+        "prefix_unary_expression": (),
+        "postfix_unary_expression": (),
+        "parenthesized_expression": (),
+        "conditional_expression": (),
+        "return_statement": (),
+        "yield_statement": (),
+        "throw_statement": (),
+        "throw_expression": (),
+        "expression_statement": (),
+        "variable_declarator": ("name",),
+        "equals_value_clause": (),
+        "arrow_expression_clause": (),
+        "interpolation": (),
+        "element_access_expression": (),
+        "member_access_expression": ("name",),
+        "conditional_access_expression": (),
+        "foreach_statement": ("type", "left", "body"),
+        "if_statement": ("consequence", "alternative"),
+        "while_statement": ("body",),
+        "do_statement": ("body",),
+        "switch_statement": ("body",),
+        "switch_expression": (),
+        "switch_expression_arm": (),
+        "lambda_expression": ("parameters",),
+        "initializer_expression": (),
+        "is_pattern_expression": ("pattern",),
+        "is_expression": ("right",),
+        "as_expression": ("right",),
+        "cast_expression": ("type",),
+        "range_expression": (),
+        "checked_expression": (),
+        "lock_statement": ("body",),
+        "await_expression": (),
+        "ref_expression": (),
+        "tuple_expression": (),
+        "for_statement": ("body",),
+    }.items()
+}
+#: The marker in a C# reader's environment that a name is a local or a parameter (``"$name"``), not a member.
+_CS_LOCAL = "$"
+
+
+class _CSharp:
+    """C#'s facts, read as Java's are (``_Java``): a receiver's declared type where the source writes it (a
+    parameter, local, field, property, cast, ``new``), a method's or property's declared type for the
+    member read from its value (``RETURNS``; a field's or property's through ``returns``), a type written
+    anywhere a reference to it. Besides, a bare name that is no local (``Radius * 2``) is a use of the
+    member, or class, it names. ``using A.B;`` imports namespace ``A.B``'s types, ``using static A.B.C;``
+    class ``C``'s members, ``using X = A.B.C;`` names ``C`` ``X``; the file's first namespace is its package."""
+
+    def __init__(self, root: Node) -> None:
+        self.root = root
+        self.imports: list[Import] = []
+        self.references: list[Reference] = []
+        self.bases: list[Base] = []
+        self.package = ""
+        self.returns: list[tuple[int, tuple[str, ...]]] = []
+
+    def facts(self) -> FileFacts:
+        stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
+        while stack:
+            node, env = stack.pop()
+            kind = node.type
+            if kind in _CS_SKIP:
+                continue
+            if kind in ("namespace_declaration", "file_scoped_namespace_declaration"):
+                if not self.package:
+                    self.package = "".join(_text(node.child_by_field_name("name")).split())
+            elif kind == "using_directive":
+                self._using(node)
+                continue
+            elif kind in _CS_TYPES:
+                env = self._class_scope(node, env)
+                self._bases(node, env)
+            elif kind in _CS_FUNCTIONS:
+                env = self._function_scope(node, env)
+                if kind == "method_declaration":
+                    self.returns.append((_line(node), self._type(node.child_by_field_name("returns"), env)))
+            elif kind == "property_declaration":
+                self.returns.append((_line(node), self._type(node.child_by_field_name("type"), env)))
+            elif kind == "field_declaration":
+                declaration = _child_of_type(node, "variable_declaration")
+                if declaration is not None:
+                    self.returns.append((_line(node), self._type(declaration.child_by_field_name("type"), env)))
+            elif kind == "invocation_expression":
+                self._call(node, env)
+            elif kind == "object_creation_expression":
+                for line, chain in self._type_names(node.child_by_field_name("type"), env):
+                    self.references.append(Reference(line, chain, True))
+                self._initialized(node, env)
+                stack.extend((c, env) for c in reversed(node.children) if c != node.child_by_field_name("type"))
+                continue
+            elif kind in ("member_access_expression", "conditional_access_expression") and self._outermost(node):
+                head, name = self._member(node, env)
+                if head and name is not None:
+                    self.references.append(Reference(_line(name), (*head, _text(name)), False, head == _UNTYPED))
+            elif kind == "attribute":
+                for line, chain in self._type_names(node.child_by_field_name("name"), env):
+                    self.references.append(Reference(line, chain, False))
+                    self.references.append(Reference(line, (*chain[:-1], chain[-1] + "Attribute"), False))
+            if kind == "member_access_expression":
+                obj = node.child_by_field_name("expression")
+                name = node.child_by_field_name("name")
+                if obj is not None and obj.type == "this" and name is not None:  # ``this.engine.Start()``
+                    self.references.append(Reference(_line(name), ("this", _text(name)), False))
+            field = _CS_TYPE_FIELDS.get(kind)
+            if field is not None:
+                for line, chain in self._type_names(node.child_by_field_name(field), env):
+                    self.references.append(Reference(line, chain, False))
+            skip = _CS_VALUE_PARENTS.get(kind)
+            if skip is not None:
+                self._values(node, skip, env)
+            stack.extend((c, env) for c in reversed(node.children))
+        return FileFacts(
+            tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package, tuple(self.returns)
+        )
+
+    def _values(self, node: Node, skip: frozenset[str], env: dict[str, tuple[str, ...]]) -> None:
+        """The bare names among ``node``'s children that are no local: uses of a member or a class."""
+        for i, child in enumerate(node.children):
+            if child.type != "identifier" or node.field_name_for_child(i) in skip:
+                continue
+            text = _text(child)
+            if _CS_LOCAL + text in env or f"<{text}>" in env:
+                continue
+            if node.type == "assignment_expression" and node.child_by_field_name("left") == child:
+                parent = node.parent
+                if parent is not None and parent.type == "initializer_expression":
+                    continue  # ``new Circle { Radius = 2 }``: read by ``_initialized``
+            if node.type == "argument" and text == "nameof":
+                continue
+            self.references.append(Reference(_line(child), (text,), False))
+
+    def _initialized(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        """``new Circle { Radius = 2 }``: ``Radius`` is the constructed class's member."""
+        init = node.child_by_field_name("initializer")
+        typ = self._type(node.child_by_field_name("type"), env)
+        if init is None or not typ or typ == _UNTYPED:
+            return
+        for child in init.named_children:
+            left = child.child_by_field_name("left") if child.type == "assignment_expression" else None
+            if left is not None and left.type == "identifier":
+                self.references.append(Reference(_line(left), (*typ, _text(left)), False))
+
+    @staticmethod
+    def _outermost(node: Node) -> bool:
+        """Whether the member access ``node`` is read whole here (not the receiver of a longer chain, nor what
+        a call calls)."""
+        parent = node.parent
+        if parent is None:
+            return True
+        if parent.type == "invocation_expression":
+            return parent.child_by_field_name("function") != node
+        if parent.type == "member_access_expression":
+            return parent.child_by_field_name("expression") != node
+        if parent.type == "conditional_access_expression":
+            return parent.child_by_field_name("condition") != node
+        return True
+
+    def _member(self, node: Node, env: dict[str, tuple[str, ...]]) -> tuple[tuple[str, ...], Node | None]:
+        """The receiver chain and the member's name node of ``a.b``, ``a?.b``."""
+        if node.type == "member_access_expression":
+            name = node.child_by_field_name("name")
+            if name is not None and name.type == "generic_name":
+                name = _child_of_type(name, "identifier")
+            return self._receiver(node.child_by_field_name("expression"), env), name
+        binding = _child_of_type(node, "member_binding_expression")  # ``a?.b``
+        name = binding.child_by_field_name("name") if binding is not None else None
+        if name is not None and name.type == "generic_name":
+            name = _child_of_type(name, "identifier")
+        return self._receiver(node.child_by_field_name("condition"), env), name
+
+    def _using(self, node: Node) -> None:
+        names = [c for c in node.named_children if c.type in ("identifier", "qualified_name", "alias_qualified_name")]
+        if not names:
+            return
+        target = "".join(_text(names[-1]).split()).removeprefix("global::")
+        line = _line(node)
+        if len(names) == 2:  # ``using X = A.B.C;``
+            module, _, name = target.rpartition(".")
+            if module:
+                self.imports.append(Import(line, module, name, _text(names[0])))
+            return
+        self.imports.append(Import(line, target, "*", "*"))  # a namespace's types, or (static) a class's members
+
+    def _type(self, typ: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """A declared type as a name chain: ``("Engine",)``, ``("Outer", "Inner")``, ``(ARRAY, "Engine")`` for
+        ``Engine[]``; ``()`` for a built-in; ``_UNTYPED`` where it is not written (``var``) or not read here."""
+        while typ is not None and typ.type in ("nullable_type", "ref_type", "scoped_type"):
+            typ = typ.child_by_field_name("type") or (typ.named_children[0] if typ.named_children else None)
+        if typ is None or typ.type == "implicit_type":
+            return _UNTYPED
+        kind = typ.type
+        if kind == "predefined_type":
+            return ("String",) if _text(typ) == "string" else ()
+        if kind == "array_type":
+            element = self._type(typ.child_by_field_name("type"), env)
+            return (ARRAY, *element) if element != _UNTYPED else (ARRAY, UNKNOWN)
+        if kind == "generic_name":
+            return (_text(_child_of_type(typ, "identifier")),)
+        if kind == "identifier":
+            text = _text(typ)
+            return env.get(f"<{text}>", (text,))
+        if kind == "qualified_name":  # ``List<T>.Enumerator``: ("List", "Enumerator")
+            parts = [c for c in _walk(typ) if c.type in ("identifier", "generic_name")]
+            return tuple(
+                _text(c) if c.type == "identifier" else _text(_child_of_type(c, "identifier"))
+                for c in parts
+                if c.parent is not None and c.parent.type == "qualified_name"
+            )
+        return _UNTYPED
+
+    def _type_names(self, typ: Node | None, env: dict[str, tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
+        """Every class a written type names (``Dictionary<Key, List<Value>>``: three), each with its line, type
+        parameters left out."""
+        if typ is None:
+            return []
+        out: list[tuple[int, tuple[str, ...]]] = []
+        stack = [typ]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in ("identifier", "qualified_name", "generic_name"):
+                chain = self._type(node, env)
+                text = _text(node)
+                if chain and chain != _UNTYPED and f"<{text}>" not in env and text not in ("var", "dynamic", "nameof"):
+                    out.append((_line(node), chain))
+            if kind == "array_rank_specifier":
+                continue
+            if kind in ("qualified_name", "identifier", "predefined_type"):
+                if kind == "qualified_name":  # its type arguments (``Outer<T>.Inner``)
+                    stack.extend(c for c in _walk(node) if c.type == "type_argument_list")
+                continue
+            if kind == "generic_name":
+                stack.extend(c for c in node.named_children if c.type == "type_argument_list")
+                continue
+            stack.extend(node.named_children)
+        return out
+
+    def _type_parameters(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        params = _child_of_type(node, "type_parameter_list")
+        for param in params.named_children if params is not None else ():
+            name = param.child_by_field_name("name")
+            if name is not None:
+                out[f"<{_text(name)}>"] = ()
+        for clause in node.named_children:  # ``where T : IShape``: the bound's members
+            if clause.type != "type_parameter_constraints_clause" or not clause.named_children:
+                continue
+            key = f"<{_text(clause.named_children[0])}>"
+            bounds = [c for c in clause.named_children if c.type == "type_parameter_constraint"]
+            if key in out and bounds:
+                typ = self._type(bounds[0].child_by_field_name("type"), env)
+                out[key] = typ if typ != _UNTYPED else ()
+        return out
+
+    def _class_scope(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """``env`` inside a class: its type parameters, its fields' and properties' declared types (an outer
+        function's locals are not this class's)."""
+        env = {k: v for k, v in env.items() if not k.startswith(_CS_LOCAL) and _CS_LOCAL + k not in env}
+        env.update(self._type_parameters(node, env))
+        body = node.child_by_field_name("body")
+        members: dict[str, tuple[str, ...]] = {}
+        for member in body.named_children if body is not None else ():
+            if member.type in ("field_declaration", "event_field_declaration"):
+                declaration = _child_of_type(member, "variable_declaration")
+                if declaration is None:
+                    continue
+                typ = self._type(declaration.child_by_field_name("type"), env)
+                for declarator in declaration.named_children:
+                    name = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+                    if name is not None:
+                        members[_text(name)] = typ
+            elif member.type == "property_declaration":
+                name = member.child_by_field_name("name")
+                if name is not None:
+                    members[_text(name)] = self._type(member.child_by_field_name("type"), env)
+        params = node.child_by_field_name("parameters") or _child_of_type(node, "parameter_list")  # a record's
+        for param in params.named_children if params is not None else ():
+            name = param.child_by_field_name("name")
+            if name is not None:
+                members[_text(name)] = self._type(param.child_by_field_name("type"), env)
+        return {**env, **members}
+
+    def _function_scope(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        """``env`` inside a method, accessor, local function or lambda: its type parameters, parameters and
+        locals, each also marked local (``"$name"``). A setter's ``value`` is its property's type."""
+        env = {**env, **self._type_parameters(node, env)}
+        scope: dict[str, tuple[str, ...]] = {}
+
+        def bind(name: Node | None, typ: tuple[str, ...]) -> None:
+            if name is not None and name.type == "identifier":
+                scope[_text(name)] = typ
+                scope[_CS_LOCAL + _text(name)] = ()
+
+        if node.type == "accessor_declaration":
+            owner = node.parent.parent if node.parent is not None else None
+            if owner is not None and owner.type == "property_declaration":
+                scope["value"] = self._type(owner.child_by_field_name("type"), env)
+                scope[_CS_LOCAL + "value"] = ()
+        params = node.child_by_field_name("parameters")
+        if params is not None and params.type in ("implicit_parameter", "identifier"):  # ``x => ...``
+            bind(params, _UNTYPED)
+        for i, param in enumerate(params.children if params is not None else ()):
+            if param.type == "parameter":
+                typ = param.child_by_field_name("type")
+                bind(param.child_by_field_name("name"), self._type(typ, env) if typ is not None else _UNTYPED)
+            elif param.type == "identifier" and params is not None and params.field_name_for_child(i) == "name":
+                bind(param, ())  # ``params object[] rest``
+        for sub in _own_nodes(node.child_by_field_name("body"), _CS_SCOPES):
+            kind = sub.type
+            if kind == "variable_declaration":
+                declared = self._type(sub.child_by_field_name("type"), env)
+                for declarator in sub.named_children:
+                    if declarator.type == "variable_declarator":
+                        value = declarator.named_children[-1] if declared == _UNTYPED else None
+                        bind(
+                            declarator.child_by_field_name("name"), self._constructed(value, env) if value else declared
+                        )
+            elif kind in ("foreach_statement", "catch_declaration", "declaration_expression", "declaration_pattern"):
+                written = sub.child_by_field_name("type")
+                bind(
+                    sub.child_by_field_name("left" if kind == "foreach_statement" else "name"),
+                    self._type(written, env) if written is not None else _UNTYPED,
+                )
+            elif kind in ("from_clause", "let_clause", "join_clause"):
+                bind(sub.child_by_field_name("name") or _child_of_type(sub, "identifier"), _UNTYPED)
+            elif kind == "local_function_statement":
+                bind(sub.child_by_field_name("name"), ())
+        return {**env, **scope}
+
+    def _constructed(self, value: Node, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """What ``var x = value`` makes ``x``: the type ``value`` writes (``new Foo()``, ``(Foo) o``, ``o as Foo``),
+        or the chain its members are looked up on (``Circle.Unit()``: what ``Unit`` returns)."""
+        if value.type == "as_expression":
+            return self._type(value.child_by_field_name("right"), env)
+        return self._receiver(value, env)
+
+    def _receiver(self, node: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """The chain a member is looked up on (``_Java._receiver``): a variable's declared type, a class name,
+        ``this``, ``base``; ``_UNTYPED`` for a variable of unwritten type, ``(UNKNOWN,)`` for a value of unknown
+        type; ``()`` when no indexed code can define the member (a built-in's or an array's)."""
+        if node is None:
+            return ()
+        kind = node.type
+        if kind == "identifier":
+            return _members_of(env.get(_text(node), (_text(node),)))
+        if kind == "this":
+            return ("this",)
+        if kind == "base":
+            return (SUPER,)
+        if kind == "predefined_type":
+            return ("String",) if _text(node) == "string" else ()
+        if kind in ("generic_name", "qualified_name"):
+            return self._type(node, env)
+        if kind in ("member_access_expression", "conditional_access_expression"):
+            head, name = self._member(node, env)
+            if not head or name is None:
+                return ()
+            if head == ("this",) and _text(name) in env:  # ``this.engine``: the field's declared type
+                return _members_of(env[_text(name)])
+            if head[-1] == UNKNOWN and len(head) > 1:
+                return (UNKNOWN,)
+            # ``c.Motor.Start()`` reads ``Motor`` on the way
+            self.references.append(Reference(_line(name), (*head, _text(name)), False, head == _UNTYPED))
+            return (*head, _text(name))
+        if kind == "member_binding_expression":  # ``a?.b.c``: ``b`` of the condition's value
+            owner = node.parent
+            while owner is not None and owner.type != "conditional_access_expression":
+                owner = owner.parent
+            name = node.child_by_field_name("name")
+            head = self._receiver(owner.child_by_field_name("condition"), env) if owner is not None else ()
+            if not head or name is None:
+                return ()
+            return (UNKNOWN,) if head[-1] == UNKNOWN and len(head) > 1 else (*head, _text(name))
+        if kind == "element_access_expression":  # ``rules[i].Apply()``: the element type of a declared array
+            inner = node.child_by_field_name("expression")
+            declared = env.get(_text(inner), ()) if inner is not None and inner.type == "identifier" else ()
+            return declared[1:] if declared[:1] == (ARRAY,) else (UNKNOWN,)
+        if kind == "invocation_expression":  # ``a.B().C()``: read through B's declared return type
+            function = node.child_by_field_name("function")
+            if function is None:
+                return (UNKNOWN,)
+            if function.type == "identifier":
+                return (_text(function), RETURNS)
+            if function.type == "generic_name":
+                return (_text(_child_of_type(function, "identifier")), RETURNS)
+            if function.type in ("member_access_expression", "conditional_access_expression"):
+                head, name = self._member(function, env)
+                if name is None or not head or head[-1] == UNKNOWN:
+                    return (UNKNOWN,)
+                return (*head, _text(name), RETURNS)
+            return (UNKNOWN,)
+        if kind in ("object_creation_expression", "cast_expression"):
+            return self._type(node.child_by_field_name("type"), env)
+        if kind == "parenthesized_expression" and node.named_children:
+            return self._receiver(node.named_children[0], env)
+        if kind in ("string_literal", "verbatim_string_literal", "interpolated_string_expression"):
+            return ("String",)
+        return (UNKNOWN,)
+
+    def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        arity = -1 if arguments is None else sum(a.type == "argument" for a in arguments.named_children)
+        if function is None:
+            return
+        if function.type == "generic_name":
+            function = _child_of_type(function, "identifier")
+        if function is None:
+            return
+        if function.type == "identifier":
+            text = _text(function)
+            if text != "nameof" and _CS_LOCAL + text not in env:  # a local delegate calls nothing named so
+                self.references.append(Reference(_line(function), (text,), True, False, False, arity))
+            return
+        if function.type in ("member_access_expression", "conditional_access_expression"):
+            head, name = self._member(function, env)
+            if head and name is not None:
+                self.references.append(
+                    Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED, False, arity)
+                )
+
+    def _bases(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        bases = _child_of_type(node, "base_list")
+        for typ in bases.named_children if bases is not None else ():
+            if typ.type == "primary_constructor_base_type":
+                typ = typ.named_children[0] if typ.named_children else typ
+            chain = self._type(typ, env)
+            if chain and chain != _UNTYPED:
+                self.bases.append(Base(_line(node), _line(typ), chain))
 
 
 # --- Rust -------------------------------------------------------------------------------------------

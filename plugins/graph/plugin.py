@@ -141,7 +141,7 @@ class GraphModality:
     # is read past (``cpp_source.readable``: re2's ``DEFINE_FLAG(...)`` had swallowed the file's namespace); 11: so
     # are older clang's lock annotations (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``); 12: a Go struct literal's key
     # is its type's field, not the name in scope (``&Mux{handler: h}``)
-    build_version = "12"
+    build_version = "13"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

@@ -55,6 +55,10 @@ _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
 #: Java definitions a call cannot name (``size()`` is the method, not the field ``size``).
 _JAVA_FIELDS = frozenset({"field", "constant", "variable"})
+#: Languages whose names resolve as Java's: packages (C#: namespaces) of classes, imports of a package's classes.
+_JAVA_LIKE = frozenset({"java", "csharp"})
+#: C#'s definitions that hold a value of a declared type (``_Builder._typed``).
+_CS_VALUES = _JAVA_FIELDS | {"property"}
 #: JavaScript's global objects (and Node's): ``Promise.resolve()`` or ``Object.keys()`` calls no indexed definition
 #: unless the file binds the name to one.
 _JS_GLOBALS = frozenset(
@@ -265,6 +269,25 @@ def _parameters_written(name: str, signature: str, opening: str, closing: str) -
     return None
 
 
+def _csharp_parameters(name: str, signature: str) -> tuple[int, int] | None:
+    """The least and most arguments a call of the C# method ``name`` passes, from its signature
+    (``public int Read(byte[] buffer, int offset = 0, params object[] rest)``: (1, unbounded)); None when the
+    signature does not show them, or for an extension method (``this Foo self``: called with one fewer)."""
+    for _ in range(3):  # ``Convert<TKey, List<T>>(``: its type parameters, nested, out of the way
+        signature = re.sub(r"<[^<>()]*>", "", signature)
+    written = _parameters_written(name, signature, "(<[", ")>]")
+    if written is None:
+        return None
+    texts, seen, _ = written
+    if not seen:
+        return 0, 0
+    words = [t.split() for t in texts]
+    if words and words[0][:1] == ["this"]:
+        return None
+    least = sum(1 for w in words if w[:1] != ["params"] and "=" not in " ".join(w))
+    return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(texts)
+
+
 def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
     """A Java method's number of parameters and whether the last is varargs, from its signature
     (``public static byte[] encodeBase64(final byte[] data, final boolean chunked)``: (2, False)); None
@@ -352,7 +375,7 @@ class _Builder:
         self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
-        self.cpp_params: dict[int, tuple[int, int]] = {}  # a C++ function -> its least and most arguments
+        self.param_ranges: dict[int, tuple[int, int]] = {}  # a C++ or C# function -> its least and most arguments
         self._cpp_functions: dict[int, tuple[str | None, str]] = {}  # a C++ definition -> its name and parameters
         self.repo_of_name: dict[str, str] = {}
         self._binding_cache: dict[tuple[int, str], Targets] = {}
@@ -430,8 +453,8 @@ class _Builder:
         facts = parse_file("\n".join(lines).encode("utf-8", "surrogateescape"), language)
         if language == "go":
             module = self._go_package(repo, posixpath.dirname(path))
-        elif language == "java":
-            module = self._java_package(repo, posixpath.dirname(path), facts.package)
+        elif language in _JAVA_LIKE:
+            module = self._java_package(repo, posixpath.dirname(path), facts.package, language)
         elif language == "rust":
             module = self._rust_file_module(repo, path)
         else:
@@ -450,6 +473,8 @@ class _Builder:
                 self.children[rec.parent][seg.symbol].append(node)
                 if self.nodes[rec.parent].kind in CLASS_KINDS:
                     self.members[seg.symbol].append(node)
+                elif language == "csharp" and self.nodes[rec.parent].kind == "module":  # a namespace block's class
+                    f.top.setdefault(seg.symbol, []).append(node)
             if language == "go" and rec.kind in CLASS_KINDS:
                 self.go_types.setdefault((module, seg.symbol), node)
             elif language == "rust" and rec.kind in CLASS_KINDS:  # a type and its impl blocks share its name
@@ -462,6 +487,10 @@ class _Builder:
                 params = _java_parameters(seg.symbol, seg.signature)
                 if params is not None:
                     self.java_params[node] = params
+            elif language == "csharp" and rec.kind == "method" and seg.signature:
+                ranges = _csharp_parameters(seg.symbol, seg.signature)
+                if ranges is not None:
+                    self.param_ranges[node] = ranges
         if language in ("c", "cpp"):
             self.c_paths[(repo, posixpath.basename(path))].append(path)
         for imp in facts.imports:
@@ -516,7 +545,7 @@ class _Builder:
         if rec.kind in ("method", "function") and seg.signature:
             params = _cpp_parameters(symbol, seg.signature)
             if params is not None:
-                self.cpp_params[node] = params
+                self.param_ranges[node] = params
         parent = rec.parent
         while parent >= 0 and self.nodes[parent].kind == "module":  # a namespace
             parent = self.nodes[parent].parent
@@ -560,7 +589,7 @@ class _Builder:
             top = f.top.get(symbol)
             if top and node in top:  # written at file level, it is the class's, not the file's
                 top.remove(node)
-            arity = self.cpp_params.get(node)
+            arity = self.param_ranges.get(node)
             declared = self.children[cls][symbol]
             for decl in list(declared):
                 if decl == node or self.nodes[decl].kind != "method":
@@ -568,12 +597,12 @@ class _Builder:
                 signature = self.cpp_signatures.get(decl, "")
                 if not signature.rstrip().endswith(";"):
                     continue  # a body of its own: an overload
-                other = self.cpp_params.get(decl)
+                other = self.param_ranges.get(decl)
                 if arity is not None and other is not None and not other[0] <= arity[1] <= other[1]:
                     continue
                 declared.remove(decl)
-                if decl in self.cpp_params:  # its default arguments are written where it is declared
-                    self.cpp_params[node] = self.cpp_params[decl]
+                if decl in self.param_ranges:  # its default arguments are written where it is declared
+                    self.param_ranges[node] = self.param_ranges[decl]
                 if decl in self.members[symbol]:
                     self.members[symbol].remove(decl)
                 names = self.cpp_names[(f.repo, symbol)]
@@ -619,14 +648,14 @@ class _Builder:
         self.module_keys[node] = "::".join((root, *mods))
         return node
 
-    def _java_package(self, repo: str, folder: str, package: str) -> int:
-        """The node of a Java package: one per repository and package name, whatever folders its files lie
-        in (``src/main/java/a/b`` and ``src/test/java/a/b`` see each other's classes); a file that
+    def _java_package(self, repo: str, folder: str, package: str, language: str) -> int:
+        """The node of a Java package (a C# namespace): one per repository and package name, whatever folders
+        its files lie in (``src/main/java/a/b`` and ``src/test/java/a/b`` see each other's classes); a file that
         declares no package is its folder's."""
         key = (repo, package or "/" + folder)
         node = self._java_nodes.get(key)
         if node is None:
-            node = self._java_nodes[key] = self._module_node(repo, folder, "java", folder or ".")
+            node = self._java_nodes[key] = self._module_node(repo, folder, language, folder or ".")
             self.module_keys[node] = package or folder
             if package:
                 self.java_packages[package].append(node)
@@ -661,7 +690,7 @@ class _Builder:
                 cls = self._definition_at(f, base.class_line)
                 if cls < 0:
                     continue
-                scope = self.nodes[cls].parent if f.language == "java" else cls  # Java: named around the class
+                scope = self.nodes[cls].parent if f.language in _JAVA_LIKE else cls  # Java: named around the class
                 targets = [(t, w) for t, w in self._resolve_chain(f, scope, base.chain, False) if t != cls]
                 self.bases.setdefault(cls, []).extend(targets)
                 for target, weight in targets:
@@ -684,7 +713,7 @@ class _Builder:
                 meant = resolved.get(key)
                 if meant is None:
                     meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
-                if ref.call and f.language in ("java", "rust"):  # a call names a method, never a field of its name
+                if ref.call and f.language in ("java", "csharp", "rust"):  # a call names a method, not a field
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
                 elif f.language == "rust" and len(ref.chain) > 1:  # ``x.len`` uncalled: a field, never a method
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind in _JAVA_FIELDS] or meant
@@ -697,7 +726,7 @@ class _Builder:
     def _fits(self, node: int, arity: int) -> bool:
         """Whether a call with ``arity`` arguments can be of ``node`` (a Java method whose parameters are known;
         varargs take any number from one fewer on)."""
-        least_most = self.cpp_params.get(node)
+        least_most = self.param_ranges.get(node)
         if least_most is not None:
             return least_most[0] <= arity <= least_most[1]
         params = self.java_params.get(node)
@@ -803,7 +832,7 @@ class _Builder:
             return self._python_module(f, spec)
         if f.language == "go":
             return self._go_module(f, spec)
-        if f.language == "java":
+        if f.language in _JAVA_LIKE:
             return self._java_module(f, spec)
         if f.language == "rust":
             return self._rust_module(f, spec.split("::") if spec else [])
@@ -1190,6 +1219,13 @@ class _Builder:
         out = [(n, 1.0) for ff in self.module_files.get(f.node, [f]) for n in ff.top.get(name, ())]
         if out:
             return out, True
+        if f.language == "csharp":  # code in namespace ``A.B.C`` sees the types of ``A.B`` and ``A``
+            parts = f.facts.package.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                for outer in self.java_packages.get(".".join(parts[:cut]), ()):
+                    out.extend(self._java_member(outer, name))
+                if out:
+                    return out, True
         for imp in f.stars:
             module = self._resolve_module(f, imp.module)
             if module is not None:
@@ -1453,7 +1489,7 @@ class _Builder:
                 found = self._member(cls, last, 0)
                 if found:  # ``self.m()`` may also run an override in a subclass
                     return found + [(n, OVERRIDE_WEIGHT) for n in self._overrides(cls, last)]
-        elif f.language == "java" and not local:
+        elif f.language in _JAVA_LIKE and not local:
             targets, bound = self._java_scope(f, src, head)
             if not targets:
                 qualified = self._java_qualified(f, chain) if not bound and len(chain) > 2 else None
@@ -1496,6 +1532,8 @@ class _Builder:
                     return []  # a primitive, an array, or a class no indexed code defines (``String``)
                 targets = [(t, w) for t, w in following if self.nodes[t].kind in CLASS_KINDS]
                 continue
+            if f.language == "csharp":
+                targets = self._typed(targets)
             for target, weight in targets:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))
             if not following:
@@ -1508,6 +1546,25 @@ class _Builder:
                 return self._fallback(last, f.language, 0.5)  # an attribute of unknown type
             targets = following
         return targets
+
+    def _typed(self, targets: Targets) -> Targets:
+        """C#: a field or property among ``targets`` stands for the classes of its declared type
+        (``engine.Parts.Count``: ``Parts``'s type's ``Count``); the rest as they are."""
+        out: Targets = []
+        for target, weight in targets:
+            declared = self.java_returns.get(target) if self.nodes[target].kind in _CS_VALUES else None
+            if declared is None or declared[1][:1] == (UNKNOWN,):
+                out.append((target, weight))
+                continue
+            where, typ = declared
+            if not typ or typ[0] == ARRAY:
+                continue  # a built-in's or an array's members (``Count``, ``Length``): no indexed code's
+            out.extend(
+                (n, weight * w)
+                for n, w in self._resolve_chain(where, target, typ, False)
+                if self.nodes[n].kind in CLASS_KINDS
+            )
+        return out
 
 
 def build_graph(segments: Iterable[Segment]) -> GraphData:

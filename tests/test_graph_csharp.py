@@ -1,0 +1,189 @@
+"""The graph reads C#: namespaces, ``using`` directives (a namespace's, a class's static members, an alias),
+declared types of receivers (parameters, locals, ``var`` of a written type, fields, properties, what a method
+returns), bases, ``base`` and the members a bare name uses, against real tree-sitter and the real graph build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.graph.links import surface_of
+from fourfold.plugins.graph.parse import parse_file
+from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import Hit, ModalityQuery, Segment
+
+FILES = {
+    "src/Shapes/Shape.cs": """using System;
+
+namespace Demo.Shapes
+{
+    public interface IShape
+    {
+        double Area();
+    }
+
+    public abstract class Shape : IShape
+    {
+        public Engine Motor { get; set; }
+
+        public abstract double Area();
+
+        public string Describe(int digits = 2)
+        {
+            return Math.Round(Area(), digits).ToString();
+        }
+    }
+
+    public class Engine
+    {
+        public void Start(int speed) { }
+
+        public void Start(int speed, bool warm) { }
+
+        public int Speed { get; private set; }
+
+        public int Length => Speed;
+    }
+}
+""",
+    "src/Shapes/Circle.cs": """namespace Demo.Shapes
+{
+    public class Circle : Shape
+    {
+        private readonly double radius;
+
+        public Circle(double radius)
+        {
+            this.radius = radius;
+        }
+
+        public override double Area()
+        {
+            return 3.14 * radius * radius;
+        }
+
+        public static Circle Unit() => new Circle(1);
+    }
+}
+""",
+    "src/Shapes/Tools/Ruler.cs": """namespace Demo.Shapes.Tools;
+
+public static class Ruler
+{
+    public static double Measure(Circle circle) => circle.Area();
+
+    public static int Count(string text) => text.Length;
+}
+""",
+    "src/App/Program.cs": """using System.Collections.Generic;
+using Demo.Shapes;
+using static Demo.Shapes.Tools.Ruler;
+using Wheel = Demo.Shapes.Circle;
+
+namespace Demo.App
+{
+    public static class Program
+    {
+        public static double Total(List<IShape> shapes)
+        {
+            double sum = 0;
+            foreach (IShape s in shapes)
+                sum += s.Area();
+            return sum;
+        }
+
+        public static void Run()
+        {
+            var c = Circle.Unit();
+            c.Motor.Start(3);
+            var d = new Wheel(2.0);
+            System.Console.WriteLine(d.Describe() + Total(new List<IShape> { c, d }));
+            var speed = c.Motor.Speed;
+            Measure(d);
+            Count("x");
+        }
+    }
+}
+""",
+}
+
+
+def segments(repo: str = "demo") -> list[Segment]:
+    out: list[Segment] = []
+    for path, text in sorted(FILES.items()):
+        out.extend(segment_file(repo, path, "csharp", text.encode()).segments)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shard(tmp_path_factory: pytest.TempPathFactory) -> GraphShard:
+    shard_dir = tmp_path_factory.mktemp("graph_csharp")
+    modality = GraphModality()
+    stats = modality.build(segments(), shard_dir, BuildContext(generation="g", shard="all", repos=("demo",)))
+    assert not any("csharp files" in note for note in stats.notes)  # read, not "containment only"
+    return modality.load(shard_dir)
+
+
+def ask(shard: GraphShard, text: str) -> dict[str, Hit]:
+    return {f"{Path(h.path).stem}.{h.symbol}": h for h in shard.search(ModalityQuery(text=text, k=20)).hits}
+
+
+def test_facts_read_usings_namespace_bases_and_declared_types() -> None:
+    facts = parse_file(FILES["src/App/Program.cs"].encode(), "csharp")
+    assert facts.package == "Demo.App"
+    assert {(i.module, i.name, i.alias) for i in facts.imports} == {
+        ("System.Collections.Generic", "*", "*"),
+        ("Demo.Shapes", "*", "*"),
+        ("Demo.Shapes.Tools.Ruler", "*", "*"),
+        ("Demo.Shapes", "Circle", "Wheel"),
+    }
+    calls = {r.chain for r in facts.references if r.call}
+    # a foreach variable's declared type; ``var`` of what a method returns; ``new`` through an alias
+    assert {("IShape", "Area"), ("Circle", "Unit", "()", "Motor", "Start"), ("Wheel",), ("Wheel", "Describe")} <= calls
+    uses = {(r.line, r.chain) for r in facts.references if not r.call}
+    assert (21, ("Circle", "Unit", "()", "Motor")) in uses  # a property read on the way to a call
+    circle = parse_file(FILES["src/Shapes/Circle.cs"].encode(), "csharp")
+    assert [b.chain for b in circle.bases] == [("Shape",)]
+    assert (9, ("this", "radius")) in {(r.line, r.chain) for r in circle.references}
+    assert (14, ("radius",)) in {(r.line, r.chain) for r in circle.references}  # a bare name: the field
+
+
+def test_a_typed_receiver_calls_that_type_s_method(shard: GraphShard) -> None:
+    """``c.Motor.Start(3)``: ``c`` is what ``Circle.Unit()`` returns, ``Motor`` a property of type Engine,
+    ``Start`` with one argument Engine's first overload, not the two-argument one."""
+    starts = shard.search(ModalityQuery(text="who calls Engine.Start", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in starts] == [("Run", (21,))]
+    callees = shard.search(ModalityQuery(text="what does Run call", k=20)).hits
+    assert ("Start", 24) in {(h.symbol, h.start_line) for h in callees}
+    assert ("Start", 26) not in {(h.symbol, h.start_line) for h in callees}
+    motors = ask(shard, "who uses Motor")
+    assert set(motors) == {"Program.Run"} and motors["Program.Run"].match_lines == (21, 24)
+
+
+def test_interfaces_overrides_and_implementations(shard: GraphShard) -> None:
+    """``s.Area()`` on an IShape calls the interface's ``Area``; ``Area()`` inside Shape is Shape's, which
+    Circle overrides; Shape and Circle implement IShape."""
+    assert "Program.Total" in ask(shard, "who calls IShape.Area")
+    assert "Shape.Describe" in ask(shard, "who calls Shape.Area")
+    assert set(ask(shard, "who implements IShape")) == {"Shape.Shape", "Circle.Circle"}
+    assert set(ask(shard, "who extends Shape")) == {"Circle.Circle"}
+
+
+def test_namespaces_static_usings_and_aliases(shard: GraphShard) -> None:
+    """``Measure(d)`` through ``using static ...Ruler``; ``new Wheel(2.0)`` through the alias is Circle;
+    Ruler (namespace ``Demo.Shapes.Tools``) sees ``Circle`` of the enclosing namespace ``Demo.Shapes``; a
+    string's ``Length`` is no indexed code's."""
+    assert "Program.Run" in ask(shard, "who calls Ruler.Measure")
+    assert "Program.Run" in ask(shard, "who calls Ruler.Count")
+    assert "Ruler.Measure" in ask(shard, "who calls Circle.Area")
+    users = ask(shard, "what breaks if I change Circle")
+    assert {"Program.Run", "Ruler.Measure"} <= set(users)
+    assert not shard.search(ModalityQuery(text="who uses Engine.Length", k=10)).hits  # ``text.Length``
+
+
+def test_a_csharp_namespace_node_is_on_the_repository_s_surface() -> None:
+    assert "module:demo:src/Shapes" in surface_of("demo", segments()).ids

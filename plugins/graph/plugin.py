@@ -140,7 +140,8 @@ class GraphModality:
     # receivers are read (parse._Cpp, resolve._resolve_cpp); 10: a C++ macro invoked as a statement outside functions
     # is read past (``cpp_source.readable``: re2's ``DEFINE_FLAG(...)`` had swallowed the file's namespace); 11: so
     # are older clang's lock annotations (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``); 12: a Go struct literal's key
-    # is its type's field, not the name in scope (``&Mux{handler: h}``)
+    # is its type's field, not the name in scope (``&Mux{handler: h}``); 13: C#'s namespaces, usings and typed
+    # receivers are read (parse._CSharp, resolve._JAVA_LIKE)
     build_version = "13"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

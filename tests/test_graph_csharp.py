@@ -52,7 +52,7 @@ namespace Demo.Shapes
 """,
     "src/Shapes/Circle.cs": """namespace Demo.Shapes
 {
-    public class Circle : Shape
+    public partial class Circle : Shape
     {
         private readonly double radius;
 
@@ -67,6 +67,14 @@ namespace Demo.Shapes
         }
 
         public static Circle Unit() => new Circle(1);
+    }
+}
+""",
+    "src/Shapes/Circle.Draw.cs": """namespace Demo.Shapes
+{
+    public partial class Circle
+    {
+        public double Draw() => Area() + radius;
     }
 }
 """,
@@ -183,6 +191,13 @@ def test_namespaces_static_usings_and_aliases(shard: GraphShard) -> None:
     users = ask(shard, "what breaks if I change Circle")
     assert {"Program.Run", "Ruler.Measure"} <= set(users)
     assert not shard.search(ModalityQuery(text="who uses Engine.Length", k=10)).hits  # ``text.Length``
+
+
+def test_a_partial_class_s_parts_see_each_other_s_members(shard: GraphShard) -> None:
+    """``Area()`` and ``radius`` in Circle.Draw.cs are the members Circle.cs declares (before the parts were
+    joined, a bare name not declared in its own part was bound to nothing)."""
+    assert ask(shard, "who calls Circle.Area")["Circle.Draw.Draw"].match_lines == (5,)
+    assert "Circle.Draw.Draw" in ask(shard, "who uses Circle.radius")
 
 
 def test_a_csharp_namespace_node_is_on_the_repository_s_surface() -> None:

@@ -375,6 +375,7 @@ class _Builder:
         self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
+        self.partials: dict[int, tuple[int, ...]] = {}  # a C# partial class -> all its parts, itself among them
         self.param_ranges: dict[int, tuple[int, int]] = {}  # a C++ or C# function -> its least and most arguments
         self._cpp_functions: dict[int, tuple[str | None, str]] = {}  # a C++ definition -> its name and parameters
         self.repo_of_name: dict[str, str] = {}
@@ -684,6 +685,7 @@ class _Builder:
         for f in self.files.values():
             if f.language == "go":
                 self._go_methods(f)
+        self._csharp_partials()
         self._cpp_attach()
         for f in self.files.values():
             for base in f.facts.bases:
@@ -722,6 +724,17 @@ class _Builder:
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
+
+    def _csharp_partials(self) -> None:
+        """A C# class declared ``partial`` in several files (or blocks) is one class: each part's members are
+        every part's (a designer file's fields, the code's methods)."""
+        parts: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for node, rec in enumerate(self.nodes):
+            if rec.language == "csharp" and rec.kind in CLASS_KINDS and rec.qualified_name:
+                parts[(rec.repo, rec.qualified_name)].append(node)
+        for group in parts.values():
+            if len(group) > 1:
+                self.partials.update((node, tuple(group)) for node in group)
 
     def _fits(self, node: int, arity: int) -> bool:
         """Whether a call with ``arity`` arguments can be of ``node`` (a Java method whose parameters are known;
@@ -1098,12 +1111,14 @@ class _Builder:
         if rec.kind == "module":
             return self._module_member(target, name, depth)
         if rec.kind in CLASS_KINDS:
-            found = [(n, 1.0) for n in self.children.get(target, {}).get(name, ())]
+            parts = self.partials.get(target, (target,))
+            found = [(n, 1.0) for part in parts for n in self.children.get(part, {}).get(name, ())]
             if found:
                 return found
             out: Targets = []
-            for base, weight in self.bases.get(target, ()):
-                out.extend((n, w * weight * BASE_WEIGHT) for n, w in self._member(base, name, depth + 1))
+            for part in parts:
+                for base, weight in self.bases.get(part, ()):
+                    out.extend((n, w * weight * BASE_WEIGHT) for n, w in self._member(base, name, depth + 1))
             return out
         return []
 

@@ -50,6 +50,13 @@ _JS_FRAME = re.compile(
     re.MULTILINE,
 )
 _JAVA_FRAME = re.compile(r"^\s*at\s+([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\)", re.MULTILINE)
+#: .NET's ``at NS.Class.Method(Type a) in C:\src\Class.cs:line 42`` and Mono's ``at NS.Class.Method (Type a)
+#: [0x00012] in /src/Class.cs:42``; without symbols a frame names no file (then its class's, by convention).
+_CS_FRAME = re.compile(
+    r"^[ \t]*at[ \t]+([\w.`+<>]+)\.([\w<>`]+)[ \t]*(?:\[[\w, ]*\][ \t]*)?\([^()\n]*\)"
+    r"(?:[ \t]*\[0x[0-9a-fA-F]+\])?(?:[ \t]+in[ \t]+([^\n]+?\.cs):(?:line[ \t]+)?(\d+))?",
+    re.MULTILINE,
+)
 _PATH = re.compile(rf"(?<![\w/.:-])((?:[\w.@+-]+/)*[\w@+-][\w.@+-]*\.(?:{_SOURCE_EXT}))(?![\w/])")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -165,6 +172,13 @@ def _frames(text: str) -> list[Frame]:
     for m in _JAVA_FRAME.finditer(text):
         folder = m.group(1).rsplit(".", 1)[0].replace(".", "/")
         found.append((m.start(), Frame(f"{folder}/{m.group(3)}", int(m.group(4)), m.group(2))))
+    for m in _CS_FRAME.finditer(text):
+        cls = m.group(1).rsplit(".", 1)[-1].split("+")[0].split("`")[0]  # ``Outer+Inner``, ``List`1``
+        name = m.group(2)
+        if name.startswith("<"):  # a lambda's ``<Main>b__0_0``: the method that wrote it
+            name = name[1 : name.find(">")] if ">" in name else ""
+        path = m.group(3) or f"{cls}.cs"
+        found.append((m.start(), Frame(path, int(m.group(4) or 0), name)))
     found.sort(key=lambda t: t[0])
     out: list[Frame] = []
     for _, f in found:

@@ -92,6 +92,30 @@ def test_frames_of_a_go_panic_and_a_javascript_error() -> None:
     assert js.messages == ("Cannot read properties of undefined",)
 
 
+CSHARP_REPORT = r"""JsonConvert.DeserializeObject throws on an empty array
+
+Newtonsoft.Json.JsonSerializationException: Cannot deserialize the current JSON array
+   at Json.Serialization.InternalReader.CreateObject(JsonReader r) in C:\J\Serialization\InternalReader.cs:line 196
+   at Newtonsoft.Json.JsonConvert.DeserializeObject[T](String value) in C:\J\JsonConvert.cs:line 1008
+   at Demo.Program+Runner.<Main>b__0_0 () [0x00012] in /home/me/demo/Program.cs:17
+   at Demo.Cache`1.Fill(Int32 count)
+"""
+
+
+def test_frames_of_a_dotnet_and_a_mono_stack_trace() -> None:
+    """.NET's ``in C:\\...\\File.cs:line N``, Mono's ``[0x00012] in /path/File.cs:N``, a lambda's frame named by the
+    method that wrote it, and a frame without symbols named by its class's file (``Cache`1`` in Cache.cs)."""
+    ev = extract(CSHARP_REPORT)
+    assert [(f.path.replace("\\", "/").rsplit("/", 1)[-1], f.line, f.function) for f in ev.frames] == [
+        ("InternalReader.cs", 196, "CreateObject"),
+        ("JsonConvert.cs", 1008, "DeserializeObject"),
+        ("Program.cs", 17, "Main"),
+        ("Cache.cs", 0, "Fill"),
+    ]
+    assert {"CreateObject", "DeserializeObject"} <= {i.name for i in ev.identifiers}
+    assert ev.messages == ("Cannot deserialize the current JSON array",)
+
+
 TOOL_REPORT = """Sphinx 3.2 complains about the option:: syntax that earlier versions accepted
 
 QEMU's documentation has this, which Sphinx 3.2 now rejects:

@@ -86,6 +86,11 @@ public static class Ruler
 
     public static int Count(string text) => text.Length;
 }
+
+public static class TextExtensions
+{
+    public static int Words(this string text) => text.Split(' ').Length;
+}
 """,
     "src/App/Program.cs": """using System.Collections.Generic;
 using Demo.Shapes;
@@ -113,6 +118,7 @@ namespace Demo.App
             var speed = c.Motor.Speed;
             Measure(d);
             Count("x");
+            "a b".Words();
         }
     }
 }
@@ -191,6 +197,11 @@ def test_namespaces_static_usings_and_aliases(shard: GraphShard) -> None:
     users = ask(shard, "what breaks if I change Circle")
     assert {"Program.Run", "Ruler.Measure"} <= set(users)
     assert not shard.search(ModalityQuery(text="who uses Engine.Length", k=10)).hits  # ``text.Length``
+
+
+def test_an_extension_method_on_a_type_no_indexed_code_defines(shard: GraphShard) -> None:
+    """``"a b".Words()``: string has no indexed members, so the call is of the extension method ``Words``."""
+    assert ask(shard, "who calls Words")["Program.Run"].match_lines == (27,)
 
 
 def test_a_partial_class_s_parts_see_each_other_s_members(shard: GraphShard) -> None:

@@ -288,6 +288,10 @@ def _csharp_parameters(name: str, signature: str) -> tuple[int, int] | None:
     return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(texts)
 
 
+#: A C# extension method's signature: its first parameter is ``this``'s (``static int Words(this string text)``).
+_CS_EXTENSION = re.compile(r"\(\s*this\s")
+
+
 def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
     """A Java method's number of parameters and whether the last is varargs, from its signature
     (``public static byte[] encodeBase64(final byte[] data, final boolean chunked)``: (2, False)); None
@@ -375,7 +379,10 @@ class _Builder:
         self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
-        self.partials: dict[int, tuple[int, ...]] = {}  # a C# partial class -> all its parts, itself among them
+        self.partials: dict[int, tuple[int, ...]] = {}
+        self.extensions: dict[str, list[int]] = defaultdict(
+            list
+        )  # name -> C# extension methods (``this T x``)  # a C# partial class -> all its parts, itself among them
         self.param_ranges: dict[int, tuple[int, int]] = {}  # a C++ or C# function -> its least and most arguments
         self._cpp_functions: dict[int, tuple[str | None, str]] = {}  # a C++ definition -> its name and parameters
         self.repo_of_name: dict[str, str] = {}
@@ -492,6 +499,8 @@ class _Builder:
                 ranges = _csharp_parameters(seg.symbol, seg.signature)
                 if ranges is not None:
                     self.param_ranges[node] = ranges
+                elif _CS_EXTENSION.search(seg.signature):
+                    self.extensions[seg.symbol].append(node)
         if language in ("c", "cpp"):
             self.c_paths[(repo, posixpath.basename(path))].append(path)
         for imp in facts.imports:
@@ -719,6 +728,10 @@ class _Builder:
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
                 elif f.language == "rust" and len(ref.chain) > 1:  # ``x.len`` uncalled: a field, never a method
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind in _JAVA_FIELDS] or meant
+                if not meant and ref.call and f.language == "csharp" and len(ref.chain) > 1:
+                    # ``"a b".Words()``, ``items.Shuffle()``: a member no indexed class has, on a value of a type
+                    # no indexed code defines (``string``, ``IEnumerable<T>``), is an extension method of its name
+                    meant = [(n, 0.5) for n in self.extensions.get(ref.chain[-1], ())]
                 if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
                     meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
                 for target, weight in meant:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fourfold.index.ingest.segment import segment_file
-from fourfold.plugins.graph.links import surface_of
+from fourfold.plugins.graph.links import import_names, provided_names, surface_of
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.shard import GraphShard
@@ -211,5 +211,11 @@ def test_a_partial_class_s_parts_see_each_other_s_members(shard: GraphShard) -> 
     assert "Circle.Draw.Draw" in ask(shard, "who uses Circle.radius")
 
 
-def test_a_csharp_namespace_node_is_on_the_repository_s_surface() -> None:
+def test_a_csharp_repository_provides_its_namespaces_and_imports_them() -> None:
+    """Another repository's ``using Demo.Shapes;`` makes this one a dependency: it provides ``demo.shapes``
+    (its name, then its folder), and its namespace node is on its surface."""
+    provided = provided_names("demo", FILES)
+    assert {"cs:demo", "cs:demo.shapes", "cs:demo.shapes.tools", "cs:shapes"} <= provided
+    imported = import_names(segments())
+    assert {"cs:demo.shapes", "cs:demo.shapes.tools.ruler", "cs:demo.shapes.tools"} <= imported
     assert "module:demo:src/Shapes" in surface_of("demo", segments()).ids

@@ -16,6 +16,10 @@ same in a fleet of ten repositories or of a thousand. R's dependencies are the r
 - Java: the imported package (``com.acme.core`` for ``import com.acme.core.Engine``, and for a static
   import ``com.acme.core.Helpers`` and its package); a repository provides every trailing run of
   each folder of its ``.java`` files (``src/main/java/com/acme/core``: ``com.acme.core``, ``acme.core``...);
+- C#: the namespace a ``using`` names (and for ``using static A.B.Helpers``, ``A.B`` too), case aside; a
+  repository provides its own name and every trailing run of each folder of its ``.cs`` files, alone and after
+  the repository's name (``src/Shapes/Tools`` of ``demo``: ``shapes.tools``, ``demo.shapes.tools``...), as a
+  project's root namespace is often its name and its folders the rest;
 - Rust: the crate a ``use`` names (``serde`` for ``use serde::de::Visitor``; not ``crate``, ``self``,
   ``super`` or the standard library's); a repository provides its own name and the name of each folder
   holding a ``Cargo.toml``, a ``-`` read as ``_``.
@@ -178,6 +182,12 @@ def provided_names(repo: str, paths: Iterable[str]) -> frozenset[str]:
         elif path.endswith(".java"):  # a package is its folder's trailing parts: every tail of the folder
             parts = posixpath.dirname(path).split("/")
             out.update("java:" + ".".join(parts[i:]) for i in range(len(parts)) if parts[i:] != [""])
+        elif path.endswith(".cs"):
+            parts = [p for p in posixpath.dirname(path).lower().split("/") if p]
+            name = _base_name(repo).lower()
+            out.add("cs:" + name)
+            for i in range(len(parts)):
+                out.update({"cs:" + ".".join(parts[i:]), f"cs:{name}." + ".".join(parts[i:])})
     return frozenset(out)
 
 
@@ -195,6 +205,9 @@ def _import_name(language: str, spec: str) -> list[str]:
     if language == "java":  # ``a.b.C`` of ``import static a.b.C.m`` is class C of package ``a.b``
         package, _, last = spec.rpartition(".")
         return ["java:" + spec] + (["java:" + package] if package and last[:1].isupper() else [])
+    if language == "csharp":  # ``A.B.Helpers`` of ``using static A.B.Helpers`` is class Helpers of ``A.B``
+        namespace, _, last = spec.rpartition(".")
+        return ["cs:" + spec.lower()] + (["cs:" + namespace.lower()] if namespace and last[:1].isupper() else [])
     if language == "rust":
         head = spec.split("::", 1)[0]
         return [] if head in _RUST_LOCAL else ["rust:" + head]

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from fourfold.index.ingest.segment import segment_file
+from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.graph.links import import_names, provided_names, surface_of
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.graph.plugin import GraphModality
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.structural.extract import extract, parse
 from fourfold.plugins.types import Hit, ModalityQuery, Segment
 
 FILES = {
@@ -219,3 +221,49 @@ def test_a_csharp_repository_provides_its_namespaces_and_imports_them() -> None:
     imported = import_names(segments())
     assert {"cs:demo.shapes", "cs:demo.shapes.tools.ruler", "cs:demo.shapes.tools"} <= imported
     assert "module:demo:src/Shapes" in surface_of("demo", segments()).ids
+
+
+CONDITIONAL = b"""\xef\xbb\xbf#if !NET20
+using System.Numerics;
+#endif
+namespace Demo
+{
+    public class Writer
+    {
+        public void Write(object value)
+        {
+#if !(NET20 || NET35)
+            if (value is BigInteger)
+            {
+                WriteBig(value);
+            }
+            else
+#else
+            if (value == null)
+#endif
+            {
+                WriteLong(value);
+            }
+        }
+
+        public void WriteBig(object value) { }
+
+        public void WriteLong(object value) { }
+    }
+}
+"""
+
+
+def test_an_if_section_that_cuts_a_statement_is_read_as_one_build_compiles_it() -> None:
+    """Json.NET's ``if (...) { ... } else`` under ``#if``, then the block every build shares: read as written, the
+    tree breaks and the methods after it lose their definitions; read with each ``#if``'s first branch (the file's
+    bytes and lines where they were), ``Write`` calls both and every method is a definition."""
+    kept = cs_readable(CONDITIONAL)
+    assert len(kept) == len(CONDITIONAL) and kept.count(b"\n") == CONDITIONAL.count(b"\n")
+    assert b"value == null" not in kept and b"WriteBig(value)" in kept
+    assert parse(CONDITIONAL, "csharp").root_node.has_error  # type: ignore[union-attr]
+    assert not parse(kept, "csharp").root_node.has_error  # type: ignore[union-attr]
+    names = {(d.name, d.start_line) for d in extract(CONDITIONAL, "csharp").definitions}
+    assert {("Write", 8), ("WriteBig", 24), ("WriteLong", 26)} <= names
+    calls = {(r.line, r.chain) for r in parse_file(CONDITIONAL, "csharp").references if r.call}
+    assert {(13, ("WriteBig",)), (20, ("WriteLong",))} <= calls

@@ -28,6 +28,7 @@ from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
 from fourfold.plugins.cpp_source import readable
+from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.graph.facts_cache import FactsCache
 from fourfold.plugins.per_thread import PerThread
 
@@ -232,6 +233,8 @@ def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
 def _parse(source: bytes, language: str) -> FileFacts:
     if language == "cpp":
         source = readable(source)  # ``class LEVELDB_EXPORT DB : public Base {``: the class and its bases
+    elif language == "csharp":
+        source = cs_readable(source)  # one build's branch of each ``#if``
     tree = _parser(language).parse(source)
     if language == "python":
         return _Python(tree.root_node).facts()

@@ -33,6 +33,7 @@ from importlib import resources
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from fourfold.plugins.cpp_source import readable
+from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.per_thread import PerThread
 from fourfold.plugins.types import Definition, Extraction
 
@@ -52,8 +53,9 @@ __all__ = [
 # macro (``class LEVELDB_EXPORT DB``), a field behind a thread-safety annotation (``GUARDED_BY(mu_)``):
 # ``cpp_source.readable``; 6: a C++ macro invoked as a statement outside functions (``DEFINE_FLAG(int, limit, 1);``)
 # is read past; 7: a pointer to a function is a field or a global (``int (*cb)(int);``), the lock annotations of
-# older clang (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``) are read past
-EXTRACTOR_VERSION = "7"
+# older clang (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``) are read past; 8: C# is read as one build compiles it (the
+# first branch of each ``#if``: ``cs_source.readable``)
+EXTRACTOR_VERSION = "8"
 
 #: Every kind the extractor emits.
 KINDS = (
@@ -198,6 +200,8 @@ def extract(source: bytes, language: str) -> Extraction:
         return Extraction(definitions=(), parse_errors=0, supported=False)
     if language == "cpp":
         source = readable(source)  # ``class LEVELDB_EXPORT DB {`` is a class, not a function named DB
+    elif language == "csharp":
+        source = cs_readable(source)  # an ``#if`` that cuts a statement in two leaves the file's tree broken
     root = _parsers.get(language).parse(source).root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""

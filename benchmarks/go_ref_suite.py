@@ -1,6 +1,7 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
-    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7] [--language go|java|typescript|rust|c|cpp]
+    go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7]
+                    [--language go|java|typescript|rust|c|cpp|csharp]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -40,6 +41,15 @@ With ``--language cpp`` the same rows for C++ from clang's uses (``benchmarks/cp
 ``…_unittest.cc`` too; ``--spans`` and ``--implements`` from ``cpp_uses.py`` (the implementations rows: the
 classes deriving from a class, directly or through another). A constructor is a definition named after its class,
 its uses the places that construct the class by name.
+
+With ``--language csharp`` the same rows for C# from the C# compiler's uses (``benchmarks/cs_uses/CsUses.cs``,
+``benchmarks/cs_suites.sh``: Mono's mcs compiles the library with debug symbols, Mono.Cecil reads what each call,
+field access and construction was bound to; source ``mcs``): test files lie in a ``test``/``tests``/``Test``/``Tests``
+folder or end in ``Test.cs``/``Tests.cs``, and ``Main``, ``ToString``, ``Equals``, ``GetHashCode``, ``Dispose`` and
+``GetEnumerator`` are left out; a property's uses are its accessors' calls, a construction is a use of its class;
+``--spans`` (``CsUses -spans``: ctags' methods, constructors and properties, so that a use in a property's accessor
+has an enclosing definition) and ``--implements`` (``CsUses -implements``: the classes and structs implementing an
+interface or deriving from an abstract class, directly or through another).
 """
 
 from __future__ import annotations
@@ -88,6 +98,14 @@ LANGUAGES = {
             or path.endswith(("_test.cc", "_test.cpp", "_unittest.cc"))
         ),
         "clang++",
+    ),
+    "csharp": (
+        ("Main", "ToString", "Equals", "GetHashCode", "Dispose", "GetEnumerator"),
+        lambda path: (
+            any(p in ("test", "tests", "Test", "Tests") for p in path.split("/")[:-1])
+            or path.endswith(("Test.cs", "Tests.cs"))
+        ),
+        "mcs",
     ),
 }
 #: How the implementations rows ask (find_references: the types that satisfy an interface).

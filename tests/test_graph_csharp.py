@@ -267,3 +267,53 @@ def test_an_if_section_that_cuts_a_statement_is_read_as_one_build_compiles_it() 
     assert {("Write", 8), ("WriteBig", 24), ("WriteLong", 26)} <= names
     calls = {(r.line, r.chain) for r in parse_file(CONDITIONAL, "csharp").references if r.call}
     assert {(13, ("WriteBig",)), (20, ("WriteLong",))} <= calls
+
+
+COLOR = {
+    "src/Net/Connection.cs": """namespace Net
+{
+    public class Connection
+    {
+        public void Open() { }
+    }
+}
+""",
+    "src/Net/Proto/Frame.cs": """namespace Net.Proto
+{
+    public class Frame
+    {
+        public void Send() { }
+    }
+}
+""",
+    "src/Net/Client.cs": """namespace Net
+{
+    using Proto;
+
+    public class Client
+    {
+        public Connection Connection { get; set; }
+
+        public void Run(Frame frame)
+        {
+            Connection.Open();
+            frame.Send();
+        }
+    }
+}
+""",
+}
+
+
+def test_a_property_named_as_its_type_and_a_using_inside_a_namespace(tmp_path: Path) -> None:
+    """``Connection Connection { get; }``: ``Connection.Open()`` is the type's ``Open`` (before, the name was the
+    property and the call went nowhere; dbus-sharp's ``conn.AddMatch`` was lost so); ``using Proto;`` inside
+    ``namespace Net`` names ``Net.Proto``."""
+    segments = [s for path, text in COLOR.items() for s in segment_file("net", path, "csharp", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("net",)))
+    shard = modality.load(tmp_path)
+    opens = shard.search(ModalityQuery(text="who calls Connection.Open", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in opens] == [("Run", (11,))]
+    sends = shard.search(ModalityQuery(text="who calls Frame.Send", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in sends] == [("Run", (12,))]

@@ -896,7 +896,15 @@ class _Builder:
 
     def _java_module(self, f: _File, spec: str) -> int | None:
         """``com.acme.core`` (a package) or ``com.acme.core.Outer`` (a class, for a nested class or a static
-        member): the longest leading part that is an indexed package, then its classes."""
+        member): the longest leading part that is an indexed package, then its classes. C#: a ``using`` inside
+        ``namespace DBus`` names ``DBus.Protocol`` by ``Protocol``."""
+        if f.language == "csharp" and f.facts.package:
+            outer = f.facts.package.split(".")
+            for cut in range(len(outer), 0, -1):
+                nested = ".".join((*outer[:cut], spec))
+                if nested in self.java_packages:
+                    spec = nested
+                    break
         parts = tuple(spec.split("."))
         found = self._java_package_of(f, parts)
         if found is None:
@@ -1236,6 +1244,9 @@ class _Builder:
             else:
                 found = [(n, 1.0) for n in self.children.get(node, {}).get(name, ())]  # a local class
             if found:
+                if f.language == "csharp" and all(self._typed_as(n, name) for n, _ in found):
+                    # ``Connection Connection { get; }``: ``Connection`` names the property and its type alike
+                    found += [(n, w) for n, w in self._java_scope(f, -1, name)[0] if self.nodes[n].kind in CLASS_KINDS]
                 return found, True
             node = rec.parent
         imports = f.bindings.get(name)
@@ -1259,6 +1270,11 @@ class _Builder:
             if module is not None:
                 out.extend(self._java_member(module, name))
         return out, bool(out or imports or name[:1].isupper())
+
+    def _typed_as(self, node: int, name: str) -> bool:
+        """Whether ``node`` is a C# field or property whose declared type is named ``name``."""
+        declared = self.java_returns.get(node) if self.nodes[node].kind in _CS_VALUES else None
+        return declared is not None and declared[1][-1:] == (name,)
 
     def _constructor(self, node: int) -> bool:
         """Whether ``node`` is a constructor (a method named as the class it is in)."""
@@ -1587,11 +1603,15 @@ class _Builder:
             where, typ = declared
             if not typ or typ[0] == ARRAY:
                 continue  # a built-in's or an array's members (``Count``, ``Length``): no indexed code's
-            out.extend(
-                (n, weight * w)
-                for n, w in self._resolve_chain(where, target, typ, False)
-                if self.nodes[n].kind in CLASS_KINDS
-            )
+            # a type, never a member of the type's name (``Connection Connection``): from the file's scope if need be
+            classes = [
+                (n, w) for n, w in self._resolve_chain(where, target, typ, False) if self.nodes[n].kind in CLASS_KINDS
+            ]
+            if not classes:
+                classes = [
+                    (n, w) for n, w in self._resolve_chain(where, -1, typ, False) if self.nodes[n].kind in CLASS_KINDS
+                ]
+            out.extend((n, weight * w) for n, w in classes)
         return out
 
 

@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         name, _ = functions[caller]
         if defined[name] != 1 or is_test(caller[0]) or len(name) < 4:
             continue
+        if a.language == "csharp" and not name.isidentifier():
+            continue  # what ctags calls a conversion operator or a finalizer (``operator bool?``, ``~DProxy``)
         relevant = [{"repo": a.repo, "path": p, "line": n, "end_line": functions[(p, n)][1]} for p, n in sorted(found)]
         rows.append(suite_row(rnd.choice(PHRASINGS).format(name=name), "find_references", source, relevant))
     rnd.shuffle(rows)

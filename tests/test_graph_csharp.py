@@ -92,6 +92,8 @@ public static class Ruler
 public static class TextExtensions
 {
     public static int Words(this string text) => text.Split(' ').Length;
+
+    public static int Words(this Engine engine) => engine.Speed;
 }
 """,
     "src/App/Program.cs": """using System.Collections.Generic;
@@ -202,8 +204,17 @@ def test_namespaces_static_usings_and_aliases(shard: GraphShard) -> None:
 
 
 def test_an_extension_method_on_a_type_no_indexed_code_defines(shard: GraphShard) -> None:
-    """``"a b".Words()``: string has no indexed members, so the call is of the extension method ``Words``."""
-    assert ask(shard, "who calls Words")["Program.Run"].match_lines == (27,)
+    """``"a b".Words()``: string has no indexed members, so the call is of the extension method ``Words`` that
+    extends string, not of the one extending Engine."""
+    words = shard.search(ModalityQuery(text="who calls Words", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in words] == [("Run", (27,))]
+    hits = shard.search(ModalityQuery(text="what does Run call", k=20)).hits
+    assert ("Words", 12) in {(h.symbol, h.start_line) for h in hits}
+    assert ("Words", 14) not in {(h.symbol, h.start_line) for h in hits}
+    callees = [(h.symbol, h.kind) for h in hits]
+    # the code a use runs (methods, and properties, whose accessors are methods) before the types it names
+    kinds = [kind for _, kind in callees]
+    assert "property" in kinds and kinds.index("class") > max(i for i, k in enumerate(kinds) if k == "property")
 
 
 def test_a_partial_class_s_parts_see_each_other_s_members(shard: GraphShard) -> None:

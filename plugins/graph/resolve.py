@@ -269,10 +269,11 @@ def _parameters_written(name: str, signature: str, opening: str, closing: str) -
     return None
 
 
-def _csharp_parameters(name: str, signature: str) -> tuple[int, int] | None:
+def _csharp_parameters(name: str, signature: str) -> tuple[int, int, str | None] | None:
     """The least and most arguments a call of the C# method ``name`` passes, from its signature
-    (``public int Read(byte[] buffer, int offset = 0, params object[] rest)``: (1, unbounded)); None when the
-    signature does not show them, or for an extension method (``this Foo self``: called with one fewer)."""
+    (``public int Read(byte[] buffer, int offset = 0, params object[] rest)``: (1, unbounded)), and for an
+    extension method the name of the type it extends (``Words(this string text, int max)``: (1, 1, "string"),
+    its receiver not among the arguments); None when the signature does not show them."""
     for _ in range(3):  # ``Convert<TKey, List<T>>(``: its type parameters, nested, out of the way
         signature = re.sub(r"<[^<>()]*>", "", signature)
     written = _parameters_written(name, signature, "(<[", ")>]")
@@ -280,16 +281,14 @@ def _csharp_parameters(name: str, signature: str) -> tuple[int, int] | None:
         return None
     texts, seen, _ = written
     if not seen:
-        return 0, 0
+        return 0, 0, None
     words = [t.split() for t in texts]
-    if words and words[0][:1] == ["this"]:
-        return None
+    extends = None
+    if words and words[0][:1] == ["this"] and len(words[0]) >= 2:
+        extends = words[0][1].split(".")[-1].rstrip("?")
+        words = words[1:]
     least = sum(1 for w in words if w[:1] != ["params"] and "=" not in " ".join(w))
-    return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(texts)
-
-
-#: A C# extension method's signature: its first parameter is ``this``'s (``static int Words(this string text)``).
-_CS_EXTENSION = re.compile(r"\(\s*this\s")
+    return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(words), extends
 
 
 def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
@@ -379,10 +378,10 @@ class _Builder:
         self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
-        self.partials: dict[int, tuple[int, ...]] = {}
-        self.extensions: dict[str, list[int]] = defaultdict(
-            list
-        )  # name -> C# extension methods (``this T x``)  # a C# partial class -> all its parts, itself among them
+        self.partials: dict[int, tuple[int, ...]] = {}  # a C# partial class -> all its parts, itself among them
+        # a name -> the C# extension methods so named (``static int Words(this string text)``), each with the
+        # name of the type it extends
+        self.extensions: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.param_ranges: dict[int, tuple[int, int]] = {}  # a C++ or C# function -> its least and most arguments
         self._cpp_functions: dict[int, tuple[str | None, str]] = {}  # a C++ definition -> its name and parameters
         self.repo_of_name: dict[str, str] = {}
@@ -496,11 +495,12 @@ class _Builder:
                 if params is not None:
                     self.java_params[node] = params
             elif language == "csharp" and rec.kind == "method" and seg.signature:
-                ranges = _csharp_parameters(seg.symbol, seg.signature)
-                if ranges is not None:
-                    self.param_ranges[node] = ranges
-                elif _CS_EXTENSION.search(seg.signature):
-                    self.extensions[seg.symbol].append(node)
+                written = _csharp_parameters(seg.symbol, seg.signature)
+                if written is not None:
+                    least, most, extends = written
+                    self.param_ranges[node] = (least, most)
+                    if extends is not None:
+                        self.extensions[seg.symbol].append((node, extends))
         if language in ("c", "cpp"):
             self.c_paths[(repo, posixpath.basename(path))].append(path)
         for imp in facts.imports:
@@ -731,7 +731,7 @@ class _Builder:
                 if not meant and ref.call and f.language == "csharp" and len(ref.chain) > 1:
                     # ``"a b".Words()``, ``items.Shuffle()``: a member no indexed class has, on a value of a type
                     # no indexed code defines (``string``, ``IEnumerable<T>``), is an extension method of its name
-                    meant = [(n, 0.5) for n in self.extensions.get(ref.chain[-1], ())]
+                    meant = self._extension(ref.chain)
                 if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
                     meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
                 for target, weight in meant:
@@ -1271,6 +1271,17 @@ class _Builder:
                 out.extend(self._java_member(module, name))
         return out, bool(out or imports or name[:1].isupper())
 
+    def _extension(self, chain: tuple[str, ...]) -> Targets:
+        """The C# extension methods ``chain``'s call can be: those extending the receiver's declared type when it
+        is written (``writer.Write(x)`` on a ``BinaryWriter``: ``Write(this BinaryWriter w, ...)``), at full
+        weight; else every one of its name, at half."""
+        found = self.extensions.get(chain[-1], ())
+        receiver = chain[-2] if len(chain) == 2 else ""
+        typed = [
+            (n, 1.0) for n, extends in found if extends == receiver or (receiver == "String" and extends == "string")
+        ]
+        return typed or [(n, 0.5) for n, _ in found]
+
     def _typed_as(self, node: int, name: str) -> bool:
         """Whether ``node`` is a C# field or property whose declared type is named ``name``."""
         declared = self.java_returns.get(node) if self.nodes[node].kind in _CS_VALUES else None
@@ -1580,6 +1591,10 @@ class _Builder:
                 targets = self._typed(targets)
             for target, weight in targets:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))
+            if not following and f.language == "csharp" and name == last and name in self.extensions:
+                # ``rule.Matches(x)`` where ``Matches`` extends ``MatchRule`` from a static class elsewhere
+                receiver = self.nodes[targets[0][0]].symbol or "" if targets else ""
+                return self._extension((receiver, name))
             if not following:
                 if f.language in _JS_FAMILY and name in _FUNCTION_CALLERS and name == last:
                     return targets  # ``dispatchRequest.call(this, config)`` calls dispatchRequest

@@ -180,6 +180,8 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
 _VALUE_KINDS = frozenset({"field", "property", "variable", "constant"})
 #: Kinds of a definition that can be called.
 _CALLABLE_KINDS = frozenset({"function", "method"})
+#: Kinds whose use runs code of their own: a callee answer lists them first (a C# property is its accessors).
+_RUNS_CODE = _CALLABLE_KINDS | {"property"}
 #: Kinds of a declaration of a type's shape, where no code runs (``interface SchedulerLike extends
 #: TimestampProvider``, ``type HubMessage = InvocationMessage | …``).
 _SHAPE_KINDS = frozenset({"interface", "type"})
@@ -587,19 +589,19 @@ class GraphShard:
                 factor = 1.0 if called else REFERENCE_FACTOR
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)
                 sites.setdefault(dst, set()).update((g.path[src], line) for line in g.edge_lines(int(edge)))
-        # the functions and methods first, whatever the evidence: asked what X calls, a method called on a local
-        # whose type is not read (``xn.isLeaf()``, a share of the evidence) or a function passed as a value
-        # (``return run``) is what the asker wants before the types and fields the body reads. The score says so
+        # the functions and methods (and C#'s properties) first, whatever the evidence: asked what X calls, a method
+        # called on a local whose type is not read (``xn.isLeaf()``, a share of the evidence) or a function passed as
+        # a value (``return run``) is what the asker wants before the types and fields the body reads. The score says so
         # (1 + the evidence for a function or a method), so that partitions' lists merge in this order; centrality
         # only chooses which callees a truncated answer keeps (as the order of ties it lost callee questions in Rust)
         ranked = sorted(
             best,
-            key=lambda n: (g.kind[n] not in _CALLABLE_KINDS, -best[n], -float(g.centrality[n]), g.path[n], g.start[n]),
+            key=lambda n: (g.kind[n] not in _RUNS_CODE, -best[n], -float(g.centrality[n]), g.path[n], g.start[n]),
         )
         hits = tuple(
             self._hit(
                 n,
-                best[n] + (1.0 if g.kind[n] in _CALLABLE_KINDS else 0.0),
+                best[n] + (1.0 if g.kind[n] in _RUNS_CODE else 0.0),
                 (),
                 "used at " + ", ".join(f"{p}:{ln}" for p, ln in sorted(sites[n])[:5]),
             )

@@ -46,17 +46,8 @@ fetch() {  # fetch URL FILE: download once
 }
 fetch "$mirror/dists/bookworm/main/source/Sources.xz" "$out/work/Sources.xz"
 while IFS=';' read -r name package folder skip options; do
-  # the package's stanza in Sources: its Directory and the .orig tarball among its Files
-  orig=$("$python" - "$out/work/Sources.xz" "$package" <<'EOF'
-import lzma, re, sys
-for stanza in lzma.open(sys.argv[1], "rt", encoding="utf-8").read().split("\n\n"):
-    if re.search(rf"^Package: {re.escape(sys.argv[2])}$", stanza, re.M):
-        directory = re.search(r"^Directory: (\S+)$", stanza, re.M).group(1)
-        files = re.search(r"^Files:\n((?: .*\n?)*)", stanza, re.M).group(1).split()
-        print(f"{directory}/{next(f for f in files if '.orig.tar.' in f)}")
-        break
-EOF
-)
+  # the package's .orig tarball, as Sources names it
+  orig=$("$python" "$here/debian_orig.py" "$out/work/Sources.xz" "$package")
   tarball=$out/work/$(basename "$orig")
   fetch "$mirror/$orig" "$tarball"
   rm -rf "$out/work/src-$name" "$out/corpora/$name" && mkdir -p "$out/work/src-$name" "$out/corpora/$name"

@@ -366,32 +366,23 @@ class CsUses {
         return result.Where(d => d != null).Distinct();
     }
 
-    static MethodDefinition Resolve(MethodReference r) {
+    // What resolve() finds, when it is the library's own definition; null for another assembly's or one not found.
+    static T Own<T>(Func<T> resolve) where T : MemberReference {
         try {
-            MethodDefinition m = r.Resolve();
-            return m != null && m.Module == module ? m : null;
+            T found = resolve();
+            return found != null && found.Module == module ? found : null;
         } catch (AssemblyResolutionException) {
             return null;
         }
     }
 
-    static FieldDefinition Resolve(FieldReference r) {
-        try {
-            FieldDefinition f = r.Resolve();
-            return f != null && f.Module == module ? f : null;
-        } catch (AssemblyResolutionException) {
-            return null;
-        }
-    }
+    static MethodDefinition Resolve(MethodReference r) { return Own(() => r.Resolve()); }
+
+    static FieldDefinition Resolve(FieldReference r) { return Own(() => r.Resolve()); }
 
     static TypeDefinition Resolve(TypeReference r) {
-        try {
-            while (r is TypeSpecification && !(r is GenericInstanceType)) r = ((TypeSpecification) r).ElementType;
-            TypeDefinition t = r.Resolve();
-            return t != null && t.Module == module ? t : null;
-        } catch (AssemblyResolutionException) {
-            return null;
-        }
+        while (r is TypeSpecification && !(r is GenericInstanceType)) r = ((TypeSpecification) r).ElementType;
+        return Own(() => r.Resolve());
     }
 
     static string[] Text(string path) {

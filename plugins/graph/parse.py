@@ -1157,11 +1157,8 @@ def _members_of(declared: tuple[str, ...]) -> tuple[str, ...]:
     return () if declared[:1] == (ARRAY,) else declared
 
 
-class _Java:
-    """Java's facts. A receiver's declared type is read where the source writes it (a parameter, local,
-    field or cast: ``Engine e; e.start()`` is ``("Engine", "start")``), a type parameter standing for its
-    bound; a receiver of a primitive or array type is no indexed code's. A type written anywhere (a
-    declaration, ``new``, ``extends``, an annotation) is a reference to it."""
+class _Packaged:
+    """What a reader of a language of packages and declared types (Java, C#) gathers, and the facts it makes."""
 
     def __init__(self, root: Node) -> None:
         self.root = root
@@ -1170,6 +1167,18 @@ class _Java:
         self.bases: list[Base] = []
         self.package = ""
         self.returns: list[tuple[int, tuple[str, ...]]] = []
+
+    def _facts(self) -> FileFacts:
+        return FileFacts(
+            tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package, tuple(self.returns)
+        )
+
+
+class _Java(_Packaged):
+    """Java's facts. A receiver's declared type is read where the source writes it (a parameter, local,
+    field or cast: ``Engine e; e.start()`` is ``("Engine", "start")``), a type parameter standing for its
+    bound; a receiver of a primitive or array type is no indexed code's. A type written anywhere (a
+    declaration, ``new``, ``extends``, an annotation) is a reference to it."""
 
     def facts(self) -> FileFacts:
         # each node with the names in scope: variable -> declared type chain (() none, _UNTYPED unknown),
@@ -1219,9 +1228,7 @@ class _Java:
                 if name is not None:
                     self.references.append(Reference(_line(name), tuple(_text(name).split(".")), False))
             stack.extend((c, env) for c in reversed(node.children))
-        return FileFacts(
-            tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package, tuple(self.returns)
-        )
+        return self._facts()
 
     @staticmethod
     def _type_use(node: Node, env: dict[str, tuple[str, ...]]) -> bool:
@@ -1545,21 +1552,13 @@ _CS_VALUE_PARENTS: dict[str, frozenset[str]] = {
 _CS_LOCAL = "$"
 
 
-class _CSharp:
+class _CSharp(_Packaged):
     """C#'s facts, read as Java's are (``_Java``): a receiver's declared type where the source writes it (a
     parameter, local, field, property, cast, ``new``), a method's or property's declared type for the
     member read from its value (``RETURNS``; a field's or property's through ``returns``), a type written
     anywhere a reference to it. Besides, a bare name that is no local (``Radius * 2``) is a use of the
     member, or class, it names. ``using A.B;`` imports namespace ``A.B``'s types, ``using static A.B.C;``
     class ``C``'s members, ``using X = A.B.C;`` names ``C`` ``X``; the file's first namespace is its package."""
-
-    def __init__(self, root: Node) -> None:
-        self.root = root
-        self.imports: list[Import] = []
-        self.references: list[Reference] = []
-        self.bases: list[Base] = []
-        self.package = ""
-        self.returns: list[tuple[int, tuple[str, ...]]] = []
 
     def facts(self) -> FileFacts:
         stack: list[tuple[Node, dict[str, tuple[str, ...]]]] = [(self.root, {})]
@@ -1616,9 +1615,7 @@ class _CSharp:
             if skip is not None:
                 self._values(node, skip, env)
             stack.extend((c, env) for c in reversed(node.children))
-        return FileFacts(
-            tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package, tuple(self.returns)
-        )
+        return self._facts()
 
     def _values(self, node: Node, skip: frozenset[str], env: dict[str, tuple[str, ...]]) -> None:
         """The bare names among ``node``'s children that are no local: uses of a member or a class."""

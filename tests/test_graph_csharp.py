@@ -4,11 +4,19 @@ returns), bases, ``base`` and the members a bare name uses, against real tree-si
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from inprocess import coordinator_in_process, search_once
 
+from fourfold.api import SearchParams
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.mcp_server import format_answer
+from fourfold.index.generation import build_generation
 from fourfold.index.ingest.segment import segment_file
+from fourfold.index.store import IndexStore
 from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.graph.links import import_names, provided_names, surface_of
 from fourfold.plugins.graph.parse import parse_file
@@ -328,3 +336,27 @@ def test_a_property_named_as_its_type_and_a_using_inside_a_namespace(tmp_path: P
     assert [(h.symbol, h.match_lines) for h in opens] == [("Run", (11,))]
     sends = shard.search(ModalityQuery(text="who calls Frame.Send", k=10)).hits
     assert [(h.symbol, h.match_lines) for h in sends] == [("Run", (12,))]
+
+
+def test_every_surface_answers_a_csharp_caller_question_from_the_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real index (text, structural, graph) of the C# repository: "who calls Engine.Start" is answered by the
+    graph's direct path through the CLI, the gRPC client and MCP (before, by where the name is written)."""
+    import fourfold
+
+    repo = tmp_path / "demo"
+    for path, text in FILES.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(repo, "demo")], modalities=["text", "structural", "graph"])
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", "who calls Engine.Start"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fusion_strategy"] == "direct" and [h["symbol"] for h in out["hits"]] == ["Run"]
+    with coordinator_in_process(home) as address, fourfold.Client(address) as client:
+        answer = client.search("who calls Engine.Start", k=3)
+        assert answer.fusion_strategy == "direct" and answer.hits[0].hit.match_lines == (21,)
+    text = format_answer(search_once(Engine(IndexStore(home)), SearchParams("who calls Engine.Start", k=3)))
+    assert "method Run" in text and "mentions" not in text.splitlines()[0]

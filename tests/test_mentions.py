@@ -57,53 +57,47 @@ module.exports = res;
 """
 
 
-#: C#, which the graph does not follow: a class whose name is a plain word.
-OVERRIDES_CS = """/// Manages a set of overrides provided explicitly by the end user.
-public class Override
-{
-    public static Override Empty()
-    {
-        return new Override();
+#: Kotlin, which the graph does not follow: a class whose name is a plain word.
+OVERRIDES_KT = """/** Manages a set of overrides provided explicitly by the end user. */
+class Override {
+    companion object {
+        fun empty(): Override {
+            return Override()
+        }
     }
 }
 """
 
-DIR_CS = """using Acme.Overrides;
+DIR_KT = """import acme.overrides.Override
 
 // the override matcher is asked first
-public class Ignore
-{
-    private Override overrides;
+class Ignore {
+    private var overrides: Override? = null
 
-    public static Ignore BuildIgnore()
-    {
-        return new Ignore { overrides = Override.Empty() };
+    fun buildIgnore(): Ignore {
+        overrides = Override.empty()
+        return this
     }
 }
 """
 
 #: A method whose doc comments, in the class's own lines (between its methods), write its name more often
 #: than its one caller does, and a string that writes it.
-PATTERN_CS = """public class Pattern
-{
-    private readonly string text;
+PATTERN_KT = """class Pattern(private val text: String) {
 
-    /// Whether the pattern matches the whole of `s`: matches is case-sensitive.
-    /// The matches of a pattern are exact; see matches_path for paths.
-    public bool matches(string s)
-    {
-        return s == text;
+    // Whether the pattern matches the whole of `s`: matches is case-sensitive.
+    // The matches of a pattern are exact; see matches_path for paths.
+    fun matches(s: String): Boolean {
+        return s == text
     }
 
-    /// A path's text against the pattern.
-    public bool matches_path(string p)
-    {
-        return this.matches(p);
+    // A path's text against the pattern.
+    fun matches_path(p: String): Boolean {
+        return this.matches(p)
     }
 
-    public static string describe()
-    {
-        return "a pattern matches exactly";
+    fun describe(): String {
+        return "a pattern matches exactly"
     }
 }
 """
@@ -115,9 +109,9 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "web" / "lib").mkdir(parents=True)
     (root / "web" / "lib" / "response.js").write_text(RESPONSE_JS)
     (root / "web" / "src").mkdir()
-    (root / "web" / "src" / "Overrides.cs").write_text(OVERRIDES_CS)
-    (root / "web" / "src" / "Dir.cs").write_text(DIR_CS)
-    (root / "web" / "src" / "Pattern.cs").write_text(PATTERN_CS)
+    (root / "web" / "src" / "Overrides.kt").write_text(OVERRIDES_KT)
+    (root / "web" / "src" / "Dir.kt").write_text(DIR_KT)
+    (root / "web" / "src" / "Pattern.kt").write_text(PATTERN_KT)
     home = root / "home"
     build_generation(IndexStore(home), [(root / "web", "web")], modalities=["text", "structural", "graph"])
     return home
@@ -145,12 +139,12 @@ def test_a_name_only_its_definition_writes_is_fused_as_before(home: Path) -> Non
 
 
 def test_a_plain_word_the_index_defines_is_found_where_it_is_written(home: Path) -> None:
-    """ "who uses Override" in C#: one plain word, which a class of the index is named; not "override",
+    """ "who uses Override" in Kotlin: one plain word, which a class of the index is named; not "override",
     which only a comment writes."""
     a = search(home, "who uses Override")
     assert a.intent == "find_references" and a.fusion_strategy == STRATEGY, a.notes
-    assert {f.hit.path for f in a.hits} == {"src/Dir.cs", "src/Overrides.cs"}
-    assert "BuildIgnore" in [f.hit.symbol for f in a.hits]
+    assert {f.hit.path for f in a.hits} == {"src/Dir.kt", "src/Overrides.kt"}
+    assert "buildIgnore" in [f.hit.symbol for f in a.hits]
     assert all(f.hit.symbol != "Override" for f in a.hits)  # its definition and impl block left out
     assert a.notes[0].startswith("the graph found no uses of 'Override'")
     word = search(home, "who uses override")

@@ -1592,12 +1592,8 @@ class _CSharp(_Packaged):
                 for line, chain in self._type_names(node.child_by_field_name("type"), env):
                     self.references.append(Reference(line, chain, True))
                 self._initialized(node, env)
-                stack.extend((c, env) for c in reversed(node.children) if c != node.child_by_field_name("type"))
-                continue
-            elif kind in ("member_access_expression", "conditional_access_expression") and self._outermost(node):
-                head, name = self._member(node, env)
-                if head and name is not None:
-                    self.references.append(Reference(_line(name), (*head, _text(name)), False, head == _UNTYPED))
+            elif kind in ("member_access_expression", "conditional_access_expression"):
+                self._access(node, env)
             elif kind == "attribute":
                 for line, chain in self._type_names(node.child_by_field_name("name"), env):
                     self.references.append(Reference(line, chain, False))
@@ -1644,20 +1640,24 @@ class _CSharp(_Packaged):
             if left is not None and left.type == "identifier":
                 self.references.append(Reference(_line(left), (*typ, _text(left)), False))
 
-    @staticmethod
-    def _outermost(node: Node) -> bool:
-        """Whether the member access ``node`` is read whole here (not the receiver of a longer chain, nor what
-        a call calls)."""
+    def _access(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
+        """A member read: ``a.b`` read whole, or on the way to a longer chain (``c.Motor.Start()`` reads
+        ``Motor``); not what a call calls (``_call``), nor ``this.engine`` of a field whose type is known."""
         parent = node.parent
-        if parent is None:
-            return True
-        if parent.type == "invocation_expression":
-            return parent.child_by_field_name("function") != node
-        if parent.type == "member_access_expression":
-            return parent.child_by_field_name("expression") != node
-        if parent.type == "conditional_access_expression":
-            return parent.child_by_field_name("condition") != node
-        return True
+        receiver = False
+        if parent is not None and parent.type == "invocation_expression":
+            if parent.child_by_field_name("function") == node:
+                return
+        elif parent is not None and parent.type == "member_access_expression":
+            receiver = parent.child_by_field_name("expression") == node
+        elif parent is not None and parent.type == "conditional_access_expression":
+            receiver = parent.child_by_field_name("condition") == node
+        head, name = self._member(node, env)
+        if not head or name is None:
+            return
+        if receiver and ((head == ("this",) and _text(name) in env) or (head[-1] == UNKNOWN and len(head) > 1)):
+            return
+        self.references.append(Reference(_line(name), (*head, _text(name)), False, head == _UNTYPED))
 
     def _member(self, node: Node, env: dict[str, tuple[str, ...]]) -> tuple[tuple[str, ...], Node | None]:
         """The receiver chain and the member's name node of ``a.b``, ``a?.b``."""
@@ -1861,11 +1861,7 @@ class _CSharp(_Packaged):
                 return ()
             if head == ("this",) and _text(name) in env:  # ``this.engine``: the field's declared type
                 return _members_of(env[_text(name)])
-            if head[-1] == UNKNOWN and len(head) > 1:
-                return (UNKNOWN,)
-            # ``c.Motor.Start()`` reads ``Motor`` on the way
-            self.references.append(Reference(_line(name), (*head, _text(name)), False, head == _UNTYPED))
-            return (*head, _text(name))
+            return (UNKNOWN,) if head[-1] == UNKNOWN and len(head) > 1 else (*head, _text(name))
         if kind == "member_binding_expression":  # ``a?.b.c``: ``b`` of the condition's value
             owner = node.parent
             while owner is not None and owner.type != "conditional_access_expression":

@@ -360,3 +360,25 @@ def test_every_surface_answers_a_csharp_caller_question_from_the_graph(
         assert answer.fusion_strategy == "direct" and answer.hits[0].hit.match_lines == (21,)
     text = format_answer(search_once(Engine(IndexStore(home)), SearchParams("who calls Engine.Start", k=3)))
     assert "method Run" in text and "mentions" not in text.splitlines()[0]
+
+
+def test_a_var_is_read_with_the_parameters_and_locals_of_its_scope() -> None:
+    """``var conn = other.Connection`` has the type of ``other``'s ``Connection``, and ``var again = conn`` that
+    too (before, a ``var`` was read with the scope around the method: ``other`` was no parameter there, and
+    ``conn.Open()`` was read as ``other.Connection.Open``, an unknown name's)."""
+    source = b"""class Client
+{
+    public Connection Connection { get; set; }
+
+    public void Send(Client other)
+    {
+        var conn = other.Connection;
+        var again = conn;
+        conn.Open();
+        again.Close();
+    }
+}
+"""
+    calls = {(r.line, r.chain) for r in parse_file(source, "csharp").references if r.call}
+    assert (9, ("Client", "Connection", "Open")) in calls
+    assert (10, ("Client", "Connection", "Close")) in calls

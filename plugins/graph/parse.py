@@ -1786,7 +1786,9 @@ class _CSharp(_Packaged):
 
     def _function_scope(self, node: Node, env: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
         """``env`` inside a method, accessor, local function or lambda: its type parameters, parameters and
-        locals, each also marked local (``"$name"``). A setter's ``value`` is its property's type."""
+        locals, each also marked local (``"$name"``). A setter's ``value`` is its property's type. A ``var`` is
+        read last, in the order written, with every other name of the scope known (``var msg = call.Message``:
+        ``Message`` of the parameter ``call``'s type)."""
         env = {**env, **self._type_parameters(node, env)}
         scope: dict[str, tuple[str, ...]] = {}
 
@@ -1809,16 +1811,16 @@ class _CSharp(_Packaged):
                 bind(param.child_by_field_name("name"), self._type(typ, env) if typ is not None else _UNTYPED)
             elif param.type == "identifier" and params is not None and params.field_name_for_child(i) == "name":
                 bind(param, ())  # ``params object[] rest``
+        implicit: list[Node] = []  # ``var x = value``
         for sub in _own_nodes(node.child_by_field_name("body"), _CS_SCOPES):
             kind = sub.type
             if kind == "variable_declaration":
                 declared = self._type(sub.child_by_field_name("type"), env)
                 for declarator in sub.named_children:
                     if declarator.type == "variable_declarator":
-                        value = declarator.named_children[-1] if declared == _UNTYPED else None
-                        bind(
-                            declarator.child_by_field_name("name"), self._constructed(value, env) if value else declared
-                        )
+                        bind(declarator.child_by_field_name("name"), declared)
+                        if declared == _UNTYPED and declarator.named_children:
+                            implicit.append(declarator)
             elif kind in ("foreach_statement", "catch_declaration", "declaration_expression", "declaration_pattern"):
                 written = sub.child_by_field_name("type")
                 bind(
@@ -1829,7 +1831,12 @@ class _CSharp(_Packaged):
                 bind(sub.child_by_field_name("name") or _child_of_type(sub, "identifier"), _UNTYPED)
             elif kind == "local_function_statement":
                 bind(sub.child_by_field_name("name"), ())
-        return {**env, **scope}
+        inside = {**env, **scope}
+        for declarator in sorted(implicit, key=lambda d: d.start_byte):
+            name = declarator.child_by_field_name("name")
+            if name is not None:
+                inside[_text(name)] = self._constructed(declarator.named_children[-1], inside)
+        return inside
 
     def _constructed(self, value: Node, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
         """What ``var x = value`` makes ``x``: the type ``value`` writes (``new Foo()``, ``(Foo) o``, ``o as Foo``),

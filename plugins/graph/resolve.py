@@ -286,9 +286,16 @@ def _csharp_parameters(name: str, signature: str) -> tuple[int, int, str | None]
     extends = None
     if words and words[0][:1] == ["this"] and len(words[0]) >= 2:
         extends = words[0][1].split(".")[-1].rstrip("?")
+        extends = "String" if extends == "string" else extends  # as the reader spells a string's type
         words = words[1:]
     least = sum(1 for w in words if w[:1] != ["params"] and "=" not in " ".join(w))
     return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(words), extends
+
+
+def _namespaces(f: _File) -> list[str]:
+    """The C# file ``f``'s namespace and those enclosing it, innermost first (``A.B.C``, ``A.B``, ``A``)."""
+    parts = f.facts.package.split(".") if f.facts.package else []
+    return [".".join(parts[:cut]) for cut in range(len(parts), 0, -1)]
 
 
 def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
@@ -898,13 +905,8 @@ class _Builder:
         """``com.acme.core`` (a package) or ``com.acme.core.Outer`` (a class, for a nested class or a static
         member): the longest leading part that is an indexed package, then its classes. C#: a ``using`` inside
         ``namespace DBus`` names ``DBus.Protocol`` by ``Protocol``."""
-        if f.language == "csharp" and f.facts.package:
-            outer = f.facts.package.split(".")
-            for cut in range(len(outer), 0, -1):
-                nested = ".".join((*outer[:cut], spec))
-                if nested in self.java_packages:
-                    spec = nested
-                    break
+        if f.language == "csharp":
+            spec = next((f"{n}.{spec}" for n in _namespaces(f) if f"{n}.{spec}" in self.java_packages), spec)
         parts = tuple(spec.split("."))
         found = self._java_package_of(f, parts)
         if found is None:
@@ -1259,9 +1261,8 @@ class _Builder:
         if out:
             return out, True
         if f.language == "csharp":  # code in namespace ``A.B.C`` sees the types of ``A.B`` and ``A``
-            parts = f.facts.package.split(".")
-            for cut in range(len(parts) - 1, 0, -1):
-                for outer in self.java_packages.get(".".join(parts[:cut]), ()):
+            for namespace in _namespaces(f)[1:]:
+                for outer in self.java_packages.get(namespace, ()):
                     out.extend(self._java_member(outer, name))
                 if out:
                     return out, True
@@ -1277,9 +1278,7 @@ class _Builder:
         weight; else every one of its name, at half."""
         found = self.extensions.get(chain[-1], ())
         receiver = chain[-2] if len(chain) == 2 else ""
-        typed = [
-            (n, 1.0) for n, extends in found if extends == receiver or (receiver == "String" and extends == "string")
-        ]
+        typed = [(n, 1.0) for n, extends in found if extends == receiver]
         return typed or [(n, 0.5) for n, _ in found]
 
     def _typed_as(self, node: int, name: str) -> bool:

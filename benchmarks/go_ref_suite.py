@@ -1,7 +1,7 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
     go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7]
-                    [--language go|java|typescript|rust|c|cpp|csharp]
+                    [--language go|java|typescript|javascript|rust|c|cpp|csharp]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -25,6 +25,11 @@ With ``--language typescript`` the same rows for TypeScript from the TypeScript 
 left out. Universal Ctags (5.9) gives TypeScript tags no end lines, so pass ``--spans`` (``ts_uses -spans``:
 every function, method, constructor, accessor and function-valued const with its first and last line): the
 enclosing definitions then come from it instead of ctags.
+
+With ``--language javascript`` the same rows for JavaScript from the same compiler reading JavaScript
+(``ts_uses.js -js``, ``benchmarks/js_suites.sh``; source ``tsc``): what it binds through CommonJS, classes, JSDoc
+types and functions assigned to properties (``Runner.prototype.run = function``). Test files end in
+``.spec.js``/``.test.js`` or lie in a ``test``/``tests``/``__tests__`` folder; ``--spans`` from ``ts_uses -js -spans``.
 
 With ``--language rust`` the same rows for Rust from rustc's typed bodies (``benchmarks/rust_uses.py``,
 ``benchmarks/rust_suites.sh``; source ``rustc``): test files lie in a ``tests`` or ``benches`` folder (a crate's
@@ -74,6 +79,14 @@ LANGUAGES = {
     "typescript": (
         ("constructor", "toString", "main"),
         lambda path: path.endswith((".spec.ts", ".test.ts", ".spec.tsx", ".test.tsx")) or "/__tests__/" in "/" + path,
+        "tsc",
+    ),
+    "javascript": (
+        ("constructor", "toString", "main"),
+        lambda path: (
+            path.endswith((".spec.js", ".test.js", ".spec.mjs", ".test.mjs"))
+            or any(p in ("test", "tests", "__tests__") for p in path.split("/")[:-1])
+        ),
         "tsc",
     ),
     "rust": (

@@ -14,7 +14,13 @@
 // counts for the method the checker binds (an interface's method signature when x has the interface's
 // type; both members when x has a union type). As in JavaUses a use is kept only where the identifier
 // spells the definition's name (`import { a as b }` then b(): not a use of a).
-// Usage: NODE_PATH=DIR/node_modules node ts_uses.js ROOT   (DIR: where `npm install typescript` put it)
+// With -js the same for JavaScript (.js, .cjs, .mjs, .jsx; allowJs and checkJs): a function or class assigned to a
+// property (`Runner.prototype.run = function`, `exports.f = …`) or written as an object literal's property is a
+// definition too, and so is a var or let whose value is a function; `const { a } = require("./x")` is an import
+// (no use); a call through a module object whose property is written as a shorthand (`module.exports = { mask }`,
+// then `util.mask()`) or through a variable named as what it takes (`var f = errors.f`) is a use of the function;
+// and -spans lists named function expressions too (`new Promise(function dispatch(resolve) {})`).
+// Usage: NODE_PATH=DIR/node_modules node ts_uses.js [-js] ROOT   (DIR: where `npm install typescript` put it)
 //          JSON lines: name, path, line, uses [[path, line], ...] (one per definition, by path, line, name)
 //        node ts_uses.js -implements ROOT
 //          JSON lines: name, path, line, implementers: for every interface and abstract class under ROOT,
@@ -34,15 +40,17 @@ const path = require("path");
 const ts = require("typescript");
 
 let mode = "uses";
+let javascript = false;
 const args = process.argv.slice(2);
 while (args.length > 1 && args[0].startsWith("-")) {
   const a = args.shift();
   if (a === "-implements") mode = "implements";
   else if (a === "-spans") mode = "spans";
+  else if (a === "-js") javascript = true;
   else throw new Error(`unknown option ${a}`);
 }
 if (args.length !== 1) {
-  process.stderr.write("usage: node ts_uses.js [-implements|-spans] ROOT\n");
+  process.stderr.write("usage: node ts_uses.js [-js] [-implements|-spans] ROOT\n");
   process.exit(2);
 }
 const root = path.resolve(args[0]);
@@ -52,7 +60,7 @@ function walk(dir, out) {
     if (e.name.startsWith(".") || e.name === "node_modules") continue;
     const p = path.join(dir, e.name);
     if (e.isDirectory()) walk(p, out);
-    else if (e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) out.push(p);
+    else if (e.isFile() && (javascript ? /\.[cm]?jsx?$/ : /\.tsx?$/).test(e.name) && !e.name.endsWith(".d.ts")) out.push(p);
   }
   return out;
 }
@@ -65,7 +73,8 @@ const program = ts.createProgram(files, {
   experimentalDecorators: true,
   skipLibCheck: true,
   strict: false,
-  allowJs: false,
+  allowJs: javascript,
+  checkJs: javascript,
   esModuleInterop: true,
   jsx: ts.JsxEmit.Preserve,
   types: [],
@@ -85,19 +94,56 @@ function skipOuter(e) {
                || (ts.isSatisfiesExpression && ts.isSatisfiesExpression(e)))) e = e.expression;
   return e;
 }
+/** What an assignment chain comes to: `a = b = function () {}` is the function. */
+function assigned(e) {
+  e = skipOuter(e);
+  while (e && ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken) e = skipOuter(e.right);
+  return e;
+}
+/** A const whose value is a function (in JavaScript a var or let too, through an assignment chain:
+ * `var canonicalType = (exports.canonicalType = function canonicalType(value) {})`). */
 function isFunctionConst(d) {
   if (!ts.isVariableDeclaration(d) || !ts.isIdentifier(d.name) || !d.initializer) return false;
-  if (!(d.parent && ts.isVariableDeclarationList(d.parent) && d.parent.flags & ts.NodeFlags.Const)) return false;
-  const init = skipOuter(d.initializer);
+  if (!(d.parent && ts.isVariableDeclarationList(d.parent))) return false;
+  if (!javascript && !(d.parent.flags & ts.NodeFlags.Const)) return false;
+  const init = javascript ? assigned(d.initializer) : skipOuter(d.initializer);
   return ts.isArrowFunction(init) || ts.isFunctionExpression(init);
 }
-/** Whether d is a declaration that defines something: function, method, class, interface, function const. */
+function isFunctionValue(e) {
+  e = skipOuter(e);
+  return !!e && (ts.isArrowFunction(e) || ts.isFunctionExpression(e) || ts.isClassExpression(e));
+}
+/** JavaScript's other definitions, the name node they are named by: a function (or class) assigned to a
+ * property (`Runner.prototype.run = function (fn) {}`, `app.init = function init() {}`, `exports.f = …`,
+ * `req.get = req.header = function header() {}`: each property of the chain), and one written as an object
+ * literal's property (`{ use: function (fn) {} }`). The compiler declares the assigned property's symbol at
+ * the assignment's left side (or at the assignment). `module.exports = …` and `X.prototype = …` are no
+ * definitions of their own. */
+function assignedName(d) {
+  if (!javascript || !d) return null;
+  if (ts.isPropertyAssignment(d) && ts.isIdentifier(d.name) && isFunctionValue(d.initializer)) return d.name;
+  let target = d;
+  if (ts.isBinaryExpression(d)) target = d.left;
+  if (!ts.isPropertyAccessExpression(target) || !ts.isIdentifier(target.name)) return null;
+  const assignment = ts.isBinaryExpression(d) ? d : target.parent;
+  if (!assignment || !ts.isBinaryExpression(assignment) || assignment.left !== target
+      || assignment.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return null;
+  if (!isFunctionValue(assigned(assignment.right))) return null;
+  const name = target.name.text;
+  return name === "exports" || name === "prototype" ? null : target.name;
+}
+/** The name node a definition is named by. */
+function nameOf(d) {
+  return assignedName(d) || d.name;
+}
+/** Whether d is a declaration that defines something: function, method, class, interface, function const
+ * (and in JavaScript a function assigned to a property, `assignedName`). */
 function isDefinition(d) {
   if (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isMethodSignature(d)
       || ts.isClassDeclaration(d) || ts.isClassExpression(d) || ts.isInterfaceDeclaration(d)) {
     return !!d.name && (ts.isIdentifier(d.name) || ts.isPrivateIdentifier(d.name));
   }
-  return isFunctionConst(d);
+  return isFunctionConst(d) || assignedName(d) !== null;
 }
 
 const defs = new Map(); // symbol -> {name, path, line, uses, seen}
@@ -110,12 +156,13 @@ function definitionOf(sym) {
   const sf = first.getSourceFile();
   const p = rel(sf);
   if (p === null || sf.isDeclarationFile) return null;
-  const d = { name: first.name.text, path: p, line: lineOf(sf, first.name.getStart(sf)), uses: [], seen: new Set() };
+  const name = nameOf(first);
+  const d = { name: name.text, path: p, line: lineOf(sf, name.getStart(sf)), uses: [], seen: new Set() };
   defs.set(sym, d);
   return d;
 }
 /** The definitions a (resolved) symbol stands for: one, or one per member of a union's synthetic property. */
-function definitions(sym) {
+function definitions(sym, depth = 0) {
   if (!sym) return [];
   if (sym.flags & ts.SymbolFlags.Alias) {
     try { sym = checker.getAliasedSymbol(sym); } catch (e) { return []; }
@@ -125,8 +172,28 @@ function definitions(sym) {
     // d.symbol: the declaring symbol (a union type's property is a transient symbol over several of them)
     if (isDefinition(d)) { const def = definitionOf(d.symbol || sym); if (def) out.add(def); }
     else if (ts.isConstructorDeclaration(d) && d.parent) { const def = definitionOf(d.parent.symbol); if (def) out.add(def); }
+    else if (javascript && ts.isShorthandPropertyAssignment(d) && depth < 4) {
+      // JavaScript's module objects (`module.exports = { mask, toBuffer }`, axios' `export default { isArray, … }`):
+      // `utils.isArray(x)` binds to the object's property, which is the function, as the compiler's own
+      // find-all-references counts it
+      for (const def of definitions(checker.getShorthandAssignmentValueSymbol(d), depth + 1)) out.add(def);
+    } else if (javascript && depth < 4 && ts.isVariableDeclaration(d) && ts.isIdentifier(d.name) && d.initializer) {
+      // a name taken from a module under its own name (`var createUnsupportedError = errors.createUnsupportedError`),
+      // as an import binds it: its calls are the function's
+      const init = skipOuter(d.initializer);
+      const named = ts.isPropertyAccessExpression(init) ? init.name : ts.isIdentifier(init) ? init : null;
+      if (named && named.text === d.name.text) {
+        for (const def of definitions(checker.getSymbolAtLocation(named), depth + 1)) out.add(def);
+      }
+    }
   }
   return [...out];
+}
+/** Whether e is `require("…")`, or a member of one (`require("./x").y`). */
+function isRequire(e) {
+  e = skipOuter(e);
+  while (e && ts.isPropertyAccessExpression(e)) e = e.expression;
+  return !!e && ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "require";
 }
 
 let identifiers = 0, unresolved = 0;
@@ -134,6 +201,8 @@ function scan(sf) {
   const p = rel(sf);
   const visit = (node) => {
     if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node) || ts.isExportDeclaration(node)) return;
+    // JavaScript's import: `const { mask: applyMask } = require("./buffer-util")` is no use, as an import is none
+    if (javascript && ts.isVariableDeclaration(node) && node.initializer && isRequire(node.initializer)) return;
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
       identifiers++;
       let sym;
@@ -143,7 +212,7 @@ function scan(sf) {
       } else {
         sym = checker.getSymbolAtLocation(node);
         // a declaration's own name is no use (an overload's, an implementing method's included)
-        if (sym && (sym.declarations || []).some((d) => d.name === node)) sym = "own";
+        if (sym && (sym.declarations || []).some((d) => nameOf(d) === node)) sym = "own";
       }
       if (sym === undefined) unresolved++;
       else if (sym !== "own") {
@@ -165,7 +234,7 @@ function scan(sf) {
 /** Every definition declared under ROOT, used or not. */
 function declare(sf) {
   const visit = (node) => {
-    if (isDefinition(node)) definitionOf(node.symbol || checker.getSymbolAtLocation(node.name));
+    if (isDefinition(node)) definitionOf(node.symbol || checker.getSymbolAtLocation(nameOf(node)));
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -267,6 +336,14 @@ if (mode === "uses") {
         const kw = node.getChildren(sf).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword);
         name = "constructor"; at = kw || node; body = node; kind = "constructor";
       } else if (isFunctionConst(node)) {
+        name = node.name.text; at = node.name; body = node; kind = "function";
+      } else if (ts.isBinaryExpression(node) || ts.isPropertyAssignment(node)) {
+        const named = assignedName(ts.isBinaryExpression(node) ? node.left : node);
+        if (named) { name = named.text; at = named; body = node; kind = "function"; }
+      } else if (javascript && ts.isFunctionExpression(node) && node.name) {
+        // a named function expression encloses what it calls (`wrapper = function onMessage(data) {}`,
+        // `new Promise(function dispatchXhrRequest(resolve, reject) {})`); where a property or a variable is
+        // assigned it, that one's span (above) begins on the same line or before
         name = node.name.text; at = node.name; body = node; kind = "function";
       }
       if (name !== null) {

@@ -43,8 +43,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: 8: C++ is read (and ``FileFacts.hidden``, its anonymous namespaces); 9: a C++ macro invoked as a statement outside
 #: functions is read past (``cpp_source.readable``); 10: so are older clang's lock annotations
 #: (``EXCLUSIVE_LOCK_FUNCTION()``); 11: a Go struct literal's key is its type's field (``&Mux{handler: h}``);
-#: 12: C# is read (``parse._CSharp``; ``FileFacts.returns`` holds its fields' and properties' declared types too).
-FACTS_FORMAT = 12
+#: 12: C# is read (``parse._CSharp``; ``FileFacts.returns`` holds its fields' and properties' declared types too);
+#: 13: the property a JavaScript function is assigned to (``Suite.prototype.addTest = function``) is no reference.
+FACTS_FORMAT = 13
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -554,6 +554,22 @@ def _is_called(node: Node) -> bool:
     return False
 
 
+def _names_assigned_function(node: Node) -> bool:
+    """Whether a JavaScript member expression is the name a function is defined by (``Suite.prototype.addTest``
+    in ``Suite.prototype.addTest = function (test) {}``, each target of ``req.get = req.header = function``): the
+    definition's own name, no use of it (its object, ``Suite``, is read as a use still)."""
+    parent = node.parent
+    if parent is None or parent.type != "assignment_expression" or parent.child_by_field_name("left") != node:
+        return False
+    value = parent.child_by_field_name("right")
+    while value is not None and value.type in ("assignment_expression", "parenthesized_expression"):
+        if value.type == "assignment_expression":
+            value = value.child_by_field_name("right")
+        else:
+            value = value.named_children[0] if value.named_children else None
+    return value is not None and (value.type in _JS_FUNCTIONS or value.type == "class")
+
+
 def _chain(node: Node, member: str, obj_field: str, attr_field: str, names: tuple[str, ...]) -> tuple[str, ...]:
     """``a.b.c`` as ``("a", "b", "c")``; a receiver that is not a name chain becomes ``UNKNOWN``."""
     parts: list[str] = []
@@ -659,7 +675,7 @@ class _JavaScript:
                 env = {**env, **self._scope(node)}
             elif kind == "member_expression":
                 prop = node.child_by_field_name("property")
-                if prop is not None:
+                if prop is not None and not _names_assigned_function(node):
                     chain = self._typed(_chain(node, "member_expression", "object", "property", ("identifier",)), env)
                     if chain:
                         self.references.append(Reference(_line(prop), chain, _is_called(node)))

@@ -141,8 +141,10 @@ class GraphModality:
     # is read past (``cpp_source.readable``: re2's ``DEFINE_FLAG(...)`` had swallowed the file's namespace); 11: so
     # are older clang's lock annotations (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``); 12: a Go struct literal's key
     # is its type's field, not the name in scope (``&Mux{handler: h}``); 13: C#'s namespaces, usings and typed
-    # receivers are read (parse._CSharp, resolve._JAVA_LIKE)
-    build_version = "13"
+    # receivers are read (parse._CSharp, resolve._JAVA_LIKE); 14: a JavaScript function assigned to a property of a
+    # function or class of its file is that one's method (``Suite.prototype.addTest = function``: resolve._js_attach),
+    # and the property it is assigned to is its name, no use (parse._names_assigned_function)
+    build_version = "14"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

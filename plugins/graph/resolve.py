@@ -53,6 +53,8 @@ _SELF_NAMES = frozenset({"self", "cls", "this"})
 _PY_BUILTINS = frozenset(dir(builtins))
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
+#: What a JavaScript function assigned to a property (``Suite.prototype.addTest = function``) can be a member of.
+_JS_OWNERS = frozenset({"function", "class"})
 #: Java definitions a call cannot name (``size()`` is the method, not the field ``size``).
 _JAVA_FIELDS = frozenset({"field", "constant", "variable"})
 #: Languages whose names resolve as Java's: packages (C#: namespaces) of classes, imports of a package's classes.
@@ -385,6 +387,8 @@ class _Builder:
         self.cpp_names: dict[tuple[str, str], list[int]] = defaultdict(list)  # (repo, name) -> C++ definitions
         self.cpp_signatures: dict[int, str] = {}  # a C++ method, field or variable -> its signature
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
+        self.js_outside: list[tuple[_File, int]] = []  # ``Suite.prototype.addTest = function``, ``Suite.create = …``
+        self.js_classes: set[int] = set()  # JavaScript constructor functions: a function with methods attached
         self.partials: dict[int, tuple[int, ...]] = {}  # a C# partial class -> all its parts, itself among them
         # a name -> the C# extension methods so named (``static int Words(this string text)``), each with the
         # name of the type it extends
@@ -483,6 +487,8 @@ class _Builder:
             rec = self.nodes[node]
             if rec.parent < 0:
                 f.top.setdefault(seg.symbol, []).append(node)
+                if language in _JS_FAMILY and rec.kind == "function" and "." in (rec.qualified_name or ""):
+                    self.js_outside.append((f, node))
             else:
                 self.children[rec.parent][seg.symbol].append(node)
                 if self.nodes[rec.parent].kind in CLASS_KINDS:
@@ -628,6 +634,31 @@ class _Builder:
             declared.append(node)
             self.members[symbol].append(node)
 
+    def _js_attach(self) -> None:
+        """Make each JavaScript function assigned to a property of a function or class of its file
+        (``Suite.prototype.addTest = function (test) {}``, ``Suite.create = function``) that one's member, contained
+        by it: the function is then a class (a constructor function), ``this.addTest()`` inside it or its methods
+        and ``suite.addTest()`` on a value of unknown type reach the method, as a class's own would. A qualifier
+        that is no function or class of the file (``exports.send``, ``app.init`` on an object) changes nothing."""
+        for f, node in self.js_outside:
+            rec = self.nodes[node]
+            symbol = rec.symbol or ""
+            qualifier = (rec.qualified_name or "").split(".")[:-1]
+            if len(qualifier) != 1:
+                continue
+            owners = [c for c in f.top.get(qualifier[0], ()) if c != node and self.nodes[c].kind in _JS_OWNERS]
+            if len(owners) != 1:
+                continue
+            cls = owners[0]
+            self.nodes[node] = replace(rec, parent=cls)
+            self._edge(cls, node, CONTAIN, 1.0, rec.start_line)
+            # it stays among the file's names too: ``require("./suite")`` is the module, whose ``Suite.create`` is
+            # found there (``module.exports = Suite`` is not followed)
+            self.children[cls][symbol].append(node)
+            self.members[symbol].append(node)
+            if self.nodes[cls].kind == "function":
+                self.js_classes.add(cls)
+
     def _mapped_python_keys(self, repo: str, path: str) -> list[str]:
         """Module names ``path`` has under the repository's ``package_dir`` mappings."""
         out = []
@@ -703,6 +734,7 @@ class _Builder:
                 self._go_methods(f)
         self._csharp_partials()
         self._cpp_attach()
+        self._js_attach()
         for f in self.files.values():
             for base in f.facts.bases:
                 cls = self._definition_at(f, base.class_line)
@@ -1133,7 +1165,7 @@ class _Builder:
             return self._rust_member(target, name, depth)
         if rec.kind == "module":
             return self._module_member(target, name, depth)
-        if rec.kind in CLASS_KINDS:
+        if rec.kind in CLASS_KINDS or target in self.js_classes:
             parts = self.partials.get(target, (target,))
             found = [(n, 1.0) for part in parts for n in self.children.get(part, {}).get(name, ())]
             if found:
@@ -1336,7 +1368,7 @@ class _Builder:
         while node >= 0:
             if node in self.go_receivers:
                 return self.go_receivers[node][1]
-            if self.nodes[node].kind in CLASS_KINDS:
+            if self.nodes[node].kind in CLASS_KINDS or node in self.js_classes:
                 return node
             node = self.nodes[node].parent
         return -1
@@ -1574,6 +1606,10 @@ class _Builder:
         """The members ``chain[1:]`` names, one after another, from ``targets`` (what ``chain[0]`` means)."""
         last = chain[-1]
         for name in chain[1:]:
+            if name == "prototype" and f.language in _JS_FAMILY and targets:
+                # ``Runnable.prototype.run.call(this)``: the members a constructor function's prototype holds
+                # are its own, attached to it (``_js_attach``)
+                continue
             following: Targets = []
             if name == RETURNS:  # Java: what the methods before it return, by their declared types
                 returned = [(t, w, *self.java_returns[t]) for t, w in targets if t in self.java_returns]

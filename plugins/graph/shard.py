@@ -572,7 +572,13 @@ class GraphShard:
         while stack:  # the definition and everything nested in it
             node = stack.pop()
             sources.append(node)
-            stack.extend(g.children.get(node, ()))
+            stack.extend(
+                c
+                for c in g.children.get(node, ())
+                # a function's are what its body holds: a JavaScript constructor function's methods, attached to it
+                # from outside (``Mocha.prototype.run = function``), are no part of what ``Mocha`` calls
+                if g.kind[node] in CLASS_KINDS or g.start[node] <= g.start[c] <= g.end[node]
+            )
         inside = set(sources)
         best: dict[int, float] = {}
         sites: dict[int, set[tuple[str, int]]] = {}

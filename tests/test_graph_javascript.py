@@ -1,0 +1,129 @@
+"""The graph reads JavaScript's constructor functions: a function assigned to a property of a function of its file
+(``Suite.prototype.addTest = function``, ``Suite.create = function``) is that function's method, ``this`` inside
+the constructor or its methods is the class, a call on a value of unknown type reaches the method as a class's own,
+and the property a function is assigned to is its name, not a use; against real tree-sitter and the real graph
+build, and through the CLI, the gRPC client and MCP."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inprocess import coordinator_in_process, search_once
+
+from fourfold.api import SearchParams
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.mcp_server import format_answer
+from fourfold.index.generation import build_generation
+from fourfold.index.ingest.segment import segment_file
+from fourfold.index.store import IndexStore
+from fourfold.plugins.graph.parse import parse_file
+from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.modality import BuildContext
+from fourfold.plugins.types import ModalityQuery
+
+FILES = {
+    "lib/suite.js": """'use strict';
+
+function Suite(title) {
+  this.title = title;
+  this.tests = [];
+  this.reset();
+}
+
+Suite.prototype.reset = function () {
+  this.tests = [];
+};
+
+Suite.prototype.addTest = function (test) {
+  this.tests.push(test);
+  return this;
+};
+
+Suite.create = function (parent, title) {
+  var suite = new Suite(title);
+  parent.addSuite(suite);
+  return suite;
+};
+
+module.exports = Suite;
+""",
+    "lib/bdd.js": """'use strict';
+var Suite = require('./suite');
+
+module.exports = function (suites) {
+  function it(title, fn) {
+    var test = { title: title, fn: fn };
+    suites[0].addTest(test);
+    return test;
+  }
+  function describe(title) {
+    return Suite.create(suites[0], title);
+  }
+  return { it: it, describe: describe };
+};
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def shard(tmp_path_factory: pytest.TempPathFactory) -> GraphShard:
+    segments = [
+        s for path, text in FILES.items() for s in segment_file("kit", path, "javascript", text.encode()).segments
+    ]
+    out = tmp_path_factory.mktemp("graph")
+    modality = GraphModality()
+    modality.build(segments, out, BuildContext(generation="g", shard="all", repos=("kit",)))
+    return modality.load(out)
+
+
+def test_the_property_a_function_is_assigned_to_is_its_name_not_a_use() -> None:
+    facts = parse_file(FILES["lib/suite.js"].encode(), "javascript")
+    chains = {r.chain for r in facts.references}
+    assert ("Suite", "prototype", "addTest") not in chains and ("Suite", "create") not in chains
+    assert ("Suite",) in {r.chain for r in facts.references if r.line == 13}  # the object it extends is read
+    assert ("this", "reset") in {r.chain for r in facts.references if r.call}
+
+
+def test_a_method_on_the_prototype_is_the_constructor_s(shard: GraphShard) -> None:
+    """``suites[0].addTest(test)`` (a receiver of unknown type) reaches ``Suite.prototype.addTest``: before, the
+    method was a top-level function no member call could reach, and the graph knew no caller of it. ``this.reset()``
+    inside the constructor function is Suite's ``reset``, resolved (full confidence)."""
+    adds = shard.search(ModalityQuery(text="who calls addTest", k=10)).hits
+    assert [(h.path, h.symbol, h.match_lines) for h in adds] == [("lib/bdd.js", "it", (7,))]
+    resets = shard.search(ModalityQuery(text="who calls reset", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in resets] == [("Suite", (6,))]
+    assert resets[0].score >= 1.0
+    creates = shard.search(ModalityQuery(text="who calls Suite.create", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in creates] == [("describe", (11,))]
+
+
+def test_a_constructor_function_calls_what_its_body_calls_not_its_methods(shard: GraphShard) -> None:
+    """The question "what does Suite call" is the constructor's body (``this.reset()``), not every method attached to it."""
+    callees = shard.search(ModalityQuery(text="what does Suite call", k=10)).hits
+    assert [h.symbol for h in callees] == ["reset"]
+
+
+def test_every_surface_answers_a_caller_question_about_a_prototype_method(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import fourfold
+
+    repo = tmp_path / "kit"
+    for path, text in FILES.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(repo, "kit")], modalities=["text", "structural", "graph"])
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", "who calls addTest"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fusion_strategy"] == "direct" and [h["symbol"] for h in out["hits"]] == ["it"]
+    with coordinator_in_process(home) as address, fourfold.Client(address) as client:
+        answer = client.search("who calls addTest", k=3)
+        assert answer.fusion_strategy == "direct" and answer.hits[0].hit.match_lines == (7,)
+    text = format_answer(search_once(Engine(IndexStore(home)), SearchParams("who calls addTest", k=3)))
+    assert "function it" in text and "mentions" not in text.splitlines()[0]

@@ -579,7 +579,9 @@ class GraphShard:
                 # from outside (``Mocha.prototype.run = function``), are no part of what ``Mocha`` calls
                 if g.kind[node] in CLASS_KINDS or g.start[node] <= g.start[c] <= g.end[node]
             )
-        inside = set(sources)
+        # what the question is about and, for a class, its members: no callees of their own. A function's nested
+        # helpers are (``function jsonStringify(o) { function _stringify(v) {…} … _stringify(o) }``): it calls them
+        inside = {n for n in sources if n in targets or any(g.kind[t] in CLASS_KINDS for t in targets)}
         best: dict[int, float] = {}
         sites: dict[int, set[tuple[str, int]]] = {}
         for src in sources:

@@ -68,6 +68,38 @@ module.exports = function (suites) {
 """,
 }
 
+INHERITS = {
+    "lib/base.js": """function Base(runner) {
+  this.runner = runner;
+}
+
+Base.prototype.epilogue = function () {
+  return this.runner;
+};
+
+Base.prototype.done = function () {};
+
+module.exports = Base;
+""",
+    "lib/dot.js": """var inherits = require('util').inherits;
+var Base = require('./base');
+
+function Dot(runner) {
+  Base.call(this, runner);
+  var self = this;
+  runner.once('end', function () {
+    self.epilogue();
+  });
+}
+
+Dot.prototype.done = function () {};
+
+inherits(Dot, Base);
+
+module.exports = Dot;
+""",
+}
+
 
 @pytest.fixture(scope="module")
 def shard(tmp_path_factory: pytest.TempPathFactory) -> GraphShard:
@@ -102,7 +134,8 @@ def test_a_method_on_the_prototype_is_the_constructor_s(shard: GraphShard) -> No
 
 
 def test_a_constructor_function_calls_what_its_body_calls_not_its_methods(shard: GraphShard) -> None:
-    """The question "what does Suite call" is the constructor's body (``this.reset()``), not every method attached to it."""
+    """The question "what does Suite call" is the constructor's body (``this.reset()``), not every method attached
+    to it."""
     callees = shard.search(ModalityQuery(text="what does Suite call", k=10)).hits
     assert [h.symbol for h in callees] == ["reset"]
 
@@ -127,3 +160,20 @@ def test_every_surface_answers_a_caller_question_about_a_prototype_method(
         assert answer.fusion_strategy == "direct" and answer.hits[0].hit.match_lines == (7,)
     text = format_answer(search_once(Engine(IndexStore(home)), SearchParams("who calls addTest", k=3)))
     assert "function it" in text and "mentions" not in text.splitlines()[0]
+
+
+def test_inherits_makes_a_constructor_function_a_subclass(tmp_path: Path) -> None:
+    """``inherits(Dot, Base)``: ``self.epilogue()`` inside Dot is Base's ``epilogue``, found through the base (before,
+    every ``epilogue`` at half weight); Dot's own ``done`` overrides Base's."""
+    facts = parse_file(INHERITS["lib/dot.js"].encode(), "javascript")
+    assert [(b.class_line, b.chain) for b in facts.bases] == [(4, ("Base",))]
+    segments = [
+        s for path, text in INHERITS.items() for s in segment_file("kit", path, "javascript", text.encode()).segments
+    ]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("kit",)))
+    shard = modality.load(tmp_path)
+    epilogue = shard.search(ModalityQuery(text="who calls epilogue", k=10)).hits
+    assert [(h.path, h.symbol, h.match_lines) for h in epilogue] == [("lib/dot.js", "Dot", (8,))]
+    implementations = shard.search(ModalityQuery(text="who implements Base", k=10)).hits
+    assert [(h.path, h.symbol) for h in implementations] == [("lib/dot.js", "Dot")]

@@ -44,8 +44,10 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: functions is read past (``cpp_source.readable``); 10: so are older clang's lock annotations
 #: (``EXCLUSIVE_LOCK_FUNCTION()``); 11: a Go struct literal's key is its type's field (``&Mux{handler: h}``);
 #: 12: C# is read (``parse._CSharp``; ``FileFacts.returns`` holds its fields' and properties' declared types too);
-#: 13: the property a JavaScript function is assigned to (``Suite.prototype.addTest = function``) is no reference.
-FACTS_FORMAT = 13
+#: 13: the property a JavaScript function is assigned to (``Suite.prototype.addTest = function``) is no reference;
+#: 14: ``inherits(Dot, Base)`` is a JavaScript base (``FileFacts.bases``), ``module.exports = Base`` an export
+#: (``parse.COMMONJS_EXPORT``).
+FACTS_FORMAT = 14
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -71,6 +71,9 @@ ARRAY = "[]"
 #: AxiosError``: ``Import(line, SELF_MODULE, "AxiosError", "default")``), so that an importer's
 #: ``import AxiosError from './AxiosError.js'`` resolves to the function, not to the file.
 SELF_MODULE = ""
+#: The name ``Import(line, SELF_MODULE, "Suite", COMMONJS_EXPORT)`` binds for ``module.exports = Suite``: what a
+#: ``require("./suite")`` of the file gives besides the file itself.
+COMMONJS_EXPORT = "module.exports"
 
 
 @dataclass(frozen=True, slots=True)
@@ -646,6 +649,46 @@ class _JavaScript:
         self.imports: list[Import] = []
         self.references: list[Reference] = []
         self.bases: list[Base] = []
+        self._top_functions: dict[str, int] | None = None
+
+    def _inherits(self, call: Node) -> None:
+        """``inherits(Dot, Base)`` (Node's ``util.inherits``, ``utils.inherits(Test, Runnable)``): the constructor
+        function ``Dot`` of this file inherits from ``Base``, a base as a class's ``extends`` gives."""
+        function, arguments = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        if function is None or arguments is None:
+            return
+        name = function.child_by_field_name("property") if function.type == "member_expression" else function
+        args = arguments.named_children
+        if name is None or _text(name) != "inherits" or len(args) < 2 or args[0].type != "identifier":
+            return
+        chain = _chain(args[1], "member_expression", "object", "property", ("identifier",))
+        defined = self._constructors().get(_text(args[0]))
+        if defined is not None and chain and chain[0] != UNKNOWN:
+            self.bases.append(Base(defined, _line(call), chain))
+
+    def _module_exports(self, assignment: Node) -> None:
+        """``module.exports = Suite`` at the top of a file: a ``require`` of the file gives ``Suite``."""
+        left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+        if left is not None and right is not None and right.type == "identifier" and _text(left) == "module.exports":
+            self.imports.append(Import(_line(assignment), SELF_MODULE, _text(right), COMMONJS_EXPORT))
+
+    def _constructors(self) -> dict[str, int]:
+        """The file's top-level functions by name, the line each is defined on (``function Dot(runner) {``,
+        ``var Dot = function (runner) {``)."""
+        if self._top_functions is None:
+            self._top_functions = {}
+            for statement in self.root.named_children:
+                if statement.type in ("function_declaration", "generator_function_declaration"):
+                    name = statement.child_by_field_name("name")
+                    if name is not None:
+                        self._top_functions.setdefault(_text(name), _line(statement))
+                elif statement.type in ("variable_declaration", "lexical_declaration"):
+                    for declarator in statement.named_children:
+                        name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+                        functional = value is not None and value.type in _JS_FUNCTIONS
+                        if name is not None and name.type == "identifier" and functional:
+                            self._top_functions.setdefault(_text(name), _line(declarator))
+        return self._top_functions
 
     def facts(self) -> FileFacts:
         # each node with the names whose type is known in scope: a variable -> its type chain (() none,
@@ -673,6 +716,10 @@ class _JavaScript:
                 self._interface(node)
             elif kind in _JS_FUNCTIONS:
                 env = {**env, **self._scope(node)}
+            elif kind == "call_expression":
+                self._inherits(node)
+            elif kind == "assignment_expression" and node.parent is not None and node.parent.parent == self.root:
+                self._module_exports(node)
             elif kind == "member_expression":
                 prop = node.child_by_field_name("property")
                 if prop is not None and not _names_assigned_function(node):

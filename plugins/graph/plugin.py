@@ -143,8 +143,11 @@ class GraphModality:
     # is its type's field, not the name in scope (``&Mux{handler: h}``); 13: C#'s namespaces, usings and typed
     # receivers are read (parse._CSharp, resolve._JAVA_LIKE); 14: a JavaScript function assigned to a property of a
     # function or class of its file is that one's method (``Suite.prototype.addTest = function``: resolve._js_attach),
-    # and the property it is assigned to is its name, no use (parse._names_assigned_function)
-    build_version = "14"
+    # and the property it is assigned to is its name, no use (parse._names_assigned_function); 15:
+    # ``inherits(Dot, Base)`` makes the constructor function Dot a class whose base is Base
+    # (parse._JavaScript._inherits), and ``require("./base")`` of a file whose ``module.exports = Base`` gives Base
+    # besides the file (parse.COMMONJS_EXPORT)
+    build_version = "15"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

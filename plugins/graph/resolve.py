@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
 from fourfold.plugins.graph.parse import (
     ARRAY,
+    COMMONJS_EXPORT,
     CPP_HOLDERS,
     CPP_STD,
     RETURNS,
@@ -802,6 +803,10 @@ class _Builder:
 
     def _definition_at(self, f: _File, line: int) -> int:
         node = f.owner[line] if line < len(f.owner) else -1
+        rec = self.nodes[node] if node >= 0 else None
+        if rec is not None and f.language in _JS_FAMILY and rec.kind == "function" and rec.start_line == line:
+            self.js_classes.add(node)  # a constructor function ``inherits(Dot, Base)`` names: a class from now on
+            return node
         while node >= 0 and self.nodes[node].start_line == line and self.nodes[node].kind not in CLASS_KINDS:
             node = self.nodes[node].parent
         return node if node >= 0 and self.nodes[node].kind in CLASS_KINDS else -1
@@ -1217,8 +1222,9 @@ class _Builder:
         module = f.node if imp.module == SELF_MODULE else self._resolve_module(f, imp.module)
         out: Targets = []
         if module is not None:
-            if imp.name is None:
-                out = [(module, 1.0)]
+            if imp.name is None:  # ``require("./suite")`` of a file whose ``module.exports = Suite``: Suite too
+                exported = self._module_member(module, COMMONJS_EXPORT, depth) if f.language in _JS_FAMILY else []
+                out = [*exported, (module, 1.0)]
             elif imp.name == "default":
                 out = self._module_member(module, "default", depth) or [(module, 1.0)]
             elif self.nodes[module].kind in CLASS_KINDS:  # Java: ``import a.b.Outer.Inner``, ``import static``

@@ -177,3 +177,25 @@ def test_inherits_makes_a_constructor_function_a_subclass(tmp_path: Path) -> Non
     assert [(h.path, h.symbol, h.match_lines) for h in epilogue] == [("lib/dot.js", "Dot", (8,))]
     implementations = shard.search(ModalityQuery(text="who implements Base", k=10)).hits
     assert [(h.path, h.symbol) for h in implementations] == [("lib/dot.js", "Dot")]
+
+
+def test_a_function_assigned_to_an_object_s_property_is_that_object_s_method(tmp_path: Path) -> None:
+    """``var app = exports = module.exports = {}; app.init = function init() { this.configure(); }``: ``this`` is
+    ``app`` (before, ``this.configure()`` resolved to nothing outside a class)."""
+    source = """var app = exports = module.exports = {};
+
+app.init = function init() {
+  this.configure();
+};
+
+app.configure = function configure() {
+  return this;
+};
+"""
+    segments = segment_file("web", "lib/application.js", "javascript", source.encode()).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    callers = shard.search(ModalityQuery(text="who calls configure", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in callers] == [("init", (4,))]
+    assert callers[0].score >= 1.0

@@ -54,8 +54,10 @@ _SELF_NAMES = frozenset({"self", "cls", "this"})
 _PY_BUILTINS = frozenset(dir(builtins))
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
-#: What a JavaScript function assigned to a property (``Suite.prototype.addTest = function``) can be a member of.
-_JS_OWNERS = frozenset({"function", "class"})
+#: What a JavaScript function assigned to a property can be a member of: a constructor function
+#: (``Suite.prototype.addTest = function``), a class, an object (``var app = exports = module.exports = {}``, then
+#: ``app.init = function``).
+_JS_OWNERS = frozenset({"function", "class", "variable"})
 #: Java definitions a call cannot name (``size()`` is the method, not the field ``size``).
 _JAVA_FIELDS = frozenset({"field", "constant", "variable"})
 #: Languages whose names resolve as Java's: packages (C#: namespaces) of classes, imports of a package's classes.
@@ -636,11 +638,11 @@ class _Builder:
             self.members[symbol].append(node)
 
     def _js_attach(self) -> None:
-        """Make each JavaScript function assigned to a property of a function or class of its file
-        (``Suite.prototype.addTest = function (test) {}``, ``Suite.create = function``) that one's member, contained
-        by it: the function is then a class (a constructor function), ``this.addTest()`` inside it or its methods
-        and ``suite.addTest()`` on a value of unknown type reach the method, as a class's own would. A qualifier
-        that is no function or class of the file (``exports.send``, ``app.init`` on an object) changes nothing."""
+        """Make each JavaScript function assigned to a property of a function, class or variable of its file
+        (``Suite.prototype.addTest = function (test) {}``, ``Suite.create = function``, ``app.init = function`` on
+        ``var app = {}``) that one's member, contained by it: the function (or object) is then a class,
+        ``this.addTest()`` inside it or its methods and ``suite.addTest()`` on a value of unknown type reach the
+        method, as a class's own would. A qualifier that is none of the file's (``exports.send``) changes nothing."""
         for f, node in self.js_outside:
             rec = self.nodes[node]
             symbol = rec.symbol or ""
@@ -657,7 +659,7 @@ class _Builder:
             # found there (``module.exports = Suite`` is not followed)
             self.children[cls][symbol].append(node)
             self.members[symbol].append(node)
-            if self.nodes[cls].kind == "function":
+            if self.nodes[cls].kind not in CLASS_KINDS:
                 self.js_classes.add(cls)
 
     def _mapped_python_keys(self, repo: str, path: str) -> list[str]:

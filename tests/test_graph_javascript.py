@@ -199,3 +199,25 @@ app.configure = function configure() {
     callers = shard.search(ModalityQuery(text="who calls configure", k=10)).hits
     assert [(h.symbol, h.match_lines) for h in callers] == [("init", (4,))]
     assert callers[0].score >= 1.0
+
+
+def test_a_function_calls_its_nested_helpers_and_its_own_calls_come_first(tmp_path: Path) -> None:
+    """Asked what wrap calls: ``settle``, which its own body passes on, then ``done``, which only ``settle`` calls.
+    Before, a function's nested definitions were never its callees."""
+    source = """function wrap(executor) {
+  function done(value) {
+    return value;
+  }
+  function settle(value) {
+    return done(value);
+  }
+  return executor(settle);
+}
+"""
+    segments = segment_file("kit", "lib/wrap.js", "javascript", source.encode()).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("kit",)))
+    shard = modality.load(tmp_path)
+    callees = shard.search(ModalityQuery(text="what does wrap call", k=10)).hits
+    assert [h.symbol for h in callees] == ["settle", "done"]
+    assert callees[0].score > callees[1].score

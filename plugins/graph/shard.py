@@ -88,6 +88,8 @@ MAX_PATH_NODES = 200_000
 MIN_FOLLOW_WEIGHT = 0.3
 #: A plain reference (not a call) ranks a little below a call site of the same confidence.
 REFERENCE_FACTOR = 0.9
+#: A callee only a nested helper calls, against one the definition's own body calls (``_callees``).
+NESTED_FACTOR = 0.5
 #: What a call builds or expands rather than runs, as a callee question sees it: a type, a constant (an enum's
 #: variant), a C macro (expanded in place: what runs is what its body calls, which the graph does not read).
 _CONSTRUCTED_KINDS = CLASS_KINDS | {"union", "extension", "constant", "module", "macro"}
@@ -582,6 +584,10 @@ class GraphShard:
         # what the question is about and, for a class, its members: no callees of their own. A function's nested
         # helpers are (``function jsonStringify(o) { function _stringify(v) {…} … _stringify(o) }``): it calls them
         inside = {n for n in sources if n in targets or any(g.kind[t] in CLASS_KINDS for t in targets)}
+        # what the definition's own body (a class's: its members' bodies) calls comes before what only a nested
+        # helper does: "what does wrapAsync call" is _resolve and _reject, which it passes on, before done, which
+        # they call
+        own = set(targets) | {m for t in targets if g.kind[t] in CLASS_KINDS for m in g.children.get(t, ())}
         best: dict[int, float] = {}
         sites: dict[int, set[tuple[str, int]]] = {}
         for src in sources:
@@ -594,7 +600,7 @@ class GraphShard:
                 # constructing a type or an enum's variant (``Err(GlobError {..})``, ``Kind::Open(..)``) or
                 # expanding a macro is a use of it, listed with the names the body reads
                 called = kind == CALL and g.kind[dst] not in _CONSTRUCTED_KINDS
-                factor = 1.0 if called else REFERENCE_FACTOR
+                factor = (1.0 if called else REFERENCE_FACTOR) * (1.0 if src in own else NESTED_FACTOR)
                 best[dst] = max(best.get(dst, 0.0), float(g.weight[edge]) * factor)
                 sites.setdefault(dst, set()).update((g.path[src], line) for line in g.edge_lines(int(edge)))
         # the functions and methods (and C#'s properties) first, whatever the evidence: asked what X calls, a method

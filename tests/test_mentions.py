@@ -39,10 +39,11 @@ res.sendFile = function sendFile(path, callback) {
  * Transfer the file as an attachment.
  */
 
-res.download = function download(path, callback) {
+function download(path, callback) {
   // Resolve the full path for sendFile
   return this.sendFile(path, callback);
-};
+}
+res.download = download;
 
 // an old helper of another name: a case-insensitive match, not a use
 function sendfile(res, file) {
@@ -122,6 +123,9 @@ def search(home: Path, query: str, **kwargs: object) -> Answer:
 
 
 def test_a_method_called_through_this_is_found_where_it_is_written(home: Path) -> None:
+    """``this`` in a plain function (``download``, assigned to ``res`` only later) is no class the graph knows: it
+    finds no use of ``res.sendFile`` (written as ``res.download = function download``, it would: ``this`` is then
+    ``res``, tests/test_graph_javascript.py)."""
     a = search(home, "who calls sendFile")
     assert a.intent == "find_references" and a.fusion_strategy == STRATEGY, a.notes
     assert a.hits[0].hit.symbol == "download" and 22 in a.hits[0].hit.match_lines

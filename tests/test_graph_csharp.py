@@ -21,6 +21,7 @@ from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.graph.links import import_names, provided_names, surface_of
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.resolve import build_graph
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.structural.extract import extract, parse
@@ -382,3 +383,41 @@ def test_a_var_is_read_with_the_parameters_and_locals_of_its_scope() -> None:
     calls = {(r.line, r.chain) for r in parse_file(source, "csharp").references if r.call}
     assert (9, ("Client", "Connection", "Open")) in calls
     assert (10, ("Client", "Connection", "Close")) in calls
+
+
+def test_an_overload_is_chosen_by_the_types_its_arguments_show() -> None:
+    """``Write("x")`` calls ``Write(string)``, ``Write(sig)`` on a ``Signature`` parameter ``Write(Signature)``,
+    ``Write((long)5)`` and ``Write(7)`` (an ``int`` widens to ``long``) ``Write(long)``: each overload takes one
+    argument, and the number of arguments told them no apart (before, each call went to all three). An argument
+    whose type the source does not show (``Write(Next())``) may be any of them."""
+    source = """namespace Wire
+{
+    public class Signature { }
+
+    public class Writer
+    {
+        public void Write(string value) { }
+        public void Write(Signature sig) { }
+        public void Write(long number) { }
+        public Signature Next() { return null; }
+
+        public void Run(Signature sig)
+        {
+            Write("x");
+            Write(sig);
+            Write((long)5);
+            Write(7);
+            Write(Next());
+        }
+    }
+}
+"""
+    calls = {r.line: r.types for r in parse_file(source.encode(), "csharp").references if r.call}
+    assert [calls.get(line, ()) for line in range(14, 19)] == [("String",), ("Signature",), ("long",), ("int",), ()]
+    graph = build_graph(segment_file("wire", "src/Writer.cs", "csharp", source.encode()).segments)
+    writes = {n: rec.start_line for n, rec in enumerate(graph.nodes) if rec.symbol == "Write"}
+    called: dict[int, set[int]] = {line: set() for line in writes.values()}
+    for (src, dst, _kind), (_weight, lines) in graph.edges.items():
+        if dst in writes and graph.nodes[src].symbol == "Run":
+            called[writes[dst]] |= {lines} if isinstance(lines, int) else set(lines)
+    assert called == {7: {14, 18}, 8: {15, 18}, 9: {16, 17, 18}}

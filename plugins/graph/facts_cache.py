@@ -46,8 +46,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: 12: C# is read (``parse._CSharp``; ``FileFacts.returns`` holds its fields' and properties' declared types too);
 #: 13: the property a JavaScript function is assigned to (``Suite.prototype.addTest = function``) is no reference;
 #: 14: ``inherits(Dot, Base)`` is a JavaScript base (``FileFacts.bases``), ``module.exports = Base`` an export
-#: (``parse.COMMONJS_EXPORT``).
-FACTS_FORMAT = 14
+#: (``parse.COMMONJS_EXPORT``); 15: a C# call carries its arguments' types where the source shows them
+#: (``Reference.types``).
+FACTS_FORMAT = 15
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -104,6 +104,9 @@ class Reference(NamedTuple):
     local: bool = False
     decorator: bool = False  # inside a decorator: evaluated in the scope around the definition
     arity: int = -1  # a Java call's number of arguments (which of a method's overloads it can be); -1 unknown
+    #: C#: each argument's type where the source shows it (a literal's, a declared name's, a construction's or a
+    #: cast's: ``"String"``, ``"int"``, ``"Signature"``), "" where it does not: which of same-arity overloads it calls
+    types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1539,6 +1542,44 @@ _CS_FUNCTIONS = frozenset(
 )
 #: The nodes holding a scope of their own inside a method (a local function, a lambda).
 _CS_SCOPES = _CS_TYPES | _CS_FUNCTIONS
+#: The type a C# literal has, spelled as ``cs_type_name`` spells a predefined type.
+_CS_LITERALS = {
+    "string_literal": "String",
+    "verbatim_string_literal": "String",
+    "raw_string_literal": "String",
+    "interpolated_string_expression": "String",
+    "integer_literal": "int",
+    "real_literal": "double",
+    "boolean_literal": "bool",
+    "character_literal": "char",
+}
+#: C#'s predefined types under their framework names (``Int32 n`` is ``int n``), spelled one way.
+_CS_PREDEFINED = {
+    "string": "String",
+    "Int32": "int",
+    "Int64": "long",
+    "Int16": "short",
+    "UInt32": "uint",
+    "UInt64": "ulong",
+    "UInt16": "ushort",
+    "Byte": "byte",
+    "SByte": "sbyte",
+    "Boolean": "bool",
+    "Double": "double",
+    "Single": "float",
+    "Decimal": "decimal",
+    "Char": "char",
+    "Object": "object",
+}
+
+
+def cs_type_name(name: str) -> str:
+    """A C# type's name as argument and parameter types are compared (``string`` and ``String``, ``Int32`` and
+    ``int`` alike; ``System.String`` as ``String``; ``int?`` as ``int``)."""
+    name = name.rstrip("?").rsplit(".", 1)[-1]
+    return _CS_PREDEFINED.get(name, name)
+
+
 _CS_SKIP = frozenset(
     {"comment", "string_literal", "verbatim_string_literal", "raw_string_literal", "character_literal"}
 )
@@ -1967,10 +2008,40 @@ class _CSharp(_Packaged):
             return ("String",)
         return (UNKNOWN,)
 
+    def _argument_type(self, argument: Node, env: dict[str, tuple[str, ...]]) -> str:
+        """The type an argument's source shows (``_CS_LITERALS``, a declared name's, ``new T()``'s, ``(T)x``'s), as the
+        overloads' parameters are read (``resolve._csharp_parameter_types``); "" where it shows none."""
+        if any(c.type in ("name_colon", ":") or _text(c) in ("ref", "out", "in") for c in argument.children):
+            return ""  # a named argument's parameter is not the one at its place
+        value = argument.named_children[-1] if argument.named_children else None
+        while value is not None and value.type == "parenthesized_expression" and value.named_children:
+            value = value.named_children[0]
+        if value is None:
+            return ""
+        literal = _CS_LITERALS.get(value.type)
+        if literal is not None:
+            return literal
+        if value.type == "identifier":
+            declared = env.get(_text(value))
+            return declared[-1] if declared and declared[0] not in (UNKNOWN, ARRAY) and declared != _UNTYPED else ""
+        if value.type in ("object_creation_expression", "cast_expression"):
+            typ = value.child_by_field_name("type")
+            if typ is not None and typ.type == "predefined_type":
+                return cs_type_name(_text(typ))
+            chain = self._type(typ, env)
+            return chain[-1] if chain and chain[0] not in (UNKNOWN, ARRAY) and chain != _UNTYPED else ""
+        return ""
+
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
         arity = -1 if arguments is None else sum(a.type == "argument" for a in arguments.named_children)
+        types = (
+            tuple(self._argument_type(a, env) for a in arguments.named_children if a.type == "argument")
+            if arguments is not None
+            else ()
+        )
+        types = types if any(types) else ()
         if function is None:
             return
         if function.type == "generic_name":
@@ -1980,13 +2051,13 @@ class _CSharp(_Packaged):
         if function.type == "identifier":
             text = _text(function)
             if text != "nameof" and _CS_LOCAL + text not in env:  # a local delegate calls nothing named so
-                self.references.append(Reference(_line(function), (text,), True, False, False, arity))
+                self.references.append(Reference(_line(function), (text,), True, False, False, arity, types))
             return
         if function.type in ("member_access_expression", "conditional_access_expression"):
             head, name = self._member(function, env)
             if head and name is not None:
                 self.references.append(
-                    Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED, False, arity)
+                    Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED, False, arity, types)
                 )
 
     def _bases(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:

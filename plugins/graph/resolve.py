@@ -34,6 +34,7 @@ from fourfold.plugins.graph.parse import (
     UNKNOWN,
     FileFacts,
     Import,
+    cs_type_name,
     parse_file,
     supported,
 )
@@ -60,6 +61,40 @@ _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
 _JS_OWNERS = frozenset({"function", "class", "variable"})
 #: Java definitions a call cannot name (``size()`` is the method, not the field ``size``).
 _JAVA_FIELDS = frozenset({"field", "constant", "variable"})
+#: Words a C# parameter may carry before its type.
+_CS_MODIFIERS = frozenset({"this", "ref", "out", "in", "params", "readonly", "scoped"})
+#: C#'s numeric types and those each converts to implicitly (an ``int`` argument fits a ``long`` parameter).
+_CS_WIDENS = {
+    "sbyte": {"short", "int", "long", "float", "double", "decimal"},
+    "byte": {"short", "ushort", "int", "uint", "long", "ulong", "float", "double", "decimal"},
+    "short": {"int", "long", "float", "double", "decimal"},
+    "ushort": {"int", "uint", "long", "ulong", "float", "double", "decimal"},
+    "int": {"long", "float", "double", "decimal"},
+    "uint": {"long", "ulong", "float", "double", "decimal"},
+    "long": {"float", "double", "decimal"},
+    "ulong": {"float", "double", "decimal"},
+    "char": {"ushort", "int", "uint", "long", "ulong", "float", "double", "decimal"},
+    "float": {"double"},
+}
+#: Types no class of the repository's can stand for: an argument of one fits no other's parameter (but object).
+_CS_BUILT_IN = frozenset({*_CS_WIDENS, "double", "decimal", "bool", "String"})
+
+
+def _csharp_fit(argument: str, parameter: str) -> int | None:
+    """How well an argument of type ``argument`` fits a parameter of type ``parameter``: 2 the same type, 1 a wider
+    number, 0 it may (``object``; a type of the repository's, which may derive from the parameter's; a type not
+    shown), None not at all (a string for an ``int``, a number for a class)."""
+    if not argument or not parameter:
+        return 0
+    if argument == parameter:
+        return 2
+    if parameter in _CS_WIDENS.get(argument, ()):
+        return 1
+    if parameter == "object" or not (argument in _CS_BUILT_IN or parameter in _CS_BUILT_IN):
+        return 0  # anything converts to object, and a class of the repository's may derive from the parameter's
+    return None
+
+
 #: Languages whose names resolve as Java's: packages (C#: namespaces) of classes, imports of a package's classes.
 _JAVA_LIKE = frozenset({"java", "csharp"})
 #: C#'s definitions that hold a value of a declared type (``_Builder._typed``).
@@ -297,6 +332,27 @@ def _csharp_parameters(name: str, signature: str) -> tuple[int, int, str | None]
     return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(words), extends
 
 
+def _csharp_parameter_types(name: str, signature: str) -> tuple[str, ...] | None:
+    """The types of the C# method ``name``'s parameters as its signature writes them, spelled as a call's argument
+    types are (``parse._cs_type_name``; "" for an array, a generic parameter's or one not shown: any argument may
+    be it); None when the signature does not show the list. An extension method's receiver is left out."""
+    for _ in range(3):
+        signature = re.sub(r"<[^<>()]*>", "", signature)
+    written = _parameters_written(name, signature, "(<[", ")>]")
+    if written is None:
+        return None
+    texts, seen, _ = written
+    out: list[str] = []
+    for i, text in enumerate(texts if seen else []):
+        words = [w for w in text.split("=")[0].split() if w != "]" and not w.startswith("]")]
+        if i == 0 and words[:1] == ["this"]:
+            continue
+        words = [w for w in words if w not in _CS_MODIFIERS]
+        typ = words[-2] if len(words) >= 2 else ""
+        out.append("" if not typ or typ.endswith("]") or len(typ) == 1 else cs_type_name(typ))
+    return tuple(out)
+
+
 def _namespaces(f: _File) -> list[str]:
     """The C# file ``f``'s namespace and those enclosing it, innermost first (``A.B.C``, ``A.B``, ``A``)."""
     parts = f.facts.package.split(".") if f.facts.package else []
@@ -392,6 +448,7 @@ class _Builder:
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
         self.js_outside: list[tuple[_File, int]] = []  # ``Suite.prototype.addTest = function``, ``Suite.create = …``
         self.js_classes: set[int] = set()  # JavaScript constructor functions: a function with methods attached
+        self.param_types: dict[int, tuple[str, ...]] = {}  # C# method -> its parameters' types (cs_type_name)
         self.partials: dict[int, tuple[int, ...]] = {}  # a C# partial class -> all its parts, itself among them
         # a name -> the C# extension methods so named (``static int Words(this string text)``), each with the
         # name of the type it extends
@@ -511,6 +568,9 @@ class _Builder:
                 if params is not None:
                     self.java_params[node] = params
             elif language == "csharp" and rec.kind == "method" and seg.signature:
+                types = _csharp_parameter_types(seg.symbol, seg.signature)
+                if types is not None and any(types):
+                    self.param_types[node] = types
                 written = _csharp_parameters(seg.symbol, seg.signature)
                 if written is not None:
                     least, most, extends = written
@@ -776,6 +836,8 @@ class _Builder:
                     meant = self._extension(ref.chain)
                 if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
                     meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
+                if ref.types and len(meant) > 1:  # C#: of those, the ones whose parameters its arguments fit best
+                    meant = self._by_argument_types(meant, ref.types)
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
@@ -802,6 +864,20 @@ class _Builder:
             return True
         count, varargs = params
         return arity == count or (varargs and arity >= count - 1)
+
+    def _by_argument_types(self, meant: Targets, types: tuple[str, ...]) -> Targets:
+        """Of the overloads ``meant``, those a call whose arguments have ``types`` fits best (``_csharp_fit`` summed
+        over the parameters): ``Write("x")`` is ``Write(string)``, not ``Write(Signature)`` or ``Write(int)``. A
+        target whose parameters are not read stays; where none fits, all stay (the reading may be wrong)."""
+        scored: list[tuple[int, int, float]] = []
+        for target, weight in meant:
+            steps = [_csharp_fit(a, p) for a, p in zip(types, self.param_types.get(target, ()), strict=False)]
+            if None not in steps:
+                scored.append((sum(step or 0 for step in steps), target, weight))
+        if not scored:
+            return meant
+        best = max(fit for fit, _, _ in scored)
+        return [(target, weight) for fit, target, weight in scored if fit == best]
 
     def _definition_at(self, f: _File, line: int) -> int:
         node = f.owner[line] if line < len(f.owner) else -1

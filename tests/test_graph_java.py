@@ -11,6 +11,7 @@ from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.graph.links import import_names, provided_names
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.graph.plugin import GraphModality
+from fourfold.plugins.graph.resolve import build_graph
 from fourfold.plugins.graph.shard import GraphShard
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import Hit, ModalityQuery, Segment
@@ -339,3 +340,32 @@ def test_a_call_is_of_the_overloads_its_arguments_fit(tmp_path: Path) -> None:
     shard = modality.load(tmp_path)
     callees = shard.search(ModalityQuery(text="what does twice call", k=10)).hits
     assert sorted((h.symbol, h.start_line) for h in callees) == [("encode", 8), ("join", 12)]
+
+
+def test_an_overload_is_chosen_by_the_types_its_arguments_show() -> None:
+    """``isTrue(x != null, "m")`` is ``isTrue(boolean, String)``, not ``isTrue(boolean, Supplier)``; ``write(5)``
+    (an ``int`` widens to ``long``) is ``write(long)``; ``write(name)`` on a ``String`` parameter ``write(String)``;
+    ``write(next())`` may be either (its type is not read)."""
+    source = """package acme;
+
+public class Checks {
+    static void isTrue(boolean ok, String message) { }
+    static void isTrue(boolean ok, Supplier message) { }
+    static void write(long n) { }
+    static void write(String s) { }
+    static String next() { return ""; }
+
+    void run(Object x, String name) {
+        isTrue(x != null, "m");
+        write(5);
+        write(name);
+        write(next());
+    }
+}
+"""
+    graph = build_graph(segment_file("acme", "src/Checks.java", "java", source.encode()).segments)
+    called: dict[int, set[int]] = {}
+    for (src, dst, _kind), (_weight, lines) in graph.edges.items():
+        if graph.nodes[src].symbol == "run" and graph.nodes[dst].symbol in ("isTrue", "write"):
+            called.setdefault(graph.nodes[dst].start_line, set()).update({lines} if isinstance(lines, int) else lines)
+    assert called == {4: {11}, 6: {12, 14}, 7: {13, 14}}

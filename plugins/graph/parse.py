@@ -104,8 +104,9 @@ class Reference(NamedTuple):
     local: bool = False
     decorator: bool = False  # inside a decorator: evaluated in the scope around the definition
     arity: int = -1  # a Java call's number of arguments (which of a method's overloads it can be); -1 unknown
-    #: C#: each argument's type where the source shows it (a literal's, a declared name's, a construction's or a
-    #: cast's: ``"String"``, ``"int"``, ``"Signature"``), "" where it does not: which of same-arity overloads it calls
+    #: Java and C#: each argument's type where the source shows it (a literal's, a declared name's, a construction's
+    #: or a cast's: ``"String"``, ``"int"``, ``"Signature"``), "" where it does not: which of same-arity overloads
+    #: it calls
     types: tuple[str, ...] = ()
 
 
@@ -1485,19 +1486,50 @@ class _Java(_Packaged):
                 return env.get(_text(field), ())
         return ()
 
+    def _argument_type(self, value: Node, env: dict[str, tuple[str, ...]]) -> str:
+        """The type an argument's source shows (a literal's, a declared name's, ``new T()``'s, ``(T) x``'s), as the
+        overloads' parameters are read (``resolve._java_parameter_types``); "" where it shows none."""
+        while value.type == "parenthesized_expression" and value.named_children:
+            value = value.named_children[0]
+        kind = value.type
+        if kind.endswith("_integer_literal"):
+            return "long" if _text(value)[-1:] in ("l", "L") else "int"
+        if kind.endswith("_floating_point_literal"):
+            return "float" if _text(value)[-1:] in ("f", "F") else "double"
+        literal = _JAVA_LITERALS.get(kind)
+        if literal is not None:
+            return literal
+        if _is_condition(value):
+            return "boolean"
+        if kind == "identifier":
+            declared = env.get(_text(value))
+            return declared[-1] if declared and declared[0] not in (UNKNOWN, ARRAY) and declared != _UNTYPED else ""
+        if kind in ("object_creation_expression", "cast_expression"):
+            typ = value.child_by_field_name("type")
+            if typ is not None and typ.type in ("integral_type", "floating_point_type", "boolean_type"):
+                return _text(typ)
+            chain = self._type(typ, env)
+            return chain[-1] if chain and chain[0] not in (UNKNOWN, ARRAY) and chain != _UNTYPED else ""
+        return ""
+
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
         name = node.child_by_field_name("name")
         if name is None:
             return
         arguments = node.child_by_field_name("arguments")
-        arity = -1 if arguments is None else sum("comment" not in a.type for a in arguments.named_children)
+        values = [a for a in arguments.named_children if "comment" not in a.type] if arguments is not None else []
+        arity = -1 if arguments is None else len(values)
+        types = tuple(self._argument_type(v, env) for v in values)
+        types = types if any(types) else ()
         obj = node.child_by_field_name("object")
         if obj is None:
-            self.references.append(Reference(_line(name), (_text(name),), True, False, False, arity))
+            self.references.append(Reference(_line(name), (_text(name),), True, False, False, arity, types))
             return
         head = self._receiver(obj, env)
         if head:
-            self.references.append(Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED, False, arity))
+            self.references.append(
+                Reference(_line(name), (*head, _text(name)), True, head == _UNTYPED, False, arity, types)
+            )
         self._static_head(node, env)
 
     def _static_head(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
@@ -1542,6 +1574,29 @@ _CS_FUNCTIONS = frozenset(
 )
 #: The nodes holding a scope of their own inside a method (a local function, a lambda).
 _CS_SCOPES = _CS_TYPES | _CS_FUNCTIONS
+#: The operators whose value is a truth value, in Java and C#.
+_CONDITIONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||", "instanceof", "is"})
+
+
+def _is_condition(value: Node) -> bool:
+    """Whether a Java or C# expression is a comparison, a logical one or a negation (``x != null``, ``!done``,
+    ``o instanceof T``): a ``boolean`` (``bool``) whatever its operands."""
+    if value.type in ("binary_expression", "instanceof_expression", "is_expression", "is_pattern_expression"):
+        operator = value.child_by_field_name("operator")
+        return value.type != "binary_expression" or (operator is not None and _text(operator) in _CONDITIONS)
+    if value.type in ("unary_expression", "prefix_unary_expression"):
+        return any(c.type == "!" for c in value.children)
+    return False
+
+
+#: The type a Java literal has (numbers apart: ``_Java._argument_type``).
+_JAVA_LITERALS = {
+    "string_literal": "String",
+    "text_block": "String",
+    "true": "boolean",
+    "false": "boolean",
+    "character_literal": "char",
+}
 #: The type a C# literal has, spelled as ``cs_type_name`` spells a predefined type.
 _CS_LITERALS = {
     "string_literal": "String",
@@ -2021,6 +2076,8 @@ class _CSharp(_Packaged):
         literal = _CS_LITERALS.get(value.type)
         if literal is not None:
             return literal
+        if _is_condition(value):
+            return "bool"
         if value.type == "identifier":
             declared = env.get(_text(value))
             return declared[-1] if declared and declared[0] not in (UNKNOWN, ARRAY) and declared != _UNTYPED else ""

@@ -147,8 +147,8 @@ class GraphModality:
     # ``inherits(Dot, Base)`` makes the constructor function Dot a class whose base is Base
     # (parse._JavaScript._inherits), and ``require("./base")`` of a file whose ``module.exports = Base`` gives Base
     # besides the file (parse.COMMONJS_EXPORT); 16: a C# call is of the overloads its arguments' types fit best
-    # (resolve._by_argument_types)
-    build_version = "16"
+    # (resolve._by_argument_types); 17: so is a Java call
+    build_version = "17"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

@@ -18,7 +18,7 @@ import builtins
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
@@ -78,6 +78,47 @@ _CS_WIDENS = {
 }
 #: Types no class of the repository's can stand for: an argument of one fits no other's parameter (but object).
 _CS_BUILT_IN = frozenset({*_CS_WIDENS, "double", "decimal", "bool", "String"})
+
+
+#: Java's primitive types, each with those it widens to, and its box.
+_JAVA_WIDENS = {
+    "byte": {"short", "int", "long", "float", "double"},
+    "short": {"int", "long", "float", "double"},
+    "char": {"int", "long", "float", "double"},
+    "int": {"long", "float", "double"},
+    "long": {"float", "double"},
+    "float": {"double"},
+    "double": set(),
+    "boolean": set(),
+}
+_JAVA_BOXES = {
+    "byte": "Byte",
+    "short": "Short",
+    "char": "Character",
+    "int": "Integer",
+    "long": "Long",
+    "float": "Float",
+    "double": "Double",
+    "boolean": "Boolean",
+}
+#: What a primitive (boxed) or a String may be passed as besides its own type.
+_JAVA_SUPERS = {"Object", "Number", "Comparable", "Serializable", "CharSequence", "Constable"}
+
+
+def _java_fit(argument: str, parameter: str) -> int | None:
+    """``_csharp_fit`` for Java: 2 the same type, 1 a wider primitive, 0 it may (boxing, unboxing, ``Object`` and the
+    interfaces a box or a String implements, a type of the repository's), None not at all."""
+    if not argument or not parameter:
+        return 0
+    if argument == parameter:
+        return 2
+    if parameter in _JAVA_WIDENS.get(argument, ()):
+        return 1
+    if parameter in _JAVA_SUPERS or _JAVA_BOXES.get(argument) == parameter or _JAVA_BOXES.get(parameter) == argument:
+        return 0
+    if argument in _JAVA_WIDENS or argument == "String" or parameter in _JAVA_WIDENS or parameter == "String":
+        return None
+    return 0
 
 
 def _csharp_fit(argument: str, parameter: str) -> int | None:
@@ -353,6 +394,24 @@ def _csharp_parameter_types(name: str, signature: str) -> tuple[str, ...] | None
     return tuple(out)
 
 
+def _java_parameter_types(name: str, signature: str) -> tuple[str, ...] | None:
+    """The types of the Java method ``name``'s parameters as its signature writes them (``List<String> names``:
+    ``List``); "" for an array, varargs, a type parameter's; None when the signature does not show the list."""
+    written = _parameters_written(name, signature, "(<[", ")>]")
+    if written is None:
+        return None
+    texts, seen, _ = written
+    out: list[str] = []
+    for text in texts if seen else []:
+        words = text.split()
+        typ = words[-2] if len(words) >= 2 else ""
+        if typ.endswith("]") or "..." in typ or len(typ.rstrip(">")) <= 1:
+            out.append("")
+        else:
+            out.append(typ.rstrip(">").rsplit(".", 1)[-1])
+    return tuple(out)
+
+
 def _namespaces(f: _File) -> list[str]:
     """The C# file ``f``'s namespace and those enclosing it, innermost first (``A.B.C``, ``A.B``, ``A``)."""
     parts = f.facts.package.split(".") if f.facts.package else []
@@ -448,7 +507,7 @@ class _Builder:
         self.cpp_outside: list[tuple[_File, int]] = []  # ``Circle::area`` defined outside its class's body
         self.js_outside: list[tuple[_File, int]] = []  # ``Suite.prototype.addTest = function``, ``Suite.create = …``
         self.js_classes: set[int] = set()  # JavaScript constructor functions: a function with methods attached
-        self.param_types: dict[int, tuple[str, ...]] = {}  # C# method -> its parameters' types (cs_type_name)
+        self.param_types: dict[int, tuple[str, ...]] = {}  # Java or C# method -> its parameters' types
         self.partials: dict[int, tuple[int, ...]] = {}  # a C# partial class -> all its parts, itself among them
         # a name -> the C# extension methods so named (``static int Words(this string text)``), each with the
         # name of the type it extends
@@ -567,6 +626,9 @@ class _Builder:
                 params = _java_parameters(seg.symbol, seg.signature)
                 if params is not None:
                     self.java_params[node] = params
+                types = _java_parameter_types(seg.symbol, seg.signature)
+                if types is not None and any(types):
+                    self.param_types[node] = types
             elif language == "csharp" and rec.kind == "method" and seg.signature:
                 types = _csharp_parameter_types(seg.symbol, seg.signature)
                 if types is not None and any(types):
@@ -836,8 +898,10 @@ class _Builder:
                     meant = self._extension(ref.chain)
                 if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
                     meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
-                if ref.types and len(meant) > 1:  # C#: of those, the ones whose parameters its arguments fit best
-                    meant = self._by_argument_types(meant, ref.types)
+                if ref.types and len(meant) > 1:  # of those, the ones whose parameters its arguments fit best
+                    meant = self._by_argument_types(
+                        meant, ref.types, _java_fit if f.language == "java" else _csharp_fit
+                    )
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
@@ -865,13 +929,16 @@ class _Builder:
         count, varargs = params
         return arity == count or (varargs and arity >= count - 1)
 
-    def _by_argument_types(self, meant: Targets, types: tuple[str, ...]) -> Targets:
-        """Of the overloads ``meant``, those a call whose arguments have ``types`` fits best (``_csharp_fit`` summed
-        over the parameters): ``Write("x")`` is ``Write(string)``, not ``Write(Signature)`` or ``Write(int)``. A
-        target whose parameters are not read stays; where none fits, all stay (the reading may be wrong)."""
+    def _by_argument_types(
+        self, meant: Targets, types: tuple[str, ...], fit: Callable[[str, str], int | None]
+    ) -> Targets:
+        """Of the overloads ``meant``, those a call whose arguments have ``types`` fits best (``fit``: ``_java_fit``,
+        ``_csharp_fit``, summed over the parameters): ``Write("x")`` is ``Write(string)``, not ``Write(Signature)``
+        or ``Write(int)``. A target whose parameters are not read stays; where none fits, all stay (the reading may
+        be wrong)."""
         scored: list[tuple[int, int, float]] = []
         for target, weight in meant:
-            steps = [_csharp_fit(a, p) for a, p in zip(types, self.param_types.get(target, ()), strict=False)]
+            steps = [fit(a, p) for a, p in zip(types, self.param_types.get(target, ()), strict=False)]
             if None not in steps:
                 scored.append((sum(step or 0 for step in steps), target, weight))
         if not scored:

@@ -18,7 +18,7 @@ import builtins
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
@@ -63,77 +63,86 @@ _JS_OWNERS = frozenset({"function", "class", "variable"})
 _JAVA_FIELDS = frozenset({"field", "constant", "variable"})
 #: Words a C# parameter may carry before its type.
 _CS_MODIFIERS = frozenset({"this", "ref", "out", "in", "params", "readonly", "scoped"})
-#: C#'s numeric types and those each converts to implicitly (an ``int`` argument fits a ``long`` parameter).
-_CS_WIDENS = {
-    "sbyte": {"short", "int", "long", "float", "double", "decimal"},
-    "byte": {"short", "ushort", "int", "uint", "long", "ulong", "float", "double", "decimal"},
-    "short": {"int", "long", "float", "double", "decimal"},
-    "ushort": {"int", "uint", "long", "ulong", "float", "double", "decimal"},
-    "int": {"long", "float", "double", "decimal"},
-    "uint": {"long", "ulong", "float", "double", "decimal"},
-    "long": {"float", "double", "decimal"},
-    "ulong": {"float", "double", "decimal"},
-    "char": {"ushort", "int", "uint", "long", "ulong", "float", "double", "decimal"},
-    "float": {"double"},
-}
-#: Types no class of the repository's can stand for: an argument of one fits no other's parameter (but object).
-_CS_BUILT_IN = frozenset({*_CS_WIDENS, "double", "decimal", "bool", "String"})
 
 
-#: Java's primitive types, each with those it widens to, and its box.
-_JAVA_WIDENS = {
-    "byte": {"short", "int", "long", "float", "double"},
-    "short": {"int", "long", "float", "double"},
-    "char": {"int", "long", "float", "double"},
-    "int": {"long", "float", "double"},
-    "long": {"float", "double"},
-    "float": {"double"},
-    "double": set(),
-    "boolean": set(),
-}
-_JAVA_BOXES = {
-    "byte": "Byte",
-    "short": "Short",
-    "char": "Character",
-    "int": "Integer",
-    "long": "Long",
-    "float": "Float",
-    "double": "Double",
-    "boolean": "Boolean",
-}
-#: What a primitive (boxed) or a String may be passed as besides its own type.
-_JAVA_SUPERS = {"Object", "Number", "Comparable", "Serializable", "CharSequence", "Constable"}
+@dataclass(frozen=True)
+class _Conversions:
+    """What an argument of one type may be passed as, in a language whose overloads are chosen by type."""
 
+    widens: Mapping[str, frozenset[str]]  # a number -> the wider ones it converts to
+    supers: frozenset[str]  # what any argument may be passed as (``object``; Java's ``Number``, ``Comparable``…)
+    boxes: Mapping[str, str]  # a primitive -> its box (Java)
+    built_in: frozenset[str]  # types no class of the repository's can stand for
 
-def _java_fit(argument: str, parameter: str) -> int | None:
-    """``_csharp_fit`` for Java: 2 the same type, 1 a wider primitive, 0 it may (boxing, unboxing, ``Object`` and the
-    interfaces a box or a String implements, a type of the repository's), None not at all."""
-    if not argument or not parameter:
+    def fit(self, argument: str, parameter: str) -> int | None:
+        """How well an argument of type ``argument`` fits a parameter of type ``parameter``: 2 the same type, 1 a
+        wider number, 0 it may (``object``, boxing; a type of the repository's, which may derive from the
+        parameter's; a type not shown), None not at all (a string for an ``int``, a number for a class)."""
+        if not argument or not parameter:
+            return 0
+        if argument == parameter:
+            return 2
+        if parameter in self.widens.get(argument, ()):
+            return 1
+        if parameter in self.supers or self.boxes.get(argument) == parameter or self.boxes.get(parameter) == argument:
+            return 0
+        if argument in self.built_in or parameter in self.built_in:
+            return None
         return 0
-    if argument == parameter:
-        return 2
-    if parameter in _JAVA_WIDENS.get(argument, ()):
-        return 1
-    if parameter in _JAVA_SUPERS or _JAVA_BOXES.get(argument) == parameter or _JAVA_BOXES.get(parameter) == argument:
-        return 0
-    if argument in _JAVA_WIDENS or argument == "String" or parameter in _JAVA_WIDENS or parameter == "String":
-        return None
-    return 0
 
 
-def _csharp_fit(argument: str, parameter: str) -> int | None:
-    """How well an argument of type ``argument`` fits a parameter of type ``parameter``: 2 the same type, 1 a wider
-    number, 0 it may (``object``; a type of the repository's, which may derive from the parameter's; a type not
-    shown), None not at all (a string for an ``int``, a number for a class)."""
-    if not argument or not parameter:
-        return 0
-    if argument == parameter:
-        return 2
-    if parameter in _CS_WIDENS.get(argument, ()):
-        return 1
-    if parameter == "object" or not (argument in _CS_BUILT_IN or parameter in _CS_BUILT_IN):
-        return 0  # anything converts to object, and a class of the repository's may derive from the parameter's
-    return None
+def _widening(table: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    return {number: frozenset(wider.split()) for number, wider in table.items()}
+
+
+#: C#'s (its predefined types as ``parse.cs_type_name`` spells them).
+_CS_CONVERSIONS = _Conversions(
+    widens=_widening(
+        {
+            "sbyte": "short int long float double decimal",
+            "byte": "short ushort int uint long ulong float double decimal",
+            "short": "int long float double decimal",
+            "ushort": "int uint long ulong float double decimal",
+            "int": "long float double decimal",
+            "uint": "long ulong float double decimal",
+            "long": "float double decimal",
+            "ulong": "float double decimal",
+            "char": "ushort int uint long ulong float double decimal",
+            "float": "double",
+        }
+    ),
+    supers=frozenset({"object"}),
+    boxes={},
+    built_in=frozenset(
+        {"sbyte", "byte", "short", "ushort", "int", "uint", "long", "ulong", "char", "float", "double", "decimal"}
+        | {"bool", "String"}
+    ),
+)
+#: Java's.
+_JAVA_CONVERSIONS = _Conversions(
+    widens=_widening(
+        {
+            "byte": "short int long float double",
+            "short": "int long float double",
+            "char": "int long float double",
+            "int": "long float double",
+            "long": "float double",
+            "float": "double",
+        }
+    ),
+    supers=frozenset({"Object", "Number", "Comparable", "Serializable", "CharSequence", "Constable"}),
+    boxes={
+        "byte": "Byte",
+        "short": "Short",
+        "char": "Character",
+        "int": "Integer",
+        "long": "Long",
+        "float": "Float",
+        "double": "Double",
+        "boolean": "Boolean",
+    },
+    built_in=frozenset({"byte", "short", "char", "int", "long", "float", "double", "boolean", "String"}),
+)
 
 
 #: Languages whose names resolve as Java's: packages (C#: namespaces) of classes, imports of a package's classes.
@@ -899,9 +908,8 @@ class _Builder:
                 if ref.arity >= 0 and len(meant) > 1:  # of a method's overloads, those its arguments fit
                     meant = [(t, w) for t, w in meant if self._fits(t, ref.arity)] or meant
                 if ref.types and len(meant) > 1:  # of those, the ones whose parameters its arguments fit best
-                    meant = self._by_argument_types(
-                        meant, ref.types, _java_fit if f.language == "java" else _csharp_fit
-                    )
+                    conversions = _JAVA_CONVERSIONS if f.language == "java" else _CS_CONVERSIONS
+                    meant = self._by_argument_types(meant, ref.types, conversions)
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
@@ -929,16 +937,14 @@ class _Builder:
         count, varargs = params
         return arity == count or (varargs and arity >= count - 1)
 
-    def _by_argument_types(
-        self, meant: Targets, types: tuple[str, ...], fit: Callable[[str, str], int | None]
-    ) -> Targets:
-        """Of the overloads ``meant``, those a call whose arguments have ``types`` fits best (``fit``: ``_java_fit``,
-        ``_csharp_fit``, summed over the parameters): ``Write("x")`` is ``Write(string)``, not ``Write(Signature)``
+    def _by_argument_types(self, meant: Targets, types: tuple[str, ...], conversions: _Conversions) -> Targets:
+        """Of the overloads ``meant``, those a call whose arguments have ``types`` fits best (``conversions.fit``
+        summed over the parameters): ``Write("x")`` is ``Write(string)``, not ``Write(Signature)``
         or ``Write(int)``. A target whose parameters are not read stays; where none fits, all stay (the reading may
         be wrong)."""
         scored: list[tuple[int, int, float]] = []
         for target, weight in meant:
-            steps = [fit(a, p) for a, p in zip(types, self.param_types.get(target, ()), strict=False)]
+            steps = [conversions.fit(a, p) for a, p in zip(types, self.param_types.get(target, ()), strict=False)]
             if None not in steps:
                 scored.append((sum(step or 0 for step in steps), target, weight))
         if not scored:

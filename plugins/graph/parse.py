@@ -1502,14 +1502,12 @@ class _Java(_Packaged):
         if _is_condition(value):
             return "boolean"
         if kind == "identifier":
-            declared = env.get(_text(value))
-            return declared[-1] if declared and declared[0] not in (UNKNOWN, ARRAY) and declared != _UNTYPED else ""
+            return _type_shown(env.get(_text(value), ()))
         if kind in ("object_creation_expression", "cast_expression"):
             typ = value.child_by_field_name("type")
             if typ is not None and typ.type in ("integral_type", "floating_point_type", "boolean_type"):
                 return _text(typ)
-            chain = self._type(typ, env)
-            return chain[-1] if chain and chain[0] not in (UNKNOWN, ARRAY) and chain != _UNTYPED else ""
+            return _type_shown(self._type(typ, env))
         return ""
 
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
@@ -1574,6 +1572,14 @@ _CS_FUNCTIONS = frozenset(
 )
 #: The nodes holding a scope of their own inside a method (a local function, a lambda).
 _CS_SCOPES = _CS_TYPES | _CS_FUNCTIONS
+
+
+def _type_shown(chain: tuple[str, ...]) -> str:
+    """The name of the type a Java or C# declared type chain shows (``("Signature",)``: ``Signature``), as an
+    argument's type is compared with a parameter's; "" for an array, an unwritten or an unknown type."""
+    return chain[-1] if chain and chain[0] not in (UNKNOWN, ARRAY) and chain != _UNTYPED else ""
+
+
 #: The operators whose value is a truth value, in Java and C#.
 _CONDITIONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||", "instanceof", "is"})
 
@@ -2079,14 +2085,12 @@ class _CSharp(_Packaged):
         if _is_condition(value):
             return "bool"
         if value.type == "identifier":
-            declared = env.get(_text(value))
-            return declared[-1] if declared and declared[0] not in (UNKNOWN, ARRAY) and declared != _UNTYPED else ""
+            return _type_shown(env.get(_text(value), ()))
         if value.type in ("object_creation_expression", "cast_expression"):
             typ = value.child_by_field_name("type")
             if typ is not None and typ.type == "predefined_type":
                 return cs_type_name(_text(typ))
-            chain = self._type(typ, env)
-            return chain[-1] if chain and chain[0] not in (UNKNOWN, ARRAY) and chain != _UNTYPED else ""
+            return _type_shown(self._type(typ, env))
         return ""
 
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:

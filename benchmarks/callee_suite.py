@@ -1,10 +1,10 @@
 """ "What does F call" rows from a compiler's uses: the callees of each function, as the compiler binds them.
 
-    callee_suite.py ROOT REPO USES.jsonl OUT.jsonl [--spans SPANS.jsonl] [--language go|java|typescript|rust|c|cpp]
+    callee_suite.py ROOT REPO USES.jsonl OUT.jsonl [--spans SPANS.jsonl] [--language go|java|typescript|python|…]
                     [--max 40] [--seed 11]
 
-USES is what ``benchmarks/go_uses``, ``java_uses``, ``ts_uses``, ``rust_uses.py``, ``c_uses.py`` or ``cpp_uses.py``
-write (one definition a line, with every place that uses it); SPANS each function's first and last line
+USES is what ``benchmarks/go_uses``, ``java_uses``, ``ts_uses``, ``py_uses.py``, ``rust_uses.py``, ``c_uses.py`` or
+``cpp_uses.py`` write (one definition a line, with every place that uses it); SPANS each function's first and last line
 (``ts_uses -spans``, ``rust_uses.py``, ``c_uses.py``, ``cpp_uses.py``), else Universal Ctags' spans. A use inside
 a function F's span is a callee of F when the used definition is a function or a method (by its ctags kind, or any
 definition of a SPANS file): F's rows ask "what does F call" in one of several phrasings and their answers are the
@@ -60,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
             t = json.loads(line)
             functions[(t["path"], t["line"])] = (t["name"], t["end"])
     else:
+        kinds = (*_FUNCTION_KINDS, "member") if a.language == "python" else _FUNCTION_KINDS  # ctags: a method
         for t in make_suite.ctags_definitions(os.fspath(a.root)):
-            if t["kind"] in _FUNCTION_KINDS:
+            if t["kind"] in kinds:
                 functions[(t["path"], t["line"])] = (t["name"], t.get("end", t["line"]))
     defined = collections.Counter(name for name, _ in functions.values())
     by_path: dict[str, list[tuple[int, int, str]]] = collections.defaultdict(list)

@@ -1,7 +1,7 @@
 """Go find_references and impact_analysis rows from the Go type checker's uses (``benchmarks/go_uses``).
 
     go_ref_suite.py ROOT REPO USES.jsonl OUT.jsonl [--max 60] [--seed 7]
-                    [--language go|java|typescript|javascript|rust|c|cpp|csharp]
+                    [--language go|java|typescript|javascript|python|rust|c|cpp|csharp]
 
 The rows have the format and phrasings of ``../shared/eval/make_suite.py`` (which builds them for
 Python from jedi): one row per name (a name defined more than three times says little and is left
@@ -30,6 +30,9 @@ With ``--language javascript`` the same rows for JavaScript from the same compil
 (``ts_uses.js -js``, ``benchmarks/js_suites.sh``; source ``tsc``): what it binds through CommonJS, classes, JSDoc
 types and functions assigned to properties (``Runner.prototype.run = function``). Test files end in
 ``.spec.js``/``.test.js`` or lie in a ``test``/``tests``/``__tests__`` folder; ``--spans`` from ``ts_uses -js -spans``.
+
+``--language python`` holds Python's skip rules and test files for ``callee_suite.py`` (whose uses come from jedi,
+``benchmarks/py_uses.py``); Python's references and impact rows come from ``../shared/eval/make_suite.py``.
 
 With ``--language rust`` the same rows for Rust from rustc's typed bodies (``benchmarks/rust_uses.py``,
 ``benchmarks/rust_suites.sh``; source ``rustc``): test files lie in a ``tests`` or ``benches`` folder (a crate's
@@ -80,6 +83,14 @@ LANGUAGES = {
         ("constructor", "toString", "main"),
         lambda path: path.endswith((".spec.ts", ".test.ts", ".spec.tsx", ".test.tsx")) or "/__tests__/" in "/" + path,
         "tsc",
+    ),
+    "python": (
+        ("main", "__init__", "__repr__", "__str__", "__eq__", "__hash__", "__call__"),
+        lambda path: (
+            any(p in ("test", "tests", "testing") for p in path.split("/")[:-1])
+            or path.rsplit("/", 1)[-1].startswith("test_")
+        ),
+        "jedi",
     ),
     "javascript": (
         ("constructor", "toString", "main"),

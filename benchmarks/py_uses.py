@@ -3,13 +3,13 @@ suites (``benchmarks/callee_suite.py ROOT REPO USES.jsonl OUT.jsonl --language p
 
     py_uses.py ROOT > USES.jsonl        (needs jedi: ``pip install jedi``)
 
-The compilers' uses files of the other languages (``go_uses``, ``ts_uses.js``, ``c_uses.py``…) list every use of every
-definition; jedi answers one name at a time, and asking it for every definition's references across a project takes
-an hour a repository. So this asks the other way round: every call in a file outside the tests (``f(x)``,
+A callee is what a function calls, so this reads the calls: every call in a file outside the tests (``f(x)``,
 ``obj.method(x)``, ``Class(x)``: the name called, read with ``ast``) is resolved with ``Script.goto`` (imports
-followed), and a call that reaches a ``def`` or ``class`` under ROOT is a use of it. Lines are 1-based, a definition's
-the line of its ``def``/``class`` name, as Universal Ctags gives them. Output: JSON lines ``name``, ``path``, ``line``,
-``uses`` ``[[path, line], ...]`` (one per definition, by path, line, name). Summary on stderr.
+followed), and a call that reaches a ``def`` or ``class`` under ROOT is a use of it. (The other languages' uses files
+list every use, calls or not; a Python function named without a call, ``callback=handler``, is in no row here.)
+Lines are 1-based, a definition's the line of its ``def``/``class`` name, as Universal Ctags gives them. Output: JSON
+lines ``name``, ``path``, ``line``, ``uses`` ``[[path, line], ...]`` (one per definition, by path, line, name).
+Summary on stderr.
 """
 
 from __future__ import annotations

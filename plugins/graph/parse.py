@@ -1240,6 +1240,39 @@ class _Packaged:
             tuple(self.imports), tuple(self.references), tuple(self.bases), (), self.package, tuple(self.returns)
         )
 
+    #: The name of the language's truth-value type (``boolean``, ``bool``).
+    _BOOLEAN = ""
+
+    def _type(self, typ: Node | None, env: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        raise NotImplementedError  # each language reads its own type syntax
+
+    def _literal(self, value: Node) -> str | None:
+        """The type of ``value`` where it is a literal (``"x"``: ``String``); None where it is none."""
+        raise NotImplementedError
+
+    def _built_in(self, typ: Node) -> str | None:
+        """The name of a built-in type written as ``typ`` (``int``, ``long``); None for any other type."""
+        raise NotImplementedError
+
+    def _value_type(self, value: Node, env: dict[str, tuple[str, ...]]) -> str:
+        """The type an argument's source shows (a literal's, a comparison's, a declared name's, ``new T()``'s, a
+        cast's), as the overloads' parameters are read (``resolve._java_parameter_types``,
+        ``resolve._csharp_parameter_types``); "" where it shows none."""
+        while value.type == "parenthesized_expression" and value.named_children:
+            value = value.named_children[0]
+        literal = self._literal(value)
+        if literal is not None:
+            return literal
+        if _is_condition(value):
+            return self._BOOLEAN
+        if value.type == "identifier":
+            return _type_shown(env.get(_text(value), ()))
+        if value.type in ("object_creation_expression", "cast_expression"):
+            typ = value.child_by_field_name("type")
+            built_in = self._built_in(typ) if typ is not None else None
+            return built_in if built_in is not None else _type_shown(self._type(typ, env))
+        return ""
+
 
 class _Java(_Packaged):
     """Java's facts. A receiver's declared type is read where the source writes it (a parameter, local,
@@ -1486,29 +1519,17 @@ class _Java(_Packaged):
                 return env.get(_text(field), ())
         return ()
 
-    def _argument_type(self, value: Node, env: dict[str, tuple[str, ...]]) -> str:
-        """The type an argument's source shows (a literal's, a declared name's, ``new T()``'s, ``(T) x``'s), as the
-        overloads' parameters are read (``resolve._java_parameter_types``); "" where it shows none."""
-        while value.type == "parenthesized_expression" and value.named_children:
-            value = value.named_children[0]
-        kind = value.type
-        if kind.endswith("_integer_literal"):
+    _BOOLEAN = "boolean"
+
+    def _literal(self, value: Node) -> str | None:
+        if value.type.endswith("_integer_literal"):
             return "long" if _text(value)[-1:] in ("l", "L") else "int"
-        if kind.endswith("_floating_point_literal"):
+        if value.type.endswith("_floating_point_literal"):
             return "float" if _text(value)[-1:] in ("f", "F") else "double"
-        literal = _JAVA_LITERALS.get(kind)
-        if literal is not None:
-            return literal
-        if _is_condition(value):
-            return "boolean"
-        if kind == "identifier":
-            return _type_shown(env.get(_text(value), ()))
-        if kind in ("object_creation_expression", "cast_expression"):
-            typ = value.child_by_field_name("type")
-            if typ is not None and typ.type in ("integral_type", "floating_point_type", "boolean_type"):
-                return _text(typ)
-            return _type_shown(self._type(typ, env))
-        return ""
+        return _JAVA_LITERALS.get(value.type)
+
+    def _built_in(self, typ: Node) -> str | None:
+        return _text(typ) if typ.type in ("integral_type", "floating_point_type", "boolean_type") else None
 
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
         name = node.child_by_field_name("name")
@@ -1517,7 +1538,7 @@ class _Java(_Packaged):
         arguments = node.child_by_field_name("arguments")
         values = [a for a in arguments.named_children if "comment" not in a.type] if arguments is not None else []
         arity = -1 if arguments is None else len(values)
-        types = tuple(self._argument_type(v, env) for v in values)
+        types = tuple(self._value_type(v, env) for v in values)
         types = types if any(types) else ()
         obj = node.child_by_field_name("object")
         if obj is None:
@@ -1595,7 +1616,7 @@ def _is_condition(value: Node) -> bool:
     return False
 
 
-#: The type a Java literal has (numbers apart: ``_Java._argument_type``).
+#: The type a Java literal has (numbers apart: ``_Java._literal``).
 _JAVA_LITERALS = {
     "string_literal": "String",
     "text_block": "String",
@@ -2069,29 +2090,20 @@ class _CSharp(_Packaged):
             return ("String",)
         return (UNKNOWN,)
 
+    _BOOLEAN = "bool"
+
+    def _literal(self, value: Node) -> str | None:
+        return _CS_LITERALS.get(value.type)
+
+    def _built_in(self, typ: Node) -> str | None:
+        return cs_type_name(_text(typ)) if typ.type == "predefined_type" else None
+
     def _argument_type(self, argument: Node, env: dict[str, tuple[str, ...]]) -> str:
-        """The type an argument's source shows (``_CS_LITERALS``, a declared name's, ``new T()``'s, ``(T)x``'s), as the
-        overloads' parameters are read (``resolve._csharp_parameter_types``); "" where it shows none."""
+        """An argument's ``_value_type``; "" for a named one, whose parameter is not the one at its place, and for
+        ``ref``, ``out`` and ``in``."""
         if any(c.type in ("name_colon", ":") or _text(c) in ("ref", "out", "in") for c in argument.children):
-            return ""  # a named argument's parameter is not the one at its place
-        value = argument.named_children[-1] if argument.named_children else None
-        while value is not None and value.type == "parenthesized_expression" and value.named_children:
-            value = value.named_children[0]
-        if value is None:
             return ""
-        literal = _CS_LITERALS.get(value.type)
-        if literal is not None:
-            return literal
-        if _is_condition(value):
-            return "bool"
-        if value.type == "identifier":
-            return _type_shown(env.get(_text(value), ()))
-        if value.type in ("object_creation_expression", "cast_expression"):
-            typ = value.child_by_field_name("type")
-            if typ is not None and typ.type == "predefined_type":
-                return cs_type_name(_text(typ))
-            return _type_shown(self._type(typ, env))
-        return ""
+        return self._value_type(argument.named_children[-1], env) if argument.named_children else ""
 
     def _call(self, node: Node, env: dict[str, tuple[str, ...]]) -> None:
         function = node.child_by_field_name("function")

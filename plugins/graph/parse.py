@@ -1256,8 +1256,8 @@ class _Packaged:
 
     def _value_type(self, value: Node, env: dict[str, tuple[str, ...]]) -> str:
         """The type an argument's source shows (a literal's, a comparison's, a declared name's, ``new T()``'s, a
-        cast's), as the overloads' parameters are read (``resolve._java_parameter_types``,
-        ``resolve._csharp_parameter_types``); "" where it shows none."""
+        cast's), as the overloads' parameters are read (``resolve._java_parameters``, ``resolve._csharp_parameters``);
+        "" where it shows none."""
         while value.type == "parenthesized_expression" and value.named_children:
             value = value.named_children[0]
         literal = self._literal(value)

@@ -359,11 +359,13 @@ def _parameters_written(name: str, signature: str, opening: str, closing: str) -
     return None
 
 
-def _csharp_parameters(name: str, signature: str) -> tuple[int, int, str | None] | None:
+def _csharp_parameters(name: str, signature: str) -> tuple[int, int, str | None, tuple[str, ...]] | None:
     """The least and most arguments a call of the C# method ``name`` passes, from its signature
-    (``public int Read(byte[] buffer, int offset = 0, params object[] rest)``: (1, unbounded)), and for an
-    extension method the name of the type it extends (``Words(this string text, int max)``: (1, 1, "string"),
-    its receiver not among the arguments); None when the signature does not show them."""
+    (``public int Read(byte[] buffer, int offset = 0, params object[] rest)``: (1, unbounded)); for an
+    extension method the name of the type it extends (``Words(this string text, int max)``: (1, 1, "String"),
+    its receiver not among the arguments); and its parameters' types, spelled as a call's argument types are
+    (``parse.cs_type_name``; "" for an array, a generic parameter's or one not shown: any argument may be it).
+    None when the signature does not show the list."""
     for _ in range(3):  # ``Convert<TKey, List<T>>(``: its type parameters, nested, out of the way
         signature = re.sub(r"<[^<>()]*>", "", signature)
     written = _parameters_written(name, signature, "(<[", ")>]")
@@ -371,54 +373,22 @@ def _csharp_parameters(name: str, signature: str) -> tuple[int, int, str | None]
         return None
     texts, seen, _ = written
     if not seen:
-        return 0, 0, None
+        return 0, 0, None, ()
     words = [t.split() for t in texts]
     extends = None
     if words and words[0][:1] == ["this"] and len(words[0]) >= 2:
         extends = words[0][1].split(".")[-1].rstrip("?")
         extends = "String" if extends == "string" else extends  # as the reader spells a string's type
         words = words[1:]
+        texts = texts[1:]
     least = sum(1 for w in words if w[:1] != ["params"] and "=" not in " ".join(w))
-    return least, (1 << 30) if any(w[:1] == ["params"] for w in words) else len(words), extends
-
-
-def _csharp_parameter_types(name: str, signature: str) -> tuple[str, ...] | None:
-    """The types of the C# method ``name``'s parameters as its signature writes them, spelled as a call's argument
-    types are (``parse._cs_type_name``; "" for an array, a generic parameter's or one not shown: any argument may
-    be it); None when the signature does not show the list. An extension method's receiver is left out."""
-    for _ in range(3):
-        signature = re.sub(r"<[^<>()]*>", "", signature)
-    written = _parameters_written(name, signature, "(<[", ")>]")
-    if written is None:
-        return None
-    texts, seen, _ = written
-    out: list[str] = []
-    for i, text in enumerate(texts if seen else []):
-        words = [w for w in text.split("=")[0].split() if w != "]" and not w.startswith("]")]
-        if i == 0 and words[:1] == ["this"]:
-            continue
-        words = [w for w in words if w not in _CS_MODIFIERS]
-        typ = words[-2] if len(words) >= 2 else ""
-        out.append("" if not typ or typ.endswith("]") or len(typ) == 1 else cs_type_name(typ))
-    return tuple(out)
-
-
-def _java_parameter_types(name: str, signature: str) -> tuple[str, ...] | None:
-    """The types of the Java method ``name``'s parameters as its signature writes them (``List<String> names``:
-    ``List``); "" for an array, varargs, a type parameter's; None when the signature does not show the list."""
-    written = _parameters_written(name, signature, "(<[", ")>]")
-    if written is None:
-        return None
-    texts, seen, _ = written
-    out: list[str] = []
-    for text in texts if seen else []:
-        words = text.split()
-        typ = words[-2] if len(words) >= 2 else ""
-        if typ.endswith("]") or "..." in typ or len(typ.rstrip(">")) <= 1:
-            out.append("")
-        else:
-            out.append(typ.rstrip(">").rsplit(".", 1)[-1])
-    return tuple(out)
+    most = (1 << 30) if any(w[:1] == ["params"] for w in words) else len(words)
+    types: list[str] = []
+    for text in texts:
+        typed = [w for w in text.split("=")[0].split() if not w.startswith("]") and w not in _CS_MODIFIERS]
+        typ = typed[-2] if len(typed) >= 2 else ""
+        types.append("" if not typ or typ.endswith("]") or len(typ) == 1 else cs_type_name(typ))
+    return least, most, extends, tuple(types)
 
 
 def _namespaces(f: _File) -> list[str]:
@@ -427,15 +397,22 @@ def _namespaces(f: _File) -> list[str]:
     return [".".join(parts[:cut]) for cut in range(len(parts), 0, -1)]
 
 
-def _java_parameters(name: str, signature: str) -> tuple[int, bool] | None:
-    """A Java method's number of parameters and whether the last is varargs, from its signature
-    (``public static byte[] encodeBase64(final byte[] data, final boolean chunked)``: (2, False)); None
-    when the signature does not show them."""
+def _java_parameters(name: str, signature: str) -> tuple[int, bool, tuple[str, ...]] | None:
+    """A Java method's number of parameters, whether the last is varargs, and their types as the signature writes
+    them (``public static byte[] encodeBase64(final byte[] data, final boolean chunked)``: (2, False, ("",
+    "boolean")); ``List<String> names``: ``List``; "" for an array, varargs, a type parameter's); None when the
+    signature does not show them."""
     written = _parameters_written(name, signature, "(<[", ")>]")
     if written is None:
         return None
     texts, seen, rest = written
-    return (len(texts) if seen else 0), "..." in rest
+    types: list[str] = []
+    for text in texts if seen else []:
+        words = text.split()
+        typ = words[-2] if len(words) >= 2 else ""
+        shown = not (typ.endswith("]") or "..." in typ or len(typ.rstrip(">")) <= 1)
+        types.append(typ.rstrip(">").rsplit(".", 1)[-1] if shown else "")
+    return len(types), "..." in rest, tuple(types)
 
 
 #: A C++ field's or variable's signature: its type (a qualified name, a template's arguments apart), the name after.
@@ -634,18 +611,17 @@ class _Builder:
             elif language == "java" and rec.kind == "method" and seg.signature:
                 params = _java_parameters(seg.symbol, seg.signature)
                 if params is not None:
-                    self.java_params[node] = params
-                types = _java_parameter_types(seg.symbol, seg.signature)
-                if types is not None and any(types):
-                    self.param_types[node] = types
+                    count, varargs, types = params
+                    self.java_params[node] = (count, varargs)
+                    if any(types):
+                        self.param_types[node] = types
             elif language == "csharp" and rec.kind == "method" and seg.signature:
-                types = _csharp_parameter_types(seg.symbol, seg.signature)
-                if types is not None and any(types):
-                    self.param_types[node] = types
                 written = _csharp_parameters(seg.symbol, seg.signature)
                 if written is not None:
-                    least, most, extends = written
+                    least, most, extends, types = written
                     self.param_ranges[node] = (least, most)
+                    if any(types):
+                        self.param_types[node] = types
                     if extends is not None:
                         self.extensions[seg.symbol].append((node, extends))
         if language in ("c", "cpp"):

@@ -583,7 +583,7 @@ class GraphShard:
             )
         # what the question is about and, for a class, its members: no callees of their own. A function's nested
         # helpers are (``function jsonStringify(o) { function _stringify(v) {…} … _stringify(o) }``): it calls them
-        inside = {n for n in sources if n in targets or any(g.kind[t] in CLASS_KINDS for t in targets)}
+        inside = set(sources) if any(g.kind[t] in CLASS_KINDS for t in targets) else set(targets)
         # what the definition's own body (a class's: its members' bodies) calls comes before what only a nested
         # helper does: "what does wrapAsync call" is _resolve and _reject, which it passes on, before done, which
         # they call

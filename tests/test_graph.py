@@ -15,7 +15,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.graph import shard as shard_module
 from fourfold.plugins.graph.centrality import pagerank
-from fourfold.plugins.graph.parse import Reference, parse_file
+from fourfold.plugins.graph.parse import PY_MADE, Reference, parse_file
 from fourfold.plugins.graph.plugin import GraphModality, compute_centrality
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, GraphData, NodeRecord, build_graph
@@ -446,6 +446,114 @@ def test_super_calls_the_bases_member_and_a_builtins_member_is_nobodys(tmp_path:
     assert not shard.search(ModalityQuery(text="who calls Err.__init__", k=10)).hits
 
 
+PY_TYPED = b"""import typing as t
+
+
+class Jar:
+    def clear(self):
+        return None
+
+    def read(self):
+        return ""
+
+
+class Other:
+    def clear(self):
+        return None
+
+
+class Path:
+    def join(self, other):
+        return other
+
+
+class Cookies:
+    def __init__(self, jar: Jar):
+        self.jar = jar
+
+    def reset(self):
+        self.jar.clear()
+
+
+def made():
+    jar = Jar()
+    jar.clear()
+
+
+def declared(stream: t.IO[str]):
+    return stream.read()
+
+
+def joined(parts):
+    return ", ".join(parts)
+
+
+def untyped(thing):
+    return thing.read()
+
+
+def get_jar() -> "Jar":
+    return Jar()
+
+
+def returned():
+    jar = get_jar()
+    jar.clear()
+"""
+
+
+def _python_shard(tmp_path: Path, source: bytes) -> GraphShard:
+    modality = GraphModality()
+    segments = segment_file("web", "jar.py", "python", source).segments
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    return modality.load(tmp_path)
+
+
+def test_a_python_local_s_type_is_read_from_its_annotation_or_the_class_it_was_made_from(tmp_path: Path) -> None:
+    """``jar = Jar()`` then ``jar.clear()``, ``self.jar = jar`` with ``jar: Jar`` then ``self.jar.clear()``, and
+    ``jar = get_jar()`` with ``get_jar() -> "Jar"`` call ``Jar.clear`` at full confidence and not ``Other.clear``;
+    ``stream: t.IO`` makes ``stream.read()`` the typing module's, none of the project's. Before, each was every
+    indexed member of its name at a share (httpx's ``cookies.clear()`` in a test was as much ``Headers.clear``'s
+    caller as ``Cookies.clear``'s)."""
+    from fourfold.plugins.graph.parse import PY_DECLARED
+
+    chains = {r.chain for r in parse_file(PY_TYPED, "python").references}
+    assert ("Jar", PY_MADE, "clear") in chains and ("t", "IO", PY_DECLARED, "read") in chains
+    assert ("Jar", PY_DECLARED, "clear") in chains  # ``self.jar.clear()``: the field holds the parameter
+    shard = _python_shard(tmp_path, PY_TYPED)
+    callers = shard.search(ModalityQuery(text="who calls Jar.clear", k=10)).hits
+    assert {h.symbol for h in callers} == {"made", "reset", "returned"} and all(h.score >= 1.0 for h in callers)
+    assert not shard.search(ModalityQuery(text="who calls Other.clear", k=10)).hits
+
+
+def test_a_python_built_in_s_member_on_a_literal_is_nobodys_and_on_an_untyped_value_half_sure(tmp_path: Path) -> None:
+    """``", ".join(parts)`` is ``str.join``, never the project's ``Path.join``; ``thing.read()`` on a parameter of
+    unwritten type may be the project's one ``read`` or a file's, so it is a caller at half weight, after every
+    caller whose receiver's type is read. Before, click's ``_is_binary_reader`` (``stream.read(0)``) was the first
+    dependent of ``EchoingStdin``, at full confidence."""
+    from fourfold.plugins.graph.parse import UNKNOWN
+
+    chains = {r.chain for r in parse_file(PY_TYPED, "python").references}
+    assert ("str", "join") in chains and (UNKNOWN, "join") not in chains
+    shard = _python_shard(tmp_path, PY_TYPED)
+    assert not shard.search(ModalityQuery(text="who calls Path.join", k=10)).hits
+    readers = shard.search(ModalityQuery(text="who calls Jar.read", k=10)).hits
+    assert [h.symbol for h in readers] == ["untyped"] and 0.4 < readers[0].score < 0.6
+
+
+def test_impact_of_a_class_lists_its_direct_users_before_the_users_of_its_members(tmp_path: Path) -> None:
+    """Both break when the class changes: the code that builds or names ``Jar`` whatever part changes, the code
+    calling ``Jar.clear`` when that does; at one distance the first come first (``shard.MEMBER_FACTOR``)."""
+    from fourfold.plugins.graph.shard import MEMBER_FACTOR, impact_evidence
+
+    hits = _python_shard(tmp_path, PY_TYPED).search(ModalityQuery(text="what breaks if I change Jar", k=10)).hits
+    evidence = {h.symbol: impact_evidence(h) for h in hits}
+    assert evidence["made"] == (1, pytest.approx(1.0, abs=1e-3)) and evidence["__init__"] == evidence["made"]
+    assert evidence["reset"] == (1, pytest.approx(MEMBER_FACTOR, abs=1e-3))
+    order = [h.symbol for h in hits]
+    assert order.index("reset") > max(order.index("made"), order.index("__init__"))
+
+
 # --- bounds, concurrency, contract ---------------------------------------------------------------------
 
 
@@ -653,7 +761,8 @@ def run(cfg: "Engine", n=helper):
     assert Reference(4, ("h", "register"), True, False, True) in refs  # a decorator runs outside the function
     assert Reference(5, ("Engine",), False, False, False) in refs  # the quoted annotation names a type
     assert Reference(7, ("Engine",), True) in refs and Reference(7, ("cfg",), False, True) in refs
-    assert Reference(8, ("total", "items"), True, True) in refs  # a local's attribute: not a global's
+    # a local's attribute: not a global's, but a member of the class the local was made from
+    assert Reference(8, ("Engine", PY_MADE, "items"), True, False) in refs
     assert Reference(11, ("n",), False, False) in refs  # a closure variable is not inner's own local
     assert Reference(14, ("w",), False, True) in refs  # the walrus binds inside the lambda
     assert Reference(15, ("inner",), True, True) in refs and Reference(15, ("Local",), False, True) in refs

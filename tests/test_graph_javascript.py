@@ -221,3 +221,32 @@ def test_a_function_calls_its_nested_helpers_and_its_own_calls_come_first(tmp_pa
     callees = shard.search(ModalityQuery(text="what does wrap call", k=10)).hits
     assert [h.symbol for h in callees] == ["settle", "done"]
     assert callees[0].score > callees[1].score
+
+
+def test_a_built_in_s_member_called_on_a_literal_is_nobody_s(tmp_path: Path) -> None:
+    """``[a, b].join(",")`` is ``Array.prototype.join`` and ``"x".split(y)`` ``String``'s, never the project's one
+    ``join`` or ``split`` (before, a call on a receiver that is no name reached every member of its name);
+    ``parts.join()`` on a value of unknown type still may be the project's."""
+    source = """function Path(base) {
+  this.base = base;
+}
+
+Path.prototype.join = function (other) {
+  return this.base + other;
+};
+
+function label(a, b) {
+  return [a, b].join(",") + "x".split(b) + `${a}`.split(b);
+}
+
+function concat(parts) {
+  return parts.join("/");
+}
+"""
+    chains = {r.chain for r in parse_file(source.encode(), "javascript").references}
+    assert {("Array", "join"), ("String", "split")} <= chains
+    segments = segment_file("web", "lib/path.js", "javascript", source.encode()).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    callers = modality.load(tmp_path).search(ModalityQuery(text="who calls Path.join", k=10)).hits
+    assert [h.symbol for h in callers] == ["concat"]

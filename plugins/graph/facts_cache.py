@@ -47,8 +47,10 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: 13: the property a JavaScript function is assigned to (``Suite.prototype.addTest = function``) is no reference;
 #: 14: ``inherits(Dot, Base)`` is a JavaScript base (``FileFacts.bases``), ``module.exports = Base`` an export
 #: (``parse.COMMONJS_EXPORT``); 15: a C# call carries its arguments' types where the source shows them
-#: (``Reference.types``); 16: so does a Java call.
-FACTS_FORMAT = 16
+#: (``Reference.types``); 16: so does a Java call; 17: a Python or JavaScript literal receiver is its built-in type
+#: (``", ".join``: ``("str", "join")``), a Python local's or ``self`` attribute's type is read where written
+#: (``parse.PY_DECLARED``, ``parse.PY_MADE``) and a Python function's return annotation is kept (``returns``).
+FACTS_FORMAT = 17
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -20,7 +20,7 @@ import hashlib
 import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -36,6 +36,8 @@ __all__ = [
     "ARRAY",
     "CPP_HOLDERS",
     "CPP_STD",
+    "PY_DECLARED",
+    "PY_MADE",
     "RETURNS",
     "RUST_SELF",
     "SELF_MODULE",
@@ -65,6 +67,12 @@ RETURNS = "()"
 RUST_SELF = "<self>"
 #: A Java declared type's first element when it is an array of the rest (``Foo[]``: ``("[]", "Foo")``).
 ARRAY = "[]"
+#: The chain element after a Python local's declared type (``def f(stream: t.IO)``: ``stream.read`` is
+#: ``("t", "IO", PY_DECLARED, "read")``): a member of that type, none of the project's where no indexed code defines it.
+PY_DECLARED = "<:>"
+#: The chain element after what a Python local was assigned a call to (``c = httpx.Cookies()``: ``c.clear`` is
+#: ``("httpx", "Cookies", PY_MADE, "clear")``): a member of that class, where the call is to a class.
+PY_MADE = "<=()>"
 
 
 #: An ``Import``'s module for a name the file exports under another of its own (``export default
@@ -135,7 +143,8 @@ class FileFacts:
     bases: tuple[Base, ...]
     go_methods: tuple[GoMethod, ...] = ()
     package: str = ""
-    #: Java: each method's declared return type, by the line its declaration starts on (``RETURNS``)
+    #: Java: each method's declared return type, by the line its declaration starts on (``RETURNS``); Python: each
+    #: function's return annotation (what a local assigned its call holds, ``PY_MADE``)
     returns: tuple[tuple[int, tuple[str, ...]], ...] = ()
     #: C++: the first and last lines of each anonymous namespace, whose definitions no other file sees
     hidden: tuple[tuple[int, int], ...] = ()
@@ -309,6 +318,8 @@ def _string_value(node: Node) -> str:
 # --- Python ---------------------------------------------------------------------------------------
 
 _PY_FUNCTIONS = frozenset({"function_definition", "lambda"})
+#: What opens a scope of its own inside a Python function.
+_PY_SCOPES = frozenset({"function_definition", "lambda", "class_definition"})
 _PY_BINDERS = frozenset(
     {"assignment", "augmented_assignment", "for_statement", "for_in_clause", "as_pattern", "named_expression"}
 )
@@ -360,6 +371,7 @@ class _Python:
         self.imports: list[Import] = []
         self.references: list[Reference] = []
         self.bases: list[Base] = []
+        self.returns: list[tuple[int, tuple[str, ...]]] = []
 
     def facts(self) -> FileFacts:
         captures = QueryCursor(_python_query()).captures(self.root)
@@ -372,12 +384,15 @@ class _Python:
             key=lambda e: e[:3],
         )
         locals_of = self._locals(events)
-        stack: list[tuple[int, str, frozenset[str]]] = []  # (end byte, container kind, locals in force)
+        # (end byte, container kind, locals in force, their types where read, the enclosing class's fields' types)
+        stack: list[tuple[int, str, frozenset[str], Mapping[str, tuple[str, ...]], Mapping[str, tuple[str, ...]]]] = []
         local: frozenset[str] = frozenset()
+        types: Mapping[str, tuple[str, ...]] = {}
+        fields: Mapping[str, tuple[str, ...]] = {}
         skipped = decorated = in_type = 0
         for start, _, _, name, node in events:
             while stack and stack[-1][0] <= start:
-                _, kind, local = stack.pop()
+                _, kind, local, types, fields = stack.pop()
                 skipped -= kind in ("import", "skip", "annotation")
                 decorated -= kind == "decorator"
                 in_type -= kind == "type"
@@ -390,11 +405,11 @@ class _Python:
                         Reference(_line(node), (text,), _is_called(node), text in local, decorated > 0)
                     )
             elif name == "attribute":
-                self._attribute(node, local, decorated > 0)
+                self._attribute(node, local, types, fields, decorated > 0)
             elif name == "string":
                 if in_type:
                     self._annotation(node, local)
-                    stack.append((node.end_byte, "annotation", local))
+                    stack.append((node.end_byte, "annotation", local, types, fields))
                     skipped += 1
             elif name == "binder":
                 continue
@@ -403,17 +418,32 @@ class _Python:
                     self._import(node)
                 elif name == "class":
                     self._class(node)
-                stack.append((node.end_byte, name, local))
+                stack.append((node.end_byte, name, local, types, fields))
                 skipped += name in ("import", "skip")
                 decorated += name == "decorator"
                 in_type += name == "type"
                 if name == "function":
-                    local = locals_of.get(node.start_byte, frozenset())
-        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
+                    local, types = locals_of.get(node.start_byte, (frozenset(), {}))
+                    returned = node.child_by_field_name("return_type")
+                    declared = _py_annotation(returned) if returned is not None else None
+                    if declared:  # ``def get_console() -> "Console"``: what ``c = get_console()`` holds
+                        self.returns.append((_line(node), declared))
+                elif name == "class":
+                    fields = self._fields(node, locals_of)
+        return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases), returns=tuple(self.returns))
 
-    def _locals(self, events: list[tuple[int, int, int, str, Node]]) -> dict[int, frozenset[str]]:
-        """Function start byte -> its parameters and the names bound in its body (shadowing globals)."""
+    def _locals(
+        self, events: list[tuple[int, int, int, str, Node]]
+    ) -> dict[int, tuple[frozenset[str], Mapping[str, tuple[str, ...]]]]:
+        """Function start byte -> its parameters and the names bound in its body (shadowing globals), and the type of
+        those whose every binding says the same (``_typed_value``), as the chain a member of it starts with."""
         names: dict[int, set[str]] = {}
+        values: dict[int, dict[str, tuple[str, ...] | None]] = collections.defaultdict(dict)
+
+        def bind(function: int, name: str, typed: tuple[str, ...] | None) -> None:
+            seen = values[function]
+            seen[name] = typed if name not in seen or seen[name] == typed else None
+
         stack: list[tuple[int, int, int, int]] = []  # (end byte, function start byte or -1, body start, body end)
         for start, _, _, name, node in events:
             if name not in ("function", "class", "binder"):
@@ -425,23 +455,120 @@ class _Python:
             if name == "binder":
                 if inside:
                     assert owner is not None
-                    names[owner[1]].update(self._bound(node))
+                    for bound in self._bound(node):
+                        names[owner[1]].add(bound)
+                        bind(owner[1], bound, self._typed_value(node, bound))
                 continue
             if inside:  # a nested definition's name is a local of the function around it
                 assert owner is not None
                 defined = node.child_by_field_name("name")
                 if defined is not None:
                     names[owner[1]].add(_text(defined))
+                    bind(owner[1], _text(defined), None)
             if name == "class":
                 stack.append((node.end_byte, -1, 0, 0))
                 continue
             found = names.setdefault(node.start_byte, set())
             params = node.child_by_field_name("parameters")
-            if params is not None:
-                found.update(_text(n) for n in _walk(params) if n.type == "identifier" and self._is_parameter_name(n))
+            for n in _walk(params) if params is not None else ():
+                if n.type == "identifier" and self._is_parameter_name(n):
+                    found.add(_text(n))
+                    typed = n.parent.child_by_field_name("type") if n.parent is not None else None
+                    declared = _py_annotation(typed) if typed is not None else None
+                    bind(node.start_byte, _text(n), (*declared, PY_DECLARED) if declared else None)
             body = node.child_by_field_name("body")
             stack.append((node.end_byte, node.start_byte, body.start_byte if body else 0, body.end_byte if body else 0))
-        return {start: frozenset(found) for start, found in names.items()}
+        out: dict[int, tuple[frozenset[str], Mapping[str, tuple[str, ...]]]] = {}
+        for start, found in names.items():
+            typed_names = {
+                n: typed
+                for n, typed in values[start].items()
+                if typed is not None and (typed[0] not in found or typed[0] == "self")
+            }  # a type named by another local (``x = cls()``) is not read; what ``self.make()`` returns is
+            out[start] = (frozenset(found), typed_names)
+        return out
+
+    @staticmethod
+    def _fields(
+        node: Node, locals_of: Mapping[int, tuple[frozenset[str], Mapping[str, tuple[str, ...]]]]
+    ) -> Mapping[str, tuple[str, ...]]:
+        """A class's attributes whose every assignment says the same type, as the chain a member of one starts with:
+        annotated in the class body (``jar: CookieJar``, a dataclass's field) or assigned there a call, and
+        ``self.x = ...`` in its methods, of a call (``self.jar = CookieJar()``), of a typed parameter or local
+        (``self.console = console`` with ``console: Console``) or annotated; ``None`` assigned says nothing."""
+        seen: dict[str, tuple[str, ...] | None] = {}
+
+        def bind(name: str, typed: tuple[str, ...] | None) -> None:
+            seen[name] = typed if name not in seen or seen[name] == typed else None
+
+        body = node.child_by_field_name("body")
+        for stmt in body.named_children if body is not None else ():
+            if stmt.type == "decorated_definition":
+                stmt = stmt.child_by_field_name("definition") or stmt
+            if stmt.type == "expression_statement" and stmt.named_children:
+                assignment = stmt.named_children[0]
+                left = assignment.child_by_field_name("left")
+                if assignment.type == "assignment" and left is not None and left.type == "identifier":
+                    right = assignment.child_by_field_name("right")
+                    if assignment.child_by_field_name("type") is not None or right is None or right.type != "none":
+                        bind(_text(left), _Python._typed_value(assignment, _text(left)))
+                continue
+            if stmt.type != "function_definition":
+                continue
+            params = stmt.child_by_field_name("parameters")
+            first = params.named_children[0] if params is not None and params.named_children else None
+            if first is None or first.type != "identifier":
+                continue  # a static method, or ``self`` with a default: no instance to assign to
+            receiver = _text(first)
+            types = locals_of.get(stmt.start_byte, (frozenset(), {}))[1]
+            for sub in _own_nodes(stmt.child_by_field_name("body"), _PY_SCOPES):
+                if sub.type != "assignment":
+                    continue
+                left = sub.child_by_field_name("left")
+                if left is None or left.type != "attribute":
+                    continue
+                obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+                if obj is None or attr is None or obj.type != "identifier" or _text(obj) != receiver:
+                    continue
+                right = sub.child_by_field_name("right")
+                annotation = sub.child_by_field_name("type")
+                if annotation is None and right is not None and right.type == "none":
+                    continue
+                if annotation is None and right is not None and right.type == "identifier":
+                    bind(_text(attr), types.get(_text(right)))
+                    continue
+                declared = _py_annotation(annotation) if annotation is not None else None
+                if annotation is not None:
+                    bind(_text(attr), (*declared, PY_DECLARED) if declared else None)
+                else:
+                    bind(_text(attr), _Python._made(right))
+        return {name: typed for name, typed in seen.items() if typed is not None}
+
+    @staticmethod
+    def _made(right: Node | None) -> tuple[str, ...] | None:
+        """``("mod", "Foo", PY_MADE)`` for a value ``mod.Foo(...)``; None for any other."""
+        if right is None or right.type != "call":
+            return None
+        called = right.child_by_field_name("function")
+        if called is None or called.type not in ("identifier", "attribute"):
+            return None
+        chain = _chain(called, "attribute", "object", "attribute", ("identifier",))
+        return None if UNKNOWN in chain else (*chain, PY_MADE)
+
+    @staticmethod
+    def _typed_value(node: Node, name: str) -> tuple[str, ...] | None:
+        """What the binding ``node`` gives ``name``, as the chain a member of it starts with: ``x: Foo = ...`` is
+        ``("Foo", PY_DECLARED)``, ``x = mod.Foo(...)`` ``("mod", "Foo", PY_MADE)``; None for any other binding."""
+        if node.type != "assignment":
+            return None
+        left = node.child_by_field_name("left")
+        if left is None or left.type != "identifier" or _text(left) != name:
+            return None
+        annotation = node.child_by_field_name("type")
+        if annotation is not None:
+            declared = _py_annotation(annotation)
+            return (*declared, PY_DECLARED) if declared else None
+        return _Python._made(node.child_by_field_name("right"))
 
     @staticmethod
     def _bound(node: Node) -> Iterator[str]:
@@ -496,11 +623,26 @@ class _Python:
             chain = tuple(match.group(0).split("."))
             self.references.append(Reference(line, chain, False, chain[0] in local))
 
-    def _attribute(self, node: Node, local: frozenset[str], decorated: bool) -> None:
+    def _attribute(
+        self,
+        node: Node,
+        local: frozenset[str],
+        types: Mapping[str, tuple[str, ...]],
+        fields: Mapping[str, tuple[str, ...]],
+        decorated: bool,
+    ) -> None:
         attr = node.child_by_field_name("attribute")
         if attr is None:
             return
-        chain = _chain(node, "attribute", "object", "attribute", ("identifier",))
+        chain = _chain(node, "attribute", "object", "attribute", ("identifier",), _PY_LITERALS)
+        if chain[0] == "self" and len(chain) >= 3 and chain[1] in fields:  # ``self.jar.clear``: of the field's type
+            typed_field = (*fields[chain[1]], *chain[2:])
+            self.references.append(Reference(_line(attr), typed_field, _is_called(node), False, decorated))
+            return
+        typed = types.get(chain[0])
+        if typed is not None:  # ``stream.read`` with ``stream: t.IO``: a member of the local's type
+            self.references.append(Reference(_line(attr), (*typed, *chain[1:]), _is_called(node), False, decorated))
+            return
         self.references.append(Reference(_line(attr), chain, _is_called(node), chain[0] in local, decorated))
 
     def _class(self, node: Node) -> None:
@@ -577,8 +719,76 @@ def _names_assigned_function(node: Node) -> bool:
     return value is not None and (value.type in _JS_FUNCTIONS or value.type == "class")
 
 
-def _chain(node: Node, member: str, obj_field: str, attr_field: str, names: tuple[str, ...]) -> tuple[str, ...]:
-    """``a.b.c`` as ``("a", "b", "c")``; a receiver that is not a name chain becomes ``UNKNOWN``."""
+#: A Python literal's node type -> the built-in type of its value: ``", ".join(parts)`` is ``str.join``.
+_PY_LITERALS: Mapping[str, str] = {
+    "string": "str",
+    "concatenated_string": "str",
+    "integer": "int",
+    "float": "float",
+    "list": "list",
+    "list_comprehension": "list",
+    "dictionary": "dict",
+    "dictionary_comprehension": "dict",
+    "set": "set",
+    "set_comprehension": "set",
+    "tuple": "tuple",
+}
+
+
+#: A JavaScript or TypeScript literal's node type -> its built-in type: ``[a, b].join(",")`` is ``Array.join``.
+_JS_LITERALS: Mapping[str, str] = {
+    "string": "String",
+    "template_string": "String",
+    "number": "Number",
+    "array": "Array",
+    "regex": "RegExp",
+}
+#: Python annotations that say nothing of a value's type.
+_PY_ANY = frozenset({"Any", "object"})
+
+
+def _py_annotation(node: Node) -> tuple[str, ...] | None:
+    """A Python annotation as the chain naming its type: ``Foo``, ``mod.Foo``, ``"Foo"``, ``Optional[Foo]`` and
+    ``Foo | None`` are ``Foo``; ``List[Foo]`` is ``List`` (a member of the list is the container's); None for
+    anything else (a union, ``Any``, a literal)."""
+    current: Node | None = node.named_children[0] if node.type == "type" and node.named_children else node
+    while current is not None:
+        if current.type == "string":
+            text = _string_value(current)
+            chain = tuple(text.split(".")) if _NAME_CHAIN.fullmatch(text) else None
+        elif current.type in ("identifier", "attribute"):
+            chain = _chain(current, "attribute", "object", "attribute", ("identifier",))
+        elif current.type == "subscript":
+            value = current.child_by_field_name("value")
+            args = current.children_by_field_name("subscript")
+            if value is not None and _text(value).rsplit(".", 1)[-1] == "Optional" and len(args) == 1:
+                current = args[0]
+                continue
+            current = value
+            continue
+        elif current.type == "binary_operator" and _text(current.child_by_field_name("operator")) == "|":
+            sides = [current.child_by_field_name("left"), current.child_by_field_name("right")]
+            kept = [side for side in sides if side is not None and side.type != "none"]
+            current = kept[0] if len(kept) == 1 else None
+            continue
+        else:
+            return None
+        if chain is None or UNKNOWN in chain or chain[-1] in _PY_ANY:
+            return None
+        return chain
+    return None
+
+
+def _chain(
+    node: Node,
+    member: str,
+    obj_field: str,
+    attr_field: str,
+    names: tuple[str, ...],
+    literals: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """``a.b.c`` as ``("a", "b", "c")``; a receiver that is a literal as its type's name (``literals``), one that is
+    not a name chain as ``UNKNOWN``."""
     parts: list[str] = []
     current: Node | None = node
     while current is not None and current.type == member:
@@ -588,6 +798,8 @@ def _chain(node: Node, member: str, obj_field: str, attr_field: str, names: tupl
         parts.append(UNKNOWN)
     elif current.type in names:
         parts.append(_text(current))
+    elif literals and current.type in literals:
+        parts.append(literals[current.type])
     elif current.type in ("this", "self"):
         parts.append("this")
     elif current.type == "super" or (
@@ -727,7 +939,9 @@ class _JavaScript:
             elif kind == "member_expression":
                 prop = node.child_by_field_name("property")
                 if prop is not None and not _names_assigned_function(node):
-                    chain = self._typed(_chain(node, "member_expression", "object", "property", ("identifier",)), env)
+                    chain = self._typed(
+                        _chain(node, "member_expression", "object", "property", ("identifier",), _JS_LITERALS), env
+                    )
                     if chain:
                         self.references.append(Reference(_line(prop), chain, _is_called(node)))
             elif kind in ("identifier", "type_identifier") and self._is_reference(node):

@@ -147,8 +147,11 @@ class GraphModality:
     # ``inherits(Dot, Base)`` makes the constructor function Dot a class whose base is Base
     # (parse._JavaScript._inherits), and ``require("./base")`` of a file whose ``module.exports = Base`` gives Base
     # besides the file (parse.COMMONJS_EXPORT); 16: a C# call is of the overloads its arguments' types fit best
-    # (resolve._by_argument_types); 17: so is a Java call
-    build_version = "17"
+    # (resolve._by_argument_types); 17: so is a Java call; 18: a Python built-in's member called on a literal is
+    # nobody's here (``", ".join``), and one called on a value of unknown type is at half weight (``stream.read``:
+    # resolve._untyped_weight); a member of a Python local or attribute whose type is written (an annotation, a class
+    # or an annotated function called) is that type's (resolve._python_typed)
+    build_version = "18"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

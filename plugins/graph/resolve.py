@@ -15,6 +15,7 @@ segments of the shard.
 from __future__ import annotations
 
 import builtins
+import io
 import posixpath
 import re
 from collections import defaultdict
@@ -27,6 +28,8 @@ from fourfold.plugins.graph.parse import (
     COMMONJS_EXPORT,
     CPP_HOLDERS,
     CPP_STD,
+    PY_DECLARED,
+    PY_MADE,
     RETURNS,
     RUST_SELF,
     SELF_MODULE,
@@ -53,6 +56,15 @@ CLASS_KINDS = frozenset(
 _SELF_NAMES = frozenset({"self", "cls", "this"})
 #: Python's built-in names: ``object.__new__(cls)`` or ``dict.get(d, k)`` calls no indexed definition.
 _PY_BUILTINS = frozenset(dir(builtins))
+#: The public members of Python's built-in values and files: ``parts.append``, ``", ".join``, ``stream.read``,
+#: ``headers.items``. Called on a value whose type is not read here, such a name is as likely the built-in's as
+#: the one definition of that name the project has (``EchoingStdin.read``).
+_PY_BUILT_IN_MEMBERS = frozenset(
+    name
+    for kind in (str, bytes, list, dict, set, frozenset, tuple, int, float, io.TextIOWrapper, io.BufferedRandom)
+    for name in dir(kind)
+    if not name.startswith("_")
+)
 _JS_EXTENSIONS = (".js", ".ts", ".tsx", ".jsx", ".mjs", ".cjs")
 _JS_FAMILY = frozenset({"javascript", "typescript", "tsx", "jsx"})
 #: What a JavaScript function assigned to a property can be a member of: a constructor function
@@ -147,6 +159,8 @@ _JAVA_CONVERSIONS = _Conversions(
 
 #: Languages whose names resolve as Java's: packages (C#: namespaces) of classes, imports of a package's classes.
 _JAVA_LIKE = frozenset({"java", "csharp"})
+#: Kinds of a definition that can be called and return something.
+_CALLABLE = frozenset({"function", "method"})
 #: C#'s definitions that hold a value of a declared type (``_Builder._typed``).
 _CS_VALUES = _JAVA_FIELDS | {"property"}
 #: JavaScript's global objects (and Node's): ``Promise.resolve()`` or ``Object.keys()`` calls no indexed definition
@@ -202,10 +216,11 @@ MAX_CANDIDATES = 48
 BASE_WEIGHT = 0.9
 #: Weight of an edge from ``self.m()`` to a subclass's override of ``m`` (dynamic dispatch).
 OVERRIDE_WEIGHT = 0.5
-#: A Rust method called on a local of unknown type (a pattern's binding, ``let x = f()``): as likely the
-#: standard library's (``as_ptr``, ``push``, ``len`` of a slice or a ``Vec``) as any of the crate's of that name,
-#: so below a call whose receiver's type is read.
-UNTYPED_RUST_WEIGHT = 0.5
+#: A Rust method called on a local of unknown type (a pattern's binding, ``let x = f()``), or a Python built-in's
+#: member's name called on a value of unknown type: as likely the standard library's (``as_ptr``, ``push``, ``len``
+#: of a slice or a ``Vec``; ``read`` of a file, ``join`` of a string) as any of the project's of that name, so below a
+#: call whose receiver's type is read.
+UNTYPED_WEIGHT = 0.5
 #: Weight of the inherit edge from a Go type to an interface it satisfies by its methods' names alone.
 IMPLEMENTS_WEIGHT = 0.9
 
@@ -474,7 +489,8 @@ class _Builder:
         self.go_dirs: dict[str, list[int]] = defaultdict(list)  # "repo/dir" suffix -> package nodes
         self.java_packages: dict[str, list[int]] = defaultdict(list)  # Java package name -> its nodes, a repo each
         self._java_nodes: dict[tuple[str, str], int] = {}  # (repo, package) -> its node
-        self.java_returns: dict[int, tuple[_File, tuple[str, ...]]] = {}  # method -> its file, declared return type
+        # a method -> its file and declared return type (Java, Python); a C# field or property -> its declared type
+        self.declared_returns: dict[int, tuple[_File, tuple[str, ...]]] = {}
         self.java_params: dict[int, tuple[int, bool]] = {}  # method -> its parameters' count, whether varargs
         self.layout = Layout()  # package_dir, go.mod, package.json, tsconfig: read from the segments
         self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
@@ -646,7 +662,7 @@ class _Builder:
         for line, returned in facts.returns:
             node = owner[line] if line < len(owner) else -1
             if node >= 0 and self.nodes[node].kind not in CLASS_KINDS:  # its segment may start at its doc comment
-                self.java_returns.setdefault(node, (f, returned))
+                self.declared_returns.setdefault(node, (f, returned))
 
     def _c_definition(self, f: _File, node: int, signature: str) -> None:
         """Index a C definition by name: a top-level one, or an enumerator (whose name is the file's, not its
@@ -1448,7 +1464,7 @@ class _Builder:
 
     def _typed_as(self, node: int, name: str) -> bool:
         """Whether ``node`` is a C# field or property whose declared type is named ``name``."""
-        declared = self.java_returns.get(node) if self.nodes[node].kind in _CS_VALUES else None
+        declared = self.declared_returns.get(node) if self.nodes[node].kind in _CS_VALUES else None
         return declared is not None and declared[1][-1:] == (name,)
 
     def _constructor(self, node: int) -> bool:
@@ -1525,6 +1541,40 @@ class _Builder:
         if not found or len(found) > MAX_CANDIDATES:
             return []
         return [(n, weight / len(found)) for n in found]
+
+    def _python_typed(self, f: _File, src: int, chain: tuple[str, ...]) -> Targets:
+        """A member of a Python local whose type is read (``parse.PY_DECLARED``, ``parse.PY_MADE``): of the class the
+        chain before the mark names, with the overrides of its subclasses at ``OVERRIDE_WEIGHT`` as for ``self.m()``;
+        none of the project's where no indexed code defines that type (``stream: t.IO``, ``t = threading.Thread()``);
+        where it names something else (a function called, a type alias), a member of a value of unknown type."""
+        cut = next(i for i, part in enumerate(chain) if part in (PY_DECLARED, PY_MADE))
+        value, rest = chain[:cut], chain[cut + 1 :]
+        meant = self._resolve_chain(f, src, value, False)
+        classes = [(n, w) for n, w in meant if self.nodes[n].kind in CLASS_KINDS]
+        if not classes and chain[cut] == PY_MADE:  # a call to a function: what its return annotation names
+            for function, weight in meant:
+                where, returned = self.declared_returns.get(function, (None, ()))
+                if where is not None and self.nodes[function].kind in _CALLABLE:
+                    classes.extend(
+                        (n, weight * w)
+                        for n, w in self._resolve_chain(where, function, returned, False)
+                        if self.nodes[n].kind in CLASS_KINDS
+                    )
+        if classes:
+            found = self._follow(f, classes, (value[-1], *rest))
+            if len(rest) == 1:
+                found = found + [(n, OVERRIDE_WEIGHT) for cls, _ in classes for n in self._overrides(cls, rest[0])]
+            return found
+        if not meant:
+            return []
+        last = rest[-1]
+        return self._fallback(last, f.language, self._untyped_weight(last, f.language))
+
+    @staticmethod
+    def _untyped_weight(name: str, language: str) -> float:
+        """The weight of a member ``name`` called on a value whose type is not read (a parameter, a call's result):
+        full, but a Python built-in's member's name (``stream.read``) only as likely the project's as the built-in's."""
+        return UNTYPED_WEIGHT if language == "python" and name in _PY_BUILT_IN_MEMBERS else 1.0
 
     def _super_member(self, src: int, name: str) -> Targets:
         """What ``super().name`` is inside ``src``: the member of the enclosing class's bases (nothing where
@@ -1683,7 +1733,9 @@ class _Builder:
     def _resolve_chain(self, f: _File, src: int, chain: tuple[str, ...], local: bool) -> Targets:
         head, last = chain[0], chain[-1]
         if head == UNKNOWN:
-            return self._fallback(last, f.language, 1.0)
+            return self._fallback(last, f.language, self._untyped_weight(last, f.language))
+        if f.language == "python" and (PY_DECLARED in chain or PY_MADE in chain):
+            return self._python_typed(f, src, chain)
         if f.language == "c":
             if len(chain) > 1:  # a struct's field, through a name whose type is not read here
                 return self._fallback(last, f.language, 0.5)
@@ -1720,7 +1772,7 @@ class _Builder:
             if nested:
                 targets = nested
             elif local:
-                weight = UNTYPED_RUST_WEIGHT if f.language == "rust" else 1.0
+                weight = UNTYPED_WEIGHT if f.language == "rust" else self._untyped_weight(last, f.language)
                 return self._fallback(last, f.language, weight) if len(chain) > 1 else []
             else:
                 targets, bound = self._scope(f, src, head)
@@ -1745,7 +1797,7 @@ class _Builder:
                 continue
             following: Targets = []
             if name == RETURNS:  # Java: what the methods before it return, by their declared types
-                returned = [(t, w, *self.java_returns[t]) for t, w in targets if t in self.java_returns]
+                returned = [(t, w, *self.declared_returns[t]) for t, w in targets if t in self.declared_returns]
                 if not returned or any(typ[:1] == (UNKNOWN,) for *_, typ in returned):
                     return self._fallback(last, f.language, 0.5)  # not a method whose type is written
                 for method, weight, where, typ in returned:
@@ -1779,7 +1831,7 @@ class _Builder:
         (``engine.Parts.Count``: ``Parts``'s type's ``Count``); the rest as they are."""
         out: Targets = []
         for target, weight in targets:
-            declared = self.java_returns.get(target) if self.nodes[target].kind in _CS_VALUES else None
+            declared = self.declared_returns.get(target) if self.nodes[target].kind in _CS_VALUES else None
             if declared is None or declared[1][:1] == (UNKNOWN,):
                 out.append((target, weight))
                 continue

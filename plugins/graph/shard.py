@@ -90,6 +90,10 @@ MIN_FOLLOW_WEIGHT = 0.3
 REFERENCE_FACTOR = 0.9
 #: A callee only a nested helper calls, against one the definition's own body calls (``_callees``).
 NESTED_FACTOR = 0.5
+#: Evidence factor of depending on a class through one of its members (``live.stop()`` calling
+#: ``self._live_render.restore_cursor()``) against using the class itself (building one, naming its type): both
+#: break when the class changes, the second whatever part of it changes, so it comes first at its distance.
+MEMBER_FACTOR = 0.9
 #: What a call builds or expands rather than runs, as a callee question sees it: a type, a constant (an enum's
 #: variant), a C macro (expanded in place: what runs is what its body calls, which the graph does not read).
 _CONSTRUCTED_KINDS = CLASS_KINDS | {"union", "extension", "constant", "module", "macro"}
@@ -645,7 +649,12 @@ class GraphShard:
         # round one: every target this partition holds, its own or a stub (users of a stub live here);
         # later rounds: the stubs among the seeds (the owner of a seed walked its users already)
         owned = self._owned(query)  # a dead repository's nodes are stubs here
-        initial = ((t, 0, 1.0) for t in start) if seeds is None else ((n, d, c) for n, d, c in seeds if not owned[n])
+        named = set(targets)
+        initial = (
+            ((t, 0, 1.0 if t in named else MEMBER_FACTOR) for t in start)
+            if seeds is None
+            else ((n, d, c) for n, d, c in seeds if not owned[n])
+        )
         for node, distance, confidence in initial:
             layers[distance][node] = max(layers[distance].get(node, 0.0), confidence)
         followed: set[int] = set()

@@ -894,8 +894,8 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
     lone = [at("f.py", 1, 1.0, "f-import"), at("f.py", 1, 0.5, "f1"), at("g.py", 1, 0.5, "g1")]
     assert [h.segment_id for h in spread_dependents(lone, impact)] == ["f-import", "g1", "f1"]  # f1: a lower tier
     # an interface or a type alias naming the type ranks after the code of its tier; a one-line field typed with
-    # the name after that, before module code; a function-valued variable (more than one line) is a definition
-    # with a body
+    # the name after that, before module code, and so does a constant of many lines (a table naming it); a
+    # function-valued variable (more than one line) is a definition with a body
     score = round(impact_score(1, 1.0), 6)
     declared = [
         Hit("barrel", "r", "index.ts", 1, 9, score),
@@ -906,9 +906,10 @@ def test_the_merged_impact_answer_spreads_over_files_and_other_answers_keep_thei
         Hit("method", "r", "send.ts", 5, 20, score, symbol="send", kind="method"),
         Hit("annotated", "r", "Nop.java", 33, 34, score, symbol="NOP", kind="constant"),  # an annotation above
         Hit("nop", "r", "Nop.java", 43, 45, score, symbol="nop", kind="method"),
+        Hit("table", "r", "maps.py", 92, 107, score, symbol="EXC_MAP", kind="constant"),
     ]
     assert [h.segment_id for h in spread_dependents(declared, impact)] == [
-        "arrow", "method", "nop", "alias", "barrel", "shape", "field", "annotated",
+        "arrow", "method", "nop", "alias", "table", "barrel", "shape", "field", "annotated",
     ]  # fmt: skip
     callers = ModalityQuery("who calls target", k=8, intent="find_references")
     assert spread_dependents(merged, callers) == merged

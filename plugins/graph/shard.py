@@ -199,11 +199,15 @@ def _dependent_rank(hit: Hit) -> int:
     uses the shape is where a change shows, and that code is a dependent of its own); 2 a declaration that keeps
     a value, on one line or two (a field, a property, a variable or a constant typed or initialised with the name,
     perhaps under an annotation: ``@SuppressWarnings("rawtypes")`` above ``FailableToLongFunction NOP = t -> 0L;``),
-    likewise; 3 a file's module code (its import or re-export of the name)."""
+    or a constant of any length (a table: httpx's ``HTTPCORE_EXC_MAP`` naming each exception it maps; the code
+    reading it is where a change shows; a field or a variable of many lines may hold a function), likewise; 3 a
+    file's module code (its import or re-export of the name)."""
     if hit.symbol is None:
         return 3
     if hit.kind in _SHAPE_KINDS:
         return 1
+    if hit.kind == "constant":
+        return 2
     return 2 if hit.kind in _VALUE_KINDS and hit.end_line - hit.start_line <= 1 else 0
 
 

@@ -554,6 +554,32 @@ def test_impact_of_a_class_lists_its_direct_users_before_the_users_of_its_member
     assert order.index("reset") > max(order.index("made"), order.index("__init__"))
 
 
+PY_NESTED_DECORATOR = b"""def pass_obj(f):
+    return f
+
+
+def test_sub():
+    @pass_obj
+    def cmd(obj):
+        return obj
+
+    return cmd
+
+
+@pass_obj
+def top(obj):
+    return obj
+"""
+
+
+def test_a_decorator_on_a_nested_function_is_used_by_the_function_that_defines_it(tmp_path: Path) -> None:
+    """``@pass_obj`` above ``def cmd`` inside ``test_sub`` runs when ``test_sub`` does: the use is ``test_sub``'s (as
+    jedi counts it); above a module's function it stays that function's. Before, "what depends on pass_obj" in click
+    named the nested commands, never the tests that define them."""
+    callers = _python_shard(tmp_path, PY_NESTED_DECORATOR).search(ModalityQuery(text="who calls pass_obj", k=10)).hits
+    assert sorted((h.symbol, h.match_lines) for h in callers) == [("test_sub", (6,)), ("top", (13,))]
+
+
 # --- bounds, concurrency, contract ---------------------------------------------------------------------
 
 

@@ -150,7 +150,8 @@ class GraphModality:
     # (resolve._by_argument_types); 17: so is a Java call; 18: a Python built-in's member called on a literal is
     # nobody's here (``", ".join``), and one called on a value of unknown type is at half weight (``stream.read``:
     # resolve._untyped_weight); a member of a Python local or attribute whose type is written (an annotation, a class
-    # or an annotated function called) is that type's (resolve._python_typed)
+    # or an annotated function called) is that type's (resolve._python_typed); a decorator on a function nested in
+    # another is the outer one's use
     build_version = "18"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

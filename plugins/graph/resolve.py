@@ -885,6 +885,8 @@ class _Builder:
                 scope = src
                 if ref.decorator and self.nodes[src].parent >= 0:
                     scope = self.nodes[src].parent  # a decorator runs in the scope around its definition
+                    if self.nodes[scope].kind in _CALLABLE:
+                        src = scope  # ... which is what runs it: a test defining a decorated command
                 key = (scope, ref.chain, ref.local)
                 meant = resolved.get(key)
                 if meant is None:

@@ -580,6 +580,37 @@ def test_a_decorator_on_a_nested_function_is_used_by_the_function_that_defines_i
     assert sorted((h.symbol, h.match_lines) for h in callers) == [("test_sub", (6,)), ("top", (13,))]
 
 
+PY_OVERLOADS = b"""import typing as t
+
+
+@t.overload
+def get(name: str) -> str: ...
+
+
+@t.overload
+def get(name: int) -> int: ...
+
+
+def get(name):
+    return name
+
+
+def use():
+    return get("a")
+"""
+
+
+def test_a_call_runs_the_implementation_not_its_overload_declarations(tmp_path: Path) -> None:
+    """``@overload`` definitions declare the signatures of the implementation after them: "what does use call" is
+    that implementation (before: the first declaration first, click's ``get_current_context`` at lines 11-13 where
+    jedi and the interpreter go to 21-42), and "who calls get" still finds ``use``."""
+    shard = _python_shard(tmp_path, PY_OVERLOADS)
+    callees = shard.search(ModalityQuery(text="what does use call", k=10)).hits
+    assert [(h.symbol, h.start_line) for h in callees] == [("get", 12)]
+    callers = shard.search(ModalityQuery(text="who calls get", k=10)).hits
+    assert [(h.symbol, h.match_lines) for h in callers] == [("use", (17,))]
+
+
 # --- bounds, concurrency, contract ---------------------------------------------------------------------
 
 

@@ -483,6 +483,8 @@ class _Builder:
         self.members: dict[str, list[int]] = defaultdict(list)  # member name -> definitions
         self.bases: dict[int, Targets] = {}
         self.subclasses: dict[int, list[int]] = defaultdict(list)
+        # Python's ``@overload`` declarations: a call runs the implementation after them, never one of these
+        self.py_overloads: set[int] = set()
         self.module_files: dict[int, list[_File]] = {}  # module node -> its files (a Go package: several)
         self.module_keys: dict[int, str] = {}
         self.py_keys: dict[str, list[int]] = defaultdict(list)
@@ -858,6 +860,8 @@ class _Builder:
         for f in self.files.values():
             if f.language == "go":
                 self._go_methods(f)
+            elif f.language == "python":
+                self._python_overloads(f)
         self._csharp_partials()
         self._cpp_attach()
         self._js_attach()
@@ -891,6 +895,8 @@ class _Builder:
                 meant = resolved.get(key)
                 if meant is None:
                     meant = resolved[key] = self._resolve_chain(f, scope, ref.chain, ref.local)
+                if self.py_overloads and len(meant) > 1:  # the implementation, not its ``@overload`` declarations
+                    meant = [(t, w) for t, w in meant if t not in self.py_overloads] or meant
                 if ref.call and f.language in ("java", "csharp", "rust"):  # a call names a method, not a field
                     meant = [(t, w) for t, w in meant if self.nodes[t].kind not in _JAVA_FIELDS] or meant
                 elif f.language == "rust" and len(ref.chain) > 1:  # ``x.len`` uncalled: a field, never a method
@@ -907,6 +913,13 @@ class _Builder:
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
         return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
+
+    def _python_overloads(self, f: _File) -> None:
+        """The definitions of ``f`` under ``@overload`` (``typing.overload``, ``t.overload``): declarations of the
+        signatures the implementation after them accepts (click's three ``get_current_context``)."""
+        for ref in f.facts.references:
+            if ref.decorator and ref.chain[-1] == "overload" and ref.line < len(f.owner) and f.owner[ref.line] >= 0:
+                self.py_overloads.add(f.owner[ref.line])
 
     def _csharp_partials(self) -> None:
         """A C# class declared ``partial`` in several files (or blocks) is one class: each part's members are
@@ -1539,6 +1552,7 @@ class _Builder:
         found = self._fallback_cache.get(key)
         if found is None:  # members is complete once resolution starts: one scan per name and family
             found = [n for n in self.members.get(name, ()) if self.nodes[n].language in family]
+            found = [n for n in found if n not in self.py_overloads] or found
             self._fallback_cache[key] = found
         if not found or len(found) > MAX_CANDIDATES:
             return []

@@ -150,11 +150,12 @@ _CODE_NAME = (
     r"(?-i:[\w$.:]*(?:Error|Exception)|[A-Za-z_$][\w$]*(?:(?:\.|::|_)[\w$]+)+|[a-z_$][\w$]*[A-Z][\w$]*"
     r"|[A-Z][a-z0-9]+[A-Z][\w$]*)"
 )
-#: One name a callee question asks about (``parse_args``, ``Context.invoke``, ```render```, a C++ destructor ``~DFA``),
+#: One name a callee question asks about (``parse_args``, ``Context.invoke``, ```render```, a C++ destructor ``~DFA``,
+#: a JavaScript private method ``#updateTimers``),
 #: not a pronoun or an article ("what does it call" under a paste, "functions called by the scheduler": the learned
 #: layer's).
 _CALLEE_NAME = (
-    r"[`'\"]?(?!(?:it|this|that|them|these|those|the|a|an|our|my|your|its|i|we|you|they)\b)~?[A-Za-z_$][\w$]*"
+    r"[`'\"]?(?!(?:it|this|that|them|these|those|the|a|an|our|my|your|its|i|we|you|they)\b)~?#?[A-Za-z_$][\w$]*"
     r"(?:(?:\.|::|#|->)~?[A-Za-z_$][\w$]*)*[`'\"]?(?:\(\))?"
 )
 #: "what does parse_args call", "callees of Context.invoke", "which functions are called by resolve_command": what a

@@ -174,3 +174,41 @@ export class Timer implements Comparable<Clock> {
     assert not {h.symbol for h in shard.search(ModalityQuery(text="who implements Clock", k=10)).hits}
     comparable = {h.symbol for h in shard.search(ModalityQuery(text="who implements Comparable", k=10)).hits}
     assert {"SchedulerLike", "Timer"} <= comparable
+
+
+def test_a_private_member_is_asked_for_by_its_hash_name_or_without_it(tmp_path: Path) -> None:
+    """``#updateTimers`` (a JavaScript private method) is a callee question's subject as written, and "who calls
+    updateTimers" finds it when no public member has that name. Before, the ``#`` ended the name: "callees of
+    #executeFetch" answered references, "what does #updateTimers invoke" was read as prose."""
+    from fourfold.coordinator.intent import classify
+    from fourfold.plugins.graph.query import parse_query
+
+    source = """export class Observer {
+  #timer?: number
+
+  #updateTimers(): void {
+    this.#clearTimer()
+  }
+
+  #clearTimer(): void {
+    this.#timer = undefined
+  }
+
+  setOptions(): void {
+    this.#updateTimers()
+  }
+}
+"""
+    modality = GraphModality()
+    segments = segment_file("web", "src/observer.ts", "typescript", source.encode()).segments
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
+    shard = modality.load(tmp_path)
+    for question in ("what does #updateTimers invoke", "callees of #updateTimers"):
+        classified = classify(question)
+        assert classified.intent == "find_references"
+        parsed = parse_query(question, classified.intent, {})
+        assert parsed is not None and (parsed.relation, parsed.symbol) == ("callees", "#updateTimers")
+        callees = shard.search(ModalityQuery(text=question, k=5, intent=classified.intent)).hits
+        assert [h.symbol for h in callees] == ["#clearTimer"]
+    for question in ("who calls #updateTimers", "who calls updateTimers"):
+        assert [h.symbol for h in shard.search(ModalityQuery(text=question, k=5)).hits] == ["setOptions"]

@@ -29,8 +29,9 @@ RELATIONS = ("callers", "callees", "references", "implementations", "impact", "p
 DEFAULT_DEPTH = 3
 MAX_DEPTH = 10
 
-#: A symbol as written: ``parse_args``, ``Session.send``, ``Session::send``, a C++ destructor ``~Session``.
-_S = r"[`'\"]?(?P<s>~?[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)~?[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
+#: A symbol as written: ``parse_args``, ``Session.send``, ``Session::send``, a C++ destructor ``~Session``, a JavaScript
+#: private member ``#updateTimers``.
+_S = r"[`'\"]?(?P<s>~?#?[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)~?[A-Za-z_$][\w$]*)*)(?:\(\))?[`'\"]?"
 _T = _S.replace("?P<s>", "?P<t>")
 
 
@@ -89,8 +90,11 @@ class GraphQuestion:
 
 
 def clean_symbol(text: str) -> str:
-    """``Session::send``, ``Session#send``, ``Session->send`` all become ``Session.send``."""
-    return re.sub(r"::|#|->", ".", text.strip().strip("`'\"")).removesuffix("()")
+    """``Session::send``, ``Session#send``, ``Session->send`` all become ``Session.send``; a JavaScript private
+    member's ``#`` (``#updateTimers``) is its name's."""
+    name = text.strip().strip("`'\"")
+    private = "#" if name.startswith("#") else ""
+    return private + re.sub(r"::|#|->", ".", name.removeprefix(private)).removesuffix("()")
 
 
 def _depth(options: Mapping[str, str]) -> int:

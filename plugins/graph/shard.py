@@ -327,7 +327,11 @@ class GraphShard:
         def seen(nodes: Any) -> list[int]:
             return [int(n) for n in nodes if wanted is None or g.repo[n] in wanted]
 
-        named = seen(g.by_name.get(last, ())) or seen(g.by_lower_name.get(last.lower(), ()))
+        named = (
+            seen(g.by_name.get(last, ()))
+            or seen(g.by_lower_name.get(last.lower(), ()))
+            or seen(g.by_name.get("#" + last, ()))  # a JavaScript private member: ``#updateTimers``, asked without #
+        )
         candidates = _getters_over_fields(g, named)
         if len(parts) > 1:
             qualified = [n for n in candidates if _subsequence(parts[:-1], self._context(n))]

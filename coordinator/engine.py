@@ -881,11 +881,14 @@ class Engine:
         if shared is None:
             return weights
         if p.options.get(EXPLAIN_OPTION):
-            bm25, cosine = max(h.score for h in ranked["text"]), max(h.score for h in ranked["semantic"])
+            best = max(ranked["text"], key=lambda h: h.score)
+            bm25, cosine = best.score, max(h.score for h in ranked["semantic"])
+            shift = dict(share.language_shift).get(best.language or "", 0.0)
+            leaning = f", {shift:+.1f} toward text for {best.language}" if shift else ""
             notes.append(
                 f"fused with text {shared['text']:.2f}, semantic {shared['semantic']:.2f}: their "
                 f"{weights['text'] + weights['semantic']:.2f} shared by this question's evidence "
-                f"(best BM25 {bm25:.1f}, best cosine {cosine:.2f})"
+                f"(best BM25 {bm25:.1f}, best cosine {cosine:.2f}{leaning})"
             )
         return {m: round(w, 4) for m, w in shared.items()}
 

@@ -134,6 +134,7 @@ def lexical_share(name: str, intent: str) -> LexicalShare | None:
         float(entry["bm25_slope"]),
         float(entry["cosine_centre"]),
         float(entry["cosine_slope"]),
+        tuple(sorted((str(k), float(v)) for k, v in entry.get("language_shift", {}).items())),
     )
 
 

@@ -480,12 +480,16 @@ class _Python:
             stack.append((node.end_byte, node.start_byte, body.start_byte if body else 0, body.end_byte if body else 0))
         out: dict[int, tuple[frozenset[str], Mapping[str, tuple[str, ...]]]] = {}
         for start, found in names.items():
-            typed_names = {
-                n: typed
-                for n, typed in values[start].items()
-                if typed is not None and (typed[0] not in found or typed[0] == "self")
-            }  # a type named by another local (``x = cls()``) is not read; what ``self.make()`` returns is
-            out[start] = (frozenset(found), typed_names)
+            typed_names = {n: typed for n, typed in values[start].items() if typed is not None}
+            for _ in range(3):  # ``r = client.get(url)`` with ``client = Client()``: what Client.get returns
+                typed_names = {
+                    n: (*typed_names[typed[0]], *typed[1:]) if typed[0] in typed_names and typed[0] != n else typed
+                    for n, typed in typed_names.items()
+                }
+            out[start] = (
+                frozenset(found),
+                {n: typed for n, typed in typed_names.items() if typed[0] not in found or typed[0] == "self"},
+            )  # a type named by an untyped local (``x = cls()``) is not read; what ``self.make()`` returns is
         return out
 
     @staticmethod

@@ -1563,8 +1563,13 @@ class _Builder:
         chain before the mark names, with the overrides of its subclasses at ``OVERRIDE_WEIGHT`` as for ``self.m()``;
         none of the project's where no indexed code defines that type (``stream: t.IO``, ``t = threading.Thread()``);
         where it names something else (a function called, a type alias), a member of a value of unknown type."""
-        cut = next(i for i, part in enumerate(chain) if part in (PY_DECLARED, PY_MADE))
+        cut = max(i for i, part in enumerate(chain) if part in (PY_DECLARED, PY_MADE))  # the value before: typed too
         value, rest = chain[:cut], chain[cut + 1 :]
+        if not rest:
+            return []
+        last = rest[-1]
+        if value[-1] in (PY_DECLARED, PY_MADE):  # a value called (``comp = comp_cls()``): of a type not read here
+            return self._fallback(last, f.language, self._untyped_weight(last, f.language))
         meant = self._resolve_chain(f, src, value, False)
         classes = [(n, w) for n, w in meant if self.nodes[n].kind in CLASS_KINDS]
         if not classes and chain[cut] == PY_MADE:  # a call to a function: what its return annotation names
@@ -1583,7 +1588,6 @@ class _Builder:
             return found
         if not meant:
             return []
-        last = rest[-1]
         return self._fallback(last, f.language, self._untyped_weight(last, f.language))
 
     @staticmethod

@@ -19,10 +19,23 @@ from fourfold.coordinator.auth import AuthInterceptor, TokenStore
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.coordinator.syncer import FleetSyncer
+from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2_grpc
 
-__all__ = ["coordinator_in_process", "search_once"]
+__all__ = ["coordinator_in_process", "index_files", "search_once"]
+
+
+def index_files(tmp_path: Path, repo: str, files: dict[str, str]) -> Path:
+    """A real index (text, structural, graph) of the repository ``repo`` holding ``files`` (path -> text), written
+    under ``tmp_path``; its store's home."""
+    root = tmp_path / repo
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(root, repo)], modalities=["text", "structural", "graph"])
+    return home
 
 
 @contextlib.contextmanager

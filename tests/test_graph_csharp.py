@@ -8,13 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from inprocess import coordinator_in_process, search_once
+from inprocess import coordinator_in_process, index_files, search_once
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.mcp_server import format_answer
-from fourfold.index.generation import build_generation
 from fourfold.index.ingest.segment import segment_file
 from fourfold.index.store import IndexStore
 from fourfold.plugins.cs_source import readable as cs_readable
@@ -346,12 +345,7 @@ def test_every_surface_answers_a_csharp_caller_question_from_the_graph(
     graph's direct path through the CLI, the gRPC client and MCP (before, by where the name is written)."""
     import fourfold
 
-    repo = tmp_path / "demo"
-    for path, text in FILES.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text)
-    home = tmp_path / "home"
-    build_generation(IndexStore(home), [(repo, "demo")], modalities=["text", "structural", "graph"])
+    home = index_files(tmp_path, "demo", FILES)
     monkeypatch.setenv("FOURFOLD_HOME", str(home))
     assert main(["search", "--in-process", "--json", "who calls Engine.Start"]) == 0
     out = json.loads(capsys.readouterr().out)

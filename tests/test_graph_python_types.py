@@ -9,13 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-from inprocess import coordinator_in_process, search_once
+from inprocess import coordinator_in_process, index_files, search_once
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.mcp_server import format_answer
-from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 
 FILES = {
@@ -52,12 +51,7 @@ def test_every_surface_names_the_callers_of_one_class_s_method_and_not_another_s
     order but centrality's."""
     import fourfold
 
-    repo = tmp_path / "shop"
-    for path, text in FILES.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text)
-    home = tmp_path / "home"
-    build_generation(IndexStore(home), [(repo, "shop")], modalities=["text", "structural", "graph"])
+    home = index_files(tmp_path, "shop", FILES)
     monkeypatch.setenv("FOURFOLD_HOME", str(home))
     assert main(["search", "--in-process", "--json", "who calls Jar.clear"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -624,6 +624,28 @@ def test_a_call_runs_the_implementation_not_its_overload_declarations(tmp_path: 
     assert [(h.symbol, h.match_lines) for h in callers] == [("use", (17,))]
 
 
+def test_impact_lists_an_example_s_use_after_the_code_and_tests_that_ship(tmp_path: Path) -> None:
+    """An example demonstrates the code it uses (Go's ``_examples/`` is not even built by the go tool): at one
+    distance it comes after the shipped code and the tests. Before, chi's ``_examples/`` mains were the first
+    dependents of ``RequestID`` and ``RealIP``, ahead of the middleware using them."""
+    from fourfold.plugins.graph.shard import AUXILIARY_FACTOR, impact_evidence
+
+    files = {
+        "lib/core.py": "def target():\n    return 1\n",
+        "examples/demo.py": "from lib.core import target\n\n\ndef demo():\n    return target() + target()\n",
+        "lib/use.py": "from lib.core import target\n\n\ndef user():\n    return target()\n",
+        "tests/test_core.py": "from lib.core import target\n\n\ndef test_target():\n    assert target() == 1\n",
+    }
+    segments = [s for path, text in files.items() for s in segment_file("kit", path, "python", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("kit",)))
+    hits = modality.load(tmp_path).search(ModalityQuery(text="what breaks if I change target", k=10)).hits
+    shown = [h.symbol for h in hits if h.symbol]
+    assert shown.index("demo") > max(shown.index("user"), shown.index("test_target"))
+    demo = next(h for h in hits if h.symbol == "demo")
+    assert impact_evidence(demo) == (1, pytest.approx(AUXILIARY_FACTOR, abs=1e-3))
+
+
 # --- bounds, concurrency, contract ---------------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ import fnmatch
 import heapq
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -90,6 +91,10 @@ MIN_FOLLOW_WEIGHT = 0.3
 REFERENCE_FACTOR = 0.9
 #: A callee only a nested helper calls, against one the definition's own body calls (``_callees``).
 NESTED_FACTOR = 0.5
+#: An example's directory (Go's ``_examples/``, which the go tool does not build, too): a dependent there
+#: demonstrates the code it uses rather than being part of it, so it comes after the shipped code and its
+#: tests at its distance (evidence x ``AUXILIARY_FACTOR``).
+_EXAMPLE = re.compile(r"(^|/)_?examples?/")
 #: Evidence factor of depending on a class through one of its members (``live.stop()`` calling
 #: ``self._live_render.restore_cursor()``) against using the class itself (building one, naming its type): both
 #: break when the class changes, the second whatever part of it changes, so it comes first at its distance.
@@ -249,6 +254,8 @@ class GraphShard:
         where = {r: i for i, r in enumerate(self._repo_names)}
         self._repo_of = np.array([where[r] for r in graph.repo], dtype=np.int32)
         self._owned_cache: dict[str, npt.NDArray[np.bool_]] = {}
+        examples = {path: bool(_EXAMPLE.search(path.lower())) for path in set(graph.path)}
+        self._example = np.array([examples[path] for path in graph.path], dtype=bool)  # ``_EXAMPLE``
 
     def _owned(self, query: ModalityQuery) -> npt.NDArray[np.bool_]:
         """This partition's own nodes, less those of repositories the host says are dead here
@@ -694,6 +701,8 @@ class GraphShard:
                         src in origin and g.parent[src] == g.parent[node] >= 0 and g.symbol[src] == g.symbol[node]
                     )
                     shown = conf * OVERLOAD_FACTOR if overload else conf
+                    if self._example[src]:  # an example of its use, after the code and tests that ship
+                        shown *= AUXILIARY_FACTOR
                     _reach(found, _Found(src, distance + 1, shown, g.edge_lines(int(edge)), node), g.ids)
                     if (
                         weight >= MIN_FOLLOW_WEIGHT

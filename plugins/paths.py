@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_auxiliary"]
+__all__ = ["is_auxiliary", "is_example"]
 
 _AUXILIARY_DIR = re.compile(r"(^|/)(tests?|testing|examples?|docs?|benchmarks?|scripts|__tests__|spec|fixtures)/")
+#: An example's directory (Go's ``_examples/``, which the go tool does not build, too).
+_EXAMPLE_DIR = re.compile(r"(^|/)_?examples?/")
 _AUXILIARY_FILE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+|conftest\.py)$")
 
 
@@ -23,3 +25,8 @@ def is_auxiliary(path: str) -> bool:
     """Whether ``path`` is a test, an example, documentation, a benchmark or a script (any case)."""
     lower = path.lower()
     return bool(_AUXILIARY_DIR.search(lower) or _AUXILIARY_FILE.search(lower))
+
+
+def is_example(path: str) -> bool:
+    """Whether ``path`` is in an example's directory (``examples/``, ``example/``, Go's ``_examples/``; any case)."""
+    return bool(_EXAMPLE_DIR.search(path.lower()))

@@ -629,7 +629,10 @@ def test_impact_lists_an_example_s_use_after_the_code_and_tests_that_ship(tmp_pa
     distance it comes after the shipped code and the tests. Before, chi's ``_examples/`` mains were the first
     dependents of ``RequestID`` and ``RealIP``, ahead of the middleware using them."""
     from fourfold.plugins.graph.shard import AUXILIARY_FACTOR, impact_evidence
+    from fourfold.plugins.paths import is_example
 
+    assert is_example("_examples/logging/main.go") and is_example("docs/Examples/demo.py")
+    assert not is_example("src/example_utils.py") and not is_example("lib/examplesuite/run.js")
     files = {
         "lib/core.py": "def target():\n    return 1\n",
         "examples/demo.py": "from lib.core import target\n\n\ndef demo():\n    return target() + target()\n",

@@ -31,7 +31,6 @@ import fnmatch
 import heapq
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT, INHERIT
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, IntArray, load_graph
-from fourfold.plugins.paths import is_auxiliary
+from fourfold.plugins.paths import is_auxiliary, is_example
 from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
 
 __all__ = [
@@ -91,10 +90,6 @@ MIN_FOLLOW_WEIGHT = 0.3
 REFERENCE_FACTOR = 0.9
 #: A callee only a nested helper calls, against one the definition's own body calls (``_callees``).
 NESTED_FACTOR = 0.5
-#: An example's directory (Go's ``_examples/``, which the go tool does not build, too): a dependent there
-#: demonstrates the code it uses rather than being part of it, so it comes after the shipped code and its
-#: tests at its distance (evidence x ``AUXILIARY_FACTOR``).
-_EXAMPLE = re.compile(r"(^|/)_?examples?/")
 #: Evidence factor of depending on a class through one of its members (``live.stop()`` calling
 #: ``self._live_render.restore_cursor()``) against using the class itself (building one, naming its type): both
 #: break when the class changes, the second whatever part of it changes, so it comes first at its distance.
@@ -254,8 +249,10 @@ class GraphShard:
         where = {r: i for i, r in enumerate(self._repo_names)}
         self._repo_of = np.array([where[r] for r in graph.repo], dtype=np.int32)
         self._owned_cache: dict[str, npt.NDArray[np.bool_]] = {}
-        examples = {path: bool(_EXAMPLE.search(path.lower())) for path in set(graph.path)}
-        self._example = np.array([examples[path] for path in graph.path], dtype=bool)  # ``_EXAMPLE``
+        # a dependent in an example demonstrates the code it uses rather than being part of it: after the shipped
+        # code and its tests at its distance (evidence x ``AUXILIARY_FACTOR``)
+        examples = {path: is_example(path) for path in set(graph.path)}
+        self._example = np.array([examples[path] for path in graph.path], dtype=bool)
 
     def _owned(self, query: ModalityQuery) -> npt.NDArray[np.bool_]:
         """This partition's own nodes, less those of repositories the host says are dead here

@@ -510,6 +510,16 @@ def chained():
     shop = Shop()
     jar = shop.jar()
     jar.clear()
+
+
+class Box:
+    @property
+    def jar(self) -> Jar:
+        return Jar()
+
+
+def through_property(box: Box):
+    box.jar.clear()
 """
 
 
@@ -522,8 +532,9 @@ def _python_shard(tmp_path: Path, source: bytes) -> GraphShard:
 
 def test_a_python_local_s_type_is_read_from_its_annotation_or_the_class_it_was_made_from(tmp_path: Path) -> None:
     """``jar = Jar()`` then ``jar.clear()``, ``self.jar = jar`` with ``jar: Jar`` then ``self.jar.clear()``, and
-    ``jar = get_jar()`` with ``get_jar() -> "Jar"`` (or ``jar = shop.jar()``, ``shop = Shop()``, ``Shop.jar -> Jar``)
-    call ``Jar.clear`` at full confidence and not ``Other.clear``;
+    ``jar = get_jar()`` with ``get_jar() -> "Jar"`` (or ``jar = shop.jar()``, ``shop = Shop()``, ``Shop.jar -> Jar``;
+    or ``box.jar`` with ``box: Box`` and a property ``Box.jar -> Jar``) call ``Jar.clear`` at full confidence and not
+    ``Other.clear``;
     ``stream: t.IO`` makes ``stream.read()`` the typing module's, none of the project's. Before, each was every
     indexed member of its name at a share (httpx's ``cookies.clear()`` in a test was as much ``Headers.clear``'s
     caller as ``Cookies.clear``'s)."""
@@ -534,7 +545,7 @@ def test_a_python_local_s_type_is_read_from_its_annotation_or_the_class_it_was_m
     assert ("Jar", PY_DECLARED, "clear") in chains  # ``self.jar.clear()``: the field holds the parameter
     shard = _python_shard(tmp_path, PY_TYPED)
     callers = shard.search(ModalityQuery(text="who calls Jar.clear", k=10)).hits
-    assert {h.symbol for h in callers} == {"made", "reset", "returned", "chained"}
+    assert {h.symbol for h in callers} == {"made", "reset", "returned", "chained", "through_property"}
     assert all(h.score >= 1.0 for h in callers)
     assert not shard.search(ModalityQuery(text="who calls Other.clear", k=10)).hits
 

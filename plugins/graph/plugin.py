@@ -151,7 +151,8 @@ class GraphModality:
     # nobody's here (``", ".join``), and one called on a value of unknown type is at half weight (``stream.read``:
     # resolve._untyped_weight); a member of a Python local or attribute whose type is written (an annotation, a class
     # or an annotated function called) is that type's (resolve._python_typed); a decorator on a function nested in
-    # another is the outer one's use; a call runs the implementation, not its ``@overload`` declarations
+    # another is the outer one's use; a call runs the implementation, not its ``@overload`` declarations; a member
+    # through a function's or a property's return annotation is that type's
     build_version = "18"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

@@ -1829,6 +1829,8 @@ class _Builder:
                 continue
             if f.language == "csharp":
                 targets = self._typed(targets)
+            elif f.language == "python":
+                targets = self._returned(targets)
             for target, weight in targets:
                 following.extend((n, weight * w) for n, w in self._member(target, name, 0))
             if not following and f.language == "csharp" and name == last and name in self.extensions:
@@ -1845,6 +1847,25 @@ class _Builder:
                 return self._fallback(last, f.language, 0.5)  # an attribute of unknown type
             targets = following
         return targets
+
+    def _returned(self, targets: Targets) -> Targets:
+        """Python: a function or a property among ``targets`` whose return annotation names an indexed class stands for
+        that class (``response.request.url`` with ``Response.request -> Request``: ``Request.url``); the rest as they
+        are."""
+        out: Targets = []
+        for target, weight in targets:
+            where, returned = self.declared_returns.get(target, (None, ()))
+            classes = (
+                [
+                    (n, weight * w)
+                    for n, w in self._resolve_chain(where, target, returned, False)
+                    if self.nodes[n].kind in CLASS_KINDS
+                ]
+                if where is not None and self.nodes[target].kind in _CALLABLE
+                else []
+            )
+            out.extend(classes or [(target, weight)])
+        return out
 
     def _typed(self, targets: Targets) -> Targets:
         """C#: a field or property among ``targets`` stands for the classes of its declared type

@@ -523,9 +523,11 @@ def through_property(box: Box):
 """
 
 
-def _python_shard(tmp_path: Path, source: bytes) -> GraphShard:
+def _python_shard(tmp_path: Path, source: bytes | dict[str, str]) -> GraphShard:
+    """A graph of the repository ``web``: one file ``jar.py`` holding ``source``, or the files ``source`` maps."""
+    files = source if isinstance(source, dict) else {"jar.py": source.decode()}
+    segments = [s for path, text in files.items() for s in segment_file("web", path, "python", text.encode()).segments]
     modality = GraphModality()
-    segments = segment_file("web", "jar.py", "python", source).segments
     modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
     return modality.load(tmp_path)
 
@@ -650,10 +652,7 @@ def test_impact_lists_an_example_s_use_after_the_code_and_tests_that_ship(tmp_pa
         "lib/use.py": "from lib.core import target\n\n\ndef user():\n    return target()\n",
         "tests/test_core.py": "from lib.core import target\n\n\ndef test_target():\n    assert target() == 1\n",
     }
-    segments = [s for path, text in files.items() for s in segment_file("kit", path, "python", text.encode()).segments]
-    modality = GraphModality()
-    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("kit",)))
-    hits = modality.load(tmp_path).search(ModalityQuery(text="what breaks if I change target", k=10)).hits
+    hits = _python_shard(tmp_path, files).search(ModalityQuery(text="what breaks if I change target", k=10)).hits
     shown = [h.symbol for h in hits if h.symbol]
     assert shown.index("demo") > max(shown.index("user"), shown.index("test_target"))
     demo = next(h for h in hits if h.symbol == "demo")

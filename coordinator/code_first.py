@@ -44,7 +44,12 @@ _PATHS: dict[str, re.Pattern[str]] = {
         r"|(?:_test|_spec|\.test|\.spec|Test|Tests)\.[A-Za-z]+$",
     ),
     "examples": re.compile(r"(?:^|/)(?:examples?|samples?|demos?|_examples|example_\w+)/", re.IGNORECASE),
-    "benchmarks": re.compile(r"(?:^|/)(?:benchmarks?|bench|perf|asv_bench)/|(?:^|/)bench_[^/]*$|_bench\.\w+$"),
+    # a benchmark's code and what it measured (``bench-results/``: a JSON file of the questions it asked shares every
+    # word of a how-to question)
+    "benchmarks": re.compile(
+        r"(?:^|/)(?:benchmarks?|bench|perf|asv_bench|bench[-_]results?|benchmark[-_]results?)/"
+        r"|(?:^|/)bench_[^/]*$|_bench\.\w+$"
+    ),
 }
 
 #: Words that ask for a kind. "test files", "test discovery", "testing" and "fixtures" name a test runner's

@@ -63,7 +63,9 @@ def hit(seg: str, path: str, score: float = 0.0, centrality: float = 0.0) -> Hit
         ("benchmarks/bench_router.py", "benchmarks"),
         ("bench/route.go", "benchmarks"),
         ("tree_bench.go", "benchmarks"),
+        ("bench-results/fusion_check.json", "benchmarks"),  # what a benchmark measured
         ("router.go", None),
+        ("src/benchmarking.py", None),
         ("src/_pytest/python.py", None),
         ("src/click/testing.py", None),  # a module about testing is implementing code
         ("httpx/_models.py", None),

@@ -439,11 +439,6 @@ class _Python:
         those whose every binding says the same (``_typed_value``), as the chain a member of it starts with."""
         names: dict[int, set[str]] = {}
         values: dict[int, dict[str, tuple[str, ...] | None]] = collections.defaultdict(dict)
-
-        def bind(function: int, name: str, typed: tuple[str, ...] | None) -> None:
-            seen = values[function]
-            seen[name] = typed if name not in seen or seen[name] == typed else None
-
         stack: list[tuple[int, int, int, int]] = []  # (end byte, function start byte or -1, body start, body end)
         for start, _, _, name, node in events:
             if name not in ("function", "class", "binder"):
@@ -457,14 +452,14 @@ class _Python:
                     assert owner is not None
                     for bound in self._bound(node):
                         names[owner[1]].add(bound)
-                        bind(owner[1], bound, self._typed_value(node, bound))
+                        _agree(values[owner[1]], bound, self._typed_value(node, bound))
                 continue
             if inside:  # a nested definition's name is a local of the function around it
                 assert owner is not None
                 defined = node.child_by_field_name("name")
                 if defined is not None:
                     names[owner[1]].add(_text(defined))
-                    bind(owner[1], _text(defined), None)
+                    _agree(values[owner[1]], _text(defined), None)
             if name == "class":
                 stack.append((node.end_byte, -1, 0, 0))
                 continue
@@ -474,8 +469,7 @@ class _Python:
                 if n.type == "identifier" and self._is_parameter_name(n):
                     found.add(_text(n))
                     typed = n.parent.child_by_field_name("type") if n.parent is not None else None
-                    declared = _py_annotation(typed) if typed is not None else None
-                    bind(node.start_byte, _text(n), (*declared, PY_DECLARED) if declared else None)
+                    _agree(values[node.start_byte], _text(n), _declared(typed))
             body = node.child_by_field_name("body")
             stack.append((node.end_byte, node.start_byte, body.start_byte if body else 0, body.end_byte if body else 0))
         out: dict[int, tuple[frozenset[str], Mapping[str, tuple[str, ...]]]] = {}
@@ -501,10 +495,6 @@ class _Python:
         ``self.x = ...`` in its methods, of a call (``self.jar = CookieJar()``), of a typed parameter or local
         (``self.console = console`` with ``console: Console``) or annotated; ``None`` assigned says nothing."""
         seen: dict[str, tuple[str, ...] | None] = {}
-
-        def bind(name: str, typed: tuple[str, ...] | None) -> None:
-            seen[name] = typed if name not in seen or seen[name] == typed else None
-
         body = node.child_by_field_name("body")
         for stmt in body.named_children if body is not None else ():
             if stmt.type == "decorated_definition":
@@ -515,7 +505,7 @@ class _Python:
                 if assignment.type == "assignment" and left is not None and left.type == "identifier":
                     right = assignment.child_by_field_name("right")
                     if assignment.child_by_field_name("type") is not None or right is None or right.type != "none":
-                        bind(_text(left), _Python._typed_value(assignment, _text(left)))
+                        _agree(seen, _text(left), _Python._assigned(assignment))
                 continue
             if stmt.type != "function_definition":
                 continue
@@ -535,17 +525,12 @@ class _Python:
                 if obj is None or attr is None or obj.type != "identifier" or _text(obj) != receiver:
                     continue
                 right = sub.child_by_field_name("right")
-                annotation = sub.child_by_field_name("type")
-                if annotation is None and right is not None and right.type == "none":
-                    continue
-                if annotation is None and right is not None and right.type == "identifier":
-                    bind(_text(attr), types.get(_text(right)))
-                    continue
-                declared = _py_annotation(annotation) if annotation is not None else None
-                if annotation is not None:
-                    bind(_text(attr), (*declared, PY_DECLARED) if declared else None)
+                if sub.child_by_field_name("type") is None and right is not None and right.type == "none":
+                    continue  # ``None`` says nothing
+                if sub.child_by_field_name("type") is None and right is not None and right.type == "identifier":
+                    _agree(seen, _text(attr), types.get(_text(right)))  # ``self.console = console``
                 else:
-                    bind(_text(attr), _Python._made(right))
+                    _agree(seen, _text(attr), _Python._assigned(sub))
         return {name: typed for name, typed in seen.items() if typed is not None}
 
     @staticmethod
@@ -568,10 +553,15 @@ class _Python:
         left = node.child_by_field_name("left")
         if left is None or left.type != "identifier" or _text(left) != name:
             return None
+        return _Python._assigned(node)
+
+    @staticmethod
+    def _assigned(node: Node) -> tuple[str, ...] | None:
+        """What an assignment gives its target, as the chain a member of it starts with: its annotation's type
+        (``_declared``), else the class it calls (``_made``)."""
         annotation = node.child_by_field_name("type")
         if annotation is not None:
-            declared = _py_annotation(annotation)
-            return (*declared, PY_DECLARED) if declared else None
+            return _declared(annotation)
         return _Python._made(node.child_by_field_name("right"))
 
     @staticmethod
@@ -781,6 +771,18 @@ def _py_annotation(node: Node) -> tuple[str, ...] | None:
             return None
         return chain
     return None
+
+
+def _declared(annotation: Node | None) -> tuple[str, ...] | None:
+    """``(*type, PY_DECLARED)`` for the type an annotation names (``_py_annotation``); None where it names none."""
+    declared = _py_annotation(annotation) if annotation is not None else None
+    return (*declared, PY_DECLARED) if declared else None
+
+
+def _agree(seen: dict[str, tuple[str, ...] | None], name: str, typed: tuple[str, ...] | None) -> None:
+    """Record that a binding gives ``name`` the type ``typed``: the name keeps a type only while every binding of it
+    says the same one (None once two disagree, or one says nothing)."""
+    seen[name] = typed if name not in seen or seen[name] == typed else None
 
 
 def _chain(

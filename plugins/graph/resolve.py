@@ -1573,14 +1573,7 @@ class _Builder:
         meant = self._resolve_chain(f, src, value, False)
         classes = [(n, w) for n, w in meant if self.nodes[n].kind in CLASS_KINDS]
         if not classes and chain[cut] == PY_MADE:  # a call to a function: what its return annotation names
-            for function, weight in meant:
-                where, returned = self.declared_returns.get(function, (None, ()))
-                if where is not None and self.nodes[function].kind in _CALLABLE:
-                    classes.extend(
-                        (n, weight * w)
-                        for n, w in self._resolve_chain(where, function, returned, False)
-                        if self.nodes[n].kind in CLASS_KINDS
-                    )
+            classes = [c for function, weight in meant for c in self._returned_classes(function, weight)]
         if classes:
             found = self._follow(f, classes, (value[-1], *rest))
             if len(rest) == 1:
@@ -1852,20 +1845,19 @@ class _Builder:
         """Python: a function or a property among ``targets`` whose return annotation names an indexed class stands for
         that class (``response.request.url`` with ``Response.request -> Request``: ``Request.url``); the rest as they
         are."""
-        out: Targets = []
-        for target, weight in targets:
-            where, returned = self.declared_returns.get(target, (None, ()))
-            classes = (
-                [
-                    (n, weight * w)
-                    for n, w in self._resolve_chain(where, target, returned, False)
-                    if self.nodes[n].kind in CLASS_KINDS
-                ]
-                if where is not None and self.nodes[target].kind in _CALLABLE
-                else []
-            )
-            out.extend(classes or [(target, weight)])
-        return out
+        return [c for target, weight in targets for c in self._returned_classes(target, weight) or [(target, weight)]]
+
+    def _returned_classes(self, function: int, weight: float) -> Targets:
+        """The indexed classes a Python function's or property's return annotation names, read in its own file (none
+        for a target that is no function, has no annotation, or names a type no indexed code defines)."""
+        where, returned = self.declared_returns.get(function, (None, ()))
+        if where is None or self.nodes[function].kind not in _CALLABLE:
+            return []
+        return [
+            (n, weight * w)
+            for n, w in self._resolve_chain(where, function, returned, False)
+            if self.nodes[n].kind in CLASS_KINDS
+        ]
 
     def _typed(self, targets: Targets) -> Targets:
         """C#: a field or property among ``targets`` stands for the classes of its declared type

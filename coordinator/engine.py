@@ -883,7 +883,7 @@ class Engine:
         if p.options.get(EXPLAIN_OPTION):
             best = max(ranked["text"], key=lambda h: h.score)
             bm25, cosine = best.score, max(h.score for h in ranked["semantic"])
-            shift = dict(share.language_shift).get(best.language or "", 0.0)
+            shift = share.shift(best.language)
             leaning = f", {shift:+.1f} toward text for {best.language}" if shift else ""
             notes.append(
                 f"fused with text {shared['text']:.2f}, semantic {shared['semantic']:.2f}: their "

@@ -88,10 +88,14 @@ class LexicalShare:
     cosine_slope: float
     language_shift: tuple[tuple[str, float], ...] = ()
 
+    def shift(self, language: str | None) -> float:
+        """What ``language_shift`` adds to the logit for a best text hit in ``language`` (0 for most)."""
+        return next((shift for named, shift in self.language_shift if named == language), 0.0)
+
     def text_share(self, best_bm25: float, best_cosine: float, language: str | None = None) -> float:
         x = self.bm25_slope * (math.log(max(best_bm25, 1e-9)) - self.bm25_centre)
         x -= self.cosine_slope * (best_cosine - self.cosine_centre)
-        x += dict(self.language_shift).get(language or "", 0.0)
+        x += self.shift(language)
         return 1.0 / (1.0 + math.exp(-min(max(x, -700.0), 700.0)))
 
 

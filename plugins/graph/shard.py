@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import functools
 import heapq
 import json
 import math
@@ -249,10 +250,14 @@ class GraphShard:
         where = {r: i for i, r in enumerate(self._repo_names)}
         self._repo_of = np.array([where[r] for r in graph.repo], dtype=np.int32)
         self._owned_cache: dict[str, npt.NDArray[np.bool_]] = {}
-        # a dependent in an example demonstrates the code it uses rather than being part of it: after the shipped
-        # code and its tests at its distance (evidence x ``AUXILIARY_FACTOR``)
-        examples = {path: is_example(path) for path in set(graph.path)}
-        self._example = np.array([examples[path] for path in graph.path], dtype=bool)
+
+    @functools.cached_property
+    def _example(self) -> npt.NDArray[np.bool_]:
+        """Each node's file is in an example's directory (``paths.is_example``): a dependent there demonstrates the
+        code it uses rather than being part of it, after the shipped code and its tests at its distance (evidence x
+        ``AUXILIARY_FACTOR``). Read on the first impact question, not at load."""
+        examples = {path: is_example(path) for path in set(self.graph.path)}
+        return np.array([examples[path] for path in self.graph.path], dtype=bool)
 
     def _owned(self, query: ModalityQuery) -> npt.NDArray[np.bool_]:
         """This partition's own nodes, less those of repositories the host says are dead here

@@ -32,6 +32,8 @@ from importlib import resources
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from fourfold.plugins.c_source import count_errors
+from fourfold.plugins.c_source import readable as c_readable
 from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.per_thread import PerThread
@@ -54,8 +56,9 @@ __all__ = [
 # ``cpp_source.readable``; 6: a C++ macro invoked as a statement outside functions (``DEFINE_FLAG(int, limit, 1);``)
 # is read past; 7: a pointer to a function is a field or a global (``int (*cb)(int);``), the lock annotations of
 # older clang (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``) are read past; 8: C# is read as one build compiles it (the
-# first branch of each ``#if``: ``cs_source.readable``)
-EXTRACTOR_VERSION = "8"
+# first branch of each ``#if``: ``cs_source.readable``); 9: C is read after its decoration and prototype macros, its
+# old-style definitions that return a pointer and its ``#if`` that cut a statement (``c_source.readable``)
+EXTRACTOR_VERSION = "9"
 
 #: Every kind the extractor emits.
 KINDS = (
@@ -198,15 +201,19 @@ def extract(source: bytes, language: str) -> Extraction:
     grammar = _grammar(language)
     if grammar is None:
         return Extraction(definitions=(), parse_errors=0, supported=False)
-    if language == "cpp":
-        source = readable(source)  # ``class LEVELDB_EXPORT DB {`` is a class, not a function named DB
-    elif language == "csharp":
-        source = cs_readable(source)  # an ``#if`` that cuts a statement in two leaves the file's tree broken
-    root = _parsers.get(language).parse(source).root_node
+    if language == "c":
+        # ``int ZEXPORT inflate(strm, flush)``: the tree of the code after its macros, the text as written
+        root = c_readable(source, _parsers.get(language))[1].root_node
+    else:
+        if language == "cpp":
+            source = readable(source)  # ``class LEVELDB_EXPORT DB {`` is a class, not a function named DB
+        elif language == "csharp":
+            source = cs_readable(source)  # an ``#if`` that cuts a statement in two leaves the file's tree broken
+        root = _parsers.get(language).parse(source).root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""
     definitions = _nest(items, package, source)
-    return Extraction(definitions=definitions, parse_errors=_count_errors(root), supported=True)
+    return Extraction(definitions=definitions, parse_errors=count_errors(root), supported=True)
 
 
 def parse(source: bytes, language: str) -> Tree | None:
@@ -216,7 +223,11 @@ def parse(source: bytes, language: str) -> Tree | None:
     from the extractor's.
     """
     grammar = _grammar(language)
-    return None if grammar is None else _parsers.get(language).parse(source)
+    if grammar is None:
+        return None
+    if language == "c":
+        return c_readable(source, _parsers.get(language))[1]
+    return _parsers.get(language).parse(source)
 
 
 # --- grammars, parsers, queries -----------------------------------------------------------------
@@ -560,17 +571,3 @@ def _contains(outer: _Item, inner: _Item) -> bool:
     """Whether ``inner`` lies inside ``outer`` (items of one node, ``var a, b``, are siblings)."""
     same = outer.start_byte == inner.start_byte and outer.end_byte == inner.end_byte
     return not same and outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
-
-
-def _count_errors(root: Node) -> int:
-    """ERROR and MISSING nodes, visiting only subtrees that contain one."""
-    if not root.has_error:
-        return 0
-    count = 0
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        if node.is_error or node.is_missing:
-            count += 1
-        pending.extend(child for child in node.children if child.has_error or child.is_missing)
-    return count

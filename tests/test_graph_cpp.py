@@ -10,7 +10,7 @@ from fourfold.index.ingest.segment import segment_file
 from fourfold.plugins.cpp_source import readable
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.graph.plugin import GraphModality
-from fourfold.plugins.graph.shard import GraphShard
+from fourfold.plugins.graph.shard import GraphShard, impact_evidence
 from fourfold.plugins.modality import BuildContext
 from fourfold.plugins.types import ModalityQuery
 
@@ -209,3 +209,24 @@ def test_a_field_marked_for_thread_safety_keeps_its_type(tmp_path: Path) -> None
     modality = GraphModality()
     modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("d",)))
     assert _ask(modality.load(tmp_path), "who calls NewFileNumber") == [("db_impl.cc", "Write", 2)]
+
+
+def test_a_call_split_between_overloads_is_surely_a_use_of_the_name(tmp_path: Path) -> None:
+    """tinyxml2's ``doc.LoadFile(path)``: ``LoadFile(const char*)`` and ``LoadFile(FILE*)`` both take one argument, so
+    the call is half each one's, and surely the name's. It comes before the overload that calls the other (before,
+    both were half sure, and the overload, more central, came first)."""
+    files = {
+        "doc.h": "class Doc {\n public:\n  int LoadFile(const char* path);\n  int LoadFile(FILE* fp);\n};\n",
+        "doc.cc": '#include "doc.h"\nint Doc::LoadFile(const char* path) {\n  return LoadFile(fopen(path, "r"));\n}\n'
+        "int Doc::LoadFile(FILE* fp) {\n  return 0;\n}\n",
+        "main.cc": '#include "doc.h"\nint main() {\n  Doc doc;\n  return doc.LoadFile("a.xml");\n}\n',
+    }
+    segments = [s for path, text in files.items() for s in segment_file("d", path, "cpp", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("d",)))
+    shard = modality.load(tmp_path)
+    impact = shard.search(ModalityQuery(text="what depends on LoadFile", k=10, intent="impact_analysis")).hits
+    assert [(h.path, h.symbol, h.start_line) for h in impact] == [("main.cc", "main", 2), ("doc.cc", "LoadFile", 2)]
+    assert impact_evidence(impact[0]) == (1, 1.0) and impact_evidence(impact[1])[1] < 1.0
+    callers = {h.symbol: h.score for h in shard.search(ModalityQuery(text="who calls LoadFile", k=10)).hits}
+    assert callers["main"] >= 1.0  # a full call's evidence, not half of one

@@ -486,9 +486,7 @@ class GraphShard:
             # only enables the use: where a file both imports and uses, the use is the answer)
             full = (kinds == CALL) | ((question.relation == "references") & (kinds != IMPORT))
             factor = np.where(full, 1.0, REFERENCE_FACTOR)
-        users, which = np.unique(src, return_inverse=True)
-        best = np.zeros(len(users))
-        np.maximum.at(best, which, g.weight[edges].astype(np.float64) * factor)
+        users, best = _pooled(g, edges, factor)
         accepted = ~g.module[users] & self._owned(query)[users]
         if query.repos or query.languages or query.path_glob:
             accepted &= np.array([self._accept(query, int(n)) for n in users], dtype=bool)
@@ -674,6 +672,13 @@ class GraphShard:
         )
         for node, distance, confidence in initial:
             layers[distance][node] = max(layers[distance].get(node, 0.0), confidence)
+        # a use of the named definitions: the weight of its edges into one overload set summed (``_pooled``)
+        pooled: dict[int, float] = {}
+        if seeds is None and named:
+            into = np.concatenate([g.incoming(t) for t in named])
+            into = into[np.isin(g.edge_kind[into], USAGE_KINDS)]
+            users, best = _pooled(g, into, np.ones(len(into)))
+            pooled = dict(zip(users.tolist(), best.tolist(), strict=True))
         followed: set[int] = set()
         found: dict[int, _Found] = {}
         handoff: dict[int, tuple[int, float]] = {}  # own node followed -> (distance, confidence)
@@ -698,6 +703,8 @@ class GraphShard:
                     if src in origin and (distance > 0 or src == node or within.get(src, -1) == within.get(node, -2)):
                         continue  # a target is reported only when it uses another target (an override calling super)
                     weight = float(g.weight[edge])
+                    if distance == 0 and node in named and src not in origin:
+                        weight = max(weight, pooled.get(src, 0.0))
                     conf = confidence * weight
                     overload = (
                         src in origin and g.parent[src] == g.parent[node] >= 0 and g.symbol[src] == g.symbol[node]
@@ -883,6 +890,32 @@ def _subsequence(needle: list[str], haystack: list[str]) -> bool:
     """Whether ``needle`` appears in ``haystack`` in order (not necessarily adjacent)."""
     it = iter(haystack)
     return all(any(part == h for h in it) for part in needle)
+
+
+def _pooled(g: Graph, edges: IntArray, factor: npt.NDArray[np.float64]) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    """Each user along ``edges`` with its evidence, an edge's weight times its ``factor``: the weights of its edges
+    of one kind into the overloads of one name in one scope summed (capped at 1), and the best of those. A call
+    the graph could not tell between ``XMLDocument::LoadFile(const char*)`` and ``LoadFile(FILE*)`` is half each
+    one's, and surely the name's; an import naming every overload is still an import."""
+    src, dst = g.src[edges], g.dst[edges]
+    users, which = np.unique(src, return_inverse=True)
+    factors, factor_of = np.unique(factor, return_inverse=True)
+    kind = g.edge_kind[edges].astype(np.int64) * len(factors) + factor_of.ravel()
+    pairs, pair_of = np.unique(np.stack([which, dst, kind]), axis=1, return_inverse=True)
+    per_pair = np.zeros(pairs.shape[1])
+    np.maximum.at(per_pair, pair_of.ravel(), g.weight[edges].astype(np.float64))
+    scope = {
+        int(n): (int(g.parent[n]) if g.parent[n] >= 0 else -2 - int(g.file_id[n]), g.symbol[n])
+        for n in set(pairs[1].tolist())
+    }
+    numbered = {key: i for i, key in enumerate(dict.fromkeys(scope.values()))}
+    overloads = np.array([numbered[scope[int(n)]] for n in pairs[1]], dtype=np.int64)
+    sets, set_of = np.unique(np.stack([pairs[0], overloads, pairs[2]]), axis=1, return_inverse=True)
+    per_set = np.zeros(sets.shape[1])
+    np.add.at(per_set, set_of.ravel(), per_pair)
+    best = np.zeros(len(users))
+    np.maximum.at(best, sets[0], np.minimum(per_set, 1.0) * factors[sets[2] % len(factors)])
+    return users, best
 
 
 def _reach(found: dict[int, _Found], new: _Found, ids: list[str]) -> None:

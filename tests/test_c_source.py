@@ -3,6 +3,8 @@ definitions the structural extractor finds and the calls the graph's reader attr
 
 from __future__ import annotations
 
+import random
+
 from tree_sitter_language_pack import get_parser
 
 from fourfold.plugins.c_source import count_errors, readable
@@ -127,3 +129,18 @@ def test_the_graph_reads_the_calls_of_an_old_style_definition() -> None:
     calls = {(r.line, r.chain) for r in facts.references if r.call}
     assert (18, ("updatewindow",)) in calls and (24, ("ERR_MSG",)) in calls and (32, ("lookup",)) in calls
     assert not any(chain == ("OF",) for _, chain in calls)
+
+
+def test_odd_c_never_raises_and_keeps_its_length() -> None:
+    """Fragments of the idioms above, cut and shuffled: what comes back is as long as what went in, and every line
+    is where it was."""
+    pieces = [b"int", b" ", b"ZEXPORT", b"FAR", b"*", b"(", b")", b";", b"{", b"}", b"\n", b"#ifdef X\n", b"#else\n"]
+    pieces += [b"#endif\n", b"OF((", b"))", b"local", b"f", b"a", b",", b"=", b'"', b"/*", b"*/", b"//"]
+    chosen = random.Random(7)
+    parser = get_parser("c")
+    for _ in range(300):
+        source = b"".join(chosen.choice(pieces) for _ in range(chosen.randint(1, 60)))
+        text, _ = readable(source, parser)
+        assert len(text) == len(source) and text.count(b"\n") == source.count(b"\n")
+        extract(source, "c")
+        parse_file(source, "c")

@@ -167,7 +167,7 @@ def test_broken_source_returns_what_was_recovered() -> None:
 
 @pytest.mark.parametrize("source", [b"", b"\x00\xff\xfe garbage \x80", "ünïcödé = 1\n".encode(), b"((((((("])
 def test_odd_bytes_never_raise(source: bytes) -> None:
-    for language in ("python", "javascript", "go", "cpp"):
+    for language in ("python", "javascript", "go", "c", "cpp"):
         assert extract(source, language).supported
 
 

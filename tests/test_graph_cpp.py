@@ -230,3 +230,27 @@ def test_a_call_split_between_overloads_is_surely_a_use_of_the_name(tmp_path: Pa
     assert impact_evidence(impact[0]) == (1, 1.0) and impact_evidence(impact[1])[1] < 1.0
     callers = {h.symbol: h.score for h in shard.search(ModalityQuery(text="who calls LoadFile", k=10)).hits}
     assert callers["main"] >= 1.0  # a full call's evidence, not half of one
+
+
+def test_a_wrapper_of_the_name_asked_about_comes_after_the_code_that_uses_it(tmp_path: Path) -> None:
+    """re2's free ``CompileSet`` forwards to ``Compiler::CompileSet``. Asked "what depends on CompileSet", both are
+    what is being changed: ``Set::Compile``, which uses the name, comes first, the wrapper after it."""
+    files = {
+        "compile.cc": "class Compiler {\n public:\n  static int CompileSet(int n);\n};\n"
+        "int Compiler::CompileSet(int n) {\n  return n;\n}\n"
+        "int CompileSet(int n) {\n  return Compiler::CompileSet(n);\n}\n",
+        "set.cc": "class Set {\n public:\n  int Compile();\n};\n"
+        "int Set::Compile() {\n  return Compiler::CompileSet(1);\n}\n",
+    }
+    segments = [s for path, text in files.items() for s in segment_file("r", path, "cpp", text.encode()).segments]
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("r",)))
+    impact = (
+        modality.load(tmp_path)
+        .search(ModalityQuery(text="what depends on CompileSet", k=10, intent="impact_analysis"))
+        .hits
+    )
+    assert [(h.path, h.symbol, h.start_line) for h in impact][:2] == [
+        ("set.cc", "Compile", 5),
+        ("compile.cc", "CompileSet", 8),
+    ]

@@ -71,10 +71,11 @@ ABSTRACT_KINDS = frozenset({"interface", "trait", "protocol"})
 #: interface embedding the target (1.0 x 0.8) after a type satisfying it by its methods (IMPLEMENTS_WEIGHT 0.9).
 ABSTRACT_FACTOR = 0.8
 AUXILIARY_FACTOR = 0.75
-#: Evidence factor of a dependent that is an overload of what it uses (Java's ``findThreads(group)`` calling
-#: ``findThreads(predicate)`` of its class): the same operation being changed, listed after the code depending
-#: on it at that distance. (An override calling ``super``'s, or another class's method of the name, keeps
-#: its evidence: it is a dependent of that other definition.)
+#: Evidence factor of a dependent that is itself a definition of the name asked about: an overload calling
+#: another (Java's ``findThreads(group)`` calling ``findThreads(predicate)`` of its class), a wrapper or a facade
+#: forwarding to another class's method of the name (re2's ``CompileSet`` calling ``Compiler::CompileSet``), an
+#: override calling ``super``'s. Named, every definition of the name is what is being changed: it is listed
+#: after the code depending on it at that distance.
 OVERLOAD_FACTOR = 0.5
 #: Evidence factor per layer of an indirect implementation (a class extending a class that implements the
 #: target): the types implementing it directly come first among equals, a concrete indirect one still
@@ -706,9 +707,7 @@ class GraphShard:
                     if distance == 0 and node in named and src not in origin:
                         weight = max(weight, pooled.get(src, 0.0))
                     conf = confidence * weight
-                    overload = (
-                        src in origin and g.parent[src] == g.parent[node] >= 0 and g.symbol[src] == g.symbol[node]
-                    )
+                    overload = src in origin and g.symbol[src] == g.symbol[node]
                     shown = conf * OVERLOAD_FACTOR if overload else conf
                     if self._example[src]:  # an example of its use, after the code and tests that ship
                         shown *= AUXILIARY_FACTOR

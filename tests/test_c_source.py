@@ -3,10 +3,19 @@ definitions the structural extractor finds and the calls the graph's reader attr
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
+import pytest
+from inprocess import coordinator_in_process, index_files, search_once
 from tree_sitter_language_pack import get_parser
 
+from fourfold.api import SearchParams
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.mcp_server import format_answer
+from fourfold.index.store import IndexStore
 from fourfold.plugins.c_source import count_errors, readable
 from fourfold.plugins.graph.parse import parse_file
 from fourfold.plugins.structural.extract import extract
@@ -144,3 +153,29 @@ def test_odd_c_never_raises_and_keeps_its_length() -> None:
         assert len(text) == len(source) and text.count(b"\n") == source.count(b"\n")
         extract(source, "c")
         parse_file(source, "c")
+
+
+def test_every_surface_finds_an_old_style_definition_and_its_callers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """zlib's ``const char * ZEXPORT zError(err)`` is a definition, ``inflate``'s call of ``updatewindow`` is
+    ``inflate``'s and ``syncsearch`` calls ``lookup``, through the CLI, the gRPC client and MCP over a real build of
+    text, structural and graph. Before, "where is zError defined" found no definition and its body was no
+    function's."""
+    import fourfold
+
+    helpers = "\nlocal int updatewindow(strm, end)\nz_streamp strm;\nunsigned end;\n{\n    return 0;\n}\n"
+    helpers += "\nlocal unsigned lookup(have, buf, len)\nunsigned FAR *have;\nconst unsigned char FAR *buf;\n"
+    helpers += "unsigned len;\n{\n    return len;\n}\n"
+    home = index_files(tmp_path, "zlib", {"inflate.c": (ZLIB + helpers.encode()).decode()})
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", "where is zError defined"]) == 0
+    first = json.loads(capsys.readouterr().out)["hits"][0]
+    assert (first["path"], first["symbol"], first["start_line"]) == ("inflate.c", "zError", 21)
+    with coordinator_in_process(home) as address, fourfold.Client(address) as client:
+        callees = client.search("what does inflate call", k=5)
+        assert [(f.hit.symbol, f.hit.start_line) for f in callees.hits] == [("updatewindow", 35)]
+        callers = client.search("who calls lookup", k=5)
+        assert [(f.hit.symbol, f.hit.match_lines) for f in callers.hits] == [("syncsearch", (32,))]
+    text = format_answer(search_once(Engine(IndexStore(home)), SearchParams("where is syncsearch defined", k=3)))
+    assert "1. zlib:inflate.c:27-33 function syncsearch" in text

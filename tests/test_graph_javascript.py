@@ -244,3 +244,32 @@ function concat(parts) {
     modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("web",)))
     callers = modality.load(tmp_path).search(ModalityQuery(text="who calls Path.join", k=10)).hits
     assert [h.symbol for h in callers] == ["concat"]
+
+
+def test_a_shorthand_property_uses_its_name(tmp_path: Path) -> None:
+    """``module.exports = { concat, mask: _mask }`` and ``export default { merge }``: ``concat`` is ``concat:
+    concat``, a use of the function, as TypeScript's compiler counts it (before, only ``mask: _mask`` was read: 25 of
+    the JavaScript references suites' missed lines were such exports). A destructuring pattern (``const { a } =
+    require("x")``) declares its names and uses none."""
+    source = """const { inherits } = require("util");
+
+function concat(list) {
+  return list;
+}
+
+function _mask(buffer) {
+  return concat([buffer]);
+}
+
+module.exports = {
+  concat,
+  mask: _mask
+};
+"""
+    uses = {(r.line, r.chain) for r in parse_file(source.encode(), "javascript").references}
+    assert (12, ("concat",)) in uses and (13, ("_mask",)) in uses and (1, ("inherits",)) not in uses
+    segments = segment_file("ws", "lib/buffer-util.js", "javascript", source.encode()).segments
+    modality = GraphModality()
+    modality.build(segments, tmp_path, BuildContext(generation="g", shard="all", repos=("ws",)))
+    hits = modality.load(tmp_path).search(ModalityQuery(text="usages of concat", k=10)).hits
+    assert {line for h in hits for line in h.match_lines} == {8, 12}

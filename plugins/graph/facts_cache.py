@@ -50,8 +50,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: (``Reference.types``); 16: so does a Java call; 17: a Python or JavaScript literal receiver is its built-in type
 #: (``", ".join``: ``("str", "join")``), a Python local's or ``self`` attribute's type is read where written
 #: (``parse.PY_DECLARED``, ``parse.PY_MADE``) and a Python function's return annotation is kept (``returns``);
-#: 18: C is read after its decoration macros, prototype macros and statement-cutting ``#if`` (``c_source.readable``).
-FACTS_FORMAT = 18
+#: 18: C is read after its decoration macros, prototype macros and statement-cutting ``#if`` (``c_source.readable``);
+#: 19: a JavaScript or TypeScript shorthand property (``module.exports = { concat }``) is a use of its name.
+FACTS_FORMAT = 19
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

@@ -956,6 +956,8 @@ class _JavaScript:
                         self.references.append(Reference(_line(prop), chain, _is_called(node)))
             elif kind in ("identifier", "type_identifier") and self._is_reference(node):
                 self.references.append(Reference(_line(node), (_text(node),), _is_called(node)))
+            elif kind == "shorthand_property_identifier":  # ``module.exports = { concat }``: ``concat: concat``
+                self.references.append(Reference(_line(node), (_text(node),), False))
             stack.extend((c, env) for c in reversed(node.children))
         return FileFacts(tuple(self.imports), tuple(self.references), tuple(self.bases))
 

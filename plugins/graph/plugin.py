@@ -153,8 +153,9 @@ class GraphModality:
     # or an annotated function called) is that type's (resolve._python_typed); a decorator on a function nested in
     # another is the outer one's use; a call runs the implementation, not its ``@overload`` declarations; a member
     # through a function's or a property's return annotation is that type's; 19: C is read as its compiler sees it
-    # after the macros that decorate declarations (``int ZEXPORT inflate(strm, flush)``: c_source.readable)
-    build_version = "19"
+    # after the macros that decorate declarations (``int ZEXPORT inflate(strm, flush)``: c_source.readable); 20: a
+    # JavaScript shorthand property (``module.exports = { concat }``) uses its name
+    build_version = "20"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

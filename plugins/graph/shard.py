@@ -904,7 +904,7 @@ def _pooled(
     the overloads of one name in one scope summed (capped at 1), and the best of those. A call the graph could not
     tell between ``XMLDocument::LoadFile(const char*)`` and ``LoadFile(FILE*)`` is half each one's, and surely the
     name's; an import naming every overload is still an import. Keys are packed into one integer and sorted once:
-    200,000 edges into one overload set take about 20 ms, against 5 for the best edge alone."""
+    200,000 edges into one overload set take about 20 ms, against 3 to 5 for the best edge alone."""
     users, which = np.unique(g.src[edges], return_inverse=True)
     which = which.ravel().astype(np.int64)
     weight = g.weight[edges].astype(np.float64)

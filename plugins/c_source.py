@@ -49,7 +49,7 @@ _PROTOTYPE_END = re.compile(rb"[ \t\r\n]*[;,)]")
 #: Words after which an all-capitals call is an expression's, not a prototype's (``return MAX((a), b);``).
 _EXPRESSION_WORDS = frozenset(b"return case sizeof else do goto typeof defined".split())
 #: A name of capitals, digits and underscores, two characters at least, with a capital in it.
-_CAPITALS = re.compile(rb"_*[A-Z][A-Z0-9_]*[A-Z0-9]|[A-Z]{2,}")
+_CAPITALS = re.compile(rb"_*[A-Z][A-Z0-9_]*[A-Z0-9]")
 #: The words of C's types and declarations' specifiers.
 _TYPE_WORDS = frozenset(
     b"void char short int long float double signed unsigned const volatile static extern inline register struct"

@@ -27,11 +27,9 @@ from typing import Any, NamedTuple
 from tree_sitter import Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-from fourfold.plugins.c_source import readable as c_readable
-from fourfold.plugins.cpp_source import readable
-from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.graph.facts_cache import FactsCache
 from fourfold.plugins.per_thread import PerThread
+from fourfold.plugins.readable import readable_tree
 
 __all__ = [
     "ARRAY",
@@ -248,14 +246,7 @@ def _from_plain(value: tuple[Any, ...] | None) -> FileFacts | None:
 
 
 def _parse(source: bytes, language: str) -> FileFacts:
-    if language == "c":
-        tree = c_readable(source, _parser(language))[1]  # ``int ZEXPORT inflate(strm, flush)``
-    else:
-        if language == "cpp":
-            source = readable(source)  # ``class LEVELDB_EXPORT DB : public Base {``: the class and its bases
-        elif language == "csharp":
-            source = cs_readable(source)  # one build's branch of each ``#if``
-        tree = _parser(language).parse(source)
+    tree = readable_tree(source, language, _parser(language))[1]
     if language == "python":
         return _Python(tree.root_node).facts()
     if language == "go":

@@ -33,10 +33,8 @@ from importlib import resources
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from fourfold.plugins.c_source import count_errors
-from fourfold.plugins.c_source import readable as c_readable
-from fourfold.plugins.cpp_source import readable
-from fourfold.plugins.cs_source import readable as cs_readable
 from fourfold.plugins.per_thread import PerThread
+from fourfold.plugins.readable import readable_tree
 from fourfold.plugins.types import Definition, Extraction
 
 __all__ = [
@@ -201,15 +199,8 @@ def extract(source: bytes, language: str) -> Extraction:
     grammar = _grammar(language)
     if grammar is None:
         return Extraction(definitions=(), parse_errors=0, supported=False)
-    if language == "c":
-        # ``int ZEXPORT inflate(strm, flush)``: the tree of the code after its macros, the text as written
-        root = c_readable(source, _parsers.get(language))[1].root_node
-    else:
-        if language == "cpp":
-            source = readable(source)  # ``class LEVELDB_EXPORT DB {`` is a class, not a function named DB
-        elif language == "csharp":
-            source = cs_readable(source)  # an ``#if`` that cuts a statement in two leaves the file's tree broken
-        root = _parsers.get(language).parse(source).root_node
+    source, tree = readable_tree(source, language, _parsers.get(language))
+    root = tree.root_node
     items = _collect(grammar, root, source)
     package = _package_name(grammar, root, source) if language in _PACKAGE_LANGUAGES else ""
     definitions = _nest(items, package, source)
@@ -220,14 +211,11 @@ def parse(source: bytes, language: str) -> Tree | None:
     """The tree-sitter tree of one file (None when the language is unsupported).
 
     The first half of :func:`extract`, on its own so that benchmarks can tell the parser's time
-    from the extractor's.
+    from the extractor's: tree-sitter's one parse of the file as written (making C, C++ and C# readable,
+    ``readable.readable_tree``, counts as the extractor's).
     """
     grammar = _grammar(language)
-    if grammar is None:
-        return None
-    if language == "c":
-        return c_readable(source, _parsers.get(language))[1]
-    return _parsers.get(language).parse(source)
+    return None if grammar is None else _parsers.get(language).parse(source)
 
 
 # --- grammars, parsers, queries -----------------------------------------------------------------

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from fourfold.coordinator import code_first, evaluate
-from fourfold.coordinator.fusion import fuse
+from fourfold.coordinator.fusion import FURTHER_SEGMENT, fuse
 from fourfold.coordinator.profiles import PRESETS, default_profiles, dominant, goes_direct, top_modalities
 from fourfold.plugins.types import Hit
 
@@ -137,6 +137,7 @@ def answer(key: PlanKey, a: Asked) -> list[Hit]:
     """The top hits the engine would return for ``a`` when planned as ``key``."""
     rrf_k = PRESETS["default"].rrf_k
     per_file = a.intent != "impact_analysis"  # as the engine: each dependent is its own answer
+    further = FURTHER_SEGMENT if a.intent == "understand_code" else 0.0  # as the engine: a file's next answers too
     demote = code_first.demoted_kinds(a.query.query) if a.intent in code_first.INTENTS else frozenset()
     if not key:
         return []
@@ -148,6 +149,7 @@ def answer(key: PlanKey, a: Asked) -> list[Hit]:
             rrf_k,
             use_centrality=False,
             per_file=per_file,
+            further=further,
             demote_kinds=demote,
         )
     else:
@@ -159,6 +161,7 @@ def answer(key: PlanKey, a: Asked) -> list[Hit]:
             weights,
             rrf_k,
             per_file=per_file,
+            further=further,
             centrality_scale=scale,
             method=method,
             demote_kinds=demote,

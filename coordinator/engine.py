@@ -40,7 +40,7 @@ from fourfold.coordinator import (
 )
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
-from fourfold.coordinator.fusion import fuse, listed, merge_shards, share_weights
+from fourfold.coordinator.fusion import FURTHER_SEGMENT, fuse, listed, merge_shards, share_weights
 from fourfold.coordinator.notes import tidy_notes
 from fourfold.coordinator.profiles import (
     Preset,
@@ -107,6 +107,9 @@ EXPLAIN_OPTION = "explain"
 #: ``options[LEXICAL_SHARE_OPTION] = "off"`` fuses with the profile's text and semantic weights as they are
 #: (``fusion.LexicalShare``; for comparisons).
 LEXICAL_SHARE_OPTION = "lexical_share"
+#: ``options[FILE_SEGMENTS_OPTION] = "one"`` answers a prose question with one segment per file, as every other
+#: intent is (``fusion.fuse(further=)``; for comparisons).
+FILE_SEGMENTS_OPTION = "file_segments"
 #: A double-quoted span: the text modality lists its literal matches (grep scores, not BM25) for it.
 _QUOTED_SPAN = re.compile(r'"[^"]+"')
 #: Text search modes that list lines (a regex stays a regex: never classified as prose).
@@ -731,6 +734,11 @@ class Engine:
                     )
                 )
                 and p.options.get("segments") != "all",
+                further=(
+                    FURTHER_SEGMENT
+                    if plan.intent == "understand_code" and p.options.get(FILE_SEGMENTS_OPTION) != "one"
+                    else 0.0
+                ),
                 centrality_scale=centrality_scale(p.options.get("profile", ""), plan.fusion_intent),
                 method=fusion_method(p.options.get("profile", ""), plan.fusion_intent),
                 demote_kinds=(

@@ -14,7 +14,9 @@
     bm25₁ and cos₁ the best score of each list, a, b, c, d the profile's slopes and centres, s_L its shift for
     the language L of the best text hit (0 for most; ``share_weights``)
 
-then only the best-scoring segment of each file is kept. RRF sees only ranks: a modality's tenth
+then only the best-scoring segment of each file is kept; with ``further`` = λ > 0 (prose questions), a file's
+n-th best segment stays too, up to ``FILE_SEGMENTS``, at λⁿ of its score (a file holding two answers shows both,
+below other files' comparable segments). RRF sees only ranks: a modality's tenth
 hit counts the same whether it nearly ties the first or is far below it. z-score fusion sees how
 far each hit stands above its own list (a lexical match that every other candidate lacks, a
 semantic neighbour far closer than the rest), which is what lets a prose question take the better
@@ -36,6 +38,8 @@ from fourfold.plugins.types import Hit
 
 __all__ = [
     "DEMOTION",
+    "FILE_SEGMENTS",
+    "FURTHER_SEGMENT",
     "METHODS",
     "FusedHit",
     "LexicalShare",
@@ -51,6 +55,12 @@ __all__ = [
 
 #: Fusion methods: weighted reciprocal rank fusion, or the weighted sum of each list's z-scores.
 METHODS = ("rrf", "zscore")
+
+#: Most segments of one file a per-file answer shows when a file's further segments stay (``fuse(further=)``).
+FILE_SEGMENTS = 3
+#: What a prose question's answer keeps of a file's next segment's score, per segment before it (measured in
+#: docs/quality.md: "A file that holds two answers shows both").
+FURTHER_SEGMENT = 0.5
 
 #: Score multiplier for vendored, built and archived paths.
 DEMOTION = 0.5
@@ -174,6 +184,7 @@ def fuse(
     *,
     use_centrality: bool = True,
     per_file: bool = True,
+    further: float = 0.0,
     centrality_scale: float = 1.0,
     method: str = "rrf",
     demote_kinds: frozenset[str] = frozenset(),
@@ -183,7 +194,8 @@ def fuse(
 
     ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
     exact definition must not fall behind a central fuzzy match. With ``per_file`` the best segment
-    of each file is kept and carries the match lines of the file's other segments;
+    of each file is kept and carries the match lines of the file's other segments; with ``further`` > 0 its next
+    ``FILE_SEGMENTS - 1`` segments stay as well, each at ``further`` times the score of the one before;
     ``per_file=False`` keeps every segment (impact analysis: each dependent is its own answer).
     ``centrality_scale`` scales the boost's 0.3 (a fitted profile may turn it down or off).
     ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own
@@ -224,17 +236,19 @@ def fuse(
     fused.sort(key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
     if not per_file:
         return fused
-    best: dict[tuple[str, str], FusedHit] = {}
+    shown = FILE_SEGMENTS if further > 0 else 1
+    kept: dict[tuple[str, str], list[FusedHit]] = {}
     for f in fused:
-        file_key = (f.hit.repo, f.hit.path)
-        kept = best.get(file_key)
-        if kept is None:
-            best[file_key] = f
+        segments = kept.setdefault((f.hit.repo, f.hit.path), [])
+        if len(segments) < shown:
+            segments.append(FusedHit(f.hit, f.score * further ** len(segments), f.modalities, f.demoted))
         elif f.hit.match_lines:
             # the file's other matching lines (call sites, literal matches) stay visible on its best segment
-            lines = tuple(sorted(set(kept.hit.match_lines) | set(f.hit.match_lines)))
-            best[file_key] = FusedHit(replace(kept.hit, match_lines=lines), kept.score, kept.modalities, kept.demoted)
-    return sorted(best.values(), key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
+            first = segments[0]
+            lines = tuple(sorted(set(first.hit.match_lines) | set(f.hit.match_lines)))
+            segments[0] = FusedHit(replace(first.hit, match_lines=lines), first.score, first.modalities, first.demoted)
+    out = [f for segments in kept.values() for f in segments]
+    return sorted(out, key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
 
 
 def _merge_hit(prev: Hit | None, new: Hit) -> Hit:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from fourfold.coordinator.fusion import DEMOTION, boost, fuse, is_demoted, merge_shards
+from fourfold.coordinator.fusion import DEMOTION, FILE_SEGMENTS, boost, fuse, is_demoted, merge_shards
 from fourfold.coordinator.profiles import default_profiles, dominant, get_preset, top_modalities
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.types import Hit
@@ -63,6 +63,32 @@ def test_demotion_and_dedup_per_file() -> None:
     assert by_id["V"].demoted and by_id["V"].score == pytest.approx(DEMOTION / 61)
     assert "A2" not in by_id  # the second segment of a.py is deduplicated away
     assert [f.hit.segment_id for f in fused] == ["A1", "V"]  # 1/62 > 0.5/61
+
+
+def test_a_prose_answer_keeps_a_files_next_segments_below_other_files_best() -> None:
+    # text ranks a.py's A1, A2, A3, A4 (1st, 2nd, 4th, 5th) and b.py's B (3rd); k = 60
+    ranked = {
+        "text": [
+            hit("A1", "a.py", start=1),
+            hit("A2", "a.py", start=10),
+            hit("B", "b.py"),
+            Hit("A3", "r", "a.py", 30, 31, 1.0, match_lines=(30,)),
+            Hit("A4", "r", "a.py", 40, 41, 1.0, match_lines=(40,)),
+        ]
+    }
+    fused = fuse(ranked, {"text": 1.0}, 60, further=0.5)
+    assert [f.hit.segment_id for f in fused] == ["A1", "B", "A2", "A3"]
+    scores = {f.hit.segment_id: f.score for f in fused}
+    assert scores["A1"] == pytest.approx(1 / 61)
+    assert scores["A2"] == pytest.approx(0.5 / 62)  # 0.00806 < B's 1/63 = 0.01587
+    assert scores["A3"] == pytest.approx(0.25 / 64)
+    assert FILE_SEGMENTS == 3  # A4 is a.py's fourth: its match line stays on the file's best segment
+    assert fused[0].hit.match_lines == (40,)
+    # without ``further`` only each file's best segment is kept, carrying the others' match lines
+    assert [(f.hit.segment_id, f.hit.match_lines) for f in fuse(ranked, {"text": 1.0}, 60)] == [
+        ("A1", (30, 40)),
+        ("B", ()),
+    ]
 
 
 @pytest.mark.parametrize(

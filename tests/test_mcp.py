@@ -162,6 +162,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
                 ("impact", {"symbol": "load_lines"}),
                 ("search", {"query": '"ECONNREFUSED"'}),
                 ("search", {"query": "how does authentication work"}),
+                ("search", {"query": "how does a session retry sending a request"}),
                 ("read_segment", {"repo": "sample", "path": "app/config.py", "line": 9, "symbol": "parse_config"}),
                 ("localize", {"report": STDIO_REPORT}),
             ]:
@@ -169,7 +170,8 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
                 r = await client.call_tool(name, args)
                 latencies.append(time.perf_counter() - t0)
                 assert not r.is_error, f"{name}: {r.content[0].text}"
-                texts[name + ("" if name not in texts else "2")] = r.content[0].text
+                key = f"{name}{sum(k.startswith(name) for k in texts) + 1}" if name in texts else name
+                texts[key] = r.content[0].text
         return texts, latencies
 
     texts, latencies = asyncio.run(run())
@@ -181,6 +183,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
     assert "sample:app/config.py" in texts["impact"]
     assert "1. sample:app/session.py" in texts["search"] and "ECONNREFUSED" in texts["search"]
     assert "sample:app/auth.py" in texts["search2"]
+    assert texts["search3"].count("sample:app/session.py:") >= 2  # a file's further answers (test_file_segments)
     assert "intent localize" in texts["localize"] and "\n1. sample:app/session.py" in texts["localize"]
     assert (
         texts["read_segment"].startswith("sample:app/config.py:8-")

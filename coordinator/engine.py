@@ -118,6 +118,9 @@ LISTING_MODES = ("literal", "regex")
 #: (replayed from each modality's lists) 0.5 and 1.0 both lift MRR@10 0.806 -> 0.833; 0.5 keeps the
 #: click and httpx suites' entity questions as they were (1.0 loses 0.004 on click).
 HEDGE_SHARE = 0.5
+#: The intents a learned route is hedged for when the query names no code: entity questions, similar code, and an
+#: exact string (of 8,697 labelled questions, the 4 learned exact-string routes that name no code are prose questions).
+HEDGED_INTENTS = intent_mod.ENTITY_INTENTS | {"exact_match"}
 
 #: The intent a question about one file named by its path asks (``file_subject``).
 UNDERSTAND = "understand_code"
@@ -501,11 +504,12 @@ class Engine:
         profile = {
             m: w for m, w in profiles.get(intent, profiles["understand_code"]).items() if m in self.plugins.modalities
         }
-        # an entity or similar-code question the learned layer read into a query that names no code
-        # ("python change encoding stdout", "how does the code call all callbacks") is as likely prose: hedged
+        # an entity, similar-code or exact-string question the learned layer read into a query that names no code
+        # ("python change encoding stdout", "how does the code call all callbacks", "match specifc string except
+        # other python": no quote, so no literal to find) is as likely prose: hedged
         hedged = (
             rule == "learned"
-            and intent in intent_mod.ENTITY_INTENTS
+            and intent in HEDGED_INTENTS
             and not (p.weights or p.modalities or preset.fixed)
             and not intent_mod.names_code(p.query)
         )

@@ -110,6 +110,18 @@ def test_a_similar_code_question_that_shows_no_code_is_hedged_too(home: Path) ->
     assert (code.intent, code.hedged) == ("find_similar", False)
 
 
+def test_an_exact_string_question_that_quotes_nothing_is_hedged_too(home: Path) -> None:
+    """exact_match asks for a literal; read into a web question with no quote and no code, there is none to
+    find, and the question is hedged as the entity intents are (CoSQA's "match specifc string except other
+    python" had lost its answer to a text-only search)."""
+    engine = Engine(IndexStore(home))
+    prose = engine.plan(SearchParams("match specifc string except other python"))
+    assert (prose.intent, prose.rule, prose.hedged) == ("exact_match", "learned", True)
+    assert prose.fusion_intent == "understand_code" and prose.strategy == "fused"
+    quoted = engine.plan(SearchParams('"connection refused"'))
+    assert (quoted.intent, quoted.hedged) == ("exact_match", False)
+
+
 def test_a_question_in_prose_is_fused_however_sure_the_route(home: Path) -> None:
     """understand_code never goes down the direct path: a caller naming the intent (confidence 1.0)
     gets the fused answer of every modality its profile weighs, not the dominant one alone."""

@@ -99,27 +99,27 @@ def test_a_learned_route_without_sentence_vectors_says_it_read_the_words_alone(
     assert "words alone" not in engine.plan(SearchParams("who calls fmt")).describe()  # a rule's route
 
 
-def test_a_similar_code_question_that_shows_no_code_is_hedged_too(home: Path) -> None:
-    """find_similar asks for code like an example; read into a web question that shows none, it is
-    hedged as the entity intents are."""
+@pytest.mark.parametrize(
+    ("prose", "intent", "code"),
+    [
+        # find_similar asks for code like an example; read into a web question that shows none
+        ("python function that gives closest whole number", "find_similar", "similar to make_context"),
+        # exact_match asks for a literal; a question with no quote and no code has none to find (CoSQA's, which
+        # had lost its answer to a text-only search)
+        ("match specifc string except other python", "exact_match", '"connection refused"'),
+    ],
+)
+def test_a_similar_code_or_exact_string_question_that_shows_no_code_is_hedged_too(
+    home: Path, prose: str, intent: str, code: str
+) -> None:
+    """Read by the learned layer into a query that names no code, similar-code and exact-string questions are
+    hedged with understand_code as the entity intents are; one that shows code or quotes a string is not."""
     engine = Engine(IndexStore(home))
-    prose = engine.plan(SearchParams("python function that gives closest whole number"))
-    assert (prose.intent, prose.rule, prose.hedged) == ("find_similar", "learned", True)
-    assert prose.fusion_intent == "understand_code" and prose.strategy == "fused"
-    code = engine.plan(SearchParams("similar to make_context"))
-    assert (code.intent, code.hedged) == ("find_similar", False)
-
-
-def test_an_exact_string_question_that_quotes_nothing_is_hedged_too(home: Path) -> None:
-    """exact_match asks for a literal; read into a web question with no quote and no code, there is none to
-    find, and the question is hedged as the entity intents are (CoSQA's "match specifc string except other
-    python" had lost its answer to a text-only search)."""
-    engine = Engine(IndexStore(home))
-    prose = engine.plan(SearchParams("match specifc string except other python"))
-    assert (prose.intent, prose.rule, prose.hedged) == ("exact_match", "learned", True)
-    assert prose.fusion_intent == "understand_code" and prose.strategy == "fused"
-    quoted = engine.plan(SearchParams('"connection refused"'))
-    assert (quoted.intent, quoted.hedged) == ("exact_match", False)
+    vague = engine.plan(SearchParams(prose))
+    assert (vague.intent, vague.rule, vague.hedged) == (intent, "learned", True)
+    assert vague.fusion_intent == "understand_code" and vague.strategy == "fused"
+    named = engine.plan(SearchParams(code))
+    assert (named.intent, named.hedged) == (intent, False)
 
 
 def test_a_question_in_prose_is_fused_however_sure_the_route(home: Path) -> None:

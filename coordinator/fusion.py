@@ -195,7 +195,7 @@ def fuse(
     ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
     exact definition must not fall behind a central fuzzy match. With ``per_file`` the best segment
     of each file is kept and carries the match lines of the file's other segments; with ``further`` > 0 its next
-    ``FILE_SEGMENTS - 1`` segments stay as well, each at ``further`` times the score of the one before;
+    ``FILE_SEGMENTS - 1`` segments stay as well, the n-th after the best at ``further ** n`` of its own score;
     ``per_file=False`` keeps every segment (impact analysis: each dependent is its own answer).
     ``centrality_scale`` scales the boost's 0.3 (a fitted profile may turn it down or off).
     ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own

@@ -740,7 +740,7 @@ class Engine:
                 and p.options.get("segments") != "all",
                 further=(
                     FURTHER_SEGMENT
-                    if plan.intent == "understand_code" and p.options.get(FILE_SEGMENTS_OPTION) != "one"
+                    if plan.fusion_intent == "understand_code" and p.options.get(FILE_SEGMENTS_OPTION) != "one"
                     else 0.0
                 ),
                 centrality_scale=centrality_scale(p.options.get("profile", ""), plan.fusion_intent),

@@ -1,10 +1,10 @@
-"""A prose question shows a file's further answers: its second and third best segments stay, each at half
-the score of the one before (``fusion.FURTHER_SEGMENT``), below other files' comparable segments.
+"""A prose question shows a file's further answers: its second and third best segments stay, the n-th after the
+best at ``fusion.FURTHER_SEGMENT ** n`` of its own score, below other files' comparable segments.
 
 On the sample repository (real text, structural, graph and semantic shards), "how does a session retry
-sending a request" is answered by two methods of ``app/session.py``; every other intent, and the option
-``file_segments=one``, keeps one segment a file. In process, through the CLI and through gRPC on a real
-cluster.
+sending a request" is answered by two methods of ``app/session.py``, and so is a route the learned layer hedges
+as prose; every other intent, and the option ``file_segments=one``, keeps one segment a file. In process,
+through the CLI and through gRPC on a real cluster.
 """
 
 from __future__ import annotations
@@ -48,11 +48,19 @@ def _rows(a: Answer) -> list[tuple[str, int, float]]:
     return [(f.hit.path, f.hit.start_line, f.score) for f in a.hits]
 
 
-def test_a_prose_question_shows_a_files_further_answers(indexed_home: Path) -> None:
-    a = search(Engine(IndexStore(indexed_home)), SearchParams(QUESTION, k=10))
-    assert (a.intent, a.fusion_strategy) == ("understand_code", "fused")
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        (QUESTION, "understand_code"),
+        # read by the learned layer as similar code, but naming none: hedged, so fused as the prose question it may be
+        ("python function that retries requests", "find_similar"),
+    ],
+)
+def test_a_prose_question_shows_a_files_further_answers(indexed_home: Path, question: str, intent: str) -> None:
+    a = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=10))
+    assert (a.intent, a.fusion_strategy) == (intent, "fused")
     _check_further(_rows(a))
-    one = search(Engine(IndexStore(indexed_home)), SearchParams(QUESTION, k=10, options={FILE_SEGMENTS_OPTION: "one"}))
+    one = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=10, options={FILE_SEGMENTS_OPTION: "one"}))
     paths = [f.hit.path for f in one.hits]
     assert len(paths) == len(set(paths)) and "app/session.py" in paths
     # the file's best segment is the same either way, and so is its score

@@ -137,7 +137,9 @@ def answer(key: PlanKey, a: Asked) -> list[Hit]:
     """The top hits the engine would return for ``a`` when planned as ``key``."""
     rrf_k = PRESETS["default"].rrf_k
     per_file = a.intent != "impact_analysis"  # as the engine: each dependent is its own answer
-    further = FURTHER_SEGMENT if a.intent == "understand_code" else 0.0  # as the engine: a file's next answers too
+    # as the engine for a prose route: a file's next answers too (a route the engine hedges as prose is replayed
+    # as its classified intent, here as for its weights)
+    further = FURTHER_SEGMENT if a.intent == "understand_code" else 0.0
     demote = code_first.demoted_kinds(a.query.query) if a.intent in code_first.INTENTS else frozenset()
     if not key:
         return []

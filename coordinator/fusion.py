@@ -16,11 +16,12 @@
 
 then only the best-scoring segment of each file is kept; with ``further`` = λ > 0 (prose questions), a file's
 n-th best segment stays too, up to ``FILE_SEGMENTS``, at λⁿ of its score (a file holding two answers shows both,
-below other files' comparable segments). RRF sees only ranks: a modality's tenth
-hit counts the same whether it nearly ties the first or is far below it. z-score fusion sees how
-far each hit stands above its own list (a lexical match that every other candidate lacks, a
-semantic neighbour far closer than the rest), which is what lets a prose question take the better
-of semantic and text per query instead of averaging them (measured in docs/quality.md).
+below other files' comparable segments); when the best is a short value declaration (a constant whose doc
+comment shares the question's words), the file's best function, method or class shows first in its place.
+RRF sees only ranks: a modality's tenth hit counts the same whether it nearly ties the first or is far below it.
+z-score fusion sees how far each hit stands above its own list (a lexical match that every other candidate lacks,
+a semantic neighbour far closer than the rest), which is what lets a prose question take the better of semantic
+and text per query instead of averaging them (measured in docs/quality.md).
 """
 
 from __future__ import annotations
@@ -40,11 +41,15 @@ __all__ = [
     "DEMOTION",
     "FILE_SEGMENTS",
     "FURTHER_SEGMENT",
+    "LEAD_KINDS",
     "METHODS",
+    "VALUE_KINDS",
+    "VALUE_LINES",
     "FusedHit",
     "LexicalShare",
     "ModalityRank",
     "boost",
+    "code_first_within",
     "fuse",
     "is_demoted",
     "listed",
@@ -61,6 +66,12 @@ FILE_SEGMENTS = 3
 #: What a prose question's answer keeps of a file's next segment's score, per segment before it (measured in
 #: docs/quality.md: "A file that holds two answers shows both").
 FURTHER_SEGMENT = 0.5
+#: A prose question's file whose best segment is a value declaration (of these kinds, at most ``VALUE_LINES`` lines)
+#: shows its best segment of ``LEAD_KINDS`` first (``code_first_within``; measured in docs/quality.md: "A file
+#: answers a prose question with its code, not its constant").
+VALUE_KINDS = frozenset({"constant", "variable", "field"})
+VALUE_LINES = 3
+LEAD_KINDS = frozenset({"function", "method", "class"})
 
 #: Score multiplier for vendored, built and archived paths.
 DEMOTION = 0.5
@@ -195,7 +206,9 @@ def fuse(
     ``use_centrality=False`` (the direct path) keeps the single modality's own order: a confident
     exact definition must not fall behind a central fuzzy match. With ``per_file`` the best segment
     of each file is kept and carries the match lines of the file's other segments; with ``further`` > 0 its next
-    ``FILE_SEGMENTS - 1`` segments stay as well, the n-th after the best at ``further ** n`` of its own score;
+    ``FILE_SEGMENTS - 1`` segments stay as well, the n-th after the best at ``further ** n`` of its own score, and a
+    file whose best is a short value declaration shows its best code first (``code_first_within``; the file's scores
+    stay in place, so no other file moves);
     ``per_file=False`` keeps every segment (impact analysis: each dependent is its own answer).
     ``centrality_scale`` scales the boost's 0.3 (a fitted profile may turn it down or off).
     ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own
@@ -237,18 +250,40 @@ def fuse(
     if not per_file:
         return fused
     shown = FILE_SEGMENTS if further > 0 else 1
-    kept: dict[tuple[str, str], list[FusedHit]] = {}
+    files: dict[tuple[str, str], list[FusedHit]] = {}
     for f in fused:
-        segments = kept.setdefault((f.hit.repo, f.hit.path), [])
-        if len(segments) < shown:
-            segments.append(FusedHit(f.hit, f.score * further ** len(segments), f.modalities, f.demoted))
-        elif f.hit.match_lines:
-            # the file's other matching lines (call sites, literal matches) stay visible on its best segment
-            first = segments[0]
-            lines = tuple(sorted(set(first.hit.match_lines) | set(f.hit.match_lines)))
-            segments[0] = FusedHit(replace(first.hit, match_lines=lines), first.score, first.modalities, first.demoted)
-    out = [f for segments in kept.values() for f in segments]
+        files.setdefault((f.hit.repo, f.hit.path), []).append(f)
+    out: list[FusedHit] = []
+    for segments in files.values():
+        scores = [f.score for f in segments]  # the file's scores stay in place, whichever segment shows first
+        if further > 0:
+            segments = code_first_within(segments)
+        kept = [
+            FusedHit(f.hit, scores[n] * further**n, f.modalities, f.demoted) for n, f in enumerate(segments[:shown])
+        ]
+        more = [line for f in segments[shown:] for line in f.hit.match_lines]
+        if more:
+            # the file's other matching lines (call sites, literal matches) stay visible on its first segment
+            first = kept[0]
+            lines = tuple(sorted({*first.hit.match_lines, *more}))
+            kept[0] = FusedHit(replace(first.hit, match_lines=lines), first.score, first.modalities, first.demoted)
+        out.extend(kept)
     return sorted(out, key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
+
+
+def code_first_within(segments: Sequence[FusedHit]) -> list[FusedHit]:
+    """One file's fused segments, best first, with its best code segment first when the best is a short value
+    declaration: "how does weighted rank fusion work" is answered by ``fuse``, not by the one-line ``METHODS``
+    constant whose doc comment shares the question's words. The value stays, right after it."""
+    first = segments[0].hit
+    if first.kind not in VALUE_KINDS or first.end_line - first.start_line + 1 > VALUE_LINES:
+        return list(segments)
+    for n, f in enumerate(segments):
+        if f.hit.kind in LEAD_KINDS:
+            why = f"first of its file, which ranks by {first.kind} {first.symbol or ''} (line {first.start_line})"
+            lead = replace(f.hit, snippet="\n".join(x for x in (f.hit.snippet, why.replace("  ", " ")) if x))
+            return [FusedHit(lead, f.score, f.modalities, f.demoted), *segments[:n], *segments[n + 1 :]]
+    return list(segments)
 
 
 def _merge_hit(prev: Hit | None, new: Hit) -> Hit:

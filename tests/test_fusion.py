@@ -91,6 +91,52 @@ def test_a_prose_answer_keeps_a_files_next_segments_below_other_files_best() -> 
     ]
 
 
+def _segment(sid: str, path: str, start: int, end: int, kind: str | None, symbol: str | None = None) -> Hit:
+    return Hit(sid, "r", path, start, end, 1.0, symbol=symbol or sid, kind=kind)
+
+
+def test_a_prose_answer_shows_a_files_code_before_its_constant() -> None:
+    """fusion.py's one-line ``METHODS`` (its doc comment shares the question's words) is the file's best segment;
+    ``fuse``, further down the list, shows first in the file's place, the constant right after it, and the file's
+    scores stay where they were, so no other file moves."""
+    ranked = {
+        "text": [
+            _segment("METHODS", "fusion.py", 57, 57, "constant"),
+            _segment("B", "b.py", 1, 9, "function"),
+            _segment("doc", "fusion.py", 1, 37, None),
+            _segment("fuse", "fusion.py", 180, 251, "function"),
+        ]
+    }
+    fused = fuse(ranked, {"text": 1.0}, 60, further=0.5)
+    assert [f.hit.segment_id for f in fused] == ["fuse", "B", "METHODS", "doc"]
+    assert [f.score for f in fused] == pytest.approx([1 / 61, 1 / 62, 0.5 / 63, 0.25 / 64])
+    assert fused[0].hit.snippet == "first of its file, which ranks by constant METHODS (line 57)"
+    assert fused[0].modalities["text"].rank == 3  # its own evidence, as listed
+    # one segment a file (other intents, file_segments=one) keeps the best as it is
+    assert [f.hit.segment_id for f in fuse(ranked, {"text": 1.0}, 60)] == ["METHODS", "B"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "lines", "leads"),
+    [
+        ("constant", 1, "fuse"),
+        ("variable", 3, "fuse"),
+        ("field", 1, "fuse"),
+        ("variable", 4, "VALUE"),  # a longer declaration holds code (an object of methods, a function value)
+        ("function", 1, "VALUE"),
+        (None, 1, "VALUE"),  # a module's header (its docstring) may be the answer itself
+    ],
+)
+def test_only_a_short_value_declaration_gives_way(kind: str | None, lines: int, leads: str) -> None:
+    ranked = {"text": [_segment("VALUE", "a.py", 5, 4 + lines, kind), _segment("fuse", "a.py", 20, 40, "function")]}
+    assert fuse(ranked, {"text": 1.0}, 60, further=0.5)[0].hit.segment_id == leads
+
+
+def test_a_file_of_values_alone_keeps_its_order() -> None:
+    ranked = {"text": [_segment("A", "a.py", 1, 1, "constant"), _segment("B", "a.py", 3, 3, "variable")]}
+    assert [f.hit.segment_id for f in fuse(ranked, {"text": 1.0}, 60, further=0.5)] == ["A", "B"]
+
+
 @pytest.mark.parametrize(
     ("path", "demoted"),
     [

@@ -28,6 +28,7 @@ from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, IndexProgress, I
 from fourfold.coordinator import (
     absent,
     code_first,
+    copied,
     echo,
     file_subject,
     identifier,
@@ -712,6 +713,9 @@ class Engine:
         ranked = self._ranked(collected.per_modality, depth, allowed, query)
         if plan.intent in echo.INTENTS and not listing and p.options.get(echo.OPTION) != "off":
             ranked = await self._without_quoting(p, generation, ranked, collected.notes)
+        pinned: frozenset[str] = frozenset()
+        if plan.intent in copied.INTENTS and not listing and p.options.get(copied.OPTION) != "off":
+            pinned = await self._copied_from(p, generation, ranked, collected.notes)
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
         preferred = frozenset() if listing else self._named_repos(p, plan, allowed)
@@ -751,6 +755,7 @@ class Engine:
                     else frozenset()
                 ),
                 prefer_repos=preferred,
+                pinned=pinned,
             )
         )
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
@@ -821,6 +826,29 @@ class Engine:
             ),
         )
 
+    async def _contents(self, generation: str, ranked: Mapping[str, Sequence[Hit]]) -> dict[str, str]:
+        """The text of every segment ``ranked`` lists (id -> content), from the catalog."""
+        repos = {h.segment_id: h.repo for hits in ranked.values() for h in hits}
+        if not repos:
+            return {}
+        reader = self._reader(generation)
+        rows = await asyncio.to_thread(reader.segment_rows, list(repos), repos=sorted(set(repos.values())))
+        return {sid: seg.content for sid, seg in rows.items()}
+
+    async def _copied_from(
+        self, p: SearchParams, generation: str, ranked: Mapping[str, Sequence[Hit]], notes: list[str]
+    ) -> frozenset[str]:
+        """The segments of ``ranked`` that hold every line of a pasted query (``copied``): fused first."""
+        if not copied.lines(p.query):
+            return frozenset()
+        holders = copied.holding(p.query, await self._contents(generation, ranked))
+        if holders:
+            notes.append(
+                f"{len(holders)} segment(s) hold every pasted line as written, in order: shown first "
+                f"(the code it was copied from; {copied.OPTION}=off leaves them to fusion)"
+            )
+        return frozenset(holders)
+
     async def _without_quoting(
         self, p: SearchParams, generation: str, ranked: dict[str, list[Hit]], notes: list[str]
     ) -> dict[str, list[Hit]]:
@@ -828,12 +856,7 @@ class Engine:
         test data or a demo script holding the sentence is the question, not its answer."""
         if not echo.asks_enough(p.query):
             return ranked
-        repos = {h.segment_id: h.repo for hits in ranked.values() for h in hits}
-        if not repos:
-            return ranked
-        reader = self._reader(generation)
-        rows = await asyncio.to_thread(reader.segment_rows, list(repos), repos=sorted(set(repos.values())))
-        quoting = echo.quoting(p.query, {sid: seg.content for sid, seg in rows.items()})
+        quoting = echo.quoting(p.query, await self._contents(generation, ranked))
         if not quoting:
             return ranked
         left = sorted({(h.repo, h.path) for hits in ranked.values() for h in hits if h.segment_id in quoting})

@@ -200,6 +200,7 @@ def fuse(
     method: str = "rrf",
     demote_kinds: frozenset[str] = frozenset(),
     prefer_repos: frozenset[str] = frozenset(),
+    pinned: frozenset[str] = frozenset(),
 ) -> list[FusedHit]:
     """Fuse per-modality ranked lists; best first, one segment per file.
 
@@ -214,7 +215,9 @@ def fuse(
     ``method`` is ``rrf`` (ranks only; ``k`` is its constant) or ``zscore`` (each modality's own
     scores, standardised per list). ``demote_kinds`` names the secondary kinds (``code_first``: docs,
     tests, examples, benchmarks) whose files are demoted like vendored ones. With ``prefer_repos``, a
-    hit of any other repository counts ``named_repo.OTHERS`` times its score.
+    hit of any other repository counts ``named_repo.OTHERS`` times its score. The ``pinned`` segment ids (the
+    code a pasted snippet was copied from, ``copied.holding``) come first, in their fused order: each scores
+    its own score plus the best score of the rest.
     """
     if method not in METHODS:
         raise ValueError(f"unknown fusion method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -246,6 +249,9 @@ def fuse(
             centrality = boost(h.centrality, centrality_scale) if use_centrality else 1.0
             total = math.exp(min(total, 700.0)) * centrality
         fused.append(FusedHit(h, total * factor, per, vendored or secondary))
+    if pinned:
+        above = max((f.score for f in fused if f.hit.segment_id not in pinned), default=0.0)
+        fused = [replace(f, score=f.score + above) if f.hit.segment_id in pinned else f for f in fused]
     fused.sort(key=lambda f: (-f.score, f.hit.repo, f.hit.path, f.hit.start_line))
     if not per_file:
         return fused

@@ -1,0 +1,116 @@
+"""Build the pasted-code suites: a few lines copied out of a function, answered by that function.
+
+    python benchmarks/similar_suite.py CORPUS:NAME [CORPUS:NAME ...] --out-dir DIR [--per-repo 60]
+
+An agent or an engineer pastes code it has in hand (from a diff, a log, a review) and asks where it
+comes from and what is like it: ``find_similar``. For every documented function and method of each
+corpus with at least eight lines (``howto_suite.definitions``: tests, docs and examples are no answers),
+three consecutive lines of its body are copied out, each at least twelve characters and none a comment
+or a docstring's, and dedented as a paste is. The query is those lines, as they are; the answer is the
+function (``match: line``: a hit whose line range holds the first copied line). The excerpt is picked by a
+hash of the definition, so the output is deterministic for a given corpus, and split by a hash of the id
+into ``similar-dev.jsonl`` and ``similar-heldout.jsonl`` as the how-to suites are. A copy some other
+function holds as well still counts only its own function (the suite asks where it was copied from).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from howto_suite import definitions, is_heldout
+
+__all__ = ["code_starts", "excerpt"]
+
+LINES = 3
+MIN_CHARS = 12
+MIN_BODY = 8
+_NOT_CODE = ("#", "//", "/*", "*", '"""', "'''", '"', "'", "@")
+
+
+def code_starts(path: Path) -> dict[int, int]:
+    """For a Python file: each function's ``def`` line -> the first line of its body after its docstring."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return {}
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            body = node.body
+            if isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+                body = body[1:]
+            out[node.lineno] = body[0].lineno if body else (node.end_lineno or node.lineno) + 1
+    return out
+
+
+def excerpt(
+    source_lines: list[str], line: int, end_line: int, key: str, body_start: int | None = None
+) -> tuple[int, str] | None:
+    """(1-based first line, the pasted text) of ``LINES`` consecutive body lines of the definition at
+    ``line``..``end_line`` (from ``body_start``: past a docstring); None when its body has no such run."""
+    if end_line - line + 1 < MIN_BODY:
+        return None
+    starts = []
+    for first in range(body_start or line + 1, end_line - LINES + 2):  # 1-based; the signature is not copied
+        run = source_lines[first - 1 : first - 1 + LINES]
+        if all(len(x.strip()) >= MIN_CHARS and not x.strip().startswith(_NOT_CODE) for x in run):
+            starts.append(first)
+    if not starts:
+        return None
+    first = starts[int(hashlib.sha1(key.encode()).hexdigest(), 16) % len(starts)]
+    return first, textwrap.dedent("\n".join(source_lines[first - 1 : first - 1 + LINES]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpora", nargs="+", help="CORPUS_DIR:REPO_NAME, a source tree and its indexed name")
+    ap.add_argument("--out-dir", type=Path, required=True)
+    ap.add_argument("--per-repo", type=int, default=60, help="questions per corpus (picked by a hash, stable)")
+    args = ap.parse_args(argv)
+    rows: list[dict[str, object]] = []
+    for spec in args.corpora:
+        root, _, name = spec.rpartition(":")
+        if not root or not Path(root).is_dir():
+            print(f"bad corpus {spec!r}: give DIR:NAME with an existing DIR", file=sys.stderr)
+            return 2
+        picked = []
+        starts: dict[str, dict[int, int]] = {}
+        for d in definitions(Path(root), name):
+            if d.kind != "function":
+                continue
+            file = Path(root) / d.path
+            lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+            if d.path.endswith(".py") and d.path not in starts:
+                starts[d.path] = code_starts(file)
+            key = f"{name}:{d.path}:{d.line}"
+            got = excerpt(lines, d.line, d.end_line, key, starts.get(d.path, {}).get(d.line))
+            if got is not None:
+                picked.append((hashlib.sha1(key.encode()).hexdigest(), d, got))
+        for n, (_, d, (first, text)) in enumerate(sorted(picked, key=lambda x: x[0])[: args.per_repo], 1):
+            rows.append(
+                {
+                    "id": f"{name}-similar-{n}",
+                    "query": text,
+                    "intent": "find_similar",
+                    "match": "line",
+                    "source": "copied",
+                    "relevant": [{"repo": name, "path": d.path, "line": first, "end_line": first + LINES - 1}],
+                }
+            )
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    for split in ("dev", "heldout"):
+        chosen = [r for r in rows if is_heldout(str(r["id"])) == (split == "heldout")]
+        out = args.out_dir / f"similar-{split}.jsonl"
+        out.write_text("".join(json.dumps(r) + "\n" for r in chosen))
+        print(f"{out}: {len(chosen)} queries")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

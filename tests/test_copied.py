@@ -1,0 +1,126 @@
+"""Pasted code is answered first by the code it was copied from (``coordinator/copied.py``).
+
+Two lines pasted out of ``fuse`` (a long function: BM25 favours a short one sharing the words, and a string
+that quotes the snippet shares every one of them) are answered by ``fuse`` first; a string quoting the lines
+on one line of its own is no source. The rule's arithmetic, then a real index (text, structural, graph) asked in
+process, through the CLI, the Python client over real gRPC and an MCP client over that server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inprocess import coordinator_in_process, index_files
+from inprocess import search_once as search
+from mcp import Client as McpClient
+
+from fourfold.api import SearchParams
+from fourfold.client import AsyncClient, Client
+from fourfold.coordinator import copied
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.fusion import fuse
+from fourfold.coordinator.mcp_server import build_server
+from fourfold.index.store import IndexStore
+from fourfold.plugins.types import Hit
+
+PASTE = "for rank, h in enumerate(hits):\n    c = w / (k + rank + 1)"
+
+FUSE = '''def fuse(ranked, weights, k, use_centrality=True):
+    """Each list adds its weight over its constant plus the hit's rank in it."""
+    scores = {}
+    for name, hits in ranked.items():
+        w = weights.get(name, 0.0)
+        for rank, h in enumerate(hits):
+            if h in scores and name in scores[h]:
+                continue
+            c = w / (k + rank + 1) * (boost(h) if use_centrality else 1.0)
+            scores.setdefault(h, {})[name] = c
+    totals = {h: sum(per.values()) for h, per in scores.items()}
+    return sorted(totals, key=totals.get, reverse=True)
+
+
+def boost(h):
+    return 1.0
+'''
+
+FILES = {
+    "rank/fusion.py": FUSE,
+    "rank/places.py": "def places(hits):\n    for rank, h in enumerate(hits):\n        yield rank + 1, h\n",
+    "rank/demo.py": f"QUERIES = (\n    ('find_similar', {PASTE!r}),\n)\n",
+}
+
+
+def test_lines_and_holders() -> None:
+    assert copied.lines(PASTE) == ["for rank, h in enumerate(hits):", "c = w / (k + rank + 1)"]
+    assert copied.lines("for rank, h in enumerate(hits):") == []  # one line: text search finds it as it is
+    assert copied.lines("x = 1\n}\nreturn y") == []  # lines too short to tell anything
+    held = copied.holding(
+        PASTE,
+        {
+            "source": FUSE,
+            "one-line-quote": FILES["rank/demo.py"],
+            "reversed": "c = w / (k + rank + 1)\nfor rank, h in enumerate(hits):\n",
+            "half": FILES["rank/places.py"],
+        },
+    )
+    assert held == {"source"}
+
+
+def test_fuse_puts_pinned_segments_first_in_their_order() -> None:
+    def h(sid: str, path: str) -> Hit:
+        return Hit(sid, "r", path, 1, 2, 1.0)
+
+    ranked = {"text": [h("A", "a.py"), h("B", "b.py"), h("C", "c.py"), h("D", "d.py")]}
+    fused = fuse(ranked, {"text": 1.0}, 60, pinned=frozenset({"D", "C"}))
+    assert [f.hit.segment_id for f in fused] == ["C", "D", "A", "B"]
+    assert fused[0].score == pytest.approx(1 / 63 + 1 / 61)  # its own score plus the best of the rest
+    assert fused[2].score == pytest.approx(1 / 61)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return index_files(tmp_path_factory.mktemp("copied"), "ranklib", FILES)
+
+
+def test_in_process_the_source_comes_first(home: Path) -> None:
+    a = search(Engine(IndexStore(home)), SearchParams(PASTE, k=5))
+    assert (a.hits[0].hit.path, a.hits[0].hit.symbol) == ("rank/fusion.py", "fuse"), a.hits
+    assert any("hold every pasted line as written" in n for n in a.notes), a.notes
+    off = search(Engine(IndexStore(home)), SearchParams(PASTE, k=5, options={copied.OPTION: "off"}))
+    assert not any("hold every pasted line" in n for n in off.notes)
+    # without the rule the quoting string leads and fusion.py shows by its short ``boost``
+    assert [(f.hit.path, f.hit.symbol) for f in off.hits][:1] == [("rank/demo.py", "QUERIES")]
+
+
+def test_the_cli_shows_it(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", "-k", "5", PASTE]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["hits"][0]["path"], doc["hits"][0]["symbol"]) == ("rank/fusion.py", "fuse")
+
+
+def test_the_client_over_grpc_and_mcp_show_it(home: Path) -> None:
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            r = client.search(PASTE, k=5)
+        assert (r.hits[0].hit.path, r.hits[0].hit.symbol) == ("rank/fusion.py", "fuse")
+
+        async def agent() -> str:
+            async with AsyncClient(address) as backend_client:
+
+                async def backend() -> AsyncClient:
+                    return backend_client
+
+                async with McpClient(build_server(backend)) as mcp:
+                    result = await mcp.call_tool("search", {"query": PASTE, "k": 5})
+                    assert not result.is_error
+                    return str(result.content[0].text)
+
+        text = asyncio.run(agent())
+        first = next(line for line in text.splitlines() if line.startswith("1. "))
+        assert first.startswith("1. ranklib:rank/fusion.py:1-") and "fuse" in first, text

@@ -1,11 +1,11 @@
 """Build the pasted-code suites: a few lines copied out of a function, answered by that function.
 
-    python benchmarks/similar_suite.py CORPUS:NAME [CORPUS:NAME ...] --out-dir DIR [--per-repo 60]
+    python benchmarks/similar_suite.py CORPUS:NAME [CORPUS:NAME ...] --out-dir DIR [--per-repo 60] [--lines 3]
 
 An agent or an engineer pastes code it has in hand (from a diff, a log, a review) and asks where it
 comes from and what is like it: ``find_similar``. For every documented function and method of each
 corpus with at least eight lines (``howto_suite.definitions``: tests, docs and examples are no answers),
-three consecutive lines of its body are copied out, each at least twelve characters and none a comment
+three consecutive lines of its body (``--lines``) are copied out, each at least twelve characters and none a comment
 or a docstring's, and dedented as a paste is. The query is those lines, as they are; the answer is the
 function (``match: line``: a hit whose line range holds the first copied line). The excerpt is picked by a
 hash of the definition, so the output is deterministic for a given corpus, and split by a hash of the id
@@ -50,21 +50,21 @@ def code_starts(path: Path) -> dict[int, int]:
 
 
 def excerpt(
-    source_lines: list[str], line: int, end_line: int, key: str, body_start: int | None = None
+    source_lines: list[str], line: int, end_line: int, key: str, body_start: int | None = None, count: int = LINES
 ) -> tuple[int, str] | None:
-    """(1-based first line, the pasted text) of ``LINES`` consecutive body lines of the definition at
+    """(1-based first line, the pasted text) of ``count`` consecutive body lines of the definition at
     ``line``..``end_line`` (from ``body_start``: past a docstring); None when its body has no such run."""
     if end_line - line + 1 < MIN_BODY:
         return None
     starts = []
-    for first in range(body_start or line + 1, end_line - LINES + 2):  # 1-based; the signature is not copied
-        run = source_lines[first - 1 : first - 1 + LINES]
+    for first in range(body_start or line + 1, end_line - count + 2):  # 1-based; the signature is not copied
+        run = source_lines[first - 1 : first - 1 + count]
         if all(len(x.strip()) >= MIN_CHARS and not x.strip().startswith(_NOT_CODE) for x in run):
             starts.append(first)
     if not starts:
         return None
     first = starts[int(hashlib.sha1(key.encode()).hexdigest(), 16) % len(starts)]
-    return first, textwrap.dedent("\n".join(source_lines[first - 1 : first - 1 + LINES]))
+    return first, textwrap.dedent("\n".join(source_lines[first - 1 : first - 1 + count]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("corpora", nargs="+", help="CORPUS_DIR:REPO_NAME, a source tree and its indexed name")
     ap.add_argument("--out-dir", type=Path, required=True)
     ap.add_argument("--per-repo", type=int, default=60, help="questions per corpus (picked by a hash, stable)")
+    ap.add_argument("--lines", type=int, default=LINES, help="lines copied out of each function")
     args = ap.parse_args(argv)
     rows: list[dict[str, object]] = []
     for spec in args.corpora:
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             if d.path.endswith(".py") and d.path not in starts:
                 starts[d.path] = code_starts(file)
             key = f"{name}:{d.path}:{d.line}"
-            got = excerpt(lines, d.line, d.end_line, key, starts.get(d.path, {}).get(d.line))
+            got = excerpt(lines, d.line, d.end_line, key, starts.get(d.path, {}).get(d.line), args.lines)
             if got is not None:
                 picked.append((hashlib.sha1(key.encode()).hexdigest(), d, got))
         for n, (_, d, (first, text)) in enumerate(sorted(picked, key=lambda x: x[0])[: args.per_repo], 1):
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                     "intent": "find_similar",
                     "match": "line",
                     "source": "copied",
-                    "relevant": [{"repo": name, "path": d.path, "line": first, "end_line": first + LINES - 1}],
+                    "relevant": [{"repo": name, "path": d.path, "line": first, "end_line": first + args.lines - 1}],
                 }
             )
     args.out_dir.mkdir(parents=True, exist_ok=True)

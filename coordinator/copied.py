@@ -5,16 +5,29 @@ them (``find_similar``). Every list ranks by its own evidence: BM25 favours any 
 the words, the embeddings any code of the same shape, and a function that holds the very lines is one
 candidate among them, sometimes not even its file's best segment. ``holding`` finds the segments that hold
 every pasted line (``lines``: two or more, stripped of indentation, each found within its own line of the
-segment, in order), and the engine fuses them first (``fusion.fuse(pinned=)``), in their fused order, then
-everything else as before. A string that quotes the snippet (a demo's script, a test's data) holds its lines
-on one line, so it is no source; a copy of a copy is, and both show.
+segment, in order; a single line of code, a line of the segment that opens with it), and the engine fuses them
+first (``fusion.fuse(pinned=)``), in their fused order, then everything else as before. A string that quotes the
+snippet (a demo's script, a test's data) holds its lines on one line, or inside one, so it is no source; a copy of
+a copy is, and both show. The engine also asks text for the paste's longest line as a literal (``LOOKUP_K``
+segments): the source may be in no list at all.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
-__all__ = ["INTENTS", "MIN_CHARS", "MIN_LINES", "OPTION", "holding", "lines"]
+__all__ = [
+    "INTENTS",
+    "LOOKUP_K",
+    "MIN_CHARS",
+    "MIN_LINES",
+    "ONE_LINE_CHARS",
+    "ONE_LINE_INTENTS",
+    "OPTION",
+    "holding",
+    "lines",
+]
 
 #: The intents whose queries may be pasted code.
 INTENTS = frozenset(
@@ -24,21 +37,42 @@ INTENTS = frozenset(
 MIN_CHARS = 8
 #: A paste of one line is found by text search as it is; two or more in order are a source's.
 MIN_LINES = 2
+#: One pasted line is a source's when a line of it opens with the paste (a string quoting it does not), the paste
+#: is at least this long and has code's punctuation, and the question is one of these (a graph question's
+#: "who calls x.y" is its own kind of question, however it is worded).
+ONE_LINE_CHARS = 16
+ONE_LINE_INTENTS = frozenset({"find_similar", "find_definition", "understand_code", "exact_match"})
+_CODE = re.compile(r"[()\[\]{}=;]|\w\.\w|:\s*$")
+_QUOTED = re.compile(r"^([\"'`]).*\1$")
+#: How many segments text's literal search for the paste's longest line adds as candidates.
+LOOKUP_K = 30
 #: ``options[OPTION] = "off"`` fuses without pinning (for comparisons).
 OPTION = "copied"
 
 
-def lines(query: str) -> list[str]:
-    """The query's lines worth finding, stripped of indentation, in order (none when fewer than ``MIN_LINES``)."""
+def lines(query: str, intent: str = "find_similar") -> list[str]:
+    """The query's lines worth finding, stripped of indentation, in order: two or more (``MIN_LINES``), or one
+    line of code (``ONE_LINE_CHARS`` long, with code's punctuation) asked as one of ``ONE_LINE_INTENTS``."""
     kept = [line.strip() for line in query.splitlines() if len(line.strip()) >= MIN_CHARS]
-    return kept if len(kept) >= MIN_LINES else []
+    if len(kept) >= MIN_LINES:
+        return kept
+    if (
+        len(kept) == 1
+        and intent in ONE_LINE_INTENTS
+        and len(kept[0]) >= ONE_LINE_CHARS
+        and _CODE.search(kept[0])
+        and not _QUOTED.match(kept[0])  # a quoted string is asked as text: its literal search finds it
+    ):
+        return kept
+    return []
 
 
 def _holds(wanted: list[str], content: str) -> bool:
+    """Each of ``wanted`` within a line of ``content`` of its own, in order; a single line opens one."""
     at = 0
-    own = content.splitlines()
+    own = [line.strip() for line in content.splitlines()]
     for line in wanted:
-        while at < len(own) and line not in own[at]:
+        while at < len(own) and (not own[at].startswith(line) if len(wanted) == 1 else line not in own[at]):
             at += 1
         if at == len(own):
             return False
@@ -46,10 +80,10 @@ def _holds(wanted: list[str], content: str) -> bool:
     return True
 
 
-def holding(query: str, contents: Mapping[str, str]) -> set[str]:
+def holding(query: str, contents: Mapping[str, str], intent: str = "find_similar") -> set[str]:
     """The segment ids among ``contents`` (id -> text) that hold every line of the pasted ``query``, each
-    within a line of its own, in order; none when the query is not a paste of ``MIN_LINES`` lines or more."""
-    wanted = lines(query)
+    within a line of its own, in order (``lines``: a single line opens one); none when it is no paste."""
+    wanted = lines(query, intent)
     if not wanted:
         return set()
     return {sid for sid, text in contents.items() if _holds(wanted, text)}

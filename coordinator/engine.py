@@ -715,7 +715,12 @@ class Engine:
             ranked = await self._without_quoting(p, generation, ranked, collected.notes)
         pinned: frozenset[str] = frozenset()
         if plan.intent in copied.INTENTS and not listing and p.options.get(copied.OPTION) != "off":
-            pinned = await self._copied_from(p, generation, ranked, collected.notes)
+            wanted = copied.lines(p.query, plan.intent)
+            if wanted:
+                lookup = replace(query, text=max(wanted, key=len), k=copied.LOOKUP_K, intent="exact_match")
+                ranked, pinned = await self._copied_from(
+                    p, plan.intent, generation, ranked, lookup, allowed, visible, deadline, collected.notes
+                )
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
         preferred = frozenset() if listing else self._named_repos(p, plan, allowed)
@@ -836,18 +841,47 @@ class Engine:
         return {sid: seg.content for sid, seg in rows.items()}
 
     async def _copied_from(
-        self, p: SearchParams, generation: str, ranked: Mapping[str, Sequence[Hit]], notes: list[str]
-    ) -> frozenset[str]:
-        """The segments of ``ranked`` that hold every line of a pasted query (``copied``): fused first."""
-        if not copied.lines(p.query):
-            return frozenset()
-        holders = copied.holding(p.query, await self._contents(generation, ranked))
-        if holders:
-            notes.append(
-                f"{len(holders)} segment(s) hold every pasted line as written, in order: shown first "
-                f"(the code it was copied from; {copied.OPTION}=off leaves them to fusion)"
+        self,
+        p: SearchParams,
+        intent: str,
+        generation: str,
+        ranked: dict[str, list[Hit]],
+        lookup: ModalityQuery,
+        allowed: frozenset[str] | None,
+        visible: frozenset[str] | None,
+        deadline: float,
+        notes: list[str],
+    ) -> tuple[dict[str, list[Hit]], frozenset[str]]:
+        """``ranked`` with the code a pasted query was copied from, and the ids of the segments that hold every
+        pasted line (``copied``): fused first. Besides the lists' candidates, text is asked for the paste's longest
+        line as a literal (``lookup``, in the caller's scope): a long function BM25 ranks low may be in no list.
+        A holder only the lookup found joins text's list at its last score (no list's best score moves)."""
+        contents = await self._contents(generation, ranked)
+        looked: list[Hit] = []
+        if "text" in self.plugins.modalities and not p.modalities and time.monotonic() < deadline:
+            shards = self._targets(generation, {"text": 1.0}, allowed, visible).shards
+            literal = replace(
+                lookup, options={**{k: v for k, v in lookup.options.items() if k != "group"}, "mode": "literal"}
             )
-        return frozenset(holders)
+            answers = await self.searcher.search(generation, shards, literal, deadline)
+            found = self._ranked(
+                {"text": [list(a.result.hits) for a in answers if a.result is not None]}, lookup.k, allowed, lookup
+            )
+            looked = [h for h in found["text"] if h.segment_id not in contents]
+            contents.update(await self._contents(generation, {"text": looked}))
+        holders = copied.holding(p.query, contents, intent)
+        if not holders:
+            return ranked, frozenset()
+        joined = [h for h in looked if h.segment_id in holders]
+        if joined:
+            text = ranked.get("text", [])
+            last = text[-1].score if text else 1.0
+            ranked = {**ranked, "text": [*text, *(replace(h, score=last) for h in joined)]}
+        notes.append(
+            f"{len(holders)} segment(s) hold every pasted line as written, in order: shown first "
+            f"(the code it was copied from; {copied.OPTION}=off leaves them to fusion)"
+        )
+        return ranked, frozenset(holders)
 
     async def _without_quoting(
         self, p: SearchParams, generation: str, ranked: dict[str, list[Hit]], notes: list[str]

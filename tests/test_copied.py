@@ -28,18 +28,18 @@ from fourfold.coordinator.mcp_server import build_server
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 
-PASTE = "for rank, h in enumerate(hits):\n    c = w / (k + rank + 1)"
+PASTE = "for place, hit in enumerate(hits):\n    c = w / (k + place + 1)"
 
 FUSE = '''def fuse(ranked, weights, k, use_centrality=True):
     """Each list adds its weight over its constant plus the hit's rank in it."""
     scores = {}
     for name, hits in ranked.items():
         w = weights.get(name, 0.0)
-        for rank, h in enumerate(hits):
-            if h in scores and name in scores[h]:
+        for place, hit in enumerate(hits):
+            if hit in scores and name in scores[hit]:
                 continue
-            c = w / (k + rank + 1) * (boost(h) if use_centrality else 1.0)
-            scores.setdefault(h, {})[name] = c
+            c = w / (k + place + 1) * (boost(hit) if use_centrality else 1.0)
+            scores.setdefault(hit, {})[name] = c
     totals = {h: sum(per.values()) for h, per in scores.items()}
     return sorted(totals, key=totals.get, reverse=True)
 
@@ -50,21 +50,26 @@ def boost(h):
 
 FILES = {
     "rank/fusion.py": FUSE,
-    "rank/places.py": "def places(hits):\n    for rank, h in enumerate(hits):\n        yield rank + 1, h\n",
+    "rank/places.py": "def places(hits):\n    for place, hit in enumerate(hits):\n        yield place + 1, hit\n",
     "rank/demo.py": f"QUERIES = (\n    ('find_similar', {PASTE!r}),\n)\n",
 }
 
 
 def test_lines_and_holders() -> None:
-    assert copied.lines(PASTE) == ["for rank, h in enumerate(hits):", "c = w / (k + rank + 1)"]
-    assert copied.lines("for rank, h in enumerate(hits):") == []  # one line: text search finds it as it is
+    assert copied.lines(PASTE) == ["for place, hit in enumerate(hits):", "c = w / (k + place + 1)"]
+    # one line of code: a line of the source opens with it
+    assert copied.lines("for place, hit in enumerate(hits):") == ["for place, hit in enumerate(hits):"]
+    assert copied.holding("c = w / (k + place + 1)", {"source": FUSE, "quote": FILES["rank/demo.py"]}) == {"source"}
+    assert copied.lines("who calls Session.send", "find_references") == []  # a graph question, however worded
+    assert copied.lines("how does weighted rank fusion work", "understand_code") == []  # no code in it
+    assert copied.lines('"Option {name!r} requires an argument."', "exact_match") == []  # text's literal search
     assert copied.lines("x = 1\n}\nreturn y") == []  # lines too short to tell anything
     held = copied.holding(
         PASTE,
         {
             "source": FUSE,
             "one-line-quote": FILES["rank/demo.py"],
-            "reversed": "c = w / (k + rank + 1)\nfor rank, h in enumerate(hits):\n",
+            "reversed": "c = w / (k + place + 1)\nfor place, hit in enumerate(hits):\n",
             "half": FILES["rank/places.py"],
         },
     )
@@ -93,8 +98,27 @@ def test_in_process_the_source_comes_first(home: Path) -> None:
     assert any("hold every pasted line as written" in n for n in a.notes), a.notes
     off = search(Engine(IndexStore(home)), SearchParams(PASTE, k=5, options={copied.OPTION: "off"}))
     assert not any("hold every pasted line" in n for n in off.notes)
+    # one line of code: the segment that holds it leads
+    line = search(Engine(IndexStore(home)), SearchParams("scores.setdefault(hit, {})[name] = c", k=5))
+    assert (line.hits[0].hit.path, line.hits[0].hit.symbol) == ("rank/fusion.py", "fuse"), line.hits
+    assert any(n.startswith("1 segment(s) hold every pasted line") for n in line.notes), line.notes
     # without the rule the quoting string leads and fusion.py shows by its short ``boost``
     assert [(f.hit.path, f.hit.symbol) for f in off.hits][:1] == [("rank/demo.py", "QUERIES")]
+
+
+def test_a_source_no_list_holds_is_looked_up(tmp_path: Path) -> None:
+    """Forty short functions share the paste's words and fill text's list (30 deep for k = 5); ``fuse`` is in no
+    list, and text's literal search for the paste's longest line finds it."""
+    noise = {
+        f"noise/n{i}.py": f"def n{i}(hits):\n    for place, hit in enumerate(hits, 1):\n        yield place + 1, hit\n"
+        for i in range(40)
+    }
+    home = index_files(tmp_path, "ranklib", {"rank/fusion.py": FUSE, **noise})
+    off = search(Engine(IndexStore(home)), SearchParams(PASTE, k=5, options={copied.OPTION: "off"}))
+    assert "rank/fusion.py" not in {f.hit.path for f in off.hits}
+    a = search(Engine(IndexStore(home)), SearchParams(PASTE, k=5))
+    assert (a.hits[0].hit.path, a.hits[0].hit.symbol) == ("rank/fusion.py", "fuse"), a.hits
+    assert a.hits[0].modalities["text"].rank == 30  # joined text's list after its 30 candidates
 
 
 def test_the_cli_shows_it(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 from inprocess import coordinator_in_process, index_files
 from inprocess import search_once as search
@@ -27,6 +28,7 @@ from fourfold.coordinator.fusion import fuse
 from fourfold.coordinator.mcp_server import build_server
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
+from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
 PASTE = "for place, hit in enumerate(hits):\n    c = w / (k + place + 1)"
 
@@ -148,3 +150,14 @@ def test_the_client_over_grpc_and_mcp_show_it(home: Path) -> None:
         text = asyncio.run(agent())
         first = next(line for line in text.splitlines() if line.startswith("1. "))
         assert first.startswith("1. ranklib:rank/fusion.py:1-") and "fuse" in first, text
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
+def test_through_grpc_on_a_cluster(cluster: Any) -> None:
+    """Ray workers answer the literal lookup too: three lines out of the sample's ``retry_request``."""
+    stub = coordinator_pb2_grpc.CoordinatorStub(grpc.insecure_channel(cluster.address))
+    paste = "for _ in range(attempts):\n    try:\n        return request()"
+    r = stub.Search(coordinator_pb2.SearchRequest(query=paste, k=5), timeout=30)
+    assert (r.hits[0].repo, r.hits[0].path) == ("sample", "app/session.py"), r.hits
+    assert any("hold every pasted line as written" in n for n in r.notes), r.notes

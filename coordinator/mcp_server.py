@@ -205,7 +205,7 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
         (semantic, text, structural, graph) from the query's intent. Use for questions ("how are
         retries handled"), quoted strings ("\\"connection refused\\""), a pattern between slashes
-        ("/retry_\\w+\\(/") or code to find similar code.
+        ("/retry_\\w+\\(/") or pasted code (the code holding its lines first, then code like it).
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and

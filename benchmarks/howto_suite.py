@@ -35,7 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Definition", "definitions", "is_heldout", "paraphrase"]
+__all__ = ["Definition", "corpora", "definitions", "is_heldout", "paraphrase", "suite_parser", "write_split"]
 
 #: Paths never used as answers: the suite asks for implementing code.
 _NOT_ANSWERS = re.compile(
@@ -376,20 +376,43 @@ def is_heldout(query_id: str) -> bool:
     return int(hashlib.sha1(query_id.encode()).hexdigest(), 16) % 3 == 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def suite_parser(doc: str | None, per_repo: int) -> argparse.ArgumentParser:
+    """The suite builders' command line: corpora as ``DIR:NAME``, an output folder, questions per corpus."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpora", nargs="+", help="CORPUS_DIR:REPO_NAME, a source tree and its indexed name")
     ap.add_argument("--out-dir", type=Path, required=True)
-    ap.add_argument("--per-repo", type=int, default=80, help="questions per corpus (picked by a hash, stable)")
-    args = ap.parse_args(argv)
-    rows: list[dict[str, object]] = []
-    for spec in args.corpora:
+    ap.add_argument("--per-repo", type=int, default=per_repo, help="questions per corpus (picked by a hash, stable)")
+    return ap
+
+
+def corpora(specs: list[str]) -> list[tuple[Path, str]]:
+    """(folder, repository name) of each ``DIR:NAME``; a bad one ends the program with status 2 and says why."""
+    out = []
+    for spec in specs:
         folder, _, repo = spec.rpartition(":")
         if not folder or not Path(folder).is_dir():
             print(f"bad corpus {spec!r}: give DIR:NAME with an existing DIR", file=sys.stderr)
-            return 2
+            raise SystemExit(2)
+        out.append((Path(folder), repo))
+    return out
+
+
+def write_split(rows: list[dict[str, object]], out_dir: Path, stem: str) -> None:
+    """``rows`` split by ``is_heldout`` into ``STEM-dev.jsonl`` and ``STEM-heldout.jsonl`` under ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, part in ((f"{stem}-dev", False), (f"{stem}-heldout", True)):
+        chosen = [r for r in rows if is_heldout(str(r["id"])) == part]
+        path = out_dir / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in chosen), encoding="utf-8")
+        print(f"{path}: {len(chosen)} questions", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = suite_parser(__doc__, 80).parse_args(argv)
+    rows: list[dict[str, object]] = []
+    for folder, repo in corpora(args.corpora):
         made: list[tuple[str, dict[str, object]]] = []
-        for d in definitions(Path(folder), repo):
+        for d in definitions(folder, repo):
             q = paraphrase(d, project_name(repo))
             if q is None:
                 continue
@@ -405,12 +428,7 @@ def main(argv: list[str] | None = None) -> int:
         made.sort(key=lambda kr: kr[0])
         for i, (_, row) in enumerate(sorted(made[: args.per_repo], key=lambda kr: str(kr[1]["relevant"]))):
             rows.append({"id": f"{repo}-howto-{i}", **row})
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    for name, part in (("howto-dev", False), ("howto-heldout", True)):
-        chosen = [r for r in rows if is_heldout(str(r["id"])) == part]
-        path = args.out_dir / f"{name}.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in chosen), encoding="utf-8")
-        print(f"{path}: {len(chosen)} questions", file=sys.stderr)
+    write_split(rows, args.out_dir, "howto")
     return 0
 
 

@@ -15,15 +15,12 @@ function holds as well still counts only its own function (the suite asks where 
 
 from __future__ import annotations
 
-import argparse
 import ast
 import hashlib
-import json
-import sys
 import textwrap
 from pathlib import Path
 
-from howto_suite import definitions, is_heldout
+from howto_suite import corpora, definitions, suite_parser, write_split
 
 __all__ = ["code_starts", "excerpt"]
 
@@ -68,24 +65,17 @@ def excerpt(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("corpora", nargs="+", help="CORPUS_DIR:REPO_NAME, a source tree and its indexed name")
-    ap.add_argument("--out-dir", type=Path, required=True)
-    ap.add_argument("--per-repo", type=int, default=60, help="questions per corpus (picked by a hash, stable)")
+    ap = suite_parser(__doc__, 60)
     ap.add_argument("--lines", type=int, default=LINES, help="lines copied out of each function")
     args = ap.parse_args(argv)
     rows: list[dict[str, object]] = []
-    for spec in args.corpora:
-        root, _, name = spec.rpartition(":")
-        if not root or not Path(root).is_dir():
-            print(f"bad corpus {spec!r}: give DIR:NAME with an existing DIR", file=sys.stderr)
-            return 2
+    for root, name in corpora(args.corpora):
         picked = []
         starts: dict[str, dict[int, int]] = {}
-        for d in definitions(Path(root), name):
+        for d in definitions(root, name):
             if d.kind != "function":
                 continue
-            file = Path(root) / d.path
+            file = root / d.path
             lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
             if d.path.endswith(".py") and d.path not in starts:
                 starts[d.path] = code_starts(file)
@@ -104,12 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                     "relevant": [{"repo": name, "path": d.path, "line": first, "end_line": first + args.lines - 1}],
                 }
             )
-    args.out_dir.mkdir(parents=True, exist_ok=True)
-    for split in ("dev", "heldout"):
-        chosen = [r for r in rows if is_heldout(str(r["id"])) == (split == "heldout")]
-        out = args.out_dir / f"similar-{split}.jsonl"
-        out.write_text("".join(json.dumps(r) + "\n" for r in chosen))
-        print(f"{out}: {len(chosen)} queries")
+    write_split(rows, args.out_dir, "similar")
     return 0
 
 

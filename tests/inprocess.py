@@ -15,15 +15,17 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fourfold.api import Answer, SearchParams
+from fourfold.client import AsyncClient
 from fourfold.coordinator.auth import AuthInterceptor, TokenStore
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.mcp_server import build_server
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.v1 import coordinator_pb2_grpc
 
-__all__ = ["coordinator_in_process", "index_files", "search_once"]
+__all__ = ["coordinator_in_process", "index_files", "mcp_search", "search_once"]
 
 
 def index_files(tmp_path: Path, repo: str, files: dict[str, str]) -> Path:
@@ -89,3 +91,22 @@ def search_once(engine: Engine, p: SearchParams, visible: frozenset[str] | None 
             await engine.stop()
 
     return asyncio.run(run())
+
+
+def mcp_search(address: str, query: str, k: int) -> str:
+    """The MCP ``search`` tool's answer to ``query``, from an MCP client over a server whose backend is the Python
+    client of the coordinator at ``address`` (as ``fourfold mcp --address`` serves an agent)."""
+    from mcp import Client as McpClient
+
+    async def agent() -> str:
+        async with AsyncClient(address) as client:
+
+            async def backend() -> AsyncClient:
+                return client
+
+            async with McpClient(build_server(backend)) as mcp:
+                result = await mcp.call_tool("search", {"query": query, "k": k})
+                assert not result.is_error, result.content
+                return str(result.content[0].text)
+
+    return asyncio.run(agent())

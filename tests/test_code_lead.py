@@ -10,21 +10,18 @@ client over that same server.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from inprocess import coordinator_in_process, index_files
+from inprocess import coordinator_in_process, index_files, mcp_search
 from inprocess import search_once as search
-from mcp import Client as McpClient
 
 from fourfold.api import SearchParams
-from fourfold.client import AsyncClient, Client
+from fourfold.client import Client
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import FILE_SEGMENTS_OPTION, Engine
-from fourfold.coordinator.mcp_server import build_server
 from fourfold.index.store import IndexStore
 
 QUESTION = "how does weighted rank fusion work"
@@ -100,19 +97,7 @@ def test_the_client_over_grpc_and_mcp_show_it(home: Path) -> None:
             r = client.search(QUESTION, k=5)
         assert _first_of_fusion([(h.hit.path, h.hit.symbol, h.score) for h in r.hits])[:2] == ["fuse", "METHODS"]
         assert WHY in r.hits[0].hit.snippet
-
-        async def agent() -> str:
-            async with AsyncClient(address) as backend_client:
-
-                async def backend() -> AsyncClient:
-                    return backend_client
-
-                async with McpClient(build_server(backend)) as mcp:
-                    result = await mcp.call_tool("search", {"query": QUESTION, "k": 5})
-                    assert not result.is_error
-                    return str(result.content[0].text)
-
-        text = asyncio.run(agent())
+        text = mcp_search(address, QUESTION, 5)
         first = next(line for line in text.splitlines() if line.startswith("1. "))
         assert first.startswith("1. fusionlib:search/fusion.py:14-") and "fuse" in first, text
         assert WHY in text

@@ -8,24 +8,21 @@ process, through the CLI, the Python client over real gRPC and an MCP client ove
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
-from inprocess import coordinator_in_process, index_files
+from inprocess import coordinator_in_process, index_files, mcp_search
 from inprocess import search_once as search
-from mcp import Client as McpClient
 
 from fourfold.api import SearchParams
-from fourfold.client import AsyncClient, Client
+from fourfold.client import Client
 from fourfold.coordinator import copied
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fusion import fuse
-from fourfold.coordinator.mcp_server import build_server
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -135,19 +132,7 @@ def test_the_client_over_grpc_and_mcp_show_it(home: Path) -> None:
         with Client(address) as client:
             r = client.search(PASTE, k=5)
         assert (r.hits[0].hit.path, r.hits[0].hit.symbol) == ("rank/fusion.py", "fuse")
-
-        async def agent() -> str:
-            async with AsyncClient(address) as backend_client:
-
-                async def backend() -> AsyncClient:
-                    return backend_client
-
-                async with McpClient(build_server(backend)) as mcp:
-                    result = await mcp.call_tool("search", {"query": PASTE, "k": 5})
-                    assert not result.is_error
-                    return str(result.content[0].text)
-
-        text = asyncio.run(agent())
+        text = mcp_search(address, PASTE, 5)
         first = next(line for line in text.splitlines() if line.startswith("1. "))
         assert first.startswith("1. ranklib:rank/fusion.py:1-") and "fuse" in first, text
 

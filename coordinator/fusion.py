@@ -67,8 +67,8 @@ FILE_SEGMENTS = 3
 #: docs/quality.md: "A file that holds two answers shows both").
 FURTHER_SEGMENT = 0.5
 #: A prose question's file whose best segment is a value declaration (of these kinds, at most ``VALUE_LINES`` lines)
-#: shows its best segment of ``LEAD_KINDS`` first (``code_first_within``; measured in docs/quality.md: "A file
-#: answers a prose question with its code, not its constant").
+#: shows its best segment of ``LEAD_KINDS`` first (``code_first_within``; measured in docs/quality.md: "A prose
+#: answer shows a file's code before its one-line constant").
 VALUE_KINDS = frozenset({"constant", "variable", "field"})
 VALUE_LINES = 3
 LEAD_KINDS = frozenset({"function", "method", "class"})
@@ -262,7 +262,7 @@ def fuse(
     out: list[FusedHit] = []
     for segments in files.values():
         scores = [f.score for f in segments]  # the file's scores stay in place, whichever segment shows first
-        if further > 0:
+        if further > 0 and segments[0].hit.segment_id not in pinned:  # a pasted line's own holder leads its file
             segments = code_first_within(segments)
         kept = [
             FusedHit(f.hit, scores[n] * further**n, f.modalities, f.demoted) for n, f in enumerate(segments[:shown])

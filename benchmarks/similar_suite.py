@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import sys
 import textwrap
 from pathlib import Path
 
@@ -68,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = suite_parser(__doc__, 60)
     ap.add_argument("--lines", type=int, default=LINES, help="lines copied out of each function")
     args = ap.parse_args(argv)
+    if not 1 <= args.lines <= MIN_BODY - 1:
+        print(f"--lines {args.lines}: copy 1 to {MIN_BODY - 1} lines of a function's body", file=sys.stderr)
+        return 2
     rows: list[dict[str, object]] = []
     for root, name in corpora(args.corpora):
         picked = []

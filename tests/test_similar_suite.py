@@ -58,3 +58,8 @@ def test_a_bad_corpus_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as exc:
         similar_suite.main([f"{tmp_path / 'missing'}:x", "--out-dir", str(tmp_path / "out")])
     assert exc.value.code == 2 and "give DIR:NAME with an existing DIR" in capsys.readouterr().err
+
+
+def test_a_count_of_lines_out_of_range_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert similar_suite.main([f"{tmp_path}:x", "--out-dir", str(tmp_path / "out"), "--lines", "0"]) == 2
+    assert "--lines 0: copy 1 to 7 lines" in capsys.readouterr().err

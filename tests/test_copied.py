@@ -23,6 +23,7 @@ from fourfold.coordinator import copied
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fusion import fuse
+from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -118,6 +119,23 @@ def test_a_source_no_list_holds_is_looked_up(tmp_path: Path) -> None:
     a = search(Engine(IndexStore(home)), SearchParams(PASTE, k=5))
     assert (a.hits[0].hit.path, a.hits[0].hit.symbol) == ("rank/fusion.py", "fuse"), a.hits
     assert a.hits[0].modalities["text"].rank == 30  # joined text's list after its 30 candidates
+
+
+def test_a_repository_the_caller_may_not_read_gives_no_source(tmp_path: Path) -> None:
+    """The literal lookup asks in the caller's scope: the same function in a repository the caller may not read
+    is neither shown nor counted."""
+    for repo, files in (("mine", FILES), ("secret", {"vault/fusion.py": FUSE})):
+        for path, text in files.items():
+            (tmp_path / repo / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / repo / path).write_text(text)
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(tmp_path / "mine", "mine"), (tmp_path / "secret", "secret")], modalities=["text"])
+    everyone = search(Engine(store), SearchParams(PASTE, k=5))
+    assert {f.hit.repo for f in everyone.hits if "hold every" in " ".join(everyone.notes)} >= {"mine", "secret"}
+    a = search(Engine(store), SearchParams(PASTE, k=5), visible=frozenset({"mine"}))
+    assert {f.hit.repo for f in a.hits} == {"mine"}
+    assert (a.hits[0].hit.path, a.hits[0].hit.symbol) == ("rank/fusion.py", "fuse")
+    assert any(n.startswith("1 segment(s) hold every pasted line") for n in a.notes), a.notes
 
 
 def test_the_cli_shows_it(home: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:

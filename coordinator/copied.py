@@ -25,6 +25,7 @@ __all__ = [
     "ONE_LINE_CHARS",
     "ONE_LINE_INTENTS",
     "OPTION",
+    "holders",
     "holding",
     "lines",
 ]
@@ -83,7 +84,11 @@ def _holds(wanted: list[str], content: str) -> bool:
 def holding(query: str, contents: Mapping[str, str], intent: str = "find_similar") -> set[str]:
     """The segment ids among ``contents`` (id -> text) that hold every line of the pasted ``query``, each
     within a line of its own, in order (``lines``: a single line opens one); none when it is no paste."""
-    wanted = lines(query, intent)
+    return holders(lines(query, intent), contents)
+
+
+def holders(wanted: list[str], contents: Mapping[str, str]) -> set[str]:
+    """The segment ids among ``contents`` that hold the pasted lines ``wanted`` (``lines``); none when it is empty."""
     if not wanted:
         return set()
     return {sid for sid, text in contents.items() if _holds(wanted, text)}

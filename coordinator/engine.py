@@ -717,9 +717,8 @@ class Engine:
         if plan.intent in copied.INTENTS and not listing and p.options.get(copied.OPTION) != "off":
             wanted = copied.lines(p.query, plan.intent)
             if wanted:
-                lookup = replace(query, text=max(wanted, key=len), k=copied.LOOKUP_K, intent="exact_match")
                 ranked, pinned = await self._copied_from(
-                    p, plan.intent, generation, ranked, lookup, allowed, visible, deadline, collected.notes
+                    p, wanted, generation, ranked, query, allowed, visible, deadline, collected.notes
                 )
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
@@ -843,33 +842,34 @@ class Engine:
     async def _copied_from(
         self,
         p: SearchParams,
-        intent: str,
+        wanted: list[str],
         generation: str,
         ranked: dict[str, list[Hit]],
-        lookup: ModalityQuery,
+        query: ModalityQuery,
         allowed: frozenset[str] | None,
         visible: frozenset[str] | None,
         deadline: float,
         notes: list[str],
     ) -> tuple[dict[str, list[Hit]], frozenset[str]]:
-        """``ranked`` with the code a pasted query was copied from, and the ids of the segments that hold every
-        pasted line (``copied``): fused first. Besides the lists' candidates, text is asked for the paste's longest
-        line as a literal (``lookup``, in the caller's scope): a long function BM25 ranks low may be in no list.
-        A holder only the lookup found joins text's list at its last score (no list's best score moves)."""
-        contents = await self._contents(generation, ranked)
+        """``ranked`` with the code the pasted ``wanted`` lines were copied from, and the ids of the segments that
+        hold every line (``copied``): fused first. Besides the lists' candidates, text is asked for the longest
+        line as a literal (``copied.LOOKUP_K`` segments, in the caller's scope): a long function BM25 ranks low may
+        be in no list. A holder only the lookup found joins text's list at its last score (no list's best score
+        moves). The candidates' and the lookup's text is read from the catalog at once."""
         looked: list[Hit] = []
         if "text" in self.plugins.modalities and not p.modalities and time.monotonic() < deadline:
             shards = self._targets(generation, {"text": 1.0}, allowed, visible).shards
+            options = {**{k: v for k, v in query.options.items() if k != "group"}, "mode": "literal"}
             literal = replace(
-                lookup, options={**{k: v for k, v in lookup.options.items() if k != "group"}, "mode": "literal"}
+                query, text=max(wanted, key=len), k=copied.LOOKUP_K, intent="exact_match", options=options
             )
             answers = await self.searcher.search(generation, shards, literal, deadline)
             found = self._ranked(
-                {"text": [list(a.result.hits) for a in answers if a.result is not None]}, lookup.k, allowed, lookup
+                {"text": [list(a.result.hits) for a in answers if a.result is not None]}, literal.k, allowed, literal
             )
-            looked = [h for h in found["text"] if h.segment_id not in contents]
-            contents.update(await self._contents(generation, {"text": looked}))
-        holders = copied.holding(p.query, contents, intent)
+            listed_ids = {h.segment_id for hits in ranked.values() for h in hits}
+            looked = [h for h in found["text"] if h.segment_id not in listed_ids]
+        holders = copied.holders(wanted, await self._contents(generation, {**ranked, "": looked}))
         if not holders:
             return ranked, frozenset()
         joined = [h for h in looked if h.segment_id in holders]

@@ -286,8 +286,9 @@ def code_first_within(segments: Sequence[FusedHit]) -> list[FusedHit]:
         return list(segments)
     for n, f in enumerate(segments):
         if f.hit.kind in LEAD_KINDS:
-            why = f"first of its file, which ranks by {first.kind} {first.symbol or ''} (line {first.start_line})"
-            lead = replace(f.hit, snippet="\n".join(x for x in (f.hit.snippet, why.replace("  ", " ")) if x))
+            named = " ".join(x for x in (first.kind, first.symbol) if x)
+            why = f"first of its file, which ranks by {named} (line {first.start_line})"
+            lead = replace(f.hit, snippet="\n".join(x for x in (f.hit.snippet, why) if x))
             return [FusedHit(lead, f.score, f.modalities, f.demoted), *segments[:n], *segments[n + 1 :]]
     return list(segments)
 

@@ -15,10 +15,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fourfold.api import Answer, SearchParams
-from fourfold.client import AsyncClient
 from fourfold.coordinator.auth import AuthInterceptor, TokenStore
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.mcp_server import build_server
 from fourfold.coordinator.service import CoordinatorService
 from fourfold.coordinator.syncer import FleetSyncer
 from fourfold.index.generation import build_generation
@@ -97,6 +95,9 @@ def mcp_search(address: str, query: str, k: int) -> str:
     """The MCP ``search`` tool's answer to ``query``, from an MCP client over a server whose backend is the Python
     client of the coordinator at ``address`` (as ``fourfold mcp --address`` serves an agent)."""
     from mcp import Client as McpClient
+
+    from fourfold.client import AsyncClient
+    from fourfold.coordinator.mcp_server import build_server
 
     async def agent() -> str:
         async with AsyncClient(address) as client:

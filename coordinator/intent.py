@@ -431,9 +431,14 @@ _FRAME_LINE = re.compile(
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 
 
-#: Code on a line, however worded: braces, comparisons, an assignment, a return type's arrow, or a
-#: signature's closing ``):`` (``def handicap(avg: int, basis: int = 220) -> int:``).
-_CODE_PUNCTUATION = re.compile(r"[{};]|!=|==|:=|=>|->|\)\s*:\s*$|^\s*[\w.]+\s*=\s*\S")
+#: Code on a line, however worded: braces, comparisons, an assignment (to one name or several, or a
+#: declared one: ``obj, incomplete = resolve(ctx)``, ``var msg = 'no callback: ' + type``), a return
+#: type's arrow, a signature's closing ``):`` (``def handicap(avg: int, basis: int = 220) -> int:``),
+#: or a loop over a call or opening a block (``for name, command in visible_commands(ctx)``).
+_CODE_PUNCTUATION = re.compile(
+    r"[{};]|!=|==|:=|=>|->|\)\s*:\s*$|^\s*(?:(?:var|let|const|val)\s+)?[\w.$]+(?:\s*,\s*[\w.$]+)*\s*=\s*\S"
+    r"|^\s*(?:async\s+)?for\s+[\w.]+(?:\s*,\s*[\w.]+)*\s+in\s+(?:.*\w\(|.*:\s*$)"
+)
 #: A semicolon between two words: a sentence's ("fail hard from now on; what would that break?").
 _SENTENCE_SEMICOLON = re.compile(r"(?<=[A-Za-z]);(?=\s+[A-Za-z])")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")

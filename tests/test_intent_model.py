@@ -346,7 +346,10 @@ def test_a_short_paste_is_not_a_bug_report() -> None:
     c = classify(paste)
     assert (c.intent, c.rule) == ("find_similar", "learned")
     # the model at p 0.7-0.95 for similar code: overruled since the fourteenth held-out set was read
-    unsure = "i think we have this already, where?\nfor row in rows:\n    total += row.weight * row.count\nreturn total"
+    unsure = (
+        "i think we already have this somewhere in the code, where?\n"
+        "for row in rows:\n    total += row.weight * row.count\nreturn total"
+    )
 
     leaning = _Fixed("find_similar", 0.8)
     assert classify_rules(unsure).intent == "localize" and classify(unsure).intent == "find_similar"

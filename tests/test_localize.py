@@ -280,6 +280,13 @@ def test_reports_without_a_traceback_are_reports_too(report: str) -> None:
         "for x in items:\n    total += price(x)\n    if total > limit:\n        return total_price(x, limit)",
         "def quantile(self, q, dim=None):\n    ds = self._to_temp_dataset()\n    return ds.quantile(q, dim=dim)",
         "what would break if I\nrename parse_config\nand load_settings",  # short lines, no prose to speak of
+        # pasted Python with no braces or colons: a loop over a call, an assignment to two names
+        "CompletionItem(name, help=command.get_short_help_str())\n"
+        "for name, command in _complete_visible_commands(ctx, incomplete)\nif name not in ctx.protected_args",
+        "ctx = _resolve_context(self.cli, self.ctx_args, self.prog_name, args)\n"
+        "obj, incomplete = _resolve_incomplete(ctx, args, incomplete)\nreturn obj.shell_complete(ctx",
+        "var type = toString.call(handle);\nvar msg = 'Route.all() requires a callback function but got a ' + type\n"
+        "throw new TypeError(msg);",
         # a pasted trace with its error line is still an exact search
         'Traceback (most recent call last):\n  File "store.go", line 25, in backoff\n'
         "ValueError: repository path does not exist",

@@ -6,10 +6,12 @@ the words, the embeddings any code of the same shape, and a function that holds 
 candidate among them, sometimes not even its file's best segment. ``holding`` finds the segments that hold
 every pasted line (``lines``: two or more, stripped of indentation, each found within its own line of the
 segment, in order; a single line of code, a line of the segment that opens with it), and the engine fuses them
-first (``fusion.fuse(pinned=)``), in their fused order, then everything else as before. A string that quotes the
+first (``fusion.fuse(pinned=)``), in their fused order, each an answer of its own (two methods of one file holding
+the lines are two places the code lives), then everything else as before. A string that quotes the
 snippet (a demo's script, a test's data) holds its lines on one line, or inside one, so it is no source; a copy of
 a copy is, and both show. The engine also asks text for the paste's longest line as a literal (``LOOKUP_K``
-segments): the source may be in no list at all.
+segments): the source may be in no list at all. A class that holds a method holding the lines holds them only
+through it: the innermost holder is the source (``innermost``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "OPTION",
     "holders",
     "holding",
+    "innermost",
     "lines",
 ]
 
@@ -92,3 +95,18 @@ def holders(wanted: list[str], contents: Mapping[str, str]) -> set[str]:
     if not wanted:
         return set()
     return {sid for sid, text in contents.items() if _holds(wanted, text)}
+
+
+def innermost(held: set[str], spans: Mapping[str, tuple[str, str, int, int]]) -> set[str]:
+    """The holders among ``held`` that hold no other: a segment (``spans``: id -> repo, path, first and last line)
+    that encloses another holder of its file (a class around the method the lines were copied from) holds the
+    lines only through it."""
+    placed = [(sid, spans[sid]) for sid in held if sid in spans]
+    return {
+        sid
+        for sid, (repo, path, start, end) in placed
+        if not any(
+            other != sid and (r, p) == (repo, path) and start <= s and e <= end and (s, e) != (start, end)
+            for other, (r, p, s, e) in placed
+        )
+    } | {sid for sid in held if sid not in spans}

@@ -869,7 +869,9 @@ class Engine:
             )
             listed_ids = {h.segment_id for hits in ranked.values() for h in hits}
             looked = [h for h in found["text"] if h.segment_id not in listed_ids]
-        holders = copied.holders(wanted, await self._contents(generation, {**ranked, "": looked}))
+        every = {**ranked, "": looked}
+        spans = {h.segment_id: (h.repo, h.path, h.start_line, h.end_line) for hits in every.values() for h in hits}
+        holders = copied.innermost(copied.holders(wanted, await self._contents(generation, every)), spans)
         if not holders:
             return ranked, frozenset()
         joined = [h for h in looked if h.segment_id in holders]

@@ -216,8 +216,9 @@ def fuse(
     scores, standardised per list). ``demote_kinds`` names the secondary kinds (``code_first``: docs,
     tests, examples, benchmarks) whose files are demoted like vendored ones. With ``prefer_repos``, a
     hit of any other repository counts ``named_repo.OTHERS`` times its score. The ``pinned`` segment ids (the
-    code a pasted snippet was copied from, ``copied.holding``) come first, in their fused order: each scores
-    its own score plus the best score of the rest.
+    code a pasted snippet was copied from, ``copied.holding``) come first, in their fused order, each an answer of
+    its own (two functions of one file holding the lines are two answers): each scores its own score plus the best
+    score of the rest; a file's other segments follow as one.
     """
     if method not in METHODS:
         raise ValueError(f"unknown fusion method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -257,12 +258,15 @@ def fuse(
         return fused
     shown = FILE_SEGMENTS if further > 0 else 1
     files: dict[tuple[str, str], list[FusedHit]] = {}
-    for f in fused:
-        files.setdefault((f.hit.repo, f.hit.path), []).append(f)
     out: list[FusedHit] = []
+    for f in fused:
+        if f.hit.segment_id in pinned:  # every holder of the pasted lines is an answer of its own, as it scores
+            out.append(f)
+        else:
+            files.setdefault((f.hit.repo, f.hit.path), []).append(f)
     for segments in files.values():
         scores = [f.score for f in segments]  # the file's scores stay in place, whichever segment shows first
-        if further > 0 and segments[0].hit.segment_id not in pinned:  # a pasted line's own holder leads its file
+        if further > 0:
             segments = code_first_within(segments)
         kept = [
             FusedHit(f.hit, scores[n] * further**n, f.modalities, f.demoted) for n, f in enumerate(segments[:shown])

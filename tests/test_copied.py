@@ -87,6 +87,51 @@ def test_fuse_puts_pinned_segments_first_in_their_order() -> None:
     assert fused[2].score == pytest.approx(1 / 61)
 
 
+def test_every_holder_is_an_answer_of_its_own() -> None:
+    """Two methods of one file that hold the paste are two answers (the file's collapse would hide the second);
+    the file's other segments follow as one."""
+
+    def h(sid: str, start: int) -> Hit:
+        return Hit(sid, "r", "a.py", start, start + 5, 1.0)
+
+    ranked = {"text": [h("OTHER", 40), h("B", 20), h("C", 30), Hit("X", "r", "x.py", 1, 2, 1.0)]}
+    fused = fuse(ranked, {"text": 1.0}, 60, pinned=frozenset({"B", "C"}))
+    assert [f.hit.segment_id for f in fused] == ["B", "C", "OTHER", "X"]
+    assert [f.hit.segment_id for f in fuse(ranked, {"text": 1.0}, 60)] == ["OTHER", "X"]  # one a file unpinned
+
+
+def test_the_innermost_holder_is_the_source() -> None:
+    """A class holds the lines of its method only through it; two methods, or the same span twice, both stay."""
+    spans = {
+        "class": ("r", "a.py", 1, 50),
+        "m1": ("r", "a.py", 10, 20),
+        "m2": ("r", "a.py", 30, 40),
+        "elsewhere": ("r", "b.py", 1, 50),
+    }
+    assert copied.innermost({"class", "m1", "m2", "elsewhere"}, spans) == {"m1", "m2", "elsewhere"}
+    assert copied.innermost({"class", "elsewhere"}, spans) == {"class", "elsewhere"}
+    assert copied.innermost({"m1", "unplaced"}, spans) == {"m1", "unplaced"}
+
+
+TWICE = """class Ranker:
+    def first(self, hits):
+        ordered = sorted(hits, key=lambda hit: -hit.score)
+        return [hit.path for hit in ordered]
+
+    def again(self, hits):
+        ordered = sorted(hits, key=lambda hit: -hit.score)
+        return [hit.path for hit in ordered]
+"""
+
+
+def test_both_methods_holding_a_paste_are_shown_and_not_their_class(tmp_path: Path) -> None:
+    home = index_files(tmp_path, "ranklib", {"rank/twice.py": TWICE, **FILES})
+    paste = "ordered = sorted(hits, key=lambda hit: -hit.score)\nreturn [hit.path for hit in ordered]"
+    a = search(Engine(IndexStore(home)), SearchParams(paste, k=5))
+    assert {(f.hit.path, f.hit.symbol) for f in a.hits[:2]} == {("rank/twice.py", "first"), ("rank/twice.py", "again")}
+    assert any(n.startswith("2 segment(s) hold every pasted line") for n in a.notes), a.notes
+
+
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return index_files(tmp_path_factory.mktemp("copied"), "ranklib", FILES)

@@ -69,6 +69,7 @@ from fourfold.plugins.vocabulary import (
     CALLER_PHRASES,
     IMPACT_PHRASES,
     IMPLEMENTS_QUESTION,
+    NOT_A_MEASURE,
     REFERENCE_PHRASES,
     implementation_questions,
 )
@@ -207,7 +208,8 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "references-phrase",
         "find_references",
         0.90,
-        r"\b(?:who\s+calls|usages?\s+of|references?\s+to|callers?\s+of|who\s+uses|where\s+is\s+\S+\s+used)\b",
+        rf"\b(?:who\s+calls|{NOT_A_MEASURE}usages?\s+of|references?\s+to|callers?\s+of|who\s+uses"
+        r"|where\s+is\s+\S+\s+used)\b",
     ),
     _rule(
         "impact-phrase",

@@ -24,6 +24,8 @@ __all__ = [
     "IMPACT_PHRASES",
     "IMPLEMENTATION_PHRASES",
     "IMPLEMENTS_QUESTION",
+    "MEASURED_RESOURCES",
+    "NOT_A_MEASURE",
     "QUALIFIER_SEPARATORS",
     "REFERENCE_PHRASES",
     "alternation",
@@ -104,9 +106,14 @@ def asks_for_callees(text: str) -> bool:
     return _CALLEE_QUESTION.search(text) is not None
 
 
+#: "memory usage of an object", "cpu usage of a process": a resource's usage is a measure, not the places code is
+#: used (a lookbehind for each, put before "usage").
+MEASURED_RESOURCES = ("memory", "cpu", "disk", "ram", "gpu", "heap", "network", "bandwidth", "storage", "battery")
+NOT_A_MEASURE = "".join(rf"(?<!\b{word}\s)" for word in MEASURED_RESOURCES)
+
 #: "usages of X": asking where a symbol is used, called or not.
 REFERENCE_PHRASES: tuple[str, ...] = (
-    r"(?:usages?|uses|references?)\s+(?:of|to|for)",
+    rf"{NOT_A_MEASURE}(?:usages?|uses|references?)\s+(?:of|to|for)",
     r"(?:who|what)\s+(?:uses|imports|references)",
     r"(?:files|modules|packages)\s+(?:that\s+)?import(?:s|ing)?(?:\s+from)?",
     # "does anything still read X", "is anything else using X"

@@ -119,3 +119,13 @@ def test_a_member_of_an_error_class_names_code_not_an_error() -> None:
     assert classify_rules("callers of ConfigError.from_path").rule != "error-token"
     assert classify_rules("the loader raised KeyError.").rule == "error-token"
     assert classify_rules("errno.ENOENT when opening the index").rule == "error-token"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["python get memory usage of an object", "get the memory usage of a process", "cpu usage of a process python"],
+)
+def test_a_resources_usage_is_a_measure_not_references(query: str) -> None:
+    """ "memory usage of X" asks how to measure something, not where code is used; "usages of X" still is."""
+    assert classify(query).intent == "understand_code"
+    assert classify("usage of Session.send").intent == "find_references"

@@ -218,7 +218,7 @@ def fuse(
     hit of any other repository counts ``named_repo.OTHERS`` times its score. The ``pinned`` segment ids (the
     code a pasted snippet was copied from, ``copied.holding``) come first, in their fused order, each an answer of
     its own (two functions of one file holding the lines are two answers): each scores its own score plus the best
-    score of the rest; a file's other segments follow as one.
+    score of the rest; their files show only them, the first carrying the file's other match lines.
     """
     if method not in METHODS:
         raise ValueError(f"unknown fusion method {method!r}; choose one of: {', '.join(METHODS)}")
@@ -258,20 +258,22 @@ def fuse(
         return fused
     shown = FILE_SEGMENTS if further > 0 else 1
     files: dict[tuple[str, str], list[FusedHit]] = {}
-    out: list[FusedHit] = []
     for f in fused:
-        if f.hit.segment_id in pinned:  # every holder of the pasted lines is an answer of its own, as it scores
-            out.append(f)
-        else:
-            files.setdefault((f.hit.repo, f.hit.path), []).append(f)
+        files.setdefault((f.hit.repo, f.hit.path), []).append(f)
+    out: list[FusedHit] = []
     for segments in files.values():
-        scores = [f.score for f in segments]  # the file's scores stay in place, whichever segment shows first
-        if further > 0:
-            segments = code_first_within(segments)
-        kept = [
-            FusedHit(f.hit, scores[n] * further**n, f.modalities, f.demoted) for n, f in enumerate(segments[:shown])
-        ]
-        more = [line for f in segments[shown:] for line in f.hit.match_lines]
+        held = [f for f in segments if f.hit.segment_id in pinned]
+        if held:  # every holder of the pasted lines is an answer of its own, and the file shows only them
+            kept = held
+            more = [line for f in segments if f.hit.segment_id not in pinned for line in f.hit.match_lines]
+        else:
+            scores = [f.score for f in segments]  # the file's scores stay in place, whichever segment shows first
+            if further > 0:
+                segments = code_first_within(segments)
+            kept = [
+                FusedHit(f.hit, scores[n] * further**n, f.modalities, f.demoted) for n, f in enumerate(segments[:shown])
+            ]
+            more = [line for f in segments[shown:] for line in f.hit.match_lines]
         if more:
             # the file's other matching lines (call sites, literal matches) stay visible on its first segment
             first = kept[0]

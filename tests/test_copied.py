@@ -89,14 +89,14 @@ def test_fuse_puts_pinned_segments_first_in_their_order() -> None:
 
 def test_every_holder_is_an_answer_of_its_own() -> None:
     """Two methods of one file that hold the paste are two answers (the file's collapse would hide the second);
-    the file's other segments follow as one."""
+    the file shows only them."""
 
     def h(sid: str, start: int) -> Hit:
         return Hit(sid, "r", "a.py", start, start + 5, 1.0)
 
     ranked = {"text": [h("OTHER", 40), h("B", 20), h("C", 30), Hit("X", "r", "x.py", 1, 2, 1.0)]}
     fused = fuse(ranked, {"text": 1.0}, 60, pinned=frozenset({"B", "C"}))
-    assert [f.hit.segment_id for f in fused] == ["B", "C", "OTHER", "X"]
+    assert [f.hit.segment_id for f in fused] == ["B", "C", "X"]
     assert [f.hit.segment_id for f in fuse(ranked, {"text": 1.0}, 60)] == ["OTHER", "X"]  # one a file unpinned
 
 

@@ -133,10 +133,12 @@ def test_only_a_short_value_declaration_gives_way(kind: str | None, lines: int, 
 
 
 def test_a_pinned_value_keeps_its_place_at_the_head_of_its_file() -> None:
-    """A pasted line held by a constant (``copied``) is the answer itself: its file's code does not displace it."""
+    """A pasted line held by a constant (``copied``) is the answer itself: its file's code does not displace it, and
+    the file shows its holder alone."""
     ranked = {"text": [_segment("VALUE", "a.py", 5, 5, "constant"), _segment("fuse", "a.py", 20, 40, "function")]}
     fused = fuse(ranked, {"text": 1.0}, 60, further=0.5, pinned=frozenset({"VALUE"}))
-    assert [f.hit.segment_id for f in fused] == ["VALUE", "fuse"]
+    assert [f.hit.segment_id for f in fused] == ["VALUE"]
+    assert [f.hit.segment_id for f in fuse(ranked, {"text": 1.0}, 60, further=0.5)] == ["fuse", "VALUE"]
 
 
 def test_a_file_of_values_alone_keeps_its_order() -> None:

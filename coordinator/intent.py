@@ -70,6 +70,7 @@ from fourfold.plugins.vocabulary import (
     IMPACT_PHRASES,
     IMPLEMENTS_QUESTION,
     NOT_A_MEASURE,
+    NOT_OF_A_RESOURCE,
     REFERENCE_PHRASES,
     implementation_questions,
 )
@@ -208,7 +209,7 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "references-phrase",
         "find_references",
         0.90,
-        rf"\b(?:who\s+calls|{NOT_A_MEASURE}usages?\s+of|references?\s+to|callers?\s+of|who\s+uses"
+        rf"\b(?:who\s+calls|{NOT_A_MEASURE}usages?\s+of{NOT_OF_A_RESOURCE}|references?\s+to|callers?\s+of|who\s+uses"
         r"|where\s+is\s+\S+\s+used)\b",
     ),
     _rule(

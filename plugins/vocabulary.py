@@ -26,6 +26,7 @@ __all__ = [
     "IMPLEMENTS_QUESTION",
     "MEASURED_RESOURCES",
     "NOT_A_MEASURE",
+    "NOT_OF_A_RESOURCE",
     "QUALIFIER_SEPARATORS",
     "REFERENCE_PHRASES",
     "alternation",
@@ -106,14 +107,15 @@ def asks_for_callees(text: str) -> bool:
     return _CALLEE_QUESTION.search(text) is not None
 
 
-#: "memory usage of an object", "cpu usage of a process": a resource's usage is a measure, not the places code is
-#: used (a lookbehind for each, put before "usage").
+#: "memory usage of an object", "cpu usage of a process", "the usage of disk space": a resource's usage is a measure,
+#: not the places code is used (a lookbehind for each, put before "usage"; a lookahead, put after its "of").
 MEASURED_RESOURCES = ("memory", "cpu", "disk", "ram", "gpu", "heap", "network", "bandwidth", "storage", "battery")
 NOT_A_MEASURE = "".join(rf"(?<!\b{word}\s)" for word in MEASURED_RESOURCES)
+NOT_OF_A_RESOURCE = rf"(?!\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:{'|'.join(MEASURED_RESOURCES)})\b)"
 
 #: "usages of X": asking where a symbol is used, called or not.
 REFERENCE_PHRASES: tuple[str, ...] = (
-    rf"{NOT_A_MEASURE}(?:usages?|uses|references?)\s+(?:of|to|for)",
+    rf"{NOT_A_MEASURE}(?:usages?|uses|references?)\s+(?:of|to|for){NOT_OF_A_RESOURCE}",
     r"(?:who|what)\s+(?:uses|imports|references)",
     r"(?:files|modules|packages)\s+(?:that\s+)?import(?:s|ing)?(?:\s+from)?",
     # "does anything still read X", "is anything else using X"

@@ -123,7 +123,12 @@ def test_a_member_of_an_error_class_names_code_not_an_error() -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ["python get memory usage of an object", "get the memory usage of a process", "cpu usage of a process python"],
+    [
+        "python get memory usage of an object",
+        "get the memory usage of a process",
+        "cpu usage of a process python",
+        "find the usage of disk space python??",
+    ],
 )
 def test_a_resources_usage_is_a_measure_not_references(query: str) -> None:
     """ "memory usage of X" asks how to measure something, not where code is used; "usages of X" still is."""

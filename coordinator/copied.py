@@ -3,7 +3,7 @@
 An agent or an engineer pastes lines it has in hand (from a diff, a log, a review) and asks for code like
 them (``find_similar``). Every list ranks by its own evidence: BM25 favours any short segment sharing a few of
 the words, the embeddings any code of the same shape, and a function that holds the very lines is one
-candidate among them, sometimes not even its file's best segment. ``holding`` finds the segments that hold
+candidate among them, sometimes not even its file's best segment. ``holders`` finds the segments that hold
 every pasted line (``lines``: two or more, stripped of indentation, each found within its own line of the
 segment, in order; a single line of code, a line of the segment that opens with it), and the engine fuses them
 first (``fusion.fuse(pinned=)``), in their fused order, each an answer of its own (two methods of one file holding
@@ -28,7 +28,6 @@ __all__ = [
     "ONE_LINE_INTENTS",
     "OPTION",
     "holders",
-    "holding",
     "innermost",
     "lines",
 ]
@@ -84,14 +83,9 @@ def _holds(wanted: list[str], content: str) -> bool:
     return True
 
 
-def holding(query: str, contents: Mapping[str, str], intent: str = "find_similar") -> set[str]:
-    """The segment ids among ``contents`` (id -> text) that hold every line of the pasted ``query``, each
-    within a line of its own, in order (``lines``: a single line opens one); none when it is no paste."""
-    return holders(lines(query, intent), contents)
-
-
 def holders(wanted: list[str], contents: Mapping[str, str]) -> set[str]:
-    """The segment ids among ``contents`` that hold the pasted lines ``wanted`` (``lines``); none when it is empty."""
+    """The segment ids among ``contents`` (id -> text) that hold the pasted lines ``wanted`` (``lines``), each within
+    a line of its own, in order (a single line opens one); none when it is empty."""
     if not wanted:
         return set()
     return {sid for sid, text in contents.items() if _holds(wanted, text)}

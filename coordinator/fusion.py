@@ -216,7 +216,7 @@ def fuse(
     scores, standardised per list). ``demote_kinds`` names the secondary kinds (``code_first``: docs,
     tests, examples, benchmarks) whose files are demoted like vendored ones. With ``prefer_repos``, a
     hit of any other repository counts ``named_repo.OTHERS`` times its score. The ``pinned`` segment ids (the
-    code a pasted snippet was copied from, ``copied.holding``) come first, in their fused order, each an answer of
+    code a pasted snippet was copied from, ``copied.holders``) come first, in their fused order, each an answer of
     its own (two functions of one file holding the lines are two answers): each scores its own score plus the best
     score of the rest; their files show only them, the first carrying the file's other match lines.
     """

@@ -59,13 +59,14 @@ def test_lines_and_holders() -> None:
     assert copied.lines(PASTE) == ["for place, hit in enumerate(hits):", "c = w / (k + place + 1)"]
     # one line of code: a line of the source opens with it
     assert copied.lines("for place, hit in enumerate(hits):") == ["for place, hit in enumerate(hits):"]
-    assert copied.holding("c = w / (k + place + 1)", {"source": FUSE, "quote": FILES["rank/demo.py"]}) == {"source"}
+    one = copied.lines("c = w / (k + place + 1)")
+    assert copied.holders(one, {"source": FUSE, "quote": FILES["rank/demo.py"]}) == {"source"}
     assert copied.lines("who calls Session.send", "find_references") == []  # a graph question, however worded
     assert copied.lines("how does weighted rank fusion work", "understand_code") == []  # no code in it
     assert copied.lines('"Option {name!r} requires an argument."', "exact_match") == []  # text's literal search
     assert copied.lines("x = 1\n}\nreturn y") == []  # lines too short to tell anything
-    held = copied.holding(
-        PASTE,
+    held = copied.holders(
+        copied.lines(PASTE),
         {
             "source": FUSE,
             "one-line-quote": FILES["rank/demo.py"],

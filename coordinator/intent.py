@@ -69,10 +69,9 @@ from fourfold.plugins.vocabulary import (
     CALLER_PHRASES,
     IMPACT_PHRASES,
     IMPLEMENTS_QUESTION,
-    NOT_A_MEASURE,
-    NOT_OF_A_RESOURCE,
     REFERENCE_PHRASES,
     implementation_questions,
+    unless_measured,
 )
 
 __all__ = [
@@ -209,8 +208,9 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
         "references-phrase",
         "find_references",
         0.90,
-        rf"\b(?:who\s+calls|{NOT_A_MEASURE}usages?\s+of{NOT_OF_A_RESOURCE}|references?\s+to|callers?\s+of|who\s+uses"
-        r"|where\s+is\s+\S+\s+used)\b",
+        r"\b(?:who\s+calls|"
+        + unless_measured(r"usages?\s+of")
+        + r"|references?\s+to|callers?\s+of|who\s+uses|where\s+is\s+\S+\s+used)\b",
     ),
     _rule(
         "impact-phrase",

@@ -25,8 +25,6 @@ __all__ = [
     "IMPLEMENTATION_PHRASES",
     "IMPLEMENTS_QUESTION",
     "MEASURED_RESOURCES",
-    "NOT_A_MEASURE",
-    "NOT_OF_A_RESOURCE",
     "QUALIFIER_SEPARATORS",
     "REFERENCE_PHRASES",
     "alternation",
@@ -35,6 +33,7 @@ __all__ = [
     "implementation_questions",
     "looks_like_code",
     "plain_receivers",
+    "unless_measured",
 ]
 
 #: What joins the parts of a qualified name (``Session.send``, ``ns::f``, ``p->m``, ``Foo#bar``, ``A\B``):
@@ -108,14 +107,21 @@ def asks_for_callees(text: str) -> bool:
 
 
 #: "memory usage of an object", "cpu usage of a process", "the usage of disk space": a resource's usage is a measure,
-#: not the places code is used (a lookbehind for each, put before "usage"; a lookahead, put after its "of").
+#: not the places code is used (``unless_measured``).
 MEASURED_RESOURCES = ("memory", "cpu", "disk", "ram", "gpu", "heap", "network", "bandwidth", "storage", "battery")
-NOT_A_MEASURE = "".join(rf"(?<!\b{word}\s)" for word in MEASURED_RESOURCES)
-NOT_OF_A_RESOURCE = rf"(?!\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:{'|'.join(MEASURED_RESOURCES)})\b)"
+_NOT_AFTER_A_RESOURCE = "".join(rf"(?<!\b{word}\s)" for word in MEASURED_RESOURCES)
+_NOT_BEFORE_A_RESOURCE = rf"(?!\s+(?:the\s+|this\s+|my\s+|our\s+)?(?:{'|'.join(MEASURED_RESOURCES)})\b)"
+
+
+def unless_measured(phrase: str) -> str:
+    """``phrase`` (a "usage of" pattern) where no resource's name stands right before it ("memory usage of") or
+    right after it ("usage of disk space")."""
+    return f"{_NOT_AFTER_A_RESOURCE}{phrase}{_NOT_BEFORE_A_RESOURCE}"
+
 
 #: "usages of X": asking where a symbol is used, called or not.
 REFERENCE_PHRASES: tuple[str, ...] = (
-    rf"{NOT_A_MEASURE}(?:usages?|uses|references?)\s+(?:of|to|for){NOT_OF_A_RESOURCE}",
+    unless_measured(r"(?:usages?|uses|references?)\s+(?:of|to|for)"),
     r"(?:who|what)\s+(?:uses|imports|references)",
     r"(?:files|modules|packages)\s+(?:that\s+)?import(?:s|ing)?(?:\s+from)?",
     # "does anything still read X", "is anything else using X"

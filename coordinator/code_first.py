@@ -10,23 +10,47 @@ the tests for the router" still lists tests first, "routing docs" the documentat
     secondary_kind("docs/routing.md")                    # "docs"
 
 Only the prose intents use it (``INTENTS``): a reference or a dependent in a test is an answer in its
-own right, and an exact string is wanted wherever it is.
+own right, and an exact string is wanted wherever it is. Those are ordered more gently: among uses of equal
+evidence the graph lists the shipped code's first (``plugins.types.CODE_FIRST_OPTION``), and the fused answer keeps
+that order (``shipped_first``), unless the question asks for such files (``asks_for_auxiliary``: "which tests
+call X").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
-__all__ = ["INTENTS", "KINDS", "OPTION", "SECONDARY", "asked_kinds", "demoted_kinds", "secondary_kind"]
+from fourfold.api import FusedHit
+from fourfold.plugins.paths import is_auxiliary
+from fourfold.plugins.types import CODE_FIRST_OPTION
+
+__all__ = [
+    "INTENTS",
+    "KINDS",
+    "OPTION",
+    "RELATION_INTENTS",
+    "SECONDARY",
+    "asked_kinds",
+    "asks_for_auxiliary",
+    "demoted_kinds",
+    "secondary_kind",
+    "shipped_first",
+]
 
 #: Score multiplier of a secondary file the query did not ask for (measured in docs/quality.md).
 SECONDARY = 0.3
 
 #: The intents whose fused answers prefer implementing code.
 INTENTS = frozenset({"understand_code", "find_similar"})
+#: The intents that list the uses of a name: their answers keep the shipped code's before the tests' where the
+#: modality that finds uses ranked it so (``shipped_first``).
+RELATION_INTENTS = frozenset({"find_references", "impact_analysis"})
 
-#: ``options[OPTION] = "off"`` answers without the preference (for comparisons).
-OPTION = "code_first"
+#: ``options[OPTION] = "off"`` answers without the preference (for comparisons), the graph's order among equal
+#: evidence included.
+OPTION = CODE_FIRST_OPTION
 
 _PATHS: dict[str, re.Pattern[str]] = {
     "docs": re.compile(
@@ -68,6 +92,9 @@ _ASKS: dict[str, re.Pattern[str]] = {
 
 KINDS = frozenset(_PATHS)
 
+#: "usages" asks for examples in prose ("usage examples"), and names the uses themselves in a relation ("usages of X").
+_USAGES = re.compile(r"\busages?\b", re.IGNORECASE)
+
 
 def secondary_kind(path: str) -> str | None:
     """The kind of secondary file ``path`` is (``docs``, ``tests``, ``examples``, ``benchmarks``), else None."""
@@ -85,3 +112,42 @@ def asked_kinds(query: str) -> frozenset[str]:
 def demoted_kinds(query: str) -> frozenset[str]:
     """The secondary kinds to demote for ``query``: every kind it does not ask for."""
     return KINDS - asked_kinds(query)
+
+
+def asks_for_auxiliary(query: str) -> bool:
+    """Whether a question of who uses a name asks for its tests, examples, documentation or benchmarks ("which
+    tests call X", "what examples use X"); its "usages" are the uses it asks for ("show usages of X")."""
+    return bool(asked_kinds(_USAGES.sub(" ", query)))
+
+
+def shipped_first(fused: Sequence[FusedHit], modality: str) -> list[FusedHit]:
+    """``fused`` with no hit of a test, an example, documentation or a script (``paths.is_auxiliary``) above a hit
+    of the shipped code that ``modality`` (the graph, for who uses a name) ranked before it. The graph lists the
+    shipped code's uses first among equal evidence; text's word counts (a test names what it calls again and again)
+    must not undo that in the fused answer: "who calls segment_file" is answered by the indexer that calls it, then
+    by the tests' helpers. A test the graph ranked first (the only certain caller) stays first. A held hit goes
+    right after the last shipped hit that held it, its score capped at the one above it; any other order stands."""
+    ranks = {i: f.modalities[modality].rank for i, f in enumerate(fused) if modality in f.modalities}
+    auxiliary = [is_auxiliary(f.hit.path) for f in fused]
+    shipped = sorted(r for i, r in ranks.items() if not auxiliary[i])  # the shipped ranks not yet placed
+    if not shipped or not any(auxiliary):
+        return list(fused)
+
+    def held(i: int) -> bool:
+        return auxiliary[i] and i in ranks and bool(shipped) and shipped[0] < ranks[i]
+
+    out: list[FusedHit] = []
+    waiting: list[int] = []
+    for i, f in enumerate(fused):
+        if held(i):
+            waiting.append(i)
+            continue
+        out.append(f)
+        if not auxiliary[i] and i in ranks:
+            shipped.remove(ranks[i])
+            free = [j for j in waiting if not held(j)]
+            waiting = [j for j in waiting if held(j)]
+            for j in free:
+                out.append(replace(fused[j], score=min(fused[j].score, out[-1].score)))
+    out.extend(replace(fused[j], score=min(fused[j].score, out[-1].score)) for j in waiting)
+    return out

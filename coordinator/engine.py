@@ -72,7 +72,15 @@ from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.manager import PluginRegistry, get_registry
-from fourfold.plugins.types import FALLBACK_OPTION, INTENTS, SCOPE_OPTION, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import (
+    CODE_FIRST_OPTION,
+    FALLBACK_OPTION,
+    INTENTS,
+    SCOPE_OPTION,
+    Hit,
+    ModalityQuery,
+    ShardResult,
+)
 from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
 if TYPE_CHECKING:
@@ -670,6 +678,8 @@ class Engine:
         depth = min(max(3 * p.k, 30), 300)
         offset = 0
         options = dict(p.options)
+        if code_first.asks_for_auxiliary(p.query):  # "which tests call X": the tests' uses rank as the code's
+            options.setdefault(CODE_FIRST_OPTION, "off")
         if listing:
             # one hit per file with every matching line; deep enough for this page after the cursor's
             options["group"] = "file"
@@ -762,6 +772,13 @@ class Engine:
                 pinned=pinned,
             )
         )
+        if (
+            plan.intent in code_first.RELATION_INTENTS
+            and not listing
+            and options.get(CODE_FIRST_OPTION) != "off"
+            and any(w > 0 for w in weights.values())
+        ):  # the uses of a name: the shipped code's before the tests' where the modality finding uses says so
+            fused = code_first.shipped_first(fused, dominant(weights))
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
         if chosen_direct and weights and not (p.modalities or p.weights or fused or collected.missing):
             # the dominant modality found nothing: never answer with less than fusion would (once: weights set),

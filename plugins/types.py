@@ -111,6 +111,12 @@ MASK_OPTION = "masked"
 #: shard must.
 FALLBACK_OPTION = "fallback"
 
+#: ``options[CODE_FIRST_OPTION] == "off"``: rank a project's tests, examples, documentation, benchmarks and scripts
+#: (``paths.is_auxiliary``) with its shipped code. Without it a modality may put the shipped code first among
+#: equal evidence (the graph's callers and dependents); the coordinator sets it when a question asks for such
+#: files ("which tests call X"), and a caller may to compare.
+CODE_FIRST_OPTION = "code_first"
+
 
 @dataclass(frozen=True, slots=True)
 class ModalityQuery:

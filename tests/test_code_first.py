@@ -12,7 +12,7 @@ import math
 
 import pytest
 
-from fourfold.api import Answer, SearchParams
+from fourfold.api import Answer, FusedHit, ModalityRank, SearchParams
 from fourfold.coordinator import code_first
 from fourfold.coordinator.code_first import SECONDARY, asked_kinds, demoted_kinds, secondary_kind
 from fourfold.coordinator.engine import Engine
@@ -95,6 +95,50 @@ def test_secondary_kinds_of_paths(path: str, kind: str | None) -> None:
 def test_words_that_ask_for_a_secondary_kind(query: str, asked: set[str]) -> None:
     assert asked_kinds(query) == frozenset(asked)
     assert demoted_kinds(query) == code_first.KINDS - frozenset(asked)
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("who calls segment_file", False),
+        ("what breaks if I change Session.send", False),
+        ("show usages of parse_config", False),  # the uses themselves, not examples
+        ("which tests call segment_file", True),
+        ("where is retry used in tests", True),
+        ("find usage examples of parse", True),
+        ("which benchmarks use encode", True),
+    ],
+)
+def test_a_question_of_who_uses_a_name_may_ask_for_the_tests(query: str, asks: bool) -> None:
+    assert code_first.asks_for_auxiliary(query) is asks
+
+
+def fused_hit(seg: str, path: str, score: float, graph: int | None) -> FusedHit:
+    ranks = {"text": ModalityRank(2, 0.001, 3.0)}
+    if graph is not None:
+        ranks["graph"] = ModalityRank(graph, 0.001, 1.0)
+    return FusedHit(hit(seg, path), score, ranks)
+
+
+def test_the_uses_keep_the_shipped_code_the_graph_ranked_first_before_the_tests() -> None:
+    """Text's word counts put a test's helper above the shipped caller the graph ranked before it: the helper goes
+    right after that caller, its score capped there. A test the graph ranked first, a test the graph did not list
+    and code only text found stay where fusion put them."""
+    fused = [
+        fused_hit("T0", "tests/test_b.py", 0.020, graph=0),  # the graph's first: the only certain caller
+        fused_hit("T1", "tests/test_a.py", 0.012, graph=4),
+        fused_hit("C1", "app/x.py", 0.011, graph=1),
+        fused_hit("X", "app/y.py", 0.009, graph=None),
+        fused_hit("T2", "tests/test_c.py", 0.0085, graph=None),
+        fused_hit("T3", "tests/test_d.py", 0.0084, graph=7),
+        fused_hit("C2", "app/z.py", 0.008, graph=6),
+    ]
+    out = code_first.shipped_first(fused, "graph")
+    assert [f.hit.segment_id for f in out] == ["T0", "C1", "T1", "X", "T2", "C2", "T3"]
+    scores = [f.score for f in out]
+    assert scores == sorted(scores, reverse=True) and scores[2] == 0.011 and scores[-1] == 0.008
+    assert code_first.shipped_first(fused[:2], "graph") == fused[:2]  # no shipped code: as fused
+    assert code_first.shipped_first(fused, "structural") == fused  # listed by no modality named
 
 
 def test_a_secondary_file_is_demoted_unless_its_kind_is_asked_for() -> None:

@@ -945,7 +945,7 @@ def test_an_answer_keeps_the_graphs_order_among_equal_evidence(tmp_path: Path) -
         ("app/m_mid.py", "mid"),
     ]
     # the order is in the score, below any difference of evidence: all read as 1.0 evidence
-    assert all(1.0 <= h.hit.score < 1.0 + 3 * ORDER_STEP for h in callers.hits)
+    assert all(1.0 <= h.hit.score < 1.0 + 15 * ORDER_STEP for h in callers.hits)
     # impact: the dependents at one distance and confidence, ordered by centrality and then, over the
     # merged list, each file's first before any file's second (not a_util.py's a1 and a2 after hub); a
     # file's first is a function that uses target, not the file's import of it (which ties with them)
@@ -956,6 +956,55 @@ def test_an_answer_keeps_the_graphs_order_among_equal_evidence(tmp_path: Path) -
         ("app/a_util.py", "a1"),
         ("app/m_mid.py", "mid"),
     ]
+
+
+def test_the_shipped_code_uses_a_name_before_its_tests_of_equal_evidence(tmp_path: Path) -> None:
+    """A test's helper called by five tests is the most central caller of ``target``; the shipped function that
+    calls it is no less a caller. Among equal evidence the graph lists the shipped code's uses first, for
+    references and for impact, unless the question asks for the tests or ``code_first`` is off; a file's
+    module-level call comes after the functions that call it, as an impact answer's module code does."""
+    from test_compound_shards import search_store
+
+    from fourfold.api import SearchParams
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+
+    repo = tmp_path / "app"
+    files = {
+        "app/__init__.py": "",
+        "app/target.py": "def target():\n    return 1\n",
+        "app/service.py": "from app.target import target\n\n\ndef serve():\n    return target()\n",
+        "tests/helpers.py": "from app.target import target\n\n\ndef make():\n    return target()\n",
+        "app/boot.py": "from app.target import target\n\ntarget()\n",  # module-level code
+    }
+    for i in range(1, 6):  # the helper is called by five tests: the most central caller
+        files[f"tests/test_t{i}.py"] = f"from tests.helpers import make\n\n\ndef test_{i}():\n    assert make()\n"
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    store = IndexStore(tmp_path / "home")
+    build_generation(store, [(repo, "app")], modalities=["text", "structural", "graph"])
+
+    def first_two(text: str, preset: str = "default", **options: str) -> list[str]:
+        a = search_store(store, SearchParams(text, k=5, preset=preset, options=options))
+        assert a.fusion_strategy == ("fused" if preset == "thorough" else "direct")
+        return [h.hit.path for h in a.hits[:2]]
+
+    shipped, helper = "app/service.py", "tests/helpers.py"
+    assert first_two("who calls target") == [shipped, helper]
+    a = search_store(store, SearchParams("who calls target", k=5))
+    assert [(h.hit.path, h.hit.symbol) for h in a.hits[:3]] == [
+        (shipped, "serve"),
+        (helper, "make"),
+        ("app/boot.py", None),
+    ]
+    assert first_two("who calls target", code_first="off") == [helper, shipped]  # the order by centrality alone
+    assert first_two("who calls target in the tests") == [helper, shipped]  # asked for: no preference
+    assert first_two("what breaks if I change target") == [shipped, helper]
+    # fused with text, which counts the helper's words: the graph's order between them stands
+    assert first_two("who calls target", preset="thorough") == [shipped, helper]
+    assert first_two("what breaks if I change target", preset="thorough") == [shipped, helper]
+    assert first_two("what breaks if I change target", code_first="off") == [helper, shipped]
 
 
 def test_an_impact_hits_distance_and_confidence_read_back_from_its_score() -> None:

@@ -46,7 +46,15 @@ from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT, INHERIT
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, IntArray, load_graph
 from fourfold.plugins.paths import is_auxiliary, is_example
-from fourfold.plugins.types import DEAD_OPTION, SCOPE_OPTION, FollowUp, Hit, ModalityQuery, ShardResult
+from fourfold.plugins.types import (
+    CODE_FIRST_OPTION,
+    DEAD_OPTION,
+    SCOPE_OPTION,
+    FollowUp,
+    Hit,
+    ModalityQuery,
+    ShardResult,
+)
 
 __all__ = [
     "MAX_IMPACT_NODES",
@@ -101,8 +109,9 @@ MEMBER_FACTOR = 0.9
 _CONSTRUCTED_KINDS = CLASS_KINDS | {"union", "extension", "constant", "module", "macro"}
 #: A hit's score carries the graph's order among equal evidence, so that a merge by score keeps it
 #: (the coordinator merges shards' lists by score, then by path): a user that is its file's first
-#: adds ``2 * ORDER_STEP``, a centrality ``c`` adds ``ORDER_STEP * c / (1 + c)``; both are below any
-#: difference of evidence the graph draws, so they order only what the evidence leaves tied.
+#: adds ``4 * ORDER_STEP``, one in the shipped code (not a test's, an example's, a script's: ``paths.is_auxiliary``)
+#: ``2 * ORDER_STEP``, a centrality ``c`` adds ``ORDER_STEP * c / (1 + c)``; all are below any difference of evidence
+#: the graph draws, so they order only what the evidence leaves tied.
 ORDER_STEP = 1e-4
 
 
@@ -162,9 +171,10 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
     """The merged impact answer with, within a distance and a confidence tier (one decimal), each
     file's first dependent before any file's second, so that the top k spans more of the files a
     change breaks; among the firsts, and among the seconds, definitions with a body before one-line
-    declarations that keep a value, and those before module-level code (``_dependent_rank``); a file's
-    first is its best-ranked dependent in its best tier (a definition rather than the import line).
-    Any other answer as merged.
+    declarations that keep a value, and those before module-level code (``_dependent_rank``), and of each
+    such rank the shipped code's before a test's, an example's or a script's (``paths.is_auxiliary``; not under
+    ``CODE_FIRST_OPTION`` "off"); a file's first is its best-ranked dependent in its best tier (a definition
+    rather than the import line). Any other answer as merged.
 
     Done on the coordinator's merged list, not in a shard: a partitioned graph's dependents of one file
     at one distance may arrive in different follow-up rounds, and only the merged list knows which is
@@ -175,6 +185,8 @@ def spread_dependents(hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
         return list(hits)
     groups = [(d, -round(c, 1)) for d, c in map(impact_evidence, hits)]
     ranks = [_dependent_rank(h) for h in hits]
+    if _code_first(query):  # a test's use after the shipped code's of its rank: both break, the code is the product
+        ranks = [2 * rank + is_auxiliary(h.path) for rank, h in zip(ranks, hits, strict=True)]
     firsts: dict[tuple[str, str], int] = {}  # each file's first: its best hit, by tier, then by rank
     for i, h in enumerate(hits):
         j = firsts.setdefault((h.repo, h.path), i)
@@ -211,6 +223,11 @@ def _dependent_rank(hit: Hit) -> int:
     if hit.kind == "constant":
         return 2
     return 2 if hit.kind in _VALUE_KINDS and hit.end_line - hit.start_line <= 1 else 0
+
+
+def _code_first(query: ModalityQuery) -> bool:
+    """Whether the shipped code's uses go before the tests' among equal evidence (see ``CODE_FIRST_OPTION``)."""
+    return query.options.get(CODE_FIRST_OPTION) != "off"
 
 
 def _only(query: ModalityQuery) -> bool:
@@ -259,6 +276,18 @@ class GraphShard:
         ``AUXILIARY_FACTOR``). Read on the first impact question, not at load."""
         examples = {path: is_example(path) for path in set(self.graph.path)}
         return np.array([examples[path] for path in self.graph.path], dtype=bool)
+
+    @functools.cached_property
+    def _named(self) -> npt.NDArray[np.bool_]:
+        """Each node is a definition (a function, a type, a value), not a file's module-level code."""
+        return np.array([symbol is not None for symbol in self.graph.symbol], dtype=bool)
+
+    @functools.cached_property
+    def _auxiliary(self) -> npt.NDArray[np.bool_]:
+        """Each node's file is a test, an example, documentation, a benchmark or a script (``paths.is_auxiliary``):
+        its use of a name comes after the shipped code's among equal evidence (``_code_first``)."""
+        auxiliary = {path: is_auxiliary(path) for path in set(self.graph.path)}
+        return np.array([auxiliary[path] for path in self.graph.path], dtype=bool)
 
     def _owned(self, query: ModalityQuery) -> npt.NDArray[np.bool_]:
         """This partition's own nodes, less those of repositories the host says are dead here
@@ -398,9 +427,12 @@ class GraphShard:
             return False
         return not (query.path_glob and not fnmatch.fnmatch(g.path[node], query.path_glob))
 
-    def _ordered(self, score: float, node: int, first: bool = False) -> float:
+    def _ordered(
+        self, score: float, node: int, first: bool = False, shipped: bool = False, named: bool = False
+    ) -> float:
         """``score`` with the graph's order among equal evidence in it (see ``ORDER_STEP``)."""
-        return score + 2.0 * ORDER_STEP * first + _centrality_step(float(self.graph.centrality[node]))
+        step = 8.0 * first + 4.0 * named + 2.0 * shipped
+        return score + step * ORDER_STEP + _centrality_step(float(self.graph.centrality[node]))
 
     def _hit(self, node: int, score: float, lines: tuple[int, ...] = (), snippet: str = "") -> Hit:
         g = self.graph
@@ -505,7 +537,11 @@ class GraphShard:
         first = np.zeros(len(order), dtype=bool)
         first[np.unique(g.file_id[users[order]], return_index=True)[1]] = True
         firsts = set(order[first].tolist())  # the users that are their file's first
-        order = order[np.lexsort((~first, -tier[order]))]
+        # and among a tier's firsts (and among its seconds), the shipped code's uses before the tests': "who calls
+        # segment_file" is answered by the indexer that calls it, then by the tests' helpers that do
+        shipped = ~self._auxiliary[users] if not implementations and _code_first(query) else np.zeros(len(users), bool)
+        named = self._named[users] if not implementations else np.ones(len(users), bool)
+        order = order[np.lexsort((~shipped[order], ~named[order], ~first, -tier[order]))]
         names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
         verb = "implements or extends" if implementations else "uses"
         # a file's first user also names the lines of the file's users past k, which no hit would name (an
@@ -524,7 +560,10 @@ class GraphShard:
                 lines |= file_lines.get(int(g.file_id[node]), set())
             hits.append(
                 self._hit(
-                    node, self._ordered(float(best[i]), node, i in firsts), tuple(sorted(lines)), f"{verb} {names}"
+                    node,
+                    self._ordered(float(best[i]), node, i in firsts, bool(shipped[i]), bool(named[i])),
+                    tuple(sorted(lines)),
+                    f"{verb} {names}",
                 )
             )
         if len(users) > query.k:

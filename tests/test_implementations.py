@@ -31,6 +31,17 @@ FILES = {
     "shop/shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
     "shop/shop/http.py": "from shop.base import Transport\n\n\nclass HTTPTransport(Transport):\n    pass\n\n\n"
     "class MockTransport(Transport):\n    pass\n\n\ndef make() -> Transport:\n    return HTTPTransport()\n",
+    # typing.Protocol: implemented by having its methods, as Go's interfaces are; a generic one too
+    "shop/shop/ports.py": 'from typing import Protocol, TypeVar\n\nT = TypeVar("T")\n\n\n'
+    "class Sender(Protocol):\n    def send(self, message: str) -> None: ...\n\n    def close(self) -> None: ...\n\n\n"
+    "class Store(Protocol[T]):\n    def put(self, item: T) -> None: ...\n",
+    "shop/shop/adapters.py": "class SMTPSender:\n    def send(self, message, retries=3):\n        pass\n\n"
+    "    def close(self):\n        pass\n\n\n"
+    "class LoggingSender(SMTPSender):  # through its base\n    pass\n\n\n"
+    "class HalfSender:  # no close\n    def send(self, message):\n        pass\n\n\n"
+    "class Batcher:  # another send: three arguments\n    def send(self, messages, size, retries):\n        pass\n\n"
+    "    def close(self):\n        pass\n\n\n"
+    "class MemoryStore:\n    def put(self, item):\n        pass\n",
 }
 
 
@@ -75,6 +86,38 @@ def test_the_classes_extending_a_python_base(home: Path) -> None:
     assert sorted(h.hit.symbol or "" for h in a.hits) == ["HTTPTransport", "MockTransport"]
 
 
+def test_the_python_classes_that_implement_a_protocol(home: Path) -> None:
+    """A class implements a ``typing.Protocol`` by having its methods, taking the arguments they may be called
+    with: nothing in the source says so. A subclass of one implements it through that one (further down)."""
+    a = search(home, "who implements Sender")
+    assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
+    assert [h.hit.symbol for h in a.hits] == ["SMTPSender", "LoggingSender"], a.notes  # not HalfSender, Batcher
+    assert a.hits[0].hit.snippet == "implements or extends Sender"
+    generic = search(home, "who implements Store")  # ``class Store(Protocol[T])``
+    assert [h.hit.symbol for h in generic.hits] == ["MemoryStore"], generic.notes
+
+
 def test_a_type_nothing_implements_says_so(home: Path) -> None:
     a = search(home, "who implements Entry")  # fused, as any direct path that found nothing, and said
     assert a.fusion_strategy == "fused" and a.notes[0] == "direct path (graph) found nothing: answered by fusion"
+
+
+@pytest.mark.parametrize(
+    ("signature", "arguments"),
+    [
+        ("def send(self, message: str) -> None", (1, 1)),
+        (
+            "async def send( self, generation: str, shards: Sequence[str], query: Query, deadline: float ) -> None",
+            (4, 4),
+        ),
+        ("def send(self, message, retries=3, *, timeout: float = 1.0, **options)", (1, 2)),
+        ("def send(cls, message, /, headers: dict[str, str] = {'a': 'b'})", (1, 2)),
+        ("def send(self, *messages)", (0, 1 << 16)),
+        ("def send(self)", (0, 0)),
+    ],
+)
+def test_the_positional_arguments_a_python_method_takes(signature: str, arguments: tuple[int, int]) -> None:
+    from fourfold.plugins.graph.resolve import _python_parameters
+
+    assert _python_parameters("send", signature) == arguments
+    assert _python_parameters("send", "send = staticmethod(other)") is None

@@ -51,8 +51,9 @@ __all__ = ["FACTS_FORMAT", "WAL_LIMIT", "FactsCache", "facts_cache_for"]
 #: (``", ".join``: ``("str", "join")``), a Python local's or ``self`` attribute's type is read where written
 #: (``parse.PY_DECLARED``, ``parse.PY_MADE``) and a Python function's return annotation is kept (``returns``);
 #: 18: C is read after its decoration macros, prototype macros and statement-cutting ``#if`` (``c_source.readable``);
-#: 19: a JavaScript or TypeScript shorthand property (``module.exports = { concat }``) is a use of its name.
-FACTS_FORMAT = 19
+#: 19: a JavaScript or TypeScript shorthand property (``module.exports = { concat }``) is a use of its name; 20: a
+#: Python base written with type arguments (``Protocol[T]``, ``Repository[Model]``) is the class subscripted.
+FACTS_FORMAT = 20
 _ZSTD_LEVEL = 9
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Bytes of write-ahead log a flush leaves as they are.

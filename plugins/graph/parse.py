@@ -639,6 +639,10 @@ class _Python:
         if supers is None:
             return
         for child in supers.named_children:
+            if (
+                child.type == "subscript"
+            ):  # ``Protocol[T]``, ``Generic[T]``, ``Repository[Model]``: the class subscripted
+                child = child.child_by_field_name("value") or child
             if child.type in ("identifier", "attribute"):
                 chain = _chain(child, "attribute", "object", "attribute", ("identifier",))
                 if UNKNOWN not in chain:

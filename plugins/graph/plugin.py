@@ -154,8 +154,10 @@ class GraphModality:
     # another is the outer one's use; a call runs the implementation, not its ``@overload`` declarations; a member
     # through a function's or a property's return annotation is that type's; 19: C is read as its compiler sees it
     # after the macros that decorate declarations (``int ZEXPORT inflate(strm, flush)``: c_source.readable); 20: a
-    # JavaScript shorthand property (``module.exports = { concat }``) uses its name
-    build_version = "20"
+    # JavaScript shorthand property (``module.exports = { concat }``) uses its name; 21: a Python class implements a
+    # ``typing.Protocol`` whose every method it has (resolve._python_protocols), and a base written with type
+    # arguments (``Repository[Model]``) is read
+    build_version = "21"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

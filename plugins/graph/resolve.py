@@ -221,7 +221,8 @@ OVERRIDE_WEIGHT = 0.5
 #: of a slice or a ``Vec``; ``read`` of a file, ``join`` of a string) as any of the project's of that name, so below a
 #: call whose receiver's type is read.
 UNTYPED_WEIGHT = 0.5
-#: Weight of the inherit edge from a Go type to an interface it satisfies by its methods' names alone.
+#: Weight of the inherit edge from a Go type to an interface, or a Python class to a protocol, it satisfies by its
+#: methods' names alone.
 IMPLEMENTS_WEIGHT = 0.9
 
 
@@ -470,6 +471,27 @@ def _cpp_parameters(name: str, signature: str) -> tuple[int, int] | None:
     return count - defaults, count
 
 
+def _python_parameters(name: str, signature: str) -> tuple[int, int] | None:
+    """The least and the most positional arguments a call of the Python method ``name`` passes, its ``self`` or
+    ``cls`` left out, from its signature (``def search(self, query, k=10, *, deadline=None)``: (1, 2); ``*args``
+    takes any number more); None when the signature does not show them."""
+    written = _parameters_written(name, signature, "([{", ")]}")
+    if written is None:
+        return None
+    texts = [t.strip() for t in written[0] if t.strip() and t.strip() != "/"]
+    if texts and re.match(r"(?:self|cls)\b", texts[0]):
+        texts = texts[1:]
+    least = most = 0
+    for text in texts:
+        if text.startswith("**"):
+            break
+        if text.startswith("*"):  # ``*args``: any number more; a bare ``*``: keyword-only after it
+            return least, most + (1 << 16) * (text != "*")
+        most += 1
+        least += "=" not in text
+    return least, most
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -498,6 +520,8 @@ class _Builder:
         self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
         self.go_receivers: dict[int, tuple[str, int]] = {}  # method node -> (receiver var, type node)
+        self.py_protocols: set[int] = set()  # Python classes deriving from ``typing.Protocol``
+        self.py_params: dict[int, tuple[int, int]] = {}  # Python method -> its positional arguments' least, most
         self.js_files: dict[tuple[str, str], int] = {}
         self.rust_modules: dict[tuple[str, str, tuple[str, ...]], int] = {}  # (repo, crate root, path) -> module
         self.rust_module_of: dict[int, tuple[str, tuple[str, ...]]] = {}  # module node -> (crate root, path)
@@ -626,6 +650,10 @@ class _Builder:
                 self._c_definition(f, node, seg.signature or "")
             elif language == "cpp":
                 self._cpp_definition(f, node, seg)
+            elif language == "python" and rec.kind == "method" and seg.signature:
+                arguments = _python_parameters(seg.symbol, seg.signature)
+                if arguments is not None:
+                    self.py_params[node] = arguments
             elif language == "java" and rec.kind == "method" and seg.signature:
                 params = _java_parameters(seg.symbol, seg.signature)
                 if params is not None:
@@ -870,6 +898,8 @@ class _Builder:
                 cls = self._definition_at(f, base.class_line)
                 if cls < 0:
                     continue
+                if f.language == "python" and base.chain[-1] == "Protocol":  # ``typing.Protocol``, ``Protocol[T]``
+                    self.py_protocols.add(cls)
                 scope = self.nodes[cls].parent if f.language in _JAVA_LIKE else cls  # Java: named around the class
                 targets = [(t, w) for t, w in self._resolve_chain(f, scope, base.chain, False) if t != cls]
                 self.bases.setdefault(cls, []).extend(targets)
@@ -877,6 +907,7 @@ class _Builder:
                     self.subclasses[target].append(cls)
                     self._edge(cls, target, INHERIT, weight, base.line)
         self._go_implementations()  # after the bases: an embedded struct's methods are promoted
+        self._python_protocols()  # ... and a Python class's inherited methods are its own
         for f in self.files.values():
             self._imports(f)
             # a scope names the same chain many times (``self.assertEqual``, ``os.path.join``): resolved once
@@ -1015,6 +1046,55 @@ class _Builder:
                     self.bases.setdefault(t, []).append((iface, IMPLEMENTS_WEIGHT))
                     self.subclasses[iface].append(t)
                     self._edge(t, iface, INHERIT, IMPLEMENTS_WEIGHT, self.nodes[t].start_line)
+
+    def _python_protocols(self) -> None:
+        """A Python class implements a ``typing.Protocol`` whose every method it has, its bases' included: like Go's
+        interfaces, nothing in the source says so (``who implements Modality`` lists the plugins' classes). Matched
+        by the methods' names; a protocol of dunder methods alone (``__call__``: any callable) is matched by nothing,
+        nor is another protocol; a class whose base implements it is reached through that base (an indirect
+        implementation), as a subclass of any base class is. A method must take the positional arguments the
+        protocol's may be called with (``search(self, query)`` is not ``search(self, generation, shards, query)``)."""
+        if not self.py_protocols:
+            return
+        methods: dict[int, dict[str, int]] = {}  # Python class -> its methods by name (its own over its bases')
+
+        def of(cls: int, seen: frozenset[int] = frozenset()) -> dict[str, int]:
+            if cls not in methods:
+                own: dict[str, int] = {}
+                for base, _ in self.bases.get(cls, ()):
+                    if base not in seen and self.nodes[base].kind == "class":
+                        own.update(of(base, seen | {cls}))
+                for name, defs in self.children.get(cls, {}).items():
+                    for d in defs:
+                        if self.nodes[d].kind == "method":
+                            own[name] = d
+                methods[cls] = own
+            return methods[cls]
+
+        def fits(method: int, declared: int) -> bool:
+            """Whether ``method`` takes the positional arguments the protocol's ``declared`` method may be called
+            with (either's unknown: it may)."""
+            have, want = self.py_params.get(method), self.py_params.get(declared)
+            return have is None or want is None or (have[0] <= want[1] and have[1] >= want[0])
+
+        classes = [
+            t
+            for t, rec in enumerate(self.nodes)
+            if rec.language == "python" and rec.kind == "class" and t not in self.py_protocols
+        ]
+        for protocol in sorted(self.py_protocols):
+            declared = of(protocol)
+            if not declared or all(n.startswith("__") and n.endswith("__") for n in declared):
+                continue
+            satisfying = {
+                t for t in classes if all(name in of(t) and fits(of(t)[name], d) for name, d in declared.items())
+            }
+            for t in sorted(satisfying):
+                if any(base in satisfying or base == protocol for base, _ in self.bases.get(t, ())):
+                    continue  # through its base (or it names the protocol itself)
+                self.bases.setdefault(t, []).append((protocol, IMPLEMENTS_WEIGHT))
+                self.subclasses[protocol].append(t)
+                self._edge(t, protocol, INHERIT, IMPLEMENTS_WEIGHT, self.nodes[t].start_line)
 
     def _go_methods(self, f: _File) -> None:
         for method in f.facts.go_methods:

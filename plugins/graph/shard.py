@@ -584,10 +584,13 @@ class GraphShard:
     def _implementing(self, targets: list[int]) -> tuple[IntArray, npt.NDArray[np.float64]]:
         """The inherit edges into ``targets`` and, layer by layer, into the types found (``Base64`` extends
         ``BaseNCodec``, which implements ``BinaryDecoder``, which extends ``Decoder``: Base64 implements
-        Decoder), with each edge's factor: ``INDIRECT_FACTOR`` per layer past the first."""
+        Decoder), with each edge's factor: ``INDIRECT_FACTOR`` per layer past the first, times the weight of the way
+        from the type it enters to the target (a subclass of a class that satisfies a Go interface or a Python
+        protocol by its methods' names, 0.9, comes after that class, not beside it)."""
         g = self.graph
         seen = set(targets)
         frontier = list(targets)
+        reach = dict.fromkeys(targets, 1.0)  # a type found -> the weight of its best way to a target
         found: list[IntArray] = []
         factors: list[npt.NDArray[np.float64]] = []
         for layer in range(MAX_IMPLEMENTATION_LAYERS):
@@ -596,7 +599,11 @@ class GraphShard:
             edges = np.concatenate([g.incoming(t) for t in frontier])
             edges = edges[g.edge_kind[edges] == INHERIT]
             found.append(edges)
-            factors.append(np.full(len(edges), INDIRECT_FACTOR**layer))
+            way = np.array([reach[int(d)] for d in g.dst[edges].tolist()], dtype=np.float64)
+            factors.append(INDIRECT_FACTOR**layer * way)
+            for src, w in zip(g.src[edges].tolist(), (g.weight[edges] * way).tolist(), strict=True):
+                if src not in seen:
+                    reach[src] = max(reach.get(src, 0.0), float(w))
             frontier = [n for n in dict.fromkeys(g.src[edges].tolist()) if n not in seen]
             seen.update(frontier)
         if not found:

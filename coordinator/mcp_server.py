@@ -103,7 +103,8 @@ MAX_CALLER_CLIENTS = 64
 
 INSTRUCTIONS = (
     "fourfold searches indexed source code by intent. Prefer find_definition for 'where is X defined', "
-    "find_references for 'who calls / uses X', impact for 'what breaks if X changes', localize for a "
+    "find_references for 'who calls / uses X', find_implementations for 'what implements or extends X', "
+    "impact for 'what breaks if X changes', localize for a "
     "whole bug report (an issue, a stack trace: which files to look at), and search for questions, "
     "quoted strings, regexes or pasted code. Results are 'repo:path:start-end kind symbol'; "
     "call read_segment on one to see its code. list_repositories names what you may search."
@@ -233,6 +234,18 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         """Who calls or uses a symbol? Give the name; returns the call sites and references from the
         code graph, most certain first. Use before changing a function's signature."""
         return await run(ctx, symbol, repos=repos or (), intent="find_references", k=_k(k))
+
+    @server.tool()
+    async def find_implementations(
+        symbol: str, repos: list[str] | None = None, k: int = 10, ctx: Context | None = None
+    ) -> str:
+        """Which types implement an interface or protocol, or extend a class? Give its name (``Formatter``,
+        ``Modality``); returns the implementing and subclassing types from the code graph, directly or through
+        another type, the shipped ones first. Go interfaces and Python ``typing.Protocol`` count a type that has
+        their methods, as the compilers do."""
+        return await run(
+            ctx, symbol, repos=repos or (), intent="find_references", k=_k(k), options={"relation": "implementations"}
+        )
 
     @server.tool()
     async def impact(symbol: str, repos: list[str] | None = None, k: int = 15, ctx: Context | None = None) -> str:

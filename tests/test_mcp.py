@@ -21,7 +21,16 @@ from fourfold.coordinator.mcp_server import MAX_ANSWER_CHARS, build_server, form
 from fourfold.errors import PermissionDenied
 from fourfold.plugins.types import Hit
 
-TOOLS = {"search", "find_definition", "find_references", "impact", "localize", "read_segment", "list_repositories"}
+TOOLS = {
+    "search",
+    "find_definition",
+    "find_references",
+    "find_implementations",
+    "impact",
+    "localize",
+    "read_segment",
+    "list_repositories",
+}
 
 
 def answer(n: int, snippet_lines: int = 10) -> Answer:
@@ -100,6 +109,7 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
                 ("search", {"query": "x", "k": 99}),
                 ("read_segment", {"repo": "payments", "path": "src/module_1.py", "line": 12, "symbol": "handler_1"}),
                 ("localize", {"report": 'Refunds fail\nTraceback:\n  File "pay.py", line 3, in refund', "k": 4}),
+                ("find_implementations", {"symbol": "Gateway", "k": 4}),
             ]:
                 r = await client.call_tool(name, args)
                 out[f"{name}:{len(out)}"] = (r.is_error, r.content[0].text)
@@ -118,9 +128,12 @@ def test_tools_call_the_coordinator_with_the_right_intent() -> None:
     assert results[5][0] and "not one you may search" in results[5][1]
     assert results[6][0] and "k must be 1 to 30" in results[6][1]
     assert results[7] == (False, "payments:src/module_1.py:11-19 function handler_1\n" + answer(3).hits[1].hit.snippet)
-    assert fake.calls[-1][1]["intent"] == "localize" and fake.calls[-1][1]["k"] == 4
-    assert fake.calls[-1][0].startswith("Refunds fail\nTraceback")
-    assert (fake.calls[-2][0], fake.calls[-2][1]["path_glob"], fake.calls[-2][1]["modalities"]) == (
+    implementations = fake.calls[-1]
+    assert implementations[0] == "Gateway" and implementations[1]["intent"] == "find_references"
+    assert implementations[1]["options"] == {"relation": "implementations"} and implementations[1]["k"] == 4
+    assert fake.calls[-2][1]["intent"] == "localize" and fake.calls[-2][1]["k"] == 4
+    assert fake.calls[-2][0].startswith("Refunds fail\nTraceback")
+    assert (fake.calls[-3][0], fake.calls[-3][1]["path_glob"], fake.calls[-3][1]["modalities"]) == (
         "handler_1",
         "src/module_1.py",
         ("text",),

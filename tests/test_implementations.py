@@ -42,6 +42,9 @@ FILES = {
     "class Batcher:  # another send: three arguments\n    def send(self, messages, size, retries):\n        pass\n\n"
     "    def close(self):\n        pass\n\n\n"
     "class MemoryStore:\n    def put(self, item):\n        pass\n",
+    # asyncio's Protocol is a base class to extend, not typing's: a class with its methods does not implement it
+    "shop/shop/server.py": "import asyncio\n\n\nclass Echo(asyncio.Protocol):\n    def data_received(self, data):\n"
+    "        pass\n\n\nclass Relay:\n    def data_received(self, data):\n        pass\n",
 }
 
 
@@ -95,6 +98,9 @@ def test_the_python_classes_that_implement_a_protocol(home: Path) -> None:
     assert a.hits[0].hit.snippet == "implements or extends Sender"
     generic = search(home, "who implements Store")  # ``class Store(Protocol[T])``
     assert [h.hit.symbol for h in generic.hits] == ["MemoryStore"], generic.notes
+    extended = search(home, "which classes extend Echo")
+    assert "Relay" not in [h.hit.symbol for h in extended.hits if h.hit.snippet.startswith("implements")]
+    assert not any(h.hit.snippet.startswith("implements") for h in extended.hits), extended.notes
 
 
 def test_a_type_nothing_implements_says_so(home: Path) -> None:

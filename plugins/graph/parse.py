@@ -639,9 +639,8 @@ class _Python:
         if supers is None:
             return
         for child in supers.named_children:
-            if (
-                child.type == "subscript"
-            ):  # ``Protocol[T]``, ``Generic[T]``, ``Repository[Model]``: the class subscripted
+            # ``Protocol[T]``, ``Generic[T]``, ``Repository[Model]``: the class subscripted
+            if child.type == "subscript":
                 child = child.child_by_field_name("value") or child
             if child.type in ("identifier", "attribute"):
                 chain = _chain(child, "attribute", "object", "attribute", ("identifier",))

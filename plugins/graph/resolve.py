@@ -492,6 +492,12 @@ def _python_parameters(name: str, signature: str) -> tuple[int, int] | None:
     return least, most
 
 
+def _is_typing_protocol(chain: tuple[str, ...]) -> bool:
+    """Whether a Python base names ``typing.Protocol`` (``Protocol``, ``typing.Protocol``, ``t.Protocol``, the
+    subscript already read past), not a class of that name elsewhere (``asyncio.Protocol``, a base to extend)."""
+    return chain[-1] == "Protocol" and (len(chain) == 1 or chain[-2] in ("typing", "typing_extensions", "t"))
+
+
 def _join_js(folder: str, target: str) -> str:
     return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
@@ -898,7 +904,7 @@ class _Builder:
                 cls = self._definition_at(f, base.class_line)
                 if cls < 0:
                     continue
-                if f.language == "python" and base.chain[-1] == "Protocol":  # ``typing.Protocol``, ``Protocol[T]``
+                if f.language == "python" and _is_typing_protocol(base.chain):
                     self.py_protocols.add(cls)
                 scope = self.nodes[cls].parent if f.language in _JAVA_LIKE else cls  # Java: named around the class
                 targets = [(t, w) for t, w in self._resolve_chain(f, scope, base.chain, False) if t != cls]

@@ -109,9 +109,10 @@ MEMBER_FACTOR = 0.9
 _CONSTRUCTED_KINDS = CLASS_KINDS | {"union", "extension", "constant", "module", "macro"}
 #: A hit's score carries the graph's order among equal evidence, so that a merge by score keeps it
 #: (the coordinator merges shards' lists by score, then by path): a user that is its file's first
-#: adds ``4 * ORDER_STEP``, one in the shipped code (not a test's, an example's, a script's: ``paths.is_auxiliary``)
-#: ``2 * ORDER_STEP``, a centrality ``c`` adds ``ORDER_STEP * c / (1 + c)``; all are below any difference of evidence
-#: the graph draws, so they order only what the evidence leaves tied.
+#: adds ``8 * ORDER_STEP``, one that is a definition (not a file's module-level code) ``4 * ORDER_STEP``, one in the
+#: shipped code (not a test's, an example's, a script's: ``paths.is_auxiliary``) ``2 * ORDER_STEP``, a centrality
+#: ``c`` adds ``ORDER_STEP * c / (1 + c)``; all are below any difference of evidence the graph draws, so they order
+#: only what the evidence leaves tied.
 ORDER_STEP = 1e-4
 
 

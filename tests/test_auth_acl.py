@@ -363,7 +363,7 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
     rng = random.Random(3)
     calls: list[tuple[str, dict[str, Any]]] = []
     for req in acl_queries("alpha", "beta", MCP_QUERIES, 4):
-        tool = rng.choice(["search", "find_definition", "find_references", "impact"])
+        tool = rng.choice(["search", "find_definition", "find_references", "find_implementations", "impact"])
         args = {"query": req["query"]} if tool == "search" else {"symbol": req["query"].split()[-1]}
         calls.append((tool, args))
 
@@ -376,6 +376,7 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
                 "search",
                 "find_definition",
                 "find_references",
+                "find_implementations",
                 "impact",
                 "localize",
                 "read_segment",

@@ -92,6 +92,7 @@ def code_lead(outcomes: list[Outcome]) -> tuple[float | None, float | None]:
 
 def summary(outcomes: list[Outcome], strategies: Counter[str]) -> dict[str, Any]:
     """The numbers of one (suite, kind): ``coordinator/evaluate.py``'s, and file recall as identifier.py scores it."""
+    test_lead, code_mrr = code_lead(outcomes)
     return {
         "n": len(outcomes),
         "s@1": evaluate.success_at(outcomes, 1),
@@ -100,8 +101,8 @@ def summary(outcomes: list[Outcome], strategies: Counter[str]) -> dict[str, Any]
         "recall@20": evaluate.recall_at(outcomes, K),
         "routing": evaluate.routing_accuracy(outcomes),
         "zero": evaluate.zero_result_rate(outcomes),
-        "test_lead": code_lead(outcomes)[0],
-        "code_mrr@10": code_lead(outcomes)[1],
+        "test_lead": test_lead,
+        "code_mrr@10": code_mrr,
         "strategies": dict(strategies),
     }
 

@@ -25,6 +25,7 @@ import grpc
 import pytest
 from certs import self_signed
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from test_mcp import TOOLS
 
 from fourfold.coordinator.auth import hash_token, new_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
@@ -372,16 +373,7 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
         texts = []
         async with McpClient(params) as client:
             names = {t.name for t in (await client.list_tools()).tools}
-            assert names == {
-                "search",
-                "find_definition",
-                "find_references",
-                "find_implementations",
-                "impact",
-                "localize",
-                "read_segment",
-                "list_repositories",
-            }
+            assert names == TOOLS
             repos = await client.call_tool("list_repositories", {})
             texts.append(repos.content[0].text)
             for tool, args in calls:

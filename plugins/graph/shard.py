@@ -33,7 +33,7 @@ import heapq
 import json
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -275,8 +275,7 @@ class GraphShard:
         """Each node's file is in an example's directory (``paths.is_example``): a dependent there demonstrates the
         code it uses rather than being part of it, after the shipped code and its tests at its distance (evidence x
         ``AUXILIARY_FACTOR``). Read on the first impact question, not at load."""
-        examples = {path: is_example(path) for path in set(self.graph.path)}
-        return np.array([examples[path] for path in self.graph.path], dtype=bool)
+        return self._per_path(is_example)
 
     @functools.cached_property
     def _named(self) -> npt.NDArray[np.bool_]:
@@ -286,9 +285,14 @@ class GraphShard:
     @functools.cached_property
     def _auxiliary(self) -> npt.NDArray[np.bool_]:
         """Each node's file is a test, an example, documentation, a benchmark or a script (``paths.is_auxiliary``):
-        its use of a name comes after the shipped code's among equal evidence (``_code_first``)."""
-        auxiliary = {path: is_auxiliary(path) for path in set(self.graph.path)}
-        return np.array([auxiliary[path] for path in self.graph.path], dtype=bool)
+        its use of a name comes after the shipped code's among equal evidence (``_code_first``), and its
+        implementation of a type after the shipped ones (``_secondary``)."""
+        return self._per_path(is_auxiliary)
+
+    def _per_path(self, test: Callable[[str], bool]) -> npt.NDArray[np.bool_]:
+        """``test`` of each node's path, asked once a path."""
+        told = {path: test(path) for path in set(self.graph.path)}
+        return np.array([told[path] for path in self.graph.path], dtype=bool)
 
     def _owned(self, query: ModalityQuery) -> npt.NDArray[np.bool_]:
         """This partition's own nodes, less those of repositories the host says are dead here
@@ -616,11 +620,11 @@ class GraphShard:
         example's stub (``paths.is_auxiliary``: ``AUXILIARY_FACTOR``), and concrete types before an interface
         that embeds the target (``ABSTRACT_FACTOR``: it implements it only through its own implementations)."""
         g = self.graph
+        auxiliary = self._auxiliary[nodes]
         return np.array(
             [
-                (AUXILIARY_FACTOR if is_auxiliary(g.path[n]) else 1.0)
-                * (ABSTRACT_FACTOR if g.kind[n] in ABSTRACT_KINDS else 1.0)
-                for n in nodes.tolist()
+                (AUXILIARY_FACTOR if aux else 1.0) * (ABSTRACT_FACTOR if g.kind[n] in ABSTRACT_KINDS else 1.0)
+                for n, aux in zip(nodes.tolist(), auxiliary.tolist(), strict=True)
             ]
         )
 

@@ -27,6 +27,10 @@ FILES = {
     "log/formatter_test.go": "package log\n\ntype stubFormatter struct{}\n\n"
     "func (stubFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n",
     "log/aliases.go": "package log\n\ntype LevelFormatter interface {\n\tFormatter\n\tLevel() int\n}\n",
+    # a Format of another shape: as many parameters and results or no implementation (Go compares signatures)
+    "log/printer.go": "package log\n\ntype Printer struct{}\n\n"
+    'func (p Printer) Format(e *Entry, colour bool) string {\n\treturn ""\n}\n\n'
+    "type Quiet struct{}\n\nfunc (Quiet) Format(e *Entry) error {\n\treturn nil\n}\n",
     "shop/shop/__init__.py": "",
     "shop/shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
     "shop/shop/http.py": "from shop.base import Transport\n\n\nclass HTTPTransport(Transport):\n    pass\n\n\n"
@@ -69,7 +73,8 @@ def search(home: Path, query: str) -> Answer:
 def test_the_go_types_that_satisfy_an_interface_each_an_answer(home: Path, query: str) -> None:
     a = search(home, query)
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
-    # not Print: it uses Formatter; the shipped types first, then the embedding interface, then the test's stub
+    # not Print: it uses Formatter; not Printer nor Quiet: their Format takes two parameters, returns one result;
+    # the shipped types first, then the embedding interface, then the test's stub
     assert [h.hit.symbol for h in a.hits] == ["JSONFormatter", "TextFormatter", "LevelFormatter", "stubFormatter"]
     assert all(h.hit.snippet.startswith("implements or extends log.Formatter") for h in a.hits)
 
@@ -127,3 +132,21 @@ def test_the_positional_arguments_a_python_method_takes(signature: str, argument
 
     assert _python_parameters("send", signature) == arguments
     assert _python_parameters("send", "send = staticmethod(other)") is None
+
+
+@pytest.mark.parametrize(
+    ("signature", "shape"),
+    [
+        ("Format(e *Entry) ([]byte, error)", (1, 2)),
+        ("func (f *JSONFormatter) Format(e *Entry) ([]byte, error) {", (1, 2)),
+        ("func (p Printer) Format(e *Entry, colour bool) string", (2, 1)),
+        ("func (Quiet) Format()", (0, 0)),
+        ("func (s *Set[T]) Format(a, b int, rest ...map[string]int) (n int, err error)", (3, 2)),
+        ("func (c Codec) Format(f func(a, b int) error) (func(int) (int, error))", (1, 1)),
+    ],
+)
+def test_the_parameters_and_results_a_go_method_has(signature: str, shape: tuple[int, int]) -> None:
+    from fourfold.plugins.graph.resolve import _go_shape
+
+    assert _go_shape("Format", signature) == shape
+    assert _go_shape("Format", "func (c *Codec) Format(") is None  # its parameters on the lines after

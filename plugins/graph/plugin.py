@@ -156,8 +156,9 @@ class GraphModality:
     # after the macros that decorate declarations (``int ZEXPORT inflate(strm, flush)``: c_source.readable); 20: a
     # JavaScript shorthand property (``module.exports = { concat }``) uses its name; 21: a Python class implements a
     # ``typing.Protocol`` whose every method it has (resolve._python_protocols), and a base written with type
-    # arguments (``Repository[Model]``) is read
-    build_version = "21"
+    # arguments (``Repository[Model]``) is read; 22: a Go type satisfies an interface only with methods of as many
+    # parameters and results (resolve._go_shape)
+    build_version = "22"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

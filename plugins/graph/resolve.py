@@ -19,7 +19,7 @@ import io
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
@@ -492,6 +492,39 @@ def _python_parameters(name: str, signature: str) -> tuple[int, int] | None:
     return least, most
 
 
+def _go_shape(name: str, signature: str) -> tuple[int, int] | None:
+    """How many parameters and results the Go method ``name`` has, from its signature (``func (f *File) Write(p
+    []byte) (n int, err error)`` or an interface's ``Write(p []byte) (int, error)``: (1, 2); ``a, b int`` is two
+    parameters, ``...string`` one); None when the signature does not show them. A type satisfies an interface only
+    with methods of identical signatures, so two of different shapes never match."""
+    written = _parameters_written(name, signature, "([{", ")]}")
+    if written is None:
+        return None
+    texts, seen, rest = written
+    results = rest[_closing(rest) + 1 :].strip().removesuffix("{").strip()
+    if results.startswith("("):  # ``(n int, err error)``: the commas outside any inner brackets
+        inner = results[1 : 1 + _closing(results[1:])]
+        count = 1 + sum(ch == "," for ch, depth in _depths(inner) if depth == 0)
+    else:
+        count = 1 if results else 0
+    return len(texts) if seen else 0, count
+
+
+def _depths(text: str) -> Iterator[tuple[str, int]]:
+    """Each character of ``text`` with how many brackets are open around it, a bracket itself at the depth outside
+    it (-1: it closes one opened before ``text``)."""
+    depth = 0
+    for ch in text:
+        depth -= ch in ")]}"
+        yield ch, depth
+        depth += ch in "([{"
+
+
+def _closing(text: str) -> int:
+    """Where the bracket opened before ``text`` closes in it (its length when it does not)."""
+    return next((i for i, (_, depth) in enumerate(_depths(text)) if depth < 0), len(text))
+
+
 def _is_typing_protocol(chain: tuple[str, ...]) -> bool:
     """Whether a Python base names ``typing.Protocol`` (``Protocol``, ``typing.Protocol``, ``t.Protocol``, the
     subscript already read past), not a class of that name elsewhere (``asyncio.Protocol``, a base to extend)."""
@@ -526,6 +559,7 @@ class _Builder:
         self.py_packages: dict[str, set[str]] = {}  # repo -> its top-level Python package names
         self.go_types: dict[tuple[int, str], int] = {}  # (package node, type name) -> type definition
         self.go_receivers: dict[int, tuple[str, int]] = {}  # method node -> (receiver var, type node)
+        self.go_shapes: dict[int, tuple[int, int]] = {}  # Go method (an interface's too) -> its parameters, results
         self.py_protocols: set[int] = set()  # Python classes deriving from ``typing.Protocol``
         self.py_params: dict[int, tuple[int, int]] = {}  # Python method -> its positional arguments' least, most
         self.js_files: dict[tuple[str, str], int] = {}
@@ -656,6 +690,10 @@ class _Builder:
                 self._c_definition(f, node, seg.signature or "")
             elif language == "cpp":
                 self._cpp_definition(f, node, seg)
+            elif language == "go" and rec.kind == "method" and seg.signature:
+                shape = _go_shape(seg.symbol, seg.signature)
+                if shape is not None:
+                    self.go_shapes[node] = shape
             elif language == "python" and rec.kind == "method" and seg.signature:
                 arguments = _python_parameters(seg.symbol, seg.signature)
                 if arguments is not None:
@@ -1009,22 +1047,25 @@ class _Builder:
     def _go_implementations(self) -> None:
         """A Go type satisfies an interface whose every method it has: Go says so nowhere in the source,
         so the edge is made here, an inherit edge as a base class gives (``who implements Formatter``,
-        the impact of changing it). Matched by the methods' names (signatures are not read); an interface
-        with no method of its own (``any``, one that only embeds others) is matched by nothing."""
-        own: dict[int, set[str]] = defaultdict(set)  # Go type -> its methods' names
+        the impact of changing it). Matched by the methods' names and shapes: as many parameters and results
+        (``Write(s string, level int)`` is no ``io.Writer``'s ``Write(p []byte) (n int, err error)``; the types
+        themselves are not compared); an interface with no method of its own (``any``, one that only embeds
+        others) is matched by nothing."""
+        own: dict[int, dict[str, int]] = defaultdict(dict)  # Go type -> its methods by name
         for method, (_, type_node) in self.go_receivers.items():
             symbol = self.nodes[method].symbol
             if symbol is not None:
-                own[type_node].add(symbol)
+                own[type_node].setdefault(symbol, method)
         if not own:
             return
-        have: dict[str, set[int]] = defaultdict(set)  # method name -> Go types with it, promoted ones too
+        # method name -> each Go type with it (promoted ones too) and the method itself, its own before an embedded one
+        have: dict[str, dict[int, int]] = defaultdict(dict)
         for t in {t for t, rec in enumerate(self.nodes) if rec.language == "go" and rec.kind in ("struct", "type")}:
             seen, stack = {t}, [t]
             while stack:  # a struct embedding another has its methods (gin's Engine embeds RouterGroup)
                 node = stack.pop()
-                for name in own.get(node, ()):
-                    have[name].add(t)
+                for name, method in own.get(node, {}).items():
+                    have[name].setdefault(t, method)
                 for base, _ in self.bases.get(node, ()):
                     if base not in seen and self.nodes[base].kind in ("struct", "type"):
                         seen.add(base)
@@ -1032,21 +1073,22 @@ class _Builder:
         for iface, rec in enumerate(self.nodes):
             if rec.kind != "interface" or rec.language != "go":
                 continue
-            names = sorted(
-                (
-                    name
-                    for name, defs in self.children.get(iface, {}).items()
-                    if any(self.nodes[d].kind == "method" for d in defs)
-                ),
-                key=lambda name: len(have.get(name, ())),
-            )
+            declared = {
+                name: next(d for d in defs if self.nodes[d].kind == "method")
+                for name, defs in self.children.get(iface, {}).items()
+                if any(self.nodes[d].kind == "method" for d in defs)
+            }
+            names = sorted(declared, key=lambda name: len(have.get(name, ())))
             if not names:
                 continue
-            types = set(have.get(names[0], ()))
-            for name in names[1:]:
-                if not types:
-                    break
-                types &= have.get(name, set())
+            types = set(have.get(names[0], {}))
+            for name in names:
+                shape, methods = self.go_shapes.get(declared[name]), have.get(name, {})
+                types = {
+                    t
+                    for t in types
+                    if t in methods and (shape is None or self.go_shapes.get(methods[t], shape) == shape)
+                }
             for t in sorted(types):
                 if t != iface:
                     self.bases.setdefault(t, []).append((iface, IMPLEMENTS_WEIGHT))

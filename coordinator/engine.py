@@ -657,6 +657,20 @@ class Engine:
         confidences = tuple(answer.confidences[i] for i in order) if answer.confidences else ()
         return replace(answer, hits=tuple(answer.hits[i] for i in order), confidences=confidences)
 
+    async def _known_type(self, p: SearchParams, plan: Plan, visible: frozenset[str] | None) -> Plan | None:
+        """The plan of an implementations question about a plain word ("who implements setter") that the index
+        defines as a type: the graph's implementations, directly (rule ``implements-known-type``); None when the
+        question is not one, or structural knows no such type."""
+        word = identifier.implemented_word(p, plan)
+        if word is None or "structural" not in self.plugins.modalities:
+            return None
+        options = identifier.inner_options(p)
+        lookup = replace(p, query=word, k=30, intent="find_definition", modalities=("structural",), options=options)
+        if identifier.defines_type((await self.search(lookup, visible)).hits, word) is None:
+            return None
+        forced = self.plan(replace(p, intent="find_references"), plan.preset)
+        return replace(forced, confidence=identifier.KNOWN_TYPE_CONFIDENCE, rule=identifier.KNOWN_TYPE_RULE)
+
     async def _search(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         t0 = time.perf_counter()
         p = _revision_repos(p)
@@ -672,6 +686,9 @@ class Engine:
         bare = identifier.applies(p, plan, self.plugins.modalities)
         if bare is not None:  # a bare name: structural and text first, fused only when they disagree
             return await identifier.answer(self, p, plan, bare, visible)
+        known_type = await self._known_type(p, plan, visible)
+        if known_type is not None:
+            plan = known_type
         t_classify = time.perf_counter()
         allowed = self._scope(p, visible)
         weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one

@@ -36,6 +36,7 @@ from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, SearchParams
 from fourfold.coordinator import metrics
 from fourfold.coordinator.intent import Classification
 from fourfold.coordinator.notes import tidy_notes
+from fourfold.plugins.vocabulary import IMPLEMENTATION_PHRASES
 
 if TYPE_CHECKING:
     from fourfold.coordinator.engine import Engine, Plan
@@ -45,12 +46,15 @@ __all__ = [
     "IDENTIFIER_OPTION",
     "INNER",
     "KNOWN_SYMBOL_RULE",
+    "KNOWN_TYPE_RULE",
     "STRATEGY",
     "Candidate",
     "answer",
     "applies",
     "candidate",
     "classify_with_evidence",
+    "defines_type",
+    "implemented_word",
     "inner_options",
     "is_definition",
     "text_pattern",
@@ -70,6 +74,20 @@ KNOWN_SYMBOL_RULE = "known-symbol"
 IDENTIFIER_CONFIDENCE = 0.80
 #: The rules whose reading a lone word's index evidence may overrule (guesses, not keyword forms).
 _GUESSING_RULES = ("fallback", "learned")
+#: The rule name of an implementations question about a plain word the index defines as a type ("who
+#: implements setter": Go's unexported interfaces are lower-case words, which the rules take for prose).
+KNOWN_TYPE_RULE = "implements-known-type"
+#: Its confidence: a sure reading, as a quoted name's, so the graph answers it directly.
+KNOWN_TYPE_CONFIDENCE = 0.85
+#: The kinds of definition that something implements, extends or satisfies.
+IMPLEMENTABLE_KINDS = frozenset({"interface", "trait", "protocol", "class", "mixin"})
+#: The whole question: an implementations phrase, then one plain lower-case word (a shaped name is the
+#: implements rule's already), perhaps quoted, perhaps with the kind after it.
+_IMPLEMENTED_WORD = re.compile(
+    r"^\s*(?:" + "|".join(IMPLEMENTATION_PHRASES) + r")\s+(?:the\s+)?[`'\"]?([a-z][a-z0-9]*)[`'\"]?"
+    r"(?:\s+(?:interface|trait|protocol|class|type))?\s*[?.!]?\s*$",
+    re.IGNORECASE,
+)
 #: Structural's score classes: exact name 4.x, qualified suffix 3.x, prefix 2.x, fuzzy 1.x
 #: (``plugins/structural/index.py``). A definition *of this name* is an exact or qualified one.
 DEFINITION_SCORE = 3.0
@@ -117,6 +135,23 @@ def classify_with_evidence(query: str, rule: Classification, known_symbol: bool)
     if c is None or c.shaped or not known_symbol:
         return rule
     return Classification("find_definition", IDENTIFIER_CONFIDENCE, KNOWN_SYMBOL_RULE)
+
+
+def implemented_word(p: SearchParams, plan: Plan) -> str | None:
+    """The plain word an implementations question asks about when only a guessing rule read it ("who implements
+    setter", "which types implement the binder interface"), the caller having chosen no intent, modality or
+    weight; None otherwise. Whether the index defines it as a type decides the question (:func:`defines_type`)."""
+    if p.intent or p.modalities or p.weights or plan.rule not in _GUESSING_RULES:
+        return None
+    m = _IMPLEMENTED_WORD.match(p.query)
+    return m.group(1) if m else None
+
+
+def defines_type(hits: Sequence[FusedHit], word: str) -> FusedHit | None:
+    """Structural's definition of ``word`` as a type that can be implemented or extended, among ``hits``."""
+    return next(
+        (f for f in hits if is_definition(f) and f.hit.symbol == word and f.hit.kind in IMPLEMENTABLE_KINDS), None
+    )
 
 
 def text_pattern(word: str) -> str:

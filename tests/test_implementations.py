@@ -31,6 +31,11 @@ FILES = {
     "log/printer.go": "package log\n\ntype Printer struct{}\n\n"
     'func (p Printer) Format(e *Entry, colour bool) string {\n\treturn ""\n}\n\n'
     "type Quiet struct{}\n\nfunc (Quiet) Format(e *Entry) error {\n\treturn nil\n}\n",
+    # an unexported interface: a plain lower-case word, which the rules read as prose
+    "log/source.go": "package log\n\ntype setter interface {\n\tTrySet(value string) (bool, error)\n}\n\n"
+    "type formSource map[string][]string\n\n"
+    "func (form formSource) TrySet(value string) (bool, error) {\n\treturn true, nil\n}\n\n"
+    "func trace(e *Entry) {}\n",
     "shop/shop/__init__.py": "",
     "shop/shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
     "shop/shop/http.py": "from shop.base import Transport\n\n\nclass HTTPTransport(Transport):\n    pass\n\n\n"
@@ -106,6 +111,20 @@ def test_the_python_classes_that_implement_a_protocol(home: Path) -> None:
     extended = search(home, "which classes extend Echo")
     assert "Relay" not in [h.hit.symbol for h in extended.hits if h.hit.snippet.startswith("implements")]
     assert not any(h.hit.snippet.startswith("implements") for h in extended.hits), extended.notes
+
+
+@pytest.mark.parametrize("query", ["who implements setter", "which types implement the setter interface?"])
+def test_an_interface_named_by_a_plain_word_the_index_defines(home: Path, query: str) -> None:
+    """Only a guess reads "setter" as a name; the index's definition of an interface so named decides it."""
+    a = search(home, query)
+    assert (a.intent, a.confidence, a.fusion_strategy) == ("find_references", 0.85, "direct"), a.notes
+    assert [h.hit.symbol for h in a.hits] == ["formSource"], a.notes
+
+
+@pytest.mark.parametrize("query", ["who implements trace", "who implements entry", "who implements logging"])
+def test_a_plain_word_the_index_defines_as_no_type_stays_a_guess(home: Path, query: str) -> None:
+    """A function (``trace``), a type of another case (``Entry``), a word nothing defines: the rules' reading."""
+    assert search(home, query).confidence < 0.85
 
 
 def test_a_type_nothing_implements_says_so(home: Path) -> None:

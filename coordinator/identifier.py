@@ -81,10 +81,12 @@ KNOWN_TYPE_RULE = "implements-known-type"
 KNOWN_TYPE_CONFIDENCE = 0.85
 #: The kinds of definition that something implements, extends or satisfies.
 IMPLEMENTABLE_KINDS = frozenset({"interface", "trait", "protocol", "class", "mixin"})
-#: The whole question: an implementations phrase, then one plain lower-case word (a shaped name is the
-#: implements rule's already), perhaps quoted, perhaps with the kind after it.
+#: The whole question: an implementations phrase (after "what", "list", "show me"… where it starts with the
+#: types: "what types satisfy"), then one plain lower-case word (a shaped name is the implements rule's already),
+#: perhaps quoted, perhaps with the kind after it.
 _IMPLEMENTED_WORD = re.compile(
-    r"^\s*(?:" + "|".join(IMPLEMENTATION_PHRASES) + r")\s+(?:the\s+)?[`'\"]?([a-z][a-z0-9]*)[`'\"]?"
+    r"^\s*(?:(?:what|which|list|show(?:\s+me)?|find)\s+(?:all\s+)?(?:the\s+)?)?"
+    r"(?:" + "|".join(IMPLEMENTATION_PHRASES) + r")\s+(?:the\s+)?[`'\"]?((?-i:[a-z][a-z0-9]*))[`'\"]?"
     r"(?:\s+(?:interface|trait|protocol|class|type))?\s*[?.!]?\s*$",
     re.IGNORECASE,
 )

@@ -113,7 +113,15 @@ def test_the_python_classes_that_implement_a_protocol(home: Path) -> None:
     assert not any(h.hit.snippet.startswith("implements") for h in extended.hits), extended.notes
 
 
-@pytest.mark.parametrize("query", ["who implements setter", "which types implement the setter interface?"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "who implements setter",
+        "which types implement the setter interface?",
+        "what types satisfy the setter interface",
+        "list the structs that implement setter",
+    ],
+)
 def test_an_interface_named_by_a_plain_word_the_index_defines(home: Path, query: str) -> None:
     """Only a guess reads "setter" as a name; the index's definition of an interface so named decides it."""
     a = search(home, query)

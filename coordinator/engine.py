@@ -657,17 +657,30 @@ class Engine:
         confidences = tuple(answer.confidences[i] for i in order) if answer.confidences else ()
         return replace(answer, hits=tuple(answer.hits[i] for i in order), confidences=confidences)
 
-    async def _known_type(self, p: SearchParams, plan: Plan, visible: frozenset[str] | None) -> Plan | None:
-        """The plan of an implementations question about a plain word ("who implements setter") that the index
-        defines as a type: the graph's implementations, directly (rule ``implements-known-type``); None when the
-        question is not one, or structural knows no such type."""
-        word = identifier.implemented_word(p, plan)
-        if word is None or "structural" not in self.plugins.modalities:
+    async def _known_type(self, p: SearchParams, plan: Plan, visible: frozenset[str] | None) -> Plan | Answer | None:
+        """An implementations question about a plain word ("who implements setter") that the index defines as a
+        type: the plan that asks the graph for its implementations directly (rule ``implements-known-type``), or,
+        where the definition's name is written in another case ("who implements modality"; the graph reads names
+        as written), the answer to the question asked with that name, which says so. None when the question is
+        not one, or structural knows no such type."""
+        asked = identifier.implemented_word(p, plan)
+        if asked is None or "structural" not in self.plugins.modalities:
             return None
-        options = identifier.inner_options(p)
-        lookup = replace(p, query=word, k=30, intent="find_definition", modalities=("structural",), options=options)
-        if identifier.defines_type((await self.search(lookup, visible)).hits, word) is None:
+        word = asked.group(1)
+        options = {**identifier.inner_options(p), "segments": "all"}  # every definition, not a file's best
+        lookup = replace(p, query=word, k=100, intent="find_definition", modalities=("structural",), options=options)
+        found = identifier.defines_type((await self.search(lookup, visible)).hits, word)
+        if found is None:
             return None
+        name = found.hit.symbol or word
+        if name != word:
+            answer = await self._search(
+                replace(p, query=p.query[: asked.start(1)] + name + p.query[asked.end(1) :]), visible
+            )
+            note = (
+                f"read {word!r} as {found.hit.kind} {name} ({found.hit.repo}:{found.hit.path}), the index's definition"
+            )
+            return replace(answer, notes=(note, *answer.notes))
         forced = self.plan(replace(p, intent="find_references"), plan.preset)
         return replace(forced, confidence=identifier.KNOWN_TYPE_CONFIDENCE, rule=identifier.KNOWN_TYPE_RULE)
 
@@ -687,6 +700,8 @@ class Engine:
         if bare is not None:  # a bare name: structural and text first, fused only when they disagree
             return await identifier.answer(self, p, plan, bare, visible)
         known_type = await self._known_type(p, plan, visible)
+        if isinstance(known_type, Answer):
+            return known_type
         if known_type is not None:
             plan = known_type
         t_classify = time.perf_counter()

@@ -36,6 +36,7 @@ from fourfold.api import DEFAULT_DEADLINE_MS, Answer, FusedHit, SearchParams
 from fourfold.coordinator import metrics
 from fourfold.coordinator.intent import Classification
 from fourfold.coordinator.notes import tidy_notes
+from fourfold.plugins.paths import is_auxiliary
 from fourfold.plugins.vocabulary import IMPLEMENTATION_PHRASES
 
 if TYPE_CHECKING:
@@ -139,21 +140,24 @@ def classify_with_evidence(query: str, rule: Classification, known_symbol: bool)
     return Classification("find_definition", IDENTIFIER_CONFIDENCE, KNOWN_SYMBOL_RULE)
 
 
-def implemented_word(p: SearchParams, plan: Plan) -> str | None:
-    """The plain word an implementations question asks about when only a guessing rule read it ("who implements
-    setter", "which types implement the binder interface"), the caller having chosen no intent, modality or
-    weight; None otherwise. Whether the index defines it as a type decides the question (:func:`defines_type`)."""
+def implemented_word(p: SearchParams, plan: Plan) -> re.Match[str] | None:
+    """Where an implementations question names the plain word it asks about (group 1) when only a guessing rule
+    read it ("who implements setter", "which types implement the binder interface"), the caller having chosen no
+    intent, modality or weight; None otherwise. Whether the index defines it as a type decides the question
+    (:func:`defines_type`)."""
     if p.intent or p.modalities or p.weights or plan.rule not in _GUESSING_RULES:
         return None
-    m = _IMPLEMENTED_WORD.match(p.query)
-    return m.group(1) if m else None
+    return _IMPLEMENTED_WORD.match(p.query)
 
 
 def defines_type(hits: Sequence[FusedHit], word: str) -> FusedHit | None:
-    """Structural's definition of ``word`` as a type that can be implemented or extended, among ``hits``."""
-    return next(
-        (f for f in hits if is_definition(f) and f.hit.symbol == word and f.hit.kind in IMPLEMENTABLE_KINDS), None
-    )
+    """Structural's definition of ``word`` as a type that can be implemented or extended, among ``hits``: one
+    named as written, else one named in another case (``Modality`` for "modality"); the shipped code's before a
+    test's (a test's stub of the name)."""
+    types = [f for f in hits if is_definition(f) and f.hit.kind in IMPLEMENTABLE_KINDS and f.hit.symbol]
+    types.sort(key=lambda f: is_auxiliary(f.hit.path))
+    exact = next((f for f in types if f.hit.symbol == word), None)
+    return exact or next((f for f in types if (f.hit.symbol or "").lower() == word.lower()), None)
 
 
 def text_pattern(word: str) -> str:

@@ -129,9 +129,20 @@ def test_an_interface_named_by_a_plain_word_the_index_defines(home: Path, query:
     assert [h.hit.symbol for h in a.hits] == ["formSource"], a.notes
 
 
+def test_a_plain_word_is_read_as_the_type_the_index_spells_in_another_case(home: Path) -> None:
+    """The graph reads names as written: "formatter" is asked as the interface the index defines, and says so."""
+    a = search(home, "who implements formatter")
+    assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
+    assert a.notes[0] == "read 'formatter' as interface Formatter (log:formatter.go), the index's definition"
+    assert [h.hit.symbol for h in a.hits][:2] == ["JSONFormatter", "TextFormatter"], a.notes
+    sender = search(home, "which classes implement the sender protocol")  # a test's stub would come after
+    assert [h.hit.symbol for h in sender.hits] == ["SMTPSender", "LoggingSender"], sender.notes
+
+
 @pytest.mark.parametrize("query", ["who implements trace", "who implements entry", "who implements logging"])
 def test_a_plain_word_the_index_defines_as_no_type_stays_a_guess(home: Path, query: str) -> None:
-    """A function (``trace``), a type of another case (``Entry``), a word nothing defines: the rules' reading."""
+    """A function (``trace``), a struct nothing implements (``Entry``), a word nothing defines: the rules'
+    reading."""
     assert search(home, query).confidence < 0.85
 
 

@@ -51,6 +51,11 @@ FILES = {
     "class Batcher:  # another send: three arguments\n    def send(self, messages, size, retries):\n        pass\n\n"
     "    def close(self):\n        pass\n\n\n"
     "class MemoryStore:\n    def put(self, item):\n        pass\n",
+    # two methods named close, each called by one function: each caller's answer says which it calls
+    "shop/shop/finish.py": "from shop.adapters import SMTPSender\n\n\n"
+    "def finish(sender: SMTPSender) -> None:\n    sender.close()\n",
+    "shop/shop/stop.py": "from shop.adapters import Batcher\n\n\n"
+    "def stop(batcher: Batcher) -> None:\n    batcher.close()\n",
     # asyncio's Protocol is a base class to extend, not typing's: a class with its methods does not implement it
     "shop/shop/server.py": "import asyncio\n\n\nclass Echo(asyncio.Protocol):\n    def data_received(self, data):\n"
     "        pass\n\n\nclass Relay:\n    def data_received(self, data):\n        pass\n",
@@ -105,7 +110,8 @@ def test_the_python_classes_that_implement_a_protocol(home: Path) -> None:
     a = search(home, "who implements Sender")
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
     assert [h.hit.symbol for h in a.hits] == ["SMTPSender", "LoggingSender"], a.notes  # not HalfSender, Batcher
-    assert a.hits[0].hit.snippet == "implements or extends Sender"
+    # each says what it implements: LoggingSender the protocol, through SMTPSender
+    assert [h.hit.snippet for h in a.hits] == ["implements or extends Sender"] * 2, a.notes
     generic = search(home, "who implements Store")  # ``class Store(Protocol[T])``
     assert [h.hit.symbol for h in generic.hits] == ["MemoryStore"], generic.notes
     extended = search(home, "which classes extend Echo")
@@ -188,3 +194,10 @@ def test_the_parameters_and_results_a_go_method_has(signature: str, shape: tuple
 
     assert _go_shape("Format", signature) == shape
     assert _go_shape("Format", "func (c *Codec) Format(") is None  # its parameters on the lines after
+
+
+def test_each_caller_says_which_of_two_definitions_it_calls(home: Path) -> None:
+    a = search(home, "who calls close")
+    assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
+    said = {h.hit.symbol: h.hit.snippet for h in a.hits}
+    assert said["finish"] == "uses SMTPSender.close" and said["stop"] == "uses Batcher.close", said

@@ -33,7 +33,7 @@ import heapq
 import json
 import math
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -505,7 +505,7 @@ class GraphShard:
         if implementations:  # the types that derive from it or satisfy it, through their own bases too
             # a type, not its constructor of the same name (C++'s ``Adapter::Adapter``, Java's ``Adapter()``)
             targets = [t for t in targets if g.kind[t] in CLASS_KINDS] or targets
-            edges, factor = self._implementing(targets)
+            edges, factor, origin = self._implementing(targets)
             kinds, src = g.edge_kind[edges], g.src[edges]
         else:
             edges = np.concatenate([g.incoming(t) for t in targets])
@@ -547,7 +547,7 @@ class GraphShard:
         shipped = ~self._auxiliary[users] if not implementations and _code_first(query) else np.zeros(len(users), bool)
         named = self._named[users] if not implementations else np.ones(len(users), bool)
         order = order[np.lexsort((~shipped[order], ~named[order], ~first, -tier[order]))]
-        names = ", ".join(sorted({self._shown(query, t) for t in targets})[:5])
+        names = self._labels(query, targets)
         verb = "implements or extends" if implementations else "uses"
         # a file's first user also names the lines of the file's users past k, which no hit would name (an
         # answer shows one segment a file, with the lines of the file's other hits: the README's recall)
@@ -560,15 +560,18 @@ class GraphShard:
         hits = []
         for i in order[: query.k]:
             node = int(users[i])
-            lines = {line for e in edges[src == node] for line in g.edge_lines(int(e))}
+            own = edges[src == node]
+            lines = {line for e in own for line in g.edge_lines(int(e))}
             if i in firsts:
                 lines |= file_lines.get(int(g.file_id[node]), set())
+            # what this segment uses or implements, of the targets (each hit says which of two ``get_default``)
+            reached = origin.get(node, set()) - {node} if implementations else set(g.dst[own].tolist())
             hits.append(
                 self._hit(
                     node,
                     self._ordered(float(best[i]), node, i in firsts, bool(shipped[i]), bool(named[i])),
                     tuple(sorted(lines)),
-                    f"{verb} {names}",
+                    f"{verb} {self._labels(query, reached) or names}",
                 )
             )
         if len(users) > query.k:
@@ -586,16 +589,22 @@ class GraphShard:
 
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
 
-    def _implementing(self, targets: list[int]) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    def _labels(self, query: ModalityQuery, nodes: Iterable[int]) -> str:
+        """The first five of ``nodes``' names a snippet or a note shows, as the caller may see them."""
+        return ", ".join(sorted({self._shown(query, int(n)) for n in nodes})[:5])
+
+    def _implementing(self, targets: list[int]) -> tuple[IntArray, npt.NDArray[np.float64], dict[int, set[int]]]:
         """The inherit edges into ``targets`` and, layer by layer, into the types found (``Base64`` extends
         ``BaseNCodec``, which implements ``BinaryDecoder``, which extends ``Decoder``: Base64 implements
         Decoder), with each edge's factor: ``INDIRECT_FACTOR`` per layer past the first, times the weight of the way
         from the type it enters to the target (a subclass of a class that satisfies a Go interface or a Python
-        protocol by its methods' names, 0.9, comes after that class, not beside it)."""
+        protocol by its methods' names, 0.9, comes after that class, not beside it); and each type found with the
+        targets it implements (``Base64``: ``Decoder``, not every type asked for)."""
         g = self.graph
         seen = set(targets)
         frontier = list(targets)
         reach = dict.fromkeys(targets, 1.0)  # a type found -> the weight of its best way to a target
+        origin = {t: {t} for t in targets}  # a type found -> the targets it implements
         found: list[IntArray] = []
         factors: list[npt.NDArray[np.float64]] = []
         for layer in range(MAX_IMPLEMENTATION_LAYERS):
@@ -606,14 +615,17 @@ class GraphShard:
             found.append(edges)
             way = np.array([reach[int(d)] for d in g.dst[edges].tolist()], dtype=np.float64)
             factors.append(INDIRECT_FACTOR**layer * way)
-            for src, w in zip(g.src[edges].tolist(), (g.weight[edges] * way).tolist(), strict=True):
+            for src, dst, w in zip(
+                g.src[edges].tolist(), g.dst[edges].tolist(), (g.weight[edges] * way).tolist(), strict=True
+            ):
                 if src not in seen:
                     reach[src] = max(reach.get(src, 0.0), float(w))
+                origin.setdefault(src, set()).update(origin[dst] - {src})
             frontier = [n for n in dict.fromkeys(g.src[edges].tolist()) if n not in seen]
             seen.update(frontier)
         if not found:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        return np.concatenate(found), np.concatenate(factors)
+            return np.zeros(0, dtype=np.int64), np.zeros(0), origin
+        return np.concatenate(found), np.concatenate(factors), origin
 
     def _secondary(self, nodes: IntArray) -> npt.NDArray[np.float64]:
         """Per implementing node, the factor on its evidence: the types that ship before a test's or an

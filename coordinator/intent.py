@@ -718,13 +718,22 @@ def rule_match(rule: IntentRule, query: str) -> re.Match[str] | None:
             query = _FENCED.sub(lambda m: " " * len(m.group()), query)
         if _asks_implementations_outside_quotes(query, rule.pattern):
             return None  # "who implements X? every class with `implements X`": the quote repeats the name
-    if rule.name == "error-token" and (_UNDERSTAND_ASK.search(query) or _HANDLERS_QUESTION.search(query)):
-        return None  # an error named as the topic of a question about when or why it happens, or who handles it
+    if rule.name == "error-token" and (
+        _UNDERSTAND_ASK.search(query) or _HANDLERS_QUESTION.search(query) or _implements_question(query)
+    ):
+        # an error named as the topic of a question about when or why it happens, who handles it, or which
+        # classes extend it ("which classes extend Exception": the project's own errors)
+        return None
     if rule.name == "regex-pattern" and inline_regex.find(query) is None:
         return None  # the shape of one without its syntax: "grep for the retry budget"
     if rule.name == "definition-keyword" and "\n" in query.strip():
         return None  # a keyword opening a pasted body: code to match, not a name to look up
     return rule.pattern.search(query)
+
+
+def _implements_question(query: str) -> bool:
+    """Whether ``query`` asks which types implement or extend a name (``IMPLEMENTS_QUESTION``)."""
+    return next(implementation_questions(query), None) is not None
 
 
 def _asks_implementations_outside_quotes(query: str, quotes: re.Pattern[str]) -> bool:

@@ -56,6 +56,10 @@ FILES = {
     "def finish(sender: SMTPSender) -> None:\n    sender.close()\n",
     "shop/shop/stop.py": "from shop.adapters import Batcher\n\n\n"
     "def stop(batcher: Batcher) -> None:\n    batcher.close()\n",
+    # bases defined outside the index: the classes naming them, then their subclasses, a test's after
+    "shop/shop/errors.py": "class ShopError(Exception):\n    pass\n\n\nclass OutOfStock(ShopError):\n    pass\n\n\n"
+    "class PaymentFailed(RuntimeError):\n    pass\n",
+    "shop/tests/test_errors.py": "class FakeError(Exception):\n    pass\n",
     # asyncio's Protocol is a base class to extend, not typing's: a class with its methods does not implement it
     "shop/shop/server.py": "import asyncio\n\n\nclass Echo(asyncio.Protocol):\n    def data_received(self, data):\n"
     "        pass\n\n\nclass Relay:\n    def data_received(self, data):\n        pass\n",
@@ -201,3 +205,17 @@ def test_each_caller_says_which_of_two_definitions_it_calls(home: Path) -> None:
     assert (a.intent, a.fusion_strategy) == ("find_references", "direct"), a.notes
     said = {h.hit.symbol: h.hit.snippet for h in a.hits}
     assert said["finish"] == "uses SMTPSender.close" and said["stop"] == "uses Batcher.close", said
+
+
+def test_the_classes_extending_a_base_defined_outside_the_index(home: Path) -> None:
+    """ "which classes extend Exception": no definition to walk from; the classes that name it, then theirs."""
+    a = search(home, "which classes extend Exception")
+    assert (a.intent, a.confidence, a.fusion_strategy) == ("find_references", 0.90, "direct"), a.notes
+    assert [(h.hit.symbol, h.hit.snippet) for h in a.hits] == [
+        ("ShopError", "extends Exception (defined outside this index)"),
+        ("OutOfStock", "extends Exception (defined outside this index) through ShopError"),
+        ("FakeError", "extends Exception (defined outside this index)"),
+    ], a.notes
+    assert any(n.startswith("graph: Exception is defined outside this index") for n in a.notes), a.notes
+    runtime = search(home, "subclasses of RuntimeError")
+    assert [h.hit.symbol for h in runtime.hits] == ["PaymentFailed"], runtime.notes

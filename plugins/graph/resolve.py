@@ -262,6 +262,9 @@ class GraphData:
     #: (repository, name): a name its code looked up in another repository's module and did not find
     #: (a partition is stale when that repository comes to define it; see ``links.py``)
     misses: set[tuple[str, str]] = field(default_factory=set)
+    #: a base no definition of the index answers (``Exception``, ``BaseModel``, ``unittest.TestCase``: its last
+    #: name) -> the classes naming it: "which classes extend Exception" has no node to walk from
+    external_bases: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def segment_count(self) -> int:
@@ -543,6 +546,7 @@ class _Builder:
         self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self.members: dict[str, list[int]] = defaultdict(list)  # member name -> definitions
         self.bases: dict[int, Targets] = {}
+        self.external_bases: dict[str, list[int]] = defaultdict(list)  # an unresolved base's name -> its classes
         self.subclasses: dict[int, list[int]] = defaultdict(list)
         # Python's ``@overload`` declarations: a call runs the implementation after them, never one of these
         self.py_overloads: set[int] = set()
@@ -946,6 +950,8 @@ class _Builder:
                     self.py_protocols.add(cls)
                 scope = self.nodes[cls].parent if f.language in _JAVA_LIKE else cls  # Java: named around the class
                 targets = [(t, w) for t, w in self._resolve_chain(f, scope, base.chain, False) if t != cls]
+                if not targets and base.chain and base.chain[-1] != self.nodes[cls].symbol:
+                    self.external_bases[base.chain[-1]].append(cls)
                 self.bases.setdefault(cls, []).extend(targets)
                 for target, weight in targets:
                     self.subclasses[target].append(cls)
@@ -987,7 +993,7 @@ class _Builder:
                     meant = self._by_argument_types(meant, ref.types, conversions)
                 for target, weight in meant:
                     self._edge(src, target, kind, weight, ref.line)
-        return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses)
+        return GraphData(self.nodes, self.edges, self.module_keys, self.notes, self.misses, dict(self.external_bases))
 
     def _python_overloads(self, f: _File) -> None:
         """The definitions of ``f`` under ``@overload`` (``typing.overload``, ``t.overload``): declarations of the

@@ -331,6 +331,11 @@ class GraphShard:
         targets, notes = self._targets(question.symbol, query.repos, _only(query))
         # a later round of a walk goes on from the nodes it carries, whether or not this partition knows the names
         later = SEEDS_OPTION in query.options or PATH_OPTION in query.options
+        asked_type = any(self.graph.kind[t] in CLASS_KINDS for t in targets)
+        if question.relation == "implementations" and not asked_type and not later:
+            external = self._extending_external(query, question.symbol)
+            if external is not None:  # "which classes extend Exception": a base defined outside the index
+                return external
         if not targets and self.graph.partition:  # another partition may know the name: said only if none does
             if not later:
                 return ShardResult(hits=(), total_matches=0, absence_notes=tuple(notes))
@@ -588,6 +593,46 @@ class GraphShard:
             )
 
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
+
+    def _extending_external(self, query: ModalityQuery, symbol: str) -> ShardResult | None:
+        """The classes that name ``symbol``, a base no definition of the index answers (``Exception``,
+        ``models.Model``, ``unittest.TestCase``), as their base, then their own subclasses (``INDIRECT_FACTOR`` a
+        layer, as for a base the index defines): the shipped code's before a test's, then by centrality (in the
+        score, so partitions merge in one order); None when no class of this part names it."""
+        g = self.graph
+        owned = self._owned(query)
+        name = symbol.rsplit(".", 1)[-1]
+        seeds = {n for n in g.external_bases.get(name, ()) if owned[n]}
+        if not seeds:
+            return None
+        best = dict.fromkeys(seeds, 1.0)
+        edges, factor, origin = self._implementing(sorted(seeds))
+        for src, w in zip(g.src[edges].tolist(), (g.weight[edges] * factor * INDIRECT_FACTOR).tolist(), strict=True):
+            best[src] = max(best.get(src, 0.0), float(w))
+        nodes = [n for n in best if owned[n] and self._accept(query, n)]
+        if not nodes:
+            return None
+        factors = self._secondary(np.array(nodes, dtype=np.int64)).tolist()
+        scored = sorted(
+            ((self._ordered(best[n] * f, n, shipped=True), n) for f, n in zip(factors, nodes, strict=True)),
+            key=lambda sn: (-sn[0], g.path[sn[1]], g.start[sn[1]]),
+        )
+        extends = f"extends {name} (defined outside this index)"
+        hits = tuple(
+            self._hit(
+                n,
+                score,
+                (g.start[n],),
+                extends if n in seeds else f"{extends} through {self._labels(query, origin.get(n, ()))}",
+            )
+            for score, n in scored[: query.k]
+        )
+        notes = [f"graph: {name} is defined outside this index: the classes that name it as a base{self._scope(query)}"]
+        if len(scored) > query.k:
+            notes.append(
+                f"graph: truncated: {len(scored)} classes{self._scope(query)} extend {name}, showing {query.k}"
+            )
+        return ShardResult(hits=hits, total_matches=len(scored), notes=tuple(notes))
 
     def _labels(self, query: ModalityQuery, nodes: Iterable[int]) -> str:
         """The first five of ``nodes``' names a snippet or a note shows, as the caller may see them."""

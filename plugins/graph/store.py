@@ -121,6 +121,7 @@ def save_graph(
         "languages": list(languages),
         "columns": columns,
         "module_keys": {str(k): v for k, v in data.module_keys.items()},
+        "external_bases": data.external_bases,
         "notes": data.notes,
         "partition": sorted(partition),
     }
@@ -167,6 +168,11 @@ def _partition_of(
         {(new[s], new[d], k): v for (s, d, k), v in edges.items()},
         {new[n]: key for n, key in data.module_keys.items() if n in new},
         data.notes,
+        external_bases={
+            name: [new[n] for n in nodes if mine[n]]
+            for name, nodes in data.external_bases.items()
+            if any(mine[n] for n in nodes)
+        },
     )
     index = np.array(keep, dtype=np.int64)
     return part, centrality[index], deg[index]
@@ -187,6 +193,8 @@ class Graph:
     qualified_name: list[str | None]
     parent: list[int]
     module_keys: dict[int, str]
+    #: an unresolved base's name -> the classes naming it (``GraphData.external_bases``)
+    external_bases: dict[str, list[int]]
     children: dict[int, list[int]]
     by_name: dict[str, list[int]]
     by_lower_name: dict[str, list[int]]
@@ -288,6 +296,7 @@ def load_graph(shard_dir: Path) -> Graph:
         qualified_name=cols["qualified_name"],
         parent=cols["parent"],
         module_keys={int(k): v for k, v in meta["module_keys"].items()},
+        external_bases={name: list(nodes) for name, nodes in meta.get("external_bases", {}).items()},
         children=dict(children),
         by_name=dict(by_name),
         by_lower_name=dict(by_lower),

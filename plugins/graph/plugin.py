@@ -157,7 +157,8 @@ class GraphModality:
     # JavaScript shorthand property (``module.exports = { concat }``) uses its name; 21: a Python class implements a
     # ``typing.Protocol`` whose every method it has (resolve._python_protocols), and a base written with type
     # arguments (``Repository[Model]``) is read; 22: a Go type satisfies an interface only with methods of as many
-    # parameters and results (resolve._go_shape)
+    # parameters and results (resolve._go_shape), and the classes naming a base defined outside the index are kept
+    # by its name (``GraphData.external_bases``: "which classes extend Exception")
     build_version = "22"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:

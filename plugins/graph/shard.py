@@ -598,11 +598,12 @@ class GraphShard:
         """The classes that name ``symbol``, a base no definition of the index answers (``Exception``,
         ``models.Model``, ``unittest.TestCase``), as their base, then their own subclasses (``INDIRECT_FACTOR`` a
         layer, as for a base the index defines): the shipped code's before a test's, then by centrality (in the
-        score, so partitions merge in one order); None when no class of this part names it."""
+        score, so partitions merge in one order); None when no class of this part is one. A partition reaches its
+        own subclasses of another partition's such class through that class's stub."""
         g = self.graph
         owned = self._owned(query)
         name = symbol.rsplit(".", 1)[-1]
-        seeds = {n for n in g.external_bases.get(name, ()) if owned[n]}
+        seeds = set(g.external_bases.get(name, ()))  # a stub among them: another partition's, a way to ours
         if not seeds:
             return None
         best = dict.fromkeys(seeds, 1.0)

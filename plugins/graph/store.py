@@ -168,10 +168,11 @@ def _partition_of(
         {(new[s], new[d], k): v for (s, d, k), v in edges.items()},
         {new[n]: key for n, key in data.module_keys.items() if n in new},
         data.notes,
+        # its own classes, and the stubs of others' a class of its own extends (a way down to its subclasses)
         external_bases={
-            name: [new[n] for n in nodes if mine[n]]
+            name: [new[n] for n in nodes if n in new]
             for name, nodes in data.external_bases.items()
-            if any(mine[n] for n in nodes)
+            if any(n in new for n in nodes)
         },
     )
     index = np.array(keep, dtype=np.int64)

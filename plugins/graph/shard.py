@@ -333,6 +333,11 @@ class GraphShard:
         later = SEEDS_OPTION in query.options or PATH_OPTION in query.options
         asked_type = any(self.graph.kind[t] in CLASS_KINDS for t in targets)
         if question.relation == "implementations" and not asked_type and not later:
+            # "modality" where fields are named so and the class Modality: a type is what is implemented
+            typed = self._types_named(question.symbol, query.repos, _only(query))
+            if typed:
+                shown = self._labels(query, typed)
+                return self._callers(query, question, typed, [f"graph: read {question.symbol!r} as {shown}"])
             external = self._extending_external(query, question.symbol)
             if external is not None:  # "which classes extend Exception": a base defined outside the index
                 return external
@@ -593,6 +598,22 @@ class GraphShard:
             )
 
         return ShardResult(hits=tuple(hits), total_matches=len(users), notes=tuple(notes))
+
+    def _types_named(self, symbol: str, repos: tuple[str, ...], only: bool) -> list[int]:
+        """The types (``CLASS_KINDS``) ``symbol`` names in another case than written (``Modality`` for
+        "modality"), its qualifiers matching as ``_targets`` reads them; ``only``: none outside ``repos``."""
+        g = self.graph
+        parts = [p for p in symbol.split(".") if p]
+        if not parts:
+            return []
+        wanted = set(repos) if only and repos else None
+        return [
+            int(n)
+            for n in g.by_lower_name.get(parts[-1].lower(), ())
+            if g.kind[n] in CLASS_KINDS
+            and (wanted is None or g.repo[n] in wanted)
+            and (len(parts) == 1 or _subsequence(parts[:-1], self._context(int(n))))
+        ]
 
     def _extending_external(self, query: ModalityQuery, symbol: str) -> ShardResult | None:
         """The classes that name ``symbol``, a base no definition of the index answers (``Exception``,

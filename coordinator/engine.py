@@ -783,8 +783,9 @@ class Engine:
                     plan.intent == "find_references"
                     and (
                         asks_for_implementations(p.query)
-                        or plan.rule == "implements-pasted"
+                        or plan.rule in ("implements-pasted", identifier.KNOWN_TYPE_RULE)
                         or asks_for_callees(p.query)
+                        or p.options.get("relation") in ("implementations", "callees")  # a tool's request
                     )
                 )
                 and p.options.get("segments") != "all",

@@ -22,6 +22,8 @@ FILES = {
     "func (f *JSONFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n\n"
     "func (f TextFormatter) Format(e *Entry) ([]byte, error) {\n\treturn nil, nil\n}\n",
     "log/use.go": "package log\n\nfunc Print(f Formatter, e *Entry) {\n\tf.Format(e)\n}\n",
+    # a value named like the interface, in another case
+    "log/default.go": "package log\n\nvar formatter Formatter = &JSONFormatter{}\n",
     # a test's stub and an interface embedding the target: answers too, after the types that ship (their
     # paths sort first, so only the ranking puts them after)
     "log/formatter_test.go": "package log\n\ntype stubFormatter struct{}\n\n"
@@ -35,6 +37,8 @@ FILES = {
     "log/source.go": "package log\n\ntype setter interface {\n\tTrySet(value string) (bool, error)\n}\n\n"
     "type formSource map[string][]string\n\n"
     "func (form formSource) TrySet(value string) (bool, error) {\n\treturn true, nil\n}\n\n"
+    "type headerSource map[string][]string\n\n"
+    "func (h headerSource) TrySet(value string) (bool, error) {\n\treturn true, nil\n}\n\n"
     "func trace(e *Entry) {}\n",
     "shop/shop/__init__.py": "",
     "shop/shop/base.py": "class Transport:\n    def send(self):\n        raise NotImplementedError\n",
@@ -138,7 +142,7 @@ def test_an_interface_named_by_a_plain_word_the_index_defines(home: Path, query:
     """Only a guess reads "setter" as a name; the index's definition of an interface so named decides it."""
     a = search(home, query)
     assert (a.intent, a.confidence, a.fusion_strategy) == ("find_references", 0.85, "direct"), a.notes
-    assert [h.hit.symbol for h in a.hits] == ["formSource"], a.notes
+    assert [h.hit.symbol for h in a.hits] == ["formSource", "headerSource"], a.notes  # one file, two answers
 
 
 def test_a_plain_word_is_read_as_the_type_the_index_spells_in_another_case(home: Path) -> None:
@@ -149,6 +153,16 @@ def test_a_plain_word_is_read_as_the_type_the_index_spells_in_another_case(home:
     assert [h.hit.symbol for h in a.hits][:2] == ["JSONFormatter", "TextFormatter"], a.notes
     sender = search(home, "which classes implement the sender protocol")  # a test's stub would come after
     assert [h.hit.symbol for h in sender.hits] == ["SMTPSender", "LoggingSender"], sender.notes
+
+
+def test_an_implementations_request_reads_the_type_named_in_another_case(home: Path) -> None:
+    """As an agent's tool asks (the relation named): "formatter" names a value and, in another case, the interface;
+    a type is what is implemented."""
+    p = SearchParams("formatter", k=10, intent="find_references", options={"relation": "implementations"})
+    a = search_once(Engine(IndexStore(home)), p)
+    # two types of one file, two answers, as "who implements Formatter" gives them
+    assert [h.hit.symbol for h in a.hits] == ["JSONFormatter", "TextFormatter", "LevelFormatter", "stubFormatter"]
+    assert "graph: read 'formatter' as log.Formatter" in a.notes, a.notes
 
 
 @pytest.mark.parametrize("query", ["who implements trace", "who implements entry", "who implements logging"])

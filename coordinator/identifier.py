@@ -55,6 +55,7 @@ __all__ = [
     "candidate",
     "classify_with_evidence",
     "defines_type",
+    "implementations_named",
     "implemented_word",
     "inner_options",
     "is_definition",
@@ -89,6 +90,24 @@ _IMPLEMENTED_WORD = re.compile(
     r"^\s*(?:(?:what|which|list|show(?:\s+me)?|find)\s+(?:all\s+)?(?:the\s+)?)?"
     r"(?:" + "|".join(IMPLEMENTATION_PHRASES) + r")\s+(?:the\s+)?[`'\"]?((?-i:[a-z][a-z0-9]*))[`'\"]?"
     r"(?:\s+(?:interface|trait|protocol|class|type))?\s*[?.!]?\s*$",
+    re.IGNORECASE,
+)
+#: "implementations of Formatter", "show all impls of Display", "Shard implementations": the noun without a
+#: wh-word, which also asks for code that does what a function does ("implementations of quicksort"). Read as
+#: the types implementing a name only where the index defines the name as a type and the graph finds some
+#: (:meth:`Engine._known_type`). A qualifier ("other", "alternative", "duplicate") is never matched: that asks
+#: for similar code.
+_IMPLEMENTATIONS_NOUN = r"(?:implementations|impls|implementors|implementers)"
+_TYPE_NAME = r"[`'\"]?([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)[`'\"]?"
+_TYPE_KIND = r"(?:\s+(?:interface|trait|protocol|abstract\s+class|base\s+class|class|type))?"
+#: The readings "implementations of X" may overrule: the guesses, and a shaped name's weak definition reading (the
+#: rule that reads "show all implementations of the BindingBody interface" as find_definition 0.60).
+_NOUN_READERS = (*_GUESSING_RULES, "inner-identifier")
+_IMPLEMENTATIONS_OF = re.compile(
+    r"^\s*(?:(?:find|show(?:\s+me)?|list|get|give\s+me|go\s+to)\s+)?(?:all\s+)?(?:the\s+)?"
+    rf"{_IMPLEMENTATIONS_NOUN}\s+(?:of|for)\s+(?:the\s+)?{_TYPE_NAME}{_TYPE_KIND}\s*[?.!]?\s*$"
+    rf"|^\s*(?:(?:find|show(?:\s+me)?|list)\s+)?(?:all\s+)?(?:the\s+)?{_TYPE_NAME}{_TYPE_KIND}"
+    rf"\s+(?:{_IMPLEMENTATIONS_NOUN}|subclasses)\s*[?.!]?\s*$",
     re.IGNORECASE,
 )
 #: Structural's score classes: exact name 4.x, qualified suffix 3.x, prefix 2.x, fuzzy 1.x
@@ -148,6 +167,16 @@ def implemented_word(p: SearchParams, plan: Plan) -> re.Match[str] | None:
     if p.intent or p.modalities or p.weights or plan.rule not in _GUESSING_RULES:
         return None
     return _IMPLEMENTED_WORD.match(p.query)
+
+
+def implementations_named(p: SearchParams, plan: Plan) -> str | None:
+    """The name an "implementations of X" question asks about, as written ("implementations of io.Writer":
+    ``io.Writer``), when only a guess or a shaped name's weak reading read it and the caller chose no intent,
+    modality or weight; None otherwise. The index decides what it asks (:meth:`Engine._known_type`)."""
+    if p.intent or p.modalities or p.weights or plan.rule not in _NOUN_READERS:
+        return None
+    m = _IMPLEMENTATIONS_OF.match(p.query)
+    return None if m is None else m.group(1) or m.group(2)
 
 
 def defines_type(hits: Sequence[FusedHit], word: str) -> FusedHit | None:

@@ -178,6 +178,42 @@ def test_a_type_nothing_implements_says_so(home: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("query", "implementing"),
+    [
+        ("implementations of Formatter", ["JSONFormatter", "TextFormatter", "LevelFormatter", "stubFormatter"]),
+        ("show all impls of the `Sender` protocol", ["SMTPSender", "LoggingSender"]),
+        ("Transport implementations", ["HTTPTransport", "MockTransport"]),
+        ("implementations of setter", ["formSource", "headerSource"]),
+        ("implementations of the sender protocol", ["SMTPSender", "LoggingSender"]),  # spelt in another case
+    ],
+)
+def test_implementations_of_a_type_the_index_defines(home: Path, query: str, implementing: list[str]) -> None:
+    """The noun without a wh-word: the types implementing the name where the index defines it as a type and the
+    graph finds some, each its own answer, and a note that says how the question was read."""
+    a = search(home, query)
+    assert (a.intent, a.confidence, a.fusion_strategy) == ("find_references", 0.85, "direct"), a.notes
+    assert [h.hit.symbol for h in a.hits] == implementing, a.notes
+    assert a.notes[0].startswith("read as the types implementing or extending "), a.notes
+    assert len([n for n in a.notes if n.startswith("graph: read")]) == 0, a.notes  # the case is read once
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "implementations of trace",
+        "implementations of Entry",
+        "implementations of sorting",
+        "implementation of Formatter",
+    ],
+)
+def test_implementations_of_what_is_no_implemented_type_keep_the_guess(home: Path, query: str) -> None:
+    """A function, a struct nothing implements, a word nothing defines: code that does what it does, as guessed."""
+    a = search(home, query)
+    assert a.confidence < 0.85 and a.intent != "find_references", (a.intent, a.confidence, a.notes)
+    assert not any(n.startswith("read as the types") for n in a.notes), a.notes
+
+
+@pytest.mark.parametrize(
     ("signature", "arguments"),
     [
         ("def send(self, message: str) -> None", (1, 1)),

@@ -658,22 +658,24 @@ class Engine:
         return replace(answer, hits=tuple(answer.hits[i] for i in order), confidences=confidences)
 
     async def _known_type(self, p: SearchParams, plan: Plan, visible: frozenset[str] | None) -> Plan | Answer | None:
-        """An implementations question about a name that only a guessing rule read, which the index defines as a type.
+        """An implementations question about a name that only a guess read, which the index knows as a type.
 
         "who implements setter" (a plain word: Go's unexported interfaces): the plan that asks the graph for its
         implementations directly (rule ``implements-known-type``), or, where the definition's name is written in
         another case ("who implements modality"; the graph reads names as written), the answer to the question
         asked with that name, which says so. "implementations of Formatter" (the noun, which also asks for code
-        like a function): the graph's implementations of the type, noted, where it finds any; the guess's plan
-        where it finds none. None when the question is neither, or structural knows no such type."""
+        like a function): the graph's implementations of it, noted, where it finds any. None when the question is
+        neither, structural knows no such type, or the graph no implementations."""
         named = identifier.implementations_named(p, plan)
         if named is not None:
             return await self._implementations_of(p, named, visible)
         asked = identifier.implemented_word(p, plan)
-        if asked is None:
+        if asked is None or "structural" not in self.plugins.modalities:
             return None
         word = asked.group(1)
-        found = await self._defined_type(p, word, visible)
+        options = {**identifier.inner_options(p), "segments": "all"}  # every definition, not a file's best
+        lookup = replace(p, query=word, k=100, intent="find_definition", modalities=("structural",), options=options)
+        found = identifier.defines_type((await self.search(lookup, visible)).hits, word)
         if found is None:
             return None
         name = found.hit.symbol or word
@@ -688,36 +690,20 @@ class Engine:
         forced = self.plan(replace(p, intent="find_references"), plan.preset)
         return replace(forced, confidence=identifier.KNOWN_TYPE_CONFIDENCE, rule=identifier.KNOWN_TYPE_RULE)
 
-    async def _defined_type(self, p: SearchParams, name: str, visible: frozenset[str] | None) -> FusedHit | None:
-        """Structural's definition of ``name`` (its last dotted part compared) as a type something can implement
-        or extend, within what the caller may read; None without one, or without structural."""
-        if "structural" not in self.plugins.modalities:
-            return None
-        options = {**identifier.inner_options(p), "segments": "all"}  # every definition, not a file's best
-        lookup = replace(p, query=name, k=100, intent="find_definition", modalities=("structural",), options=options)
-        word = re.split(r"\.|::", name)[-1]
-        return identifier.defines_type((await self.search(lookup, visible)).hits, word)
-
     async def _implementations_of(self, p: SearchParams, name: str, visible: frozenset[str] | None) -> Answer | None:
-        """ "implementations of X" where the index defines X as a type: the graph's implementations of it, asked as an
-        agent's tool asks them (``relation=implementations``), with a note; None where X is no type or nothing
-        implements it (then the question keeps the guess's reading: code like X)."""
+        """ "implementations of X": the graph's implementations of X, asked as an agent's tool asks them
+        (``relation=implementations``: the types X names, in another case too, or the classes naming a base defined
+        outside the index), with a note; None where it finds none (X a function, a type nothing implements, an unknown
+        word), and the question keeps the guess's reading: code like X."""
         if "graph" not in self.plugins.modalities:
             return None
-        found = await self._defined_type(p, name, visible)
-        if found is None:
-            return None
-        word = re.split(r"\.|::", name)[-1]
-        asked = name[: len(name) - len(word)] + (found.hit.symbol or word)  # as the index spells it: one note
-        request = replace(
-            p, query=asked, intent="find_references", options={**p.options, "relation": "implementations"}
-        )
+        request = replace(p, query=name, intent="find_references", options={**p.options, "relation": "implementations"})
         answer = await self._search(request, visible)
         if not answer.hits:
             return None
         note = (
-            f"read as the types implementing or extending {found.hit.kind} {found.hit.symbol} "
-            f"({found.hit.repo}:{found.hit.path}); for code that does what it does, ask with intent find_similar"
+            f"read as the types implementing or extending {name}; for code that does what it does, ask with intent "
+            "find_similar"
         )
         return replace(answer, confidence=identifier.KNOWN_TYPE_CONFIDENCE, notes=(note, *answer.notes))
 

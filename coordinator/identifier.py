@@ -94,9 +94,8 @@ _IMPLEMENTED_WORD = re.compile(
 )
 #: "implementations of Formatter", "show all impls of Display", "Shard implementations": the noun without a
 #: wh-word, which also asks for code that does what a function does ("implementations of quicksort"). Read as
-#: the types implementing a name only where the index defines the name as a type and the graph finds some
-#: (:meth:`Engine._known_type`). A qualifier ("other", "alternative", "duplicate") is never matched: that asks
-#: for similar code.
+#: the types implementing a name only where the graph finds some (:meth:`Engine._known_type`). A qualifier
+#: ("other", "alternative", "duplicate") is never matched: that asks for similar code.
 _IMPLEMENTATIONS_NOUN = r"(?:implementations|impls|implementors|implementers)"
 _TYPE_NAME = r"[`'\"]?([A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)[`'\"]?"
 _TYPE_KIND = r"(?:\s+(?:interface|trait|protocol|abstract\s+class|base\s+class|class|type))?"

@@ -158,8 +158,9 @@ class GraphModality:
     # ``typing.Protocol`` whose every method it has (resolve._python_protocols), and a base written with type
     # arguments (``Repository[Model]``) is read; 22: a Go type satisfies an interface only with methods of as many
     # parameters and results (resolve._go_shape), and the classes naming a base defined outside the index are kept
-    # by its name (``GraphData.external_bases``: "which classes extend Exception")
-    build_version = "22"
+    # by its name (``GraphData.external_bases``: "which classes extend Exception"); 23: by the dotted name it is
+    # known by, its first part read through the file's import (``django.db.models.Model``: resolve.external_name)
+    build_version = "23"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

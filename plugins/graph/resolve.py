@@ -19,7 +19,7 @@ import io
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from fourfold.plugins.graph.layout import CONFIG_NAMES, Layout, read_layout
@@ -262,8 +262,9 @@ class GraphData:
     #: (repository, name): a name its code looked up in another repository's module and did not find
     #: (a partition is stale when that repository comes to define it; see ``links.py``)
     misses: set[tuple[str, str]] = field(default_factory=set)
-    #: a base no definition of the index answers (``Exception``, ``BaseModel``, ``unittest.TestCase``: its last
-    #: name) -> the classes naming it: "which classes extend Exception" has no node to walk from
+    #: a base no definition of the index answers, by the dotted name it is known by (``Exception``,
+    #: ``unittest.TestCase``, ``django.db.models.Model`` for ``models.Model`` after ``from django.db import models``:
+    #: :func:`external_name`) -> the classes naming it: "which classes extend Exception" has no node to walk from
     external_bases: dict[str, list[int]] = field(default_factory=dict)
 
     @property
@@ -532,6 +533,18 @@ def _is_typing_protocol(chain: tuple[str, ...]) -> bool:
     """Whether a Python base names ``typing.Protocol`` (``Protocol``, ``typing.Protocol``, ``t.Protocol``, the
     subscript already read past), not a class of that name elsewhere (``asyncio.Protocol``, a base to extend)."""
     return chain[-1] == "Protocol" and (len(chain) == 1 or chain[-2] in ("typing", "typing_extensions", "t"))
+
+
+def external_name(chain: tuple[str, ...], bindings: Mapping[str, Sequence[Import]]) -> str:
+    """The dotted name a base that no definition answers is known by: its first part read through the file's one
+    import of it (``models.Model`` after ``from django.db import models``: ``django.db.models.Model``;
+    ``React.Component`` after ``import React from 'react'``: ``react.Component``), else as written (``Exception``)."""
+    imports = bindings.get(chain[0], ())
+    if len(imports) != 1 or not imports[0].module or imports[0].module.startswith("."):
+        return ".".join(chain)  # a relative module would have resolved; two imports of a name: which is unknown
+    imp = imports[0]
+    member = (imp.name,) if imp.name and imp.name not in ("default", "*") else ()
+    return ".".join((imp.module, *member, *chain[1:]))
 
 
 def _join_js(folder: str, target: str) -> str:
@@ -951,7 +964,7 @@ class _Builder:
                 scope = self.nodes[cls].parent if f.language in _JAVA_LIKE else cls  # Java: named around the class
                 targets = [(t, w) for t, w in self._resolve_chain(f, scope, base.chain, False) if t != cls]
                 if not targets and base.chain and base.chain[-1] != self.nodes[cls].symbol:
-                    self.external_bases[base.chain[-1]].append(cls)
+                    self.external_bases[external_name(base.chain, f.bindings)].append(cls)
                 self.bases.setdefault(cls, []).extend(targets)
                 for target, weight in targets:
                     self.subclasses[target].append(cls)

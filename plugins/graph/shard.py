@@ -32,6 +32,7 @@ import functools
 import heapq
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ from fourfold.plugins.types import (
     ModalityQuery,
     ShardResult,
 )
+from fourfold.plugins.vocabulary import QUALIFIER_SEPARATORS
 
 __all__ = [
     "MAX_IMPACT_NODES",
@@ -623,8 +625,12 @@ class GraphShard:
         own subclasses of another partition's such class through that class's stub."""
         g = self.graph
         owned = self._owned(query)
-        name = symbol.rsplit(".", 1)[-1]
-        seeds = set(g.external_bases.get(name, ()))  # a stub among them: another partition's, a way to ours
+        asked = re.split(QUALIFIER_SEPARATORS, symbol)
+        named = {  # ``Model``: every base of that last name; ``models.Model``: those whose name ends so
+            key: nodes for key, nodes in g.external_bases.items() if re.split(r"[./]", key)[-len(asked) :] == asked
+        }
+        written = {n: key for key, nodes in sorted(named.items()) for n in nodes}
+        seeds = set(written)  # a stub among them: another partition's, a way to ours
         if not seeds:
             return None
         best = dict.fromkeys(seeds, 1.0)
@@ -639,20 +645,20 @@ class GraphShard:
             ((self._ordered(best[n] * f, n, shipped=True), n) for f, n in zip(factors, nodes, strict=True)),
             key=lambda sn: (-sn[0], g.path[sn[1]], g.start[sn[1]]),
         )
-        extends = f"extends {name} (defined outside this index)"
-        hits = tuple(
-            self._hit(
-                n,
-                score,
-                (g.start[n],),
-                extends if n in seeds else f"{extends} through {self._labels(query, origin.get(n, ()))}",
-            )
-            for score, n in scored[: query.k]
-        )
+
+        def extends(n: int) -> str:
+            if n in seeds:
+                return f"extends {written[n]} (defined outside this index)"
+            through = sorted(origin.get(n, ()), key=lambda o: written.get(o, ""))
+            base = written.get(through[0], symbol) if through else symbol
+            return f"extends {base} (defined outside this index) through {self._labels(query, through)}"
+
+        hits = tuple(self._hit(n, score, (g.start[n],), extends(n)) for score, n in scored[: query.k])
+        name = symbol if len(named) == 1 and symbol in named else f"{symbol} ({', '.join(sorted(named)[:5])})"
         notes = [f"graph: {name} is defined outside this index: the classes that name it as a base{self._scope(query)}"]
         if len(scored) > query.k:
             notes.append(
-                f"graph: truncated: {len(scored)} classes{self._scope(query)} extend {name}, showing {query.k}"
+                f"graph: truncated: {len(scored)} classes{self._scope(query)} extend {symbol}, showing {query.k}"
             )
         return ShardResult(hits=hits, total_matches=len(scored), notes=tuple(notes))
 

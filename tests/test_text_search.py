@@ -16,7 +16,7 @@ from fourfold.plugins.manager import build_registry
 from fourfold.plugins.text import TextModality, TextShard
 from fourfold.plugins.text.build import split_blocks
 from fourfold.plugins.text.storage import StringTable, write_packed_strings, write_strings
-from fourfold.plugins.text.terms import count_terms
+from fourfold.plugins.text.terms import content_terms, count_terms
 from fourfold.plugins.text.testing import segments_for_file
 from fourfold.plugins.types import Definition, segment_id
 
@@ -220,6 +220,42 @@ def test_a_struct_field_wins_no_prose_question_on_its_shortness(tmp_path: Path) 
     assert ranked[:2] == ["InsertRoute", "tree"]
     before = shard.search(ModalityQuery(question, k=3, options={"mode": "bm25", "field_floor": "off"})).hits
     assert [h.symbol for h in before][:2] == ["tree", "InsertRoute"]  # the option keeps the old order
+
+
+_CHECKS_PY = """QUESTIONS = [
+    "where do we retry",
+    "where are requests sent",
+    "where is a cache built",
+    "where is a deadline set",
+]
+
+
+def check_token(token):
+    if not token:
+        raise PermissionError("no token")
+"""
+
+
+def test_a_question_is_ranked_by_what_it_asks_about_not_its_frame(tmp_path: Path) -> None:
+    """ "where is the token checked": code rarely spells "where", so BM25 weighed it high and a list of questions
+    ranked first. The frame's words (``terms.QUESTION_WORDS``) are left out; ``question_words=keep`` counts them."""
+    defs = (Definition("QUESTIONS", "constant", 1, 6), Definition("check_token", "function", 9, 11))
+    TextModality().build(
+        segments_for_file("r", "checks.py", "python", _CHECKS_PY, defs, window=4),
+        tmp_path,
+        BuildContext("g", "r", ("r",)),
+    )
+    shard = TextModality().load(tmp_path)
+    question = "where is the token checked"
+    asked = shard.search(ModalityQuery(question, k=3))
+    assert asked.hits[0].symbol == "check_token", asked.notes
+    assert asked.notes == ("text: BM25 over terms is, the, token, checked",)
+    kept = shard.search(ModalityQuery(question, k=3, options={"question_words": "keep"}))
+    assert kept.hits[0].symbol == "QUESTIONS", kept.notes
+    assert kept.notes == ("text: BM25 over terms where, is, the, token, checked",)
+    # mode=bm25 counts every word, as asked; a question of nothing but frame words keeps them all
+    assert shard.search(ModalityQuery(question, k=3, options={"mode": "bm25"})).notes == kept.notes
+    assert content_terms(("how", "does", "we", "where")) == ("how", "does", "we", "where")
 
 
 def test_a_string_table_says_which_entries_equal_a_value(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
 from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
-from fourfold.plugins.text.terms import query_terms
+from fourfold.plugins.text.terms import content_terms, query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
 
@@ -49,6 +49,9 @@ _RECENT_BLOCKS = 16
 _VERIFY_BYTES = 64 << 10
 
 MODES = ("auto", "literal", "regex", "bm25")
+#: ``options["question_words"] = "keep"``: a one-line question's BM25 counts the words that frame it too ("how",
+#: "does", "where": ``terms.QUESTION_WORDS``), as ``mode=bm25`` and a paste of several lines always do.
+QUESTION_WORDS_OPTION = "question_words"
 
 #: A literal/regex listing whose candidate blocks hold more compressed bytes than this (a few
 #: tens of ms of verification) stops once it holds k files, with lower-bound totals (Zoekt's
@@ -307,6 +310,8 @@ class TextShard:
         terms = query_terms(text)
         if not terms:
             return self._grep((literal_matcher(text.strip(), cs),), query, mask)
+        if query.options.get(QUESTION_WORDS_OPTION) != "keep" and "\n" not in text.strip():
+            terms = content_terms(terms)  # a question ranked by what it asks about, not by its frame
         return self._bm25(terms, query, mask)
 
     def _inline_regex(

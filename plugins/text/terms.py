@@ -11,7 +11,7 @@ import functools
 import re
 from collections import Counter
 
-__all__ = ["count_terms", "query_terms", "split_identifier"]
+__all__ = ["QUESTION_WORDS", "content_terms", "count_terms", "query_terms", "split_identifier"]
 
 _WORD = re.compile(r"[^\W_]\w*|_\w*[^\W_]\w*")
 
@@ -66,3 +66,19 @@ def query_terms(text: str) -> tuple[str, ...]:
         for term in split_identifier(word):
             out.setdefault(term, None)
     return tuple(out)
+
+
+#: The words that frame a question, not what it asks about ("where do we retry a request": retry, request). Code and
+#: its documentation rarely spell them, so BM25 weighs them high, and they draw what a question's frame is written
+#: in (string constants of questions, a FAQ, SQL's ``WHERE``) over the code it asks about. Articles, prepositions
+#: and "is" stay: a docstring says them too, and a question that paraphrases it shares them.
+QUESTION_WORDS = frozenset(
+    {"did", "do", "does", "how", "i", "me", "my", "our", "please", "tell", "us", "we", "what", "whats", "when"}
+    | {"where", "which", "who", "whom", "whose", "why", "you", "your"}
+)
+
+
+def content_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """``terms`` without ``QUESTION_WORDS``; all of them when nothing else is left ("how do we")."""
+    kept = tuple(t for t in terms if t not in QUESTION_WORDS)
+    return kept or terms

@@ -50,7 +50,8 @@ _VERIFY_BYTES = 64 << 10
 
 MODES = ("auto", "literal", "regex", "bm25")
 #: ``options["question_words"] = "keep"``: a one-line question's BM25 counts the words that frame it too ("how",
-#: "does", "where": ``terms.QUESTION_WORDS``), as ``mode=bm25`` and a paste of several lines always do.
+#: "does", "where": ``terms.QUESTION_WORDS``), as ``mode=bm25`` and a paste of several lines always do ("drop": the
+#: default, leaves them out).
 QUESTION_WORDS_OPTION = "question_words"
 
 #: A literal/regex listing whose candidate blocks hold more compressed bytes than this (a few
@@ -310,7 +311,10 @@ class TextShard:
         terms = query_terms(text)
         if not terms:
             return self._grep((literal_matcher(text.strip(), cs),), query, mask)
-        if query.options.get(QUESTION_WORDS_OPTION) != "keep" and "\n" not in text.strip():
+        framing = query.options.get(QUESTION_WORDS_OPTION, "drop")
+        if framing not in ("drop", "keep"):
+            raise InvalidQuery(f"text option {QUESTION_WORDS_OPTION} must be 'drop' or 'keep', got {framing!r}")
+        if framing == "drop" and "\n" not in text.strip():
             terms = content_terms(terms)  # a question ranked by what it asks about, not by its frame
         return self._bm25(terms, query, mask)
 

@@ -69,6 +69,7 @@ from fourfold.plugins.vocabulary import (
     CALLER_PHRASES,
     IMPACT_PHRASES,
     IMPLEMENTS_QUESTION,
+    NAME_THEN_NOUN,
     REFERENCE_PHRASES,
     implementation_questions,
     unless_measured,
@@ -224,6 +225,15 @@ KEYWORD_RULES: tuple[IntentRule, ...] = (
     # Measured after the seed's: "what does parse_args call", "callees of `Context.invoke`": the graph's callees (no
     # training phrasing asked them); before a quoted name is read as a string to find
     _rule("callees-phrase", "find_references", 0.90, CALLEE_QUESTION),
+    # "retry usages", "Session.send callers", "fuse callees", "parse_config dependents": a name, then what is asked
+    # of it, as the whole query (no labelled phrasing of this shape asks anything else)
+    _rule(
+        "name-then-noun",
+        "find_references",
+        0.90,
+        "|".join(NAME_THEN_NOUN[r].replace("{name}", _CALLEE_NAME) for r in ("callers", "references", "callees")),
+    ),
+    _rule("name-then-dependents", "impact_analysis", 0.90, NAME_THEN_NOUN["impact"].replace("{name}", _CALLEE_NAME)),
     # a single quote opens and closes outside a word: "can't tell ... where it's defined" quotes nothing
     _rule("quoted-string", "exact_match", 0.90, r"\"[^\"]+\"|(?<!\w)'[^']{2,}'(?!\w)|`[^`]+`"),
     _rule(

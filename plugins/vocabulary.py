@@ -25,6 +25,7 @@ __all__ = [
     "IMPLEMENTATION_PHRASES",
     "IMPLEMENTS_QUESTION",
     "MEASURED_RESOURCES",
+    "NAME_THEN_NOUN",
     "QUALIFIER_SEPARATORS",
     "REFERENCE_PHRASES",
     "alternation",
@@ -103,7 +104,7 @@ _CALLEE_QUESTION = re.compile(
 
 def asks_for_callees(text: str) -> bool:
     """Whether ``text`` asks what a named piece of code calls (not who calls it)."""
-    return _CALLEE_QUESTION.search(text) is not None
+    return _CALLEE_QUESTION.search(text) is not None or _CALLEES_AFTER_NAME.match(text) is not None
 
 
 #: "memory usage of an object", "cpu usage of a process", "the usage of disk space": a resource's usage is a measure,
@@ -118,6 +119,20 @@ def unless_measured(phrase: str) -> str:
     right after it ("usage of disk space")."""
     return f"{_NOT_AFTER_A_RESOURCE}{phrase}{_NOT_BEFORE_A_RESOURCE}"
 
+
+#: A name, then what is asked of it, as the whole query: "retry usages", "Session.send callers", "fuse callees",
+#: "parse_config dependents" (an IDE's and an agent's terse form). Per relation a template whose ``{name}`` is the
+#: name's pattern; a resource's name is a measure ("memory usages", as ``unless_measured``).
+NAME_THEN_NOUN: dict[str, str] = {
+    relation: rf"^\s*(?!(?:{'|'.join(MEASURED_RESOURCES)})\b){{name}}\s+(?:{nouns})\s*\??\s*$"
+    for relation, nouns in (
+        ("callers", r"callers|call\s+sites|invocations"),
+        ("references", r"usages|uses|references|refs|importers"),
+        ("callees", r"callees"),
+        ("impact", r"dependents"),
+    )
+}
+_CALLEES_AFTER_NAME = re.compile(NAME_THEN_NOUN["callees"].replace("{name}", r"\S+"), re.IGNORECASE)
 
 #: "usages of X": asking where a symbol is used, called or not.
 REFERENCE_PHRASES: tuple[str, ...] = (

@@ -55,6 +55,13 @@ AGREE = [
     ("every class declared with `implements parse_config` under src/", "find_references", "implementations"),
     ("C#: types with `: parse_config` in their declaration", "find_references", "implementations"),
     ("structs having `impl parse_config for` blocks", "find_references", "implementations"),
+    # a name, then what is asked of it: an IDE's and an agent's terse form
+    ("parse_config callers", "find_references", "callers"),
+    ("`parse_config` call sites?", "find_references", "callers"),
+    ("parse_config usages", "find_references", "references"),
+    ("parse_config refs", "find_references", "references"),
+    ("parse_config callees", "find_references", "callees"),
+    ("parse_config dependents", "impact_analysis", "impact"),
 ]
 
 
@@ -82,6 +89,16 @@ def test_classifier_and_graph_parser_agree(query: str, intent: str, relation: st
     question = parse_query(query, intent, {})
     assert question is not None
     assert (question.relation, question.symbol) == (relation, "parse_config")
+
+
+@pytest.mark.parametrize("query", ["memory usages", "cpu uses?", "the parse_config usages in this file", "usages"])
+def test_a_measure_or_a_longer_question_is_no_name_then_noun(query: str) -> None:
+    """A resource's usage is a measure; a name and a noun inside a longer question is the learned layer's."""
+    assert not classify_rules(query).rule.startswith("name-then")
+    if query.startswith(("memory", "cpu")):
+        assert parse_query(query, "find_references", {}) is None
+    assert not asks_for_callees(query)
+    assert asks_for_callees("parse_config callees") and asks_for_callees("`Session.send` callees?")
 
 
 def test_a_callee_question_may_name_a_destructor() -> None:

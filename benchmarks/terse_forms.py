@@ -1,0 +1,61 @@
+"""Rephrase the relations suites' questions in the terse forms an IDE's user or an agent types.
+
+    python benchmarks/terse_forms.py SUITE.jsonl [...] --out DIR
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/relations.py --home H DIR/*.jsonl --out OUT.json
+
+Each row of a relations suite (``benchmarks/<language>_suites.sh``, ``shared/eval/dev_suites.sh``) is written again,
+its truth unchanged, once per terse form of its kind, under a kind of its own that ``relations.py`` reports one by
+one (``gin-implementations-3`` becomes ``gin-noun0-3``, ``gin-noun1-3`` and ``gin-noun2-3``):
+
+* implementations ("who implements X"): "implementations of X" (``noun0``), "X implementations" (``noun1``), "show
+  all implementations of the X interface" (``noun2``), the noun without a wh-word;
+* references: "who calls X" as "X callers" (``callers``), "usages of X" as "X usages" (``usages``), a name and then
+  the noun;
+* impact ("what depends on X", "impact of changing X"): "X dependents" (``dependents``).
+
+Rows of other kinds (definitions, exact strings) are left out; a suite without such rows writes an empty file,
+which asks nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+NOUNS = ("implementations of {}", "{} implementations", "show all implementations of the {} interface")
+_ID = re.compile(r"^(?P<repo>.+)-(?P<kind>implementations|find_references|impact_analysis)-(?P<n>\d+)$")
+
+
+def rephrased(row: dict[str, object]) -> list[dict[str, object]]:
+    """The row asked in each terse form of its kind (none: a kind without one)."""
+    m = _ID.match(str(row["id"]))
+    if m is None:
+        return []
+    query = str(row["query"])
+    name = query.split()[-1].strip("`'\"?")
+    if m["kind"] == "implementations":
+        forms = [(f"noun{j}", template.format(name)) for j, template in enumerate(NOUNS)]
+    elif m["kind"] == "find_references":
+        forms = [("callers", f"{name} callers")] if query.startswith("who calls") else [("usages", f"{name} usages")]
+    else:
+        forms = [("dependents", f"{name} dependents")]
+    return [{**row, "id": f"{m['repo']}-{kind}-{m['n']}", "query": text} for kind, text in forms]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("suites", nargs="+", type=Path)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for suite in args.suites:
+        rows = [json.loads(line) for line in suite.read_text().splitlines() if line.strip()]
+        out = [r for row in rows for r in rephrased(row)]
+        (args.out / suite.name).write_text("".join(json.dumps(r) + "\n" for r in out))
+        print(f"{suite.name}: {len(out)} questions from {len(rows)} rows")
+
+
+if __name__ == "__main__":
+    main()

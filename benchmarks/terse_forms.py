@@ -11,9 +11,10 @@ one (``gin-implementations-3`` becomes ``gin-noun0-3``, ``gin-noun1-3`` and ``gi
   all implementations of the X interface" (``noun2``), the noun without a wh-word;
 * references: "who calls X" as "X callers" (``callers``), "usages of X" as "X usages" (``usages``), a name and then
   the noun;
-* impact ("what depends on X", "impact of changing X"): "X dependents" (``dependents``).
+* impact ("what depends on X", "impact of changing X"): "X dependents" (``dependents``);
+* definitions ("where is X defined"): "X definition" (``definition``) and "go to X" (``goto``).
 
-Rows of other kinds (definitions, exact strings) are left out; a suite without such rows writes an empty file,
+Rows of other kinds (exact strings, "def X", a bare name) are left out; a suite without such rows writes an empty file,
 which asks nothing.
 """
 
@@ -25,7 +26,7 @@ import re
 from pathlib import Path
 
 NOUNS = ("implementations of {}", "{} implementations", "show all implementations of the {} interface")
-_ID = re.compile(r"^(?P<repo>.+)-(?P<kind>implementations|find_references|impact_analysis)-(?P<n>\d+)$")
+_ID = re.compile(r"^(?P<repo>.+)-(?P<kind>implementations|find_references|impact_analysis|find_definition)-(?P<n>\d+)$")
 
 
 def rephrased(row: dict[str, object]) -> list[dict[str, object]]:
@@ -35,7 +36,12 @@ def rephrased(row: dict[str, object]) -> list[dict[str, object]]:
         return []
     query = str(row["query"])
     name = query.split()[-1].strip("`'\"?")
-    if m["kind"] == "implementations":
+    if m["kind"] == "find_definition":
+        if not query.startswith("where is "):  # "def X" and a bare name are terse already
+            return []
+        name = query.split()[2]
+        forms = [("definition", f"{name} definition"), ("goto", f"go to {name}")]
+    elif m["kind"] == "implementations":
         forms = [(f"noun{j}", template.format(name)) for j, template in enumerate(NOUNS)]
     elif m["kind"] == "find_references":
         forms = [("callers", f"{name} callers")] if query.startswith("who calls") else [("usages", f"{name} usages")]

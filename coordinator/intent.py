@@ -67,6 +67,7 @@ from fourfold.plugins.vocabulary import (
     CALLEE_NAMED_INSIDE,
     CALLEE_PHRASES,
     CALLER_PHRASES,
+    GO_TO_NAME,
     IMPACT_PHRASES,
     IMPLEMENTS_QUESTION,
     NAME_THEN_NOUN,
@@ -354,6 +355,18 @@ _WHERE_DEFINED = re.compile(
     r"^\s*(?:where\s+(?:is|are)\s+(?:the\s+)?[\w$.:]+\s+(?:defined|declared|implemented)|(?:the\s+)?definition\s+of\s+[\w$.:]+)\s*\??\s*$",
     re.IGNORECASE,
 )
+#: An editor's command as the whole query, "go to X", "jump to the definition of X", "X definition": where X is
+#: defined, surely (the learned layer read "go to lock" as a question about locking, and hedged "Slug definition"
+#: as prose, text's ``dbGetArticleBySlug`` before the field ``Slug``).
+_DEFINITION_COMMAND = re.compile(
+    "|".join(
+        template.replace("{name}", r"[`'\"]?[\w$]+(?:(?:\.|::)[\w$]+)*[`'\"]?")
+        for template in (NAME_THEN_NOUN["definition"], GO_TO_NAME)
+    ),
+    re.IGNORECASE,
+)
+#: Its confidence: as sure as "which file X is written in" (``definition-phrase``).
+DEFINITION_COMMAND_CONFIDENCE = 0.85
 #: An unquoted message: capitalised words with a failure phrase, or a whole sentence ending in a
 #: full stop, and no question word. A guess, so its confidence keeps the answer fused.
 _MESSAGE = re.compile(r"^\s*[A-Z][\w'-]*(?:\s+\S+){1,14}\s*$")
@@ -796,6 +809,8 @@ def classify_rules(
         return Classification(call.intent, TOOL_CALL_CONFIDENCE, "tool-call")
     if reports and looks_like_report(query):
         return Classification("localize", 0.90, "bug-report")
+    if _DEFINITION_COMMAND.match(query):
+        return Classification("find_definition", DEFINITION_COMMAND_CONFIDENCE, "definition-command")
     where = _WHERE_DEFINED.match(query)
     if where:
         return _identifier_rule(query) or Classification("find_definition", 0.60, "where-defined")

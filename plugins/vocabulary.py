@@ -21,6 +21,7 @@ __all__ = [
     "CALLEE_NAMED_INSIDE",
     "CALLEE_PHRASES",
     "CALLER_PHRASES",
+    "GO_TO_NAME",
     "IMPACT_PHRASES",
     "IMPLEMENTATION_PHRASES",
     "IMPLEMENTS_QUESTION",
@@ -121,8 +122,8 @@ def unless_measured(phrase: str) -> str:
 
 
 #: A name, then what is asked of it, as the whole query: "retry usages", "Session.send callers", "fuse callees",
-#: "parse_config dependents" (an IDE's and an agent's terse form). Per relation a template whose ``{name}`` is the
-#: name's pattern; a resource's name is a measure ("memory usages", as ``unless_measured``).
+#: "parse_config dependents", "Context definition" (an IDE's and an agent's terse form). Per relation a template
+#: whose ``{name}`` is the name's pattern; a resource's name is a measure ("memory usages", as ``unless_measured``).
 NAME_THEN_NOUN: dict[str, str] = {
     relation: rf"^\s*(?!(?:{'|'.join(MEASURED_RESOURCES)})\b){{name}}\s+(?:{nouns})\s*\??\s*$"
     for relation, nouns in (
@@ -130,8 +131,12 @@ NAME_THEN_NOUN: dict[str, str] = {
         ("references", r"usages|uses|references|refs|importers"),
         ("callees", r"callees"),
         ("impact", r"dependents"),
+        ("definition", r"definition|def|declaration"),
     )
 }
+#: "go to X", "jump to X", "goto definition of X": an editor's command, the whole query; a template whose ``{name}``
+#: is the name's pattern.
+GO_TO_NAME = r"^\s*(?:go\s*to|jump\s+to)\s+(?:(?:the\s+)?(?:definition|declaration)\s+(?:of\s+)?)?{name}\s*\??\s*$"
 _CALLEES_AFTER_NAME = re.compile(NAME_THEN_NOUN["callees"].replace("{name}", r"\S+"), re.IGNORECASE)
 
 #: "usages of X": asking where a symbol is used, called or not.

@@ -62,6 +62,10 @@ AGREE = [
     ("parse_config refs", "find_references", "references"),
     ("parse_config callees", "find_references", "callees"),
     ("parse_config dependents", "impact_analysis", "impact"),
+    # an editor's command: where it is defined
+    ("parse_config definition", "find_definition", "definition"),
+    ("go to parse_config", "find_definition", "definition"),
+    ("jump to the definition of `parse_config`", "find_definition", "definition"),
 ]
 
 
@@ -99,6 +103,14 @@ def test_a_measure_or_a_longer_question_is_no_name_then_noun(query: str) -> None
         assert parse_query(query, "find_references", {}) is None
     assert not asks_for_callees(query)
     assert asks_for_callees("parse_config callees") and asks_for_callees("`Session.send` callees?")
+
+
+def test_an_editors_command_is_a_sure_definition_question() -> None:
+    """The learned layer read "go to lock" as a question about locking and hedged "Slug definition" as prose."""
+    for query in ("go to lock", "Slug definition", "goto Session.send", "parse_config def"):
+        c = classify(query)
+        assert (c.intent, c.confidence, c.rule) == ("find_definition", 0.85, "definition-command"), query
+    assert classify("usages: Definition").intent == "find_references"  # a label, then a word
 
 
 def test_a_callee_question_may_name_a_destructor() -> None:

@@ -15,6 +15,7 @@ from fourfold.plugins.vocabulary import (
     CALLEE_NAMED_INSIDE,
     CALLEE_PHRASES,
     CALLER_PHRASES,
+    GO_TO_NAME,
     IMPACT_PHRASES,
     IMPLEMENTATION_PHRASES,
     NAME_THEN_NOUN,
@@ -63,8 +64,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("references", _rx(r"\bwhere\s+(?:is|are)\s+{S}\s+(?:used|referenced|imported)")),
     ("definition", _rx(r"\bwhere\s+(?:is|are)\s+{S}\s+(?:defined|declared|implemented)")),
     ("definition", _rx(r"^\s*(?:def|class|func|function|fn|type|interface|struct)\s+{S}")),
-    # "retry usages", "fuse callees": the whole query a name and what is asked of it
+    # "retry usages", "fuse callees", "Context definition": the whole query a name and what is asked of it
     *((relation, _rx(template.replace("{name}", "{S}"))) for relation, template in NAME_THEN_NOUN.items()),
+    ("definition", _rx(GO_TO_NAME.replace("{name}", "{S}"))),
 )
 _BARE = _rx(r"^\s*{S}\s*\??\s*$")
 _TOKEN = re.compile(r"(?<![\w$./\\])([A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*)(\(\))?(?![\w$/\\])")

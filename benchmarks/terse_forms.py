@@ -11,6 +11,7 @@ one (``gin-implementations-3`` becomes ``gin-noun0-3``, ``gin-noun1-3`` and ``gi
   all implementations of the X interface" (``noun2``), the noun without a wh-word;
 * references: "who calls X" as "X callers" (``callers``), "usages of X" as "X usages" (``usages``), a name and then
   the noun;
+* references whose truth holds a test: "which tests call X" (``tests``), its truth the tests alone;
 * impact ("what depends on X", "impact of changing X"): "X dependents" (``dependents``);
 * definitions ("where is X defined"): "X definition" (``definition``) and "go to X" (``goto``).
 
@@ -24,6 +25,8 @@ import argparse
 import json
 import re
 from pathlib import Path
+
+from fourfold.coordinator.code_first import secondary_kind
 
 NOUNS = ("implementations of {}", "{} implementations", "show all implementations of the {} interface")
 _ID = re.compile(r"^(?P<repo>.+)-(?P<kind>implementations|find_references|impact_analysis|find_definition)-(?P<n>\d+)$")
@@ -45,6 +48,13 @@ def rephrased(row: dict[str, object]) -> list[dict[str, object]]:
         forms = [(f"noun{j}", template.format(name)) for j, template in enumerate(NOUNS)]
     elif m["kind"] == "find_references":
         forms = [("callers", f"{name} callers")] if query.startswith("who calls") else [("usages", f"{name} usages")]
+        tests = [r for r in row["relevant"] if secondary_kind(r["path"]) == "tests"]  # type: ignore[attr-defined]
+        if tests:  # the tests among its uses, asked for as such
+            kind = "tests"
+            return [
+                *({**row, "id": f"{m['repo']}-{k}-{m['n']}", "query": text} for k, text in forms),
+                {**row, "id": f"{m['repo']}-{kind}-{m['n']}", "query": f"which tests call {name}", "relevant": tests},
+            ]
     else:
         forms = [("dependents", f"{name} dependents")]
     return [{**row, "id": f"{m['repo']}-{kind}-{m['n']}", "query": text} for kind, text in forms]

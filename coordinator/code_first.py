@@ -32,8 +32,10 @@ __all__ = [
     "OPTION",
     "RELATION_INTENTS",
     "SECONDARY",
+    "asked_first",
     "asked_kinds",
     "asks_for_auxiliary",
+    "auxiliary_asked",
     "demoted_kinds",
     "secondary_kind",
     "shipped_first",
@@ -114,10 +116,29 @@ def demoted_kinds(query: str) -> frozenset[str]:
     return KINDS - asked_kinds(query)
 
 
+def auxiliary_asked(query: str) -> frozenset[str]:
+    """The secondary kinds a question of who uses a name asks for ("which tests call X": tests; "what examples use
+    X": examples); its "usages" are the uses it asks for ("show usages of X": none)."""
+    return asked_kinds(_USAGES.sub(" ", query))
+
+
 def asks_for_auxiliary(query: str) -> bool:
-    """Whether a question of who uses a name asks for its tests, examples, documentation or benchmarks ("which
-    tests call X", "what examples use X"); its "usages" are the uses it asks for ("show usages of X")."""
-    return bool(asked_kinds(_USAGES.sub(" ", query)))
+    """Whether a question of who uses a name asks for its tests, examples, documentation or benchmarks."""
+    return bool(auxiliary_asked(query))
+
+
+def asked_first(fused: Sequence[FusedHit], kinds: frozenset[str]) -> list[FusedHit]:
+    """``fused`` with the hits in files of the ``kinds`` asked for first ("which tests call X": the tests that call
+    it, then the shipped code's callers), each group in its order; a hit moved down keeps no score above the one
+    before it."""
+    asked = [f for f in fused if secondary_kind(f.hit.path) in kinds]
+    if not asked or len(asked) == len(fused):
+        return list(fused)
+    out = list(asked)
+    for f in fused:
+        if secondary_kind(f.hit.path) not in kinds:
+            out.append(replace(f, score=min(f.score, out[-1].score)))
+    return out
 
 
 def shipped_first(fused: Sequence[FusedHit], modality: str) -> list[FusedHit]:

@@ -835,6 +835,8 @@ class Engine:
             and any(w > 0 for w in weights.values())
         ):  # the uses of a name: the shipped code's before the tests' where the modality finding uses says so
             fused = code_first.shipped_first(fused, dominant(weights))
+        elif plan.intent in code_first.RELATION_INTENTS and not listing and p.options.get(CODE_FIRST_OPTION) != "off":
+            fused = code_first.asked_first(fused, code_first.auxiliary_asked(p.query))  # "which tests call X"
         chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
         if chosen_direct and weights and not (p.modalities or p.weights or fused or collected.missing):
             # the dominant modality found nothing: never answer with less than fusion would (once: weights set),

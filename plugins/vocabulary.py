@@ -147,6 +147,9 @@ REFERENCE_PHRASES: tuple[str, ...] = (
     # "does anything still read X", "is anything else using X"
     r"(?:does|do)\s+anything\s+(?:else\s+)?(?:still\s+)?(?:read|use|call|import|reference)",
     r"is\s+anything\s+(?:else\s+)?(?:still\s+)?(?:reading|using|calling|importing|referencing)",
+    # "which tests call X", "what examples use X", "which tests exercise X": its uses of one kind (``code_first``)
+    r"(?:which|what)\s+(?:unit\s+)?(?:tests?|test\s+cases|specs?|examples?|benchmarks?)\s+"
+    r"(?:call|use|invoke|exercise|cover|hit)",
 )
 
 #: "who implements X": asking for the types that implement, satisfy, extend or subclass a symbol (an

@@ -120,6 +120,21 @@ def fused_hit(seg: str, path: str, score: float, graph: int | None) -> FusedHit:
     return FusedHit(hit(seg, path), score, ranks)
 
 
+def test_the_kind_asked_for_comes_first() -> None:
+    fused = [
+        fused_hit("a", "src/app.py", 0.9, 0),
+        fused_hit("b", "tests/test_app.py", 0.5, 1),
+        fused_hit("c", "src/cli.py", 0.4, 2),
+        fused_hit("d", "tests/test_cli.py", 0.3, 3),
+    ]
+    out = code_first.asked_first(fused, frozenset({"tests"}))
+    assert [f.hit.segment_id for f in out] == ["b", "d", "a", "c"]
+    assert [f.score for f in out] == [0.5, 0.3, 0.3, 0.3]
+    assert code_first.asked_first(fused, frozenset()) == fused
+    assert code_first.auxiliary_asked("which tests call segment_file") == {"tests"}
+    assert code_first.auxiliary_asked("show usages of parse_config") == frozenset()
+
+
 def test_the_uses_keep_the_shipped_code_the_graph_ranked_first_before_the_tests() -> None:
     """Text's word counts put a test's helper above the shipped caller the graph ranked before it: the helper goes
     right after that caller, its score capped there. A test the graph ranked first, a test the graph did not list
@@ -241,6 +256,8 @@ def test_routing_picks_the_route():
     assert match_route([("/a", 1)], "/a") == 1  # routing works
 '''
 
+APP = "from router import match_route\n\n\ndef dispatch(table, path):\n    return match_route(table, path)\n"
+
 BENCH = '''from router import match_route
 
 
@@ -257,6 +274,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> IndexStore:
     repo = base / "web"
     for rel, text in {
         "router.py": ROUTER,
+        "app.py": APP,
         "docs/routing.md": GUIDE,
         "tests/test_router.py": TEST,
         "benchmarks/bench_router.py": BENCH,
@@ -309,6 +327,18 @@ def test_references_keep_their_tests(store: IndexStore) -> None:
     a = search(store, SearchParams("who calls match_route", k=10))
     assert a.intent == "find_references"
     assert "tests/test_router.py" in paths(a) and not any(f.demoted for f in a.hits)
+
+
+def test_which_tests_call_a_name_is_answered_by_the_tests_first(store: IndexStore) -> None:
+    """The tests asked for come before the shipped code's callers, then the others; no score rises down the list.
+    ``code_first=off`` keeps the answer's own order."""
+    a = search(store, SearchParams("which tests call match_route", k=10))
+    assert a.intent == "find_references"
+    assert paths(a)[0] == "tests/test_router.py" and "app.py" in paths(a), paths(a)
+    assert [f.score for f in a.hits] == sorted((f.score for f in a.hits), reverse=True)
+    off = search(store, SearchParams("which tests call match_route", k=10, options={code_first.OPTION: "off"}))
+    assert paths(off)[0] == "app.py", paths(off)
+    assert paths(search(store, SearchParams("who calls match_route", k=10)))[0] == "app.py"
 
 
 def test_the_hand_profile_is_asked_by_name(store: IndexStore) -> None:

@@ -25,6 +25,7 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from fourfold.coordinator.code_first import secondary_kind
 
@@ -32,13 +33,14 @@ NOUNS = ("implementations of {}", "{} implementations", "show all implementation
 _ID = re.compile(r"^(?P<repo>.+)-(?P<kind>implementations|find_references|impact_analysis|find_definition)-(?P<n>\d+)$")
 
 
-def rephrased(row: dict[str, object]) -> list[dict[str, object]]:
+def rephrased(row: dict[str, Any]) -> list[dict[str, Any]]:
     """The row asked in each terse form of its kind (none: a kind without one)."""
     m = _ID.match(str(row["id"]))
     if m is None:
         return []
     query = str(row["query"])
     name = query.split()[-1].strip("`'\"?")
+    tests: list[dict[str, Any]] = []  # the tests among a name's uses, asked for as such
     if m["kind"] == "find_definition":
         if not query.startswith("where is "):  # "def X" and a bare name are terse already
             return []
@@ -48,16 +50,13 @@ def rephrased(row: dict[str, object]) -> list[dict[str, object]]:
         forms = [(f"noun{j}", template.format(name)) for j, template in enumerate(NOUNS)]
     elif m["kind"] == "find_references":
         forms = [("callers", f"{name} callers")] if query.startswith("who calls") else [("usages", f"{name} usages")]
-        tests = [r for r in row["relevant"] if secondary_kind(r["path"]) == "tests"]  # type: ignore[attr-defined]
-        if tests:  # the tests among its uses, asked for as such
-            kind = "tests"
-            return [
-                *({**row, "id": f"{m['repo']}-{k}-{m['n']}", "query": text} for k, text in forms),
-                {**row, "id": f"{m['repo']}-{kind}-{m['n']}", "query": f"which tests call {name}", "relevant": tests},
-            ]
+        tests = [r for r in row["relevant"] if secondary_kind(r["path"]) == "tests"]
     else:
         forms = [("dependents", f"{name} dependents")]
-    return [{**row, "id": f"{m['repo']}-{kind}-{m['n']}", "query": text} for kind, text in forms]
+    out = [{**row, "id": f"{m['repo']}-{kind}-{m['n']}", "query": text} for kind, text in forms]
+    if tests:
+        out.append({**row, "id": f"{m['repo']}-tests-{m['n']}", "query": f"which tests call {name}", "relevant": tests})
+    return out
 
 
 def main() -> None:

@@ -131,12 +131,14 @@ def asked_first(fused: Sequence[FusedHit], kinds: frozenset[str]) -> list[FusedH
     """``fused`` with the hits in files of the ``kinds`` asked for first ("which tests call X": the tests that call
     it, then the shipped code's callers), each group in its order; a hit moved down keeps no score above the one
     before it."""
-    asked = [f for f in fused if secondary_kind(f.hit.path) in kinds]
-    if not asked or len(asked) == len(fused):
+    if not kinds:  # every relation question passes here: most ask for no kind
         return list(fused)
-    out = list(asked)
-    for f in fused:
-        if secondary_kind(f.hit.path) not in kinds:
+    wanted = [secondary_kind(f.hit.path) in kinds for f in fused]
+    if all(wanted) or not any(wanted):
+        return list(fused)
+    out = [f for f, w in zip(fused, wanted, strict=True) if w]
+    for f, w in zip(fused, wanted, strict=True):
+        if not w:
             out.append(replace(f, score=min(f.score, out[-1].score)))
     return out
 

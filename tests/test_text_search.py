@@ -258,6 +258,8 @@ def test_a_question_is_ranked_by_what_it_asks_about_not_its_frame(tmp_path: Path
     assert content_terms(("how", "does", "we", "where")) == ("how", "does", "we", "where")
     with pytest.raises(InvalidQuery, match="question_words must be 'drop' or 'keep', got 'maybe'"):
         shard.search(ModalityQuery(question, k=3, options={"question_words": "maybe"}))
+    with pytest.raises(InvalidQuery, match="question_words"):  # in every mode, not only where it is used
+        shard.search(ModalityQuery('"token"', k=3, options={"question_words": "maybe"}))
 
 
 def test_a_string_table_says_which_entries_equal_a_value(tmp_path: Path) -> None:

@@ -273,6 +273,9 @@ class TextShard:
             raise InvalidQuery(f'the text search is empty (mode={mode}); give a word, a "quoted literal" or a regex')
         if query.k < 1:
             raise InvalidQuery(f"k={query.k} asks for no hits; ask for at least 1")
+        framing = query.options.get(QUESTION_WORDS_OPTION, "drop")
+        if framing not in ("drop", "keep"):
+            raise InvalidQuery(f"text option {QUESTION_WORDS_OPTION} must be 'drop' or 'keep', got {framing!r}")
         mask = self._file_mask(query)
         cs = query.case_sensitive
         if mode == "literal":
@@ -311,9 +314,6 @@ class TextShard:
         terms = query_terms(text)
         if not terms:
             return self._grep((literal_matcher(text.strip(), cs),), query, mask)
-        framing = query.options.get(QUESTION_WORDS_OPTION, "drop")
-        if framing not in ("drop", "keep"):
-            raise InvalidQuery(f"text option {QUESTION_WORDS_OPTION} must be 'drop' or 'keep', got {framing!r}")
         if framing == "drop" and "\n" not in text.strip():
             terms = content_terms(terms)  # a question ranked by what it asks about, not by its frame
         return self._bm25(terms, query, mask)

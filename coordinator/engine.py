@@ -14,7 +14,6 @@ rebuild.
 from __future__ import annotations
 
 import asyncio
-import fnmatch
 import functools
 import logging
 import re
@@ -71,6 +70,7 @@ from fourfold.index.generation import RepoOptions, ShardExecutor, build_generati
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
+from fourfold.plugins.globs import path_filter
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import (
     CODE_FIRST_OPTION,
@@ -1169,15 +1169,16 @@ class Engine:
     ) -> dict[str, list[Hit]]:
         """Each modality's one ranked list from its shards' lists (in the modality's own order among
         ties, where it has one: ``Modality.order_merged``), filtered again by repository (defence in
-        depth) and path glob."""
+        depth), path glob and left-out globs."""
         ranked = {}
+        passes = path_filter(query)
         for m, lists in per_modality.items():
             own = getattr(self.plugins.modalities.get(m), "order_merged", None)
             merged = merge_shards(lists, depth, None if own is None else functools.partial(own, query=query))
             if allowed is not None:
                 merged = [h for h in merged if h.repo in allowed]
-            if query.path_glob:
-                merged = [h for h in merged if fnmatch.fnmatch(h.path, query.path_glob)]
+            if passes is not None:
+                merged = [h for h in merged if passes(h.path)]
             ranked[m] = merged
         return ranked
 

@@ -105,6 +105,12 @@ DEAD_OPTION = "dead"
 #: modality that declares ``masks_paths = True`` is asked so.
 MASK_OPTION = "masked"
 
+#: Newline-separated path globs (``**/test_*``, ``vendor/**``) whose files are no hit: a query's
+#: ``-file:`` filters. Read with the path glob through ``fourfold.plugins.globs.path_filter``; a
+#: modality that ignores it still leaves those files out of the answer, since the host drops them
+#: from every list, but then fills fewer of its k places.
+EXCLUDE_OPTION = "exclude_paths"
+
 #: Set to ``defer`` by a host that runs ``FollowUp(if_empty=True)`` rounds: a shard may then leave a
 #: costly fallback (structural's fuzzy name matching) to such a round, which runs only when no
 #: shard of the modality found anything. Without it a shard does its fallback itself, as a single

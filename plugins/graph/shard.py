@@ -27,7 +27,6 @@ continue in other partitions through ``FollowUp`` rounds the coordinator runs:
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import functools
 import heapq
 import json
@@ -43,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fourfold.errors import InvalidQuery
+from fourfold.plugins.globs import excluded_globs, path_filter
 from fourfold.plugins.graph.query import GraphQuestion, parse_query
 from fourfold.plugins.graph.resolve import CALL, CLASS_KINDS, IMPORT, INHERIT
 from fourfold.plugins.graph.store import USAGE_KINDS, Graph, IntArray, load_graph
@@ -442,7 +442,8 @@ class GraphShard:
             return False
         if query.languages and g.language[node] not in query.languages:
             return False
-        return not (query.path_glob and not fnmatch.fnmatch(g.path[node], query.path_glob))
+        passes = path_filter(query)
+        return passes is None or passes(g.path[node])
 
     def _ordered(
         self, score: float, node: int, first: bool = False, shipped: bool = False, named: bool = False
@@ -541,7 +542,7 @@ class GraphShard:
         best = np.zeros(len(users))
         np.maximum.at(best, which, weight * factor)
         accepted = ~g.module[users] & self._owned(query)[users]
-        if query.repos or query.languages or query.path_glob:
+        if query.repos or query.languages or query.path_glob or excluded_globs(query):
             accepted &= np.array([self._accept(query, int(n)) for n in users], dtype=bool)
         users, best = users[accepted], best[accepted]
         if implementations:  # in the score, so shards' lists merge in the same order as one graph's

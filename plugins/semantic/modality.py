@@ -18,7 +18,6 @@ back the float model's ranking at binary-index speed), and windows folded into t
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import math
 import shutil
@@ -32,6 +31,7 @@ import numpy as np
 
 from fourfold.errors import IndexStateError, InvalidQuery, PluginError
 from fourfold.plugins.embedders import Embedder
+from fourfold.plugins.globs import path_filter
 from fourfold.plugins.modality import BuildContext, BuildStats
 from fourfold.plugins.semantic import store
 from fourfold.plugins.semantic.cache import EmbeddingCache, text_key
@@ -504,7 +504,8 @@ class SemanticShard:
     def _allowed_segments(self, query: ModalityQuery) -> np.ndarray | None:
         """A boolean mask over segments for the repo/language/path filters, or None without filters."""
         hidden = set(query.options[MASK_OPTION].split("\n")) if query.options.get(MASK_OPTION) else set()
-        if not (query.repos or query.languages or query.path_glob or hidden):
+        passes = path_filter(query)
+        if not (query.repos or query.languages or passes or hidden):
             return None
         segs = self._files.segments
         mask = np.ones(len(segs), dtype=bool)
@@ -514,9 +515,8 @@ class SemanticShard:
         if query.languages:
             langs = {lang.lower() for lang in query.languages}
             mask &= np.fromiter((s.language.lower() in langs for s in segs), bool, len(segs))
-        if query.path_glob:
-            glob = query.path_glob
-            mask &= np.fromiter((fnmatch.fnmatchcase(p, glob) for p in self._paths), bool, len(segs))
+        if passes is not None:
+            mask &= np.fromiter((passes(p) for p in self._paths), bool, len(segs))
         if hidden:
             mask &= np.fromiter((p not in hidden for p in self._paths), bool, len(segs))
         return mask

@@ -38,7 +38,6 @@ out when a definition of the name itself matches.
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import os
 import re
@@ -53,6 +52,7 @@ import numpy as np
 
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins.codec import compress, decompress
+from fourfold.plugins.globs import path_filter
 from fourfold.plugins.modality import BuildStats
 from fourfold.plugins.paths import is_auxiliary
 from fourfold.plugins.structural.extract import CALLABLE_KINDS, KINDS
@@ -486,9 +486,10 @@ class StructuralShard:
         else:
             rows = self._query(where, params, query, kinds, repos)
         hidden = set(query.options[MASK_OPTION].split("\n")) if query.options.get(MASK_OPTION) else ()
+        passes = path_filter(query)
         for values in rows:
             row = _Row(*values) if self._version == "1" else _row(values)
-            if query.path_glob and not _path_matches(row.path, query.path_glob):
+            if passes is not None and not passes(row.path):
                 continue
             if hidden and row.path in hidden:
                 continue
@@ -532,13 +533,6 @@ def _row(values: Sequence[Any]) -> _Row:
         file,
         signature if pointer else -1,
     )
-
-
-def _path_matches(path: str, glob: str) -> bool:
-    """``glob`` against the whole path, or against its file name when the glob has no slash."""
-    if fnmatch.fnmatchcase(path, glob):
-        return True
-    return "/" not in glob and fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], glob)
 
 
 def _edit_distance(a: str, b: str) -> int:

@@ -29,9 +29,9 @@ import zstandard
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins import inline_regex
 from fourfold.plugins.codec import decompress
+from fourfold.plugins.globs import path_filter
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
-from fourfold.plugins.text.globs import compile_glob
 from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
 from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import content_terms, query_terms
@@ -351,9 +351,9 @@ class TextShard:
             languages = set(query.languages)
             wanted = [i for i, lang in enumerate(self.languages) if lang in languages]
             narrow(np.isin(self.file_lang, wanted))
-        if query.path_glob:
-            rx = compile_glob(query.path_glob)
-            narrow(np.fromiter((rx.match(p) is not None for p in self.paths), dtype=bool, count=self.n_files))
+        passes = path_filter(query)
+        if passes is not None:
+            narrow(np.fromiter((passes(p) for p in self.paths), dtype=bool, count=self.n_files))
         if query.options.get(MASK_OPTION):
             hidden = set(query.options[MASK_OPTION].split("\n"))
             narrow(np.fromiter((p not in hidden for p in self.paths), dtype=bool, count=self.n_files))

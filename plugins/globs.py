@@ -3,16 +3,22 @@
 ``*`` and ``?`` stay within one path component, ``**`` crosses them, ``[...]`` is a character
 class (``[!...]`` negated), ``{a,b}`` an alternation. A glob without ``/`` matches the file name
 in any folder.
+
+Every modality and the host read a query's path glob and its left-out globs
+(:data:`~fourfold.plugins.types.EXCLUDE_OPTION`) through :func:`path_filter`, so one glob selects the
+same files whichever modality answers.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from fourfold.errors import InvalidQuery
+from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
 
-__all__ = ["compile_glob"]
+__all__ = ["compile_glob", "excluded_globs", "path_filter"]
 
 
 def _translate(glob: str) -> str:
@@ -69,3 +75,25 @@ def compile_glob(glob: str) -> re.Pattern[str]:
         return re.compile(body + r"\Z", re.DOTALL)
     except re.error as exc:
         raise InvalidQuery(f"path glob {glob!r} is malformed ({exc}); fix its [...] class") from None
+
+
+def excluded_globs(query: ModalityQuery) -> tuple[str, ...]:
+    """The globs whose paths ``query`` leaves out (:data:`~fourfold.plugins.types.EXCLUDE_OPTION`)."""
+    value = query.options.get(EXCLUDE_OPTION, "")
+    return tuple(g for g in value.split("\n") if g.strip())
+
+
+def path_filter(query: ModalityQuery) -> Callable[[str], bool] | None:
+    """Whether a repository-relative path passes ``query``'s path glob and none of its left-out globs;
+    None when the query filters no path. A malformed glob raises :class:`InvalidQuery`."""
+    wanted = compile_glob(query.path_glob) if query.path_glob else None
+    left_out = [compile_glob(g) for g in excluded_globs(query)]
+    if wanted is None and not left_out:
+        return None
+
+    def passes(path: str) -> bool:
+        if wanted is not None and wanted.match(path) is None:
+            return False
+        return not any(rx.match(path) is not None for rx in left_out)
+
+    return passes

@@ -19,16 +19,17 @@ asks when/who/recent/last, a tie-breaker otherwise. Each hit's snippet lists the
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from fourfold.plugins import Hit, ModalityQuery, ShardResult
+from fourfold.plugins.globs import path_filter
 from fourfold_history.build import DB_NAME
 
 __all__ = ["HistoryShard", "QueryTerms", "parse_query"]
@@ -284,8 +285,9 @@ class HistoryShard:
         span = max(self.newest - self.oldest, 1)
         recency_weight = 1.0 if terms.temporal else 0.05
         scored: list[tuple[float, str]] = []
+        path_passes = path_filter(query)
         for sid, row in rows.items():
-            if not _passes(row, query):
+            if not _passes(row, query, path_passes):
                 continue
             c = cands[sid]
             if not c.latest:
@@ -364,13 +366,15 @@ class HistoryShard:
         return "\n".join(lines)
 
 
-def _passes(row: _Row, query: ModalityQuery) -> bool:
+def _passes(row: _Row, query: ModalityQuery, path_passes: Callable[[str], bool] | None) -> bool:
+    """Whether ``row`` is in the query's repositories, languages and paths (its path glob, less its
+    left-out globs: ``fourfold.plugins.globs.path_filter``, as every modality reads them)."""
     repo, path, language = row[0], row[1], row[2]
     if query.repos and repo not in query.repos:
         return False
     if query.languages and language not in query.languages:
         return False
-    return not (query.path_glob and not fnmatch.fnmatch(path, query.path_glob))
+    return path_passes is None or path_passes(path)
 
 
 def _mentions(row: _Row, words: tuple[str, ...]) -> float:

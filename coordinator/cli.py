@@ -85,7 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     se = sub.add_parser("search", help="search the index")
-    se.add_argument("query", help="a symbol, a quoted string, a question or a code snippet")
+    se.add_argument(
+        "query",
+        help="a symbol, a quoted string, a question or a code snippet; filters may be written in it as in "
+        'Zoekt: repo:NAME file:PATH -file:test lang:go ext:ts case:yes sym:NAME content:"text" '
+        "(e.g. 'lang:go -file:_test\\.go$ who calls Render')",
+    )
     se.add_argument("--repo", action="append", default=[], help="only this repository (repeatable)")
     se.add_argument(
         "--intent",

@@ -35,6 +35,7 @@ from fourfold.coordinator import (
     mentions,
     metrics,
     named_repo,
+    query_filters,
     refusal,
     rerank,
 )
@@ -549,6 +550,21 @@ class Engine:
 
     # -- search ----------------------------------------------------------------------------------
     async def search(self, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
+        """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows,
+        the filters a one-line query writes (``lang:go -file:_test\\.go$ who calls Render``,
+        ``query_filters``) read first and noted."""
+        listing = p.options.get("mode", "") in LISTING_MODES
+        off = p.options.get(query_filters.FILTERS_OPTION) == "off"
+        filters = None if listing or off else query_filters.read(p.query)
+        if filters is None:
+            return await self._search_written(p, visible)
+        searchable = self._registered_repos() if visible is None else self._registered_repos() & visible
+        p, left_out = query_filters.apply(p, filters, searchable, visible is not None)
+        answer = await self._search_written(p, visible)
+        note = f"read the query's filters {' '.join(filters.written)}; searched {p.query[:80]!r}"
+        return replace(answer, notes=(note, *left_out, *answer.notes))
+
+    async def _search_written(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows.
 
         A restricted caller's search is narrowed to its repositories before the shards are asked,

@@ -207,6 +207,9 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         (semantic, text, structural, graph) from the query's intent. Use for questions ("how are
         retries handled"), quoted strings ("\\"connection refused\\""), a pattern between slashes
         ("/retry_\\w+\\(/") or pasted code (the code holding its lines first, then code like it).
+        Filters may be written in the query as in Zoekt or Sourcegraph: repo:NAME, file:PATH (a
+        fragment, ^anchor$ or glob), -file:test, lang:go, ext:ts, case:yes, sym:NAME (its definition),
+        content:"text" (its lines), e.g. "lang:python -file:tests who calls retry".
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and

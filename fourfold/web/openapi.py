@@ -42,7 +42,8 @@ def openapi(version: str) -> dict[str, Any]:
     search_params = [
         _q(
             "q",
-            "the query: a symbol, a quoted string, a question, a regex or a code snippet",
+            "the query: a symbol, a quoted string, a question, a regex or a code snippet; filters may be written "
+            "in it as in Zoekt (repo:NAME file:PATH -file:test lang:go ext:ts case:yes sym:NAME content:\"text\")",
             {"type": "string"},
             required=True,
         ),

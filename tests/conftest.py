@@ -129,3 +129,22 @@ def cluster(indexed_home: Path) -> Iterator[object]:
 
     with EmbeddedServer(indexed_home) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def multi_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A FOURFOLD_HOME with ``fixtures/graph_multi``'s three repositories (alpha, beta, gamma) indexed by every
+    modality, the semantic one with the hash embedder: it ranks every segment, as the local model does, in no
+    time. Tests only read it."""
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+
+    fixture = Path(__file__).parent / "fixtures" / "graph_multi"
+    home = tmp_path_factory.mktemp("graph-multi") / "home"
+    build_generation(
+        IndexStore(home),
+        [(fixture / r, r) for r in ("alpha", "beta", "gamma")],
+        modalities=["text", "structural", "graph", "semantic"],
+        settings={"embedder": "hash"},
+    )
+    return home

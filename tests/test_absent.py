@@ -14,7 +14,6 @@ from fourfold.coordinator.absent import UNNAMED_NOTE, Subject, evidenced, names_
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.mcp_server import format_answer
-from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 
@@ -80,15 +79,8 @@ def test_the_answers_own_lists_are_evidence_first() -> None:
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("absent") / "home"
-    build_generation(
-        IndexStore(home),
-        [(FIXTURE / r, r) for r in REPOS],
-        modalities=["text", "structural", "graph", "semantic"],
-        settings={"embedder": "hash"},
-    )
-    return home
+def home(multi_home: Path) -> Path:
+    return multi_home
 
 
 def search(home: Path, query: str, visible: frozenset[str] | None = None) -> Answer:

@@ -24,7 +24,6 @@ from fourfold.coordinator.file_subject import (
 )
 from fourfold.coordinator.intent import classify
 from fourfold.coordinator.tool_call import read_tool_call
-from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.plugins.types import Hit
 
@@ -175,11 +174,8 @@ def test_an_overview_puts_the_files_own_account_first(opening: str, first: bool)
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("file-subject") / "home"
-    # the hash embedder: the semantic modality ranks every segment of a file, as the local model does, in no time
-    build_generation(IndexStore(home), [(FIXTURE / r, r) for r in REPOS], modalities=MODALITIES, settings=HASH)
-    return home
+def home(multi_home: Path) -> Path:
+    return multi_home
 
 
 def search(home: Path, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:

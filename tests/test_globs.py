@@ -20,7 +20,6 @@ from fourfold.api import SearchParams
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.searcher import LocalSearcher
 from fourfold.errors import InvalidQuery
-from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 from fourfold.plugins.globs import path_filter
 from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
@@ -64,15 +63,8 @@ def test_no_filter_is_none_and_a_malformed_glob_says_so() -> None:
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("globs") / "home"
-    build_generation(
-        IndexStore(home),
-        [(FIXTURE / r, r) for r in REPOS],
-        modalities=["text", "structural", "graph", "semantic"],
-        settings={"embedder": "hash"},
-    )
-    return home
+def home(multi_home: Path) -> Path:
+    return multi_home
 
 
 def shard_paths(home: Path, modality: str, query: ModalityQuery) -> set[str]:

@@ -70,8 +70,9 @@ _KEYS: Mapping[str, str] = {
 }
 _NEGATABLE = frozenset({"repo", "file", "lang"})
 
-# a word ``[-]key:value`` at the start or after a space; the value quoted or up to the next space
-_FILTER = re.compile(r'(?<!\S)(-?)([A-Za-z]+):("(?:[^"\\]|\\.)*"|[^\s"]\S*)(?!\S)')
+# a word ``[-]key:value`` at the start or after a space; the value quoted or up to the next space, and not a
+# qualified name's ``::`` (``Context::Registry``)
+_FILTER = re.compile(r'(?<!\S)(-?)([A-Za-z]+):("(?:[^"\\]|\\.)*"|[^\s":]\S*)(?!\S)')
 # the spans a quote holds: a filter's word inside one is the text to find, not a filter
 _QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|`[^`\n]*`')
 # ``server.go:12`` in a pasted log line is a location, and "return file:line" asks for one: no path filter
@@ -110,7 +111,6 @@ _PATTERN_TYPES: Mapping[str, str] = {
     "keyword": "",
     "standard": "",
 }
-_WHOLLY_QUOTED = re.compile(r'"[^"]*"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +271,8 @@ def apply(
             raise InvalidQuery(f"patterntype:{value} is no pattern type: write literal, regexp or keyword")
         if mode:
             options["mode"] = mode
-            if mode == "literal" and _WHOLLY_QUOTED.fullmatch(query):
-                query = query[1:-1]
+            if mode == "literal" and len(query) > 1 and query[0] == query[-1] == '"':
+                query = query[1:-1]  # the string the quotes hold, quotes inside it too
     if not query:
         raise InvalidQuery(
             f"the query holds only filters ({' '.join(f.written)}): add what to search for, "

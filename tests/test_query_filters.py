@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import load_benchmark
 from inprocess import coordinator_in_process, mcp_search, search_once
 
 from fourfold.api import Answer, SearchParams
@@ -53,6 +54,7 @@ def test_the_filters_are_read_and_the_rest_is_the_search(query: str, rest: str, 
         "locate the declaration of retry and return file:line",  # asks for locations
         "error at server.go:12 file:main.go:33",  # a location
         "std::string s",
+        "Context::EndpointRegistry",  # a qualified name
         "refs:retry",  # not a filter fourfold knows: a word
         "-sym:x",  # sym: does not negate
         "Traceback (most recent call last):\n  File x, line 1\nrepo:x",  # a paste of several lines
@@ -154,6 +156,10 @@ def test_sym_asks_for_the_definition_and_content_for_the_lines(home: Path) -> No
     assert sym.notes[1] == "'please' left out: sym:helper is the whole search"
     content = ask(home, 'content:"return fmt(" repo:gamma')
     assert content.intent == "exact_match" and {f.hit.path for f in content.hits} == {"gamma/app.py"}
+    quoted = ask(home, 'patternType:literal "fmt("gamma")" context:global')  # Sourcegraph's; the quotes hold quotes
+    assert quoted.notes[0].endswith("""searched 'fmt("gamma")'""") and {f.hit.path for f in quoted.hits} == {
+        "gamma/app.py"
+    }
     assert ask(home, 'content:"BETA" case:no').total_matches > 0
     exact = ask(home, 'content:"BETA" case:yes')  # no line holds it: fusion's candidates, and the answer says so
     assert exact.total_matches == 0 and "direct path (text) found nothing: answered by fusion" in exact.notes
@@ -223,3 +229,20 @@ def test_the_cli_the_client_and_mcp_read_them(
                 client.search("lang:cobol helper")
         text = mcp_search(address, "file:app.py who calls fmt", 10)
         assert "gamma/app.py" in text and "alpha/core.py" not in text and "read the query's filters" in text
+
+
+def test_the_benchmark_asks_each_way_and_judges_it(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    bench = load_benchmark("query_filters")
+    row = {"query": "who calls fmt", "intent": "find_references", "match": "file"}
+    suite = tmp_path / "beta.jsonl"  # asked of the repository beta
+    suite.write_text(json.dumps({**row, "id": "beta-1", "relevant": [{"repo": "beta", "path": "beta/service.py"}]}))
+    assert bench.main(["--home", str(home), str(suite), "--out", str(tmp_path / "out.json")]) == 0
+    summary = json.loads((tmp_path / "out.json").read_text())["summary"]
+    assert set(summary) == {f"{lang}/{way}" for lang in ("python", "all") for way in bench.WAYS}
+    assert summary["python/--path NAME"]["s@1"] == 1.0 and summary["python/--path NAME"]["outside"] == 0.0
+    assert summary["python/repo: filter"]["s@1"] == summary["python/scoped"]["s@1"] == 1.0
+    assert summary["python/repo: filter"]["outside"] == 0.0 < summary["python/unscoped"]["outside"]
+    assert "repo: filter" in capsys.readouterr().out

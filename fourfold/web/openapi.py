@@ -43,7 +43,7 @@ def openapi(version: str) -> dict[str, Any]:
         _q(
             "q",
             "the query: a symbol, a quoted string, a question, a regex or a code snippet; filters may be written "
-            "in it as in Zoekt (repo:NAME file:PATH -file:test lang:go ext:ts case:yes sym:NAME content:\"text\")",
+            'in it as in Zoekt (repo:NAME file:PATH -file:test lang:go ext:ts case:yes sym:NAME content:"text")',
             {"type": "string"},
             required=True,
         ),

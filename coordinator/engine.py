@@ -38,6 +38,7 @@ from fourfold.coordinator import (
     query_filters,
     refusal,
     rerank,
+    search_command,
 )
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
@@ -555,6 +556,11 @@ class Engine:
         ``query_filters``) read first and noted."""
         listing = p.options.get("mode", "") in LISTING_MODES
         off = p.options.get(query_filters.FILTERS_OPTION) == "off"
+        command = None if listing or off else search_command.read(p.query)
+        if command is not None:  # rg -n "retry_budget" src/: the listing the command asks for
+            p, note = search_command.apply(p, command)
+            answer = await self._search_written(p, visible)
+            return replace(answer, notes=(note, *answer.notes))
         filters = None if listing or off else query_filters.read(p.query)
         if filters is None:
             return await self._search_written(p, visible)

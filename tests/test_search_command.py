@@ -1,0 +1,173 @@
+"""A grep-like command pasted as the query (``rg -n "retry" src/``), read as the listing it asks for
+(``coordinator/search_command.py``): the reading, and the answers through the engine, the CLI, the Python
+client over gRPC and MCP, over a real index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inprocess import coordinator_in_process, mcp_search, search_once
+
+from fourfold.api import Answer, SearchParams
+from fourfold.client import Client
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.query_filters import FILTERS_OPTION
+from fourfold.coordinator.search_command import apply, path_glob, read
+from fourfold.errors import InvalidQuery
+from fourfold.index.store import IndexStore
+from fourfold.plugins.types import EXCLUDE_OPTION
+
+
+@pytest.mark.parametrize(
+    ("query", "pattern", "regex", "case"),
+    [
+        ('rg -n "retry_budget" src/', "retry_budget", False, True),
+        ("grep -rn make_context --include=*.py .", "make_context", False, True),
+        ("git grep -n 'def make_context'", "def make_context", False, True),
+        ("rg -i Retry", "Retry", False, False),
+        ("rg -S retry", "retry", False, False),  # smart case: no capital
+        ("rg -S Retry", "Retry", False, True),
+        ("ag retry", "retry", False, False),  # ag's case is smart by default
+        ("rg -F 'a.b(c)'", "a.b(c)", False, True),
+        ("fgrep 'x.*'", "x.*", False, True),
+        ("rg 'def \\w+\\('", "def \\w+\\(", True, True),
+        ('grep "get\\|set(" src', "get|set\\(", True, True),  # basic syntax: \\| is the operator, ( a bracket
+        ('grep -E "get|set\\(" src', "get|set\\(", True, True),
+        ("rg -w fmt", "\\b(?:fmt)\\b", True, True),
+        ("rg -e foo -e 'bar.baz'", "(?:foo)|(?:bar.baz)", True, True),  # each a regular expression
+        ("rg -- -v", "-v", False, True),
+        ("rg -C 3 -m 5 --color=always retry | head -20", "retry", False, True),
+        ("rg 'a(b'", "a(b", False, True),  # no regular expression: the literal
+    ],
+)
+def test_the_pattern_and_its_case_are_read_as_the_tool_reads_them(
+    query: str, pattern: str, regex: bool, case: bool
+) -> None:
+    c = read(query)
+    assert c is not None and (c.pattern, c.regex, c.case_sensitive) == (pattern, regex, case)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "rg --files | rg shell_completion",  # no pattern: a file listing
+        "grep -f patterns.txt src",  # patterns from a file
+        "how does grep work here",
+        "rg",
+        "git log -S retry",
+        'rg "unclosed',
+        "rg retry\nrg budget",  # two commands
+        "grep for calls to bootstrap",  # a sentence
+        "grep 'token expired' in this codebase",
+        "grep -F 'defer wg.Done()' (python)",
+        "grep 'cannot read property 'map' of undefined'",  # quotes inside the quotes: the shell would join them
+    ],
+)
+def test_what_is_no_search_command_is_left_to_the_other_rules(query: str) -> None:
+    assert read(query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "glob", "languages", "excluded"),
+    [
+        ("rg retry src/", "src/**", (), ()),
+        ("rg retry ./src/api.py", "src/api.py", (), ()),
+        ("rg retry src", "{src/**,src}", (), ()),
+        ("grep -rn --include=*.py retry .", "*.py", (), ()),
+        ("grep -rn --include=*.py --include=*.pyi retry src/", "{src/**/*.py,src/**/*.pyi}", (), ()),
+        ("rg -g '*.go' -g '!vendor/**' retry", "*.go", (), ("vendor/**",)),
+        ("grep -rn --exclude-dir=node_modules --exclude=*.min.js retry", "", (), ("**/node_modules/**", "*.min.js")),
+        ("rg -t py -tgo retry", "", ("python", "go"), ()),
+    ],
+)
+def test_the_files_are_read_from_operands_types_and_globs(
+    query: str, glob: str, languages: tuple[str, ...], excluded: tuple[str, ...]
+) -> None:
+    c = read(query)
+    assert c is not None and (path_glob(c), c.languages, c.exclude) == (glob, languages, excluded)
+
+
+def test_a_comment_is_left_out_and_a_type_of_no_language_searches_every_one() -> None:
+    c = read("grep -rn 'func Assign(' --include=*.go   # want the declaration only")
+    assert c is not None and (c.pattern, path_glob(c)) == ("func Assign(", "*.go")
+    ex = read("rg -w retry -t ex")  # ripgrep's type by an extension: elixir
+    assert ex is not None and ex.languages == ("elixir",)
+    own = read("rg -F 'DRT-180' --type-add 'cfg:*.{yml,toml}' -t cfg")
+    assert own is not None and own.languages == () and own.unread_types == ("cfg",)
+    assert apply(SearchParams("x"), own)[1] == (
+        "read as the command rg: literal 'DRT-180' every language (no language of fourfold's is the type cfg), "
+        "case respected"
+    )
+
+
+def test_files_no_path_filter_can_take_say_why() -> None:
+    for query, says in [
+        ("rg retry 'src/*.py'", "hold glob syntax: give folders or files, and globs with -g"),
+        ("rg -g 'src/**' -g 'lib/**' retry", "select files 2 ways"),
+        ("rg -g '*.py' -g 'test_*' retry", "the globs \\*.py test_\\* are several"),
+    ]:
+        c = read(query)
+        assert c is not None
+        with pytest.raises(InvalidQuery, match=says):
+            apply(SearchParams(query), c)
+
+
+# -- through the engine, over a real index ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def home(multi_home: Path) -> Path:
+    return multi_home
+
+
+def ask(home: Path, query: str, **kw: object) -> Answer:
+    return search_once(Engine(IndexStore(home)), SearchParams(query, k=20, **kw))  # type: ignore[arg-type]
+
+
+def files(a: Answer) -> set[str]:
+    return {f.hit.path for f in a.hits}
+
+
+def test_a_command_lists_the_lines_it_asks_for(home: Path) -> None:
+    a = ask(home, 'rg -n "fmt(" gamma/')
+    assert (a.intent, a.fusion_strategy, files(a)) == ("exact_match", "direct", {"gamma/app.py"})
+    assert a.notes[0] == "read as the command rg: literal 'fmt(' in gamma/**, case respected"
+    assert a.total_matches == 1 and a.hits[0].hit.match_lines == (9,)
+    every = ask(home, "grep -rn --include=*.py 'return fmt' .")
+    assert files(every) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and every.complete
+    assert files(ask(home, "rg -w fmt -g '!alpha/**'")) == {"beta/service.py", "gamma/app.py"}
+    go = ask(home, "rg -t go fmt")  # no Go file: nothing listed, fusion's candidates, and the answer says so
+    assert go.total_matches == 0 and "direct path (text) found nothing: answered by fusion" in go.notes
+
+
+def test_case_is_the_tools(home: Path) -> None:
+    assert ask(home, 'rg -i "BETA" beta/').total_matches > 0
+    exact = ask(home, 'rg "BETA" beta/')  # rg respects case: no line holds BETA, and the answer says so
+    assert exact.total_matches == 0 and "direct path (text) found nothing: answered by fusion" in exact.notes
+
+
+def test_filters_off_and_a_listing_asked_for_leave_the_words(home: Path) -> None:
+    for kw in ({"options": {FILTERS_OPTION: "off"}}, {"options": {"mode": "literal"}}):
+        a = ask(home, 'rg -n "fmt(" gamma/', **kw)
+        assert not any(n.startswith("read as the command") for n in a.notes)
+    with pytest.raises(InvalidQuery, match="filters paths 2 ways"):
+        ask(home, "rg fmt gamma/", path_glob="*.py")
+    left = ask(home, "rg fmt -g '!beta/**'", options={EXCLUDE_OPTION: "gamma/**"})
+    assert files(left) == {"alpha/core.py", "alpha/shapes.py"}
+
+
+def test_the_cli_the_client_and_mcp_read_it(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--json", 'rg "fmt(" gamma/']) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {h["path"] for h in out["hits"]} == {"gamma/app.py"} and out["notes"][0].startswith("read as the command")
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            assert files(client.search("git grep -n 'def helper'")) == {"beta/service.py", "gamma/app.py"}
+        text = mcp_search(address, "rg -n 'return fmt' alpha/", 10)
+        assert "alpha/shapes.py" in text and "gamma/app.py" not in text and "read as the command rg" in text

@@ -271,8 +271,8 @@ def _type(name: str) -> tuple[str, ...]:
 def _operands_read(text: str, patterns: list[str], operands: list[str]) -> bool:
     """Whether the pattern is as written and the operands after it are paths, not a sentence that goes on
     ("grep 'token expired' in this codebase", "... (python)")."""
-    if any(p not in text for p in patterns):
-        return False  # quotes inside the quotes: 'cannot read property 'map' of undefined'
+    if any(p not in text for p in patterns) and "'\"'\"'" not in text and "\\" not in text:
+        return False  # quotes inside the quotes: 'cannot read property 'map' of undefined' (not the shell's '"'"')
     bare = [o for o in operands if re.fullmatch(r"[A-Za-z0-9_-]+", o)]
     if len(bare) > 2 or any(o.lower() in _PROSE for o in bare):
         return False

@@ -238,11 +238,30 @@ def test_the_benchmark_asks_each_way_and_judges_it(
     bench = load_benchmark("query_filters")
     row = {"query": "who calls fmt", "intent": "find_references", "match": "file"}
     suite = tmp_path / "beta.jsonl"  # asked of the repository beta
-    suite.write_text(json.dumps({**row, "id": "beta-1", "relevant": [{"repo": "beta", "path": "beta/service.py"}]}))
+    rows = [
+        {**row, "id": "beta-1", "relevant": [{"repo": "beta", "path": "beta/service.py"}]},
+        {
+            "id": "beta-2",
+            "query": '"return fmt(text)"',
+            "intent": "exact_match",
+            "match": "line",
+            "relevant": [{"repo": "beta", "path": "beta/service.py", "line": 8}],
+        },
+        {
+            "id": "beta-3",
+            "query": "def helper",
+            "intent": "find_definition",
+            "match": "line",
+            "relevant": [{"repo": "beta", "path": "beta/service.py", "line": 22, "end_line": 23}],
+        },
+    ]
+    suite.write_text("\n".join(json.dumps(r) for r in rows))
     assert bench.main(["--home", str(home), str(suite), "--out", str(tmp_path / "out.json")]) == 0
     summary = json.loads((tmp_path / "out.json").read_text())["summary"]
     assert set(summary) == {f"{lang}/{way}" for lang in ("python", "all") for way in bench.WAYS}
-    assert summary["python/--path NAME"]["s@1"] == 1.0 and summary["python/--path NAME"]["outside"] == 0.0
     assert summary["python/repo: filter"]["s@1"] == summary["python/scoped"]["s@1"] == 1.0
     assert summary["python/repo: filter"]["outside"] == 0.0 < summary["python/unscoped"]["outside"]
+    assert summary["python/--path NAME"]["s@1"] == 1.0 and summary["python/--path NAME"]["outside"] == 0.0
+    for way in ("rg -F command", "grep -rn DIR command", "rg def command"):  # each row its own way: n 1
+        assert (summary[f"python/{way}"]["n"], summary[f"python/{way}"]["s@1"]) == (1, 1.0)
     assert "repo: filter" in capsys.readouterr().out

@@ -551,24 +551,35 @@ class Engine:
 
     # -- search ----------------------------------------------------------------------------------
     async def search(self, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
-        """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows,
-        the filters a one-line query writes (``lang:go -file:_test\\.go$ who calls Render``,
-        ``query_filters``) read first and noted."""
-        listing = p.options.get("mode", "") in LISTING_MODES
-        off = p.options.get(query_filters.FILTERS_OPTION) == "off"
-        command = None if listing or off else search_command.read(p.query)
-        if command is not None:  # rg -n "retry_budget" src/: the listing the command asks for
-            p, note = search_command.apply(p, command)
-            answer = await self._search_written(p, visible)
-            return replace(answer, notes=(note, *answer.notes))
-        filters = None if listing or off else query_filters.read(p.query)
-        if filters is None:
+        """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows, a
+        grep-like command written as the query (``rg -n "retry" src/``) or the filters a one-line query
+        writes (``lang:go -file:_test\\.go$ who calls Render``) read first and noted."""
+        read_first = self._read_first(p, visible)
+        if read_first is None:
             return await self._search_written(p, visible)
+        asked, notes = read_first
+        answer = await self._search_written(asked, visible)
+        return replace(answer, notes=(*notes, *answer.notes))
+
+    def _read_first(
+        self, p: SearchParams, visible: frozenset[str] | None
+    ) -> tuple[SearchParams, tuple[str, ...]] | None:
+        """``p`` as the command (``search_command``) or the filters (``query_filters``) its query writes ask
+        it, and the notes that say so; None where it writes neither, asks for a listing of its text as
+        written, or sets ``filters=off``."""
+        if p.options.get("mode", "") in LISTING_MODES or p.options.get(query_filters.FILTERS_OPTION) == "off":
+            return None
+        command = search_command.read(p.query)
+        if command is not None:
+            asked, note = search_command.apply(p, command)
+            return asked, (note,)
+        filters = query_filters.read(p.query)
+        if filters is None:
+            return None
         searchable = self._registered_repos() if visible is None else self._registered_repos() & visible
-        p, left_out = query_filters.apply(p, filters, searchable, visible is not None)
-        answer = await self._search_written(p, visible)
-        note = f"read the query's filters {' '.join(filters.written)}; searched {p.query[:80]!r}"
-        return replace(answer, notes=(note, *left_out, *answer.notes))
+        asked, left_out = query_filters.apply(p, filters, searchable, visible is not None)
+        note = f"read the query's filters {' '.join(filters.written)}; searched {asked.query[:80]!r}"
+        return asked, (note, *left_out)
 
     async def _search_written(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows.

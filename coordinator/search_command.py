@@ -29,7 +29,6 @@ from fourfold.api import SearchParams
 from fourfold.coordinator.query_filters import language
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
-from fourfold.plugins.inline_regex import holds_syntax
 from fourfold.plugins.types import EXCLUDE_OPTION
 
 __all__ = ["Command", "apply", "read"]
@@ -212,9 +211,9 @@ def read(query: str) -> Command | None:
         pattern = patterns[0]
         if not fixed and not extended:
             pattern = _extended(pattern)
-        regex = not fixed and holds_syntax(pattern)
-        if regex and _as_literal(pattern) is not None:  # grep 'f(' reads as f\( : the literal it is
-            pattern, regex = str(_as_literal(pattern)), False
+        literal = pattern if fixed else _as_literal(pattern)  # grep 'f(' reads as f\( : the literal it is
+        regex = literal is None  # a bare "." too: "automatically." matches "automatically," as grep's does
+        pattern = pattern if literal is None else literal
     if word:
         pattern, regex = rf"\b(?:{pattern if regex else re.escape(pattern)})\b", True
     if regex:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["REGEX_WORDS", "REQUEST", "InlineRegex", "find", "holds_syntax"]
+__all__ = ["REGEX_WORDS", "REQUEST", "InlineRegex", "find"]
 
 #: Words that name a regular expression (or a tool running one) before it. Not "pattern": "code following
 #: the pattern vec.iter().map(|x| x * 2)" asks for similar code.
@@ -59,11 +59,5 @@ def find(query: str) -> InlineRegex | None:
     for m in _NAMED.finditer(query):
         pattern = m.group("quoted") if m.group("quote") else m.group("bare")
         found.append(InlineRegex(pattern, m.start(), m.end()))
-    usable = [f for f in found if holds_syntax(f.pattern)]
+    usable = [f for f in found if _SYNTAX.search(f.pattern)]
     return min(usable, key=lambda f: f.start) if usable else None
-
-
-def holds_syntax(pattern: str) -> bool:
-    """Whether ``pattern`` holds regular-expression syntax (an escape, ``.*``, ``|``, a class, an anchor, a group or
-    a repetition): one without means the same as a literal."""
-    return _SYNTAX.search(pattern) is not None

@@ -41,6 +41,7 @@ from fourfold.plugins.types import EXCLUDE_OPTION
         ("rg -- -v", "-v", False, True),
         ("rg -C 3 -m 5 --color=always retry | head -20", "retry", False, True),
         ("rg 'a(b'", "a(b", False, True),  # no regular expression: the literal
+        ("grep -rn automatically. docs/", "automatically.", True, True),  # "." is any character, as grep has it
     ],
 )
 def test_the_pattern_and_its_case_are_read_as_the_tool_reads_them(

@@ -79,6 +79,19 @@ def file_recall(outcomes: Sequence[Outcome], k: int) -> float:
     return total / max(len(outcomes), 1)
 
 
+def at_depth(outcomes: Sequence[Outcome], k: int) -> dict[str, Any]:
+    """The numbers every relations-style benchmark reports of ``outcomes`` at depth ``k``: success@1, MRR@10, file
+    recall@k, recall@k and the zero-result rate."""
+    return {
+        "n": len(outcomes),
+        "s@1": evaluate.success_at(outcomes, 1),
+        "mrr@10": evaluate.mrr_at(outcomes, 10),
+        f"file_recall@{k}": file_recall(outcomes, k),
+        f"recall@{k}": evaluate.recall_at(outcomes, k),
+        "zero": evaluate.zero_result_rate(outcomes),
+    }
+
+
 def score(outcomes: Sequence[Outcome], strategies: Sequence[str]) -> dict[str, Any]:
     return {
         "n": len(outcomes),

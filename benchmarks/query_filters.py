@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from identifier import file_recall, outcome
+from identifier import at_depth, outcome
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator import evaluate
@@ -215,12 +215,7 @@ async def ask(home: Path, suites: list[Path], corpora: Path | None) -> Judged:
 
 def summary(outcomes: list[Outcome], outsides: list[float], agreements: list[bool]) -> dict[str, Any]:
     return {
-        "n": len(outcomes),
-        "s@1": evaluate.success_at(outcomes, 1),
-        "mrr@10": evaluate.mrr_at(outcomes, 10),
-        "file_recall@20": file_recall(outcomes, K),
-        "recall@20": evaluate.recall_at(outcomes, K),
-        "zero": evaluate.zero_result_rate(outcomes),
+        **at_depth(outcomes, K),
         "outside": sum(outsides) / len(outsides) if outsides else 0.0,
         "tool_judged": len(agreements),
         "tool_agrees": sum(agreements) / len(agreements) if agreements else 0.0,

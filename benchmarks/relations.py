@@ -30,7 +30,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from identifier import file_recall, outcome
+from identifier import at_depth, outcome
 
 from fourfold.api import SearchParams
 from fourfold.coordinator import code_first, evaluate
@@ -94,13 +94,8 @@ def summary(outcomes: list[Outcome], strategies: Counter[str]) -> dict[str, Any]
     """The numbers of one (suite, kind): ``coordinator/evaluate.py``'s, and file recall as identifier.py scores it."""
     test_lead, code_mrr = code_lead(outcomes)
     return {
-        "n": len(outcomes),
-        "s@1": evaluate.success_at(outcomes, 1),
-        "mrr@10": evaluate.mrr_at(outcomes, 10),
-        "file_recall@20": file_recall(outcomes, K),
-        "recall@20": evaluate.recall_at(outcomes, K),
+        **at_depth(outcomes, K),
         "routing": evaluate.routing_accuracy(outcomes),
-        "zero": evaluate.zero_result_rate(outcomes),
         "test_lead": test_lead,
         "code_mrr@10": code_mrr,
         "strategies": dict(strategies),

@@ -308,15 +308,18 @@ def _path(operand: str) -> str:
 
 def path_glob(c: Command) -> str:
     """The one glob the command's operands and included globs select ("" where they select everything)."""
-    if any(ch in p for p in c.paths for ch in "*?[]{},"):
+    globbed = [p for p in c.paths if any(ch in p for ch in "*?[")]  # git grep's pathspecs: -- '*.py'
+    if any(ch in p for p in c.paths for ch in "{},") or (globbed and len(c.paths) > 1):
         raise InvalidQuery(
-            f"{c.tool}: the paths {' '.join(c.paths)} hold glob syntax: give folders or files, and globs with -g"
+            f"{c.tool}: the paths {' '.join(c.paths)} mix globs and folders: give folders and files, or one glob"
         )
-    names = [g for g in c.include if "/" not in g]
-    whole = [g for g in c.include if "/" in g]
+    names = [g for g in (*c.include, *globbed) if "/" not in g]
+    whole = [g for g in (*c.include, *globbed) if "/" in g]
+    c = replace(c, paths=() if globbed else c.paths)
     if len(whole) > 1 or (whole and (names or c.paths)):
+        given = [*c.include, *globbed, *c.paths]
         raise InvalidQuery(
-            f"{c.tool}: {' '.join([*c.include, *c.paths])} select files {len(c.include) + len(c.paths)} ways; "
+            f"{c.tool}: {' '.join(given)} select files {len(given)} ways; "
             "a search takes one path filter: give one glob (-g 'src/**/*.py')"
         )
     if whole:

@@ -82,6 +82,8 @@ def test_what_is_no_search_command_is_left_to_the_other_rules(query: str) -> Non
         ("rg -g '*.go' -g '!vendor/**' retry", "*.go", (), ("vendor/**",)),
         ("grep -rn --exclude-dir=node_modules --exclude=*.min.js retry", "", (), ("**/node_modules/**", "*.min.js")),
         ("rg -t py -tgo retry", "", ("python", "go"), ()),
+        ("git grep -n retry -- '*.py'", "*.py", (), ()),  # a pathspec
+        ("git grep -n retry -- 'src/**/*.go'", "src/**/*.go", (), ()),
     ],
 )
 def test_the_files_are_read_from_operands_types_and_globs(
@@ -106,7 +108,8 @@ def test_a_comment_is_left_out_and_a_type_of_no_language_searches_every_one() ->
 
 def test_files_no_path_filter_can_take_say_why() -> None:
     for query, says in [
-        ("rg retry 'src/*.py'", "hold glob syntax: give folders or files, and globs with -g"),
+        ("rg retry 'src/*.py' lib/", "mix globs and folders: give folders and files, or one glob"),
+        ("rg retry 'src/*.py' -g 'lib/**'", "select files 2 ways"),
         ("rg -g 'src/**' -g 'lib/**' retry", "select files 2 ways"),
         ("rg -g '*.py' -g 'test_*' retry", "the globs \\*.py test_\\* are several"),
     ]:

@@ -39,7 +39,7 @@ from fourfold.api import SearchParams
 from fourfold.errors import InvalidQuery, PermissionDenied, UnknownRepository
 from fourfold.index.fleet import revision_name, split_index_name
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
-from fourfold.plugins.types import EXCLUDE_OPTION
+from fourfold.plugins.globs import excluding
 
 __all__ = ["FILTERS_OPTION", "Filters", "apply", "file_glob", "language", "read"]
 
@@ -317,10 +317,7 @@ def _path_glob(given: str, f: Filters) -> str:
 
 
 def _left_out(options: dict[str, str], f: Filters) -> dict[str, str]:
-    if f.not_files:
-        before = [g for g in options.get(EXCLUDE_OPTION, "").split("\n") if g]
-        options[EXCLUDE_OPTION] = "\n".join([*before, *(file_glob(v) for v in f.not_files)])
-    return options
+    return excluding(options, [file_glob(v) for v in f.not_files]) if f.not_files else options
 
 
 def _languages(given: tuple[str, ...], f: Filters) -> tuple[str, ...]:

@@ -29,7 +29,7 @@ from fourfold.api import SearchParams
 from fourfold.coordinator.query_filters import language
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
-from fourfold.plugins.types import EXCLUDE_OPTION
+from fourfold.plugins.globs import excluding
 
 __all__ = ["Command", "apply", "read"]
 
@@ -103,7 +103,6 @@ class Command:
     paths: tuple[str, ...] = ()
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    written: str = ""
     unread_types: tuple[str, ...] = ()
 
 
@@ -233,7 +232,6 @@ def read(query: str) -> Command | None:
         paths,
         tuple(include),
         tuple(exclude),
-        text,
         tuple(unread),
     )
 
@@ -360,8 +358,7 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         languages = tuple(sorted(set(languages or p.languages or KNOWN_LANGUAGES) - set(c.not_languages)))
     options = {**p.options, "mode": "regex" if c.regex else "literal"}
     if c.exclude:
-        before = [g for g in options.get(EXCLUDE_OPTION, "").split("\n") if g]
-        options[EXCLUDE_OPTION] = "\n".join([*before, *c.exclude])
+        options = excluding(options, c.exclude)
     asked = replace(
         p,
         query=c.pattern,

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
 
-__all__ = ["compile_glob", "excluded_globs", "path_filter"]
+__all__ = ["compile_glob", "excluded_globs", "excluding", "path_filter"]
 
 
 def _translate(glob: str) -> str:
@@ -79,21 +79,35 @@ def compile_glob(glob: str) -> re.Pattern[str]:
 
 def excluded_globs(query: ModalityQuery) -> tuple[str, ...]:
     """The globs whose paths ``query`` leaves out (:data:`~fourfold.plugins.types.EXCLUDE_OPTION`)."""
-    value = query.options.get(EXCLUDE_OPTION, "")
-    return tuple(g for g in value.split("\n") if g.strip())
+    return _split(query.options.get(EXCLUDE_OPTION, ""))
+
+
+def excluding(options: Mapping[str, str], globs: Iterable[str]) -> dict[str, str]:
+    """``options`` with ``globs`` added to the paths they leave out, as :func:`excluded_globs` reads them."""
+    return {**options, EXCLUDE_OPTION: "\n".join([*_split(options.get(EXCLUDE_OPTION, "")), *globs])}
 
 
 def path_filter(query: ModalityQuery) -> Callable[[str], bool] | None:
     """Whether a repository-relative path passes ``query``'s path glob and none of its left-out globs;
-    None when the query filters no path. A malformed glob raises :class:`InvalidQuery`."""
-    wanted = compile_glob(query.path_glob) if query.path_glob else None
-    left_out = [compile_glob(g) for g in excluded_globs(query)]
-    if wanted is None and not left_out:
+    None when the query filters no path. A malformed glob raises :class:`InvalidQuery`. Cheap to call
+    again (the graph asks it of every node it may answer with): one filter per glob and left-out globs."""
+    return _path_filter(query.path_glob or "", query.options.get(EXCLUDE_OPTION, ""))
+
+
+def _split(left_out: str) -> tuple[str, ...]:
+    return tuple(g for g in left_out.split("\n") if g.strip())
+
+
+@functools.lru_cache(maxsize=128)
+def _path_filter(glob: str, left_out: str) -> Callable[[str], bool] | None:
+    wanted = compile_glob(glob) if glob else None
+    excluded = [compile_glob(g) for g in _split(left_out)]
+    if wanted is None and not excluded:
         return None
 
     def passes(path: str) -> bool:
         if wanted is not None and wanted.match(path) is None:
             return False
-        return not any(rx.match(path) is not None for rx in left_out)
+        return not any(rx.match(path) is not None for rx in excluded)
 
     return passes

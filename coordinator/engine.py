@@ -576,7 +576,8 @@ class Engine:
         filters = query_filters.read(p.query)
         if filters is None:
             return None
-        searchable = self._registered_repos() if visible is None else self._registered_repos() & visible
+        registered = self._registered_repos()
+        searchable = registered if visible is None else registered & visible
         asked, left_out = query_filters.apply(p, filters, searchable, visible is not None)
         note = f"read the query's filters {' '.join(filters.written)}; searched {asked.query[:80]!r}"
         return asked, (note, *left_out)

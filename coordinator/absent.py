@@ -171,6 +171,12 @@ _EMPTY_WORDS = frozenset(
     }
 )
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+#: Words that say the relation asked ("who calls", "callers of", "uses of")
+_RELATION_WORDS = frozenset(
+    {"call", "called", "caller", "callers", "calls", "invokes", "references", "referencing", "uses", "usage", "usages"}
+)
+#: Relation words that are also common names of functions: the subject where the relation is said before them
+_NAMEABLE = frozenset({"call", "extend", "find", "import", "invoke", "list", "show", "use"})
 
 UNNAMED_NOTE = (
     "the question asks for a relation but names no code: say which, e.g. 'who calls parseConfig' or "
@@ -236,8 +242,19 @@ def names_nothing(query: str) -> bool:
 
 
 def _other_words(query: str) -> list[str]:
-    """The words of a relation question besides the relation's own and fillers (``_EMPTY_WORDS``)."""
-    return [w for w in _WORD.findall(query) if w.lower() not in _EMPTY_WORDS]
+    """The words of a relation question besides the relation's own and fillers (``_EMPTY_WORDS``); a last word
+    that names a relation after the question has named one is its subject ("who calls invoke", "callers of
+    find": a function named so)."""
+    words = _WORD.findall(query)
+    other = [w for w in words if w.lower() not in _EMPTY_WORDS]
+    if (
+        not other
+        and len(words) > 1
+        and words[-1].lower() in _NAMEABLE
+        and any(w.lower() in _RELATION_WORDS for w in words[:-1])
+    ):
+        return [words[-1]]
+    return other
 
 
 def note(s: Subject) -> str:

@@ -51,6 +51,12 @@ def test_the_name_a_question_asks_about(query: str, name: str | None, word: str 
         ("who calls retry", False),  # a word a name could be
         ("who uses the config loader", False),
         ("who imports requests", False),
+        ("who calls invoke", False),  # a relation's word after the relation asked: a function named so
+        ("callers of find", False),
+        ("who uses call", False),
+        ("what breaks if I change", True),
+        ("what invokes this", True),
+        ("who is called", True),
     ],
 )
 def test_a_relation_question_that_names_nothing(query: str, empty: bool) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import grpc
 
 from fourfold import __version__
-from fourfold.api import SearchParams
+from fourfold.api import SearchParams, totals_text
 from fourfold.config import DEFAULT_ADDRESS, fourfold_home
 from fourfold.coordinator.profiles import DEFAULT_PROFILE
 from fourfold.coordinator.progress_bar import ProgressBar
@@ -119,12 +119,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--literal", action="store_true", help="treat the query as an exact string: the text modality lists its lines"
     )
     se.add_argument(
+        "--paths",
+        action="store_true",
+        help="list the files whose path holds the query (core.py, src/api/) or matches it as a glob (*.go)",
+    )
+    se.add_argument(
         "--all",
         dest="all_pages",
         action="store_true",
-        help="literal/regex search: page through every matching file (the answer says whether it is complete)",
+        help="literal/regex/paths search: page through every matching file (the answer says whether it is complete)",
     )
-    se.add_argument("--cursor", default="", help="continue a literal/regex listing from the previous answer's cursor")
+    se.add_argument(
+        "--cursor", default="", help="continue a literal/regex/paths listing from the previous answer's cursor"
+    )
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
@@ -480,8 +487,8 @@ def _print_answer(r, as_json: bool) -> None:
         print(f"  partial answer: missing {', '.join(r.missing_shards)}")
     if r.no_confident_match:
         print("  no confident match: the hits below are candidates, not answers")
-    if r.total_files or r.total_matches:
-        bound = "" if r.total_exact else "at least "
+    totals = totals_text(r.total_matches, r.total_files, r.total_exact)
+    if totals:
         if r.complete:
             state = "complete"
         elif r.cursor:
@@ -490,7 +497,7 @@ def _print_answer(r, as_json: bool) -> None:
             state = "ranked, not a listing (--literal or --regex lists every match)"
         else:
             state = "incomplete"
-        print(f"  {bound}{r.total_matches} matching lines in {bound}{r.total_files} files · {state}")
+        print(f"  {totals} · {state}")
     for n in r.notes:
         print(f"  note: {n}")
     for i, h in enumerate(r.hits, 1):
@@ -580,9 +587,12 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def _search_params(args: argparse.Namespace) -> SearchParams:
 
-    if args.regex and args.literal:
-        raise InvalidInput("--regex and --literal exclude each other: a query is either a pattern or an exact string")
-    options = {"mode": "regex"} if args.regex else {"mode": "literal"} if args.literal else {}
+    modes = [m for m in ("regex", "literal", "paths") if getattr(args, m)]
+    if len(modes) > 1:
+        raise InvalidInput(
+            f"--{' and --'.join(modes)} exclude each other: a query is a pattern, an exact string or a path"
+        )
+    options = {"mode": modes[0]} if modes else {}
     if args.profile:
         options["profile"] = args.profile
     if args.explain:

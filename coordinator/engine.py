@@ -123,8 +123,8 @@ LEXICAL_SHARE_OPTION = "lexical_share"
 FILE_SEGMENTS_OPTION = "file_segments"
 #: A double-quoted span: the text modality lists its literal matches (grep scores, not BM25) for it.
 _QUOTED_SPAN = re.compile(r'"[^"]+"')
-#: Text search modes that list lines (a regex stays a regex: never classified as prose).
-LISTING_MODES = ("literal", "regex")
+#: Text search modes that list lines, or files by their paths (a regex stays a regex: never classified as prose).
+LISTING_MODES = ("literal", "regex", "paths")
 #: A hedged plan's share of understand_code's weights (``Plan.hedged``): on the how-to dev suite
 #: (replayed from each modality's lists) 0.5 and 1.0 both lift MRR@10 0.806 -> 0.833; 0.5 keeps the
 #: click and httpx suites' entity questions as they were (1.0 loses 0.004 on click).
@@ -578,8 +578,9 @@ class Engine:
             return None
         registered = self._registered_repos()
         searchable = registered if visible is None else registered & visible
-        asked, left_out = query_filters.apply(p, filters, searchable, visible is not None)
-        note = f"read the query's filters {' '.join(filters.written)}; searched {asked.query[:80]!r}"
+        asked, left_out = query_filters.apply(p, filters, searchable, visible is not None, MAX_K)
+        did = "listed the files whose path matches" if asked.options.get("mode") == "paths" else "searched"
+        note = f"read the query's filters {' '.join(filters.written)}; {did} {asked.query[:80]!r}"
         return asked, (note, *left_out)
 
     async def _search_written(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
@@ -871,7 +872,13 @@ class Engine:
             fused = code_first.shipped_first(fused, dominant(weights))
         elif plan.intent in code_first.RELATION_INTENTS and not listing and p.options.get(CODE_FIRST_OPTION) != "off":
             fused = code_first.asked_first(fused, code_first.auxiliary_asked(p.query))  # "which tests call X"
-        chosen_direct = plan.strategy == "direct" and plan.rule != "forced" and not plan.preset.fixed
+        # a path listing that finds no file is the answer: its pattern is no question for the other modalities
+        chosen_direct = (
+            plan.strategy == "direct"
+            and plan.rule != "forced"
+            and not plan.preset.fixed
+            and p.options.get("mode") != "paths"
+        )
         if chosen_direct and weights and not (p.modalities or p.weights or fused or collected.missing):
             # the dominant modality found nothing: never answer with less than fusion would (once: weights set),
             # with every modality the intent's profile leaves at 0 given a little weight (a quoted sentence

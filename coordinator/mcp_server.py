@@ -133,10 +133,9 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
     if answer.no_confident_match:
         head += " · NO CONFIDENT MATCH (the hits are candidates, not answers)"
     lines = [head]
-    if answer.total_files or answer.total_matches:
-        bound = "" if answer.total_exact else "at least "
+    if answer.totals():
         lines.append(
-            f"{bound}{answer.total_matches} matching lines in {bound}{answer.total_files} files · "
+            f"{answer.totals()} · "
             + ("complete" if answer.complete else "INCOMPLETE")
             + (f" · next page: cursor={answer.cursor}" if answer.cursor else "")
         )
@@ -214,10 +213,11 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and
-        every matching line with exact totals and says whether the list is complete; pass the
+        every matching line with exact totals and says whether the list is complete; "paths" lists the
+        files whose path holds the query (core.py) or matches it as a glob (src/**/*_test.go); pass the
         answer's cursor back (same query) for the next page."""
-        if mode not in ("", "literal", "regex"):
-            raise ToolError(f"mode must be '', 'literal' or 'regex', got {mode!r}")
+        if mode not in ("", "literal", "regex", "paths"):
+            raise ToolError(f"mode must be '', 'literal', 'regex' or 'paths', got {mode!r}")
         options = {"mode": mode} if mode else {}
         return await run(
             ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k), options=options, cursor=cursor

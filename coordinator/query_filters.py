@@ -19,7 +19,16 @@ one-line query and outside its quotes:
 ``content:``                   the lines holding that string as written (a literal listing)
 ``patterntype:``               ``literal`` or ``regexp``: the rest is listed as such
 ``context:global``             every repository (the only search context there is)
+``type:symbol`` ``type:path``  the definition of the rest; the files whose path holds the rest
+``count:N`` ``count:all``      the hits asked (at most the search's limit)
+``timeout:10s``                the deadline (``500ms``, ``1m``)
+``fork:`` ``archived:``        noted: no such marks of a repository are kept
+``visibility:``
 =============================  ==============================================================
+
+A query of filters alone that narrows files (``file:core.py``, ``lang:go repo:api``) lists the files they
+allow (``mode=paths``). ``type:``, ``count:``, ``timeout:`` and the marks are words of code too: a filter only
+with a value of the filter's shape (``type:int`` stays a word).
 
 ``-repo:``, ``-file:`` and ``-lang:`` leave out what they match. A filter combines with the search's
 own parameters (``--repo``, ``--lang``): the answer comes from what both allow. ``file:line`` (a
@@ -67,8 +76,21 @@ _KEYS: Mapping[str, str] = {
     "extension": "ext",
     "patterntype": "patterntype",
     "context": "context",
+    "type": "type",
+    "count": "count",
+    "timeout": "timeout",
+    "fork": "repo_mark",
+    "archived": "repo_mark",
+    "visibility": "repo_mark",
 }
 _NEGATABLE = frozenset({"repo", "file", "lang"})
+# keys that are common words of code too: a filter only with a value of the filter's shape
+_SHAPED: Mapping[str, re.Pattern[str]] = {
+    "type": re.compile(r"(?i)file|path|symbol|repo|diff|commit"),
+    "count": re.compile(r"(?i)\d+|all"),
+    "timeout": re.compile(r"(?i)\d+(?:\.\d+)?(?:ms|s|m)"),
+    "repo_mark": re.compile(r"(?i)yes|no|only|any|public|private"),
+}
 
 # a word ``[-]key:value`` at the start or after a space; the value quoted or up to the next space, and not a
 # qualified name's ``::`` (``Context::Registry``)
@@ -132,6 +154,10 @@ class Filters:
     exts: tuple[str, ...] = ()
     patterns: tuple[str, ...] = ()
     contexts: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    counts: tuple[str, ...] = ()
+    timeouts: tuple[str, ...] = ()
+    repo_marks: tuple[str, ...] = ()
 
 
 def read(query: str) -> Filters | None:
@@ -153,6 +179,8 @@ def read(query: str) -> Filters | None:
             value = re.sub(r"\\(.)", r"\1", value[1:-1])
         if not value or (key == "file" and _LOCATION.search(value)):
             continue
+        if key in _SHAPED and _SHAPED[key].fullmatch(value) is None:
+            continue  # ``type:int``, ``count:n``: a word of code, not the filter
         found.setdefault(("not_" if negated else "") + key, []).append(value)
         written.append(m.group(0))
         spans.append(m.span())
@@ -179,6 +207,10 @@ def read(query: str) -> Filters | None:
         exts=tuple(found.get("ext", ())),
         patterns=tuple(found.get("patterntype", ())),
         contexts=tuple(found.get("context", ())),
+        types=tuple(found.get("type", ())),
+        counts=tuple(found.get("count", ())),
+        timeouts=tuple(found.get("timeout", ())),
+        repo_marks=tuple(w for w in written if _KEYS.get(w.split(":", 1)[0].lower()) == "repo_mark"),
     )
 
 
@@ -235,11 +267,11 @@ def language(value: str) -> tuple[str, ...]:
 
 
 def apply(
-    p: SearchParams, f: Filters, searchable: frozenset[str], restricted: bool
+    p: SearchParams, f: Filters, searchable: frozenset[str], restricted: bool, max_k: int
 ) -> tuple[SearchParams, tuple[str, ...]]:
     """``p`` searched as its filters say, and notes on words it left out; ``searchable``: the
     repositories the caller may search (``restricted``: a grant narrows them, so an error never
-    names others)."""
+    names others); ``max_k``: the most hits a search may ask (``count:``)."""
     options = dict(p.options)
     query, intent, notes = f.rest, p.intent, []
     whole = [("sym", v) for v in f.syms] + [("content", v) for v in f.contents]
@@ -273,11 +305,28 @@ def apply(
             options["mode"] = mode
             if mode == "literal" and len(query) > 1 and query[0] == query[-1] == '"':
                 query = query[1:-1]  # the string the quotes hold, quotes inside it too
+    kind = _type(f)
+    if kind == "symbol" and not whole:
+        if p.intent and p.intent != "find_definition":
+            raise InvalidQuery(f"type:symbol asks for a definition, and the search forces intent {p.intent}")
+        intent = "find_definition"
+    if kind == "path" or (not query and not whole and (f.files or f.exts or f.langs or f.not_langs or f.repos)):
+        if whole:
+            raise InvalidQuery(
+                f"type:path lists files by their paths, and {whole[0][0]}: searches their text: give one"
+            )
+        if not query:
+            notes.append("a query of filters alone lists the files they allow")
+        options["mode"], query = "paths", query or "*"
     if not query:
         raise InvalidQuery(
             f"the query holds only filters ({' '.join(f.written)}): add what to search for, "
             "a name, a quoted string or a question (file:core.py invoke)"
         )
+    notes.extend(
+        f"{w}: no fork, archive or visibility marks are kept; every indexed repository was searched"
+        for w in f.repo_marks
+    )
     case = p.case_sensitive
     for value in f.case:
         if value.lower() not in ("yes", "no", "auto"):
@@ -293,9 +342,52 @@ def apply(
             languages=_languages(p.languages, f),
             case_sensitive=case,
             options=_left_out(options, f),
+            k=_count(p.k, f, max_k, notes),
+            deadline_ms=_timeout(p.deadline_ms, f),
         ),
         tuple(notes),
     )
+
+
+def _type(f: Filters) -> str:
+    """The result type ``type:`` asks for ("" for file contents, the usual search)."""
+    kinds = {v.lower() for v in f.types}
+    if len(kinds) > 1:
+        raise InvalidQuery(f"the query asks for {len(kinds)} result types (type:{' type:'.join(f.types)}): give one")
+    kind = next(iter(kinds), "")
+    if kind in ("repo", "diff", "commit"):
+        raise InvalidQuery(
+            f"type:{kind}: fourfold searches the files of each indexed repository and branch, not repository names, "
+            "commits or diffs: leave it out and search the code (rev:BRANCH for a branch; `fourfold status` lists "
+            "the repositories)"
+        )
+    return "" if kind == "file" else kind
+
+
+def _count(given: int, f: Filters, max_k: int, notes: list[str]) -> int:
+    """The hits ``count:`` asks for (``count:all``: as many as a search may), else ``given``."""
+    if not f.counts:
+        return given
+    value = f.counts[-1].lower()
+    if value == "0":
+        raise InvalidQuery("count:0 asks for no results: write count:50 or count:all")
+    wanted = max_k if value == "all" else int(value)
+    if wanted > max_k:
+        notes.append(f"count:{value}: an answer holds at most {max_k} hits (a listing's cursor pages on)")
+    return min(wanted, max_k)
+
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m)")
+
+
+def _timeout(given: int, f: Filters) -> int:
+    """The deadline ``timeout:`` sets in milliseconds (``timeout:500ms``, ``timeout:10s``, ``timeout:1m``)."""
+    if not f.timeouts:
+        return given
+    m = _DURATION.fullmatch(f.timeouts[-1].lower())
+    if m is None or float(m.group(1)) <= 0:  # read() keeps only durations; 0 is none
+        raise InvalidQuery(f"timeout:{f.timeouts[-1]} is no duration: write timeout:500ms, timeout:10s or timeout:1m")
+    return max(1, round(float(m.group(1)) * {"ms": 1, "s": 1000, "m": 60_000}[m.group(2)]))
 
 
 def _path_glob(given: str, f: Filters) -> str:

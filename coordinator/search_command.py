@@ -15,8 +15,13 @@ letters beside it, case ignored, in every folder. Read as the command, it is wha
   ``--exclude-dir``.
 
 Output options (``-n``, ``-l``, ``-C 3``, ``--color``) change nothing, and a pipe after the command
-(``| head``) is left out. A command of another tool, several commands, or one without a pattern
-(``rg --files``) is not read. ``options["filters"] == "off"`` leaves the query as written.
+(``| head``) is left out. A command of another tool or several commands are not read.
+``options["filters"] == "off"`` leaves the query as written.
+
+A command that lists files (``find . -name '*_test.go'``, ``fd -e py config``, ``git ls-files 'src/*'``,
+``rg --files -g '*.md'``) is the listing of those files by their paths (``mode=paths``); piped to a grep with a
+plain pattern (``git ls-files | grep api``), the paths holding it; piped to ``xargs grep X`` (or running
+``-exec grep X {} +``), that grep over the files listed.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import excluding
 
 __all__ = ["Command", "apply", "read"]
+
+# commands that list files by their paths; ``git ls-files`` and ``rg --files`` too
+_FILE_TOOLS = frozenset({"find", "fd", "fdfind"})
 
 _TOOLS = {
     "rg": "rg",
@@ -104,6 +112,9 @@ class Command:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     unread_types: tuple[str, ...] = ()
+    #: "paths": the command lists files by their paths (``find``, ``fd``, ``git ls-files``; ``pattern`` a
+    #: fragment of a path or ``*``), else their matching lines
+    lists: str = "lines"
 
 
 def read(query: str) -> Command | None:
@@ -111,12 +122,16 @@ def read(query: str) -> Command | None:
     text = query.strip()
     if "\n" in text or not text:
         return None
-    text = re.split(r"\s\|\s", text, maxsplit=1)[0].strip()  # "| head" filters the output
+    head, *after = re.split(r"\s\|\s", text, maxsplit=1)
+    text, piped = head.strip(), after[0].strip() if after else ""
+    # "| head" filters the output; "find . -name '*.go' | xargs grep X" searches the files find lists
     try:
         words = shlex.split(text, comments=True)  # "# want the declaration only" is a comment
     except ValueError:
         return None
     first = words[0] if words else ""
+    if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
+        return _files_command(words, piped)
     if len(words) >= 2 and first == "git" and words[1] == "grep":
         tool, words = "git grep", words[2:]
     elif first in _TOOLS:
@@ -276,6 +291,201 @@ def _operands_read(text: str, patterns: list[str], operands: list[str]) -> bool:
     return all(o in (".", "./") or "/" in o or re.fullmatch(r"[\w.*-]+", o) for o in operands)
 
 
+def _files_command(words: list[str], piped: str) -> Command | None:
+    """``find``, ``fd``, ``git ls-files`` or ``rg --files`` read as the files it lists, or, piped to ``xargs grep``
+    (or running ``-exec grep``), as that grep over those files; None where it asks what no search answers (a
+    folder listing, a test of size or time, several names that must all match)."""
+    grep = ""
+    if words[0] == "find":
+        read_find = _find(words[1:])
+        if read_find is None:
+            return None
+        found, grep = read_find
+    elif words[0] in ("fd", "fdfind"):
+        fd = _fd(words[1:])
+        if fd is None:
+            return None
+        found = fd
+    elif words[0] == "git":
+        if _prose(words[2:]):
+            return None
+        pathspecs = tuple(p for p in (_path(w) for w in words[2:] if not w.startswith("-")) if p)
+        found = Command("git ls-files", "*", False, False, paths=pathspecs, lists="paths")
+    else:  # rg --files [PATH…] [-g GLOB] [-t TYPE]: the files rg would search
+        listed = read(shlex.join(["rg", "-e", "x", *(w for w in words[1:] if w != "--files")]))
+        if listed is None:
+            return None
+        found = replace(listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths")
+    if not grep and piped.startswith("xargs"):
+        grep = _after_xargs(piped)
+        if not grep:
+            return None  # xargs placing the files itself (-I{}): not read
+    if not grep:
+        return _paths_grepped(found, piped)
+    searched = read(grep)
+    if searched is None or searched.lists != "lines" or searched.paths or searched.include:
+        return None  # another command, or a grep naming files of its own besides those listed
+    return replace(
+        searched,
+        tool=f"{found.tool} | {searched.tool}",
+        paths=found.paths,
+        include=found.include,
+        exclude=(*found.exclude, *searched.exclude),
+    )
+
+
+def _paths_grepped(found: Command, piped: str) -> Command | None:
+    """The listing ``found`` with the paths a pipe into grep keeps (``git ls-files | grep test``: a fragment of
+    the path); None where that grep is a regular expression; ``found`` where the pipe is another tool's
+    (``| head``)."""
+    first = re.split(r"\s\|\s", piped, maxsplit=1)[0].strip()
+    if not first or first.split()[0] not in (*_TOOLS, "git"):
+        return found
+    kept = read(first)
+    if kept is None or kept.regex or kept.paths or kept.include or kept.lists != "lines":
+        return None
+    return replace(found, tool=f"{found.tool} | {kept.tool}", pattern=kept.pattern, case_sensitive=kept.case_sensitive)
+
+
+_FIND_NAMES = frozenset({"-name", "-iname"})
+_FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
+_FIND_SKIPPED = frozenset({"(", ")", "-print", "-print0", "-and", "-a", "-ls", "-follow", "-L", "-H", "-P"})
+
+
+def _find(args: list[str]) -> tuple[Command, str] | None:
+    """``find [DIR…] EXPRESSION`` as the files it lists, and the grep its ``-exec`` runs on them ("" for none)."""
+    dirs: list[str] = []
+    include: list[str] = []
+    exclude: list[str] = []
+    negate = either = False
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if not a.startswith("-") and a not in ("!", "(", ")"):
+            if include or exclude:
+                return None  # an operand after the expression: not find's
+            dirs.append(a)
+        elif a in ("!", "-not"):
+            negate = True
+        elif a in ("-o", "-or"):
+            either = True
+        elif a in _FIND_SKIPPED:
+            pass
+        elif a in _FIND_NAMES | _FIND_PATHS and i + 1 < len(args):
+            i += 1
+            glob = args[i] if a in _FIND_NAMES else _find_path(args[i])
+            (exclude if negate else include).append(glob)
+            negate = False
+        elif a == "-prune" and include:  # -path ./vendor -prune -o …: vendor left out
+            exclude.extend([include[-1], include.pop().rstrip("/") + "/**"])
+            either = False
+        elif a == "-type" and i + 1 < len(args):
+            i += 1
+            if args[i] != "f":
+                return None  # folders, links: no file listing
+        elif a in ("-maxdepth", "-mindepth") and i + 1 < len(args):
+            i += 1  # depth: every depth is listed
+        elif a in ("-exec", "-execdir"):
+            end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
+            grep = shlex.join(w for w in args[i + 1 : end] if w != "{}")
+            return _with(_found(dirs, include, exclude, either), grep)
+        else:
+            return None  # -size, -mtime, -newer: tests no search reads
+        i += 1
+    return _with(_found(dirs, include, exclude, either), "")
+
+
+def _with(found: Command | None, grep: str) -> tuple[Command, str] | None:
+    return None if found is None else (found, grep)
+
+
+def _found(dirs: list[str], include: list[str], exclude: list[str], either: bool) -> Command | None:
+    if len(include) > 1 and not either:  # both must match: a folder's glob and a name's are one glob
+        folders = [g for g in include if "/" in g and g.endswith("/**")]
+        names = [g for g in include if "/" not in g]
+        if len(include) != 2 or len(folders) != 1 or len(names) != 1:
+            return None  # -name a -name b
+        include = [f"{folders[0]}/{names[0]}"]
+    if _prose(dirs) or not (include or exclude or all(d in (".", "./") or "/" in d for d in dirs)):
+        return None  # "find the config file" is a sentence
+    paths = tuple(p for p in (_path(d) for d in dirs) if p)
+    return Command(
+        "find", "*", False, False, paths=paths, include=tuple(include), exclude=tuple(exclude), lists="paths"
+    )
+
+
+def _find_path(glob: str) -> str:
+    """find's ``-path`` glob as a repository glob: its ``./`` left out, its ``*`` crossing folders as find's does."""
+    while glob.startswith("./"):
+        glob = glob[2:]
+    return re.sub(r"\*+", "**", glob)
+
+
+def _fd(args: list[str]) -> Command | None:
+    """``fd [PATTERN] [DIR…]``: the files whose name holds the pattern (a fragment; ``-g``: a glob), ``-e`` its
+    extensions, ``-E`` globs left out."""
+    operands: list[str] = []
+    exts: list[str] = []
+    exclude: list[str] = []
+    glob = False
+    i = 0
+    while i < len(args):
+        a = args[i]
+        value = args[i + 1] if i + 1 < len(args) else ""
+        if a in ("-e", "--extension"):
+            exts.append(value.lstrip("."))
+            i += 1
+        elif a in ("-E", "--exclude"):
+            exclude.append(value)
+            i += 1
+        elif a in ("-t", "--type"):
+            if value not in ("f", "file"):
+                return None
+            i += 1
+        elif a in ("-g", "--glob"):
+            glob = True
+        elif a.startswith("-"):
+            if a not in ("-H", "--hidden", "-I", "--no-ignore", "-u", "-a", "--absolute-path", "-l", "-0", "-s", "-i"):
+                return None
+        else:
+            operands.append(a)
+        i += 1
+    if _prose(operands):
+        return None
+    pattern = operands[0] if operands else ""
+    if pattern and not glob:
+        if re.search(r"[\\^$*+?()\[\]{}|]", pattern.replace("\\.", "")):
+            return None  # a regular expression over the name: not a fragment
+        pattern = "*" + pattern.replace("\\.", ".") + "*"
+    names = [pattern] if pattern else []
+    if exts:
+        ext = exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}"
+        names = [f"{(pattern or '*').rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
+    paths = tuple(p for p in (_path(d) for d in operands[1:]) if p)
+    return Command("fd", "*", False, False, paths=paths, include=tuple(names), exclude=tuple(exclude), lists="paths")
+
+
+def _prose(operands: list[str]) -> bool:
+    """Whether a file command's operands are a sentence's words ("find the config file", "fd is fast")."""
+    return any(o.lower() in _PROSE for o in operands) or len(operands) > 3
+
+
+def _after_xargs(piped: str) -> str:
+    """The command ``| xargs [OPTIONS] CMD …`` runs on the listed files ("" where the pipe is no xargs)."""
+    try:
+        words = shlex.split(re.split(r"\s\|\s", piped, maxsplit=1)[0])
+    except ValueError:
+        return ""
+    if not words or words[0] != "xargs":
+        return ""
+    i = 1
+    while i < len(words) and words[i].startswith("-"):
+        if words[i] in ("-I", "-i") or words[i].startswith("-I"):
+            return ""  # a placeholder places the files: not read
+        i += 2 if words[i] in ("-n", "-P", "-L", "-d", "-s", "-E") else 1
+    return shlex.join(words[i:])
+
+
 class _UnreadableError(Exception):
     """The command asks something no search answers."""
 
@@ -356,7 +566,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     languages = tuple(sorted(set(c.languages) & set(p.languages))) if c.languages and p.languages else c.languages
     if c.not_languages:
         languages = tuple(sorted(set(languages or p.languages or KNOWN_LANGUAGES) - set(c.not_languages)))
-    options = {**p.options, "mode": "regex" if c.regex else "literal"}
+    mode = "paths" if c.lists == "paths" else "regex" if c.regex else "literal"
+    options = {**p.options, "mode": mode}
     if c.exclude:
         options = excluding(options, c.exclude)
     asked = replace(
@@ -367,7 +578,7 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         case_sensitive=c.case_sensitive or p.case_sensitive,
         options=options,
     )
-    said = [f"{'regex' if c.regex else 'literal'} {c.pattern[:80]!r}"]
+    said = [f"{mode} {c.pattern[:80]!r}"]
     if glob:
         said.append(f"in {glob}")
     if c.exclude:

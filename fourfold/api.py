@@ -31,6 +31,7 @@ __all__ = [
     "SearchParams",
     "ShardInfo",
     "Status",
+    "totals_text",
 ]
 
 DEFAULT_K = 10
@@ -96,12 +97,28 @@ class Answer:
     no_confident_match: bool = False
     confidences: tuple[float | None, ...] = ()  # per hit (rerank / 10, else semantic similarity)
     # literal and regex search: matching lines and files in all, whether those are exact (not lower
-    # bounds), whether the hits are every match, and the next page's cursor ("" on the last page)
+    # bounds), whether the hits are every match, and the next page's cursor ("" on the last page); a
+    # path listing (mode paths) counts files only
     total_matches: int = 0
     total_files: int = 0
     total_exact: bool = False
     complete: bool = False
     cursor: str = ""
+
+    def totals(self) -> str:
+        """The listing's totals in words (:func:`totals_text`)."""
+        return totals_text(self.total_matches, self.total_files, self.total_exact)
+
+
+def totals_text(lines: int, files: int, exact: bool) -> str:
+    """A listing's totals in words ("at least 40 matching lines in 12 files"; "7 matching files" for a path
+    listing, which counts no lines); "" where the search counted none."""
+    if not (files or lines):
+        return ""
+    bound = "" if exact else "at least "
+    if not lines:
+        return f"{bound}{files} matching files"
+    return f"{bound}{lines} matching lines in {bound}{files} files"
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,10 @@ from collections.abc import Callable, Iterable, Mapping
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
 
-__all__ = ["compile_glob", "excluded_globs", "excluding", "path_filter"]
+__all__ = ["GLOB_CHARS", "compile_glob", "excluded_globs", "excluding", "path_filter"]
+
+#: A path pattern holding one of these is a glob; one without them is a fragment of a path.
+GLOB_CHARS = "*?[{"
 
 
 def _translate(glob: str) -> str:

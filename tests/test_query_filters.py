@@ -179,7 +179,11 @@ def test_filters_off_searches_the_words_as_written(home: Path) -> None:
         ("lang:cobol helper", InvalidQuery, "lang:cobol is no language fourfold reads"),
         ("lang:go -lang:golang helper", InvalidQuery, "leave none to search"),
         ("file:a file:b helper", InvalidQuery, "the search filters paths 2 ways"),
-        ("file:core.py", InvalidQuery, r"the query holds only filters \(file:core.py\): add what to search for"),
+        (
+            "case:yes rev:main",
+            InvalidQuery,
+            r"the query holds only filters \(case:yes rev:main\): add what to search for",
+        ),
         ("case:maybe x", InvalidQuery, "case:maybe is no setting"),
         ("sym:a content:b", InvalidQuery, "each is the whole search: give one"),
         ("context:mine x", InvalidQuery, "fourfold does not keep: name the repositories with repo:"),

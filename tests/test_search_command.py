@@ -54,7 +54,6 @@ def test_the_pattern_and_its_case_are_read_as_the_tool_reads_them(
 @pytest.mark.parametrize(
     "query",
     [
-        "rg --files | rg shell_completion",  # no pattern: a file listing
         "grep -f patterns.txt src",  # patterns from a file
         "how does grep work here",
         "rg",

@@ -29,7 +29,7 @@ import zstandard
 from fourfold.errors import CorruptIndex, InvalidQuery
 from fourfold.plugins import inline_regex
 from fourfold.plugins.codec import decompress
-from fourfold.plugins.globs import path_filter
+from fourfold.plugins.globs import GLOB_CHARS, compile_glob, path_filter
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
@@ -48,7 +48,7 @@ _RECENT_BLOCKS = 16
 #: searching them (about 0.5 ms here). Above it, the masks prune first.
 _VERIFY_BYTES = 64 << 10
 
-MODES = ("auto", "literal", "regex", "bm25")
+MODES = ("auto", "literal", "regex", "bm25", "paths")
 #: ``options["question_words"] = "keep"``: a one-line question's BM25 counts the words that frame it too ("how",
 #: "does", "where": ``terms.QUESTION_WORDS``), as ``mode=bm25`` and a paste of several lines always do ("drop": the
 #: default, leaves them out).
@@ -270,9 +270,15 @@ class TextShard:
             raise InvalidQuery(f"text search mode {mode!r} is unknown; use one of {', '.join(MODES)}")
         text = query.text
         if not (text if mode in ("literal", "regex") else text.strip()):
+            if mode == "paths":
+                raise InvalidQuery(
+                    "the path search is empty (mode=paths); give part of a path (core.py) or a glob (*.go)"
+                )
             raise InvalidQuery(f'the text search is empty (mode={mode}); give a word, a "quoted literal" or a regex')
         if query.k < 1:
             raise InvalidQuery(f"k={query.k} asks for no hits; ask for at least 1")
+        if mode == "paths":
+            return self._paths(text.strip(), query, self._file_mask(query))
         framing = query.options.get(QUESTION_WORDS_OPTION, "drop")
         if framing not in ("drop", "keep"):
             raise InvalidQuery(f"text option {QUESTION_WORDS_OPTION} must be 'drop' or 'keep', got {framing!r}")
@@ -686,6 +692,44 @@ class TextShard:
             total_files=len(matched),
             line_counts=True,
             total_lower_bound=lower_bound,
+        )
+
+    def _paths(self, pattern: str, query: ModalityQuery, mask: npt.NDArray[np.bool_] | None) -> ShardResult:
+        """The files whose path ``pattern`` selects (``mode=paths``), each a hit naming its first segment: a glob
+        (``*.go``, ``src/**/test_*.py``; without ``/`` the file name in any folder) or a fragment of the path
+        (``core.py``, ``src/api/``; case as the query says). A file whose name holds the fragment comes before one
+        whose folders do, the name itself first; ties by path. The totals are exact: every path is read."""
+        if any(c in pattern for c in GLOB_CHARS):
+            rx = compile_glob(pattern)
+
+            def score(path: str) -> float:
+                return 1.0 if rx.match(path) is not None else 0.0
+
+        else:
+            cs = query.case_sensitive
+            needle = pattern if cs else pattern.lower()
+
+            def score(path: str) -> float:
+                folded = path if cs else path.lower()
+                if needle not in folded:
+                    return 0.0
+                name = folded.rsplit("/", 1)[-1]
+                return 3.0 if name == needle else 2.0 if needle in name else 1.0
+
+        allowed = range(self.n_files) if mask is None else np.flatnonzero(mask).tolist()
+        scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0]
+        rank = self._file_rank()
+        top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))
+        hits = []
+        for s, f in top:
+            lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
+            if hi > lo:  # a file without segments (none are built so): nothing to name
+                hits.append(self._hit(lo, s, ()))
+        return ShardResult(
+            hits=tuple(hits),
+            notes=(f"text: paths {pattern!r}; {len(scored)} of {self.n_files} files",),
+            total_files=len(scored),
+            line_counts=True,
         )
 
     def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:

@@ -1,0 +1,133 @@
+"""Files listed by their paths, asked as an agent writes the command, against the command itself.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/path_listing.py --home H --corpora DIR [--out OUT.json]
+
+``DIR/<repo>`` holds each indexed repository's files (the checkouts ``benchmarks/go_suites.sh`` and
+``../shared/eval`` build). For every repository and every command below, the command is run as written in the
+repository's folder (``find``, ``fd`` where installed, ``rg --files`` where installed) and asked of fourfold within
+that repository (``coordinator/search_command.py`` reads it; every page of the listing). Per command: the files
+both list, those only the tool lists (files the index leaves out: binaries, files over its size limit, files its
+walk skips) and those only fourfold lists, and the median milliseconds of fourfold's answer (interleaved with
+the tool's run, which is timed too). A file the index leaves out is no error of the listing; a file only fourfold
+lists is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from fourfold.api import SearchParams
+from fourfold.coordinator.engine import Engine
+from fourfold.index.store import IndexStore
+
+COMMANDS = (
+    "find . -name '*.go'",
+    "find . -name '*_test.go'",
+    "find . -name '*.py'",
+    "find . -name '*.py' -not -path '*/tests/*'",
+    "find . -name '*.md' -o -name '*.rst'",
+    "find . -path '*/internal/*' -name '*.go'",
+    "rg --files -g '*.js'",
+    "fd -e toml",
+)
+
+
+async def listed(engine: Engine, command: str, repo: str) -> tuple[set[str], float, list[str]]:
+    """Every file fourfold lists for ``command`` within ``repo``, the milliseconds of the first page, its notes."""
+    t0 = time.perf_counter()
+    a = await engine.search(SearchParams(command, k=1000, repos=(repo,)))
+    ms = (time.perf_counter() - t0) * 1000
+    files = {f.hit.path for f in a.hits}
+    while a.cursor:
+        a = await engine.search(SearchParams(command, k=1000, repos=(repo,), cursor=a.cursor))
+        files |= {f.hit.path for f in a.hits}
+    return files, ms, list(a.notes)
+
+
+def run_tool(command: str, folder: Path) -> tuple[set[str] | None, float]:
+    """The files ``command`` lists in ``folder`` (None where its tool is not installed), and the milliseconds."""
+    tool = command.split()[0]
+    if shutil.which(tool) is None:
+        return None, 0.0
+    t0 = time.perf_counter()
+    out = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True, check=False).stdout
+    ms = (time.perf_counter() - t0) * 1000
+    return {line.removeprefix("./") for line in out.splitlines() if line.strip()}, ms
+
+
+async def main_async(home: Path, corpora: Path) -> dict[str, dict[str, object]]:
+    engine = Engine(IndexStore(home))
+    indexed = {r.name for r in IndexStore(home).repos()}
+    repos = sorted(p.name for p in corpora.iterdir() if p.is_dir() and p.name in indexed)
+    await engine.search(SearchParams("warm up", k=5))
+    rows: dict[str, dict[str, object]] = {}
+    for command in COMMANDS:
+        both = only_tool = only_ours = 0
+        ours_ms: list[float] = []
+        tool_ms: list[float] = []
+        examples: list[str] = []
+        asked = 0
+        for repo in repos:
+            theirs, t_ms = run_tool(command, corpora / repo)  # interleaved: the tool, then fourfold
+            if theirs is None:
+                break
+            ours, o_ms, _ = await listed(engine, command, repo)
+            if not theirs and not ours:
+                continue
+            asked += 1
+            both += len(ours & theirs)
+            only_tool += len(theirs - ours)
+            only_ours += len(ours - theirs)
+            examples += [f"{repo}: only fourfold {p}" for p in sorted(ours - theirs)[:2]]
+            examples += [f"{repo}: only the tool {p}" for p in sorted(theirs - ours)[:2]]
+            ours_ms.append(o_ms)
+            tool_ms.append(t_ms)
+        if not asked:
+            continue
+        rows[command] = {
+            "repositories": asked,
+            "both": both,
+            "only_tool": only_tool,
+            "only_fourfold": only_ours,
+            "fourfold_ms_p50": statistics.median(ours_ms),
+            "tool_ms_p50": statistics.median(tool_ms),
+            "examples": examples[:6],
+        }
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--home", type=Path, required=True)
+    ap.add_argument("--corpora", type=Path, required=True)
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+    load_before = os.getloadavg()
+    rows = asyncio.run(main_async(a.home, a.corpora))
+    load_after = os.getloadavg()
+    print(f"{'command':48} {'repos':>5} {'both':>6} {'only tool':>9} {'only ours':>9} {'ours ms':>8} {'tool ms':>8}")
+    for command, r in rows.items():
+        print(
+            f"{command:48} {r['repositories']:>5} {r['both']:>6} {r['only_tool']:>9} {r['only_fourfold']:>9} "
+            f"{r['fourfold_ms_p50']:>8.1f} {r['tool_ms_p50']:>8.1f}"
+        )
+        for e in r["examples"]:  # type: ignore[attr-defined]
+            print(f"    {e}")
+    print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}", file=sys.stderr)
+    if a.out:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(json.dumps({"load": [load_before, load_after], "commands": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,221 @@
+"""Files listed by their paths (``mode=paths``): the text modality's shards, a query of filters alone
+(``file:core.py``, ``lang:python repo:beta``), Sourcegraph's ``type:path``, and the file commands an agent
+writes (``find . -name '*.py'``, ``fd core``, ``git ls-files``, ``rg --files``, ``find … | xargs grep X``),
+through the engine, the CLI, the Python client over gRPC and MCP, over a real index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inprocess import coordinator_in_process, mcp_search, search_once
+
+from fourfold.api import Answer, SearchParams, totals_text
+from fourfold.client import Client
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.search_command import path_glob, read
+from fourfold.errors import InvalidQuery
+from fourfold.index.store import IndexStore
+from fourfold.plugins.text.shard import TextShard
+from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
+
+EVERY = {
+    "alpha/__init__.py",
+    "alpha/core.py",
+    "alpha/shapes.py",
+    "beta/__init__.py",
+    "beta/service.py",
+    "gamma/__init__.py",
+    "gamma/app.py",
+}
+
+
+@pytest.fixture(scope="module")
+def home(multi_home: Path) -> Path:
+    return multi_home
+
+
+def ask(home: Path, query: str, **kw: object) -> Answer:
+    return search_once(Engine(IndexStore(home)), SearchParams(query, **{"k": 20, **kw}))  # type: ignore[arg-type]
+
+
+def files(a: Answer) -> set[str]:
+    return {f.hit.path for f in a.hits}
+
+
+def listed(home: Path, query: str, **kw: object) -> set[str]:
+    return files(ask(home, query, options={"mode": "paths"}, **kw))
+
+
+# -- one shard ------------------------------------------------------------------------------------
+
+
+def test_a_shard_lists_the_paths_a_fragment_or_a_glob_selects(home: Path) -> None:
+    shards = [TextShard(d) for d in sorted((home / "generations").glob("*/text/*")) if (d / "meta.json").exists()]
+    assert shards, "the fixture's text shards"
+
+    def paths(text: str, **kw: object) -> list[str]:
+        q = ModalityQuery(text=text, k=20, options={"mode": "paths", **kw.pop("options", {})}, **kw)  # type: ignore[arg-type]
+        return [h.path for s in shards for h in s.search(q).hits]
+
+    assert sorted(paths("core")) == ["alpha/core.py"]
+    assert sorted(paths("*.py")) == sorted(EVERY)  # a glob without "/" names a file in any folder
+    assert sorted(paths("beta/")) == ["beta/__init__.py", "beta/service.py"]
+    assert paths("CORE") == ["alpha/core.py"] and paths("CORE", case_sensitive=True) == []
+    assert sorted(paths("*", path_glob="gamma/**")) == ["gamma/__init__.py", "gamma/app.py"]
+    assert "alpha/core.py" not in paths("*", options={EXCLUDE_OPTION: "core.py"})
+    hits = [h for s in shards for h in s.search(ModalityQuery(text="a", k=20, options={"mode": "paths"})).hits]
+    named = {h.path: h.score for h in hits}  # a file whose name holds the fragment before one whose folder does
+    assert named["gamma/app.py"] > named["alpha/core.py"]
+    assert all(h.match_lines == () and h.start_line >= 1 for h in hits)
+    with pytest.raises(InvalidQuery, match="path search is empty"):
+        shards[0].search(ModalityQuery(text=" ", k=5, options={"mode": "paths"}))
+
+
+# -- through the engine ---------------------------------------------------------------------------
+
+
+def test_a_path_listing_counts_files_and_pages_through_them(home: Path) -> None:
+    a = ask(home, "*.py", options={"mode": "paths"}, k=3)
+    assert (a.intent, a.fusion_strategy, a.total_files, a.total_matches) == ("exact_match", "direct", 7, 0)
+    assert len(a.hits) == 3 and a.cursor and not a.complete
+    rest = search_once(Engine(IndexStore(home)), SearchParams("*.py", k=20, options={"mode": "paths"}, cursor=a.cursor))
+    assert files(a) | files(rest) == EVERY and not files(a) & files(rest) and rest.complete
+    assert totals_text(a.total_matches, a.total_files, a.total_exact) == "7 matching files"
+    none = ask(home, "no_such_file", options={"mode": "paths"})  # nothing found is the answer: no fusion
+    assert none.hits == () and not any("answered by fusion" in n for n in none.notes)
+
+
+def test_a_query_of_filters_alone_lists_the_files_they_allow(home: Path) -> None:
+    a = ask(home, "file:core.py")
+    assert files(a) == {"alpha/core.py"} and a.complete
+    assert a.notes[:2] == (
+        "read the query's filters file:core.py; listed the files whose path matches '*'",
+        "a query of filters alone lists the files they allow",
+    )
+    assert files(ask(home, "repo:beta lang:python")) == {"beta/__init__.py", "beta/service.py"}
+    assert files(ask(home, "ext:py -file:__init__")) == {
+        "alpha/core.py",
+        "alpha/shapes.py",
+        "beta/service.py",
+        "gamma/app.py",
+    }
+    assert files(ask(home, "type:path app")) == {"gamma/app.py"}
+    with pytest.raises(InvalidQuery, match="only filters"):
+        ask(home, "case:yes")
+
+
+def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
+    sym = ask(home, "type:symbol helper")
+    assert sym.intent == "find_definition" and sym.hits
+    assert len(ask(home, "count:2 ext:py").hits) == 2
+    assert len(ask(home, "count:all ext:py").hits) == 7
+    assert ask(home, "timeout:2s ext:py").total_files == 7
+    for query, says in (
+        ("type:commit fix", "not repository names, commits or diffs"),
+        ("type:path helper content:x", "give one"),
+    ):
+        with pytest.raises(InvalidQuery, match=says):
+            ask(home, query)
+    marked = ask(home, "fork:no helper")
+    assert any(n.startswith("fork:no: no fork, archive or visibility marks") for n in marked.notes)
+    as_words = ask(home, "type:int helper")  # a value of no filter's shape stays a word of code
+    assert not any(n.startswith("read the query's filters") for n in as_words.notes)
+
+
+# -- file commands --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "tool", "glob", "exclude"),
+    [
+        ("find . -name '*.go'", "find", "*.go", ()),
+        ("find src -type f -name '*_test.go'", "find", "{src/**/*_test.go,src}", ()),
+        ("find . -path ./vendor -prune -o -name '*.go' -print", "find", "*.go", ("vendor", "vendor/**")),
+        ("find . -name '*.py' -o -name '*.pyi'", "find", "*.{py,pyi}", ()),
+        ("find . -path '*/internal/*' -name '*.go'", "find", "**/internal/**/*.go", ()),
+        ("find . -not -path '*/node_modules/*' -name '*.ts'", "find", "*.ts", ("**/node_modules/**",)),
+        ("fd config", "fd", "*config*", ()),
+        ("fd -e py test", "fd", "*test*.py", ()),
+        ("git ls-files '*.toml'", "git ls-files", "*.toml", ()),
+        ("rg --files -g '*.md'", "rg --files", "*.md", ()),
+    ],
+)
+def test_a_file_command_is_read_as_the_files_it_lists(
+    command: str, tool: str, glob: str, exclude: tuple[str, ...]
+) -> None:
+    c = read(command)
+    assert c is not None and (c.tool, c.lists, c.pattern, path_glob(c), c.exclude) == (
+        tool,
+        "paths",
+        "*",
+        glob,
+        exclude,
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "find the config file",
+        "find src",
+        "find . -type d -name test",
+        "find . -size +1M",
+        "find . -name '*.py' -name 'test_*'",
+        "fd is fast",
+        "fd '^test_.*\\.py$'",
+        "git ls-files the files",
+        "find . -name '*.py' | xargs -I{} grep x {}",
+    ],
+)
+def test_what_no_file_listing_answers_is_left_to_the_other_rules(query: str) -> None:
+    assert read(query) is None
+
+
+def test_a_file_listing_piped_to_grep_keeps_the_paths_holding_its_pattern(home: Path) -> None:
+    c = read("rg --files | rg shell_completion")
+    assert c is not None and (c.tool, c.lists, c.pattern, c.case_sensitive) == (
+        "rg --files | rg",
+        "paths",
+        "shell_completion",
+        True,
+    )
+    assert read("git ls-files | grep -E 'test_.*py$'") is None  # a regular expression over paths: not read
+    assert files(ask(home, "git ls-files | grep -i SERVICE | head")) == {"beta/service.py"}
+
+
+def test_find_piped_to_grep_searches_the_files_find_lists(home: Path) -> None:
+    for command in ("find . -name 'app.py' | xargs grep -n 'fmt('", "find . -name app.py -exec grep -n 'fmt(' {} +"):
+        c = read(command)
+        assert c is not None and (c.tool, c.lists, c.pattern, path_glob(c)) == (
+            "find | grep",
+            "lines",
+            "fmt(",
+            "app.py",
+        )
+    a = ask(home, "find . -name '*.py' -not -path './gamma/*' | xargs grep -n 'return fmt'")
+    assert files(a) == {"alpha/shapes.py", "beta/service.py"} and a.total_matches >= 2
+    assert a.notes[0].startswith("read as the command find | grep: literal 'return fmt' in *.py not in gamma/**")
+    assert files(ask(home, "find beta -name '*.py'")) == {"beta/__init__.py", "beta/service.py"}
+
+
+def test_the_cli_the_client_and_mcp_list_paths(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FOURFOLD_HOME", str(home))
+    assert main(["search", "--in-process", "--paths", "service"]) == 0
+    out = capsys.readouterr().out
+    assert "1 matching files · complete" in out and "beta:beta/service.py" in out
+    assert main(["search", "--in-process", "--json", "find gamma -name '*.py'"]) == 0
+    assert {h["path"] for h in json.loads(capsys.readouterr().out)["hits"]} == {"gamma/__init__.py", "gamma/app.py"}
+    assert main(["search", "--in-process", "--paths", "--regex", "x"]) == 2
+    assert "--regex and --paths exclude each other" in capsys.readouterr().err
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            assert files(client.search("shapes", options={"mode": "paths"})) == {"alpha/shapes.py"}
+            assert files(client.search("file:core.py")) == {"alpha/core.py"}
+        text = mcp_search(address, "fd app", 10)
+        assert "gamma/app.py" in text and "1 matching files · complete" in text and "read as the command fd" in text
+    assert listed(home, "gamma/") == {"gamma/__init__.py", "gamma/app.py"}

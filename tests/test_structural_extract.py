@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from fourfold.plugins.cpp_source import readable
+from fourfold.plugins.readable import typescript_members
 from fourfold.plugins.structural.extract import SUPPORTED_LANGUAGES, extract, is_supported
 from fourfold.plugins.types import Definition
 
@@ -306,3 +307,34 @@ def test_recall_against_checked_in_ctags() -> None:
     ]  # fmt: skip
     assert len(compared) >= 40
     assert len(found) / len(compared) >= 0.97, [t for t in compared if t not in found]
+
+
+TS_CALL_SIGNATURES = b"""export interface ActionFactory
+    extends Annotation {
+    // nameless actions
+    <T extends Function | null>(fn: T): T
+    // named actions
+    <T extends Function | null>(name: string, fn: T): T
+    (customName: string): PropertyDecorator &
+        Annotation
+    bound: Annotation
+}
+
+function createActionFactory(auto: boolean): ActionFactory {
+    const res = function action(a, b?): any {
+        return (auto ? a : b)
+    } as ActionFactory
+    return res
+}
+"""
+
+
+def test_typescript_call_signatures_on_their_own_lines_keep_the_interface_and_the_file() -> None:
+    # tree-sitter reads the second signature's "<" as the first one's type arguments: the interface and the
+    # function after it were lost (mobx's IActionFactory); each signature is a member of its own, as tsc reads it
+    found = {(d.name, d.kind, d.start_line) for d in extract(TS_CALL_SIGNATURES, "typescript").definitions}
+    assert {("ActionFactory", "interface", 1), ("createActionFactory", "function", 12)} <= found
+    assert extract(TS_CALL_SIGNATURES, "typescript").parse_errors == 0
+    separated = typescript_members(TS_CALL_SIGNATURES)
+    assert len(separated) == len(TS_CALL_SIGNATURES) and separated.count(b"\n") == TS_CALL_SIGNATURES.count(b"\n")
+    assert b"   ;<T extends Function | null>(fn: T): T" in separated

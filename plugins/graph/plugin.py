@@ -159,8 +159,9 @@ class GraphModality:
     # arguments (``Repository[Model]``) is read; 22: a Go type satisfies an interface only with methods of as many
     # parameters and results (resolve._go_shape), and the classes naming a base defined outside the index are kept
     # by its name (``GraphData.external_bases``: "which classes extend Exception"); 23: by the dotted name it is
-    # known by, its first part read through the file's import (``django.db.models.Model``: resolve.external_name)
-    build_version = "23"
+    # known by, its first part read through the file's import (``django.db.models.Model``: resolve.external_name);
+    # 24: TypeScript call signatures on lines of their own read as members (``readable.typescript_members``)
+    build_version = "24"
 
     def build(self, segments: Iterable[Segment], shard_dir: Path, context: BuildContext) -> BuildStats:
         """Write the partition of ``context.repos`` (one repository), or the single graph.

@@ -55,8 +55,9 @@ __all__ = [
 # is read past; 7: a pointer to a function is a field or a global (``int (*cb)(int);``), the lock annotations of
 # older clang (``void Lock() EXCLUSIVE_LOCK_FUNCTION()``) are read past; 8: C# is read as one build compiles it (the
 # first branch of each ``#if``: ``cs_source.readable``); 9: C is read after its decoration and prototype macros, its
-# old-style definitions that return a pointer and its ``#if`` that cut a statement (``c_source.readable``)
-EXTRACTOR_VERSION = "9"
+# old-style definitions that return a pointer and its ``#if`` that cut a statement (``c_source.readable``); 10:
+# TypeScript call signatures on lines of their own are members of their own (``readable.typescript_members``)
+EXTRACTOR_VERSION = "10"
 
 #: Every kind the extractor emits.
 KINDS = (

@@ -28,6 +28,7 @@ from fourfold.coordinator import (
     absent,
     code_first,
     copied,
+    declared,
     echo,
     file_subject,
     identifier,
@@ -820,6 +821,15 @@ class Engine:
                 ranked, pinned = await self._copied_from(
                     p, wanted, generation, ranked, query, allowed, visible, deadline, collected.notes
                 )
+        if (
+            plan.intent in declared.INTENTS
+            and not (listing or pinned or p.modalities)
+            and p.options.get(declared.OPTION) != "off"
+            and "text" in self.plugins.modalities
+        ):
+            ranked, pinned = await self._declared(
+                p, generation, ranked, query, allowed, visible, deadline, collected.notes
+            )
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
         preferred = frozenset() if listing else self._named_repos(p, plan, allowed)
@@ -1000,6 +1010,48 @@ class Engine:
             f"(the code it was copied from; {copied.OPTION}=off leaves them to fusion)"
         )
         return ranked, frozenset(holders)
+
+    async def _declared(
+        self,
+        p: SearchParams,
+        generation: str,
+        ranked: dict[str, list[Hit]],
+        query: ModalityQuery,
+        allowed: frozenset[str] | None,
+        visible: frozenset[str] | None,
+        deadline: float,
+        notes: list[str],
+    ) -> tuple[dict[str, list[Hit]], frozenset[str]]:
+        """``ranked`` with the segments that declare the question's name, and their ids (fused first), where
+        structural's list defines no such name (``declared``); as it was where text finds more than
+        ``declared.MOST`` declarations or none, or time is up."""
+        word = declared.name(p.query)
+        if word is None or declared.defined(word, ranked.get("structural", ())) or time.monotonic() >= deadline:
+            return ranked, frozenset()
+        shards = self._targets(generation, {"text": 1.0}, allowed, visible).shards
+        options = {k: v for k, v in query.options.items() if k != "group"}
+        lookup = replace(
+            query,
+            text=declared.pattern(word),
+            k=declared.MOST + 1,
+            intent="exact_match",
+            case_sensitive=True,
+            options={**options, "mode": "regex"},
+        )
+        answers = await self.searcher.search(generation, shards, lookup, deadline)
+        found = self._ranked(
+            {"text": [list(a.result.hits) for a in answers if a.result is not None]}, lookup.k, allowed, lookup
+        )["text"]
+        lines = sum(len(h.match_lines) or 1 for h in found)
+        if not found or lines > declared.MOST:
+            return ranked, frozenset()
+        found = declared.first_in_file(found)
+        text = ranked.get("text", [])
+        listed_ids = {h.segment_id for h in text}
+        last = text[-1].score if text else 1.0
+        ranked = {**ranked, "text": [*text, *(replace(h, score=last) for h in found if h.segment_id not in listed_ids)]}
+        notes.append(declared.note(word, lines))
+        return ranked, frozenset(h.segment_id for h in found)
 
     async def _without_quoting(
         self, p: SearchParams, generation: str, ranked: dict[str, list[Hit]], notes: list[str]

@@ -50,7 +50,7 @@ from fourfold.index.fleet import revision_name, split_index_name
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.plugins.globs import excluding
 
-__all__ = ["FILTERS_OPTION", "Filters", "apply", "file_glob", "language", "read"]
+__all__ = ["FILTERS_OPTION", "Filters", "apply", "file_glob", "language", "narrowed", "read"]
 
 #: ``options["filters"] = "off"``: the query is searched as written, its ``key:value`` words too.
 FILTERS_OPTION = "filters"
@@ -412,19 +412,27 @@ def _left_out(options: dict[str, str], f: Filters) -> dict[str, str]:
     return excluding(options, [file_glob(v) for v in f.not_files]) if f.not_files else options
 
 
+def narrowed(given: tuple[str, ...], wanted: set[str], unwanted: set[str]) -> tuple[str, ...]:
+    """The languages a search keeps: ``wanted`` (else ``given``, else every one) within ``given``, less ``unwanted``;
+    empty where none is left (the caller's error says which of its words did it)."""
+    chosen = set(wanted) or set(given) or set(KNOWN_LANGUAGES)
+    if given and wanted:
+        chosen &= set(given)
+    return tuple(sorted(chosen - unwanted))
+
+
 def _languages(given: tuple[str, ...], f: Filters) -> tuple[str, ...]:
     if not (f.langs or f.not_langs):
         return given
-    chosen = {lang for v in f.langs for lang in language(v)} or set(given) or set(KNOWN_LANGUAGES)
-    if given and f.langs:
-        chosen &= set(given)
-    chosen -= {lang for v in f.not_langs for lang in language(v)}
+    chosen = narrowed(
+        given, {lang for v in f.langs for lang in language(v)}, {lang for v in f.not_langs for lang in language(v)}
+    )
     if not chosen:
         raise InvalidQuery(
             f"the languages asked for ({', '.join([*given, *f.langs, *('-' + v for v in f.not_langs)])}) "
             "leave none to search: drop a lang: filter"
         )
-    return tuple(sorted(chosen))
+    return chosen
 
 
 def _repos(given: tuple[str, ...], f: Filters, searchable: frozenset[str], restricted: bool) -> tuple[str, ...]:

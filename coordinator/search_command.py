@@ -31,7 +31,7 @@ import shlex
 from dataclasses import dataclass, replace
 
 from fourfold.api import SearchParams
-from fourfold.coordinator.query_filters import language
+from fourfold.coordinator.query_filters import language, narrowed
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import excluding
@@ -563,9 +563,15 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         raise InvalidQuery(
             f"the search filters paths 2 ways ({glob}, {p.path_glob}); a search takes one path filter: give one"
         )
-    languages = tuple(sorted(set(c.languages) & set(p.languages))) if c.languages and p.languages else c.languages
-    if c.not_languages:
-        languages = tuple(sorted(set(languages or p.languages or KNOWN_LANGUAGES) - set(c.not_languages)))
+    languages = p.languages
+    if c.languages or c.not_languages:
+        languages = narrowed(p.languages, set(c.languages), set(c.not_languages))
+        if not languages:
+            types = [*(f"-t {t}" for t in c.languages), *(f"-T {t}" for t in c.not_languages)]
+            within = f" within the search's languages ({', '.join(p.languages)})" if p.languages else ""
+            raise InvalidQuery(
+                f"{c.tool}: the file types ({' '.join(types)}) leave no language to search{within}: drop a -t or -T"
+            )
     mode = "paths" if c.lists == "paths" else "regex" if c.regex else "literal"
     options = {**p.options, "mode": mode}
     if c.exclude:
@@ -574,7 +580,7 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         p,
         query=c.pattern,
         path_glob=glob or p.path_glob,
-        languages=languages or p.languages,
+        languages=languages,
         case_sensitive=c.case_sensitive or p.case_sensitive,
         options=options,
     )

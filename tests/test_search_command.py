@@ -118,6 +118,22 @@ def test_files_no_path_filter_can_take_say_why() -> None:
             apply(SearchParams(query), c)
 
 
+def test_types_that_leave_no_language_say_so_as_lang_filters_do() -> None:
+    # before, both searched every language without a word: rg -t py -T py, and -t go in a Python-only search
+    for query, languages, says in [
+        ("rg -t py -T py retry", (), r"the file types \(-t python -T python\) leave no language to search: drop"),
+        ("rg -t go retry", ("python",), r"leave no language to search within the search's languages \(python\)"),
+    ]:
+        c = read(query)
+        assert c is not None
+        with pytest.raises(InvalidQuery, match=says):
+            apply(SearchParams(query, languages=languages), c)
+    both = read("rg -t py retry")
+    assert both is not None and apply(SearchParams("q", languages=("python", "go")), both)[0].languages == ("python",)
+    left = read("rg -T py retry")
+    assert left is not None and "python" not in apply(SearchParams("q"), left)[0].languages
+
+
 # -- through the engine, over a real index ----------------------------------------------------------------
 
 

@@ -124,6 +124,8 @@ LEXICAL_SHARE_OPTION = "lexical_share"
 FILE_SEGMENTS_OPTION = "file_segments"
 #: A double-quoted span: the text modality lists its literal matches (grep scores, not BM25) for it.
 _QUOTED_SPAN = re.compile(r'"[^"]+"')
+#: A references or impact question asks its modalities for this many candidates per hit asked (at least 100).
+RELATION_DEPTH = 10
 #: Text search modes that list lines, or files by their paths (a regex stays a regex: never classified as prose).
 LISTING_MODES = ("literal", "regex", "paths")
 #: A hedged plan's share of understand_code's weights (``Plan.hedged``): on the how-to dev suite
@@ -767,6 +769,10 @@ class Engine:
         allowed = self._scope(p, visible)
         weights = plan.weights if allowed is None or allowed else {}  # nothing the caller may read: ask no one
         depth = min(max(3 * p.k, 30), 300)
+        if plan.intent in code_first.RELATION_INTENTS:
+            # the uses of a name crowd into few files (every test calls runner.invoke): deep enough that one
+            # segment a file still fills the page
+            depth = min(max(RELATION_DEPTH * p.k, 100), 300)
         offset = 0
         options = dict(p.options)
         if code_first.asks_for_auxiliary(p.query):  # "which tests call X": the tests' uses rank as the code's

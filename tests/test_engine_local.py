@@ -404,3 +404,26 @@ def test_a_prose_question_shares_text_and_semantic_by_its_lists(indexed_home: Pa
     own = {"semantic": 0.5, "text": 0.5}
     asked = search(Engine(IndexStore(indexed_home)), SearchParams(question, k=5, weights=own))
     assert (asked.weights["text"], asked.weights["semantic"]) == (0.5, 0.5)  # weights the caller set stand
+
+
+class Recording(LocalSearcher):
+    """Every (modality, k) a search asks its shards, as they are asked."""
+
+    def __init__(self, store: IndexStore) -> None:
+        super().__init__(store)
+        self.asked: list[tuple[str, int]] = []
+
+    def _run(self, generation: str, key: ShardKey, query: ModalityQuery) -> ShardResult:
+        self.asked.append((key[0], query.k))
+        return super()._run(generation, key, query)
+
+
+def test_a_relation_asks_deep_enough_that_one_segment_a_file_fills_the_page(home: Path) -> None:
+    # click's "who calls invoke" at k = 5: the graph's 30 best uses lay in four files, and the page held four
+    recording = Recording(IndexStore(home))
+    engine = Engine(IndexStore(home), searcher=recording)
+    search(engine, SearchParams("who calls fmt", k=5))
+    assert ("graph", 100) in recording.asked and all(k >= 100 for m, k in recording.asked if m == "graph")
+    recording.asked.clear()
+    search(engine, SearchParams("where is fmt defined", k=5))
+    assert recording.asked and all(k == 30 for _, k in recording.asked)

@@ -202,6 +202,21 @@ def test_search_filters_and_switches_reach_the_engine(web: TestClient) -> None:
     assert {m for h in body["hits"] for m in h["modalities"]} == {"text"}
 
 
+def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_may_not_read(web: TestClient) -> None:
+    r = web.get("/api/v1/search", params={"q": ".py", "paths": "1"}, headers=bearer(ALICE))
+    body = r.json()
+    assert r.status_code == 200 and body["hits"][0]["path"] == "pkg/ledger.py", body
+    assert {h["repo"] for h in body["hits"]} == {"alpha", "evil"}  # beta's paths are not alice's to list
+    page = web.get("/", params={"q": "file:ledger"}, headers=bearer(ALICE))
+    assert page.status_code == 200 and "1 matching files · complete" in page.text and "pkg/ledger.py" in page.text
+    assert "vault.py" not in web.get("/", params={"q": "file:vault"}, headers=bearer(ALICE)).text
+    listing = web.get("/", params={"q": "*", "paths": "1", "k": 1}, headers=bearer(ALICE))
+    more = re.search(r'<a rel="next" href="([^"]+)">next page</a>', listing.text)
+    assert more is not None and "cursor=" in more.group(1), listing.text[:2000]
+    nxt = web.get(html.unescape(more.group(1)), headers=bearer(ALICE))
+    assert nxt.status_code == 200 and "2 matching files · complete" in nxt.text
+
+
 def test_repositories_status_and_files_show_only_what_the_token_may_read(web: TestClient) -> None:
     names = [r["name"] for r in web.get("/api/v1/repositories", headers=bearer(ALICE)).json()["repositories"]]
     assert names == ["alpha", "evil"]

@@ -47,6 +47,11 @@ def test_form_takes_every_search_flag_of_the_cli() -> None:
     assert parse_form(QueryParams(f.url().split("?", 1)[1])) == f
     assert parse_form(QueryParams("q=x&intent=find_definition")).intent == "find_definition"
     assert parse_form(QueryParams("q=x&intent=auto")).intent == ""
+    listing = parse_form(QueryParams("q=core&paths=1&cursor=abc"))
+    assert listing.client_kwargs()["options"] == {"mode": "paths"} and listing.client_kwargs()["cursor"] == "abc"
+    assert parse_form(QueryParams(listing.url().split("?", 1)[1])) == listing
+    with pytest.raises(InvalidInput, match="regex=1 and paths=1 exclude each other"):
+        parse_form(QueryParams("q=x&regex=1&paths=1"))
 
 
 @pytest.mark.parametrize(

@@ -62,6 +62,8 @@ def openapi(version: str) -> dict[str, Any]:
         _q("lang", "only these languages", {"type": "string"}, many=True),
         _q("path", "only paths matching this glob", {"type": "string"}),
         _q("regex", "the query is an RE2 regular expression", {"type": "boolean"}),
+        _q("paths", "list the files whose path holds the query or matches it as a glob", {"type": "boolean"}),
+        _q("cursor", "a listing's next page: the previous answer's cursor, with the same query", {"type": "string"}),
         _q("case", "literal and regex matching respects case", {"type": "boolean"}),
         _q("deadline_ms", "deadline of the search (1-60000, default 5000)", {"type": "integer"}),
     ]

@@ -2,7 +2,7 @@
 
 The parameters mirror ``fourfold search``'s flags one for one (``q``, ``repo``, ``intent``,
 ``preset``, ``profile``, ``modality``, ``weight``, ``k``, ``path``, ``lang``, ``case``, ``regex``,
-``deadline_ms``), so a page URL and an API URL hold the whole query and can be shared. Bad input
+``paths``, ``cursor``, ``deadline_ms``), so a page URL and an API URL hold the whole query and can be shared. Bad input
 raises :class:`~fourfold.errors.InvalidInput` naming the parameter and the offending value.
 """
 
@@ -51,11 +51,15 @@ class SearchForm:
     langs: tuple[str, ...] = ()
     case: bool = False
     regex: bool = False
+    paths: bool = False  # list the files whose path holds the query (``--paths``)
+    cursor: str = ""  # a listing's next page (the previous answer's cursor)
     deadline_ms: int = 5000
 
     def client_kwargs(self, *, snippets: bool = False) -> dict[str, Any]:
         """Keywords for ``AsyncClient.search`` (after the query)."""
         options = {"profile": self.profile} if self.profile else {}
+        if self.paths:
+            options["mode"] = "paths"
         return {
             "k": self.k,
             "repos": self.repos,
@@ -70,6 +74,7 @@ class SearchForm:
             "options": options,
             "snippets": snippets,
             "deadline_ms": self.deadline_ms,
+            "cursor": self.cursor,
         }
 
     def params(self, **override: Any) -> list[tuple[str, str]]:
@@ -87,6 +92,8 @@ class SearchForm:
             "lang": list(self.langs),
             "case": "1" if self.case else "",
             "regex": "1" if self.regex else "",
+            "paths": "1" if self.paths else "",
+            "cursor": self.cursor,
             "deadline_ms": "" if self.deadline_ms == 5000 else str(self.deadline_ms),
         }
         values.update(override)
@@ -157,6 +164,9 @@ def parse_form(get: Any, *, require_query: bool = False) -> SearchForm:
         raise InvalidInput(
             f"invalid intent={intent!r}: give one of {', '.join(INTENTS)} (or {', '.join(INTENT_LABELS.values())})"
         )
+    regex, paths = _bool("regex", one("regex")), _bool("paths", one("paths"))
+    if regex and paths:
+        raise InvalidInput("regex=1 and paths=1 exclude each other: a query is a pattern or a path")
     preset = one("preset").strip() or "default"
     if preset not in PRESETS:
         raise InvalidInput(f"invalid preset={preset!r}: give one of {', '.join(PRESETS)}")
@@ -172,6 +182,8 @@ def parse_form(get: Any, *, require_query: bool = False) -> SearchForm:
         path=one("path").strip(),
         langs=many("lang"),
         case=_bool("case", one("case")),
-        regex=_bool("regex", one("regex")),
+        regex=regex,
+        paths=paths,
+        cursor=one("cursor").strip(),
         deadline_ms=_int("deadline_ms", one("deadline_ms"), 1, 60_000) if one("deadline_ms") else 5000,
     )

@@ -821,21 +821,18 @@ class Engine:
         if plan.intent in echo.INTENTS and not listing and p.options.get(echo.OPTION) != "off":
             ranked = await self._without_quoting(p, generation, ranked, collected.notes)
         pinned: frozenset[str] = frozenset()
+        answering = _Answering(generation, query, allowed, visible, deadline)
         if plan.intent in copied.INTENTS and not listing and p.options.get(copied.OPTION) != "off":
             wanted = copied.lines(p.query, plan.intent)
             if wanted:
-                ranked, pinned = await self._copied_from(
-                    p, wanted, generation, ranked, query, allowed, visible, deadline, collected.notes
-                )
+                ranked, pinned = await self._copied_from(p, wanted, ranked, answering, collected.notes)
         if (
             plan.intent in declared.INTENTS
             and not (listing or pinned or p.modalities)
             and p.options.get(declared.OPTION) != "off"
             and "text" in self.plugins.modalities
         ):
-            ranked, pinned = await self._declared(
-                p, generation, ranked, query, allowed, visible, deadline, collected.notes
-            )
+            ranked, pinned = await self._declared(p, ranked, answering, collected.notes)
         if not listing:
             weights = self._shared(p, plan, ranked, weights, collected.notes)
         preferred = frozenset() if listing else self._named_repos(p, plan, allowed)
@@ -971,17 +968,31 @@ class Engine:
         rows = await asyncio.to_thread(reader.segment_rows, list(repos), repos=sorted(set(repos.values())))
         return {sid: seg.content for sid, seg in rows.items()}
 
+    async def _text_lookup(
+        self, at: _Answering, text: str, k: int, mode: str, case_sensitive: bool | None = None
+    ) -> list[Hit]:
+        """Text's ``k`` best segments for ``text`` as a ``mode`` listing (one hit a segment, not a file), in the
+        scope and deadline of the answer ``at`` describes, filtered as its own lists are."""
+        options = {**{key: v for key, v in at.query.options.items() if key != "group"}, "mode": mode}
+        lookup = replace(at.query, text=text, k=k, intent="exact_match", options=options)
+        if case_sensitive is not None:
+            lookup = replace(lookup, case_sensitive=case_sensitive)
+        shards = self._targets(at.generation, {"text": 1.0}, at.allowed, at.visible).shards
+        answers = await self.searcher.search(at.generation, shards, lookup, at.deadline)
+        lists = [list(a.result.hits) for a in answers if a.result is not None]
+        return self._ranked({"text": lists}, k, at.allowed, lookup)["text"]
+
+    @staticmethod
+    def _joined(ranked: dict[str, list[Hit]], hits: Sequence[Hit]) -> dict[str, list[Hit]]:
+        """``ranked`` with the ``hits`` text's list does not hold appended to it at its last score (no list's best
+        score moves)."""
+        text = ranked.get("text", [])
+        listed_ids = {h.segment_id for h in text}
+        last = text[-1].score if text else 1.0
+        return {**ranked, "text": [*text, *(replace(h, score=last) for h in hits if h.segment_id not in listed_ids)]}
+
     async def _copied_from(
-        self,
-        p: SearchParams,
-        wanted: list[str],
-        generation: str,
-        ranked: dict[str, list[Hit]],
-        query: ModalityQuery,
-        allowed: frozenset[str] | None,
-        visible: frozenset[str] | None,
-        deadline: float,
-        notes: list[str],
+        self, p: SearchParams, wanted: list[str], ranked: dict[str, list[Hit]], at: _Answering, notes: list[str]
     ) -> tuple[dict[str, list[Hit]], frozenset[str]]:
         """``ranked`` with the code the pasted ``wanted`` lines were copied from, and the ids of the segments that
         hold every line (``copied``): fused first. Besides the lists' candidates, text is asked for the longest
@@ -989,28 +1000,16 @@ class Engine:
         be in no list. A holder only the lookup found joins text's list at its last score (no list's best score
         moves). The candidates' and the lookup's text is read from the catalog at once."""
         looked: list[Hit] = []
-        if "text" in self.plugins.modalities and not p.modalities and time.monotonic() < deadline:
-            shards = self._targets(generation, {"text": 1.0}, allowed, visible).shards
-            options = {**{k: v for k, v in query.options.items() if k != "group"}, "mode": "literal"}
-            literal = replace(
-                query, text=max(wanted, key=len), k=copied.LOOKUP_K, intent="exact_match", options=options
-            )
-            answers = await self.searcher.search(generation, shards, literal, deadline)
-            found = self._ranked(
-                {"text": [list(a.result.hits) for a in answers if a.result is not None]}, literal.k, allowed, literal
-            )
+        if "text" in self.plugins.modalities and not p.modalities and time.monotonic() < at.deadline:
+            found = await self._text_lookup(at, max(wanted, key=len), copied.LOOKUP_K, "literal")
             listed_ids = {h.segment_id for hits in ranked.values() for h in hits}
-            looked = [h for h in found["text"] if h.segment_id not in listed_ids]
+            looked = [h for h in found if h.segment_id not in listed_ids]
         every = {**ranked, "": looked}
         spans = {h.segment_id: (h.repo, h.path, h.start_line, h.end_line) for hits in every.values() for h in hits}
-        holders = copied.innermost(copied.holders(wanted, await self._contents(generation, every)), spans)
+        holders = copied.innermost(copied.holders(wanted, await self._contents(at.generation, every)), spans)
         if not holders:
             return ranked, frozenset()
-        joined = [h for h in looked if h.segment_id in holders]
-        if joined:
-            text = ranked.get("text", [])
-            last = text[-1].score if text else 1.0
-            ranked = {**ranked, "text": [*text, *(replace(h, score=last) for h in joined)]}
+        ranked = self._joined(ranked, [h for h in looked if h.segment_id in holders])
         notes.append(
             f"{len(holders)} segment(s) hold every pasted line as written, in order: shown first "
             f"(the code it was copied from; {copied.OPTION}=off leaves them to fusion)"
@@ -1018,46 +1017,21 @@ class Engine:
         return ranked, frozenset(holders)
 
     async def _declared(
-        self,
-        p: SearchParams,
-        generation: str,
-        ranked: dict[str, list[Hit]],
-        query: ModalityQuery,
-        allowed: frozenset[str] | None,
-        visible: frozenset[str] | None,
-        deadline: float,
-        notes: list[str],
+        self, p: SearchParams, ranked: dict[str, list[Hit]], at: _Answering, notes: list[str]
     ) -> tuple[dict[str, list[Hit]], frozenset[str]]:
         """``ranked`` with the segments that declare the question's name, and their ids (fused first), where
         structural's list defines no such name (``declared``); as it was where text finds more than
         ``declared.MOST`` declarations or none, or time is up."""
         word = declared.name(p.query)
-        if word is None or declared.defined(word, ranked.get("structural", ())) or time.monotonic() >= deadline:
+        if word is None or declared.defined(word, ranked.get("structural", ())) or time.monotonic() >= at.deadline:
             return ranked, frozenset()
-        shards = self._targets(generation, {"text": 1.0}, allowed, visible).shards
-        options = {k: v for k, v in query.options.items() if k != "group"}
-        lookup = replace(
-            query,
-            text=declared.pattern(word),
-            k=declared.MOST + 1,
-            intent="exact_match",
-            case_sensitive=True,
-            options={**options, "mode": "regex"},
-        )
-        answers = await self.searcher.search(generation, shards, lookup, deadline)
-        found = self._ranked(
-            {"text": [list(a.result.hits) for a in answers if a.result is not None]}, lookup.k, allowed, lookup
-        )["text"]
+        found = await self._text_lookup(at, declared.pattern(word), declared.MOST + 1, "regex", case_sensitive=True)
         lines = sum(len(h.match_lines) or 1 for h in found)
         if not found or lines > declared.MOST:
             return ranked, frozenset()
         found = declared.first_in_file(found)
-        text = ranked.get("text", [])
-        listed_ids = {h.segment_id for h in text}
-        last = text[-1].score if text else 1.0
-        ranked = {**ranked, "text": [*text, *(replace(h, score=last) for h in found if h.segment_id not in listed_ids)]}
         notes.append(declared.note(word, lines))
-        return ranked, frozenset(h.segment_id for h in found)
+        return self._joined(ranked, found), frozenset(h.segment_id for h in found)
 
     async def _without_quoting(
         self, p: SearchParams, generation: str, ranked: dict[str, list[Hit]], notes: list[str]
@@ -1404,6 +1378,18 @@ class Engine:
                     self.launcher.retire(old)
                     await self.searcher.refresh()
             return summary
+
+
+@dataclass(frozen=True, slots=True)
+class _Answering:
+    """The answer being made, as a sub-search of text within it needs it: the generation, the modalities'
+    query, the repositories it may answer from (None: every one) and the caller may read, and its deadline."""
+
+    generation: str
+    query: ModalityQuery
+    allowed: frozenset[str] | None
+    visible: frozenset[str] | None
+    deadline: float
 
 
 @dataclass(slots=True)

@@ -385,8 +385,10 @@ def _timeout(given: int, f: Filters) -> int:
     if not f.timeouts:
         return given
     m = _DURATION.fullmatch(f.timeouts[-1].lower())
-    if m is None or float(m.group(1)) <= 0:  # read() keeps only durations; 0 is none
-        raise InvalidQuery(f"timeout:{f.timeouts[-1]} is no duration: write timeout:500ms, timeout:10s or timeout:1m")
+    if m is None or float(m.group(1)) <= 0:  # read() keeps only durations
+        raise InvalidQuery(
+            f"timeout:{f.timeouts[-1]} leaves no time to search: write timeout:500ms, timeout:10s or timeout:1m"
+        )
     return max(1, round(float(m.group(1)) * {"ms": 1, "s": 1000, "m": 60_000}[m.group(2)]))
 
 

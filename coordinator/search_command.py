@@ -432,6 +432,8 @@ def _fd(args: list[str]) -> Command | None:
     while i < len(args):
         a = args[i]
         value = args[i + 1] if i + 1 < len(args) else ""
+        if a in ("-e", "--extension", "-E", "--exclude", "-t", "--type") and not value.strip("."):
+            return None  # an option without its value: not fd's command as written
         if a in ("-e", "--extension"):
             exts.append(value.lstrip("."))
             i += 1

@@ -113,6 +113,8 @@ def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
     assert len(ask(home, "count:2 ext:py").hits) == 2
     assert len(ask(home, "count:all ext:py").hits) == 7
     assert ask(home, "timeout:2s ext:py").total_files == 7
+    with pytest.raises(InvalidQuery, match="timeout:0s leaves no time to search"):
+        ask(home, "timeout:0s ext:py")
     for query, says in (
         ("type:commit fix", "not repository names, commits or diffs"),
         ("type:path helper content:x", "give one"),
@@ -165,6 +167,7 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "find . -size +1M",
         "find . -name '*.py' -name 'test_*'",
         "fd is fast",
+        "fd -e",
         "fd '^test_.*\\.py$'",
         "git ls-files the files",
         "find . -name '*.py' | xargs -I{} grep x {}",

@@ -20,6 +20,8 @@ one-line query and outside its quotes:
 ``patterntype:``               ``literal`` or ``regexp``: the rest is listed as such
 ``context:global``             every repository (the only search context there is)
 ``type:symbol`` ``type:path``  the definition of the rest; the files whose path holds the rest
+``select:symbol``              as ``type:symbol`` (``select:file``, ``select:content``: the usual
+                               answer, one file a hit)
 ``count:N`` ``count:all``      the hits asked (at most the search's limit)
 ``timeout:10s``                the deadline (``500ms``, ``1m``)
 ``fork:`` ``archived:``        noted: no such marks of a repository are kept
@@ -77,6 +79,7 @@ _KEYS: Mapping[str, str] = {
     "patterntype": "patterntype",
     "context": "context",
     "type": "type",
+    "select": "select",
     "count": "count",
     "timeout": "timeout",
     "fork": "repo_mark",
@@ -84,9 +87,18 @@ _KEYS: Mapping[str, str] = {
     "visibility": "repo_mark",
 }
 _NEGATABLE = frozenset({"repo", "file", "lang"})
+# Sourcegraph's select: values as the result type they ask (a file's matches are its content's)
+_SELECTED: Mapping[str, str] = {
+    "file": "file",
+    "content": "file",
+    "repo": "repo",
+    "commit": "commit",
+    "symbol": "symbol",
+}
 # keys that are common words of code too: a filter only with a value of the filter's shape
 _SHAPED: Mapping[str, re.Pattern[str]] = {
     "type": re.compile(r"(?i)file|path|symbol|repo|diff|commit"),
+    "select": re.compile(r"(?i)(?:file|content|repo|commit|symbol)(?:\.[\w.]+)?"),
     "count": re.compile(r"(?i)\d+|all"),
     "timeout": re.compile(r"(?i)\d+(?:\.\d+)?(?:ms|s|m)"),
     "repo_mark": re.compile(r"(?i)yes|no|only|any|public|private"),
@@ -181,6 +193,8 @@ def read(query: str) -> Filters | None:
             continue
         if key in _SHAPED and _SHAPED[key].fullmatch(value) is None:
             continue  # ``type:int``, ``count:n``: a word of code, not the filter
+        if key == "select":  # Sourcegraph's result type by another name: select:symbol.function is type:symbol
+            key, value = "type", _SELECTED[value.split(".")[0].lower()]
         found.setdefault(("not_" if negated else "") + key, []).append(value)
         written.append(m.group(0))
         spans.append(m.span())

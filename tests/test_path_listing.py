@@ -108,8 +108,10 @@ def test_a_query_of_filters_alone_lists_the_files_they_allow(home: Path) -> None
 
 
 def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
-    sym = ask(home, "type:symbol helper")
-    assert sym.intent == "find_definition" and sym.hits
+    for query in ("type:symbol helper", "select:symbol.function helper"):
+        sym = ask(home, query)
+        assert sym.intent == "find_definition" and sym.hits
+    assert files(ask(home, "select:file fmt")) == files(ask(home, "fmt"))  # the usual answer: one file a hit
     assert len(ask(home, "count:2 ext:py").hits) == 2
     assert len(ask(home, "count:all ext:py").hits) == 7
     assert ask(home, "timeout:2s ext:py").total_files == 7

@@ -582,8 +582,13 @@ class Engine:
         registered = self._registered_repos()
         searchable = registered if visible is None else registered & visible
         asked, left_out = query_filters.apply(p, filters, searchable, visible is not None, MAX_K)
-        did = "listed the files whose path matches" if asked.options.get("mode") == "paths" else "searched"
-        note = f"read the query's filters {' '.join(filters.written)}; {did} {asked.query[:80]!r}"
+        if asked.options.get("mode") != "paths":
+            did = f"searched {asked.query[:80]!r}"
+        elif asked.query == "*":  # a query of filters alone: the files they allow
+            did = "listed the files they allow"
+        else:
+            did = f"listed the files whose path holds {asked.query[:80]!r}"
+        note = f"read the query's filters {' '.join(filters.written)}; {did}"
         return asked, (note, *left_out)
 
     async def _search_written(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:

@@ -329,8 +329,6 @@ def apply(
             raise InvalidQuery(
                 f"type:path lists files by their paths, and {whole[0][0]}: searches their text: give one"
             )
-        if not query:
-            notes.append("a query of filters alone lists the files they allow")
         options["mode"], query = "paths", query or "*"
     if not query:
         raise InvalidQuery(

@@ -727,7 +727,8 @@ class TextShard:
                 hits.append(self._hit(lo, s, ()))
         return ShardResult(
             hits=tuple(hits),
-            notes=(f"text: paths {pattern!r}; {len(scored)} of {self.n_files} files",),
+            # a shard holding none says nothing: the answer's totals count every shard, and a fleet has thousands
+            notes=(f"text: paths {pattern!r}; {len(scored)} of {self.n_files} files",) if scored else (),
             total_files=len(scored),
             line_counts=True,
         )

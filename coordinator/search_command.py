@@ -15,7 +15,8 @@ letters beside it, case ignored, in every folder. Read as the command, it is wha
   ``--exclude-dir``.
 
 Output options (``-n``, ``-l``, ``-C 3``, ``--color``) change nothing, and a pipe after the command
-(``| head``) is left out. A command of another tool or several commands are not read.
+(``| head``) is left out. A command of another tool, several commands, or an inverted match (``-v``: the
+lines that do not match) are not read.
 ``options["filters"] == "off"`` leaves the query as written.
 
 A command that lists files (``find . -name '*_test.go'``, ``fd -e py config``, ``git ls-files 'src/*'``,
@@ -181,6 +182,8 @@ def read(query: str) -> Command | None:
             exclude.append(f"**/{value.strip('/')}/**")
         elif name in ("f", "file", "files", "pre", "G", "file-search-regex"):
             raise _UnreadableError  # patterns from a file, a file listing, a preprocessor: nothing a search reads
+        elif name in ("v", "invert-match"):
+            raise _UnreadableError  # the lines that do not match: no listing a search makes
 
     i = 0
     try:

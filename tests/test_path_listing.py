@@ -174,6 +174,8 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "fd '^test_.*\\.py$'",
         "git ls-files the files",
         "find . -name '*.py' | xargs -I{} grep x {}",
+        "git ls-files | grep -v test",  # the paths without it: not read (as grep -v is not)
+        "grep -rv TODO src/",
     ],
 )
 def test_what_no_file_listing_answers_is_left_to_the_other_rules(query: str) -> None:

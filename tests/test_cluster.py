@@ -62,6 +62,16 @@ def test_a_direct_route_that_finds_nothing_falls_back_to_fusion(stub: Any) -> No
     assert not forced.hits and forced.fusion_strategy == "direct"  # an explicit choice is kept as asked
 
 
+def test_files_are_listed_by_their_paths_across_the_workers(stub: Any) -> None:
+    """A file command and a path listing travel to the workers' text shards and back with their totals."""
+    r = search(stub, "find . -name '*.py' -path '*/app/*'")
+    assert (r.intent, r.fusion_strategy) == ("exact_match", "direct")
+    assert "app/config.py" in paths(r) and all(p.startswith("app/") and p.endswith(".py") for p in paths(r))
+    assert r.total_files == len(r.hits) and r.total_matches == 0 and r.complete
+    one = search(stub, "config", k=1, options={"mode": "paths"})
+    assert paths(one) == ["app/config.py"] and one.total_files >= 1
+
+
 def test_who_calls_uses_the_graph(stub: Any) -> None:
     r = search(stub, "who calls parse_config")
     assert (r.intent, r.fusion_strategy) == ("find_references", "direct")

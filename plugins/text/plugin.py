@@ -16,7 +16,8 @@ __all__ = ["TextModality"]
 class TextModality:
     """The ``text`` modality: one shard per repository (large ones split), built from segments.
 
-    ``options["mode"]`` picks ``literal``, ``regex`` (RE2), ``bm25`` or ``auto`` (the default: a
+    ``options["mode"]`` picks ``literal``, ``regex`` (RE2), ``bm25``, ``paths`` (the files whose path holds the
+    query, or matches it as a glob) or ``auto`` (the default: a
     regular expression the query writes inline, ``plugins/inline_regex.py``, is run as one; quoted
     strings are literals, other words are ranked by BM25; an ``exact_match`` query without quotes is
     first tried as one literal). In BM25 a struct or class field counts as at least the

@@ -716,17 +716,15 @@ class TextShard:
                 name = folded.rsplit("/", 1)[-1]
                 return 3.0 if name == needle else 2.0 if needle in name else 1.0
 
-        allowed = range(self.n_files) if mask is None else np.flatnonzero(mask).tolist()
+        # a file without segments (none are built so) has nothing to name, and is not counted
+        named = np.diff(self.seg_offsets[: self.n_files + 1]) > 0
+        allowed = np.flatnonzero(named if mask is None else named & mask).tolist()
         scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0]
         rank = self._file_rank()
         top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))
-        hits = []
-        for s, f in top:
-            lo, hi = int(self.seg_offsets[f]), int(self.seg_offsets[f + 1])
-            if hi > lo:  # a file without segments (none are built so): nothing to name
-                hits.append(self._hit(lo, s, ()))
+        hits = tuple(self._hit(int(self.seg_offsets[f]), s, ()) for s, f in top)
         return ShardResult(
-            hits=tuple(hits),
+            hits=hits,
             # a shard holding none says nothing: the answer's totals count every shard, and a fleet has thousands
             notes=(f"text: paths {pattern!r}; {len(scored)} of {self.n_files} files",) if scored else (),
             total_files=len(scored),

@@ -211,6 +211,7 @@ def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_m
     assert page.status_code == 200 and "1 matching files · complete" in page.text and "pkg/ledger.py" in page.text
     assert "vault.py" not in web.get("/", params={"q": "file:vault"}, headers=bearer(ALICE)).text
     listing = web.get("/", params={"q": "*", "paths": "1", "k": 1}, headers=bearer(ALICE))
+    assert re.search(r'<input type="checkbox" name="paths" value="1" checked>', listing.text)  # the toggle says so
     more = re.search(r'<a rel="next" href="([^"]+)">next page</a>', listing.text)
     assert more is not None and "cursor=" in more.group(1), listing.text[:2000]
     nxt = web.get(html.unescape(more.group(1)), headers=bearer(ALICE))

@@ -381,8 +381,8 @@ def _count(given: int, f: Filters, max_k: int, notes: list[str]) -> int:
     if not f.counts:
         return given
     value = f.counts[-1].lower()
-    if value == "0":
-        raise InvalidQuery("count:0 asks for no results: write count:50 or count:all")
+    if value != "all" and int(value) == 0:
+        raise InvalidQuery(f"count:{f.counts[-1]} asks for no results: write count:50 or count:all")
     wanted = max_k if value == "all" else int(value)
     if wanted > max_k:
         notes.append(f"count:{value}: an answer holds at most {max_k} hits (a listing's cursor pages on)")

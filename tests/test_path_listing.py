@@ -116,6 +116,8 @@ def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
     assert len(ask(home, "count:2 ext:py").hits) == 2
     assert len(ask(home, "count:all ext:py").hits) == 7
     assert ask(home, "timeout:2s ext:py").total_files == 7
+    with pytest.raises(InvalidQuery, match="count:00 asks for no results"):
+        ask(home, "count:00 ext:py")
     with pytest.raises(InvalidQuery, match="timeout:0s leaves no time to search"):
         ask(home, "timeout:0s ext:py")
     for query, says in (

@@ -979,9 +979,8 @@ class Engine:
         """Text's ``k`` best segments for ``text`` as a ``mode`` listing (one hit a segment, not a file), in the
         scope and deadline of the answer ``at`` describes, filtered as its own lists are."""
         options = {**{key: v for key, v in at.query.options.items() if key != "group"}, "mode": mode}
-        lookup = replace(at.query, text=text, k=k, intent="exact_match", options=options)
-        if case_sensitive is not None:
-            lookup = replace(lookup, case_sensitive=case_sensitive)
+        case = at.query.case_sensitive if case_sensitive is None else case_sensitive
+        lookup = replace(at.query, text=text, k=k, intent="exact_match", options=options, case_sensitive=case)
         shards = self._targets(at.generation, {"text": 1.0}, at.allowed, at.visible).shards
         answers = await self.searcher.search(at.generation, shards, lookup, at.deadline)
         lists = [list(a.result.hits) for a in answers if a.result is not None]

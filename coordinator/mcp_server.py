@@ -133,9 +133,10 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
     if answer.no_confident_match:
         head += " · NO CONFIDENT MATCH (the hits are candidates, not answers)"
     lines = [head]
-    if answer.totals():
+    totals = answer.totals()
+    if totals:
         lines.append(
-            f"{answer.totals()} · "
+            f"{totals} · "
             + ("complete" if answer.complete else "INCOMPLETE")
             + (f" · next page: cursor={answer.cursor}" if answer.cursor else "")
         )

@@ -123,8 +123,8 @@ def read(query: str) -> Command | None:
     text = query.strip()
     if "\n" in text or not text:
         return None
-    head, *after = re.split(r"\s\|\s", text, maxsplit=1)
-    text, piped = head.strip(), after[0].strip() if after else ""
+    head, *after = re.split(r"\s\|\s", text, maxsplit=2)
+    text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
     # "| head" filters the output; "find . -name '*.go' | xargs grep X" searches the files find lists
     try:
         words = shlex.split(text, comments=True)  # "# want the declaration only" is a comment
@@ -341,10 +341,9 @@ def _paths_grepped(found: Command, piped: str) -> Command | None:
     """The listing ``found`` with the paths a pipe into grep keeps (``git ls-files | grep test``: a fragment of
     the path); None where that grep is a regular expression; ``found`` where the pipe is another tool's
     (``| head``)."""
-    first = re.split(r"\s\|\s", piped, maxsplit=1)[0].strip()
-    if not first or first.split()[0] not in (*_TOOLS, "git"):
+    if not piped or piped.split()[0] not in (*_TOOLS, "git"):
         return found
-    kept = read(first)
+    kept = read(piped)
     if kept is None or kept.regex or kept.paths or kept.include or kept.lists != "lines":
         return None
     return replace(found, tool=f"{found.tool} | {kept.tool}", pattern=kept.pattern, case_sensitive=kept.case_sensitive)
@@ -465,7 +464,7 @@ def _fd(args: list[str]) -> Command | None:
     names = [pattern] if pattern else []
     if exts:
         ext = exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}"
-        names = [f"{(pattern or '*').rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
+        names = [f"{pattern.rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
     paths = tuple(p for p in (_path(d) for d in operands[1:]) if p)
     return Command("fd", "*", False, False, paths=paths, include=tuple(names), exclude=tuple(exclude), lists="paths")
 
@@ -478,7 +477,7 @@ def _prose(operands: list[str]) -> bool:
 def _after_xargs(piped: str) -> str:
     """The command ``| xargs [OPTIONS] CMD …`` runs on the listed files ("" where the pipe is no xargs)."""
     try:
-        words = shlex.split(re.split(r"\s\|\s", piped, maxsplit=1)[0])
+        words = shlex.split(piped)
     except ValueError:
         return ""
     if not words or words[0] != "xargs":

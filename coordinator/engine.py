@@ -1216,8 +1216,10 @@ class Engine:
         allowed: frozenset[str] | None,
         visible: frozenset[str] | None,
     ) -> _Collected:
-        """Each modality's hit lists, the shards that did not answer (with a note why) and the shards' notes."""
+        """Each modality's hit lists, the shards that did not answer (with a note why) and the shards' notes, each
+        modality's as it merges them."""
         out = _Collected({m: [] for m in weights}, list(targets.missing), [], {})
+        said: dict[str, list[str]] = {}  # each modality's shards' notes, in order (``Modality.merge_notes``)
         for a in answers:
             out.modality_ms[a.modality] = max(out.modality_ms.get(a.modality, 0.0), a.seconds * 1000)
             if a.result is None:
@@ -1228,7 +1230,10 @@ class Engine:
                 continue
             out.per_modality[a.modality].append(list(a.result.hits))
             out.results.append(a.result)
-            for n in a.result.notes:
+            said.setdefault(a.modality, []).extend(a.result.notes)
+        for modality, notes in said.items():
+            merge = getattr(self.plugins.modalities.get(modality), "merge_notes", None)
+            for n in notes if merge is None else merge(notes):
                 if n not in out.notes:
                     out.notes.append(n)
         for modality in weights:

@@ -123,7 +123,10 @@ class Modality(Protocol):
     ``order_merged(hits, query) -> list[Hit]``: the coordinator merges the shards' lists by score,
     cuts them to the depth it asked for and hands that list to it, to order what the scores leave
     tied in a way no single shard can know (the graph: each file's first dependent before any
-    file's second); it returns the same hits, reordered. A modality that cannot answer a query (no
+    file's second); it returns the same hits, reordered. A modality may have
+    ``merge_notes(notes) -> list[str]``: the coordinator hands it the notes of all its shards that answered, in
+    order, and says what it returns instead (the text modality sums its shards' counts into one note: a fleet has
+    thousands of shards). A modality that cannot answer a query (no
     model, nothing indexed) says so in ``ShardResult.notes`` instead of pretending.
     """
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins.text import shard_notes
 from fourfold.plugins.text.build import build_shard
 from fourfold.plugins.text.shard import TextShard
 
@@ -34,6 +35,10 @@ class TextModality:
 
     def load(self, shard_dir: Path) -> TextShard:
         return TextShard(shard_dir)
+
+    def merge_notes(self, notes: Sequence[str]) -> list[str]:
+        """Every shard's note of its files verified or listed, said once for the index (``shard_notes.merge``)."""
+        return shard_notes.merge(notes)
 
 
 @hookimpl

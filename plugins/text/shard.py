@@ -33,6 +33,7 @@ from fourfold.plugins.globs import GLOB_CHARS, compile_glob, path_filter
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
+from fourfold.plugins.text.shard_notes import paths_note, stopped_note, verified_note
 from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import content_terms, query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
@@ -675,16 +676,10 @@ class TextShard:
         else:
             hits = self._segment_hits(matched, query.k, symbol_segs, extra)
         notes = [
-            f"text: {' AND '.join(m.label for m in matchers)}; {len(files)} of {self.n_files} files verified "
-            f"({verified} of {self.n_blocks} blocks)",
+            verified_note(" AND ".join(m.label for m in matchers), len(files), self.n_files, verified, self.n_blocks)
         ]
         if lower_bound:
-            share = stopped_at / len(files)
-            notes.append(
-                f"text: stopped after {stopped_at} of {len(files)} candidate files, holding k={query.k} matching "
-                f"files: at least {total_lines} lines in {len(matched)} files (about {round(total_lines / share)} "
-                f"lines in {round(len(matched) / share)} files by the share verified); ask for the next page for more"
-            )
+            notes.append(stopped_note(stopped_at, len(files), query.k, total_lines, len(matched)))
         return ShardResult(
             hits=hits,
             total_matches=total_lines,
@@ -725,8 +720,7 @@ class TextShard:
         hits = tuple(self._hit(int(self.seg_offsets[f]), s, ()) for s, f in top)
         return ShardResult(
             hits=hits,
-            # a shard holding none says nothing: the answer's totals count every shard, and a fleet has thousands
-            notes=(f"text: paths {pattern!r}; {len(scored)} of {self.n_files} files",) if scored else (),
+            notes=(paths_note(pattern, len(scored), self.n_files),),  # said once for every shard: shard_notes.merge
             total_files=len(scored),
             line_counts=True,
         )

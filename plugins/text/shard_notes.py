@@ -1,0 +1,97 @@
+"""What a text shard says of its work, and those sayings of many shards said once.
+
+Each shard of a literal, regex or path listing notes how many of its files it verified (or listed),
+and whether it stopped early. A fleet has thousands of shards: the answer would repeat one line a
+shard. ``merge`` sums the counts of the notes that differ only in them, so the answer says each
+once, for the whole index, and how many shards it covers. The notes are written and read here only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+__all__ = ["merge", "paths_note", "stopped_note", "verified_note"]
+
+
+def verified_note(labels: str, candidates: int, files: int, verified: int, blocks: int) -> str:
+    """A grep's work in one shard: ``candidates`` of its ``files`` verified, ``verified`` of its ``blocks``."""
+    return f"text: {labels}; {candidates} of {files} files verified ({verified} of {blocks} blocks)"
+
+
+def paths_note(pattern: str, listed: int, files: int) -> str:
+    """A path listing in one shard: ``listed`` of its ``files`` selected."""
+    return f"text: paths {pattern!r}; {listed} of {files} files"
+
+
+def stopped_note(stopped_at: int, candidates: int, k: int, lines: int, matched: int) -> str:
+    """A grep that stopped after ``stopped_at`` of its ``candidates`` files, holding ``k`` matching ones, with
+    the estimate of the whole by the share it verified."""
+    share = stopped_at / candidates
+    about_lines, about_files = round(lines / share), round(matched / share)
+    return (
+        f"text: stopped after {stopped_at} of {candidates} candidate files, holding k={k} matching files: at least "
+        f"{lines} lines in {matched} files (about {about_lines} lines in {about_files} files by the share verified); "
+        "ask for the next page for more"
+    )
+
+
+_N = r"(\d+)"
+_VERIFIED = re.compile(rf"(?P<head>text: .*); {_N} of {_N} files verified \({_N} of {_N} blocks\)")
+_PATHS = re.compile(rf"(?P<head>text: paths .*); {_N} of {_N} files")
+_STOPPED = re.compile(
+    rf"text: stopped after {_N} of {_N} candidate files, holding k=(?P<head>\d+) matching files: at least {_N} lines "
+    rf"in {_N} files \(about {_N} lines in {_N} files by the share verified\); ask for the next page for more"
+)
+
+
+def _verified(head: str, n: Sequence[int], shards: int) -> str:
+    return f"{head}; {n[0]} of {n[1]} files verified ({n[2]} of {n[3]} blocks) in {shards} shards"
+
+
+def _paths(head: str, n: Sequence[int], shards: int) -> str:
+    return f"{head}; {n[0]} of {n[1]} files in {shards} shards"
+
+
+def _stopped(head: str, n: Sequence[int], shards: int) -> str:
+    return (
+        f"text: {shards} shards stopped after {n[0]} of {n[1]} candidate files, each holding k={head} matching "
+        f"files: at least {n[2]} lines in {n[3]} files (about {n[4]} lines in {n[5]} files by the share verified); "
+        "ask for the next page for more"
+    )
+
+
+_FORMS: tuple[tuple[re.Pattern[str], Callable[[str, Sequence[int], int], str]], ...] = (
+    (_VERIFIED, _verified),
+    (_PATHS, _paths),
+    (_STOPPED, _stopped),
+)
+
+
+def merge(notes: Sequence[str]) -> list[str]:
+    """The shards' ``notes`` in order, each once: notes that differ only in their counts summed into the first's
+    place, with the number of shards they cover (one shard's note stays as it was)."""
+    out: list[str] = []
+    sums: dict[tuple[int, str], tuple[int, list[int], int]] = {}  # (form, head) -> (place, counts, shards)
+    for note in notes:
+        for form, (rx, _) in enumerate(_FORMS):
+            m = rx.fullmatch(note)
+            if m is None:
+                continue
+            head = m.group("head")
+            counts = [int(g) for i, g in enumerate(m.groups(), 1) if i != rx.groupindex["head"]]
+            key = (form, head)
+            if key in sums:
+                place, total, shards = sums[key]
+                sums[key] = (place, [a + b for a, b in zip(total, counts, strict=True)], shards + 1)
+            else:
+                sums[key] = (len(out), counts, 1)
+                out.append(note)
+            break
+        else:
+            if note not in out:
+                out.append(note)
+    for (form, head), (place, total, shards) in sums.items():
+        if shards > 1:
+            out[place] = _FORMS[form][1](head, total, shards)
+    return out

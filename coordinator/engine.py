@@ -100,6 +100,7 @@ __all__ = [
     "Plan",
     "SearchParams",
     "follow_up_rounds",
+    "missing_notes",
 ]
 
 log = logging.getLogger(__name__)
@@ -205,6 +206,23 @@ async def follow_up_rounds(
 
 #: The most absence notes said for one modality (partitions suggesting different near names).
 MAX_ABSENCE_NOTES = 3
+
+
+#: The most shards a note names as missing, and the most reasons said (a lost node holds thousands of shards).
+MISSING_NAMED = 3
+
+
+def missing_notes(failed: Mapping[str, Sequence[str]]) -> list[str]:
+    """What the shards that did not answer say: one note per reason naming its first ``MISSING_NAMED`` shards, the
+    first ``MISSING_NAMED`` reasons; the answer's ``missing_shards`` names every one."""
+    notes = []
+    for why, shards in list(failed.items())[:MISSING_NAMED]:
+        more = f" and {len(shards) - MISSING_NAMED} more shards" if len(shards) > MISSING_NAMED else ""
+        notes.append(f"{', '.join(shards[:MISSING_NAMED])}{more} missing: {why}")
+    if len(failed) > MISSING_NAMED:
+        rest = sum(len(shards) for shards in list(failed.values())[MISSING_NAMED:])
+        notes.append(f"{rest} more shards missing for {len(failed) - MISSING_NAMED} other reasons (see missing_shards)")
+    return notes
 
 
 def absence_notes(results: Sequence[ShardResult]) -> list[str]:
@@ -1220,17 +1238,19 @@ class Engine:
         modality's as it merges them."""
         out = _Collected({m: [] for m in weights}, list(targets.missing), [], {})
         said: dict[str, list[str]] = {}  # each modality's shards' notes, in order (``Modality.merge_notes``)
+        failed: dict[str, list[str]] = {}  # the shards that did not answer, by why
         for a in answers:
             out.modality_ms[a.modality] = max(out.modality_ms.get(a.modality, 0.0), a.seconds * 1000)
             if a.result is None:
                 repos = targets.repos_of.get((a.modality, a.shard), ())
                 out.missing.append(self._shard_label(a.modality, a.shard, repos, allowed, visible))
                 why = "unavailable" if self._hidden(repos, allowed, visible) else a.error
-                out.notes.append(f"{out.missing[-1]} missing: {why}")
+                failed.setdefault(why, []).append(out.missing[-1])
                 continue
             out.per_modality[a.modality].append(list(a.result.hits))
             out.results.append(a.result)
             said.setdefault(a.modality, []).extend(a.result.notes)
+        out.notes.extend(missing_notes(failed))
         for modality, notes in said.items():
             merge = getattr(self.plugins.modalities.get(modality), "merge_notes", None)
             for n in notes if merge is None else merge(notes):

@@ -18,7 +18,7 @@ from inprocess import search_once as search
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.cli import main
-from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.engine import Engine, missing_notes
 from fourfold.coordinator.profiles import select_profiles, top_modalities
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey
 from fourfold.errors import InvalidQuery, PermissionDenied, UnknownRepository
@@ -215,6 +215,20 @@ def test_a_shard_nothing_serves_makes_a_partial_answer(home: Path) -> None:
     a = search(engine, SearchParams("normalize", modalities=("text",), k=50))
     assert a.partial and a.missing_shards == ("text/beta",)
     assert a.hits and "beta" not in {f.hit.repo for f in a.hits}
+
+
+def test_a_lost_node_is_said_in_a_few_notes_however_many_shards_it_held() -> None:
+    lost = [f"text/repo{n}" for n in range(500)]
+    assert missing_notes({"DEADLINE_EXCEEDED": lost}) == [
+        "text/repo0, text/repo1, text/repo2 and 497 more shards missing: DEADLINE_EXCEEDED"
+    ]
+    reasons = {f"actor {n} died": [f"graph/p{n}"] for n in range(10)}
+    assert missing_notes({"unavailable": ["text/a", "text/b"], **reasons}) == [
+        "text/a, text/b missing: unavailable",
+        "graph/p0 missing: actor 0 died",
+        "graph/p1 missing: actor 1 died",
+        "8 more shards missing for 8 other reasons (see missing_shards)",
+    ]
 
 
 def test_a_failing_shard_is_missing_with_its_reason_and_the_rest_answers(home: Path) -> None:

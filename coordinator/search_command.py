@@ -22,7 +22,9 @@ lines that do not match) are not read.
 A command that lists files (``find . -name '*_test.go'``, ``fd -e py config``, ``git ls-files 'src/*'``,
 ``rg --files -g '*.md'``) is the listing of those files by their paths (``mode=paths``); piped to a grep with a
 plain pattern (``git ls-files | grep api``), the paths holding it; piped to ``xargs grep X`` (or running
-``-exec grep X {} +``), that grep over the files listed.
+``-exec grep X {} +``), that grep over the files listed. Case as the tool has it: find's ``-iname`` and
+``-ipath`` match either case (the glob's letters each a class of both), fd either case unless the pattern holds a
+capital (``-s``, ``-i`` as fd reads them), and fd's ``-e`` extension in either case.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from fourfold.api import SearchParams
 from fourfold.coordinator.query_filters import language, narrowed
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
-from fourfold.plugins.globs import excluding
+from fourfold.plugins.globs import any_case, excluding
 
 __all__ = ["Command", "apply", "read"]
 
@@ -376,6 +378,8 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
         elif a in _FIND_NAMES | _FIND_PATHS and i + 1 < len(args):
             i += 1
             glob = args[i] if a in _FIND_NAMES else _find_path(args[i])
+            if a.startswith("-i"):  # -iname, -ipath: either case
+                glob = any_case(glob)
             (exclude if negate else include).append(glob)
             negate = False
         elif a == "-prune" and include:  # -path ./vendor -prune -o …: vendor left out
@@ -430,6 +434,7 @@ def _fd(args: list[str]) -> Command | None:
     exts: list[str] = []
     exclude: list[str] = []
     glob = False
+    case = "smart"  # fd's: either case unless the pattern has a capital
     i = 0
     while i < len(args):
         a = args[i]
@@ -448,8 +453,10 @@ def _fd(args: list[str]) -> Command | None:
             i += 1
         elif a in ("-g", "--glob"):
             glob = True
+        elif a in ("-s", "--case-sensitive", "-i", "--ignore-case"):
+            case = "yes" if a in ("-s", "--case-sensitive") else "no"
         elif a.startswith("-"):
-            if a not in ("-H", "--hidden", "-I", "--no-ignore", "-u", "-a", "--absolute-path", "-l", "-0", "-s", "-i"):
+            if a not in ("-H", "--hidden", "-I", "--no-ignore", "-u", "-a", "--absolute-path", "-l", "-0"):
                 return None
         else:
             operands.append(a)
@@ -461,9 +468,11 @@ def _fd(args: list[str]) -> Command | None:
         if re.search(r"[\\^$*+?()\[\]{}|]", pattern.replace("\\.", "")):
             return None  # a regular expression over the name: not a fragment
         pattern = "*" + pattern.replace("\\.", ".") + "*"
+    if case == "no" or (case == "smart" and pattern == pattern.lower()):
+        pattern = any_case(pattern)
     names = [pattern] if pattern else []
-    if exts:
-        ext = exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}"
+    if exts:  # an extension in either case, as fd matches it
+        ext = any_case(exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}")
         names = [f"{pattern.rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
     paths = tuple(p for p in (_path(d) for d in operands[1:]) if p)
     return Command("fd", "*", False, False, paths=paths, include=tuple(names), exclude=tuple(exclude), lists="paths")

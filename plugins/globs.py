@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
 
-__all__ = ["GLOB_CHARS", "compile_glob", "excluded_globs", "excluding", "path_filter"]
+__all__ = ["GLOB_CHARS", "any_case", "compile_glob", "excluded_globs", "excluding", "path_filter"]
 
 #: A path pattern holding one of these is a glob; one without them is a fragment of a path.
 GLOB_CHARS = "*?[{"
@@ -59,6 +59,24 @@ def _translate(glob: str) -> str:
         else:
             out.append(re.escape(c))
             i += 1
+    return "".join(out)
+
+
+def any_case(glob: str) -> str:
+    """``glob`` matching its letters in either case (find's ``-iname``): each letter outside a ``[...]`` class is
+    the class of both (``*.MD`` -> ``*.[mM][dD]``); a class is kept as written."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        end = glob.find("]", i + 2) if c == "[" else -1
+        if end > 0:
+            out.append(glob[i : end + 1])
+            i = end + 1
+            continue
+        lower, upper = c.lower(), c.upper()
+        out.append(f"[{lower}{upper}]" if lower != upper and len(lower) == len(upper) == 1 else c)
+        i += 1
     return "".join(out)
 
 

@@ -144,8 +144,13 @@ def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
         ("find . -name '*.py' -o -name '*.pyi'", "find", "*.{py,pyi}", ()),
         ("find . -path '*/internal/*' -name '*.go'", "find", "**/internal/**/*.go", ()),
         ("find . -not -path '*/node_modules/*' -name '*.ts'", "find", "*.ts", ("**/node_modules/**",)),
-        ("fd config", "fd", "*config*", ()),
-        ("fd -e py test", "fd", "*test*.py", ()),
+        ("find . -iname 'readme*'", "find", "[rR][eE][aA][dD][mM][eE]*", ()),  # either case
+        ("find . -ipath '*/Docs/*'", "find", "**/[dD][oO][cC][sS]/**", ()),
+        ("fd config", "fd", "*[cC][oO][nN][fF][iI][gG]*", ()),  # fd's smart case: either, lower case written
+        ("fd Config", "fd", "*Config*", ()),
+        ("fd -s config", "fd", "*config*", ()),
+        ("fd -i Config", "fd", "*[cC][oO][nN][fF][iI][gG]*", ()),
+        ("fd -e py Test", "fd", "*Test*.[pP][yY]", ()),  # an extension in either case, as fd matches it
         ("git ls-files '*.toml'", "git ls-files", "*.toml", ()),
         ("rg --files -g '*.md'", "rg --files", "*.md", ()),
     ],
@@ -209,6 +214,13 @@ def test_find_piped_to_grep_searches_the_files_find_lists(home: Path) -> None:
     assert files(a) == {"alpha/shapes.py", "beta/service.py"} and a.total_matches >= 2
     assert a.notes[0].startswith("read as the command find | grep: literal 'return fmt' in *.py not in gamma/**")
     assert files(ask(home, "find beta -name '*.py'")) == {"beta/__init__.py", "beta/service.py"}
+
+
+def test_find_iname_and_fd_match_either_case_as_the_tools_do(home: Path) -> None:
+    assert files(ask(home, "find . -iname 'CORE.PY'")) == {"alpha/core.py"}
+    assert files(ask(home, "find . -name 'CORE.PY'")) == set()
+    assert files(ask(home, "fd -e PY serv")) == {"beta/service.py"}
+    assert files(ask(home, "fd Serv")) == set()  # a capital: case as written
 
 
 def test_the_cli_the_client_and_mcp_list_paths(

@@ -10,6 +10,10 @@ both list, those only the tool lists (files the index leaves out: binaries, file
 walk skips) and those only fourfold lists, and the median milliseconds of fourfold's answer (interleaved with
 the tool's run, which is timed too). A file the index leaves out is no error of the listing; a file only fourfold
 lists is.
+
+``ls -la`` is asked of each repository's top and of each of its top's folders and run there as ``ls -Ap``: its
+files are the answer's hits and its folders the note that names them (a folder holding no indexed file is one only
+the tool lists). ``tree -a -L 2`` is run as ``find . -maxdepth 2 -type f``, the files it draws.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -38,7 +43,10 @@ COMMANDS = (
     "find . -path '*/internal/*' -name '*.go'",
     "rg --files -g '*.js'",
     "fd -e toml",
+    "tree -a -L 2",
 )
+#: what the tool is run as where its output is a drawing, or is not installed here: the same files, a path a line
+AS_RUN = {"tree -a -L 2": "find . -maxdepth 2 -type f"}
 
 
 async def listed(engine: Engine, command: str, repo: str) -> tuple[set[str], float, list[str]]:
@@ -55,6 +63,7 @@ async def listed(engine: Engine, command: str, repo: str) -> tuple[set[str], flo
 
 def run_tool(command: str, folder: Path) -> tuple[set[str] | None, float]:
     """The files ``command`` lists in ``folder`` (None where its tool is not installed), and the milliseconds."""
+    command = AS_RUN.get(command, command)
     tool = command.split()[0]
     if shutil.which(tool) is None:
         return None, 0.0
@@ -102,7 +111,58 @@ async def main_async(home: Path, corpora: Path) -> dict[str, dict[str, object]]:
             "tool_ms_p50": statistics.median(tool_ms),
             "examples": examples[:6],
         }
+    rows.update(await folders_listed(engine, corpora, repos))
     return rows
+
+
+def ls_tool(folder: Path) -> tuple[set[str], set[str], float]:
+    """``ls -Ap`` of ``folder``: its files, its folders, the milliseconds."""
+    t0 = time.perf_counter()
+    out = subprocess.run(["ls", "-Ap"], cwd=folder, capture_output=True, text=True, check=False).stdout.split()
+    ms = (time.perf_counter() - t0) * 1000
+    return {n for n in out if not n.endswith("/")}, {n.rstrip("/") for n in out if n.endswith("/")}, ms
+
+
+async def folders_listed(engine: Engine, corpora: Path, repos: list[str]) -> dict[str, dict[str, object]]:
+    """``ls -la`` of each repository's top and of each of its top's folders, against ``ls -Ap`` there: the files
+    (hits) and the folders (the note that names them) both list, only the tool lists, only fourfold lists."""
+    counts = {"files": [0, 0, 0], "folders": [0, 0, 0]}
+    ours_ms: list[float] = []
+    tool_ms: list[float] = []
+    examples: list[str] = []
+    asked = 0
+    for repo in repos:
+        _, top_folders, _ = ls_tool(corpora / repo)
+        for folder in ["", *sorted(f for f in top_folders if not f.startswith("."))]:
+            files, folders, t_ms = ls_tool(corpora / repo / folder)
+            command = f"ls -la {folder}".strip()
+            t0 = time.perf_counter()
+            a = await engine.search(SearchParams(command, k=1000, repos=(repo,)))
+            ours_ms.append((time.perf_counter() - t0) * 1000)
+            tool_ms.append(t_ms)
+            asked += 1
+            our_files = {f.hit.path.rsplit("/", 1)[-1] for f in a.hits}
+            named = next((n for n in a.notes if n.startswith("text: folders in ")), "")
+            our_folders = set(re.findall(r"(?:: |, )([^,:]+?)/ \(\d+ files?\)", named))
+            for kind, theirs, ours in (("files", files, our_files), ("folders", folders, our_folders)):
+                counts[kind][0] += len(theirs & ours)
+                counts[kind][1] += len(theirs - ours)
+                counts[kind][2] += len(ours - theirs)
+                examples += [f"{repo}/{folder}: only fourfold {kind[:-1]} {n}" for n in sorted(ours - theirs)[:2]]
+                examples += [f"{repo}/{folder}: only the tool {kind[:-1]} {n}" for n in sorted(theirs - ours)[:1]]
+    return {
+        f"ls -la (top and its folders), {kind}": {
+            "repositories": len(repos),
+            "folders_listed": asked,
+            "both": both,
+            "only_tool": only_tool,
+            "only_fourfold": only_ours,
+            "fourfold_ms_p50": statistics.median(ours_ms) if ours_ms else 0.0,
+            "tool_ms_p50": statistics.median(tool_ms) if tool_ms else 0.0,
+            "examples": [e for e in examples if f" {kind[:-1]} " in e][:6],
+        }
+        for kind, (both, only_tool, only_ours) in counts.items()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

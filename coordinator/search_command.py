@@ -20,7 +20,8 @@ lines that do not match) are not read.
 ``options["filters"] == "off"`` leaves the query as written.
 
 A command that lists files (``find . -name '*_test.go'``, ``fd -e py config``, ``git ls-files 'src/*'``,
-``rg --files -g '*.md'``) is the listing of those files by their paths (``mode=paths``); piped to a grep with a
+``rg --files -g '*.md'``, ``tree -L 2 src/``) is the listing of those files by their paths (``mode=paths``);
+``ls src/`` lists the files directly in it and names its folders (``FOLDERS_OPTION``); piped to a grep with a
 plain pattern (``git ls-files | grep api``), the paths holding it; piped to ``xargs grep X`` (or running
 ``-exec grep X {} +``), that grep over the files listed. Case as the tool has it: find's ``-iname`` and
 ``-ipath`` match either case (the glob's letters each a class of both), fd either case unless the pattern holds a
@@ -38,11 +39,22 @@ from fourfold.coordinator.query_filters import language, narrowed
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import any_case, excluding
+from fourfold.plugins.types import FOLDERS_OPTION
 
 __all__ = ["Command", "apply", "read"]
 
 # commands that list files by their paths; ``git ls-files`` and ``rg --files`` too
-_FILE_TOOLS = frozenset({"find", "fd", "fdfind"})
+_FILE_TOOLS = frozenset({"find", "fd", "fdfind", "ls", "tree"})
+# ls's options that change how it prints, not what it lists (``-R`` lists beneath too; ``-d`` the folder itself)
+_LS_LETTERS = frozenset("lahRtSr1FGonsUXvcuABCkLpx")
+_LS_LONG = frozenset(
+    {"--all", "--almost-all", "--recursive", "--human-readable", "--classify", "--group-directories-first"}
+)
+# tree's options that change how it prints; -L, -I and -P take a value
+_TREE_FLAGS = frozenset(
+    {"-a", "-f", "-C", "-n", "-F", "-h", "-s", "-i", "-D", "-p", "-u", "-g", "-Q", "-N", "-v", "-t"}
+)
+_TREE_LONG = frozenset({"--noreport", "--dirsfirst", "--gitignore", "--filesfirst", "--du", "--prune"})
 
 _TOOLS = {
     "rg": "rg",
@@ -118,6 +130,8 @@ class Command:
     #: "paths": the command lists files by their paths (``find``, ``fd``, ``git ls-files``; ``pattern`` a
     #: fragment of a path or ``*``), else their matching lines
     lists: str = "lines"
+    #: the folder ``ls`` lists (``.``: the top): its own files, and its folders named (``FOLDERS_OPTION``)
+    folder: str | None = None
 
 
 def read(query: str) -> Command | None:
@@ -306,6 +320,16 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         if read_find is None:
             return None
         found, grep = read_find
+    elif words[0] == "ls":
+        ls = _ls(words[1:])
+        if ls is None:
+            return None
+        found = ls
+    elif words[0] == "tree":
+        tree = _tree(words[1:])
+        if tree is None:
+            return None
+        found = tree
     elif words[0] in ("fd", "fdfind"):
         fd = _fd(words[1:])
         if fd is None:
@@ -425,6 +449,79 @@ def _find_path(glob: str) -> str:
     while glob.startswith("./"):
         glob = glob[2:]
     return re.sub(r"\*+", "**", glob)
+
+
+def _ls(args: list[str]) -> Command | None:
+    """``ls [OPTIONS] [FOLDER]``: the files directly in the folder, and its folders (named in a note); ``-R`` the files
+    beneath it; a glob (``ls src/*.py``) the files it names there."""
+    operands = [a for a in args if not a.startswith("-") or a == "-"]
+    flags = [a for a in args if a not in operands]
+    if any(
+        not (a in _LS_LONG or a.startswith("--color") or (a[1] != "-" and set(a[1:]) <= _LS_LETTERS)) for a in flags
+    ):
+        return None  # -d (the folder itself), --sort=…: not read
+    recursive = any(a == "--recursive" or (a[1] != "-" and "R" in a) for a in flags)
+    return _listed("ls", operands, recursive, ())
+
+
+def _tree(args: list[str]) -> Command | None:
+    """``tree [-L DEPTH] [-I PATTERN] [-P PATTERN] [FOLDER]``: the files beneath the folder to that depth (``-L 1``
+    as ``ls`` lists it), but those ``-I`` names, of the names ``-P`` matches. A word after ``tree`` alone is a
+    sentence's ("tree sitter parser"), not a folder."""
+    operands: list[str] = []
+    depth = 0
+    left_out: list[str] = []
+    names = ""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        value = args[i + 1] if i + 1 < len(args) else ""
+        if a in ("-L", "-I", "-P"):
+            if not value or (a == "-L" and not value.isdigit()) or value == "0":
+                return None
+            if a == "-L":
+                depth = int(value)
+            elif a == "-I":
+                left_out.extend(v for v in value.split("|") if v)
+            else:
+                names = value.replace("|", ",")
+            i += 2
+            continue
+        if a.startswith("-") and a not in _TREE_FLAGS and a not in _TREE_LONG:
+            return None  # -d (folders alone), -o FILE: not read
+        if not a.startswith("-"):
+            operands.append(a)
+        i += 1
+    if operands and not args[0].startswith("-") and not re.match(r"\.|.*/", operands[0]):
+        return None
+    exclude = tuple(g for n in left_out for g in (n, f"**/{n}/**"))
+    if depth == 1 and not names:
+        return _listed("tree", operands, False, exclude)
+    c = _listed("tree", operands, True, exclude)
+    if c is None:
+        return None
+    folder = _path(operands[0]).rstrip("/") if operands else ""
+    prefix = f"{folder}/" if folder else ""
+    if depth:
+        c = replace(c, exclude=(*c.exclude, f"{prefix}{'*/' * depth}**"))
+    if names:
+        named = names if "," not in names else "{" + names + "}"
+        c = replace(c, include=(f"{prefix}**/{named}" if prefix else named,))
+    return c
+
+
+def _listed(tool: str, operands: list[str], recursive: bool, exclude: tuple[str, ...]) -> Command | None:
+    """``ls``/``tree`` of one folder (none: the top), a file, or a glob: the files beneath a folder when
+    ``recursive``, else those directly in it with its folders named."""
+    if len(operands) > 1 or _prose(operands):
+        return None  # several folders, or a sentence ("ls is slow")
+    path = _path(operands[0]).rstrip("/") if operands else ""
+    if any(ch in path for ch in "*?["):  # the shell's glob: what it names, in its own folder unless recursive
+        top = () if recursive or "/" in path else ("*/**",)
+        return Command(tool, "*", False, False, include=(path,), exclude=(*exclude, *top), lists="paths")
+    include = (f"{{{path},{path}/**}}",) if path else ()  # a folder, or a file listed as itself
+    folder = None if recursive else path or "."
+    return Command(tool, "*", False, False, include=include, exclude=exclude, lists="paths", folder=folder)
 
 
 def _fd(args: list[str]) -> Command | None:
@@ -587,6 +684,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
             )
     mode = "paths" if c.lists == "paths" else "regex" if c.regex else "literal"
     options = {**p.options, "mode": mode}
+    if c.folder is not None:
+        options[FOLDERS_OPTION] = c.folder
     if c.exclude:
         options = excluding(options, c.exclude)
     asked = replace(
@@ -598,7 +697,10 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options=options,
     )
     said = [f"{mode} {c.pattern[:80]!r}"]
-    if glob:
+    if c.folder is not None:  # ls: what it lists, not the glob that selects beneath
+        where = "./" if c.folder == "." else f"{c.folder}/"
+        said = [f"the files directly in {where} and the folders in it" if c.pattern == "*" else f"{said[0]} in {where}"]
+    elif glob:
         said.append(f"in {glob}")
     if c.exclude:
         said.append(f"not in {', '.join(c.exclude)}")

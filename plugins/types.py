@@ -111,6 +111,11 @@ MASK_OPTION = "masked"
 #: from every list, but then fills fewer of its k places.
 EXCLUDE_OPTION = "exclude_paths"
 
+#: Set on a path listing (``mode=paths``) to a folder (``src/api``; ``.`` for the top) to list it as ``ls`` does:
+#: the files directly in it are the hits, and the folders directly in it are named in a note with the files each
+#: holds (``text: folders in src/api/: handlers/ (12 files), …``). The query's path glob selects beneath it.
+FOLDERS_OPTION = "folders"
+
 #: Set to ``defer`` by a host that runs ``FollowUp(if_empty=True)`` rounds: a shard may then leave a
 #: costly fallback (structural's fuzzy name matching) to such a round, which runs only when no
 #: shard of the modality found anything. Without it a shard does its fallback itself, as a single

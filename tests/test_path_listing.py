@@ -152,6 +152,13 @@ def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
         ("fd -i Config", "fd", "*[cC][oO][nN][fF][iI][gG]*", ()),
         ("fd -e py Test", "fd", "*Test*.[pP][yY]", ()),  # an extension in either case, as fd matches it
         ("git ls-files '*.toml'", "git ls-files", "*.toml", ()),
+        ("ls -la src/", "ls", "{src,src/**}", ()),  # the folder's own files: the shard keeps those (folder=src)
+        ("ls src/*.py", "ls", "src/*.py", ()),
+        ("ls *.py", "ls", "*.py", ("*/**",)),  # the shell's glob names the top's files
+        ("ls -R src", "ls", "{src,src/**}", ()),
+        ("tree -L 2 src", "tree", "{src,src/**}", ("src/*/*/**",)),
+        ("tree -I 'node_modules|dist'", "tree", "", ("node_modules", "**/node_modules/**", "dist", "**/dist/**")),
+        ("tree -P '*.go' pkg/", "tree", "pkg/**/*.go", ()),
         ("rg --files -g '*.md'", "rg --files", "*.md", ()),
     ],
 )
@@ -174,6 +181,12 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "find the config file",
         "find src",
         "find . -type d -name test",
+        "ls -d src",
+        "ls is slow",
+        "ls src docs",
+        "tree sitter parser",
+        "tree src",  # a word after tree: a sentence's, unless an option says it is the command
+        "tree -d",
         "find . -size +1M",
         "find . -name '*.py' -name 'test_*'",
         "fd is fast",
@@ -214,6 +227,31 @@ def test_find_piped_to_grep_searches_the_files_find_lists(home: Path) -> None:
     assert files(a) == {"alpha/shapes.py", "beta/service.py"} and a.total_matches >= 2
     assert a.notes[0].startswith("read as the command find | grep: literal 'return fmt' in *.py not in gamma/**")
     assert files(ask(home, "find beta -name '*.py'")) == {"beta/__init__.py", "beta/service.py"}
+
+
+def test_ls_lists_a_folders_files_and_names_its_folders_and_tree_lists_beneath(home: Path) -> None:
+    assert [(c.tool, c.folder) for c in map(read, ("ls", "ls -la src/", "ls -R src", "tree -L 1"))] == [
+        ("ls", "."),
+        ("ls", "src"),
+        ("ls", None),
+        ("tree", "."),
+    ]
+    top = ask(home, "ls -la")
+    assert files(top) == set() and top.notes[:2] == (
+        "read as the command ls: the files directly in ./ and the folders in it, case ignored",
+        "text: folders in ./: alpha/ (3 files), beta/ (2 files), gamma/ (2 files)",  # every shard's, summed
+    )
+    alpha = ask(home, "ls alpha")
+    assert files(alpha) == {"alpha/__init__.py", "alpha/core.py", "alpha/shapes.py"} and alpha.complete
+    assert "text: no folders in alpha/" in alpha.notes
+    assert files(ask(home, "ls alpha/core.py")) == {"alpha/core.py"}  # a file lists itself
+    assert files(ask(home, "ls alpha/s*.py")) == {"alpha/shapes.py"}
+    assert files(ask(home, "tree gamma/")) == {"gamma/__init__.py", "gamma/app.py"}
+    assert files(ask(home, "tree -L 1")) == set() and files(ask(home, "tree -L 2")) == EVERY
+    assert files(ask(home, "tree -P 'a*.py' -I core.py .")) == {"gamma/app.py"}
+    with coordinator_in_process(home) as address:
+        text = mcp_search(address, "ls beta", 10)
+        assert "beta/service.py" in text and "read as the command ls" in text and "no folders in beta/" in text
 
 
 def test_find_iname_and_fd_match_either_case_as_the_tools_do(home: Path) -> None:

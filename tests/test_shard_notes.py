@@ -10,7 +10,7 @@ from inprocess import search_once
 from fourfold.api import SearchParams
 from fourfold.coordinator.engine import Engine
 from fourfold.index.store import IndexStore
-from fourfold.plugins.text.shard_notes import merge, paths_note, stopped_note, verified_note
+from fourfold.plugins.text.shard_notes import folders_note, merge, paths_note, stopped_note, verified_note
 
 
 def test_notes_that_differ_only_in_counts_are_summed_in_the_first_ones_place() -> None:
@@ -37,6 +37,16 @@ def test_notes_that_differ_only_in_counts_are_summed_in_the_first_ones_place() -
     one = [verified_note(literal, 3, 10, 3, 11), stopped_note(5, 10, 3, 7, 3)]
     assert merge(one) == one  # one shard's notes stay as it wrote them
     assert one[1].startswith("text: stopped after 5 of 10 candidate files") and "about 14 lines in 6 files" in one[1]
+
+
+def test_the_folders_ls_names_are_summed_over_the_shards_and_said_as_many_as_fit() -> None:
+    notes = [folders_note("src", {"api": 3, "util": 1}), "other", folders_note("src/", {"api": 2, "zeta": 5})]
+    assert notes[0] == "text: folders in src/: api/ (3 files), util/ (1 file)"
+    assert merge(notes) == ["text: folders in src/: api/ (5 files), util/ (1 file), zeta/ (5 files)", "other"]
+    assert merge([folders_note(".", {}), folders_note(".", {"a": 1})]) == ["text: folders in ./: a/ (1 file)"]
+    assert merge([folders_note(".", {})]) == ["text: no folders in ./"]
+    many = merge([folders_note(".", {f"folder{n:03}": n for n in range(100)})])
+    assert len(many) == 1 and len(many[0]) < 400 and many[0].endswith(", and 88 more folders")
 
 
 def test_an_answer_over_several_shards_says_each_listing_note_once(multi_home: Path) -> None:

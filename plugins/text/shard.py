@@ -33,11 +33,11 @@ from fourfold.plugins.globs import GLOB_CHARS, compile_glob, path_filter
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
 from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
-from fourfold.plugins.text.shard_notes import paths_note, stopped_note, verified_note
+from fourfold.plugins.text.shard_notes import folders_note, paths_note, stopped_note, verified_note
 from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import content_terms, query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
-from fourfold.plugins.types import MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
+from fourfold.plugins.types import FOLDERS_OPTION, MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
 
 __all__ = ["MODES", "TextShard"]
 
@@ -715,15 +715,42 @@ class TextShard:
         named = np.diff(self.seg_offsets[: self.n_files + 1]) > 0
         allowed = np.flatnonzero(named if mask is None else named & mask).tolist()
         scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0]
+        notes = [paths_note(pattern, len(scored), self.n_files)]  # said once for every shard: shard_notes.merge
+        folder = query.options.get(FOLDERS_OPTION)
+        if folder is not None:  # as ls lists it: its own files, and its folders with the files beneath each
+            scored, beneath = self._in_folder(folder, scored)
+            notes = [folders_note(folder, beneath)]
         rank = self._file_rank()
         top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))
         hits = tuple(self._hit(int(self.seg_offsets[f]), s, ()) for s, f in top)
         return ShardResult(
             hits=hits,
-            notes=(paths_note(pattern, len(scored), self.n_files),),  # said once for every shard: shard_notes.merge
+            notes=tuple(notes),
             total_files=len(scored),
             line_counts=True,
         )
+
+    def _in_folder(
+        self, folder: str, scored: list[tuple[float, int]]
+    ) -> tuple[list[tuple[float, int]], dict[str, int]]:
+        """Of the ``scored`` files, those directly in ``folder`` (``.``: the top; a file: itself), and the number
+        beneath each of its folders (by name)."""
+        itself = folder.strip("/")
+        prefix = itself + "/" if itself not in ("", ".") else ""
+        direct: list[tuple[float, int]] = []
+        beneath: dict[str, int] = {}
+        for s, f in scored:
+            path = self.paths[f]
+            if path == itself:  # ls of a file lists it
+                direct.append((s, f))
+            if not path.startswith(prefix):
+                continue
+            name, slash, _ = path[len(prefix) :].partition("/")
+            if slash:
+                beneath[name] = beneath.get(name, 0) + 1
+            else:
+                direct.append((s, f))
+        return direct, beneath
 
     def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:
         """The given 0-based lines of file ``f`` by owning segment, 1-based (lines no segment owns dropped)."""

@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-__all__ = ["merge", "paths_note", "stopped_note", "verified_note"]
+__all__ = ["FOLDERS_SHOWN_CHARS", "folders_note", "merge", "paths_note", "stopped_note", "verified_note"]
+
+#: A merged note of folders names folders up to about this many characters, then counts the rest.
+FOLDERS_SHOWN_CHARS = 300
 
 
 def verified_note(labels: str, candidates: int, files: int, verified: int, blocks: int) -> str:
@@ -22,6 +25,18 @@ def verified_note(labels: str, candidates: int, files: int, verified: int, block
 def paths_note(pattern: str, listed: int, files: int) -> str:
     """A path listing in one shard: ``listed`` of its ``files`` selected."""
     return f"text: paths {pattern!r}; {listed} of {files} files"
+
+
+def folders_note(folder: str, beneath: dict[str, int]) -> str:
+    """The folders directly in ``folder`` (``.``: the top), each with the files beneath it, by name."""
+    where = folder.strip("/") + "/" if folder.strip("/") not in ("", ".") else "./"
+    if not beneath:
+        return f"text: no folders in {where}"
+    return f"text: folders in {where}: " + ", ".join(_folder(n, beneath[n]) for n in sorted(beneath))
+
+
+def _folder(name: str, files: int) -> str:
+    return f"{name}/ ({files} file{'s' if files != 1 else ''})"
 
 
 def stopped_note(stopped_at: int, candidates: int, k: int, lines: int, matched: int) -> str:
@@ -61,6 +76,40 @@ def _stopped(head: str, n: Sequence[int], shards: int) -> str:
     )
 
 
+_FOLDERS = re.compile(r"text: (?:no folders in (?P<none>.+)|folders in (?P<where>.+?/): (?P<listed>.+))")
+_FOLDER = re.compile(r"(?P<name>.+?)/ \((?P<files>\d+) files?\)(?:, |$)")
+
+
+def _folders(notes: Sequence[str]) -> tuple[list[str], dict[str, dict[str, int]]]:
+    """The notes that are not of folders, and the folders of those that are (folder -> name -> files)."""
+    rest: list[str] = []
+    folders: dict[str, dict[str, int]] = {}
+    for note in notes:
+        m = _FOLDERS.fullmatch(note)
+        if m is None:
+            rest.append(note)
+            continue
+        where = m.group("none") or m.group("where")
+        rest.append(f"\0{where}")  # its place
+        counts = folders.setdefault(where, {})
+        for entry in _FOLDER.finditer(m.group("listed") or ""):
+            counts[entry["name"]] = counts.get(entry["name"], 0) + int(entry["files"])
+    return rest, folders
+
+
+def _folders_said(where: str, counts: dict[str, int]) -> str:
+    if not counts:
+        return f"text: no folders in {where}"
+    said = f"text: folders in {where}: "
+    names = sorted(counts)
+    for n, name in enumerate(names):
+        entry = _folder(name, counts[name])
+        if n and len(said) + len(entry) > FOLDERS_SHOWN_CHARS:
+            return f"{said}and {len(names) - n} more folders"
+        said += entry + ", "
+    return said[:-2]
+
+
 _FORMS: tuple[tuple[re.Pattern[str], Callable[[str, Sequence[int], int], str]], ...] = (
     (_VERIFIED, _verified),
     (_PATHS, _paths),
@@ -70,7 +119,9 @@ _FORMS: tuple[tuple[re.Pattern[str], Callable[[str, Sequence[int], int], str]], 
 
 def merge(notes: Sequence[str]) -> list[str]:
     """The shards' ``notes`` in order, each once: notes that differ only in their counts summed into the first's
-    place, with the number of shards they cover (one shard's note stays as it was)."""
+    place, with the number of shards they cover (one shard's note stays as it was). The folders an ``ls`` names
+    are said once, each with the files beneath it summed over the shards, as many as fit ``FOLDERS_SHOWN_CHARS``."""
+    notes, folders = _folders(notes)
     out: list[str] = []
     sums: dict[tuple[int, str], tuple[int, list[int], int]] = {}  # (form, head) -> (place, counts, shards)
     for note in notes:
@@ -94,4 +145,4 @@ def merge(notes: Sequence[str]) -> list[str]:
     for (form, head), (place, total, shards) in sums.items():
         if shards > 1:
             out[place] = _FORMS[form][1](head, total, shards)
-    return out
+    return [_folders_said(n[1:], folders[n[1:]]) if n.startswith("\0") else n for n in out]

@@ -70,6 +70,10 @@ def test_files_are_listed_by_their_paths_across_the_workers(stub: Any) -> None:
     assert r.total_files == len(r.hits) and r.total_matches == 0 and r.complete
     one = search(stub, "config", k=1, options={"mode": "paths"})
     assert paths(one) == ["app/config.py"] and one.total_files >= 1
+    top = search(stub, "ls -la")  # the folders travel as the shards' notes, said once
+    folders = [n for n in top.notes if n.startswith("text: folders in ./: ")]
+    assert len(folders) == 1 and "app/ (" in folders[0], list(top.notes)
+    assert "app/config.py" in paths(search(stub, "ls app", k=20))
 
 
 def test_who_calls_uses_the_graph(stub: Any) -> None:

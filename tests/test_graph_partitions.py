@@ -559,3 +559,30 @@ def test_a_changed_repository_is_judged_by_its_own_partition_not_by_a_pack_that_
         "ab2", Links("a", ("c",), ("py:c",), ("py:a",), ("f",), {"c": ("id1",)}, ("w",), ("a", "b"))
     )
     assert stale(frozenset({"c"}), previous, {"c": frozenset({"py:c"})}, {"c": grown}) == frozenset({"~p-ab"})
+
+
+def test_the_partitions_truncation_notes_of_one_name_are_said_once(
+    built: tuple[GraphShard, dict[str, GraphShard]],
+) -> None:
+    """A name used in several partitions is truncated in each; the modality says so once, the partitions' counts
+    summed (``partition_notes.merge``), never more than the single graph counts."""
+    single, parts = built
+    count = re.compile(r"graph: truncated: (\d+) segments (in (\d+) partitions|in \w+) use ")
+    several = 0
+    for name in definitions(single):
+        query = ModalityQuery(text=f"who calls {name}", k=1, intent="find_references")
+        whole = [
+            int(m[1])
+            for n in single.search(query).notes
+            if (m := count.match(n) or re.match(r"graph: truncated: (\d+)", n))
+        ]
+        _, _, notes, _ = merged(parts, query)
+        each = [int(m[1]) for n in notes if (m := count.match(n))]
+        said = [m for n in GraphModality().merge_notes(notes) if (m := count.match(n))]
+        if len(each) > 1:
+            several += 1
+            assert len(said) == 1 and said[0][3] == str(len(each)) and int(said[0][1]) == sum(each), notes
+            assert int(said[0][1]) <= whole[0]
+        else:
+            assert [int(m[1]) for m in said] == each
+    assert several, "some name is truncated in several partitions"

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fourfold.plugins import BuildContext, BuildStats, Segment, hookimpl
+from fourfold.plugins.graph import partition_notes
 from fourfold.plugins.graph.facts_cache import FactsCache, facts_cache_for
 from fourfold.plugins.graph.links import (
     Links,
@@ -265,6 +266,10 @@ class GraphModality:
 
     def load(self, shard_dir: Path) -> GraphShard:
         return GraphShard.open(shard_dir)
+
+    def merge_notes(self, notes: Sequence[str]) -> list[str]:
+        """The partitions' truncation notes of one name said once (``partition_notes.merge``)."""
+        return partition_notes.merge(notes)
 
     def order_merged(self, hits: Sequence[Hit], query: ModalityQuery) -> list[Hit]:
         """The merged answer's order among equal evidence (``shard.spread_dependents``)."""

@@ -15,6 +15,7 @@ import dataclasses
 import json
 import logging
 import os
+import re
 import signal
 import sys
 import time
@@ -147,6 +148,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--in-process",
         action="store_true",
         help="search $FOURFOLD_HOME's index in this process, without asking any coordinator",
+    )
+
+    sh = sub.add_parser(
+        "show", help="print a file's lines as indexed (REPO:PATH[:START[-END]], as a search names its hits)"
+    )
+    sh.add_argument(
+        "location",
+        help="REPO:PATH, REPO:PATH:START (from that line) or REPO:PATH:START-END, e.g. 'pay:src/api.py:40-80'",
+    )
+    sh.add_argument("--json", action="store_true", help="print the file's text, lines and definitions as JSON")
+    sh.add_argument(
+        "--address", default=None, help=f"coordinator address (default {DEFAULT_ADDRESS}; else read the store here)"
+    )
+    sh.add_argument(
+        "--in-process", action="store_true", help="read $FOURFOLD_HOME's index in this process, asking no coordinator"
     )
 
     sv = sub.add_parser("serve", help="run the coordinator and the workers")
@@ -709,6 +725,46 @@ def _joined(pages):
     return merged
 
 
+def file_location(text: str) -> tuple[str, str, int, int]:
+    """``REPO:PATH[:START[-END]]`` as (repo, path, start, end); 0 bounds are the file's own."""
+    repo, _, rest = text.partition(":")
+    lines = re.fullmatch(r"(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?", rest)
+    path = lines["path"] if lines else rest
+    if not repo or not path:
+        raise InvalidInput(
+            f"invalid location {text!r}: give REPO:PATH or REPO:PATH:START-END, e.g. 'pay:src/api.py:40-80'"
+        )
+    start = int(lines["start"]) if lines else 0
+    end = int(lines["end"]) if lines and lines["end"] else 0
+    if lines and (start < 1 or (end and end < start)):
+        raise InvalidInput(f"invalid lines in {text!r}: give START-END with 1 <= START <= END")
+    return repo, path, start, end
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from fourfold.wire import file_from_pb
+
+    repo, path, start, end = file_location(args.location)
+    client = None if args.in_process else _client_if_up(args.address)
+    if client is None:
+        from fourfold.coordinator.files import read_file
+        from fourfold.index.fleet import revision_name
+        from fourfold.index.store import IndexStore
+
+        f = read_file(IndexStore(fourfold_home()).require_live(), revision_name(repo), path, start, end)
+    else:
+        with client:
+            f = file_from_pb(client.read_file(repo, path, start, end))
+    if args.json:
+        print(json.dumps(dataclasses.asdict(f), indent=2))
+        return 0
+    text, more = f.numbered()
+    print(text)
+    if more and (not end or more <= end):
+        print(f"… {f.total_lines - more + 1} lines more: fourfold show {repo}:{path}:{more}-", file=sys.stderr)
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from fourfold.coordinator.auth import TokenStore
     from fourfold.coordinator.exposure import exposure
@@ -1240,6 +1296,7 @@ COMMANDS = {
     "scale": cmd_scale,
     "index": cmd_index,
     "search": cmd_search,
+    "show": cmd_show,
     "serve": cmd_serve,
     "status": cmd_status,
     "demo": cmd_demo,

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from fourfold.api import FileText
 from fourfold.coordinator.engine import Answer
 from fourfold.errors import FourfoldError
 
@@ -107,7 +108,8 @@ INSTRUCTIONS = (
     "impact for 'what breaks if X changes', localize for a "
     "whole bug report (an issue, a stack trace: which files to look at), and search for questions, "
     "quoted strings, regexes or pasted code. Results are 'repo:path:start-end kind symbol'; "
-    "call read_segment on one to see its code. list_repositories names what you may search."
+    "call read_segment on one to see its code, or read_file for a file's lines (repo, path, start_line, end_line). "
+    "list_repositories names what you may search."
 )
 
 
@@ -117,6 +119,8 @@ class Backend(Protocol):
     async def search(self, query: str, **kw: Any) -> Answer: ...
 
     async def repositories(self) -> Sequence[Any]: ...
+
+    async def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +308,23 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         h = min(owning, key=lambda x: x.end_line - x.start_line)  # the innermost
         what = f" {h.kind or 'def'} {h.symbol}" if h.symbol else ""
         return f"{h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}\n{h.snippet}"[:MAX_ANSWER_CHARS]
+
+    @server.tool()
+    async def read_file(
+        repo: str, path: str, start_line: int = 1, end_line: int = 0, ctx: Context | None = None
+    ) -> str:
+        """Read a file's lines as indexed, each after its number: ``start_line`` to ``end_line`` (0: to the end),
+        as many as fit one answer; the last line says where to read on. ``repo`` and ``path`` as the other tools
+        name a hit (``repo:path:start-end``)."""
+        if start_line < 1 or end_line < 0 or (end_line and end_line < start_line):
+            raise ToolError(
+                f"lines {start_line}-{end_line} are no range: give 1 <= start_line <= end_line (end_line 0: to the end)"
+            )
+        f: FileText = await as_caller(ctx, lambda b: b.read_file(repo, path, start_line, end_line))
+        text, more = f.numbered(MAX_ANSWER_CHARS - 200)
+        if more and (not end_line or more <= end_line):
+            text += f"\n… read on with start_line={more} (the file has {f.total_lines} lines)"
+        return text
 
     @server.tool()
     async def list_repositories(ctx: Context | None = None) -> str:

@@ -251,3 +251,21 @@ class FileText:
     total_lines: int
     content: str
     symbols: tuple[FileSymbol, ...]
+
+    def numbered(self, max_chars: int = 0) -> tuple[str, int]:
+        """The lines as a reader shows them, each after its number, under a header naming the file and the lines
+        shown (``pay:src/api.py:1-40 of 120 lines · python``); with ``max_chars``, only the lines that fit. Also the
+        line to read on from: 0 where the file's last line is shown."""
+        rows = self.content.split("\n")
+        width = len(str(self.end_line))
+        shown: list[str] = []
+        size = 80 + len(self.repo) + len(self.path)  # the header's
+        for n, row in enumerate(rows, self.start_line):
+            line = f"{n:>{width}}  {row}"
+            if max_chars and shown and size + len(line) + 1 > max_chars:
+                break
+            shown.append(line)
+            size += len(line) + 1
+        last = self.start_line + len(shown) - 1
+        head = f"{self.repo}:{self.path}:{self.start_line}-{last} of {self.total_lines} lines · {self.language}"
+        return "\n".join([head, *shown]), (last + 1 if last < self.total_lines else 0)

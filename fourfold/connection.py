@@ -185,6 +185,15 @@ class WireClient:
         """Stream the progress of a fleet sync on the coordinator (all its repositories, or ``repos``)."""
         yield from self._stub.Sync(coordinator_pb2.SyncRequest(repos=list(repos)), metadata=self._metadata)
 
+    def read_file(
+        self, repo: str, path: str, start_line: int = 0, end_line: int = 0
+    ) -> coordinator_pb2.ReadFileResponse:
+        """Lines ``start_line``..``end_line`` of a file as indexed (0: the file's own bounds)."""
+        request = coordinator_pb2.ReadFileRequest(repo=repo, path=path, start_line=start_line, end_line=end_line)
+        return self.connection.call(
+            lambda: self._stub.ReadFile(request, timeout=self.timeout_s, metadata=self._metadata)
+        )
+
     def status(self) -> coordinator_pb2.StatusResponse:
         return self.connection.call(
             lambda: self._stub.Status(coordinator_pb2.StatusRequest(), timeout=self.timeout_s, metadata=self._metadata)

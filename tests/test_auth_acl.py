@@ -398,11 +398,19 @@ def test_acl_leak_through_mcp(secured: Secured) -> None:
             )
             assert forbidden.is_error
             texts.append(forbidden.content[0].text)
+            own = await client.call_tool("read_file", {"repo": "alpha", "path": "alpha_pkg/ledger_2.py"})
+            other = await client.call_tool("read_file", {"repo": "beta", "path": "beta_pkg/ledger_2.py"})
+            absent = await client.call_tool("read_file", {"repo": "beta", "path": "beta_pkg/no_such.py"})
+            assert not own.is_error and other.is_error and absent.is_error
+            texts += [own.content[0].text, other.content[0].text, absent.content[0].text]
         return answered, texts
 
     answered, texts = asyncio.run(run())
     assert answered == MCP_QUERIES
-    listing, denied, segment, forbidden = texts
+    listing, denied, segment, forbidden, own, other, absent = texts
+    assert own.startswith("alpha:alpha_pkg/ledger_2.py:1-") and "alpha_reconcile_2" in own
+    # a file of a repository the token may not read is answered as a missing one: nothing leaks
+    assert other.replace("ledger_2", "no_such") == absent and "beta_reconcile" not in other
     assert listing.startswith("alpha:") and "beta" not in listing
     assert "not one you may search" in denied and "yours: alpha" in denied
     assert segment.startswith("alpha:alpha_pkg/ledger_2.py:") and "alpha_reconcile_2" in segment

@@ -14,11 +14,12 @@ import pytest
 from mcp import Client as McpClient
 from mcp import StdioServerParameters
 
+from fourfold.api import FileText
 from fourfold.client import RepoInfo
 from fourfold.coordinator.engine import Answer
 from fourfold.coordinator.fusion import FusedHit, ModalityRank
 from fourfold.coordinator.mcp_server import MAX_ANSWER_CHARS, build_server, format_answer
-from fourfold.errors import PermissionDenied
+from fourfold.errors import NotFound, PermissionDenied
 from fourfold.plugins.types import Hit
 
 TOOLS = {
@@ -29,6 +30,7 @@ TOOLS = {
     "impact",
     "localize",
     "read_segment",
+    "read_file",
     "list_repositories",
 }
 
@@ -75,6 +77,55 @@ class FakeCoordinator:
 
     async def repositories(self) -> Sequence[RepoInfo]:
         return [RepoInfo("payments", "", 12, 340)]
+
+    async def read_file(self, repo: str, path: str, start_line: int = 0, end_line: int = 0) -> FileText:
+        """A 2,000-line file of 60-character lines, as ReadFile answers it."""
+        self.calls.append((path, {"repo": repo, "start_line": start_line, "end_line": end_line}))
+        if repo != "payments":
+            raise NotFound(f"no file {path!r} in repository {repo!r}")
+        last = min(end_line or 2000, 2000)
+        lines = [f"line {n} ".ljust(60, "x") for n in range(start_line, last + 1)]
+        return FileText(repo, path, "python", "g1", start_line, last, 2000, "\n".join(lines), ())
+
+
+def test_read_file_shows_numbered_lines_as_many_as_fit_and_where_to_read_on() -> None:
+    fake = FakeCoordinator()
+
+    async def backend() -> FakeCoordinator:
+        return fake
+
+    async def run() -> list[tuple[bool, str]]:
+        async with McpClient(build_server(backend)) as client:
+            out = []
+            for args in (
+                {"repo": "payments", "path": "src/pay.py"},
+                {"repo": "payments", "path": "src/pay.py", "start_line": 1990},
+                {"repo": "payments", "path": "src/pay.py", "start_line": 10, "end_line": 12},
+                {"repo": "payments", "path": "src/pay.py", "start_line": 5, "end_line": 2},
+                {"repo": "secret", "path": "src/pay.py"},
+            ):
+                r = await client.call_tool("read_file", args)
+                out.append((r.is_error, r.content[0].text))
+            return out
+
+    whole, tail, few, backwards, hidden = asyncio.run(run())
+    lines = whole[1].splitlines()
+    assert not whole[0] and len(whole[1]) <= MAX_ANSWER_CHARS
+    shown = len(lines) - 2  # the header and the last line
+    assert lines[0] == f"payments:src/pay.py:1-{shown} of 2000 lines · python"
+    assert (
+        lines[1].startswith("   1  line 1 ")
+        and lines[-1] == f"… read on with start_line={shown + 1} (the file has 2000 lines)"
+    )
+    assert (
+        tail[1].splitlines()[0] == "payments:src/pay.py:1990-2000 of 2000 lines · python" and "read on" not in tail[1]
+    )
+    assert few[1].splitlines() == [
+        "payments:src/pay.py:10-12 of 2000 lines · python",
+        *(f"{n}  line {n} ".ljust(64, "x") for n in (10, 11, 12)),
+    ]
+    assert backwards[0] and "lines 5-2 are no range" in backwards[1]
+    assert hidden[0] and "no file 'src/pay.py' in repository 'secret'" in hidden[1]
 
 
 def test_answers_are_compact_and_bounded() -> None:
@@ -177,6 +228,7 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
                 ("search", {"query": "how does authentication work"}),
                 ("search", {"query": "how does a session retry sending a request"}),
                 ("read_segment", {"repo": "sample", "path": "app/config.py", "line": 9, "symbol": "parse_config"}),
+                ("read_file", {"repo": "sample", "path": "app/config.py", "start_line": 8, "end_line": 9}),
                 ("localize", {"report": STDIO_REPORT}),
             ]:
                 t0 = time.perf_counter()
@@ -201,6 +253,10 @@ def test_fourfold_mcp_over_stdio_against_a_real_index(cluster: Any) -> None:
     assert (
         texts["read_segment"].startswith("sample:app/config.py:8-")
         and "def parse_config(path):" in texts["read_segment"]
+    )
+    read = texts["read_file"].splitlines()
+    assert (
+        read[0] == "sample:app/config.py:8-9 of " + read[0].split(" of ")[1] and read[1] == "8  def parse_config(path):"
     )
     print(
         f"\nMCP over stdio: {len(latencies)} tool calls, median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import write_sample_repo
@@ -98,3 +99,41 @@ def test_file_addresses_split_after_the_longest_revision() -> None:
     assert split_file_address("pay@release", "1.0/hotfix/a.py", names) == ("pay@release/1.0/hotfix", "a.py")
     assert split_file_address("pay@release+1.0", "app/a.py", names) == ("pay@release+1.0", "app/a.py")
     assert split_file_address("pay@dev", "app/a.py", names) == ("pay@dev", "app/a.py")  # unknown: as given
+
+
+def test_fourfold_show_reads_through_the_coordinator_as_the_token_may(
+    address: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fourfold.coordinator.cli import main
+
+    monkeypatch.setenv("FOURFOLD_TOKEN", RELEASE_TEAM)
+    assert main(["show", "--address", address, f"{SLASHED}:{FILE}:1-2"]) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0].startswith(f"{RELEASE}:{FILE}:1-2 of ") and out.out.splitlines()[1].startswith("1  ")
+    assert main(["show", "--address", address, "--json", f"{SLASHED}:{FILE}"]) == 0
+    assert "RELEASE_MARKER" in json.loads(capsys.readouterr().out)["content"]
+    monkeypatch.setenv("FOURFOLD_TOKEN", DEV_TEAM)  # a revision it may not read reads as a missing file
+    assert main(["show", "--address", address, f"{SLASHED}:{FILE}"]) == 2
+    assert "no file 'app/config.py' in repository" in capsys.readouterr().err
+
+
+def test_fourfold_show_reads_the_store_in_process(
+    indexed_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fourfold.coordinator.cli import file_location, main
+
+    monkeypatch.setenv("FOURFOLD_HOME", str(indexed_home))
+    assert main(["show", "--in-process", "sample:app/config.py:8-9"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("sample:app/config.py:8-9 of ") and lines[1] == "8  def parse_config(path):"
+    assert main(["show", "--in-process", "sample:app/config.py:8"]) == 0  # from line 8 to the end
+    assert capsys.readouterr().out.splitlines()[1].lstrip() == "8  def parse_config(path):"  # numbers right-aligned
+    assert file_location("pay@release+1.0:src/a:b.py:3-4") == ("pay@release+1.0", "src/a:b.py", 3, 4)
+    for bad, says in (
+        ("sample", "give REPO:PATH"),
+        ("sample:app/config.py:9-3", "1 <= START <= END"),
+        ("sample:app/missing.py", "no file 'app/missing.py'"),
+        ("sample:app/config.py:900", "past the end"),
+    ):
+        assert main(["show", "--in-process", bad]) == 2
+        assert says in capsys.readouterr().err

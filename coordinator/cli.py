@@ -520,7 +520,8 @@ def _print_answer(r, as_json: bool) -> None:
         why = " ".join(f"{m}#{c.rank + 1}" for m, c in sorted(h.modalities.items(), key=lambda kv: -kv[1].contribution))
         sym = f"  {h.kind} {h.symbol}" if h.symbol else ""
         demoted = " (demoted)" if h.demoted else ""
-        print(f"{i:>3}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{sym}  [{h.score:.4f} {why}]{demoted}")
+        ranked = f"  [{h.score:.4f} {why}]" if why else ""  # a file's segments read in line order rank nothing
+        print(f"{i:>3}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{sym}{ranked}{demoted}")
         if r.total_files and h.match_lines:  # a listing: the file's matching lines, not only the segment's
             more = f" (+{len(h.match_lines) - 20} more)" if len(h.match_lines) > 20 else ""
             print(f"       lines {','.join(map(str, h.match_lines[:20]))}{more}")

@@ -30,6 +30,7 @@ from fourfold.coordinator import (
     copied,
     declared,
     echo,
+    file_read,
     file_subject,
     identifier,
     localize,
@@ -622,6 +623,11 @@ class Engine:
         """
         listing = p.options.get("mode", "") in LISTING_MODES
         call = None if p.intent or listing else read_tool_call(p.query)
+        read_as = None if listing or call or p.intent or p.path_glob or p.cursor else file_read.read(p.query)
+        if read_as is not None:  # cat a.py, head -n 40 a.py: the file's segments that hold those lines
+            answered = await self._file_read(p, read_as, visible)
+            if answered is not None:
+                return answered
         found = None if listing else await self._named_file(p, call, visible)
         if found is None:
             return await self._as_asked(p, call, visible)
@@ -681,6 +687,28 @@ class Engine:
         text = p.query if call is None else call.subject
         if not (call is not None and call.path) and not file_subject.mentions(text[:MAX_QUERY_CHARS]):
             return None
+        found = await self._file_resolver(p, visible)
+        if found is None:
+            return None
+        named = file_subject.named(text, call, found[1])
+        if named is not None and len(named.files) == 1 and file_subject.path_glob(named.files[0][1]) is None:
+            return None
+        if named is None:
+            return None
+        if p.intent or (call is None and file_subject.is_path_alone(text, named.written)):
+            return named, 1.0  # asked as an explain question, or the query is a file's path alone: the file itself
+        if call is not None:
+            return named, intent_mod.TOOL_CALL_CONFIDENCE
+        reports = p.options.get("localize") != "off"
+        asked = await asyncio.to_thread(intent_mod.classify, p.query, self.extra_rules, reports=reports)
+        return (named, asked.confidence) if asked.intent == UNDERSTAND else None
+
+    async def _file_resolver(
+        self, p: SearchParams, visible: frozenset[str] | None
+    ) -> tuple[str, Callable[[str], list[tuple[str, str]]]] | None:
+        """The generation, and the (repository, path) files a written path names among the repositories the
+        caller may search (``file_subject.FileIndex``); None for a search that cannot be (bad parameters: the
+        usual search says what is wrong). A hidden repository's files are never looked at."""
         p = _revision_repos(p)
         try:
             self.validate(p, visible)
@@ -692,18 +720,28 @@ class Engine:
             self._files = file_subject.FileIndex(generation, reader.paths)
         files, allowed = self._files, self._scope(p, visible)
         repos = [r for r in reader.segment_repos() if allowed is None or r in allowed]
-        named = file_subject.named(text, call, lambda path: files.resolve(path, repos))
-        if named is not None and len(named.files) == 1 and file_subject.path_glob(named.files[0][1]) is None:
+        return generation, lambda path: files.resolve(path, repos)
+
+    async def _file_read(
+        self, p: SearchParams, read_as: file_read.FileRead, visible: frozenset[str] | None
+    ) -> Answer | None:
+        """A command that reads one file (``cat a.py``, ``sed -n '10,40p' a.py``) answered by the file's segments
+        that hold those lines (``file_read``); no hits, and a note that says why, where its path names no file the
+        caller may search or several; None for a search that cannot be (the usual search says what is wrong)."""
+        t0 = time.perf_counter()
+        found = await self._file_resolver(p, visible)
+        if found is None:
             return None
-        if named is None:
-            return None
-        if p.intent:
-            return named, 1.0
-        if call is not None:
-            return named, intent_mod.TOOL_CALL_CONFIDENCE
-        reports = p.options.get("localize") != "off"
-        asked = await asyncio.to_thread(intent_mod.classify, p.query, self.extra_rules, reports=reports)
-        return (named, asked.confidence) if asked.intent == UNDERSTAND else None
+        generation, files = found[0], found[1](read_as.path)
+        if len(files) != 1:  # no file, or several: the answer says so (a search for the command's words is none)
+            answer: Answer | None = file_read.unread(read_as, files, generation)
+        else:
+            (repo, path), reader = files[0], self._reader(generation)
+            segments = await asyncio.to_thread(lambda: list(reader.segments(files=[f"{repo}\0{path}"])))
+            answer = file_read.answer(read_as, repo, path, segments, p.k, generation)
+            if answer is not None and p.with_snippets and answer.hits:
+                answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
+        return None if answer is None else replace(answer, timings={"total": (time.perf_counter() - t0) * 1000})
 
     async def _overview(self, answer: Answer, k: int) -> Answer:
         """A whole file's answer in an overview's order (``file_subject.overview_order``), its first ``k``

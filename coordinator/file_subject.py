@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from fourfold.api import FusedHit
 from fourfold.coordinator.tool_call import ToolCall
+from fourfold.index.ingest.languages import detect_language
 
 __all__ = [
     "MAX_CANDIDATES_NOTED",
@@ -33,6 +34,7 @@ __all__ = [
     "OVERVIEW_NOTE",
     "FileIndex",
     "Named",
+    "is_path_alone",
     "mentions",
     "named",
     "overview_order",
@@ -167,6 +169,15 @@ class Named:
         shown = ", ".join(f"{repo}:{path}" for repo, path in self.files[:MAX_CANDIDATES_NOTED])
         more = f" and {len(self.files) - MAX_CANDIDATES_NOTED} more" if len(self.files) > MAX_CANDIDATES_NOTED else ""
         return f"{self.written[:80]!r} fits several files ({shown}{more}): give more of its path to ask of one"
+
+
+def is_path_alone(text: str, written: str) -> bool:
+    """Whether ``text`` is the path ``written`` and nothing else (quotes aside), written as a file's path: with a
+    folder or a language's extension (``coordinator/fusion.py``, ``README.md``). A dotted name (``Vec.write``,
+    ``click.core``) may be a definition's as well, and is left to the classifier."""
+    if text.strip().strip("`'\"") != written:
+        return False
+    return "/" in written or detect_language(written) not in ("", "text")
 
 
 def path_glob(path: str) -> str | None:

@@ -155,7 +155,8 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
         shown = ",".join(map(str, h.match_lines[:MATCH_LINES]))
         more = f" +{len(h.match_lines) - MATCH_LINES} more" if len(h.match_lines) > MATCH_LINES else ""
         matched = f" lines {shown}{more}" if h.match_lines else ""
-        entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}  [{why}{matched}]"]
+        ranked = f"  [{why}{matched}]" if why or matched else ""  # a file's segments read in line order rank nothing
+        entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}{ranked}"]
         entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: bounds.snippet_lines])
         block = "\n".join(entry)
         if size + len(block) + 1 > bounds.max_chars:

@@ -1,0 +1,244 @@
+"""A command that reads a file, written as the query: the file's segments that hold the lines it reads.
+
+An agent used to a shell reads a file as ``cat src/api.py``, ``head -n 40 src/api.py``, ``sed -n '120,160p'
+src/api.py`` or ``tail -20 CHANGES.md``. Searched as words, the command's name and numbers are searched for
+everywhere. Read as the command, the answer is the file's segments (definitions, and windows of the lines no
+definition covers) that hold those lines, in line order, each showing its first lines there; a note names the
+lines themselves (``fourfold show``, MCP's ``read_file``, the web API), which no search answer carries whole. A
+path that names no indexed file (or several) is answered with no hits and a note that says so: a search for the
+command's words would be no answer either.
+
+Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (``vim``, ``nano``, ``code``) of one
+file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``); ``sed -n 'A,Bp'`` (``$`` for the
+end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Bytes (``head -c``), several files and another
+``sed`` script are not read here.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from fourfold.api import Answer, FusedHit, Hit
+from fourfold.plugins.types import Segment
+
+__all__ = ["FileRead", "answer", "read", "unread"]
+
+#: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
+_WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "nano", "emacs", "code"})
+#: Lines ``head`` and ``tail`` show when no count is given.
+DEFAULT_LINES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class FileRead:
+    """A file read by a command: its path as written, and the lines (``last`` 0: to the end; ``first`` below 0:
+    the file's last ``-first`` lines)."""
+
+    tool: str
+    path: str
+    first: int = 1
+    last: int = 0
+
+    def lines(self, total: int) -> tuple[int, int]:
+        """The 1-based lines read, of a file of ``total`` lines."""
+        if self.first < 0:
+            return max(1, total + self.first + 1), total
+        return self.first, min(self.last or total, total)
+
+
+def read(query: str) -> FileRead | None:
+    """``query`` read as a command that reads one file, or None where it is none."""
+    text = query.strip()
+    if "\n" in text or not text:
+        return None
+    parts = re.split(r"\s\|\s", text)
+    if len(parts) > 2:
+        return None
+    try:
+        words = shlex.split(parts[0])
+        piped = shlex.split(parts[1]) if len(parts) == 2 else []
+    except ValueError:
+        return None
+    if not words:
+        return None
+    found = _command(words)
+    if found is None or not piped:
+        return found
+    if found.tool not in ("cat", "nl") or (found.first, found.last) != (1, 0):
+        return None
+    lines = _command([*piped, found.path])  # "cat a.py | head -50": the head of a.py
+    return None if lines is None else FileRead(f"{found.tool} | {lines.tool}", found.path, lines.first, lines.last)
+
+
+def _command(words: list[str]) -> FileRead | None:
+    tool, args = words[0], words[1:]
+    if tool in ("head", "tail"):
+        return _head_or_tail(tool, args)
+    if tool == "sed":
+        return _sed(args)
+    if tool not in _WHOLE:
+        return None
+    first, last = 1, 0
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if tool in ("bat", "batcat") and a in ("-r", "--line-range") and i + 1 < len(args):
+            m = re.fullmatch(r"(\d*):(\d*)", args[i + 1])
+            if m is None:
+                return None
+            first, last = int(m[1] or 1), int(m[2] or 0)
+            i += 2
+            continue
+        if tool in ("bat", "batcat") and a in ("-l", "--language", "--style", "--theme") and i + 1 < len(args):
+            i += 2
+            continue
+        if not a.startswith("-") or a == "-":
+            operands.append(a)
+        elif a.startswith("+") or a in ("-c", "--"):
+            return None
+        i += 1
+    return _one(tool, operands, first, last)
+
+
+def _head_or_tail(tool: str, args: list[str]) -> FileRead | None:
+    count: str | None = None
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-n", "--lines") and i + 1 < len(args):
+            count = args[i + 1]
+            i += 2
+            continue
+        m = re.fullmatch(r"-n?(\+?\d+)|--lines=(\+?\d+)", a)
+        if m is not None:
+            count = m[1] or m[2]
+        elif a in ("-q", "-v", "--quiet", "--silent", "--verbose"):
+            pass
+        elif a.startswith("-"):
+            return None  # -c (bytes), -f (follow): not lines of the index
+        else:
+            operands.append(a)
+        i += 1
+    if count is not None and not re.fullmatch(r"\+?\d+", count):
+        return None
+    n = int(count.lstrip("+")) if count else DEFAULT_LINES
+    if n < 1 and not (count or "").startswith("+"):
+        return None
+    if tool == "head":
+        return None if (count or "").startswith("+") else _one(tool, operands, 1, n)
+    if (count or "").startswith("+"):  # tail -n +N: from line N
+        return _one(tool, operands, max(n, 1), 0)
+    return _one(tool, operands, -n, 0)
+
+
+def _sed(args: list[str]) -> FileRead | None:
+    if len(args) != 3 or args[0] != "-n":
+        return None
+    m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", args[1])
+    if m is None:
+        return None
+    first = int(m[1])
+    last = first if m[2] is None else 0 if m[2] == "$" else int(m[2])
+    if first < 1 or (last and last < first):
+        return None
+    return _one("sed -n", [args[2]], first, last)
+
+
+def _one(tool: str, operands: list[str], first: int, last: int) -> FileRead | None:
+    """The command reading ``operands``' one file, where the operand is a path (a folder or an extension)."""
+    if len(operands) != 1:
+        return None
+    path = operands[0]
+    while path.startswith("./"):
+        path = path[2:]
+    if not path or path.endswith("/") or ("/" not in path and "." not in path.strip(".")):
+        return None  # "cat", "less likely": no file
+    return FileRead(tool, path, first, last)
+
+
+def answer(
+    read_as: FileRead, repo: str, path: str, segments: Iterable[Segment], k: int, generation: str
+) -> Answer | None:
+    """The segments of ``repo``'s ``path`` that hold the lines ``read_as`` reads, in line order (the first
+    ``k``); None where the file has no segment."""
+    ordered = sorted(segments, key=lambda s: (s.start_line, -s.end_line))
+    if not ordered:
+        return None
+    total = max(s.end_line for s in ordered)
+    first, last = read_as.lines(total)
+    if first > total:
+        return _answer(
+            [],
+            0,
+            generation,
+            (f"read as the command {read_as.tool}: {path} ({repo}) has {total} lines, none from line {first}",),
+        )
+    inside = [s for s in ordered if s.start_line <= last and s.end_line >= first]
+    hits = [
+        FusedHit(
+            Hit(
+                s.id,
+                s.repo,
+                s.path,
+                s.start_line,
+                s.end_line,
+                1.0 / (rank + 1),
+                s.symbol,
+                s.kind,
+                s.language,
+                (first,) if s.start_line < first else (),  # its snippet opens where the lines read begin
+            ),
+            1.0 / (rank + 1),
+        )
+        for rank, s in enumerate(inside[:k])
+    ]
+    notes = [
+        f"read as the command {read_as.tool}: the segments of {path} ({repo}) that hold its lines {first}-{last} "
+        f"(of {total}), in line order",
+        f"the lines themselves: `fourfold show {repo}:{path}:{first}-{last}`, MCP read_file, or "
+        f"/api/v1/files/{repo}/{path}?lines={first}-{last}",
+    ]
+    if len(inside) > k:
+        notes.append(f"{len(inside) - k} more segments hold those lines: ask for more hits (k)")
+    return _answer(hits, len(inside), generation, tuple(notes))
+
+
+def unread(read_as: FileRead, files: list[tuple[str, str]], generation: str) -> Answer:
+    """The answer to a command whose path names no indexed file the caller may search, or several."""
+    if not files:
+        name = read_as.path.rsplit("/", 1)[-1]
+        said = (
+            f"read as the command {read_as.tool}: no indexed file is {read_as.path!r} in the repositories you may "
+            f"search; list the files with `find . -name '{name}'` or `fd {name}`"
+        )
+    else:
+        shown = ", ".join(f"{repo}:{path}" for repo, path in files[:5])
+        more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+        said = (
+            f"read as the command {read_as.tool}: {read_as.path!r} fits several files ({shown}{more}); give more of "
+            "its path, or the repository (repo:NAME)"
+        )
+    return _answer([], 0, generation, (said,))
+
+
+def _answer(hits: list[FusedHit], candidates: int, generation: str, notes: tuple[str, ...]) -> Answer:
+    return Answer(
+        intent="exact_match",
+        confidence=1.0,
+        fusion_strategy="direct",
+        preset="default",
+        partial=False,
+        missing_shards=(),
+        hits=tuple(hits),
+        total_candidates=candidates,
+        timings={},
+        generation=generation,
+        notes=notes,
+        weights={},
+        complete=len(hits) == candidates,
+    )

@@ -1,0 +1,130 @@
+"""A command that reads a file, written as the query (``cat``, ``head``, ``tail``, ``sed -n``), answered by the
+file's segments that hold those lines, and a file's path alone answered by the file: the reader, then the engine
+over a real index, the CLI, the Python client over gRPC and MCP."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inprocess import coordinator_in_process, mcp_search, search_once
+
+from fourfold.api import Answer, SearchParams
+from fourfold.client import Client
+from fourfold.coordinator.cli import main
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.file_read import FileRead, read
+from fourfold.coordinator.file_subject import is_path_alone
+from fourfold.index.store import IndexStore
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("cat src/api.py", FileRead("cat", "src/api.py")),
+        ("cat -n ./src/api.py", FileRead("cat", "src/api.py")),
+        ("less README.md", FileRead("less", "README.md")),
+        ("bat -r 10:20 api.py", FileRead("bat", "api.py", 10, 20)),
+        ("head src/api.py", FileRead("head", "src/api.py", 1, 10)),
+        ("head -n 40 src/api.py", FileRead("head", "src/api.py", 1, 40)),
+        ("head -40 src/api.py", FileRead("head", "src/api.py", 1, 40)),
+        ("head --lines=5 src/api.py", FileRead("head", "src/api.py", 1, 5)),
+        ("tail -n 20 CHANGES.md", FileRead("tail", "CHANGES.md", -20, 0)),
+        ("tail -n +30 CHANGES.md", FileRead("tail", "CHANGES.md", 30, 0)),
+        ("sed -n '120,160p' src/api.py", FileRead("sed -n", "src/api.py", 120, 160)),
+        ("sed -n 7p src/api.py", FileRead("sed -n", "src/api.py", 7, 7)),
+        ("sed -n '7,$p' src/api.py", FileRead("sed -n", "src/api.py", 7, 0)),
+        ("cat src/api.py | head -n 5", FileRead("cat | head", "src/api.py", 1, 5)),
+        ("cat src/api.py | sed -n '3,4p'", FileRead("cat | sed -n", "src/api.py", 3, 4)),
+    ],
+)
+def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: FileRead) -> None:
+    assert read(query) == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "cat",
+        "cat cats are great",
+        "cat a.py b.py",
+        "head -c 100 a.py",
+        "tail -f app.log",
+        "sed 's/a/b/' a.py",
+        "sed -n '9,3p' a.py",
+        "less likely",
+        "cat src/",
+        "head -n 5 a.py | grep x",
+        "grep -n x a.py | head",
+        "what does cat a.py print",
+    ],
+)
+def test_what_reads_no_one_files_lines_is_left_to_the_other_rules(query: str) -> None:
+    assert read(query) is None
+
+
+def test_a_path_alone_is_a_files_path_not_a_dotted_name() -> None:
+    assert is_path_alone("alpha/core.py", "alpha/core.py") and is_path_alone("`core.py`", "core.py")
+    assert not is_path_alone("Vec.write", "Vec.write") and not is_path_alone("click.core", "click.core")
+    assert not is_path_alone("what is in core.py", "core.py")
+
+
+def ask(home: Path, query: str, visible: frozenset[str] | None = None, **kw: object) -> Answer:
+    p = SearchParams(query, **{"k": 20, "with_snippets": True, **kw})  # type: ignore[arg-type]
+    return search_once(Engine(IndexStore(home)), p, visible)
+
+
+def spans(a: Answer) -> list[tuple[str, int, int]]:
+    return [(f.hit.path, f.hit.start_line, f.hit.end_line) for f in a.hits]
+
+
+def test_the_engine_answers_with_the_segments_that_hold_the_lines_in_line_order(multi_home: Path) -> None:
+    whole = ask(multi_home, "cat alpha/core.py")
+    assert (whole.intent, whole.fusion_strategy, whole.complete) == ("exact_match", "direct", True)
+    starts = [s for _, s, _ in spans(whole)]
+    assert starts == sorted(starts) and {p for p, _, _ in spans(whole)} == {"alpha/core.py"}
+    assert {f.hit.symbol for f in whole.hits} >= {"fmt", "parse", "tick", "report"}
+    assert whole.notes[0].startswith("read as the command cat: the segments of alpha/core.py (alpha) that hold its")
+    assert "`fourfold show alpha:alpha/core.py:1-" in whole.notes[1] and "MCP read_file" in whole.notes[1]
+    middle = ask(multi_home, "sed -n '10,11p' alpha/core.py")
+    assert [f.hit.symbol for f in middle.hits] == ["parse"] and "def parse(text):" in middle.hits[0].hit.snippet
+    assert "lines 10-11 (of 21)" in middle.notes[0]
+    assert [f.hit.symbol for f in ask(multi_home, "tail -n 2 alpha/core.py").hits] == ["report"]
+    head = ask(multi_home, "head -n 7 core.py", k=1)  # a file's name alone names it where it is the only one
+    assert len(head.hits) == 1 and not head.complete and "more segments hold those lines" in head.notes[-1]
+    past = ask(multi_home, "sed -n '90,95p' alpha/core.py")
+    assert past.hits == () and "has 21 lines, none from line 90" in past.notes[0]
+
+
+def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(
+    multi_home: Path,
+) -> None:
+    none = ask(multi_home, "cat alpha/nope.py")
+    assert none.hits == () and "no indexed file is 'alpha/nope.py'" in none.notes[0]
+    several = ask(multi_home, "cat __init__.py")
+    assert several.hits == () and "fits several files (alpha:alpha/__init__.py, beta:" in several.notes[0]
+    hidden = ask(multi_home, "cat alpha/core.py", frozenset({"gamma"}))  # read as a file no one indexed
+    assert hidden.hits == () and hidden.notes == (none.notes[0].replace("nope.py", "core.py"),)
+
+
+def test_a_files_path_alone_is_answered_by_the_file(multi_home: Path) -> None:
+    a = ask(multi_home, "alpha/core.py", k=5)
+    assert a.intent == "understand_code" and a.confidence == 1.0
+    assert a.notes[0].startswith("asked of alpha/core.py (alpha), the file the query names")
+    assert {f.hit.path for f in a.hits} == {"alpha/core.py"}
+
+
+def test_the_cli_the_client_and_mcp_read_a_files_lines(
+    multi_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FOURFOLD_HOME", str(multi_home))
+    assert main(["search", "--in-process", "--json", "head -n 7 alpha/core.py"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [h["symbol"] for h in out["hits"] if h["symbol"]][:1] == ["fmt"] and out["hits"][0]["start_line"] == 1
+    with coordinator_in_process(multi_home) as address:
+        with Client(address) as client:
+            a = client.search("sed -n '14,17p' alpha/core.py")
+            assert [f.hit.symbol for f in a.hits] == ["tick"] and a.notes[0].startswith("read as the command sed -n")
+        text = mcp_search(address, "cat alpha/core.py", 10)
+        assert "read as the command cat" in text and "alpha:alpha/core.py:6-7 function fmt\n" in text

@@ -245,6 +245,7 @@ def test_ls_lists_a_folders_files_and_names_its_folders_and_tree_lists_beneath(h
     assert files(alpha) == {"alpha/__init__.py", "alpha/core.py", "alpha/shapes.py"} and alpha.complete
     assert "text: no folders in alpha/" in alpha.notes
     assert files(ask(home, "ls alpha/core.py")) == {"alpha/core.py"}  # a file lists itself
+    assert "text: nothing indexed in nope/" in ask(home, "ls nope").notes
     assert files(ask(home, "ls alpha/s*.py")) == {"alpha/shapes.py"}
     assert files(ask(home, "tree gamma/")) == {"gamma/__init__.py", "gamma/app.py"}
     assert files(ask(home, "tree -L 1")) == set() and files(ask(home, "tree -L 2")) == EVERY

@@ -40,12 +40,14 @@ def test_notes_that_differ_only_in_counts_are_summed_in_the_first_ones_place() -
 
 
 def test_the_folders_ls_names_are_summed_over_the_shards_and_said_as_many_as_fit() -> None:
-    notes = [folders_note("src", {"api": 3, "util": 1}), "other", folders_note("src/", {"api": 2, "zeta": 5})]
+    notes = [folders_note("src", {"api": 3, "util": 1}, 0), "other", folders_note("src/", {"api": 2, "zeta": 5}, 1)]
     assert notes[0] == "text: folders in src/: api/ (3 files), util/ (1 file)"
     assert merge(notes) == ["text: folders in src/: api/ (5 files), util/ (1 file), zeta/ (5 files)", "other"]
-    assert merge([folders_note(".", {}), folders_note(".", {"a": 1})]) == ["text: folders in ./: a/ (1 file)"]
-    assert merge([folders_note(".", {})]) == ["text: no folders in ./"]
-    many = merge([folders_note(".", {f"folder{n:03}": n for n in range(100)})])
+    assert merge([folders_note(".", {}, 0), folders_note(".", {"a": 1}, 0)]) == ["text: folders in ./: a/ (1 file)"]
+    assert merge([folders_note(".", {}, 2), folders_note(".", {}, 0)]) == ["text: no folders in ./"]
+    # a folder no shard holds anything in: said so, not "no folders" (which says it has files)
+    assert merge([folders_note("nope", {}, 0), folders_note("nope", {}, 0)]) == ["text: nothing indexed in nope/"]
+    many = merge([folders_note(".", {f"folder{n:03}": n for n in range(100)}, 0)])
     assert len(many) == 1 and len(many[0]) < 400 and many[0].endswith(", and 88 more folders")
 
 

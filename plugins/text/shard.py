@@ -719,7 +719,7 @@ class TextShard:
         folder = query.options.get(FOLDERS_OPTION)
         if folder is not None:  # as ls lists it: its own files, and its folders with the files beneath each
             scored, beneath = self._in_folder(folder, scored)
-            notes = [folders_note(folder, beneath)]
+            notes = [folders_note(folder, beneath, len(scored))]
         rank = self._file_rank()
         top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))
         hits = tuple(self._hit(int(self.seg_offsets[f]), s, ()) for s, f in top)

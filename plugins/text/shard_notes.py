@@ -27,11 +27,12 @@ def paths_note(pattern: str, listed: int, files: int) -> str:
     return f"text: paths {pattern!r}; {listed} of {files} files"
 
 
-def folders_note(folder: str, beneath: dict[str, int]) -> str:
-    """The folders directly in ``folder`` (``.``: the top), each with the files beneath it, by name."""
+def folders_note(folder: str, beneath: dict[str, int], files: int) -> str:
+    """The folders directly in ``folder`` (``.``: the top), each with the files beneath it, by name; ``files``: the
+    files directly in it (none, and no folder: nothing of it is indexed)."""
     where = folder.strip("/") + "/" if folder.strip("/") not in ("", ".") else "./"
     if not beneath:
-        return f"text: no folders in {where}"
+        return f"text: no folders in {where}" if files else f"text: nothing indexed in {where}"
     return f"text: folders in {where}: " + ", ".join(_folder(n, beneath[n]) for n in sorted(beneath))
 
 
@@ -76,30 +77,36 @@ def _stopped(head: str, n: Sequence[int], shards: int) -> str:
     )
 
 
-_FOLDERS = re.compile(r"text: (?:no folders in (?P<none>.+)|folders in (?P<where>.+?/): (?P<listed>.+))")
+_FOLDERS = re.compile(
+    r"text: (?:nothing indexed in (?P<empty>.+)|no folders in (?P<none>.+)|folders in (?P<where>.+?/): (?P<listed>.+))"
+)
 _FOLDER = re.compile(r"(?P<name>.+?)/ \((?P<files>\d+) files?\)(?:, |$)")
 
 
-def _folders(notes: Sequence[str]) -> tuple[list[str], dict[str, dict[str, int]]]:
-    """The notes that are not of folders, and the folders of those that are (folder -> name -> files)."""
+def _folders(notes: Sequence[str]) -> tuple[list[str], dict[str, dict[str, int]], set[str]]:
+    """The notes that are not of folders, the folders of those that are (folder -> name -> files), and the
+    folders some shard holds files in."""
     rest: list[str] = []
     folders: dict[str, dict[str, int]] = {}
+    held: set[str] = set()
     for note in notes:
         m = _FOLDERS.fullmatch(note)
         if m is None:
             rest.append(note)
             continue
-        where = m.group("none") or m.group("where")
+        where = m.group("empty") or m.group("none") or m.group("where")
         rest.append(f"\0{where}")  # its place
         counts = folders.setdefault(where, {})
+        if not m.group("empty"):
+            held.add(where)
         for entry in _FOLDER.finditer(m.group("listed") or ""):
             counts[entry["name"]] = counts.get(entry["name"], 0) + int(entry["files"])
-    return rest, folders
+    return rest, folders, held
 
 
-def _folders_said(where: str, counts: dict[str, int]) -> str:
+def _folders_said(where: str, counts: dict[str, int], held: bool) -> str:
     if not counts:
-        return f"text: no folders in {where}"
+        return f"text: no folders in {where}" if held else f"text: nothing indexed in {where}"
     said = f"text: folders in {where}: "
     names = sorted(counts)
     for n, name in enumerate(names):
@@ -121,7 +128,7 @@ def merge(notes: Sequence[str]) -> list[str]:
     """The shards' ``notes`` in order, each once: notes that differ only in their counts summed into the first's
     place, with the number of shards they cover (one shard's note stays as it was). The folders an ``ls`` names
     are said once, each with the files beneath it summed over the shards, as many as fit ``FOLDERS_SHOWN_CHARS``."""
-    notes, folders = _folders(notes)
+    notes, folders, held = _folders(notes)
     out: list[str] = []
     sums: dict[tuple[int, str], tuple[int, list[int], int]] = {}  # (form, head) -> (place, counts, shards)
     for note in notes:
@@ -145,4 +152,4 @@ def merge(notes: Sequence[str]) -> list[str]:
     for (form, head), (place, total, shards) in sums.items():
         if shards > 1:
             out[place] = _FORMS[form][1](head, total, shards)
-    return [_folders_said(n[1:], folders[n[1:]]) if n.startswith("\0") else n for n in out]
+    return [_folders_said(n[1:], folders[n[1:]], n[1:] in held) if n.startswith("\0") else n for n in out]

@@ -216,6 +216,13 @@ def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_m
     assert more is not None and "cursor=" in more.group(1), listing.text[:2000]
     nxt = web.get(html.unescape(more.group(1)), headers=bearer(ALICE))
     assert nxt.status_code == 200 and "2 matching files · complete" in nxt.text
+    folder = web.get("/", params={"q": "ls pkg"}, headers=bearer(ALICE))  # beta's folder is no folder of alice's
+    assert "read as the command ls" in folder.text and "pkg/ledger.py" in folder.text and "vault.py" not in folder.text
+    read = web.get("/", params={"q": "sed -n '4,7p' pkg/ledger.py", "repo": "alpha"}, headers=bearer(ALICE))
+    assert "read as the command sed -n" in read.text and "alpha_reconcile" in read.text
+    assert '<details class="why">' not in read.text  # a file's segments read in line order were ranked by nothing
+    hidden = web.get("/", params={"q": "cat pkg/vault.py"}, headers=bearer(ALICE))
+    assert "no indexed file is &#39;pkg/vault.py&#39;" in hidden.text and "beta" not in hidden.text.split("<main")[-1]
 
 
 def test_repositories_status_and_files_show_only_what_the_token_may_read(web: TestClient) -> None:

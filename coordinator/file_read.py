@@ -18,16 +18,22 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 
 from fourfold.api import Answer, FusedHit, Hit
+from fourfold.coordinator.tool_call import file_argument, parse_call
 from fourfold.plugins.types import Segment
 
 __all__ = ["FileRead", "answer", "read", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
 _WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "nano", "emacs", "code"})
+#: Words of a tool's name that say it reads a file (``read_file``, ``view``, ``open_file``, ``Read``).
+_READ_WORDS = frozenset({"read", "view", "open", "cat", "show", "display"})
+#: A read call's arguments naming its first and its last line.
+_FIRST_KEYS = ("start_line", "startLine", "line_start", "first_line", "start", "from_line", "offset", "line")
+_LAST_KEYS = ("end_line", "endLine", "line_end", "last_line", "end", "to_line")
 #: Lines ``head`` and ``tail`` show when no count is given.
 DEFAULT_LINES = 10
 
@@ -41,6 +47,12 @@ class FileRead:
     path: str
     first: int = 1
     last: int = 0
+    called: bool = False  # an agent's tool call (``read_file(path=…)``), not a shell command
+
+    @property
+    def said(self) -> str:
+        """How the notes name what was read: ``the command cat``, ``the tool call read_file``."""
+        return f"the {'tool call' if self.called else 'command'} {self.tool}"
 
     def lines(self, total: int) -> tuple[int, int]:
         """The 1-based lines read, of a file of ``total`` lines."""
@@ -50,8 +62,10 @@ class FileRead:
 
 
 def read(query: str) -> FileRead | None:
-    """``query`` read as a command that reads one file, or None where it is none."""
+    """``query`` read as a command (or an agent's tool call) that reads one file, or None where it is none."""
     text = query.strip()
+    if text[:1] in "{[" or re.match(r"[A-Za-z_][\w.]*\(", text) or text.startswith(("tool:", "action:")):
+        return _from_call(text)
     if "\n" in text or not text:
         return None
     parts = re.split(r"\s\|\s", text)
@@ -71,6 +85,56 @@ def read(query: str) -> FileRead | None:
         return None
     lines = _command([*piped, found.path])  # "cat a.py | head -50": the head of a.py
     return None if lines is None else FileRead(f"{found.tool} | {lines.tool}", found.path, lines.first, lines.last)
+
+
+def _from_call(text: str) -> FileRead | None:
+    """An agent's tool call that reads a file (``{"command": "view", "path": "a.py", "view_range": [1, 40]}``,
+    ``Read(file_path="/repo/a.py", offset=20, limit=40)``, ``read_file(path="a.py", start_line=3)``): a tool whose
+    name says it reads or shows, with an argument naming the file."""
+    parsed = parse_call(text) or (parse_call(text[0].lower() + text[1:]) if text[:1].isupper() else None)
+    if parsed is None:
+        return None
+    tool, args, subject = parsed
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", tool)}
+    if not (words & _READ_WORDS or ("file" in words and words & {"get", "fetch", "content", "contents"})):
+        return None
+    lines = _call_lines(args)
+    if lines is None:
+        return None
+    path = file_argument(args)
+    found = FileRead(tool, path, *lines) if path else _one(tool, [subject], *lines) if subject else None
+    return None if found is None else replace(found, called=True)  # open_file("a.py"): the first argument
+
+
+def _call_lines(args: Mapping[str, object]) -> tuple[int, int] | None:
+    """The lines a read call's arguments ask for ((1, 0): the whole file); None where they are no lines."""
+    span = next((args[k] for k in ("view_range", "line_range", "range", "lines") if k in args), None)
+    if isinstance(span, str):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:[-:,]\s*(-?\d+)?)?\s*", span)
+        span = None if m is None else [int(m[1]), int(m[2] or 0)]
+    if isinstance(span, list) and 1 <= len(span) <= 2 and all(isinstance(v, int) for v in span):
+        first, last = span[0], span[1] if len(span) == 2 else span[0]
+        last = 0 if last == -1 else last  # the editor tool's [start, -1]: to the end
+        return (first, last) if first >= 1 and (last == 0 or last >= first) else None
+    first = _int(next((args[k] for k in _FIRST_KEYS if k in args), None))
+    last = _int(next((args[k] for k in _LAST_KEYS if k in args), None))
+    limit = _int(args.get("limit", args.get("count", args.get("max_lines"))))
+    if first is None and last is None and limit is None:
+        return 1, 0
+    first = first or 1
+    if last is None and limit is not None:
+        last = first + limit - 1
+    if first < 1 or (last is not None and last < first):
+        return None
+    return first, last or 0
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return None
 
 
 def _command(words: list[str]) -> FileRead | None:
@@ -176,7 +240,7 @@ def answer(
             [],
             0,
             generation,
-            (f"read as the command {read_as.tool}: {path} ({repo}) has {total} lines, none from line {first}",),
+            (f"read as {read_as.said}: {path} ({repo}) has {total} lines, none from line {first}",),
         )
     inside = [s for s in ordered if s.start_line <= last and s.end_line >= first]
     hits = [
@@ -198,7 +262,7 @@ def answer(
         for rank, s in enumerate(inside[:k])
     ]
     notes = [
-        f"read as the command {read_as.tool}: the segments of {path} ({repo}) that hold its lines {first}-{last} "
+        f"read as {read_as.said}: the segments of {path} ({repo}) that hold its lines {first}-{last} "
         f"(of {total}), in line order",
         f"the lines themselves: `fourfold show {repo}:{path}:{first}-{last}`, MCP read_file, or "
         f"/api/v1/files/{repo}/{path}?lines={first}-{last}",
@@ -213,14 +277,14 @@ def unread(read_as: FileRead, files: list[tuple[str, str]], generation: str) -> 
     if not files:
         name = read_as.path.rsplit("/", 1)[-1]
         said = (
-            f"read as the command {read_as.tool}: no indexed file is {read_as.path!r} in the repositories you may "
+            f"read as {read_as.said}: no indexed file is {read_as.path!r} in the repositories you may "
             f"search; list the files with `find . -name '{name}'` or `fd {name}`"
         )
     else:
         shown = ", ".join(f"{repo}:{path}" for repo, path in files[:5])
         more = f" and {len(files) - 5} more" if len(files) > 5 else ""
         said = (
-            f"read as the command {read_as.tool}: {read_as.path!r} fits several files ({shown}{more}); give more of "
+            f"read as {read_as.said}: {read_as.path!r} fits several files ({shown}{more}); give more of "
             "its path, or the repository (repo:NAME)"
         )
     return _answer([], 0, generation, (said,))

@@ -132,8 +132,10 @@ class FileIndex:
     def resolve(self, path: str, repos: Iterable[str]) -> list[tuple[str, str]]:
         """(repository, path) of every file of ``repos`` that ``path`` names: the whole path, a suffix
         of whole folders (``fusion.py``, ``ingest/parallel.py``), or the repository's name and its path;
-        when none, the file a dotted module (``coordinator.fusion``) names. Sorted."""
-        path = path.strip().lstrip("/")
+        when none, the file a dotted module (``coordinator.fusion``) names; for an absolute path (a checkout's:
+        ``/home/me/api/src/app.py``), the files whose path ends it, the longest such. Sorted."""
+        absolute = path.strip().startswith(("/", "~/"))
+        path = path.strip().lstrip("~").lstrip("/")
         if not path or len(path) > MAX_PATH_CHARS:
             return []
         repos = list(repos)
@@ -141,6 +143,13 @@ class FileIndex:
         if not found and _DOTTED.fullmatch(path):
             module = path.replace(".", "/")
             found = self._resolve(f"{module}.py", repos) or self._resolve(f"{module}/__init__.py", repos)
+        if not found and absolute:  # where the checkout lies is the agent's: the index's path ends the written one
+            name = path.rsplit("/", 1)[-1]
+            ending = [
+                (repo, c) for repo in repos for c in self._by_name(repo).get(name, ()) if f"/{path}".endswith(f"/{c}")
+            ]
+            longest = max((len(c) for _, c in ending), default=0)
+            found = sorted((repo, c) for repo, c in ending if len(c) == longest)
         return found
 
     def _resolve(self, path: str, repos: Sequence[str]) -> list[tuple[str, str]]:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ToolCall", "read_tool_call"]
+__all__ = ["ToolCall", "file_argument", "parse_call", "read_tool_call"]
 
 #: Words of a tool's name asking what a function calls (``get_callees``, ``callHierarchy/outgoingCalls``): its
 #: subject is asked as a callee question, which the graph answers with its callees, not its callers.
@@ -360,6 +360,22 @@ def _from_command(text: str) -> ToolCall | None:
     return None
 
 
+def parse_call(query: str) -> tuple[str, Mapping[str, object], str] | None:
+    """``query`` read as a tool call of any name: (the tool's name, its arguments, the one naming what to search
+    for); None where it is written as no call (a JSON object, a call, a YAML block, long options)."""
+    text = query.strip()
+    if not text or len(text) > 4_000:
+        return None
+    if text.startswith("{"):
+        return _from_json(text)
+    return _from_method(text) or _from_call(text) or _from_yaml(text) or _from_options(text)
+
+
+def file_argument(args: Mapping[str, object]) -> str:
+    """The file a call's arguments name (``path="a/b.py"``, ``file_path``), "" when none does."""
+    return _path(args)
+
+
 def read_tool_call(query: str) -> ToolCall | None:
     """``query`` read as an agent's tool call whose name says an intent, or None."""
     text = query.strip()
@@ -368,11 +384,7 @@ def read_tool_call(query: str) -> ToolCall | None:
     command = _from_command(text)
     if command is not None:
         return command
-    read = (
-        _from_json(text)
-        if text.startswith("{")
-        else _from_method(text) or _from_call(text) or _from_yaml(text) or _from_options(text)
-    )
+    read = parse_call(text)
     if read is None:
         return None
     tool, args, subject = read

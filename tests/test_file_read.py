@@ -37,6 +37,23 @@ from fourfold.index.store import IndexStore
         ("sed -n '7,$p' src/api.py", FileRead("sed -n", "src/api.py", 7, 0)),
         ("cat src/api.py | head -n 5", FileRead("cat | head", "src/api.py", 1, 5)),
         ("cat src/api.py | sed -n '3,4p'", FileRead("cat | sed -n", "src/api.py", 3, 4)),
+        ("cat /home/me/api/src/api.py", FileRead("cat", "/home/me/api/src/api.py")),
+        # an agent's tool call that reads a file
+        (
+            '{"tool": "read_file", "path": "a.py", "start_line": 3, "end_line": 9}',
+            FileRead("read_file", "a.py", 3, 9, True),
+        ),
+        (
+            '{"command": "view", "path": "/repo/a.py", "view_range": [5, -1]}',
+            FileRead("view", "/repo/a.py", 5, 0, True),
+        ),
+        ('Read(file_path="/repo/a.py", offset=20, limit=5)', FileRead("read", "/repo/a.py", 20, 24, True)),
+        (
+            '{"name": "get_file_contents", "arguments": {"path": "a.py"}}',
+            FileRead("get_file_contents", "a.py", 1, 0, True),
+        ),
+        ('open_file("src/a.py")', FileRead("open_file", "src/a.py", 1, 0, True)),
+        ('view_file(path="a.py", lines="10-20")', FileRead("view_file", "a.py", 10, 20, True)),
     ],
 )
 def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: FileRead) -> None:
@@ -58,6 +75,10 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "head -n 5 a.py | grep x",
         "grep -n x a.py | head",
         "what does cat a.py print",
+        'find_callers(symbol="read_file")',
+        '{"tool": "open_pull_request", "title": "fix a.py"}',
+        '{"tool": "read_file", "path": "a.py", "start_line": 9, "end_line": 3}',
+        "read_config(settings)",
     ],
 )
 def test_what_reads_no_one_files_lines_is_left_to_the_other_rules(query: str) -> None:
@@ -95,6 +116,15 @@ def test_the_engine_answers_with_the_segments_that_hold_the_lines_in_line_order(
     assert len(head.hits) == 1 and not head.complete and "more segments hold those lines" in head.notes[-1]
     past = ask(multi_home, "sed -n '90,95p' alpha/core.py")
     assert past.hits == () and "has 21 lines, none from line 90" in past.notes[0]
+
+
+def test_an_agents_read_call_and_an_absolute_path_read_the_file(multi_home: Path) -> None:
+    called = ask(multi_home, 'Read(file_path="/home/me/checkouts/alpha/alpha/core.py", offset=10, limit=2)')
+    assert [f.hit.symbol for f in called.hits] == ["parse"]
+    assert called.notes[0].startswith("read as the tool call read: the segments of alpha/core.py (alpha)")
+    viewed = ask(multi_home, '{"command": "view", "path": "alpha/core.py", "view_range": [14, -1]}')
+    assert [f.hit.symbol for f in viewed.hits] == ["tick", "report"]
+    assert [f.hit.symbol for f in ask(multi_home, "cat /tmp/x/alpha/core.py").hits if f.hit.symbol][:1] == ["fmt"]
 
 
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(

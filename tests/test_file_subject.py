@@ -77,6 +77,12 @@ def test_a_path_resolves_by_its_whole_folders() -> None:
     assert files.resolve("fusion.py", repos) == [("api", "coordinator/fusion.py"), ("web", "coordinator/fusion.py")]
     for nothing in ("rerank.py", "", "/", "coordinator", "\x00", "a" * 10_000, "../fusion.py", "[*].py"):
         assert files.resolve(nothing, repos) == []
+    # an absolute path is a checkout's: the indexed path that ends it, the longest (a/__init__.py, not another)
+    assert files.resolve("/home/me/work/web/src/intent_model.py", repos) == [("web", "src/intent_model.py")]
+    assert files.resolve("/srv/checkout/a/__init__.py", repos) == [("api", "a/__init__.py")]
+    assert files.resolve("~/api/plugins/ingest/parallel.py", repos) == [("api", "plugins/ingest/parallel.py")]
+    assert files.resolve("/srv/other/parallel.py", repos) == []  # no indexed path ends it at a folder
+    assert files.resolve("elsewhere/intent_model.py", repos) == []  # a relative path is read as written
 
 
 def test_a_file_is_asked_alone_only_by_a_glob_that_selects_it_alone() -> None:

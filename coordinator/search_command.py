@@ -351,6 +351,8 @@ def _files_command(words: list[str], piped: str) -> Command | None:
             return None  # xargs placing the files itself (-I{}): not read
     if not grep:
         return _paths_grepped(found, piped)
+    if grep.split()[0] not in (*_TOOLS, "git"):
+        return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
     searched = read(grep)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include:
         return None  # another command, or a grep naming files of its own besides those listed

@@ -218,8 +218,9 @@ def missing_notes(failed: Mapping[str, Sequence[str]]) -> list[str]:
     first ``MISSING_NAMED`` reasons; the answer's ``missing_shards`` names every one."""
     notes = []
     for why, shards in list(failed.items())[:MISSING_NAMED]:
-        more = f" and {len(shards) - MISSING_NAMED} more shards" if len(shards) > MISSING_NAMED else ""
-        notes.append(f"{', '.join(shards[:MISSING_NAMED])}{more} missing: {why}")
+        named = list(dict.fromkeys(shards))[:MISSING_NAMED]  # a hidden shard's label is the same for every one
+        more = len(shards) - len(named)
+        notes.append(f"{', '.join(named)}{f' and {more} more shards' if more else ''} missing: {why}")
     if len(failed) > MISSING_NAMED:
         rest = sum(len(shards) for shards in list(failed.values())[MISSING_NAMED:])
         notes.append(f"{rest} more shards missing for {len(failed) - MISSING_NAMED} other reasons (see missing_shards)")

@@ -229,6 +229,10 @@ def test_a_lost_node_is_said_in_a_few_notes_however_many_shards_it_held() -> Non
         "graph/p1 missing: actor 1 died",
         "8 more shards missing for 8 other reasons (see missing_shards)",
     ]
+    hidden = ["text/(a shard outside your repositories)"] * 4  # each is counted, the label said once
+    assert missing_notes({"unavailable": hidden}) == [
+        "text/(a shard outside your repositories) and 3 more shards missing: unavailable"
+    ]
 
 
 def test_a_failing_shard_is_missing_with_its_reason_and_the_rest_answers(home: Path) -> None:

@@ -248,6 +248,9 @@ def test_ls_lists_a_folders_files_and_names_its_folders_and_tree_lists_beneath(h
     assert "text: no folders in alpha/" in alpha.notes
     assert files(ask(home, "ls alpha/core.py")) == {"alpha/core.py"}  # a file lists itself
     assert "text: nothing indexed in nope/" in ask(home, "ls nope").notes
+    # a caller who may read gamma alone counts gamma's folders alone
+    scoped = search_once(Engine(IndexStore(home)), SearchParams("ls", k=20), frozenset({"gamma"}))
+    assert "text: folders in ./: gamma/ (2 files)" in scoped.notes and not any("alpha" in n for n in scoped.notes)
     assert files(ask(home, "ls alpha/s*.py")) == {"alpha/shapes.py"}
     assert files(ask(home, "tree gamma/")) == {"gamma/__init__.py", "gamma/app.py"}
     assert files(ask(home, "tree -L 1")) == set() and files(ask(home, "tree -L 2")) == EVERY

@@ -149,6 +149,9 @@ def read(query: str) -> Command | None:
     first = words[0] if words else ""
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
         return _files_command(words, piped)
+    if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
+        grep = read(f"{piped} {shlex.quote(words[1])}")  # cat a.py | grep -n retry: that grep of a.py
+        return None if grep is None else replace(grep, tool=f"cat | {grep.tool}")
     if len(words) >= 2 and first == "git" and words[1] == "grep":
         tool, words = "git grep", words[2:]
     elif first in _TOOLS:

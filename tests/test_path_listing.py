@@ -223,6 +223,8 @@ def test_find_piped_to_grep_searches_the_files_find_lists(home: Path) -> None:
             "fmt(",
             "app.py",
         )
+    catted = ask(home, "cat alpha/shapes.py | grep -n 'return fmt'")  # that grep of that one file
+    assert files(catted) == {"alpha/shapes.py"} and catted.notes[0].startswith("read as the command cat | grep:")
     for counted in ("find beta -name '*.py' | xargs wc -l", "find beta -name '*.py' -exec ls -l {} +"):
         assert files(ask(home, counted)) == {"beta/__init__.py", "beta/service.py"}  # the files it runs on
     a = ask(home, "find . -name '*.py' -not -path './gamma/*' | xargs grep -n 'return fmt'")

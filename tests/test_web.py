@@ -218,6 +218,11 @@ def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_m
     assert nxt.status_code == 200 and "2 matching files · complete" in nxt.text
     folder = web.get("/", params={"q": "ls pkg"}, headers=bearer(ALICE))  # beta's folder is no folder of alice's
     assert "read as the command ls" in folder.text and "pkg/ledger.py" in folder.text and "vault.py" not in folder.text
+    top = web.get("/", params={"q": "ls", "repo": "alpha"}, headers=bearer(ALICE))  # each folder a link to its ls
+    link = re.search(r'<p class="note folders">folders in ./: <a href="([^"]+)">pkg/</a>', top.text)
+    assert link is not None, top.text[:3000]
+    inner = web.get(html.unescape(link.group(1)), headers=bearer(ALICE))
+    assert "read as the command ls: the files directly in pkg/" in inner.text and "pkg/ledger.py" in inner.text
     read = web.get("/", params={"q": "sed -n '4,7p' pkg/ledger.py", "repo": "alpha"}, headers=bearer(ALICE))
     assert "read as the command sed -n" in read.text and "alpha_reconcile" in read.text
     assert '<details class="why">' not in read.text  # a file's segments read in line order were ranked by nothing

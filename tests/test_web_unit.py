@@ -252,3 +252,17 @@ def test_fourfold_web_refuses_plain_http_on_a_reachable_address(capsys: pytest.C
     assert "refusing to serve the search page on 0.0.0.0:8080 without TLS" in err and "--tls-cert" in err
     assert main(["web", "--listen", "localhost"]) == 2
     assert "invalid listen address 'localhost'" in capsys.readouterr().err
+
+
+def test_an_ls_notes_folders_are_read_back_as_links_to_list_each() -> None:
+    from fourfold.web.render import Folder, folders_of
+
+    where, named, rest = folders_of("text: folders in src/: api/ (12 files), util/ (1 file), and 3 more folders") or (
+        "",
+        [],
+        "",
+    )
+    assert (where, rest) == ("src/", "and 3 more folders")
+    assert named == [Folder("src/api", "api", 12), Folder("src/util", "util", 1)]
+    assert folders_of("text: folders in ./: a/ (2 files)") == ("./", [Folder("a", "a", 2)], "")
+    assert folders_of("text: no folders in src/") is None and folders_of("read as the command ls") is None

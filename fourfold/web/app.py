@@ -262,7 +262,15 @@ def create_app(
             groups = render.group_hits(answer.hits)
             await _excerpts(client, groups)
             t2 = time.perf_counter()
-            response = web.page(request, "search.html", form=form, answer=answer, groups=groups, repos=repos)
+            response = web.page(
+                request,
+                "search.html",
+                form=form,
+                answer=answer,
+                groups=groups,
+                repos=repos,
+                folders_of=render.folders_of,
+            )
             t3 = time.perf_counter()
             # Where the page's time went, for browsers' developer tools and benchmarks/web.py.
             stages = {"search": t1 - t0, "files": t2 - t1, "render": t3 - t2}

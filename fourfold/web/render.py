@@ -6,6 +6,7 @@ character of the source; everything else goes through Jinja2's autoescape.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -98,6 +99,32 @@ def excerpt_range(start: int, end: int, match_lines: Sequence[int], context: int
     else:
         lo, hi = start, end
     return lo, min(hi, lo + most - 1)
+
+
+#: An ``ls`` answer's note of the folders in the folder listed (``plugins/text/shard_notes.py`` writes it).
+_FOLDERS_NOTE = re.compile(r"text: folders in (?P<where>.+?/): (?P<listed>.+)")
+_FOLDER_ENTRY = re.compile(r"(?:^|, )(?P<name>[^,]+?)/ \((?P<files>\d+) files?\)")
+
+
+@dataclass(frozen=True, slots=True)
+class Folder:
+    """A folder an ``ls`` answer names: its path (to list it in turn), its name and the files beneath it."""
+
+    path: str
+    name: str
+    files: int
+
+
+def folders_of(note: str) -> tuple[str, list[Folder], str] | None:
+    """The folder an ``ls`` note lists, the folders it names, and what it says of the rest ("and 12 more folders");
+    None for any other note."""
+    m = _FOLDERS_NOTE.fullmatch(note)
+    if m is None:
+        return None
+    where = "" if m["where"] == "./" else m["where"]
+    named = [Folder(f"{where}{e['name']}", e["name"], int(e["files"])) for e in _FOLDER_ENTRY.finditer(m["listed"])]
+    rest = re.search(r"and \d+ more folders$", m["listed"])
+    return m["where"], named, rest.group(0) if rest else ""
 
 
 def group_hits(hits: Sequence[Any]) -> list[FileGroup]:

@@ -595,6 +595,10 @@ class Engine:
         command = search_command.read(p.query)
         if command is not None:
             asked, note = search_command.apply(p, command)
+            registered = self._registered_repos()
+            searched = len(asked.repos) if asked.repos else len(registered if visible is None else registered & visible)
+            if command.folder is not None and searched > 1:  # ls: whose folder? every repository's, summed
+                note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
             return asked, (note,)
         filters = query_filters.read(p.query)
         if filters is None:

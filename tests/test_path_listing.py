@@ -242,7 +242,8 @@ def test_ls_lists_a_folders_files_and_names_its_folders_and_tree_lists_beneath(h
     ]
     top = ask(home, "ls -la")
     assert files(top) == set() and top.notes[:2] == (
-        "read as the command ls: the files directly in ./ and the folders in it, case ignored",
+        "read as the command ls: the files directly in ./ and the folders in it, case ignored; across 3 repositories, "
+        "their folders summed: ask within one with repo:NAME",
         "text: folders in ./: alpha/ (3 files), beta/ (2 files), gamma/ (2 files)",  # every shard's, summed
     )
     alpha = ask(home, "ls alpha")
@@ -253,6 +254,8 @@ def test_ls_lists_a_folders_files_and_names_its_folders_and_tree_lists_beneath(h
     # a caller who may read gamma alone counts gamma's folders alone
     scoped = search_once(Engine(IndexStore(home)), SearchParams("ls", k=20), frozenset({"gamma"}))
     assert "text: folders in ./: gamma/ (2 files)" in scoped.notes and not any("alpha" in n for n in scoped.notes)
+    assert "repositories" not in scoped.notes[0]  # one repository: nothing summed
+    assert "repositories" not in ask(home, "ls", repos=("beta",)).notes[0]
     assert files(ask(home, "ls alpha/s*.py")) == {"alpha/shapes.py"}
     assert files(ask(home, "tree gamma/")) == {"gamma/__init__.py", "gamma/app.py"}
     assert files(ask(home, "tree -L 1")) == set() and files(ask(home, "tree -L 2")) == EVERY

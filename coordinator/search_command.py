@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.query_filters import language, narrowed
+from fourfold.coordinator.tool_call import parse_call
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import any_case, excluding
@@ -132,11 +133,15 @@ class Command:
     lists: str = "lines"
     #: the folder ``ls`` lists (``.``: the top): its own files, and its folders named (``FOLDERS_OPTION``)
     folder: str | None = None
+    #: an agent's tool call (``Grep(pattern=…)``), read as the command it runs
+    called: bool = False
 
 
 def read(query: str) -> Command | None:
     """``query`` read as a grep-like command, or None where it is none (another tool's, several, no pattern)."""
     text = query.strip()
+    if text[:1] == "{" or _CALLED.match(text) or text.startswith(("tool:", "action:")):
+        return _from_call(text)
     if "\n" in text or not text:
         return None
     head, *after = re.split(r"\s\|\s", text, maxsplit=2)
@@ -366,6 +371,59 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         include=found.include,
         exclude=(*found.exclude, *searched.exclude),
     )
+
+
+#: A call written as code: a name, then its arguments (``Grep(pattern="retry", path="src")``).
+_CALLED = re.compile(r"[A-Za-z_][\w.]*\(")
+#: Agents' search tools, by name, and the command each is read as (``Grep``, ``Glob`` and ``LS`` as coding agents
+#: call them; ``search_dir``, ``search_file`` and ``find_file`` as SWE-agent does).
+_GREP_CALLS = frozenset({"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file"})
+_GLOB_CALLS = frozenset({"glob", "glob_search", "file_search", "find_file", "find_files"})
+_LS_CALLS = frozenset({"ls", "list_dir", "list_directory", "list_files", "listdir"})
+
+
+def _from_call(text: str) -> Command | None:
+    """An agent's search tool called as the query (``Grep(pattern="retry", path="src", glob="*.py", -i=true)``,
+    ``{"tool": "glob", "pattern": "**/*_test.go"}``, ``LS(path="src")``), read as the command it runs."""
+    lowered = text[:1].isupper()  # Grep(...), LS(...): a call as code is read with a lower-case name
+    parsed = parse_call(text[0].lower() + text[1:] if lowered else text)
+    if parsed is None:
+        return None
+    tool, args, subject = parsed
+    tool = tool[0].upper() + tool[1:] if lowered else tool
+    name = tool.rsplit(".", 1)[-1].lower()
+
+    def arg(*keys: str) -> str:
+        value = next((args[k] for k in keys if isinstance(args.get(k), str) and str(args[k]).strip()), "")
+        return str(value).strip()
+
+    def said(key: str) -> bool:
+        return args.get(key) is True or str(args.get(key, "")).lower() in ("true", "1", "yes")
+
+    path = arg("path", "dir", "directory", "dir_path", "target_directory", "relative_workspace_path", "file")
+    if name in _GREP_CALLS:
+        pattern = arg("pattern", "search_term", "query", "regex") or subject
+        glob, types = arg("glob", "include", "includes", "file_pattern"), arg("type", "file_type")
+        insensitive = (
+            said("-i") or said("case_insensitive") or said("ignore_case") or args.get("case_sensitive") is False
+        )
+        fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("literal")
+        words = ["rg", *(["-i"] if insensitive else []), *(["-F"] if fixed else [])]
+        words += [*(["-g", glob] if glob else []), *(["-t", types] if types else []), "-e", pattern]
+        command = read(shlex.join([*words, path] if path else words)) if pattern else None
+    elif name in _GLOB_CALLS:
+        pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
+        if name == "find_file" and pattern and not any(ch in pattern for ch in "*?["):
+            pattern = f"**/{pattern}"  # a file's name, in any folder
+        if path and _path(path):  # the pattern beneath the folder: one glob
+            pattern = f"{_path(path).rstrip('/')}/{pattern.removeprefix('./')}"
+        command = read(shlex.join(["rg", "--files", "-g", pattern])) if pattern else None
+    elif name in _LS_CALLS:
+        folder = path or subject
+        command = read(shlex.join(["ls", *(["-R"] if said("recursive") else []), *([folder] if folder else [])]))
+    else:
+        return None
+    return None if command is None else replace(command, tool=tool, called=True)
 
 
 def _paths_grepped(found: Command, piped: str) -> Command | None:
@@ -714,4 +772,5 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")
     said.append("case respected" if asked.case_sensitive else "case ignored")
-    return asked, f"read as the command {c.tool}: {' '.join(said[:-1])}, {said[-1]}"
+    what = f"the tool call {c.tool}" if c.called else f"the command {c.tool}"
+    return asked, f"read as {what}: {' '.join(said[:-1])}, {said[-1]}"

@@ -190,3 +190,46 @@ def test_the_cli_the_client_and_mcp_read_it(
             assert files(client.search("git grep -n 'def helper'")) == {"beta/service.py", "gamma/app.py"}
         text = mcp_search(address, "rg -n 'return fmt' alpha/", 10)
         assert "alpha/shapes.py" in text and "gamma/app.py" not in text and "read as the command rg" in text
+
+
+@pytest.mark.parametrize(
+    ("call", "tool", "pattern", "glob", "lists", "case_sensitive"),
+    [
+        ('Grep(pattern="retry", path="src", glob="*.py")', "Grep", "retry", "{src/**/*.py,src}", "lines", True),
+        ('{"tool": "grep", "pattern": "a.b", "fixed_strings": true}', "grep", "a.b", "", "lines", True),
+        ('{"tool": "grep", "pattern": "Retry", "-i": true}', "grep", "Retry", "", "lines", False),
+        ('search_dir("connection refused")', "search_dir", "connection refused", "", "lines", True),
+        ('{"name": "glob", "arguments": {"pattern": "**/*_test.go"}}', "glob", "*", "**/*_test.go", "paths", False),
+        ('Glob(pattern="**/*.ts", path="web")', "Glob", "*", "web/**/*.ts", "paths", False),
+        ('find_file("core.py")', "find_file", "*", "**/core.py", "paths", False),
+        ('LS(path="src")', "LS", "*", "{src,src/**}", "paths", False),
+        (
+            'list_dir(relative_workspace_path="coordinator")',
+            "list_dir",
+            "*",
+            "{coordinator,coordinator/**}",
+            "paths",
+            False,
+        ),
+    ],
+)
+def test_an_agents_search_tool_call_is_read_as_the_command_it_runs(
+    call: str, tool: str, pattern: str, glob: str, lists: str, case_sensitive: bool
+) -> None:
+    c = read(call)
+    assert c is not None and c.called
+    assert (c.tool, c.pattern, path_glob(c), c.lists, c.case_sensitive) == (tool, pattern, glob, lists, case_sensitive)
+
+
+def test_tool_calls_that_run_no_search_command_are_left_to_the_other_rules() -> None:
+    for call in ('find_callers(symbol="retry")', "retry(fn, 3)", '{"tool": "read_file", "path": "a.py"}', "grep()"):
+        assert read(call) is None, call
+
+
+def test_an_agents_grep_and_ls_calls_answer_as_the_commands(home: Path) -> None:
+    a = ask(home, 'Grep(pattern="return fmt", glob="*.py")')
+    assert files(a) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and a.complete
+    assert a.notes[0] == "read as the tool call Grep: literal 'return fmt' in *.py, case respected"
+    assert files(ask(home, '{"tool": "glob", "pattern": "gamma/*.py"}')) == {"gamma/__init__.py", "gamma/app.py"}
+    listed = ask(home, 'LS(path="beta")')
+    assert files(listed) == {"beta/__init__.py", "beta/service.py"} and "text: no folders in beta/" in listed.notes

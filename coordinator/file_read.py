@@ -11,7 +11,9 @@ command's words would be no answer either.
 Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (``vim``, ``nano``, ``code``) of one
 file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``); ``sed -n 'A,Bp'`` (``$`` for the
 end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Bytes (``head -c``), several files and another
-``sed`` script are not read here.
+``sed`` script are not read here. An agent's read call is read the same way: a tool whose name says it reads,
+views, opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path":
+"a.py", "view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ class FileRead:
 def read(query: str) -> FileRead | None:
     """``query`` read as a command (or an agent's tool call) that reads one file, or None where it is none."""
     text = query.strip()
-    if text[:1] in "{[" or re.match(r"[A-Za-z_][\w.]*\(", text) or text.startswith(("tool:", "action:")):
+    if text[:1] in ("{", "[") or re.match(r"[A-Za-z_][\w.]*\(", text) or text.startswith(("tool:", "action:")):
         return _from_call(text)
     if "\n" in text or not text:
         return None
@@ -91,7 +93,7 @@ def _from_call(text: str) -> FileRead | None:
     """An agent's tool call that reads a file (``{"command": "view", "path": "a.py", "view_range": [1, 40]}``,
     ``Read(file_path="/repo/a.py", offset=20, limit=40)``, ``read_file(path="a.py", start_line=3)``): a tool whose
     name says it reads or shows, with an argument naming the file."""
-    parsed = parse_call(text) or (parse_call(text[0].lower() + text[1:]) if text[:1].isupper() else None)
+    parsed = parse_call(text, any_case=True)
     if parsed is None:
         return None
     tool, args, subject = parsed

@@ -385,12 +385,10 @@ _LS_CALLS = frozenset({"ls", "list_dir", "list_directory", "list_files", "listdi
 def _from_call(text: str) -> Command | None:
     """An agent's search tool called as the query (``Grep(pattern="retry", path="src", glob="*.py", -i=true)``,
     ``{"tool": "glob", "pattern": "**/*_test.go"}``, ``LS(path="src")``), read as the command it runs."""
-    lowered = text[:1].isupper()  # Grep(...), LS(...): a call as code is read with a lower-case name
-    parsed = parse_call(text[0].lower() + text[1:] if lowered else text)
+    parsed = parse_call(text, any_case=True)  # Grep(...), LS(...) as coding agents name them
     if parsed is None:
         return None
     tool, args, subject = parsed
-    tool = tool[0].upper() + tool[1:] if lowered else tool
     name = tool.rsplit(".", 1)[-1].lower()
 
     def arg(*keys: str) -> str:

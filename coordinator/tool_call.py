@@ -360,14 +360,25 @@ def _from_command(text: str) -> ToolCall | None:
     return None
 
 
-def parse_call(query: str) -> tuple[str, Mapping[str, object], str] | None:
+def parse_call(query: str, any_case: bool = False) -> tuple[str, Mapping[str, object], str] | None:
     """``query`` read as a tool call of any name: (the tool's name, its arguments, the one naming what to search
-    for); None where it is written as no call (a JSON object, a call, a YAML block, long options)."""
+    for); None where it is written as no call (a JSON object, a call, a YAML block, long options). With
+    ``any_case``, a call whose name begins with a capital (``Grep(pattern=…)``, as coding agents name their tools)
+    is read too; code's ``Session(config)`` is such a call, so only a caller that knows the tools' names asks."""
     text = query.strip()
     if not text or len(text) > 4_000:
         return None
     if text.startswith("{"):
         return _from_json(text)
+    capital = any_case and text[:1].isupper()
+    found = _parsed(text[0].lower() + text[1:] if capital else text)
+    if found is None or not capital:
+        return found
+    tool, args, subject = found
+    return tool[:1].upper() + tool[1:], args, subject
+
+
+def _parsed(text: str) -> _Read | None:
     return _from_method(text) or _from_call(text) or _from_yaml(text) or _from_options(text)
 
 

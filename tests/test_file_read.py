@@ -47,7 +47,7 @@ from fourfold.index.store import IndexStore
             '{"command": "view", "path": "/repo/a.py", "view_range": [5, -1]}',
             FileRead("view", "/repo/a.py", 5, 0, True),
         ),
-        ('Read(file_path="/repo/a.py", offset=20, limit=5)', FileRead("read", "/repo/a.py", 20, 24, True)),
+        ('Read(file_path="/repo/a.py", offset=20, limit=5)', FileRead("Read", "/repo/a.py", 20, 24, True)),
         (
             '{"name": "get_file_contents", "arguments": {"path": "a.py"}}',
             FileRead("get_file_contents", "a.py", 1, 0, True),
@@ -121,7 +121,7 @@ def test_the_engine_answers_with_the_segments_that_hold_the_lines_in_line_order(
 def test_an_agents_read_call_and_an_absolute_path_read_the_file(multi_home: Path) -> None:
     called = ask(multi_home, 'Read(file_path="/home/me/checkouts/alpha/alpha/core.py", offset=10, limit=2)')
     assert [f.hit.symbol for f in called.hits] == ["parse"]
-    assert called.notes[0].startswith("read as the tool call read: the segments of alpha/core.py (alpha)")
+    assert called.notes[0].startswith("read as the tool call Read: the segments of alpha/core.py (alpha)")
     viewed = ask(multi_home, '{"command": "view", "path": "alpha/core.py", "view_range": [14, -1]}')
     assert [f.hit.symbol for f in viewed.hits] == ["tick", "report"]
     assert [f.hit.symbol for f in ask(multi_home, "cat /tmp/x/alpha/core.py").hits if f.hit.symbol][:1] == ["fmt"]

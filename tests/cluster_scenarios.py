@@ -78,8 +78,10 @@ def two_node(work: Path) -> dict[str, Any]:
             out["repos_answered"] = sorted({h.repo for a in answers for h in a.hits})
             on_b = sorted(placement.get(node_b.node_id, []))
             cluster.remove_node(node_b, allow_graceful=False)
+            # a deadline a loaded machine meets: the surviving node's shards must answer within it (1.5 s was
+            # missed under load, and the answer then held no hit at all)
             after = client.search(
-                SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=1500)
+                SearchParams(query="how does authentication work", k=5, preset="thorough", deadline_ms=10_000)
             )
             out["after_kill"] = {
                 "partial": after.partial,

@@ -17,6 +17,7 @@ import asyncio
 import functools
 import logging
 import re
+import shlex
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -738,6 +739,11 @@ class Engine:
         if found is None:
             return None
         generation, files = found[0], found[1](read_as.path)
+        if not files and read_as.viewed_whole and not read_as.path.startswith(("/", "~")):
+            # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
+            listed = await self.search(replace(p, query=f"ls {shlex.quote(read_as.path)}"), visible)
+            if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):
+                return replace(listed, notes=(f"{read_as.path!r} is a folder: listed as ls lists it", *listed.notes))
         if len(files) != 1:  # no file, or several: the answer says so (a search for the command's words is none)
             answer: Answer | None = file_read.unread(read_as, files, generation)
         else:

@@ -56,6 +56,11 @@ class FileRead:
         """How the notes name what was read: ``the command cat``, ``the tool call read_file``."""
         return f"the {'tool call' if self.called else 'command'} {self.tool}"
 
+    @property
+    def viewed_whole(self) -> bool:
+        """Whether the whole of the path is asked for, as an editor's or a pager's view is."""
+        return (self.first, self.last) == (1, 0) and (self.called or self.tool in _WHOLE)
+
     def lines(self, total: int) -> tuple[int, int]:
         """The 1-based lines read, of a file of ``total`` lines."""
         if self.first < 0:

@@ -125,6 +125,12 @@ def test_an_agents_read_call_and_an_absolute_path_read_the_file(multi_home: Path
     viewed = ask(multi_home, '{"command": "view", "path": "alpha/core.py", "view_range": [14, -1]}')
     assert [f.hit.symbol for f in viewed.hits] == ["tick", "report"]
     assert [f.hit.symbol for f in ask(multi_home, "cat /tmp/x/alpha/core.py").hits if f.hit.symbol][:1] == ["fmt"]
+    folder = ask(multi_home, '{"command": "view", "path": "beta"}')  # an editor's view of a folder lists it
+    assert {f.hit.path for f in folder.hits} == {"beta/__init__.py", "beta/service.py"}
+    assert (
+        folder.notes[0] == "'beta' is a folder: listed as ls lists it" and "text: no folders in beta/" in folder.notes
+    )
+    assert ask(multi_home, '{"command": "view", "path": "nope"}').notes[0].startswith("read as the tool call view: no")
 
 
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(

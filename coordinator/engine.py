@@ -593,7 +593,7 @@ class Engine:
         written, or sets ``filters=off``."""
         if p.options.get("mode", "") in LISTING_MODES or p.options.get(query_filters.FILTERS_OPTION) == "off":
             return None
-        command = search_command.read(p.query)
+        command = search_command.read(p.query, absolute=self._absolute_paths(p, visible))
         if command is not None:
             asked, note = search_command.apply(p, command)
             registered = self._registered_repos()
@@ -715,18 +715,42 @@ class Engine:
         """The generation, and the (repository, path) files a written path names among the repositories the
         caller may search (``file_subject.FileIndex``); None for a search that cannot be (bad parameters: the
         usual search says what is wrong). A hidden repository's files are never looked at."""
+        try:
+            generation = await self.current_generation()
+        except FourfoldError:
+            return None
+        found = self._files_of(generation, p, visible)
+        if found is None:
+            return None
+        files, repos = found
+        return generation, lambda path: files.resolve(path, repos)
+
+    def _files_of(
+        self, generation: str, p: SearchParams, visible: frozenset[str] | None
+    ) -> tuple[file_subject.FileIndex, list[str]] | None:
+        """The generation's files by name, and the repositories of it the caller may search; None where ``p``
+        cannot be searched (the usual search says why)."""
         p = _revision_repos(p)
         try:
             self.validate(p, visible)
-            generation = await self.current_generation()
         except FourfoldError:
             return None
         reader = self._reader(generation)
         if self._files is None or self._files.generation != generation:
             self._files = file_subject.FileIndex(generation, reader.paths)
-        files, allowed = self._files, self._scope(p, visible)
-        repos = [r for r in reader.segment_repos() if allowed is None or r in allowed]
-        return generation, lambda path: files.resolve(path, repos)
+        allowed = self._scope(p, visible)
+        return self._files, [r for r in reader.segment_repos() if allowed is None or r in allowed]
+
+    def _absolute_paths(self, p: SearchParams, visible: frozenset[str] | None) -> Callable[[str], str | None]:
+        """How a command's absolute folder or file (an agent's checkout path) is read as the index's path
+        (``FileIndex.relative``), among the repositories the caller may search; looked at only when one is written."""
+
+        def relative(path: str) -> str | None:
+            generation = self._generation or self.store.live_generation()
+            found = None if generation is None else self._files_of(generation, p, visible)
+            return None if found is None else found[0].relative(path, found[1])
+
+        return relative
 
     async def _file_read(
         self, p: SearchParams, read_as: file_read.FileRead, visible: frozenset[str] | None

@@ -117,6 +117,7 @@ class FileIndex:
         self.generation = generation
         self._paths = paths
         self._names: dict[str, dict[str, tuple[str, ...]]] = {}  # repo -> file name -> paths
+        self._entries: dict[str, frozenset[str]] = {}  # repo -> its paths and every folder above one
         self._lock = threading.Lock()
 
     def _by_name(self, repo: str) -> dict[str, tuple[str, ...]]:
@@ -128,6 +129,28 @@ class FileIndex:
                     grouped.setdefault(path.rsplit("/", 1)[-1], []).append(path)
                 names = self._names[repo] = {name: tuple(paths) for name, paths in grouped.items()}
             return names
+
+    def relative(self, path: str, repos: Iterable[str]) -> str | None:
+        """The index's path an absolute one names (a checkout's, ``/home/me/api/src/core``): its longest ending that
+        is a folder or a file of ``repos``; None where no ending is."""
+        parts = [part for part in path.strip().lstrip("~").split("/") if part and part != "."]
+        if not parts or ".." in parts or len(path) > MAX_PATH_CHARS:
+            return None
+        entries = [self._entries_of(repo) for repo in repos]
+        for i in range(len(parts)):
+            ending = "/".join(parts[i:])
+            if any(ending in held for held in entries):
+                return ending
+        return None
+
+    def _entries_of(self, repo: str) -> frozenset[str]:
+        with self._lock:
+            held = self._entries.get(repo)
+            if held is None:
+                paths = self._paths(repo)
+                folders = {path[:i] for path in paths for i, ch in enumerate(path) if ch == "/"}
+                held = self._entries[repo] = frozenset({*paths, *folders})
+            return held
 
     def resolve(self, path: str, repos: Iterable[str]) -> list[tuple[str, str]]:
         """(repository, path) of every file of ``repos`` that ``path`` names: the whole path, a suffix

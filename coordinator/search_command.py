@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from fourfold.api import SearchParams
@@ -137,8 +139,18 @@ class Command:
     called: bool = False
 
 
-def read(query: str) -> Command | None:
-    """``query`` read as a grep-like command, or None where it is none (another tool's, several, no pattern)."""
+def read(query: str, absolute: Callable[[str], str | None] | None = None) -> Command | None:
+    """``query`` read as a grep-like command, or None where it is none (another tool's, several, no pattern).
+    ``absolute``: the index's path an absolute folder or file operand names (``/home/me/api/src`` -> ``src``; None
+    where it names none): agents write their checkout's paths, which the index does not know."""
+    token = _ABSOLUTE.set(absolute)
+    try:
+        return _read(query)
+    finally:
+        _ABSOLUTE.reset(token)
+
+
+def _read(query: str) -> Command | None:
     text = query.strip()
     if text[:1] == "{" or _CALLED.match(text) or text.startswith(("tool:", "action:")):
         return _from_call(text)
@@ -155,7 +167,7 @@ def read(query: str) -> Command | None:
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
         return _files_command(words, piped)
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
-        grep = read(f"{piped} {shlex.quote(words[1])}")  # cat a.py | grep -n retry: that grep of a.py
+        grep = _read(f"{piped} {shlex.quote(words[1])}")  # cat a.py | grep -n retry: that grep of a.py
         return None if grep is None else replace(grep, tool=f"cat | {grep.tool}")
     if len(words) >= 2 and first == "git" and words[1] == "grep":
         tool, words = "git grep", words[2:]
@@ -349,7 +361,7 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         pathspecs = tuple(p for p in (_path(w) for w in words[2:] if not w.startswith("-")) if p)
         found = Command("git ls-files", "*", False, False, paths=pathspecs, lists="paths")
     else:  # rg --files [PATH…] [-g GLOB] [-t TYPE]: the files rg would search
-        listed = read(shlex.join(["rg", "-e", "x", *(w for w in words[1:] if w != "--files")]))
+        listed = _read(shlex.join(["rg", "-e", "x", *(w for w in words[1:] if w != "--files")]))
         if listed is None:
             return None
         found = replace(listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths")
@@ -361,7 +373,7 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         return _paths_grepped(found, piped)
     if grep.split()[0] not in (*_TOOLS, "git"):
         return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
-    searched = read(grep)
+    searched = _read(grep)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include:
         return None  # another command, or a grep naming files of its own besides those listed
     return replace(
@@ -408,17 +420,17 @@ def _from_call(text: str) -> Command | None:
         fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("literal")
         words = ["rg", *(["-i"] if insensitive else []), *(["-F"] if fixed else [])]
         words += [*(["-g", glob] if glob else []), *(["-t", types] if types else []), "-e", pattern]
-        command = read(shlex.join([*words, path] if path else words)) if pattern else None
+        command = _read(shlex.join([*words, path] if path else words)) if pattern else None
     elif name in _GLOB_CALLS:
         pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
         if name == "find_file" and pattern and not any(ch in pattern for ch in "*?["):
             pattern = f"**/{pattern}"  # a file's name, in any folder
         if path and _path(path):  # the pattern beneath the folder: one glob
             pattern = f"{_path(path).rstrip('/')}/{pattern.removeprefix('./')}"
-        command = read(shlex.join(["rg", "--files", "-g", pattern])) if pattern else None
+        command = _read(shlex.join(["rg", "--files", "-g", pattern])) if pattern else None
     elif name in _LS_CALLS:
         folder = path or subject
-        command = read(shlex.join(["ls", *(["-R"] if said("recursive") else []), *([folder] if folder else [])]))
+        command = _read(shlex.join(["ls", *(["-R"] if said("recursive") else []), *([folder] if folder else [])]))
     else:
         return None
     return None if command is None else replace(command, tool=tool, called=True)
@@ -430,7 +442,7 @@ def _paths_grepped(found: Command, piped: str) -> Command | None:
     (``| head``)."""
     if not piped or piped.split()[0] not in (*_TOOLS, "git"):
         return found
-    kept = read(piped)
+    kept = _read(piped)
     if kept is None or kept.regex or kept.paths or kept.include or kept.lists != "lines":
         return None
     return replace(found, tool=f"{found.tool} | {kept.tool}", pattern=kept.pattern, case_sensitive=kept.case_sensitive)
@@ -677,8 +689,19 @@ def _extended(pattern: str) -> str:
     return "".join(out)
 
 
+#: How an absolute operand (a checkout's folder, ``/home/me/api/src``) is read as the index's path, while a query is
+#: read (``read(…, absolute=…)``); None: as written.
+_ABSOLUTE: ContextVar[Callable[[str], str | None] | None] = ContextVar("search_command_absolute", default=None)
+
+
 def _path(operand: str) -> str:
-    """An operand as a repository path ("" for the whole repository: ``.``, ``./``)."""
+    """An operand as a repository path ("" for the whole repository: ``.``, ``./``); an absolute one as the
+    index's path that ends it, where the reader was given a way to find one."""
+    absolute = _ABSOLUTE.get()
+    if absolute is not None and operand.startswith(("/", "~/")):
+        found = absolute(operand)
+        if found is not None:
+            return found + ("/" if operand.endswith("/") and found else "")
     path = operand
     while path.startswith("./"):
         path = path[2:]

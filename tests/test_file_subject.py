@@ -85,6 +85,16 @@ def test_a_path_resolves_by_its_whole_folders() -> None:
     assert files.resolve("elsewhere/intent_model.py", repos) == []  # a relative path is read as written
 
 
+def test_an_absolute_folder_is_the_indexed_folder_or_file_that_ends_it() -> None:
+    files, repos = index()
+    assert files.relative("/home/me/api/plugins/ingest", repos) == "plugins/ingest"  # the longest ending
+    assert files.relative("/home/me/api/plugins/ingest/", repos) == "plugins/ingest"
+    assert files.relative("~/web/src/intent_model.py", repos) == "src/intent_model.py"
+    assert files.relative("/srv/web/src", ["web"]) == "src" and files.relative("/srv/web/src", ["api"]) is None
+    for nothing in ("/", "/nowhere/at/all", "/x/../plugins", "/" + "a/" * 600):
+        assert files.relative(nothing, repos) is None
+
+
 def test_a_file_is_asked_alone_only_by_a_glob_that_selects_it_alone() -> None:
     assert path_glob("coordinator/fusion.py") == "coordinator/fusion.py"
     for odd in ("a/x[1].py", "a/*.py", "a/{b,c}.py", "a/why?.md"):

@@ -226,6 +226,16 @@ def test_tool_calls_that_run_no_search_command_are_left_to_the_other_rules() -> 
         assert read(call) is None, call
 
 
+def test_an_absolute_folder_of_a_checkout_is_read_as_the_indexed_folder(home: Path) -> None:
+    a = ask(home, "rg -n 'return fmt' /home/me/checkouts/gamma/gamma")
+    assert files(a) == {"gamma/app.py"} and a.notes[0].startswith("read as the command rg: literal 'return fmt' in")
+    assert files(ask(home, 'Grep(pattern="return fmt", path="/Users/me/src/beta/beta/")')) == {"beta/service.py"}
+    assert files(ask(home, "ls /work/alpha/alpha")) == {"alpha/__init__.py", "alpha/core.py", "alpha/shapes.py"}
+    # a caller who may read gamma alone: beta's folder is none of its, and the path is read as written
+    hidden = search_once(Engine(IndexStore(home)), SearchParams("ls /x/beta", k=20), frozenset({"gamma"}))
+    assert files(hidden) == set() and "text: nothing indexed in x/beta/" in hidden.notes  # as written
+
+
 def test_an_agents_grep_and_ls_calls_answer_as_the_commands(home: Path) -> None:
     a = ask(home, 'Grep(pattern="return fmt", glob="*.py")')
     assert files(a) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and a.complete

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from fourfold.plugins.counted_notes import Counted, summed
+
 __all__ = ["merge"]
 
 _TRUNCATED = re.compile(
@@ -22,20 +24,12 @@ _TRUNCATED = re.compile(
 def merge(notes: Sequence[str]) -> list[str]:
     """``notes`` in order, each once; truncation notes that differ only in count and partition summed into the
     first's place ("graph: truncated: 2345 segments in 12 partitions use X, showing 100")."""
-    out: list[str] = []
-    sums: dict[tuple[str, str], tuple[int, int, int]] = {}  # (kind, rest) -> (place, count, partitions)
-    for note in notes:
-        m = _TRUNCATED.fullmatch(note)
-        if m is None or not m["scope"]:
-            if note not in out:
-                out.append(note)
-            continue
-        key = (m["kind"], m["rest"])
-        place, count, parts = sums.get(key, (len(out), 0, 0))
-        if not parts:
-            out.append(note)
-        sums[key] = (place, count + int(m["n"]), parts + 1)
-    for (kind, rest), (place, count, parts) in sums.items():
-        if parts > 1:
-            out[place] = f"graph: truncated: {count} {kind} in {parts} partitions{rest}"
-    return out
+    return summed(notes, _truncated)
+
+
+def _truncated(note: str) -> Counted | None:
+    m = _TRUNCATED.fullmatch(note)
+    if m is None or not m["scope"]:
+        return None  # the single graph's, or another note
+    kind, rest = m["kind"], m["rest"]
+    return (kind, rest), [int(m["n"])], lambda n, parts: f"graph: truncated: {n[0]} {kind} in {parts} partitions{rest}"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from fourfold.plugins.counted_notes import Counted, summed
+
 __all__ = ["FOLDERS_SHOWN_CHARS", "folders_note", "merge", "paths_note", "stopped_note", "verified_note"]
 
 #: A merged note of folders names folders up to about this many characters, then counts the rest.
@@ -129,27 +131,16 @@ def merge(notes: Sequence[str]) -> list[str]:
     place, with the number of shards they cover (one shard's note stays as it was). The folders an ``ls`` names
     are said once, each with the files beneath it summed over the shards, as many as fit ``FOLDERS_SHOWN_CHARS``."""
     notes, folders, held = _folders(notes)
-    out: list[str] = []
-    sums: dict[tuple[int, str], tuple[int, list[int], int]] = {}  # (form, head) -> (place, counts, shards)
-    for note in notes:
-        for form, (rx, _) in enumerate(_FORMS):
-            m = rx.fullmatch(note)
-            if m is None:
-                continue
+    out = summed(notes, _counted)
+    return [_folders_said(n[1:], folders[n[1:]], n[1:] in held) if n.startswith("\0") else n for n in out]
+
+
+def _counted(note: str) -> Counted | None:
+    """What a shard's note of its work counts (``_FORMS``), None for any other note."""
+    for form, (rx, write) in enumerate(_FORMS):
+        m = rx.fullmatch(note)
+        if m is not None:
             head = m.group("head")
             counts = [int(g) for i, g in enumerate(m.groups(), 1) if i != rx.groupindex["head"]]
-            key = (form, head)
-            if key in sums:
-                place, total, shards = sums[key]
-                sums[key] = (place, [a + b for a, b in zip(total, counts, strict=True)], shards + 1)
-            else:
-                sums[key] = (len(out), counts, 1)
-                out.append(note)
-            break
-        else:
-            if note not in out:
-                out.append(note)
-    for (form, head), (place, total, shards) in sums.items():
-        if shards > 1:
-            out[place] = _FORMS[form][1](head, total, shards)
-    return [_folders_said(n[1:], folders[n[1:]], n[1:] in held) if n.startswith("\0") else n for n in out]
+            return (form, head), counts, lambda n, shards, write=write, head=head: write(head, n, shards)
+    return None

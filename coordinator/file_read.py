@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from fourfold.api import Answer, FusedHit, Hit
-from fourfold.coordinator.tool_call import file_argument, parse_call
+from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
 __all__ = ["FileRead", "answer", "read", "unread"]
@@ -71,7 +71,7 @@ class FileRead:
 def read(query: str) -> FileRead | None:
     """``query`` read as a command (or an agent's tool call) that reads one file, or None where it is none."""
     text = query.strip()
-    if text[:1] in ("{", "[") or re.match(r"[A-Za-z_][\w.]*\(", text) or text.startswith(("tool:", "action:")):
+    if written_as_call(text):
         return _from_call(text)
     if "\n" in text or not text:
         return None
@@ -102,7 +102,7 @@ def _from_call(text: str) -> FileRead | None:
     if parsed is None:
         return None
     tool, args, subject = parsed
-    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", tool)}
+    words = name_words(tool)
     if not (words & _READ_WORDS or ("file" in words and words & {"get", "fetch", "content", "contents"})):
         return None
     lines = _call_lines(args)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.query_filters import language, narrowed
-from fourfold.coordinator.tool_call import parse_call
+from fourfold.coordinator.tool_call import parse_call, written_as_call
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import any_case, excluding
@@ -152,7 +152,7 @@ def read(query: str, absolute: Callable[[str], str | None] | None = None) -> Com
 
 def _read(query: str) -> Command | None:
     text = query.strip()
-    if text[:1] == "{" or _CALLED.match(text) or text.startswith(("tool:", "action:")):
+    if written_as_call(text):
         return _from_call(text)
     if "\n" in text or not text:
         return None
@@ -385,8 +385,6 @@ def _files_command(words: list[str], piped: str) -> Command | None:
     )
 
 
-#: A call written as code: a name, then its arguments (``Grep(pattern="retry", path="src")``).
-_CALLED = re.compile(r"[A-Za-z_][\w.]*\(")
 #: Agents' search tools, by name, and the command each is read as (``Grep``, ``Glob`` and ``LS`` as coding agents
 #: call them; ``search_dir``, ``search_file`` and ``find_file`` as SWE-agent does).
 _GREP_CALLS = frozenset({"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file"})

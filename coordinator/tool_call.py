@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ToolCall", "file_argument", "parse_call", "read_tool_call"]
+__all__ = ["ToolCall", "file_argument", "name_words", "parse_call", "read_tool_call", "written_as_call"]
 
 #: Words of a tool's name asking what a function calls (``get_callees``, ``callHierarchy/outgoingCalls``): its
 #: subject is asked as a callee question, which the graph answers with its callees, not its callers.
@@ -128,6 +128,8 @@ _NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 #: What a tool's name looks like: an identifier, dotted or slashed (``find_callers``,
 #: ``textDocument/references``); a log record's ``"name": "call-center-sync"`` is no tool.
 _TOOL_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:[./][A-Za-z_$][\w$]*)*")
+#: A call written as code: a name, then its arguments (``Grep(pattern="retry", path="src")``).
+_CALLED = re.compile(r"[A-Za-z_][\w.]*\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +144,20 @@ class ToolCall:
     path: str = ""
 
 
+def name_words(tool: str) -> frozenset[str]:
+    """The words of a name, lower-cased (``findCallers`` -> find, callers; ``read_file`` -> read, file)."""
+    return frozenset(w.lower() for w in _NAME_WORD.findall(tool))
+
+
+def written_as_call(text: str) -> bool:
+    """Whether ``text`` (stripped) is written as a tool call may be: a JSON object, a name and its arguments
+    (``Grep(pattern=…)``), or a YAML block naming its tool (``tool: grep``)."""
+    return text[:1] == "{" or _CALLED.match(text) is not None or text.startswith(("tool:", "action:"))
+
+
 def _words(tool: str) -> frozenset[str]:
     """The words of a tool's name (``findCallers`` -> find, callers); none where it is no tool's name."""
-    return frozenset(w.lower() for w in _NAME_WORD.findall(tool)) if _TOOL_NAME.fullmatch(tool) else frozenset()
+    return name_words(tool) if _TOOL_NAME.fullmatch(tool) else frozenset()
 
 
 def _intent_of(tool: str) -> str | None:
@@ -289,7 +302,7 @@ def _from_options(query: str) -> _Read | None:
 
 def _kind_intent(tool: str, args: Mapping[str, object]) -> str | None:
     """The intent a search tool's argument names as the kind of search asked (``kind="symbol_def"``)."""
-    if not {w.lower() for w in _NAME_WORD.findall(tool)} & _SEARCH_WORDS:
+    if not name_words(tool) & _SEARCH_WORDS:
         return None
     found = _kind_of(args)
     return None if found is None else found[1]

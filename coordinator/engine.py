@@ -596,17 +596,14 @@ class Engine:
         command = search_command.read(p.query, absolute=self._absolute_paths(p, visible))
         if command is not None:
             asked, note = search_command.apply(p, command)
-            registered = self._registered_repos()
-            searched = len(asked.repos) if asked.repos else len(registered if visible is None else registered & visible)
+            searched = len(asked.repos) if asked.repos else len(self._searchable(visible))
             if command.folder is not None and searched > 1:  # ls: whose folder? every repository's, summed
                 note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
             return asked, (note,)
         filters = query_filters.read(p.query)
         if filters is None:
             return None
-        registered = self._registered_repos()
-        searchable = registered if visible is None else registered & visible
-        asked, left_out = query_filters.apply(p, filters, searchable, visible is not None, MAX_K)
+        asked, left_out = query_filters.apply(p, filters, self._searchable(visible), visible is not None, MAX_K)
         if asked.options.get("mode") != "paths":
             did = f"searched {asked.query[:80]!r}"
         elif asked.query == "*":  # a query of filters alone: the files they allow
@@ -615,6 +612,11 @@ class Engine:
             did = f"listed the files whose path holds {asked.query[:80]!r}"
         note = f"read the query's filters {' '.join(filters.written)}; {did}"
         return asked, (note, *left_out)
+
+    def _searchable(self, visible: frozenset[str] | None) -> frozenset[str]:
+        """The registered repositories the caller may search."""
+        registered = self._registered_repos()
+        return registered if visible is None else registered & visible
 
     async def _search_written(self, p: SearchParams, visible: frozenset[str] | None) -> Answer:
         """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows.

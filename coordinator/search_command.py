@@ -423,8 +423,9 @@ def _from_call(text: str) -> Command | None:
         pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
         if name == "find_file" and pattern and not any(ch in pattern for ch in "*?["):
             pattern = f"**/{pattern}"  # a file's name, in any folder
-        if path and _path(path):  # the pattern beneath the folder: one glob
-            pattern = f"{_path(path).rstrip('/')}/{pattern.removeprefix('./')}"
+        folder = _path(path) if path else ""
+        if folder:  # the pattern beneath the folder: one glob
+            pattern = f"{folder.rstrip('/')}/{pattern.removeprefix('./')}"
         command = _read(shlex.join(["rg", "--files", "-g", pattern])) if pattern else None
     elif name in _LS_CALLS:
         folder = path or subject

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import re
+import select
 import signal
 import sys
 import time
@@ -32,6 +33,7 @@ from fourfold.coordinator.profiles import DEFAULT_PROFILE
 from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.progress import read_building
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES
 from fourfold.rpc_errors import explain, speaks_tls
 from fourfold.wire import progress_from_pb
 
@@ -133,6 +135,16 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument(
         "--cursor", default="", help="continue a literal/regex/paths listing from the previous answer's cursor"
     )
+    se.add_argument(
+        "-C",
+        "--context",
+        type=int,
+        default=None,
+        metavar="N",
+        help="literal/regex listing: show N lines around each matching line, numbered as grep -n -C prints them",
+    )
+    se.add_argument("-B", "--before-context", type=int, default=None, metavar="N", help="as -C, the lines before")
+    se.add_argument("-A", "--after-context", type=int, default=None, metavar="N", help="as -C, the lines after")
     se.add_argument("--deadline-ms", type=int, default=5000, help="deadline for the search (default 5000)")
     se.add_argument("--json", action="store_true", help="print the answer as JSON")
     se.add_argument(
@@ -525,6 +537,10 @@ def _print_answer(r, as_json: bool) -> None:
         if r.total_files and h.match_lines:  # a listing: the file's matching lines, not only the segment's
             more = f" (+{len(h.match_lines) - 20} more)" if len(h.match_lines) > 20 else ""
             print(f"       lines {','.join(map(str, h.match_lines[:20]))}{more}")
+        if r.total_files and h.match_lines:  # a listing's lines as the text modality cut them (with context, numbered)
+            for line in h.snippet.splitlines():
+                print(f"       {line[:160]}")
+            continue
         shown: set[str] = set()
         for line in h.snippet.splitlines():
             if len(shown) == 4:
@@ -614,6 +630,14 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
         options["profile"] = args.profile
     if args.explain:
         options["explain"] = "1"
+    if (args.context, args.before_context, args.after_context) != (None, None, None):  # -A and -B win over -C
+        for flag, n in (("-C", args.context), ("-B", args.before_context), ("-A", args.after_context)):
+            if n is not None and not 0 <= n <= MAX_CONTEXT_LINES:
+                raise InvalidInput(f"invalid {flag} {n}: show 0 to {MAX_CONTEXT_LINES} lines around each match")
+        around = args.context or 0
+        before = around if args.before_context is None else args.before_context
+        after = around if args.after_context is None else args.after_context
+        options[CONTEXT_OPTION] = f"{before},{after}"
     return SearchParams(
         query=args.query,
         k=max(args.k, ALL_PAGE_K) if args.all_pages else args.k,  # --all: k is only the page size
@@ -1313,13 +1337,30 @@ COMMANDS = {
 }
 
 
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe its reader closed (poll reports an error on a pipe with no reader); if
+    so it is pointed at /dev/null, so that the interpreter's last flush says nothing."""
+    try:
+        fd = sys.stdout.fileno()
+        poll = select.poll()
+        poll.register(fd, select.POLLOUT)
+        closed = any(event & select.POLLERR for _, event in poll.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file behind stdout, or no poll on this platform
+        return False
+    if closed:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+    return closed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # a reader that closed the pipe is heard of here, not in the interpreter's last flush
+        return code
     except FourfoldError as exc:
         print(f"fourfold: {exc}", file=sys.stderr)
         return 2
@@ -1331,6 +1372,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a fault of fourfold's own: say so in one line; -v keeps the traceback
+        if isinstance(exc, BrokenPipeError) and _stdout_closed():
+            return 141  # `fourfold search … | head`: the reader stopped reading, as a shell's tools end on SIGPIPE
         if args.verbose:
             raise
         print(

@@ -85,6 +85,8 @@ from fourfold.plugins.types import (
     Hit,
     ModalityQuery,
     ShardResult,
+    context_lines,
+    line_filters,
 )
 from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
@@ -503,6 +505,11 @@ class Engine:
             raise InvalidQuery(f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {valid}")
         if p.deadline_ms < 0:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
+        try:
+            context_lines(p.options)
+            line_filters(p.options)
+        except ValueError as exc:
+            raise InvalidQuery(str(exc)) from None
         self._check_repos(p.repos, visible)
         return preset
 

@@ -25,6 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from fourfold.api import FileText
 from fourfold.coordinator.engine import Answer
 from fourfold.errors import FourfoldError
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES
 
 __all__ = ["MAX_ANSWER_CHARS", "MAX_K", "Backend", "RequireBearer", "build_server", "caller_token", "format_answer"]
 
@@ -157,7 +158,10 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
         matched = f" lines {shown}{more}" if h.match_lines else ""
         ranked = f"  [{why}{matched}]" if why or matched else ""  # a file's segments read in line order rank nothing
         entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}{ranked}"]
-        entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: bounds.snippet_lines])
+        listed = answer.total_files and h.match_lines  # a listing's lines as the text modality cut them: all
+        entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: None if listed else bounds.snippet_lines])
+        while i == 1 and len(entry) > 2 and size + sum(len(x) + 1 for x in entry) > bounds.max_chars:
+            entry.pop()  # the first hit is always shown: its lines of context cut to fit
         block = "\n".join(entry)
         if size + len(block) + 1 > bounds.max_chars:
             lines.append(
@@ -206,6 +210,7 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         k: int = 10,
         mode: str = "",
         cursor: str = "",
+        context_lines: int = 0,
         ctx: Context | None = None,
     ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
@@ -215,7 +220,8 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         Filters may be written in the query as in Zoekt or Sourcegraph: repo:NAME, file:PATH (a
         fragment, ^anchor$ or glob), -file:test, lang:go, ext:ts, case:yes, sym:NAME (its definition),
         content:"text" (its lines), e.g. "lang:python -file:tests who calls retry"; and an rg, grep or
-        git grep command is run as its listing ('rg -n -t py "retry_budget" src/'), a find, fd, git ls-files,
+        git grep command is run as its listing ('rg -n -t py "retry_budget" src/', with its -C lines and a pipe into
+        grep: '| grep -v _test'), a find, fd, git ls-files,
         ls or tree command (or file:PATH alone) as the list of those files ("find . -name '*_test.go'", "ls src/":
         its files, and its folders in a note), and cat, head, tail or sed -n of a file as its segments holding
         those lines (read_file gives the lines themselves).
@@ -224,10 +230,15 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and
         every matching line with exact totals and says whether the list is complete; "paths" lists the
         files whose path holds the query (core.py) or matches it as a glob (src/**/*_test.go); pass the
-        answer's cursor back (same query) for the next page."""
+        answer's cursor back (same query) for the next page; context_lines (0-10) shows that many lines around
+        each matching line of a listing, numbered as grep -n -C prints them ("12:" a match, "11-" context)."""
         if mode not in ("", "literal", "regex", "paths"):
             raise ToolError(f"mode must be '', 'literal', 'regex' or 'paths', got {mode!r}")
+        if not 0 <= context_lines <= MAX_CONTEXT_LINES:
+            raise ToolError(f"context_lines must be 0 to {MAX_CONTEXT_LINES}, got {context_lines}")
         options = {"mode": mode} if mode else {}
+        if context_lines:
+            options[CONTEXT_OPTION] = str(context_lines)
         return await run(
             ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k), options=options, cursor=cursor
         )

@@ -14,8 +14,12 @@ letters beside it, case ignored, in every folder. Read as the command, it is wha
   ``-T`` (languages), ``-g '*.py'`` and ``-g '!vendor/**'``, grep's ``--include``, ``--exclude`` and
   ``--exclude-dir``.
 
-Output options (``-n``, ``-l``, ``-C 3``, ``--color``) change nothing, and a pipe after the command
-(``| head``) is left out. A command of another tool, several commands, or an inverted match (``-v``: the
+Context options (``-C 3``, ``-A 2``, ``-B 1``, grep's ``-3``) show the lines around each match in the hits' snippets
+(``CONTEXT_OPTION``); other output options (``-n``, ``-l``, ``--color``) change nothing. A pipe into grep keeps the
+lines that grep keeps (``| grep -v _test``, ``| grep -i 'def '``: ``LINE_FILTERS_OPTION``), each seen as the command
+printed it (``./path:line:text`` for ``grep -rn X .``, ``path:text`` for ``rg X``, ``line:text`` for one file); a pipe
+that shows the lines another way (``| head``, ``| sort``, ``| wc -l``) changes nothing; any other (``| awk …``) is
+left out, and the note says so. A command of another tool, several commands, or an inverted match (``-v``: the
 lines that do not match) are not read.
 ``options["filters"] == "off"`` leaves the query as written.
 
@@ -30,6 +34,7 @@ capital (``-s``, ``-i`` as fd reads them), and fd's ``-e`` extension in either c
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable
@@ -42,7 +47,14 @@ from fourfold.coordinator.tool_call import parse_call, written_as_call
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import any_case, excluding
-from fourfold.plugins.types import FOLDERS_OPTION
+from fourfold.plugins.types import (
+    CONTEXT_OPTION,
+    FOLDERS_OPTION,
+    LINE_FILTERS_OPTION,
+    MAX_CONTEXT_LINES,
+    LineFilter,
+    python_regex,
+)
 
 __all__ = ["Command", "apply", "read"]
 
@@ -112,6 +124,8 @@ _PROSE = frozenset(
     "a an and any all are asap but codebase every file files finds for here how in is it my now of on or our please "  # noqa: SIM905
     "pls project repo repository the this to what where which who why your".split()
 )
+# commands a listing's output may be piped to that show its lines another way: they leave the listing as it is
+_SHOWING = frozenset({"head", "tail", "less", "more", "sort", "uniq", "wc", "cat", "column", "nl", "tee", "cut", "bat"})
 # grep's basic syntax: these mean themselves bare and an operator escaped, the other way round from RE2
 _BRE_SWAPPED = frozenset("|(){}+?")
 
@@ -137,6 +151,12 @@ class Command:
     folder: str | None = None
     #: an agent's tool call (``Grep(pattern=…)``), read as the command it runs
     called: bool = False
+    #: the lines before and after each matching line the command prints (``-B``, ``-A``, ``-C``, ``-NUM``)
+    context: tuple[int, int] = (0, 0)
+    #: the greps its output is piped to (``| grep -v _test``), each keeping some of the lines
+    then: tuple[LineFilter, ...] = ()
+    #: the commands its output is piped to that no search runs (``| awk '{print $1}'``), said to be left out
+    left_out: tuple[str, ...] = ()
 
 
 def read(query: str, absolute: Callable[[str], str | None] | None = None) -> Command | None:
@@ -157,6 +177,7 @@ def _read(query: str) -> Command | None:
     if "\n" in text or not text:
         return None
     head, *after = re.split(r"\s\|\s", text, maxsplit=2)
+    stages = [s.strip() for s in re.split(r"\s\|\s", text)][1:]  # each command the output goes through
     text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
     # "| head" filters the output; "find . -name '*.go' | xargs grep X" searches the files find lists
     try:
@@ -167,7 +188,8 @@ def _read(query: str) -> Command | None:
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
         return _files_command(words, piped)
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
-        grep = _read(f"{piped} {shlex.quote(words[1])}")  # cat a.py | grep -n retry: that grep of a.py
+        rest = "".join(f" | {s}" for s in stages[1:])
+        grep = _read(f"{piped} {shlex.quote(words[1])}{rest}")  # cat a.py | grep -n retry: that grep of a.py
         return None if grep is None else replace(grep, tool=f"cat | {grep.tool}")
     if len(words) >= 2 and first == "git" and words[1] == "grep":
         tool, words = "git grep", words[2:]
@@ -186,10 +208,21 @@ def _read(query: str) -> Command | None:
     include: list[str] = []
     exclude: list[str] = []
     unread: list[str] = []  # file types no language of fourfold's is: every language searched
+    around = [0, 0]  # context lines before, after
+
+    printed: set[str] = set()  # the options that change how each line is printed: -n, -H, -h, -r
 
     def option(name: str, value: str | None) -> None:
         nonlocal fixed, extended, case, word
-        if name in ("F", "fixed-strings", "Q", "literal"):
+        for flag, said in _PRINTED.items():
+            if name in said and not (flag == "h" and tool == "rg" and name == "I") and value is None:
+                printed.add(flag)
+        if name in ("A", "after-context", "B", "before-context", "C", "context") and value is not None:
+            if not re.fullmatch(r"[0-9]{1,6}", value):
+                raise _UnreadableError  # grep -C x: the tool's own error, no listing
+            for side in (0,) if name in ("B", "before-context") else (1,) if name in ("A", "after-context") else (0, 1):
+                around[side] = int(value)
+        elif name in ("F", "fixed-strings", "Q", "literal"):
             fixed = True
         elif name in ("E", "extended-regexp", "P", "perl-regexp", "pcre2") and not (tool == "rg" and name == "E"):
             extended = True
@@ -235,7 +268,7 @@ def _read(query: str) -> Command | None:
                     value = words[i] if i < len(words) else ""
                 option(name, value if (eq or name in _LONG_VALUE) else None)
             elif re.fullmatch(r"-\d+", w):
-                pass  # grep -3: context lines
+                option("C", w[1:])  # grep -3: three lines of context
             elif w.startswith("-") and len(w) > 1:
                 for j, c in enumerate(w[1:], 1):
                     if c in _SHORT_VALUE[tool]:
@@ -271,11 +304,14 @@ def _read(query: str) -> Command | None:
         pattern, regex = rf"\b(?:{pattern if regex else re.escape(pattern)})\b", True
     if regex:
         try:
-            re.compile(pattern)
+            re.compile(python_regex(pattern))  # RE2 reads POSIX classes, as grep does
         except re.error:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
     paths = tuple(p for p in (_path(o) for o in operands) if p)
+    then, left_out = _piped_to(stages, _printed_as(tool, printed, operands))
+    if then is None:
+        return None
     return Command(
         tool,
         pattern,
@@ -287,7 +323,75 @@ def _read(query: str) -> Command | None:
         tuple(include),
         tuple(exclude),
         tuple(unread),
+        context=(around[0], around[1]),
+        then=then,
+        left_out=left_out,
     )
+
+
+# a grep's options that change how it prints each line, by the letter they are read as
+_PRINTED = {
+    "n": ("n", "line-number"),
+    "H": ("H", "with-filename"),
+    "h": ("h", "no-filename", "I"),
+    "r": ("r", "R", "recursive", "dereference-recursive"),
+}
+
+
+def _printed_as(tool: str, printed: set[str], operands: list[str]) -> str:
+    """How the command prints each matching line to a pipe (``LineFilter.shown``): ``path:line:text`` as ``grep -rn``
+    does, ``./path`` where the folder searched is ``.``, without the line's number unless ``-n`` (ag and ack print
+    it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so."""
+    numbered = "n" in printed or tool in ("ag", "ack")
+    one_file = len(operands) == 1 and operands[0] not in (".", "./") and "." in operands[0].rsplit("/", 1)[-1]
+    if tool == "grep" and "r" not in printed:
+        one_file = len(operands) <= 1
+    with_path = "H" in printed or not ("h" in printed or one_file)
+    dot = "./" if with_path and tool != "git grep" and any(o in (".", "./") for o in operands) else ""
+    return ":".join([*([f"{dot}path"] if with_path else []), *(["line"] if numbered else []), "text"])
+
+
+def _piped_to(stages: list[str], shown: str) -> tuple[tuple[LineFilter, ...] | None, tuple[str, ...]]:
+    """The greps a listing's output is piped to, as the lines each keeps (``| grep -v _test``, ``| grep -i
+    'def '``), and the other commands no search runs (``| awk …``), which are left out; the commands that show
+    the lines some other way (``| head -20``, ``| sort``, ``| wc -l``) change nothing. None where a pipe's grep
+    cannot be read (a regular expression that does not compile, patterns from a file)."""
+    then: list[LineFilter] = []
+    left_out: list[str] = []
+    for stage in stages:
+        try:
+            words = shlex.split(stage)
+        except ValueError:
+            return None, ()
+        if not words or words[0] in _SHOWING:
+            continue
+        if words[0] not in _TOOLS:
+            left_out.append(stage)
+            continue
+        words, invert = _without_invert(words)
+        grep = _read(shlex.join(words))
+        if grep is None:
+            return None, ()
+        if grep.paths or grep.include or grep.languages or grep.not_languages or grep.lists != "lines":
+            left_out.append(stage)  # a grep of files of its own, not of the output
+            continue
+        then.extend((*grep.then, LineFilter(grep.pattern, grep.regex, grep.case_sensitive, invert, shown)))
+    return tuple(then), tuple(left_out)
+
+
+def _without_invert(words: list[str]) -> tuple[list[str], bool]:
+    """A grep's words without ``-v`` (``-vi``, ``--invert-match``), and whether it was there."""
+    out, invert = [words[0]], False
+    for w in words[1:]:
+        if w == "--invert-match":
+            invert = True
+        elif re.fullmatch(r"-[a-uw-zA-Z]*v[a-zA-Z]*", w):
+            invert = True
+            if len(w) > 2:
+                out.append(w.replace("v", "", 1))
+        else:
+            out.append(w)
+    return out, invert
 
 
 def _as_literal(pattern: str) -> str | None:
@@ -413,11 +517,19 @@ def _from_call(text: str) -> Command | None:
         pattern = arg("pattern", "search_term", "query", "regex") or subject
         glob, types = arg("glob", "include", "includes", "file_pattern"), arg("type", "file_type")
         insensitive = (
-            said("-i") or said("case_insensitive") or said("ignore_case") or args.get("case_sensitive") is False
+            said("-i")
+            or said("i")
+            or said("case_insensitive")
+            or said("ignore_case")
+            or args.get("case_sensitive") is False
         )
-        fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("literal")
+        fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("F") or said("literal")
         words = ["rg", *(["-i"] if insensitive else []), *(["-F"] if fixed else [])]
         words += [*(["-g", glob] if glob else []), *(["-t", types] if types else []), "-e", pattern]
+        for flag in "ABC":  # context lines: {"-C": 3} as JSON has it, Grep(…, -C=3) read as C
+            lines = args.get(f"-{flag}", args.get(flag))
+            if isinstance(lines, int | str) and not isinstance(lines, bool) and str(lines).strip():
+                words += [f"-{flag}", str(lines).strip()]
         command = _read(shlex.join([*words, path] if path else words)) if pattern else None
     elif name in _GLOB_CALLS:
         pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
@@ -771,6 +883,11 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[FOLDERS_OPTION] = c.folder
     if c.exclude:
         options = excluding(options, c.exclude)
+    before, after = (min(n, MAX_CONTEXT_LINES) for n in c.context)
+    if before or after:
+        options[CONTEXT_OPTION] = f"{before},{after}"
+    if c.then:
+        options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     asked = replace(
         p,
         query=c.pattern,
@@ -791,6 +908,19 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(f"{'/'.join(asked.languages)} files")
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")
+    if before or after:
+        cut = f" (at most {MAX_CONTEXT_LINES})" if max(c.context) > MAX_CONTEXT_LINES else ""
+        lines = "line" if before == 1 else "lines"
+        around = f"{before} {lines} of context" if before == after else f"{before} {lines} before and {after} after"
+        said.append(f"with {around}{cut}")
+    if c.then:
+        greps = [  # each as a grep that reads it so (-F a literal)
+            f"| grep -{'v' if f.invert else ''}{'' if f.case_sensitive else 'i'}{'E' if f.regex else 'F'} "
+            + shlex.quote(f.pattern[:60])
+            for f in c.then
+        ]
+        said.append(f"{' '.join(greps)} (each line seen as {c.then[0].shown})")
     said.append("case respected" if asked.case_sensitive else "case ignored")
     what = f"the tool call {c.tool}" if c.called else f"the command {c.tool}"
-    return asked, f"read as {what}: {' '.join(said[:-1])}, {said[-1]}"
+    left = f"; left out: | {' | '.join(c.left_out)[:120]} (no search runs it)" if c.left_out else ""
+    return asked, f"read as {what}: {' '.join(said[:-1])}, {said[-1]}{left}"

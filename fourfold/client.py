@@ -54,6 +54,7 @@ from fourfold.errors import (
     Unauthenticated,
     Unavailable,
 )
+from fourfold.plugins.types import CONTEXT_OPTION
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import answer_from_pb, file_from_pb, params_to_pb, progress_from_pb, status_from_pb, summary_from_pb
 
@@ -126,13 +127,18 @@ def search_request(
     snippets: bool = False,
     deadline_ms: int = 5000,
     cursor: str = "",
+    context: int | tuple[int, int] = 0,
 ) -> coordinator_pb2.SearchRequest:
     """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``: the text
     modality lists the matching lines unless ``modalities`` or ``weights`` ask otherwise;
-    ``cursor``: the previous page's ``Answer.cursor``)."""
+    ``cursor``: the previous page's ``Answer.cursor``; ``context``: the lines a listing's snippets show
+    around each matching line, N or (before, after), numbered as ``grep -n -C`` prints them)."""
     opts = dict(options or {})
     if regex:
         opts["mode"] = "regex"
+    if context:
+        before, after = context if isinstance(context, tuple) else (context, context)
+        opts[CONTEXT_OPTION] = f"{before},{after}"
     try:
         return params_to_pb(
             SearchParams(

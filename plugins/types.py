@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 __all__ = [
+    "CONTEXT_OPTION",
     "INTENTS",
+    "LINE_FILTERS_OPTION",
+    "MAX_CONTEXT_LINES",
     "SCOPE_OPTION",
     "Definition",
     "Extraction",
     "FollowUp",
     "Hit",
     "IntentRule",
+    "LineFilter",
     "ModalityQuery",
     "Segment",
     "ShardResult",
+    "context_lines",
+    "line_filters",
+    "python_regex",
     "segment_id",
 ]
 
@@ -128,6 +136,30 @@ FALLBACK_OPTION = "fallback"
 #: files ("which tests call X"), and a caller may to compare.
 CODE_FIRST_OPTION = "code_first"
 
+#: ``options[CONTEXT_OPTION] = "B,A"`` (or ``"N"``, both ways): a literal or regex listing's snippet shows its matching
+#: lines as ``grep -n -B B -A A`` prints them: each matching line after its number and ``:``, the B lines before and A
+#: after it after their numbers and ``-``, ``--`` between groups that do not touch. At most
+#: :data:`MAX_CONTEXT_LINES` each way; read with :func:`context_lines`.
+CONTEXT_OPTION = "context"
+MAX_CONTEXT_LINES = 10
+
+#: ``options[LINE_FILTERS_OPTION]``: the greps a listing's output is piped to (``rg -n X | grep -v _test``), as a JSON
+#: list of ``{"pattern", "regex", "case_sensitive", "invert", "shown"}``. A literal or regex listing keeps a matching
+#: line only where each keeps it, seen as the command piped to it printed it (``path:line:text``), so its totals count
+#: the lines kept. Read
+#: with :func:`line_filters`.
+LINE_FILTERS_OPTION = "line_filters"
+#: How a grep prints each matching line to a pipe, as a :class:`LineFilter` sees it (``./``: the folder searched was
+#: ``.``; no ``line`` without ``-n``; no ``path`` where one file is searched).
+LINE_SHOWN = (
+    "path:line:text",
+    "./path:line:text",
+    "path:text",
+    "./path:text",
+    "line:text",
+    "text",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ModalityQuery:
@@ -221,3 +253,107 @@ class IntentRule:
     pattern: re.Pattern[str]
     weights: Mapping[str, float] = field(default_factory=dict)
     plugin: str = ""  # "" for a built-in rule
+
+
+def context_lines(options: Mapping[str, str]) -> tuple[int, int]:
+    """The lines before and after each matching line ``options[CONTEXT_OPTION]`` asks for (``(0, 0)``: none).
+    Raises ValueError, naming the value, where it is not ``N`` or ``B,A`` with each 0 to ``MAX_CONTEXT_LINES``."""
+    value = options.get(CONTEXT_OPTION, "").strip()
+    if not value:
+        return 0, 0
+    parts = [x.strip() for x in value.split(",")]
+    if len(parts) > 2 or not all(re.fullmatch(r"[0-9]{1,3}", x) and int(x) <= MAX_CONTEXT_LINES for x in parts):
+        raise ValueError(
+            f"invalid context {value!r}: give the lines to show around each match as N, or B,A (before, after), "
+            f"each 0 to {MAX_CONTEXT_LINES}"
+        )
+    before, after = int(parts[0]), int(parts[-1])
+    return before, after
+
+
+#: POSIX bracket classes (``[[:space:]]``, as grep and RE2 read them) in the syntax Python's ``re`` reads
+_POSIX_CLASSES = {
+    "alnum": "a-zA-Z0-9",
+    "alpha": "a-zA-Z",
+    "blank": " \\t",
+    "digit": "0-9",
+    "lower": "a-z",
+    "punct": "!-/:-@\\[-`{-~",
+    "space": "\\s",
+    "upper": "A-Z",
+    "word": "\\w",
+    "xdigit": "0-9A-Fa-f",
+}
+
+
+def python_regex(pattern: str) -> str:
+    """A regular expression as grep or RE2 writes it, as Python's ``re`` reads it: POSIX bracket classes
+    (``[[:space:]]``) spelled out, which ``re`` would read as a nested set."""
+    return re.sub(r"\[:([a-z]+):\]", lambda m: _POSIX_CLASSES.get(m[1], m[0]), pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class LineFilter:
+    """A grep the output of a listing is piped to: it keeps the lines ``pattern`` matches (``invert``: does not)."""
+
+    pattern: str
+    regex: bool = False
+    case_sensitive: bool = True
+    invert: bool = False
+    #: how the command piped to it printed each line: one of :data:`LINE_SHOWN` (``grep -rn X .``: ``./path:line:text``)
+    shown: str = "path:line:text"
+
+    def seen(self, path: str, line: int, text: str) -> str:
+        """The line as this grep reads it from the pipe."""
+        head = ("./" if self.shown.startswith("./") else "") + path + ":" if "path" in self.shown else ""
+        return f"{head}{line}:{text}" if "line" in self.shown else f"{head}{text}"
+
+    def compiled(self) -> re.Pattern[str]:
+        """The pattern as Python reads it; raises ValueError naming it where it is no regular expression."""
+        try:
+            return re.compile(
+                python_regex(self.pattern) if self.regex else re.escape(self.pattern),
+                0 if self.case_sensitive else re.IGNORECASE,
+            )
+        except re.error as exc:
+            raise ValueError(f"invalid pattern {self.pattern!r} of a grep the output is piped to: {exc}") from None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "pattern": self.pattern,
+            "regex": self.regex,
+            "case_sensitive": self.case_sensitive,
+            "invert": self.invert,
+            "shown": self.shown,
+        }
+
+
+def line_filters(options: Mapping[str, str]) -> tuple[tuple[LineFilter, re.Pattern[str]], ...]:
+    """The filters ``options[LINE_FILTERS_OPTION]`` holds, each with its compiled pattern. Raises ValueError, naming
+    the value, where it is not a JSON list of filters or a pattern does not compile."""
+    value = options.get(LINE_FILTERS_OPTION, "")
+    if not value:
+        return ()
+    try:
+        rows = json.loads(value)
+        if not isinstance(rows, list) or len(rows) > 8:
+            raise TypeError
+        filters = [
+            LineFilter(
+                str(r["pattern"]),
+                r.get("regex") is True,
+                r.get("case_sensitive") is not False,
+                r.get("invert") is True,
+                str(r.get("shown", "path:line:text")),
+            )
+            for r in rows
+        ]
+        if any(f.shown not in LINE_SHOWN for f in filters):
+            raise TypeError
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise ValueError(
+            f"invalid line_filters {value[:200]!r}: give a JSON list of at most 8 filters, each "
+            '{"pattern": "...", "regex": false, "case_sensitive": true, "invert": false, "shown": "path:line:text"} '
+            f"(shown one of {', '.join(LINE_SHOWN)})"
+        ) from None
+    return tuple((f, f.compiled()) for f in filters)

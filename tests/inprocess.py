@@ -91,9 +91,10 @@ def search_once(engine: Engine, p: SearchParams, visible: frozenset[str] | None 
     return asyncio.run(run())
 
 
-def mcp_search(address: str, query: str, k: int) -> str:
-    """The MCP ``search`` tool's answer to ``query``, from an MCP client over a server whose backend is the Python
-    client of the coordinator at ``address`` (as ``fourfold mcp --address`` serves an agent)."""
+def mcp_search(address: str, query: str, k: int, **args: object) -> str:
+    """The MCP ``search`` tool's answer to ``query`` (and its other ``args``), from an MCP client over a server
+    whose backend is the Python client of the coordinator at ``address`` (as ``fourfold mcp --address`` serves an
+    agent)."""
     from mcp import Client as McpClient
 
     from fourfold.client import AsyncClient
@@ -106,7 +107,7 @@ def mcp_search(address: str, query: str, k: int) -> str:
                 return client
 
             async with McpClient(build_server(backend)) as mcp:
-                result = await mcp.call_tool("search", {"query": query, "k": k})
+                result = await mcp.call_tool("search", {"query": query, "k": k, **args})
                 assert not result.is_error, result.content
                 return str(result.content[0].text)
 

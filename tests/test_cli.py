@@ -65,6 +65,18 @@ def test_a_fault_of_fourfold_is_one_line_and_verbose_shows_the_traceback(
         cli.main(["-v", "status"])
 
 
+def test_a_reader_that_stops_reading_ends_it_quietly(tmp_path: Path) -> None:
+    # `fourfold plugins | head -0`: the pipe is closed before the first write, as head closes it after its lines
+    env = {**os.environ, "FOURFOLD_HOME": str(tmp_path / "home")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fourfold", "plugins"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141 and err == ""  # 128 + SIGPIPE, as a shell's tools end; no error, no trace
+
+
 @pytest.mark.slow
 @pytest.mark.cluster
 def test_index_then_search_json_end_to_end(sample_repo: Path, tmp_path: Path) -> None:

@@ -50,6 +50,13 @@ def test_quoted_string_is_an_exact_match(stub: Any) -> None:
     assert (r.intent, r.fusion_strategy) == ("exact_match", "direct")
     assert paths(r) == ["app/session.py"]  # debug.log is git-ignored
     assert 18 in r.hits[0].match_lines
+    piped = search(stub, "grep -rn 'request' app/ | grep -v attempts")  # the second grep's lines, from the workers
+    kept = [(h.path, list(h.match_lines)) for h in piped.hits]
+    assert kept == [("app/session.py", [10, 16])] and piped.total_matches == 2  # 11 and 13 name attempts
+    around = search(stub, "grep -rn -B 1 ECONNREFUSED app/").hits[0].snippet.split("\n")  # the line before too
+    assert [ln[:3] for ln in around] == ["17-", "18:"] and around[1].endswith(
+        'RuntimeError("ECONNREFUSED while sending")'
+    )
 
 
 def test_a_direct_route_that_finds_nothing_falls_back_to_fusion(stub: Any) -> None:

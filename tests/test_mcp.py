@@ -4,6 +4,7 @@ then ``fourfold mcp`` over stdio with the SDK's own client against the session's
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import sys
 import time
@@ -137,6 +138,16 @@ def test_answers_are_compact_and_bounded() -> None:
     big = format_answer(answer(200))
     assert len(big) <= MAX_ANSWER_CHARS and "more hits cut" in big.splitlines()[-1]
     assert "no hits" in format_answer(answer(0))
+
+
+def test_a_listings_lines_are_shown_whole_and_the_first_hit_always() -> None:
+    ranked = answer(2, snippet_lines=10)
+    assert sum(line.startswith("   | ") for line in format_answer(ranked).splitlines()) == 6  # 3 lines a hit
+    listing = dataclasses.replace(ranked, total_matches=2, total_files=2)
+    assert sum(line.startswith("   | ") for line in format_answer(listing).splitlines()) == 20  # the context lines
+    huge = dataclasses.replace(answer(2, snippet_lines=80), total_matches=2, total_files=2)
+    text = format_answer(huge)  # 80 lines of 130 characters: the first hit's cut to fit, the second left out
+    assert len(text) <= MAX_ANSWER_CHARS and "1. payments:src/module_0.py" in text and "1 more hits cut" in text
 
 
 def test_tools_call_the_coordinator_with_the_right_intent() -> None:

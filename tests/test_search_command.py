@@ -5,6 +5,8 @@ client over gRPC and MCP, over a real index."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from fourfold.coordinator.query_filters import FILTERS_OPTION
 from fourfold.coordinator.search_command import apply, path_glob, read
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
-from fourfold.plugins.types import EXCLUDE_OPTION
+from fourfold.plugins.types import CONTEXT_OPTION, EXCLUDE_OPTION, LINE_FILTERS_OPTION, LineFilter
 
 
 @pytest.mark.parametrize(
@@ -134,6 +136,70 @@ def test_types_that_leave_no_language_say_so_as_lang_filters_do() -> None:
     assert left is not None and "python" not in apply(SearchParams("q"), left)[0].languages
 
 
+@pytest.mark.parametrize(
+    ("query", "context"),
+    [
+        ("rg -C 3 retry", (3, 3)),
+        ("grep -rn -A2 -B 1 retry .", (1, 2)),
+        ("grep -4 retry src", (4, 4)),  # grep's -NUM
+        ("rg --context=2 -A 5 retry", (2, 5)),  # the later option wins on its side
+        ("rg --before-context 1 retry", (1, 0)),
+        ("rg -n retry", (0, 0)),
+        ('Grep(pattern="retry", -C=2)', (2, 2)),
+        ('{"tool": "Grep", "pattern": "retry", "-A": 3, "-B": 0}', (0, 3)),
+    ],
+)
+def test_context_lines_are_read_as_the_tool_prints_them(query: str, context: tuple[int, int]) -> None:
+    c = read(query)
+    assert c is not None and c.pattern == "retry" and c.context == context
+
+
+def test_context_goes_to_the_listing_capped_and_the_note_says_so() -> None:
+    assert read("rg -C x retry") is None  # rg's own error: no listing
+    c = read("rg -C 50 -B 1 retry")
+    assert c is not None
+    asked, note = apply(SearchParams("q"), c)
+    assert asked.options[CONTEXT_OPTION] == "1,10"
+    assert (
+        note == "read as the command rg: literal 'retry' with 1 line before and 10 after (at most 10), case respected"
+    )
+    plain = read("rg retry")
+    assert plain is not None and CONTEXT_OPTION not in apply(SearchParams("q"), plain)[0].options
+
+
+@pytest.mark.parametrize(
+    ("query", "then", "left_out"),
+    [
+        ("grep -rn retry . | grep -v _test", (LineFilter("_test", invert=True, shown="./path:line:text"),), ()),
+        (
+            "rg retry | grep -i 'def ' | grep -vE 'mock|fake'",  # rg to a pipe: the path, no line number
+            (
+                LineFilter("def ", case_sensitive=False, shown="path:text"),
+                LineFilter("mock|fake", regex=True, invert=True, shown="path:text"),
+            ),
+            (),
+        ),
+        ("rg -n retry | head -20", (), ()),  # shows the lines another way: the listing as it is
+        ("rg -n retry | sort | uniq -c | wc -l", (), ()),
+        ("rg -n retry | awk -F: '{print $1}'", (), ("awk -F: '{print $1}'",)),
+        ("rg retry | grep budget src/", (), ("grep budget src/",)),  # a grep of files, not of the output
+        ("cat a.py | grep retry | grep -v import", (LineFilter("import", invert=True, shown="text"),), ()),
+        ("grep -n retry a.py | grep -v import", (LineFilter("import", invert=True, shown="line:text"),), ()),
+        ("git grep -n retry | grep x", (LineFilter("x"),), ()),
+        ("grep -rnh retry src | grep x", (LineFilter("x", shown="line:text"),), ()),
+    ],
+)
+def test_the_greps_a_listing_is_piped_to_keep_its_lines(
+    query: str, then: tuple[LineFilter, ...], left_out: tuple[str, ...]
+) -> None:
+    c = read(query)
+    assert c is not None and c.pattern == "retry" and (c.then, c.left_out) == (then, left_out)
+
+
+def test_a_pipe_into_a_grep_that_reads_no_output_leaves_the_words() -> None:
+    assert read("rg retry | grep -f patterns.txt") is None
+
+
 # -- through the engine, over a real index ----------------------------------------------------------------
 
 
@@ -160,6 +226,57 @@ def test_a_command_lists_the_lines_it_asks_for(home: Path) -> None:
     assert files(ask(home, "rg -w fmt -g '!alpha/**'")) == {"beta/service.py", "gamma/app.py"}
     go = ask(home, "rg -t go fmt")  # no Go file: nothing listed, fusion's candidates, and the answer says so
     assert go.total_matches == 0 and "direct path (text) found nothing: answered by fusion" in go.notes
+
+
+def test_a_commands_context_lines_are_numbered_as_grep_prints_them(home: Path) -> None:
+    a = ask(home, 'rg -n -C 1 "fmt(" gamma/')  # gamma/app.py: line 9 matches, 8 and 10 around it
+    assert a.notes[0] == "read as the command rg: literal 'fmt(' in gamma/** with 1 line of context, case respected"
+    assert a.hits[0].hit.snippet == '8-def helper():\n9:    return fmt("gamma")\n10-'
+    assert ask(home, 'rg -n "fmt(" gamma/').hits[0].hit.snippet == '    return fmt("gamma")'
+    with pytest.raises(InvalidQuery, match=r"invalid context '3,x': give the lines to show around each match as N"):
+        ask(home, "fmt(", options={"mode": "literal", CONTEXT_OPTION: "3,x"})
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
+
+
+@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep (rg) is not on PATH; CI installs it")
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "rg -n fmt | grep -v shapes",
+        "rg -n fmt | grep return | grep -v lower",
+        "rg -n -i FMT | grep -E ':[0-9]+:[[:space:]]+return'",
+        "rg -n def | grep -iv HELPER",
+        "rg -n import | grep -w alpha",
+        "grep -rn fmt . | grep '^./alpha/core'",  # ./ as grep -r prints the paths of .
+        "rg fmt | grep -E '^[a-z/]+[.]py:def'",  # rg to a pipe: no line numbers
+        "grep -rn return . | grep -v ':1[0-9]:'",
+    ],
+)
+def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: str) -> None:
+    shell = pipeline.replace("rg ", "rg --no-config ", 1)  # the shell's pipe, as written
+    for repo in ("alpha", "beta", "gamma"):
+        out = subprocess.run(shell, shell=True, cwd=FIXTURE / repo, capture_output=True, text=True, check=False)
+        rows = [row.removeprefix("./").split(":", 2) for row in out.stdout.splitlines()]
+        got = ask(home, pipeline, repos=(repo,))
+        assert got.total_matches == len(rows), (repo, got.notes)
+        if rows and rows[0][1].isdigit():
+            want = {(path, int(n)) for path, n, _ in rows}
+            assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want, repo
+
+
+def test_what_a_pipe_leaves_out_is_said_and_a_bad_filter_refused(home: Path) -> None:
+    a = ask(home, "rg -n 'return fmt' | grep -v lower | awk -F: '{print $1}'")
+    assert files(a) == {"alpha/shapes.py", "gamma/app.py"}
+    assert a.notes[0] == (
+        "read as the command rg: literal 'return fmt' | grep -vF lower (each line seen as path:line:text), case "
+        "respected; left out: | awk -F: '{print $1}' (no search runs it)"
+    )
+    with pytest.raises(InvalidQuery, match=r"invalid line_filters '\[1\]': give a JSON list"):
+        ask(home, "fmt", options={"mode": "literal", LINE_FILTERS_OPTION: "[1]"})
+    with pytest.raises(InvalidQuery, match=r"invalid pattern 'a\(' of a grep the output is piped to"):
+        ask(home, "fmt", options={"mode": "literal", LINE_FILTERS_OPTION: '[{"pattern": "a(", "regex": true}]'})
 
 
 def test_case_is_the_tools(home: Path) -> None:
@@ -190,6 +307,17 @@ def test_the_cli_the_client_and_mcp_read_it(
             assert files(client.search("git grep -n 'def helper'")) == {"beta/service.py", "gamma/app.py"}
         text = mcp_search(address, "rg -n 'return fmt' alpha/", 10)
         assert "alpha/shapes.py" in text and "gamma/app.py" not in text and "read as the command rg" in text
+        # context lines: a grep's -C, the client's context, MCP's context_lines
+        with Client(address) as client:
+            hit = client.search("fmt(", options={"mode": "literal"}, repos=["gamma"], context=(1, 0)).hits[0].hit
+            assert hit.snippet == '8-def helper():\n9:    return fmt("gamma")'
+        text = mcp_search(address, "fmt(", 10, mode="literal", repos=["gamma"], context_lines=1)
+        assert '   | 8-def helper():\n   | 9:    return fmt("gamma")\n   | 10-' in text
+    assert main(["search", "--in-process", "--literal", "-C", "1", "-A", "0", "--repo", "gamma", "fmt("]) == 0
+    out = capsys.readouterr().out
+    assert '       8-def helper():\n       9:    return fmt("gamma")\n' in out
+    assert main(["search", "--in-process", "--literal", "-C", "11", "fmt("]) == 2
+    assert "invalid -C 11: show 0 to 10 lines around each match" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from fourfold.plugins.text.fold import fold, fold_bytes, trigram_keys
 from fourfold.plugins.text.matchers import _first_match, regex_matcher
 from fourfold.plugins.text.testing import segments_for_file, split_lines
 from fourfold.plugins.text.trigram_query import ALL, All, And, Or, Query, Tri, exact_strings, for_regex
-from fourfold.plugins.types import Definition
+from fourfold.plugins.types import CONTEXT_OPTION, Definition
 
 RG = shutil.which("rg")
 needs_rg = pytest.mark.skipif(RG is None, reason="ripgrep (rg) is not on PATH; CI installs it")
@@ -163,6 +163,76 @@ def test_literal_search_agrees_with_ripgrep(data: st.DataObject) -> None:
         shard = build(Path(tmp), files, segments)
         flags = ["-F"] if case_sensitive else ["-F", "-i"]
         assert found(shard, literal, "literal", case_sensitive) == ripgrep(root, literal, *flags)
+
+
+def ripgrep_context(root: Path, path: str, literal: str, case_sensitive: bool, before: int, after: int) -> list[str]:
+    """What ``rg -n -B before -A after`` prints for ``path``, each line's text cut as a snippet cuts it (240
+    characters, then a carriage return at its end left out)."""
+    assert RG is not None
+    flags = ["-F"] if case_sensitive else ["-F", "-i"]
+    proc = subprocess.run(
+        [
+            RG,
+            "--no-config",
+            "-a",
+            "-n",
+            "--no-filename",
+            *flags,
+            "-B",
+            str(before),
+            "-A",
+            str(after),
+            "-e",
+            literal,
+            path,
+        ],
+        cwd=root,
+        capture_output=True,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    out = []
+    for row in proc.stdout.decode().split("\n"):
+        m = re.fullmatch(r"(\d+)([:-])(.*)", row, re.S)
+        out.extend([f"{m[1]}{m[2]}{m[3][:240].rstrip(chr(13))}"] if m else ["--"] if row == "--" else [])
+    return out
+
+
+@needs_rg
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_context_lines_are_what_ripgrep_prints(data: st.DataObject) -> None:
+    files, segments = data.draw(repositories())
+    literal = data.draw(needles(files))
+    case_sensitive = data.draw(st.booleans())
+    before, after = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
+    assume(before or after)  # none: the plain snippet (the matching lines, not numbered)
+    block = data.draw(st.sampled_from([64 << 10, 24, 1]))  # context read across the blocks of a file
+    with tempfile.TemporaryDirectory() as tmp, patch("fourfold.plugins.text.build.BLOCK_CHARS", block):
+        root = Path(tmp) / "tree"
+        write_tree(root, files)
+        shard = build(Path(tmp), files, segments)
+        options = {"mode": "literal", "group": "file", CONTEXT_OPTION: f"{before},{after}"}
+        result = shard.search(ModalityQuery(literal, k=100, case_sensitive=case_sensitive, options=options))
+        for h in result.hits:  # at most 12 lines a file: never cut
+            got = [line.rstrip("\r") for line in h.snippet.split("\n")]
+            assert got == ripgrep_context(root, h.path, literal, case_sensitive, before, after)
+
+
+def test_a_snippets_context_holds_whole_groups_up_to_its_limit(tmp_path: Path) -> None:
+    text = "".join(f"line {i}{' needle' if i % 10 == 0 else ''}\n" for i in range(1, 101))
+    shard = build(tmp_path, {"a.txt": text}, segments_for_file("r", "a.txt", "text", text, [], window=20))
+    options = {"mode": "literal", "group": "file", CONTEXT_OPTION: "4,4"}
+    snippet = shard.search(ModalityQuery("needle", k=1, options=options)).hits[0].snippet.split("\n")
+    # each group 9 lines (6-14 around 10, 16-24, ...) and a separator: four groups fit 40 lines, a fifth would not
+    assert len(snippet) == 39 and snippet[:2] == ["6-line 6", "7-line 7"] and snippet[4] == "10:line 10 needle"
+    assert snippet.count("--") == 3 and snippet[9] == "--" and snippet[-1] == "44-line 44"
+    touching = shard.search(ModalityQuery("needle", k=1, options={**options, CONTEXT_OPTION: "4,5"})).hits[0]
+    assert "--" not in touching.snippet.split("\n")  # 6-15 and 16-25 touch: one group, as grep prints them
+    whole = shard.search(ModalityQuery("line", k=1, options={**options, CONTEXT_OPTION: "10"})).hits[0]
+    assert len(whole.match_lines) == 100 and whole.snippet.split("\n")[-1] == "40:line 40 needle"  # one group: cut
+    assert shard.search(ModalityQuery("needle", k=1, options={**options, CONTEXT_OPTION: "x"})).hits[0].snippet == (
+        "line 10 needle\nline 20 needle\nline 30 needle"  # a value the coordinator refuses: the plain snippet
+    )
 
 
 def test_every_hit_is_the_innermost_segment_of_its_lines(tmp_path: Path) -> None:

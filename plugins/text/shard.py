@@ -37,7 +37,17 @@ from fourfold.plugins.text.shard_notes import folders_note, paths_note, stopped_
 from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import content_terms, query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
-from fourfold.plugins.types import FOLDERS_OPTION, MASK_OPTION, Hit, ModalityQuery, ShardResult, segment_id
+from fourfold.plugins.types import (
+    FOLDERS_OPTION,
+    MASK_OPTION,
+    Hit,
+    LineFilter,
+    ModalityQuery,
+    ShardResult,
+    context_lines,
+    line_filters,
+    segment_id,
+)
 
 __all__ = ["MODES", "TextShard"]
 
@@ -67,6 +77,8 @@ FILENAME_WEIGHT = 0.5
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)+)"')
 _SNIPPET_LINES = 3
 _SNIPPET_WIDTH = 240
+#: a snippet with context lines (``CONTEXT_OPTION``) holds whole groups up to this many lines
+_CONTEXT_SNIPPET_LINES = 40
 
 
 class TextShard:
@@ -615,6 +627,10 @@ class TextShard:
         option ``group=file`` a hit is a file: its best segment carrying every matching line of
         the file; otherwise a hit is a segment with the lines it owns.
         """
+        try:
+            filters = line_filters(query.options)
+        except ValueError:
+            filters = ()  # the coordinator refuses it; a host that did not lists every matching line
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -656,8 +672,13 @@ class TextShard:
                 per_matcher.append(lines)
             else:
                 if len(matchers) == 1:
-                    matched.append((f, [line + 1 for line in per_matcher[0]], None))
-                    if texts is not None:
+                    kept = [line + 1 for line in per_matcher[0]]
+                    if filters:
+                        kept = self._kept(f, kept, filters)
+                        if not kept:
+                            continue
+                    matched.append((f, kept, None))
+                    if texts is not None and not filters:
                         snippets[f] = texts
                     if budgeted and len(matched) >= query.k:
                         stopped_at = files.index(f) + 1
@@ -667,14 +688,21 @@ class TextShard:
                 common = set(by_seg[0]).intersection(*by_seg[1:])
                 if common:
                     segs = {seg: sorted(set().union(*(s[seg] for s in by_seg))) for seg in sorted(common)}
-                    matched.append((f, sorted(set().union(*segs.values())), segs))
+                    if filters:
+                        segs = {seg: kept for seg, lines in segs.items() if (kept := self._kept(f, lines, filters))}
+                    if segs:
+                        matched.append((f, sorted(set().union(*segs.values())), segs))
         total_lines = sum(len(lines) for _, lines, _ in matched)
         extra = self._bm25_scores(rank_terms) if rank_terms and matched else {}
         lower_bound = stopped_at < len(files)
+        try:
+            context = context_lines(query.options)
+        except ValueError:
+            context = (0, 0)  # the coordinator refuses it; a host that did not still gets the plain snippet
         if per_file:
-            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets, in_order=budgeted)
+            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets, budgeted, context)
         else:
-            hits = self._segment_hits(matched, query.k, symbol_segs, extra)
+            hits = self._segment_hits(matched, query.k, symbol_segs, extra, context)
         notes = [
             verified_note(" AND ".join(m.label for m in matchers), len(files), self.n_files, verified, self.n_blocks)
         ]
@@ -766,6 +794,7 @@ class TextShard:
         k: int,
         symbol_segs: frozenset[int],
         extra: dict[int, float],
+        context: tuple[int, int] = (0, 0),
     ) -> tuple[Hit, ...]:
         """One hit per matching segment, best ``k`` first (more lines; a definition whose name matches)."""
         scored: list[tuple[float, int, int, tuple[int, ...]]] = []
@@ -776,7 +805,7 @@ class TextShard:
                 score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
                 scored.append((score, f, seg, tuple(seg_lines)))
         top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], self._seg_start_list[p[2]], p[2]))
-        return tuple(self._hit(seg, score, lines) for score, _, seg, lines in top)
+        return tuple(self._hit(seg, score, lines, context=context) for score, _, seg, lines in top)
 
     def _file_hits(
         self,
@@ -786,6 +815,7 @@ class TextShard:
         extra: dict[int, float],
         snippets: dict[int, list[bytes]],
         in_order: bool = False,
+        context: tuple[int, int] = (0, 0),
     ) -> tuple[Hit, ...]:
         """One hit per matching file, best ``k`` first: its best segment, with every matching line
         of the file. Files are ranked without resolving owners (a definition of the file whose
@@ -820,7 +850,7 @@ class TextShard:
                     seg = self._best_segment(f, {}, defs, symbol_segs, extra)
             if seg < 0:
                 continue  # a file without segments (none are built so): nothing to name
-            hits.append(self._hit(seg, score, tuple(lines), snippets.get(f)))
+            hits.append(self._hit(seg, score, tuple(lines), snippets.get(f), context))
         return tuple(hits)
 
     def _best_segment(
@@ -975,12 +1005,68 @@ class TextShard:
         parts = self._block_bytes(b).split(b"\n", rel + 1)
         return parts[rel] if 0 <= rel < len(parts) else b""
 
-    def _hit(self, seg: int, score: float, lines: tuple[int, ...], shown: list[bytes] | None = None) -> Hit:
-        """The hit for segment ``seg``; ``shown``: its snippet's lines when already in hand."""
+    def _kept(self, f: int, lines: list[int], filters: Sequence[tuple[LineFilter, re.Pattern[str]]]) -> list[int]:
+        """The 1-based ``lines`` of file ``f`` that every grep the output is piped to keeps, each seen as the command
+        printed it (``LineFilter.seen``; ``LINE_FILTERS_OPTION``). Each block is split once."""
+        path, kept = self.paths[f], []
+        block, parts, base = -1, [b""], 0
+        for line in lines:
+            b = self._block_of(f, line - 1)
+            if b != block:
+                block, parts, base = b, self._block_bytes(b).split(b"\n"), int(self.block_line[b])
+            rel = line - 1 - base
+            text = parts[rel].decode("utf-8", "replace") if 0 <= rel < len(parts) else ""
+            if all((rx.search(flt.seen(path, line, text)) is None) == flt.invert for flt, rx in filters):
+                kept.append(line)
+        return kept
+
+    def _line_count(self, f: int) -> int:
+        """How many lines file ``f`` has (its last block's first line and the lines in that block)."""
+        last = int(self.file_blocks[f + 1]) - 1
+        if last < int(self.file_blocks[f]):
+            return 0
+        data = self._block_bytes(last)
+        return int(self.block_line[last]) + data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+
+    def _context_snippet(self, f: int, lines: tuple[int, ...], before: int, after: int) -> str:
+        """The 1-based matching ``lines`` of file ``f`` as ``grep -n -B before -A after`` prints them (see
+        ``CONTEXT_OPTION``): whole groups, in order, while they fit ``_CONTEXT_SNIPPET_LINES`` lines (the first
+        group cut to them where it alone is longer)."""
+        end, matching = self._line_count(f), set(lines)
+        windows: list[list[int]] = []  # [first, last] line of each group; touching windows are one group
+        for line in lines:
+            lo, hi = max(line - before, 1), max(min(line + after, end), line)
+            if windows and lo <= windows[-1][1] + 1:
+                windows[-1][1] = max(windows[-1][1], hi)
+            else:
+                windows.append([lo, hi])
+        out: list[str] = []
+        for lo, hi in windows:
+            if out and len(out) + 1 + hi - lo + 1 > _CONTEXT_SNIPPET_LINES:
+                break
+            if out:
+                out.append("--")
+            for n in range(lo, min(hi, lo + _CONTEXT_SNIPPET_LINES - 1) + 1):
+                text = self._line_bytes(f, n - 1)[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH]
+                out.append(f"{n}{':' if n in matching else '-'}{text}")
+        return "\n".join(out)
+
+    def _hit(
+        self,
+        seg: int,
+        score: float,
+        lines: tuple[int, ...],
+        shown: list[bytes] | None = None,
+        context: tuple[int, int] = (0, 0),
+    ) -> Hit:
+        """The hit for segment ``seg``; ``shown``: its snippet's lines when already in hand; ``context``: the lines
+        before and after each matching line its snippet shows (``CONTEXT_OPTION``)."""
         f = int(self.seg_file[seg])
         symbol, kind = self.seg_symbol[seg], self.seg_kind[seg]
         snippet = ""
-        if lines:
+        if lines and any(context):
+            snippet = self._context_snippet(f, lines, *context)
+        elif lines:
             if shown is None:  # decode only the lines shown, from the blocks that hold them
                 shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
             snippet = "\n".join(

@@ -112,6 +112,10 @@ log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 10_000
 #: A lone surrogate: half of a UTF-16 pair, or a byte a terminal's bytes could not decode (``surrogateescape``).
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: An operand that may be a checkout's absolute path (``rg X /home/me/api/src``, ``path="/work/api"``): reading it
+#: reads the searchable repositories' file lists (``FileIndex.relative``), which a fleet's first such query does
+#: off the serving loop.
+_ABSOLUTE_OPERAND = re.compile(r"""(?:^|[\s=:'"(\[,])~?/\w""")
 MAX_K = 1000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
@@ -585,7 +589,10 @@ class Engine:
         """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows, a
         grep-like command written as the query (``rg -n "retry" src/``) or the filters a one-line query
         writes (``lang:go -file:_test\\.go$ who calls Render``) read first and noted."""
-        read_first = self._read_first(p, visible)
+        if _ABSOLUTE_OPERAND.search(p.query):  # a checkout's path, read against the files: their lists off the loop
+            read_first = await asyncio.to_thread(self._read_first, p, visible)
+        else:
+            read_first = self._read_first(p, visible)
         if read_first is None:
             return await self._search_written(p, visible)
         asked, notes = read_first
@@ -705,7 +712,7 @@ class Engine:
         found = await self._file_resolver(p, visible)
         if found is None:
             return None
-        named = file_subject.named(text, call, found[1])
+        named = await asyncio.to_thread(file_subject.named, text, call, found[1])  # may read the repos' file lists
         if named is not None and len(named.files) == 1 and file_subject.path_glob(named.files[0][1]) is None:
             return None
         if named is None:
@@ -771,7 +778,7 @@ class Engine:
         found = await self._file_resolver(p, visible)
         if found is None:
             return None
-        generation, files = found[0], found[1](read_as.path)
+        generation, files = found[0], await asyncio.to_thread(found[1], read_as.path)  # may read the file lists
         if not files and read_as.viewed_whole and not read_as.path.startswith(("/", "~")):
             # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
             listed = await self.search(replace(p, query=f"ls {shlex.quote(read_as.path)}"), visible)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.query_filters import FILTERS_OPTION
 from fourfold.coordinator.search_command import apply, path_glob, read
 from fourfold.errors import InvalidQuery
-from fourfold.index.store import IndexStore
+from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.types import CONTEXT_OPTION, EXCLUDE_OPTION, LINE_FILTERS_OPTION, LineFilter
 
 
@@ -362,6 +363,22 @@ def test_an_absolute_folder_of_a_checkout_is_read_as_the_indexed_folder(home: Pa
     # a caller who may read gamma alone: beta's folder is none of its, and the path is read as written
     hidden = search_once(Engine(IndexStore(home)), SearchParams("ls /x/beta", k=20), frozenset({"gamma"}))
     assert files(hidden) == set() and "text: nothing indexed in x/beta/" in hidden.notes  # as written
+
+
+def test_the_file_lists_an_absolute_path_reads_are_read_off_the_serving_loop(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: list[bool] = []
+    paths = GenerationReader.paths
+
+    def recorded(reader: GenerationReader, repo: str) -> list[str]:
+        threads.append(threading.current_thread() is threading.main_thread())  # the loop runs on the main thread
+        return paths(reader, repo)
+
+    monkeypatch.setattr(GenerationReader, "paths", recorded)
+    for query in ("rg -n 'return fmt' /home/me/gamma/gamma", "cat /home/me/alpha/alpha/core.py", "alpha/core.py"):
+        assert ask(home, query).hits, query
+    assert threads and not any(threads)
 
 
 def test_an_agents_grep_and_ls_calls_answer_as_the_commands(home: Path) -> None:

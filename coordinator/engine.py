@@ -81,6 +81,7 @@ from fourfold.plugins.types import (
     CODE_FIRST_OPTION,
     FALLBACK_OPTION,
     INTENTS,
+    LINE_FILTERS_OPTION,
     SCOPE_OPTION,
     Hit,
     ModalityQuery,
@@ -997,12 +998,14 @@ class Engine:
             fused = code_first.shipped_first(fused, dominant(weights))
         elif plan.intent in code_first.RELATION_INTENTS and not listing and p.options.get(CODE_FIRST_OPTION) != "off":
             fused = code_first.asked_first(fused, code_first.auxiliary_asked(p.query))  # "which tests call X"
-        # a path listing that finds no file is the answer: its pattern is no question for the other modalities
+        # a path listing that finds no file is the answer: its pattern is no question for the other modalities; so is
+        # a listing piped into greps (| grep -v _test): fusion's candidates would hold the lines they leave out
         chosen_direct = (
             plan.strategy == "direct"
             and plan.rule != "forced"
             and not plan.preset.fixed
             and p.options.get("mode") != "paths"
+            and not p.options.get(LINE_FILTERS_OPTION)
         )
         if chosen_direct and weights and not (p.modalities or p.weights or fused or collected.missing):
             # the dominant modality found nothing: never answer with less than fusion would (once: weights set),

@@ -157,6 +157,10 @@ class Command:
     then: tuple[LineFilter, ...] = ()
     #: the commands its output is piped to that no search runs (``| awk '{print $1}'``), said to be left out
     left_out: tuple[str, ...] = ()
+    #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
+    #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
+    #: given a hidden folder
+    hidden: bool = True
 
 
 def read(query: str, absolute: Callable[[str], str | None] | None = None) -> Command | None:
@@ -211,9 +215,12 @@ def _read(query: str) -> Command | None:
     around = [0, 0]  # context lines before, after
 
     printed: set[str] = set()  # the options that change how each line is printed: -n, -H, -h, -r
+    unrestricted = 0  # rg's -u: twice (-uu) reads hidden files
 
     def option(name: str, value: str | None) -> None:
-        nonlocal fixed, extended, case, word
+        nonlocal fixed, extended, case, word, unrestricted
+        if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
+            unrestricted += 2 if name != "u" or tool == "ag" else 1
         for flag, said in _PRINTED.items():
             if name in said and not (flag == "h" and tool == "rg" and name == "I") and value is None:
                 printed.add(flag)
@@ -326,6 +333,7 @@ def _read(query: str) -> Command | None:
         context=(around[0], around[1]),
         then=then,
         left_out=left_out,
+        hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
     )
 
 
@@ -349,6 +357,15 @@ def _printed_as(tool: str, printed: set[str], operands: list[str]) -> str:
     with_path = "H" in printed or not ("h" in printed or one_file)
     dot = "./" if with_path and tool != "git grep" and any(o in (".", "./") for o in operands) else ""
     return ":".join([*([f"{dot}path"] if with_path else []), *(["line"] if numbered else []), "text"])
+
+
+def _names_hidden(operands: list[str]) -> bool:
+    """Whether an operand names a hidden file or folder (``.github/``), which a tool that skips them still reads."""
+    return any(part.startswith(".") and part not in (".", "..") for o in operands for part in o.split("/"))
+
+
+#: The files a tool that skips hidden ones leaves out: a name starting with ``.``, or beneath such a folder.
+HIDDEN_GLOBS = (".*", "**/.*/**")
 
 
 def _piped_to(stages: list[str], shown: str) -> tuple[tuple[LineFilter, ...] | None, tuple[str, ...]]:
@@ -486,6 +503,7 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         paths=found.paths,
         include=found.include,
         exclude=(*found.exclude, *searched.exclude),
+        hidden=found.hidden,  # the files listed are searched, hidden or not
     )
 
 
@@ -524,7 +542,8 @@ def _from_call(text: str) -> Command | None:
             or args.get("case_sensitive") is False
         )
         fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("F") or said("literal")
-        words = ["rg", *(["-i"] if insensitive else []), *(["-F"] if fixed else [])]
+        # an agent's tool: its own defaults, unknown here; hidden files are searched rather than silently skipped
+        words = ["rg", "--hidden", *(["-i"] if insensitive else []), *(["-F"] if fixed else [])]
         words += [*(["-g", glob] if glob else []), *(["-t", types] if types else []), "-e", pattern]
         for flag in "ABC":  # context lines: {"-C": 3} as JSON has it, Grep(…, -C=3) read as C
             lines = args.get(f"-{flag}", args.get(flag))
@@ -538,10 +557,10 @@ def _from_call(text: str) -> Command | None:
         folder = _path(path) if path else ""
         if folder:  # the pattern beneath the folder: one glob
             pattern = f"{folder.rstrip('/')}/{pattern.removeprefix('./')}"
-        command = _read(shlex.join(["rg", "--files", "-g", pattern])) if pattern else None
+        command = _read(shlex.join(["rg", "--files", "--hidden", "-g", pattern])) if pattern else None
     elif name in _LS_CALLS:
         folder = path or subject
-        command = _read(shlex.join(["ls", *(["-R"] if said("recursive") else []), *([folder] if folder else [])]))
+        command = _read(shlex.join(["ls", "-A", *(["-R"] if said("recursive") else []), *([folder] if folder else [])]))
     else:
         return None
     return None if command is None else replace(command, tool=tool, called=True)
@@ -645,7 +664,9 @@ def _ls(args: list[str]) -> Command | None:
     ):
         return None  # -d (the folder itself), --sort=…: not read
     recursive = any(a == "--recursive" or (a[1] != "-" and "R" in a) for a in flags)
-    return _listed("ls", operands, recursive, ())
+    shown = any(a in ("--all", "--almost-all") or (a[1] != "-" and set(a[1:]) & {"a", "A"}) for a in flags)
+    listed = _listed("ls", operands, recursive, ())
+    return None if listed is None else replace(listed, hidden=shown or _names_hidden(operands))
 
 
 def _tree(args: list[str]) -> Command | None:
@@ -679,11 +700,14 @@ def _tree(args: list[str]) -> Command | None:
     if operands and not args[0].startswith("-") and not re.match(r"\.|.*/", operands[0]):
         return None
     exclude = tuple(g for n in left_out for g in (n, f"**/{n}/**"))
+    hidden = "-a" in args or _names_hidden(operands)
     if depth == 1 and not names:
-        return _listed("tree", operands, False, exclude)
+        flat = _listed("tree", operands, False, exclude)
+        return None if flat is None else replace(flat, hidden=hidden)
     c = _listed("tree", operands, True, exclude)
     if c is None:
         return None
+    c = replace(c, hidden=hidden)
     folder = _path(operands[0]).rstrip("/") if operands else ""
     prefix = f"{folder}/" if folder else ""
     if depth:
@@ -714,7 +738,7 @@ def _fd(args: list[str]) -> Command | None:
     operands: list[str] = []
     exts: list[str] = []
     exclude: list[str] = []
-    glob = False
+    glob = hidden = False
     case = "smart"  # fd's: either case unless the pattern has a capital
     i = 0
     while i < len(args):
@@ -736,8 +760,10 @@ def _fd(args: list[str]) -> Command | None:
             glob = True
         elif a in ("-s", "--case-sensitive", "-i", "--ignore-case"):
             case = "yes" if a in ("-s", "--case-sensitive") else "no"
+        elif a in ("-H", "--hidden", "-u", "--unrestricted"):
+            hidden = True
         elif a.startswith("-"):
-            if a not in ("-H", "--hidden", "-I", "--no-ignore", "-u", "-a", "--absolute-path", "-l", "-0"):
+            if a not in ("-I", "--no-ignore", "-a", "--absolute-path", "-l", "-0"):
                 return None
         else:
             operands.append(a)
@@ -756,7 +782,17 @@ def _fd(args: list[str]) -> Command | None:
         ext = any_case(exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}")
         names = [f"{pattern.rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
     paths = tuple(p for p in (_path(d) for d in operands[1:]) if p)
-    return Command("fd", "*", False, False, paths=paths, include=tuple(names), exclude=tuple(exclude), lists="paths")
+    return Command(
+        "fd",
+        "*",
+        False,
+        False,
+        paths=paths,
+        include=tuple(names),
+        exclude=tuple(exclude),
+        lists="paths",
+        hidden=hidden or _names_hidden(operands[1:]),
+    )
 
 
 def _prose(operands: list[str]) -> bool:
@@ -881,8 +917,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     options = {**p.options, "mode": mode}
     if c.folder is not None:
         options[FOLDERS_OPTION] = c.folder
-    if c.exclude:
-        options = excluding(options, c.exclude)
+    if c.exclude or not c.hidden:
+        options = excluding(options, (*c.exclude, *(() if c.hidden else HIDDEN_GLOBS)))
     before, after = (min(n, MAX_CONTEXT_LINES) for n in c.context)
     if before or after:
         options[CONTEXT_OPTION] = f"{before},{after}"
@@ -902,8 +938,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said = [f"the files directly in {where} and the folders in it" if c.pattern == "*" else f"{said[0]} in {where}"]
     elif glob:
         said.append(f"in {glob}")
-    if c.exclude:
-        said.append(f"not in {', '.join(c.exclude)}")
+    if c.exclude or not c.hidden:
+        said.append(f"not in {', '.join([*c.exclude, *([] if c.hidden else ['hidden files'])])}")
     if c.languages or c.not_languages:
         said.append(f"{'/'.join(asked.languages)} files")
     if c.unread_types:

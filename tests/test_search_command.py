@@ -103,8 +103,8 @@ def test_a_comment_is_left_out_and_a_type_of_no_language_searches_every_one() ->
     own = read("rg -F 'DRT-180' --type-add 'cfg:*.{yml,toml}' -t cfg")
     assert own is not None and own.languages == () and own.unread_types == ("cfg",)
     assert apply(SearchParams("x"), own)[1] == (
-        "read as the command rg: literal 'DRT-180' every language (no language of fourfold's is the type cfg), "
-        "case respected"
+        "read as the command rg: literal 'DRT-180' not in hidden files every language (no language of fourfold's is "
+        "the type cfg), case respected"
     )
 
 
@@ -161,8 +161,9 @@ def test_context_goes_to_the_listing_capped_and_the_note_says_so() -> None:
     assert c is not None
     asked, note = apply(SearchParams("q"), c)
     assert asked.options[CONTEXT_OPTION] == "1,10"
-    assert (
-        note == "read as the command rg: literal 'retry' with 1 line before and 10 after (at most 10), case respected"
+    assert note == (
+        "read as the command rg: literal 'retry' not in hidden files with 1 line before and 10 after (at most 10), "
+        "case respected"
     )
     plain = read("rg retry")
     assert plain is not None and CONTEXT_OPTION not in apply(SearchParams("q"), plain)[0].options
@@ -220,7 +221,7 @@ def files(a: Answer) -> set[str]:
 def test_a_command_lists_the_lines_it_asks_for(home: Path) -> None:
     a = ask(home, 'rg -n "fmt(" gamma/')
     assert (a.intent, a.fusion_strategy, files(a)) == ("exact_match", "direct", {"gamma/app.py"})
-    assert a.notes[0] == "read as the command rg: literal 'fmt(' in gamma/**, case respected"
+    assert a.notes[0] == "read as the command rg: literal 'fmt(' in gamma/** not in hidden files, case respected"
     assert a.total_matches == 1 and a.hits[0].hit.match_lines == (9,)
     every = ask(home, "grep -rn --include=*.py 'return fmt' .")
     assert files(every) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and every.complete
@@ -231,7 +232,9 @@ def test_a_command_lists_the_lines_it_asks_for(home: Path) -> None:
 
 def test_a_commands_context_lines_are_numbered_as_grep_prints_them(home: Path) -> None:
     a = ask(home, 'rg -n -C 1 "fmt(" gamma/')  # gamma/app.py: line 9 matches, 8 and 10 around it
-    assert a.notes[0] == "read as the command rg: literal 'fmt(' in gamma/** with 1 line of context, case respected"
+    assert a.notes[0] == (
+        "read as the command rg: literal 'fmt(' in gamma/** not in hidden files with 1 line of context, case respected"
+    )
     assert a.hits[0].hit.snippet == '8-def helper():\n9:    return fmt("gamma")\n10-'
     assert ask(home, 'rg -n "fmt(" gamma/').hits[0].hit.snippet == '    return fmt("gamma")'
     with pytest.raises(InvalidQuery, match=r"invalid context '3,x': give the lines to show around each match as N"):
@@ -267,17 +270,65 @@ def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: 
             assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want, repo
 
 
+def test_a_pipe_that_keeps_no_line_answers_with_none(home: Path) -> None:
+    a = ask(home, "rg -n 'return fmt' | grep -v return")  # not fusion's candidates: they hold the lines left out
+    assert (a.hits, a.total_matches, a.fusion_strategy) == ((), 0, "direct")
+    assert not any("answered by fusion" in n for n in a.notes)
+
+
 def test_what_a_pipe_leaves_out_is_said_and_a_bad_filter_refused(home: Path) -> None:
     a = ask(home, "rg -n 'return fmt' | grep -v lower | awk -F: '{print $1}'")
     assert files(a) == {"alpha/shapes.py", "gamma/app.py"}
     assert a.notes[0] == (
-        "read as the command rg: literal 'return fmt' | grep -vF lower (each line seen as path:line:text), case "
-        "respected; left out: | awk -F: '{print $1}' (no search runs it)"
+        "read as the command rg: literal 'return fmt' not in hidden files | grep -vF lower (each line seen as "
+        "path:line:text), case respected; left out: | awk -F: '{print $1}' (no search runs it)"
     )
     with pytest.raises(InvalidQuery, match=r"invalid line_filters '\[1\]': give a JSON list"):
         ask(home, "fmt", options={"mode": "literal", LINE_FILTERS_OPTION: "[1]"})
     with pytest.raises(InvalidQuery, match=r"invalid pattern 'a\(' of a grep the output is piped to"):
         ask(home, "fmt", options={"mode": "literal", LINE_FILTERS_OPTION: '[{"pattern": "a(", "regex": true}]'})
+
+
+@pytest.fixture(scope="module")
+def dotted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of one repository with hidden files: a dotfile, and a file beneath a hidden folder."""
+    from fourfold.index.generation import build_generation
+
+    repo = tmp_path_factory.mktemp("dots") / "dots"
+    for path, text in {
+        "src/app.py": "def retry():\n    return 1\n",
+        ".github/workflows/ci.yml": "steps:\n  - run: retry\n",
+        "src/.env.example": "RETRY=retry\n",
+    }.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    home = repo.parent / "home"
+    build_generation(IndexStore(home), [(repo, "dots")], modalities=["text"])
+    return home
+
+
+@pytest.mark.parametrize(
+    ("query", "listed"),
+    [
+        ("rg -n retry", {"src/app.py"}),  # rg skips hidden files
+        ("rg --hidden retry", {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),
+        ("rg -uu retry", {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),
+        ("rg retry .github/", {".github/workflows/ci.yml"}),  # a hidden folder named is searched
+        ("grep -rn retry .", {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),  # grep does not skip
+        ("ag retry", {"src/app.py"}),
+        ("rg --files", {"src/app.py"}),
+        ("fd -H .", {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),
+        ("fd yml", set()),
+        ("find . -name '*.yml'", {".github/workflows/ci.yml"}),
+        ("ls -R", {"src/app.py"}),
+        ("ls -aR", {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),
+        ("tree -a", {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),
+        ('Grep(pattern="retry")', {"src/app.py", ".github/workflows/ci.yml", "src/.env.example"}),  # a tool's own
+    ],
+)
+def test_hidden_files_are_skipped_where_the_tool_skips_them(dotted: Path, query: str, listed: set[str]) -> None:
+    a = ask(dotted, query)
+    assert (files(a) if a.total_files else set()) == listed
 
 
 def test_case_is_the_tools(home: Path) -> None:

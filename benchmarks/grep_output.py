@@ -1,0 +1,154 @@
+"""A grep command's printed lines, asked as an agent writes it, against the command itself: context lines and pipes.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/grep_output.py --home H --corpora DIR SUITE.jsonl [...] [--out OUT.json]
+
+``DIR/<repo>`` holds each indexed repository's files; each suite is named after its repository (``gin.jsonl`` is
+asked of ``gin``). Each exact-string row (``"STRING"``) and each definition row's name is asked in the ways below,
+within its repository, and each command is run as written in the repository's folder (interleaved, both timed):
+
+* ``rg -n -C 2 -F S``: every file fourfold lists (a complete answer of at most ``K`` files), its hit's snippet
+  against ``rg -n -C 2 -F S FILE``: the same lines, or the tool's first whole groups where the snippet stops at its
+  40 lines (**agrees**, over the files judged);
+* ``grep -rn -F S . | grep -v _test``, ``rg -n -w NAME | grep -v '^[^:]*_test'`` and ``rg -w NAME | grep -E
+  ':[[:space:]]*(func|type|def|class) '`` (rg to a pipe prints no line number): the lines the pipeline prints
+  against the lines fourfold lists, (path, line) where the tool prints the number, else the count and the files.
+
+Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
+run. Load averages before and after are recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator import evaluate
+from fourfold.coordinator.engine import Engine
+from fourfold.index.store import IndexStore
+
+K = 50
+WAYS = ("rg -C 2", "grep -rn . | grep -v _test", "rg -n -w | grep -v test", "rg -w | grep -E def")
+
+
+def commands(string: str | None, name: str | None) -> dict[str, str]:
+    """Each way's command for a row's exact string or defined name."""
+    out = {}
+    if string:
+        s = shlex.quote(string)
+        out["rg -C 2"] = f"rg -n -C 2 -F {s}"
+        out["grep -rn . | grep -v _test"] = f"grep -rn -F {s} . | grep -v _test"
+    if name:
+        n = shlex.quote(name)
+        out["rg -n -w | grep -v test"] = f"rg -n -w {n} | grep -v '^[^:]*_test'"
+        out["rg -w | grep -E def"] = f"rg -w {n} | grep -E ':[[:space:]]*(func|type|def|class) '"
+    return out
+
+
+def run(command: str, cwd: Path) -> tuple[str, float]:
+    """The command's output as a shell prints it in ``cwd``, and its milliseconds."""
+    t0 = time.perf_counter()
+    shell = re.sub(r"^rg ", "rg --no-config ", command)
+    done = subprocess.run(shell, shell=True, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=60)
+    return done.stdout, (time.perf_counter() - t0) * 1000
+
+
+def context_agrees(a: Answer, string: str, checkout: Path) -> list[bool]:
+    """Per file listed, whether its snippet is what ``rg -n -C 2 -F`` prints for the file (whole groups)."""
+    verdicts = []
+    for f in a.hits:
+        out, _ = run(f"rg -n -C 2 -F {shlex.quote(string)} {shlex.quote(f.hit.path)}", checkout)
+        tool = [  # each line's text cut as a snippet cuts it (240 characters)
+            re.sub(r"^(\d+[:-])(.*)$", lambda m: m[1] + m[2][:240].rstrip("\r"), line, flags=re.S)
+            for line in out.split("\n")
+            if line
+        ]
+        ours = [line.rstrip("\r") for line in f.hit.snippet.split("\n")]
+        whole = ours == tool
+        cut = len(ours) < len(tool) and ours == tool[: len(ours)] and (tool[len(ours)] == "--" or len(ours) == 40)
+        verdicts.append(whole or cut)
+    return verdicts
+
+
+def lines_agree(a: Answer, out: str) -> bool:
+    """Whether ``a`` lists the lines the pipeline printed: (path, line) where it printed numbers, else the count
+    and the files."""
+    rows = [row for row in out.split("\n") if row]
+    if a.total_matches != len(rows):
+        return False
+    parts = [row.removeprefix("./").split(":", 2) for row in rows]
+    listed = {(f.hit.path, n) for f in a.hits for n in f.hit.match_lines}
+    if all(len(p) == 3 and p[1].isdigit() for p in parts):
+        return listed == {(p[0], int(p[1])) for p in parts}
+    return {path for path, _ in listed} == {p[0] for p in parts}
+
+
+async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str, dict[str, float]]:
+    engine = Engine(IndexStore(home))
+    await engine.search(SearchParams("warm up the shards", k=5))
+    verdicts: dict[str, list[bool]] = defaultdict(list)
+    ours_ms: dict[str, list[float]] = defaultdict(list)
+    tool_ms: dict[str, list[float]] = defaultdict(list)
+    for path in suites:
+        repo, checkout = path.stem, corpora / path.stem
+        for q in evaluate.load_suite(path):
+            quoted = q.intent == "exact_match" and q.query.startswith('"') and q.query.endswith('"')
+            string = q.query[1:-1] if quoted and "\n" not in q.query else None
+            named = re.fullmatch(r"(?:def |where is )?([A-Za-z_]\w*)(?: defined)?", q.query)
+            name = named[1] if q.intent == "find_definition" and named else None
+            for way, command in commands(string, name).items():
+                t0 = time.perf_counter()
+                a = await engine.search(SearchParams(command, k=K, repos=(repo,)))
+                ours_ms[way].append((time.perf_counter() - t0) * 1000)
+                out, ms = run(command, checkout)
+                tool_ms[way].append(ms)
+                if not a.complete or len(a.hits) >= K:
+                    continue  # more files than a page: not judged
+                if way == "rg -C 2" and string is not None:
+                    verdicts[way].extend(context_agrees(a, string, checkout))
+                elif way != "rg -C 2":
+                    verdicts[way].append(lines_agree(a, out))
+    await engine.stop()
+    return {
+        way: {
+            "judged": len(verdicts[way]),
+            "agrees": sum(verdicts[way]) / len(verdicts[way]) if verdicts[way] else 0.0,
+            "ours_ms": statistics.median(ours_ms[way]) if ours_ms[way] else 0.0,
+            "tool_ms": statistics.median(tool_ms[way]) if tool_ms[way] else 0.0,
+        }
+        for way in WAYS
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("suites", nargs="+", type=Path)
+    ap.add_argument("--home", type=Path, required=True)
+    ap.add_argument("--corpora", type=Path, required=True)
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+    load_before = os.getloadavg()
+    rows = asyncio.run(main_async(a.home, a.corpora, a.suites))
+    load_after = os.getloadavg()
+    print(f"{'way':32} {'judged':>6} {'agrees':>7} {'ours ms':>8} {'tool ms':>8}")
+    for way, r in rows.items():
+        print(f"{way:32} {r['judged']:6} {r['agrees']:7.3f} {r['ours_ms']:8.1f} {r['tool_ms']:8.1f}")
+    print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}")
+    if a.out:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(json.dumps({"load": [load_before, load_after], "ways": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

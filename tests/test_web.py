@@ -202,6 +202,15 @@ def test_search_filters_and_switches_reach_the_engine(web: TestClient) -> None:
     assert {m for h in body["hits"] for m in h["modalities"]} == {"text"}
 
 
+def test_context_lines_reach_the_snippet_and_the_page(web: TestClient) -> None:
+    params = {"q": "alpha_settle", "regex": "1", "repo": "alpha", "context": "1"}
+    body = web.get("/api/v1/search", params=params, headers=bearer(ALICE)).json()
+    assert body["hits"][0]["snippet"] == "9-\n10:def alpha_settle(total):\n11-    return alpha_reconcile([total])"
+    page = web.get("/", params={**params, "context": "3"}, headers=bearer(ALICE))
+    assert page.status_code == 200 and "?hl=7#L7" in page.text  # line 7, three before the match at 10, is shown
+    assert "?hl=7#L7" not in web.get("/", params={**params, "context": ""}, headers=bearer(ALICE)).text
+
+
 def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_may_not_read(web: TestClient) -> None:
     r = web.get("/api/v1/search", params={"q": ".py", "paths": "1"}, headers=bearer(ALICE))
     body = r.json()
@@ -274,6 +283,7 @@ def test_openapi_describes_every_endpoint(web: TestClient) -> None:
         ({"q": "x", "weight": "text"}, "'text'"),
         ({"q": "(unclosed", "regex": "1"}, "(unclosed"),
         ({"q": "x" * 10_001}, "10001"),
+        ({"q": "x", "context": "11"}, "context='11'"),
     ],
 )
 def test_bad_input_is_400_naming_the_value(web: TestClient, params: dict[str, str], offending: str) -> None:

@@ -260,7 +260,7 @@ def create_app(
             answer = await client.search(form.q, **form.client_kwargs(snippets=True))
             t1 = time.perf_counter()
             groups = render.group_hits(answer.hits)
-            await _excerpts(client, groups)
+            await _excerpts(client, groups, form.context)
             t2 = time.perf_counter()
             response = web.page(
                 request,
@@ -418,11 +418,14 @@ def split_file_address(repo: str, path: str, names: list[str]) -> tuple[str, str
     return (best, joined[len(best) + 1 :]) if best else (repo, path)
 
 
-async def _excerpts(client: AsyncClient, groups: list[render.FileGroup]) -> None:
-    """Attach each hit's highlighted lines, read once per file from the coordinator."""
+async def _excerpts(client: AsyncClient, groups: list[render.FileGroup], context: int = 0) -> None:
+    """Attach each hit's highlighted lines, read once per file from the coordinator; ``context``: the lines asked
+    for around its first matching lines (``search -C``), else one."""
 
     async def one(g: render.FileGroup) -> None:
-        spans = [render.excerpt_range(h["hit"].start_line, h["hit"].end_line, h["hit"].match_lines) for h in g.hits]
+        spans = [
+            render.excerpt_range(h["hit"].start_line, h["hit"].end_line, h["hit"].match_lines, context) for h in g.hits
+        ]
         lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
         try:
             f = await client.read_file(g.repo, g.path, lo, hi)

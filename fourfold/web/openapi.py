@@ -64,6 +64,11 @@ def openapi(version: str) -> dict[str, Any]:
         _q("regex", "the query is an RE2 regular expression", {"type": "boolean"}),
         _q("paths", "list the files whose path holds the query or matches it as a glob", {"type": "boolean"}),
         _q("cursor", "a listing's next page: the previous answer's cursor, with the same query", {"type": "string"}),
+        _q(
+            "context",
+            "a listing's lines around each match (0-10), numbered in the snippet as grep -n -C prints them",
+            {"type": "integer", "minimum": 0, "maximum": 10},
+        ),
         _q("case", "literal and regex matching respects case", {"type": "boolean"}),
         _q("deadline_ms", "deadline of the search (1-60000, default 5000)", {"type": "integer"}),
     ]

@@ -2,8 +2,8 @@
 
 The parameters mirror ``fourfold search``'s flags one for one (``q``, ``repo``, ``intent``,
 ``preset``, ``profile``, ``modality``, ``weight``, ``k``, ``path``, ``lang``, ``case``, ``regex``,
-``paths``, ``cursor``, ``deadline_ms``), so a page URL and an API URL hold the whole query and can be shared. Bad input
-raises :class:`~fourfold.errors.InvalidInput` naming the parameter and the offending value.
+``paths``, ``cursor``, ``context``, ``deadline_ms``), so a page URL and an API URL hold the whole query and can be
+shared. Bad input raises :class:`~fourfold.errors.InvalidInput` naming the parameter and the offending value.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fourfold.errors import InvalidInput
-from fourfold.plugins.types import INTENTS
+from fourfold.plugins.types import INTENTS, MAX_CONTEXT_LINES
 
 __all__ = ["INTENT_LABELS", "PRESETS", "SearchForm", "parse_form"]
 
@@ -53,6 +53,7 @@ class SearchForm:
     regex: bool = False
     paths: bool = False  # list the files whose path holds the query (``--paths``)
     cursor: str = ""  # a listing's next page (the previous answer's cursor)
+    context: int = 0  # lines shown around each matching line (``search -C``)
     deadline_ms: int = 5000
 
     def client_kwargs(self, *, snippets: bool = False) -> dict[str, Any]:
@@ -75,6 +76,7 @@ class SearchForm:
             "snippets": snippets,
             "deadline_ms": self.deadline_ms,
             "cursor": self.cursor,
+            "context": self.context,
         }
 
     def params(self, **override: Any) -> list[tuple[str, str]]:
@@ -94,6 +96,7 @@ class SearchForm:
             "regex": "1" if self.regex else "",
             "paths": "1" if self.paths else "",
             "cursor": self.cursor,
+            "context": str(self.context) if self.context else "",
             "deadline_ms": "" if self.deadline_ms == 5000 else str(self.deadline_ms),
         }
         values.update(override)
@@ -185,5 +188,6 @@ def parse_form(get: Any, *, require_query: bool = False) -> SearchForm:
         regex=regex,
         paths=paths,
         cursor=one("cursor").strip(),
+        context=_int("context", one("context"), 0, MAX_CONTEXT_LINES) if one("context") else 0,
         deadline_ms=_int("deadline_ms", one("deadline_ms"), 1, 60_000) if one("deadline_ms") else 5000,
     )

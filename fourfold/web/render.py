@@ -91,11 +91,16 @@ class FileGroup:
     hits: list[dict[str, Any]] = field(default_factory=list)
 
 
-def excerpt_range(start: int, end: int, match_lines: Sequence[int], context: int = 1, most: int = 8) -> tuple[int, int]:
-    """The lines of a hit worth showing: around its matching lines, else its first lines."""
+def excerpt_range(start: int, end: int, match_lines: Sequence[int], context: int = 0, most: int = 8) -> tuple[int, int]:
+    """The lines of a hit worth showing: around its matching lines (a line each side, within the hit), else its first
+    lines. With ``context`` lines asked for (``search -C``): that many each side of its matching lines, wherever they
+    lie in the file, up to ``most`` lines and the context's."""
+    if match_lines and context:
+        lo = max(1, min(match_lines) - context)
+        return lo, min(max(match_lines) + context, lo + most + 2 * context - 1)
     if match_lines:
-        lo = max(start, min(match_lines) - context)
-        hi = min(end, max(match_lines) + context)
+        lo = max(start, min(match_lines) - 1)
+        hi = min(end, max(match_lines) + 1)
     else:
         lo, hi = start, end
     return lo, min(hi, lo + most - 1)

@@ -386,6 +386,9 @@ def _piped_to(stages: list[str], shown: str) -> tuple[tuple[LineFilter, ...] | N
             left_out.append(stage)
             continue
         words, invert = _without_invert(words)
+        flags, operands = [w for w in words[1:] if w.startswith("-")], [w for w in words[1:] if not w.startswith("-")]
+        if len(operands) == 1 and not any(f in ("-e", "--regexp") or f.startswith("--regexp=") for f in flags):
+            words = [words[0], *flags, "-e", operands[0]]  # | grep -v a: the pattern, however prose-like its word
         grep = _read(shlex.join(words))
         if grep is None:
             return None, ()

@@ -189,6 +189,11 @@ def test_context_goes_to_the_listing_capped_and_the_note_says_so() -> None:
         ("grep -n retry a.py | grep -v import", (LineFilter("import", invert=True, shown="line:text"),), ()),
         ("git grep -n retry | grep x", (LineFilter("x"),), ()),
         ("grep -rnh retry src | grep x", (LineFilter("x", shown="line:text"),), ()),
+        (
+            "rg -n retry | grep -v a | grep -i 'for the'",
+            (LineFilter("a", invert=True), LineFilter("for the", case_sensitive=False)),
+            (),
+        ),  # words no sentence reading may take
     ],
 )
 def test_the_greps_a_listing_is_piped_to_keep_its_lines(

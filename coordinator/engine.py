@@ -85,6 +85,7 @@ from fourfold.plugins.types import (
     SCOPE_OPTION,
     Hit,
     ModalityQuery,
+    Segment,
     ShardResult,
     context_lines,
     line_filters,
@@ -151,6 +152,11 @@ UNDERSTAND = "understand_code"
 
 #: ``ask(modality, shard, query)``: one shard's answer (the engine: its searcher's).
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
+
+
+def _segments_of(reader: GenerationReader, repo: str, path: str) -> list[Segment]:
+    """Every segment of ``repo``'s file ``path`` in the generation ``reader`` reads."""
+    return list(reader.segments(files=[f"{repo}\0{path}"]))
 
 
 def _revision_repos(p: SearchParams) -> SearchParams:
@@ -772,28 +778,37 @@ class Engine:
     async def _file_read(
         self, p: SearchParams, read_as: file_read.FileRead, visible: frozenset[str] | None
     ) -> Answer | None:
-        """A command that reads one file (``cat a.py``, ``sed -n '10,40p' a.py``) answered by the file's segments
+        """A command that reads a file (``cat a.py``, ``sed -n '10,40p' a.py``) answered by the file's segments
         that hold those lines (``file_read``); no hits, and a note that says why, where its path names no file the
-        caller may search or several; None for a search that cannot be (the usual search says what is wrong)."""
+        caller may search or several; None for a search that cannot be (the usual search says what is wrong).
+        Several files (``cat a.py b.py``) are answered one after another, each with its share of ``k``."""
         t0 = time.perf_counter()
         found = await self._file_resolver(p, visible)
         if found is None:
             return None
-        generation, files = found[0], await asyncio.to_thread(found[1], read_as.path)  # may read the file lists
-        if not files and read_as.viewed_whole and not read_as.path.startswith(("/", "~")):
-            # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
-            listed = await self.search(replace(p, query=f"ls {shlex.quote(read_as.path)}"), visible)
-            if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):
-                return replace(listed, notes=(f"{read_as.path!r} is a folder: listed as ls lists it", *listed.notes))
-        if len(files) != 1:  # no file, or several: the answer says so (a search for the command's words is none)
-            answer: Answer | None = file_read.unread(read_as, files, generation)
-        else:
-            (repo, path), reader = files[0], self._reader(generation)
-            segments = await asyncio.to_thread(lambda: list(reader.segments(files=[f"{repo}\0{path}"])))
-            answer = file_read.answer(read_as, repo, path, segments, p.k, generation)
-            if answer is not None and p.with_snippets and answer.hits:
-                answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
-        return None if answer is None else replace(answer, timings={"total": (time.perf_counter() - t0) * 1000})
+        generation, resolve = found
+        reads = read_as.each()
+        answers = []
+        for one in reads:
+            files = await asyncio.to_thread(resolve, one.path)  # may read the file lists
+            if not files and len(reads) == 1 and one.viewed_whole and not one.path.startswith(("/", "~")):
+                # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
+                listed = await self.search(replace(p, query=f"ls {shlex.quote(one.path)}"), visible)
+                if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):
+                    return replace(listed, notes=(f"{one.path!r} is a folder: listed as ls lists it", *listed.notes))
+            if len(files) != 1:  # no file, or several: the answer says so (a search for the command's words is none)
+                answer: Answer | None = file_read.unread(one, files, generation)
+            else:
+                (repo, path), reader = files[0], self._reader(generation)
+                segments = await asyncio.to_thread(_segments_of, reader, repo, path)
+                answer = file_read.answer(one, repo, path, segments, max(1, p.k // len(reads)), generation)
+                if answer is not None and p.with_snippets and answer.hits:
+                    answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
+            if answer is None and len(reads) == 1:
+                return None
+            answers.extend([answer] if answer is not None else [])
+        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation)
+        return replace(answer, timings={"total": (time.perf_counter() - t0) * 1000})
 
     async def _overview(self, answer: Answer, k: int) -> Answer:
         """A whole file's answer in an overview's order (``file_subject.overview_order``), its first ``k``

@@ -10,8 +10,9 @@ command's words would be no answer either.
 
 Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (``vim``, ``nano``, ``code``) of one
 file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``); ``sed -n 'A,Bp'`` (``$`` for the
-end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Bytes (``head -c``), several files and another
-``sed`` script are not read here. An agent's read call is read the same way: a tool whose name says it reads,
+end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Bytes (``head -c``) and another ``sed`` script
+are not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in turn, as the tool
+prints them, up to :data:`MAX_FILES`. An agent's read call is read the same way: a tool whose name says it reads,
 views, opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path":
 "a.py", "view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``).
 """
@@ -38,6 +39,8 @@ _FIRST_KEYS = ("start_line", "startLine", "line_start", "first_line", "start", "
 _LAST_KEYS = ("end_line", "endLine", "line_end", "last_line", "end", "to_line")
 #: Lines ``head`` and ``tail`` show when no count is given.
 DEFAULT_LINES = 10
+#: Files one command reads (``cat a b c``); a command naming more is read as words.
+MAX_FILES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,11 @@ class FileRead:
     first: int = 1
     last: int = 0
     called: bool = False  # an agent's tool call (``read_file(path=…)``), not a shell command
+    more: tuple[str, ...] = ()  # the other files it reads the same way, in order (``cat a.py b.py``)
+
+    def each(self) -> tuple[FileRead, ...]:
+        """The read of each file it names, in order."""
+        return (replace(self, more=()), *(replace(self, path=path, more=()) for path in self.more))
 
     @property
     def said(self) -> str:
@@ -88,7 +96,7 @@ def read(query: str) -> FileRead | None:
     found = _command(words)
     if found is None or not piped:
         return found
-    if found.tool not in ("cat", "nl") or (found.first, found.last) != (1, 0):
+    if found.tool not in ("cat", "nl") or (found.first, found.last) != (1, 0) or found.more:
         return None
     lines = _command([*piped, found.path])  # "cat a.py | head -50": the head of a.py
     return None if lines is None else FileRead(f"{found.tool} | {lines.tool}", found.path, lines.first, lines.last)
@@ -217,19 +225,22 @@ def _sed(args: list[str]) -> FileRead | None:
     last = first if m[2] is None else 0 if m[2] == "$" else int(m[2])
     if first < 1 or (last and last < first):
         return None
-    return _one("sed -n", [args[2]], first, last)
+    return _one("sed -n", [args[2]], first, last)  # sed reads several files as one stream: one is read
 
 
 def _one(tool: str, operands: list[str], first: int, last: int) -> FileRead | None:
-    """The command reading ``operands``' one file, where the operand is a path (a folder or an extension)."""
-    if len(operands) != 1:
+    """The command reading ``operands``' files (one, or up to ``MAX_FILES`` read in turn), where each operand is a
+    path (with a folder or an extension)."""
+    if not 1 <= len(operands) <= MAX_FILES:
         return None
-    path = operands[0]
-    while path.startswith("./"):
-        path = path[2:]
-    if not path or path.endswith("/") or ("/" not in path and "." not in path.strip(".")):
-        return None  # "cat", "less likely": no file
-    return FileRead(tool, path, first, last)
+    paths = []
+    for path in operands:
+        while path.startswith("./"):
+            path = path[2:]
+        if not path or path.endswith("/") or ("/" not in path and "." not in path.strip(".")):
+            return None  # "cat", "less likely": no file
+        paths.append(path)
+    return FileRead(tool, paths[0], first, last, more=tuple(paths[1:]))
 
 
 def answer(
@@ -277,6 +288,16 @@ def answer(
     if len(inside) > k:
         notes.append(f"{len(inside) - k} more segments hold those lines: ask for more hits (k)")
     return _answer(hits, len(inside), generation, tuple(notes))
+
+
+def joined(answers: list[Answer], generation: str) -> Answer:
+    """The answers to a command's reads of several files, one after another as the tool prints them."""
+    return _answer(
+        [f for a in answers for f in a.hits],
+        sum(a.total_candidates for a in answers),
+        generation,
+        tuple(n for a in answers for n in a.notes),
+    )
 
 
 def unread(read_as: FileRead, files: list[tuple[str, str]], generation: str) -> Answer:

@@ -38,6 +38,8 @@ from fourfold.index.store import IndexStore
         ("cat src/api.py | head -n 5", FileRead("cat | head", "src/api.py", 1, 5)),
         ("cat src/api.py | sed -n '3,4p'", FileRead("cat | sed -n", "src/api.py", 3, 4)),
         ("cat /home/me/api/src/api.py", FileRead("cat", "/home/me/api/src/api.py")),
+        ("cat a.py b/c.py", FileRead("cat", "a.py", more=("b/c.py",))),  # several files, each in turn
+        ("head -n 3 a.go b.go c.go", FileRead("head", "a.go", 1, 3, more=("b.go", "c.go"))),
         # an agent's tool call that reads a file
         (
             '{"tool": "read_file", "path": "a.py", "start_line": 3, "end_line": 9}',
@@ -65,7 +67,10 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
     [
         "cat",
         "cat cats are great",
-        "cat a.py b.py",
+        "cat 1.py 2.py 3.py 4.py 5.py 6.py 7.py 8.py 9.py",  # more files than a read answers
+        "cat a.py b.py | head -n 3",
+        "sed -n '1,5p' a.py b.py",  # one stream: its line numbers run on across the files
+        "cat a.py more words",
         "head -c 100 a.py",
         "tail -f app.log",
         "sed 's/a/b/' a.py",
@@ -131,6 +136,18 @@ def test_an_agents_read_call_and_an_absolute_path_read_the_file(multi_home: Path
         folder.notes[0] == "'beta' is a folder: listed as ls lists it" and "text: no folders in beta/" in folder.notes
     )
     assert ask(multi_home, '{"command": "view", "path": "nope"}').notes[0].startswith("read as the tool call view: no")
+
+
+def test_several_files_are_read_each_in_turn(multi_home: Path) -> None:
+    a = ask(multi_home, "head -n 7 alpha/core.py gamma/app.py alpha/nope.py", k=4)
+    assert [p for p, _, _ in spans(a)] == ["alpha/core.py", "gamma/app.py"]  # k shared: one each, in order
+    assert a.notes[0].startswith("read as the command head: the segments of alpha/core.py (alpha)")
+    assert any(n.startswith("read as the command head: the segments of gamma/app.py (gamma)") for n in a.notes)
+    assert "no indexed file is 'alpha/nope.py'" in a.notes[-1]
+    both = ask(multi_home, "cat gamma/app.py beta/service.py")
+    assert [p for p, _, _ in spans(both)] == sorted(
+        [p for p, _, _ in spans(both)], key=lambda p: p != "gamma/app.py"
+    ) and {p for p, _, _ in spans(both)} == {"gamma/app.py", "beta/service.py"}
 
 
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(

@@ -291,12 +291,13 @@ def answer(
 
 
 def joined(answers: list[Answer], generation: str) -> Answer:
-    """The answers to a command's reads of several files, one after another as the tool prints them."""
+    """The answers to a command's reads of several files, one after another as the tool prints them; the note
+    that says how each file was read first (a client that shows a few notes shows those)."""
     return _answer(
         [f for a in answers for f in a.hits],
         sum(a.total_candidates for a in answers),
         generation,
-        tuple(n for a in answers for n in a.notes),
+        (*(a.notes[0] for a in answers if a.notes), *(n for a in answers for n in a.notes[1:])),
     )
 
 

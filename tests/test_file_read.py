@@ -142,8 +142,9 @@ def test_several_files_are_read_each_in_turn(multi_home: Path) -> None:
     a = ask(multi_home, "head -n 7 alpha/core.py gamma/app.py alpha/nope.py", k=4)
     assert [p for p, _, _ in spans(a)] == ["alpha/core.py", "gamma/app.py"]  # k shared: one each, in order
     assert a.notes[0].startswith("read as the command head: the segments of alpha/core.py (alpha)")
-    assert any(n.startswith("read as the command head: the segments of gamma/app.py (gamma)") for n in a.notes)
-    assert "no indexed file is 'alpha/nope.py'" in a.notes[-1]
+    assert a.notes[1].startswith("read as the command head: the segments of gamma/app.py (gamma)")
+    assert "no indexed file is 'alpha/nope.py'" in a.notes[2]  # how each file was read first, then the rest
+    assert "`fourfold show alpha:alpha/core.py:1-7`" in a.notes[3]
     both = ask(multi_home, "cat gamma/app.py beta/service.py")
     assert [p for p, _, _ in spans(both)] == sorted(
         [p for p, _, _ in spans(both)], key=lambda p: p != "gamma/app.py"

@@ -44,9 +44,17 @@ COMMANDS = (
     "rg --files -g '*.js'",
     "fd -e toml",
     "tree -a -L 2",
+    "find . -type d",
+    "find . -maxdepth 2 -type d -name '*test*'",
+    "tree -d -L 2",
 )
 #: what the tool is run as where its output is a drawing, or is not installed here: the same files, a path a line
-AS_RUN = {"tree -a -L 2": "find . -maxdepth 2 -type f"}
+AS_RUN = {
+    "tree -a -L 2": "find . -maxdepth 2 -type f",
+    "tree -d -L 2": "find . -mindepth 1 -maxdepth 2 -type d -not -path '*/.*'",
+}
+#: commands that list folders, not files: fourfold names them in a note (``FOLDER_TREE_OPTION``)
+FOLDERS = ("-type d", "tree -d")
 
 
 async def listed(engine: Engine, command: str, repo: str) -> tuple[set[str], float, list[str]]:
@@ -55,6 +63,9 @@ async def listed(engine: Engine, command: str, repo: str) -> tuple[set[str], flo
     a = await engine.search(SearchParams(command, k=1000, repos=(repo,)))
     ms = (time.perf_counter() - t0) * 1000
     files = {f.hit.path for f in a.hits}
+    if any(marker in command for marker in FOLDERS):  # the folders the note names, by their path from the top
+        named = next((n for n in a.notes if n.startswith("text: folders in ./: ")), "")
+        return set(re.findall(r"(?:: |, )([^,:]+?)/ \(\d+ files?\)", named)), ms, list(a.notes)
     while a.cursor:
         a = await engine.search(SearchParams(command, k=1000, repos=(repo,), cursor=a.cursor))
         files |= {f.hit.path for f in a.hits}
@@ -70,7 +81,7 @@ def run_tool(command: str, folder: Path) -> tuple[set[str] | None, float]:
     t0 = time.perf_counter()
     out = subprocess.run(command, shell=True, cwd=folder, capture_output=True, text=True, check=False).stdout
     ms = (time.perf_counter() - t0) * 1000
-    return {line.removeprefix("./") for line in out.splitlines() if line.strip()}, ms
+    return {line.removeprefix("./") for line in out.splitlines() if line.strip() and line != "."}, ms
 
 
 async def main_async(home: Path, corpora: Path) -> dict[str, dict[str, object]]:

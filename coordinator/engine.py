@@ -80,6 +80,7 @@ from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import (
     CODE_FIRST_OPTION,
     FALLBACK_OPTION,
+    FOLDERS_OPTION,
     INTENTS,
     LINE_FILTERS_OPTION,
     SCOPE_OPTION,
@@ -1076,7 +1077,7 @@ class Engine:
             total_candidates=len(fused),
             timings=timings,
             generation=generation,
-            notes=tidy_notes(collected.notes, p.query),
+            notes=tidy_notes(collected.notes, p.query, listing=FOLDERS_OPTION in p.options),
             weights=weights,
             rerank=rerank_status,
             no_confident_match=refused,

@@ -221,10 +221,10 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         fragment, ^anchor$ or glob), -file:test, lang:go, ext:ts, case:yes, sym:NAME (its definition),
         content:"text" (its lines), e.g. "lang:python -file:tests who calls retry"; and an rg, grep or
         git grep command is run as its listing ('rg -n -t py "retry_budget" src/', with its -C lines and a pipe into
-        grep: '| grep -v _test'), a find, fd, git ls-files,
-        ls or tree command (or file:PATH alone) as the list of those files ("find . -name '*_test.go'", "ls src/":
-        its files, and its folders in a note), and cat, head, tail or sed -n of a file as its segments holding
-        those lines (read_file gives the lines themselves).
+        grep: '| grep -v _test'), a find, fd, git ls-files, ls or tree command (or file:PATH alone) as the list of
+        those files ("find . -name '*_test.go'", "ls src/": its files, and its folders in a note; "find . -type d",
+        "tree -d": the folders alone), and cat, head, tail or sed -n of a file as its segments holding those lines
+        (read_file gives the lines themselves).
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and

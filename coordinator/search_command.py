@@ -49,6 +49,7 @@ from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
 from fourfold.plugins.globs import any_case, excluding
 from fourfold.plugins.types import (
     CONTEXT_OPTION,
+    FOLDER_TREE_OPTION,
     FOLDERS_OPTION,
     LINE_FILTERS_OPTION,
     MAX_CONTEXT_LINES,
@@ -149,6 +150,9 @@ class Command:
     lists: str = "lines"
     #: the folder ``ls`` lists (``.``: the top): its own files, and its folders named (``FOLDERS_OPTION``)
     folder: str | None = None
+    #: ``DEPTH:GLOB``: the folders beneath ``folder`` alone, as ``find -type d`` and ``tree -d`` list them
+    #: (``FOLDER_TREE_OPTION``; depth 0: any, an empty glob: any name)
+    tree: str | None = None
     #: an agent's tool call (``Grep(pattern=…)``), read as the command it runs
     called: bool = False
     #: the lines before and after each matching line the command prints (``-B``, ``-A``, ``-C``, ``-NUM``)
@@ -489,6 +493,8 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         if listed is None:
             return None
         found = replace(listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths")
+    if found.tree is not None and (grep or piped.split()[:1] in ([t] for t in (*_TOOLS, "xargs"))):
+        return None  # folders listed into a grep or a command run on each: not read
     if not grep and piped.startswith("xargs"):
         grep = _after_xargs(piped)
         if not grep:
@@ -591,10 +597,12 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     dirs: list[str] = []
     include: list[str] = []
     exclude: list[str] = []
-    negate = either = False
+    negate = either = folders = expressed = False
+    depth = 0
     i = 0
     while i < len(args):
         a = args[i]
+        expressed = expressed or a.startswith("-")  # find src -type f: the words before an expression are folders
         if not a.startswith("-") and a not in ("!", "(", ")"):
             if include or exclude:
                 return None  # an operand after the expression: not find's
@@ -617,34 +625,54 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
             either = False
         elif a == "-type" and i + 1 < len(args):
             i += 1
-            if args[i] != "f":
-                return None  # folders, links: no file listing
+            if args[i] not in ("f", "d"):
+                return None  # links, sockets: no listing of files or folders
+            folders = args[i] == "d"
         elif a in ("-maxdepth", "-mindepth") and i + 1 < len(args):
-            i += 1  # depth: every depth is listed
+            i += 1  # -maxdepth: to that depth; -mindepth: every depth is listed
+            if a == "-maxdepth" and args[i].isdigit():
+                depth = int(args[i])
+                if depth == 0:
+                    return None  # the starting point alone: no file beneath it
         elif a in ("-exec", "-execdir"):
             end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
             grep = shlex.join(w for w in args[i + 1 : end] if w != "{}")
-            return _with(_found(dirs, include, exclude, either), grep)
+            return _with(_found(dirs, include, exclude, either, expressed, depth), grep)
         else:
             return None  # -size, -mtime, -newer: tests no search reads
         i += 1
-    return _with(_found(dirs, include, exclude, either), "")
+    if folders:
+        return _with(_folders_found(dirs, include, exclude, depth), "")
+    return _with(_found(dirs, include, exclude, either, expressed, depth), "")
+
+
+def _folders_found(dirs: list[str], include: list[str], exclude: list[str], depth: int) -> Command | None:
+    """``find [DIR] -type d [-name GLOB] [-maxdepth N]``: the folders beneath DIR named so, to that depth."""
+    if len(dirs) > 1 or len(include) > 1 or exclude or any("/" in g for g in include) or _prose(dirs):
+        return None  # several roots, -path, -not: not read
+    folder = _path(dirs[0]).rstrip("/") if dirs else ""
+    return Command("find", "*", False, False, lists="paths", folder=folder or ".", tree=f"{depth}:{''.join(include)}")
 
 
 def _with(found: Command | None, grep: str) -> tuple[Command, str] | None:
     return None if found is None else (found, grep)
 
 
-def _found(dirs: list[str], include: list[str], exclude: list[str], either: bool) -> Command | None:
+def _found(
+    dirs: list[str], include: list[str], exclude: list[str], either: bool, expressed: bool, depth: int = 0
+) -> Command | None:
     if len(include) > 1 and not either:  # both must match: a folder's glob and a name's are one glob
         folders = [g for g in include if "/" in g and g.endswith("/**")]
         names = [g for g in include if "/" not in g]
         if len(include) != 2 or len(folders) != 1 or len(names) != 1:
             return None  # -name a -name b
         include = [f"{folders[0]}/{names[0]}"]
-    if _prose(dirs) or not (include or exclude or all(d in (".", "./") or "/" in d for d in dirs)):
+    if _prose(dirs) or not (include or exclude or expressed or all(d in (".", "./") or "/" in d for d in dirs)):
         return None  # "find the config file" is a sentence
     paths = tuple(p for p in (_path(d) for d in dirs) if p)
+    if depth and len(dirs) <= 1:  # -maxdepth N: the files N levels down at most (./a.go is at depth 1)
+        prefix = f"{paths[0].rstrip('/')}/" if paths else ""
+        exclude = [*exclude, f"{prefix}{'*/' * depth}**"]
     return Command(
         "find", "*", False, False, paths=paths, include=tuple(include), exclude=tuple(exclude), lists="paths"
     )
@@ -662,6 +690,11 @@ def _ls(args: list[str]) -> Command | None:
     beneath it; a glob (``ls src/*.py``) the files it names there."""
     operands = [a for a in args if not a.startswith("-") or a == "-"]
     flags = [a for a in args if a not in operands]
+    letters = {c for a in flags if a[1:2] != "-" for c in a[1:]}
+    if "d" in letters and len(operands) == 1 and re.fullmatch(r"(?:[\w.-]+/)*\*/", operands[0]):
+        folder = operands[0][: -len("*/")].rstrip("/")  # ls -d */, ls -d src/*/: the folders directly in it
+        shown = bool(letters & {"a", "A"}) or _names_hidden([folder])
+        return Command("ls", "*", False, False, lists="paths", folder=folder or ".", tree="1:", hidden=shown)
     if any(
         not (a in _LS_LONG or a.startswith("--color") or (a[1] != "-" and set(a[1:]) <= _LS_LETTERS)) for a in flags
     ):
@@ -680,6 +713,7 @@ def _tree(args: list[str]) -> Command | None:
     depth = 0
     left_out: list[str] = []
     names = ""
+    folders = False
     i = 0
     while i < len(args):
         a = args[i]
@@ -695,8 +729,10 @@ def _tree(args: list[str]) -> Command | None:
                 names = value.replace("|", ",")
             i += 2
             continue
-        if a.startswith("-") and a not in _TREE_FLAGS and a not in _TREE_LONG:
-            return None  # -d (folders alone), -o FILE: not read
+        if a == "-d":
+            folders = True
+        elif a.startswith("-") and a not in _TREE_FLAGS and a not in _TREE_LONG:
+            return None  # -o FILE: not read
         if not a.startswith("-"):
             operands.append(a)
         i += 1
@@ -704,6 +740,21 @@ def _tree(args: list[str]) -> Command | None:
         return None
     exclude = tuple(g for n in left_out for g in (n, f"**/{n}/**"))
     hidden = "-a" in args or _names_hidden(operands)
+    if folders:  # tree -d: the folders alone, to -L levels (-P names files: none is listed)
+        if len(operands) > 1 or _prose(operands):
+            return None
+        folder = _path(operands[0]).rstrip("/") if operands else ""
+        return Command(
+            "tree",
+            "*",
+            False,
+            False,
+            exclude=exclude,
+            lists="paths",
+            folder=folder or ".",
+            tree=f"{depth}:",
+            hidden=hidden,
+        )
     if depth == 1 and not names:
         flat = _listed("tree", operands, False, exclude)
         return None if flat is None else replace(flat, hidden=hidden)
@@ -741,7 +792,8 @@ def _fd(args: list[str]) -> Command | None:
     operands: list[str] = []
     exts: list[str] = []
     exclude: list[str] = []
-    glob = hidden = False
+    glob = hidden = folders = False
+    depth = 0
     case = "smart"  # fd's: either case unless the pattern has a capital
     i = 0
     while i < len(args):
@@ -756,8 +808,12 @@ def _fd(args: list[str]) -> Command | None:
             exclude.append(value)
             i += 1
         elif a in ("-t", "--type"):
-            if value not in ("f", "file"):
+            if value not in ("f", "file", "d", "directory"):
                 return None
+            folders = value in ("d", "directory")
+            i += 1
+        elif a in ("-d", "--max-depth", "--maxdepth") and value.isdigit():
+            depth = int(value)
             i += 1
         elif a in ("-g", "--glob"):
             glob = True
@@ -785,6 +841,20 @@ def _fd(args: list[str]) -> Command | None:
         ext = any_case(exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}")
         names = [f"{pattern.rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
     paths = tuple(p for p in (_path(d) for d in operands[1:]) if p)
+    if folders:  # fd -t d: the folders whose name holds the pattern (or matches its glob)
+        if len(paths) > 1 or exts:
+            return None
+        return Command(
+            "fd",
+            "*",
+            False,
+            False,
+            exclude=tuple(exclude),
+            lists="paths",
+            folder=paths[0].rstrip("/") if paths else ".",
+            tree=f"{depth}:{pattern}",
+            hidden=hidden or _names_hidden(operands[1:]),
+        )
     return Command(
         "fd",
         "*",
@@ -920,6 +990,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     options = {**p.options, "mode": mode}
     if c.folder is not None:
         options[FOLDERS_OPTION] = c.folder
+    if c.tree is not None:
+        options[FOLDER_TREE_OPTION] = c.tree
     if c.exclude or not c.hidden:
         options = excluding(options, (*c.exclude, *(() if c.hidden else HIDDEN_GLOBS)))
     before, after = (min(n, MAX_CONTEXT_LINES) for n in c.context)
@@ -936,13 +1008,20 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options=options,
     )
     said = [f"{mode} {c.pattern[:80]!r}"]
-    if c.folder is not None:  # ls: what it lists, not the glob that selects beneath
+    if c.folder is not None and c.tree is not None:  # find -type d, tree -d: the folders alone
+        where = "./" if c.folder == "." else f"{c.folder}/"
+        depth, _, names = c.tree.partition(":")
+        to = "at any depth" if depth == "0" else "directly in it" if depth == "1" else f"to {depth} levels"
+        hidden = "" if c.hidden else ", hidden ones left out"
+        said = [f"the folders beneath {where}{f' named {names!r}' if names else ''} {to}{hidden}, no files"]
+    elif c.folder is not None:  # ls: what it lists, not the glob that selects beneath
         where = "./" if c.folder == "." else f"{c.folder}/"
         said = [f"the files directly in {where} and the folders in it" if c.pattern == "*" else f"{said[0]} in {where}"]
     elif glob:
         said.append(f"in {glob}")
-    if c.exclude or not c.hidden:
-        said.append(f"not in {', '.join([*c.exclude, *([] if c.hidden else ['hidden files'])])}")
+    hidden_said = [] if c.hidden or c.tree is not None else ["hidden files"]  # a folder listing said it already
+    if c.exclude or hidden_said:
+        said.append(f"not in {', '.join([*c.exclude, *hidden_said])}")
     if c.languages or c.not_languages:
         said.append(f"{'/'.join(asked.languages)} files")
     if c.unread_types:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "CONTEXT_OPTION",
+    "FOLDER_TREE_OPTION",
     "INTENTS",
     "LINE_FILTERS_OPTION",
     "MAX_CONTEXT_LINES",
@@ -123,6 +124,11 @@ EXCLUDE_OPTION = "exclude_paths"
 #: the files directly in it are the hits, and the folders directly in it are named in a note with the files each
 #: holds (``text: folders in src/api/: handlers/ (12 files), …``). The query's path glob selects beneath it.
 FOLDERS_OPTION = "folders"
+
+#: Set beside :data:`FOLDERS_OPTION` to ``DEPTH:GLOB`` (``0:*test*``; ``2:``) to list folders as ``find -type d`` and
+#: ``tree -d`` do: no file is a hit, and the note names every folder beneath the folder, to ``DEPTH`` levels (0: any),
+#: whose own name ``GLOB`` matches (empty: any), by its path from the folder, with the files beneath each.
+FOLDER_TREE_OPTION = "folder_tree"
 
 #: Set to ``defer`` by a host that runs ``FollowUp(if_empty=True)`` rounds: a shard may then leave a
 #: costly fallback (structural's fuzzy name matching) to such a round, which runs only when no

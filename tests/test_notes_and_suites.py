@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fourfold.coordinator import cli, evaluate
-from fourfold.coordinator.notes import MAX_NOTE_CHARS, tidy_notes
+from fourfold.coordinator.notes import MAX_LISTING_NOTE_CHARS, MAX_NOTE_CHARS, tidy_notes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,6 +32,15 @@ def test_a_long_query_is_echoed_short_once() -> None:
 def test_a_short_query_is_echoed_as_it_is() -> None:
     notes = ["structural: no identifier in 'how?'", "structural: no identifier in 'how?'"]
     assert tidy_notes(notes, "how?") == ("structural: no identifier in 'how?'",)
+
+
+def test_a_listing_whose_answer_is_its_note_keeps_it_whole_up_to_its_own_bound() -> None:
+    folders = "text: folders in ./: " + ", ".join(f"pkg/folder{n:03}/ (1 file)" for n in range(60))
+    assert len(folders) > MAX_NOTE_CHARS
+    assert tidy_notes([folders], "ls", listing=True) == (folders,)
+    cut = tidy_notes([folders], "ls")[0]
+    assert len(cut) == MAX_NOTE_CHARS and cut.endswith("…")
+    assert len(tidy_notes([folders * 5], "ls", listing=True)[0]) == MAX_LISTING_NOTE_CHARS
 
 
 def test_the_bundled_demo_suite_is_valid_and_points_at_real_files() -> None:

@@ -180,13 +180,15 @@ def test_a_file_command_is_read_as_the_files_it_lists(
     [
         "find the config file",
         "find src",
-        "find . -type d -name test",
+        "find . -type d -name a -name b",
+        "find . -maxdepth 0",
+        "find . -type d | grep test",  # folders into a grep: not read
         "ls -d src",
         "ls is slow",
         "ls src docs",
         "tree sitter parser",
         "tree src",  # a word after tree: a sentence's, unless an option says it is the command
-        "tree -d",
+        "tree -d src docs",
         "find . -size +1M",
         "find . -name '*.py' -name 'test_*'",
         "fd is fast",
@@ -263,6 +265,41 @@ def test_ls_lists_a_folders_files_and_names_its_folders_and_tree_lists_beneath(h
     with coordinator_in_process(home) as address:
         text = mcp_search(address, "ls beta", 10)
         assert "beta/service.py" in text and "read as the command ls" in text and "no folders in beta/" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "folder", "tree", "hidden"),
+    [
+        ("find . -type d", ".", "0:", True),
+        ("find src -maxdepth 2 -type d -name '*test*'", "src", "2:*test*", True),
+        ("tree -d -L 3 pkg/", "pkg", "3:", False),
+        ("tree -d", ".", "0:", False),
+        ("fd -t d api", ".", "0:*[aA][pP][iI]*", False),
+        ("fd --type directory -H", ".", "0:", True),
+        ("ls -d */", ".", "1:", False),
+        ("ls -ad src/*/", "src", "1:", True),
+    ],
+)
+def test_a_folder_command_is_read_as_the_folders_it_lists(command: str, folder: str, tree: str, hidden: bool) -> None:
+    c = read(command)
+    assert c is not None and (c.lists, c.folder, c.tree, c.hidden) == ("paths", folder, tree, hidden)
+
+
+def test_folders_are_listed_as_find_type_d_lists_them_and_maxdepth_keeps_to_its_depth(home: Path) -> None:
+    top = ask(home, "find . -type d")
+    assert (files(top), top.total_files) == (set(), 0)
+    assert top.notes[0].startswith("read as the command find: the folders beneath ./ at any depth, no files")
+    assert "text: folders in ./: alpha/ (3 files), beta/ (2 files), gamma/ (2 files)" in top.notes
+    assert "text: folders in ./: beta/ (2 files)" in ask(home, "find . -type d -name 'b*'").notes
+    assert "text: no folders in alpha/" in ask(home, "find alpha -type d").notes
+    assert "text: folders in ./: alpha/ (3 files), beta/ (2 files), gamma/ (2 files)" in ask(home, "ls -d */").notes
+    assert files(ask(home, "find . -maxdepth 1 -type f")) == set()  # every file is two levels down
+    assert files(ask(home, "find alpha -maxdepth 1 -name '*.py'")) == {
+        "alpha/__init__.py",
+        "alpha/core.py",
+        "alpha/shapes.py",
+    }
+    assert files(ask(home, "find . -maxdepth 2 -name '*.py'")) == {p for p in EVERY if p.endswith(".py")}
 
 
 def test_find_iname_and_fd_match_either_case_as_the_tools_do(home: Path) -> None:

@@ -336,6 +336,13 @@ def test_hidden_files_are_skipped_where_the_tool_skips_them(dotted: Path, query:
     assert (files(a) if a.total_files else set()) == listed
 
 
+def test_a_folder_tree_names_every_depth_and_skips_hidden_folders_where_the_tool_does(dotted: Path) -> None:
+    every = ask(dotted, "find . -type d")
+    assert "text: folders in ./: .github/ (1 file), .github/workflows/ (1 file), src/ (2 files)" in every.notes
+    assert "text: folders in ./: src/ (1 file)" in ask(dotted, "tree -d").notes  # .github/ and src/.env.example
+    assert "text: folders in ./: .github/ (1 file)" in ask(dotted, "find . -maxdepth 1 -type d -name '.*'").notes
+
+
 def test_case_is_the_tools(home: Path) -> None:
     assert ask(home, 'rg -i "BETA" beta/').total_matches > 0
     exact = ask(home, 'rg "BETA" beta/')  # rg respects case: no line holds BETA, and the answer says so

@@ -10,7 +10,14 @@ from inprocess import search_once
 from fourfold.api import SearchParams
 from fourfold.coordinator.engine import Engine
 from fourfold.index.store import IndexStore
-from fourfold.plugins.text.shard_notes import folders_note, merge, paths_note, stopped_note, verified_note
+from fourfold.plugins.text.shard_notes import (
+    FOLDERS_SHOWN_CHARS,
+    folders_note,
+    merge,
+    paths_note,
+    stopped_note,
+    verified_note,
+)
 
 
 def test_notes_that_differ_only_in_counts_are_summed_in_the_first_ones_place() -> None:
@@ -47,8 +54,8 @@ def test_the_folders_ls_names_are_summed_over_the_shards_and_said_as_many_as_fit
     assert merge([folders_note(".", {}, 2), folders_note(".", {}, 0)]) == ["text: no folders in ./"]
     # a folder no shard holds anything in: said so, not "no folders" (which says it has files)
     assert merge([folders_note("nope", {}, 0), folders_note("nope", {}, 0)]) == ["text: nothing indexed in nope/"]
-    many = merge([folders_note(".", {f"folder{n:03}": n for n in range(100)}, 0)])
-    assert len(many) == 1 and len(many[0]) < 400 and many[0].endswith(", and 88 more folders")
+    many = merge([folders_note(".", {f"folder{n:03}": n for n in range(200)}, 0)])
+    assert len(many) == 1 and len(many[0]) < FOLDERS_SHOWN_CHARS + 50 and many[0].endswith(", and 136 more folders")
 
 
 def test_an_answer_over_several_shards_says_each_listing_note_once(multi_home: Path) -> None:

@@ -38,6 +38,7 @@ from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable
 from fourfold.plugins.text.terms import content_terms, query_terms
 from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import (
+    FOLDER_TREE_OPTION,
     FOLDERS_OPTION,
     MASK_OPTION,
     Hit,
@@ -745,7 +746,11 @@ class TextShard:
         scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0]
         notes = [paths_note(pattern, len(scored), self.n_files)]  # said once for every shard: shard_notes.merge
         folder = query.options.get(FOLDERS_OPTION)
-        if folder is not None:  # as ls lists it: its own files, and its folders with the files beneath each
+        tree = query.options.get(FOLDER_TREE_OPTION)
+        if folder is not None and tree is not None:  # as find -type d lists them: folders alone, at every depth
+            beneath, held = self._folders_beneath(folder, scored, tree)
+            scored, notes = [], [folders_note(folder, beneath, held)]
+        elif folder is not None:  # as ls lists it: its own files, and its folders with the files beneath each
             scored, beneath = self._in_folder(folder, scored)
             notes = [folders_note(folder, beneath, len(scored))]
         rank = self._file_rank()
@@ -779,6 +784,28 @@ class TextShard:
             else:
                 direct.append((s, f))
         return direct, beneath
+
+    def _folders_beneath(self, folder: str, scored: list[tuple[float, int]], tree: str) -> tuple[dict[str, int], int]:
+        """The folders beneath ``folder`` that ``tree`` (``DEPTH:GLOB``, ``FOLDER_TREE_OPTION``) asks for, by their
+        path from it, each with the ``scored`` files beneath it; and how many of those files are beneath it."""
+        depth_text, _, glob = tree.partition(":")
+        depth = int(depth_text) if depth_text.isdigit() else 0
+        named = compile_glob(glob) if glob else None
+        itself = folder.strip("/")
+        prefix = itself + "/" if itself not in ("", ".") else ""
+        beneath: dict[str, int] = {}
+        held = 0
+        for _, f in scored:
+            path = self.paths[f]
+            if not path.startswith(prefix):
+                continue
+            held += 1
+            parts = path[len(prefix) :].split("/")[:-1]
+            for i, name in enumerate(parts[:depth] if depth else parts):
+                if named is None or named.match(name) is not None:
+                    at = "/".join(parts[: i + 1])
+                    beneath[at] = beneath.get(at, 0) + 1
+        return beneath, held
 
     def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:
         """The given 0-based lines of file ``f`` by owning segment, 1-based (lines no segment owns dropped)."""

@@ -15,8 +15,9 @@ from fourfold.plugins.counted_notes import Counted, summed
 
 __all__ = ["FOLDERS_SHOWN_CHARS", "folders_note", "merge", "paths_note", "stopped_note", "verified_note"]
 
-#: A merged note of folders names folders up to about this many characters, then counts the rest.
-FOLDERS_SHOWN_CHARS = 300
+#: A merged note of folders names folders up to about this many characters, then counts the rest (a folder tree,
+#: ``find -type d``, names a few dozen).
+FOLDERS_SHOWN_CHARS = 1500
 
 
 def verified_note(labels: str, candidates: int, files: int, verified: int, blocks: int) -> str:

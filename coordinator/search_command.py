@@ -54,7 +54,6 @@ from fourfold.plugins.types import (
     LINE_FILTERS_OPTION,
     MAX_CONTEXT_LINES,
     LineFilter,
-    python_regex,
 )
 
 __all__ = ["Command", "apply", "read"]
@@ -127,6 +126,27 @@ _PROSE = frozenset(
 )
 # commands a listing's output may be piped to that show its lines another way: they leave the listing as it is
 _SHOWING = frozenset({"head", "tail", "less", "more", "sort", "uniq", "wc", "cat", "column", "nl", "tee", "cut", "bat"})
+#: POSIX bracket classes (``[[:space:]]``, as grep and RE2 read them) in the syntax Python's ``re`` reads
+_POSIX_CLASSES = {
+    "alnum": "a-zA-Z0-9",
+    "alpha": "a-zA-Z",
+    "blank": " \\t",
+    "digit": "0-9",
+    "lower": "a-z",
+    "punct": "!-/:-@\\[-`{-~",
+    "space": "\\s",
+    "upper": "A-Z",
+    "word": "\\w",
+    "xdigit": "0-9A-Fa-f",
+}
+
+
+def _python_regex(pattern: str) -> str:
+    """A regular expression as grep or RE2 writes it, as Python's ``re`` reads it: POSIX bracket classes
+    (``[[:space:]]``) spelled out, which ``re`` would read as a nested set."""
+    return re.sub(r"\[:([a-z]+):\]", lambda m: _POSIX_CLASSES.get(m[1], m[0]), pattern)
+
+
 # grep's basic syntax: these mean themselves bare and an operator escaped, the other way round from RE2
 _BRE_SWAPPED = frozenset("|(){}+?")
 
@@ -224,7 +244,7 @@ def _read(query: str) -> Command | None:
     def option(name: str, value: str | None) -> None:
         nonlocal fixed, extended, case, word, unrestricted
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
-            unrestricted += 2 if name != "u" or tool == "ag" else 1
+            unrestricted += 2 if name in ("hidden", ".") or tool == "ag" else 1  # rg's -u, --unrestricted: twice
         for flag, said in _PRINTED.items():
             if name in said and not (flag == "h" and tool == "rg" and name == "I") and value is None:
                 printed.add(flag)
@@ -315,7 +335,7 @@ def _read(query: str) -> Command | None:
         pattern, regex = rf"\b(?:{pattern if regex else re.escape(pattern)})\b", True
     if regex:
         try:
-            re.compile(python_regex(pattern))  # RE2 reads POSIX classes, as grep does
+            re.compile(_python_regex(pattern))  # RE2 reads POSIX classes, as grep does
         except re.error:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))

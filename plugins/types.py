@@ -26,7 +26,6 @@ __all__ = [
     "ShardResult",
     "context_lines",
     "line_filters",
-    "python_regex",
     "segment_id",
 ]
 
@@ -277,27 +276,6 @@ def context_lines(options: Mapping[str, str]) -> tuple[int, int]:
     return before, after
 
 
-#: POSIX bracket classes (``[[:space:]]``, as grep and RE2 read them) in the syntax Python's ``re`` reads
-_POSIX_CLASSES = {
-    "alnum": "a-zA-Z0-9",
-    "alpha": "a-zA-Z",
-    "blank": " \\t",
-    "digit": "0-9",
-    "lower": "a-z",
-    "punct": "!-/:-@\\[-`{-~",
-    "space": "\\s",
-    "upper": "A-Z",
-    "word": "\\w",
-    "xdigit": "0-9A-Fa-f",
-}
-
-
-def python_regex(pattern: str) -> str:
-    """A regular expression as grep or RE2 writes it, as Python's ``re`` reads it: POSIX bracket classes
-    (``[[:space:]]``) spelled out, which ``re`` would read as a nested set."""
-    return re.sub(r"\[:([a-z]+):\]", lambda m: _POSIX_CLASSES.get(m[1], m[0]), pattern)
-
-
 @dataclass(frozen=True, slots=True)
 class LineFilter:
     """A grep the output of a listing is piped to: it keeps the lines ``pattern`` matches (``invert``: does not)."""
@@ -314,16 +292,6 @@ class LineFilter:
         head = ("./" if self.shown.startswith("./") else "") + path + ":" if "path" in self.shown else ""
         return f"{head}{line}:{text}" if "line" in self.shown else f"{head}{text}"
 
-    def compiled(self) -> re.Pattern[str]:
-        """The pattern as Python reads it; raises ValueError naming it where it is no regular expression."""
-        try:
-            return re.compile(
-                python_regex(self.pattern) if self.regex else re.escape(self.pattern),
-                0 if self.case_sensitive else re.IGNORECASE,
-            )
-        except re.error as exc:
-            raise ValueError(f"invalid pattern {self.pattern!r} of a grep the output is piped to: {exc}") from None
-
     def as_json(self) -> dict[str, object]:
         return {
             "pattern": self.pattern,
@@ -334,9 +302,10 @@ class LineFilter:
         }
 
 
-def line_filters(options: Mapping[str, str]) -> tuple[tuple[LineFilter, re.Pattern[str]], ...]:
-    """The filters ``options[LINE_FILTERS_OPTION]`` holds, each with its compiled pattern. Raises ValueError, naming
-    the value, where it is not a JSON list of filters or a pattern does not compile."""
+def line_filters(options: Mapping[str, str]) -> tuple[LineFilter, ...]:
+    """The filters ``options[LINE_FILTERS_OPTION]`` holds (each pattern as the text modality reads a literal or an
+    RE2 regex; it says which does not compile). Raises ValueError, naming the value, where it is not a JSON list of
+    filters."""
     value = options.get(LINE_FILTERS_OPTION, "")
     if not value:
         return ()
@@ -362,4 +331,4 @@ def line_filters(options: Mapping[str, str]) -> tuple[tuple[LineFilter, re.Patte
             '{"pattern": "...", "regex": false, "case_sensitive": true, "invert": false, "shown": "path:line:text"} '
             f"(shown one of {', '.join(LINE_SHOWN)})"
         ) from None
-    return tuple((f, f.compiled()) for f in filters)
+    return tuple(filters)

@@ -628,10 +628,15 @@ class TextShard:
         option ``group=file`` a hit is a file: its best segment carrying every matching line of
         the file; otherwise a hit is a segment with the lines it owns.
         """
-        try:
-            filters = line_filters(query.options)
+        try:  # RE2, as the listing's own pattern: a pattern can cost no more than the line it is matched against
+            filters = [
+                (f, (regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive))
+                for f in line_filters(query.options)
+            ]
         except ValueError:
-            filters = ()  # the coordinator refuses it; a host that did not lists every matching line
+            filters = []  # the coordinator refuses it; a host that did not lists every matching line
+        except InvalidQuery as exc:
+            raise InvalidQuery(f"the grep the output is piped to: {exc}") from None
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -1032,7 +1037,7 @@ class TextShard:
         parts = self._block_bytes(b).split(b"\n", rel + 1)
         return parts[rel] if 0 <= rel < len(parts) else b""
 
-    def _kept(self, f: int, lines: list[int], filters: Sequence[tuple[LineFilter, re.Pattern[str]]]) -> list[int]:
+    def _kept(self, f: int, lines: list[int], filters: Sequence[tuple[LineFilter, Matcher]]) -> list[int]:
         """The 1-based ``lines`` of file ``f`` that every grep the output is piped to keeps, each seen as the command
         printed it (``LineFilter.seen``; ``LINE_FILTERS_OPTION``). Each block is split once."""
         path, kept = self.paths[f], []
@@ -1043,7 +1048,7 @@ class TextShard:
                 block, parts, base = b, self._block_bytes(b).split(b"\n"), int(self.block_line[b])
             rel = line - 1 - base
             text = parts[rel].decode("utf-8", "replace") if 0 <= rel < len(parts) else ""
-            if all((rx.search(flt.seen(path, line, text)) is None) == flt.invert for flt, rx in filters):
+            if all(m.matches(flt.seen(path, line, text)) != flt.invert for flt, m in filters):
                 kept.append(line)
         return kept
 

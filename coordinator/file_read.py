@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from fourfold.api import Answer, FusedHit, Hit
+from fourfold.coordinator.search_command import without_redirections
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
@@ -87,8 +88,8 @@ def read(query: str) -> FileRead | None:
     if len(parts) > 2:
         return None
     try:
-        words = shlex.split(parts[0])
-        piped = shlex.split(parts[1]) if len(parts) == 2 else []
+        words = shlex.split(without_redirections(parts[0]))
+        piped = shlex.split(without_redirections(parts[1])) if len(parts) == 2 else []
     except ValueError:
         return None
     if not words:

@@ -56,7 +56,7 @@ from fourfold.plugins.types import (
     LineFilter,
 )
 
-__all__ = ["Command", "apply", "read"]
+__all__ = ["Command", "apply", "read", "without_redirections"]
 
 # commands that list files by their paths; ``git ls-files`` and ``rg --files`` too
 _FILE_TOOLS = frozenset({"find", "fd", "fdfind", "ls", "tree"})
@@ -209,7 +209,7 @@ def _read(query: str) -> Command | None:
     text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
     # "| head" filters the output; "find . -name '*.go' | xargs grep X" searches the files find lists
     try:
-        words = shlex.split(text, comments=True)  # "# want the declaration only" is a comment
+        words = shlex.split(without_redirections(text), comments=True)  # "# want the declaration only": a comment
     except ValueError:
         return None
     first = words[0] if words else ""
@@ -383,6 +383,36 @@ def _printed_as(tool: str, printed: set[str], operands: list[str]) -> str:
     return ":".join([*([f"{dot}path"] if with_path else []), *(["line"] if numbered else []), "text"])
 
 
+def without_redirections(command: str) -> str:
+    """``command`` without the shell's redirections outside its quotes (``2>/dev/null``, ``2>&1``, ``> out.txt``,
+    ``< in``), which say where its output goes, not what it reads; a quoted ``">"`` is a pattern and stays."""
+    out: list[str] = []
+    quote = ""
+    i = 0
+    while i < len(command):
+        c = command[i]
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "\\":
+            out.append(command[i : i + 2])
+            i += 2
+            continue
+        else:
+            m = _REDIRECTION.match(command, i)
+            if m is not None and (i == 0 or command[i - 1].isspace()):
+                i = m.end()
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+#: A redirection and its target: ``2>/dev/null``, ``>> log``, ``2>&1``, ``&>out``, ``< in.txt``.
+_REDIRECTION = re.compile(r"\d*(?:>>?|&>|<)(?:&[\d-]|\s*[^\s|;&<>'\"]+)")
+
+
 def _names_hidden(operands: list[str]) -> bool:
     """Whether an operand names a hidden file or folder (``.github/``), which a tool that skips them still reads."""
     return any(part.startswith(".") and part not in (".", "..") for o in operands for part in o.split("/"))
@@ -401,7 +431,7 @@ def _piped_to(stages: list[str], shown: str) -> tuple[tuple[LineFilter, ...] | N
     left_out: list[str] = []
     for stage in stages:
         try:
-            words = shlex.split(stage)
+            words = shlex.split(without_redirections(stage))
         except ValueError:
             return None, ()
         if not words or words[0] in _SHOWING:
@@ -1041,9 +1071,9 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(f"in {glob}")
     hidden_said = [] if c.hidden or c.tree is not None else ["hidden files"]  # a folder listing said it already
     if c.exclude or hidden_said:
-        said.append(f"not in {', '.join([*c.exclude, *hidden_said])}")
+        said.append(f"not in {' or '.join([*c.exclude, *hidden_said])}")
     if c.languages or c.not_languages:
-        said.append(f"{'/'.join(asked.languages)} files")
+        said.append(f"in {'/'.join(asked.languages)} files")
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")
     if before or after:
@@ -1061,4 +1091,5 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     said.append("case respected" if asked.case_sensitive else "case ignored")
     what = f"the tool call {c.tool}" if c.called else f"the command {c.tool}"
     left = f"; left out: | {' | '.join(c.left_out)[:120]} (no search runs it)" if c.left_out else ""
-    return asked, f"read as {what}: {' '.join(said[:-1])}, {said[-1]}{left}"
+    parts = said[0] + "".join(f" {p}" if p.startswith("|") else f", {p}" for p in said[1:])  # a pipe follows on
+    return asked, f"read as {what}: {parts}{left}"

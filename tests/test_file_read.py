@@ -39,6 +39,7 @@ from fourfold.index.store import IndexStore
         ("cat src/api.py | sed -n '3,4p'", FileRead("cat | sed -n", "src/api.py", 3, 4)),
         ("cat /home/me/api/src/api.py", FileRead("cat", "/home/me/api/src/api.py")),
         ("cat a.py b/c.py", FileRead("cat", "a.py", more=("b/c.py",))),  # several files, each in turn
+        ("cat a.py 2>/dev/null", FileRead("cat", "a.py")),  # a redirection is no file
         ("head -n 3 a.go b.go c.go", FileRead("head", "a.go", 1, 3, more=("b.go", "c.go"))),
         # an agent's tool call that reads a file
         (

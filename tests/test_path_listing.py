@@ -231,7 +231,7 @@ def test_find_piped_to_grep_searches_the_files_find_lists(home: Path) -> None:
         assert files(ask(home, counted)) == {"beta/__init__.py", "beta/service.py"}  # the files it runs on
     a = ask(home, "find . -name '*.py' -not -path './gamma/*' | xargs grep -n 'return fmt'")
     assert files(a) == {"alpha/shapes.py", "beta/service.py"} and a.total_matches >= 2
-    assert a.notes[0].startswith("read as the command find | grep: literal 'return fmt' in *.py not in gamma/**")
+    assert a.notes[0].startswith("read as the command find | grep: literal 'return fmt', in *.py, not in gamma/**")
     assert files(ask(home, "find beta -name '*.py'")) == {"beta/__init__.py", "beta/service.py"}
 
 

@@ -103,8 +103,8 @@ def test_a_comment_is_left_out_and_a_type_of_no_language_searches_every_one() ->
     own = read("rg -F 'DRT-180' --type-add 'cfg:*.{yml,toml}' -t cfg")
     assert own is not None and own.languages == () and own.unread_types == ("cfg",)
     assert apply(SearchParams("x"), own)[1] == (
-        "read as the command rg: literal 'DRT-180' not in hidden files every language (no language of fourfold's is "
-        "the type cfg), case respected"
+        "read as the command rg: literal 'DRT-180', not in hidden files, every language (no language of "
+        "fourfold's is the type cfg), case respected"
     )
 
 
@@ -138,6 +138,20 @@ def test_types_that_leave_no_language_say_so_as_lang_filters_do() -> None:
 
 
 @pytest.mark.parametrize(
+    ("query", "pattern", "paths"),
+    [
+        ("grep -rn retry . 2>/dev/null | head -20", "retry", ()),  # where the output goes, not what is read
+        ("rg -n retry src > /tmp/out.txt 2>&1", "retry", ("src",)),
+        ("rg -e '>' src &>/dev/null", ">", ("src",)),  # a quoted > is the pattern
+        ('grep -rn "a > b" lib < /dev/null', "a > b", ("lib",)),
+    ],
+)
+def test_the_shells_redirections_are_left_out(query: str, pattern: str, paths: tuple[str, ...]) -> None:
+    c = read(query)
+    assert c is not None and (c.pattern, c.paths) == (pattern, paths)
+
+
+@pytest.mark.parametrize(
     ("query", "context"),
     [
         ("rg -C 3 retry", (3, 3)),
@@ -162,7 +176,7 @@ def test_context_goes_to_the_listing_capped_and_the_note_says_so() -> None:
     asked, note = apply(SearchParams("q"), c)
     assert asked.options[CONTEXT_OPTION] == "1,10"
     assert note == (
-        "read as the command rg: literal 'retry' not in hidden files with 1 line before and 10 after (at most 10), "
+        "read as the command rg: literal 'retry', not in hidden files, with 1 line before and 10 after (at most 10), "
         "case respected"
     )
     plain = read("rg retry")
@@ -226,7 +240,7 @@ def files(a: Answer) -> set[str]:
 def test_a_command_lists_the_lines_it_asks_for(home: Path) -> None:
     a = ask(home, 'rg -n "fmt(" gamma/')
     assert (a.intent, a.fusion_strategy, files(a)) == ("exact_match", "direct", {"gamma/app.py"})
-    assert a.notes[0] == "read as the command rg: literal 'fmt(' in gamma/** not in hidden files, case respected"
+    assert a.notes[0] == "read as the command rg: literal 'fmt(', in gamma/**, not in hidden files, case respected"
     assert a.total_matches == 1 and a.hits[0].hit.match_lines == (9,)
     every = ask(home, "grep -rn --include=*.py 'return fmt' .")
     assert files(every) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and every.complete
@@ -238,7 +252,8 @@ def test_a_command_lists_the_lines_it_asks_for(home: Path) -> None:
 def test_a_commands_context_lines_are_numbered_as_grep_prints_them(home: Path) -> None:
     a = ask(home, 'rg -n -C 1 "fmt(" gamma/')  # gamma/app.py: line 9 matches, 8 and 10 around it
     assert a.notes[0] == (
-        "read as the command rg: literal 'fmt(' in gamma/** not in hidden files with 1 line of context, case respected"
+        "read as the command rg: literal 'fmt(', in gamma/**, not in hidden files, with 1 line of context, case "
+        "respected"
     )
     assert a.hits[0].hit.snippet == '8-def helper():\n9:    return fmt("gamma")\n10-'
     assert ask(home, 'rg -n "fmt(" gamma/').hits[0].hit.snippet == '    return fmt("gamma")'
@@ -285,7 +300,7 @@ def test_what_a_pipe_leaves_out_is_said_and_a_bad_filter_refused(home: Path) -> 
     a = ask(home, "rg -n 'return fmt' | grep -v lower | awk -F: '{print $1}'")
     assert files(a) == {"alpha/shapes.py", "gamma/app.py"}
     assert a.notes[0] == (
-        "read as the command rg: literal 'return fmt' not in hidden files | grep -vF lower (each line seen as "
+        "read as the command rg: literal 'return fmt', not in hidden files | grep -vF lower (each line seen as "
         "path:line:text), case respected; left out: | awk -F: '{print $1}' (no search runs it)"
     )
     with pytest.raises(InvalidQuery, match=r"invalid line_filters '\[1\]': give a JSON list"):
@@ -422,7 +437,7 @@ def test_tool_calls_that_run_no_search_command_are_left_to_the_other_rules() -> 
 
 def test_an_absolute_folder_of_a_checkout_is_read_as_the_indexed_folder(home: Path) -> None:
     a = ask(home, "rg -n 'return fmt' /home/me/checkouts/gamma/gamma")
-    assert files(a) == {"gamma/app.py"} and a.notes[0].startswith("read as the command rg: literal 'return fmt' in")
+    assert files(a) == {"gamma/app.py"} and a.notes[0].startswith("read as the command rg: literal 'return fmt', in")
     assert files(ask(home, 'Grep(pattern="return fmt", path="/Users/me/src/beta/beta/")')) == {"beta/service.py"}
     assert files(ask(home, "ls /work/alpha/alpha")) == {"alpha/__init__.py", "alpha/core.py", "alpha/shapes.py"}
     # a caller who may read gamma alone: beta's folder is none of its, and the path is read as written
@@ -449,7 +464,7 @@ def test_the_file_lists_an_absolute_path_reads_are_read_off_the_serving_loop(
 def test_an_agents_grep_and_ls_calls_answer_as_the_commands(home: Path) -> None:
     a = ask(home, 'Grep(pattern="return fmt", glob="*.py")')
     assert files(a) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and a.complete
-    assert a.notes[0] == "read as the tool call Grep: literal 'return fmt' in *.py, case respected"
+    assert a.notes[0] == "read as the tool call Grep: literal 'return fmt', in *.py, case respected"
     assert files(ask(home, '{"tool": "glob", "pattern": "gamma/*.py"}')) == {"gamma/__init__.py", "gamma/app.py"}
     listed = ask(home, 'LS(path="beta")')
     assert files(listed) == {"beta/__init__.py", "beta/service.py"} and "text: no folders in beta/" in listed.notes

@@ -81,6 +81,7 @@ from fourfold.plugins.types import (
     CODE_FIRST_OPTION,
     FALLBACK_OPTION,
     FOLDERS_OPTION,
+    HOLDING_OPTION,
     INTENTS,
     LINE_FILTERS_OPTION,
     SCOPE_OPTION,
@@ -520,6 +521,7 @@ class Engine:
         try:
             context_lines(p.options)
             line_filters(p.options)
+            line_filters(p.options, HOLDING_OPTION)
         except ValueError as exc:
             raise InvalidQuery(str(exc)) from None
         self._check_repos(p.repos, visible)

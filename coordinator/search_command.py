@@ -51,6 +51,7 @@ from fourfold.plugins.types import (
     CONTEXT_OPTION,
     FOLDER_TREE_OPTION,
     FOLDERS_OPTION,
+    HOLDING_OPTION,
     LINE_FILTERS_OPTION,
     MAX_CONTEXT_LINES,
     LineFilter,
@@ -181,6 +182,8 @@ class Command:
     then: tuple[LineFilter, ...] = ()
     #: the commands its output is piped to that no search runs (``| awk '{print $1}'``), said to be left out
     left_out: tuple[str, ...] = ()
+    #: patterns a file must hold to be searched at all: ``grep -l X | xargs grep Y`` greps Y in the files holding X
+    holding: tuple[LineFilter, ...] = ()
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -340,7 +343,15 @@ def _read(query: str) -> Command | None:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
     paths = tuple(p for p in (_path(o) for o in operands) if p)
-    then, left_out = _piped_to(stages, _printed_as(tool, printed, operands))
+    if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
+        return _in_files_holding(
+            Command(tool, pattern, regex, sensitive, tuple(languages), tuple(not_languages), paths, tuple(include)),
+            tuple(exclude),
+            " | ".join([_after_xargs(stages[0]), *stages[1:]]),
+            hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
+        )
+    printed_of = [*operands, "1", "2"] if _FROM_XARGS.get() else operands  # xargs names several files
+    then, left_out = _piped_to(stages, _printed_as(tool, printed, printed_of))
     if then is None:
         return None
     return Command(
@@ -367,7 +378,32 @@ _PRINTED = {
     "H": ("H", "with-filename"),
     "h": ("h", "no-filename", "I"),
     "r": ("r", "R", "recursive", "dereference-recursive"),
+    "l": ("l", "files-with-matches"),
 }
+
+
+def _in_files_holding(listed: Command, exclude: tuple[str, ...], command: str, hidden: bool) -> Command | None:
+    """The grep ``command`` that ``xargs`` runs on the files ``listed`` (a ``grep -l``) names: its lines in the files
+    of ``listed``'s scope that hold its pattern; None where it is no grep of those files alone."""
+    token = _FROM_XARGS.set(True)
+    try:
+        searched = _read(command)
+    finally:
+        _FROM_XARGS.reset(token)
+    if searched is None or searched.lists != "lines" or searched.paths or searched.include or searched.languages:
+        return None
+    holds = LineFilter(listed.pattern, listed.regex, listed.case_sensitive)
+    return replace(
+        searched,
+        tool=f"{listed.tool} -l | xargs {searched.tool}",
+        languages=listed.languages,
+        not_languages=listed.not_languages,
+        paths=listed.paths,
+        include=listed.include,
+        exclude=(*exclude, *searched.exclude),
+        holding=(holds, *searched.holding),
+        hidden=hidden,
+    )
 
 
 def _printed_as(tool: str, printed: set[str], operands: list[str]) -> str:
@@ -959,6 +995,10 @@ def _extended(pattern: str) -> str:
     return "".join(out)
 
 
+#: Whether the grep read is one ``xargs`` runs on the files listed to it (``grep -l X | xargs grep Y``), which prints
+#: each line after its file's path, as a grep of several files does.
+_FROM_XARGS: ContextVar[bool] = ContextVar("search_command_from_xargs", default=False)
+
 #: How an absolute operand (a checkout's folder, ``/home/me/api/src``) is read as the index's path, while a query is
 #: read (``read(…, absolute=…)``); None: as written.
 _ABSOLUTE: ContextVar[Callable[[str], str | None] | None] = ContextVar("search_command_absolute", default=None)
@@ -1049,6 +1089,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[CONTEXT_OPTION] = f"{before},{after}"
     if c.then:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
+    if c.holding:
+        options[HOLDING_OPTION] = json.dumps([f.as_json() for f in c.holding])
     asked = replace(
         p,
         query=c.pattern,
@@ -1074,6 +1116,9 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(f"not in {' or '.join([*c.exclude, *hidden_said])}")
     if c.languages or c.not_languages:
         said.append(f"in {'/'.join(asked.languages)} files")
+    if c.holding:
+        held = [f"{'matching' if f.regex else 'holding'} {f.pattern[:60]!r}" for f in c.holding]
+        said.append(f"in the files {' and '.join(held)}")
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")
     if before or after:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 __all__ = [
     "CONTEXT_OPTION",
     "FOLDER_TREE_OPTION",
+    "HOLDING_OPTION",
     "INTENTS",
     "LINE_FILTERS_OPTION",
     "MAX_CONTEXT_LINES",
@@ -154,6 +155,10 @@ MAX_CONTEXT_LINES = 10
 #: the lines kept. Read
 #: with :func:`line_filters`.
 LINE_FILTERS_OPTION = "line_filters"
+#: ``options[HOLDING_OPTION]``: patterns (as :data:`LINE_FILTERS_OPTION` writes them; read with ``line_filters(options,
+#: HOLDING_OPTION)``) a file must hold somewhere to be listed at all, as ``grep -l X | xargs grep Y`` lists Y's lines
+#: in the files holding X.
+HOLDING_OPTION = "holding"
 #: How a grep prints each matching line to a pipe, as a :class:`LineFilter` sees it (``./``: the folder searched was
 #: ``.``; no ``line`` without ``-n``; no ``path`` where one file is searched).
 LINE_SHOWN = (
@@ -302,11 +307,11 @@ class LineFilter:
         }
 
 
-def line_filters(options: Mapping[str, str]) -> tuple[LineFilter, ...]:
-    """The filters ``options[LINE_FILTERS_OPTION]`` holds (each pattern as the text modality reads a literal or an
-    RE2 regex; it says which does not compile). Raises ValueError, naming the value, where it is not a JSON list of
-    filters."""
-    value = options.get(LINE_FILTERS_OPTION, "")
+def line_filters(options: Mapping[str, str], key: str = LINE_FILTERS_OPTION) -> tuple[LineFilter, ...]:
+    """The filters ``options[key]`` holds (``LINE_FILTERS_OPTION``, or ``HOLDING_OPTION``'s patterns; each as the text
+    modality reads a literal or an RE2 regex, and it says which does not compile). Raises ValueError, naming the
+    value, where it is not a JSON list of filters."""
+    value = options.get(key, "")
     if not value:
         return ()
     try:
@@ -327,7 +332,7 @@ def line_filters(options: Mapping[str, str]) -> tuple[LineFilter, ...]:
             raise TypeError
     except (ValueError, TypeError, KeyError, AttributeError):
         raise ValueError(
-            f"invalid line_filters {value[:200]!r}: give a JSON list of at most 8 filters, each "
+            f"invalid {key} {value[:200]!r}: give a JSON list of at most 8 filters, each "
             '{"pattern": "...", "regex": false, "case_sensitive": true, "invert": false, "shown": "path:line:text"} '
             f"(shown one of {', '.join(LINE_SHOWN)})"
         ) from None

@@ -203,6 +203,7 @@ def test_context_goes_to_the_listing_capped_and_the_note_says_so() -> None:
         ("grep -n retry a.py | grep -v import", (LineFilter("import", invert=True, shown="line:text"),), ()),
         ("git grep -n retry | grep x", (LineFilter("x"),), ()),
         ("grep -rnh retry src | grep x", (LineFilter("x", shown="line:text"),), ()),
+        ("grep -rl budget . | xargs grep -n retry", (), ()),  # the files holding budget: see below
         (
             "rg -n retry | grep -v a | grep -i 'for the'",
             (LineFilter("a", invert=True), LineFilter("for the", case_sensitive=False)),
@@ -215,6 +216,19 @@ def test_the_greps_a_listing_is_piped_to_keep_its_lines(
 ) -> None:
     c = read(query)
     assert c is not None and c.pattern == "retry" and (c.then, c.left_out) == (then, left_out)
+
+
+def test_a_grep_that_xargs_runs_on_the_files_a_grep_l_lists_greps_the_files_holding_its_pattern() -> None:
+    c = read("grep -rl --include=*.py budget src | xargs grep -n retry | grep -v test")
+    assert c is not None and (c.pattern, c.paths, c.include, c.tool) == (
+        "retry",
+        ("src",),
+        ("*.py",),
+        "grep -l | xargs grep",
+    )
+    assert c.holding == (LineFilter("budget"),) and c.then == (LineFilter("test", invert=True),)  # path:line:text
+    lines = read("grep -rn budget . | xargs grep retry")  # no -l: xargs is handed lines, not files
+    assert lines is not None and (lines.pattern, lines.holding, lines.left_out) == ("budget", (), ("xargs grep retry",))
 
 
 def test_a_pipe_into_a_grep_that_reads_no_output_leaves_the_words() -> None:
@@ -276,6 +290,8 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "grep -rn fmt . | grep '^./alpha/core'",  # ./ as grep -r prints the paths of .
         "rg fmt | grep -E '^[a-z/]+[.]py:def'",  # rg to a pipe: no line numbers
         "grep -rn return . | grep -v ':1[0-9]:'",
+        "grep -rl fmt . | xargs grep -n return",  # return's lines in the files holding fmt
+        "rg -l import | xargs rg -n def | grep -v helper",
     ],
 )
 def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: str) -> None:

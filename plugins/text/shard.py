@@ -40,6 +40,7 @@ from fourfold.plugins.text.trigram_query import All, And, Or, Query, Tri
 from fourfold.plugins.types import (
     FOLDER_TREE_OPTION,
     FOLDERS_OPTION,
+    HOLDING_OPTION,
     MASK_OPTION,
     Hit,
     LineFilter,
@@ -377,7 +378,24 @@ class TextShard:
         if query.options.get(MASK_OPTION):
             hidden = set(query.options[MASK_OPTION].split("\n"))
             narrow(np.fromiter((p not in hidden for p in self.paths), dtype=bool, count=self.n_files))
+        try:
+            holding = line_filters(query.options, HOLDING_OPTION)
+        except ValueError:
+            holding = ()  # the coordinator refuses it; a host that did not lists every file
+        for f in holding:  # grep -l X | xargs grep Y: the files holding X, found as a listing of X finds them
+            narrow(self._holding((regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive), mask))
         return mask
+
+    def _holding(self, m: Matcher, mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
+        """The files (of those ``mask`` allows) with a line ``m`` matches."""
+        blocks = self._candidates(m.trigrams, mask)
+        by_file: dict[int, list[int]] = {}
+        for b, f in zip(blocks.tolist(), self.block_file[blocks].tolist(), strict=True):
+            by_file.setdefault(f, []).append(b)
+        held = np.zeros(self.n_files, dtype=bool)
+        for f, in_file in by_file.items():
+            held[f] = bool(self._match_lines(m, in_file))
+        return held
 
     def _evaluate(self, q: Query, decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64] | None:
         """Block ids that may satisfy ``q`` (None: every block); ``decoded`` keeps each list it decodes.

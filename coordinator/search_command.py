@@ -249,7 +249,7 @@ def _read(query: str) -> Command | None:
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
             unrestricted += 2 if name in ("hidden", ".") or tool == "ag" else 1  # rg's -u, --unrestricted: twice
         for flag, said in _PRINTED.items():
-            if name in said and not (flag == "h" and tool == "rg" and name == "I") and value is None:
+            if name in said and value is None and not (tool == "rg" and name in ("I", "L")):  # rg's -L: --follow
                 printed.add(flag)
         if name in ("A", "after-context", "B", "before-context", "C", "context") and value is not None:
             if not re.fullmatch(r"[0-9]{1,6}", value):
@@ -343,12 +343,31 @@ def _read(query: str) -> Command | None:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
     paths = tuple(p for p in (_path(o) for o in operands) if p)
+    hidden = tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands)
+    if "L" in printed:  # grep -L X: the files that do not hold X, by their paths
+        if any(stage.split()[:1] and stage.split()[0] not in _SHOWING for stage in stages):
+            return None
+        lacking = (LineFilter(pattern, regex, sensitive, invert=True),)
+        return Command(
+            tool,
+            "*",
+            False,
+            False,
+            tuple(languages),
+            tuple(not_languages),
+            paths,
+            tuple(include),
+            tuple(exclude),
+            lists="paths",
+            holding=lacking,
+            hidden=hidden,
+        )
     if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
         return _in_files_holding(
             Command(tool, pattern, regex, sensitive, tuple(languages), tuple(not_languages), paths, tuple(include)),
             tuple(exclude),
             " | ".join([_after_xargs(stages[0]), *stages[1:]]),
-            hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
+            hidden=hidden,
         )
     printed_of = [*operands, "1", "2"] if _FROM_XARGS.get() else operands  # xargs names several files
     then, left_out = _piped_to(stages, _printed_as(tool, printed, printed_of))
@@ -368,7 +387,7 @@ def _read(query: str) -> Command | None:
         context=(around[0], around[1]),
         then=then,
         left_out=left_out,
-        hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
+        hidden=hidden,
     )
 
 
@@ -379,6 +398,7 @@ _PRINTED = {
     "h": ("h", "no-filename", "I"),
     "r": ("r", "R", "recursive", "dereference-recursive"),
     "l": ("l", "files-with-matches"),
+    "L": ("L", "files-without-match"),
 }
 
 
@@ -1117,7 +1137,9 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     if c.languages or c.not_languages:
         said.append(f"in {'/'.join(asked.languages)} files")
     if c.holding:
-        held = [f"{'matching' if f.regex else 'holding'} {f.pattern[:60]!r}" for f in c.holding]
+        held = [
+            f"{'not ' if f.invert else ''}{'matching' if f.regex else 'holding'} {f.pattern[:60]!r}" for f in c.holding
+        ]
         said.append(f"in the files {' and '.join(held)}")
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")

@@ -157,7 +157,7 @@ MAX_CONTEXT_LINES = 10
 LINE_FILTERS_OPTION = "line_filters"
 #: ``options[HOLDING_OPTION]``: patterns (as :data:`LINE_FILTERS_OPTION` writes them; read with ``line_filters(options,
 #: HOLDING_OPTION)``) a file must hold somewhere to be listed at all, as ``grep -l X | xargs grep Y`` lists Y's lines
-#: in the files holding X.
+#: in the files holding X; ``invert``: must not hold anywhere (``grep -L X``).
 HOLDING_OPTION = "holding"
 #: How a grep prints each matching line to a pipe, as a :class:`LineFilter` sees it (``./``: the folder searched was
 #: ``.``; no ``line`` without ``-n``; no ``path`` where one file is searched).

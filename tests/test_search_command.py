@@ -231,6 +231,15 @@ def test_a_grep_that_xargs_runs_on_the_files_a_grep_l_lists_greps_the_files_hold
     assert lines is not None and (lines.pattern, lines.holding, lines.left_out) == ("budget", (), ("xargs grep retry",))
 
 
+def test_grep_big_l_lists_the_files_without_its_pattern(home: Path) -> None:
+    a = ask(home, "grep -rL 'return fmt' --include=*.py .")  # as grep -L lists them: every .py file but three
+    every = {str(p.relative_to(FIXTURE).relative_to(p.relative_to(FIXTURE).parts[0])) for p in FIXTURE.rglob("*.py")}
+    assert files(a) == every - {"alpha/shapes.py", "beta/service.py", "gamma/app.py"}
+    assert "in the files not holding 'return fmt'" in a.notes[0] and a.complete
+    follow = read("rg -L fmt")  # rg's -L follows links: its lines, as listed
+    assert follow is not None and (follow.lists, follow.holding) == ("lines", ())
+
+
 def test_a_pipe_into_a_grep_that_reads_no_output_leaves_the_words() -> None:
     assert read("rg retry | grep -f patterns.txt") is None
 

@@ -383,7 +383,8 @@ class TextShard:
         except ValueError:
             holding = ()  # the coordinator refuses it; a host that did not lists every file
         for f in holding:  # grep -l X | xargs grep Y: the files holding X, found as a listing of X finds them
-            narrow(self._holding((regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive), mask))
+            held = self._holding((regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive), mask)
+            narrow(~held if f.invert else held)  # grep -L X: the files without it
         return mask
 
     def _holding(self, m: Matcher, mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:

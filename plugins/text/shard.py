@@ -1049,24 +1049,24 @@ class TextShard:
 
     # --- hits ------------------------------------------------------------------------------
 
-    def _line_bytes(self, f: int, line: int) -> bytes:
-        """The 0-based ``line`` of file ``f`` (empty past its end)."""
-        b = self._block_of(f, line)
-        rel = line - int(self.block_line[b])
-        parts = self._block_bytes(b).split(b"\n", rel + 1)
-        return parts[rel] if 0 <= rel < len(parts) else b""
-
-    def _kept(self, f: int, lines: list[int], filters: Sequence[tuple[LineFilter, Matcher]]) -> list[int]:
-        """The 1-based ``lines`` of file ``f`` that every grep the output is piped to keeps, each seen as the command
-        printed it (``LineFilter.seen``; ``LINE_FILTERS_OPTION``). Each block is split once."""
-        path, kept = self.paths[f], []
+    def _lines_bytes(self, f: int, lines: Sequence[int]) -> list[bytes]:
+        """The 1-based ``lines`` of file ``f`` (empty past its end), each block they lie in split once."""
+        out: list[bytes] = []
         block, parts, base = -1, [b""], 0
         for line in lines:
             b = self._block_of(f, line - 1)
             if b != block:
                 block, parts, base = b, self._block_bytes(b).split(b"\n"), int(self.block_line[b])
             rel = line - 1 - base
-            text = parts[rel].decode("utf-8", "replace") if 0 <= rel < len(parts) else ""
+            out.append(parts[rel] if 0 <= rel < len(parts) else b"")
+        return out
+
+    def _kept(self, f: int, lines: list[int], filters: Sequence[tuple[LineFilter, Matcher]]) -> list[int]:
+        """The 1-based ``lines`` of file ``f`` that every grep the output is piped to keeps, each seen as the command
+        printed it (``LineFilter.seen``; ``LINE_FILTERS_OPTION``)."""
+        path, kept = self.paths[f], []
+        for line, raw in zip(lines, self._lines_bytes(f, lines), strict=True):
+            text = raw.decode("utf-8", "replace")
             if all(m.matches(flt.seen(path, line, text)) != flt.invert for flt, m in filters):
                 kept.append(line)
         return kept
@@ -1097,8 +1097,9 @@ class TextShard:
                 break
             if out:
                 out.append("--")
-            for n in range(lo, min(hi, lo + _CONTEXT_SNIPPET_LINES - 1) + 1):
-                text = self._line_bytes(f, n - 1)[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH]
+            numbers = range(lo, min(hi, lo + _CONTEXT_SNIPPET_LINES - 1) + 1)
+            for n, raw in zip(numbers, self._lines_bytes(f, numbers), strict=True):
+                text = raw[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH]
                 out.append(f"{n}{':' if n in matching else '-'}{text}")
         return "\n".join(out)
 
@@ -1119,7 +1120,7 @@ class TextShard:
             snippet = self._context_snippet(f, lines, *context)
         elif lines:
             if shown is None:  # decode only the lines shown, from the blocks that hold them
-                shown = [self._line_bytes(f, line - 1) for line in lines[:_SNIPPET_LINES]]
+                shown = self._lines_bytes(f, lines[:_SNIPPET_LINES])
             snippet = "\n".join(
                 text[: _SNIPPET_WIDTH * 4].decode("utf-8", "replace")[:_SNIPPET_WIDTH] for text in shown
             )

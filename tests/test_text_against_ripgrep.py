@@ -218,6 +218,13 @@ def test_context_lines_are_what_ripgrep_prints(data: st.DataObject) -> None:
             assert got == ripgrep_context(root, h.path, literal, case_sensitive, before, after)
 
 
+def test_context_after_the_last_line_of_text_counts_the_empty_lines_a_segment_covers(tmp_path: Path) -> None:
+    text = "needle\n\n"  # the text ends at "needle"; the segments cover line 2, as ripgrep prints it
+    shard = build(tmp_path, {"a.txt": text}, segments_for_file("r", "a.txt", "text", text, [], window=1))
+    options = {"mode": "literal", "group": "file", CONTEXT_OPTION: "0,3"}
+    assert shard.search(ModalityQuery("needle", k=1, options=options)).hits[0].snippet == "1:needle\n2-"
+
+
 def test_a_snippets_context_holds_whole_groups_up_to_its_limit(tmp_path: Path) -> None:
     text = "".join(f"line {i}{' needle' if i % 10 == 0 else ''}\n" for i in range(1, 101))
     shard = build(tmp_path, {"a.txt": text}, segments_for_file("r", "a.txt", "text", text, [], window=20))

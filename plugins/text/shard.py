@@ -1072,12 +1072,16 @@ class TextShard:
         return kept
 
     def _line_count(self, f: int) -> int:
-        """How many lines file ``f`` has (its last block's first line and the lines in that block)."""
+        """How many lines file ``f`` has as indexed: the last its segments cover, or its text holds (its last
+        block's first line and the lines in it). A file's text ends at its last line that is not empty, so empty
+        lines after it are counted where a segment covers them."""
+        covered = max(self._seg_end_list[int(self.seg_offsets[f]) : int(self.seg_offsets[f + 1])], default=0)
         last = int(self.file_blocks[f + 1]) - 1
         if last < int(self.file_blocks[f]):
-            return 0
+            return covered
         data = self._block_bytes(last)
-        return int(self.block_line[last]) + data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+        held = int(self.block_line[last]) + data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+        return max(covered, held)
 
     def _context_snippet(self, f: int, lines: tuple[int, ...], before: int, after: int) -> str:
         """The 1-based matching ``lines`` of file ``f`` as ``grep -n -B before -A after`` prints them (see

@@ -343,37 +343,7 @@ def _read(query: str) -> Command | None:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
     paths = tuple(p for p in (_path(o) for o in operands) if p)
-    hidden = tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands)
-    if "L" in printed:  # grep -L X: the files that do not hold X, by their paths
-        if any(stage.split()[:1] and stage.split()[0] not in _SHOWING for stage in stages):
-            return None
-        lacking = (LineFilter(pattern, regex, sensitive, invert=True),)
-        return Command(
-            tool,
-            "*",
-            False,
-            False,
-            tuple(languages),
-            tuple(not_languages),
-            paths,
-            tuple(include),
-            tuple(exclude),
-            lists="paths",
-            holding=lacking,
-            hidden=hidden,
-        )
-    if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
-        return _in_files_holding(
-            Command(tool, pattern, regex, sensitive, tuple(languages), tuple(not_languages), paths, tuple(include)),
-            tuple(exclude),
-            " | ".join([_after_xargs(stages[0]), *stages[1:]]),
-            hidden=hidden,
-        )
-    printed_of = [*operands, "1", "2"] if _FROM_XARGS.get() else operands  # xargs names several files
-    then, left_out = _piped_to(stages, _printed_as(tool, printed, printed_of))
-    if then is None:
-        return None
-    return Command(
+    found = Command(
         tool,
         pattern,
         regex,
@@ -385,10 +355,26 @@ def _read(query: str) -> Command | None:
         tuple(exclude),
         tuple(unread),
         context=(around[0], around[1]),
-        then=then,
-        left_out=left_out,
-        hidden=hidden,
+        hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
     )
+    if "L" in printed:  # grep -L X: the files that do not hold X, by their paths
+        if any(stage.split()[:1] and stage.split()[0] not in _SHOWING for stage in stages):
+            return None
+        lacking = LineFilter(pattern, regex, sensitive, invert=True)
+        return replace(
+            found,
+            pattern="*",
+            regex=False,
+            case_sensitive=False,
+            unread_types=(),
+            context=(0, 0),
+            lists="paths",
+            holding=(lacking,),
+        )
+    if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
+        return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]))
+    then, left_out = _piped_to(stages, _printed_as(tool, printed, operands, several=_FROM_XARGS.get()))
+    return None if then is None else replace(found, then=then, left_out=left_out)
 
 
 # a grep's options that change how it prints each line, by the letter they are read as
@@ -402,7 +388,7 @@ _PRINTED = {
 }
 
 
-def _in_files_holding(listed: Command, exclude: tuple[str, ...], command: str, hidden: bool) -> Command | None:
+def _in_files_holding(listed: Command, command: str) -> Command | None:
     """The grep ``command`` that ``xargs`` runs on the files ``listed`` (a ``grep -l``) names: its lines in the files
     of ``listed``'s scope that hold its pattern; None where it is no grep of those files alone."""
     token = _FROM_XARGS.set(True)
@@ -420,20 +406,22 @@ def _in_files_holding(listed: Command, exclude: tuple[str, ...], command: str, h
         not_languages=listed.not_languages,
         paths=listed.paths,
         include=listed.include,
-        exclude=(*exclude, *searched.exclude),
+        exclude=(*listed.exclude, *searched.exclude),
         holding=(holds, *searched.holding),
-        hidden=hidden,
+        hidden=listed.hidden,
     )
 
 
-def _printed_as(tool: str, printed: set[str], operands: list[str]) -> str:
+def _printed_as(tool: str, printed: set[str], operands: list[str], several: bool = False) -> str:
     """How the command prints each matching line to a pipe (``LineFilter.shown``): ``path:line:text`` as ``grep -rn``
     does, ``./path`` where the folder searched is ``.``, without the line's number unless ``-n`` (ag and ack print
-    it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so."""
+    it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so.
+    ``several``: ``xargs`` names the files, several of them."""
     numbered = "n" in printed or tool in ("ag", "ack")
     one_file = len(operands) == 1 and operands[0] not in (".", "./") and "." in operands[0].rsplit("/", 1)[-1]
     if tool == "grep" and "r" not in printed:
         one_file = len(operands) <= 1
+    one_file = one_file and not several
     with_path = "H" in printed or not ("h" in printed or one_file)
     dot = "./" if with_path and tool != "git grep" and any(o in (".", "./") for o in operands) else ""
     return ":".join([*([f"{dot}path"] if with_path else []), *(["line"] if numbered else []), "text"])
@@ -599,7 +587,7 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         if listed is None:
             return None
         found = replace(listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths")
-    if found.tree is not None and (grep or piped.split()[:1] in ([t] for t in (*_TOOLS, "xargs"))):
+    if found.tree is not None and (grep or (piped.split() or [""])[0] in (*_TOOLS, "xargs")):
         return None  # folders listed into a grep or a command run on each: not read
     if not grep and piped.startswith("xargs"):
         grep = _after_xargs(piped)

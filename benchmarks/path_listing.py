@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from fourfold.api import SearchParams
@@ -64,12 +65,17 @@ async def listed(engine: Engine, command: str, repo: str) -> tuple[set[str], flo
     ms = (time.perf_counter() - t0) * 1000
     files = {f.hit.path for f in a.hits}
     if any(marker in command for marker in FOLDERS):  # the folders the note names, by their path from the top
-        named = next((n for n in a.notes if n.startswith("text: folders in ./: ")), "")
-        return set(re.findall(r"(?:: |, )([^,:]+?)/ \(\d+ files?\)", named)), ms, list(a.notes)
+        return named_folders(a.notes, "text: folders in ./: "), ms, list(a.notes)
     while a.cursor:
         a = await engine.search(SearchParams(command, k=1000, repos=(repo,), cursor=a.cursor))
         files |= {f.hit.path for f in a.hits}
     return files, ms, list(a.notes)
+
+
+def named_folders(notes: Sequence[str], note: str = "text: folders in ") -> set[str]:
+    """The folders the note of an ``ls`` (or ``find -type d``) names, as the note writes them."""
+    named = next((n for n in notes if n.startswith(note)), "")
+    return set(re.findall(r"(?:: |, )([^,:]+?)/ \(\d+ files?\)", named))
 
 
 def run_tool(command: str, folder: Path) -> tuple[set[str] | None, float]:
@@ -153,8 +159,7 @@ async def folders_listed(engine: Engine, corpora: Path, repos: list[str]) -> dic
             tool_ms.append(t_ms)
             asked += 1
             our_files = {f.hit.path.rsplit("/", 1)[-1] for f in a.hits}
-            named = next((n for n in a.notes if n.startswith("text: folders in ")), "")
-            our_folders = set(re.findall(r"(?:: |, )([^,:]+?)/ \(\d+ files?\)", named))
+            our_folders = named_folders(a.notes)
             for kind, theirs, ours in (("files", files, our_files), ("folders", folders, our_folders)):
                 counts[kind][0] += len(theirs & ours)
                 counts[kind][1] += len(theirs - ours)

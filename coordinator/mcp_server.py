@@ -156,7 +156,9 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
         shown = ",".join(map(str, h.match_lines[:MATCH_LINES]))
         more = f" +{len(h.match_lines) - MATCH_LINES} more" if len(h.match_lines) > MATCH_LINES else ""
         matched = f" lines {shown}{more}" if h.match_lines else ""
-        ranked = f"  [{why}{matched}]" if why or matched else ""  # a file's segments read in line order rank nothing
+        ranked = (
+            f"  [{(why + matched).strip()}]" if why or matched else ""
+        )  # a file's segments read in line order rank nothing
         entry = [f"{i}. {h.repo}:{h.path}:{h.start_line}-{h.end_line}{what}{ranked}"]
         listed = answer.total_files and h.match_lines  # a listing's lines as the text modality cut them: all
         entry.extend(f"   | {ln[:160]}" for ln in h.snippet.splitlines()[: None if listed else bounds.snippet_lines])
@@ -171,7 +173,7 @@ def format_answer(answer: Answer, bounds: _Bounds = _Bounds()) -> str:
             break
         lines.append(block)
         size += len(block) + 1
-    if not answer.hits:
+    if not answer.hits and not any(n.startswith("text: folders in ") for n in answer.notes):  # find -type d: named
         lines.append(
             "no hits: try another phrasing, a different tool, or list_repositories to check what you may search"
         )

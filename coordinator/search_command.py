@@ -15,9 +15,10 @@ letters beside it, case ignored, in every folder. Read as the command, it is wha
   ``--exclude-dir``.
 
 Context options (``-C 3``, ``-A 2``, ``-B 1``, grep's ``-3``) show the lines around each match in the hits' snippets
-(``CONTEXT_OPTION``); other output options (``-n``, ``-l``, ``--color``) change nothing. A pipe into grep keeps the
-lines that grep keeps (``| grep -v _test``, ``| grep -i 'def '``: ``LINE_FILTERS_OPTION``), each seen as the command
-printed it (``./path:line:text`` for ``grep -rn X .``, ``path:text`` for ``rg X``, ``line:text`` for one file); a pipe
+(``CONTEXT_OPTION``); other output options (``-n``, ``-l``, ``--color``) change nothing but what a pipe's grep sees.
+A pipe into grep keeps the lines that grep keeps (``| grep -v _test``, ``| grep -i 'def '``: ``LINE_FILTERS_OPTION``),
+each seen as the command printed it (``./path:line:text`` for ``grep -rn X .``, ``path:text`` for ``rg X``,
+``line:text`` for one file, the path alone for ``rg -l X``; ``grep -c``'s counts no grep here reads); a pipe
 that shows the lines another way (``| head``, ``| sort``, ``| wc -l``) changes nothing; any other (``| awk …``) is
 left out, and the note says so. A command of another tool, several commands, or an inverted match (``-v``: the
 lines that do not match) are not read.
@@ -25,15 +26,17 @@ lines that do not match) are not read.
 
 A command that lists files (``find . -name '*_test.go'``, ``fd -e py config``, ``git ls-files 'src/*'``,
 ``rg --files -g '*.md'``, ``tree -L 2 src/``) is the listing of those files by their paths (``mode=paths``);
-``ls src/`` lists the files directly in it and names its folders (``FOLDERS_OPTION``); piped to a grep with a
-plain pattern (``git ls-files | grep api``), the paths holding it; piped to ``xargs grep X`` (or running
-``-exec grep X {} +``), that grep over the files listed. Case as the tool has it: find's ``-iname`` and
-``-ipath`` match either case (the glob's letters each a class of both), fd either case unless the pattern holds a
-capital (``-s``, ``-i`` as fd reads them), and fd's ``-e`` extension in either case.
+``ls src/`` lists the files directly in it and names its folders (``FOLDERS_OPTION``); piped to greps
+(``git ls-files | grep api``, ``find . -name '*.go' | grep -v _test``, ``find . -type d | grep api``), the paths
+they keep, each as the tool printed it (``./`` where ``find .`` or ``rg --files .`` prints it); piped to
+``xargs grep X`` (or running ``-exec grep X {} +``), that grep over the files listed. Case as the tool has it:
+find's ``-iname`` and ``-ipath`` match either case (the glob's letters each a class of both), fd either case unless
+the pattern holds a capital (``-s``, ``-i`` as fd reads them), and fd's ``-e`` extension in either case.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -217,7 +220,7 @@ def _read(query: str) -> Command | None:
         return None
     first = words[0] if words else ""
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
-        return _files_command(words, piped)
+        return _files_command(words, piped, stages)
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
         rest = "".join(f" | {s}" for s in stages[1:])
         grep = _read(f"{piped} {shlex.quote(words[1])}{rest}")  # cat a.py | grep -n retry: that grep of a.py
@@ -357,8 +360,9 @@ def _read(query: str) -> Command | None:
         context=(around[0], around[1]),
         hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
     )
-    if "L" in printed:  # grep -L X: the files that do not hold X, by their paths
-        if any(stage.split()[:1] and stage.split()[0] not in _SHOWING for stage in stages):
+    if "L" in printed:  # grep -L X: the files that do not hold X, by their paths (each a line to a pipe's grep)
+        then, left_out = _piped_to(stages, _printed_as(tool, printed | {"l"}, operands))
+        if then is None:
             return None
         lacking = LineFilter(pattern, regex, sensitive, invert=True)
         return replace(
@@ -370,10 +374,13 @@ def _read(query: str) -> Command | None:
             context=(0, 0),
             lists="paths",
             holding=(lacking,),
+            then=then,
+            left_out=left_out,
         )
     if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
         return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]))
-    then, left_out = _piped_to(stages, _printed_as(tool, printed, operands, several=_FROM_XARGS.get()))
+    counted = "c" in printed and "l" not in printed  # grep -c: "path:count" lines, which no line of the files is
+    then, left_out = _piped_to(stages, None if counted else _printed_as(tool, printed, operands, _FROM_XARGS.get()))
     return None if then is None else replace(found, then=then, left_out=left_out)
 
 
@@ -385,6 +392,7 @@ _PRINTED = {
     "r": ("r", "R", "recursive", "dereference-recursive"),
     "l": ("l", "files-with-matches"),
     "L": ("L", "files-without-match"),
+    "c": ("c", "count", "count-matches"),
 }
 
 
@@ -415,8 +423,11 @@ def _in_files_holding(listed: Command, command: str) -> Command | None:
 def _printed_as(tool: str, printed: set[str], operands: list[str], several: bool = False) -> str:
     """How the command prints each matching line to a pipe (``LineFilter.shown``): ``path:line:text`` as ``grep -rn``
     does, ``./path`` where the folder searched is ``.``, without the line's number unless ``-n`` (ag and ack print
-    it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so.
+    it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so; the path
+    alone where ``-l`` lists the matching files.
     ``several``: ``xargs`` names the files, several of them."""
+    if "l" in printed:  # grep -l: each matching file's path, alone
+        return ("./" if tool != "git grep" and any(o in (".", "./") for o in operands) else "") + "path"
     numbered = "n" in printed or tool in ("ag", "ack")
     one_file = len(operands) == 1 and operands[0] not in (".", "./") and "." in operands[0].rsplit("/", 1)[-1]
     if tool == "grep" and "r" not in printed:
@@ -466,11 +477,12 @@ def _names_hidden(operands: list[str]) -> bool:
 HIDDEN_GLOBS = (".*", "**/.*/**")
 
 
-def _piped_to(stages: list[str], shown: str) -> tuple[tuple[LineFilter, ...] | None, tuple[str, ...]]:
+def _piped_to(stages: list[str], shown: str | None) -> tuple[tuple[LineFilter, ...] | None, tuple[str, ...]]:
     """The greps a listing's output is piped to, as the lines each keeps (``| grep -v _test``, ``| grep -i
     'def '``), and the other commands no search runs (``| awk …``), which are left out; the commands that show
     the lines some other way (``| head -20``, ``| sort``, ``| wc -l``) change nothing. None where a pipe's grep
-    cannot be read (a regular expression that does not compile, patterns from a file)."""
+    cannot be read (a regular expression that does not compile, patterns from a file). ``shown`` None: the output
+    is no line a filter here sees (``grep -c``'s counts), so a grep of it is left out too."""
     then: list[LineFilter] = []
     left_out: list[str] = []
     for stage in stages:
@@ -480,7 +492,7 @@ def _piped_to(stages: list[str], shown: str) -> tuple[tuple[LineFilter, ...] | N
             return None, ()
         if not words or words[0] in _SHOWING:
             continue
-        if words[0] not in _TOOLS:
+        if words[0] not in _TOOLS or shown is None:
             left_out.append(stage)
             continue
         words, invert = _without_invert(words)
@@ -552,10 +564,11 @@ def _operands_read(text: str, patterns: list[str], operands: list[str]) -> bool:
     return all(o in (".", "./") or "/" in o or re.fullmatch(r"[\w.*-]+", o) for o in operands)
 
 
-def _files_command(words: list[str], piped: str) -> Command | None:
+def _files_command(words: list[str], piped: str, stages: list[str]) -> Command | None:
     """``find``, ``fd``, ``git ls-files`` or ``rg --files`` read as the files it lists, or, piped to ``xargs grep``
-    (or running ``-exec grep``), as that grep over those files; None where it asks what no search answers (a
-    folder listing, a test of size or time, several names that must all match)."""
+    (or running ``-exec grep``), as that grep over those files; piped to greps (``stages``: ``| grep -v _test``),
+    the paths they keep; None where it asks what no search answers (a test of size or time, several names that
+    must all match)."""
     grep = ""
     if words[0] == "find":
         read_find = _find(words[1:])
@@ -587,14 +600,15 @@ def _files_command(words: list[str], piped: str) -> Command | None:
         if listed is None:
             return None
         found = replace(listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths")
-    if found.tree is not None and (grep or (piped.split() or [""])[0] in (*_TOOLS, "xargs")):
-        return None  # folders listed into a grep or a command run on each: not read
+    shown = _listed_as(words)
+    if found.tree is not None and (grep or piped.startswith("xargs") or (shown is None and _greps(stages))):
+        return None  # folders a command is run on, or listed as a grep cannot read them (tree's drawing): not read
     if not grep and piped.startswith("xargs"):
         grep = _after_xargs(piped)
         if not grep:
             return None  # xargs placing the files itself (-I{}): not read
     if not grep:
-        return _paths_grepped(found, piped)
+        return _paths_grepped(found, stages, shown)
     if grep.split()[0] not in (*_TOOLS, "git"):
         return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
     searched = _read(grep)
@@ -669,16 +683,53 @@ def _from_call(text: str) -> Command | None:
     return None if command is None else replace(command, tool=tool, called=True)
 
 
-def _paths_grepped(found: Command, piped: str) -> Command | None:
-    """The listing ``found`` with the paths a pipe into grep keeps (``git ls-files | grep test``: a fragment of
-    the path); None where that grep is a regular expression; ``found`` where the pipe is another tool's
-    (``| head``)."""
-    if not piped or piped.split()[0] not in (*_TOOLS, "git"):
-        return found
-    kept = _read(piped)
-    if kept is None or kept.regex or kept.paths or kept.include or kept.lists != "lines":
+def _paths_grepped(found: Command, stages: list[str], shown: str | None) -> Command | None:
+    """The listing ``found`` with the paths the greps it is piped to keep: one plain grep (``git ls-files | grep
+    test``) a fragment of the path, which ranks the files it names first; any other (``| grep -v _test``,
+    ``| grep -E 'go$'``, several) a filter of each path as the tool printed it (``shown``; ``LINE_FILTERS_OPTION``).
+    None where a grep cannot be read, or reads a listing that prints no paths (``ls``'s names); ``found`` where no
+    grep reads it (``| head``)."""
+    greps = [stage for stage in stages if _greps([stage])]
+    if not greps:
+        _, left_out = _piped_to(stages, "path")
+        return replace(found, left_out=left_out)  # | head, | sort: the listing; | awk …: left out, and said
+    if len(greps) == 1 and found.tree is None and all(_shows(stage) for stage in stages if stage not in greps):
+        kept = _read(greps[0])
+        if kept is not None and not (kept.regex or kept.paths or kept.include or kept.then or kept.lists != "lines"):
+            return replace(
+                found, tool=f"{found.tool} | {kept.tool}", pattern=kept.pattern, case_sensitive=kept.case_sensitive
+            )
+    if shown is None:
         return None
-    return replace(found, tool=f"{found.tool} | {kept.tool}", pattern=kept.pattern, case_sensitive=kept.case_sensitive)
+    then, left_out = _piped_to(stages, shown)
+    return None if then is None else replace(found, then=then, left_out=left_out)
+
+
+def _greps(stages: list[str]) -> bool:
+    """Whether a grep reads a listing's output (``| grep -v _test``, ``| rg -i api``…)."""
+    return any((stage.split() or [""])[0] in _TOOLS for stage in stages)
+
+
+def _shows(stage: str) -> bool:
+    """Whether a pipe's command shows the lines another way, keeping them all (``| head``, ``| sort``)."""
+    return (stage.split() or [""])[0] in _SHOWING
+
+
+def _listed_as(words: list[str]) -> str | None:
+    """How a command that lists files prints each path to a pipe (``LineFilter.shown``): ``./path`` where it is
+    given ``.`` or a ``./`` folder (find with no folder too), else ``path``; None where it prints no paths (``ls``
+    and ``tree`` print names)."""
+    tool, args = words[0], words[1:]
+    if tool == "find":
+        starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "!", "(")), args)]
+        dotted = not starts or starts[0] in (".", "./") or starts[0].startswith("./")
+    elif tool in ("fd", "fdfind", "rg"):  # fd (8.5 on) and rg print ./ only where the search path is written so
+        dotted = any(a in (".", "./") or a.startswith("./") for a in args[1 if tool != "rg" else 0 :])
+    elif tool == "git":
+        dotted = False
+    else:
+        return None
+    return "./path" if dotted else "path"
 
 
 _FIND_NAMES = frozenset({"-name", "-iname"})

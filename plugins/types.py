@@ -15,6 +15,7 @@ __all__ = [
     "INTENTS",
     "LINE_FILTERS_OPTION",
     "MAX_CONTEXT_LINES",
+    "PATH_SHOWN",
     "SCOPE_OPTION",
     "Definition",
     "Extraction",
@@ -152,15 +153,18 @@ MAX_CONTEXT_LINES = 10
 #: ``options[LINE_FILTERS_OPTION]``: the greps a listing's output is piped to (``rg -n X | grep -v _test``), as a JSON
 #: list of ``{"pattern", "regex", "case_sensitive", "invert", "shown"}``. A literal or regex listing keeps a matching
 #: line only where each keeps it, seen as the command piped to it printed it (``path:line:text``), so its totals count
-#: the lines kept. Read
-#: with :func:`line_filters`.
+#: the lines kept; a path listing (``mode=paths``: ``find . -name '*.go' | grep -v _test``) keeps a file, or a folder
+#: of :data:`FOLDER_TREE_OPTION`'s, where each keeps its path (shown ``path`` or ``./path``: :data:`PATH_SHOWN`).
+#: Read with :func:`line_filters`.
 LINE_FILTERS_OPTION = "line_filters"
 #: ``options[HOLDING_OPTION]``: patterns (as :data:`LINE_FILTERS_OPTION` writes them; read with ``line_filters(options,
 #: HOLDING_OPTION)``) a file must hold somewhere to be listed at all, as ``grep -l X | xargs grep Y`` lists Y's lines
 #: in the files holding X; ``invert``: must not hold anywhere (``grep -L X``).
 HOLDING_OPTION = "holding"
 #: How a grep prints each matching line to a pipe, as a :class:`LineFilter` sees it (``./``: the folder searched was
-#: ``.``; no ``line`` without ``-n``; no ``path`` where one file is searched).
+#: ``.``; no ``line`` without ``-n``; no ``path`` where one file is searched); ``path`` alone: a file's path, as
+#: ``grep -l`` prints a matching file's and ``find``, ``git ls-files`` or ``rg --files`` each file (or folder) they
+#: list.
 LINE_SHOWN = (
     "path:line:text",
     "./path:line:text",
@@ -168,7 +172,11 @@ LINE_SHOWN = (
     "./path:text",
     "line:text",
     "text",
+    "path",
+    "./path",
 )
+#: The layouts of :data:`LINE_SHOWN` that show a path alone (the lines of a listing of paths).
+PATH_SHOWN = ("path", "./path")
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +302,8 @@ class LineFilter:
 
     def seen(self, path: str, line: int, text: str) -> str:
         """The line as this grep reads it from the pipe."""
+        if self.shown in PATH_SHOWN:
+            return ("./" if self.shown.startswith("./") else "") + path
         head = ("./" if self.shown.startswith("./") else "") + path + ":" if "path" in self.shown else ""
         return f"{head}{line}:{text}" if "line" in self.shown else f"{head}{text}"
 

@@ -6,6 +6,9 @@ through the engine, the CLI, the Python client over gRPC and MCP, over a real in
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,8 +22,9 @@ from fourfold.coordinator.search_command import path_glob, read
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
 from fourfold.plugins.text.shard import TextShard
-from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
+from fourfold.plugins.types import EXCLUDE_OPTION, LINE_FILTERS_OPTION, LineFilter, ModalityQuery
 
+FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
 EVERY = {
     "alpha/__init__.py",
     "alpha/core.py",
@@ -182,7 +186,7 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "find src",
         "find . -type d -name a -name b",
         "find . -maxdepth 0",
-        "find . -type d | grep test",  # folders into a grep: not read
+        "tree -d | grep test",  # tree's drawing into a grep: not read
         "ls -d src",
         "ls is slow",
         "ls src docs",
@@ -196,7 +200,7 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "fd '^test_.*\\.py$'",
         "git ls-files the files",
         "find . -name '*.py' | xargs -I{} grep x {}",
-        "git ls-files | grep -v test",  # the paths without it: not read (as grep -v is not)
+        "ls src | grep -v test",  # ls prints names, not paths: a grep of them is not read
         "grep -rv TODO src/",
     ],
 )
@@ -212,8 +216,68 @@ def test_a_file_listing_piped_to_grep_keeps_the_paths_holding_its_pattern(home: 
         "shell_completion",
         True,
     )
-    assert read("git ls-files | grep -E 'test_.*py$'") is None  # a regular expression over paths: not read
     assert files(ask(home, "git ls-files | grep -i SERVICE | head")) == {"beta/service.py"}
+    regex = read("git ls-files | grep -E 'test_.*py$'")  # a regular expression: each path as the tool printed it
+    assert regex is not None and regex.then == (LineFilter("test_.*py$", True, True, False, "path"),)
+
+
+@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep (rg) is not on PATH; CI installs it")
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "find . -name '*.py' | grep -v __init__",
+        "find . -type f | grep -vi INIT | grep -v shapes",
+        "find alpha -name '*.py' | grep -E '^alpha/[a-c]'",  # find prints the folder it was given
+        "find . -name '*.py' | grep -E '^[.]/[a-z]+/s'",  # ./ as find . prints it
+        "rg --files | grep -E '(core|app)[.]py$'",
+        "rg --files . | grep '^[.]/beta'",
+        "rg --files | grep -v -e core -e app | sort",
+        "grep -rL fmt . | grep -v __init__",  # the files without fmt, then a grep of their paths
+    ],
+)
+def test_a_file_listing_piped_to_grep_keeps_the_paths_the_shell_keeps(home: Path, pipeline: str) -> None:
+    shell = pipeline.replace("rg ", "rg --no-config ", 1)
+    for repo in ("alpha", "beta", "gamma"):
+        out = subprocess.run(shell, shell=True, cwd=FIXTURE / repo, capture_output=True, text=True, check=False)
+        want = {row.removeprefix("./") for row in out.stdout.splitlines()}
+        got = ask(home, pipeline, repos=(repo,))
+        assert (files(got), got.total_files) == (want, len(want)), (repo, got.notes)
+
+
+@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep (rg) is not on PATH; CI installs it")
+@pytest.mark.parametrize("pipeline", ["rg -l fmt | grep -v shapes", "grep -rl return . | grep -E '^[.]/[a-z]+/[a-c]'"])
+def test_a_grep_l_piped_to_grep_keeps_the_files_whose_paths_it_keeps(home: Path, pipeline: str) -> None:
+    shell = pipeline.replace("rg ", "rg --no-config ", 1)
+    for repo in ("alpha", "beta", "gamma"):
+        out = subprocess.run(shell, shell=True, cwd=FIXTURE / repo, capture_output=True, text=True, check=False)
+        want = {row.removeprefix("./") for row in out.stdout.splitlines()}
+        got = ask(home, pipeline, repos=(repo,))
+        assert (files(got), got.total_files) == (want, len(want)), (repo, got.notes)
+        assert all(f.hit.match_lines for f in got.hits)  # each file with its matching lines, as a listing shows them
+
+
+def test_folders_piped_to_grep_are_the_folders_it_keeps(home: Path, tmp_path: Path) -> None:
+    from fourfold.index.generation import build_generation
+
+    repo = tmp_path / "tree"
+    for path in ("src/api/v1/a.py", "src/api/v2/b.py", "src/core/c.py", "tests/api/test_a.py", "docs/d.md"):
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text("x = 1\n")
+    built = tmp_path / "home"
+    build_generation(IndexStore(built), [(repo, "tree")], modalities=["text"])
+    for pipeline in (
+        "find . -type d | grep api",
+        "find . -type d | grep -v -E 'api|docs'",
+        "find src -type d | grep v",
+    ):
+        out = subprocess.run(pipeline, shell=True, cwd=repo, capture_output=True, text=True, check=True)
+        where = "src/" if "find src" in pipeline else ""
+        want = {row.removeprefix("./") for row in out.stdout.splitlines()} - {".", "src"[: len(where)]}  # not itself
+        a = ask(built, pipeline)
+        note = next(n for n in a.notes if n.startswith("text: folders in ") or n.startswith("text: no folders"))
+        named = {where + m.group(1) for m in re.finditer(r"([\w/]+)/ \(\d+ files?\)", note)}
+        assert named == want, (pipeline, note)
+    assert read("find . -type d | grep -v api") is not None and read("find . -type d | xargs grep x") is None
 
 
 def test_find_piped_to_grep_searches_the_files_find_lists(home: Path) -> None:
@@ -324,6 +388,15 @@ def test_the_cli_the_client_and_mcp_list_paths(
         with Client(address) as client:
             assert files(client.search("shapes", options={"mode": "paths"})) == {"alpha/shapes.py"}
             assert files(client.search("file:core.py")) == {"alpha/core.py"}
+            piped = client.search("find . -name '*.py' | grep -v -e __init__ -e alpha")
+            assert files(piped) == {"beta/service.py", "gamma/app.py"} and piped.total_files == 2
         text = mcp_search(address, "fd app", 10)
         assert "gamma/app.py" in text and "1 matching files · complete" in text and "read as the command fd" in text
+        folders = mcp_search(address, "find . -type d | grep -v beta", 10)
+        assert "text: folders in ./: alpha/ (3 files), gamma/ (2 files)" in folders and "no hits" not in folders
+    assert main(["search", "--in-process", "--json", "rg --files | grep -E '^gamma/.*[.]py$'"]) == 0
+    assert {h["path"] for h in json.loads(capsys.readouterr().out)["hits"]} == {"gamma/__init__.py", "gamma/app.py"}
     assert listed(home, "gamma/") == {"gamma/__init__.py", "gamma/app.py"}
+    wrong = json.dumps([{"pattern": "x", "shown": "path:line:text"}])
+    with pytest.raises(InvalidQuery, match=r"a path listing \(mode=paths\) shows each file's path alone"):
+        ask(home, "*.py", options={"mode": "paths", LINE_FILTERS_OPTION: wrong})

@@ -328,6 +328,9 @@ def test_what_a_pipe_leaves_out_is_said_and_a_bad_filter_refused(home: Path) -> 
         "read as the command rg: literal 'return fmt', not in hidden files | grep -vF lower (each line seen as "
         "path:line:text), case respected; left out: | awk -F: '{print $1}' (no search runs it)"
     )
+    counted = ask(home, "rg -c fmt | grep -v ':1$'")  # rg -c prints path:count: no line of a file a filter sees
+    assert counted.notes[0].endswith("case respected; left out: | grep -v ':1$' (no search runs it)")
+    assert counted.total_files == ask(home, "rg -c fmt").total_files
     with pytest.raises(InvalidQuery, match=r"invalid line_filters '\[1\]': give a JSON list"):
         ask(home, "fmt", options={"mode": "literal", LINE_FILTERS_OPTION: "[1]"})
     with pytest.raises(

@@ -17,7 +17,7 @@ import re
 import threading
 from array import array
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from fourfold.plugins.types import (
     FOLDERS_OPTION,
     HOLDING_OPTION,
     MASK_OPTION,
+    PATH_SHOWN,
     Hit,
     LineFilter,
     ModalityQuery,
@@ -767,12 +768,14 @@ class TextShard:
         # a file without segments (none are built so) has nothing to name, and is not counted
         named = np.diff(self.seg_offsets[: self.n_files + 1]) > 0
         allowed = np.flatnonzero(named if mask is None else named & mask).tolist()
-        scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0]
-        notes = [paths_note(pattern, len(scored), self.n_files)]  # said once for every shard: shard_notes.merge
         folder = query.options.get(FOLDERS_OPTION)
         tree = query.options.get(FOLDER_TREE_OPTION)
+        kept = _path_filters(query)  # find … | grep -v _test: the paths each grep keeps
+        listed = (lambda _: True) if tree is not None else kept  # a folder listing's greps read the folders' paths
+        scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0 and listed(self.paths[f])]
+        notes = [paths_note(pattern, len(scored), self.n_files)]  # said once for every shard: shard_notes.merge
         if folder is not None and tree is not None:  # as find -type d lists them: folders alone, at every depth
-            beneath, held = self._folders_beneath(folder, scored, tree)
+            beneath, held = self._folders_beneath(folder, scored, tree, kept)
             scored, notes = [], [folders_note(folder, beneath, held)]
         elif folder is not None:  # as ls lists it: its own files, and its folders with the files beneath each
             scored, beneath = self._in_folder(folder, scored)
@@ -809,9 +812,12 @@ class TextShard:
                 direct.append((s, f))
         return direct, beneath
 
-    def _folders_beneath(self, folder: str, scored: list[tuple[float, int]], tree: str) -> tuple[dict[str, int], int]:
-        """The folders beneath ``folder`` that ``tree`` (``DEPTH:GLOB``, ``FOLDER_TREE_OPTION``) asks for, by their
-        path from it, each with the ``scored`` files beneath it; and how many of those files are beneath it."""
+    def _folders_beneath(
+        self, folder: str, scored: list[tuple[float, int]], tree: str, kept: Callable[[str], bool] = lambda _: True
+    ) -> tuple[dict[str, int], int]:
+        """The folders beneath ``folder`` that ``tree`` (``DEPTH:GLOB``, ``FOLDER_TREE_OPTION``) asks for and whose
+        path ``kept`` keeps, by their path from it, each with the ``scored`` files beneath it; and how many of those
+        files are beneath it."""
         depth_text, _, glob = tree.partition(":")
         depth = int(depth_text) if depth_text.isdigit() else 0
         named = compile_glob(glob) if glob else None
@@ -828,7 +834,8 @@ class TextShard:
             for i, name in enumerate(parts[:depth] if depth else parts):
                 if named is None or named.match(name) is not None:
                     at = "/".join(parts[: i + 1])
-                    beneath[at] = beneath.get(at, 0) + 1
+                    if kept(prefix + at):
+                        beneath[at] = beneath.get(at, 0) + 1
         return beneath, held
 
     def _by_owner(self, f: int, lines: Sequence[int]) -> dict[int, list[int]]:
@@ -1141,6 +1148,26 @@ class TextShard:
             match_lines=lines,
             snippet=snippet,
         )
+
+
+def _path_filters(query: ModalityQuery) -> Callable[[str], bool]:
+    """Whether each grep a path listing is piped to keeps a path (``LINE_FILTERS_OPTION``; shown ``path`` or ``./path``,
+    as ``find .`` prints it), matched by RE2 as a listing's lines are."""
+    try:
+        filters = line_filters(query.options)
+    except ValueError:
+        return lambda _: True  # the coordinator refuses it; a host that did not lists every path
+    wrong = next((f.shown for f in filters if f.shown not in PATH_SHOWN), None)
+    if wrong is not None:
+        raise InvalidQuery(
+            f"a path listing (mode=paths) shows each file's path alone: its greps see it shown as "
+            f"{' or '.join(PATH_SHOWN)}, not {wrong!r}"
+        )
+    try:
+        matchers = [(f, (regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive)) for f in filters]
+    except InvalidQuery as exc:
+        raise InvalidQuery(f"the grep the output is piped to: {exc}") from None
+    return lambda path: all(m.matches(f.seen(path, 0, "")) != f.invert for f, m in matchers)
 
 
 def _intersect_sorted(small: npt.NDArray[np.int64], large: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

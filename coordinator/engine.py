@@ -784,15 +784,20 @@ class Engine:
         """A command that reads a file (``cat a.py``, ``sed -n '10,40p' a.py``) answered by the file's segments
         that hold those lines (``file_read``); no hits, and a note that says why, where its path names no file the
         caller may search or several; None for a search that cannot be (the usual search says what is wrong).
-        Several files (``cat a.py b.py``) are answered one after another, each with its share of ``k``."""
+        Several files (``cat a.py b.py``) are answered one after another, each with its share of ``k``; as one
+        stream (``sed -n '1,80p' a.py b.py``), each with the stream's lines it holds, until the lines run out or a
+        path names no one file (the lines of the files after it are then unknown)."""
         t0 = time.perf_counter()
         found = await self._file_resolver(p, visible)
         if found is None:
             return None
         generation, resolve = found
         reads = read_as.each()
-        answers = []
+        answers: list[Answer] = []
+        offset = 0  # a stream's lines in the files before this one
         for one in reads:
+            if read_as.stream and read_as.last and offset >= read_as.last:
+                break  # the stream's lines end before this file
             files = await asyncio.to_thread(resolve, one.path)  # may read the file lists
             if not files and len(reads) == 1 and one.viewed_whole and not one.path.startswith(("/", "~")):
                 # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
@@ -800,16 +805,28 @@ class Engine:
                 if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):
                     return replace(listed, notes=(f"{one.path!r} is a folder: listed as ls lists it", *listed.notes))
             if len(files) != 1:  # no file, or several: the answer says so (a search for the command's words is none)
-                answer: Answer | None = file_read.unread(one, files, generation)
+                unread = file_read.unread(one, files, generation)
+                if read_as.stream:
+                    answers.append(unread)  # the lines of the files after it are unknown
+                    break
+                answer: Answer | None = unread
             else:
                 (repo, path), reader = files[0], self._reader(generation)
                 segments = await asyncio.to_thread(_segments_of, reader, repo, path)
+                if read_as.stream:  # its part of the stream's lines, numbered in it
+                    total = max((s.end_line for s in segments), default=0)
+                    part, offset = one.in_stream(offset, total), offset + total
+                    if part is None:
+                        continue
+                    one = part
                 answer = file_read.answer(one, repo, path, segments, max(1, p.k // len(reads)), generation)
                 if answer is not None and p.with_snippets and answer.hits:
                     answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
             if answer is None and len(reads) == 1:
                 return None
             answers.extend([answer] if answer is not None else [])
+        if not answers:  # a stream's lines all past its files' ends
+            return file_read.past_end(read_as, offset, generation)
         answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation)
         return replace(answer, timings={"total": (time.perf_counter() - t0) * 1000})
 

@@ -9,16 +9,19 @@ path that names no indexed file (or several) is answered with no hits and a note
 command's words would be no answer either.
 
 Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (``vim``, ``nano``, ``code``) of one
-file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``); ``sed -n 'A,Bp'`` (``$`` for the
-end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Bytes (``head -c``) and another ``sed`` script
-are not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in turn, as the tool
-prints them, up to :data:`MAX_FILES`. An agent's read call is read the same way: a tool whose name says it reads,
+file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``; bytes, ``-c N``, as the lines that hold
+them); ``sed -n 'A,Bp'`` (``$`` for the end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Another
+``sed`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in turn,
+as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers going on from
+one file into the next. An agent's read call is read the same way: a tool whose name says it reads,
 views, opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path":
 "a.py", "view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``).
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -29,7 +32,7 @@ from fourfold.coordinator.search_command import without_redirections
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
-__all__ = ["FileRead", "answer", "read", "unread"]
+__all__ = ["FileRead", "answer", "past_end", "read", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
 _WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "nano", "emacs", "code"})
@@ -55,6 +58,10 @@ class FileRead:
     last: int = 0
     called: bool = False  # an agent's tool call (``read_file(path=…)``), not a shell command
     more: tuple[str, ...] = ()  # the other files it reads the same way, in order (``cat a.py b.py``)
+    #: bytes, not lines: the first ``bytes`` (``head -c``), or the last ``-bytes`` (``tail -c``); 0: lines
+    bytes: int = 0
+    #: the files are one stream, its lines numbered on from one file into the next (``sed -n '1,80p' a b``)
+    stream: bool = False
 
     def each(self) -> tuple[FileRead, ...]:
         """The read of each file it names, in order."""
@@ -75,6 +82,31 @@ class FileRead:
         if self.first < 0:
             return max(1, total + self.first + 1), total
         return self.first, min(self.last or total, total)
+
+    def in_stream(self, offset: int, total: int) -> FileRead | None:
+        """The read of one file of a stream (``stream``) whose files before it hold ``offset`` lines, the file
+        ``total``: the stream's lines that are in it, numbered in it; None where none is."""
+        first, last = self.first - offset, self.last - offset if self.last else total
+        if last < 1 or first > total:
+            return None
+        return replace(self, first=max(1, first), last=min(last, total), stream=False)
+
+    def of_bytes(self, segments: list[Segment]) -> tuple[FileRead, str]:
+        """The read of the lines that hold the bytes this one reads (``head -c 300``), and how the note says so; the
+        file's lines as its ``segments`` hold them (a line none holds counted as empty)."""
+        text: dict[int, str] = {}
+        for s in segments:
+            for n, line in enumerate(s.content.split("\n"), s.start_line):
+                text.setdefault(n, line)
+        total = max((s.end_line for s in segments), default=0)
+        ends = list(itertools.accumulate(len(text.get(n, "").encode()) + 1 for n in range(1, total + 1)))
+        size = ends[-1] if ends else 0
+        if self.bytes > 0:  # the first line whose end reaches the byte
+            last = bisect.bisect_left(ends, min(self.bytes, size)) + 1
+            return replace(self, first=1, last=last, bytes=0), f"its first {self.bytes} bytes"
+        start = max(0, size + self.bytes)  # tail -c N: the line holding the byte N from the end
+        first = bisect.bisect_right(ends, start) + 1
+        return replace(self, first=min(first, max(total, 1)), last=0, bytes=0), f"its last {-self.bytes} bytes"
 
 
 def read(query: str) -> FileRead | None:
@@ -100,7 +132,7 @@ def read(query: str) -> FileRead | None:
     if found.tool not in ("cat", "nl") or (found.first, found.last) != (1, 0) or found.more:
         return None
     lines = _command([*piped, found.path])  # "cat a.py | head -50": the head of a.py
-    return None if lines is None else FileRead(f"{found.tool} | {lines.tool}", found.path, lines.first, lines.last)
+    return None if lines is None else replace(lines, tool=f"{found.tool} | {lines.tool}")
 
 
 def _from_call(text: str) -> FileRead | None:
@@ -186,24 +218,27 @@ def _command(words: list[str]) -> FileRead | None:
 
 def _head_or_tail(tool: str, args: list[str]) -> FileRead | None:
     count: str | None = None
+    size: str | None = None  # -c N: bytes
     operands: list[str] = []
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("-n", "--lines") and i + 1 < len(args):
-            count = args[i + 1]
+        if a in ("-n", "--lines", "-c", "--bytes") and i + 1 < len(args):
+            count, size = (args[i + 1], size) if a in ("-n", "--lines") else (count, args[i + 1])
             i += 2
             continue
-        m = re.fullmatch(r"-n?(\+?\d+)|--lines=(\+?\d+)", a)
+        m = re.fullmatch(r"-n?(\+?\d+)|--lines=(\+?\d+)|-c(.+)|--bytes=(.+)", a)
         if m is not None:
-            count = m[1] or m[2]
+            count, size = (m[1] or m[2] or count), (m[3] or m[4] or size)
         elif a in ("-q", "-v", "--quiet", "--silent", "--verbose"):
             pass
         elif a.startswith("-"):
-            return None  # -c (bytes), -f (follow): not lines of the index
+            return None  # -f (follow): no file's lines of the index
         else:
             operands.append(a)
         i += 1
+    if size is not None:
+        return _bytes(tool, operands, size)
     if count is not None and not re.fullmatch(r"\+?\d+", count):
         return None
     n = int(count.lstrip("+")) if count else DEFAULT_LINES
@@ -216,8 +251,22 @@ def _head_or_tail(tool: str, args: list[str]) -> FileRead | None:
     return _one(tool, operands, -n, 0)
 
 
+#: ``head -c``'s multipliers: ``K`` and ``M`` by 1024, ``kB`` and ``MB`` by 1000.
+_BYTE_UNITS = {"": 1, "K": 1024, "KiB": 1024, "M": 1024**2, "MiB": 1024**2, "kB": 1000, "KB": 1000, "MB": 1000**2}
+
+
+def _bytes(tool: str, operands: list[str], size: str) -> FileRead | None:
+    """``head -c N`` (``300``, ``2K``) or ``tail -c N``: the lines that hold those bytes; None for ``tail -c +N``."""
+    m = re.fullmatch(r"(\d+)([A-Za-z]*)", size)
+    if m is None or m[2] not in _BYTE_UNITS or int(m[1]) < 1:
+        return None
+    n = int(m[1]) * _BYTE_UNITS[m[2]]
+    found = _one(f"{tool} -c", operands, 1, 0)
+    return None if found is None else replace(found, bytes=n if tool == "head" else -n)
+
+
 def _sed(args: list[str]) -> FileRead | None:
-    if len(args) != 3 or args[0] != "-n":
+    if not 3 <= len(args) <= 2 + MAX_FILES or args[0] != "-n":
         return None
     m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", args[1])
     if m is None:
@@ -226,7 +275,8 @@ def _sed(args: list[str]) -> FileRead | None:
     last = first if m[2] is None else 0 if m[2] == "$" else int(m[2])
     if first < 1 or (last and last < first):
         return None
-    return _one("sed -n", [args[2]], first, last)  # sed reads several files as one stream: one is read
+    found = _one("sed -n", args[2:], first, last)
+    return None if found is None else replace(found, stream=bool(found.more))  # several files: one stream
 
 
 def _one(tool: str, operands: list[str], first: int, last: int) -> FileRead | None:
@@ -253,6 +303,9 @@ def answer(
     if not ordered:
         return None
     total = max(s.end_line for s in ordered)
+    of_bytes = ""
+    if read_as.bytes:  # head -c 300: the lines that hold those bytes
+        read_as, of_bytes = read_as.of_bytes(ordered)
     first, last = read_as.lines(total)
     if first > total:
         return _answer(
@@ -282,7 +335,7 @@ def answer(
     ]
     notes = [
         f"read as {read_as.said}: the segments of {path} ({repo}) that hold its lines {first}-{last} "
-        f"(of {total}), in line order",
+        f"(of {total}{f'; {of_bytes}' if of_bytes else ''}), in line order",
         f"the lines themselves: `fourfold show {repo}:{path}:{first}-{last}`, MCP read_file, or "
         f"/api/v1/files/{repo}/{path}?lines={first}-{last}",
     ]
@@ -299,6 +352,17 @@ def joined(answers: list[Answer], generation: str) -> Answer:
         sum(a.total_candidates for a in answers),
         generation,
         (*(a.notes[0] for a in answers if a.notes), *(n for a in answers for n in a.notes[1:])),
+    )
+
+
+def past_end(read_as: FileRead, total: int, generation: str) -> Answer:
+    """The answer to a stream of files (``sed -n '900,950p' a.py b.py``) whose lines all lie past their ``total``."""
+    named = ", ".join(read_as.path for read_as in read_as.each())
+    return _answer(
+        [],
+        0,
+        generation,
+        (f"read as {read_as.said}: {named} hold {total} lines in all, none from line {read_as.first}",),
     )
 
 

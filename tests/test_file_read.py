@@ -5,6 +5,7 @@ over a real index, the CLI, the Python client over gRPC and MCP."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,13 @@ from fourfold.index.store import IndexStore
         ("cat a.py b/c.py", FileRead("cat", "a.py", more=("b/c.py",))),  # several files, each in turn
         ("cat a.py 2>/dev/null", FileRead("cat", "a.py")),  # a redirection is no file
         ("head -n 3 a.go b.go c.go", FileRead("head", "a.go", 1, 3, more=("b.go", "c.go"))),
+        # sed reads several files as one stream, its lines numbered on across them
+        ("sed -n '1,5p' a.py b.py", FileRead("sed -n", "a.py", 1, 5, more=("b.py",), stream=True)),
+        # bytes: the lines that hold them
+        ("head -c 100 a.py", FileRead("head -c", "a.py", bytes=100)),
+        ("head --bytes=2K a.py", FileRead("head -c", "a.py", bytes=2048)),
+        ("tail -c 1kB a.py", FileRead("tail -c", "a.py", bytes=-1000)),
+        ("cat a.py | head -c 50", FileRead("cat | head -c", "a.py", bytes=50)),
         # an agent's tool call that reads a file
         (
             '{"tool": "read_file", "path": "a.py", "start_line": 3, "end_line": 9}',
@@ -70,9 +78,10 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "cat cats are great",
         "cat 1.py 2.py 3.py 4.py 5.py 6.py 7.py 8.py 9.py",  # more files than a read answers
         "cat a.py b.py | head -n 3",
-        "sed -n '1,5p' a.py b.py",  # one stream: its line numbers run on across the files
         "cat a.py more words",
-        "head -c 100 a.py",
+        "head -c 0 a.py",
+        "head -c ten a.py",
+        "tail -c +100 a.py",  # from a byte on: no line of it is known before the file is read
         "tail -f app.log",
         "sed 's/a/b/' a.py",
         "sed -n '9,3p' a.py",
@@ -150,6 +159,41 @@ def test_several_files_are_read_each_in_turn(multi_home: Path) -> None:
     assert [p for p, _, _ in spans(both)] == sorted(
         [p for p, _, _ in spans(both)], key=lambda p: p != "gamma/app.py"
     ) and {p for p, _, _ in spans(both)} == {"gamma/app.py", "beta/service.py"}
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
+
+
+@pytest.mark.parametrize("size", [1, 50, 52, 53, 120, 358, 359, 5000])
+def test_head_c_reads_the_lines_that_hold_the_bytes_head_prints(multi_home: Path, size: int) -> None:
+    path = FIXTURE / "alpha" / "alpha" / "core.py"
+    printed = subprocess.run(["head", "-c", str(size), str(path)], capture_output=True, check=True).stdout
+    a = ask(multi_home, f"head -c {size} alpha/core.py")
+    lines = len(printed.splitlines())  # a line the bytes end inside counts: head printed part of it
+    assert f"its lines 1-{lines} (of 21; its first {size} bytes)" in a.notes[0]
+    assert min(f.hit.start_line for f in a.hits) == 1 and max(f.hit.start_line for f in a.hits) <= lines
+    tail = subprocess.run(["tail", "-c", str(size), str(path)], capture_output=True, check=True).stdout
+    t = ask(multi_home, f"tail -c {size} alpha/core.py")
+    first = 21 - len(tail.splitlines()) + 1
+    assert f"its lines {first}-21 (of 21; its last {size} bytes)" in t.notes[0]
+
+
+def test_sed_reads_several_files_as_one_stream(multi_home: Path) -> None:
+    files = [str(FIXTURE / "alpha" / "alpha" / "core.py"), str(FIXTURE / "gamma" / "gamma" / "app.py")]
+    printed = subprocess.run(["sed", "-n", "20,25p", *files], capture_output=True, text=True, check=True).stdout
+    assert len(printed.splitlines()) == 6  # core.py's last 2 lines, app.py's first 4
+    a = ask(multi_home, "sed -n '20,25p' alpha/core.py gamma/app.py")
+    assert "alpha/core.py (alpha) that hold its lines 20-21 (of 21)" in a.notes[0]
+    assert "gamma/app.py (gamma) that hold its lines 1-4 (of 29)" in a.notes[1]
+    assert spans(a)[0][0] == "alpha/core.py" and spans(a)[-1][0] == "gamma/app.py"
+    later = ask(multi_home, "sed -n '30,31p' alpha/core.py gamma/app.py")  # the lines are all in the second file
+    assert {p for p, _, _ in spans(later)} == {"gamma/app.py"} and "its lines 9-10 (of 29)" in later.notes[0]
+    past = ask(multi_home, "sed -n '60,70p' alpha/core.py gamma/app.py")
+    assert past.hits == () and past.notes == (
+        "read as the command sed -n: alpha/core.py, gamma/app.py hold 50 lines in all, none from line 60",
+    )
+    lost = ask(multi_home, "sed -n '30,31p' alpha/nope.py gamma/app.py")  # the lines after an unknown file: unknown
+    assert lost.hits == () and "no indexed file is 'alpha/nope.py'" in lost.notes[0] and len(lost.notes) == 1
 
 
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(

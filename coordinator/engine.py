@@ -799,6 +799,10 @@ class Engine:
             if read_as.stream and read_as.last and offset >= read_as.last:
                 break  # the stream's lines end before this file
             files = await asyncio.to_thread(resolve, one.path)  # may read the file lists
+            whole = [(repo, path) for repo, path in files if path == one.path]  # cat index.js: ./index.js, as a shell
+            files = whole or files
+            if not files and len(reads) == 1 and file_read.bare(one.path):
+                return None  # "less CPU": no file so named, the words searched
             if not files and len(reads) == 1 and one.viewed_whole and not one.path.startswith(("/", "~")):
                 # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
                 listed = await self.search(replace(p, query=f"ls {shlex.quote(one.path)}"), visible)

@@ -10,12 +10,13 @@ command's words would be no answer either.
 
 Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (``vim``, ``nano``, ``code``) of one
 file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``; bytes, ``-c N``, as the lines that hold
-them); ``sed -n 'A,Bp'`` (``$`` for the end); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Another
-``sed`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in turn,
-as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers going on from
-one file into the next. An agent's read call is read the same way: a tool whose name says it reads,
-views, opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path":
-"a.py", "view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``).
+them); ``sed -n 'A,Bp'`` (``$`` for the end; several ranges of one file, ``'1,5p;9,12p'``); ``awk 'NR>=A &&
+NR<=B'`` (``NR==A``, ``NR==A,NR==B``); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Another ``sed``
+or ``awk`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in
+turn, as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers going on
+from one file into the next. An agent's read call is read the same way: a tool whose name says it reads, views,
+opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path": "a.py",
+"view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from fourfold.coordinator.search_command import without_redirections
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
-__all__ = ["FileRead", "answer", "past_end", "read", "unread"]
+__all__ = ["FileRead", "answer", "bare", "past_end", "read", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
 _WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "nano", "emacs", "code"})
@@ -62,9 +63,14 @@ class FileRead:
     bytes: int = 0
     #: the files are one stream, its lines numbered on from one file into the next (``sed -n '1,80p' a b``)
     stream: bool = False
+    #: more ranges of lines of the one file, each (first, last) read after ``first``-``last`` (``sed -n '1,5p;9p'``)
+    ranges: tuple[tuple[int, int], ...] = ()
 
     def each(self) -> tuple[FileRead, ...]:
-        """The read of each file it names, in order."""
+        """The read of each file it names, in order (of each range of lines it reads, where it reads several)."""
+        if self.ranges:
+            one = replace(self, ranges=())
+            return (one, *(replace(one, first=first, last=last) for first, last in self.ranges))
         return (replace(self, more=()), *(replace(self, path=path, more=()) for path in self.more))
 
     @property
@@ -191,6 +197,8 @@ def _command(words: list[str]) -> FileRead | None:
         return _head_or_tail(tool, args)
     if tool == "sed":
         return _sed(args)
+    if tool in ("awk", "gawk", "mawk"):
+        return _awk(args)
     if tool not in _WHOLE:
         return None
     first, last = 1, 0
@@ -266,17 +274,62 @@ def _bytes(tool: str, operands: list[str], size: str) -> FileRead | None:
 
 
 def _sed(args: list[str]) -> FileRead | None:
-    if not 3 <= len(args) <= 2 + MAX_FILES or args[0] != "-n":
+    """``sed -n 'A,Bp' FILE…`` (``Ap``, ``A,$p``); several ranges (``'1,5p;9,12p'``, ``-e 1,5p -e 9p``) of one file."""
+    if not args or args[0] != "-n":
         return None
-    m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", args[1])
-    if m is None:
+    scripts: list[str] = []
+    i = 1
+    while i < len(args) and (args[i] == "-e" or not scripts):
+        script = args[i + 1] if args[i] == "-e" and i + 1 < len(args) else args[i]
+        scripts.append(script)
+        i += 2 if args[i] == "-e" else 1
+    ranges: list[tuple[int, int]] = []
+    for part in (p.strip() for script in scripts for p in script.split(";")):
+        m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", part)
+        if m is None:
+            return None  # s/a/b/, /re/p: another script
+        first = int(m[1])
+        last = first if m[2] is None else 0 if m[2] == "$" else int(m[2])
+        if first < 1 or (last and last < first):
+            return None
+        ranges.append((first, last))
+    if not ranges or not 1 <= len(args) - i <= MAX_FILES:
         return None
-    first = int(m[1])
-    last = first if m[2] is None else 0 if m[2] == "$" else int(m[2])
-    if first < 1 or (last and last < first):
+    found = _one("sed -n", args[i:], *ranges[0])
+    if found is None or (found.more and len(ranges) > 1):
+        return None  # several ranges of several files: not read
+    return replace(found, stream=bool(found.more), ranges=tuple(ranges[1:]))  # several files: one stream
+
+
+#: awk's test of line numbers: ``NR>=A``, ``NR<=B``, ``NR==A`` (``>``, ``<`` too), and ``FNR`` alike
+_AWK_TEST = re.compile(r"F?NR\s*(==|>=|<=|>|<)\s*(\d+)")
+
+
+def _awk(args: list[str]) -> FileRead | None:
+    """``awk 'NR>=A && NR<=B' FILE`` (``NR==A``, ``NR==A,NR==B``, with ``{print}`` or ``{print $0}``): those lines."""
+    if len(args) != 2:
         return None
-    found = _one("sed -n", args[2:], first, last)
-    return None if found is None else replace(found, stream=bool(found.more))  # several files: one stream
+    program = re.sub(r"\{\s*print(?:\s+\$0)?\s*;?\s*\}\s*$", "", args[0]).strip()
+    span = re.fullmatch(rf"({_AWK_TEST.pattern})\s*,\s*({_AWK_TEST.pattern})", program)
+    if span is not None:  # NR==A,NR==B: a range pattern, from the line A to B
+        if span[2] != "==" or span[5] != "==":
+            return None
+        first, last = int(span[3]), int(span[6])
+    else:
+        first, last = 1, 0
+        for test in re.split(r"\s*&&\s*", program):
+            m = _AWK_TEST.fullmatch(test)
+            if m is None:
+                return None
+            n = int(m[2])
+            if m[1] in ("==", ">=", ">"):
+                first = max(first, n + (m[1] == ">"))
+            if m[1] in ("==", "<=", "<"):
+                bound = n - (m[1] == "<")
+                last = bound if not last else min(last, bound)
+    if first < 1 or (last and last < first) or last < 0:
+        return None
+    return _one("awk", args[1:], first, last)
 
 
 def _one(tool: str, operands: list[str], first: int, last: int) -> FileRead | None:
@@ -288,10 +341,23 @@ def _one(tool: str, operands: list[str], first: int, last: int) -> FileRead | No
     for path in operands:
         while path.startswith("./"):
             path = path[2:]
-        if not path or path.endswith("/") or ("/" not in path and "." not in path.strip(".")):
+        if not path or path.endswith("/") or ("/" not in path and "." not in path.strip(".") and not bare(path)):
             return None  # "cat", "less likely": no file
         paths.append(path)
     return FileRead(tool, paths[0], first, last, more=tuple(paths[1:]))
+
+
+#: Files named without an extension (besides names in capitals: ``LICENSE``, ``PKG-INFO``).
+_BARE_NAMES = frozenset(
+    {"Makefile", "GNUmakefile", "Dockerfile", "Containerfile", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile"}
+    | {"Vagrantfile", "Brewfile", "Pipfile", "Justfile", "Caddyfile", "Tiltfile"}
+)
+
+
+def bare(path: str) -> bool:
+    """Whether ``path`` is a file's name without an extension (``LICENSE``, ``Makefile``) that a command reads
+    (``cat LICENSE``); where no file is so named, the engine searches the command as written (``less CPU``)."""
+    return re.fullmatch(r"[A-Z][A-Z0-9_-]{2,}", path) is not None or path in _BARE_NAMES
 
 
 def answer(

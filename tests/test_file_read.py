@@ -5,6 +5,7 @@ over a real index, the CLI, the Python client over gRPC and MCP."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -49,6 +50,18 @@ from fourfold.index.store import IndexStore
         ("head --bytes=2K a.py", FileRead("head -c", "a.py", bytes=2048)),
         ("tail -c 1kB a.py", FileRead("tail -c", "a.py", bytes=-1000)),
         ("cat a.py | head -c 50", FileRead("cat | head -c", "a.py", bytes=50)),
+        # several ranges of one file; awk's tests of the line number
+        ("sed -n '3,4p;9p' a.py", FileRead("sed -n", "a.py", 3, 4, ranges=((9, 9),))),
+        ("sed -n -e 3p -e '7,$p' a.py", FileRead("sed -n", "a.py", 3, 3, ranges=((7, 0),))),
+        ("awk 'NR>=10 && NR<=20' a.go", FileRead("awk", "a.go", 10, 20)),
+        ("awk 'NR==5' a.go", FileRead("awk", "a.go", 5, 5)),
+        ("awk 'NR==3,NR==9 {print}' a.go", FileRead("awk", "a.go", 3, 9)),
+        ("awk 'NR>2&&NR<6{print $0}' a.go", FileRead("awk", "a.go", 3, 5)),
+        ("cat -n a.go | awk 'FNR>=7'", FileRead("cat | awk", "a.go", 7, 0)),
+        # a file's name without an extension: capitals, or a build file's name
+        ("cat LICENSE", FileRead("cat", "LICENSE")),
+        ("head -n 5 PKG-INFO", FileRead("head", "PKG-INFO", 1, 5)),
+        ("less Makefile", FileRead("less", "Makefile")),
         # an agent's tool call that reads a file
         (
             '{"tool": "read_file", "path": "a.py", "start_line": 3, "end_line": 9}',
@@ -79,6 +92,12 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "cat 1.py 2.py 3.py 4.py 5.py 6.py 7.py 8.py 9.py",  # more files than a read answers
         "cat a.py b.py | head -n 3",
         "cat a.py more words",
+        "less likely",
+        "cat Cats",
+        "awk '{print $1}' a.py",
+        "awk 'NR>9 && NR<5' a.py",
+        "sed -n '1,5p;9p' a.py b.py",  # several ranges of several files
+        "sed -n '3p;/def/p' a.py",
         "head -c 0 a.py",
         "head -c ten a.py",
         "tail -c +100 a.py",  # from a byte on: no line of it is known before the file is read
@@ -178,6 +197,18 @@ def test_head_c_reads_the_lines_that_hold_the_bytes_head_prints(multi_home: Path
     assert f"its lines {first}-21 (of 21; its last {size} bytes)" in t.notes[0]
 
 
+def test_several_ranges_and_awk_read_the_lines_the_tools_print(multi_home: Path) -> None:
+    path = FIXTURE / "alpha" / "alpha" / "core.py"
+    for command in ("sed -n '6,7p;14,17p' alpha/core.py", "awk 'NR>=10 && NR<=11' alpha/core.py"):
+        printed = subprocess.run(command.replace("alpha/core.py", str(path)), shell=True, capture_output=True)
+        a = ask(multi_home, command)
+        spans_read = [tuple(map(int, m)) for n in a.notes for m in re.findall(r"its lines (\d+)-(\d+)", n)]
+        assert sum(last - first + 1 for first, last in spans_read) == len(printed.stdout.splitlines()), a.notes
+    ranges = ask(multi_home, "sed -n '6,7p;14,17p' alpha/core.py")
+    assert [f.hit.symbol for f in ranges.hits] == ["fmt", "tick"]
+    assert [f.hit.symbol for f in ask(multi_home, "awk 'NR==10,NR==11' alpha/core.py").hits] == ["parse"]
+
+
 def test_sed_reads_several_files_as_one_stream(multi_home: Path) -> None:
     files = [str(FIXTURE / "alpha" / "alpha" / "core.py"), str(FIXTURE / "gamma" / "gamma" / "app.py")]
     printed = subprocess.run(["sed", "-n", "20,25p", *files], capture_output=True, text=True, check=True).stdout
@@ -194,6 +225,30 @@ def test_sed_reads_several_files_as_one_stream(multi_home: Path) -> None:
     )
     lost = ask(multi_home, "sed -n '30,31p' alpha/nope.py gamma/app.py")  # the lines after an unknown file: unknown
     assert lost.hits == () and "no indexed file is 'alpha/nope.py'" in lost.notes[0] and len(lost.notes) == 1
+
+
+def test_a_path_as_written_is_the_file_a_shell_reads_and_a_bare_name_no_file_has_is_words(tmp_path: Path) -> None:
+    from fourfold.index.generation import build_generation
+
+    repo = tmp_path / "web"
+    for path, text in {
+        "index.js": "module.exports = require('./lib');\n",
+        "lib/index.js": "exports.serve = function () {};\n",
+        "LICENSE": "(The MIT License)\n\nCopyright (c) fourfold\n",
+        "docs/cpu.md": "# CPU\n\nless CPU time per request\n",
+    }.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(repo, "web")], modalities=["text"])
+    top = ask(home, "head -c 10 index.js")  # the shell reads ./index.js, not lib/index.js
+    assert spans(top) == [("index.js", 1, 1)] and "its first 10 bytes" in top.notes[0]
+    assert spans(ask(home, "cat lib/index.js")) == [("lib/index.js", 1, 1)]
+    assert ask(home, "cat js/index.js").notes[0].startswith("read as the command cat: no indexed file is 'js/index.js'")
+    licence = ask(home, "cat LICENSE")
+    assert spans(licence) == [("LICENSE", 1, 3)] and licence.notes[0].startswith("read as the command cat:")
+    words = ask(home, "less CPU")  # no file is CPU: the words are searched
+    assert not words.notes[0].startswith("read as") and {p for p, _, _ in spans(words)} == {"docs/cpu.md"}
 
 
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(

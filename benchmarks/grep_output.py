@@ -11,7 +11,8 @@ within its repository, and each command is run as written in the repository's fo
   40 lines (**agrees**, over the files judged);
 * ``grep -rn -F S . | grep -v _test``, ``rg -n -w NAME | grep -v '^[^:]*_test'`` and ``rg -w NAME | grep -E
   ':[[:space:]]*(func|type|def|class) '`` (rg to a pipe prints no line number): the lines the pipeline prints
-  against the lines fourfold lists, (path, line) where the tool prints the number, else the count and the files.
+  against the lines fourfold lists, (path, line) where the tool prints the number, else the count and the files;
+* ``rg -l -w NAME | grep -v test``: the files the pipeline prints (a grep of their paths) against the files listed.
 
 Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
 run. Load averages before and after are recorded.
@@ -38,7 +39,13 @@ from fourfold.coordinator.engine import Engine
 from fourfold.index.store import IndexStore
 
 K = 50
-WAYS = ("rg -C 2", "grep -rn . | grep -v _test", "rg -n -w | grep -v test", "rg -w | grep -E def")
+WAYS = (
+    "rg -C 2",
+    "grep -rn . | grep -v _test",
+    "rg -n -w | grep -v test",
+    "rg -w | grep -E def",
+    "rg -l -w | grep -v test",
+)
 
 
 def commands(string: str | None, name: str | None) -> dict[str, str]:
@@ -52,6 +59,7 @@ def commands(string: str | None, name: str | None) -> dict[str, str]:
         n = shlex.quote(name)
         out["rg -n -w | grep -v test"] = f"rg -n -w {n} | grep -v '^[^:]*_test'"
         out["rg -w | grep -E def"] = f"rg -w {n} | grep -E ':[[:space:]]*(func|type|def|class) '"
+        out["rg -l -w | grep -v test"] = f"rg -l -w {n} | grep -v test"  # the files' paths, not their lines
     return out
 
 
@@ -78,6 +86,12 @@ def context_agrees(a: Answer, string: str, checkout: Path) -> list[bool]:
         cut = len(ours) < len(tool) and ours == tool[: len(ours)] and (tool[len(ours)] == "--" or len(ours) == 40)
         verdicts.append(whole or cut)
     return verdicts
+
+
+def files_agree(a: Answer, out: str) -> bool:
+    """Whether ``a`` lists the files the pipeline printed (``rg -l``: a path a line)."""
+    rows = {row.removeprefix("./") for row in out.split("\n") if row}
+    return a.total_files == len(rows) and {f.hit.path for f in a.hits} == rows
 
 
 def lines_agree(a: Answer, out: str) -> bool:
@@ -116,6 +130,8 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
                     continue  # more files than a page: not judged
                 if way == "rg -C 2" and string is not None:
                     verdicts[way].extend(context_agrees(a, string, checkout))
+                elif way.startswith("rg -l"):
+                    verdicts[way].append(files_agree(a, out))
                 elif way != "rg -C 2":
                     verdicts[way].append(lines_agree(a, out))
     await engine.stop()

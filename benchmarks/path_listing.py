@@ -48,6 +48,13 @@ COMMANDS = (
     "find . -type d",
     "find . -maxdepth 2 -type d -name '*test*'",
     "tree -d -L 2",
+    # piped into greps: the paths each keeps, as the tool printed them
+    "find . -name '*.go' | grep -v _test",
+    "find . -name '*.py' | grep -v -e test -e docs",
+    "rg --files | grep -E '^[a-z]+/[a-z_]+[.](go|py|js)$'",
+    "rg --files . | grep -iv readme | grep '^[.]/[a-z]'",
+    "grep -rL import --include=*.go --include=*.py . | grep -v _test",
+    "find . -type d | grep -v -E 'test|doc'",
 )
 #: what the tool is run as where its output is a drawing, or is not installed here: the same files, a path a line
 AS_RUN = {

@@ -1,0 +1,163 @@
+"""A file's bytes and a stream of files, read as an agent writes the command, against the command itself.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/file_read.py --home H --corpora DIR [--files N] [--out OUT.json]
+
+``DIR/<repo>`` holds each indexed repository's files. Of each repository, the first ``N`` files (by path) that both
+``rg --files`` and fourfold list are read three ways, each run as written in the repository's folder and asked of
+fourfold within that repository (``coordinator/file_read.py`` reads it), interleaved and both timed:
+
+* ``head -c B FILE`` (B = 100, 1000, 4096): the lines the answer's note names (``its lines 1-L``) against the lines
+  ``head`` printed (a line it printed part of counts);
+* ``tail -c B FILE``: the same from the end;
+* ``sed -n 'A,Bp' F1 F2`` of two files in a row, A a few lines before F1's end and B past it: the lines the notes
+  name, file by file, against the lines ``sed`` printed (one stream, its line numbers going on into F2);
+* ``sed -n 'A,Bp;C,Dp' FILE`` (two ranges of one file) and ``awk 'NR>=A && NR<=B' FILE``: the lines the notes name
+  against the lines the tool printed.
+
+Per way: the reads judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's run.
+A file's trailing empty lines are in none of its segments, so a read that ends in them is counted as it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator.engine import Engine
+from fourfold.index.store import IndexStore
+
+WAYS = ("head -c", "tail -c", "sed -n A,Bp F1 F2", "sed -n 'A,Bp;C,Dp'", "awk 'NR>=A && NR<=B'")
+SIZES = (100, 1000, 4096)
+_NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
+
+
+def run(command: str, cwd: Path) -> tuple[bytes, float]:
+    """The command's output in ``cwd``, and its milliseconds."""
+    t0 = time.perf_counter()
+    out = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, timeout=60).stdout
+    return out, (time.perf_counter() - t0) * 1000
+
+
+def named(a: Answer) -> list[tuple[int, int, int]]:
+    """The lines each note of a file read names: (first, last, of)."""
+    return [(int(m[1]), int(m[2]), int(m[3])) for n in a.notes if (m := _NAMED.search(n))]
+
+
+async def listed(engine: Engine, repo: str) -> set[str]:
+    """Every file fourfold lists in ``repo``."""
+    a = await engine.search(SearchParams("rg --files", k=1000, repos=(repo,)))
+    files = {f.hit.path for f in a.hits}
+    while a.cursor:
+        a = await engine.search(SearchParams("rg --files", k=1000, repos=(repo,), cursor=a.cursor))
+        files |= {f.hit.path for f in a.hits}
+    return files
+
+
+async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict[str, object]]:
+    engine = Engine(IndexStore(home))
+    indexed = {r.name for r in IndexStore(home).repos()}
+    await engine.search(SearchParams("warm up the shards", k=5))
+    verdicts: dict[str, list[bool]] = defaultdict(list)
+    ours_ms: dict[str, list[float]] = defaultdict(list)
+    tool_ms: dict[str, list[float]] = defaultdict(list)
+    misses: dict[str, list[str]] = defaultdict(list)
+
+    async def ask(way: str, command: str, checkout: Path, repo: str) -> tuple[Answer, bytes]:
+        out, ms = run(command, checkout)
+        tool_ms[way].append(ms)
+        t0 = time.perf_counter()
+        a = await engine.search(SearchParams(command, k=50, repos=(repo,)))
+        ours_ms[way].append((time.perf_counter() - t0) * 1000)
+        return a, out
+
+    def judge(way: str, agrees: bool, command: str, repo: str) -> None:
+        verdicts[way].append(agrees)
+        if not agrees and len(misses[way]) < 6:
+            misses[way].append(f"{repo}: {command}")
+
+    for repo in sorted(p.name for p in corpora.iterdir() if p.is_dir() and p.name in indexed):
+        checkout = corpora / repo
+        tool_files = set(run("rg --no-config --files", checkout)[0].decode(errors="replace").splitlines())
+        files = sorted(tool_files & await listed(engine, repo))[:per_repo]
+        for path in files:
+            lines = (checkout / path).read_bytes().splitlines()
+            for size in SIZES:
+                command = f"head -c {size} {shlex.quote(path)}"
+                a, out = await ask("head -c", command, checkout, repo)
+                judge("head -c", named(a)[:1] == [(1, len(out.splitlines()), len(lines))], command, repo)
+                command = f"tail -c {size} {shlex.quote(path)}"
+                a, out = await ask("tail -c", command, checkout, repo)
+                first = len(lines) - len(out.splitlines()) + 1
+                judge("tail -c", named(a)[:1] == [(first, len(lines), len(lines))], command, repo)
+            third = len(lines) // 3
+            if third >= 2:  # two ranges of one file; awk's test of the line number
+                first, last = third, third + 4
+                command = f"sed -n '{first},{last}p;{2 * third},{2 * third}p' {shlex.quote(path)}"
+                a, out = await ask("sed -n 'A,Bp;C,Dp'", command, checkout, repo)
+                n = len(lines)
+                want = [(first, last, n), (2 * third, 2 * third, n)]
+                judge("sed -n 'A,Bp;C,Dp'", named(a) == want and len(out.splitlines()) == 6, command, repo)
+                command = f"awk 'NR>={first} && NR<={last}' {shlex.quote(path)}"
+                a, out = await ask("awk 'NR>=A && NR<=B'", command, checkout, repo)
+                judge(
+                    "awk 'NR>=A && NR<=B'", named(a) == [(first, last, n)] and len(out.splitlines()) == 5, command, repo
+                )
+        for one, two in itertools.pairwise(files):
+            n1 = len((checkout / one).read_bytes().splitlines())
+            n2 = len((checkout / two).read_bytes().splitlines())
+            if n1 < 3 or n2 < 3:
+                continue
+            first, last = n1 - 2, n1 + 3  # F1's last 3 lines, F2's first 3
+            command = f"sed -n '{first},{last}p' {shlex.quote(one)} {shlex.quote(two)}"
+            a, out = await ask("sed -n A,Bp F1 F2", command, checkout, repo)
+            want = [(first, n1, n1), (1, 3, n2)]
+            judge("sed -n A,Bp F1 F2", named(a) == want and len(out.splitlines()) == 6, command, repo)
+    await engine.stop()
+    return {
+        way: {
+            "judged": len(verdicts[way]),
+            "agrees": sum(verdicts[way]) / len(verdicts[way]) if verdicts[way] else 0.0,
+            "ours_ms": statistics.median(ours_ms[way]) if ours_ms[way] else 0.0,
+            "tool_ms": statistics.median(tool_ms[way]) if tool_ms[way] else 0.0,
+            "misses": misses[way],
+        }
+        for way in WAYS
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--home", type=Path, required=True)
+    ap.add_argument("--corpora", type=Path, required=True)
+    ap.add_argument("--files", type=int, default=40, help="files read in each repository (default 40)")
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+    load_before = os.getloadavg()
+    rows = asyncio.run(main_async(a.home, a.corpora, a.files))
+    load_after = os.getloadavg()
+    print(f"{'way':24} {'judged':>6} {'agrees':>7} {'ours ms':>8} {'tool ms':>8}")
+    for way, r in rows.items():
+        print(f"{way:24} {r['judged']:6} {r['agrees']:7.3f} {r['ours_ms']:8.1f} {r['tool_ms']:8.1f}")
+        for miss in r["misses"]:  # type: ignore[attr-defined]
+            print(f"    {miss}")
+    print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}")
+    if a.out:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(json.dumps({"load": [load_before, load_after], "ways": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

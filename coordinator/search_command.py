@@ -325,6 +325,9 @@ def _read(query: str) -> Command | None:
         if not operands or operands[0].lower() in _PROSE:
             return None  # "grep for calls to bootstrap" is a sentence
         patterns.append(operands.pop(0))
+    if tool == "git grep":  # -- ':!*_test.go': git's pathspecs that leave files out
+        operands, left_out_paths = _pathspecs(operands)
+        exclude.extend(left_out_paths)
     if not _operands_read(text, patterns, operands):
         return None
     if len(patterns) > 1:  # -e a -e b: any of them
@@ -593,8 +596,11 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
     elif words[0] == "git":
         if _prose(words[2:]):
             return None
-        pathspecs = tuple(p for p in (_path(w) for w in words[2:] if not w.startswith("-")) if p)
-        found = Command("git ls-files", "*", False, False, paths=pathspecs, lists="paths")
+        written, left_out_paths = _pathspecs([w for w in words[2:] if not w.startswith("-")])
+        pathspecs = tuple(p for p in (_path(w) for w in written) if p)
+        found = Command(
+            "git ls-files", "*", False, False, paths=pathspecs, exclude=tuple(left_out_paths), lists="paths"
+        )
     else:  # rg --files [PATH…] [-g GLOB] [-t TYPE]: the files rg would search
         listed = _read(shlex.join(["rg", "-e", "x", *(w for w in words[1:] if w != "--files")]))
         if listed is None:
@@ -1061,6 +1067,27 @@ _FROM_XARGS: ContextVar[bool] = ContextVar("search_command_from_xargs", default=
 #: How an absolute operand (a checkout's folder, ``/home/me/api/src``) is read as the index's path, while a query is
 #: read (``read(…, absolute=…)``); None: as written.
 _ABSOLUTE: ContextVar[Callable[[str], str | None] | None] = ContextVar("search_command_absolute", default=None)
+
+
+def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
+    """git's pathspecs split into those that select (``src/``, ``'*.py'``; ``:/src`` from the top) and the globs of
+    those that leave out (``':!vendor'``, ``':^*_test.go'``, ``':(exclude)docs/*'``): a folder or file written plainly
+    with what is beneath it, a glob whose ``*`` crosses folders as git's does."""
+    kept: list[str] = []
+    left_out: list[str] = []
+    for o in operands:
+        m = re.fullmatch(r":(?:!|\^|\(exclude\))(.+)", o)
+        if m is None:
+            kept.append(o[2:] or "." if o.startswith(":/") else o)
+            continue
+        spec = _path(m[1].removeprefix(":/").removeprefix("/")).rstrip("/")
+        if not spec:
+            continue
+        if any(ch in spec for ch in "*?["):
+            left_out.append(re.sub(r"\*+", "**", spec) if "/" in spec else spec)
+        else:
+            left_out.extend([spec, f"{spec}/**"])
+    return kept, left_out
 
 
 def _path(operand: str) -> str:

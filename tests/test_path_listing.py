@@ -156,6 +156,7 @@ def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
         ("fd -i Config", "fd", "*[cC][oO][nN][fF][iI][gG]*", ()),
         ("fd -e py Test", "fd", "*Test*.[pP][yY]", ()),  # an extension in either case, as fd matches it
         ("git ls-files '*.toml'", "git ls-files", "*.toml", ()),
+        ("git ls-files '*.py' ':!tests'", "git ls-files", "*.py", ("tests", "tests/**")),
         ("ls -la src/", "ls", "{src,src/**}", ()),  # the folder's own files: the shard keeps those (folder=src)
         ("ls src/*.py", "ls", "src/*.py", ()),
         ("ls *.py", "ls", "*.py", ("*/**",)),  # the shell's glob names the top's files

@@ -86,6 +86,11 @@ def test_what_is_no_search_command_is_left_to_the_other_rules(query: str) -> Non
         ("rg -t py -tgo retry", "", ("python", "go"), ()),
         ("git grep -n retry -- '*.py'", "*.py", (), ()),  # a pathspec
         ("git grep -n retry -- 'src/**/*.go'", "src/**/*.go", (), ()),
+        # git's pathspecs that leave files out: ':!', ':^', ':(exclude)'; a glob's * crosses folders as git's does
+        ("git grep -n retry -- ':!*_test.go'", "", (), ("*_test.go",)),
+        ("git grep -n retry -- src ':^src/vendor'", "{src/**,src}", (), ("src/vendor", "src/vendor/**")),
+        ("git grep retry -- '*.py' ':(exclude)docs/*.py'", "*.py", (), ("docs/**.py",)),
+        ("git grep retry -- :/src", "{src/**,src}", (), ()),  # :/ from the top
     ],
 )
 def test_the_files_are_read_from_operands_types_and_globs(
@@ -313,6 +318,12 @@ def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: 
         if rows and rows[0][1].isdigit():
             want = {(path, int(n)) for path, n, _ in rows}
             assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want, repo
+
+
+def test_a_git_pathspec_that_leaves_files_out_is_kept_to(home: Path) -> None:
+    assert files(ask(home, "git grep -n 'return fmt'")) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"}
+    a = ask(home, "git grep -n 'return fmt' -- ':!alpha' ':(exclude)*/service.py'")
+    assert files(a) == {"gamma/app.py"} and "not in alpha or alpha/** or **/service.py" in a.notes[0]
 
 
 def test_a_pipe_that_keeps_no_line_answers_with_none(home: Path) -> None:

@@ -161,6 +161,13 @@ def _segments_of(reader: GenerationReader, repo: str, path: str) -> list[Segment
     return list(reader.segments(files=[f"{repo}\0{path}"]))
 
 
+def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segment], int]:
+    """Every segment of ``repo``'s file ``path``, and how many lines the file has (its empty last lines too, which no
+    segment covers, where the generation keeps its text)."""
+    segments = _segments_of(reader, repo, path)
+    return segments, max([s.end_line for s in segments] + [reader.line_count(repo, path) or 0])
+
+
 def _revision_repos(p: SearchParams) -> SearchParams:
     """``p`` with its repositories named as indexed: ``NAME@release/1.0`` is indexed as ``NAME@release+1.0``."""
     if any("@" in r for r in p.repos):
@@ -816,14 +823,14 @@ class Engine:
                 answer: Answer | None = unread
             else:
                 (repo, path), reader = files[0], self._reader(generation)
-                segments = await asyncio.to_thread(_segments_of, reader, repo, path)
+                segments, total = await asyncio.to_thread(_file_of, reader, repo, path)
                 if read_as.stream:  # its part of the stream's lines, numbered in it
-                    total = max((s.end_line for s in segments), default=0)
                     part, offset = one.in_stream(offset, total), offset + total
                     if part is None:
                         continue
                     one = part
-                answer = file_read.answer(one, repo, path, segments, max(1, p.k // len(reads)), generation)
+                k = max(1, p.k // len(reads))
+                answer = file_read.answer(one, repo, path, segments, k, generation, total)
                 if answer is not None and p.with_snippets and answer.hits:
                     answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
             if answer is None and len(reads) == 1:

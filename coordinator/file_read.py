@@ -97,14 +97,13 @@ class FileRead:
             return None
         return replace(self, first=max(1, first), last=min(last, total), stream=False)
 
-    def of_bytes(self, segments: list[Segment]) -> tuple[FileRead, str]:
+    def of_bytes(self, segments: list[Segment], total: int) -> tuple[FileRead, str]:
         """The read of the lines that hold the bytes this one reads (``head -c 300``), and how the note says so; the
-        file's lines as its ``segments`` hold them (a line none holds counted as empty)."""
+        file's ``total`` lines as its ``segments`` hold them (a line none holds counted as empty)."""
         text: dict[int, str] = {}
         for s in segments:
             for n, line in enumerate(s.content.split("\n"), s.start_line):
                 text.setdefault(n, line)
-        total = max((s.end_line for s in segments), default=0)
         ends = list(itertools.accumulate(len(text.get(n, "").encode()) + 1 for n in range(1, total + 1)))
         size = ends[-1] if ends else 0
         if self.bytes > 0:  # the first line whose end reaches the byte
@@ -361,17 +360,18 @@ def bare(path: str) -> bool:
 
 
 def answer(
-    read_as: FileRead, repo: str, path: str, segments: Iterable[Segment], k: int, generation: str
+    read_as: FileRead, repo: str, path: str, segments: Iterable[Segment], k: int, generation: str, lines: int = 0
 ) -> Answer | None:
     """The segments of ``repo``'s ``path`` that hold the lines ``read_as`` reads, in line order (the first
-    ``k``); None where the file has no segment."""
+    ``k``); None where the file has no segment. ``lines``: how many lines the file has, where more are known than
+    its segments cover (empty last lines)."""
     ordered = sorted(segments, key=lambda s: (s.start_line, -s.end_line))
     if not ordered:
         return None
-    total = max(s.end_line for s in ordered)
+    total = max(lines, *(s.end_line for s in ordered))
     of_bytes = ""
     if read_as.bytes:  # head -c 300: the lines that hold those bytes
-        read_as, of_bytes = read_as.of_bytes(ordered)
+        read_as, of_bytes = read_as.of_bytes(ordered, total)
     first, last = read_as.lines(total)
     if first > total:
         return _answer(

@@ -147,6 +147,12 @@ class FileText:
             b += 1
         return "\n".join(out)
 
+    def line_count(self) -> int:
+        """How many lines the file has (its empty last lines too, which no segment covers): its last block's."""
+        if not self._starts:
+            return 0
+        return self._starts[-1] + len(self._block(len(self._starts) - 1)) - 1
+
     def lines(self) -> list[str]:
         """Every line of the file."""
         out: list[str] = []
@@ -434,6 +440,7 @@ class SegmentDb(Protocol):
     """Read access to one segment database, whatever its format."""
 
     def file_segments(self, repo: str, path: str) -> Iterator[Segment]: ...
+    def line_count(self, repo: str, path: str) -> int | None: ...
     def repo_segments(self, repo: str) -> Iterator[Segment]: ...
     def paths(self, repo: str) -> list[str]: ...
     def repos(self) -> list[str]: ...
@@ -476,6 +483,9 @@ class _LegacyDb:
         q = f"SELECT {self._cols} FROM segments WHERE repo = ? AND path = ? ORDER BY start_line, end_line DESC"
         for row in self.conn.execute(q, (repo, path)):
             yield Segment(*row)
+
+    def line_count(self, repo: str, path: str) -> int | None:
+        return None  # format 1 keeps no file's text: its segments' lines are all there is
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
         q = f"SELECT {self._cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC"
@@ -556,6 +566,14 @@ class _PackedDb:
         ).fetchone()
         if row is not None:
             yield from self._file(path, *row)
+
+    def line_count(self, repo: str, path: str) -> int | None:
+        if repo != self.repo:
+            return None
+        row = self.conn.execute(
+            "SELECT text, blocks FROM files WHERE path = ? AND first IS NOT NULL", (path,)
+        ).fetchone()
+        return None if row is None else FileText(*row).line_count()
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
         if repo != self.repo:

@@ -10,6 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fourfold.index.filecache import decode_segments, encode_segments
 from fourfold.index.ingest.segment import segment_file
 from fourfold.index.segdb import FileText, encode_file_text
@@ -103,3 +105,10 @@ def test_per_thread_objects_are_made_once_per_thread_and_key() -> None:
         there = pool.submit(kept.get, "a").result()
     assert there is not here
     assert len(made) == 3 and len({ident for ident, _ in made}) == 2
+
+
+@pytest.mark.parametrize("block_bytes", [4, 1 << 16])
+def test_a_files_line_count_is_its_lines_as_sed_numbers_them(block_bytes: int) -> None:
+    for data, lines in ((b"a\nb\n", 2), (b"a\nb\n\n\n", 4), (b"a\nb", 2), (b"a\r\nb\r\n\r\n", 3), (b"", 0)):
+        stored = FileText(*encode_file_text(data, block_bytes=block_bytes))
+        assert stored.line_count() == lines == len(data.splitlines()), data

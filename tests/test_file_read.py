@@ -251,6 +251,29 @@ def test_a_path_as_written_is_the_file_a_shell_reads_and_a_bare_name_no_file_has
     assert not words.notes[0].startswith("read as") and {p for p, _, _ in spans(words)} == {"docs/cpu.md"}
 
 
+def test_a_files_empty_last_lines_count_as_the_tools_count_them(tmp_path: Path) -> None:
+    from fourfold.index.generation import build_generation
+
+    repo = tmp_path / "trail"
+    texts = {"a.py": "def one():\n    return 1\n\n\n\n", "b.py": "def two():\n    return 2\n"}
+    for path, text in texts.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(repo, "trail")], modalities=["text"])
+
+    def printed(command: str) -> int:
+        return len(subprocess.run(command, shell=True, cwd=repo, capture_output=True, check=True).stdout.splitlines())
+
+    assert printed("sed -n '4,6p' a.py b.py") == 3  # a.py's lines 4 and 5 (empty), b.py's first
+    stream = ask(home, "sed -n '4,6p' a.py b.py")
+    assert "a.py (trail) that hold its lines 4-5 (of 5)" in stream.notes[0]
+    assert "b.py (trail) that hold its lines 1-1 (of 2)" in stream.notes[1]
+    tail = ask(home, "tail -c 3 a.py")  # the empty last lines: no segment holds them
+    assert printed("tail -c 3 a.py") == 3 and "its lines 3-5 (of 5; its last 3 bytes)" in tail.notes[0]
+    assert "has 5 lines, none from line 6" in ask(home, "sed -n '6,7p' a.py").notes[0]
+
+
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(
     multi_home: Path,
 ) -> None:

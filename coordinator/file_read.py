@@ -16,20 +16,22 @@ or ``awk`` script is not read here. Several files (``cat a.py b.py``, ``head -n 
 turn, as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers going on
 from one file into the next. An agent's read call is read the same way: a tool whose name says it reads, views,
 opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path": "a.py",
-"view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``).
+"view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``). After ``cd DIR &&``, a path is
+DIR's (``cd /home/me/web && cat README.md``: the repository ``web``'s, where several have one).
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
+import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from fourfold.api import Answer, FusedHit, Hit
-from fourfold.coordinator.search_command import without_redirections
+from fourfold.coordinator.search_command import split_cd, without_redirections
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
@@ -89,6 +91,19 @@ class FileRead:
             return max(1, total + self.first + 1), total
         return self.first, min(self.last or total, total)
 
+    def in_folder(self, folder: str) -> FileRead:
+        """This read run in ``folder`` (``cd src && cat api.py``): its relative paths joined to it (an absolute folder,
+        an agent's checkout, makes them absolute: the index's path that ends one names its file)."""
+
+        def joined(path: str) -> str:
+            if path.startswith(("/", "~")):
+                return path
+            return posixpath.normpath(posixpath.join(folder.rstrip("/") or "/", path)).removeprefix("./")
+
+        return replace(
+            self, tool=f"cd {folder} && {self.tool}", path=joined(self.path), more=tuple(map(joined, self.more))
+        )
+
     def in_stream(self, offset: int, total: int) -> FileRead | None:
         """The read of one file of a stream (``stream``) whose files before it hold ``offset`` lines, the file
         ``total``: the stream's lines that are in it, numbered in it; None where none is."""
@@ -121,6 +136,10 @@ def read(query: str) -> FileRead | None:
         return _from_call(text)
     if "\n" in text or not text:
         return None
+    folder, text = split_cd(text)
+    if folder is not None:  # cd src && cat api.py: src/api.py
+        found = read(text)
+        return None if found is None or found.called else found.in_folder(folder)
     parts = re.split(r"\s\|\s", text)
     if len(parts) > 2:
         return None

@@ -34,6 +34,7 @@ __all__ = [
     "OVERVIEW_NOTE",
     "FileIndex",
     "Named",
+    "checkout_name",
     "is_path_alone",
     "mentions",
     "named",
@@ -171,6 +172,9 @@ class FileIndex:
             ending = [
                 (repo, c) for repo in repos for c in self._by_name(repo).get(name, ()) if f"/{path}".endswith(f"/{c}")
             ]
+            # a checkout named as its repository (/home/me/gin/README.md): that repository's file
+            checked_out = [(repo, c) for repo, c in ending if f"/{path}".endswith(f"/{checkout_name(repo)}/{c}")]
+            ending = checked_out or ending
             longest = max((len(c) for _, c in ending), default=0)
             found = sorted((repo, c) for repo, c in ending if len(c) == longest)
         return found
@@ -183,6 +187,12 @@ class FileIndex:
                 if candidate == path or candidate.endswith(f"/{path}") or f"{repo}/{candidate}" == path:
                     found.append((repo, candidate))
         return sorted(found)
+
+
+def checkout_name(repo: str) -> str:
+    """The folder a checkout of ``repo`` is usually in: its name's last part, without a revision (``gin@v2`` ->
+    ``gin``, ``org/api`` -> ``api``)."""
+    return repo.split("@", 1)[0].rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True, slots=True)

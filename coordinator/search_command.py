@@ -22,7 +22,10 @@ each seen as the command printed it (``./path:line:text`` for ``grep -rn X .``, 
 that shows the lines another way (``| head``, ``| sort``, ``| wc -l``) changes nothing; any other (``| awk …``) is
 left out, and the note says so. A command of another tool, several commands, or an inverted match (``-v``: the
 lines that do not match) are not read.
-``options["filters"] == "off"`` leaves the query as written.
+``options["filters"] == "off"`` leaves the query as written. A command after ``cd DIR &&`` (or ``cd DIR;``) runs in
+DIR: its relative paths are DIR's, no path is DIR itself, and a pipe's grep sees the paths as printed from there;
+an absolute DIR (an agent's checkout, ``/home/me/gin/render``) is the index's folder that ends it, and where it
+names a repository searched (``/home/me/gin``), the search is that repository's.
 
 A command that lists files (``find . -name '*_test.go'``, ``fd -e py config``, ``git ls-files 'src/*'``,
 ``rg --files -g '*.md'``, ``tree -L 2 src/``) is the listing of those files by their paths (``mode=paths``);
@@ -38,13 +41,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import posixpath
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from fourfold.api import SearchParams
+from fourfold.coordinator.file_subject import checkout_name
 from fourfold.coordinator.query_filters import language, narrowed
 from fourfold.coordinator.tool_call import parse_call, written_as_call
 from fourfold.errors import InvalidQuery
@@ -187,21 +192,26 @@ class Command:
     left_out: tuple[str, ...] = ()
     #: patterns a file must hold to be searched at all: ``grep -l X | xargs grep Y`` greps Y in the files holding X
     holding: tuple[LineFilter, ...] = ()
+    #: the repository a ``cd`` to a checkout went into (``cd /home/me/gin && rg X``), its search kept to it
+    repos: tuple[str, ...] = ()
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
     hidden: bool = True
 
 
-def read(query: str, absolute: Callable[[str], str | None] | None = None) -> Command | None:
+def read(query: str, absolute: Callable[[str], str | None] | None = None, repos: Iterable[str] = ()) -> Command | None:
     """``query`` read as a grep-like command, or None where it is none (another tool's, several, no pattern).
     ``absolute``: the index's path an absolute folder or file operand names (``/home/me/api/src`` -> ``src``; None
-    where it names none): agents write their checkout's paths, which the index does not know."""
+    where it names none): agents write their checkout's paths, which the index does not know. ``repos``: the names
+    of the repositories searched (``cd /home/me/api && rg X``: the repository ``api``, where it is one of them)."""
     token = _ABSOLUTE.set(absolute)
+    named = _REPOS.set(tuple(sorted(repos)))
     try:
         return _read(query)
     finally:
         _ABSOLUTE.reset(token)
+        _REPOS.reset(named)
 
 
 def _read(query: str) -> Command | None:
@@ -210,6 +220,17 @@ def _read(query: str) -> Command | None:
         return _from_call(text)
     if "\n" in text or not text:
         return None
+    folder, after_cd = split_cd(text)
+    if folder is not None:  # cd render && grep -rn X .: the command in that folder
+        cwd, repo = _checkout(folder)
+        token = _CWD.set(cwd or ".")
+        try:
+            found = _read(after_cd)
+        finally:
+            _CWD.reset(token)
+        if found is None:
+            return None
+        return replace(found, tool=f"cd {folder} && {found.tool}", repos=(repo,) if repo else found.repos)
     head, *after = re.split(r"\s\|\s", text, maxsplit=2)
     stages = [s.strip() for s in re.split(r"\s\|\s", text)][1:]  # each command the output goes through
     text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
@@ -348,7 +369,7 @@ def _read(query: str) -> Command | None:
         except re.error:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
-    paths = tuple(p for p in (_path(o) for o in operands) if p)
+    paths = tuple(p for p in (_path(o) for o in operands or _here()) if p)
     found = Command(
         tool,
         pattern,
@@ -404,7 +425,7 @@ def _in_files_holding(listed: Command, command: str) -> Command | None:
     of ``listed``'s scope that hold its pattern; None where it is no grep of those files alone."""
     token = _FROM_XARGS.set(True)
     try:
-        searched = _read(command)
+        searched = _read_stage(command)
     finally:
         _FROM_XARGS.reset(token)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include or searched.languages:
@@ -502,13 +523,14 @@ def _piped_to(stages: list[str], shown: str | None) -> tuple[tuple[LineFilter, .
         flags, operands = [w for w in words[1:] if w.startswith("-")], [w for w in words[1:] if not w.startswith("-")]
         if len(operands) == 1 and not any(f in ("-e", "--regexp") or f.startswith("--regexp=") for f in flags):
             words = [words[0], *flags, "-e", operands[0]]  # | grep -v a: the pattern, however prose-like its word
-        grep = _read(shlex.join(words))
+        grep = _read_stage(shlex.join(words))
         if grep is None:
             return None, ()
         if grep.paths or grep.include or grep.languages or grep.not_languages or grep.lists != "lines":
             left_out.append(stage)  # a grep of files of its own, not of the output
             continue
-        then.extend((*grep.then, LineFilter(grep.pattern, grep.regex, grep.case_sensitive, invert, shown)))
+        under = "" if _CWD.get() in ("", ".") else _CWD.get()  # cd render: paths printed from there
+        then.extend((*grep.then, LineFilter(grep.pattern, grep.regex, grep.case_sensitive, invert, shown, under)))
     return tuple(then), tuple(left_out)
 
 
@@ -597,7 +619,7 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         if _prose(words[2:]):
             return None
         written, left_out_paths = _pathspecs([w for w in words[2:] if not w.startswith("-")])
-        pathspecs = tuple(p for p in (_path(w) for w in written) if p)
+        pathspecs = tuple(p for p in (_path(w) for w in written or _here()) if p)
         found = Command(
             "git ls-files", "*", False, False, paths=pathspecs, exclude=tuple(left_out_paths), lists="paths"
         )
@@ -617,7 +639,7 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         return _paths_grepped(found, stages, shown)
     if grep.split()[0] not in (*_TOOLS, "git"):
         return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
-    searched = _read(grep)
+    searched = _read_stage(grep)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include:
         return None  # another command, or a grep naming files of its own besides those listed
     return replace(
@@ -700,7 +722,7 @@ def _paths_grepped(found: Command, stages: list[str], shown: str | None) -> Comm
         _, left_out = _piped_to(stages, "path")
         return replace(found, left_out=left_out)  # | head, | sort: the listing; | awk …: left out, and said
     if len(greps) == 1 and found.tree is None and all(_shows(stage) for stage in stages if stage not in greps):
-        kept = _read(greps[0])
+        kept = _read_stage(greps[0])
         if kept is not None and not (kept.regex or kept.paths or kept.include or kept.then or kept.lists != "lines"):
             return replace(
                 found, tool=f"{found.tool} | {kept.tool}", pattern=kept.pattern, case_sensitive=kept.case_sensitive
@@ -788,13 +810,13 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
         elif a in ("-exec", "-execdir"):
             end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
             grep = shlex.join(w for w in args[i + 1 : end] if w != "{}")
-            return _with(_found(dirs, include, exclude, either, expressed, depth), grep)
+            return _with(_found(dirs or _here(), include, exclude, either, expressed, depth), grep)
         else:
             return None  # -size, -mtime, -newer: tests no search reads
         i += 1
     if folders:
-        return _with(_folders_found(dirs, include, exclude, depth), "")
-    return _with(_found(dirs, include, exclude, either, expressed, depth), "")
+        return _with(_folders_found(dirs or _here(), include, exclude, depth), "")
+    return _with(_found(dirs or _here(), include, exclude, either, expressed, depth), "")
 
 
 def _folders_found(dirs: list[str], include: list[str], exclude: list[str], depth: int) -> Command | None:
@@ -839,11 +861,11 @@ def _find_path(glob: str) -> str:
 def _ls(args: list[str]) -> Command | None:
     """``ls [OPTIONS] [FOLDER]``: the files directly in the folder, and its folders (named in a note); ``-R`` the files
     beneath it; a glob (``ls src/*.py``) the files it names there."""
-    operands = [a for a in args if not a.startswith("-") or a == "-"]
+    operands = [a for a in args if not a.startswith("-") or a == "-"] or _here()
     flags = [a for a in args if a not in operands]
     letters = {c for a in flags if a[1:2] != "-" for c in a[1:]}
     if "d" in letters and len(operands) == 1 and re.fullmatch(r"(?:[\w.-]+/)*\*/", operands[0]):
-        folder = operands[0][: -len("*/")].rstrip("/")  # ls -d */, ls -d src/*/: the folders directly in it
+        folder = _path(operands[0][: -len("*/")] or ".").rstrip("/")  # ls -d */, ls -d src/*/: the folders in it
         shown = bool(letters & {"a", "A"}) or _names_hidden([folder])
         return Command("ls", "*", False, False, lists="paths", folder=folder or ".", tree="1:", hidden=shown)
     if any(
@@ -889,6 +911,7 @@ def _tree(args: list[str]) -> Command | None:
         i += 1
     if operands and not args[0].startswith("-") and not re.match(r"\.|.*/", operands[0]):
         return None
+    operands = operands or _here()
     exclude = tuple(g for n in left_out for g in (n, f"**/{n}/**"))
     hidden = "-a" in args or _names_hidden(operands)
     if folders:  # tree -d: the folders alone, to -L levels (-P names files: none is listed)
@@ -991,7 +1014,7 @@ def _fd(args: list[str]) -> Command | None:
     if exts:  # an extension in either case, as fd matches it
         ext = any_case(exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}")
         names = [f"{pattern.rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
-    paths = tuple(p for p in (_path(d) for d in operands[1:]) if p)
+    paths = tuple(p for p in (_path(d) for d in operands[1:] or _here()) if p)
     if folders:  # fd -t d: the folders whose name holds the pattern (or matches its glob)
         if len(paths) > 1 or exts:
             return None
@@ -1090,10 +1113,69 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
     return kept, left_out
 
 
+#: The folder a ``cd DIR &&`` before the command went to (a repository path; "" the top), while it is read.
+_CWD: ContextVar[str] = ContextVar("search_command_cwd", default="")
+#: The repositories the caller may search, by name, while a query is read (``read(…, repos=…)``): an absolute
+#: ``cd`` to a checkout's top names one of them.
+_REPOS: ContextVar[tuple[str, ...]] = ContextVar("search_command_repos", default=())
+#: ``cd DIR &&`` (or ``cd DIR;``) before a command: the folder its relative paths are in.
+_CD = re.compile(r"""\s*cd\s+('[^']+'|"[^"]+"|[^\s;&|'"]+)\s*(?:&&|;)\s*""")
+
+
+def split_cd(text: str) -> tuple[str | None, str]:
+    """A command written after ``cd DIR &&`` (``cd render && grep -rn X .``, ``cd /home/me/api; rg X``): DIR as written
+    and the command; (None, ``text``) where it goes to no folder first."""
+    m = _CD.match(text)
+    if m is None:
+        return None, text
+    return m[1].strip("'\""), text[m.end() :]
+
+
+def _checkout(folder: str) -> tuple[str, str | None]:
+    """The folder a ``cd`` goes to, as a repository path ("" the top), and the repository it is in where an absolute
+    folder names it: a checkout's top (``/home/me/gin``: the repository named ``gin``), or a folder beneath it
+    (``/home/me/gin/render``)."""
+    cwd = _path(folder).rstrip("/")
+    if not folder.startswith(("/", "~")):
+        return cwd, None
+    parts = [p for p in folder.split("/") if p not in ("", ".", "~")]
+    inside = 0 if cwd.startswith(("/", "~")) else len(cwd.split("/")) if cwd else 0
+    top = parts[: len(parts) - inside]  # the checkout's own folders, above the index's path
+
+    def named(part: str) -> str | None:
+        return next((r for r in _REPOS.get() if checkout_name(r) == part), None)
+
+    above = named(top[-1]) if top else None  # /home/me/httpx/httpx: the folder httpx of the repository httpx
+    if above is not None:
+        return ("" if cwd.startswith(("/", "~")) else cwd), above
+    itself = named(parts[-1]) if parts else None  # /home/me/httpx: the checkout's top, not its folder httpx
+    return ("", itself) if itself is not None else (cwd, None)
+
+
+def _read_stage(command: str) -> Command | None:
+    """A grep that reads a pipe or the files ``xargs`` names (``| grep -v _test``, ``| xargs grep X``): read with no
+    folder of its own, wherever the command before it ran."""
+    token = _CWD.set("")
+    try:
+        return _read(command)
+    finally:
+        _CWD.reset(token)
+
+
+def _here() -> list[str]:
+    """The operand a command without one searches, after ``cd DIR``: ``.``, that folder (none before any ``cd``: the
+    whole repository)."""
+    return ["."] if _CWD.get() else []
+
+
 def _path(operand: str) -> str:
-    """An operand as a repository path ("" for the whole repository: ``.``, ``./``); an absolute one as the
-    index's path that ends it, where the reader was given a way to find one."""
+    """An operand as a repository path ("" for the whole repository: ``.``, ``./``), relative to the folder a ``cd``
+    went to; an absolute one as the index's path that ends it, where the reader was given a way to find one."""
     absolute = _ABSOLUTE.get()
+    cwd = _CWD.get()
+    if cwd and not operand.startswith(("/", "~")):
+        joined = posixpath.normpath(posixpath.join(cwd, operand))
+        operand = joined + ("/" if operand.endswith("/") and joined != "." else "")
     if absolute is not None and operand.startswith(("/", "~/")):
         found = absolute(operand)
         if found is not None:
@@ -1177,9 +1259,15 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     if c.holding:
         options[HOLDING_OPTION] = json.dumps([f.as_json() for f in c.holding])
+    if c.repos and p.repos and not set(c.repos) & set(p.repos):
+        raise InvalidQuery(
+            f"{c.tool}: the checkout is the repository {c.repos[0]}, which is not among those asked "
+            f"({', '.join(p.repos)}): leave out the cd, or ask within {c.repos[0]}"
+        )
     asked = replace(
         p,
         query=c.pattern,
+        repos=c.repos or p.repos,
         path_glob=glob or p.path_glob,
         languages=languages,
         case_sensitive=c.case_sensitive or p.case_sensitive,
@@ -1222,6 +1310,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         ]
         said.append(f"{' '.join(greps)} (each line seen as {c.then[0].shown})")
     said.append("case respected" if asked.case_sensitive else "case ignored")
+    if c.repos:
+        said.append(f"in the repository {c.repos[0]} (the checkout the cd goes to)")
     what = f"the tool call {c.tool}" if c.called else f"the command {c.tool}"
     left = f"; left out: | {' | '.join(c.left_out)[:120]} (no search runs it)" if c.left_out else ""
     parts = said[0] + "".join(f" {p}" if p.startswith("|") else f", {p}" for p in said[1:])  # a pipe follows on

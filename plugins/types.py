@@ -299,9 +299,13 @@ class LineFilter:
     invert: bool = False
     #: how the command piped to it printed each line: one of :data:`LINE_SHOWN` (``grep -rn X .``: ``./path:line:text``)
     shown: str = "path:line:text"
+    #: the folder the command ran in (``cd render && grep -rn X .``): each path is printed from there (``""``: the top)
+    under: str = ""
 
     def seen(self, path: str, line: int, text: str) -> str:
         """The line as this grep reads it from the pipe."""
+        if self.under:
+            path = path.removeprefix(self.under.rstrip("/") + "/")
         if self.shown in PATH_SHOWN:
             return ("./" if self.shown.startswith("./") else "") + path
         head = ("./" if self.shown.startswith("./") else "") + path + ":" if "path" in self.shown else ""
@@ -314,6 +318,7 @@ class LineFilter:
             "case_sensitive": self.case_sensitive,
             "invert": self.invert,
             "shown": self.shown,
+            **({"under": self.under} if self.under else {}),
         }
 
 
@@ -335,6 +340,7 @@ def line_filters(options: Mapping[str, str], key: str = LINE_FILTERS_OPTION) -> 
                 r.get("case_sensitive") is not False,
                 r.get("invert") is True,
                 str(r.get("shown", "path:line:text")),
+                str(r.get("under", "")),
             )
             for r in rows
         ]

@@ -251,6 +251,27 @@ def test_a_path_as_written_is_the_file_a_shell_reads_and_a_bare_name_no_file_has
     assert not words.notes[0].startswith("read as") and {p for p, _, _ in spans(words)} == {"docs/cpu.md"}
 
 
+def test_a_read_after_cd_reads_from_that_folder(multi_home: Path, tmp_path: Path) -> None:
+    from fourfold.index.generation import build_generation
+
+    assert read("cd alpha && sed -n '10,11p' core.py") == FileRead("cd alpha && sed -n", "alpha/core.py", 10, 11)
+    assert read("cd src/api; cat ../core.py a.py") == FileRead(
+        "cd src/api && cat", "src/core.py", more=("src/api/a.py",)
+    )
+    parse = ask(multi_home, "cd alpha && sed -n '10,11p' core.py")
+    assert [f.hit.symbol for f in parse.hits] == ["parse"] and "the command cd alpha && sed -n" in parse.notes[0]
+    checked_out = ask(multi_home, "cd /home/me/gamma && head -n 3 gamma/app.py")
+    assert {p for p, _, _ in spans(checked_out)} == {"gamma/app.py"}
+    for name in ("api", "web"):  # two repositories, each with its README: the checkout says whose
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "README.md").write_text(f"# {name}\n")
+    home = tmp_path / "home"
+    build_generation(IndexStore(home), [(tmp_path / "api", "api"), (tmp_path / "web", "web")], modalities=["text"])
+    assert "fits several files (api:README.md, web:README.md)" in ask(home, "cat README.md").notes[0]
+    web = ask(home, "cd /home/me/src/web && cat README.md")
+    assert [(f.hit.repo, f.hit.path) for f in web.hits] == [("web", "README.md")]
+
+
 def test_a_files_empty_last_lines_count_as_the_tools_count_them(tmp_path: Path) -> None:
     from fourfold.index.generation import build_generation
 

@@ -320,6 +320,51 @@ def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: 
             assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want, repo
 
 
+@pytest.mark.parametrize(
+    ("query", "glob"),
+    [
+        ("cd src && grep -rn retry .", "{src/**,src}"),
+        ("cd src; rg -n retry", "{src/**,src}"),  # no operand: the folder it went to
+        ("cd src && rg retry api/", "src/api/**"),
+        ("cd src/api && grep -n retry ../core.py", "src/core.py"),
+        ("cd 'my dir' && cd src && rg retry", "{my dir/src/**,my dir/src}"),
+        ("cd . && rg retry", ""),
+    ],
+)
+def test_a_command_after_cd_searches_from_that_folder(query: str, glob: str) -> None:
+    c = read(query)
+    assert c is not None and path_glob(c) == glob and c.tool.startswith("cd ")
+
+
+def test_a_pipe_after_cd_sees_the_paths_as_printed_from_that_folder(home: Path) -> None:
+    c = read("cd src && grep -rn retry . | grep '^./api'")
+    assert c is not None and c.then == (LineFilter("^./api", True, True, False, "./path:line:text", "src"),)
+    assert c.then[0].seen("src/api/a.py", 3, "retry()") == "./api/a.py:3:retry()"
+    for pipeline in ("cd alpha && grep -rn fmt . | grep '^./s'", "cd alpha && rg -n fmt | grep -v '^core'"):
+        out = subprocess.run(pipeline, shell=True, cwd=FIXTURE / "alpha", capture_output=True, text=True, check=True)
+        rows = {
+            ("alpha/" + line.removeprefix("./").split(":")[0], int(line.split(":")[1]))
+            for line in out.stdout.splitlines()
+        }
+        got = ask(home, pipeline, repos=("alpha",))
+        assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == rows and rows, pipeline
+
+
+def test_a_cd_into_a_checkout_searches_that_repository(home: Path) -> None:
+    a = ask(home, "cd /home/me/checkouts/beta && rg -n 'return fmt'")
+    assert files(a) == {"beta/service.py"}
+    assert a.notes[0].endswith("in the repository beta (the checkout the cd goes to)")
+    beneath = ask(home, "cd /home/me/checkouts/gamma/gamma && grep -rn 'return fmt' .")
+    assert files(beneath) == {"gamma/app.py"}
+    with pytest.raises(InvalidQuery, match="the checkout is the repository beta, which is not among those asked"):
+        ask(home, "cd /home/me/checkouts/beta && rg -n 'return fmt'", repos=("alpha",))
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            assert files(client.search("cd /w/gamma && grep -rn 'return fmt' .")) == {"gamma/app.py"}
+        text = mcp_search(address, "cd alpha && rg -n 'return fmt' | grep -v lower", 10)
+        assert "alpha:alpha/shapes.py" in text and "read as the command cd alpha && rg" in text
+
+
 def test_a_git_pathspec_that_leaves_files_out_is_kept_to(home: Path) -> None:
     assert files(ask(home, "git grep -n 'return fmt'")) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"}
     a = ask(home, "git grep -n 'return fmt' -- ':!alpha' ':(exclude)*/service.py'")

@@ -136,6 +136,52 @@ async def main_async(home: Path, corpora: Path) -> dict[str, dict[str, object]]:
             "examples": examples[:6],
         }
     rows.update(await folders_listed(engine, corpora, repos))
+    rows.update(await cd_listed(engine, corpora, repos))
+    return rows
+
+
+#: run in each of a repository's top folders after ``cd``: the paths are printed from there
+CD_COMMANDS = ("find . -type f | grep -v test", "rg --files | grep -E '[.](go|py|js)$'")
+
+
+async def cd_listed(engine: Engine, corpora: Path, repos: list[str]) -> dict[str, dict[str, object]]:
+    """``cd FOLDER && COMMAND`` for each top folder of each repository, against the command run in that folder: the
+    files both list (the tool's paths read from the folder), only the tool lists, only fourfold lists."""
+    rows: dict[str, dict[str, object]] = {}
+    for command in CD_COMMANDS:
+        both = only_tool = only_ours = asked = 0
+        ours_ms: list[float] = []
+        tool_ms: list[float] = []
+        examples: list[str] = []
+        for repo in repos:
+            _, top_folders, _ = ls_tool(corpora / repo)
+            for folder in sorted(f for f in top_folders if not f.startswith(".")):
+                theirs, t_ms = run_tool(command, corpora / repo / folder)
+                if theirs is None:
+                    break
+                theirs = {f"{folder}/{path}" for path in theirs}
+                written = f"cd {folder} && {command}"
+                t0 = time.perf_counter()
+                ours, _, _ = await listed(engine, written, repo)
+                ours_ms.append((time.perf_counter() - t0) * 1000)
+                tool_ms.append(t_ms)
+                asked += 1
+                both += len(ours & theirs)
+                only_tool += len(theirs - ours)
+                only_ours += len(ours - theirs)
+                examples += [f"{repo}: only fourfold {p}" for p in sorted(ours - theirs)[:2]]
+                examples += [f"{repo}: only the tool {p}" for p in sorted(theirs - ours)[:1]]
+        if asked:
+            rows[f"cd FOLDER && {command}"] = {
+                "repositories": len(repos),
+                "folders_listed": asked,
+                "both": both,
+                "only_tool": only_tool,
+                "only_fourfold": only_ours,
+                "fourfold_ms_p50": statistics.median(ours_ms),
+                "tool_ms_p50": statistics.median(tool_ms),
+                "examples": examples[:6],
+            }
     return rows
 
 

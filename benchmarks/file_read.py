@@ -23,16 +23,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import json
 import os
 import re
 import shlex
-import statistics
 import subprocess
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from grep_output import report, summary  # the same rows, table and JSON (this script's folder is on the path)
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.engine import Engine
@@ -125,16 +125,7 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
             want = [(first, n1, n1), (1, 3, n2)]
             judge("sed -n A,Bp F1 F2", named(a) == want and len(out.splitlines()) == 6, command, repo)
     await engine.stop()
-    return {
-        way: {
-            "judged": len(verdicts[way]),
-            "agrees": sum(verdicts[way]) / len(verdicts[way]) if verdicts[way] else 0.0,
-            "ours_ms": statistics.median(ours_ms[way]) if ours_ms[way] else 0.0,
-            "tool_ms": statistics.median(tool_ms[way]) if tool_ms[way] else 0.0,
-            "misses": misses[way],
-        }
-        for way in WAYS
-    }
+    return summary(WAYS, verdicts, ours_ms, tool_ms, misses)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,16 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     load_before = os.getloadavg()
     rows = asyncio.run(main_async(a.home, a.corpora, a.files))
-    load_after = os.getloadavg()
-    print(f"{'way':24} {'judged':>6} {'agrees':>7} {'ours ms':>8} {'tool ms':>8}")
-    for way, r in rows.items():
-        print(f"{way:24} {r['judged']:6} {r['agrees']:7.3f} {r['ours_ms']:8.1f} {r['tool_ms']:8.1f}")
-        for miss in r["misses"]:  # type: ignore[attr-defined]
-            print(f"    {miss}")
-    print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}")
-    if a.out:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(json.dumps({"load": [load_before, load_after], "ways": rows}, indent=1))
+    report(rows, load_before, a.out, width=24)
     return 0
 
 

@@ -31,7 +31,9 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator import evaluate
@@ -135,14 +137,26 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
                 elif way != "rg -C 2":
                     verdicts[way].append(lines_agree(a, out))
     await engine.stop()
+    return summary(WAYS, verdicts, ours_ms, tool_ms)
+
+
+def summary(
+    ways: Sequence[str],
+    verdicts: Mapping[str, list[bool]],
+    ours_ms: Mapping[str, list[float]],
+    tool_ms: Mapping[str, list[float]],
+    misses: Mapping[str, list[str]] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Each way's answers judged, the share that agree, the medians of both sides' milliseconds (and its misses)."""
     return {
         way: {
             "judged": len(verdicts[way]),
             "agrees": sum(verdicts[way]) / len(verdicts[way]) if verdicts[way] else 0.0,
             "ours_ms": statistics.median(ours_ms[way]) if ours_ms[way] else 0.0,
             "tool_ms": statistics.median(tool_ms[way]) if tool_ms[way] else 0.0,
+            **({"misses": misses[way]} if misses is not None else {}),
         }
-        for way in WAYS
+        for way in ways
     }
 
 
@@ -155,15 +169,23 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     load_before = os.getloadavg()
     rows = asyncio.run(main_async(a.home, a.corpora, a.suites))
-    load_after = os.getloadavg()
-    print(f"{'way':32} {'judged':>6} {'agrees':>7} {'ours ms':>8} {'tool ms':>8}")
-    for way, r in rows.items():
-        print(f"{way:32} {r['judged']:6} {r['agrees']:7.3f} {r['ours_ms']:8.1f} {r['tool_ms']:8.1f}")
-    print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}")
-    if a.out:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(json.dumps({"load": [load_before, load_after], "ways": rows}, indent=1))
+    report(rows, load_before, a.out, width=32)
     return 0
+
+
+def report(rows: dict[str, dict[str, Any]], load_before: tuple[float, ...], out: Path | None, width: int) -> None:
+    """Each way's row (judged, agrees, the medians; then its misses, where it keeps some), the load averages, and the
+    JSON written to ``out``."""
+    load_after = os.getloadavg()
+    print(f"{'way':{width}} {'judged':>6} {'agrees':>7} {'ours ms':>8} {'tool ms':>8}")
+    for way, r in rows.items():
+        print(f"{way:{width}} {r['judged']:6} {r['agrees']:7.3f} {r['ours_ms']:8.1f} {r['tool_ms']:8.1f}")
+        for miss in r.get("misses", ()):
+            print(f"    {miss}")
+    print(f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}")
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"load": [load_before, load_after], "ways": rows}, indent=1))
 
 
 if __name__ == "__main__":

@@ -97,37 +97,44 @@ def run_tool(command: str, folder: Path) -> tuple[set[str] | None, float]:
     return {line.removeprefix("./") for line in out.splitlines() if line.strip() and line != "."}, ms
 
 
+#: run in each of a repository's top folders after ``cd``: the paths are printed from there
+CD_COMMANDS = ("find . -type f | grep -v test", "rg --files | grep -E '[.](go|py|js)$'")
+
+
 async def main_async(home: Path, corpora: Path) -> dict[str, dict[str, object]]:
     engine = Engine(IndexStore(home))
     indexed = {r.name for r in IndexStore(home).repos()}
     repos = sorted(p.name for p in corpora.iterdir() if p.is_dir() and p.name in indexed)
     await engine.search(SearchParams("warm up", k=5))
     rows: dict[str, dict[str, object]] = {}
-    for command in COMMANDS:
+    for command in (*COMMANDS, *(f"cd FOLDER && {c}" for c in CD_COMMANDS)):
         both = only_tool = only_ours = 0
         ours_ms: list[float] = []
         tool_ms: list[float] = []
         examples: list[str] = []
         asked = 0
         for repo in repos:
-            theirs, t_ms = run_tool(command, corpora / repo)  # interleaved: the tool, then fourfold
-            if theirs is None:
-                break
-            ours, o_ms, _ = await listed(engine, command, repo)
-            if not theirs and not ours:
-                continue
-            asked += 1
-            both += len(ours & theirs)
-            only_tool += len(theirs - ours)
-            only_ours += len(ours - theirs)
-            examples += [f"{repo}: only fourfold {p}" for p in sorted(ours - theirs)[:2]]
-            examples += [f"{repo}: only the tool {p}" for p in sorted(theirs - ours)[:2]]
-            ours_ms.append(o_ms)
-            tool_ms.append(t_ms)
+            for folder in _run_in(command, corpora / repo):
+                run = command.removeprefix("cd FOLDER && ")
+                theirs, t_ms = run_tool(run, corpora / repo / folder)  # interleaved: the tool, then fourfold
+                if theirs is None:
+                    break
+                theirs = {f"{folder}/{p}" if folder else p for p in theirs}  # cd FOLDER: its paths from the top
+                ours, o_ms, _ = await listed(engine, command.replace("FOLDER", folder), repo)
+                if not theirs and not ours:
+                    continue
+                asked += 1
+                both += len(ours & theirs)
+                only_tool += len(theirs - ours)
+                only_ours += len(ours - theirs)
+                examples += [f"{repo}: only fourfold {p}" for p in sorted(ours - theirs)[:2]]
+                examples += [f"{repo}: only the tool {p}" for p in sorted(theirs - ours)[:2]]
+                ours_ms.append(o_ms)
+                tool_ms.append(t_ms)
         if not asked:
             continue
         rows[command] = {
-            "repositories": asked,
+            "repositories": asked,  # folders, after cd
             "both": both,
             "only_tool": only_tool,
             "only_fourfold": only_ours,
@@ -136,53 +143,15 @@ async def main_async(home: Path, corpora: Path) -> dict[str, dict[str, object]]:
             "examples": examples[:6],
         }
     rows.update(await folders_listed(engine, corpora, repos))
-    rows.update(await cd_listed(engine, corpora, repos))
     return rows
 
 
-#: run in each of a repository's top folders after ``cd``: the paths are printed from there
-CD_COMMANDS = ("find . -type f | grep -v test", "rg --files | grep -E '[.](go|py|js)$'")
-
-
-async def cd_listed(engine: Engine, corpora: Path, repos: list[str]) -> dict[str, dict[str, object]]:
-    """``cd FOLDER && COMMAND`` for each top folder of each repository, against the command run in that folder: the
-    files both list (the tool's paths read from the folder), only the tool lists, only fourfold lists."""
-    rows: dict[str, dict[str, object]] = {}
-    for command in CD_COMMANDS:
-        both = only_tool = only_ours = asked = 0
-        ours_ms: list[float] = []
-        tool_ms: list[float] = []
-        examples: list[str] = []
-        for repo in repos:
-            _, top_folders, _ = ls_tool(corpora / repo)
-            for folder in sorted(f for f in top_folders if not f.startswith(".")):
-                theirs, t_ms = run_tool(command, corpora / repo / folder)
-                if theirs is None:
-                    break
-                theirs = {f"{folder}/{path}" for path in theirs}
-                written = f"cd {folder} && {command}"
-                t0 = time.perf_counter()
-                ours, _, _ = await listed(engine, written, repo)
-                ours_ms.append((time.perf_counter() - t0) * 1000)
-                tool_ms.append(t_ms)
-                asked += 1
-                both += len(ours & theirs)
-                only_tool += len(theirs - ours)
-                only_ours += len(ours - theirs)
-                examples += [f"{repo}: only fourfold {p}" for p in sorted(ours - theirs)[:2]]
-                examples += [f"{repo}: only the tool {p}" for p in sorted(theirs - ours)[:1]]
-        if asked:
-            rows[f"cd FOLDER && {command}"] = {
-                "repositories": len(repos),
-                "folders_listed": asked,
-                "both": both,
-                "only_tool": only_tool,
-                "only_fourfold": only_ours,
-                "fourfold_ms_p50": statistics.median(ours_ms),
-                "tool_ms_p50": statistics.median(tool_ms),
-                "examples": examples[:6],
-            }
-    return rows
+def _run_in(command: str, checkout: Path) -> list[str]:
+    """The folders of ``checkout`` a command is run in: its top ("") or, after ``cd FOLDER``, each top folder."""
+    if not command.startswith("cd FOLDER"):
+        return [""]
+    _, top_folders, _ = ls_tool(checkout)
+    return sorted(f for f in top_folders if not f.startswith("."))
 
 
 def ls_tool(folder: Path) -> tuple[set[str], set[str], float]:

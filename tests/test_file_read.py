@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from inprocess import coordinator_in_process, mcp_search, search_once
+from inprocess import coordinator_in_process, index_files, mcp_search, search_once
 
 from fourfold.api import Answer, SearchParams
 from fourfold.client import Client
@@ -228,19 +228,16 @@ def test_sed_reads_several_files_as_one_stream(multi_home: Path) -> None:
 
 
 def test_a_path_as_written_is_the_file_a_shell_reads_and_a_bare_name_no_file_has_is_words(tmp_path: Path) -> None:
-    from fourfold.index.generation import build_generation
-
-    repo = tmp_path / "web"
-    for path, text in {
-        "index.js": "module.exports = require('./lib');\n",
-        "lib/index.js": "exports.serve = function () {};\n",
-        "LICENSE": "(The MIT License)\n\nCopyright (c) fourfold\n",
-        "docs/cpu.md": "# CPU\n\nless CPU time per request\n",
-    }.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text)
-    home = tmp_path / "home"
-    build_generation(IndexStore(home), [(repo, "web")], modalities=["text"])
+    home = index_files(
+        tmp_path,
+        "web",
+        {
+            "index.js": "module.exports = require('./lib');\n",
+            "lib/index.js": "exports.serve = function () {};\n",
+            "LICENSE": "(The MIT License)\n\nCopyright (c) fourfold\n",
+            "docs/cpu.md": "# CPU\n\nless CPU time per request\n",
+        },
+    )
     top = ask(home, "head -c 10 index.js")  # the shell reads ./index.js, not lib/index.js
     assert spans(top) == [("index.js", 1, 1)] and "its first 10 bytes" in top.notes[0]
     assert spans(ask(home, "cat lib/index.js")) == [("lib/index.js", 1, 1)]
@@ -273,15 +270,10 @@ def test_a_read_after_cd_reads_from_that_folder(multi_home: Path, tmp_path: Path
 
 
 def test_a_files_empty_last_lines_count_as_the_tools_count_them(tmp_path: Path) -> None:
-    from fourfold.index.generation import build_generation
-
+    home = index_files(
+        tmp_path, "trail", {"a.py": "def one():\n    return 1\n\n\n\n", "b.py": "def two():\n    return 2\n"}
+    )
     repo = tmp_path / "trail"
-    texts = {"a.py": "def one():\n    return 1\n\n\n\n", "b.py": "def two():\n    return 2\n"}
-    for path, text in texts.items():
-        (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text)
-    home = tmp_path / "home"
-    build_generation(IndexStore(home), [(repo, "trail")], modalities=["text"])
 
     def printed(command: str) -> int:
         return len(subprocess.run(command, shell=True, cwd=repo, capture_output=True, check=True).stdout.splitlines())

@@ -30,8 +30,10 @@ import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+import re2
+
 from fourfold.api import Answer, FusedHit, Hit
-from fourfold.coordinator.search_command import split_cd, without_redirections
+from fourfold.coordinator.search_command import extended_syntax, split_cd, without_redirections
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
@@ -51,6 +53,59 @@ MAX_FILES = 8
 
 
 @dataclass(frozen=True, slots=True)
+class PatternRange:
+    """Lines from a pattern's (``sed -n '/^def run/,/^def /p'``, ``awk '/start/,/end/'``): from each line ``start``
+    matches (a regular expression, as RE2 reads it) or the line numbered so, to the next line ``end`` matches (sed
+    looks from the line after; awk from that line itself), the line numbered ``end`` (0: the last), or ``plus`` lines
+    on (``/x/,+20p``)."""
+
+    start: str | int
+    end: str | int
+    plus: int = 0
+    awk: bool = False
+
+    @property
+    def said(self) -> str:
+        """How a note names it: ``/^def run/ to /^def /``."""
+        start = f"/{self.start}/" if isinstance(self.start, str) else f"line {self.start}"
+        end = (
+            f"{self.plus} lines on"
+            if self.plus
+            else f"/{self.end}/"
+            if isinstance(self.end, str)
+            else f"line {self.end}"
+            if self.end
+            else "the end"
+        )
+        return f"{start} to {end}"
+
+    def ranges(self, text: Mapping[int, str], total: int) -> list[tuple[int, int]]:
+        """The (first, last) lines it reads of a file of ``total`` lines, ``text`` each line's."""
+        first = re2.compile(self.start) if isinstance(self.start, str) else None
+        last = re2.compile(self.end) if isinstance(self.end, str) else None
+        out: list[tuple[int, int]] = []
+        n = 1
+        while n <= total:
+            opens = first.search(text.get(n, "")) is not None if first is not None else n == self.start
+            if not opens:
+                n += 1
+                continue
+            if self.plus:
+                end = min(n + self.plus, total)
+            elif last is None:
+                end = n if self.end and int(self.end) <= n else min(int(self.end) or total, total)
+            else:
+                end = next(
+                    (m for m in range(n if self.awk else n + 1, total + 1) if last.search(text.get(m, ""))), total
+                )
+            out.append((n, end))
+            if first is None:
+                break  # a line number opens one range
+            n = end + 1
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class FileRead:
     """A file read by a command: its path as written, and the lines (``last`` 0: to the end; ``first`` below 0:
     the file's last ``-first`` lines)."""
@@ -67,6 +122,8 @@ class FileRead:
     stream: bool = False
     #: more ranges of lines of the one file, each (first, last) read after ``first``-``last`` (``sed -n '1,5p;9p'``)
     ranges: tuple[tuple[int, int], ...] = ()
+    #: the lines a pattern marks (``sed -n '/^def run/,/^def /p'``), found in the file's text when it is read
+    marked: PatternRange | None = None
 
     def each(self) -> tuple[FileRead, ...]:
         """The read of each file it names, in order (of each range of lines it reads, where it reads several)."""
@@ -115,10 +172,7 @@ class FileRead:
     def of_bytes(self, segments: list[Segment], total: int) -> tuple[FileRead, str]:
         """The read of the lines that hold the bytes this one reads (``head -c 300``), and how the note says so; the
         file's ``total`` lines as its ``segments`` hold them (a line none holds counted as empty)."""
-        text: dict[int, str] = {}
-        for s in segments:
-            for n, line in enumerate(s.content.split("\n"), s.start_line):
-                text.setdefault(n, line)
+        text = _text_of(segments)
         ends = list(itertools.accumulate(len(text.get(n, "").encode()) + 1 for n in range(1, total + 1)))
         size = ends[-1] if ends else 0
         if self.bytes > 0:  # the first line whose end reaches the byte
@@ -291,19 +345,41 @@ def _bytes(tool: str, operands: list[str], size: str) -> FileRead | None:
     return None if found is None else replace(found, bytes=n if tool == "head" else -n)
 
 
+#: A sed range from a pattern's line: ``/RE/,/RE/p``, ``/RE/,+Np``, ``/RE/,$p``, ``/RE/,Np``, ``N,/RE/p``.
+_SED_RANGE = re.compile(
+    r"(?:(?P<n>\d+)|/(?P<re>(?:[^/\\]|\\.)+)/)\s*,\s*"
+    r"(?:(?P<last>\d+)|(?P<dollar>\$)|/(?P<end>(?:[^/\\]|\\.)+)/|\+(?P<plus>\d+))\s*p"
+)
+
+
 def _sed(args: list[str]) -> FileRead | None:
-    """``sed -n 'A,Bp' FILE…`` (``Ap``, ``A,$p``); several ranges (``'1,5p;9,12p'``, ``-e 1,5p -e 9p``) of one file."""
-    if not args or args[0] != "-n":
-        return None
+    """``sed -n 'A,Bp' FILE…`` (``Ap``, ``A,$p``); several ranges (``'1,5p;9,12p'``, ``-e 1,5p -e 9p``) of one file;
+    a range from a pattern's line (``'/^def run/,/^def /p'``, ``'/TODO/,+3p'``; ``-E``: extended syntax)."""
+    quiet = extended = False
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-e":
+        flag = args[i]
+        if re.fullmatch(r"-[nEr]+", flag):
+            quiet, extended = quiet or "n" in flag, extended or bool(set(flag) & {"E", "r"})
+        elif flag in ("--quiet", "--silent", "--regexp-extended"):
+            quiet, extended = quiet or flag != "--regexp-extended", extended or flag == "--regexp-extended"
+        else:
+            return None
+        i += 1
+    if not quiet:
+        return None  # without -n sed prints every line, the range twice
     scripts: list[str] = []
-    i = 1
     while i < len(args) and (args[i] == "-e" or not scripts):
         script = args[i + 1] if args[i] == "-e" and i + 1 < len(args) else args[i]
         scripts.append(script)
         i += 2 if args[i] == "-e" else 1
     ranges: list[tuple[int, int]] = []
-    for part in (p.strip() for script in scripts for p in script.split(";")):
+    parts = [p.strip() for script in scripts for p in script.split(";")]
+    for part in parts:
         m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", part)
+        marked = _SED_RANGE.fullmatch(part) if m is None else None
+        if marked is not None and len(parts) == 1 and len(args) - i == 1:
+            return _marked("sed -n", args[i:], marked, extended)
         if m is None:
             return None  # s/a/b/, /re/p: another script
         first = int(m[1])
@@ -319,15 +395,39 @@ def _sed(args: list[str]) -> FileRead | None:
     return replace(found, stream=bool(found.more), ranges=tuple(ranges[1:]))  # several files: one stream
 
 
+def _marked(tool: str, operands: list[str], m: re.Match[str], extended: bool, awk: bool = False) -> FileRead | None:
+    """The read of the lines a pattern's range marks (``_SED_RANGE``'s match ``m``), its patterns as RE2 reads them
+    (sed's basic syntax made extended)."""
+
+    def syntax(pattern: str) -> str:
+        pattern = pattern.replace("\\/", "/")
+        return pattern if extended else extended_syntax(pattern)
+
+    g = m.groupdict()  # awk's range writes two patterns, sed's a pattern or a number on each side
+    start: str | int = syntax(g["re"]) if g["re"] is not None else int(g["n"])
+    end: str | int = (
+        syntax(g["end"]) if g["end"] is not None else 0 if g.get("dollar") or g.get("plus") else int(g["last"])
+    )
+    if start == 0 or (isinstance(start, int) and isinstance(end, int)):
+        return None
+    found = _one(tool, operands, 1, 0)
+    marked = PatternRange(start, end, int(g.get("plus") or 0), awk)
+    return None if found is None else replace(found, marked=marked)
+
+
 #: awk's test of line numbers: ``NR>=A``, ``NR<=B``, ``NR==A`` (``>``, ``<`` too), and ``FNR`` alike
 _AWK_TEST = re.compile(r"F?NR\s*(==|>=|<=|>|<)\s*(\d+)")
 
 
 def _awk(args: list[str]) -> FileRead | None:
-    """``awk 'NR>=A && NR<=B' FILE`` (``NR==A``, ``NR==A,NR==B``, with ``{print}`` or ``{print $0}``): those lines."""
+    """``awk 'NR>=A && NR<=B' FILE`` (``NR==A``, ``NR==A,NR==B``, with ``{print}`` or ``{print $0}``): those lines;
+    ``awk '/start/,/end/' FILE``: the lines from each line ``start`` matches to the next ``end`` matches."""
     if len(args) != 2:
         return None
     program = re.sub(r"\{\s*print(?:\s+\$0)?\s*;?\s*\}\s*$", "", args[0]).strip()
+    marked = re.fullmatch(r"/(?P<re>(?:[^/\\]|\\.)+)/\s*,\s*/(?P<end>(?:[^/\\]|\\.)+)/", program)
+    if marked is not None:  # awk '/start/,/end/': a range pattern, its end looked for from its first line
+        return _marked("awk", args[1:], marked, extended=True, awk=True)
     span = re.fullmatch(rf"({_AWK_TEST.pattern})\s*,\s*({_AWK_TEST.pattern})", program)
     if span is not None:  # NR==A,NR==B: a range pattern, from the line A to B
         if span[2] != "==" or span[5] != "==":
@@ -388,18 +488,31 @@ def answer(
     if not ordered:
         return None
     total = max(lines, *(s.end_line for s in ordered))
-    of_bytes = ""
-    if read_as.bytes:  # head -c 300: the lines that hold those bytes
-        read_as, of_bytes = read_as.of_bytes(ordered, total)
-    first, last = read_as.lines(total)
-    if first > total:
-        return _answer(
-            [],
-            0,
-            generation,
-            (f"read as {read_as.said}: {path} ({repo}) has {total} lines, none from line {first}",),
-        )
-    inside = [s for s in ordered if s.start_line <= last and s.end_line >= first]
+    said = f"read as {read_as.said}"
+    how = ""  # how the lines were found, where the command does not number them
+    if read_as.marked is not None:  # sed -n '/^def run/,/^def /p': the lines its pattern marks
+        try:
+            spans = read_as.marked.ranges(_text_of(ordered), total)
+        except re2.error as exc:
+            return _answer(
+                [], 0, generation, (f"{said}: its pattern is no regular expression RE2 reads ({exc}); nothing read",)
+            )
+        if not spans:
+            return _answer([], 0, generation, (f"{said}: no line of {path} ({repo}) opens its range of lines",))
+        how = f"from {read_as.marked.said}"
+    else:
+        if read_as.bytes:  # head -c 300: the lines that hold those bytes
+            read_as, how = read_as.of_bytes(ordered, total)
+        spans = [read_as.lines(total)]
+        if spans[0][0] > total:
+            return _answer(
+                [], 0, generation, (f"{said}: {path} ({repo}) has {total} lines, none from line {spans[0][0]}",)
+            )
+    inside = [
+        (s, next(a for a, b in spans if s.start_line <= b and s.end_line >= a))
+        for s in ordered
+        if any(s.start_line <= b and s.end_line >= a for a, b in spans)
+    ]
     hits = [
         FusedHit(
             Hit(
@@ -416,17 +529,33 @@ def answer(
             ),
             1.0 / (rank + 1),
         )
-        for rank, s in enumerate(inside[:k])
+        for rank, (s, first) in enumerate(inside[:k])
     ]
+    named = ", ".join(f"{a}-{b}" for a, b in spans[:MAX_SPANS_NAMED])
+    more = f" and {len(spans) - MAX_SPANS_NAMED} more ranges" if len(spans) > MAX_SPANS_NAMED else ""
+    first, last = spans[0]
     notes = [
-        f"read as {read_as.said}: the segments of {path} ({repo}) that hold its lines {first}-{last} "
-        f"(of {total}{f'; {of_bytes}' if of_bytes else ''}), in line order",
+        f"{said}: the segments of {path} ({repo}) that hold its lines {named}{more} "
+        f"(of {total}{f'; {how}' if how else ''}), in line order",
         f"the lines themselves: `fourfold show {repo}:{path}:{first}-{last}`, MCP read_file, or "
         f"/api/v1/files/{repo}/{path}?lines={first}-{last}",
     ]
     if len(inside) > k:
         notes.append(f"{len(inside) - k} more segments hold those lines: ask for more hits (k)")
     return _answer(hits, len(inside), generation, tuple(notes))
+
+
+#: The ranges of lines one note names (``sed -n '/def /,+3p'`` marks one a function).
+MAX_SPANS_NAMED = 5
+
+
+def _text_of(segments: Iterable[Segment]) -> dict[int, str]:
+    """Each line of a file as its segments hold it (a line none holds: absent, read as empty)."""
+    text: dict[int, str] = {}
+    for s in segments:
+        for n, line in enumerate(s.content.split("\n"), s.start_line):
+            text.setdefault(n, line)
+    return text
 
 
 def joined(answers: list[Answer], generation: str) -> Answer:

@@ -65,7 +65,7 @@ from fourfold.plugins.types import (
     LineFilter,
 )
 
-__all__ = ["Command", "apply", "read", "without_redirections"]
+__all__ = ["Command", "apply", "extended_syntax", "read", "split_cd", "without_redirections"]
 
 # commands that list files by their paths; ``git ls-files`` and ``rg --files`` too
 _FILE_TOOLS = frozenset({"find", "fd", "fdfind", "ls", "tree"})
@@ -266,10 +266,11 @@ def _read(query: str) -> Command | None:
     around = [0, 0]  # context lines before, after
 
     printed: set[str] = set()  # the options that change how each line is printed: -n, -H, -h, -r
+    perl = False  # -P: Perl's syntax, its lookaround and \K
     unrestricted = 0  # rg's -u: twice (-uu) reads hidden files
 
     def option(name: str, value: str | None) -> None:
-        nonlocal fixed, extended, case, word, unrestricted
+        nonlocal fixed, extended, case, word, unrestricted, perl
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
             unrestricted += 2 if name in ("hidden", ".") or tool == "ag" else 1  # rg's -u, --unrestricted: twice
         for flag, said in _PRINTED.items():
@@ -284,6 +285,7 @@ def _read(query: str) -> Command | None:
             fixed = True
         elif name in ("E", "extended-regexp", "P", "perl-regexp", "pcre2") and not (tool == "rg" and name == "E"):
             extended = True
+            perl = perl or name in ("P", "perl-regexp", "pcre2")
         elif name in ("i", "ignore-case", "y"):
             case = "no"
         elif name in ("S", "smart-case"):
@@ -357,10 +359,12 @@ def _read(query: str) -> Command | None:
     else:
         pattern = patterns[0]
         if not fixed and not extended:
-            pattern = _extended(pattern)
+            pattern = extended_syntax(pattern)
         literal = pattern if fixed else _as_literal(pattern)  # grep 'f(' reads as f\( : the literal it is
         regex = literal is None  # a bare "." too: "automatically." matches "automatically," as grep's does
         pattern = pattern if literal is None else literal
+    if perl and regex:
+        pattern = without_lookaround(pattern)
     if word:
         pattern, regex = rf"\b(?:{pattern if regex else re.escape(pattern)})\b", True
     if regex:
@@ -1067,7 +1071,44 @@ class _UnreadableError(Exception):
     """The command asks something no search answers."""
 
 
-def _extended(pattern: str) -> str:
+def without_lookaround(pattern: str) -> str:
+    """A Perl pattern (``grep -P``) as RE2 reads it where that matches the same lines: ``\\K`` left out, a lookbehind
+    that opens it and a lookahead that ends it matched as the text they look at (``(?<=def )\\w+`` as
+    ``(?:def )\\w+``: a line holds one where it holds the other). Any other lookaround stays, and RE2 says so."""
+    pattern = re.sub(r"(?<!\\)((?:\\\\)*)\\K", r"\1", pattern)
+    if pattern.startswith("(?<=") and not pattern.startswith("(?<!"):
+        end = _closing(pattern, 0)
+        if end is not None:
+            pattern = "(?:" + pattern[4:end] + ")" + pattern[end + 1 :]
+    ahead = pattern.rfind("(?=")
+    if ahead >= 0 and _closing(pattern, ahead) == len(pattern) - 1:
+        pattern = pattern[:ahead] + "(?:" + pattern[ahead + 3 :]
+    return pattern
+
+
+def _closing(pattern: str, at: int) -> int | None:
+    """Where the group opened at ``at`` closes (its ``)``), escapes and classes read; None where it does not."""
+    depth, i, in_class = 0, at, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def extended_syntax(pattern: str) -> str:
     """grep's basic syntax as the extended syntax RE2 reads: ``\\|`` and ``\\(`` operators, ``|`` and ``(`` literal."""
     out: list[str] = []
     i = 0

@@ -209,6 +209,49 @@ def test_several_ranges_and_awk_read_the_lines_the_tools_print(multi_home: Path)
     assert [f.hit.symbol for f in ask(multi_home, "awk 'NR==10,NR==11' alpha/core.py").hits] == ["parse"]
 
 
+@pytest.mark.parametrize(
+    ("command", "numbered"),
+    [  # the command, and the same range printing its lines' numbers (sed's =, awk's NR)
+        ("sed -n '/^def tick/,/^def /p' alpha/core.py", "sed -n '/^def tick/,/^def /=' alpha/core.py"),
+        ("sed -n '/import/,+1p' alpha/core.py", "sed -n '/import/,+1=' alpha/core.py"),
+        ("sed -n '10,/^def /p' alpha/core.py", "sed -n '10,/^def /=' alpha/core.py"),
+        ("sed -n '/fmt(/,$p' alpha/core.py", "sed -n '/fmt(/,$=' alpha/core.py"),
+        (
+            "sed -nE '/^def (fmt|parse)/,/return/p' alpha/core.py",
+            "sed -nE '/^def (fmt|parse)/,/return/=' alpha/core.py",
+        ),
+        ("awk '/^def /,/return/' alpha/core.py", "awk '/^def /,/return/ {print NR}' alpha/core.py"),
+        (
+            "awk '/return/,/return/' alpha/core.py",
+            "awk '/return/,/return/ {print NR}' alpha/core.py",
+        ),  # ends where it opens
+    ],
+)
+def test_a_range_from_a_patterns_line_reads_the_lines_the_tool_prints(
+    multi_home: Path, command: str, numbered: str
+) -> None:
+    root = FIXTURE / "alpha"
+    printed = subprocess.run(numbered, shell=True, cwd=root, capture_output=True, text=True, check=True).stdout
+    want = {int(n) for n in printed.split()}
+    a = ask(multi_home, command)
+    named = re.search(r"its lines ((?:\d+-\d+(?:, )?)+)", a.notes[0])
+    assert named is not None, a.notes
+    got = {n for span in named[1].split(", ") for n in range(int(span.split("-")[0]), int(span.split("-")[1]) + 1)}
+    assert got == want and want, (command, a.notes[0])
+    assert {f.hit.path for f in a.hits} == {"alpha/core.py"}
+
+
+def test_a_range_no_line_opens_or_whose_pattern_re2_cannot_read_says_so(multi_home: Path) -> None:
+    none = ask(multi_home, "sed -n '/nothing here/,/^def /p' alpha/core.py")
+    assert none.hits == () and none.notes == (
+        "read as the command sed -n: no line of alpha/core.py (alpha) opens its range of lines",
+    )
+    lookbehind = ask(multi_home, "sed -nE '/(?<=def )fmt/,+1p' alpha/core.py")
+    assert lookbehind.hits == () and "its pattern is no regular expression RE2 reads" in lookbehind.notes[0]
+    assert read("sed -n '/a/,/b/p' a.py b.py") is None  # a pattern's range over several files: not read
+    assert read("sed '/a/,/b/p' a.py") is None  # without -n, sed prints every line
+
+
 def test_sed_reads_several_files_as_one_stream(multi_home: Path) -> None:
     files = [str(FIXTURE / "alpha" / "alpha" / "core.py"), str(FIXTURE / "gamma" / "gamma" / "app.py")]
     printed = subprocess.run(["sed", "-n", "20,25p", *files], capture_output=True, text=True, check=True).stdout

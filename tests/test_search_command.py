@@ -5,6 +5,7 @@ client over gRPC and MCP, over a real index."""
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import threading
@@ -18,7 +19,7 @@ from fourfold.client import Client
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.query_filters import FILTERS_OPTION
-from fourfold.coordinator.search_command import apply, path_glob, read
+from fourfold.coordinator.search_command import apply, path_glob, read, without_lookaround
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.types import CONTEXT_OPTION, EXCLUDE_OPTION, LINE_FILTERS_OPTION, LineFilter
@@ -306,6 +307,8 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "grep -rn return . | grep -v ':1[0-9]:'",
         "grep -rl fmt . | xargs grep -n return",  # return's lines in the files holding fmt
         "rg -l import | xargs rg -n def | grep -v helper",
+        "grep -rnP '(?<=return )fmt[(]' .",  # Perl's lookbehind, and \K: the lines holding what they look at
+        "grep -rnP 'return \\Kfmt(?=[(])' .",
     ],
 )
 def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: str) -> None:
@@ -318,6 +321,24 @@ def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: 
         if rows and rows[0][1].isdigit():
             want = {(path, int(n)) for path, n, _ in rows}
             assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want, repo
+
+
+@pytest.mark.parametrize(
+    ("perl", "re2"),
+    [
+        (r"(?<=func )New", r"(?:func )New"),
+        (r"foo\K\w+", r"foo\w+"),
+        (r"New(?=\()", r"New(?:\()"),
+        (r"(?<=a(b))c(?=d)", r"(?:a(b))c(?:d)"),
+        (r"(?<!x)y", r"(?<!x)y"),  # a negative lookaround: RE2 reads none, and says so
+        (r"a(?=b)c", r"a(?=b)c"),  # a lookahead inside: no line-for-line equal
+    ],
+)
+def test_perls_lookaround_at_either_end_is_matched_as_the_text_it_looks_at(perl: str, re2: str) -> None:
+    assert without_lookaround(perl) == re2
+    c = read(f"grep -rnP {shlex.quote(perl)} .")
+    assert c is not None and c.pattern == re2 and c.regex
+    assert without_lookaround(r"a\\K") == r"a\\K"  # an escaped backslash, then K: no \K
 
 
 @pytest.mark.parametrize(

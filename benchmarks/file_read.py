@@ -12,7 +12,9 @@ fourfold within that repository (``coordinator/file_read.py`` reads it), interle
 * ``sed -n 'A,Bp' F1 F2`` of two files in a row, A a few lines before F1's end and B past it: the lines the notes
   name, file by file, against the lines ``sed`` printed (one stream, its line numbers going on into F2);
 * ``sed -n 'A,Bp;C,Dp' FILE`` (two ranges of one file) and ``awk 'NR>=A && NR<=B' FILE``: the lines the notes name
-  against the lines the tool printed.
+  against the lines the tool printed;
+* ``sed -n '/RE/,/^[a-z]/p' FILE``, RE the first characters of a line a third of the way in: every line of every range
+  the note names against the line numbers ``sed -n '/RE/,/^[a-z]/='`` prints.
 
 Per way: the reads judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's run.
 A file's trailing empty lines are in none of its segments, so a read that ends in them is counted as it is.
@@ -38,7 +40,14 @@ from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.engine import Engine
 from fourfold.index.store import IndexStore
 
-WAYS = ("head -c", "tail -c", "sed -n A,Bp F1 F2", "sed -n 'A,Bp;C,Dp'", "awk 'NR>=A && NR<=B'")
+WAYS = (
+    "head -c",
+    "tail -c",
+    "sed -n A,Bp F1 F2",
+    "sed -n 'A,Bp;C,Dp'",
+    "awk 'NR>=A && NR<=B'",
+    "sed -n '/RE/,/RE2/p'",
+)
 SIZES = (100, 1000, 4096)
 _NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
 
@@ -48,6 +57,13 @@ def run(command: str, cwd: Path) -> tuple[bytes, float]:
     t0 = time.perf_counter()
     out = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, timeout=60).stdout
     return out, (time.perf_counter() - t0) * 1000
+
+
+def marked_lines(a: Answer) -> set[int]:
+    """Every line the first note names, over all its ranges (``its lines 3-9, 20-24``)."""
+    m = re.search(r"its lines ((?:\d+-\d+(?:, )?)+)", a.notes[0]) if a.notes else None
+    spans = [tuple(map(int, span.split("-"))) for span in m[1].split(", ")] if m else []
+    return {n for first, last in spans for n in range(first, last + 1)}
 
 
 def named(a: Answer) -> list[tuple[int, int, int]]:
@@ -114,6 +130,19 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
                 judge(
                     "awk 'NR>=A && NR<=B'", named(a) == [(first, last, n)] and len(out.splitlines()) == 5, command, repo
                 )
+            opening = next((ln.decode(errors="replace") for ln in lines[third:] if len(ln.strip()) >= 8), "")
+            fragment = re.sub(r"[][.*^$\\/]", ".", opening.strip()[:16])  # its first characters as a BRE
+            if fragment and "'" not in fragment:  # from each line holding it, to the next line opening a block
+                way = "sed -n '/RE/,/RE2/p'"
+                command = f"sed -n '/{fragment}/,/^[a-z]/p' {shlex.quote(path)}"
+                a, out = await ask(way, command, checkout, repo)
+                numbered, _ = run(command.replace("/p' ", "/=' "), checkout)
+                want_lines = {int(v) for v in numbered.split()}
+                ours = marked_lines(a)  # the note names 5 ranges, then counts the rest: those 5 are judged
+                shown = (
+                    {n for n in want_lines if n <= max(ours, default=0)} if "more ranges" in a.notes[0] else want_lines
+                )
+                judge(way, bool(ours) and ours == shown and len(out.splitlines()) == len(want_lines), command, repo)
         for one, two in itertools.pairwise(files):
             n1 = len((checkout / one).read_bytes().splitlines())
             n2 = len((checkout / two).read_bytes().splitlines())

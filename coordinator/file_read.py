@@ -374,7 +374,7 @@ def _sed(args: list[str]) -> FileRead | None:
         scripts.append(script)
         i += 2 if args[i] == "-e" else 1
     ranges: list[tuple[int, int]] = []
-    parts = [p.strip() for script in scripts for p in script.split(";")]
+    parts = [p.strip() for script in scripts for p in _commands(script)]
     for part in parts:
         m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", part)
         marked = _SED_RANGE.fullmatch(part) if m is None else None
@@ -393,6 +393,23 @@ def _sed(args: list[str]) -> FileRead | None:
     if found is None or (found.more and len(ranges) > 1):
         return None  # several ranges of several files: not read
     return replace(found, stream=bool(found.more), ranges=tuple(ranges[1:]))  # several files: one stream
+
+
+def _commands(script: str) -> list[str]:
+    """A sed script's commands, split at each ``;`` outside a ``/pattern/`` (``/return x;/,/^}/p`` is one)."""
+    out, start, inside, i = [], 0, False, 0
+    while i < len(script):
+        c = script[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "/":
+            inside = not inside
+        elif c == ";" and not inside:
+            out.append(script[start:i])
+            start = i + 1
+        i += 1
+    return [*out, script[start:]]
 
 
 def _marked(tool: str, operands: list[str], m: re.Match[str], extended: bool, awk: bool = False) -> FileRead | None:

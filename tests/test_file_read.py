@@ -214,6 +214,7 @@ def test_several_ranges_and_awk_read_the_lines_the_tools_print(multi_home: Path)
     [  # the command, and the same range printing its lines' numbers (sed's =, awk's NR)
         ("sed -n '/^def tick/,/^def /p' alpha/core.py", "sed -n '/^def tick/,/^def /=' alpha/core.py"),
         ("sed -n '/import/,+1p' alpha/core.py", "sed -n '/import/,+1=' alpha/core.py"),
+        ("sed -n '/strip();*/,+1p' alpha/core.py", "sed -n '/strip();*/,+1=' alpha/core.py"),  # a ; in the pattern
         ("sed -n '10,/^def /p' alpha/core.py", "sed -n '10,/^def /=' alpha/core.py"),
         ("sed -n '/fmt(/,$p' alpha/core.py", "sed -n '/fmt(/,$=' alpha/core.py"),
         (

@@ -533,8 +533,7 @@ def _piped_to(stages: list[str], shown: str | None) -> tuple[tuple[LineFilter, .
         if grep.paths or grep.include or grep.languages or grep.not_languages or grep.lists != "lines":
             left_out.append(stage)  # a grep of files of its own, not of the output
             continue
-        under = "" if _CWD.get() in ("", ".") else _CWD.get()  # cd render: paths printed from there
-        then.extend((*grep.then, LineFilter(grep.pattern, grep.regex, grep.case_sensitive, invert, shown, under)))
+        then.extend((*grep.then, LineFilter(grep.pattern, grep.regex, grep.case_sensitive, invert, shown, _under())))
     return tuple(then), tuple(left_out)
 
 
@@ -652,6 +651,7 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         paths=found.paths,
         include=found.include,
         exclude=(*found.exclude, *searched.exclude),
+        then=(*found.then, *searched.then),  # find's -path tests: of each line's path
         hidden=found.hidden,  # the files listed are searched, hidden or not
     )
 
@@ -734,7 +734,7 @@ def _paths_grepped(found: Command, stages: list[str], shown: str | None) -> Comm
     if shown is None:
         return None
     then, left_out = _piped_to(stages, shown)
-    return None if then is None else replace(found, then=then, left_out=left_out)
+    return None if then is None else replace(found, then=(*found.then, *then), left_out=left_out)
 
 
 def _greps(stages: list[str]) -> bool:
@@ -776,6 +776,7 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     exclude: list[str] = []
     negate = either = folders = expressed = False
     depth = 0
+    written: dict[str, tuple[str, bool]] = {}  # each -path glob: as written, and whether either case (-ipath)
     i = 0
     while i < len(args):
         a = args[i]
@@ -795,6 +796,8 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
             glob = args[i] if a in _FIND_NAMES else _find_path(args[i])
             if a.startswith("-i"):  # -iname, -ipath: either case
                 glob = any_case(glob)
+            if a in _FIND_PATHS and not negate:
+                written[glob] = (args[i], a.startswith("-i"))
             (exclude if negate else include).append(glob)
             negate = False
         elif a == "-prune" and include:  # -path ./vendor -prune -o …: vendor left out
@@ -814,13 +817,13 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
         elif a in ("-exec", "-execdir"):
             end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
             grep = shlex.join(w for w in args[i + 1 : end] if w != "{}")
-            return _with(_found(dirs or _here(), include, exclude, either, expressed, depth), grep)
+            return _with(_found(dirs or _here(), include, exclude, either, expressed, depth, written), grep)
         else:
             return None  # -size, -mtime, -newer: tests no search reads
         i += 1
     if folders:
         return _with(_folders_found(dirs or _here(), include, exclude, depth), "")
-    return _with(_found(dirs or _here(), include, exclude, either, expressed, depth), "")
+    return _with(_found(dirs or _here(), include, exclude, either, expressed, depth, written), "")
 
 
 def _folders_found(dirs: list[str], include: list[str], exclude: list[str], depth: int) -> Command | None:
@@ -836,14 +839,32 @@ def _with(found: Command | None, grep: str) -> tuple[Command, str] | None:
 
 
 def _found(
-    dirs: list[str], include: list[str], exclude: list[str], either: bool, expressed: bool, depth: int = 0
+    dirs: list[str],
+    include: list[str],
+    exclude: list[str],
+    either: bool,
+    expressed: bool,
+    depth: int = 0,
+    written: dict[str, tuple[str, bool]] | None = None,
 ) -> Command | None:
+    """``find``'s files: ``written`` maps each ``-path`` glob of ``include`` to the glob as written and whether it
+    matches either case (``-ipath``), for a test that must hold with the others."""
+    then: list[LineFilter] = []
     if len(include) > 1 and not either:  # both must match: a folder's glob and a name's are one glob
         folders = [g for g in include if "/" in g and g.endswith("/**")]
         names = [g for g in include if "/" not in g]
-        if len(include) != 2 or len(folders) != 1 or len(names) != 1:
-            return None  # -name a -name b
-        include = [f"{folders[0]}/{names[0]}"]
+        if len(include) == 2 and len(folders) == 1 and len(names) == 1:
+            include = [f"{folders[0]}/{names[0]}"]
+        else:  # -name '*.go' -path '*render*': each -path a test of the path as find prints it
+            written = written or {}
+            tests = [g for g in include if g in written]
+            include = [g for g in include if g not in written]
+            if len(include) > 1 or not tests:
+                return None  # -name a -name b
+            shown = "./path" if not dirs or dirs[0] in (".", "./") or dirs[0].startswith("./") else "path"
+            then = [
+                LineFilter(_glob_regex(written[g][0]), True, not written[g][1], False, shown, _under()) for g in tests
+            ]
     if _prose(dirs) or not (include or exclude or expressed or all(d in (".", "./") or "/" in d for d in dirs)):
         return None  # "find the config file" is a sentence
     paths = tuple(p for p in (_path(d) for d in dirs) if p)
@@ -851,8 +872,44 @@ def _found(
         prefix = f"{paths[0].rstrip('/')}/" if paths else ""
         exclude = [*exclude, f"{prefix}{'*/' * depth}**"]
     return Command(
-        "find", "*", False, False, paths=paths, include=tuple(include), exclude=tuple(exclude), lists="paths"
+        "find",
+        "*",
+        False,
+        False,
+        paths=paths,
+        include=tuple(include),
+        exclude=tuple(exclude),
+        lists="paths",
+        then=tuple(then),
     )
+
+
+def _glob_regex(glob: str) -> str:
+    """find's ``-path`` glob as a regular expression over the whole path it prints (``*`` crosses folders)."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[" and (end := glob.find("]", i + 2)) > 0:
+            body = glob[i + 1 : end]
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
+            i = end
+        elif c == "\\" and i + 1 < len(glob):
+            out.append(re.escape(glob[i + 1]))
+            i += 1
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "^" + "".join(out) + "$"
+
+
+def _under() -> str:
+    """The folder paths are printed from, after ``cd`` (``LineFilter.under``; "" for the top)."""
+    return "" if _CWD.get() in ("", ".") else _CWD.get()
 
 
 def _find_path(glob: str) -> str:

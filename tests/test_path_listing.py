@@ -234,6 +234,8 @@ def test_a_file_listing_piped_to_grep_keeps_the_paths_holding_its_pattern(home: 
         "rg --files . | grep '^[.]/beta'",
         "rg --files | grep -v -e core -e app | sort",
         "grep -rL fmt . | grep -v __init__",  # the files without fmt, then a grep of their paths
+        "find . -name '*.py' -path '*/[a-c]*'",  # a name and a path, both tests of each file
+        "find . -name '*.py' -ipath '*ALPHA/S*'",
         "rg -l fmt | grep -v shapes",  # the files holding fmt, a grep of their paths (not of their lines)
         "grep -rl return . | grep -E '^[.]/[a-z]+/[a-c]'",
     ],

@@ -307,6 +307,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "grep -rn return . | grep -v ':1[0-9]:'",
         "grep -rl fmt . | xargs grep -n return",  # return's lines in the files holding fmt
         "rg -l import | xargs rg -n def | grep -v helper",
+        "find . -name '*.py' -path '*a/*' | xargs grep -n 'return fmt'",  # find's tests, then the grep of its files
         "grep -rnP '(?<=return )fmt[(]' .",  # Perl's lookbehind, and \K: the lines holding what they look at
         "grep -rnP 'return \\Kfmt(?=[(])' .",
     ],

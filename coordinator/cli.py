@@ -33,7 +33,7 @@ from fourfold.coordinator.profiles import DEFAULT_PROFILE
 from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.progress import read_building
-from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES, MAX_COUNT_OPTION
 from fourfold.rpc_errors import explain, speaks_tls
 from fourfold.wire import progress_from_pb
 
@@ -142,6 +142,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="literal/regex listing: show N lines around each matching line, numbered as grep -n -C prints them",
+    )
+    se.add_argument(
+        "-m",
+        "--max-count",
+        type=int,
+        default=None,
+        metavar="N",
+        help="literal/regex listing: each file's first N matching lines, as grep -m N",
     )
     se.add_argument("-B", "--before-context", type=int, default=None, metavar="N", help="as -C, the lines before")
     se.add_argument("-A", "--after-context", type=int, default=None, metavar="N", help="as -C, the lines after")
@@ -638,6 +646,10 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
         before = around if args.before_context is None else args.before_context
         after = around if args.after_context is None else args.after_context
         options[CONTEXT_OPTION] = f"{before},{after}"
+    if args.max_count is not None:
+        if args.max_count < 1:
+            raise InvalidInput(f"invalid -m {args.max_count}: keep 1 or more matching lines of each file")
+        options[MAX_COUNT_OPTION] = str(args.max_count)
     return SearchParams(
         query=args.query,
         k=max(args.k, ALL_PAGE_K) if args.all_pages else args.k,  # --all: k is only the page size

@@ -91,6 +91,7 @@ from fourfold.plugins.types import (
     ShardResult,
     context_lines,
     line_filters,
+    max_count,
 )
 from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
@@ -527,6 +528,7 @@ class Engine:
             raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
         try:
             context_lines(p.options)
+            max_count(p.options)
             line_filters(p.options)
             line_filters(p.options, HOLDING_OPTION)
         except ValueError as exc:

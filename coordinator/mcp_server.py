@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from fourfold.api import FileText
 from fourfold.coordinator.engine import Answer
 from fourfold.errors import FourfoldError
-from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES, MAX_COUNT_OPTION
 
 __all__ = ["MAX_ANSWER_CHARS", "MAX_K", "Backend", "RequireBearer", "build_server", "caller_token", "format_answer"]
 
@@ -213,6 +213,7 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         mode: str = "",
         cursor: str = "",
         context_lines: int = 0,
+        max_count: int = 0,
         ctx: Context | None = None,
     ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
@@ -233,14 +234,19 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         every matching line with exact totals and says whether the list is complete; "paths" lists the
         files whose path holds the query (core.py) or matches it as a glob (src/**/*_test.go); pass the
         answer's cursor back (same query) for the next page; context_lines (0-10) shows that many lines around
-        each matching line of a listing, numbered as grep -n -C prints them ("12:" a match, "11-" context)."""
+        each matching line of a listing, numbered as grep -n -C prints them ("12:" a match, "11-" context);
+        max_count keeps each file's first N matching lines, as grep -m N."""
         if mode not in ("", "literal", "regex", "paths"):
             raise ToolError(f"mode must be '', 'literal', 'regex' or 'paths', got {mode!r}")
         if not 0 <= context_lines <= MAX_CONTEXT_LINES:
             raise ToolError(f"context_lines must be 0 to {MAX_CONTEXT_LINES}, got {context_lines}")
+        if max_count < 0:
+            raise ToolError(f"max_count must be 0 (every line) or more, got {max_count}")
         options = {"mode": mode} if mode else {}
         if context_lines:
             options[CONTEXT_OPTION] = str(context_lines)
+        if max_count:
+            options[MAX_COUNT_OPTION] = str(max_count)
         return await run(
             ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k), options=options, cursor=cursor
         )

@@ -62,6 +62,7 @@ from fourfold.plugins.types import (
     HOLDING_OPTION,
     LINE_FILTERS_OPTION,
     MAX_CONTEXT_LINES,
+    MAX_COUNT_OPTION,
     LineFilter,
 )
 
@@ -194,6 +195,8 @@ class Command:
     holding: tuple[LineFilter, ...] = ()
     #: the repository a ``cd`` to a checkout went into (``cd /home/me/gin && rg X``), its search kept to it
     repos: tuple[str, ...] = ()
+    #: each file's first N matching lines (``-m N``, ``--max-count``; 0: all)
+    max_count: int = 0
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -267,10 +270,11 @@ def _read(query: str) -> Command | None:
 
     printed: set[str] = set()  # the options that change how each line is printed: -n, -H, -h, -r
     perl = False  # -P: Perl's syntax, its lookaround and \K
+    first_n = 0  # -m N: each file's first N matching lines
     unrestricted = 0  # rg's -u: twice (-uu) reads hidden files
 
     def option(name: str, value: str | None) -> None:
-        nonlocal fixed, extended, case, word, unrestricted, perl
+        nonlocal fixed, extended, case, word, unrestricted, perl, first_n
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
             unrestricted += 2 if name in ("hidden", ".") or tool == "ag" else 1  # rg's -u, --unrestricted: twice
         for flag, said in _PRINTED.items():
@@ -281,6 +285,10 @@ def _read(query: str) -> Command | None:
                 raise _UnreadableError  # grep -C x: the tool's own error, no listing
             for side in (0,) if name in ("B", "before-context") else (1,) if name in ("A", "after-context") else (0, 1):
                 around[side] = int(value)
+        elif name in ("m", "max-count") and value is not None:
+            if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
+                raise _UnreadableError  # -m 0, -m x: no line, or the tool's own error
+            first_n = int(value)
         elif name in ("F", "fixed-strings", "Q", "literal"):
             fixed = True
         elif name in ("E", "extended-regexp", "P", "perl-regexp", "pcre2") and not (tool == "rg" and name == "E"):
@@ -387,6 +395,7 @@ def _read(query: str) -> Command | None:
         tuple(unread),
         context=(around[0], around[1]),
         hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
+        max_count=first_n,
     )
     if "L" in printed:  # grep -L X: the files that do not hold X, by their paths (each a line to a pipe's grep)
         then, left_out = _piped_to(stages, _printed_as(tool, printed | {"l"}, operands))
@@ -1353,6 +1362,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     before, after = (min(n, MAX_CONTEXT_LINES) for n in c.context)
     if before or after:
         options[CONTEXT_OPTION] = f"{before},{after}"
+    if c.max_count:
+        options[MAX_COUNT_OPTION] = str(c.max_count)
     if c.then:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     if c.holding:
@@ -1400,6 +1411,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         lines = "line" if before == 1 else "lines"
         around = f"{before} {lines} of context" if before == after else f"{before} {lines} before and {after} after"
         said.append(f"with {around}{cut}")
+    if c.max_count:
+        said.append(f"the first {c.max_count} matching line{'s' if c.max_count > 1 else ''} of each file")
     if c.then:
         greps = [  # each as a grep that reads it so (-F a literal)
             f"| grep -{'v' if f.invert else ''}{'' if f.case_sensitive else 'i'}{'E' if f.regex else 'F'} "

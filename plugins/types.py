@@ -15,6 +15,7 @@ __all__ = [
     "INTENTS",
     "LINE_FILTERS_OPTION",
     "MAX_CONTEXT_LINES",
+    "MAX_COUNT_OPTION",
     "PATH_SHOWN",
     "SCOPE_OPTION",
     "Definition",
@@ -28,6 +29,7 @@ __all__ = [
     "ShardResult",
     "context_lines",
     "line_filters",
+    "max_count",
     "segment_id",
 ]
 
@@ -149,6 +151,10 @@ CODE_FIRST_OPTION = "code_first"
 #: :data:`MAX_CONTEXT_LINES` each way; read with :func:`context_lines`.
 CONTEXT_OPTION = "context"
 MAX_CONTEXT_LINES = 10
+#: ``options[MAX_COUNT_OPTION] = "N"``: a literal or regex listing keeps each file's first N matching lines, as ``grep
+#: -m N`` stops reading a file (before any grep it is piped to), so its totals count those; read with
+#: :func:`max_count`.
+MAX_COUNT_OPTION = "max_count"
 
 #: ``options[LINE_FILTERS_OPTION]``: the greps a listing's output is piped to (``rg -n X | grep -v _test``), as a JSON
 #: list of ``{"pattern", "regex", "case_sensitive", "invert", "shown"}``. A literal or regex listing keeps a matching
@@ -287,6 +293,17 @@ def context_lines(options: Mapping[str, str]) -> tuple[int, int]:
         )
     before, after = int(parts[0]), int(parts[-1])
     return before, after
+
+
+def max_count(options: Mapping[str, str]) -> int:
+    """How many matching lines of each file ``options[MAX_COUNT_OPTION]`` keeps (0: every one). Raises ValueError,
+    naming the value, where it is not a whole number from 1."""
+    value = options.get(MAX_COUNT_OPTION, "").strip()
+    if not value:
+        return 0
+    if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
+        raise ValueError(f"invalid max_count {value!r}: give the matching lines to keep of each file, from 1")
+    return int(value)
 
 
 @dataclass(frozen=True, slots=True)

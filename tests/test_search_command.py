@@ -22,7 +22,7 @@ from fourfold.coordinator.query_filters import FILTERS_OPTION
 from fourfold.coordinator.search_command import apply, path_glob, read, without_lookaround
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import GenerationReader, IndexStore
-from fourfold.plugins.types import CONTEXT_OPTION, EXCLUDE_OPTION, LINE_FILTERS_OPTION, LineFilter
+from fourfold.plugins.types import CONTEXT_OPTION, EXCLUDE_OPTION, LINE_FILTERS_OPTION, MAX_COUNT_OPTION, LineFilter
 
 
 @pytest.mark.parametrize(
@@ -308,6 +308,8 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "grep -rl fmt . | xargs grep -n return",  # return's lines in the files holding fmt
         "rg -l import | xargs rg -n def | grep -v helper",
         "find . -name '*.py' -path '*a/*' | xargs grep -n 'return fmt'",  # find's tests, then the grep of its files
+        "grep -m1 -rn fmt .",  # each file's first matching line
+        "rg -n -m 2 fmt | grep -v core",  # each file's first 2, then the pipe's grep
         "grep -rnP '(?<=return )fmt[(]' .",  # Perl's lookbehind, and \K: the lines holding what they look at
         "grep -rnP 'return \\Kfmt(?=[(])' .",
     ],
@@ -409,6 +411,9 @@ def test_what_a_pipe_leaves_out_is_said_and_a_bad_filter_refused(home: Path) -> 
     counted = ask(home, "rg -c fmt | grep -v ':1$'")  # rg -c prints path:count: no line of a file a filter sees
     assert counted.notes[0].endswith("case respected; left out: | grep -v ':1$' (no search runs it)")
     assert counted.total_files == ask(home, "rg -c fmt").total_files
+    with pytest.raises(InvalidQuery, match=r"invalid max_count '0': give the matching lines to keep of each file"):
+        ask(home, "fmt", options={"mode": "literal", MAX_COUNT_OPTION: "0"})
+    assert read("grep -m 0 -rn fmt .") is None and read("grep -m x -rn fmt .") is None
     with pytest.raises(InvalidQuery, match=r"invalid line_filters '\[1\]': give a JSON list"):
         ask(home, "fmt", options={"mode": "literal", LINE_FILTERS_OPTION: "[1]"})
     with pytest.raises(
@@ -500,6 +505,17 @@ def test_the_cli_the_client_and_mcp_read_it(
             assert hit.snippet == '8-def helper():\n9:    return fmt("gamma")'
         text = mcp_search(address, "fmt(", 10, mode="literal", repos=["gamma"], context_lines=1)
         assert '   | 8-def helper():\n   | 9:    return fmt("gamma")\n   | 10-' in text
+        # each file's first matching lines: a grep's -m, the client's max_count, MCP's max_count
+        with Client(address) as client:
+            every = client.search("fmt", options={"mode": "literal"}, k=30)
+            first = client.search("fmt", options={"mode": "literal"}, k=30, max_count=1)
+            assert first.total_matches == first.total_files == every.total_files < every.total_matches
+        assert "matching lines in" in mcp_search(address, "fmt", 10, mode="literal", max_count=1)
+    assert main(["search", "--in-process", "--json", "--literal", "-m", "1", "fmt"]) == 0
+    counted = json.loads(capsys.readouterr().out)["total_matches"]
+    assert counted["lines"] == counted["files"] == first.total_files
+    assert main(["search", "--in-process", "--literal", "-m", "0", "fmt"]) == 2
+    assert "invalid -m 0: keep 1 or more matching lines of each file" in capsys.readouterr().err
     assert main(["search", "--in-process", "--literal", "-C", "1", "-A", "0", "--repo", "gamma", "fmt("]) == 0
     out = capsys.readouterr().out
     assert '       8-def helper():\n       9:    return fmt("gamma")\n' in out

@@ -49,6 +49,7 @@ from fourfold.plugins.types import (
     ShardResult,
     context_lines,
     line_filters,
+    max_count,
     segment_id,
 )
 
@@ -657,6 +658,10 @@ class TextShard:
             filters = []  # the coordinator refuses it; a host that did not lists every matching line
         except InvalidQuery as exc:
             raise InvalidQuery(f"the grep the output is piped to: {exc}") from None
+        try:
+            first_n = max_count(query.options)
+        except ValueError:
+            first_n = 0  # the coordinator refuses it; a host that did not lists every matching line
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -699,12 +704,14 @@ class TextShard:
             else:
                 if len(matchers) == 1:
                     kept = [line + 1 for line in per_matcher[0]]
+                    cut = bool(first_n) and len(kept) > first_n  # grep -m N: a file's first N matching lines
+                    kept = kept[:first_n] if cut else kept
                     if filters:
                         kept = self._kept(f, kept, filters)
                         if not kept:
                             continue
                     matched.append((f, kept, None))
-                    if texts is not None and not filters:
+                    if texts is not None and not filters and not cut:
                         snippets[f] = texts
                     if budgeted and len(matched) >= query.k:
                         stopped_at = files.index(f) + 1
@@ -714,6 +721,9 @@ class TextShard:
                 common = set(by_seg[0]).intersection(*by_seg[1:])
                 if common:
                     segs = {seg: sorted(set().union(*(s[seg] for s in by_seg))) for seg in sorted(common)}
+                    if first_n:  # grep -m N: the file's first N matching lines, whichever segments hold them
+                        first = set(sorted(set().union(*segs.values()))[:first_n])
+                        segs = {seg: kept for seg, lines in segs.items() if (kept := [n for n in lines if n in first])}
                     if filters:
                         segs = {seg: kept for seg, lines in segs.items() if (kept := self._kept(f, lines, filters))}
                     if segs:

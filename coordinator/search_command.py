@@ -734,7 +734,12 @@ def _paths_grepped(found: Command, stages: list[str], shown: str | None) -> Comm
     if not greps:
         _, left_out = _piped_to(stages, "path")
         return replace(found, left_out=left_out)  # | head, | sort: the listing; | awk …: left out, and said
-    if len(greps) == 1 and found.tree is None and all(_shows(stage) for stage in stages if stage not in greps):
+    if (
+        len(greps) == 1
+        and found.tree is None
+        and not _under()  # after cd, the paths are printed from there: a fragment of the whole path is not seen
+        and all(_shows(stage) for stage in stages if stage not in greps)
+    ):
         kept = _read_stage(greps[0])
         if kept is not None and not (kept.regex or kept.paths or kept.include or kept.then or kept.lists != "lines"):
             return replace(
@@ -762,7 +767,7 @@ def _listed_as(words: list[str]) -> str | None:
     and ``tree`` print names)."""
     tool, args = words[0], words[1:]
     if tool == "find":
-        starts = [a for a in itertools.takewhile(lambda a: not a.startswith(("-", "!", "(")), args)]
+        starts = list(itertools.takewhile(lambda a: not a.startswith(("-", "!", "(")), args))
         dotted = not starts or starts[0] in (".", "./") or starts[0].startswith("./")
     elif tool in ("fd", "fdfind", "rg"):  # fd (8.5 on) and rg print ./ only where the search path is written so
         dotted = any(a in (".", "./") or a.startswith("./") for a in args[1 if tool != "rg" else 0 :])

@@ -372,6 +372,9 @@ def test_a_pipe_after_cd_sees_the_paths_as_printed_from_that_folder(home: Path) 
         }
         got = ask(home, pipeline, repos=("alpha",))
         assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == rows and rows, pipeline
+    listed = "cd alpha && find . -name '*.py' | grep a"  # ./shapes.py: the folder's name is not printed
+    out = subprocess.run(listed, shell=True, cwd=FIXTURE / "alpha", capture_output=True, text=True, check=True)
+    assert files(ask(home, listed, repos=("alpha",))) == {"alpha/" + p.removeprefix("./") for p in out.stdout.split()}
 
 
 def test_a_cd_into_a_checkout_searches_that_repository(home: Path) -> None:

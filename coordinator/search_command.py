@@ -737,6 +737,7 @@ def _paths_grepped(found: Command, stages: list[str], shown: str | None) -> Comm
     if (
         len(greps) == 1
         and found.tree is None
+        and shown != "name"  # ls prints names: a fragment of the whole path is not what the grep sees
         and not _under()  # after cd, the paths are printed from there: a fragment of the whole path is not seen
         and all(_shows(stage) for stage in stages if stage not in greps)
     ):
@@ -763,8 +764,8 @@ def _shows(stage: str) -> bool:
 
 def _listed_as(words: list[str]) -> str | None:
     """How a command that lists files prints each path to a pipe (``LineFilter.shown``): ``./path`` where it is
-    given ``.`` or a ``./`` folder (find with no folder too), else ``path``; None where it prints no paths (``ls``
-    and ``tree`` print names)."""
+    given ``.`` or a ``./`` folder (find with no folder too), else ``path``; ``name`` for ``ls`` of a folder (each
+    file's and folder's name); None for ``tree``, whose drawing no grep here reads."""
     tool, args = words[0], words[1:]
     if tool == "find":
         starts = list(itertools.takewhile(lambda a: not a.startswith(("-", "!", "(")), args))
@@ -773,6 +774,10 @@ def _listed_as(words: list[str]) -> str | None:
         dotted = any(a in (".", "./") or a.startswith("./") for a in args[1 if tool != "rg" else 0 :])
     elif tool == "git":
         dotted = False
+    elif tool == "ls":  # a folder's names, or the paths a shell's glob (or a file) names
+        operands = [a for a in args if not a.startswith("-")]
+        named = any(any(ch in a for ch in "*?[") or "." in a.rsplit("/", 1)[-1].strip(".") for a in operands)
+        return "path" if named else "name"
     else:
         return None
     return "./path" if dotted else "path"

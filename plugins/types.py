@@ -180,9 +180,11 @@ LINE_SHOWN = (
     "text",
     "path",
     "./path",
+    "name",
 )
-#: The layouts of :data:`LINE_SHOWN` that show a path alone (the lines of a listing of paths).
-PATH_SHOWN = ("path", "./path")
+#: The layouts of :data:`LINE_SHOWN` that show a path alone (the lines of a listing of paths); ``name``: its last
+#: part, as ``ls`` prints a folder's files and folders.
+PATH_SHOWN = ("path", "./path", "name")
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +325,8 @@ class LineFilter:
         """The line as this grep reads it from the pipe."""
         if self.under:
             path = path.removeprefix(self.under.rstrip("/") + "/")
+        if self.shown == "name":
+            return path.rstrip("/").rsplit("/", 1)[-1]
         if self.shown in PATH_SHOWN:
             return ("./" if self.shown.startswith("./") else "") + path
         head = ("./" if self.shown.startswith("./") else "") + path + ":" if "path" in self.shown else ""

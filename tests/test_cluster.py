@@ -53,6 +53,10 @@ def test_quoted_string_is_an_exact_match(stub: Any) -> None:
     piped = search(stub, "grep -rn 'request' app/ | grep -v attempts")  # the second grep's lines, from the workers
     kept = [(h.path, list(h.match_lines)) for h in piped.hits]
     assert kept == [("app/session.py", [10, 16])] and piped.total_matches == 2  # 11 and 13 name attempts
+    first = search(stub, "grep -m 1 -rn 'request' app/")  # each file's first matching line, from the workers
+    assert [(h.path, list(h.match_lines)) for h in first.hits] == [("app/session.py", [10])]
+    listed = search(stub, "cd app && find . -name '*.py' | grep -v -e auth -e config")  # paths as printed from app/
+    assert paths(listed) == ["app/session.py"] and listed.total_files == 1
     around = search(stub, "grep -rn -B 1 ECONNREFUSED app/").hits[0].snippet.split("\n")  # the line before too
     assert [ln[:3] for ln in around] == ["17-", "18:"] and around[1].endswith(
         'RuntimeError("ECONNREFUSED while sending")'

@@ -201,7 +201,7 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "fd '^test_.*\\.py$'",
         "git ls-files the files",
         "find . -name '*.py' | xargs -I{} grep x {}",
-        "ls src | grep -v test",  # ls prints names, not paths: a grep of them is not read
+        "tree | grep -v test",  # tree's drawing into a grep that leaves lines out: not read
         "grep -rv TODO src/",
     ],
 )
@@ -249,6 +249,20 @@ def test_a_file_listing_piped_to_grep_keeps_the_paths_the_shell_keeps(home: Path
         assert (files(got), got.total_files) == (want, len(want)), (repo, got.notes)
         if " -l " in pipeline:  # each file with its matching lines, as a listing shows them
             assert all(f.hit.match_lines for f in got.hits)
+
+
+@pytest.mark.parametrize(
+    "pipeline", ["ls alpha | grep -v core", "ls | grep -E '^[ab]'", "ls -a beta | grep -v -e '^[.]'"]
+)
+def test_ls_piped_to_grep_keeps_the_names_it_keeps(home: Path, pipeline: str) -> None:
+    for repo in ("alpha", "beta", "gamma"):
+        out = subprocess.run(pipeline, shell=True, cwd=FIXTURE / repo, capture_output=True, text=True, check=False)
+        printed = set(out.stdout.split())
+        a = ask(home, pipeline, repos=(repo,))
+        names = {f.hit.path.rsplit("/", 1)[-1] for f in a.hits} | {
+            n.rstrip("/") for n in re.findall(r"([\w.]+/) \(\d+ files?\)", " ".join(a.notes))
+        }
+        assert names == printed, (repo, a.notes)
 
 
 def test_folders_piped_to_grep_are_the_folders_it_keeps(home: Path, tmp_path: Path) -> None:

@@ -781,7 +781,7 @@ class TextShard:
         folder = query.options.get(FOLDERS_OPTION)
         tree = query.options.get(FOLDER_TREE_OPTION)
         kept = _path_filters(query)  # find … | grep -v _test: the paths each grep keeps
-        listed = (lambda _: True) if tree is not None else kept  # a folder listing's greps read the folders' paths
+        listed = (lambda _: True) if folder is not None else kept  # ls, find -type d: greps read what they list
         scored = [(s, f) for f in allowed if (s := score(self.paths[f])) > 0.0 and listed(self.paths[f])]
         notes = [paths_note(pattern, len(scored), self.n_files)]  # said once for every shard: shard_notes.merge
         if folder is not None and tree is not None:  # as find -type d lists them: folders alone, at every depth
@@ -789,6 +789,8 @@ class TextShard:
             scored, notes = [], [folders_note(folder, beneath, held)]
         elif folder is not None:  # as ls lists it: its own files, and its folders with the files beneath each
             scored, beneath = self._in_folder(folder, scored)
+            scored = [(s, f) for s, f in scored if kept(self.paths[f])]  # ls | grep -v test: each name it prints
+            beneath = {name: held for name, held in beneath.items() if kept(name)}
             notes = [folders_note(folder, beneath, len(scored))]
         rank = self._file_rank()
         top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))

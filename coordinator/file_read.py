@@ -10,14 +10,15 @@ command's words would be no answer either.
 
 Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (``vim``, ``nano``, ``code``) of one
 file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``; bytes, ``-c N``, as the lines that hold
-them); ``sed -n 'A,Bp'`` (``$`` for the end; several ranges of one file, ``'1,5p;9,12p'``); ``awk 'NR>=A &&
-NR<=B'`` (``NR==A``, ``NR==A,NR==B``); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``). Another ``sed``
-or ``awk`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in
-turn, as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers going on
-from one file into the next. An agent's read call is read the same way: a tool whose name says it reads, views,
-opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path": "a.py",
-"view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``). After ``cd DIR &&``, a path is
-DIR's (``cd /home/me/web && cat README.md``: the repository ``web``'s, where several have one).
+them); ``sed -n 'A,Bp'`` (``$`` for the end; several ranges of one file, ``'1,5p;9,12p'``; a range from a pattern's
+line, ``'/^def run/,/^def /p'``); ``awk 'NR>=A && NR<=B'`` (``NR==A``, ``NR==A,NR==B``, ``'/a/,/b/'``); ``wc -l``
+(how many lines each file has); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``, ``| wc -l``). Another
+``sed`` or ``awk`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read
+each in turn, as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers
+going on from one file into the next. An agent's read call is read the same way: a tool whose name says it reads,
+views, opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path":
+"a.py", "view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``). After ``cd DIR &&``, a
+path is DIR's (``cd /home/me/web && cat README.md``: the repository ``web``'s, where several have one).
 """
 
 from __future__ import annotations
@@ -124,6 +125,8 @@ class FileRead:
     ranges: tuple[tuple[int, int], ...] = ()
     #: the lines a pattern marks (``sed -n '/^def run/,/^def /p'``), found in the file's text when it is read
     marked: PatternRange | None = None
+    #: the file's lines counted, not read (``wc -l``): its first segment, and a note of how many lines it has
+    counted: bool = False
 
     def each(self) -> tuple[FileRead, ...]:
         """The read of each file it names, in order (of each range of lines it reads, where it reads several)."""
@@ -271,6 +274,9 @@ def _command(words: list[str]) -> FileRead | None:
         return _sed(args)
     if tool in ("awk", "gawk", "mawk"):
         return _awk(args)
+    if tool == "wc" and args[:1] == ["-l"] and not any(a.startswith("-") for a in args[1:]):
+        found = _one("wc -l", args[1:], 1, 0)  # how many lines each file has
+        return None if found is None else replace(found, counted=True)
     if tool not in _WHOLE:
         return None
     first, last = 1, 0
@@ -506,6 +512,22 @@ def answer(
         return None
     total = max(lines, *(s.end_line for s in ordered))
     said = f"read as {read_as.said}"
+    if read_as.counted:  # wc -l: the count, and the file's first segment to show it is there
+        first_hit = FusedHit(
+            Hit(
+                ordered[0].id,
+                repo,
+                path,
+                ordered[0].start_line,
+                ordered[0].end_line,
+                1.0,
+                ordered[0].symbol,
+                ordered[0].kind,
+                ordered[0].language,
+            ),
+            1.0,
+        )
+        return _answer([first_hit], 1, generation, (f"{said}: {path} ({repo}) has {total} lines",))
     how = ""  # how the lines were found, where the command does not number them
     if read_as.marked is not None:  # sed -n '/^def run/,/^def /p': the lines its pattern marks
         try:

@@ -242,6 +242,19 @@ def test_a_range_from_a_patterns_line_reads_the_lines_the_tool_prints(
     assert {f.hit.path for f in a.hits} == {"alpha/core.py"}
 
 
+def test_wc_l_says_how_many_lines_each_file_has(multi_home: Path) -> None:
+    files = [FIXTURE / "alpha" / "alpha" / "core.py", FIXTURE / "gamma" / "gamma" / "app.py"]
+    counts = [len(f.read_bytes().splitlines()) for f in files]
+    a = ask(multi_home, "wc -l alpha/core.py gamma/app.py")
+    assert a.notes[:2] == (
+        f"read as the command wc -l: alpha/core.py (alpha) has {counts[0]} lines",
+        f"read as the command wc -l: gamma/app.py (gamma) has {counts[1]} lines",
+    )
+    assert [(f.hit.path, f.hit.start_line) for f in a.hits] == [("alpha/core.py", 1), ("gamma/app.py", 1)]
+    assert ask(multi_home, "cat alpha/core.py | wc -l").notes[0].endswith(f"has {counts[0]} lines")
+    assert read("wc -l") is None and read("wc -c a.py") is None
+
+
 def test_a_range_no_line_opens_or_whose_pattern_re2_cannot_read_says_so(multi_home: Path) -> None:
     none = ask(multi_home, "sed -n '/nothing here/,/^def /p' alpha/core.py")
     assert none.hits == () and none.notes == (

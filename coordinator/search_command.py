@@ -1243,9 +1243,10 @@ def split_cd(text: str) -> tuple[str | None, str]:
     """A command written after ``cd DIR &&`` (``cd render && grep -rn X .``, ``cd /home/me/api; rg X``): DIR as written
     and the command; (None, ``text``) where it goes to no folder first."""
     m = _CD.match(text)
-    if m is None:
-        return None, text
-    return m[1].strip("'\""), text[m.end() :]
+    folder = None if m is None else m[1].strip("'\"")
+    if m is None or folder in ("-", "~", "..") or not folder:
+        return None, text  # cd -, cd ~, cd ..: a folder no index path names
+    return folder, text[m.end() :]
 
 
 def _checkout(folder: str) -> tuple[str, str | None]:

@@ -358,6 +358,8 @@ def test_perls_lookaround_at_either_end_is_matched_as_the_text_it_looks_at(perl:
 def test_a_command_after_cd_searches_from_that_folder(query: str, glob: str) -> None:
     c = read(query)
     assert c is not None and path_glob(c) == glob and c.tool.startswith("cd ")
+    for unknown in ("cd - && rg retry", "cd ~ && rg retry", "cd .. && rg retry"):  # a folder no index path names
+        assert read(unknown) is None
 
 
 def test_a_pipe_after_cd_sees_the_paths_as_printed_from_that_folder(home: Path) -> None:

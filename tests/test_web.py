@@ -211,6 +211,15 @@ def test_context_lines_reach_the_snippet_and_the_page(web: TestClient) -> None:
     assert "?hl=7#L7" not in web.get("/", params={**params, "context": ""}, headers=bearer(ALICE)).text
 
 
+def test_max_count_keeps_each_files_first_matching_lines(web: TestClient) -> None:
+    params = {"q": "alpha_", "regex": "1", "repo": "alpha"}
+    every = web.get("/api/v1/search", params=params, headers=bearer(ALICE)).json()["total_matches"]
+    first = web.get("/api/v1/search", params={**params, "max_count": "1"}, headers=bearer(ALICE)).json()
+    assert first["total_matches"]["lines"] == first["total_matches"]["files"] == every["files"] < every["lines"]
+    page = web.get("/", params={**params, "max_count": "1"}, headers=bearer(ALICE))
+    assert page.status_code == 200 and "max_count=1" in page.text  # the next page's link keeps it
+
+
 def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_may_not_read(web: TestClient) -> None:
     r = web.get("/api/v1/search", params={"q": ".py", "paths": "1"}, headers=bearer(ALICE))
     body = r.json()
@@ -284,6 +293,7 @@ def test_openapi_describes_every_endpoint(web: TestClient) -> None:
         ({"q": "(unclosed", "regex": "1"}, "(unclosed"),
         ({"q": "x" * 10_001}, "10001"),
         ({"q": "x", "context": "11"}, "context='11'"),
+        ({"q": "x", "max_count": "0"}, "max_count='0'"),
     ],
 )
 def test_bad_input_is_400_naming_the_value(web: TestClient, params: dict[str, str], offending: str) -> None:

@@ -2,8 +2,9 @@
 
 The parameters mirror ``fourfold search``'s flags one for one (``q``, ``repo``, ``intent``,
 ``preset``, ``profile``, ``modality``, ``weight``, ``k``, ``path``, ``lang``, ``case``, ``regex``,
-``paths``, ``cursor``, ``context``, ``deadline_ms``), so a page URL and an API URL hold the whole query and can be
-shared. Bad input raises :class:`~fourfold.errors.InvalidInput` naming the parameter and the offending value.
+``paths``, ``cursor``, ``context``, ``max_count``, ``deadline_ms``), so a page URL and an API URL hold the whole
+query and can be shared. Bad input raises :class:`~fourfold.errors.InvalidInput` naming the parameter and the
+offending value.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class SearchForm:
     paths: bool = False  # list the files whose path holds the query (``--paths``)
     cursor: str = ""  # a listing's next page (the previous answer's cursor)
     context: int = 0  # lines shown around each matching line (``search -C``)
+    max_count: int = 0  # each file's first N matching lines (``search -m``; 0: all)
     deadline_ms: int = 5000
 
     def client_kwargs(self, *, snippets: bool = False) -> dict[str, Any]:
@@ -77,6 +79,7 @@ class SearchForm:
             "deadline_ms": self.deadline_ms,
             "cursor": self.cursor,
             "context": self.context,
+            "max_count": self.max_count,
         }
 
     def params(self, **override: Any) -> list[tuple[str, str]]:
@@ -97,6 +100,7 @@ class SearchForm:
             "paths": "1" if self.paths else "",
             "cursor": self.cursor,
             "context": str(self.context) if self.context else "",
+            "max_count": str(self.max_count) if self.max_count else "",
             "deadline_ms": "" if self.deadline_ms == 5000 else str(self.deadline_ms),
         }
         values.update(override)
@@ -189,5 +193,6 @@ def parse_form(get: Any, *, require_query: bool = False) -> SearchForm:
         paths=paths,
         cursor=one("cursor").strip(),
         context=_int("context", one("context"), 0, MAX_CONTEXT_LINES) if one("context") else 0,
+        max_count=_int("max_count", one("max_count"), 1, 1_000_000) if one("max_count") else 0,
         deadline_ms=_int("deadline_ms", one("deadline_ms"), 1, 60_000) if one("deadline_ms") else 5000,
     )

@@ -12,7 +12,9 @@ within its repository, and each command is run as written in the repository's fo
 * ``grep -rn -F S . | grep -v _test``, ``rg -n -w NAME | grep -v '^[^:]*_test'`` and ``rg -w NAME | grep -E
   ':[[:space:]]*(func|type|def|class) '`` (rg to a pipe prints no line number): the lines the pipeline prints
   against the lines fourfold lists, (path, line) where the tool prints the number, else the count and the files;
-* ``rg -l -w NAME | grep -v test``: the files the pipeline prints (a grep of their paths) against the files listed.
+* ``rg -l -w NAME | grep -v test``: the files the pipeline prints (a grep of their paths) against the files listed;
+* ``cd DIR && rg -n -w NAME | grep -v _test``, DIR the top folder of the name's definition: its lines, their paths
+  printed from DIR.
 
 Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
 run. Load averages before and after are recorded.
@@ -47,6 +49,7 @@ WAYS = (
     "rg -n -w | grep -v test",
     "rg -w | grep -E def",
     "rg -l -w | grep -v test",
+    "cd DIR && rg -n -w | grep -v test",
 )
 
 
@@ -68,7 +71,7 @@ def commands(string: str | None, name: str | None) -> dict[str, str]:
 def run(command: str, cwd: Path) -> tuple[str, float]:
     """The command's output as a shell prints it in ``cwd``, and its milliseconds."""
     t0 = time.perf_counter()
-    shell = re.sub(r"^rg ", "rg --no-config ", command)
+    shell = re.sub(r"(^|&& )rg ", r"\1rg --no-config ", command)
     done = subprocess.run(shell, shell=True, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=60)
     return done.stdout, (time.perf_counter() - t0) * 1000
 
@@ -96,13 +99,13 @@ def files_agree(a: Answer, out: str) -> bool:
     return a.total_files == len(rows) and {f.hit.path for f in a.hits} == rows
 
 
-def lines_agree(a: Answer, out: str) -> bool:
-    """Whether ``a`` lists the lines the pipeline printed: (path, line) where it printed numbers, else the count
-    and the files."""
+def lines_agree(a: Answer, out: str, folder: str = "") -> bool:
+    """Whether ``a`` lists the lines the pipeline printed (in ``folder``, after a ``cd``): (path, line) where it printed
+    numbers, else the count and the files."""
     rows = [row for row in out.split("\n") if row]
     if a.total_matches != len(rows):
         return False
-    parts = [row.removeprefix("./").split(":", 2) for row in rows]
+    parts = [f"{folder}/{row.removeprefix('./')}".lstrip("/").split(":", 2) for row in rows]
     listed = {(f.hit.path, n) for f in a.hits for n in f.hit.match_lines}
     if all(len(p) == 3 and p[1].isdigit() for p in parts):
         return listed == {(p[0], int(p[1])) for p in parts}
@@ -122,7 +125,13 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
             string = q.query[1:-1] if quoted and "\n" not in q.query else None
             named = re.fullmatch(r"(?:def |where is )?([A-Za-z_]\w*)(?: defined)?", q.query)
             name = named[1] if q.intent == "find_definition" and named else None
-            for way, command in commands(string, name).items():
+            ways = commands(string, name)
+            folder = next((r.path.split("/")[0] for r in q.relevant if "/" in r.path), "")
+            if name and folder:  # after cd into the top folder of its definition: the paths printed from there
+                ways["cd DIR && rg -n -w | grep -v test"] = (
+                    f"cd {folder} && rg -n -w {shlex.quote(name)} | grep -v _test"
+                )
+            for way, command in ways.items():
                 t0 = time.perf_counter()
                 a = await engine.search(SearchParams(command, k=K, repos=(repo,)))
                 ours_ms[way].append((time.perf_counter() - t0) * 1000)
@@ -135,7 +144,7 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
                 elif way.startswith("rg -l"):
                     verdicts[way].append(files_agree(a, out))
                 elif way != "rg -C 2":
-                    verdicts[way].append(lines_agree(a, out))
+                    verdicts[way].append(lines_agree(a, out, folder if way.startswith("cd ") else ""))
     await engine.stop()
     return summary(WAYS, verdicts, ours_ms, tool_ms)
 

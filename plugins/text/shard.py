@@ -385,7 +385,7 @@ class TextShard:
         except ValueError:
             holding = ()  # the coordinator refuses it; a host that did not lists every file
         for f in holding:  # grep -l X | xargs grep Y: the files holding X, found as a listing of X finds them
-            held = self._holding((regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive), mask)
+            held = self._holding(_matcher_of(f), mask)
             narrow(~held if f.invert else held)  # grep -L X: the files without it
         return mask
 
@@ -649,15 +649,10 @@ class TextShard:
         option ``group=file`` a hit is a file: its best segment carrying every matching line of
         the file; otherwise a hit is a segment with the lines it owns.
         """
-        try:  # RE2, as the listing's own pattern: a pattern can cost no more than the line it is matched against
-            filters = [
-                (f, (regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive))
-                for f in line_filters(query.options)
-            ]
+        try:
+            filters = _compiled(line_filters(query.options))
         except ValueError:
             filters = []  # the coordinator refuses it; a host that did not lists every matching line
-        except InvalidQuery as exc:
-            raise InvalidQuery(f"the grep the output is piped to: {exc}") from None
         try:
             first_n = max_count(query.options)
         except ValueError:
@@ -1175,11 +1170,22 @@ def _path_filters(query: ModalityQuery) -> Callable[[str], bool]:
             f"a path listing (mode=paths) shows each file's path alone: its greps see it shown as "
             f"{' or '.join(PATH_SHOWN)}, not {wrong!r}"
         )
+    matchers = _compiled(filters)
+    return lambda path: all(m.matches(f.seen(path, 0, "")) != f.invert for f, m in matchers)
+
+
+def _matcher_of(f: LineFilter) -> Matcher:
+    """The RE2 matcher of a grep a listing is piped to (or of a pattern its files must hold), as the listing's own
+    pattern's: a pattern can cost no more than the line it is matched against."""
+    return (regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive)
+
+
+def _compiled(filters: Sequence[LineFilter]) -> list[tuple[LineFilter, Matcher]]:
+    """Each grep a listing is piped to, with its matcher; a pattern RE2 does not read is refused, naming that grep."""
     try:
-        matchers = [(f, (regex_matcher if f.regex else literal_matcher)(f.pattern, f.case_sensitive)) for f in filters]
+        return [(f, _matcher_of(f)) for f in filters]
     except InvalidQuery as exc:
         raise InvalidQuery(f"the grep the output is piped to: {exc}") from None
-    return lambda path: all(m.matches(f.seen(path, 0, "")) != f.invert for f, m in matchers)
 
 
 def _intersect_sorted(small: npt.NDArray[np.int64], large: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

@@ -626,7 +626,7 @@ class Engine:
         written, or sets ``filters=off``."""
         if p.options.get("mode", "") in LISTING_MODES or p.options.get(query_filters.FILTERS_OPTION) == "off":
             return None
-        command = search_command.read(p.query, self._absolute_paths(p, visible), self._searchable(visible))
+        command = search_command.read(p.query, self._absolute_paths(p, visible), lambda: self._searchable(visible))
         if command is not None:
             asked, note = search_command.apply(p, command)
             searched = len(asked.repos) if asked.repos else len(self._searchable(visible))

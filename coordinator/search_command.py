@@ -203,13 +203,18 @@ class Command:
     hidden: bool = True
 
 
-def read(query: str, absolute: Callable[[str], str | None] | None = None, repos: Iterable[str] = ()) -> Command | None:
+def read(
+    query: str,
+    absolute: Callable[[str], str | None] | None = None,
+    repos: Callable[[], Iterable[str]] = tuple,
+) -> Command | None:
     """``query`` read as a grep-like command, or None where it is none (another tool's, several, no pattern).
     ``absolute``: the index's path an absolute folder or file operand names (``/home/me/api/src`` -> ``src``; None
     where it names none): agents write their checkout's paths, which the index does not know. ``repos``: the names
-    of the repositories searched (``cd /home/me/api && rg X``: the repository ``api``, where it is one of them)."""
+    of the repositories searched (``cd /home/me/api && rg X``: the repository ``api``, where it is one of them),
+    asked only where an absolute ``cd`` is read."""
     token = _ABSOLUTE.set(absolute)
-    named = _REPOS.set(tuple(sorted(repos)))
+    named = _REPOS.set(repos)
     try:
         return _read(query)
     finally:
@@ -463,16 +468,16 @@ def _printed_as(tool: str, printed: set[str], operands: list[str], several: bool
     it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so; the path
     alone where ``-l`` lists the matching files.
     ``several``: ``xargs`` names the files, several of them."""
+    dotted = "./" if tool != "git grep" and any(o in (".", "./") for o in operands) else ""  # grep -r X . prints ./
     if "l" in printed:  # grep -l: each matching file's path, alone
-        return ("./" if tool != "git grep" and any(o in (".", "./") for o in operands) else "") + "path"
+        return f"{dotted}path"
     numbered = "n" in printed or tool in ("ag", "ack")
     one_file = len(operands) == 1 and operands[0] not in (".", "./") and "." in operands[0].rsplit("/", 1)[-1]
     if tool == "grep" and "r" not in printed:
         one_file = len(operands) <= 1
     one_file = one_file and not several
     with_path = "H" in printed or not ("h" in printed or one_file)
-    dot = "./" if with_path and tool != "git grep" and any(o in (".", "./") for o in operands) else ""
-    return ":".join([*([f"{dot}path"] if with_path else []), *(["line"] if numbered else []), "text"])
+    return ":".join([*([f"{dotted}path"] if with_path else []), *(["line"] if numbered else []), "text"])
 
 
 def without_redirections(command: str) -> str:
@@ -768,9 +773,8 @@ def _listed_as(words: list[str]) -> str | None:
     file's and folder's name); None for ``tree``, whose drawing no grep here reads."""
     tool, args = words[0], words[1:]
     if tool == "find":
-        starts = list(itertools.takewhile(lambda a: not a.startswith(("-", "!", "(")), args))
-        dotted = not starts or starts[0] in (".", "./") or starts[0].startswith("./")
-    elif tool in ("fd", "fdfind", "rg"):  # fd (8.5 on) and rg print ./ only where the search path is written so
+        return _find_prints(list(itertools.takewhile(lambda a: not a.startswith(("-", "!", "(")), args)))
+    if tool in ("fd", "fdfind", "rg"):  # fd (8.5 on) and rg print ./ only where the search path is written so
         dotted = any(a in (".", "./") or a.startswith("./") for a in args[1 if tool != "rg" else 0 :])
     elif tool == "git":
         dotted = False
@@ -880,7 +884,7 @@ def _found(
             include = [g for g in include if g not in written]
             if len(include) > 1 or not tests:
                 return None  # -name a -name b
-            shown = "./path" if not dirs or dirs[0] in (".", "./") or dirs[0].startswith("./") else "path"
+            shown = _find_prints(dirs)
             then = [
                 LineFilter(_glob_regex(written[g][0]), True, not written[g][1], False, shown, _under()) for g in tests
             ]
@@ -901,6 +905,12 @@ def _found(
         lists="paths",
         then=tuple(then),
     )
+
+
+def _find_prints(starts: list[str]) -> str:
+    """How find prints each path it lists, from its starting folders (``LineFilter.shown``): ``./path`` from ``.`` or
+    a ``./`` folder (none written: ``.``), else the path as the folder written begins it."""
+    return "./path" if not starts or starts[0] in (".", "./") or starts[0].startswith("./") else "path"
 
 
 def _glob_regex(glob: str) -> str:
@@ -1234,7 +1244,7 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
 _CWD: ContextVar[str] = ContextVar("search_command_cwd", default="")
 #: The repositories the caller may search, by name, while a query is read (``read(…, repos=…)``): an absolute
 #: ``cd`` to a checkout's top names one of them.
-_REPOS: ContextVar[tuple[str, ...]] = ContextVar("search_command_repos", default=())
+_REPOS: ContextVar[Callable[[], Iterable[str]]] = ContextVar("search_command_repos", default=tuple)
 #: ``cd DIR &&`` (or ``cd DIR;``) before a command: the folder its relative paths are in.
 _CD = re.compile(r"""\s*cd\s+('[^']+'|"[^"]+"|[^\s;&|'"]+)\s*(?:&&|;)\s*""")
 
@@ -1259,9 +1269,10 @@ def _checkout(folder: str) -> tuple[str, str | None]:
     parts = [p for p in folder.split("/") if p not in ("", ".", "~")]
     inside = 0 if cwd.startswith(("/", "~")) else len(cwd.split("/")) if cwd else 0
     top = parts[: len(parts) - inside]  # the checkout's own folders, above the index's path
+    repos = sorted(_REPOS.get()())
 
     def named(part: str) -> str | None:
-        return next((r for r in _REPOS.get() if checkout_name(r) == part), None)
+        return next((r for r in repos if checkout_name(r) == part), None)
 
     above = named(top[-1]) if top else None  # /home/me/httpx/httpx: the folder httpx of the repository httpx
     if above is not None:

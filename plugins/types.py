@@ -327,9 +327,10 @@ class LineFilter:
             path = path.removeprefix(self.under.rstrip("/") + "/")
         if self.shown == "name":
             return path.rstrip("/").rsplit("/", 1)[-1]
+        path = ("./" if self.shown.startswith("./") else "") + path
         if self.shown in PATH_SHOWN:
-            return ("./" if self.shown.startswith("./") else "") + path
-        head = ("./" if self.shown.startswith("./") else "") + path + ":" if "path" in self.shown else ""
+            return path
+        head = f"{path}:" if "path" in self.shown else ""
         return f"{head}{line}:{text}" if "line" in self.shown else f"{head}{text}"
 
     def as_json(self) -> dict[str, object]:

@@ -49,12 +49,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from fourfold.api import SearchParams
+from fourfold.coordinator import shell_words
 from fourfold.coordinator.file_subject import checkout_name
 from fourfold.coordinator.query_filters import language, narrowed
 from fourfold.coordinator.tool_call import parse_call, written_as_call
 from fourfold.errors import InvalidQuery
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES, detect_language
-from fourfold.plugins.globs import any_case, excluding
+from fourfold.plugins.globs import GLOB_CHARS, any_case, excluding
 from fourfold.plugins.types import (
     CONTEXT_OPTION,
     FOLDER_TREE_OPTION,
@@ -244,7 +245,8 @@ def _read(query: str) -> Command | None:
     text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
     # "| head" filters the output; "find . -name '*.go' | xargs grep X" searches the files find lists
     try:
-        words = shlex.split(without_redirections(text), comments=True)  # "# want the declaration only": a comment
+        # "# want the declaration only": a comment; src/{a,b}.py: the two files, as the shell expands it
+        words = shell_words.split(without_redirections(text), comments=True)
     except ValueError:
         return None
     first = words[0] if words else ""
@@ -1317,11 +1319,13 @@ def _path(operand: str) -> str:
 
 def path_glob(c: Command) -> str:
     """The one glob the command's operands and included globs select ("" where they select everything)."""
-    globbed = [p for p in c.paths if any(ch in p for ch in "*?[")]  # git grep's pathspecs: -- '*.py'
-    if any(ch in p for p in c.paths for ch in "{},") or (globbed and len(c.paths) > 1):
+    globbed = [p for p in c.paths if any(ch in p for ch in GLOB_CHARS)]  # git grep's pathspecs: -- '*.py'
+    if any("," in p for p in c.paths if p not in globbed) or (globbed and len(c.paths) > 1):
         raise InvalidQuery(
             f"{c.tool}: the paths {' '.join(c.paths)} mix globs and folders: give folders and files, or one glob"
         )
+    if not c.tool.startswith("git"):  # grep X *.go: the shell hands it the top folder's files ending .go
+        globbed = [g if "/" in g else f"/{g}" for g in globbed]
     names = [g for g in (*c.include, *globbed) if "/" not in g]
     whole = [g for g in (*c.include, *globbed) if "/" in g]
     c = replace(c, paths=() if globbed else c.paths)

@@ -2,7 +2,7 @@
 
 ``*`` and ``?`` stay within one path component, ``**`` crosses them, ``[...]`` is a character
 class (``[!...]`` negated), ``{a,b}`` an alternation. A glob without ``/`` matches the file name
-in any folder.
+in any folder; one that starts with ``/`` is matched from the repository's top (``/*.py``: its top folder's).
 
 Every modality and the host read a query's path glob and its left-out globs
 (:data:`~fourfold.plugins.types.EXCLUDE_OPTION`) through :func:`path_filter`, so one glob selects the
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fourfold.errors import InvalidQuery
 from fourfold.plugins.types import EXCLUDE_OPTION, ModalityQuery
 
-__all__ = ["GLOB_CHARS", "any_case", "compile_glob", "excluded_globs", "excluding", "path_filter"]
+__all__ = ["GLOB_CHARS", "any_case", "brace_group", "compile_glob", "excluded_globs", "excluding", "path_filter"]
 
 #: A path pattern holding one of these is a glob; one without them is a fragment of a path.
 GLOB_CHARS = "*?[{"
@@ -51,15 +51,33 @@ def _translate(glob: str) -> str:
             out.append("[" + body.replace("\\", "\\\\") + "]")
             i = end + 1
         elif c == "{":
-            end = glob.find("}", i)
-            if end < 0:
+            group = brace_group(glob, i)
+            if group is None:
                 raise InvalidQuery(f"path glob {glob!r}: '{{' at position {i} is never closed; close it")
-            out.append("(?:" + "|".join(_translate(alt) for alt in glob[i + 1 : end].split(",")) + ")")
+            end, alternatives = group
+            out.append("(?:" + "|".join(_translate(alt) for alt in alternatives) + ")")
             i = end + 1
         else:
             out.append(re.escape(c))
             i += 1
     return "".join(out)
+
+
+def brace_group(text: str, start: int) -> tuple[int, list[str]] | None:
+    """The ``{a,b}`` group opening at ``start`` in ``text``: where it closes, and what its top-level commas part
+    (each part may hold a group); None where it never closes."""
+    depth, parts, last = 0, list[str](), start + 1
+    for i in range(start + 1, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}" and depth:
+            depth -= 1
+        elif text[i] == "}":
+            return i, [*parts, text[last:i]]
+        elif text[i] == "," and not depth:
+            parts.append(text[last:i])
+            last = i + 1
+    return None
 
 
 def any_case(glob: str) -> str:
@@ -86,11 +104,12 @@ def compile_glob(glob: str) -> re.Pattern[str]:
     pattern = glob.strip()
     while pattern.startswith("./"):
         pattern = pattern[2:]
+    anchored = pattern.startswith("/")
     pattern = pattern.lstrip("/")
     if not pattern:
         raise InvalidQuery(f"path glob {glob!r} is empty; give one such as '*.py' or 'src/**'")
     body = _translate(pattern)
-    if "/" not in pattern:
+    if "/" not in pattern and not anchored:
         body = "(?:.*/)?" + body
     try:
         return re.compile(body + r"\Z", re.DOTALL)

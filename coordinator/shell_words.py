@@ -1,0 +1,102 @@
+"""A command's words as a shell makes them before the tool sees them: ``{a,b}`` braces expanded, and pathname globs
+(``render/*.go``) matched against the index's paths.
+
+An agent writes ``cat src/{app,routes}.py`` or ``head -n 3 render/*.go`` and its shell hands the tool the files
+those name. Read without the shell, ``src/{app,routes}.py`` is one path that names no file, and ``*.go`` a name no
+file has. :func:`split` splits a command as ``shlex.split`` does, and expands the braces of each word written without
+quotes (bash's order: left to right, nested, ``{1..3}`` and ``{a..c}`` sequences); :func:`glob_matches` says whether
+a path is one a pathname glob expands to (``*``, ``?`` and ``[...]`` within one folder, a leading ``.`` only matched
+by a leading ``.``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import shlex
+
+from fourfold.plugins.globs import brace_group
+
+__all__ = ["MAX_WORDS", "braces", "glob_matches", "is_glob", "split"]
+
+#: Words one brace expansion makes at most (``{1..100000}``: the word is kept as written).
+MAX_WORDS = 256
+#: A shell word as written: unquoted characters, quoted strings and escapes, up to unquoted whitespace.
+_WORD = re.compile(r"""(?:[^\s'"\\]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+""")
+_SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])")
+
+
+def split(text: str, comments: bool = False) -> list[str]:
+    """``text``'s words, as ``shlex.split`` makes them, each written without quotes or escapes brace-expanded.
+    Raises ``ValueError`` as ``shlex.split`` does (an unclosed quote)."""
+    words = shlex.split(text, comments=comments)
+    raw = [m[0] for m in _WORD.finditer(text)]
+    if comments:
+        kept = next((i for i, w in enumerate(raw) if w.startswith("#")), len(raw))
+        raw = raw[:kept]
+    if len(raw) != len(words) or not any("{" in w and not set(w) & set("'\"\\") for w in raw):
+        return words  # nothing to expand (or a word shlex reads otherwise: kept as shlex reads it)
+    out: list[str] = []
+    for written, word in zip(raw, words, strict=True):
+        out.extend(braces(word) if not set(written) & set("'\"\\") else [word])
+    return out
+
+
+def braces(word: str) -> list[str]:
+    """``word`` brace-expanded as bash does: ``a{b,c}d`` -> ``abd acd``; ``{a,{b,c}}`` -> ``a b c``; ``x{1..3}`` ->
+    ``x1 x2 x3``; a brace holding no comma and no sequence (``{}``, ``{x}``, ``${HOME}``) is kept as written."""
+    i = 0
+    while i < len(word):
+        if word[i] == "{" and not word[:i].endswith("$"):
+            found = _group(word, i)
+            if found is not None:
+                end, alternatives = found
+                tails = braces(word[end + 1 :])
+                out = [word[:i] + a + t for alt in alternatives for a in braces(alt) for t in tails]
+                return out if len(out) <= MAX_WORDS else [word]
+        i += 1
+    return [word]
+
+
+def _group(word: str, start: int) -> tuple[int, list[str]] | None:
+    """The brace group opening at ``start``: where it closes, and its alternatives (a sequence's words); None where
+    the brace opens none (no closing brace, or neither a comma nor a sequence inside)."""
+    group = brace_group(word, start)
+    if group is None or len(group[1]) > 1:
+        return group
+    end, (inside,) = group
+    sequence = _sequence(inside)
+    return None if sequence is None else (end, sequence)
+
+
+def _sequence(inside: str) -> list[str] | None:
+    """``1..5``, ``5..1``, ``0..10..2``, ``a..e``: the words it stands for; None where it is no sequence."""
+    m = _SEQUENCE.fullmatch(inside)
+    if m is None:
+        return None
+    if m[4] is not None:
+        a, b = ord(m[4]), ord(m[5])
+        step = 1 if b >= a else -1
+        return [chr(c) for c in range(a, b + step, step)]
+    a, b, by = int(m[1]), int(m[2]), abs(int(m[3] or 1)) or 1
+    if abs(b - a) // by >= MAX_WORDS:
+        return None
+    width = max(len(m[1]), len(m[2])) if m[1].lstrip("-").startswith("0") or m[2].lstrip("-").startswith("0") else 0
+    step = by if b >= a else -by
+    return [str(n).zfill(width) for n in range(a, b + (1 if step > 0 else -1), step)]
+
+
+def is_glob(word: str) -> bool:
+    """Whether the shell would expand ``word`` as a pathname glob (it holds ``*``, ``?`` or a ``[...]`` class)."""
+    return "*" in word or "?" in word or re.search(r"\[[^]]+\]", word) is not None
+
+
+def glob_matches(glob: str, path: str) -> bool:
+    """Whether ``path`` (a repository path, folders split by ``/``) is one the pathname glob ``glob`` expands to:
+    as many folders, each name matched by its part (``*``, ``?``, ``[...]``; a name starting ``.`` only by a part
+    starting ``.``)."""
+    parts, names = glob.split("/"), path.split("/")
+    return len(parts) == len(names) and all(
+        (not name.startswith(".") or part.startswith(".")) and fnmatch.fnmatchcase(name, part)
+        for part, name in zip(parts, names, strict=True)
+    )

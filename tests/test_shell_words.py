@@ -1,0 +1,110 @@
+"""A command's words as the shell makes them: braces expanded, globs matched as pathname expansion matches them, and
+a grep of ``*.go`` kept to the files the shell hands it; each checked against bash itself."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from inprocess import index_files, search_once
+
+from fourfold.api import SearchParams
+from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.shell_words import braces, glob_matches, is_glob, split
+from fourfold.errors import InvalidQuery
+from fourfold.index.store import IndexStore
+from fourfold.plugins.globs import compile_glob
+
+
+def bash_words(command: str) -> list[str]:
+    """The words bash makes of ``command`` (in an empty folder: no glob expands)."""
+    printed = subprocess.run(
+        ["bash", "-c", f"printf '%s\\n' {command}"], capture_output=True, text=True, check=True, cwd="/"
+    ).stdout
+    return printed.splitlines()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "src/{app,routes}.py",
+        "a{b,c}d{1,2}",
+        "{a,{b,c}}x",
+        "x{1..3} y{3..1} z{a..c}",
+        "f{01..10..3}",
+        "a{,b}",
+        "{x} {} a{b}c",
+        "'a{b,c}' \"d{e,f}\" g\\{h,i}",
+        "-g '*.{py,pyi}' x{y,z}",
+    ],
+)
+def test_words_are_brace_expanded_as_bash_expands_them(command: str) -> None:
+    assert split(command) == bash_words(command)
+
+
+def test_a_sequence_too_long_and_a_comment_are_kept_as_written() -> None:
+    assert braces("{1..100000}") == ["{1..100000}"]
+    assert braces("${HOME}") == ["${HOME}"]
+    assert split("cat a{b,c} # d{e,f}", comments=True) == ["cat", "ab", "ac"]
+    with pytest.raises(ValueError):
+        split("cat 'a{b,c}")
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"),
+    [
+        ("*.go", "gin.go", True),
+        ("*.go", "render/json.go", False),  # * stays in its folder
+        ("render/*.go", "render/json.go", True),
+        ("render/[a-j]*.go", "render/json.go", True),
+        ("render/[!a-j]*.go", "render/json.go", False),
+        ("*", ".env", False),  # a hidden name only by a pattern starting .
+        (".*", ".env", True),
+        ("*/*.py", "a/b.py", True),
+        ("**/*.py", "a/b/c.py", False),  # without globstar, ** is *
+        ("a?.py", "ab.py", True),
+    ],
+)
+def test_a_glob_matches_the_paths_the_shell_expands_it_to(glob: str, path: str, matches: bool, tmp_path: Path) -> None:
+    (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / path).write_text("x\n")
+    expanded = subprocess.run(
+        ["bash", "-c", f"shopt -s nullglob; printf '%s\\n' {glob}"], cwd=tmp_path, capture_output=True, text=True
+    ).stdout.split()
+    assert glob_matches(glob, path) is matches is (path in expanded)
+    assert is_glob(glob)
+
+
+def test_path_globs_anchor_at_the_top_and_nest_braces() -> None:
+    assert compile_glob("/*.go").fullmatch("gin.go") and not compile_glob("/*.go").fullmatch("render/json.go")
+    assert compile_glob("*.go").fullmatch("render/json.go")  # without a leading /: in any folder
+    nested = compile_glob("{a/{b,c}.py,d/**}")
+    assert all(nested.fullmatch(p) for p in ("a/b.py", "a/c.py", "d/e/f.go")) and not nested.fullmatch("a/d.py")
+    with pytest.raises(InvalidQuery, match="never closed"):
+        compile_glob("a/{b,c.py")
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [  # the command, and the same run in a shell, printing each file's name (-H)
+        ("grep -n needle *.go", "grep -Hn needle *.go"),
+        ("grep -rn needle *.go", "grep -Hrn needle *.go"),
+        ("rg -n needle *.go", "rg -Hn needle *.go"),
+        ("grep -n needle sub/*", "grep -Hn needle sub/*"),
+        ("grep -n needle {a,sub/c}.go", "grep -Hn needle {a,sub/c}.go"),
+        ("cd sub && grep -n needle *.go", "grep -Hn needle sub/*.go"),
+        ("git grep -n needle -- '*.go'", "grep -Hrn --include='*.go' needle ."),  # git's pathspec: * crosses folders
+    ],
+)
+def test_a_grep_of_shell_globs_and_braces_reads_the_files_the_shell_hands_it(
+    tmp_path: Path, command: str, shell: str
+) -> None:
+    files = {"a.go": "needle\n", "b.go": "needle\n", "sub/c.go": "needle\n", "sub/d.py": "needle\n"}
+    home = index_files(tmp_path, "r", files)
+    printed = subprocess.run(
+        ["bash", "-c", shell], cwd=tmp_path / "r", capture_output=True, text=True, check=True
+    ).stdout
+    want = {line.split(":")[0].removeprefix("./") for line in printed.splitlines()}
+    a = search_once(Engine(IndexStore(home)), SearchParams(command, k=20))
+    assert {f.hit.path for f in a.hits} == want and want, (command, a.notes)

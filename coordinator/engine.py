@@ -60,6 +60,7 @@ from fourfold.coordinator.profiles import (
     top_modalities,
 )
 from fourfold.coordinator.searcher import LocalSearcher, ShardAnswer, ShardKey, ShardSearcher
+from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import ToolCall, read_tool_call
 from fourfold.errors import (
     FourfoldError,
@@ -167,6 +168,29 @@ def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segme
     segment covers, where the generation keeps its text)."""
     segments = _segments_of(reader, repo, path)
     return segments, max([s.end_line for s in segments] + [reader.line_count(repo, path) or 0])
+
+
+def _expanded(
+    read_as: file_read.FileRead, resolve: Callable[[str], list[tuple[str, str]]]
+) -> tuple[list[tuple[file_read.FileRead, list[tuple[str, str]] | None]], tuple[str, ...]]:
+    """Each file ``read_as`` reads, in order, with the (repository, path) it is where a glob named it (None: its path
+    is resolved when it is read); and the notes naming the files each glob expands to (``head -n 3 render/*.go``)."""
+    reads: list[tuple[file_read.FileRead, list[tuple[str, str]] | None]] = []
+    notes: list[str] = []
+    for one in read_as.each():
+        if not is_glob(one.path):
+            reads.append((one, None))
+            continue
+        files = resolve(one.path)
+        reads.extend((replace(one, path=path), [(repo, path)]) for repo, path in files[: file_read.MAX_EXPANDED])
+        if not files:
+            reads.append((one, []))  # the answer says no file is so named
+            continue
+        shown = ", ".join(path for _, path in files[:5]) + (", …" if len(files) > 5 else "")
+        kept = f"; the first {file_read.MAX_EXPANDED} read" if len(files) > file_read.MAX_EXPANDED else ""
+        files_said = f"{len(files)} file{'s' if len(files) > 1 else ''}"
+        notes.append(f"read as {read_as.said}: {one.path} expands to {files_said} ({shown}){kept}")
+    return reads, tuple(notes)
 
 
 def _revision_repos(p: SearchParams) -> SearchParams:
@@ -801,18 +825,18 @@ class Engine:
         if found is None:
             return None
         generation, resolve = found
-        reads = read_as.each()
+        reads, expanded = await asyncio.to_thread(_expanded, read_as, resolve)  # may read the file lists
         answers: list[Answer] = []
         offset = 0  # a stream's lines in the files before this one
-        for one in reads:
+        for one, known in reads:
             if read_as.stream and read_as.last and offset >= read_as.last:
                 break  # the stream's lines end before this file
-            files = await asyncio.to_thread(resolve, one.path)  # may read the file lists
+            files = known if known is not None else await asyncio.to_thread(resolve, one.path)
             whole = [(repo, path) for repo, path in files if path == one.path]  # cat index.js: ./index.js, as a shell
             files = whole or files
             if not files and len(reads) == 1 and file_read.bare(one.path):
                 return None  # "less CPU": no file so named, the words searched
-            if not files and len(reads) == 1 and one.viewed_whole and not one.path.startswith(("/", "~")):
+            if not files and len(reads) == 1 and one.viewed_whole and not set(one.path[:1] + one.path) & set("/~*?[{"):
                 # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
                 listed = await self.search(replace(p, query=f"ls {shlex.quote(one.path)}"), visible)
                 if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):
@@ -840,8 +864,8 @@ class Engine:
             answers.extend([answer] if answer is not None else [])
         if not answers:  # a stream's lines all past its files' ends
             return file_read.past_end(read_as, offset, generation)
-        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation)
-        return replace(answer, timings={"total": (time.perf_counter() - t0) * 1000})
+        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k)
+        return replace(answer, notes=(*expanded, *answer.notes), timings={"total": (time.perf_counter() - t0) * 1000})
 
     async def _overview(self, answer: Answer, k: int) -> Answer:
         """A whole file's answer in an overview's order (``file_subject.overview_order``), its first ``k``

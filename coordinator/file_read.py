@@ -27,14 +27,15 @@ import bisect
 import itertools
 import posixpath
 import re
-import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import re2
 
 from fourfold.api import Answer, FusedHit, Hit
+from fourfold.coordinator import shell_words
 from fourfold.coordinator.search_command import extended_syntax, split_cd, without_redirections
+from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
@@ -49,8 +50,12 @@ _FIRST_KEYS = ("start_line", "startLine", "line_start", "first_line", "start", "
 _LAST_KEYS = ("end_line", "endLine", "line_end", "last_line", "end", "to_line")
 #: Lines ``head`` and ``tail`` show when no count is given.
 DEFAULT_LINES = 10
-#: Files one command reads (``cat a b c``); a command naming more is read as words.
+#: Files one command names (``cat a b c``); a command naming more is read as words. A glob reads each file it
+#: expands to, up to :data:`MAX_EXPANDED` files.
 MAX_FILES = 8
+MAX_EXPANDED = 100
+#: Commands piped after the one that reads (``sed -n '1,80p' a.py | head -n 20 | tail -n 5``).
+MAX_PIPED = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +113,9 @@ class PatternRange:
 
 @dataclass(frozen=True, slots=True)
 class FileRead:
-    """A file read by a command: its path as written, and the lines (``last`` 0: to the end; ``first`` below 0:
-    the file's last ``-first`` lines)."""
+    """A file read by a command: its path as written (a pathname glob, ``render/*.go``, reads each file it expands to),
+    and the lines (``last`` 0: to the end, below 0: all but the last ``-last``; ``first`` below 0: the file's last
+    ``-first`` lines)."""
 
     tool: str
     path: str
@@ -127,6 +133,16 @@ class FileRead:
     marked: PatternRange | None = None
     #: the file's lines counted, not read (``wc -l``): its first segment, and a note of how many lines it has
     counted: bool = False
+    #: ``tail -c +N``: the bytes from the ``N``-th on (0: none so asked)
+    byte_from: int = 0
+    #: the lines the commands piped after it keep of its lines, in turn, each (first, last) as ``first``/``last`` are
+    #: (``head -n 50 a.py | tail -n 10``: (-10, 0) of lines 1-50)
+    then: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def several(self) -> bool:
+        """Whether it may read more than one file (several paths, or a glob)."""
+        return bool(self.more) or is_glob(self.path)
 
     def each(self) -> tuple[FileRead, ...]:
         """The read of each file it names, in order (of each range of lines it reads, where it reads several)."""
@@ -146,10 +162,30 @@ class FileRead:
         return (self.first, self.last) == (1, 0) and (self.called or self.tool in _WHOLE)
 
     def lines(self, total: int) -> tuple[int, int]:
-        """The 1-based lines read, of a file of ``total`` lines."""
-        if self.first < 0:
-            return max(1, total + self.first + 1), total
-        return self.first, min(self.last or total, total)
+        """The 1-based lines read, of a file of ``total`` lines (first above last: none)."""
+        first, last = _kept(self.first, self.last, 1, total)
+        for keep in self.then:  # each command piped after it keeps some of the lines it is given
+            first, last = _kept(*keep, first, last)
+        return first, last
+
+    def piped(self, after: FileRead) -> FileRead | None:
+        """This read with the lines of ``after`` (``head -n 50 a.py | tail -n 10``: ``tail -n 10`` read of a.py) kept
+        of its lines; None where the pipe keeps no plain range of lines."""
+        if self.counted or self.stream or after.then:
+            return None
+        tool = f"{self.tool} | {after.tool}"
+        whole = (self.first, self.last) == (1, 0) and not (self.bytes or self.byte_from or self.marked or self.ranges)
+        if whole and not self.then and not self.several:
+            return replace(after, tool=tool)  # cat a.py | head -50: the head of a.py (its bytes, its lines counted)
+        if after.bytes or after.byte_from or after.marked or after.ranges or after.counted:
+            return None
+        if whole and not self.then:  # cat *.go | head -3: the first lines of the files as one stream
+            if self.tool not in _WHOLE or after.first < 1 or after.last < 0:
+                return None  # tail -n 5 of several files: the files' lengths decide where it starts
+            return replace(after, tool=tool, path=self.path, more=self.more, stream=True)
+        if self.several or self.bytes or self.byte_from or self.marked or self.ranges:
+            return None  # head -n 5 a.py b.py | …: the files' headers are lines too
+        return replace(self, tool=tool, then=(*self.then, (after.first, after.last)))
 
     def in_folder(self, folder: str) -> FileRead:
         """This read run in ``folder`` (``cd src && cat api.py``): its relative paths joined to it (an absolute folder,
@@ -181,9 +217,21 @@ class FileRead:
         if self.bytes > 0:  # the first line whose end reaches the byte
             last = bisect.bisect_left(ends, min(self.bytes, size)) + 1
             return replace(self, first=1, last=last, bytes=0), f"its first {self.bytes} bytes"
+        if self.byte_from:  # tail -c +N: from the line holding the N-th byte
+            first = bisect.bisect_right(ends, self.byte_from - 1) + 1
+            return replace(self, first=first, last=0, byte_from=0), f"its bytes from byte {self.byte_from}"
         start = max(0, size + self.bytes)  # tail -c N: the line holding the byte N from the end
         first = bisect.bisect_right(ends, start) + 1
         return replace(self, first=min(first, max(total, 1)), last=0, bytes=0), f"its last {-self.bytes} bytes"
+
+
+def _kept(first: int, last: int, top: int, bottom: int) -> tuple[int, int]:
+    """The lines ``first``-``last`` (as :class:`FileRead` numbers them) of the lines ``top``-``bottom`` a command is
+    given, numbered as those are (first above last: none)."""
+    if first < 0:  # tail -n N: the last N
+        return max(top, bottom + first + 1), bottom
+    end = bottom if last == 0 else bottom + last if last < 0 else min(top + last - 1, bottom)
+    return top + first - 1, end
 
 
 def read(query: str) -> FileRead | None:
@@ -198,22 +246,19 @@ def read(query: str) -> FileRead | None:
         found = read(text)
         return None if found is None or found.called else found.in_folder(folder)
     parts = re.split(r"\s\|\s", text)
-    if len(parts) > 2:
+    if len(parts) > MAX_PIPED + 1:
         return None
     try:
-        words = shlex.split(without_redirections(parts[0]))
-        piped = shlex.split(without_redirections(parts[1])) if len(parts) == 2 else []
+        stages = [shell_words.split(without_redirections(part)) for part in parts]
     except ValueError:
         return None
-    if not words:
+    if not all(stages):
         return None
-    found = _command(words)
-    if found is None or not piped:
-        return found
-    if found.tool not in ("cat", "nl") or (found.first, found.last) != (1, 0) or found.more:
-        return None
-    lines = _command([*piped, found.path])  # "cat a.py | head -50": the head of a.py
-    return None if lines is None else replace(lines, tool=f"{found.tool} | {lines.tool}")
+    found = _command(stages[0])
+    for stage in stages[1:]:  # head -n 50 a.py | tail -n 10: lines 41-50 of a.py
+        after = None if found is None else _command([*stage, found.path])
+        found = None if found is None or after is None else found.piped(after)
+    return found
 
 
 def _from_call(text: str) -> FileRead | None:
@@ -313,7 +358,7 @@ def _head_or_tail(tool: str, args: list[str]) -> FileRead | None:
             count, size = (args[i + 1], size) if a in ("-n", "--lines") else (count, args[i + 1])
             i += 2
             continue
-        m = re.fullmatch(r"-n?(\+?\d+)|--lines=(\+?\d+)|-c(.+)|--bytes=(.+)", a)
+        m = re.fullmatch(r"-n?(\+?\d+)|--lines=([-+]?\d+)|-c(.+)|--bytes=(.+)", a)
         if m is not None:
             count, size = (m[1] or m[2] or count), (m[3] or m[4] or size)
         elif a in ("-q", "-v", "--quiet", "--silent", "--verbose"):
@@ -325,13 +370,15 @@ def _head_or_tail(tool: str, args: list[str]) -> FileRead | None:
         i += 1
     if size is not None:
         return _bytes(tool, operands, size)
-    if count is not None and not re.fullmatch(r"\+?\d+", count):
+    if count is not None and not re.fullmatch(r"\+?\d+" if tool == "tail" else r"-?\d+", count):
         return None
-    n = int(count.lstrip("+")) if count else DEFAULT_LINES
+    n = int(count.lstrip("+-")) if count else DEFAULT_LINES
+    if tool == "head" and (count or "").startswith("-"):  # head -n -5: all but the last 5 lines
+        return _one(tool, operands, 1, -n) if n else _one(tool, operands, 1, 0)
     if n < 1 and not (count or "").startswith("+"):
         return None
     if tool == "head":
-        return None if (count or "").startswith("+") else _one(tool, operands, 1, n)
+        return _one(tool, operands, 1, n)
     if (count or "").startswith("+"):  # tail -n +N: from line N
         return _one(tool, operands, max(n, 1), 0)
     return _one(tool, operands, -n, 0)
@@ -342,13 +389,16 @@ _BYTE_UNITS = {"": 1, "K": 1024, "KiB": 1024, "M": 1024**2, "MiB": 1024**2, "kB"
 
 
 def _bytes(tool: str, operands: list[str], size: str) -> FileRead | None:
-    """``head -c N`` (``300``, ``2K``) or ``tail -c N``: the lines that hold those bytes; None for ``tail -c +N``."""
-    m = re.fullmatch(r"(\d+)([A-Za-z]*)", size)
-    if m is None or m[2] not in _BYTE_UNITS or int(m[1]) < 1:
+    """``head -c N`` (``300``, ``2K``), ``tail -c N`` or ``tail -c +N`` (from the N-th byte): the lines that hold
+    those bytes."""
+    m = re.fullmatch(r"(\+?)(\d+)([A-Za-z]*)", size)
+    if m is None or m[3] not in _BYTE_UNITS or int(m[2]) < 1 or (m[1] and tool == "head"):
         return None
-    n = int(m[1]) * _BYTE_UNITS[m[2]]
+    n = int(m[2]) * _BYTE_UNITS[m[3]]
     found = _one(f"{tool} -c", operands, 1, 0)
-    return None if found is None else replace(found, bytes=n if tool == "head" else -n)
+    if found is None or m[1]:
+        return None if found is None else replace(found, byte_from=n)
+    return replace(found, bytes=n if tool == "head" else -n)
 
 
 #: A sed range from a pattern's line: ``/RE/,/RE/p``, ``/RE/,+Np``, ``/RE/,$p``, ``/RE/,Np``, ``N,/RE/p``.
@@ -384,7 +434,7 @@ def _sed(args: list[str]) -> FileRead | None:
     for part in parts:
         m = re.fullmatch(r"(\d+)(?:,(\d+|\$))?p", part)
         marked = _SED_RANGE.fullmatch(part) if m is None else None
-        if marked is not None and len(parts) == 1 and len(args) - i == 1:
+        if marked is not None and len(parts) == 1 and len(args) - i == 1 and not is_glob(args[i]):
             return _marked("sed -n", args[i:], marked, extended)
         if m is None:
             return None  # s/a/b/, /re/p: another script
@@ -396,9 +446,9 @@ def _sed(args: list[str]) -> FileRead | None:
     if not ranges or not 1 <= len(args) - i <= MAX_FILES:
         return None
     found = _one("sed -n", args[i:], *ranges[0])
-    if found is None or (found.more and len(ranges) > 1):
+    if found is None or (found.several and len(ranges) > 1):
         return None  # several ranges of several files: not read
-    return replace(found, stream=bool(found.more), ranges=tuple(ranges[1:]))  # several files: one stream
+    return replace(found, stream=found.several, ranges=tuple(ranges[1:]))  # several files: one stream
 
 
 def _commands(script: str) -> list[str]:
@@ -434,8 +484,9 @@ def _marked(tool: str, operands: list[str], m: re.Match[str], extended: bool, aw
     if start == 0 or (isinstance(start, int) and isinstance(end, int)):
         return None
     found = _one(tool, operands, 1, 0)
-    marked = PatternRange(start, end, int(g.get("plus") or 0), awk)
-    return None if found is None else replace(found, marked=marked)
+    if found is None or found.several:
+        return None  # a pattern's ranges over several files: not read
+    return replace(found, marked=PatternRange(start, end, int(g.get("plus") or 0), awk))
 
 
 #: awk's test of line numbers: ``NR>=A``, ``NR<=B``, ``NR==A`` (``>``, ``<`` too), and ``FNR`` alike
@@ -470,7 +521,8 @@ def _awk(args: list[str]) -> FileRead | None:
                 last = bound if not last else min(last, bound)
     if first < 1 or (last and last < first) or last < 0:
         return None
-    return _one("awk", args[1:], first, last)
+    found = _one("awk", args[1:], first, last)  # NR numbers the lines of the files it expands to as one stream
+    return None if found is None else replace(found, stream=found.several and "FNR" not in program)
 
 
 def _one(tool: str, operands: list[str], first: int, last: int) -> FileRead | None:
@@ -540,13 +592,15 @@ def answer(
             return _answer([], 0, generation, (f"{said}: no line of {path} ({repo}) opens its range of lines",))
         how = f"from {read_as.marked.said}"
     else:
-        if read_as.bytes:  # head -c 300: the lines that hold those bytes
+        if read_as.bytes or read_as.byte_from:  # head -c 300: the lines that hold those bytes
             read_as, how = read_as.of_bytes(ordered, total)
         spans = [read_as.lines(total)]
         if spans[0][0] > total:
             return _answer(
                 [], 0, generation, (f"{said}: {path} ({repo}) has {total} lines, none from line {spans[0][0]}",)
             )
+        if spans[0][0] > spans[0][1]:  # head -n 5 a.py | tail -n +9: the pipe keeps none of them
+            return _answer([], 0, generation, (f"{said}: it keeps none of the {total} lines of {path} ({repo})",))
     inside = [
         (s, next(a for a, b in spans if s.start_line <= b and s.end_line >= a))
         for s in ordered
@@ -597,14 +651,16 @@ def _text_of(segments: Iterable[Segment]) -> dict[int, str]:
     return text
 
 
-def joined(answers: list[Answer], generation: str) -> Answer:
-    """The answers to a command's reads of several files, one after another as the tool prints them; the note
-    that says how each file was read first (a client that shows a few notes shows those)."""
+def joined(answers: list[Answer], generation: str, k: int) -> Answer:
+    """The answers to a command's reads of several files, one after another as the tool prints them, their first
+    ``k`` hits; the note that says how each file was read first (a client that shows a few notes shows those)."""
+    hits = [f for a in answers for f in a.hits]
+    more = (f"{len(hits) - k} more segments of the files read: ask for more hits (k)",) if len(hits) > k else ()
     return _answer(
-        [f for a in answers for f in a.hits],
+        hits[:k],
         sum(a.total_candidates for a in answers),
         generation,
-        (*(a.notes[0] for a in answers if a.notes), *(n for a in answers for n in a.notes[1:])),
+        (*(a.notes[0] for a in answers if a.notes), *more, *(n for a in answers for n in a.notes[1:])),
     )
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from fourfold.api import FusedHit
+from fourfold.coordinator.shell_words import glob_matches, is_glob
 from fourfold.coordinator.tool_call import ToolCall
 from fourfold.index.ingest.languages import detect_language
 
@@ -157,7 +158,10 @@ class FileIndex:
         """(repository, path) of every file of ``repos`` that ``path`` names: the whole path, a suffix
         of whole folders (``fusion.py``, ``ingest/parallel.py``), or the repository's name and its path;
         when none, the file a dotted module (``coordinator.fusion``) names; for an absolute path (a checkout's:
-        ``/home/me/api/src/app.py``), the files whose path ends it, the longest such. Sorted."""
+        ``/home/me/api/src/app.py``), the files whose path ends it, the longest such; for a glob, the files it
+        expands to (:meth:`expand`). Sorted."""
+        if is_glob(path):
+            return self.expand(path, repos)
         absolute = path.strip().startswith(("/", "~/"))
         path = path.strip().lstrip("~").lstrip("/")
         if not path or len(path) > MAX_PATH_CHARS:
@@ -178,6 +182,32 @@ class FileIndex:
             longest = max((len(c) for _, c in ending), default=0)
             found = sorted((repo, c) for repo, c in ending if len(c) == longest)
         return found
+
+    def expand(self, glob: str, repos: Iterable[str]) -> list[tuple[str, str]]:
+        """(repository, path) of every file of ``repos`` a pathname glob expands to (``render/*.go``, as a shell in
+        the repository's folder expands it: ``shell_words.glob_matches``), sorted; where none, the files whose path
+        ends in folders it expands to, as :meth:`resolve` reads a path (``json/*.go``: ``render/json/a.go``). An
+        absolute glob (a checkout's, ``/home/me/gin/render/*.go``): the files of its longest ending that expands to
+        any."""
+        absolute = glob.strip().startswith(("/", "~/"))
+        parts = [part for part in glob.strip().lstrip("~").split("/") if part and part != "."]
+        if not parts or ".." in parts or len(glob) > MAX_PATH_CHARS:
+            return []
+        repos = list(repos)
+        files = [(repo, path) for repo in repos for paths in self._by_name(repo).values() for path in paths]
+        for i in range(len(parts)) if absolute else (0,):
+            pattern = "/".join(parts[i:])
+            found = sorted((repo, path) for repo, path in files if glob_matches(pattern, path))
+            if found:
+                return found
+        if absolute:
+            return []
+        depth = len(parts)
+        return sorted(
+            (repo, path)
+            for repo, path in files
+            if path.count("/") >= depth and glob_matches(pattern, path.split("/", path.count("/") - depth + 1)[-1])
+        )
 
     def _resolve(self, path: str, repos: Sequence[str]) -> list[tuple[str, str]]:
         name = path.rsplit("/", 1)[-1]

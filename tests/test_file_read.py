@@ -60,6 +60,25 @@ from fourfold.index.store import IndexStore
         ("cat -n a.go | awk 'FNR>=7'", FileRead("cat | awk", "a.go", 7, 0)),
         # a file's name without an extension: capitals, or a build file's name
         ("cat LICENSE", FileRead("cat", "LICENSE")),
+        # words as the shell makes them: braces expanded, a glob read file by file (the engine expands it)
+        ("cat src/{app,routes}.py", FileRead("cat", "src/app.py", more=("src/routes.py",))),
+        ("head -n 3 render/*.go", FileRead("head", "render/*.go", 1, 3)),
+        ("wc -l *.go", FileRead("wc -l", "*.go", counted=True)),
+        ("sed -n '1,5p' src/*.py", FileRead("sed -n", "src/*.py", 1, 5, stream=True)),
+        ("awk 'NR<=5' src/*.py", FileRead("awk", "src/*.py", 1, 5, stream=True)),
+        ("awk 'FNR<=5' src/*.py", FileRead("awk", "src/*.py", 1, 5)),
+        ("cat 'a{b,c}.py'", FileRead("cat", "a{b,c}.py")),  # quoted: no braces expanded
+        # the lines a pipe of line filters keeps, and all but the last lines, and bytes from one on
+        ("head -n 50 a.py | tail -n 10", FileRead("head | tail", "a.py", 1, 50, then=((-10, 0),))),
+        ("tail -n +20 a.py | head -5", FileRead("tail | head", "a.py", 20, 0, then=((1, 5),))),
+        (
+            "sed -n '10,200p' a.py | head -n 20 | tail -n 5",
+            FileRead("sed -n | head | tail", "a.py", 10, 200, then=((1, 20), (-5, 0))),
+        ),
+        ("cat a.py b.py | head -n 3", FileRead("cat | head", "a.py", 1, 3, more=("b.py",), stream=True)),
+        ("head -n -5 a.py", FileRead("head", "a.py", 1, -5)),
+        ("head --lines=-5 a.py", FileRead("head", "a.py", 1, -5)),
+        ("tail -c +100 a.py", FileRead("tail -c", "a.py", byte_from=100)),
         ("head -n 5 PKG-INFO", FileRead("head", "PKG-INFO", 1, 5)),
         ("less Makefile", FileRead("less", "Makefile")),
         # an agent's tool call that reads a file
@@ -90,7 +109,10 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "cat",
         "cat cats are great",
         "cat 1.py 2.py 3.py 4.py 5.py 6.py 7.py 8.py 9.py",  # more files than a read answers
-        "cat a.py b.py | head -n 3",
+        "cat a.py b.py | tail -n 3",  # the last lines of several files: their lengths decide where they start
+        "head -n 5 a.py b.py | tail -n 2",  # head prints each file's name as a line too
+        "sed -n '/a/,/b/p' src/*.py",  # a pattern's ranges over several files
+        "head -c +5 a.py",
         "cat a.py more words",
         "less likely",
         "cat Cats",
@@ -100,7 +122,6 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "sed -n '3p;/def/p' a.py",
         "head -c 0 a.py",
         "head -c ten a.py",
-        "tail -c +100 a.py",  # from a byte on: no line of it is known before the file is read
         "tail -f app.log",
         "sed 's/a/b/' a.py",
         "sed -n '9,3p' a.py",
@@ -355,6 +376,101 @@ def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_
     assert hidden.hits == () and hidden.notes == (none.notes[0].replace("nope.py", "core.py"),)
 
 
+def named_lines(a: Answer) -> list[int]:
+    """Every line the answer's notes say it reads, in order (none where a note says the pipe keeps none)."""
+    spans_read = [tuple(map(int, m)) for n in a.notes for m in re.findall(r"its lines (\d+)-(\d+)", n)]
+    return [n for first, last in spans_read for n in range(first, last + 1)]
+
+
+@pytest.mark.parametrize(
+    "pipeline",
+    [
+        "head -n 15 alpha/core.py | tail -n 4",
+        "tail -n +5 alpha/core.py | head -3",
+        "sed -n '3,18p' alpha/core.py | head -n 10 | tail -n 2",
+        "awk 'NR>=6' alpha/core.py | head -n 2",
+        "cat alpha/core.py | tail -n 2 | head -n 1",
+        "tail -n 8 alpha/core.py | sed -n '2,3p'",
+        "head -n -5 alpha/core.py",
+        "head -n -30 alpha/core.py",  # all but more lines than it has: none
+        "head -n 5 alpha/core.py | tail -n +9",  # none
+    ],
+)
+def test_a_pipe_of_line_filters_reads_the_lines_it_prints(multi_home: Path, tmp_path: Path, pipeline: str) -> None:
+    total = len((FIXTURE / "alpha" / "alpha" / "core.py").read_bytes().splitlines())
+    (tmp_path / "alpha").mkdir()  # the file's lines, each its own number: the pipe prints the numbers it keeps
+    (tmp_path / "alpha" / "core.py").write_text("".join(f"{n}\n" for n in range(1, total + 1)))
+    printed = subprocess.run(pipeline, shell=True, cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    a = ask(multi_home, pipeline)
+    assert named_lines(a) == [int(n) for n in printed.split()], a.notes
+    if not printed:
+        assert a.hits == () and "it keeps none of the 21 lines of alpha/core.py (alpha)" in a.notes[0]
+    else:
+        assert {f.hit.path for f in a.hits} == {"alpha/core.py"} and a.hits
+
+
+def test_tail_c_from_a_byte_reads_the_lines_tail_prints(multi_home: Path) -> None:
+    path = FIXTURE / "alpha" / "alpha" / "core.py"
+    for byte in (1, 52, 53, 300):
+        printed = subprocess.run(["tail", "-c", f"+{byte}", str(path)], capture_output=True, check=True).stdout
+        a = ask(multi_home, f"tail -c +{byte} alpha/core.py")
+        first = 21 - len(printed.splitlines()) + 1
+        assert f"its lines {first}-21 (of 21; its bytes from byte {byte})" in a.notes[0], a.notes
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "head -n 3 alpha/*.py",
+        "cat alpha/{core,shapes}.py",
+        "wc -l alpha/*.py",
+        "cat alpha/[cs]*.py | head -n 25",
+        "awk 'NR>=20 && NR<=23' alpha/*.py",
+        "sed -n '2,3p' alpha/{shapes,core}.py",
+    ],
+)
+def test_braces_and_globs_read_the_files_the_shell_expands_them_to(multi_home: Path, command: str) -> None:
+    root = FIXTURE / "alpha"
+    expanded = subprocess.run(
+        ["bash", "-c", f"printf '%s\\n' {command.split('|')[0].split()[-1]}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()  # the files bash hands the tool, in its order
+    a = ask(multi_home, command, repos=("alpha",))
+    read_files = [m for n in a.notes for m in re.findall(r"(?:segments of |wc -l: )(\S+) \(alpha\)", n)]
+    printed = subprocess.run(["bash", "-c", command], cwd=root, capture_output=True, text=True, check=True).stdout
+    if command.startswith("wc"):  # each file's count, as wc prints it
+        counts = [tuple(line.split()) for line in printed.splitlines()[:-1]]
+        said = [tuple(reversed(m)) for n in a.notes for m in re.findall(r"wc -l: (\S+) \(alpha\) has (\d+)", n)]
+        assert said == counts
+    elif command.startswith("head -n 3"):  # head names each file, and prints its lines
+        assert read_files == [line[4:-4] for line in printed.splitlines() if line.startswith("==> ")]
+    else:
+        assert len(named_lines(a)) == len(printed.splitlines()), a.notes
+    assert read_files and set(read_files) <= set(expanded), (read_files, expanded)
+    assert {f.hit.path for f in a.hits} <= set(expanded) and a.hits
+    if "*" in command:
+        assert any(" expands to " in n for n in a.notes)
+
+
+def test_a_glob_or_braces_naming_no_file_say_so(multi_home: Path) -> None:
+    none = ask(multi_home, "cat alpha/*.rs")
+    assert none.hits == () and "no indexed file is 'alpha/*.rs'" in none.notes[0]
+    quoted = ask(multi_home, "cat 'alpha/{core,shapes}.py'")  # quoted: the shell expands nothing
+    assert quoted.hits == () and "no indexed file is 'alpha/{core,shapes}.py'" in quoted.notes[0]
+    cd = ask(multi_home, "cd alpha && cat c*.py | head -n 2")
+    assert "alpha/c*.py expands to 1 file (alpha/core.py)" in cd.notes[0] and named_lines(cd) == [1, 2]
+    checkout = ask(multi_home, "head -n 2 /home/me/gamma/gamma/a*.py")
+    assert "expands to 1 file (gamma/app.py)" in checkout.notes[0]
+    assert {f.hit.path for f in checkout.hits} == {"gamma/app.py"}
+    many = ask(multi_home, "head -n 1 */*.py", k=3)
+    assert len(many.hits) == 3 and not many.complete
+    assert any(n.startswith("read as the command head: */*.py expands to 7 files") for n in many.notes)
+    assert any(n.endswith("more segments of the files read: ask for more hits (k)") for n in many.notes)
+
+
 def test_a_files_path_alone_is_answered_by_the_file(multi_home: Path) -> None:
     a = ask(multi_home, "alpha/core.py", k=5)
     assert a.intent == "understand_code" and a.confidence == 1.0
@@ -375,3 +491,8 @@ def test_the_cli_the_client_and_mcp_read_a_files_lines(
             assert [f.hit.symbol for f in a.hits] == ["tick"] and a.notes[0].startswith("read as the command sed -n")
         text = mcp_search(address, "cat alpha/core.py", 10)
         assert "read as the command cat" in text and "alpha:alpha/core.py:6-7 function fmt\n" in text
+        piped = mcp_search(address, "head -n 17 alpha/*.py | tail -n 4", 10)
+        assert "that hold its lines 14-17 (of 21)" not in piped  # head of several files prints their names: words
+        globbed = mcp_search(address, "cat alpha/c*.py | sed -n '6,7p'", 10)
+        assert "read as the command cat | sed -n: alpha/c*.py expands to 1 file (alpha/core.py)" in globbed
+        assert "that hold its lines 6-7 (of 21)" in globbed and "alpha:alpha/core.py:6-7 function fmt\n" in globbed

@@ -163,11 +163,13 @@ def _segments_of(reader: GenerationReader, repo: str, path: str) -> list[Segment
     return list(reader.segments(files=[f"{repo}\0{path}"]))
 
 
-def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segment], int]:
-    """Every segment of ``repo``'s file ``path``, and how many lines the file has (its empty last lines too, which no
-    segment covers, where the generation keeps its text)."""
+def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segment], int, bool]:
+    """Every segment of ``repo``'s file ``path``, how many lines the file has (its empty last lines too, which no
+    segment covers, where the generation keeps its text), and whether its last line ends in a newline."""
     segments = _segments_of(reader, repo, path)
-    return segments, max([s.end_line for s in segments] + [reader.line_count(repo, path) or 0])
+    counted = reader.line_count(repo, path)
+    lines, ended = counted if counted is not None else (0, True)
+    return segments, max([s.end_line for s in segments] + [lines]), ended
 
 
 def _expanded(
@@ -849,14 +851,14 @@ class Engine:
                 answer: Answer | None = unread
             else:
                 (repo, path), reader = files[0], self._reader(generation)
-                segments, total = await asyncio.to_thread(_file_of, reader, repo, path)
+                segments, total, ended = await asyncio.to_thread(_file_of, reader, repo, path)
                 if read_as.stream:  # its part of the stream's lines, numbered in it
                     part, offset = one.in_stream(offset, total), offset + total
                     if part is None:
                         continue
                     one = part
                 k = max(1, p.k // len(reads))
-                answer = file_read.answer(one, repo, path, segments, k, generation, total)
+                answer = file_read.answer(one, repo, path, segments, k, generation, total, ended)
                 if answer is not None and p.with_snippets and answer.hits:
                     answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
             if answer is None and len(reads) == 1:

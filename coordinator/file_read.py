@@ -208,11 +208,14 @@ class FileRead:
             return None
         return replace(self, first=max(1, first), last=min(last, total), stream=False)
 
-    def of_bytes(self, segments: list[Segment], total: int) -> tuple[FileRead, str]:
+    def of_bytes(self, segments: list[Segment], total: int, ended: bool = True) -> tuple[FileRead, str]:
         """The read of the lines that hold the bytes this one reads (``head -c 300``), and how the note says so; the
-        file's ``total`` lines as its ``segments`` hold them (a line none holds counted as empty)."""
+        file's ``total`` lines as its ``segments`` hold them (a line none holds counted as empty), the last ending in
+        a newline where ``ended``."""
         text = _text_of(segments)
         ends = list(itertools.accumulate(len(text.get(n, "").encode()) + 1 for n in range(1, total + 1)))
+        if ends and not ended:
+            ends[-1] -= 1
         size = ends[-1] if ends else 0
         if self.bytes > 0:  # the first line whose end reaches the byte
             last = bisect.bisect_left(ends, min(self.bytes, size)) + 1
@@ -554,11 +557,18 @@ def bare(path: str) -> bool:
 
 
 def answer(
-    read_as: FileRead, repo: str, path: str, segments: Iterable[Segment], k: int, generation: str, lines: int = 0
+    read_as: FileRead,
+    repo: str,
+    path: str,
+    segments: Iterable[Segment],
+    k: int,
+    generation: str,
+    lines: int = 0,
+    ended: bool = True,
 ) -> Answer | None:
     """The segments of ``repo``'s ``path`` that hold the lines ``read_as`` reads, in line order (the first
     ``k``); None where the file has no segment. ``lines``: how many lines the file has, where more are known than
-    its segments cover (empty last lines)."""
+    its segments cover (empty last lines); ``ended``: whether its last line ends in a newline."""
     ordered = sorted(segments, key=lambda s: (s.start_line, -s.end_line))
     if not ordered:
         return None
@@ -579,7 +589,8 @@ def answer(
             ),
             1.0,
         )
-        return _answer([first_hit], 1, generation, (f"{said}: {path} ({repo}) has {total} lines",))
+        newlines = total if ended else total - 1  # wc counts newlines: a last line without one is not counted
+        return _answer([first_hit], 1, generation, (f"{said}: {path} ({repo}) has {newlines} lines",))
     how = ""  # how the lines were found, where the command does not number them
     if read_as.marked is not None:  # sed -n '/^def run/,/^def /p': the lines its pattern marks
         try:
@@ -593,7 +604,7 @@ def answer(
         how = f"from {read_as.marked.said}"
     else:
         if read_as.bytes or read_as.byte_from:  # head -c 300: the lines that hold those bytes
-            read_as, how = read_as.of_bytes(ordered, total)
+            read_as, how = read_as.of_bytes(ordered, total, ended)
         spans = [read_as.lines(total)]
         if spans[0][0] > total:
             return _answer(

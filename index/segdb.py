@@ -153,6 +153,14 @@ class FileText:
             return 0
         return self._starts[-1] + len(self._block(len(self._starts) - 1)) - 1
 
+    def ends_in_newline(self) -> bool:
+        """Whether the file's last line ends in a newline (``wc -l`` counts a last line without one not at all)."""
+        if not self._starts:
+            return True
+        b = len(self._starts) - 1
+        part = self._blob[self._ends[b - 1] if b else 0 : self._ends[b]]
+        return (part if self._raw[b] else decompress(part)).endswith(b"\n")
+
     def lines(self) -> list[str]:
         """Every line of the file."""
         out: list[str] = []
@@ -440,7 +448,7 @@ class SegmentDb(Protocol):
     """Read access to one segment database, whatever its format."""
 
     def file_segments(self, repo: str, path: str) -> Iterator[Segment]: ...
-    def line_count(self, repo: str, path: str) -> int | None: ...
+    def line_count(self, repo: str, path: str) -> tuple[int, bool] | None: ...
     def repo_segments(self, repo: str) -> Iterator[Segment]: ...
     def paths(self, repo: str) -> list[str]: ...
     def repos(self) -> list[str]: ...
@@ -484,7 +492,7 @@ class _LegacyDb:
         for row in self.conn.execute(q, (repo, path)):
             yield Segment(*row)
 
-    def line_count(self, repo: str, path: str) -> int | None:
+    def line_count(self, repo: str, path: str) -> tuple[int, bool] | None:
         return None  # format 1 keeps no file's text: its segments' lines are all there is
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
@@ -567,13 +575,16 @@ class _PackedDb:
         if row is not None:
             yield from self._file(path, *row)
 
-    def line_count(self, repo: str, path: str) -> int | None:
+    def line_count(self, repo: str, path: str) -> tuple[int, bool] | None:
         if repo != self.repo:
             return None
         row = self.conn.execute(
             "SELECT text, blocks FROM files WHERE path = ? AND first IS NOT NULL", (path,)
         ).fetchone()
-        return None if row is None else FileText(*row).line_count()
+        if row is None:
+            return None
+        text = FileText(*row)
+        return text.line_count(), text.ends_in_newline()
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
         if repo != self.repo:

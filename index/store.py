@@ -387,9 +387,10 @@ class GenerationReader:
             if db is not None:
                 yield from db.repo_segments(repo)
 
-    def line_count(self, repo: str, path: str) -> int | None:
-        """How many lines ``repo``'s file ``path`` has as indexed, its empty last lines too (which no segment covers);
-        None where the generation keeps no file text (format 1) or has no such file."""
+    def line_count(self, repo: str, path: str) -> tuple[int, bool] | None:
+        """How many lines ``repo``'s file ``path`` has as indexed, its empty last lines too (which no segment covers),
+        and whether its last line ends in a newline; None where the generation keeps no file text (format 1) or has
+        no such file."""
         db = self._db(repo)
         return None if db is None else db.line_count(repo, path)
 

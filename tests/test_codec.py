@@ -112,3 +112,4 @@ def test_a_files_line_count_is_its_lines_as_sed_numbers_them(block_bytes: int) -
     for data, lines in ((b"a\nb\n", 2), (b"a\nb\n\n\n", 4), (b"a\nb", 2), (b"a\r\nb\r\n\r\n", 3), (b"", 0)):
         stored = FileText(*encode_file_text(data, block_bytes=block_bytes))
         assert stored.line_count() == lines == len(data.splitlines()), data
+        assert stored.ends_in_newline() is (not data or data.endswith(b"\n")), data  # wc -l counts the newlines

@@ -365,6 +365,21 @@ def test_a_files_empty_last_lines_count_as_the_tools_count_them(tmp_path: Path) 
     assert "has 5 lines, none from line 6" in ask(home, "sed -n '6,7p' a.py").notes[0]
 
 
+def test_a_file_whose_last_line_ends_in_no_newline_is_counted_and_cut_as_the_tools_do(tmp_path: Path) -> None:
+    home = index_files(tmp_path, "open", {"a.py": "def one():\n    return 1\n\nX = 1", "b.py": "B = 2\n"})
+    repo = tmp_path / "open"
+
+    def printed(command: str) -> bytes:
+        return subprocess.run(command, shell=True, cwd=repo, capture_output=True, check=True).stdout
+
+    assert printed("wc -l a.py").split()[0] == b"3"  # four lines, three newlines
+    assert ask(home, "wc -l a.py").notes[0] == "read as the command wc -l: a.py (open) has 3 lines"
+    for command in ("tail -c 5 a.py", "tail -c 6 a.py", "tail -c +25 a.py", "head -c 24 a.py"):
+        lines = len(printed(command).splitlines())
+        named = named_lines(ask(home, command))
+        assert len(named) == lines and (named[-1] == 4 if command.startswith("tail") else named[0] == 1), command
+
+
 def test_a_path_that_names_no_file_or_several_says_so_and_hides_what_the_caller_may_not_read(
     multi_home: Path,
 ) -> None:

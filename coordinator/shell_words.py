@@ -27,19 +27,55 @@ _SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za
 
 
 def split(text: str, comments: bool = False) -> list[str]:
-    """``text``'s words, as ``shlex.split`` makes them, each written without quotes or escapes brace-expanded.
-    Raises ``ValueError`` as ``shlex.split`` does (an unclosed quote)."""
+    """``text``'s words, as ``shlex.split`` makes them, the braces each writes outside quotes and escapes expanded
+    (``''{a,b}.go``: ``a.go b.go``; ``'{a,b}'``: itself). Raises ``ValueError`` as ``shlex.split`` does (an unclosed
+    quote)."""
     words = shlex.split(text, comments=comments)
     raw = [m[0] for m in _WORD.finditer(text)]
     if comments:
         kept = next((i for i, w in enumerate(raw) if w.startswith("#")), len(raw))
         raw = raw[:kept]
-    if len(raw) != len(words) or not any("{" in w and not set(w) & set("'\"\\") for w in raw):
+    if len(raw) != len(words) or not any("{" in w for w in raw):
         return words  # nothing to expand (or a word shlex reads otherwise: kept as shlex reads it)
     out: list[str] = []
     for written, word in zip(raw, words, strict=True):
-        out.extend(braces(word) if not set(written) & set("'\"\\") else [word])
+        if not set(written) & set("'\"\\"):
+            out.extend(braces(word))
+            continue
+        marked = _quoted_marked(written)  # ''{a,b}.go: the braces outside the quotes expand
+        out.extend([w.translate(_UNMARK) for w in braces(marked)] if marked.translate(_UNMARK) == word else [word])
     return out
+
+
+#: Brace characters written inside quotes or escaped, marked so no expansion reads them, and unmarked after.
+_MARK = str.maketrans({"{": "\ue000", "}": "\ue001", ",": "\ue002"})
+_UNMARK = str.maketrans({"\ue000": "{", "\ue001": "}", "\ue002": ","})
+
+
+def _quoted_marked(written: str) -> str:
+    """The word ``written`` as the tool gets it, its quoted and escaped brace characters marked (:data:`_MARK`)."""
+    out, i = [], 0
+    while i < len(written):
+        c = written[i]
+        if c == "'":
+            end = written.index("'", i + 1)
+            out.append(written[i + 1 : end].translate(_MARK))
+            i = end + 1
+        elif c == '"':
+            i += 1
+            while written[i] != '"':
+                if written[i] == "\\" and written[i + 1] in '"\\$`':
+                    i += 1
+                out.append(written[i].translate(_MARK))
+                i += 1
+            i += 1
+        elif c == "\\":
+            out.append(written[i + 1].translate(_MARK))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def braces(word: str) -> list[str]:

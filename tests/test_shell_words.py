@@ -37,6 +37,8 @@ def bash_words(command: str) -> list[str]:
         "{x} {} a{b}c",
         "'a{b,c}' \"d{e,f}\" g\\{h,i}",
         "-g '*.{py,pyi}' x{y,z}",
+        "''{a,b}.go \"x\"{c,d} '{e,f}'g{h,i} a\\{b,c}d{e,f}",  # the braces outside the quotes expand
+        '"a\\"{b,c}"{d,e}',
     ],
 )
 def test_words_are_brace_expanded_as_bash_expands_them(command: str) -> None:

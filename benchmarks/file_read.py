@@ -14,7 +14,16 @@ fourfold within that repository (``coordinator/file_read.py`` reads it), interle
 * ``sed -n 'A,Bp;C,Dp' FILE`` (two ranges of one file) and ``awk 'NR>=A && NR<=B' FILE``: the lines the notes name
   against the lines the tool printed;
 * ``sed -n '/RE/,/^[a-z]/p' FILE``, RE the first characters of a line a third of the way in: every line of every range
-  the note names against the line numbers ``sed -n '/RE/,/^[a-z]/='`` prints.
+  the note names against the line numbers ``sed -n '/RE/,/^[a-z]/='`` prints;
+* pipes of line filters (``head -n A F | tail -n B``, ``tail -n +A F | head -n B``), ``head -n -B F`` and
+  ``tail -c +B F``: the lines the note names against the lines the pipe printed (the same text, line for line);
+* in each folder at the top (and the top itself), its most common extension ``E``: ``head -n 3 DIR/*.E`` (the files
+  the notes read, in order, against the files ``head`` names), ``wc -l DIR/*.E`` (each file's count against wc's;
+  of both, the files fourfold lists: an empty file is none),
+  and ``cat DIR/{A,B}.E | sed -n '1,Np'`` of two of its files, N two lines into the second (the lines each note
+  names against the lines printed).
+
+Commands run in ``bash`` with ``LC_ALL=C`` (braces expanded, globs sorted byte by byte).
 
 Per way: the reads judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's run.
 A file's trailing empty lines are in none of its segments, so a read that ends in them is counted as it is.
@@ -31,8 +40,9 @@ import shlex
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 from grep_output import report, summary  # the same rows, table and JSON (this script's folder is on the path)
 
@@ -47,6 +57,13 @@ WAYS = (
     "sed -n 'A,Bp;C,Dp'",
     "awk 'NR>=A && NR<=B'",
     "sed -n '/RE/,/RE2/p'",
+    "head -n A F | tail -n B",
+    "tail -n +A F | head -n B",
+    "head -n -B F",
+    "tail -c +B F",
+    "head -n 3 DIR/*.E",
+    "wc -l DIR/*.E",
+    "cat DIR/{A,B}.E | sed -n",
 )
 SIZES = (100, 1000, 4096)
 _NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
@@ -55,7 +72,8 @@ _NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
 def run(command: str, cwd: Path) -> tuple[bytes, float]:
     """The command's output in ``cwd``, and its milliseconds."""
     t0 = time.perf_counter()
-    out = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, timeout=60).stdout
+    env = {**os.environ, "LC_ALL": "C"}
+    out = subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, timeout=60, env=env).stdout
     return out, (time.perf_counter() - t0) * 1000
 
 
@@ -106,7 +124,8 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
     for repo in sorted(p.name for p in corpora.iterdir() if p.is_dir() and p.name in indexed):
         checkout = corpora / repo
         tool_files = set(run("rg --no-config --files", checkout)[0].decode(errors="replace").splitlines())
-        files = sorted(tool_files & await listed(engine, repo))[:per_repo]
+        both = sorted(tool_files & await listed(engine, repo))
+        files = both[:per_repo]
         for path in files:
             lines = (checkout / path).read_bytes().splitlines()
             for size in SIZES:
@@ -143,6 +162,28 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
                     {n for n in want_lines if n <= max(ours, default=0)} if "more ranges" in a.notes[0] else want_lines
                 )
                 judge(way, bool(ours) and ours == shown and len(out.splitlines()) == len(want_lines), command, repo)
+            if len(lines) >= 12:  # line filters piped one into another, all but the last lines, bytes from one on
+                n, q = len(lines), shlex.quote(path)
+                a_at, b = 2 * n // 3, 5
+                for way, command, first, last in (
+                    ("head -n A F | tail -n B", f"head -n {a_at} {q} | tail -n {b}", a_at - b + 1, a_at),
+                    ("tail -n +A F | head -n B", f"tail -n +{a_at - 4} {q} | head -n {b}", a_at - 4, a_at),
+                    ("head -n -B F", f"head -n -{n // 2} {q}", 1, n - n // 2),
+                ):
+                    a, out = await ask(way, command, checkout, repo)
+                    judge(
+                        way,
+                        named(a) == [(first, last, n)] and out.splitlines() == lines[first - 1 : last],
+                        command,
+                        repo,
+                    )
+                for size in (100, 1000):
+                    command = f"tail -c +{size} {q}"
+                    a, out = await ask("tail -c +B F", command, checkout, repo)
+                    first = n - len(out.splitlines()) + 1
+                    past = not out and not a.hits and f"has {n} lines, none from line" in a.notes[0]  # a short file
+                    judge("tail -c +B F", named(a)[:1] == [(first, n, n)] or past, command, repo)
+        await _folders(ask, judge, checkout, repo, both)
         for one, two in itertools.pairwise(files):
             n1 = len((checkout / one).read_bytes().splitlines())
             n2 = len((checkout / two).read_bytes().splitlines())
@@ -155,6 +196,44 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
             judge("sed -n A,Bp F1 F2", named(a) == want and len(out.splitlines()) == 6, command, repo)
     await engine.stop()
     return summary(WAYS, verdicts, ours_ms, tool_ms, misses)
+
+
+async def _folders(ask: Any, judge: Any, checkout: Path, repo: str, files: list[str]) -> None:
+    """Globs and braces in each folder at the top (and the top itself): its most common extension's files."""
+    by_folder: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        folder, _, name = path.rpartition("/")
+        if "/" not in folder and "." in name.strip("."):
+            by_folder[folder].append(name)
+    for folder, names in sorted(by_folder.items()):
+        ext = Counter(name.rsplit(".", 1)[1] for name in names).most_common(1)[0][0]
+        prefix = f"{folder}/" if folder else ""
+        glob = f"{prefix}*.{ext}"
+        a, out = await ask("head -n 3 DIR/*.E", f"head -n 3 {glob}", checkout, repo)
+        printed = out.decode(errors="replace").splitlines()
+        held = set(files)  # a file the index holds nothing of (an empty __init__.py) is no file it reads
+        headed = [line[4:-4] for line in printed if line.startswith("==> ") and line.endswith(" <==")]
+        headed = [path for path in headed if path in held]
+        read_files = [m[1] for n in a.notes if (m := re.search(r"segments of (\S+) \(", n))]
+        judge("head -n 3 DIR/*.E", read_files == (headed or read_files[:1]) and bool(read_files), glob, repo)
+        a, out = await ask("wc -l DIR/*.E", f"wc -l {glob}", checkout, repo)
+        counted = [tuple(line.split()) for line in out.decode(errors="replace").splitlines()]
+        counted = [c for c in (counted[:-1] if len(counted) > 1 else counted) if c[1] in held]  # less wc's total
+        said = [(m[2], m[1]) for n in a.notes if (m := re.search(r"wc -l: (\S+) \(\S+\) has (\d+) lines", n))]
+        judge("wc -l DIR/*.E", said == counted and bool(said), f"wc -l {glob}", repo)
+        pair = sorted(n for n in names if n.endswith(f".{ext}") and "," not in n and "{" not in n)[:2]
+        if len(pair) == 2:
+            first_lines = len((checkout / f"{prefix}{pair[0]}").read_bytes().splitlines())
+            stem = [name.rsplit(".", 1)[0] for name in pair]
+            command = f"cat {shlex.quote(prefix)}{{{stem[0]},{stem[1]}}}.{ext} | sed -n '1,{first_lines + 2}p'"
+            a, out = await ask("cat DIR/{A,B}.E | sed -n", command, checkout, repo)
+            spans = named(a)
+            judge(
+                "cat DIR/{A,B}.E | sed -n",
+                sum(last - first + 1 for first, last, _ in spans) == len(out.splitlines()) and len(spans) == 2,
+                command,
+                repo,
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,9 @@ within its repository, and each command is run as written in the repository's fo
   against the lines fourfold lists, (path, line) where the tool prints the number, else the count and the files;
 * ``rg -l -w NAME | grep -v test``: the files the pipeline prints (a grep of their paths) against the files listed;
 * ``cd DIR && rg -n -w NAME | grep -v _test``, DIR the top folder of the name's definition: its lines, their paths
-  printed from DIR.
+  printed from DIR;
+* ``grep -Hnw NAME DIR/*.E``, DIR the folder of the name's definition and E its extension (``*.E`` at the top): the
+  lines grep prints of the files the shell hands it, not of the folders beneath.
 
 Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
 run. Load averages before and after are recorded.
@@ -50,6 +52,7 @@ WAYS = (
     "rg -w | grep -E def",
     "rg -l -w | grep -v test",
     "cd DIR && rg -n -w | grep -v test",
+    "grep -Hnw NAME DIR/*.E",
 )
 
 
@@ -131,6 +134,11 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
                 ways["cd DIR && rg -n -w | grep -v test"] = (
                     f"cd {folder} && rg -n -w {shlex.quote(name)} | grep -v _test"
                 )
+            defined = next((r.path for r in q.relevant), "")
+            if name and "." in defined.rsplit("/", 1)[-1]:  # the files the shell expands a glob to, in one folder
+                where, _, file = defined.rpartition("/")
+                glob = f"{where}/*.{file.rsplit('.', 1)[1]}".lstrip("/")
+                ways["grep -Hnw NAME DIR/*.E"] = f"grep -Hnw {shlex.quote(name)} {glob}"
             for way, command in ways.items():
                 t0 = time.perf_counter()
                 a = await engine.search(SearchParams(command, k=K, repos=(repo,)))

@@ -71,7 +71,7 @@ from fourfold.errors import (
     Unavailable,
     UnknownRepository,
 )
-from fourfold.index.fleet import revision_name
+from fourfold.index.fleet import revision_name, split_index_name
 from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.progress import Progress
@@ -823,6 +823,10 @@ class Engine:
         stream (``sed -n '1,80p' a.py b.py``), each with the stream's lines it holds, until the lines run out or a
         path names no one file (the lines of the files after it are then unknown)."""
         t0 = time.perf_counter()
+        revised = ()
+        if read_as.revision:  # git show v1.2:a.py: the repositories indexed at v1.2, else the ones asked
+            p, at = self._at_revision(p, read_as.revision, visible)
+            revised = (at,)
         found = await self._file_resolver(p, visible)
         if found is None:
             return None
@@ -867,7 +871,25 @@ class Engine:
         if not answers:  # a stream's lines all past its files' ends
             return file_read.past_end(read_as, offset, generation)
         answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k)
-        return replace(answer, notes=(*expanded, *answer.notes), timings={"total": (time.perf_counter() - t0) * 1000})
+        notes = (*revised, *expanded, *answer.notes)
+        return replace(answer, notes=notes, timings={"total": (time.perf_counter() - t0) * 1000})
+
+    def _at_revision(self, p: SearchParams, revision: str, visible: frozenset[str] | None) -> tuple[SearchParams, str]:
+        """``p`` kept to the repositories indexed at ``revision`` (``NAME@REV``; of those ``p`` names, where it names
+        some), and the note that says which; where none is, ``p`` as asked and a note that says the file is read at
+        the revision indexed."""
+        named = {split_index_name(revision_name(r))[0] for r in p.repos}
+        held = sorted(
+            r
+            for r in self._searchable(visible)
+            if split_index_name(r)[1] == revision and (not named or split_index_name(r)[0] in named)
+        )
+        if held:
+            return replace(p, repos=tuple(held)), f"read at {revision}: the index holds it as {', '.join(held)}"
+        return p, (
+            f"the index holds no revision {revision!r} apart: read at the revision indexed "
+            "(`fourfold status` lists the repositories and revisions indexed)"
+        )
 
     async def _overview(self, answer: Answer, k: int) -> Answer:
         """A whole file's answer in an overview's order (``file_subject.overview_order``), its first ``k``

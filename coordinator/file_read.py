@@ -12,13 +12,19 @@ Read: ``cat``, ``less``, ``more``, ``bat`` (``-r A:B``), ``nl`` and an editor (`
 file; ``head`` and ``tail`` (``-n N``, ``-N``, ``--lines=N``, ``tail -n +N``; bytes, ``-c N``, as the lines that hold
 them); ``sed -n 'A,Bp'`` (``$`` for the end; several ranges of one file, ``'1,5p;9,12p'``; a range from a pattern's
 line, ``'/^def run/,/^def /p'``); ``awk 'NR>=A && NR<=B'`` (``NR==A``, ``NR==A,NR==B``, ``'/a/,/b/'``); ``wc -l``
-(how many lines each file has); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``, ``| wc -l``). Another
-``sed`` or ``awk`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read
-each in turn, as the tool prints them, up to :data:`MAX_FILES`; ``sed`` reads them as one stream, its line numbers
-going on from one file into the next. An agent's read call is read the same way: a tool whose name says it reads,
-views, opens or shows, with an argument naming the file and, if any, its lines (``{"command": "view", "path":
-"a.py", "view_range": [1, 40]}``, ``Read(file_path="/repo/a.py", offset=20, limit=40)``). After ``cd DIR &&``, a
-path is DIR's (``cd /home/me/web && cat README.md``: the repository ``web``'s, where several have one).
+(how many lines each file has); ``git show REV:FILE`` and ``git cat-file -p REV:FILE`` (the file at the revision
+the index holds of it: a repository indexed at ``REV`` as ``NAME@REV``, else the one indexed, and a note that says
+so); and ``cat FILE | head -n N`` (or ``| tail``, ``| sed -n``, ``| wc -l``), and line filters piped one into
+another (``head -n 50 a.py | tail -n 10``: its lines 41-50; ``head -n -5``: all but the last 5). Another ``sed`` or
+``awk`` script is not read here. Several files (``cat a.py b.py``, ``head -n 20 a.go b.go``) are read each in turn,
+as the tool prints them, up to :data:`MAX_FILES`; ``sed`` (and ``cat`` piped to ``head``) reads them as one stream,
+its line numbers going on from one file into the next. Words are the shell's: ``src/{app,routes}.py`` is two files,
+and a glob (``head -n 3 render/*.go``) reads each file it expands to (``shell_words``).
+
+An agent's read call is read the same way: a tool whose name says it reads, views, opens or shows, with an argument
+naming the file and, if any, its lines (``{"command": "view", "path": "a.py", "view_range": [1, 40]}``,
+``Read(file_path="/repo/a.py", offset=20, limit=40)``). After ``cd DIR &&``, a path is DIR's (``cd /home/me/web &&
+cat README.md``: the repository ``web``'s, where several have one).
 """
 
 from __future__ import annotations
@@ -138,6 +144,8 @@ class FileRead:
     #: the lines the commands piped after it keep of its lines, in turn, each (first, last) as ``first``/``last`` are
     #: (``head -n 50 a.py | tail -n 10``: (-10, 0) of lines 1-50)
     then: tuple[tuple[int, int], ...] = ()
+    #: the revision git reads the file at (``git show v1.2:a.py``: ``v1.2``; "" for the one indexed: ``HEAD``)
+    revision: str = ""
 
     @property
     def several(self) -> bool:
@@ -176,13 +184,14 @@ class FileRead:
         tool = f"{self.tool} | {after.tool}"
         whole = (self.first, self.last) == (1, 0) and not (self.bytes or self.byte_from or self.marked or self.ranges)
         if whole and not self.then and not self.several:
-            return replace(after, tool=tool)  # cat a.py | head -50: the head of a.py (its bytes, its lines counted)
+            # cat a.py | head -50: the head of a.py (its bytes, its lines counted)
+            return replace(after, tool=tool, revision=self.revision)
         if after.bytes or after.byte_from or after.marked or after.ranges or after.counted:
             return None
         if whole and not self.then:  # cat *.go | head -3: the first lines of the files as one stream
             if self.tool not in _WHOLE or after.first < 1 or after.last < 0:
                 return None  # tail -n 5 of several files: the files' lengths decide where it starts
-            return replace(after, tool=tool, path=self.path, more=self.more, stream=True)
+            return replace(after, tool=tool, path=self.path, more=self.more, stream=True, revision=self.revision)
         if self.several or self.bytes or self.byte_from or self.marked or self.ranges:
             return None  # head -n 5 a.py b.py | …: the files' headers are lines too
         return replace(self, tool=tool, then=(*self.then, (after.first, after.last)))
@@ -316,6 +325,8 @@ def _int(value: object) -> int | None:
 
 def _command(words: list[str]) -> FileRead | None:
     tool, args = words[0], words[1:]
+    if tool == "git":
+        return _git(args)
     if tool in ("head", "tail"):
         return _head_or_tail(tool, args)
     if tool == "sed":
@@ -348,6 +359,27 @@ def _command(words: list[str]) -> FileRead | None:
             return None
         i += 1
     return _one(tool, operands, first, last)
+
+
+#: Revisions that name the commit checked out, which the index holds.
+_HEAD = frozenset({"", "HEAD", "@", "HEAD~0", "HEAD^0"})
+
+
+def _git(args: list[str]) -> FileRead | None:
+    """``git show REV:PATH`` and ``git cat-file -p REV:PATH`` (``blob``, ``--no-pager``): the file at ``REV``."""
+    while args and args[0] in ("--no-pager", "-P", "--no-replace-objects"):
+        args = args[1:]
+    if args[:1] == ["show"]:
+        rest = [a for a in args[1:] if a not in ("--no-color", "--color=never", "--no-patch", "--textconv")]
+    elif args[:2] in (["cat-file", "-p"], ["cat-file", "blob"]):
+        rest = args[2:]
+    else:
+        return None
+    if len(rest) != 1 or ":" not in rest[0] or rest[0].startswith("-"):
+        return None  # git show REV: a commit, not a file
+    revision, _, path = rest[0].partition(":")
+    found = _one(f"git {args[0]}", [path], 1, 0)
+    return None if found is None else replace(found, revision="" if revision in _HEAD else revision)
 
 
 def _head_or_tail(tool: str, args: list[str]) -> FileRead | None:

@@ -79,6 +79,10 @@ from fourfold.index.store import IndexStore
         ("head -n -5 a.py", FileRead("head", "a.py", 1, -5)),
         ("head --lines=-5 a.py", FileRead("head", "a.py", 1, -5)),
         ("tail -c +100 a.py", FileRead("tail -c", "a.py", byte_from=100)),
+        # a file at a revision
+        ("git show HEAD:src/a.py", FileRead("git show", "src/a.py")),
+        ("git --no-pager show v1.2:a.py | head -n 5", FileRead("git show | head", "a.py", 1, 5, revision="v1.2")),
+        ("git cat-file -p main:a.py", FileRead("git cat-file", "a.py", revision="main")),
         ("head -n 5 PKG-INFO", FileRead("head", "PKG-INFO", 1, 5)),
         ("less Makefile", FileRead("less", "Makefile")),
         # an agent's tool call that reads a file
@@ -486,6 +490,28 @@ def test_a_glob_or_braces_naming_no_file_say_so(multi_home: Path) -> None:
     assert any(n.endswith("more segments of the files read: ask for more hits (k)") for n in many.notes)
 
 
+def test_git_show_reads_the_file_at_the_revision_the_index_holds(tmp_path: Path) -> None:
+    from fourfold.index.generation import build_generation
+
+    for rev, body in (("now", "def run():\n    return 2\n"), ("v1", "def run():\n    return 1\n\n\nOLD = 1\n")):
+        (tmp_path / rev / "app").mkdir(parents=True)
+        (tmp_path / rev / "app" / "main.py").write_text(body)
+    home = tmp_path / "home"
+    build_generation(
+        IndexStore(home), [(tmp_path / "now", "app"), (tmp_path / "v1", "app@v1")], modalities=["text", "structural"]
+    )
+    at_v1 = ask(home, "git show v1:app/main.py | tail -n 1")
+    assert at_v1.notes[0] == "read at v1: the index holds it as app@v1"
+    assert "the segments of app/main.py (app@v1) that hold its lines 5-5 (of 5)" in at_v1.notes[1]
+    assert [(f.hit.repo, f.hit.symbol) for f in at_v1.hits] == [("app@v1", "OLD")]
+    head = ask(home, "git show HEAD:app/main.py", repos=("app",))
+    assert "the segments of app/main.py (app) that hold its lines 1-2 (of 2)" in head.notes[0]
+    other = ask(home, "git cat-file -p v2:app/main.py", repos=("app",))
+    assert other.notes[0].startswith("the index holds no revision 'v2' apart: read at the revision indexed")
+    assert "(app) that hold its lines 1-2 (of 2)" in other.notes[1]
+    assert read("git show v1") is None and read("git show v1 -- a.py") is None  # a commit, not a file
+
+
 def test_a_files_path_alone_is_answered_by_the_file(multi_home: Path) -> None:
     a = ask(multi_home, "alpha/core.py", k=5)
     assert a.intent == "understand_code" and a.confidence == 1.0
@@ -511,3 +537,5 @@ def test_the_cli_the_client_and_mcp_read_a_files_lines(
         globbed = mcp_search(address, "cat alpha/c*.py | sed -n '6,7p'", 10)
         assert "read as the command cat | sed -n: alpha/c*.py expands to 1 file (alpha/core.py)" in globbed
         assert "that hold its lines 6-7 (of 21)" in globbed and "alpha:alpha/core.py:6-7 function fmt\n" in globbed
+        shown = mcp_search(address, "git show HEAD:alpha/core.py | sed -n '6,7p'", 10)
+        assert "read as the command git show | sed -n" in shown and "alpha:alpha/core.py:6-7 function fmt\n" in shown

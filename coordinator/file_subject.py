@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from fourfold.api import FusedHit
-from fourfold.coordinator.shell_words import glob_matches, is_glob
+from fourfold.coordinator.shell_words import glob_regex, is_glob
 from fourfold.coordinator.tool_call import ToolCall
 from fourfold.index.ingest.languages import detect_language
 
@@ -196,18 +196,14 @@ class FileIndex:
         repos = list(repos)
         files = [(repo, path) for repo in repos for paths in self._by_name(repo).values() for path in paths]
         for i in range(len(parts)) if absolute else (0,):
-            pattern = "/".join(parts[i:])
-            found = sorted((repo, path) for repo, path in files if glob_matches(pattern, path))
+            rx = glob_regex("/".join(parts[i:]))
+            found = sorted((repo, path) for repo, path in files if rx.fullmatch(path))
             if found:
                 return found
         if absolute:
             return []
-        depth = len(parts)
-        return sorted(
-            (repo, path)
-            for repo, path in files
-            if path.count("/") >= depth and glob_matches(pattern, path.split("/", path.count("/") - depth + 1)[-1])
-        )
+        beneath = re.compile(r"(?s:.*/)" + glob_regex("/".join(parts)).pattern)  # in a folder beneath the top
+        return sorted((repo, path) for repo, path in files if beneath.fullmatch(path))
 
     def _resolve(self, path: str, repos: Sequence[str]) -> list[tuple[str, str]]:
         name = path.rsplit("/", 1)[-1]

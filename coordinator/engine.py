@@ -823,7 +823,7 @@ class Engine:
         stream (``sed -n '1,80p' a.py b.py``), each with the stream's lines it holds, until the lines run out or a
         path names no one file (the lines of the files after it are then unknown)."""
         t0 = time.perf_counter()
-        revised = ()
+        revised: tuple[str, ...] = ()
         if read_as.revision:  # git show v1.2:a.py: the repositories indexed at v1.2, else the ones asked
             p, at = self._at_revision(p, read_as.revision, visible)
             revised = (at,)

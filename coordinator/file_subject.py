@@ -188,7 +188,7 @@ class FileIndex:
         the repository's folder expands it: ``shell_words.glob_matches``), sorted; where none, the files whose path
         ends in folders it expands to, as :meth:`resolve` reads a path (``json/*.go``: ``render/json/a.go``). An
         absolute glob (a checkout's, ``/home/me/gin/render/*.go``): the files of its longest ending that expands to
-        any."""
+        any, of the repository the folder above it names where one does."""
         absolute = glob.strip().startswith(("/", "~/"))
         parts = [part for part in glob.strip().lstrip("~").split("/") if part and part != "."]
         if not parts or ".." in parts or len(glob) > MAX_PATH_CHARS:
@@ -198,8 +198,10 @@ class FileIndex:
         for i in range(len(parts)) if absolute else (0,):
             rx = glob_regex("/".join(parts[i:]))
             found = sorted((repo, path) for repo, path in files if rx.fullmatch(path))
+            # a checkout named as its repository (/home/me/gin/*.go): that repository's files
+            checked_out = [(repo, path) for repo, path in found if i and checkout_name(repo) == parts[i - 1]]
             if found:
-                return found
+                return checked_out or found
         if absolute:
             return []
         beneath = re.compile(r"(?s:.*/)" + glob_regex("/".join(parts)).pattern)  # in a folder beneath the top

@@ -484,6 +484,8 @@ def test_a_glob_or_braces_naming_no_file_say_so(multi_home: Path) -> None:
     checkout = ask(multi_home, "head -n 2 /home/me/gamma/gamma/a*.py")
     assert "expands to 1 file (gamma/app.py)" in checkout.notes[0]
     assert {f.hit.path for f in checkout.hits} == {"gamma/app.py"}
+    named = ask(multi_home, "cd /home/me/beta && head -n 1 */__init__.py")  # the checkout's repository's
+    assert {(f.hit.repo, f.hit.path) for f in named.hits} == {("beta", "beta/__init__.py")}, named.notes
     many = ask(multi_home, "head -n 1 */*.py", k=3)
     assert len(many.hits) == 3 and not many.complete
     assert any(n.startswith("read as the command head: */*.py expands to 7 files") for n in many.notes)

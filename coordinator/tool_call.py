@@ -342,6 +342,18 @@ _GLOBAL = re.compile(r"^global\s+(?P<options>(?:-[A-Za-z]+\s+)+)(?P<subject>[^\s
 _STRUCTURAL = re.compile(
     r"^(?P<tool>ast-grep|sg|semgrep)\s(?:.*\s)?(?:-p|--pattern|-e)[\s=]+(?P<quote>['\"])(?P<pattern>.+)(?P=quote)(?:\s.*)?$"
 )
+#: A documentation command, which shows a symbol's definition and its documentation: ``go doc gin.Context.JSON``
+#: (``go doc PKG SYM``, ``-src``, ``-all``), ``pydoc httpx.Client.send`` (``python -m pydoc``), ``ri String#split``,
+#: ``perldoc -f open``; and Python's source or help of one, run with ``python -c`` (``inspect.getsource(X)``,
+#: ``help(X)``, ``X.__doc__``).
+_DOC = re.compile(
+    r"^(?P<tool>go\s+doc|godoc|pydoc3?|python3?\s+-m\s+pydoc|ri|perldoc)(?:\s+-[\w-]+)*"
+    r"\s+(?P<subject>[A-Za-z_][\w./#:-]*)(?:\s+(?P<member>[A-Za-z_][\w.]*))?\s*$"
+)
+_PYTHON_SOURCE = re.compile(
+    r"^python3?\s+-c\s+(?P<quote>['\"]).*?\b(?:inspect\.getsource(?:lines)?|help|inspect\.signature)\(\s*"
+    r"(?P<subject>[A-Za-z_][\w.]*)\s*\).*(?P=quote)\s*$"
+)
 _CALL_PATTERN = re.compile(
     r"(?:\$\w+\.)?(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\((?:\.\.\.|\$+\w*(?:\s*,\s*\$+\w*)*)?\)"
 )
@@ -363,6 +375,12 @@ def _from_command(text: str) -> ToolCall | None:
             return None  # a file's tags, paths, or a grep pattern: no symbol asked about
         intent = "find_references" if {"r", "s"} & set(options) else "find_definition"
         return ToolCall("global", intent, found.group("subject").strip("'\""))
+    found = _DOC.match(text) or _PYTHON_SOURCE.match(text)
+    if found is not None:  # go doc net/http.Client.Do, ri String#split: the definition of http.Client.Do, String.split
+        tool = " ".join((found.groupdict().get("tool") or "python -c").split())
+        subject = found.group("subject").rsplit("/", 1)[-1].replace("#", ".").replace("::", ".")
+        member = found.groupdict().get("member")
+        return ToolCall(tool, "find_definition", f"{subject}.{member}" if member else subject)
     found = _STRUCTURAL.match(text)
     if found is not None:
         pattern = found.group("pattern").strip()

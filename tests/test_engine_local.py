@@ -293,12 +293,22 @@ def test_an_agents_tool_call_is_asked_as_the_call_says(
     out = json.loads(capsys.readouterr().out)
     assert out["intent"] == "find_definition" and out["hits"][0]["symbol"] == "normalize"
     assert "read as a tool call: goto_definition asks find_definition of 'normalize'" in out["notes"]
+    assert main(["search", "--in-process", "--json", "go doc service normalize"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hits"][0]["symbol"] == "normalize" and "read as a tool call: go doc asks" in out["notes"][0]
     # a search tool's kind of search says the intent; a call's one JSON object holds its arguments
     kind = search(Engine(IndexStore(home)), SearchParams('search_code(query="normalize", kind="symbol_def")', k=5))
     assert kind.intent == "find_definition" and kind.hits[0].hit.symbol == "normalize"
     assert "read as a tool call: search_code asks find_definition of 'normalize'" in kind.notes
     command = search(Engine(IndexStore(home)), SearchParams("cscope -dL1 normalize", k=5))
     assert command.intent == "find_definition" and command.hits[0].hit.symbol == "normalize"
+    for shown in (
+        "pydoc beta.service.normalize",
+        'python -c "import inspect, beta; inspect.getsource(beta.normalize)"',
+    ):
+        doc = search(Engine(IndexStore(home)), SearchParams(shown, k=5))
+        assert doc.intent == "find_definition" and doc.fusion_strategy == "direct", doc.notes
+        assert (doc.hits[0].hit.path, doc.hits[0].hit.symbol) == ("beta/service.py", "normalize")
     explained = search(Engine(IndexStore(home)), SearchParams('codebase.explain({"target": "normalize"})', k=5))
     assert explained.intent == "understand_code" and explained.notes[0].startswith("read as a tool call: explain")
     # a tool whose name says no intent is searched as the words it is, and a literal listing is the text

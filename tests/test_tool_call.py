@@ -67,6 +67,21 @@ CALLS = [
     ("ast-grep run -p 'fire_kiln($$$ARGS)' -l ruby", ToolCall("ast-grep", "find_references", "fire_kiln")),
     ("semgrep -e 'kiln.fire(...)' --lang python .", ToolCall("semgrep", "find_references", "kiln.fire")),
     ("sg -p 'temp = cone * 18 + $BASE'", ToolCall("sg", "find_similar", "temp = cone * 18 + $BASE")),
+    # a documentation command, and Python's source or help of one: the definition it shows
+    ("go doc kiln.Kiln.Fire", ToolCall("go doc", "find_definition", "kiln.Kiln.Fire")),
+    ("go doc -src example.com/pottery/kiln.Fire", ToolCall("go doc", "find_definition", "kiln.Fire")),
+    ("go doc kiln Fire", ToolCall("go doc", "find_definition", "kiln.Fire")),
+    ("pydoc pottery.kiln.fire", ToolCall("pydoc", "find_definition", "pottery.kiln.fire")),
+    ("python3 -m pydoc pottery.Kiln", ToolCall("python3 -m pydoc", "find_definition", "pottery.Kiln")),
+    ("ri Kiln#fire", ToolCall("ri", "find_definition", "Kiln.fire")),
+    (
+        'python -c "import inspect, pottery; print(inspect.getsource(pottery.Kiln.fire))"',
+        ToolCall("python -c", "find_definition", "pottery.Kiln.fire"),
+    ),
+    (
+        "python3 -c 'import pottery; help(pottery.glaze_batch)'",
+        ToolCall("python -c", "find_definition", "pottery.glaze_batch"),
+    ),
     # a command line calling a tool with long options, perhaps through a client's call verb
     (
         "mcp call code.explain --symbol Kiln.fire --audience new-hire",
@@ -213,6 +228,9 @@ def test_a_file_argument_is_the_calls_path_never_its_subject(query: str, call: T
         "cscope -dL6 'kiln.*hot'",
         "cscope -dL1 glaze_batch\ncscope -dL3 glaze_batch",  # two commands
         "pytest --lf --maxfail 1",  # a command whose name says no intent
+        "go doc how does the kiln fire",  # words after the command: a question, not a symbol
+        "godoc -http=:6060",
+        "python -c 'import pottery; print(pottery.__version__)'",  # no source or help asked
         "git log --oneline --follow",
         "config:\n  debug: true\n  kiln: electric",  # a YAML block named by no tool
         "change_impact:\nnot indented: here",

@@ -240,6 +240,9 @@ def _read(query: str) -> Command | None:
         if found is None:
             return None
         return replace(found, tool=f"cd {folder} && {found.tool}", repos=(repo,) if repo else found.repos)
+    listed = _SUBSTITUTED.search(text)
+    if listed is not None:  # grep -n X $(find . -name '*.go'): find . -name '*.go' | xargs grep -n X
+        return _of_listed(text, listed)
     head, *after = re.split(r"\s\|\s", text, maxsplit=2)
     stages = [s.strip() for s in re.split(r"\s\|\s", text)][1:]  # each command the output goes through
     text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
@@ -422,7 +425,8 @@ def _read(query: str) -> Command | None:
             left_out=left_out,
         )
     if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
-        return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]))
+        prefix = "./" if _printed_as(tool, printed | {"l"}, operands).startswith("./") else ""
+        return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]), prefix)
     counted = "c" in printed and "l" not in printed  # grep -c: "path:count" lines, which no line of the files is
     then, left_out = _piped_to(stages, None if counted else _printed_as(tool, printed, operands, _FROM_XARGS.get()))
     return None if then is None else replace(found, then=then, left_out=left_out)
@@ -440,14 +444,28 @@ _PRINTED = {
 }
 
 
-def _in_files_holding(listed: Command, command: str) -> Command | None:
-    """The grep ``command`` that ``xargs`` runs on the files ``listed`` (a ``grep -l``) names: its lines in the files
-    of ``listed``'s scope that hold its pattern; None where it is no grep of those files alone."""
-    token = _FROM_XARGS.set(True)
-    try:
-        searched = _read_stage(command)
-    finally:
-        _FROM_XARGS.reset(token)
+#: A command's output substituted as words: ``$(find . -name '*.go')``, `` `git ls-files` ``.
+_SUBSTITUTED = re.compile(r"\$\((?P<inner>[^()`$]+)\)|`(?P<quoted>[^`$]+)`")
+
+
+def _of_listed(text: str, listed: re.Match[str]) -> Command | None:
+    """A grep whose files are a listing's output (``grep -n X $(git ls-files '*.py') | grep -v test``), read as the
+    listing piped to ``xargs`` grep, as the shell runs it; None where the substitution is not one listing's, in the
+    first command."""
+    before, after = text[: listed.start()], text[listed.end() :]
+    command_rest, *piped = re.split(r"\s\|\s", after, maxsplit=1)
+    inner = (listed["inner"] or listed["quoted"]).strip()
+    if re.search(r"\s\|\s", before) or _SUBSTITUTED.search(after) or not inner:
+        return None
+    found = _read(f"{inner} | xargs {before.strip()} {command_rest.strip()}" + "".join(f" | {p}" for p in piped))
+    return None if found is None or found.lists != "lines" else found
+
+
+def _in_files_holding(listed: Command, command: str, prefix: str) -> Command | None:
+    """The grep ``command`` that ``xargs`` runs on the files ``listed`` (a ``grep -l``, which printed each path after
+    ``prefix``: ``./`` or "") names: its lines in the files of ``listed``'s scope that hold its pattern; None where it
+    is no grep of those files alone."""
+    searched = _of_files(command, prefix)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include or searched.languages:
         return None
     holds = LineFilter(listed.pattern, listed.regex, listed.case_sensitive)
@@ -464,13 +482,16 @@ def _in_files_holding(listed: Command, command: str) -> Command | None:
     )
 
 
-def _printed_as(tool: str, printed: set[str], operands: list[str], several: bool = False) -> str:
+def _printed_as(tool: str, printed: set[str], operands: list[str], listed: str | None = None) -> str:
     """How the command prints each matching line to a pipe (``LineFilter.shown``): ``path:line:text`` as ``grep -rn``
     does, ``./path`` where the folder searched is ``.``, without the line's number unless ``-n`` (ag and ack print
     it), without the path where one file is searched (grep without ``-r``: one operand) or ``-h`` says so; the path
     alone where ``-l`` lists the matching files.
-    ``several``: ``xargs`` names the files, several of them."""
+    ``listed``: where ``xargs`` names the files, several of them, what their paths begin with as the listing printed
+    them (``./`` after ``find .``, else ""); None where it names none."""
+    several = listed is not None
     dotted = "./" if tool != "git grep" and any(o in (".", "./") for o in operands) else ""  # grep -r X . prints ./
+    dotted = listed if listed is not None else dotted
     if "l" in printed:  # grep -l: each matching file's path, alone
         return f"{dotted}path"
     numbered = "n" in printed or tool in ("ag", "ack")
@@ -658,7 +679,11 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         return _paths_grepped(found, stages, shown)
     if grep.split()[0] not in (*_TOOLS, "git"):
         return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
-    searched = _read_stage(grep)
+    run = shlex.split(grep)
+    each = "{}" in run  # find -exec grep -n X {} \;: grep of each file alone, which prints no path
+    rest = stages[1:] if piped.startswith("xargs") else stages  # | grep -v _test after the grep: of its lines
+    prefix = None if each else "./" if (shown or "").startswith("./") else ""
+    searched = _of_files(" | ".join([shlex.join(w for w in run if w != "{}"), *rest]), prefix)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include:
         return None  # another command, or a grep naming files of its own besides those listed
     return replace(
@@ -841,7 +866,8 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
                     return None  # the starting point alone: no file beneath it
         elif a in ("-exec", "-execdir"):
             end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
-            grep = shlex.join(w for w in args[i + 1 : end] if w != "{}")
+            each = end < len(args) and args[end] in (";", "\\;")  # {} \;: each file alone, {} +: several at once
+            grep = shlex.join(w for w in args[i + 1 : end] if w != "{}" or each)
             return _with(_found(dirs or _here(), include, exclude, either, expressed, depth, written), grep)
         else:
             return None  # -size, -mtime, -newer: tests no search reads
@@ -1214,7 +1240,19 @@ def extended_syntax(pattern: str) -> str:
 
 #: Whether the grep read is one ``xargs`` runs on the files listed to it (``grep -l X | xargs grep Y``), which prints
 #: each line after its file's path, as a grep of several files does.
-_FROM_XARGS: ContextVar[bool] = ContextVar("search_command_from_xargs", default=False)
+#: What the paths ``xargs`` names a grep's files by begin with (``./`` after ``find .``), None where none names them.
+_FROM_XARGS: ContextVar[str | None] = ContextVar("search_command_from_xargs", default=None)
+
+
+def _of_files(command: str, listed: str | None) -> Command | None:
+    """The grep ``command`` (and the greps its output is piped to) run on files a listing names, their paths as it
+    printed them (``listed``: see :func:`_printed_as`; None: one file at a time, as ``find -exec grep X {} \\;``)."""
+    token = _FROM_XARGS.set(listed)
+    try:
+        return _read_stage(command)
+    finally:
+        _FROM_XARGS.reset(token)
+
 
 #: How an absolute operand (a checkout's folder, ``/home/me/api/src``) is read as the index's path, while a query is
 #: read (``read(…, absolute=…)``); None: as written.

@@ -312,6 +312,15 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "rg -n -m 2 fmt | grep -v core",  # each file's first 2, then the pipe's grep
         "grep -rnP '(?<=return )fmt[(]' .",  # Perl's lookbehind, and \K: the lines holding what they look at
         "grep -rnP 'return \\Kfmt(?=[(])' .",
+        # the greps after a grep that xargs or find -exec runs, each line seen as it printed it
+        "find . -name '*.py' | xargs grep -n fmt | grep -v core",
+        "find . -name '*.py' | xargs grep -n fmt | grep -v '^./[a-z]*/core'",
+        "find . -name '*.py' -exec grep -n fmt {} + | grep -v '^./[a-z]*/core'",
+        "find . -name '*.py' -exec grep -n fmt {} \\; | grep -v ':1:'",  # each file alone: no path printed
+        "grep -rl fmt . | xargs grep -n return | grep -v '^./[a-z]*/core'",
+        # a listing's output substituted as the grep's files
+        "grep -n return $(find . -name '*.py') | grep -v shapes",
+        "rg -n return `rg --files -g '*.py'` | grep -v '^[a-z]*/core'",
     ],
 )
 def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: str) -> None:

@@ -42,6 +42,7 @@ from fourfold.coordinator import (
     refusal,
     rerank,
     search_command,
+    shell_words,
 )
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
@@ -633,7 +634,12 @@ class Engine:
     async def search(self, p: SearchParams, visible: frozenset[str] | None = None) -> Answer:
         """Answer ``p`` from the repositories in ``p.repos`` (empty: all) that ``visible`` allows, a
         grep-like command written as the query (``rg -n "retry" src/``) or the filters a one-line query
-        writes (``lang:go -file:_test\\.go$ who calls Render``) read first and noted."""
+        writes (``lang:go -file:_test\\.go$ who calls Render``) read first and noted; several commands run one after
+        another (``cat a.py && cat b.py``) each answered in turn."""
+        if ("&&" in p.query or ";" in p.query) and p.options.get("mode", "") not in LISTING_MODES and not p.cursor:
+            commands = shell_words.commands(p.query)
+            if len(commands) > 1 and all(file_read.read(c) or search_command.read(c) for c in commands):
+                return await self._in_turn(p, commands, visible)
         if _ABSOLUTE_OPERAND.search(p.query):  # a checkout's path, read against the files: their lists off the loop
             read_first = await asyncio.to_thread(self._read_first, p, visible)
         else:
@@ -643,6 +649,42 @@ class Engine:
         asked, notes = read_first
         answer = await self._search_written(asked, visible)
         return replace(answer, notes=(*notes, *answer.notes))
+
+    async def _in_turn(self, p: SearchParams, commands: list[str], visible: frozenset[str] | None) -> Answer:
+        """Several commands run one after another (``cat a.py && cat b.py``, ``ls src; grep -rn X src``): each asked
+        in turn with its share of ``k``, their hits in that order (a hit twice: once), notes and totals joined."""
+        k = max(1, p.k // len(commands))
+        answers = [await self.search(replace(p, query=command, k=k), visible) for command in commands]
+        seen: set[tuple[str, str, int, int]] = set()
+        hits = []
+        for f in (f for a in answers for f in a.hits):
+            key = (f.hit.repo, f.hit.path, f.hit.start_line, f.hit.end_line)
+            if key not in seen:
+                seen.add(key)
+                hits.append(f)
+        said = "; ".join(f"`{c}`" for c in commands)
+        first = answers[0]
+        counted = len({bool(a.total_matches) for a in answers}) == 1  # lines and files are no one total
+        return replace(
+            first,
+            intent=first.intent if all(a.intent == first.intent for a in answers) else "exact_match",
+            fusion_strategy="+".join(dict.fromkeys(a.fusion_strategy for a in answers)),
+            partial=any(a.partial for a in answers),
+            missing_shards=tuple(dict.fromkeys(m for a in answers for m in a.missing_shards)),
+            hits=tuple(hits[: p.k]),
+            total_candidates=sum(a.total_candidates for a in answers),
+            notes=(
+                f"read as {len(commands)} commands run in turn, each answered: {said}",
+                *(n for a in answers for n in a.notes),
+            ),
+            confidences=(),
+            no_confident_match=all(a.no_confident_match for a in answers),
+            total_matches=sum(a.total_matches for a in answers) if counted else 0,
+            total_files=sum(a.total_files for a in answers) if counted else 0,
+            total_exact=counted and all(a.total_exact for a in answers),
+            complete=all(a.complete for a in answers) and len(hits) <= p.k,
+            cursor="",
+        )
 
     def _read_first(
         self, p: SearchParams, visible: frozenset[str] | None

@@ -17,7 +17,7 @@ import shlex
 
 from fourfold.plugins.globs import brace_group
 
-__all__ = ["MAX_WORDS", "braces", "glob_matches", "glob_regex", "is_glob", "split"]
+__all__ = ["MAX_WORDS", "braces", "commands", "glob_matches", "glob_regex", "is_glob", "split"]
 
 #: Words one brace expansion makes at most (``{1..100000}``: the word is kept as written).
 MAX_WORDS = 256
@@ -76,6 +76,43 @@ def _quoted_marked(written: str) -> str:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def commands(text: str) -> list[str]:
+    """The commands ``text`` runs one after another, split at each ``&&`` and ``;`` outside quotes, escapes and
+    ``$(...)`` (``cat a.py && cat b.py``: two; ``find . -exec grep X {} \\;``: one); a ``cd DIR`` among them is
+    kept before each command after it (``cd src && cat a.py; cat b.py``: ``cd src && cat a.py``, ``cd src && cat
+    b.py``). One command (or none): ``[text]``."""
+    parts, start, quote, depth, i = [], 0, "", 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"`":
+            quote = c
+        elif text.startswith("$(", i):
+            depth += 1
+            i += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif not depth and (c == ";" or text.startswith("&&", i)):
+            parts.append(text[start:i].strip())
+            i += 1 if c == ";" else 2
+            start = i
+            continue
+        i += 1
+    parts = [part for part in [*parts, text[start:].strip()] if part]
+    out: list[str] = []
+    folder = ""
+    for part in parts:
+        if re.fullmatch(r"cd\s+\S+", part):
+            folder = f"{part} && "
+            continue
+        out.append(folder + part)
+    return out if len(out) > 1 else [text]
 
 
 def braces(word: str) -> list[str]:

@@ -514,6 +514,19 @@ def test_git_show_reads_the_file_at_the_revision_the_index_holds(tmp_path: Path)
     assert read("git show v1") is None and read("git show v1 -- a.py") is None  # a commit, not a file
 
 
+def test_commands_run_one_after_another_are_each_answered_in_turn(multi_home: Path) -> None:
+    both = ask(multi_home, "cat alpha/core.py && cat gamma/app.py")
+    assert both.notes[0] == "read as 2 commands run in turn, each answered: `cat alpha/core.py`; `cat gamma/app.py`"
+    assert [p for p, _, _ in spans(both)] == sorted([p for p, _, _ in spans(both)], key=lambda p: p != "alpha/core.py")
+    assert {p for p, _, _ in spans(both)} == {"alpha/core.py", "gamma/app.py"}
+    mixed = ask(multi_home, "cd alpha && head -n 7 core.py; grep -n return core.py")
+    assert mixed.notes[1].startswith("read as the command cd alpha && head: the segments of alpha/core.py")
+    assert any(n.startswith("read as the command cd alpha && grep: literal 'return', in alpha/") for n in mixed.notes)
+    assert mixed.total_matches == 0 and mixed.total_files == 0  # a file's lines and a grep's: no one total
+    for words in ("for (i = 0; i < n; i++) total += a[i]", "grep -n 'a && b' alpha/core.py"):
+        assert not ask(multi_home, words).notes[0].startswith("read as 2 commands")
+
+
 def test_a_files_path_alone_is_answered_by_the_file(multi_home: Path) -> None:
     a = ask(multi_home, "alpha/core.py", k=5)
     assert a.intent == "understand_code" and a.confidence == 1.0
@@ -539,5 +552,7 @@ def test_the_cli_the_client_and_mcp_read_a_files_lines(
         globbed = mcp_search(address, "cat alpha/c*.py | sed -n '6,7p'", 10)
         assert "read as the command cat | sed -n: alpha/c*.py expands to 1 file (alpha/core.py)" in globbed
         assert "that hold its lines 6-7 (of 21)" in globbed and "alpha:alpha/core.py:6-7 function fmt\n" in globbed
+        in_turn = mcp_search(address, "cat alpha/core.py; cat gamma/app.py", 10)
+        assert "read as 2 commands run in turn" in in_turn and "gamma:gamma/app.py" in in_turn
         shown = mcp_search(address, "git show HEAD:alpha/core.py | sed -n '6,7p'", 10)
         assert "read as the command git show | sed -n" in shown and "alpha:alpha/core.py:6-7 function fmt\n" in shown

@@ -11,7 +11,7 @@ from inprocess import index_files, search_once
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.shell_words import braces, glob_matches, is_glob, split
+from fourfold.coordinator.shell_words import braces, commands, glob_matches, is_glob, split
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
 from fourfold.plugins.globs import compile_glob
@@ -110,3 +110,19 @@ def test_a_grep_of_shell_globs_and_braces_reads_the_files_the_shell_hands_it(
     want = {line.split(":")[0].removeprefix("./") for line in printed.splitlines()}
     a = search_once(Engine(IndexStore(home)), SearchParams(command, k=20))
     assert {f.hit.path for f in a.hits} == want and want, (command, a.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("cat a.py && cat b.py", ["cat a.py", "cat b.py"]),
+        ("ls src; grep -rn X src", ["ls src", "grep -rn X src"]),
+        ("cd src && cat a.py; cat b.py", ["cd src && cat a.py", "cd src && cat b.py"]),  # the cd before each
+        ("cd src && cat a.py", ["cd src && cat a.py"]),  # one command, in a folder
+        ("grep 'a && b' x.py", ["grep 'a && b' x.py"]),  # quoted
+        ("find . -exec grep X {} \\; | head", ["find . -exec grep X {} \\; | head"]),  # escaped
+        ("grep X $(find . -name a; ls) && cat b", ["grep X $(find . -name a; ls)", "cat b"]),  # substituted
+    ],
+)
+def test_a_line_of_commands_splits_where_the_shell_runs_the_next(text: str, parts: list[str]) -> None:
+    assert commands(text) == parts

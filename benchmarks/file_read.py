@@ -21,7 +21,9 @@ fourfold within that repository (``coordinator/file_read.py`` reads it), interle
   the notes read, in order, against the files ``head`` names), ``wc -l DIR/*.E`` (each file's count against wc's;
   of both, the files fourfold lists: an empty file is none),
   and ``cat DIR/{A,B}.E | sed -n '1,Np'`` of two of its files, N two lines into the second (the lines each note
-  names against the lines printed).
+  names against the lines printed);
+* ``head -n 3 F1 && tail -n 3 F2`` of two files in a row: two commands, each answered in turn (the lines the notes
+  name against the lines printed).
 
 Commands run in ``bash`` with ``LC_ALL=C`` (braces expanded, globs sorted byte by byte).
 
@@ -64,6 +66,7 @@ WAYS = (
     "head -n 3 DIR/*.E",
     "wc -l DIR/*.E",
     "cat DIR/{A,B}.E | sed -n",
+    "head -n 3 F1 && tail -n 3 F2",
 )
 SIZES = (100, 1000, 4096)
 _NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
@@ -189,6 +192,10 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
             n2 = len((checkout / two).read_bytes().splitlines())
             if n1 < 3 or n2 < 3:
                 continue
+            command = f"head -n 3 {shlex.quote(one)} && tail -n 3 {shlex.quote(two)}"  # two commands, in turn
+            a, out = await ask("head -n 3 F1 && tail -n 3 F2", command, checkout, repo)
+            want = [(1, 3, n1), (n2 - 2, n2, n2)]
+            judge("head -n 3 F1 && tail -n 3 F2", named(a) == want and len(out.splitlines()) == 6, command, repo)
             first, last = n1 - 2, n1 + 3  # F1's last 3 lines, F2's first 3
             command = f"sed -n '{first},{last}p' {shlex.quote(one)} {shlex.quote(two)}"
             a, out = await ask("sed -n A,Bp F1 F2", command, checkout, repo)

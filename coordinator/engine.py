@@ -700,6 +700,9 @@ class Engine:
             searched = len(asked.repos) if asked.repos else len(self._searchable(visible))
             if command.folder is not None and searched > 1:  # ls: whose folder? every repository's, summed
                 note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
+            if command.revision:  # git grep X v1.2: the repositories indexed at v1.2, else the ones asked
+                asked, at = self._at_revision(asked, command.revision, visible)
+                return asked, (note, at)
             return asked, (note,)
         filters = query_filters.read(p.query)
         if filters is None:

@@ -128,7 +128,13 @@ _LONG_VALUE = frozenset(
         "max-filesize",
         "file-search-regex",
         "colors",
+        "group-separator",
     }
+)
+#: rg's long options that take a value written after a space too (grep's ``--color`` takes one only after ``=``).
+_RG_LONG_VALUE = frozenset(
+    {"color", "context-separator", "path-separator", "engine", "pre-glob", "type-clear", "dfa-size-limit"}
+    | {"regex-size-limit", "field-match-separator", "field-context-separator", "hyperlink-format"}
 )
 # words that make a trailing operand, or an unquoted pattern, a sentence's
 _PROSE = frozenset(
@@ -198,6 +204,8 @@ class Command:
     repos: tuple[str, ...] = ()
     #: each file's first N matching lines (``-m N``, ``--max-count``; 0: all)
     max_count: int = 0
+    #: the revision ``git grep X REV`` searches (``main``, ``v1.2``; "" for the one indexed, ``HEAD``)
+    revision: str = ""
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -281,10 +289,17 @@ def _read(query: str) -> Command | None:
     printed: set[str] = set()  # the options that change how each line is printed: -n, -H, -h, -r
     perl = False  # -P: Perl's syntax, its lookaround and \K
     first_n = 0  # -m N: each file's first N matching lines
+    depth = 0  # --max-depth N: files at most N folders down from each folder searched
     unrestricted = 0  # rg's -u: twice (-uu) reads hidden files
+    anded: list[tuple[str, bool]] = []  # git grep -e A --and [--not] -e B: B on the same line (--not: not)
+    if tool == "git grep" and set(words) & {"--and", "--not", "--or", "(", ")"}:
+        words, conjuncts = _conjuncts(words)
+        if conjuncts is None:
+            return None  # --or, a group, or --not alone: not read
+        anded.extend(conjuncts)
 
     def option(name: str, value: str | None) -> None:
-        nonlocal fixed, extended, case, word, unrestricted, perl, first_n
+        nonlocal fixed, extended, case, word, unrestricted, perl, first_n, depth
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
             unrestricted += 2 if name in ("hidden", ".") or tool == "ag" else 1  # rg's -u, --unrestricted: twice
         for flag, said in _PRINTED.items():
@@ -327,6 +342,10 @@ def _read(query: str) -> Command | None:
             exclude.append(value)
         elif name == "exclude-dir" and value is not None:
             exclude.append(f"**/{value.strip('/')}/**")
+        elif (name in ("max-depth", "maxdepth") or (name == "d" and tool == "rg")) and value is not None:
+            if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) < 1:
+                raise _UnreadableError  # --max-depth 0: the files named alone; x: the tool's own error
+            depth = int(value)
         elif name in ("f", "file", "files", "pre", "G", "file-search-regex"):
             raise _UnreadableError  # patterns from a file, a file listing, a preprocessor: nothing a search reads
         elif name in ("v", "invert-match"):
@@ -341,10 +360,11 @@ def _read(query: str) -> Command | None:
                 break
             if w.startswith("--") and len(w) > 2:
                 name, eq, value = w[2:].partition("=")
-                if not eq and name in _LONG_VALUE:
+                valued = name in _LONG_VALUE or (tool == "rg" and name in _RG_LONG_VALUE)
+                if not eq and valued:
                     i += 1
                     value = words[i] if i < len(words) else ""
-                option(name, value if (eq or name in _LONG_VALUE) else None)
+                option(name, value if (eq or valued) else None)
             elif re.fullmatch(r"-\d+", w):
                 option("C", w[1:])  # grep -3: three lines of context
             elif w.startswith("-") and len(w) > 1:
@@ -366,7 +386,9 @@ def _read(query: str) -> Command | None:
         if not operands or operands[0].lower() in _PROSE:
             return None  # "grep for calls to bootstrap" is a sentence
         patterns.append(operands.pop(0))
+    revision = ""
     if tool == "git grep":  # -- ':!*_test.go': git's pathspecs that leave files out
+        revision, operands = _revision(words, operands)
         operands, left_out_paths = _pathspecs(operands)
         exclude.extend(left_out_paths)
     if not _operands_read(text, patterns, operands):
@@ -392,6 +414,9 @@ def _read(query: str) -> Command | None:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
     paths = tuple(p for p in (_path(o) for o in operands or _here()) if p)
+    if depth:  # --max-depth 1: no file in a folder beneath the folders searched
+        exclude.extend(f"{p.rstrip('/') + '/' if p else ''}{'*/' * depth}**" for p in paths or ("",))
+    both = tuple(_anded(a, invert, fixed, extended, sensitive) for a, invert in anded)
     found = Command(
         tool,
         pattern,
@@ -406,6 +431,7 @@ def _read(query: str) -> Command | None:
         context=(around[0], around[1]),
         hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
         max_count=first_n,
+        revision=revision,
     )
     if "L" in printed:  # grep -L X: the files that do not hold X, by their paths (each a line to a pipe's grep)
         then, left_out = _piped_to(stages, _printed_as(tool, printed | {"l"}, operands))
@@ -429,7 +455,7 @@ def _read(query: str) -> Command | None:
         return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]), prefix)
     counted = "c" in printed and "l" not in printed  # grep -c: "path:count" lines, which no line of the files is
     then, left_out = _piped_to(stages, None if counted else _printed_as(tool, printed, operands, _FROM_XARGS.get()))
-    return None if then is None else replace(found, then=then, left_out=left_out)
+    return None if then is None else replace(found, then=(*both, *then), left_out=left_out)
 
 
 # a grep's options that change how it prints each line, by the letter they are read as
@@ -459,6 +485,57 @@ def _of_listed(text: str, listed: re.Match[str]) -> Command | None:
         return None
     found = _read(f"{inner} | xargs {before.strip()} {command_rest.strip()}" + "".join(f" | {p}" for p in piped))
     return None if found is None or found.lists != "lines" else found
+
+
+def _conjuncts(words: list[str]) -> tuple[list[str], list[tuple[str, bool]] | None]:
+    """git grep's words without the patterns ``--and`` joins to the first (``-e A --and -e B --and --not -e C``), and
+    those patterns, each with whether ``--not`` turns it over; None for ``--or``, a group or a ``--not`` of the first
+    pattern (``-e A --not -e B`` is A or not B), which no listing here reads."""
+    if set(words) & {"--or", "(", ")"}:
+        return words, None
+    kept: list[str] = []
+    anded: list[tuple[str, bool]] = []
+    i = 0
+    while i < len(words):
+        if words[i] == "--and":
+            invert = words[i + 1 : i + 2] == ["--not"]
+            i += 2 if invert else 1
+            if words[i : i + 1] != ["-e"] or i + 1 >= len(words) or "-e" not in kept:
+                return words, None
+            anded.append((words[i + 1], invert))
+            i += 2
+            continue
+        if words[i] == "--not":
+            return words, None
+        kept.append(words[i])
+        i += 1
+    return kept, anded
+
+
+def _anded(pattern: str, invert: bool, fixed: bool, extended: bool, sensitive: bool) -> LineFilter:
+    """A pattern ``git grep --and`` joins to the first: a test of each matching line's text, as the first is read."""
+    if not fixed and not extended:
+        pattern = extended_syntax(pattern)
+    literal = pattern if fixed else _as_literal(pattern)
+    return LineFilter(literal or pattern, literal is None, sensitive, invert, shown="text")
+
+
+#: What names a revision among git grep's operands, not a path: ``HEAD~2``, a commit's hash, a tag, a remote's
+#: branch, and the usual names of a repository's main branch.
+_REVISION = re.compile(
+    r"(?:HEAD|@|FETCH_HEAD|ORIG_HEAD)(?:[~^]\d*|@\{[^}]*\})*|[0-9a-f]{7,40}|(?:origin|upstream|refs)/[\w./-]+"
+    r"|v?\d+\.\d+(?:\.\d+)?[\w.-]*|main|master|develop|trunk"
+)
+
+
+def _revision(words: list[str], operands: list[str]) -> tuple[str, list[str]]:
+    """The revision ``git grep X REV [-- PATH]`` searches ("" for the one indexed: ``HEAD``, or none written), and the
+    operands left: its first operand before ``--``, where it names a revision (:data:`_REVISION`)."""
+    before = len(operands) - (len(words) - words.index("--") - 1 if "--" in words else 0)
+    if before < 1 or _REVISION.fullmatch(operands[0]) is None:
+        return "", operands
+    rest = operands[1:]
+    return ("" if re.fullmatch(r"HEAD|@", operands[0]) else operands[0]), rest
 
 
 def _in_files_holding(listed: Command, command: str, prefix: str) -> Command | None:

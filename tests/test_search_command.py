@@ -318,6 +318,12 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "find . -name '*.py' -exec grep -n fmt {} + | grep -v '^./[a-z]*/core'",
         "find . -name '*.py' -exec grep -n fmt {} \\; | grep -v ':1:'",  # each file alone: no path printed
         "grep -rl fmt . | xargs grep -n return | grep -v '^./[a-z]*/core'",
+        # rg's --color with its value after a space, --max-depth, git grep's --and and --and --not
+        "rg -n --color never fmt",
+        "rg -n fmt --max-depth 2",
+        "rg -n fmt --max-depth 1",
+        "git grep -n -e return --and -e fmt",
+        "git grep -n -e return --and --not -e fmt",
         # a listing's output substituted as the grep's files
         "grep -n return $(find . -name '*.py') | grep -v shapes",
         "rg -n return `rg --files -g '*.py'` | grep -v '^[a-z]*/core'",
@@ -604,3 +610,15 @@ def test_an_agents_grep_and_ls_calls_answer_as_the_commands(home: Path) -> None:
     assert files(ask(home, '{"tool": "glob", "pattern": "gamma/*.py"}')) == {"gamma/__init__.py", "gamma/app.py"}
     listed = ask(home, 'LS(path="beta")')
     assert files(listed) == {"beta/__init__.py", "beta/service.py"} and "text: no folders in beta/" in listed.notes
+
+
+def test_git_greps_revision_is_read_as_the_revision_and_said(home: Path) -> None:
+    c = read("git grep -n fmt v1.2 -- '*.py'")
+    assert c is not None and c.revision == "v1.2" and c.paths == ("*.py",)
+    assert read("git grep -n fmt HEAD~2").revision == "HEAD~2"  # type: ignore[union-attr]
+    assert read("git grep -n fmt HEAD").revision == ""  # type: ignore[union-attr]
+    assert read("git grep -n fmt alpha").paths == ("alpha",)  # type: ignore[union-attr]  # a folder, not a revision
+    assert read("git grep -n -e a --or -e b") is None and read("git grep -n -e a --not -e b") is None
+    a = ask(home, "git grep -n fmt v1.2 -- '*.py'")
+    assert a.notes[1].startswith("the index holds no revision 'v1.2' apart: read at the revision indexed")
+    assert a.total_matches > 0

@@ -248,9 +248,9 @@ def _read(query: str) -> Command | None:
         if found is None:
             return None
         return replace(found, tool=f"cd {folder} && {found.tool}", repos=(repo,) if repo else found.repos)
-    listed = _SUBSTITUTED.search(text)
+    listed = _substituted(text)
     if listed is not None:  # grep -n X $(find . -name '*.go'): find . -name '*.go' | xargs grep -n X
-        return _of_listed(text, listed)
+        return _of_listed(text, *listed)
     head, *after = re.split(r"\s\|\s", text, maxsplit=2)
     stages = [s.strip() for s in re.split(r"\s\|\s", text)][1:]  # each command the output goes through
     text, piped = head.strip(), after[0].strip() if after else ""  # the command the output goes to, if any
@@ -474,14 +474,28 @@ _PRINTED = {
 _SUBSTITUTED = re.compile(r"\$\((?P<inner>[^()`$]+)\)|`(?P<quoted>[^`$]+)`")
 
 
-def _of_listed(text: str, listed: re.Match[str]) -> Command | None:
+def _substituted(text: str) -> tuple[int, int, str] | None:
+    """Where the first command substitution outside single quotes (``$(…)``, `` `…` ``; a double quote substitutes
+    too) begins and ends in ``text``, and the command it runs; None where there is none (``rg '$(pwd)'``: a
+    pattern)."""
+    quoted = False
+    for i, c in enumerate(text):
+        if c == "'":
+            quoted = not quoted
+        elif not quoted and c in "$`":
+            found = _SUBSTITUTED.match(text, i)
+            if found is not None:
+                return found.start(), found.end(), (found["inner"] or found["quoted"]).strip()
+    return None
+
+
+def _of_listed(text: str, start: int, end: int, inner: str) -> Command | None:
     """A grep whose files are a listing's output (``grep -n X $(git ls-files '*.py') | grep -v test``), read as the
     listing piped to ``xargs`` grep, as the shell runs it; None where the substitution is not one listing's, in the
     first command."""
-    before, after = text[: listed.start()], text[listed.end() :]
+    before, after = text[:start], text[end:]
     command_rest, *piped = re.split(r"\s\|\s", after, maxsplit=1)
-    inner = (listed["inner"] or listed["quoted"]).strip()
-    if re.search(r"\s\|\s", before) or _SUBSTITUTED.search(after) or not inner:
+    if re.search(r"\s\|\s", before) or _substituted(after) is not None or not inner:
         return None
     found = _read(f"{inner} | xargs {before.strip()} {command_rest.strip()}" + "".join(f" | {p}" for p in piped))
     return None if found is None or found.lists != "lines" else found
@@ -1300,7 +1314,9 @@ def _closing(pattern: str, at: int) -> int | None:
 
 
 def extended_syntax(pattern: str) -> str:
-    """grep's basic syntax as the extended syntax RE2 reads: ``\\|`` and ``\\(`` operators, ``|`` and ``(`` literal."""
+    """grep's basic syntax as the extended syntax RE2 reads: ``\\|`` and ``\\(`` operators, ``|`` and ``(`` literal;
+    ``^`` an anchor only where a pattern or a group opens (``\\(``, ``\\|``), ``$`` only where one closes (``$(pwd)``
+    and ``a^b`` are text); a ``[...]`` class as written."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -1310,13 +1326,23 @@ def extended_syntax(pattern: str) -> str:
             out.append(nxt if nxt in _BRE_SWAPPED else c + nxt)
             i += 2
             continue
-        out.append("\\" + c if c in _BRE_SWAPPED else c)
+        if c == "[":  # a class: ] first (or after ^) is a member, not its end
+            member = 3 if pattern.startswith("[^]", i) else 2 if pattern.startswith("[]", i) else 1
+            end = pattern.find("]", i + member)
+            if end > 0:
+                out.append(pattern[i : end + 1])
+                i = end + 1
+                continue
+        opens = i == 0 or pattern[i - 2 : i] in ("\\(", "\\|")
+        closes = i == len(pattern) - 1 or pattern[i + 1 : i + 3] in ("\\)", "\\|")
+        if (c == "^" and not opens) or (c == "$" and not closes):
+            out.append("\\" + c)
+        else:
+            out.append("\\" + c if c in _BRE_SWAPPED else c)
         i += 1
     return "".join(out)
 
 
-#: Whether the grep read is one ``xargs`` runs on the files listed to it (``grep -l X | xargs grep Y``), which prints
-#: each line after its file's path, as a grep of several files does.
 #: What the paths ``xargs`` names a grep's files by begin with (``./`` after ``find .``), None where none names them.
 _FROM_XARGS: ContextVar[str | None] = ContextVar("search_command_from_xargs", default=None)
 

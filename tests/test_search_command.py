@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from inprocess import coordinator_in_process, mcp_search, search_once
+from inprocess import coordinator_in_process, index_files, mcp_search, search_once
 
 from fourfold.api import Answer, SearchParams
 from fourfold.client import Client
@@ -619,6 +619,20 @@ def test_git_greps_revision_is_read_as_the_revision_and_said(home: Path) -> None
     assert read("git grep -n fmt HEAD").revision == ""  # type: ignore[union-attr]
     assert read("git grep -n fmt alpha").paths == ("alpha",)  # type: ignore[union-attr]  # a folder, not a revision
     assert read("git grep -n -e a --or -e b") is None and read("git grep -n -e a --not -e b") is None
+    quoted = read("grep -rn '$(pwd)' .")  # a substitution inside single quotes is the pattern's text
+    assert quoted is not None and quoted.pattern == "$(pwd)" and not quoted.regex and quoted.tool == "grep"
+    assert read("rg -n '`retry`' docs").pattern == "`retry`"  # type: ignore[union-attr]
     a = ask(home, "git grep -n fmt v1.2 -- '*.py'")
     assert a.notes[1].startswith("the index holds no revision 'v1.2' apart: read at the revision indexed")
     assert a.total_matches > 0
+
+
+@pytest.mark.parametrize("pattern", ["$(pwd)", "a$b", "x^2", "^cd $HOME", "total$", "[$]1", "^\\(cd\\|echo\\) "])
+def test_grep_basic_syntax_reads_anchors_where_grep_does(tmp_path: Path, pattern: str) -> None:
+    lines = "cd $(pwd)\necho a$b\ny = x^2\ncd $HOME\nthe total\ncost $1\necho total$\n"
+    home = index_files(tmp_path, "sh", {"run.sh": lines})
+    command = f"grep -rn {shlex.quote(pattern)} ."
+    printed = subprocess.run(command, shell=True, cwd=tmp_path / "sh", capture_output=True, text=True).stdout
+    want = {int(row.split(":")[1]) for row in printed.splitlines()}
+    got = search_once(Engine(IndexStore(home)), SearchParams(command, k=10))
+    assert {n for f in got.hits for n in f.hit.match_lines} == want and got.total_matches == len(want), got.notes

@@ -48,7 +48,11 @@ from fourfold.plugins.types import Segment
 __all__ = ["FileRead", "answer", "bare", "past_end", "read", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
-_WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "nano", "emacs", "code"})
+_WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "view", "nano", "emacs", "code"})
+#: Pagers and editors opened at a line (``less +120 a.py``, ``vim +120``, ``nano +120,4``): the file from that line.
+_AT_LINE = frozenset({"less", "more", "vim", "vi", "nvim", "view", "nano", "emacs"})
+#: The lines SWE-agent's ``open FILE [LINE]`` shows: a window of 100, to ``LINE`` + 50 (at least the first 100).
+SWE_AGENT_WINDOW = 100
 #: Words of a tool's name that say it reads a file (``read_file``, ``view``, ``open_file``, ``Read``).
 _READ_WORDS = frozenset({"read", "view", "open", "cat", "show", "display"})
 #: A read call's arguments naming its first and its last line.
@@ -327,6 +331,10 @@ def _command(words: list[str]) -> FileRead | None:
     tool, args = words[0], words[1:]
     if tool == "git":
         return _git(args)
+    if tool == "open":
+        return _open(args)
+    if tool == "str_replace_editor" and args[:1] == ["view"]:
+        return _viewed(args[1:])
     if tool in ("head", "tail"):
         return _head_or_tail(tool, args)
     if tool == "sed":
@@ -340,9 +348,18 @@ def _command(words: list[str]) -> FileRead | None:
         return None
     first, last = 1, 0
     operands: list[str] = []
+    goto = False  # code -g a.py:120
     i = 0
     while i < len(args):
         a = args[i]
+        if tool in _AT_LINE and re.fullmatch(r"\+\d+(?:,\d+)?", a):  # less +120 a.py: the file from line 120
+            first = int(a[1:].split(",")[0]) or 1
+            i += 1
+            continue
+        if tool == "code" and a in ("-g", "--goto"):
+            goto = True
+            i += 1
+            continue
         if tool in ("bat", "batcat") and a in ("-r", "--line-range") and i + 1 < len(args):
             m = re.fullmatch(r"(\d*):(\d*)", args[i + 1])
             if m is None:
@@ -353,12 +370,45 @@ def _command(words: list[str]) -> FileRead | None:
         if tool in ("bat", "batcat") and a in ("-l", "--language", "--style", "--theme") and i + 1 < len(args):
             i += 2
             continue
+        if a.startswith("+"):
+            return None  # less +/pattern, +G: no line the command names
         if not a.startswith("-") or a == "-":
             operands.append(a)
-        elif a.startswith("+") or a in ("-c", "--"):
+        elif a in ("-c", "--"):
             return None
         i += 1
+    at = re.fullmatch(r"(.+?):(\d+)(?::\d+)?", operands[0]) if goto and len(operands) == 1 else None
+    if at is not None:  # code -g a.py:120:4: the file from line 120
+        operands, first = [at[1]], int(at[2]) or 1
     return _one(tool, operands, first, last)
+
+
+def _open(args: list[str]) -> FileRead | None:
+    """SWE-agent's ``open FILE [LINE]``: the window it shows, the 100 lines up to ``LINE`` + 50 (the first 100 where
+    that is fewer), as its ``head -n`` and ``tail -n`` cut them."""
+    if not 1 <= len(args) <= 2 or (len(args) == 2 and not args[1].isdigit()):
+        return None
+    line = int(args[1]) if len(args) == 2 else SWE_AGENT_WINDOW // 2
+    found = _one("open", args[:1], 1, max(line + SWE_AGENT_WINDOW // 2, SWE_AGENT_WINDOW))
+    return None if found is None else replace(found, then=((-SWE_AGENT_WINDOW, 0),))
+
+
+def _viewed(args: list[str]) -> FileRead | None:
+    """``str_replace_editor view FILE [--view_range A B]`` (an editor tool's command line): the lines A-B (B -1: to
+    the end), else the whole file."""
+    first, last = 1, 0
+    if (
+        len(args) == 4
+        and args[1] == "--view_range"
+        and re.fullmatch(r"\d+", args[2])
+        and re.fullmatch(r"-?\d+", args[3])
+    ):
+        first, last = int(args[2]), max(int(args[3]), 0)
+        args = args[:1]
+    if len(args) != 1 or first < 1 or (last and last < first):
+        return None
+    found = _one("str_replace_editor view", args, first, last)
+    return None if found is None else replace(found, called=True)
 
 
 #: Revisions that name the commit checked out, which the index holds.

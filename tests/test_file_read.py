@@ -79,6 +79,18 @@ from fourfold.index.store import IndexStore
         ("head -n -5 a.py", FileRead("head", "a.py", 1, -5)),
         ("head --lines=-5 a.py", FileRead("head", "a.py", 1, -5)),
         ("tail -c +100 a.py", FileRead("tail -c", "a.py", byte_from=100)),
+        # an editor or a pager opened at a line, an agent's editor commands
+        ("less +120 a.py", FileRead("less", "a.py", 120)),
+        ("vim +12 src/a.py", FileRead("vim", "src/a.py", 12)),
+        ("nano +12,4 a.py", FileRead("nano", "a.py", 12)),
+        ("code -g src/a.py:120:4", FileRead("code", "src/a.py", 120)),
+        ("view a.py", FileRead("view", "a.py")),
+        ("open src/a.py 800", FileRead("open", "src/a.py", 1, 850, then=((-100, 0),))),
+        ("open src/a.py", FileRead("open", "src/a.py", 1, 100, then=((-100, 0),))),
+        (
+            "str_replace_editor view /repo/a.py --view_range 30 50",
+            FileRead("str_replace_editor view", "/repo/a.py", 30, 50, True),
+        ),
         # a file at a revision
         ("git show HEAD:src/a.py", FileRead("git show", "src/a.py")),
         ("git --no-pager show v1.2:a.py | head -n 5", FileRead("git show | head", "a.py", 1, 5, revision="v1.2")),
@@ -117,6 +129,9 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "head -n 5 a.py b.py | tail -n 2",  # head prints each file's name as a line too
         "sed -n '/a/,/b/p' src/*.py",  # a pattern's ranges over several files
         "head -c +5 a.py",
+        "less +/retry a.py",  # a pattern to open at: no line named
+        "open the pod bay doors",
+        "open a.py first",
         "cat a.py more words",
         "less likely",
         "cat Cats",
@@ -525,6 +540,19 @@ def test_commands_run_one_after_another_are_each_answered_in_turn(multi_home: Pa
     assert mixed.total_matches == 0 and mixed.total_files == 0  # a file's lines and a grep's: no one total
     for words in ("for (i = 0; i < n; i++) total += a[i]", "grep -n 'a && b' alpha/core.py"):
         assert not ask(multi_home, words).notes[0].startswith("read as 2 commands")
+
+
+def test_swe_agents_open_reads_the_window_it_shows(tmp_path: Path) -> None:
+    home = index_files(tmp_path, "big", {"big.py": "".join(f"def f{n}():\n    return {n}\n\n" for n in range(100))})
+    for command, shown in (
+        ("open big.py 200", "head -n 250 | tail -n 100"),  # SWE-agent's window: up to the line + 50, 100 lines
+        ("open big.py 10", "head -n 100 | tail -n 100"),
+        ("open big.py", "head -n 100 | tail -n 100"),
+        ("less +290 big.py", "tail -n +290"),
+    ):
+        numbers = f"awk '{{print NR}}' big.py | {shown}"  # the numbers of the lines the window shows
+        printed = subprocess.run(numbers, shell=True, cwd=tmp_path / "big", capture_output=True, text=True).stdout
+        assert named_lines(ask(home, command)) == [int(n) for n in printed.split()], command
 
 
 def test_a_files_path_alone_is_answered_by_the_file(multi_home: Path) -> None:

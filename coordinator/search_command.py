@@ -261,6 +261,8 @@ def _read(query: str) -> Command | None:
     except ValueError:
         return None
     first = words[0] if words else ""
+    if first in ("search_dir", "search_file", "find_file") and not stages:
+        return _swe_agent(words)
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
         return _files_command(words, piped, stages)
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
@@ -499,6 +501,22 @@ def _of_listed(text: str, start: int, end: int, inner: str) -> Command | None:
         return None
     found = _read(f"{inner} | xargs {before.strip()} {command_rest.strip()}" + "".join(f" | {p}" for p in piped))
     return None if found is None or found.lists != "lines" else found
+
+
+def _swe_agent(words: list[str]) -> Command | None:
+    """SWE-agent's search commands as the shell commands they run: ``search_dir TERM [DIR]`` (``grep -rnI -- TERM
+    DIR``), ``search_file TERM FILE`` (``grep -n -- TERM FILE``) and ``find_file NAME [DIR]`` (``find DIR -type f
+    -name NAME``)."""
+    tool, args = words[0], words[1:]
+    if not 1 <= len(args) <= 2 or args[0].startswith("-") or (tool == "search_file" and len(args) != 2):
+        return None
+    where = args[1] if len(args) == 2 else "."
+    if tool == "find_file":
+        command = ["find", where, "-type", "f", "-name", args[0]]
+    else:
+        command = ["grep", "-rnI" if tool == "search_dir" else "-n", "--", args[0], where]
+    found = _read(shlex.join(command))
+    return None if found is None else replace(found, tool=tool)
 
 
 def _conjuncts(words: list[str]) -> tuple[list[str], list[tuple[str, bool]] | None]:

@@ -636,3 +636,22 @@ def test_grep_basic_syntax_reads_anchors_where_grep_does(tmp_path: Path, pattern
     want = {int(row.split(":")[1]) for row in printed.splitlines()}
     got = search_once(Engine(IndexStore(home)), SearchParams(command, k=10))
     assert {n for f in got.hits for n in f.hit.match_lines} == want and got.total_matches == len(want), got.notes
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [  # SWE-agent's search commands, and the shell commands they run
+        ("search_dir return alpha", "grep -rnI -- return alpha"),
+        ("search_file fmt alpha/core.py", "grep -Hn -- fmt alpha/core.py"),
+        ("find_file 'c*.py'", "find . -type f -name 'c*.py'"),
+    ],
+)
+def test_swe_agents_search_commands_answer_as_the_commands_they_run(home: Path, command: str, shell: str) -> None:
+    printed = subprocess.run(shell, shell=True, cwd=FIXTURE / "alpha", capture_output=True, text=True).stdout
+    got = ask(home, command, repos=("alpha",))
+    assert got.notes[0].startswith(f"read as the command {command.split()[0]}")
+    if command.startswith("find_file"):
+        assert {f.hit.path for f in got.hits} == {row.removeprefix("./") for row in printed.splitlines()}
+    else:
+        want = {(row.split(":")[0], int(row.split(":")[1])) for row in printed.splitlines()}
+        assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want and want

@@ -23,7 +23,9 @@ fourfold within that repository (``coordinator/file_read.py`` reads it), interle
   and ``cat DIR/{A,B}.E | sed -n '1,Np'`` of two of its files, N two lines into the second (the lines each note
   names against the lines printed);
 * ``head -n 3 F1 && tail -n 3 F2`` of two files in a row: two commands, each answered in turn (the lines the notes
-  name against the lines printed).
+  name against the lines printed);
+* ``less +A F`` and SWE-agent's ``open F A``, judged against the commands that print what they show (``tail -n +A
+  F``; ``head -n A+50 F | tail -n 100``, as SWE-agent cuts its window): the lines named against those printed.
 
 Commands run in ``bash`` with ``LC_ALL=C`` (braces expanded, globs sorted byte by byte).
 
@@ -67,6 +69,8 @@ WAYS = (
     "wc -l DIR/*.E",
     "cat DIR/{A,B}.E | sed -n",
     "head -n 3 F1 && tail -n 3 F2",
+    "less +A F (as tail -n +A)",
+    "open F A (SWE-agent's window)",
 )
 SIZES = (100, 1000, 4096)
 _NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
@@ -85,6 +89,14 @@ def marked_lines(a: Answer) -> set[int]:
     m = re.search(r"its lines ((?:\d+-\d+(?:, )?)+)", a.notes[0]) if a.notes else None
     spans = [tuple(map(int, span.split("-"))) for span in m[1].split(", ")] if m else []
     return {n for first, last in spans for n in range(first, last + 1)}
+
+
+async def engine_ask(engine: Engine, command: str, repo: str, ms: list[float]) -> Answer:
+    """``command`` asked of fourfold within ``repo``, its milliseconds added to ``ms``."""
+    t0 = time.perf_counter()
+    a = await engine.search(SearchParams(command, k=50, repos=(repo,)))
+    ms.append((time.perf_counter() - t0) * 1000)
+    return a
 
 
 def named(a: Answer) -> list[tuple[int, int, int]]:
@@ -114,10 +126,7 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
     async def ask(way: str, command: str, checkout: Path, repo: str) -> tuple[Answer, bytes]:
         out, ms = run(command, checkout)
         tool_ms[way].append(ms)
-        t0 = time.perf_counter()
-        a = await engine.search(SearchParams(command, k=50, repos=(repo,)))
-        ours_ms[way].append((time.perf_counter() - t0) * 1000)
-        return a, out
+        return await engine_ask(engine, command, repo, ours_ms[way]), out
 
     def judge(way: str, agrees: bool, command: str, repo: str) -> None:
         verdicts[way].append(agrees)
@@ -180,6 +189,17 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
                         command,
                         repo,
                     )
+                for way, command, shown in (  # the lines shown, as the commands that print them
+                    ("less +A F (as tail -n +A)", f"less +{a_at} {q}", f"tail -n +{a_at} {q}"),
+                    ("open F A (SWE-agent's window)", f"open {q} {a_at}", f"head -n {a_at + 50} {q} | tail -n 100"),
+                ):
+                    a = await engine_ask(engine, command, repo, ours_ms[way])
+                    out, ms = run(shown, checkout)
+                    tool_ms[way].append(ms)
+                    printed = out.splitlines()
+                    first, last, _ = named(a)[0] if named(a) else (0, -1, 0)
+                    agrees = bool(printed) and last - first + 1 == len(printed) and lines[first - 1 : last] == printed
+                    judge(way, agrees, command, repo)
                 for size in (100, 1000):
                     command = f"tail -c +{size} {q}"
                     a, out = await ask("tail -c +B F", command, checkout, repo)

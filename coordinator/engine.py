@@ -636,7 +636,8 @@ class Engine:
         grep-like command written as the query (``rg -n "retry" src/``) or the filters a one-line query
         writes (``lang:go -file:_test\\.go$ who calls Render``) read first and noted; several commands run one after
         another (``cat a.py && cat b.py``) each answered in turn."""
-        if ("&&" in p.query or ";" in p.query) and p.options.get("mode", "") not in LISTING_MODES and not p.cursor:
+        written = not (p.intent or p.path_glob or p.cursor or p.options.get("mode", "") in LISTING_MODES)
+        if written and ("&&" in p.query or ";" in p.query):
             commands = shell_words.commands(p.query)
             if len(commands) > 1 and all(file_read.read(c) or search_command.read(c) for c in commands):
                 return await self._in_turn(p, commands, visible)
@@ -653,6 +654,7 @@ class Engine:
     async def _in_turn(self, p: SearchParams, commands: list[str], visible: frozenset[str] | None) -> Answer:
         """Several commands run one after another (``cat a.py && cat b.py``, ``ls src; grep -rn X src``): each asked
         in turn with its share of ``k``, their hits in that order (a hit twice: once), notes and totals joined."""
+        t0 = time.perf_counter()
         k = max(1, p.k // len(commands))
         answers = [await self.search(replace(p, query=command, k=k), visible) for command in commands]
         seen: set[tuple[str, str, int, int]] = set()
@@ -684,6 +686,7 @@ class Engine:
             total_exact=counted and all(a.total_exact for a in answers),
             complete=all(a.complete for a in answers) and len(hits) <= p.k,
             cursor="",
+            timings={"total": (time.perf_counter() - t0) * 1000},
         )
 
     def _read_first(

@@ -918,7 +918,7 @@ class Engine:
             answers.extend([answer] if answer is not None else [])
         if not answers:  # a stream's lines all past its files' ends
             return file_read.past_end(read_as, offset, generation)
-        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k)
+        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k, read_as.counted)
         notes = (*revised, *expanded, *answer.notes)
         return replace(answer, notes=notes, timings={"total": (time.perf_counter() - t0) * 1000})
 

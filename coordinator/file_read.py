@@ -744,16 +744,23 @@ def _text_of(segments: Iterable[Segment]) -> dict[int, str]:
     return text
 
 
-def joined(answers: list[Answer], generation: str, k: int) -> Answer:
+def joined(answers: list[Answer], generation: str, k: int, every_note: bool = False) -> Answer:
     """The answers to a command's reads of several files, one after another as the tool prints them, their first
-    ``k`` hits; the note that says how each file was read first (a client that shows a few notes shows those)."""
+    ``k`` hits; the note that says how each file was read first (a client that shows a few notes shows those). The
+    notes of a file none of whose hits is among the ``k`` are left out (a glob may read a hundred), but where
+    ``every_note`` (``wc -l``: each note is a file's count)."""
     hits = [f for a in answers for f in a.hits]
+    shown, left = [], k
+    for a in answers:
+        if every_note or left > 0 or not a.hits:
+            shown.append(a)
+        left -= len(a.hits)
     more = (f"{len(hits) - k} more segments of the files read: ask for more hits (k)",) if len(hits) > k else ()
     return _answer(
         hits[:k],
         sum(a.total_candidates for a in answers),
         generation,
-        (*(a.notes[0] for a in answers if a.notes), *more, *(n for a in answers for n in a.notes[1:])),
+        (*(a.notes[0] for a in shown if a.notes), *more, *(n for a in shown for n in a.notes[1:])),
     )
 
 

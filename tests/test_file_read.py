@@ -505,6 +505,10 @@ def test_a_glob_or_braces_naming_no_file_say_so(multi_home: Path) -> None:
     assert len(many.hits) == 3 and not many.complete
     assert any(n.startswith("read as the command head: */*.py expands to 7 files") for n in many.notes)
     assert any(n.endswith("more segments of the files read: ask for more hits (k)") for n in many.notes)
+    read_notes = [n for n in many.notes if n.startswith("read as the command head: the segments of")]
+    assert len(read_notes) == 3  # the notes of the files whose hits are shown, not of all 7
+    counted = ask(multi_home, "wc -l */*.py", k=3)
+    assert len([n for n in counted.notes if n.startswith("read as the command wc -l: ") and " has " in n]) == 7
 
 
 def test_git_show_reads_the_file_at_the_revision_the_index_holds(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ those name. Read without the shell, ``src/{app,routes}.py`` is one path that nam
 file has. :func:`split` splits a command as ``shlex.split`` does, and expands the braces of each word written without
 quotes (bash's order: left to right, nested, ``{1..3}`` and ``{a..c}`` sequences); :func:`glob_matches` says whether
 a path is one a pathname glob expands to (``*``, ``?`` and ``[...]`` within one folder, a leading ``.`` only matched
-by a leading ``.``).
+by a leading ``.``); :func:`commands` splits a line where the shell runs the next command (``cat a.py && cat
+b.py``).
 """
 
 from __future__ import annotations

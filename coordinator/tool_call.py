@@ -345,7 +345,7 @@ _STRUCTURAL = re.compile(
 #: A documentation command, which shows a symbol's definition and its documentation: ``go doc gin.Context.JSON``
 #: (``go doc PKG SYM``, ``-src``, ``-all``), ``pydoc httpx.Client.send`` (``python -m pydoc``), ``ri String#split``,
 #: ``perldoc -f open``; and Python's source or help of one, run with ``python -c`` (``inspect.getsource(X)``,
-#: ``help(X)``, ``X.__doc__``).
+#: ``inspect.signature(X)``, ``help(X)``).
 _DOC = re.compile(
     r"^(?P<tool>go\s+doc|godoc|pydoc3?|python3?\s+-m\s+pydoc|ri|perldoc)(?:\s+-[\w-]+)*"
     r"\s+(?P<subject>[A-Za-z_][\w./#:-]*)(?:\s+(?P<member>[A-Za-z_][\w.]*))?\s*$"

@@ -226,8 +226,11 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         git grep command is run as its listing ('rg -n -t py "retry_budget" src/', with its -C lines and a pipe into
         grep: '| grep -v _test'), a find, fd, git ls-files, ls or tree command (or file:PATH alone) as the list of
         those files ("find . -name '*_test.go'", "ls src/": its files, and its folders in a note; "find . -type d",
-        "tree -d": the folders alone), and cat, head, tail or sed -n of a file as its segments holding those lines
-        (read_file gives the lines themselves).
+        "tree -d": the folders alone), and cat, head, tail, sed -n, awk 'NR…', wc -l or git show REV:FILE of a file
+        as its segments holding those lines (read_file gives the lines themselves). Commands are read as a shell runs
+        them: globs and braces ("head -n 3 src/*.py", "cat src/{a,b}.py"), pipes ("head -50 a.py | tail -10"),
+        "cd DIR &&", "$(find …)" and commands in turn ("cat a.py && cat b.py"); go doc and pydoc ask for a
+        definition.
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,
         default or thorough; k hits (1-30). mode "regex" (RE2) or "literal" lists the files and

@@ -711,6 +711,13 @@ class Engine:
         if filters is None:
             return None
         asked, left_out = query_filters.apply(p, filters, self._searchable(visible), visible is not None, MAX_K)
+        after = None
+        if not asked.options.get("mode"):
+            within = asked.repos or self._searchable(visible)
+            after = search_command.read(asked.query, self._absolute_paths(asked, visible), lambda: within)
+        if after is not None:  # repo:api rg -n "retry" src/: the command, within the repositories the filters keep
+            commanded, said = search_command.apply(asked, after)
+            return commanded, (f"read the query's filters {' '.join(filters.written)}", said, *left_out)
         if asked.options.get("mode") != "paths":
             did = f"searched {asked.query[:80]!r}"
         elif asked.query == "*":  # a query of filters alone: the files they allow

@@ -655,3 +655,16 @@ def test_swe_agents_search_commands_answer_as_the_commands_they_run(home: Path, 
     else:
         want = {(row.split(":")[0], int(row.split(":")[1])) for row in printed.splitlines()}
         assert {(f.hit.path, n) for f in got.hits for n in f.hit.match_lines} == want and want
+
+
+def test_a_command_after_the_querys_filters_is_run_within_them(home: Path) -> None:
+    a = ask(home, "repo:gamma rg -n 'fmt('")
+    assert a.notes[:2] == (
+        "read the query's filters repo:gamma",
+        "read as the command rg: literal 'fmt(', not in hidden files, case respected",
+    )
+    assert a.total_matches > 0 and {f.hit.repo for f in a.hits} == {"gamma"}
+    every = ask(home, "rg -n 'fmt('")
+    assert {f.hit.repo for f in every.hits} > {"gamma"}  # without the filter: every repository's lines
+    listed = ask(home, "rg --files | grep -v init repo:alpha")
+    assert {f.hit.repo for f in listed.hits} == {"alpha"} and all("init" not in f.hit.path for f in listed.hits)

@@ -159,14 +159,17 @@ class FileIndex:
         of whole folders (``fusion.py``, ``ingest/parallel.py``), or the repository's name and its path;
         when none, the file a dotted module (``coordinator.fusion``) names; for an absolute path (a checkout's:
         ``/home/me/api/src/app.py``), the files whose path ends it, the longest such; for a glob, the files it
-        expands to (:meth:`expand`). Sorted."""
+        expands to (:meth:`expand`); ``REPO:PATH`` (as hits name a file), PATH in REPO alone. Sorted."""
         if is_glob(path):
             return self.expand(path, repos)
+        repos = list(repos)
+        named = re.fullmatch(r"([\w.@+/-]+):([^:\s]+)", path.strip())
+        if named is not None and named[1] in repos:  # gin:render/json.go, as hits and `fourfold show` name a file
+            return self.resolve(named[2], [named[1]])
         absolute = path.strip().startswith(("/", "~/"))
         path = path.strip().lstrip("~").lstrip("/")
         if not path or len(path) > MAX_PATH_CHARS:
             return []
-        repos = list(repos)
         found = self._resolve(path, repos)
         if not found and _DOTTED.fullmatch(path):
             module = path.replace(".", "/")

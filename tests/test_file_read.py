@@ -546,6 +546,16 @@ def test_commands_run_one_after_another_are_each_answered_in_turn(multi_home: Pa
         assert not ask(multi_home, words).notes[0].startswith("read as 2 commands")
 
 
+def test_a_file_named_as_hits_name_it_is_read_in_that_repository(multi_home: Path) -> None:
+    a = ask(multi_home, "sed -n '6,7p' gamma:gamma/app.py")  # REPO:PATH, as a hit and `fourfold show` write it
+    assert "the segments of gamma/app.py (gamma) that hold its lines 6-7" in a.notes[0]
+    assert (
+        ask(multi_home, "cat beta:alpha/core.py")
+        .notes[0]
+        .startswith("read as the command cat: no indexed file is 'beta:alpha/core.py'")
+    )
+
+
 def test_swe_agents_open_reads_the_window_it_shows(tmp_path: Path) -> None:
     home = index_files(tmp_path, "big", {"big.py": "".join(f"def f{n}():\n    return {n}\n\n" for n in range(100))})
     for command, shown in (

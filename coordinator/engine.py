@@ -887,6 +887,16 @@ class Engine:
             return None
         generation, resolve = found
         reads, expanded = await asyncio.to_thread(_expanded, read_as, resolve)  # may read the file lists
+        if read_as.stream and (read_as.first < 0 or read_as.last < 0):  # cat *.go | tail -n 5: from the stream's end
+            counted = await asyncio.to_thread(self._stream_lines, reads, resolve, generation)
+            if isinstance(counted, tuple):  # a file of the stream is none, or several: its lines are unknown
+                unread = file_read.unread(counted[0], counted[1], generation)
+                return replace(unread, notes=(*revised, *expanded, *unread.notes))
+            first, last = file_read.kept(read_as.first, read_as.last, 1, counted)
+            if first > last:
+                return file_read.past_end(replace(read_as, first=first), counted, generation)
+            read_as = replace(read_as, first=first, last=last if last < counted else 0)
+            reads = [(replace(one, first=read_as.first, last=read_as.last), known) for one, known in reads]
         answers: list[Answer] = []
         offset = 0  # a stream's lines in the files before this one
         for one, known in reads:
@@ -928,6 +938,23 @@ class Engine:
         answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k, read_as.counted)
         notes = (*revised, *expanded, *answer.notes)
         return replace(answer, notes=notes, timings={"total": (time.perf_counter() - t0) * 1000})
+
+    def _stream_lines(
+        self,
+        reads: list[tuple[file_read.FileRead, list[tuple[str, str]] | None]],
+        resolve: Callable[[str], list[tuple[str, str]]],
+        generation: str,
+    ) -> int | tuple[file_read.FileRead, list[tuple[str, str]]]:
+        """How many lines the files of a stream hold in all (``cat *.go | tail -n 5`` starts that many from its end);
+        the read of the first that names no one file, and the files it names, where one does not."""
+        reader, total = self._reader(generation), 0
+        for one, known in reads:
+            files = known if known is not None else resolve(one.path)
+            files = [(repo, path) for repo, path in files if path == one.path] or files
+            if len(files) != 1:
+                return one, files
+            total += _file_of(reader, *files[0])[1]
+        return total
 
     def _at_revision(self, p: SearchParams, revision: str, visible: frozenset[str] | None) -> tuple[SearchParams, str]:
         """``p`` kept to the repositories indexed at ``revision`` (``NAME@REV``; of those ``p`` names, where it names

@@ -45,7 +45,7 @@ from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
-__all__ = ["FileRead", "answer", "bare", "past_end", "read", "unread"]
+__all__ = ["FileRead", "answer", "bare", "kept", "past_end", "read", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
 _WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "view", "nano", "emacs", "code"})
@@ -175,9 +175,9 @@ class FileRead:
 
     def lines(self, total: int) -> tuple[int, int]:
         """The 1-based lines read, of a file of ``total`` lines (first above last: none)."""
-        first, last = _kept(self.first, self.last, 1, total)
+        first, last = kept(self.first, self.last, 1, total)
         for keep in self.then:  # each command piped after it keeps some of the lines it is given
-            first, last = _kept(*keep, first, last)
+            first, last = kept(*keep, first, last)
         return first, last
 
     def piped(self, after: FileRead) -> FileRead | None:
@@ -192,9 +192,9 @@ class FileRead:
             return replace(after, tool=tool, revision=self.revision)
         if after.bytes or after.byte_from or after.marked or after.ranges or after.counted:
             return None
-        if whole and not self.then:  # cat *.go | head -3: the first lines of the files as one stream
-            if self.tool not in _WHOLE or after.first < 1 or after.last < 0:
-                return None  # tail -n 5 of several files: the files' lengths decide where it starts
+        if whole and not self.then:  # cat *.go | head -3: the first lines of the files as one stream (| tail -n 3:
+            if self.tool not in _WHOLE:  # the last, once the files' lengths are known)
+                return None
             return replace(after, tool=tool, path=self.path, more=self.more, stream=True, revision=self.revision)
         if self.several or self.bytes or self.byte_from or self.marked or self.ranges:
             return None  # head -n 5 a.py b.py | …: the files' headers are lines too
@@ -241,7 +241,7 @@ class FileRead:
         return replace(self, first=min(first, max(total, 1)), last=0, bytes=0), f"its last {-self.bytes} bytes"
 
 
-def _kept(first: int, last: int, top: int, bottom: int) -> tuple[int, int]:
+def kept(first: int, last: int, top: int, bottom: int) -> tuple[int, int]:
     """The lines ``first``-``last`` (as :class:`FileRead` numbers them) of the lines ``top``-``bottom`` a command is
     given, numbered as those are (first above last: none)."""
     if first < 0:  # tail -n N: the last N

@@ -76,6 +76,7 @@ from fourfold.index.store import IndexStore
             FileRead("sed -n | head | tail", "a.py", 10, 200, then=((1, 20), (-5, 0))),
         ),
         ("cat a.py b.py | head -n 3", FileRead("cat | head", "a.py", 1, 3, more=("b.py",), stream=True)),
+        ("cat a.py b.py | tail -n 3", FileRead("cat | tail", "a.py", -3, 0, more=("b.py",), stream=True)),
         ("head -n -5 a.py", FileRead("head", "a.py", 1, -5)),
         ("head --lines=-5 a.py", FileRead("head", "a.py", 1, -5)),
         ("tail -c +100 a.py", FileRead("tail -c", "a.py", byte_from=100)),
@@ -125,7 +126,6 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         "cat",
         "cat cats are great",
         "cat 1.py 2.py 3.py 4.py 5.py 6.py 7.py 8.py 9.py",  # more files than a read answers
-        "cat a.py b.py | tail -n 3",  # the last lines of several files: their lengths decide where they start
         "head -n 5 a.py b.py | tail -n 2",  # head prints each file's name as a line too
         "sed -n '/a/,/b/p' src/*.py",  # a pattern's ranges over several files
         "head -c +5 a.py",
@@ -461,6 +461,8 @@ def test_tail_c_from_a_byte_reads_the_lines_tail_prints(multi_home: Path) -> Non
         "cat alpha/[cs]*.py | head -n 25",
         "awk 'NR>=20 && NR<=23' alpha/*.py",
         "sed -n '2,3p' alpha/{shapes,core}.py",
+        "cat alpha/*.py | tail -n 4",  # the stream's last lines: the files' lengths say where they start
+        "cat alpha/{core,shapes}.py | head -n -30",
     ],
 )
 def test_braces_and_globs_read_the_files_the_shell_expands_them_to(multi_home: Path, command: str) -> None:
@@ -492,6 +494,8 @@ def test_braces_and_globs_read_the_files_the_shell_expands_them_to(multi_home: P
 def test_a_glob_or_braces_naming_no_file_say_so(multi_home: Path) -> None:
     none = ask(multi_home, "cat alpha/*.rs")
     assert none.hits == () and "no indexed file is 'alpha/*.rs'" in none.notes[0]
+    unknown = ask(multi_home, "cat alpha/core.py alpha/nope.py | tail -n 3")  # where the stream ends is unknown
+    assert unknown.hits == () and "no indexed file is 'alpha/nope.py'" in unknown.notes[0]
     quoted = ask(multi_home, "cat 'alpha/{core,shapes}.py'")  # quoted: the shell expands nothing
     assert quoted.hits == () and "no indexed file is 'alpha/{core,shapes}.py'" in quoted.notes[0]
     cd = ask(multi_home, "cd alpha && cat c*.py | head -n 2")

@@ -521,8 +521,11 @@ def _swe_agent(words: list[str]) -> Command | None:
 
 def _conjuncts(words: list[str]) -> tuple[list[str], list[tuple[str, bool]] | None]:
     """git grep's words without the patterns ``--and`` joins to the first (``-e A --and -e B --and --not -e C``), and
-    those patterns, each with whether ``--not`` turns it over; None for ``--or``, a group or a ``--not`` of the first
-    pattern (``-e A --not -e B`` is A or not B), which no listing here reads."""
+    those patterns, each with whether ``--not`` turns it over (``--or`` alone: none, the patterns' either); None for
+    ``--or`` beside ``--and``, a group or a ``--not`` of the first pattern (``-e A --not -e B`` is A or not B), which no
+    listing here reads."""
+    if "--or" in words and not set(words) & {"--and", "--not", "(", ")"}:
+        return [w for w in words if w != "--or"], []  # -e A --or -e B: either, as -e A -e B
     if set(words) & {"--or", "(", ")"}:
         return words, None
     kept: list[str] = []

@@ -324,6 +324,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "rg -n fmt --max-depth 1",
         "git grep -n -e return --and -e fmt",
         "git grep -n -e return --and --not -e fmt",
+        "git grep -n -e return --or -e import",
         # a listing's output substituted as the grep's files
         "grep -n return $(find . -name '*.py') | grep -v shapes",
         "rg -n return `rg --files -g '*.py'` | grep -v '^[a-z]*/core'",
@@ -618,7 +619,9 @@ def test_git_greps_revision_is_read_as_the_revision_and_said(home: Path) -> None
     assert read("git grep -n fmt HEAD~2").revision == "HEAD~2"  # type: ignore[union-attr]
     assert read("git grep -n fmt HEAD").revision == ""  # type: ignore[union-attr]
     assert read("git grep -n fmt alpha").paths == ("alpha",)  # type: ignore[union-attr]  # a folder, not a revision
-    assert read("git grep -n -e a --or -e b") is None and read("git grep -n -e a --not -e b") is None
+    either = read("git grep -n -e a --or -e b")  # the patterns' either, as without --or
+    assert either is not None and either.pattern == "(?:a)|(?:b)" and either.regex
+    assert read("git grep -n -e a --or -e b --and -e c") is None and read("git grep -n -e a --not -e b") is None
     quoted = read("grep -rn '$(pwd)' .")  # a substitution inside single quotes is the pattern's text
     assert quoted is not None and quoted.pattern == "$(pwd)" and not quoted.regex and quoted.tool == "grep"
     assert read("rg -n '`retry`' docs").pattern == "`retry`"  # type: ignore[union-attr]

@@ -753,6 +753,9 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
             return None
         found, grep = read_find
     elif words[0] == "ls":
+        typed = _ls_typed(words[1:], stages)
+        if typed is not None:  # ls -l | grep '^d': its folders, by the first letter of each long line
+            return typed
         ls = _ls(words[1:])
         if ls is None:
             return None
@@ -1188,6 +1191,31 @@ def _listed(tool: str, operands: list[str], recursive: bool, exclude: tuple[str,
     include = (f"{{{path},{path}/**}}",) if path else ()  # a folder, or a file listed as itself
     folder = None if recursive else path or "."
     return Command(tool, "*", False, False, include=include, exclude=exclude, lists="paths", folder=folder)
+
+
+#: A grep of ``ls -l``'s long lines by their first letter, the entry's type: ``d`` a folder, ``-`` a file.
+_LONG_TYPE = re.compile(r"grep( -v)? (?:'\^([d-])'|\"\^([d-])\"|\^([d-]))")
+
+
+def _ls_typed(args: list[str], stages: list[str]) -> Command | None:
+    """``ls -l [FOLDER] | grep '^d'`` (or ``| grep -v '^d'``, ``| grep '^-'``): the folders directly in FOLDER, as
+    ``ls -d */`` names them, or its files alone; None where the command is no such one."""
+    typed = _LONG_TYPE.fullmatch(stages[0].strip()) if len(stages) == 1 else None
+    flags = [a for a in args if a.startswith("-")]
+    if typed is None or not any(a[1:2] != "-" and "l" in a for a in flags):
+        return None
+    operands = [a for a in args if not a.startswith("-")]
+    ls = _ls([*flags, *operands])
+    if ls is None or ls.folder is None:
+        return None  # ls -lR, ls -l *.go: no one folder's entries
+    folders = (typed[2] or typed[3] or typed[4]) == "d"
+    if typed[1]:
+        folders = not folders
+    tool = f"ls | {stages[0].strip()}"
+    if folders:
+        return Command(tool, "*", False, False, lists="paths", folder=ls.folder, tree="1:", hidden=ls.hidden)
+    top = "" if ls.folder == "." else f"{ls.folder}/"
+    return Command(tool, "*", False, False, include=(f"/{top}*",), lists="paths", hidden=ls.hidden)
 
 
 def _fd(args: list[str]) -> Command | None:

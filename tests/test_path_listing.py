@@ -265,6 +265,19 @@ def test_ls_piped_to_grep_keeps_the_names_it_keeps(home: Path, pipeline: str) ->
         assert names == printed, (repo, a.notes)
 
 
+def test_ls_l_piped_to_a_grep_of_the_type_letter_keeps_the_folders_or_the_files(tmp_path: Path) -> None:
+    paths = ("a.py", "b.md", "src/api/v1.py", "src/c.py", "src/core/d.py", "docs/e.md")
+    built = index_files(tmp_path, "typed", dict.fromkeys(paths, "x = 1\n"))
+    for pipeline in ("ls -l | grep '^d'", "ls -l src | grep '^d'", "ls -l | grep -v '^d'", "ls -l src | grep '^-'"):
+        out = subprocess.run(pipeline, shell=True, cwd=tmp_path / "typed", capture_output=True, text=True, check=True)
+        printed = {row.split()[-1] for row in out.stdout.splitlines() if not row.startswith("total")}
+        a = ask(built, pipeline)
+        note = next((n for n in a.notes if n.startswith("text: folders in ")), "")
+        named = {m.group(1) for m in re.finditer(r"([\w/]+)/ \(\d+ files?\)", note)}
+        listed = {f.hit.path.rsplit("/", 1)[-1] for f in a.hits}
+        assert (named if "'^d'" in pipeline and "-v" not in pipeline else listed) == printed, (pipeline, a.notes)
+
+
 def test_folders_piped_to_grep_are_the_folders_it_keeps(home: Path, tmp_path: Path) -> None:
     paths = ("src/api/v1/a.py", "src/api/v2/b.py", "src/core/c.py", "tests/api/test_a.py", "docs/d.md")
     built = index_files(tmp_path, "tree", dict.fromkeys(paths, "x = 1\n"))

@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -162,44 +163,55 @@ def ls_tool(folder: Path) -> tuple[set[str], set[str], float]:
     return {n for n in out if not n.endswith("/")}, {n.rstrip("/") for n in out if n.endswith("/")}, ms
 
 
+#: ``ls -la`` and its long lines kept by their type letter: (what is piped after it, files kept, folders kept).
+LS_WAYS = (("", True, True), (" | grep '^d'", False, True), (" | grep -v '^d'", True, False))
+
+
 async def folders_listed(engine: Engine, corpora: Path, repos: list[str]) -> dict[str, dict[str, object]]:
-    """``ls -la`` of each repository's top and of each of its top's folders, against ``ls -Ap`` there: the files
-    (hits) and the folders (the note that names them) both list, only the tool lists, only fourfold lists."""
-    counts = {"files": [0, 0, 0], "folders": [0, 0, 0]}
-    ours_ms: list[float] = []
-    tool_ms: list[float] = []
-    examples: list[str] = []
+    """``ls -la`` of each repository's top and of each of its top's folders (and piped to ``grep '^d'``, ``grep -v
+    '^d'``), against ``ls -Ap`` there: the files (hits) and the folders (the note that names them) both list, only the
+    tool lists, only fourfold lists."""
+    counts = {f"{way}, {kind}": [0, 0, 0] for way, _, _ in LS_WAYS for kind in ("files", "folders")}
+    ours_ms: dict[str, list[float]] = defaultdict(list)
+    tool_ms: dict[str, list[float]] = defaultdict(list)
+    examples: dict[str, list[str]] = defaultdict(list)
     asked = 0
     for repo in repos:
         _, top_folders, _ = ls_tool(corpora / repo)
         for folder in ["", *sorted(f for f in top_folders if not f.startswith("."))]:
-            files, folders, t_ms = ls_tool(corpora / repo / folder)
-            command = f"ls -la {folder}".strip()
-            t0 = time.perf_counter()
-            a = await engine.search(SearchParams(command, k=1000, repos=(repo,)))
-            ours_ms.append((time.perf_counter() - t0) * 1000)
-            tool_ms.append(t_ms)
             asked += 1
-            our_files = {f.hit.path.rsplit("/", 1)[-1] for f in a.hits}
-            our_folders = named_folders(a.notes)
-            for kind, theirs, ours in (("files", files, our_files), ("folders", folders, our_folders)):
-                counts[kind][0] += len(theirs & ours)
-                counts[kind][1] += len(theirs - ours)
-                counts[kind][2] += len(ours - theirs)
-                examples += [f"{repo}/{folder}: only fourfold {kind[:-1]} {n}" for n in sorted(ours - theirs)[:2]]
-                examples += [f"{repo}/{folder}: only the tool {kind[:-1]} {n}" for n in sorted(theirs - ours)[:1]]
+            for way, keeps_files, keeps_folders in LS_WAYS:
+                files, folders, t_ms = ls_tool(corpora / repo / folder)
+                command = f"{f'ls -la {folder}'.strip()}{way}"
+                t0 = time.perf_counter()
+                a = await engine.search(SearchParams(command, k=1000, repos=(repo,)))
+                ours_ms[way].append((time.perf_counter() - t0) * 1000)
+                tool_ms[way].append(t_ms)
+                our_files = {f.hit.path.rsplit("/", 1)[-1] for f in a.hits}
+                our_folders = named_folders(a.notes)
+                for kind, theirs, ours in (
+                    ("files", files if keeps_files else set(), our_files),
+                    ("folders", folders if keeps_folders else set(), our_folders),
+                ):
+                    row = counts[f"{way}, {kind}"]
+                    row[0] += len(theirs & ours)
+                    row[1] += len(theirs - ours)
+                    row[2] += len(ours - theirs)
+                    said = examples[f"{way}, {kind}"]
+                    said += [f"{repo}/{folder}: only fourfold {kind[:-1]} {n}" for n in sorted(ours - theirs)[:2]]
+                    said += [f"{repo}/{folder}: only the tool {kind[:-1]} {n}" for n in sorted(theirs - ours)[:1]]
     return {
-        f"ls -la (top and its folders), {kind}": {
+        f"ls -la{key.split(',')[0]} (top and its folders),{key.split(',', 1)[1]}": {
             "repositories": len(repos),
             "folders_listed": asked,
             "both": both,
             "only_tool": only_tool,
             "only_fourfold": only_ours,
-            "fourfold_ms_p50": statistics.median(ours_ms) if ours_ms else 0.0,
-            "tool_ms_p50": statistics.median(tool_ms) if tool_ms else 0.0,
-            "examples": [e for e in examples if f" {kind[:-1]} " in e][:6],
+            "fourfold_ms_p50": statistics.median(ours_ms[key.split(",")[0]]),
+            "tool_ms_p50": statistics.median(tool_ms[key.split(",")[0]]),
+            "examples": examples[key][:6],
         }
-        for kind, (both, only_tool, only_ours) in counts.items()
+        for key, (both, only_tool, only_ours) in counts.items()
     }
 
 

@@ -206,6 +206,8 @@ class Command:
     max_count: int = 0
     #: the revision ``git grep X REV`` searches (``main``, ``v1.2``; "" for the one indexed, ``HEAD``)
     revision: str = ""
+    #: find's tests of what the index does not keep (``-mtime -1``, ``-newer a.py``, ``-size +1M``), left out
+    untested: tuple[str, ...] = ()
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -809,6 +811,7 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         exclude=(*found.exclude, *searched.exclude),
         then=(*found.then, *searched.then),  # find's -path tests: of each line's path
         hidden=found.hidden,  # the files listed are searched, hidden or not
+        untested=found.untested,
     )
 
 
@@ -931,6 +934,11 @@ def _listed_as(words: list[str]) -> str | None:
 
 _FIND_NAMES = frozenset({"-name", "-iname"})
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
+#: find's tests of a file's time, size, owner or mode, which the index keeps nothing of: left out, and said.
+_FIND_UNTESTED = frozenset(
+    {"-mtime", "-mmin", "-ctime", "-cmin", "-atime", "-amin", "-newer", "-newermt", "-anewer", "-cnewer", "-size"}
+    | {"-user", "-group", "-uid", "-gid", "-perm"}
+)
 _FIND_SKIPPED = frozenset({"(", ")", "-print", "-print0", "-and", "-a", "-ls", "-follow", "-L", "-H", "-P"})
 
 
@@ -942,6 +950,7 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     negate = either = folders = expressed = False
     depth = 0
     written: dict[str, tuple[str, bool]] = {}  # each -path glob: as written, and whether either case (-ipath)
+    untested: list[str] = []  # -mtime -1, -newer a.py: tests of what the index keeps nothing of
     i = 0
     while i < len(args):
         a = args[i]
@@ -979,17 +988,25 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
                 depth = int(args[i])
                 if depth == 0:
                     return None  # the starting point alone: no file beneath it
+        elif a in _FIND_UNTESTED and i + 1 < len(args) and not either:
+            untested.append(f"{'! ' if negate else ''}{a} {args[i + 1]}")
+            negate = False
+            i += 1
         elif a in ("-exec", "-execdir"):
             end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+", "\\;")), len(args))
             each = end < len(args) and args[end] in (";", "\\;")  # {} \;: each file alone, {} +: several at once
             grep = shlex.join(w for w in args[i + 1 : end] if w != "{}" or each)
-            return _with(_found(dirs or _here(), include, exclude, either, expressed, depth, written), grep)
+            found = _found(dirs or _here(), include, exclude, either, expressed, depth, written)
+            return _with(None if found is None else replace(found, untested=tuple(untested)), grep)
         else:
-            return None  # -size, -mtime, -newer: tests no search reads
+            return None  # -empty, -links: tests no search reads
         i += 1
-    if folders:
-        return _with(_folders_found(dirs or _here(), include, exclude, depth), "")
-    return _with(_found(dirs or _here(), include, exclude, either, expressed, depth, written), "")
+    listed = (
+        _folders_found(dirs or _here(), include, exclude, depth)
+        if folders
+        else _found(dirs or _here(), include, exclude, either, expressed, depth, written)
+    )
+    return _with(None if listed is None else replace(listed, untested=tuple(untested)), "")
 
 
 def _folders_found(dirs: list[str], include: list[str], exclude: list[str], depth: int) -> Command | None:
@@ -1622,6 +1639,11 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(f"in the files {' and '.join(held)}")
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")
+    if c.untested:
+        said.append(
+            f"every file its other tests keep: {', '.join(c.untested)} left out (the index keeps no file's time, "
+            "size, owner or mode)"
+        )
     if before or after:
         cut = f" (at most {MAX_CONTEXT_LINES})" if max(c.context) > MAX_CONTEXT_LINES else ""
         lines = "line" if before == 1 else "lines"

@@ -194,7 +194,7 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "tree sitter parser",
         "tree src",  # a word after tree: a sentence's, unless an option says it is the command
         "tree -d src docs",
-        "find . -size +1M",
+        "find . -empty",  # an empty file: the index holds none, so no listing says it
         "find . -name '*.py' -name 'test_*'",
         "fd is fast",
         "fd -e",
@@ -417,3 +417,13 @@ def test_the_cli_the_client_and_mcp_list_paths(
     wrong = json.dumps([{"pattern": "x", "shown": "path:line:text"}])
     with pytest.raises(InvalidQuery, match=r"a path listing \(mode=paths\) shows each file's path alone"):
         ask(home, "*.py", options={"mode": "paths", LINE_FILTERS_OPTION: wrong})
+
+
+def test_finds_tests_of_what_the_index_keeps_nothing_of_are_left_out_and_said(home: Path) -> None:
+    a = ask(home, "find . -name '*.py' -mtime -1")
+    assert files(a) == files(ask(home, "find . -name '*.py'")) and a.hits
+    assert "every file its other tests keep: -mtime -1 left out (the index keeps no file's time" in a.notes[0]
+    grepped = ask(home, "find . -newer alpha/core.py -name '*.py' -exec grep -n 'return fmt' {} +")
+    assert grepped.total_matches >= 2 and "-newer alpha/core.py left out" in grepped.notes[0]
+    sized = ask(home, "find . -size +1M")  # read now: the listing, and the note that leaves the size out
+    assert "-size +1M left out" in sized.notes[0] and sized.hits

@@ -907,7 +907,8 @@ class Engine:
             files = whole or files
             if not files and len(reads) == 1 and file_read.bare(one.path):
                 return None  # "less CPU": no file so named, the words searched
-            if not files and len(reads) == 1 and one.viewed_whole and not set(one.path[:1] + one.path) & set("/~*?[{"):
+            no_glob = not set(one.path) & set("*?[{")  # a glob or braces naming nothing: no folder to list
+            if not files and len(reads) == 1 and one.viewed_whole and not one.path.startswith(("/", "~")) and no_glob:
                 # an editor's view of a folder ({"command": "view", "path": "src"}) lists it, as ls does
                 listed = await self.search(replace(p, query=f"ls {shlex.quote(one.path)}"), visible)
                 if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):

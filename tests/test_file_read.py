@@ -550,6 +550,13 @@ def test_commands_run_one_after_another_are_each_answered_in_turn(multi_home: Pa
         assert not ask(multi_home, words).notes[0].startswith("read as 2 commands")
 
 
+def test_an_editors_view_of_a_nested_folder_lists_it(tmp_path: Path) -> None:
+    home = index_files(tmp_path, "deep", {"src/api/a.py": "A = 1\n", "src/api/b.py": "B = 2\n"})
+    nested = ask(home, '{"command": "view", "path": "src/api"}')  # a folder with a / in its path: listed
+    assert nested.notes[0] == "'src/api' is a folder: listed as ls lists it"
+    assert {f.hit.path for f in nested.hits} == {"src/api/a.py", "src/api/b.py"}
+
+
 def test_a_file_named_as_hits_name_it_is_read_in_that_repository(multi_home: Path) -> None:
     a = ask(multi_home, "sed -n '6,7p' gamma:gamma/app.py")  # REPO:PATH, as a hit and `fourfold show` write it
     assert "the segments of gamma/app.py (gamma) that hold its lines 6-7" in a.notes[0]

@@ -954,7 +954,8 @@ class Engine:
             files = [(repo, path) for repo, path in files if path == one.path] or files
             if len(files) != 1:
                 return one, files
-            total += _file_of(reader, *files[0])[1]
+            counted = reader.line_count(*files[0])  # the stored text's last block; the segments only where none is
+            total += counted[0] if counted is not None else _file_of(reader, *files[0])[1]
         return total
 
     def _at_revision(self, p: SearchParams, revision: str, visible: frozenset[str] | None) -> tuple[SearchParams, str]:

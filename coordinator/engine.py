@@ -887,16 +887,17 @@ class Engine:
             return None
         generation, resolve = found
         reads, expanded = await asyncio.to_thread(_expanded, read_as, resolve)  # may read the file lists
-        if read_as.stream and (read_as.first < 0 or read_as.last < 0):  # cat *.go | tail -n 5: from the stream's end
+        if read_as.stream and (read_as.first < 0 or read_as.last < 0 or read_as.then):
+            # cat *.go | tail -n 5: from the stream's end; | head -n 50 | tail -n 10: the end of its first 50 lines
             counted = await asyncio.to_thread(self._stream_lines, reads, resolve, generation)
             if isinstance(counted, tuple):  # a file of the stream is none, or several: its lines are unknown
                 unread = file_read.unread(counted[0], counted[1], generation)
                 return replace(unread, notes=(*revised, *expanded, *unread.notes))
-            first, last = file_read.kept(read_as.first, read_as.last, 1, counted)
+            first, last = read_as.lines(counted)
             if first > last:
-                return file_read.past_end(replace(read_as, first=first), counted, generation)
-            read_as = replace(read_as, first=first, last=last if last < counted else 0)
-            reads = [(replace(one, first=read_as.first, last=read_as.last), known) for one, known in reads]
+                return file_read.past_end(replace(read_as, first=first, then=()), counted, generation)
+            read_as = replace(read_as, first=first, last=last if last < counted else 0, then=())
+            reads = [(replace(one, first=read_as.first, last=read_as.last, then=()), known) for one, known in reads]
         answers: list[Answer] = []
         offset = 0  # a stream's lines in the files before this one
         for one, known in reads:

@@ -183,9 +183,13 @@ class FileRead:
     def piped(self, after: FileRead) -> FileRead | None:
         """This read with the lines of ``after`` (``head -n 50 a.py | tail -n 10``: ``tail -n 10`` read of a.py) kept
         of its lines; None where the pipe keeps no plain range of lines."""
-        if self.counted or self.stream or after.then:
+        if self.counted or after.then:
             return None
         tool = f"{self.tool} | {after.tool}"
+        if self.stream:  # cat a b | tail -n 30 | head -n 2: the stream's lines kept again, once its length is known
+            if after.bytes or after.byte_from or after.marked or after.ranges or after.counted:
+                return None
+            return replace(self, tool=tool, then=(*self.then, (after.first, after.last)))
         whole = (self.first, self.last) == (1, 0) and not (self.bytes or self.byte_from or self.marked or self.ranges)
         if whole and not self.then and not self.several:
             # cat a.py | head -50: the head of a.py (its bytes, its lines counted)

@@ -77,6 +77,10 @@ from fourfold.index.store import IndexStore
         ),
         ("cat a.py b.py | head -n 3", FileRead("cat | head", "a.py", 1, 3, more=("b.py",), stream=True)),
         ("cat a.py b.py | tail -n 3", FileRead("cat | tail", "a.py", -3, 0, more=("b.py",), stream=True)),
+        (
+            "cat a.py b.py | tail -n 30 | head -n 2",
+            FileRead("cat | tail | head", "a.py", -30, 0, more=("b.py",), stream=True, then=((1, 2),)),
+        ),
         ("head -n -5 a.py", FileRead("head", "a.py", 1, -5)),
         ("head --lines=-5 a.py", FileRead("head", "a.py", 1, -5)),
         ("tail -c +100 a.py", FileRead("tail -c", "a.py", byte_from=100)),
@@ -463,6 +467,11 @@ def test_tail_c_from_a_byte_reads_the_lines_tail_prints(multi_home: Path) -> Non
         "sed -n '2,3p' alpha/{shapes,core}.py",
         "cat alpha/*.py | tail -n 4",  # the stream's last lines: the files' lengths say where they start
         "cat alpha/{core,shapes}.py | head -n -30",
+        # a stream's lines piped on: where each filter starts is known once the files' lengths are
+        "cat alpha/{core,shapes}.py | tail -n 30 | head -n 2",
+        "cat alpha/*.py | head -n 25 | tail -n 3",
+        "sed -n '2,30p' alpha/{shapes,core}.py | tail -n 2",
+        "cat alpha/{core,shapes}.py | head -n 40 | tail -n 5 | head -n 1",
     ],
 )
 def test_braces_and_globs_read_the_files_the_shell_expands_them_to(multi_home: Path, command: str) -> None:
@@ -609,3 +618,31 @@ def test_the_cli_the_client_and_mcp_read_a_files_lines(
         assert "read as 2 commands run in turn" in in_turn and "gamma:gamma/app.py" in in_turn
         shown = mcp_search(address, "git show HEAD:alpha/core.py | sed -n '6,7p'", 10)
         assert "read as the command git show | sed -n" in shown and "alpha:alpha/core.py:6-7 function fmt\n" in shown
+
+
+@pytest.mark.parametrize(
+    "files, filters",
+    [
+        ("alpha/core.py alpha/shapes.py", "tail -n 30 | head -n 2"),
+        ("alpha/shapes.py alpha/core.py", "head -n 25 | tail -n 3"),
+        ("alpha/core.py alpha/shapes.py", "tail -n +18 | head -n 6 | tail -n 4"),
+        ("alpha/core.py alpha/shapes.py", "head -n 500 | tail -n 2"),
+    ],
+)
+def test_a_streams_lines_piped_on_are_the_lines_the_shell_prints(multi_home: Path, files: str, filters: str) -> None:
+    # each line of the stream printed as FILE:LINE, then kept by the same filters: the lines the pipe prints
+    printed = subprocess.run(
+        ["bash", "-c", f"awk '{{print FILENAME \":\" FNR}}' {files} | {filters}"],
+        cwd=FIXTURE / "alpha",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    a = ask(multi_home, f"cat {files} | {filters}", repos=("alpha",))
+    said = [
+        f"{path}:{n}"
+        for note in a.notes
+        for path, first, last in re.findall(r"segments of (\S+) \(alpha\) that hold its lines (\d+)-(\d+)", note)
+        for n in range(int(first), int(last) + 1)
+    ]
+    assert said == printed, a.notes

@@ -1033,7 +1033,9 @@ def _found(
     """``find``'s files: ``written`` maps each ``-path`` glob of ``include`` to the glob as written and whether it
     matches either case (``-ipath``), for a test that must hold with the others."""
     then: list[LineFilter] = []
-    if len(include) > 1 and not either:  # both must match: a folder's glob and a name's are one glob
+    if len(include) > 1 and either:  # -name '*.md' -o -path './docs/*': a file any of them selects, as one glob
+        include = [_either(include)]
+    elif len(include) > 1:  # both must match: a folder's glob and a name's are one glob
         folders = [g for g in include if "/" in g and g.endswith("/**")]
         names = [g for g in include if "/" not in g]
         if len(include) == 2 and len(folders) == 1 and len(names) == 1:
@@ -1065,6 +1067,13 @@ def _found(
         lists="paths",
         then=tuple(then),
     )
+
+
+def _either(globs: list[str]) -> str:
+    """One glob selecting the files any of find's ``globs`` does: a name's (no ``/``) in any folder."""
+    if all("/" not in g for g in globs):
+        return _alternatives(globs)
+    return "{" + ",".join(g if "/" in g else f"**/{g}" for g in globs) + "}"
 
 
 def _find_prints(starts: list[str]) -> str:

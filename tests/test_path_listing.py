@@ -427,3 +427,27 @@ def test_finds_tests_of_what_the_index_keeps_nothing_of_are_left_out_and_said(ho
     assert grepped.total_matches >= 2 and "-newer alpha/core.py left out" in grepped.notes[0]
     sized = ask(home, "find . -size +1M")  # read now: the listing, and the note that leaves the size out
     assert "-size +1M left out" in sized.notes[0] and sized.hits
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "-name 'core.py' -o -name 'app.py'",
+        "-path './beta/*' -o -name 'core.py'",
+        "-type f \\( -name '__init__.py' -o -path '*gamma/*' \\) -not -name 'app.py'",
+        "-name 'c*' -o -name 's*' -o -path './gamma/a*'",
+    ],
+)
+def test_finds_either_test_lists_the_files_any_test_selects_as_find_does(home: Path, expression: str) -> None:
+    expected = {  # find in each repository's checkout: the files it prints
+        path.removeprefix("./")
+        for repo in ("alpha", "beta", "gamma")
+        for path in subprocess.run(
+            ["bash", "-c", f"find . -type f \\( {expression} \\)"],
+            cwd=FIXTURE / repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    }
+    assert expected and files(ask(home, f"find . {expression}")) == expected

@@ -671,6 +671,8 @@ def _piped_to(stages: list[str], shown: str | None) -> tuple[tuple[LineFilter, .
             return None, ()
         if not words or words[0] in _SHOWING:
             continue
+        if shown is None and _drops_zero_counts(words):
+            continue  # grep -c X | grep -v ':0$': the files with no match, which no answer lists
         if words[0] not in _TOOLS or shown is None:
             left_out.append(stage)
             continue
@@ -686,6 +688,23 @@ def _piped_to(stages: list[str], shown: str | None) -> tuple[tuple[LineFilter, .
             continue
         then.extend((*grep.then, LineFilter(grep.pattern, grep.regex, grep.case_sensitive, invert, shown, _under())))
     return tuple(then), tuple(left_out)
+
+
+#: An awk program that keeps the ``path:count`` lines of ``grep -c`` whose count is not 0 (``$2>0``, ``$NF != 0``).
+_NONZERO_AWK = re.compile(r'\s*\$(?:2|NF)\s*(?:>|!=)\s*"?0"?\s*(?:\{\s*print(?:\s+\$0)?\s*;?\s*\})?\s*')
+
+
+def _drops_zero_counts(words: list[str]) -> bool:
+    """Whether a command piped after ``grep -c`` drops just the files counted 0 (``grep -v ':0$'``,
+    ``awk -F: '$2>0'``)."""
+    if words[0] == "awk":
+        separated = (words[1:2] == ["-F:"] and len(words) == 3) or (words[1:3] == ["-F", ":"] and len(words) == 4)
+        return separated and _NONZERO_AWK.fullmatch(words[-1]) is not None
+    if words[0] not in _TOOLS:
+        return False
+    rest, invert = _without_invert(words)
+    patterns = [w for w in rest[1:] if w not in ("-e", "-E", "--regexp")]
+    return invert and len(patterns) == 1 and patterns[0] in (":0$", ":0", "^0$", ":0\\b")
 
 
 def _without_invert(words: list[str]) -> tuple[list[str], bool]:

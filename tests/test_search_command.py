@@ -432,6 +432,20 @@ def test_what_a_pipe_leaves_out_is_said_and_a_bad_filter_refused(home: Path) -> 
     counted = ask(home, "rg -c fmt | grep -v ':1$'")  # rg -c prints path:count: no line of a file a filter sees
     assert counted.notes[0].endswith("case respected; left out: | grep -v ':1$' (no search runs it)")
     assert counted.total_files == ask(home, "rg -c fmt").total_files
+    for nonzero in ("grep -v ':0$'", "grep -v -e ':0$'", "awk -F: '$2>0'", "awk -F : '$NF != 0 {print}'"):
+        # the files grep -c counts 0, which no answer lists: nothing left out (checked against grep below)
+        kept = ask(home, f"grep -rc fmt . | {nonzero}")
+        assert "left out" not in kept.notes[0] and kept.total_files == counted.total_files, kept.notes
+        printed = subprocess.run(
+            ["bash", "-c", f"grep -rc fmt --include='*.py' . | {nonzero}"],
+            cwd=FIXTURE / "alpha",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        assert {p.split(":")[0][2:] for p in printed} == files(
+            ask(home, f"grep -rc fmt . | {nonzero}", repos=("alpha",))
+        )
     with pytest.raises(InvalidQuery, match=r"invalid max_count '0': give the matching lines to keep of each file"):
         ask(home, "fmt", options={"mode": "literal", MAX_COUNT_OPTION: "0"})
     assert read("grep -m 0 -rn fmt .") is None and read("grep -m x -rn fmt .") is None

@@ -265,6 +265,8 @@ def _read(query: str) -> Command | None:
     first = words[0] if words else ""
     if first in ("search_dir", "search_file", "find_file") and not stages:
         return _swe_agent(words)
+    if first == "ag" and "-g" in words:
+        return _ag_listing(words, stages)
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
         return _files_command(words, piped, stages)
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
@@ -296,6 +298,7 @@ def _read(query: str) -> Command | None:
     depth = 0  # --max-depth N: files at most N folders down from each folder searched
     unrestricted = 0  # rg's -u: twice (-uu) reads hidden files
     anded: list[tuple[str, bool]] = []  # git grep -e A --and [--not] -e B: B on the same line (--not: not)
+    file_regexes: list[str] = []  # ag -G REGEX: the files searched, by their paths
     if tool == "git grep" and set(words) & {"--and", "--not", "--or", "(", ")"}:
         words, conjuncts = _conjuncts(words)
         if conjuncts is None:
@@ -350,8 +353,15 @@ def _read(query: str) -> Command | None:
             if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) < 1:
                 raise _UnreadableError  # --max-depth 0: the files named alone; x: the tool's own error
             depth = int(value)
+        elif name in ("G", "file-search-regex") and tool == "ag" and value is not None:
+            file_regexes.append(value)  # the files whose paths it matches, as a glob once -i is known
         elif name in ("f", "file", "files", "pre", "G", "file-search-regex"):
             raise _UnreadableError  # patterns from a file, a file listing, a preprocessor: nothing a search reads
+        elif tool in ("ag", "ack") and value is None and len(name) > 1 and _type(name.removeprefix("no")):
+            # ag --go, ack --python: that language's files; ack --nopython: the others
+            (not_languages if name.startswith("no") and _type(name[2:]) else languages).extend(
+                _type(name.removeprefix("no"))
+            )
         elif name in ("v", "invert-match"):
             raise _UnreadableError  # the lines that do not match: no listing a search makes
 
@@ -417,6 +427,13 @@ def _read(query: str) -> Command | None:
         except re.error:
             pattern, regex = patterns[0], False
     sensitive = case == "yes" or (case == "smart" and any(c.isupper() for c in pattern))
+    for file_regex in file_regexes:  # ag -G: smart case of its own, as ag reads it, unless -i or -s is given
+        glob = regex_glob(file_regex)
+        if glob is None:
+            return None  # a regular expression no glob writes (\d, a quantifier): not read
+        if glob and (case == "no" or (case == "smart" and file_regex == file_regex.lower())):
+            glob = any_case(glob)
+        include.extend([glob] if glob else [])
     paths = tuple(p for p in (_path(o) for o in operands or _here()) if p)
     if depth:  # --max-depth 1: no file in a folder beneath the folders searched
         exclude.extend(f"{p.rstrip('/') + '/' if p else ''}{'*/' * depth}**" for p in paths or ("",))
@@ -1093,6 +1110,141 @@ def _either(globs: list[str]) -> str:
     if all("/" not in g for g in globs):
         return _alternatives(globs)
     return "{" + ",".join(g if "/" in g else f"**/{g}" for g in globs) + "}"
+
+
+def regex_glob(regex: str) -> str | None:
+    """The path glob that selects the paths a regular expression searching in them matches (ag's ``-G '_test\\.go$'``
+    -> ``**_test.go``; ``'\\.(js|ts)$'`` -> ``**.{js,ts}``; ``^src/`` -> ``/src/**``); "" for one matching every path;
+    None where no glob writes it (``\\d``, a quantifier of a letter, an anchor inside, alternatives anchored)."""
+    alternatives = _regex_alternatives(regex)
+    if alternatives is None:
+        return None
+    if len(alternatives) > 1:
+        globs = [regex_glob(a) for a in alternatives]
+        if any(g is None or g.startswith("/") or not g for g in globs):
+            return None
+        return "{" + ",".join(g for g in globs if g) + "}"
+    anchored = regex.startswith("^")
+    body = regex[1:] if anchored else regex
+    if anchored:  # ag matches ./src/a.go where it searches the folder it runs in
+        body = body.removeprefix("\\./").removeprefix("./")
+    ended = body.endswith("$") and not body.endswith("\\$")
+    body = body[:-1] if ended else body
+    translated = _regex_body_glob(body)
+    if translated is None:
+        return None
+    if not translated and not anchored and not ended:
+        return ""
+    glob = ("/" if anchored else "**") + translated + ("" if ended else "**")
+    return glob if glob.strip("*/") else ""
+
+
+def _regex_alternatives(regex: str) -> list[str] | None:
+    """``regex``'s top-level alternatives (``a|b``), or None where a group or class never closes."""
+    out, depth, last, i = [], 0, 0, 0
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            end = regex.find("]", i + 2)
+            if end < 0:
+                return None
+            i = end + 1
+            continue
+        depth += (c == "(") - (c == ")")
+        if depth < 0:
+            return None
+        if c == "|" and not depth:
+            out.append(regex[last:i])
+            last = i + 1
+        i += 1
+    return None if depth else [*out, regex[last:]]
+
+
+def _regex_body_glob(body: str) -> str | None:
+    """A regular expression without anchors as the glob matching what it does (``.*`` -> ``**``, ``\\.`` -> ``.``,
+    ``(a|b)`` -> ``{a,b}``); None where no glob writes it."""
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        quantified = body[i + 1 : i + 2] in ("*", "+", "?", "{")
+        if c == "." and body[i + 1 : i + 2] in ("*", "+"):
+            out.append("**" if body[i + 1] == "*" else "?**")
+            i += 2
+            continue
+        if quantified:
+            return None  # a letter repeated, or optional: no glob writes it
+        if c == "\\":
+            escaped = body[i + 1 : i + 2]
+            if not escaped or escaped.isalnum() or escaped in GLOB_CHARS + "],}":
+                return None  # \d, \b: classes a glob has not
+            out.append(escaped)
+            i += 2
+            continue
+        if c == "[":
+            end = body.find("]", i + 2)
+            klass = body[i + 1 : end]
+            if end < 0 or "\\" in klass or "[" in klass:
+                return None
+            out.append("[" + ("!" + klass[1:] if klass.startswith("^") else klass) + "]")
+            i = end + 1
+            continue
+        if c == "(":
+            end = body.find(")", i)
+            inner = body[i + 1 : end].removeprefix("?:")
+            if end < 0 or body[end + 1 : end + 2] in ("*", "+", "?", "{"):
+                return None
+            parts = [_regex_body_glob(part) for part in inner.split("|")]
+            if any(part is None or "{" in part or "," in part for part in parts):
+                return None
+            out.append("{" + ",".join(p for p in parts if p is not None) + "}")
+            i = end + 1
+            continue
+        if c == ".":
+            out.append("?")
+        elif c in "^$)|*+?{}," or c in GLOB_CHARS:
+            return None
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+#: ag's options that change no listing of ``ag -g`` a search reads: its case, hidden files.
+_AG_LISTING_FLAGS = {"-i": "no", "--ignore-case": "no", "-s": "yes", "--case-sensitive": "yes", "-S": "smart"}
+
+
+def _ag_listing(words: list[str], stages: list[str]) -> Command | None:
+    """``ag -g REGEX [DIR…]``: the files whose paths the regular expression matches (smart case, as ag reads it; the
+    path as ag walks to it, ``./a.py`` from the folder it runs in), as ``rg --files`` of those folders with that test
+    of each path; None for an option no listing reads."""
+    at = words.index("-g")
+    if at + 1 >= len(words):
+        return None
+    regex, rest = words[at + 1], [*words[1:at], *words[at + 2 :]]
+    flags = [w for w in rest if w.startswith("-")]
+    case = "smart"
+    for flag in flags:
+        if flag not in (*_AG_LISTING_FLAGS, "--hidden", "-u", "--unrestricted"):
+            return None
+        case = _AG_LISTING_FLAGS.get(flag, case)
+    try:
+        re.compile(_python_regex(regex))
+    except re.error:
+        return None  # ag's own error
+    hidden = [w for w in flags if w in ("--hidden", "-u", "--unrestricted")][:1]
+    dirs = [w for w in rest if not w.startswith("-")]
+    listed = _read(
+        " | ".join([shlex.join(["rg", "--files", *hidden, *(d for d in dirs if d not in (".", "./"))]), *stages])
+    )
+    if listed is None:
+        return None
+    sensitive = case == "yes" or (case == "smart" and regex != regex.lower())
+    named = LineFilter(regex, True, sensitive, False, _find_prints(dirs), _under())  # ag prints the path alone
+    return replace(listed, tool=listed.tool.replace("rg --files", "ag -g", 1), then=(named, *listed.then))
 
 
 def _find_prints(starts: list[str]) -> str:

@@ -409,6 +409,8 @@ def test_the_cli_the_client_and_mcp_list_paths(
             assert files(piped) == {"beta/service.py", "gamma/app.py"} and piped.total_files == 2
         text = mcp_search(address, "fd app", 10)
         assert "gamma/app.py" in text and "1 matching files · complete" in text and "read as the command fd" in text
+        ag = mcp_search(address, "ag -g 'app\\.py$'", 10)
+        assert "gamma/app.py" in ag and "1 matching files · complete" in ag and "read as the command ag -g" in ag
         folders = mcp_search(address, "find . -type d | grep -v beta", 10)
         assert "text: folders in ./: alpha/ (3 files), gamma/ (2 files)" in folders and "no hits" not in folders
     assert main(["search", "--in-process", "--json", "rg --files | grep -E '^gamma/.*[.]py$'"]) == 0

@@ -5,6 +5,7 @@ client over gRPC and MCP, over a real index."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -19,9 +20,10 @@ from fourfold.client import Client
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.query_filters import FILTERS_OPTION
-from fourfold.coordinator.search_command import apply, path_glob, read, without_lookaround
+from fourfold.coordinator.search_command import apply, path_glob, read, regex_glob, without_lookaround
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import GenerationReader, IndexStore
+from fourfold.plugins.globs import compile_glob
 from fourfold.plugins.types import CONTEXT_OPTION, EXCLUDE_OPTION, LINE_FILTERS_OPTION, MAX_COUNT_OPTION, LineFilter
 
 
@@ -685,3 +687,69 @@ def test_a_command_after_the_querys_filters_is_run_within_them(home: Path) -> No
     assert {f.hit.repo for f in every.hits} > {"gamma"}  # without the filter: every repository's lines
     listed = ask(home, "rg --files | grep -v init repo:alpha")
     assert {f.hit.repo for f in listed.hits} == {"alpha"} and all("init" not in f.hit.path for f in listed.hits)
+
+
+@pytest.mark.skipif(shutil.which("ag") is None, reason="ag is installed by `make system-tools`")
+@pytest.mark.parametrize(
+    "command",
+    [
+        # -G: the files searched, by a regular expression over their paths (smart case of its own)
+        "ag -l -G 'core' fmt",
+        "ag -l -G '\\.py$' return",
+        "ag -l -G '(core|app)\\.py$' fmt",
+        "ag -l -G 'CORE' fmt",
+        "ag -l -i -G 'CORE' fmt",
+        "ag -l -G '^\\./gamma/' import",
+        "ag --nocolor -G 's[a-z]+' fmt",  # a quantifier after a class: no glob writes it, the words searched
+        # a language's files, as ag's --python and ack's --python name them
+        "ag -l --python def",
+        # -g: the files whose paths match
+        "ag -g 'a'",
+        "ag -g '^\\./beta'",
+        "ag -g 'APP'",
+        "ag -i -g 'APP'",
+        "ag -g 'py$' | grep -v init",
+    ],
+)
+def test_ags_file_regex_and_listing_select_the_files_ag_does(home: Path, command: str) -> None:
+    every: set[str] = set()
+    for repo in ("alpha", "beta", "gamma"):
+        out = subprocess.run(command, shell=True, cwd=FIXTURE / repo, capture_output=True, text=True, check=False)
+        printed = {row.removeprefix("./").split(":", 1)[0] for row in out.stdout.splitlines()}
+        got = ask(home, command, repos=(repo,))
+        if "[a-z]+" in command:
+            assert not any(n.startswith("read as the command ag") for n in got.notes)
+            continue
+        assert files(got) == printed, (repo, got.notes)
+        every |= printed
+    capitals = ("CORE" in command or "APP" in command) and " -i " not in command  # smart case: none so named
+    assert bool(every) != bool(capitals) or "[a-z]+" in command, command
+
+
+@pytest.mark.parametrize(
+    ("regex", "glob"),
+    [
+        ("_test\\.go$", "**_test.go"),
+        ("\\.(js|ts)$", "**.{js,ts}"),
+        ("^src/", "/src/**"),
+        ("^\\./render", "/render**"),
+        ("render/j", "**render/j**"),
+        ("\\.go$|\\.py$", "{**.go,**.py}"),
+        ("[^_]test", "**[!_]test**"),
+        ("x.y", "**x?y**"),
+        ("", ""),
+        (".*", ""),
+        # no glob writes these: a quantifier of a letter, a class of its own, alternatives anchored
+        ("a+b", None),
+        ("\\d", None),
+        ("^a|b", None),
+        ("(a|b)+", None),
+    ],
+)
+def test_a_path_regex_is_the_glob_that_selects_the_paths_it_matches(regex: str, glob: str | None) -> None:
+    assert regex_glob(regex) == glob
+    paths = ["src/a_test.go", "render/json.go", "web/x.ts", "srcx/b.py", "a/test.md", "lib/_test.txt"]
+    if glob:  # the glob selects the paths ag would search, each seen as ./path (^src/: the top folder's, as meant)
+        rx, dotted = re.compile(regex), not regex.startswith("^") or regex.startswith("^\\./")
+        matched = [p for p in paths if rx.search(f"./{p}" if dotted else p)]
+        assert [p for p in paths if compile_glob(glob).match(p)] == matched

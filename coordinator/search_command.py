@@ -1282,10 +1282,18 @@ def _under() -> str:
 
 
 def _find_path(glob: str) -> str:
-    """find's ``-path`` glob as a repository glob: its ``./`` left out, its ``*`` crossing folders as find's does."""
+    """find's ``-path`` glob as a repository glob: its ``./`` left out, its ``*`` crossing folders as find's does. A
+    ``*`` before a ``/`` matches a folder at least (``./*/*_test.*``: no file at the top), but where the glob starts
+    with it, it may match the ``.`` find prints first (``*/tests/*``: ``./tests/a.py`` too)."""
+    dotted = glob.startswith("./")
     while glob.startswith("./"):
         glob = glob[2:]
-    return re.sub(r"\*+", "**", glob)
+
+    def star(m: re.Match[str]) -> str:
+        folder = glob[m.end() : m.end() + 1] == "/" and (m.start() > 0 or dotted)
+        return "*/**" if folder else "**"
+
+    return re.sub(r"\*+", star, glob)
 
 
 def _ls(args: list[str]) -> Command | None:

@@ -21,6 +21,7 @@ from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.search_command import path_glob, read
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
+from fourfold.plugins.globs import compile_glob
 from fourfold.plugins.text.shard import TextShard
 from fourfold.plugins.types import EXCLUDE_OPTION, LINE_FILTERS_OPTION, LineFilter, ModalityQuery
 
@@ -453,3 +454,33 @@ def test_finds_either_test_lists_the_files_any_test_selects_as_find_does(home: P
         ).stdout.split()
     }
     assert expected and files(ask(home, f"find . {expression}")) == expected
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "-path './*/*_test.*'",  # a folder at least: no file at the top
+        "-path '*/tests/*'",  # find prints ./tests/a.py: the leading * matches the .
+        "-path './src/*'",
+        "-path './src/*/b*'",
+        "-path '*_test.*'",
+        "-path './*'",
+        "-not -path '*/tests/*' -name '*.py'",
+        "-path './*/*' -o -name 'top.py'",
+    ],
+)
+def test_finds_path_globs_select_the_files_find_prints(tmp_path: Path, test: str) -> None:
+    tree = ["top.py", "top_test.py", "src/a.py", "src/a_test.py", "src/deep/b.py", "src/deep/b_test.go"]
+    tree += ["tests/t.py", "src/tests/u.py", "docs/x.md"]
+    for path in tree:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x\n")
+    printed = subprocess.run(
+        ["bash", "-c", f"find . -type f \\( {test} \\)"], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout.split()
+    c = read(f"find . {test}")
+    assert c is not None
+    keep = compile_glob(path_glob(c) or "**")
+    dropped = [compile_glob(g) for g in c.exclude]
+    selected = {p for p in tree if keep.match(p) and not any(rx.match(p) for rx in dropped)}
+    assert selected == {p.removeprefix("./") for p in printed}

@@ -117,7 +117,7 @@ def encode_file_text(data: bytes, block_bytes: int = 0) -> tuple[bytes, bytes]:
 class FileText:
     """A stored file's lines, decompressed block by block as a segment asks for them."""
 
-    __slots__ = ("_blob", "_ends", "_lines", "_raw", "_starts")
+    __slots__ = ("_blob", "_ended", "_ends", "_lines", "_raw", "_starts")
 
     def __init__(self, blob: bytes | None, blocks: bytes | None) -> None:
         self._blob = blob or b""
@@ -126,6 +126,7 @@ class FileText:
         self._raw = [bool(v & _RAW) for v in index[0::2]]
         self._ends = list(index[1::2])
         self._lines: dict[int, list[str]] = {}
+        self._ended: bool | None = None  # whether the last block ends in a newline, once it is decompressed
 
     def _block(self, b: int) -> list[str]:
         lines = self._lines.get(b)
@@ -133,6 +134,8 @@ class FileText:
             part = self._blob[self._ends[b - 1] if b else 0 : self._ends[b]]
             text = part if self._raw[b] else decompress(part)
             lines = self._lines[b] = split_lines(text.decode("utf-8", "surrogateescape"))
+            if b == len(self._starts) - 1:
+                self._ended = text.endswith(b"\n")
         return lines
 
     def content(self, start_line: int, end_line: int) -> str:
@@ -157,9 +160,9 @@ class FileText:
         """Whether the file's last line ends in a newline (``wc -l`` counts a last line without one not at all)."""
         if not self._starts:
             return True
-        b = len(self._starts) - 1
-        part = self._blob[self._ends[b - 1] if b else 0 : self._ends[b]]
-        return (part if self._raw[b] else decompress(part)).endswith(b"\n")
+        if self._ended is None:  # the last block read once, for line_count and this alike
+            self._block(len(self._starts) - 1)
+        return bool(self._ended)
 
     def lines(self) -> list[str]:
         """Every line of the file."""

@@ -113,3 +113,20 @@ def test_a_files_line_count_is_its_lines_as_sed_numbers_them(block_bytes: int) -
         stored = FileText(*encode_file_text(data, block_bytes=block_bytes))
         assert stored.line_count() == lines == len(data.splitlines()), data
         assert stored.ends_in_newline() is (not data or data.endswith(b"\n")), data  # wc -l counts the newlines
+
+
+def test_a_files_count_and_its_last_newline_decompress_its_last_block_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fourfold.index import segdb
+
+    calls: list[int] = []
+    real = segdb.decompress
+    monkeypatch.setattr(segdb, "decompress", lambda part: calls.append(len(part)) or real(part))
+    for data in (b"retry()\n" * 5000, b"retry()\n" * 5000 + b"end"):
+        for count_first in (True, False):  # either question asked first
+            calls.clear()
+            stored = FileText(*encode_file_text(data))
+            if count_first:
+                assert stored.line_count() == len(data.splitlines())
+            assert stored.ends_in_newline() is data.endswith(b"\n")
+            assert stored.line_count() == len(data.splitlines())
+            assert len(calls) == 1, (count_first, calls)  # one compressed block, decompressed once

@@ -639,8 +639,10 @@ class Engine:
         written = not (p.intent or p.path_glob or p.cursor or p.options.get("mode", "") in LISTING_MODES)
         if written and ("&&" in p.query or ";" in p.query):
             commands = shell_words.commands(p.query)
-            if len(commands) > 1 and all(file_read.read(c) or search_command.read(c) for c in commands):
-                return await self._in_turn(p, commands, visible)
+            shown = [c for c in commands if not shell_words.prints_words(c)]  # echo '---': its own words
+            read = shown and all(file_read.read(c) or search_command.read(c) for c in shown)
+            if read and commands != [p.query]:
+                return await self._in_turn(p, shown, visible, [c for c in commands if c not in shown])
         if _ABSOLUTE_OPERAND.search(p.query):  # a checkout's path, read against the files: their lists off the loop
             read_first = await asyncio.to_thread(self._read_first, p, visible)
         else:
@@ -651,10 +653,17 @@ class Engine:
         answer = await self._search_written(asked, visible)
         return replace(answer, notes=(*notes, *answer.notes))
 
-    async def _in_turn(self, p: SearchParams, commands: list[str], visible: frozenset[str] | None) -> Answer:
-        """Several commands run one after another (``cat a.py && cat b.py``, ``ls src; grep -rn X src``): each asked
-        in turn with its share of ``k``, their hits in that order (a hit twice: once), notes and totals joined."""
+    async def _in_turn(
+        self, p: SearchParams, commands: list[str], visible: frozenset[str] | None, left_out: Sequence[str] = ()
+    ) -> Answer:
+        """Several commands run one after another (``cat a.py && cat b.py``, ``ls src; grep -rn X src``, a ``for``
+        loop's runs): each asked in turn with its share of ``k``, their hits in that order (a hit twice: once), notes
+        and totals joined; ``left_out``: the commands that print their own words (``echo '---'``), not asked."""
         t0 = time.perf_counter()
+        echoed = f"; left out: {'; '.join(f'`{c}`' for c in left_out)} (printing its own words)" if left_out else ""
+        if len(commands) == 1:  # for f in a.py; do cat $f; done, echo '==' && cat a.py: one command asked
+            one = await self.search(replace(p, query=commands[0]), visible)
+            return replace(one, notes=(f"read as the command `{commands[0]}`{echoed}", *one.notes))
         k = max(1, p.k // len(commands))
         answers = [await self.search(replace(p, query=command, k=k), visible) for command in commands]
         seen: set[tuple[str, str, int, int]] = set()
@@ -676,7 +685,7 @@ class Engine:
             hits=tuple(hits[: p.k]),
             total_candidates=sum(a.total_candidates for a in answers),
             notes=(
-                f"read as {len(commands)} commands run in turn, each answered: {said}",
+                f"read as {len(commands)} commands run in turn, each answered: {said}{echoed}",
                 *(n for a in answers for n in a.notes),
             ),
             confidences=(),

@@ -7,7 +7,7 @@ file has. :func:`split` splits a command as ``shlex.split`` does, and expands th
 quotes (bash's order: left to right, nested, ``{1..3}`` and ``{a..c}`` sequences); :func:`glob_matches` says whether
 a path is one a pathname glob expands to (``*``, ``?`` and ``[...]`` within one folder, a leading ``.`` only matched
 by a leading ``.``); :func:`commands` splits a line where the shell runs the next command (``cat a.py && cat
-b.py``).
+b.py``), a ``for`` loop's body run once for each of its words (``for f in a.py b.py; do head -n 5 "$f"; done``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import shlex
 
 from fourfold.plugins.globs import brace_group
 
-__all__ = ["MAX_WORDS", "braces", "commands", "glob_matches", "glob_regex", "is_glob", "split"]
+__all__ = ["MAX_WORDS", "braces", "commands", "glob_matches", "glob_regex", "is_glob", "prints_words", "split"]
 
 #: Words one brace expansion makes at most (``{1..100000}``: the word is kept as written).
 MAX_WORDS = 256
@@ -79,11 +79,70 @@ def _quoted_marked(written: str) -> str:
     return "".join(out)
 
 
+#: ``for VAR in WORDS; do BODY; done`` as one line writes it (what follows ``done`` is more commands, or none).
+_FOR = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*done(?=\s*(?:;|&&|$))", re.DOTALL)
+#: The commands that print their own words, not a file's (``echo '---'`` between two reads).
+_PRINTS_WORDS = re.compile(r"(?:cd\s+\S+\s+&&\s+)?(?:echo|printf)(?:\s.*)?", re.DOTALL)
+
+
+def prints_words(command: str) -> bool:
+    """Whether ``command`` prints its own words, not a file's: ``echo '=== a.py ==='``, ``printf '\\n'``."""
+    return _PRINTS_WORDS.fullmatch(command.strip()) is not None and "|" not in command
+
+
+def _looped(text: str) -> str | None:
+    """``text`` with each ``for`` loop written out, its body once for each word (``$VAR``, ``${VAR}`` and ``"$VAR"``
+    replaced by the word as written, so a glob or a ``$(...)`` is the shell's still), the runs joined by ``;``; None
+    where it writes no loop, or one of more than :data:`MAX_WORDS` words."""
+    out, at = [], 0
+    for m in _FOR.finditer(text):
+        name, listed, body = m[1], m[2], m[3]
+        before = text[at : m.start()]
+        if before.strip() and not re.search(r"(?:;|&&)\s*$", before):
+            return None  # a loop inside another command (| while …, $(for …)): not read
+        words = _raw_words(listed)
+        if not words or len(words) > MAX_WORDS or re.search(r"\bfor\s", body):
+            return None
+        variable = re.compile(rf'"\$\{{?{name}\}}?"|\$\{{{name}\}}|\${name}(?!\w)')
+        out.append(before + "; ".join(variable.sub(lambda _m, w=w: w, body) for w in words))
+        at = m.end()
+    return None if not out else "".join(out) + text[at:]
+
+
+def _raw_words(text: str) -> list[str]:
+    """``text``'s words as written, quotes, escapes and ``$(...)`` kept (``a "b c" $(find . -name x)``: three)."""
+    words, start, quote, depth, i = [], None, "", 0, 0
+    while i < len(text):
+        c = text[i]
+        if start is None and not c.isspace():
+            start = i
+        if c == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"`":
+            quote = c
+        elif text.startswith("$(", i):
+            depth += 1
+            i += 1
+        elif c == ")" and depth:
+            depth -= 1
+        elif c.isspace() and not depth and start is not None:
+            words.append(text[start:i])
+            start = None
+        i += 1
+    return [*words, text[start:]] if start is not None else words
+
+
 def commands(text: str) -> list[str]:
     """The commands ``text`` runs one after another, split at each ``&&`` and ``;`` outside quotes, escapes and
     ``$(...)`` (``cat a.py && cat b.py``: two; ``find . -exec grep X {} \\;``: one); a ``cd DIR`` among them is
     kept before each command after it (``cd src && cat a.py; cat b.py``: ``cd src && cat a.py``, ``cd src && cat
-    b.py``). One command (or none): ``[text]``."""
+    b.py``), and a ``for`` loop's body once for each of its words. One command (or none), no loop: ``[text]``."""
+    looped = _looped(text) if re.search(r"(?:^|;|&&)\s*for\s", text) else None
+    if looped is not None:
+        text = looped
     parts, start, quote, depth, i = [], 0, "", 0, 0
     while i < len(text):
         c = text[i]
@@ -113,7 +172,7 @@ def commands(text: str) -> list[str]:
             folder = f"{part} && "
             continue
         out.append(folder + part)
-    return out if len(out) > 1 else [text]
+    return out if len(out) > 1 or looped is not None else [text]
 
 
 def braces(word: str) -> list[str]:

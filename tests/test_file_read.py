@@ -559,6 +559,30 @@ def test_commands_run_one_after_another_are_each_answered_in_turn(multi_home: Pa
         assert not ask(multi_home, words).notes[0].startswith("read as 2 commands")
 
 
+def test_a_for_loop_and_echo_between_reads_are_read_as_the_shell_runs_them(multi_home: Path) -> None:
+    command = 'for f in alpha/core.py gamma/app.py; do echo "== $f"; sed -n \'2,3p\' "$f"; done'
+    a = ask(multi_home, command)
+    assert a.notes[0] == (
+        "read as 2 commands run in turn, each answered: `sed -n '2,3p' alpha/core.py`; `sed -n '2,3p' gamma/app.py`; "
+        'left out: `echo "== alpha/core.py"`; `echo "== gamma/app.py"` (printing its own words)'
+    )
+    printed = subprocess.run(
+        ["bash", "-c", command.replace("alpha/", "alpha/alpha/").replace("gamma/", "gamma/gamma/")],
+        cwd=FIXTURE,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert len(named_lines(a)) == len([line for line in printed if not line.startswith("== ")]) == 4
+    one = ask(multi_home, "echo '--- core ---' && head -n 3 alpha/core.py")
+    assert (
+        one.notes[0]
+        == "read as the command `head -n 3 alpha/core.py`; left out: `echo '--- core ---'` (printing its own words)"
+    )
+    assert named_lines(one) == [1, 2, 3] and {f.hit.path for f in one.hits} == {"alpha/core.py"}
+    assert not ask(multi_home, "echo hello; echo there").notes[0].startswith("read as")  # nothing but words: searched
+
+
 def test_an_editors_view_of_a_nested_folder_lists_it(tmp_path: Path) -> None:
     home = index_files(tmp_path, "deep", {"src/api/a.py": "A = 1\n", "src/api/b.py": "B = 2\n"})
     nested = ask(home, '{"command": "view", "path": "src/api"}')  # a folder with a / in its path: listed
@@ -616,6 +640,8 @@ def test_the_cli_the_client_and_mcp_read_a_files_lines(
         assert "that hold its lines 6-7 (of 21)" in globbed and "alpha:alpha/core.py:6-7 function fmt\n" in globbed
         in_turn = mcp_search(address, "cat alpha/core.py; cat gamma/app.py", 10)
         assert "read as 2 commands run in turn" in in_turn and "gamma:gamma/app.py" in in_turn
+        looped = mcp_search(address, "for f in alpha/core.py gamma/app.py; do head -n 2 $f; done", 10)
+        assert "read as 2 commands run in turn" in looped and "alpha:alpha/core.py" in looped
         shown = mcp_search(address, "git show HEAD:alpha/core.py | sed -n '6,7p'", 10)
         assert "read as the command git show | sed -n" in shown and "alpha:alpha/core.py:6-7 function fmt\n" in shown
 

@@ -11,7 +11,7 @@ from inprocess import index_files, search_once
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.shell_words import braces, commands, glob_matches, is_glob, split
+from fourfold.coordinator.shell_words import braces, commands, glob_matches, is_glob, prints_words, split
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
 from fourfold.plugins.globs import compile_glob
@@ -126,3 +126,34 @@ def test_a_grep_of_shell_globs_and_braces_reads_the_files_the_shell_hands_it(
 )
 def test_a_line_of_commands_splits_where_the_shell_runs_the_next(text: str, parts: list[str]) -> None:
     assert commands(text) == parts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "for f in a.py b.py; do head -n 2 $f; done",
+        'for f in a.py "b c.py"; do echo "== $f"; head -n 2 "$f"; done',
+        "for f in [ab].py; do cat ${f}; done; head -n 1 a.py",  # a glob: every file it names, read in turn
+        "cd src && for f in x y; do sed -n 2p $f.py; done",
+        'cat a.py; for n in 1 3; do sed -n "${n}p" a.py; done',
+        "for f in $(ls *.py); do cat $f; done",
+    ],
+)
+def test_a_for_loop_runs_its_body_once_for_each_word_as_bash_does(text: str, tmp_path: Path) -> None:
+    for n, name in enumerate(("a.py", "b.py", "b c.py", "src/x.py", "src/y.py")):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(f"{name}\n{n}\n3\n")
+    looped = subprocess.run(["bash", "-c", text], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    runs = commands(text)
+    assert runs != [text] and not any(run.lstrip().startswith("for ") for run in runs)
+    each = [subprocess.run(["bash", "-c", r], cwd=tmp_path, capture_output=True, text=True).stdout for r in runs]
+    assert "".join(each) == looped, runs  # the runs, one after another, print what the loop prints
+
+
+def test_a_loop_written_inside_another_command_or_too_long_is_no_loop() -> None:
+    assert commands("for f in a b; do cat $f; done | head") != ["cat a", "cat b"]
+    assert commands("echo for f in a b; do cat $f; done")[0] == "echo for f in a b"
+    many = " ".join(f"f{n}" for n in range(300))
+    assert commands(f"for f in {many}; do cat $f; done")[0].startswith("for f in")
+    assert prints_words("echo '---'") and prints_words("cd src && printf '\\n'")
+    assert not prints_words("echo x | grep x") and not prints_words("echoes a.py")

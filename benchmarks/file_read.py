@@ -23,7 +23,8 @@ fourfold within that repository (``coordinator/file_read.py`` reads it), interle
   and ``cat DIR/{A,B}.E | sed -n '1,Np'`` of two of its files, N two lines into the second (the lines each note
   names against the lines printed);
 * ``head -n 3 F1 && tail -n 3 F2`` of two files in a row: two commands, each answered in turn (the lines the notes
-  name against the lines printed);
+  name against the lines printed); ``cat F1 F2 | tail -n B | head -n 3``, B two lines more than F2 has: F1's last
+  two lines and F2's first, the stream's length counted first;
 * ``less +A F`` and SWE-agent's ``open F A``, judged against the commands that print what they show (``tail -n +A
   F``; ``head -n A+50 F | tail -n 100``, as SWE-agent cuts its window): the lines named against those printed.
 
@@ -69,6 +70,7 @@ WAYS = (
     "wc -l DIR/*.E",
     "cat DIR/{A,B}.E | sed -n",
     "head -n 3 F1 && tail -n 3 F2",
+    "cat F1 F2 | tail -n B | head -n 3",
     "less +A F (as tail -n +A)",
     "open F A (SWE-agent's window)",
 )
@@ -221,6 +223,11 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
             a, out = await ask("sed -n A,Bp F1 F2", command, checkout, repo)
             want = [(first, n1, n1), (1, 3, n2)]
             judge("sed -n A,Bp F1 F2", named(a) == want and len(out.splitlines()) == 6, command, repo)
+            # the stream's last lines, piped on: F1's last 2 lines and F2's first, once both lengths are counted
+            command = f"cat {shlex.quote(one)} {shlex.quote(two)} | tail -n {n2 + 2} | head -n 3"
+            a, out = await ask("cat F1 F2 | tail -n B | head -n 3", command, checkout, repo)
+            want = [(n1 - 1, n1, n1), (1, 1, n2)]
+            judge("cat F1 F2 | tail -n B | head -n 3", named(a) == want and len(out.splitlines()) == 3, command, repo)
     await engine.stop()
     return summary(WAYS, verdicts, ours_ms, tool_ms, misses)
 

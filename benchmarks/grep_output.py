@@ -1,4 +1,4 @@
-"""A grep command's printed lines, asked as an agent writes it, against the command itself: context lines and pipes.
+r"""A grep command's printed lines, asked as an agent writes it, against the command itself: context lines and pipes.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/grep_output.py --home H --corpora DIR SUITE.jsonl [...] [--out OUT.json]
 
@@ -17,7 +17,9 @@ within its repository, and each command is run as written in the repository's fo
   printed from DIR;
 * ``grep -Hnw NAME DIR/*.E``, DIR the folder of the name's definition and E its extension (``*.E`` at the top): the
   lines grep prints of the files the shell hands it, not of the folders beneath;
-* ``find . -name '*.E' | xargs grep -nw NAME | grep -v _test``: the lines the last grep keeps of xargs grep's.
+* ``find . -name '*.E' | xargs grep -nw NAME | grep -v _test``: the lines the last grep keeps of xargs grep's;
+* ag's file regex: ``ag -l -G '\.E$' -w NAME`` (the files), ``ag -G '^\./DIR/' NAME`` (the lines; smart case, and
+  ag's path as it walks to it, ``./DIR/…``).
 
 Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
 run. Load averages before and after are recorded.
@@ -55,6 +57,8 @@ WAYS = (
     "cd DIR && rg -n -w | grep -v test",
     "grep -Hnw NAME DIR/*.E",
     "find -name '*.E' | xargs grep | grep -v",
+    "ag -l -G '\\.E$' -w NAME",
+    "ag -G '^\\./DIR/' NAME",
 )
 
 
@@ -144,6 +148,9 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
                 ways["find -name '*.E' | xargs grep | grep -v"] = (
                     f"find . -name '*.{file.rsplit('.', 1)[1]}' | xargs grep -nw {shlex.quote(name)} | grep -v _test"
                 )
+                ways["ag -l -G '\\.E$' -w NAME"] = f"ag -l -G '\\.{file.rsplit('.', 1)[1]}$' -w {shlex.quote(name)}"
+            if name and folder:  # ag's file regex, anchored at the folder it walks from
+                ways["ag -G '^\\./DIR/' NAME"] = f"ag -G '^\\./{folder}/' {shlex.quote(name)}"
             for way, command in ways.items():
                 t0 = time.perf_counter()
                 a = await engine.search(SearchParams(command, k=K, repos=(repo,)))
@@ -154,7 +161,7 @@ async def main_async(home: Path, corpora: Path, suites: list[Path]) -> dict[str,
                     continue  # more files than a page: not judged
                 if way == "rg -C 2" and string is not None:
                     verdicts[way].extend(context_agrees(a, string, checkout))
-                elif way.startswith("rg -l"):
+                elif way.startswith(("rg -l", "ag -l")):
                     verdicts[way].append(files_agree(a, out))
                 elif way != "rg -C 2":
                     verdicts[way].append(lines_agree(a, out, folder if way.startswith("cd ") else ""))

@@ -56,6 +56,10 @@ COMMANDS = (
     "rg --files . | grep -iv readme | grep '^[.]/[a-z]'",
     "grep -rL import --include=*.go --include=*.py . | grep -v _test",
     "find . -type d | grep -v -E 'test|doc'",
+    # find's -o beside a -path test, and ag's listing by a regular expression over the paths
+    "find . -path './*/*_test.*' -o -name 'go.mod' -o -name 'setup.py'",
+    "ag -g '_test\\.(go|py)$'",
+    "ag -g 'internal|util' | grep -v test",
 )
 #: what the tool is run as where its output is a drawing, or is not installed here: the same files, a path a line
 AS_RUN = {

@@ -824,17 +824,21 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
     shown = _listed_as(words)
     if found.tree is not None and (grep or piped.startswith("xargs") or (shown is None and _greps(stages))):
         return None  # folders a command is run on, or listed as a grep cannot read them (tree's drawing): not read
-    if not grep and piped.startswith("xargs"):
-        grep = _after_xargs(piped)
+    if not grep and piped.startswith("while"):  # | while read f; do grep -n X "$f"; done: grep of each file alone
+        grep = _while_read(piped)
         if not grep:
-            return None  # xargs placing the files itself (-I{}): not read
+            return None
+    if not grep and piped.startswith("xargs"):
+        grep = _after_xargs(piped, each=True)
+        if not grep:
+            return None  # xargs placing the files itself in a word of its own ({}.bak): not read
     if not grep:
         return _paths_grepped(found, stages, shown)
     if grep.split()[0] not in (*_TOOLS, "git"):
         return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
     run = shlex.split(grep)
     each = "{}" in run  # find -exec grep -n X {} \;: grep of each file alone, which prints no path
-    rest = stages[1:] if piped.startswith("xargs") else stages  # | grep -v _test after the grep: of its lines
+    rest = stages[1:] if piped.startswith(("xargs", "while")) else stages  # | grep -v _test after it: of its lines
     prefix = None if each else "./" if (shown or "").startswith("./") else ""
     searched = _of_files(" | ".join([shlex.join(w for w in run if w != "{}"), *rest]), prefix)
     if searched is None or searched.lists != "lines" or searched.paths or searched.include:
@@ -1510,20 +1514,57 @@ def _prose(operands: list[str]) -> bool:
     return any(o.lower() in _PROSE for o in operands) or len(operands) > 3
 
 
-def _after_xargs(piped: str) -> str:
-    """The command ``| xargs [OPTIONS] CMD …`` runs on the listed files ("" where the pipe is no xargs)."""
+def _after_xargs(piped: str, each: bool = False) -> str:
+    """The command ``| xargs [OPTIONS] CMD …`` runs on the listed files ("" where the pipe is no xargs). ``each``:
+    where a placeholder places each file (``xargs -I{} grep -n X {}``: one run a file), the command with the
+    placeholder written ``{}``, as find's ``-exec … {} \\;`` writes it ("" where it is not one word of its own)."""
     try:
         words = shlex.split(piped)
     except ValueError:
         return ""
     if not words or words[0] != "xargs":
         return ""
-    i = 1
+    i, placeholder = 1, ""
     while i < len(words) and words[i].startswith("-"):
-        if words[i] in ("-I", "-i") or words[i].startswith("-I"):
-            return ""  # a placeholder places the files: not read
+        if words[i] in ("-I", "-i") or words[i].startswith(("-I", "-i", "--replace")):
+            if not each:
+                return ""  # a placeholder places the files: not read
+            if words[i].startswith("--replace"):  # --replace[=R]
+                placeholder = words[i].partition("=")[2] or "{}"
+            elif words[i] == "-I":  # -I R
+                placeholder = words[i + 1] if i + 1 < len(words) else ""
+                i += 1
+            else:  # -IR, -i[R]
+                placeholder = words[i][2:] or "{}"
+            i += 1
+            continue
         i += 2 if words[i] in ("-n", "-P", "-L", "-d", "-s", "-E") else 1
-    return shlex.join(words[i:])
+    run = words[i:]
+    if placeholder:
+        if run.count(placeholder) != 1 or any(placeholder in w for w in run if w != placeholder):
+            return ""  # the file inside a word ({}.bak), or twice: not read
+        run = ["{}" if w == placeholder else w for w in run]
+    return shlex.join(run)
+
+
+#: ``while read [-r] VAR; do CMD …; done``: each listed file read into VAR, the command run on it.
+_WHILE_READ = re.compile(r"while\s+(?:IFS=\s+)?read\s+(?:-r\s+)?([A-Za-z_]\w*)\s*;\s*do\s+(.+?)\s*;?\s*done")
+
+
+def _while_read(piped: str) -> str:
+    """The command ``| while read f; do grep -n X "$f"; done`` runs on each listed file, the file written ``{}`` as
+    find's ``-exec … {} \\;`` writes it ("" where the pipe is no such loop, or the file is not one word of its own)."""
+    m = _WHILE_READ.fullmatch(piped.strip())
+    if m is None or re.search(r"[;|&]", m[2]):
+        return ""
+    try:
+        words = shlex.split(m[2])
+    except ValueError:
+        return ""
+    named = [w for w in words if re.fullmatch(rf"\$\{{?{m[1]}\}}?", w)]
+    if len(named) != 1 or any(f"${m[1]}" in w or f"${{{m[1]}}}" in w for w in words if w not in named):
+        return ""
+    return shlex.join("{}" if w in named else w for w in words)
 
 
 class _UnreadableError(Exception):

@@ -320,6 +320,11 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "find . -name '*.py' -exec grep -n fmt {} + | grep -v '^./[a-z]*/core'",
         "find . -name '*.py' -exec grep -n fmt {} \\; | grep -v ':1:'",  # each file alone: no path printed
         "grep -rl fmt . | xargs grep -n return | grep -v '^./[a-z]*/core'",
+        # a loop that reads each listed file, and xargs placing each file itself: the grep of each file alone
+        "find . -name '*.py' | while read f; do grep -n fmt \"$f\"; done",
+        "find . -name '*.py' | while read -r f; do grep -Hn fmt $f; done | grep -v core",
+        "find . -name '*.py' | xargs -I{} grep -n fmt {}",
+        "rg --files | xargs -I % grep -Hn return % | grep -v '^[a-z]*/shapes'",
         # rg's --color with its value after a space, --max-depth, git grep's --and and --and --not
         "rg -n --color never fmt",
         "rg -n fmt --max-depth 2",
@@ -753,3 +758,12 @@ def test_a_path_regex_is_the_glob_that_selects_the_paths_it_matches(regex: str, 
         rx, dotted = re.compile(regex), not regex.startswith("^") or regex.startswith("^\\./")
         matched = [p for p in paths if rx.search(f"./{p}" if dotted else p)]
         assert [p for p in paths if compile_glob(glob).match(p)] == matched
+
+
+def test_a_file_placed_inside_a_word_or_a_loop_of_several_commands_is_not_read() -> None:
+    assert read("find . -name '*.py' | xargs -I{} grep -n X {}.bak") is None  # the file inside a word
+    assert read("find . -name '*.py' | xargs -I{} grep -n {} {}") is None  # placed twice
+    assert read('find . | while read f; do grep -n X "$f" | head -1; done') is None  # a pipe inside the loop
+    assert read('find . | while read f; do grep -n X "$f.orig"; done') is None
+    each = read("find . -name '*.py' | xargs --replace=F grep -n X F")
+    assert each is not None and each.pattern == "X" and each.include == ("*.py",)

@@ -94,6 +94,7 @@ from fourfold.plugins.types import (
     context_lines,
     line_filters,
     max_count,
+    multiline,
 )
 from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
@@ -556,6 +557,7 @@ class Engine:
         try:
             context_lines(p.options)
             max_count(p.options)
+            multiline(p.options)
             line_filters(p.options)
             line_filters(p.options, HOLDING_OPTION)
         except ValueError as exc:

@@ -16,6 +16,7 @@ __all__ = [
     "LINE_FILTERS_OPTION",
     "MAX_CONTEXT_LINES",
     "MAX_COUNT_OPTION",
+    "MULTILINE_OPTION",
     "PATH_SHOWN",
     "SCOPE_OPTION",
     "Definition",
@@ -30,6 +31,7 @@ __all__ = [
     "context_lines",
     "line_filters",
     "max_count",
+    "multiline",
     "segment_id",
 ]
 
@@ -155,6 +157,10 @@ MAX_CONTEXT_LINES = 10
 #: -m N`` stops reading a file (before any grep it is piped to), so its totals count those; read with
 #: :func:`max_count`.
 MAX_COUNT_OPTION = "max_count"
+#: ``options[MULTILINE_OPTION]``: a regex listing's matches may span lines, as ``rg -U`` finds them (``"on"``: ``.``
+#: still stops at a newline, which ``\n`` and ``\s`` match; ``"dotall"``: ``.`` matches it too, as ``rg -U
+#: --multiline-dotall``), each line a match spans listed; read with :func:`multiline`.
+MULTILINE_OPTION = "multiline"
 
 #: ``options[LINE_FILTERS_OPTION]``: the greps a listing's output is piped to (``rg -n X | grep -v _test``), as a JSON
 #: list of ``{"pattern", "regex", "case_sensitive", "invert", "shown"}``. A literal or regex listing keeps a matching
@@ -306,6 +312,19 @@ def max_count(options: Mapping[str, str]) -> int:
     if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
         raise ValueError(f"invalid max_count {value!r}: give the matching lines to keep of each file, from 1")
     return int(value)
+
+
+def multiline(options: Mapping[str, str]) -> str:
+    """How ``options[MULTILINE_OPTION]`` lets a regex's matches span lines: "" (each within a line), "on" or "dotall".
+    Raises ValueError, naming the value, where it is none of those."""
+    value = options.get(MULTILINE_OPTION, "").strip().lower()
+    if value in ("", "off", "no", "false", "0"):
+        return ""
+    if value in ("on", "yes", "true", "1"):
+        return "on"
+    if value == "dotall":
+        return "dotall"
+    raise ValueError(f"invalid multiline {value!r}: give 'on' (rg -U), 'dotall' (rg -U --multiline-dotall) or 'off'")
 
 
 @dataclass(frozen=True, slots=True)

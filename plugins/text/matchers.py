@@ -20,7 +20,7 @@ from fourfold.errors import InvalidQuery
 from fourfold.plugins.text.fold import case_flags, case_patterns, encode, fold_bytes, trigram_positions
 from fourfold.plugins.text.trigram_query import Query, exact_strings, for_literal, for_regex
 
-__all__ = ["ANY_CASE", "Gram", "Matcher", "find_lines", "literal_matcher", "regex_matcher"]
+__all__ = ["ANY_CASE", "Gram", "Matcher", "find_lines", "literal_matcher", "multiline_matcher", "regex_matcher"]
 
 #: A trigram of a literal: (folded key, byte offset in the folded literal, the case patterns a
 #: match may show it with: bit ``p`` for pattern ``p`` of ``fold.case_patterns``).
@@ -49,6 +49,9 @@ class Matcher:
     #: them). A match lies on one line, so RE2 runs only on the lines where one of them occurs:
     #: ``bytes.find`` skips the rest of a block several times faster than RE2 scans it.
     starts: tuple[bytes, ...] = ()
+    #: Whether a match may span lines (``rg -U``): ``lines`` is then given a whole file's text, and lists every line
+    #: each match spans.
+    multiline: bool = False
     #: How notes name the matcher (formatted once: every shard's answer repeats it).
     label: str = field(default="", compare=False)
     #: ``first(data, pos, endpos)``: where the first match in ``data[pos:endpos]`` starts, -1 if none.
@@ -67,6 +70,8 @@ class Matcher:
         ``spans``: filled with the (start, end) byte offsets of the first ``want`` matching lines
         (a snippet's), found from the matches rather than by splitting ``data`` again.
         """
+        if self.multiline:
+            return self._spanned_lines(data)
         if self.needle is not None:
             if self.case_sensitive:
                 return find_lines(data, self.needle, spans, want)
@@ -88,6 +93,27 @@ class Matcher:
                 break
             pos = end + 1
             line += 1
+        return out
+
+    def _spanned_lines(self, data: bytes) -> list[int]:
+        """``lines`` of a multi-line matcher: every line of ``data`` (a whole file) some match spans, in order (a
+        match that ends with a newline ends on that newline's line; an empty match is on its own line)."""
+        out: list[int] = []
+        pos = line = 0
+        last = -1  # the last line listed
+        size = len(data)
+        while pos <= size:
+            m = self.program.search(data, pos, size)
+            if m is None:
+                break
+            start, end = m.start(), m.end()
+            line += data.count(b"\n", pos, start)
+            through = line + data.count(b"\n", start, max(end - 1, start))
+            out.extend(range(max(line, last + 1), through + 1))
+            last = max(last, through)
+            line = through
+            pos = max(end, start + 1)
+            line += data.count(b"\n", max(end - 1, start), pos) if pos > max(end - 1, start) else 0
         return out
 
     def _lines_from_starts(self, data: bytes, spans: list[tuple[int, int]] | None, want: int) -> list[int]:
@@ -219,6 +245,24 @@ def regex_matcher(pattern: str, case_sensitive: bool) -> Matcher:
     else:  # case-insensitive, or (?i) inside: the folded strings, in any case
         strings = _strings_grams(exact_strings(pattern, exact_case=False), case_sensitive=False)
     return Matcher(f"regex {pattern!r}", program, for_regex(pattern), strings=strings, starts=starts)
+
+
+@functools.lru_cache(maxsize=64)
+def multiline_matcher(pattern: str, case_sensitive: bool, dotall: bool = False) -> Matcher:
+    """Lines a match of the RE2 ``pattern`` spans, a match free to cross lines (``\\n``, ``\\s``; ``dotall``:
+    ``.`` too), as ``rg -U`` (``--multiline-dotall``) finds them; raises InvalidQuery naming where it is wrong. Its
+    trigrams are those of the pattern's parts between newlines: no indexed trigram holds one."""
+    options = _options(case_sensitive, literal=False)
+    options.never_nl = False
+    options.dot_nl = dotall
+    try:
+        program = re2.compile(encode("(?m)" + pattern), options)
+    except re2.error as exc:
+        raise InvalidQuery(_regex_error(pattern, exc)) from None
+    within_lines = re.sub(r"(?<!\\)((?:\\\\)*)\\n|\n", lambda m: (m[1] or "") + ".", pattern)  # a newline: any
+    trigrams = for_regex(within_lines)  # ALL where its parser cannot tell: every file verified
+    said = " --multiline-dotall" if dotall else ""
+    return Matcher(f"regex {pattern!r} (-U{said})", program, trigrams, multiline=True)
 
 
 def _needles(strings: frozenset[str]) -> tuple[bytes, ...]:

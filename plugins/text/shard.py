@@ -32,7 +32,15 @@ from fourfold.plugins.codec import decompress
 from fourfold.plugins.globs import GLOB_CHARS, compile_glob, path_filter
 from fourfold.plugins.text.build import FORMAT, LOWER_CASE
 from fourfold.plugins.text.fold import encode
-from fourfold.plugins.text.matchers import ANY_CASE, Gram, Matcher, find_lines, literal_matcher, regex_matcher
+from fourfold.plugins.text.matchers import (
+    ANY_CASE,
+    Gram,
+    Matcher,
+    find_lines,
+    literal_matcher,
+    multiline_matcher,
+    regex_matcher,
+)
 from fourfold.plugins.text.shard_notes import folders_note, paths_note, stopped_note, verified_note
 from fourfold.plugins.text.storage import PostingLists, SparseBytes, StringTable, read_arrays
 from fourfold.plugins.text.terms import content_terms, query_terms
@@ -50,6 +58,7 @@ from fourfold.plugins.types import (
     context_lines,
     line_filters,
     max_count,
+    multiline,
     segment_id,
 )
 
@@ -304,6 +313,12 @@ class TextShard:
         if mode == "literal":
             return self._grep((literal_matcher(text, cs),), query, mask)
         if mode == "regex":
+            try:
+                spanning = multiline(query.options)
+            except ValueError:
+                spanning = ""  # the coordinator refuses it; a host that did not matches within lines
+            if spanning:  # rg -U: a match may span lines
+                return self._grep((multiline_matcher(text, cs, spanning == "dotall"),), query, mask)
             return self._grep((regex_matcher(text, cs),), query, mask)
         if mode == "bm25":
             return self._bm25(query_terms(text), query, mask)
@@ -451,6 +466,43 @@ class TextShard:
             ids = np.arange(self.n_blocks, dtype=np.int64)
         return ids[mask[self.block_file[ids]]] if mask is not None else ids
 
+    def _whole_files(
+        self, q: Query, mask: npt.NDArray[np.bool_] | None, decoded: dict[int, npt.NDArray[np.int64]]
+    ) -> npt.NDArray[np.int64]:
+        """Every block of the files (of those ``mask`` allows) that hold each trigram ``q`` asks for in some block of
+        theirs: a multi-line match's parts may lie in different blocks."""
+        files = self._evaluate_files(q, decoded)
+        if files is None:
+            files = np.arange(self.n_files, dtype=np.int64)
+        if mask is not None:
+            files = files[mask[files]]
+        starts, ends = self.file_blocks[files], self.file_blocks[files + 1]
+        if not files.size:
+            return np.empty(0, dtype=np.int64)
+        return np.concatenate(
+            [np.arange(a, b, dtype=np.int64) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
+        )
+
+    def _evaluate_files(self, q: Query, decoded: dict[int, npt.NDArray[np.int64]]) -> npt.NDArray[np.int64] | None:
+        """File ids that may satisfy ``q``, each trigram in any of a file's blocks (None: every file)."""
+        if isinstance(q, All):
+            return None
+        if isinstance(q, Tri):
+            ids = self._evaluate(q, decoded)
+            return np.unique(self.block_file[ids]) if ids is not None else None
+        parts = [self._evaluate_files(child, decoded) for child in q.children]
+        if isinstance(q, And):
+            known = [p for p in parts if p is not None]
+            if not known:
+                return None
+            result = known[0]
+            for p in known[1:]:
+                result = np.intersect1d(result, p, assume_unique=True)
+            return result
+        if any(p is None for p in parts):
+            return None
+        return np.unique(np.concatenate([p for p in parts if p is not None])) if parts else np.empty(0, np.int64)
+
     def _cheap_to_verify(self, blocks: npt.NDArray[np.int64]) -> bool:
         """Whether verifying ``blocks`` costs less than narrowing them further (see ``_VERIFY_BYTES``)."""
         return blocks.size <= 1 or int(self.content_sizes[blocks].sum()) <= _VERIFY_BYTES
@@ -545,6 +597,8 @@ class TextShard:
         ``texts``: filled with the text of the first few matching lines (a file hit's snippet),
         cut while the block is in hand rather than decompressed again for the hit.
         """
+        if m.multiline:  # the whole file (its blocks joined by newlines), a match free to cross them
+            return m.lines(b"\n".join(self._block_bytes(b) for b in blocks)) if len(blocks) else []
         out: list[int] = []
         for b in blocks:
             first = int(self.block_line[b])
@@ -663,7 +717,9 @@ class TextShard:
         per_block: list[dict[int, list[int]]] = []
         for m in matchers:
             blocks = self._candidates(m.trigrams, mask, decoded)
-            if m.strings and not self._cheap_to_verify(blocks):
+            if m.multiline:  # a match may span blocks: every block of a file holding the trigrams in any of them
+                blocks = self._whole_files(m.trigrams, mask, decoded)
+            elif m.strings and not self._cheap_to_verify(blocks):
                 blocks = self._aligned(m.strings, blocks, decoded)
             by_file: dict[int, list[int]] = {}
             for b, f in zip(blocks.tolist(), self.block_file[blocks].tolist(), strict=True):
@@ -706,7 +762,7 @@ class TextShard:
                         if not kept:
                             continue
                     matched.append((f, kept, None))
-                    if texts is not None and not filters and not cut:
+                    if texts and not filters and not cut:  # a multi-line match cuts none: its lines are read
                         snippets[f] = texts
                     if budgeted and len(matched) >= query.k:
                         stopped_at = files.index(f) + 1

@@ -33,7 +33,7 @@ from fourfold.coordinator.profiles import DEFAULT_PROFILE
 from fourfold.coordinator.progress_bar import ProgressBar
 from fourfold.errors import FourfoldError, InvalidInput
 from fourfold.index.progress import read_building
-from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES, MAX_COUNT_OPTION
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES, MAX_COUNT_OPTION, MULTILINE_OPTION
 from fourfold.rpc_errors import explain, speaks_tls
 from fourfold.wire import progress_from_pb
 
@@ -150,6 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="literal/regex listing: each file's first N matching lines, as grep -m N",
+    )
+    se.add_argument(
+        "-U",
+        "--multiline",
+        action="store_true",
+        help="regex listing: matches may span lines, as rg -U (\\n and \\s match newlines); each line one spans listed",
+    )
+    se.add_argument(
+        "--multiline-dotall", action="store_true", help="with -U: . matches newlines too, as rg --multiline-dotall"
     )
     se.add_argument("-B", "--before-context", type=int, default=None, metavar="N", help="as -C, the lines before")
     se.add_argument("-A", "--after-context", type=int, default=None, metavar="N", help="as -C, the lines after")
@@ -650,6 +659,12 @@ def _search_params(args: argparse.Namespace) -> SearchParams:
         if args.max_count < 1:
             raise InvalidInput(f"invalid -m {args.max_count}: keep 1 or more matching lines of each file")
         options[MAX_COUNT_OPTION] = str(args.max_count)
+    if args.multiline_dotall and not args.multiline:
+        raise InvalidInput("--multiline-dotall lets . match newlines in a match that spans lines: give -U with it")
+    if args.multiline:  # a pattern whose matches span lines, as rg -U reads it: a regular expression
+        if options.get("mode", "regex") != "regex":
+            raise InvalidInput(f"-U reads a regular expression whose matches span lines: drop --{options['mode']}")
+        options.update({"mode": "regex", MULTILINE_OPTION: "dotall" if args.multiline_dotall else "on"})
     return SearchParams(
         query=args.query,
         k=max(args.k, ALL_PAGE_K) if args.all_pages else args.k,  # --all: k is only the page size

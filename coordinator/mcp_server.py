@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from fourfold.api import FileText
 from fourfold.coordinator.engine import Answer
 from fourfold.errors import FourfoldError
-from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES, MAX_COUNT_OPTION
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_CONTEXT_LINES, MAX_COUNT_OPTION, MULTILINE_OPTION
 
 __all__ = ["MAX_ANSWER_CHARS", "MAX_K", "Backend", "RequireBearer", "build_server", "caller_token", "format_answer"]
 
@@ -214,6 +214,7 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         cursor: str = "",
         context_lines: int = 0,
         max_count: int = 0,
+        multiline: bool = False,
         ctx: Context | None = None,
     ) -> str:
         """Search code by meaning, name, exact string or pasted snippet; fourfold picks the retrieval
@@ -238,7 +239,8 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         files whose path holds the query (core.py) or matches it as a glob (src/**/*_test.go); pass the
         answer's cursor back (same query) for the next page; context_lines (0-10) shows that many lines around
         each matching line of a listing, numbered as grep -n -C prints them ("12:" a match, "11-" context);
-        max_count keeps each file's first N matching lines, as grep -m N."""
+        max_count keeps each file's first N matching lines, as grep -m N; multiline lets a regex's matches span
+        lines, "." matching newlines too (rg -U --multiline-dotall), listing each line a match spans."""
         if mode not in ("", "literal", "regex", "paths"):
             raise ToolError(f"mode must be '', 'literal', 'regex' or 'paths', got {mode!r}")
         if not 0 <= context_lines <= MAX_CONTEXT_LINES:
@@ -250,6 +252,12 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
             options[CONTEXT_OPTION] = str(context_lines)
         if max_count:
             options[MAX_COUNT_OPTION] = str(max_count)
+        if multiline:
+            if mode not in ("", "regex"):
+                raise ToolError(
+                    f"multiline reads a regular expression whose matches span lines: use mode 'regex', not {mode!r}"
+                )
+            options.update({"mode": "regex", MULTILINE_OPTION: "dotall"})
         return await run(
             ctx, query, repos=repos or (), intent=intent, preset=preset, k=_k(k), options=options, cursor=cursor
         )

@@ -64,6 +64,7 @@ from fourfold.plugins.types import (
     LINE_FILTERS_OPTION,
     MAX_CONTEXT_LINES,
     MAX_COUNT_OPTION,
+    MULTILINE_OPTION,
     LineFilter,
 )
 
@@ -208,6 +209,8 @@ class Command:
     revision: str = ""
     #: find's tests of what the index does not keep (``-mtime -1``, ``-newer a.py``, ``-size +1M``), left out
     untested: tuple[str, ...] = ()
+    #: whether a match may span lines: "on" (``rg -U``), "dotall" (``rg -U --multiline-dotall``), "" (each in a line)
+    multiline: str = ""
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -299,6 +302,7 @@ def _read(query: str) -> Command | None:
     unrestricted = 0  # rg's -u: twice (-uu) reads hidden files
     anded: list[tuple[str, bool]] = []  # git grep -e A --and [--not] -e B: B on the same line (--not: not)
     file_regexes: list[str] = []  # ag -G REGEX: the files searched, by their paths
+    spanning = {"U": False, "dotall": False}  # rg -U: matches across lines; --multiline-dotall: . matches newlines
     if tool == "git grep" and set(words) & {"--and", "--not", "--or", "(", ")"}:
         words, conjuncts = _conjuncts(words)
         if conjuncts is None:
@@ -353,6 +357,10 @@ def _read(query: str) -> Command | None:
             if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) < 1:
                 raise _UnreadableError  # --max-depth 0: the files named alone; x: the tool's own error
             depth = int(value)
+        elif name in ("U", "multiline") and tool == "rg" and value is None:
+            spanning["U"] = True
+        elif name == "multiline-dotall" and tool == "rg" and value is None:
+            spanning["dotall"] = True
         elif name in ("G", "file-search-regex") and tool == "ag" and value is not None:
             file_regexes.append(value)  # the files whose paths it matches, as a glob once -i is known
         elif name in ("f", "file", "files", "pre", "G", "file-search-regex"):
@@ -453,6 +461,7 @@ def _read(query: str) -> Command | None:
         hidden=tool not in ("rg", "ag") or unrestricted >= 2 or _names_hidden(operands),
         max_count=first_n,
         revision=revision,
+        multiline=("dotall" if spanning["dotall"] else "on") if spanning["U"] and regex else "",
     )
     if "L" in printed:  # grep -L X: the files that do not hold X, by their paths (each a line to a pipe's grep)
         then, left_out = _piped_to(stages, _printed_as(tool, printed | {"l"}, operands))
@@ -890,8 +899,9 @@ def _from_call(text: str) -> Command | None:
             or args.get("case_sensitive") is False
         )
         fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("F") or said("literal")
+        spanning = ["-U", "--multiline-dotall"] if said("multiline") or said("-U") else []  # as Claude Code's Grep
         # an agent's tool: its own defaults, unknown here; hidden files are searched rather than silently skipped
-        words = ["rg", "--hidden", *(["-i"] if insensitive else []), *(["-F"] if fixed else [])]
+        words = ["rg", "--hidden", *(["-i"] if insensitive else []), *(["-F"] if fixed else []), *spanning]
         words += [*(["-g", glob] if glob else []), *(["-t", types] if types else []), "-e", pattern]
         for flag in "ABC":  # context lines: {"-C": 3} as JSON has it, Grep(…, -C=3) read as C
             lines = args.get(f"-{flag}", args.get(flag))
@@ -1826,6 +1836,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[CONTEXT_OPTION] = f"{before},{after}"
     if c.max_count:
         options[MAX_COUNT_OPTION] = str(c.max_count)
+    if c.multiline:
+        options[MULTILINE_OPTION] = c.multiline
     if c.then:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     if c.holding:
@@ -1880,6 +1892,10 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(f"with {around}{cut}")
     if c.max_count:
         said.append(f"the first {c.max_count} matching line{'s' if c.max_count > 1 else ''} of each file")
+    if c.multiline:
+        said.append(
+            "its matches across lines, each line one spans" + (" (. matching newlines)" * (c.multiline == "dotall"))
+        )
     if c.then:
         greps = [  # each as a grep that reads it so (-F a literal)
             f"| grep -{'v' if f.invert else ''}{'' if f.case_sensitive else 'i'}{'E' if f.regex else 'F'} "

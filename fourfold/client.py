@@ -54,7 +54,7 @@ from fourfold.errors import (
     Unauthenticated,
     Unavailable,
 )
-from fourfold.plugins.types import CONTEXT_OPTION, MAX_COUNT_OPTION
+from fourfold.plugins.types import CONTEXT_OPTION, MAX_COUNT_OPTION, MULTILINE_OPTION
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import answer_from_pb, file_from_pb, params_to_pb, progress_from_pb, status_from_pb, summary_from_pb
 
@@ -129,12 +129,14 @@ def search_request(
     cursor: str = "",
     context: int | tuple[int, int] = 0,
     max_count: int = 0,
+    multiline: bool | str = False,
 ) -> coordinator_pb2.SearchRequest:
     """The wire request for a search (``regex=True`` is ``options={"mode": "regex"}``: the text
     modality lists the matching lines unless ``modalities`` or ``weights`` ask otherwise;
     ``cursor``: the previous page's ``Answer.cursor``; ``context``: the lines a listing's snippets show
     around each matching line, N or (before, after), numbered as ``grep -n -C`` prints them; ``max_count``: each
-    file's first N matching lines, as ``grep -m N``)."""
+    file's first N matching lines, as ``grep -m N``; ``multiline``: a regex whose matches span lines, as ``rg -U``
+    finds them, ``"dotall"`` with ``.`` matching newlines too)."""
     opts = dict(options or {})
     if regex:
         opts["mode"] = "regex"
@@ -143,6 +145,8 @@ def search_request(
         opts[CONTEXT_OPTION] = f"{before},{after}"
     if max_count:
         opts[MAX_COUNT_OPTION] = str(max_count)
+    if multiline:
+        opts.update({"mode": "regex", MULTILINE_OPTION: "dotall" if multiline == "dotall" else "on"})
     try:
         return params_to_pb(
             SearchParams(

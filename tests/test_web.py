@@ -220,6 +220,16 @@ def test_max_count_keeps_each_files_first_matching_lines(web: TestClient) -> Non
     assert page.status_code == 200 and "max_count=1" in page.text  # the next page's link keeps it
 
 
+def test_multiline_matches_span_lines_and_the_page_keeps_it(web: TestClient) -> None:
+    params = {"q": "def alpha_settle.*\\n\\s+return", "repo": "alpha", "multiline": "on"}
+    body = web.get("/api/v1/search", params=params, headers=bearer(ALICE)).json()
+    assert [(h["path"], h["match_lines"]) for h in body["hits"]] == [("pkg/ledger.py", [10, 11])]
+    within = web.get("/api/v1/search", params={**params, "multiline": "off", "regex": "1"}, headers=bearer(ALICE))
+    assert not within.json()["total_matches"]["lines"]  # without it a match lies within one line: none
+    page = web.get("/", params=params, headers=bearer(ALICE))
+    assert page.status_code == 200 and "multiline=on" in page.text
+
+
 def test_a_path_listing_shows_its_totals_and_pages_on_and_hides_what_the_token_may_not_read(web: TestClient) -> None:
     r = web.get("/api/v1/search", params={"q": ".py", "paths": "1"}, headers=bearer(ALICE))
     body = r.json()
@@ -294,6 +304,8 @@ def test_openapi_describes_every_endpoint(web: TestClient) -> None:
         ({"q": "x" * 10_001}, "10001"),
         ({"q": "x", "context": "11"}, "context='11'"),
         ({"q": "x", "max_count": "0"}, "max_count='0'"),
+        ({"q": "x", "multiline": "sometimes"}, "multiline='sometimes'"),
+        ({"q": "x", "multiline": "on", "paths": "1"}, "multiline=on and paths=1"),
     ],
 )
 def test_bad_input_is_400_naming_the_value(web: TestClient, params: dict[str, str], offending: str) -> None:

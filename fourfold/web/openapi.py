@@ -69,6 +69,12 @@ def openapi(version: str) -> dict[str, Any]:
             "a listing's lines around each match (0-10), numbered in the snippet as grep -n -C prints them",
             {"type": "integer", "minimum": 0, "maximum": 10},
         ),
+        _q("max_count", "a listing keeps each file's first N matching lines, as grep -m N", {"type": "integer"}),
+        _q(
+            "multiline",
+            "a regex whose matches span lines, as rg -U (on) or rg -U --multiline-dotall (dotall); each line listed",
+            {"type": "string", "enum": ["on", "dotall", "off"]},
+        ),
         _q("case", "literal and regex matching respects case", {"type": "boolean"}),
         _q("deadline_ms", "deadline of the search (1-60000, default 5000)", {"type": "integer"}),
     ]

@@ -2,9 +2,9 @@
 
 The parameters mirror ``fourfold search``'s flags one for one (``q``, ``repo``, ``intent``,
 ``preset``, ``profile``, ``modality``, ``weight``, ``k``, ``path``, ``lang``, ``case``, ``regex``,
-``paths``, ``cursor``, ``context``, ``max_count``, ``deadline_ms``), so a page URL and an API URL hold the whole
-query and can be shared. Bad input raises :class:`~fourfold.errors.InvalidInput` naming the parameter and the
-offending value.
+``paths``, ``cursor``, ``context``, ``max_count``, ``multiline``, ``deadline_ms``), so a page URL and an API URL
+hold the whole query and can be shared. Bad input raises :class:`~fourfold.errors.InvalidInput` naming the
+parameter and the offending value.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ class SearchForm:
     cursor: str = ""  # a listing's next page (the previous answer's cursor)
     context: int = 0  # lines shown around each matching line (``search -C``)
     max_count: int = 0  # each file's first N matching lines (``search -m``; 0: all)
+    multiline: str = ""  # a regex whose matches span lines: "on" (``search -U``), "dotall" (``--multiline-dotall``)
     deadline_ms: int = 5000
 
     def client_kwargs(self, *, snippets: bool = False) -> dict[str, Any]:
@@ -80,6 +81,7 @@ class SearchForm:
             "cursor": self.cursor,
             "context": self.context,
             "max_count": self.max_count,
+            "multiline": self.multiline or False,
         }
 
     def params(self, **override: Any) -> list[tuple[str, str]]:
@@ -101,6 +103,7 @@ class SearchForm:
             "cursor": self.cursor,
             "context": str(self.context) if self.context else "",
             "max_count": str(self.max_count) if self.max_count else "",
+            "multiline": self.multiline,
             "deadline_ms": "" if self.deadline_ms == 5000 else str(self.deadline_ms),
         }
         values.update(override)
@@ -122,6 +125,19 @@ def _bool(name: str, value: str) -> bool:
     if v in _FALSE:
         return False
     raise InvalidInput(f"invalid {name}={value!r}: give 1/true/on or 0/false/off")
+
+
+def _multiline(value: str) -> str:
+    """``multiline=``: "" (off), "on" (1/true/on) or "dotall"."""
+    v = value.strip().lower()
+    if v == "dotall":
+        return v
+    try:
+        return "on" if _bool("multiline", v) else ""
+    except InvalidInput:
+        raise InvalidInput(
+            f"invalid multiline={value!r}: give on (rg -U), dotall (. matching newlines too) or off"
+        ) from None
 
 
 def _int(name: str, value: str, lo: int, hi: int) -> int:
@@ -174,6 +190,9 @@ def parse_form(get: Any, *, require_query: bool = False) -> SearchForm:
     regex, paths = _bool("regex", one("regex")), _bool("paths", one("paths"))
     if regex and paths:
         raise InvalidInput("regex=1 and paths=1 exclude each other: a query is a pattern or a path")
+    multiline = _multiline(one("multiline"))
+    if multiline and paths:
+        raise InvalidInput(f"multiline={multiline} and paths=1 exclude each other: a multi-line match is a regex's")
     preset = one("preset").strip() or "default"
     if preset not in PRESETS:
         raise InvalidInput(f"invalid preset={preset!r}: give one of {', '.join(PRESETS)}")
@@ -194,5 +213,6 @@ def parse_form(get: Any, *, require_query: bool = False) -> SearchForm:
         cursor=one("cursor").strip(),
         context=_int("context", one("context"), 0, MAX_CONTEXT_LINES) if one("context") else 0,
         max_count=_int("max_count", one("max_count"), 1, 1_000_000) if one("max_count") else 0,
+        multiline=multiline,
         deadline_ms=_int("deadline_ms", one("deadline_ms"), 1, 60_000) if one("deadline_ms") else 5000,
     )

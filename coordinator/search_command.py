@@ -1361,8 +1361,8 @@ def _tree(args: list[str]) -> Command | None:
         if not a.startswith("-"):
             operands.append(a)
         i += 1
-    if operands and not args[0].startswith("-") and not re.match(r"\.|.*/", operands[0]):
-        return None
+    if operands and not any(a.startswith("-") for a in args) and not re.match(r"\.|.*/", operands[0]):
+        return None  # "tree sitter parser": no option says it is the command (tree render -P '*.go' is)
     operands = operands or _here()
     exclude = tuple(g for n in left_out for g in (n, f"**/{n}/**"))
     hidden = "-a" in args or _names_hidden(operands)

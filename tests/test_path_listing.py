@@ -165,6 +165,7 @@ def test_sourcegraph_result_types_counts_and_timeouts(home: Path) -> None:
         ("tree -L 2 src", "tree", "{src,src/**}", ("src/*/*/**",)),
         ("tree -I 'node_modules|dist'", "tree", "", ("node_modules", "**/node_modules/**", "dist", "**/dist/**")),
         ("tree -P '*.go' pkg/", "tree", "pkg/**/*.go", ()),
+        ("tree pkg -P '*_test.go'", "tree", "pkg/**/*_test.go", ()),  # an option after the folder: a command too
         ("rg --files -g '*.md'", "rg --files", "*.md", ()),
     ],
 )

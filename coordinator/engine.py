@@ -638,6 +638,14 @@ class Engine:
         grep-like command written as the query (``rg -n "retry" src/``) or the filters a one-line query
         writes (``lang:go -file:_test\\.go$ who calls Render``) read first and noted; several commands run one after
         another (``cat a.py && cat b.py``) each answered in turn."""
+        handed = (
+            shell_words.shell_command(p.query)
+            if p.query.lstrip()[:1] in "[{" or "(" in p.query or "-" in p.query
+            else None
+        )
+        if handed is not None and handed != p.query.strip():  # bash -lc 'rg -n X', Bash(command=…): the command itself
+            answer = await self.search(replace(p, query=handed), visible)
+            return replace(answer, notes=(f"read as the command the shell call runs: `{handed}`", *answer.notes))
         written = not (p.intent or p.path_glob or p.cursor or p.options.get("mode", "") in LISTING_MODES)
         if written and ("&&" in p.query or ";" in p.query):
             commands = shell_words.commands(p.query)

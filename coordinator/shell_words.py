@@ -13,12 +13,24 @@ b.py``), a ``for`` loop's body run once for each of its words (``for f in a.py b
 from __future__ import annotations
 
 import functools
+import json
 import re
 import shlex
+from collections.abc import Mapping
 
 from fourfold.plugins.globs import brace_group
 
-__all__ = ["MAX_WORDS", "braces", "commands", "glob_matches", "glob_regex", "is_glob", "prints_words", "split"]
+__all__ = [
+    "MAX_WORDS",
+    "braces",
+    "commands",
+    "glob_matches",
+    "glob_regex",
+    "is_glob",
+    "prints_words",
+    "shell_command",
+    "split",
+]
 
 #: Words one brace expansion makes at most (``{1..100000}``: the word is kept as written).
 MAX_WORDS = 256
@@ -83,6 +95,73 @@ def _quoted_marked(written: str) -> str:
 _FOR = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*done(?=\s*(?:;|&&|$))", re.DOTALL)
 #: The commands that print their own words, not a file's (``echo '---'`` between two reads).
 _PRINTS_WORDS = re.compile(r"(?:cd\s+\S+\s+&&\s+)?(?:echo|printf)(?:\s.*)?", re.DOTALL)
+
+
+#: The shells an agent hands a command to (``bash -lc '…'``, ``["bash", "-lc", "…"]``), by name or path.
+_SHELLS = re.compile(r"(?:/usr)?(?:/bin/)?(?:bash|sh|zsh|dash|ksh)")
+#: Agents' shell tools, by name: Claude Code's ``Bash``, OpenHands' ``execute_bash``, Codex's ``shell`` and
+#: ``exec_command``, Gemini CLI's ``run_shell_command``, Cline's ``execute_command``, Cursor's ``run_terminal_cmd``.
+_SHELL_TOOLS = frozenset(
+    {"bash", "shell", "sh", "execute_bash", "exec_command", "run_shell_command", "execute_command", "run_terminal_cmd"}
+    | {"run_command", "terminal", "run_in_terminal", "local_shell", "container.exec"}
+)
+#: The arguments of a shell tool's call besides its command (anything else, a ``path``, says it is another tool's).
+_SHELL_ARGS = frozenset(
+    {"tool", "name", "command", "cmd", "workdir", "cwd", "working_directory", "directory", "timeout", "timeout_ms"}
+    | {"description", "is_background", "run_in_background", "restart", "security_risk", "justification"}
+    | {"with_escalated_permissions", "is_input", "explanation", "require_user_approval", "yield_time_ms"}
+)
+
+
+def shell_command(text: str) -> str | None:
+    """The command ``text`` hands a shell, where it is an agent's shell call rather than the command itself:
+    ``bash -lc 'rg -n X'``, ``["bash", "-lc", "rg -n X"]`` (Codex), ``{"command": "rg -n X", "workdir": "src"}``,
+    ``Bash(command="rg -n X")``, ``execute_bash(command=…)``, ``run_shell_command(command=…)`` (a working folder
+    kept as ``cd DIR && …``); None where it is none."""
+    from fourfold.coordinator.tool_call import parse_call  # the calls' reader: no cycle at import
+
+    stripped = text.strip()
+    if not stripped or len(stripped) > 8_000:
+        return None
+    if stripped[0] in "[{":
+        try:
+            loaded = json.loads(stripped)
+        except ValueError:
+            return None
+        return _called(loaded) if isinstance(loaded, Mapping) else _argv(loaded)
+    if re.match(r"[\w.]+\(", stripped):
+        parsed = parse_call(stripped, any_case=True)
+        if parsed is None or parsed[0].lower() not in _SHELL_TOOLS:
+            return None
+        return _called({**parsed[1], "tool": parsed[0]})
+    try:
+        words = shlex.split(stripped)
+    except ValueError:
+        return None
+    return _argv(words) if len(words) == 3 and _SHELLS.fullmatch(words[0]) else None  # bash -lc 'rg -n X'
+
+
+def _argv(words: object) -> str | None:
+    """A command given as its words (``["bash", "-lc", "rg -n X"]``: ``rg -n X``; ``["rg", "-n", "X"]``)."""
+    if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words):
+        return None
+    if _SHELLS.fullmatch(words[0]):
+        flagged = len(words) == 3 and re.fullmatch(r"-[a-z]*c[a-z]*", words[1]) is not None
+        return words[2].strip() or None if flagged else None
+    return shlex.join(words) if words[0] and not words[0].startswith("-") else None
+
+
+def _called(args: Mapping[str, object]) -> str | None:
+    """A shell tool's arguments (``{"command": …, "workdir": "src"}``) as the command it runs."""
+    tool = str(args.get("tool", args.get("name", "bash"))).lower()
+    if tool not in _SHELL_TOOLS or not set(args) <= _SHELL_ARGS:
+        return None
+    given = args.get("command", args.get("cmd"))
+    command = given.strip() if isinstance(given, str) else _argv(given)
+    if not command:
+        return None
+    folder = next((args[k] for k in ("workdir", "cwd", "working_directory", "directory") if args.get(k)), None)
+    return f"cd {shlex.quote(folder)} && {command}" if isinstance(folder, str) else command
 
 
 def prints_words(command: str) -> bool:

@@ -583,6 +583,21 @@ def test_a_for_loop_and_echo_between_reads_are_read_as_the_shell_runs_them(multi
     assert not ask(multi_home, "echo hello; echo there").notes[0].startswith("read as")  # nothing but words: searched
 
 
+def test_an_agents_shell_call_is_answered_as_the_command_it_runs(multi_home: Path) -> None:
+    for call in (
+        "bash -lc 'sed -n 6,7p alpha/core.py'",
+        '["bash", "-lc", "sed -n 6,7p alpha/core.py"]',
+        '{"command": ["bash", "-lc", "sed -n 6,7p core.py"], "workdir": "alpha"}',
+        'Bash(command="sed -n 6,7p alpha/core.py")',
+    ):
+        a = ask(multi_home, call)
+        assert a.notes[0].startswith("read as the command the shell call runs: `"), (call, a.notes)
+        assert "segments of alpha/core.py (alpha) that hold its lines 6-7" in a.notes[1], (call, a.notes)
+        assert named_lines(a) == [6, 7]
+    grep = ask(multi_home, "execute_bash(command=\"grep -rn 'return fmt' .\")")
+    assert grep.total_matches == ask(multi_home, "grep -rn 'return fmt' .").total_matches > 0
+
+
 def test_an_editors_view_of_a_nested_folder_lists_it(tmp_path: Path) -> None:
     home = index_files(tmp_path, "deep", {"src/api/a.py": "A = 1\n", "src/api/b.py": "B = 2\n"})
     nested = ask(home, '{"command": "view", "path": "src/api"}')  # a folder with a / in its path: listed
@@ -640,6 +655,10 @@ def test_the_cli_the_client_and_mcp_read_a_files_lines(
         assert "that hold its lines 6-7 (of 21)" in globbed and "alpha:alpha/core.py:6-7 function fmt\n" in globbed
         in_turn = mcp_search(address, "cat alpha/core.py; cat gamma/app.py", 10)
         assert "read as 2 commands run in turn" in in_turn and "gamma:gamma/app.py" in in_turn
+        called = mcp_search(address, '["bash", "-lc", "cat alpha/core.py | sed -n 6,7p"]', 10)  # Codex's shell call
+        assert (
+            "read as the command the shell call runs" in called and "alpha:alpha/core.py:6-7 function fmt\n" in called
+        )
         looped = mcp_search(address, "for f in alpha/core.py gamma/app.py; do head -n 2 $f; done", 10)
         assert "read as 2 commands run in turn" in looped and "alpha:alpha/core.py" in looped
         shown = mcp_search(address, "git show HEAD:alpha/core.py | sed -n '6,7p'", 10)

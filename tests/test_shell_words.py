@@ -11,7 +11,15 @@ from inprocess import index_files, search_once
 
 from fourfold.api import SearchParams
 from fourfold.coordinator.engine import Engine
-from fourfold.coordinator.shell_words import braces, commands, glob_matches, is_glob, prints_words, split
+from fourfold.coordinator.shell_words import (
+    braces,
+    commands,
+    glob_matches,
+    is_glob,
+    prints_words,
+    shell_command,
+    split,
+)
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
 from fourfold.plugins.globs import compile_glob
@@ -157,3 +165,41 @@ def test_a_loop_written_inside_another_command_or_too_long_is_no_loop() -> None:
     assert commands(f"for f in {many}; do cat $f; done")[0].startswith("for f in")
     assert prints_words("echo '---'") and prints_words("cd src && printf '\\n'")
     assert not prints_words("echo x | grep x") and not prints_words("echoes a.py")
+
+
+@pytest.mark.parametrize(
+    ("call", "command"),
+    [
+        ("bash -lc 'rg -n X src'", "rg -n X src"),
+        ("sh -c \"sed -n '1,5p' a.py\"", "sed -n '1,5p' a.py"),
+        ('["bash", "-lc", "cat a.py"]', "cat a.py"),  # Codex's shell call, as its words
+        (
+            '{"command": ["bash", "-lc", "rg -n X"], "workdir": "/home/me/api", "timeout_ms": 1000}',
+            "cd /home/me/api && rg -n X",
+        ),
+        ('{"cmd": "grep -rn X ."}', "grep -rn X ."),
+        ('["rg", "-n", "X", "."]', "rg -n X ."),
+        ('Bash(command="rg -n X", description="find X")', "rg -n X"),  # Claude Code's
+        ('execute_bash(command="cat a.py")', "cat a.py"),  # OpenHands'
+        ('run_shell_command(command="ls src", directory="app")', "cd app && ls src"),  # Gemini CLI's
+        # none: the command itself, an editor's call, code, prose
+        ("rg -n X", None),
+        ('{"command": "view", "path": "src/a.py"}', None),
+        ("Session(config)", None),
+        ("how does bash -c work", None),
+        ("bash script.sh", None),
+        ("[1, 2]", None),
+    ],
+)
+def test_an_agents_shell_call_is_read_as_the_command_it_runs(call: str, command: str | None) -> None:
+    assert shell_command(call) == command
+
+
+def test_a_shell_wrapper_prints_what_its_command_prints(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def retry():\n    return 1\n")
+    for call in ("bash -lc 'grep -n return a.py'", "sh -c \"sed -n '1,1p' a.py\"", "bash -c 'cat a.py | head -n 1'"):
+        command = shell_command(call)
+        assert command is not None
+        wrapped = subprocess.run(["bash", "-c", call], cwd=tmp_path, capture_output=True, text=True).stdout
+        bare = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True).stdout
+        assert wrapped == bare and bare, call

@@ -19,7 +19,9 @@ within its repository, and each command is run as written in the repository's fo
   lines grep prints of the files the shell hands it, not of the folders beneath;
 * ``find . -name '*.E' | xargs grep -nw NAME | grep -v _test``: the lines the last grep keeps of xargs grep's;
 * ag's file regex: ``ag -l -G '\.E$' -w NAME`` (the files), ``ag -G '^\./DIR/' NAME`` (the lines; smart case, and
-  ag's path as it walks to it, ``./DIR/…``).
+  ag's path as it walks to it, ``./DIR/…``);
+* a match across lines, ``rg -n -U '\bNAME\b[^\n]*\n[^\n]*\S'``: each line holding NAME and the line after it
+  where that one is not blank, every line of each match listed as ripgrep lists them.
 
 Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
 run. Load averages before and after are recorded.
@@ -59,6 +61,7 @@ WAYS = (
     "find -name '*.E' | xargs grep | grep -v",
     "ag -l -G '\\.E$' -w NAME",
     "ag -G '^\\./DIR/' NAME",
+    "rg -n -U 'NAME.*\\n.*\\S'",
 )
 
 
@@ -74,6 +77,7 @@ def commands(string: str | None, name: str | None) -> dict[str, str]:
         out["rg -n -w | grep -v test"] = f"rg -n -w {n} | grep -v '^[^:]*_test'"
         out["rg -w | grep -E def"] = f"rg -w {n} | grep -E ':[[:space:]]*(func|type|def|class) '"
         out["rg -l -w | grep -v test"] = f"rg -l -w {n} | grep -v test"  # the files' paths, not their lines
+        out["rg -n -U 'NAME.*\\n.*\\S'"] = f"rg -n -U '\\b{name}\\b[^\\n]*\\n[^\\n]*\\S'"  # two lines a match
     return out
 
 

@@ -646,6 +646,20 @@ class Engine:
         if handed is not None and handed != p.query.strip():  # bash -lc 'rg -n X', Bash(command=…): the command itself
             answer = await self.search(replace(p, query=handed), visible)
             return replace(answer, notes=(f"read as the command the shell call runs: `{handed}`", *answer.notes))
+        question_call = shell_words.search_call(p.query) if "(" in p.query or p.query.lstrip()[:1] == "{" else None
+        if question_call is not None:  # codebase_search(query=…, target_directories=[…]): the question, in them
+            question, folders = question_call
+            glob = (
+                "{" + ",".join(f"{f}/**" for f in folders) + "}"
+                if len(folders) > 1
+                else "".join(f"{f}/**" for f in folders)
+            )
+            kept = replace(p, query=question, path_glob=p.path_glob or glob)
+            answer = await self.search(kept, visible)
+            within = f" within {', '.join(f'{f}/' for f in folders)}" if folders and not p.path_glob else ""
+            return replace(
+                answer, notes=(f"read as the question the search call asks{within}: {question!r}", *answer.notes)
+            )
         written = not (p.intent or p.path_glob or p.cursor or p.options.get("mode", "") in LISTING_MODES)
         if written and ("&&" in p.query or ";" in p.query):
             commands = shell_words.commands(p.query)

@@ -866,7 +866,7 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
 
 #: Agents' search tools, by name, and the command each is read as (``Grep``, ``Glob`` and ``LS`` as coding agents
 #: call them; ``search_dir``, ``search_file`` and ``find_file`` as SWE-agent does).
-_GREP_CALLS = frozenset({"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file"})
+_GREP_CALLS = frozenset({"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file", "search_files"})
 _GLOB_CALLS = frozenset({"glob", "glob_search", "file_search", "find_file", "find_files"})
 _LS_CALLS = frozenset({"ls", "list_dir", "list_directory", "list_files", "listdir"})
 
@@ -890,7 +890,8 @@ def _from_call(text: str) -> Command | None:
     path = arg("path", "dir", "directory", "dir_path", "target_directory", "relative_workspace_path", "file")
     if name in _GREP_CALLS:
         pattern = arg("pattern", "search_term", "query", "regex") or subject
-        glob, types = arg("glob", "include", "includes", "file_pattern"), arg("type", "file_type")
+        glob, types = arg("glob", "include", "includes", "file_pattern", "include_pattern"), arg("type", "file_type")
+        left_out = arg("exclude", "exclude_pattern")  # Cursor's grep_search: the files it leaves out
         insensitive = (
             said("-i")
             or said("i")
@@ -898,11 +899,14 @@ def _from_call(text: str) -> Command | None:
             or said("ignore_case")
             or args.get("case_sensitive") is False
         )
-        fixed = name.startswith("search_") or said("fixed_strings") or said("-F") or said("F") or said("literal")
+        fixed = name in ("search_dir", "search_file") or said(
+            "fixed_strings"
+        )  # SWE-agent's: literal; Cline's: a regex or said("-F") or said("F") or said("literal")
         spanning = ["-U", "--multiline-dotall"] if said("multiline") or said("-U") else []  # as Claude Code's Grep
         # an agent's tool: its own defaults, unknown here; hidden files are searched rather than silently skipped
         words = ["rg", "--hidden", *(["-i"] if insensitive else []), *(["-F"] if fixed else []), *spanning]
-        words += [*(["-g", glob] if glob else []), *(["-t", types] if types else []), "-e", pattern]
+        words += [*(["-g", glob] if glob else []), *(["-g", f"!{left_out}"] if left_out else [])]
+        words += [*(["-t", types] if types else []), "-e", pattern]
         for flag in "ABC":  # context lines: {"-C": 3} as JSON has it, Grep(…, -C=3) read as C
             lines = args.get(f"-{flag}", args.get(flag))
             if isinstance(lines, int | str) and not isinstance(lines, bool) and str(lines).strip():

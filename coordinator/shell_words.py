@@ -28,6 +28,7 @@ __all__ = [
     "glob_regex",
     "is_glob",
     "prints_words",
+    "search_call",
     "shell_command",
     "split",
 ]
@@ -162,6 +163,44 @@ def _called(args: Mapping[str, object]) -> str | None:
         return None
     folder = next((args[k] for k in ("workdir", "cwd", "working_directory", "directory") if args.get(k)), None)
     return f"cd {shlex.quote(folder)} && {command}" if isinstance(folder, str) else command
+
+
+#: Agents' search tools that take a question and leave its kind to the engine: Cursor's ``codebase_search``, and the
+#: like; a call saying its kind (``search_code(kind="symbol_def")``) is the tool calls' reader's.
+_SEARCH_TOOLS = frozenset({"codebase_search", "semantic_search", "search_codebase", "code_search", "search_code"})
+_SEARCH_ARGS = frozenset(
+    {"query", "q", "search_query", "information_request", "target_directories", "directories", "directory", "path"}
+    | {"explanation", "k", "limit", "max_results", "top_k"}
+)
+
+
+def search_call(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """An agent's search call that asks a question (``codebase_search(query="how are templates rendered",
+    target_directories=["render"])``): the question, and the folders it is kept to; None where it is none."""
+    from fourfold.coordinator.tool_call import parse_call  # the calls' reader: no cycle at import
+
+    stripped = text.strip()
+    if not re.match(r"[\w.]+\(|\{", stripped):
+        return None
+    parsed = parse_call(stripped, any_case=True)
+    if parsed is None or parsed[0].rsplit(".", 1)[-1].lower() not in _SEARCH_TOOLS:
+        return None
+    args = {k: v for k, v in parsed[1].items() if k not in ("tool", "name")}
+    question = next(
+        (v for k in ("query", "q", "search_query", "information_request") if isinstance(v := args.get(k), str)), ""
+    )
+    if not question.strip() or not set(args) <= _SEARCH_ARGS:
+        return None
+    given = args.get("target_directories", args.get("directories", args.get("directory", args.get("path"))))
+    listed = re.search(r"(?:target_directories|directories)\s*=\s*(\[[^\]]*\])", stripped)
+    if isinstance(given, str) and listed is not None:  # a call's list, as written: ["src", "lib"]
+        try:
+            given = json.loads(listed[1].replace("'", '"'))
+        except ValueError:
+            return None
+    folders = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+    kept = tuple(f.strip().strip("/") for f in folders if isinstance(f, str) and f.strip().strip("/."))
+    return question.strip(), kept
 
 
 def prints_words(command: str) -> bool:

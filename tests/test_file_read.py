@@ -112,6 +112,10 @@ from fourfold.index.store import IndexStore
             FileRead("view", "/repo/a.py", 5, 0, True),
         ),
         ('Read(file_path="/repo/a.py", offset=20, limit=5)', FileRead("Read", "/repo/a.py", 20, 24, True)),
+        (  # Cursor's read_file
+            'read_file(target_file="a.py", start_line_one_indexed=10, end_line_one_indexed_inclusive=14)',
+            FileRead("read_file", "a.py", 10, 14, True),
+        ),
         (
             '{"name": "get_file_contents", "arguments": {"path": "a.py"}}',
             FileRead("get_file_contents", "a.py", 1, 0, True),
@@ -596,6 +600,15 @@ def test_an_agents_shell_call_is_answered_as_the_command_it_runs(multi_home: Pat
         assert named_lines(a) == [6, 7]
     grep = ask(multi_home, "execute_bash(command=\"grep -rn 'return fmt' .\")")
     assert grep.total_matches == ask(multi_home, "grep -rn 'return fmt' .").total_matches > 0
+
+
+def test_an_agents_question_call_asks_its_question_within_its_folders(multi_home: Path) -> None:
+    a = ask(multi_home, 'codebase_search(query="where is fmt defined", target_directories=["alpha"])')
+    assert a.notes[0] == "read as the question the search call asks within alpha/: 'where is fmt defined'"
+    assert a.hits and {f.hit.path.split("/")[0] for f in a.hits} == {"alpha"}
+    assert a.hits[0].hit.symbol == "fmt" and a.intent == "find_definition"
+    every = ask(multi_home, '{"tool": "codebase_search", "query": "where is fmt defined"}')
+    assert every.notes[0] == "read as the question the search call asks: 'where is fmt defined'" and every.hits
 
 
 def test_an_editors_view_of_a_nested_folder_lists_it(tmp_path: Path) -> None:

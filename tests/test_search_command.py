@@ -575,6 +575,16 @@ def test_the_cli_the_client_and_mcp_read_it(
         ('{"name": "glob", "arguments": {"pattern": "**/*_test.go"}}', "glob", "*", "**/*_test.go", "paths", False),
         ('Glob(pattern="**/*.ts", path="web")', "Glob", "*", "web/**/*.ts", "paths", False),
         ('find_file("core.py")', "find_file", "*", "**/core.py", "paths", False),
+        # Cursor's grep_search with its file patterns; Cline's search_files, whose pattern is a regex
+        ('grep_search(query="retry", include_pattern="src/*.py")', "grep_search", "retry", "src/*.py", "lines", True),
+        (
+            'search_files(path="src", regex="ret\\w+", file_pattern="*.py")',
+            "search_files",
+            "ret\\w+",
+            "{src/**/*.py,src}",
+            "lines",
+            True,
+        ),
         ('LS(path="src")', "LS", "*", "{src,src/**}", "paths", False),
         (
             'list_dir(relative_workspace_path="coordinator")',
@@ -592,6 +602,13 @@ def test_an_agents_search_tool_call_is_read_as_the_command_it_runs(
     c = read(call)
     assert c is not None and c.called
     assert (c.tool, c.pattern, path_glob(c), c.lists, c.case_sensitive) == (tool, pattern, glob, lists, case_sensitive)
+
+
+def test_a_grep_calls_left_out_files_are_left_out() -> None:
+    c = read('grep_search(query="retry", include_pattern="*.py", exclude_pattern="*_test.py")')
+    assert c is not None and c.include == ("*.py",) and c.exclude[:1] == ("*_test.py",)
+    assert read('search_files(path="src", regex="a.c")').regex  # a regex, where SWE-agent's search_dir is literal
+    assert not read('search_dir(search_term="a.c")').regex
 
 
 def test_tool_calls_that_run_no_search_command_are_left_to_the_other_rules() -> None:

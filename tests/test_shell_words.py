@@ -17,6 +17,7 @@ from fourfold.coordinator.shell_words import (
     glob_matches,
     is_glob,
     prints_words,
+    search_call,
     shell_command,
     split,
 )
@@ -203,3 +204,24 @@ def test_a_shell_wrapper_prints_what_its_command_prints(tmp_path: Path) -> None:
         wrapped = subprocess.run(["bash", "-c", call], cwd=tmp_path, capture_output=True, text=True).stdout
         bare = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True).stdout
         assert wrapped == bare and bare, call
+
+
+@pytest.mark.parametrize(
+    ("call", "asked"),
+    [
+        (
+            'codebase_search(query="how are retries handled", target_directories=["src"])',
+            ("how are retries handled", ("src",)),
+        ),
+        ("codebase_search(query='retry', target_directories=['src/', 'lib'])", ("retry", ("src", "lib"))),
+        ('{"tool": "semantic_search", "query": "retry logic"}', ("retry logic", ())),
+        ('search_code(query="retry", kind="symbol_def")', None),  # a kind of its own: the tool calls' reader's
+        ('codebase_search(query="")', None),
+        ('grep_search(query="retry")', None),
+        ("Session(config)", None),
+    ],
+)
+def test_an_agents_question_call_is_read_as_its_question_and_folders(
+    call: str, asked: tuple[str, tuple[str, ...]] | None
+) -> None:
+    assert search_call(call) == asked

@@ -21,7 +21,8 @@ within its repository, and each command is run as written in the repository's fo
 * ag's file regex: ``ag -l -G '\.E$' -w NAME`` (the files), ``ag -G '^\./DIR/' NAME`` (the lines; smart case, and
   ag's path as it walks to it, ``./DIR/…``);
 * a match across lines, ``rg -n -U '\bNAME\b[^\n]*\n[^\n]*\S'``: each line holding NAME and the line after it
-  where that one is not blank, every line of each match listed as ripgrep lists them.
+  where that one is not blank, every line of each match listed as ripgrep lists them;
+* an agent's shell call, Codex's ``["bash", "-lc", "rg -n -w NAME"]``: the lines the command it wraps prints.
 
 Per way: the answers judged, the share that agree, and the median milliseconds of fourfold's answer and the tool's
 run. Load averages before and after are recorded.
@@ -62,6 +63,7 @@ WAYS = (
     "ag -l -G '\\.E$' -w NAME",
     "ag -G '^\\./DIR/' NAME",
     "rg -n -U 'NAME.*\\n.*\\S'",
+    '["bash", "-lc", "rg -n -w NAME"]',
 )
 
 
@@ -78,12 +80,17 @@ def commands(string: str | None, name: str | None) -> dict[str, str]:
         out["rg -w | grep -E def"] = f"rg -w {n} | grep -E ':[[:space:]]*(func|type|def|class) '"
         out["rg -l -w | grep -v test"] = f"rg -l -w {n} | grep -v test"  # the files' paths, not their lines
         out["rg -n -U 'NAME.*\\n.*\\S'"] = f"rg -n -U '\\b{name}\\b[^\\n]*\\n[^\\n]*\\S'"  # two lines a match
+        out['["bash", "-lc", "rg -n -w NAME"]'] = json.dumps(["bash", "-lc", f"rg -n -w {n}"])  # as Codex calls it
     return out
 
 
 def run(command: str, cwd: Path) -> tuple[str, float]:
     """The command's output as a shell prints it in ``cwd``, and its milliseconds."""
     t0 = time.perf_counter()
+    if command.startswith("["):  # an agent's shell call as its words: run as they are
+        argv = [re.sub(r"^rg ", "rg --no-config ", w) for w in json.loads(command)]
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=60)
+        return done.stdout, (time.perf_counter() - t0) * 1000
     shell = re.sub(r"(^|&& )rg ", r"\1rg --no-config ", command)
     done = subprocess.run(shell, shell=True, cwd=cwd, capture_output=True, text=True, errors="replace", timeout=60)
     return done.stdout, (time.perf_counter() - t0) * 1000

@@ -40,7 +40,7 @@ import re2
 
 from fourfold.api import Answer, FusedHit, Hit
 from fourfold.coordinator import shell_words
-from fourfold.coordinator.search_command import extended_syntax, split_cd, without_redirections
+from fourfold.coordinator.search_command import extended_syntax, snake_case, split_cd, without_redirections
 from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
@@ -289,10 +289,15 @@ def _from_call(text: str) -> FileRead | None:
     parsed = parse_call(text, any_case=True)
     if parsed is None:
         return None
-    tool, args, subject = parsed
+    tool, written, subject = parsed
     words = name_words(tool)
-    if not (words & _READ_WORDS or ("file" in words and words & {"get", "fetch", "content", "contents"})):
-        return None
+    read = words & _READ_WORDS or ("file" in words and words & {"get", "fetch", "content", "contents"})
+    if "search" in words or not read:
+        return None  # search_file_content: a grep's
+    args: dict[str, object] = {snake_case(k): v for k, v in written.items()}  # Windsurf's AbsolutePath, StartLine
+    offset = _int(args.get("offset"))
+    if "absolute_path" in args and offset is not None:  # Gemini CLI's read_file: a 0-based offset
+        args["offset"] = offset + 1
     lines = _call_lines(args)
     if lines is None:
         return None

@@ -866,8 +866,10 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
 
 #: Agents' search tools, by name, and the command each is read as (``Grep``, ``Glob`` and ``LS`` as coding agents
 #: call them; ``search_dir``, ``search_file`` and ``find_file`` as SWE-agent does).
-_GREP_CALLS = frozenset({"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file", "search_files"})
-_GLOB_CALLS = frozenset({"glob", "glob_search", "file_search", "find_file", "find_files"})
+_GREP_CALLS = frozenset(
+    {"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file", "search_files", "search_file_content"}
+)
+_GLOB_CALLS = frozenset({"glob", "glob_search", "file_search", "find_file", "find_files", "find_by_name"})
 _LS_CALLS = frozenset({"ls", "list_dir", "list_directory", "list_files", "listdir"})
 
 
@@ -877,20 +879,32 @@ def _from_call(text: str) -> Command | None:
     parsed = parse_call(text, any_case=True)  # Grep(...), LS(...) as coding agents name them
     if parsed is None:
         return None
-    tool, args, subject = parsed
+    tool, written, subject = parsed
     name = tool.rsplit(".", 1)[-1].lower()
+    args = {snake_case(k): v for k, v in written.items()}  # Windsurf's SearchPath, Includes: search_path, includes
 
     def arg(*keys: str) -> str:
-        value = next((args[k] for k in keys if isinstance(args.get(k), str) and str(args[k]).strip()), "")
-        return str(value).strip()
+        for k in keys:
+            value = args.get(k)
+            if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                return "[" + ",".join(value) + "]"  # JSON's list of globs: one_glob reads it
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+        return ""
 
     def said(key: str) -> bool:
         return args.get(key) is True or str(args.get(key, "")).lower() in ("true", "1", "yes")
 
     path = arg("path", "dir", "directory", "dir_path", "target_directory", "relative_workspace_path", "file")
+    path = path or arg("search_path", "search_directory", "absolute_path")
     if name in _GREP_CALLS:
         pattern = arg("pattern", "search_term", "query", "regex") or subject
-        glob, types = arg("glob", "include", "includes", "file_pattern", "include_pattern"), arg("type", "file_type")
+        glob = arg("glob", "include", "includes", "file_pattern", "include_pattern")
+        if glob.startswith("[") and not glob.endswith("]"):  # a list the call's reader cut at its first comma
+            written_list = re.search(r"(?i)\binclude[s_a-z]*\s*[=:]\s*(\[[^\]]*\])", text)
+            glob = written_list[1] if written_list else glob
+        glob = one_glob(glob)
+        types = arg("type", "file_type")
         left_out = arg("exclude", "exclude_pattern")  # Cursor's grep_search: the files it leaves out
         insensitive = (
             said("-i")
@@ -899,9 +913,12 @@ def _from_call(text: str) -> Command | None:
             or said("ignore_case")
             or args.get("case_sensitive") is False
         )
-        fixed = name in ("search_dir", "search_file") or said(
-            "fixed_strings"
-        )  # SWE-agent's: literal; Cline's: a regex or said("-F") or said("F") or said("literal")
+        # SWE-agent's searches are literal, Cline's search_files a regex; Windsurf's grep_search (its arguments
+        # capitalized: SearchPath, Query) literal unless IsRegex
+        windsurf = any(k[:1].isupper() for k in written)
+        literal_flags = said("fixed_strings") or said("-F") or said("F") or said("literal")
+        regex_flag = said("is_regex") if "is_regex" in args else not windsurf
+        fixed = name in ("search_dir", "search_file") or literal_flags or not regex_flag
         spanning = ["-U", "--multiline-dotall"] if said("multiline") or said("-U") else []  # as Claude Code's Grep
         # an agent's tool: its own defaults, unknown here; hidden files are searched rather than silently skipped
         words = ["rg", "--hidden", *(["-i"] if insensitive else []), *(["-F"] if fixed else []), *spanning]
@@ -916,6 +933,8 @@ def _from_call(text: str) -> Command | None:
         pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
         if name == "find_file" and pattern and not any(ch in pattern for ch in "*?["):
             pattern = f"**/{pattern}"  # a file's name, in any folder
+        elif name == "find_by_name" and pattern and "/" not in pattern:
+            pattern = f"**/{pattern}"  # Windsurf's: fd's name glob, at any depth
         folder = _path(path) if path else ""
         if folder:  # the pattern beneath the folder: one glob
             pattern = f"{folder.rstrip('/')}/{pattern.removeprefix('./')}"
@@ -926,6 +945,22 @@ def _from_call(text: str) -> Command | None:
     else:
         return None
     return None if command is None else replace(command, tool=tool, called=True)
+
+
+def snake_case(key: str) -> str:
+    """A call's argument named as the readers look it up: ``SearchPath`` -> ``search_path``, ``startLine`` ->
+    ``start_line``; a flag (``-C``, ``F``) as written."""
+    if len(key) < 2 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", key):
+        return key  # -C, -i, F: a flag, as written
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+
+
+def one_glob(value: str) -> str:
+    """A call's glob argument as one glob: a list written as its value (``["*.go", "*.py"]``) as the alternatives."""
+    if not value.startswith("["):
+        return value
+    globs = [g.strip().strip("'\"") for g in value.strip("[]").split(",") if g.strip().strip("'\"")]
+    return globs[0] if len(globs) == 1 else "{" + ",".join(globs) + "}" if globs else ""
 
 
 def _paths_grepped(found: Command, stages: list[str], shown: str | None) -> Command | None:

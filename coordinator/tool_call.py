@@ -88,7 +88,8 @@ _SUBJECT_KEYS = (
     "report",
 )
 #: Keys whose value names a file the call asks about (first present wins); never its subject.
-_PATH_KEYS = ("path", "file", "filepath", "file_path", "filename", "target_file", "module", "module_path")
+_PATH_KEYS: tuple[str, ...] = ("path", "file", "filepath", "file_path", "filename", "target_file", "absolute_path")
+_PATH_KEYS += ("module", "module_path")
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
 #: Arguments that say what kind of search a search tool asks (``search_code(kind="symbol_def")``), and
 #: the words that make a tool's name a search tool's (a log record's ``"type": "call"`` is no search).

@@ -112,6 +112,14 @@ from fourfold.index.store import IndexStore
             FileRead("view", "/repo/a.py", 5, 0, True),
         ),
         ('Read(file_path="/repo/a.py", offset=20, limit=5)', FileRead("Read", "/repo/a.py", 20, 24, True)),
+        (  # Gemini CLI's read_file: a 0-based offset
+            'read_file(absolute_path="/repo/a.py", offset=9, limit=5)',
+            FileRead("read_file", "/repo/a.py", 10, 14, True),
+        ),
+        (  # Windsurf's view_file: capitalized arguments
+            'view_file(AbsolutePath="/repo/a.py", StartLine=10, EndLine=14)',
+            FileRead("view_file", "/repo/a.py", 10, 14, True),
+        ),
         (  # Cursor's read_file
             'read_file(target_file="a.py", start_line_one_indexed=10, end_line_one_indexed_inclusive=14)',
             FileRead("read_file", "a.py", 10, 14, True),
@@ -161,6 +169,7 @@ def test_a_command_that_reads_a_file_is_read_as_its_lines(query: str, expected: 
         '{"tool": "open_pull_request", "title": "fix a.py"}',
         '{"tool": "read_file", "path": "a.py", "start_line": 9, "end_line": 3}',
         "read_config(settings)",
+        'search_file_content(pattern="x", path="a.py")',  # Gemini CLI's grep, though its name says file content
     ],
 )
 def test_what_reads_no_one_files_lines_is_left_to_the_other_rules(query: str) -> None:

@@ -575,6 +575,33 @@ def test_the_cli_the_client_and_mcp_read_it(
         ('{"name": "glob", "arguments": {"pattern": "**/*_test.go"}}', "glob", "*", "**/*_test.go", "paths", False),
         ('Glob(pattern="**/*.ts", path="web")', "Glob", "*", "web/**/*.ts", "paths", False),
         ('find_file("core.py")', "find_file", "*", "**/core.py", "paths", False),
+        # Gemini CLI's search_file_content (a regex), Windsurf's find_by_name (fd's name glob, at any depth) and its
+        # grep_search (capitalized arguments, a literal unless IsRegex, its Includes a list)
+        (
+            'search_file_content(pattern="ret\\w+", include="*.py", path="src")',
+            "search_file_content",
+            "ret\\w+",
+            "{src/**/*.py,src}",
+            "lines",
+            True,
+        ),
+        ('find_by_name(SearchDirectory="src", Pattern="*.py")', "find_by_name", "*", "src/**/*.py", "paths", False),
+        (
+            'grep_search(SearchPath="src", Query="a.b", Includes=["*.py", "*.pyi"])',
+            "grep_search",
+            "a.b",
+            "{src/**/{*.py,*.pyi},src}",
+            "lines",
+            True,
+        ),
+        (
+            '{"tool": "grep_search", "query": "x", "include_pattern": ["*.py", "*.go"]}',
+            "grep_search",
+            "x",
+            "{*.py,*.go}",
+            "lines",
+            True,
+        ),
         # Cursor's grep_search with its file patterns; Cline's search_files, whose pattern is a regex
         ('grep_search(query="retry", include_pattern="src/*.py")', "grep_search", "retry", "src/*.py", "lines", True),
         (
@@ -609,6 +636,10 @@ def test_a_grep_calls_left_out_files_are_left_out() -> None:
     assert c is not None and c.include == ("*.py",) and c.exclude[:1] == ("*_test.py",)
     assert read('search_files(path="src", regex="a.c")').regex  # a regex, where SWE-agent's search_dir is literal
     assert not read('search_dir(search_term="a.c")').regex
+    assert not read('grep_search(SearchPath="src", Query="a.c")').regex  # Windsurf's: a literal
+    assert read('grep_search(SearchPath="src", Query="a.c", IsRegex=true)').regex
+    for flagged in ('{"tool": "grep", "pattern": "a.c", "-F": true}', 'Grep(pattern="a.c", literal=true)'):
+        assert not read(flagged).regex, flagged  # a flag named as written: -F, not -f
 
 
 def test_tool_calls_that_run_no_search_command_are_left_to_the_other_rules() -> None:

@@ -102,6 +102,7 @@ def test_a_matchers_lines_are_every_line_each_match_spans() -> None:
     assert multiline_matcher("x\\(\\).*Render", True, dotall=True).lines(data) == [1, 2, 3, 4, 5]
     assert multiline_matcher("x\\(\\).*Render", True).lines(data) == []  # . stops at the newline
     assert multiline_matcher("^", True).lines(b"a\nb\nc") == [0, 1, 2]  # an empty match on each line
+    assert multiline_matcher("^", True).lines(b"a\nb\n") == [0, 1]  # none after the last newline, as rg prints
     assert multiline_matcher("\\n", True).lines(b"a\nb\nc") == [0, 1]  # a newline is on the line it ends
     assert str(multiline_matcher("a\\nb", True).trigrams) == "ALL"  # no trigram holds the newline
 

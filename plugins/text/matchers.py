@@ -114,6 +114,10 @@ class Matcher:
             line = through
             pos = max(end, start + 1)
             line += data.count(b"\n", max(end - 1, start), pos) if pos > max(end - 1, start) else 0
+        if data.endswith(b"\n"):  # an empty match after the last newline is on no line of the file
+            lines = data.count(b"\n")
+            while out and out[-1] >= lines:
+                out.pop()
         return out
 
     def _lines_from_starts(self, data: bytes, spans: list[tuple[int, int]] | None, want: int) -> list[int]:

@@ -98,6 +98,11 @@ _FOR = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*;\s*do\s+(.+?)\s*;?\s*do
 _PRINTS_WORDS = re.compile(r"(?:cd\s+\S+\s+&&\s+)?(?:echo|printf)(?:\s.*)?", re.DOTALL)
 
 
+#: The commands a command given as its words may run, as the readers know them (``["rg", "-n", "X"]``).
+_COMMANDS = frozenset(
+    {"rg", "grep", "egrep", "fgrep", "ag", "ack", "git", "find", "fd", "ls", "tree", "cat", "head", "tail", "sed"}
+    | {"awk", "wc", "nl", "less", "more", "go", "pydoc", "python", "python3"}
+)
 #: The shells an agent hands a command to (``bash -lc '…'``, ``["bash", "-lc", "…"]``), by name or path.
 _SHELLS = re.compile(r"(?:/usr)?(?:/bin/)?(?:bash|sh|zsh|dash|ksh)")
 #: Agents' shell tools, by name: Claude Code's ``Bash``, OpenHands' ``execute_bash``, Codex's ``shell`` and
@@ -134,7 +139,11 @@ def shell_command(text: str) -> str | None:
         parsed = parse_call(stripped, any_case=True)
         if parsed is None or parsed[0].lower() not in _SHELL_TOOLS:
             return None
-        return _called({**parsed[1], "tool": parsed[0]})
+        args = dict(parsed[1])
+        literal = re.search(r"""\b(command|cmd)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""", stripped)
+        if literal is not None:  # the string literal whole, its escapes read: Bash(command="grep -n \"a b\" x")
+            args[literal[1]] = re.sub(r"""\\(["'\\])""", r"\1", literal[2] if literal[2] is not None else literal[3])
+        return _called({**args, "tool": parsed[0]})
     try:
         words = shlex.split(stripped)
     except ValueError:
@@ -149,7 +158,7 @@ def _argv(words: object) -> str | None:
     if _SHELLS.fullmatch(words[0]):
         flagged = len(words) == 3 and re.fullmatch(r"-[a-z]*c[a-z]*", words[1]) is not None
         return words[2].strip() or None if flagged else None
-    return shlex.join(words) if words[0] and not words[0].startswith("-") else None
+    return shlex.join(words) if words[0] in _COMMANDS else None  # ["rg", "-n", "X"]; ["retry", "backoff"]: words
 
 
 def _called(args: Mapping[str, object]) -> str | None:

@@ -181,6 +181,8 @@ def test_a_loop_written_inside_another_command_or_too_long_is_no_loop() -> None:
         ('{"cmd": "grep -rn X ."}', "grep -rn X ."),
         ('["rg", "-n", "X", "."]', "rg -n X ."),
         ('Bash(command="rg -n X", description="find X")', "rg -n X"),  # Claude Code's
+        ('Bash(command="grep -n \\"a b\\" x.py")', 'grep -n "a b" x.py'),  # a string literal's escapes read
+        ('["retry", "backoff"]', None),  # a list of words, no command's
         ('execute_bash(command="cat a.py")', "cat a.py"),  # OpenHands'
         ('run_shell_command(command="ls src", directory="app")', "cd app && ls src"),  # Gemini CLI's
         # none: the command itself, an editor's call, code, prose

@@ -16,7 +16,7 @@ import functools
 import json
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from fourfold.plugins.globs import brace_group
 
@@ -236,13 +236,11 @@ def _looped(text: str) -> str | None:
     return None if not out else "".join(out) + text[at:]
 
 
-def _raw_words(text: str) -> list[str]:
-    """``text``'s words as written, quotes, escapes and ``$(...)`` kept (``a "b c" $(find . -name x)``: three)."""
-    words, start, quote, depth, i = [], None, "", 0, 0
+def _outside(text: str) -> Iterator[int]:
+    """The positions of ``text``'s characters outside quotes, escapes and ``$(...)``, where the shell reads them."""
+    quote, depth, i = "", 0, 0
     while i < len(text):
         c = text[i]
-        if start is None and not c.isspace():
-            start = i
         if c == "\\" and quote != "'":
             i += 2
             continue
@@ -255,11 +253,16 @@ def _raw_words(text: str) -> list[str]:
             i += 1
         elif c == ")" and depth:
             depth -= 1
-        elif c.isspace() and not depth and start is not None:
-            words.append(text[start:i])
-            start = None
+        elif not depth:
+            yield i
         i += 1
-    return [*words, text[start:]] if start is not None else words
+
+
+def _raw_words(text: str) -> list[str]:
+    """``text``'s words as written, quotes, escapes and ``$(...)`` kept (``a "b c" $(find . -name x)``: three)."""
+    cuts = [i for i in _outside(text) if text[i].isspace()]
+    pieces = [text[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(text)], strict=True)]
+    return [piece for piece in pieces if piece]
 
 
 def commands(text: str) -> list[str]:
@@ -270,27 +273,11 @@ def commands(text: str) -> list[str]:
     looped = _looped(text) if re.search(r"(?:^|;|&&)\s*for\s", text) else None
     if looped is not None:
         text = looped
-    parts, start, quote, depth, i = [], 0, "", 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and quote != "'":
-            i += 2
-            continue
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"`":
-            quote = c
-        elif text.startswith("$(", i):
-            depth += 1
-            i += 1
-        elif c == ")" and depth:
-            depth -= 1
-        elif not depth and (c == ";" or text.startswith("&&", i)):
+    parts, start = [], 0
+    for i in _outside(text):
+        if i >= start and (text[i] == ";" or text.startswith("&&", i)):
             parts.append(text[start:i].strip())
-            i += 1 if c == ";" else 2
-            start = i
-            continue
-        i += 1
+            start = i + (1 if text[i] == ";" else 2)
     parts = [part for part in [*parts, text[start:].strip()] if part]
     out: list[str] = []
     folder = ""

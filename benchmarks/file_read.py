@@ -25,6 +25,10 @@ fourfold within that repository (``coordinator/file_read.py`` reads it), interle
 * ``head -n 3 F1 && tail -n 3 F2`` of two files in a row: two commands, each answered in turn (the lines the notes
   name against the lines printed); ``cat F1 F2 | tail -n B | head -n 3``, B two lines more than F2 has: F1's last
   two lines and F2's first, the stream's length counted first;
+* agents' read calls of lines A-4..A in their tools' own words, against ``sed -n 'A-4,Ap' F``: Cursor's
+  ``read_file(target_file, start_line_one_indexed, end_line_one_indexed_inclusive)``, Gemini CLI's
+  ``read_file(absolute_path, offset, limit)`` (a 0-based offset), Windsurf's ``view_file(AbsolutePath, StartLine,
+  EndLine)`` and Codex's ``["bash", "-lc", "sed -n …"]``;
 * ``less +A F`` and SWE-agent's ``open F A``, judged against the commands that print what they show (``tail -n +A
   F``; ``head -n A+50 F | tail -n 100``, as SWE-agent cuts its window): the lines named against those printed.
 
@@ -39,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import os
 import re
 import shlex
@@ -73,6 +78,7 @@ WAYS = (
     "cat F1 F2 | tail -n B | head -n 3",
     "less +A F (as tail -n +A)",
     "open F A (SWE-agent's window)",
+    "agents' read calls (Cursor, Gemini, Windsurf, Codex)",
 )
 SIZES = (100, 1000, 4096)
 _NAMED = re.compile(r"that hold its lines (\d+)-(\d+) \(of (\d+)")
@@ -189,6 +195,25 @@ async def main_async(home: Path, corpora: Path, per_repo: int) -> dict[str, dict
                         way,
                         named(a) == [(first, last, n)] and out.splitlines() == lines[first - 1 : last],
                         command,
+                        repo,
+                    )
+                whole = f"/home/me/{repo}/{path}"  # an agent's checkout of the repository
+                calls = (  # agents' read calls of lines A-4..A, each in its tool's own words
+                    f'read_file(target_file="{path}", start_line_one_indexed={a_at - 4}, '
+                    f"end_line_one_indexed_inclusive={a_at})",
+                    f'read_file(absolute_path="{whole}", offset={a_at - 5}, limit=5)',  # Gemini CLI: 0-based
+                    f'view_file(AbsolutePath="{whole}", StartLine={a_at - 4}, EndLine={a_at})',
+                    json.dumps(["bash", "-lc", f"sed -n '{a_at - 4},{a_at}p' {q}"]),
+                )
+                for call in calls if '"' not in path else ():
+                    way = "agents' read calls (Cursor, Gemini, Windsurf, Codex)"
+                    a = await engine_ask(engine, call, repo, ours_ms[way])
+                    out, ms = run(f"sed -n '{a_at - 4},{a_at}p' {q}", checkout)
+                    tool_ms[way].append(ms)
+                    judge(
+                        way,
+                        named(a) == [(a_at - 4, a_at, n)] and out.splitlines() == lines[a_at - 5 : a_at],
+                        call,
                         repo,
                     )
                 for way, command, shown in (  # the lines shown, as the commands that print them

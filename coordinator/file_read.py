@@ -56,9 +56,18 @@ SWE_AGENT_WINDOW = 100
 #: Words of a tool's name that say it reads a file (``read_file``, ``view``, ``open_file``, ``Read``).
 _READ_WORDS = frozenset({"read", "view", "open", "cat", "show", "display"})
 #: A read call's arguments naming its first and its last line.
-_FIRST_KEYS: tuple[str, ...] = ("start_line", "startLine", "line_start", "first_line", "start", "from_line", "offset")
-_FIRST_KEYS += ("line", "start_line_one_indexed")  # Cursor's read_file: start_line_one_indexed
-_LAST_KEYS = ("end_line", "endLine", "line_end", "last_line", "end", "to_line", "end_line_one_indexed_inclusive")
+#: Looked up snake_cased (``startLine`` as ``start_line``); Cursor's read_file: ``start_line_one_indexed``.
+_FIRST_KEYS = (
+    "start_line",
+    "line_start",
+    "first_line",
+    "start",
+    "from_line",
+    "offset",
+    "line",
+    "start_line_one_indexed",
+)
+_LAST_KEYS = ("end_line", "line_end", "last_line", "end", "to_line", "end_line_one_indexed_inclusive")
 #: Lines ``head`` and ``tail`` show when no count is given.
 DEFAULT_LINES = 10
 #: Files one command names (``cat a b c``); a command naming more is read as words. A glob reads each file it

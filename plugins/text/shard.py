@@ -716,10 +716,11 @@ class TextShard:
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
         per_block: list[dict[int, list[int]]] = []
         for m in matchers:
-            blocks = self._candidates(m.trigrams, mask, decoded)
             if m.multiline:  # a match may span blocks: every block of a file holding the trigrams in any of them
                 blocks = self._whole_files(m.trigrams, mask, decoded)
-            elif m.strings and not self._cheap_to_verify(blocks):
+            else:
+                blocks = self._candidates(m.trigrams, mask, decoded)
+            if not m.multiline and m.strings and not self._cheap_to_verify(blocks):
                 blocks = self._aligned(m.strings, blocks, decoded)
             by_file: dict[int, list[int]] = {}
             for b, f in zip(blocks.tolist(), self.block_file[blocks].tolist(), strict=True):

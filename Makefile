@@ -26,9 +26,9 @@ install: $(BIN)/fourfold
 # ripgrep, ag (the silver searcher) and Universal Ctags are the independent references some tests compare against;
 # headless Chromium and its driver run the search page's browser test.
 system-tools:
-	@if ! command -v rg >/dev/null || ! command -v ag >/dev/null || ! command -v ctags >/dev/null || ! command -v csearch >/dev/null || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v tmux >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep silversearcher-ag universal-ctags codesearch git chromium chromium-driver tmux >/dev/null; \
-	  else echo "install ripgrep, silversearcher-ag, universal-ctags, codesearch, chromium, chromium-driver and tmux to run the comparison, browser and terminal tests"; fi; fi
+	@if ! command -v rg >/dev/null || ! command -v ag >/dev/null || ! command -v fdfind >/dev/null || ! command -v ctags >/dev/null || ! command -v csearch >/dev/null || ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v tmux >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq ripgrep silversearcher-ag fd-find universal-ctags codesearch git chromium chromium-driver tmux >/dev/null; \
+	  else echo "install ripgrep, silversearcher-ag, fd-find, universal-ctags, codesearch, chromium, chromium-driver and tmux to run the comparison, browser and terminal tests"; fi; fi
 
 demo: install
 	$(BIN)/fourfold demo

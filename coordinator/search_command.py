@@ -1520,6 +1520,8 @@ def _fd(args: list[str]) -> Command | None:
     if _prose(operands):
         return None
     pattern = operands[0] if operands else ""
+    if not glob and pattern in (".", ".*", "^", "$", "^.*$"):  # fd -e go . src: a regex any name matches
+        pattern = ""
     if pattern and not glob:
         if re.search(r"[\\^$*+?()\[\]{}|]", pattern.replace("\\.", "")):
             return None  # a regular expression over the name: not a fragment

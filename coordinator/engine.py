@@ -730,7 +730,9 @@ class Engine:
         written, or sets ``filters=off``."""
         if p.options.get("mode", "") in LISTING_MODES or p.options.get(query_filters.FILTERS_OPTION) == "off":
             return None
-        command = search_command.read(p.query, self._absolute_paths(p, visible), lambda: self._searchable(visible))
+        command = search_command.read(
+            p.query, self._absolute_paths(p, visible), lambda: self._searchable(visible), self._folders(p, visible)
+        )
         if command is not None:
             asked, note = search_command.apply(p, command)
             searched = len(asked.repos) if asked.repos else len(self._searchable(visible))
@@ -747,7 +749,9 @@ class Engine:
         after = None
         if not asked.options.get("mode"):
             within = asked.repos or self._searchable(visible)
-            after = search_command.read(asked.query, self._absolute_paths(asked, visible), lambda: within)
+            after = search_command.read(
+                asked.query, self._absolute_paths(asked, visible), lambda: within, self._folders(asked, visible)
+            )
         if after is not None:  # repo:api rg -n "retry" src/: the command, within the repositories the filters keep
             commanded, said = search_command.apply(asked, after)
             return commanded, (f"read the query's filters {' '.join(filters.written)}", said, *left_out)
@@ -900,6 +904,17 @@ class Engine:
             return None if found is None else found[0].relative(path, found[1])
 
         return relative
+
+    def _folders(self, p: SearchParams, visible: frozenset[str] | None) -> Callable[[str], bool]:
+        """Whether a command's path (``vendor/github.com``) is a folder of the repositories the caller may search
+        (``FileIndex.is_folder``); looked at only when a path whose last name holds a dot is written."""
+
+        def is_folder(path: str) -> bool:
+            generation = self._generation or self.store.live_generation()
+            found = None if generation is None else self._files_of(generation, p, visible)
+            return found is not None and found[0].is_folder(path, found[1])
+
+        return is_folder
 
     async def _file_read(
         self, p: SearchParams, read_as: file_read.FileRead, visible: frozenset[str] | None

@@ -120,6 +120,7 @@ class FileIndex:
         self._paths = paths
         self._names: dict[str, dict[str, tuple[str, ...]]] = {}  # repo -> file name -> paths
         self._entries: dict[str, frozenset[str]] = {}  # repo -> its paths and every folder above one
+        self._folders: dict[str, frozenset[str]] = {}  # repo -> every folder above one of its paths
         self._lock = threading.Lock()
 
     def _by_name(self, repo: str) -> dict[str, tuple[str, ...]]:
@@ -145,12 +146,23 @@ class FileIndex:
                 return ending
         return None
 
+    def is_folder(self, path: str, repos: Iterable[str]) -> bool:
+        """Whether ``path`` (``vendor/github.com``, ``v1.2``) is a folder of one of ``repos``."""
+        folder = path.strip("/")
+        for repo in repos:
+            self._entries_of(repo)
+            if folder in self._folders[repo]:
+                return True
+        return False
+
     def _entries_of(self, repo: str) -> frozenset[str]:
         with self._lock:
             held = self._entries.get(repo)
             if held is None:
                 paths = self._paths(repo)
-                folders = {path[:i] for path in paths for i, ch in enumerate(path) if ch == "/"}
+                folders = self._folders[repo] = frozenset(
+                    path[:i] for path in paths for i, ch in enumerate(path) if ch == "/"
+                )
                 held = self._entries[repo] = frozenset({*paths, *folders})
             return held
 

@@ -221,19 +221,23 @@ def read(
     query: str,
     absolute: Callable[[str], str | None] | None = None,
     repos: Callable[[], Iterable[str]] = tuple,
+    folder: Callable[[str], bool] | None = None,
 ) -> Command | None:
     """``query`` read as a grep-like command, or None where it is none (another tool's, several, no pattern).
     ``absolute``: the index's path an absolute folder or file operand names (``/home/me/api/src`` -> ``src``; None
     where it names none): agents write their checkout's paths, which the index does not know. ``repos``: the names
     of the repositories searched (``cd /home/me/api && rg X``: the repository ``api``, where it is one of them),
-    asked only where an absolute ``cd`` is read."""
+    asked only where an absolute ``cd`` is read. ``folder``: whether a repository path is a folder of the index, asked
+    where an operand's last name holds a dot (``rg X vendor/github.com``: a folder, where ``a.py`` is a file)."""
     token = _ABSOLUTE.set(absolute)
     named = _REPOS.set(repos)
+    folders = _FOLDER.set(folder)
     try:
         return _read(query)
     finally:
         _ABSOLUTE.reset(token)
         _REPOS.reset(named)
+        _FOLDER.reset(folders)
 
 
 def _read(query: str) -> Command | None:
@@ -593,9 +597,14 @@ _REVISION = re.compile(
 
 def _revision(words: list[str], operands: list[str]) -> tuple[str, list[str]]:
     """The revision ``git grep X REV [-- PATH]`` searches ("" for the one indexed: ``HEAD``, or none written), and the
-    operands left: its first operand before ``--``, where it names a revision (:data:`_REVISION`)."""
+    operands left: its first operand before ``--``, where it names a revision (:data:`_REVISION`) and no folder or file
+    of the index (where the reader was given a way to find one: ``read(…, absolute=…)``) unless ``--`` follows it."""
     before = len(operands) - (len(words) - words.index("--") - 1 if "--" in words else 0)
     if before < 1 or _REVISION.fullmatch(operands[0]) is None:
+        return "", operands
+    named = operands[0].rstrip("/")
+    absolute = _ABSOLUTE.get()
+    if "--" not in words and absolute is not None and absolute(named) == named:  # a folder main/: a path, as git reads
         return "", operands
     rest = operands[1:]
     return ("" if re.fullmatch(r"HEAD|@", operands[0]) else operands[0]), rest
@@ -636,6 +645,7 @@ def _printed_as(tool: str, printed: set[str], operands: list[str], listed: str |
         return f"{dotted}path"
     numbered = "n" in printed or tool in ("ag", "ack")
     one_file = len(operands) == 1 and operands[0] not in (".", "./") and "." in operands[0].rsplit("/", 1)[-1]
+    one_file = one_file and not _path(operands[0]).endswith("/")  # rg X v1.2: a folder of the index, its paths printed
     if tool == "grep" and "r" not in printed:
         one_file = len(operands) <= 1
     one_file = one_file and not several
@@ -1730,6 +1740,9 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
 
 
 #: The folder a ``cd DIR &&`` before the command went to (a repository path; "" the top), while it is read.
+#: Whether a repository path is a folder of the index, while a query is read (``read(…, folder=…)``); None: a path
+#: whose last name holds a dot is a file unless written with its slash.
+_FOLDER: ContextVar[Callable[[str], bool] | None] = ContextVar("search_command_folder", default=None)
 _CWD: ContextVar[str] = ContextVar("search_command_cwd", default="")
 #: The repositories the caller may search, by name, while a query is read (``read(…, repos=…)``): an absolute
 #: ``cd`` to a checkout's top names one of them.
@@ -1801,7 +1814,13 @@ def _path(operand: str) -> str:
     path = operand
     while path.startswith("./"):
         path = path[2:]
-    return "" if path in ("", ".", "*", "**") else path.rstrip("/") + ("/" if path.endswith("/") else "")
+    if path in ("", ".", "*", "**"):
+        return ""
+    folder = _FOLDER.get()
+    dotted = not path.endswith("/") and "." in path.rsplit("/", 1)[-1] and not any(ch in path for ch in GLOB_CHARS)
+    if dotted and folder is not None and folder(path):  # rg X v1.2: the folder, as a path ending in a name would not
+        return path + "/"
+    return path.rstrip("/") + ("/" if path.endswith("/") else "")
 
 
 def path_glob(c: Command) -> str:

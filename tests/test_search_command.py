@@ -699,6 +699,53 @@ def test_git_greps_revision_is_read_as_the_revision_and_said(home: Path) -> None
     assert a.total_matches > 0
 
 
+@pytest.fixture(scope="module")
+def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A repository (a real git one) whose folders are named as revisions (``main``, ``v1.2``) or hold a dot
+    (``vendor/github.com``), and its index's home."""
+    root = tmp_path_factory.mktemp("revision_named")
+    go = "package x\n// fmt\n"
+    paths = ("main/app.go", "lib/x.go", "v1.2/old.go", "vendor/github.com/pkg/errors/errors.go", "lib/notes.md")
+    home = index_files(root, "svc", dict.fromkeys(paths, go))
+    commit = "git init -q && git add -A && git -c user.email=a@b -c user.name=a commit -qm x"
+    subprocess.run(commit, shell=True, cwd=root / "svc", check=True)
+    return home, root / "svc"
+
+
+@pytest.mark.skipif(shutil.which("fdfind") is None, reason="fd (fdfind) is not on PATH; make system-tools installs it")
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git grep -l fmt main",  # a folder named as a branch: a path, as git reads it where no such revision is
+        "git grep -l fmt main/",
+        "git grep -l fmt v1.2",
+        "grep -rl fmt v1.2",  # a folder whose name holds a dot, written without its slash
+        "rg -l fmt vendor/github.com",
+        "fd -e go . lib",  # fd's pattern is a regular expression: . is any name
+        "fd . v1.2 -e go",
+        "fd -e go . vendor/github.com",
+        "fd errors vendor/github.com",
+        "rg -n fmt v1.2 | grep 'old.go:2:'",  # rg prints a folder's paths, a file's not
+    ],
+)
+def test_folders_named_as_revisions_or_files_are_searched_as_the_tools_read_them(
+    revision_named: tuple[Path, Path], command: str
+) -> None:
+    home, repo = revision_named
+    shell = command.replace("fd ", "fdfind ", 1) if command.startswith("fd ") else command
+    printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    rows = [row.split(":")[0] for row in printed.splitlines()]
+    want = {row.removeprefix("./") for row in rows if not row.endswith("/")}  # fd's folders: in notes
+    a = ask(home, command)
+    assert files(a) == want and want and not any("revision" in n for n in a.notes), a.notes
+
+
+def test_a_revision_is_one_where_the_index_holds_no_such_folder_or_dash_dash_says_so() -> None:
+    assert read("git grep -n fmt main").revision == "main"  # type: ignore[union-attr]  # no index to look in
+    assert read("git grep -n fmt v1.2 -- '*.go'").revision == "v1.2"  # type: ignore[union-attr]
+    assert read("rg fmt v1.2").paths == ("v1.2",)  # type: ignore[union-attr]  # a file, where no index says
+
+
 @pytest.mark.parametrize("pattern", ["$(pwd)", "a$b", "x^2", "^cd $HOME", "total$", "[$]1", "^\\(cd\\|echo\\) "])
 def test_grep_basic_syntax_reads_anchors_where_grep_does(tmp_path: Path, pattern: str) -> None:
     lines = "cd $(pwd)\necho a$b\ny = x^2\ncd $HOME\nthe total\ncost $1\necho total$\n"

@@ -137,6 +137,11 @@ _RG_LONG_VALUE = frozenset(
     {"color", "context-separator", "path-separator", "engine", "pre-glob", "type-clear", "dfa-size-limit"}
     | {"regex-size-limit", "field-match-separator", "field-context-separator", "hyperlink-format"}
 )
+#: ag's and ack's long options that take a value written after a space too (``ag --ignore tests X``).
+_AG_LONG_VALUE = frozenset(
+    {"ignore", "ignore-dir", "noignore-dir", "depth", "path-to-ignore", "workers", "width", "pager"}
+    | {"ignore-file", "type-set", "type-del"}
+)
 # words that make a trailing operand, or an unquoted pattern, a sentence's
 _PROSE = frozenset(
     "a an and any all are asap but codebase every file files finds for here how in is it my now of on or our please "  # noqa: SIM905
@@ -357,6 +362,11 @@ def _read(query: str) -> Command | None:
             exclude.append(value)
         elif name == "exclude-dir" and value is not None:
             exclude.append(f"**/{value.strip('/')}/**")
+        elif name in ("ignore", "ignore-dir") and tool in ("ag", "ack") and value is not None:
+            named = value.strip("/")  # ag --ignore tests: the files and folders of that name (a glob), wherever
+            exclude.extend(
+                [f"**/{named}", f"**/{named}/**"] if tool == "ag" or name == "ignore" else [f"**/{named}/**"]
+            )
         elif (name in ("max-depth", "maxdepth") or (name == "d" and tool == "rg")) and value is not None:
             if not re.fullmatch(r"[0-9]{1,3}", value) or int(value) < 1:
                 raise _UnreadableError  # --max-depth 0: the files named alone; x: the tool's own error
@@ -387,6 +397,7 @@ def _read(query: str) -> Command | None:
             if w.startswith("--") and len(w) > 2:
                 name, eq, value = w[2:].partition("=")
                 valued = name in _LONG_VALUE or (tool == "rg" and name in _RG_LONG_VALUE)
+                valued = valued or (tool in ("ag", "ack") and name in _AG_LONG_VALUE)
                 if not eq and valued:
                     i += 1
                     value = words[i] if i < len(words) else ""
@@ -446,7 +457,7 @@ def _read(query: str) -> Command | None:
         if glob and (case == "no" or (case == "smart" and file_regex == file_regex.lower())):
             glob = any_case(glob)
         include.extend([glob] if glob else [])
-    paths = tuple(p for p in (_path(o) for o in operands or _here()) if p)
+    paths = tuple(_at_top(p) for p in (_path(o) for o in operands or _here()) if p)
     if depth:  # --max-depth 1: no file in a folder beneath the folders searched
         exclude.extend(f"{p.rstrip('/') + '/' if p else ''}{'*/' * depth}**" for p in paths or ("",))
     both = tuple(_anded(a, invert, fixed, extended, sensitive) for a, invert in anded)
@@ -1823,6 +1834,15 @@ def _path(operand: str) -> str:
     return path.rstrip("/") + ("/" if path.endswith("/") else "")
 
 
+def _at_top(path: str) -> str:
+    """A file operand named without a folder (``rg X pyproject.toml``) as the file at the top (``/pyproject.toml``),
+    where the index holds one there (asked through ``read(…, absolute=…)``), as the tool reads it; else as written,
+    which names the file at any depth (an agent's short name for ``src/app/core.py``)."""
+    absolute = _ABSOLUTE.get()
+    named = "/" not in path and "." in path.strip(".") and not any(ch in path for ch in GLOB_CHARS)
+    return f"/{path}" if named and absolute is not None and absolute(path) == path else path
+
+
 def path_glob(c: Command) -> str:
     """The one glob the command's operands and included globs select ("" where they select everything)."""
     globbed = [p for p in c.paths if any(ch in p for ch in GLOB_CHARS)]  # git grep's pathspecs: -- '*.py'
@@ -1864,6 +1884,9 @@ def _alternatives(globs: list[str]) -> str:
     exts = [g[2:] for g in globs if re.fullmatch(r"\*\.\w+", g)]
     if len(exts) == len(globs):
         return "*.{" + ",".join(exts) + "}"
+    if any(g.startswith("/") for g in globs):  # /setup.py: at the top; a.py (no folder): at any depth
+        parts = [g[1:] if g.startswith("/") else g if "/" in g else f"**/{g}" for g in globs]
+        return ("{" if any("/" in g for g in parts) else "/{") + ",".join(parts) + "}"
     return "{" + ",".join(globs) + "}"
 
 

@@ -706,7 +706,14 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     root = tmp_path_factory.mktemp("revision_named")
     go = "package x\n// fmt\n"
     paths = ("main/app.go", "lib/x.go", "v1.2/old.go", "vendor/github.com/pkg/errors/errors.go", "lib/notes.md")
-    home = index_files(root, "svc", dict.fromkeys(paths, go))
+    home = index_files(
+        root,
+        "svc",
+        {
+            **dict.fromkeys(paths, go),
+            **dict.fromkeys(("go.mod", "lib/go.mod", "README.md", "lib/README.md"), "module\n"),
+        },
+    )
     commit = "git init -q && git add -A && git -c user.email=a@b -c user.name=a commit -qm x"
     subprocess.run(commit, shell=True, cwd=root / "svc", check=True)
     return home, root / "svc"
@@ -726,6 +733,10 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
         "fd -e go . vendor/github.com",
         "fd errors vendor/github.com",
         "rg -n fmt v1.2 | grep 'old.go:2:'",  # rg prints a folder's paths, a file's not
+        "rg -l module go.mod",  # the file at the top, not lib/go.mod
+        "grep -l module go.mod lib/x.go main/app.go",
+        "grep -l -e module -e fmt go.mod lib/x.go",
+        "rg -l module go.mod README.md",  # several files at the top
     ],
 )
 def test_folders_named_as_revisions_or_files_are_searched_as_the_tools_read_them(
@@ -809,6 +820,10 @@ def test_a_command_after_the_querys_filters_is_run_within_them(home: Path) -> No
         "ag -g 'APP'",
         "ag -i -g 'APP'",
         "ag -g 'py$' | grep -v init",
+        # --ignore NAME (a value written after a space too): the files and folders so named left out
+        "ag -l --ignore shapes.py fmt",
+        "ag -l --ignore-dir gamma import",
+        "ag -l --ignore='__init__.py' --ignore '*.txt' import",
     ],
 )
 def test_ags_file_regex_and_listing_select_the_files_ag_does(home: Path, command: str) -> None:

@@ -95,6 +95,7 @@ from fourfold.plugins.types import (
     line_filters,
     max_count,
     multiline,
+    order,
 )
 from fourfold.plugins.vocabulary import asks_for_callees, asks_for_implementations
 
@@ -558,6 +559,7 @@ class Engine:
             context_lines(p.options)
             max_count(p.options)
             multiline(p.options)
+            order(p.options)
             line_filters(p.options)
             line_filters(p.options, HOLDING_OPTION)
         except ValueError as exc:

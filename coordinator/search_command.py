@@ -65,6 +65,7 @@ from fourfold.plugins.types import (
     MAX_CONTEXT_LINES,
     MAX_COUNT_OPTION,
     MULTILINE_OPTION,
+    ORDER_OPTION,
     LineFilter,
 )
 
@@ -216,6 +217,8 @@ class Command:
     untested: tuple[str, ...] = ()
     #: whether a match may span lines: "on" (``rg -U``), "dotall" (``rg -U --multiline-dotall``), "" (each in a line)
     multiline: str = ""
+    #: "matches": the files with most matching lines first (``grep -c X | sort -t: -k2 -rn``); "": ranked as usual
+    order: str = ""
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -500,7 +503,36 @@ def _read(query: str) -> Command | None:
         return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]), prefix)
     counted = "c" in printed and "l" not in printed  # grep -c: "path:count" lines, which no line of the files is
     then, left_out = _piped_to(stages, None if counted else _printed_as(tool, printed, operands, _FROM_XARGS.get()))
-    return None if then is None else replace(found, then=(*both, *then), left_out=left_out)
+    if then is None:
+        return None
+    return replace(
+        found, then=(*both, *then), left_out=left_out, order="matches" if counted and _most_first(stages) else ""
+    )
+
+
+#: sort's long options that order numerically or in reverse, as the letters of their short ones.
+_SORT_LONG = {"--numeric-sort": "n", "--general-numeric-sort": "g", "--human-numeric-sort": "h", "--reverse": "r"}
+
+
+def _most_first(stages: list[str]) -> bool:
+    """Whether the commands ``grep -c``'s ``path:count`` lines are piped to show the largest counts first: a numeric
+    sort in reverse (``sort -t: -k2 -rn``, ``sort -t : -k 2,2nr``), or a numeric sort read from its end (``sort -t:
+    -k2 -n | tail``)."""
+    for i, stage in enumerate(stages):
+        try:
+            words = shlex.split(without_redirections(stage))
+        except ValueError:
+            return False
+        if not words or words[0] != "sort":
+            continue
+        flags = "".join(w.lstrip("-") for w in words[1:] if re.fullmatch(r"-[a-zA-Z]+", w))  # -rn, -t, -k
+        keys = "".join(re.sub(r"[\d,.]", "", k) for k in re.findall(r"(?:-k\s*|--key=)(\S+)", " ".join(words)))
+        said = flags + keys + "".join(_SORT_LONG.get(w, "") for w in words)  # -k2,2nr: the key's own n and r
+        numeric = any(c in said for c in "ngh")
+        reverse = "r" in said
+        tailed = any((later.split() or [""])[0] == "tail" for later in stages[i + 1 :])
+        return numeric and reverse != tailed
+    return False
 
 
 # a grep's options that change how it prints each line, by the letter they are read as
@@ -1921,6 +1953,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[MAX_COUNT_OPTION] = str(c.max_count)
     if c.multiline:
         options[MULTILINE_OPTION] = c.multiline
+    if c.order:
+        options[ORDER_OPTION] = c.order
     if c.then:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     if c.holding:
@@ -1979,6 +2013,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(
             "its matches across lines, each line one spans" + (" (. matching newlines)" * (c.multiline == "dotall"))
         )
+    if c.order:
+        said.append("the files with most matching lines first (their counts sorted)")
     if c.then:
         greps = [  # each as a grep that reads it so (-F a literal)
             f"| grep -{'v' if f.invert else ''}{'' if f.case_sensitive else 'i'}{'E' if f.regex else 'F'} "

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_CONTEXT_LINES",
     "MAX_COUNT_OPTION",
     "MULTILINE_OPTION",
+    "ORDER_OPTION",
     "PATH_SHOWN",
     "SCOPE_OPTION",
     "Definition",
@@ -32,6 +33,7 @@ __all__ = [
     "line_filters",
     "max_count",
     "multiline",
+    "order",
     "segment_id",
 ]
 
@@ -51,6 +53,17 @@ def segment_id(repo: str, path: str, start_line: int, end_line: int, symbol: str
     """A stable id: the same definition at the same place gets the same id in every generation."""
     key = f"{repo}\0{path}\0{start_line}\0{end_line}\0{symbol or ''}"
     return hashlib.blake2b(key.encode(), digest_size=10).hexdigest()
+
+
+def order(options: Mapping[str, str]) -> str:
+    """How ``options[ORDER_OPTION]`` ranks a listing's files: "" (as usual) or "matches" (most matching lines first).
+    Raises ValueError, naming the value, where it is neither."""
+    value = options.get(ORDER_OPTION, "").strip().lower()
+    if value in ("", "rank", "relevance"):
+        return ""
+    if value in ("matches", "count"):
+        return "matches"
+    raise ValueError(f"invalid order {value!r}: give 'matches' (the files with most matching lines first) or 'rank'")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +174,10 @@ MAX_COUNT_OPTION = "max_count"
 #: still stops at a newline, which ``\n`` and ``\s`` match; ``"dotall"``: ``.`` matches it too, as ``rg -U
 #: --multiline-dotall``), each line a match spans listed; read with :func:`multiline`.
 MULTILINE_OPTION = "multiline"
+#: ``options[ORDER_OPTION] = "matches"``: a literal or regex listing ranks its files by how many of their lines match,
+#: most first, ties by path (``rg -c X | sort -t: -k2 -rn``: the files that use X most); "" ranks them as usual (a
+#: definition of the name, then more lines). Every candidate file is verified. Read with :func:`order`.
+ORDER_OPTION = "order"
 
 #: ``options[LINE_FILTERS_OPTION]``: the greps a listing's output is piped to (``rg -n X | grep -v _test``), as a JSON
 #: list of ``{"pattern", "regex", "case_sensitive", "invert", "shown"}``. A literal or regex listing keeps a matching

@@ -877,3 +877,52 @@ def test_a_file_placed_inside_a_word_or_a_loop_of_several_commands_is_not_read()
     assert read('find . | while read f; do grep -n X "$f.orig"; done') is None
     each = read("find . -name '*.py' | xargs --replace=F grep -n X F")
     assert each is not None and each.pattern == "X" and each.include == ("*.py",)
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A repository whose files hold ``retry`` on distinct numbers of lines (one defines it, once), and its home."""
+    root = tmp_path_factory.mktemp("counted")
+    lines = {"a.py": 3, "src/b.py": 7, "src/deep/c.py": 5, "d.go": 1, "e.py": 9, "docs/f.md": 2}
+    files_ = {path: "".join(f"retry()  # {i}\n" for i in range(n)) for path, n in lines.items()}
+    files_["g.py"] = "def retry():\n    return 1\n"  # a definition: ranked first as usual, last by count
+    return index_files(root, "svc", files_), root / "svc"
+
+
+@pytest.mark.parametrize(
+    ("command", "k"),
+    [
+        ("rg -c retry | sort -t: -k2 -rn", 20),
+        ("grep -rc retry . | sort -t : -k 2,2nr | head -3", 3),  # the top 3 by count, though k keeps only them
+        ("rg --count retry src | sort -t: -k2 -n | tail -2", 2),  # read from its end: the largest counts
+        ("grep -rc 'retry()' --include='*.py' . | grep -v ':0$' | sort -t: -k2 -nr", 20),
+    ],
+)
+def test_counts_sorted_largest_first_rank_the_files_by_their_matching_lines(
+    counted: tuple[Path, Path], command: str, k: int
+) -> None:
+    home, repo = counted
+    printed = subprocess.run(command, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    rows = [row.rsplit(":", 1) for row in printed.splitlines()]
+    want = sorted(((path.removeprefix("./"), int(n)) for path, n in rows), key=lambda r: (-r[1], r[0]))
+    a = search_once(Engine(IndexStore(home)), SearchParams(command, k=k))
+    assert [(f.hit.path, len(f.hit.match_lines)) for f in a.hits] == want[:k], a.notes
+    assert "the files with most matching lines first (their counts sorted)" in a.notes[0]
+
+
+def test_counts_are_ranked_by_count_only_where_a_numeric_sort_puts_the_largest_first(home: Path) -> None:
+    assert read("rg -c x | sort -rn").order == "matches"  # type: ignore[union-attr]
+    assert read("grep -c x a.py b.py | sort --key=2nr -t:").order == "matches"  # type: ignore[union-attr]
+    for unsorted in ("rg -c x", "rg -c x | sort", "rg -c x | sort -t: -k2 -n", "rg -l x | sort -rn", "rg -n x | sort"):
+        assert read(unsorted).order == "", unsorted  # type: ignore[union-attr]
+    across = ask(home, "rg -c return | sort -t: -k2 -rn")  # three repositories' files, merged by their counts
+    counts = [len(f.hit.match_lines) for f in across.hits]
+    assert len({f.hit.repo for f in across.hits}) == 3 and counts == sorted(counts, reverse=True)
+    with pytest.raises(InvalidQuery, match="invalid order 'most'"):
+        ask(home, "return", options={"order": "most"})
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            listed = client.search("rg -c return | sort -t: -k2 -rn")
+            assert [len(f.hit.match_lines) for f in listed.hits] == counts
+        text = mcp_search(address, "rg -c return | sort -t: -k2 -rn", 10)
+        assert "the files with most matching lines first" in text

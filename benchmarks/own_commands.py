@@ -1,0 +1,188 @@
+r"""Agents' search commands on fourfold's own source, against the tools themselves.
+
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/own_commands.py [--rev HEAD] [--out OUT.json]
+
+The repository at ``--rev`` is written out (``git archive``) to a temporary folder, indexed there (text, structural,
+graph) and made a git repository of its own; then each command of :data:`COMMANDS` (grep, rg, git grep, ag, find,
+fd, git ls-files, pipes, ``xargs``, counts sorted) is run by bash in that folder (``LC_ALL=C``) and asked of fourfold,
+interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh checkout runs it as it is.
+
+Judged per command, by what the command prints:
+
+* ``files``: the paths it prints (``rg -l``, ``find``, ``fd``, ``git ls-files``; ``./`` dropped) against the files
+  fourfold lists, and their count against its total;
+* ``lines``: the (path, line) pairs it prints (``path:line:text``; a file searched alone prints ``line:text``)
+  against the lines fourfold lists;
+* ``counts``: the ``path:count`` lines of ``grep -c`` sorted largest first, against fourfold's files in order with
+  their matching lines, ties by path on both sides (where ``head`` cuts a tie, the paths of that last count are not
+  compared).
+
+An answer that is not complete, or holds ``K`` files, is not judged. Per family: the commands judged, the share that
+agree, each disagreement named, and the medians of both sides' milliseconds; the load averages before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from grep_output import report, summary  # the same rows, table and JSON (this script's folder is on the path)
+
+from fourfold.api import Answer, SearchParams
+from fourfold.coordinator.engine import Engine
+from fourfold.index.generation import build_generation
+from fourfold.index.store import IndexStore
+
+K = 500
+#: (family, what it prints, the command, the file a single-file search names: its lines print no path)
+COMMANDS: tuple[tuple[str, str, str, str], ...] = (
+    ("rg", "files", "rg -l 'def search'", ""),
+    ("rg", "files", "rg -l -t py asyncio.to_thread", ""),
+    ("rg", "files", "rg -l 'Engine\\(' -g '!tests/**'", ""),
+    ("rg", "files", "rg -il grpc --type py workers", ""),
+    ("rg", "files", "rg --files-with-matches Ray workers", ""),
+    ("rg", "files", "rg -l sqlite3 index", ""),
+    ("rg", "lines", "rg -n 'class \\w+Error' coordinator", ""),
+    ("rg", "lines", "rg -n -w read coordinator/search_command.py", "coordinator/search_command.py"),
+    ("rg", "lines", "rg -n '^def ' plugins/types.py", "plugins/types.py"),
+    ("rg", "lines", "rg -n -F '[:3]'", ""),
+    ("rg", "lines", "rg -n 'TODO|FIXME|XXX'", ""),
+    ("rg", "lines", "rg -n -e 'ray.init' -e 'ray.remote' workers", ""),
+    ("rg", "lines", "rg -n 'os\\.environ\\[' --type py", ""),
+    ("rg", "lines", "rg -n PRAGMA index", ""),
+    ("rg", "lines", "rg -n 'def \\w+\\(self, p: SearchParams' coordinator/engine.py", "coordinator/engine.py"),
+    ("rg", "lines", "rg -nU 'def read\\(\\n\\s+query' coordinator", ""),
+    ("grep -r", "files", "grep -rln 'pytest.mark.slow' tests", ""),
+    ("grep -r", "files", "grep -rl TODO --include='*.md' .", ""),
+    ("grep -r", "lines", "grep -rn 'import ray' --include=*.py .", ""),
+    ("grep -r", "lines", "grep -rn --exclude-dir=tests 'subprocess.run' .", ""),
+    ("grep -r", "lines", "grep -Ern 'def (read|write)\\b' coordinator", ""),
+    ("grep -r", "lines", "grep -rni ReadIness --include='*.py' coordinator", ""),
+    ("grep -r", "lines", "grep -rn 'class .*Command' --include='*.py' coordinator index", ""),
+    ("git grep", "lines", "git grep -n TODO", ""),
+    ("git grep", "lines", "git grep -n -w Engine -- '*.py' ':!tests'", ""),
+    ("git grep", "lines", "git grep -n hookimpl -- plugins", ""),
+    ("git grep", "files", "git grep -l -e ContextVar --and -e Callable", ""),
+    ("ag", "files", "ag -l ContextVar", ""),
+    ("ag", "files", "ag --ignore tests -l ContextVar", ""),
+    ("ag", "files", "ag -l --python dataclass coordinator", ""),
+    ("ag", "lines", "ag 'raise \\w+Error' index", ""),
+    ("a file at the top", "lines", "rg -n version pyproject.toml setup.py", ""),
+    ("a file at the top", "lines", "grep -n -e fourfold -e pytest Makefile pyproject.toml", ""),
+    ("listings", "files", "find . -name '*.proto'", ""),
+    ("listings", "files", "find . -type f -name '*.toml'", ""),
+    ("listings", "files", "find . -name '*.py' -not -path './tests/*' -not -path './benchmarks/*'", ""),
+    ("listings", "files", "find docs -type f", ""),
+    ("listings", "files", "fd -e py test tests", ""),
+    ("listings", "files", "fd -e proto . protos", ""),
+    ("listings", "files", "fd -e yaml", ""),
+    ("listings", "files", "rg --files -g '*.md'", ""),
+    ("listings", "files", "git ls-files '*.yaml'", ""),
+    ("listings", "files", "git ls-files | grep helm", ""),
+    ("pipes", "lines", "rg -n hookimpl plugins/ | grep -v test", ""),
+    ("pipes", "lines", "grep -rn MAX_K --include=*.py . | grep -v test", ""),
+    ("pipes", "files", "rg -l LineFilter | grep -v test", ""),
+    ("pipes", "files", "find coordinator -name '*.py' | xargs grep -l 're.compile'", ""),
+    ("pipes", "files", "find . -name '*.py' -exec grep -l ContextVar {} +", ""),
+    ("pipes", "files", "rg -l 'async def' | xargs grep -l await", ""),
+    ("counts sorted", "counts", "rg -c 'def ' coordinator | sort -t: -k2 -rn", ""),
+    ("counts sorted", "counts", "grep -rc import --include=*.py . | grep -v ':0$' | sort -t: -k2 -nr | head -10", ""),
+    ("counts sorted", "counts", "rg --count InvalidQuery | sort -t: -k2 -n | tail -5", ""),
+)
+FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
+
+
+def run(command: str, cwd: Path) -> tuple[str, float]:
+    """What bash prints running ``command`` in ``cwd`` (fd as Debian names it), and its milliseconds."""
+    shell = re.sub(r"(^|\| )fd ", r"\1fdfind ", re.sub(r"(^|\| )rg ", r"\1rg --no-config ", command))
+    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd)}
+    t0 = time.perf_counter()
+    done = subprocess.run(shell, shell=True, cwd=cwd, capture_output=True, text=True, errors="replace", env=env)
+    return done.stdout, (time.perf_counter() - t0) * 1000
+
+
+def agrees(kind: str, a: Answer, out: str, lone: str) -> bool:
+    """Whether ``a`` lists what the command printed (``kind``: files, lines or counts)."""
+    rows = [row for row in out.split("\n") if row]
+    if kind == "files":
+        printed = {row.removeprefix("./") for row in rows if not row.endswith("/")}  # fd's folders: in its notes
+        return {f.hit.path for f in a.hits} == printed and a.total_files == len(printed)
+    if kind == "lines":
+        pairs = set()
+        for row in rows:
+            found = re.match(r"(?:\./)?([^:]+):(\d+):", row) if not lone else re.match(r"()(\d+):", row)
+            if found is None:
+                return False
+            pairs.add((found[1] or lone, int(found[2])))
+        return {(f.hit.path, n) for f in a.hits for n in f.hit.match_lines} == pairs
+    counted = sorted(((p.removeprefix("./"), int(n)) for p, n in (r.rsplit(":", 1) for r in rows)), key=_by_count)
+    ours = sorted(((f.hit.path, len(f.hit.match_lines)) for f in a.hits), key=_by_count)  # ties by path, as above
+    listed = [(f.hit.path, len(f.hit.match_lines)) for f in a.hits][: len(counted)]
+    if [n for _, n in listed] != [n for _, n in counted] or listed != ours[: len(counted)]:
+        return False  # not in order of their counts, largest first
+    least = counted[-1][1] if counted else 0
+    return {p for p, n in listed if n > least} == {p for p, n in counted if n > least}
+
+
+def _by_count(row: tuple[str, int]) -> tuple[int, str]:
+    return -row[1], row[0]
+
+
+async def measure(home: Path, checkout: Path) -> dict[str, dict[str, object]]:
+    engine = Engine(IndexStore(home))
+    await engine.search(SearchParams("warm up the shards", k=5))
+    verdicts: dict[str, list[bool]] = defaultdict(list)
+    misses: dict[str, list[str]] = defaultdict(list)
+    ours_ms: dict[str, list[float]] = defaultdict(list)
+    tool_ms: dict[str, list[float]] = defaultdict(list)
+    for family, kind, command, lone in COMMANDS:
+        t0 = time.perf_counter()
+        a = await engine.search(SearchParams(command, k=K))
+        ours_ms[family].append((time.perf_counter() - t0) * 1000)
+        out, ms = run(command, checkout)
+        tool_ms[family].append(ms)
+        if not a.complete or len(a.hits) >= K:
+            misses[family].append(f"not judged (more than a page): {command}")
+            continue
+        verdict = agrees(kind, a, out, lone)
+        verdicts[family].append(verdict)
+        if not verdict:
+            misses[family].append(f"{command}  [{len(out.splitlines())} printed, {len(a.hits)} listed]")
+    await engine.stop()
+    return summary(FAMILIES, verdicts, ours_ms, tool_ms, misses)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rev", default="HEAD", help="the revision of this repository to write out and index")
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+    top = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="fourfold-own-") as tmp:
+        checkout, home = Path(tmp) / "fourfold", Path(tmp) / "home"
+        checkout.mkdir()
+        archive = subprocess.run(["git", "archive", a.rev], cwd=top, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(checkout)], input=archive, check=True)
+        commit = "git init -q && git add -A && git -c user.email=b@local -c user.name=bench commit -qm tree"
+        subprocess.run(commit, shell=True, cwd=checkout, check=True)
+        t0 = time.perf_counter()
+        with contextlib.redirect_stdout(sys.stderr):
+            build_generation(IndexStore(home), [(checkout, "fourfold")], modalities=["text", "structural", "graph"])
+        print(f"indexed {a.rev} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        load_before = os.getloadavg()
+        rows = asyncio.run(measure(home, checkout))
+    report(rows, load_before, a.out, width=20)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

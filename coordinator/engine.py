@@ -77,7 +77,7 @@ from fourfold.index.generation import RepoOptions, ShardExecutor, build_generati
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
 from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
-from fourfold.plugins.globs import path_filter
+from fourfold.plugins.globs import GLOB_CHARS, path_filter
 from fourfold.plugins.manager import PluginRegistry, get_registry
 from fourfold.plugins.types import (
     CODE_FIRST_OPTION,
@@ -737,6 +737,7 @@ class Engine:
         )
         if command is not None:
             asked, note = search_command.apply(p, command)
+            note += self._missing(asked, command, visible)
             searched = len(asked.repos) if asked.repos else len(self._searchable(visible))
             if command.folder is not None and searched > 1:  # ls: whose folder? every repository's, summed
                 note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
@@ -906,6 +907,25 @@ class Engine:
             return None if found is None else found[0].relative(path, found[1])
 
         return relative
+
+    def _missing(self, p: SearchParams, command: search_command.Command, visible: frozenset[str] | None) -> str:
+        """What a note adds where a folder or file the command names is none of the repositories ``p`` searches
+        (``rg X coordinator/web``, where the tool says no such file or directory): the paths that end so, else ""."""
+        written = [w.strip("/") for w in command.paths if w.strip("/") and not any(c in w for c in GLOB_CHARS)]
+        generation = (self._generation or self.store.live_generation()) if written else None
+        found = None if generation is None else self._files_of(generation, p, visible)
+        if found is None:
+            return ""
+        said = []
+        for path in written:
+            if not found[0].holds(path, found[1]):
+                near = found[0].ending(path, found[1])
+                said.append(
+                    f"{path} is no file or folder of the repositories searched"
+                    if not near
+                    else f"{path} is no file or folder at the top: it names {', '.join(near)}"
+                )
+        return "".join(f"; {s}" for s in said)
 
     def _folders(self, p: SearchParams, visible: frozenset[str] | None) -> Callable[[str], bool]:
         """Whether a command's path (``vendor/github.com``) is a folder of the repositories the caller may search

@@ -146,6 +146,17 @@ class FileIndex:
                 return ending
         return None
 
+    def holds(self, path: str, repos: Iterable[str]) -> bool:
+        """Whether ``path`` is a file or a folder of one of ``repos``."""
+        return any(path.strip("/") in self._entries_of(repo) for repo in repos)
+
+    def ending(self, path: str, repos: Iterable[str], most: int = 3) -> list[str]:
+        """Up to ``most`` files and folders of ``repos`` whose paths end with ``path`` after a folder (``web`` ->
+        ``fourfold/web``), shortest first."""
+        tail = "/" + path.strip("/")
+        found = {entry for repo in repos for entry in self._entries_of(repo) if entry.endswith(tail)}
+        return sorted(found, key=lambda e: (len(e), e))[:most]
+
     def is_folder(self, path: str, repos: Iterable[str]) -> bool:
         """Whether ``path`` (``vendor/github.com``, ``v1.2``) is a folder of one of ``repos``."""
         folder = path.strip("/")

@@ -964,7 +964,7 @@ def _from_call(text: str) -> Command | None:
             or said("i")
             or said("case_insensitive")
             or said("ignore_case")
-            or args.get("case_sensitive") is False
+            or str(args.get("case_sensitive", "")).lower() in ("false", "0", "no")  # Cursor's case_sensitive=false
         )
         # SWE-agent's searches are literal, Cline's search_files a regex; Windsurf's grep_search (its arguments
         # capitalized: SearchPath, Query) literal unless IsRegex
@@ -1887,6 +1887,12 @@ def path_glob(c: Command) -> str:
     names = [g for g in (*c.include, *globbed) if "/" not in g]
     whole = [g for g in (*c.include, *globbed) if "/" in g]
     c = replace(c, paths=() if globbed else c.paths)
+    if c.paths or names:  # -g '**/*.py' beside a folder or another name's glob: a name's glob, at any depth
+        anywhere = [g for g in whole if g.startswith("**/") and "/" not in g[3:]]
+        names += [g[3:] for g in anywhere]
+        whole = [g for g in whole if g not in anywhere]
+    if len(whole) == 1 and c.paths and not names and all(whole[0].startswith(p.rstrip("/") + "/") for p in c.paths):
+        c = replace(c, paths=())  # rg -g 'src/**/*.py' X src: the glob lies within the folder searched
     if len(whole) > 1 or (whole and (names or c.paths)):
         given = [*c.include, *globbed, *c.paths]
         raise InvalidQuery(

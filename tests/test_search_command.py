@@ -335,6 +335,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         # a listing's output substituted as the grep's files
         "grep -n return $(find . -name '*.py') | grep -v shapes",
         "rg -n return `rg --files -g '*.py'` | grep -v '^[a-z]*/core'",
+        # a glob beside a folder: a name's at any depth (**/*.py), or one within the folder searched
+        "rg -n -g '**/*.py' return .",
+        "rg -n -g '**/c*.py' -g '!**/core.py' fmt .",
+        "rg -n -g 'gamma/*.py' fmt gamma",
     ],
 )
 def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: str) -> None:
@@ -640,6 +644,12 @@ def test_a_grep_calls_left_out_files_are_left_out() -> None:
     assert read('grep_search(SearchPath="src", Query="a.c", IsRegex=true)').regex
     for flagged in ('{"tool": "grep", "pattern": "a.c", "-F": true}', 'Grep(pattern="a.c", literal=true)'):
         assert not read(flagged).regex, flagged  # a flag named as written: -F, not -f
+    for either in (
+        'grep_search(query="Retry", case_sensitive=false)',
+        '{"tool": "grep_search", "query": "Retry", "case_sensitive": false}',
+    ):  # Cursor's, written as a call (false) and as JSON
+        assert not read(either).case_sensitive, either  # type: ignore[union-attr]
+    assert read('grep_search(query="Retry", case_sensitive=true)').case_sensitive  # type: ignore[union-attr]
 
 
 def test_tool_calls_that_run_no_search_command_are_left_to_the_other_rules() -> None:
@@ -674,6 +684,8 @@ def test_the_file_lists_an_absolute_path_reads_are_read_off_the_serving_loop(
 
 
 def test_an_agents_grep_and_ls_calls_answer_as_the_commands(home: Path) -> None:
+    within = ask(home, 'Grep(pattern="return fmt", glob="**/*.py", path="gamma")')  # as Claude Code sends them
+    assert files(within) == {"gamma/app.py"} and within.notes[0].startswith("read as the tool call Grep")
     a = ask(home, 'Grep(pattern="return fmt", glob="*.py")')
     assert files(a) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"} and a.complete
     assert a.notes[0] == "read as the tool call Grep: literal 'return fmt', in *.py, case respected"
@@ -926,3 +938,13 @@ def test_counts_are_ranked_by_count_only_where_a_numeric_sort_puts_the_largest_f
             assert [len(f.hit.match_lines) for f in listed.hits] == counts
         text = mcp_search(address, "rg -c return | sort -t: -k2 -rn", 10)
         assert "the files with most matching lines first" in text
+
+
+def test_a_path_the_repositories_do_not_hold_is_said_with_the_paths_that_end_so(home: Path) -> None:
+    missing = ask(home, "rg -n fmt nosuch/")  # rg: "nosuch/: No such file or directory"
+    assert "nosuch is no file or folder of the repositories searched" in missing.notes[0]
+    short = ask(home, "rg -n 'return fmt' app.py", repos=("gamma",))  # an agent's short name: found, and said so
+    assert files(short) == {"gamma/app.py"}
+    assert short.notes[0].endswith("app.py is no file or folder at the top: it names gamma/app.py")
+    held = ask(home, "rg -n 'return fmt' gamma/app.py alpha")
+    assert "no file or folder" not in held.notes[0] and files(held) == {"gamma/app.py", "alpha/shapes.py"}

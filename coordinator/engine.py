@@ -266,6 +266,25 @@ MAX_ABSENCE_NOTES = 3
 MISSING_NAMED = 3
 
 
+def _first_lines(answer: Answer, n: int) -> Answer:
+    """``answer`` cut to its first ``n`` matching lines (``rg -n X | head -n``): its hits in order until they hold
+    ``n``, the last one's lines cut; not complete where any was cut (its totals still count every line). An answer
+    without matching lines (fusion's, where the listing found none) as it is."""
+    if not any(f.hit.match_lines for f in answer.hits):
+        return answer
+    kept: list[FusedHit] = []
+    held = 0
+    for f in answer.hits:
+        if held >= n:
+            break
+        lines = f.hit.match_lines[: n - held]
+        kept.append(f if len(lines) == len(f.hit.match_lines) else replace(f, hit=replace(f.hit, match_lines=lines)))
+        held += len(lines)
+    cut = held < sum(len(f.hit.match_lines) for f in answer.hits)
+    confidences = answer.confidences[: len(kept)] if answer.confidences else ()
+    return replace(answer, hits=tuple(kept), confidences=confidences, complete=answer.complete and not cut)
+
+
 def missing_notes(failed: Mapping[str, Sequence[str]]) -> list[str]:
     """What the shards that did not answer say: one note per reason naming its first ``MISSING_NAMED`` shards, the
     first ``MISSING_NAMED`` reasons; the answer's ``missing_shards`` names every one."""
@@ -675,8 +694,10 @@ class Engine:
             read_first = self._read_first(p, visible)
         if read_first is None:
             return await self._search_written(p, visible)
-        asked, notes = read_first
+        asked, notes, first_lines = read_first
         answer = await self._search_written(asked, visible)
+        if first_lines:  # rg -n X | head -20: the answer's first 20 matching lines
+            answer = _first_lines(answer, first_lines)
         return replace(answer, notes=(*notes, *answer.notes))
 
     async def _in_turn(
@@ -726,10 +747,10 @@ class Engine:
 
     def _read_first(
         self, p: SearchParams, visible: frozenset[str] | None
-    ) -> tuple[SearchParams, tuple[str, ...]] | None:
+    ) -> tuple[SearchParams, tuple[str, ...], int] | None:
         """``p`` as the command (``search_command``) or the filters (``query_filters``) its query writes ask
-        it, and the notes that say so; None where it writes neither, asks for a listing of its text as
-        written, or sets ``filters=off``."""
+        it, the notes that say so, and the matching lines its output is cut to (``| head -20``; 0: all); None
+        where it writes neither, asks for a listing of its text as written, or sets ``filters=off``."""
         if p.options.get("mode", "") in LISTING_MODES or p.options.get(query_filters.FILTERS_OPTION) == "off":
             return None
         command = search_command.read(
@@ -741,10 +762,11 @@ class Engine:
             searched = len(asked.repos) if asked.repos else len(self._searchable(visible))
             if command.folder is not None and searched > 1:  # ls: whose folder? every repository's, summed
                 note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
+            first_lines = 0 if command.head_files else command.head
             if command.revision:  # git grep X v1.2: the repositories indexed at v1.2, else the ones asked
                 asked, at = self._at_revision(asked, command.revision, visible)
-                return asked, (note, at)
-            return asked, (note,)
+                return asked, (note, at), first_lines
+            return asked, (note,), first_lines
         filters = query_filters.read(p.query)
         if filters is None:
             return None
@@ -757,7 +779,8 @@ class Engine:
             )
         if after is not None:  # repo:api rg -n "retry" src/: the command, within the repositories the filters keep
             commanded, said = search_command.apply(asked, after)
-            return commanded, (f"read the query's filters {' '.join(filters.written)}", said, *left_out)
+            first_lines = 0 if after.head_files else after.head
+            return commanded, (f"read the query's filters {' '.join(filters.written)}", said, *left_out), first_lines
         if asked.options.get("mode") != "paths":
             did = f"searched {asked.query[:80]!r}"
         elif asked.query == "*":  # a query of filters alone: the files they allow
@@ -765,7 +788,7 @@ class Engine:
         else:
             did = f"listed the files whose path holds {asked.query[:80]!r}"
         note = f"read the query's filters {' '.join(filters.written)}; {did}"
-        return asked, (note, *left_out)
+        return asked, (note, *left_out), 0
 
     def _searchable(self, visible: frozenset[str] | None) -> frozenset[str]:
         """The registered repositories the caller may search."""

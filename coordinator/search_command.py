@@ -219,6 +219,10 @@ class Command:
     multiline: str = ""
     #: "matches": the files with most matching lines first (``grep -c X | sort -t: -k2 -rn``); "": ranked as usual
     order: str = ""
+    #: the first lines of its output a pipe keeps (``| head -20``; Claude Code's ``Grep(head_limit=20)``; 0: all),
+    #: each a file where ``head_files`` (``rg -l``, ``grep -c``, ``find``), else a matching line
+    head: int = 0
+    head_files: bool = False
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -283,7 +287,10 @@ def _read(query: str) -> Command | None:
     if first == "ag" and "-g" in words:
         return _ag_listing(words, stages)
     if first in _FILE_TOOLS or words[:2] in (["git", "ls-files"], ["rg", "--files"]):
-        return _files_command(words, piped, stages)
+        listing = _files_command(words, piped, stages)
+        if listing is None or listing.lists != "paths" or listing.folder is not None or listing.tree is not None:
+            return listing  # ls, find -type d: names and folders, not a file a line
+        return replace(listing, head=_head(stages, False), head_files=True)
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
         rest = "".join(f" | {s}" for s in stages[1:])
         grep = _read(f"{piped} {shlex.quote(words[1])}{rest}")  # cat a.py | grep -n retry: that grep of a.py
@@ -505,9 +512,46 @@ def _read(query: str) -> Command | None:
     then, left_out = _piped_to(stages, None if counted else _printed_as(tool, printed, operands, _FROM_XARGS.get()))
     if then is None:
         return None
+    ordered = counted and _most_first(stages)
+    head = _head(stages, ordered) if found.context == (0, 0) else 0  # -C 3 | head: context lines counted too
     return replace(
-        found, then=(*both, *then), left_out=left_out, order="matches" if counted and _most_first(stages) else ""
+        found,
+        then=(*both, *then),
+        left_out=left_out,
+        order="matches" if ordered else "",
+        head=head,
+        head_files="l" in printed or counted,
     )
+
+
+def _head(stages: list[str], ordered: bool) -> int:
+    """The lines ``| head -N`` keeps of a command's output, where the pipe before it keeps the command's own order:
+    only greps of its lines (``| grep -v _test | head -20``) or, where the counts are ranked (``ordered``), their
+    sort; 0 where there is no such head (``| sort | head``, ``| head | grep``, ``| tail``)."""
+    for i, stage in enumerate(stages):
+        try:
+            words = shlex.split(without_redirections(stage))
+        except ValueError:
+            return 0
+        if not words or words[0] in _TOOLS or (words[0] == "sort" and ordered):
+            continue
+        if words[0] != "head" or any(
+            later.split()[:1] not in (["cat"], ["less"], ["more"]) for later in stages[i + 1 :]
+        ):
+            return 0
+        counted = _head_count(words[1:])
+        return counted if counted > 0 else 0
+    return 0
+
+
+def _head_count(args: list[str]) -> int:
+    """How many first lines ``head``'s arguments keep (``-n 20``, ``-20``, ``-n20``, ``--lines=20``; 10 unwritten);
+    -1 where they keep something else (bytes, all but the last lines) or name a file."""
+    if not args:
+        return 10
+    joined = " ".join(args)
+    found = re.fullmatch(r"(?:-n\s*|--lines[= ]|-)(\d{1,6})", joined)
+    return int(found[1]) if found else -1
 
 
 #: sort's long options that order numerically or in reverse, as the letters of their short ones.
@@ -982,6 +1026,10 @@ def _from_call(text: str) -> Command | None:
             if isinstance(lines, int | str) and not isinstance(lines, bool) and str(lines).strip():
                 words += [f"-{flag}", str(lines).strip()]
         command = _read(shlex.join([*words, path] if path else words)) if pattern else None
+        limit = str(args.get("head_limit", "")).strip()  # Claude Code's Grep: its output's first N entries
+        if command is not None and limit.isdigit() and int(limit) > 0 and command.context == (0, 0):
+            lines = str(args.get("output_mode", "")).strip() == "content"  # else files (its default) or counts
+            command = replace(command, head=min(int(limit), 1_000_000), head_files=not lines)
     elif name in _GLOB_CALLS:
         pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
         if name == "find_file" and pattern and not any(ch in pattern for ch in "*?["):
@@ -2021,6 +2069,12 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         )
     if c.order:
         said.append("the files with most matching lines first (their counts sorted)")
+    if c.head:  # | head -20: as many lines as it keeps, in the answer's order (the tool's is its walk's)
+        unit = "file" if c.head_files else "matching line"
+        first = f"the first {c.head} {unit}s" if c.head > 1 else f"the first {unit}"
+        said.append(f"{f'head_limit={c.head}' if c.called else f'| head -{c.head}'}: {first} listed")
+        if c.head_files:
+            asked = replace(asked, k=min(asked.k, c.head))
     if c.then:
         greps = [  # each as a grep that reads it so (-F a literal)
             f"| grep -{'v' if f.invert else ''}{'' if f.case_sensitive else 'i'}{'E' if f.regex else 'F'} "

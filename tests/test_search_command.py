@@ -948,3 +948,38 @@ def test_a_path_the_repositories_do_not_hold_is_said_with_the_paths_that_end_so(
     assert short.notes[0].endswith("app.py is no file or folder at the top: it names gamma/app.py")
     held = ask(home, "rg -n 'return fmt' gamma/app.py alpha")
     assert "no file or folder" not in held.notes[0] and files(held) == {"gamma/app.py", "alpha/shapes.py"}
+
+
+@pytest.mark.parametrize(
+    ("command", "n", "in_files"),
+    [
+        ("rg -n return | head -3", 3, False),  # its first 3 matching lines, in the answer's order
+        ("grep -rn return . | grep -v shapes | head -n 2", 2, False),
+        ('Grep(pattern="return", output_mode="content", head_limit=4)', 4, False),  # as Claude Code asks
+        ("rg -l return | head -2", 2, True),  # a file a line
+        ('Grep(pattern="return", head_limit=1)', 1, True),  # its default output: the files
+        ("rg -c return | sort -t: -k2 -rn | head -2", 2, True),
+        ("find . -name '*.py' | head -3", 3, True),
+    ],
+)
+def test_a_head_keeps_as_many_lines_as_it_keeps_of_the_output(home: Path, command: str, n: int, in_files: bool) -> None:
+    a = ask(home, command)
+    lines = [(f.hit.path, line) for f in a.hits for line in f.hit.match_lines]
+    if in_files:
+        assert len(a.hits) == n and a.total_files > n, a.notes
+    else:  # among the lines the command lists without its head
+        assert len(lines) == n and not a.complete and a.total_matches > n, a.notes
+        every = ask(home, command.split(" | head")[0] if "|" in command else 'Grep(pattern="return", -n=true)')
+        assert set(lines) <= {(f.hit.path, line) for f in every.hits for line in f.hit.match_lines}
+    assert f"the first {n} " in a.notes[0] or "the first file" in a.notes[0], a.notes
+
+
+def test_a_head_is_read_only_where_it_cuts_the_commands_own_lines(home: Path) -> None:
+    for unread in ("rg -n x | sort | head", "rg -n x | head -5 | grep y", "rg -C 2 x | head -5", "rg -n x | head -c 9"):
+        assert read(unread).head == 0, unread  # type: ignore[union-attr]
+    assert (read("rg -n x | head").head, read("fd -e py | head -n3").head) == (10, 3)  # type: ignore[union-attr]
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            cut = client.search("rg -n return | head -2", k=10)
+            assert sum(len(f.hit.match_lines) for f in cut.hits) == 2 and not cut.complete
+        assert "the first 2 matching lines listed" in mcp_search(address, "rg -n return | head -2", 10)

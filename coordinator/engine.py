@@ -176,7 +176,7 @@ def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segme
 
 
 def _expanded(
-    read_as: file_read.FileRead, resolve: Callable[[str], list[tuple[str, str]]]
+    read_as: file_read.FileRead, resolve: Callable[[str, bool], list[tuple[str, str]]]
 ) -> tuple[list[tuple[file_read.FileRead, list[tuple[str, str]] | None]], tuple[str, ...]]:
     """Each file ``read_as`` reads, in order, with the (repository, path) it is where a glob named it (None: its path
     is resolved when it is read); and the notes naming the files each glob expands to (``head -n 3 render/*.go``)."""
@@ -186,7 +186,7 @@ def _expanded(
         if not is_glob(one.path):
             reads.append((one, None))
             continue
-        files = resolve(one.path)
+        files = resolve(one.path, read_as.called)  # an agent's read call: its glob tool's ** is any folders
         reads.extend((replace(one, path=path), [(repo, path)]) for repo, path in files[: file_read.MAX_EXPANDED])
         if not files:
             reads.append((one, []))  # the answer says no file is so named
@@ -875,7 +875,8 @@ class Engine:
         found = await self._file_resolver(p, visible)
         if found is None:
             return None
-        named = await asyncio.to_thread(file_subject.named, text, call, found[1])  # may read the repos' file lists
+        resolve = found[1]
+        named = await asyncio.to_thread(file_subject.named, text, call, lambda path: resolve(path, False))  # lists
         if named is not None and len(named.files) == 1 and file_subject.path_glob(named.files[0][1]) is None:
             return None
         if named is None:
@@ -890,7 +891,7 @@ class Engine:
 
     async def _file_resolver(
         self, p: SearchParams, visible: frozenset[str] | None
-    ) -> tuple[str, Callable[[str], list[tuple[str, str]]]] | None:
+    ) -> tuple[str, Callable[[str, bool], list[tuple[str, str]]]] | None:
         """The generation, and the (repository, path) files a written path names among the repositories the
         caller may search (``file_subject.FileIndex``); None for a search that cannot be (bad parameters: the
         usual search says what is wrong). A hidden repository's files are never looked at."""
@@ -902,7 +903,7 @@ class Engine:
         if found is None:
             return None
         files, repos = found
-        return generation, lambda path: files.resolve(path, repos)
+        return generation, lambda path, globstar: files.resolve(path, repos, globstar)
 
     def _files_of(
         self, generation: str, p: SearchParams, visible: frozenset[str] | None
@@ -996,7 +997,7 @@ class Engine:
         for one, known in reads:
             if read_as.stream and read_as.last and offset >= read_as.last:
                 break  # the stream's lines end before this file
-            files = known if known is not None else await asyncio.to_thread(resolve, one.path)
+            files = known if known is not None else await asyncio.to_thread(resolve, one.path, False)
             whole = [(repo, path) for repo, path in files if path == one.path]  # cat index.js: ./index.js, as a shell
             files = whole or files
             if not files and len(reads) == 1 and file_read.bare(one.path):
@@ -1037,14 +1038,14 @@ class Engine:
     def _stream_lines(
         self,
         reads: list[tuple[file_read.FileRead, list[tuple[str, str]] | None]],
-        resolve: Callable[[str], list[tuple[str, str]]],
+        resolve: Callable[[str, bool], list[tuple[str, str]]],
         generation: str,
     ) -> int | tuple[file_read.FileRead, list[tuple[str, str]]]:
         """How many lines the files of a stream hold in all (``cat *.go | tail -n 5`` starts that many from its end);
         the read of the first that names no one file, and the files it names, where one does not."""
         reader, total = self._reader(generation), 0
         for one, known in reads:
-            files = known if known is not None else resolve(one.path)
+            files = known if known is not None else resolve(one.path, False)
             files = [(repo, path) for repo, path in files if path == one.path] or files
             if len(files) != 1:
                 return one, files

@@ -33,6 +33,7 @@ import bisect
 import itertools
 import posixpath
 import re
+import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
@@ -300,8 +301,8 @@ def _from_call(text: str) -> FileRead | None:
         return None
     tool, written, subject = parsed
     words = name_words(tool)
-    read = words & _READ_WORDS or ("file" in words and words & {"get", "fetch", "content", "contents"})
-    if "search" in words or not read:
+    reads = words & _READ_WORDS or ("file" in words and words & {"get", "fetch", "content", "contents"})
+    if "search" in words or not reads:
         return None  # search_file_content: a grep's
     args: dict[str, object] = {snake_case(k): v for k, v in written.items()}  # Windsurf's AbsolutePath, StartLine
     offset = _int(args.get("offset"))
@@ -310,6 +311,10 @@ def _from_call(text: str) -> FileRead | None:
     lines = _call_lines(args)
     if lines is None:
         return None
+    many = next((args[k] for k in ("paths", "file_paths", "target_files") if k in args), None)
+    if isinstance(many, list) and many and all(isinstance(p, str) and p.strip() for p in many) and lines == (1, 0):
+        each = read(shlex.join(["cat", *many]))  # Gemini CLI's read_many_files(paths=[…]): each file (a glob's) whole
+        return None if each is None else replace(each, tool=tool, called=True)
     path = file_argument(args)
     found = FileRead(tool, path, *lines) if path else _one(tool, [subject], *lines) if subject else None
     return None if found is None else replace(found, called=True)  # open_file("a.py"): the first argument

@@ -177,14 +177,15 @@ class FileIndex:
                 held = self._entries[repo] = frozenset({*paths, *folders})
             return held
 
-    def resolve(self, path: str, repos: Iterable[str]) -> list[tuple[str, str]]:
+    def resolve(self, path: str, repos: Iterable[str], globstar: bool = False) -> list[tuple[str, str]]:
         """(repository, path) of every file of ``repos`` that ``path`` names: the whole path, a suffix
         of whole folders (``fusion.py``, ``ingest/parallel.py``), or the repository's name and its path;
         when none, the file a dotted module (``coordinator.fusion``) names; for an absolute path (a checkout's:
         ``/home/me/api/src/app.py``), the files whose path ends it, the longest such; for a glob, the files it
-        expands to (:meth:`expand`); ``REPO:PATH`` (as hits name a file), PATH in REPO alone. Sorted."""
+        expands to (:meth:`expand`; ``globstar``: ``**`` any folders); ``REPO:PATH`` (as hits name a file), PATH in
+        REPO alone. Sorted."""
         if is_glob(path):
-            return self.expand(path, repos)
+            return self.expand(path, repos, globstar)
         repos = list(repos)
         named = re.fullmatch(r"([\w.@+/-]+):([^:\s]+)", path.strip())
         if named is not None and named[1] in repos:  # gin:render/json.go, as hits and `fourfold show` name a file
@@ -209,7 +210,7 @@ class FileIndex:
             found = sorted((repo, c) for repo, c in ending if len(c) == longest)
         return found
 
-    def expand(self, glob: str, repos: Iterable[str]) -> list[tuple[str, str]]:
+    def expand(self, glob: str, repos: Iterable[str], globstar: bool = False) -> list[tuple[str, str]]:
         """(repository, path) of every file of ``repos`` a pathname glob expands to (``render/*.go``, as a shell in
         the repository's folder expands it: ``shell_words.glob_matches``), sorted; where none, the files whose path
         ends in folders it expands to, as :meth:`resolve` reads a path (``json/*.go``: ``render/json/a.go``). An
@@ -222,7 +223,7 @@ class FileIndex:
         repos = list(repos)
         files = [(repo, path) for repo in repos for paths in self._by_name(repo).values() for path in paths]
         for i in range(len(parts)) if absolute else (0,):
-            rx = glob_regex("/".join(parts[i:]))
+            rx = glob_regex("/".join(parts[i:]), globstar)
             found = sorted((repo, path) for repo, path in files if rx.fullmatch(path))
             # a checkout named as its repository (/home/me/gin/*.go): that repository's files
             checked_out = [(repo, path) for repo, path in found if i and checkout_name(repo) == parts[i - 1]]
@@ -230,7 +231,7 @@ class FileIndex:
                 return checked_out or found
         if absolute:
             return []
-        beneath = re.compile(r"(?s:.*/)" + glob_regex("/".join(parts)).pattern)  # in a folder beneath the top
+        beneath = re.compile(r"(?s:.*/)" + glob_regex("/".join(parts), globstar).pattern)  # in a folder beneath
         return sorted((repo, path) for repo, path in files if beneath.fullmatch(path))
 
     def _resolve(self, path: str, repos: Sequence[str]) -> list[tuple[str, str]]:

@@ -997,9 +997,6 @@ def _from_call(text: str) -> Command | None:
     if name in _GREP_CALLS:
         pattern = arg("pattern", "search_term", "query", "regex") or subject
         glob = arg("glob", "include", "includes", "file_pattern", "include_pattern")
-        if glob.startswith("[") and not glob.endswith("]"):  # a list the call's reader cut at its first comma
-            written_list = re.search(r"(?i)\binclude[s_a-z]*\s*[=:]\s*(\[[^\]]*\])", text)
-            glob = written_list[1] if written_list else glob
         glob = one_glob(glob)
         types = arg("type", "file_type")
         left_out = arg("exclude", "exclude_pattern")  # Cursor's grep_search: the files it leaves out
@@ -1036,6 +1033,8 @@ def _from_call(text: str) -> Command | None:
             pattern = f"**/{pattern}"  # a file's name, in any folder
         elif name == "find_by_name" and pattern and "/" not in pattern:
             pattern = f"**/{pattern}"  # Windsurf's: fd's name glob, at any depth
+        elif name == "file_search" and pattern and not any(ch in pattern for ch in GLOB_CHARS):
+            pattern = f"**/*{pattern.strip('/')}*"  # Cursor's: a fragment of the path (its match is fuzzy)
         folder = _path(path) if path else ""
         if folder:  # the pattern beneath the folder: one glob
             pattern = f"{folder.rstrip('/')}/{pattern.removeprefix('./')}"
@@ -1043,6 +1042,12 @@ def _from_call(text: str) -> Command | None:
     elif name in _LS_CALLS:
         folder = path or subject
         command = _read(shlex.join(["ls", "-A", *(["-R"] if said("recursive") else []), *([folder] if folder else [])]))
+        ignored = args.get("ignore")  # Claude Code's LS and Gemini CLI's list_directory: globs of names left out
+        names = [ignored] if isinstance(ignored, str) else ignored if isinstance(ignored, list) else []
+        globs = [g.strip() for g in names if isinstance(g, str) and g.strip()]
+        if command is not None and globs:
+            unlisted = [f for g in globs for f in ([g, f"**/{g}/**"] if "/" not in g else [g])]
+            command = replace(command, exclude=(*command.exclude, *unlisted))
     else:
         return None
     return None if command is None else replace(command, tool=tool, called=True)

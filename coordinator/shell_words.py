@@ -201,12 +201,6 @@ def search_call(text: str) -> tuple[str, tuple[str, ...]] | None:
     if not question.strip() or not set(args) <= _SEARCH_ARGS:
         return None
     given = args.get("target_directories", args.get("directories", args.get("directory", args.get("path"))))
-    listed = re.search(r"(?:target_directories|directories)\s*=\s*(\[[^\]]*\])", stripped)
-    if isinstance(given, str) and listed is not None:  # a call's list, as written: ["src", "lib"]
-        try:
-            given = json.loads(listed[1].replace("'", '"'))
-        except ValueError:
-            return None
     folders = [given] if isinstance(given, str) else given if isinstance(given, list) else []
     kept = tuple(f.strip().strip("/") for f in folders if isinstance(f, str) and f.strip().strip("/."))
     return question.strip(), kept
@@ -346,10 +340,16 @@ def glob_matches(glob: str, path: str) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def glob_regex(glob: str) -> re.Pattern[str]:
+def glob_regex(glob: str, globstar: bool = False) -> re.Pattern[str]:
     """The regular expression that fully matches the paths :func:`glob_matches` says ``glob`` expands to (one
-    compiled expression: a list of paths is matched at the speed of ``re``)."""
-    return re.compile("/".join(_part_regex(part) for part in glob.split("/")), re.DOTALL)
+    compiled expression: a list of paths is matched at the speed of ``re``). ``globstar``: a folder part ``**`` is
+    any number of folders, none among them, as zsh, bash's ``globstar`` and agents' glob tools read it (Gemini CLI's
+    ``read_many_files``); else ``*``, as bash reads it by default."""
+    parts = glob.split("/")
+    if not globstar or "**" not in parts[:-1]:
+        return re.compile("/".join(_part_regex(part) for part in parts), re.DOTALL)
+    folders = "".join(r"(?:(?!\.)[^/]+/)*" if part == "**" else _part_regex(part) + "/" for part in parts[:-1])
+    return re.compile(folders + _part_regex(parts[-1]), re.DOTALL)
 
 
 def _part_regex(part: str) -> str:

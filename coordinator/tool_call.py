@@ -104,10 +104,11 @@ _CALL = re.compile(
     r"(?:(?:#|//)[^\n]*)?$",
     re.DOTALL,
 )
-#: A keyword argument, its value quoted (three quotes too: ``query='''def f(): ...'''``) or bare.
+#: A keyword argument, its value quoted (three quotes too: ``query='''def f(): ...'''``), a list (``paths=["a", "b"]``)
+#: or bare.
 _KEYWORD_ARG = re.compile(
     r"(?P<key>\w+)\s*=\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'"
-    r"|(?P<bare>[^,()\s]+))",
+    r"|(?P<list>\[[^\[\]]*\])|(?P<bare>[^,()\s]+))",
     re.DOTALL,
 )
 #: One bare name as a call's only argument (``findReferences(Kiln.fire)``).
@@ -253,6 +254,19 @@ def _quoted(found: re.Match[str]) -> str:
     return next((found.group(k) for k in ("tdq", "tsq", "dq", "sq") if found.group(k) is not None), "")
 
 
+def _listed(found: re.Match[str]) -> list[object] | None:
+    """The list ``found`` holds (``paths=["a.py", "b.py"]``, ``view_range=[1, 40]``, Python's ``['a', 'b']``), or
+    None where its value is no list."""
+    text = found.group("list")
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:  # Python's quotes: ['a.py', 'b.py']
+        value = [v.strip().strip("'\"") for v in text[1:-1].split(",") if v.strip().strip("'\"")]
+    return value if isinstance(value, list) else None
+
+
 def _from_call(query: str) -> _Read | None:
     found = _CALL.match(query)
     args = "" if found is None else found.group("args")
@@ -262,7 +276,7 @@ def _from_call(query: str) -> _Read | None:
     passed = _json_object(args) if args.strip().startswith("{") else None
     if passed is not None:  # one JSON object holding the arguments: ``explain({"target": "X"})``
         return tool, passed, _subject(passed)
-    keywords = {m.group("key"): _quoted(m) or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
+    keywords = {m.group("key"): _listed(m) or _quoted(m) or m.group("bare") for m in _KEYWORD_ARG.finditer(args)}
     first = _FIRST_STRING.match(args)
     if not keywords and first is None:
         bare = _BARE_ARG.fullmatch(args)  # ``findReferences(Kiln.fire)``; ``read_tool_call`` keeps it

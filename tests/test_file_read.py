@@ -713,3 +713,13 @@ def test_a_streams_lines_piped_on_are_the_lines_the_shell_prints(multi_home: Pat
         for n in range(int(first), int(last) + 1)
     ]
     assert said == printed, a.notes
+
+
+def test_gemini_clis_read_many_files_reads_each_file_and_glob_whole(multi_home: Path) -> None:
+    both = ask(multi_home, 'read_many_files(paths=["alpha/core.py", "beta/service.py"])')
+    assert {f.hit.path for f in both.hits} == {"alpha/core.py", "beta/service.py"}
+    assert both.notes[0].startswith("read as the tool call read_many_files: the segments of alpha/core.py")
+    globbed = ask(multi_home, '{"tool": "read_many_files", "paths": ["**/core.py"]}')  # its glob tool's **: any folders
+    assert {f.hit.path for f in globbed.hits} == {"alpha/core.py"}
+    deeper = ask(multi_home, '{"tool": "read_many_files", "paths": ["**/**/core.py"]}')  # bash's: */*/core.py, none
+    assert {f.hit.path for f in deeper.hits} == {"alpha/core.py"} and not ask(multi_home, "cat **/**/core.py").hits

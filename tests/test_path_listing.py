@@ -485,3 +485,12 @@ def test_finds_path_globs_select_the_files_find_prints(tmp_path: Path, test: str
     dropped = [compile_glob(g) for g in c.exclude]
     selected = {p for p in tree if keep.match(p) and not any(rx.match(p) for rx in dropped)}
     assert selected == {p.removeprefix("./") for p in printed}
+
+
+def test_an_agents_ls_leaves_out_its_ignored_names_and_a_file_search_finds_a_fragment(home: Path) -> None:
+    listed = ask(home, 'LS(path="/home/me/checkouts/alpha/alpha", ignore=["core.py", "__init__.py"])')
+    assert files(listed) == {"alpha/shapes.py"} and "not in core.py" in listed.notes[0]
+    gemini = ask(home, 'list_directory(path="alpha", ignore=["*.py"])', repos=("alpha",))
+    assert not gemini.hits
+    found = ask(home, 'file_search(query="servic")')  # Cursor's: a fragment of the path
+    assert files(found) == {"beta/service.py"}

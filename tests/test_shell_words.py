@@ -15,6 +15,7 @@ from fourfold.coordinator.shell_words import (
     braces,
     commands,
     glob_matches,
+    glob_regex,
     is_glob,
     prints_words,
     search_call,
@@ -227,3 +228,25 @@ def test_an_agents_question_call_is_read_as_its_question_and_folders(
     call: str, asked: tuple[str, tuple[str, ...]] | None
 ) -> None:
     assert search_call(call) == asked
+
+
+@pytest.mark.parametrize(
+    ("glob", "path"),
+    [
+        ("**/*.py", "a/b/c.py"),
+        ("**/*.py", "c.py"),
+        ("a/**/c.py", "a/c.py"),
+        ("a/**/c.py", "a/x/y/c.py"),
+        ("**/*.py", ".h/c.py"),
+    ],
+)
+def test_a_globstar_glob_matches_what_bash_with_globstar_expands_it_to(glob: str, path: str, tmp_path: Path) -> None:
+    (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / path).write_text("x\n")
+    expanded = subprocess.run(
+        ["bash", "-c", f"shopt -s globstar nullglob; printf '%s\\n' {glob}"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    assert (glob_regex(glob, globstar=True).fullmatch(path) is not None) is (path in expanded)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fourfold.coordinator.intent import classify, classify_rules
-from fourfold.coordinator.tool_call import ToolCall, read_tool_call
+from fourfold.coordinator.tool_call import ToolCall, parse_call, read_tool_call
 
 CALLS = [
     ('find_callers(symbol="Kiln.fire", depth=1)', ToolCall("find_callers", "find_references", "Kiln.fire")),
@@ -244,3 +244,17 @@ def test_a_file_argument_is_the_calls_path_never_its_subject(query: str, call: T
 def test_what_is_no_tool_call_is_left_to_the_other_rules(query: str) -> None:
     assert read_tool_call(query) is None
     assert classify_rules(query).rule != "tool-call"
+
+
+@pytest.mark.parametrize(
+    ("call", "args"),
+    [  # a list written as an argument's value is the list, not cut at its first comma
+        ('read_many_files(paths=["a.py", "src/b.py"])', {"paths": ["a.py", "src/b.py"]}),
+        ("LS(path='/x', ignore=['*.pyc', 'node_modules'])", {"path": "/x", "ignore": ["*.pyc", "node_modules"]}),
+        ('view(path="a.py", view_range=[1, 40])', {"path": "a.py", "view_range": [1, 40]}),
+        ('Grep(pattern="[a-z]+", glob="*.py")', {"pattern": "[a-z]+", "glob": "*.py"}),  # a class, in quotes
+    ],
+)
+def test_a_calls_list_argument_is_read_whole(call: str, args: dict[str, object]) -> None:
+    parsed = parse_call(call, any_case=True)
+    assert parsed is not None and parsed[1] == args

@@ -966,7 +966,9 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
 _GREP_CALLS = frozenset(
     {"grep", "rg", "ripgrep", "grep_search", "search_dir", "search_file", "search_files", "search_file_content"}
 )
-_GLOB_CALLS = frozenset({"glob", "glob_search", "file_search", "find_file", "find_files", "find_by_name"})
+_GLOB_CALLS = frozenset(
+    {"glob", "glob_search", "file_search", "file_glob_search", "find_file", "find_files", "find_by_name"}
+)
 _LS_CALLS = frozenset({"ls", "list_dir", "list_directory", "list_files", "listdir"})
 
 
@@ -977,7 +979,7 @@ def _from_call(text: str) -> Command | None:
     if parsed is None:
         return None
     tool, written, subject = parsed
-    name = tool.rsplit(".", 1)[-1].lower()
+    name = tool.rsplit(".", 1)[-1].lower().removeprefix("builtin_")  # Continue's builtin_grep_search, builtin_ls
     args = {snake_case(k): v for k, v in written.items()}  # Windsurf's SearchPath, Includes: search_path, includes
 
     def arg(*keys: str) -> str:
@@ -1008,10 +1010,11 @@ def _from_call(text: str) -> Command | None:
             or str(args.get("case_sensitive", "")).lower() in ("false", "0", "no")  # Cursor's case_sensitive=false
         )
         # SWE-agent's searches are literal, Cline's search_files a regex; Windsurf's grep_search (its arguments
-        # capitalized: SearchPath, Query) literal unless IsRegex
+        # capitalized: SearchPath, Query) literal unless IsRegex, Copilot's (camelCase) unless isRegexp
         windsurf = any(k[:1].isupper() for k in written)
         literal_flags = said("fixed_strings") or said("-F") or said("F") or said("literal")
-        regex_flag = said("is_regex") if "is_regex" in args else not windsurf
+        copilot = "isRegexp" in written or "includePattern" in written  # Copilot's grep_search: literal unless isRegexp
+        regex_flag = said("is_regex") if "is_regex" in args else said("is_regexp") if copilot else not windsurf
         fixed = name in ("search_dir", "search_file") or literal_flags or not regex_flag
         spanning = ["-U", "--multiline-dotall"] if said("multiline") or said("-U") else []  # as Claude Code's Grep
         # an agent's tool: its own defaults, unknown here; hidden files are searched rather than silently skipped

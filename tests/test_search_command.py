@@ -625,6 +625,11 @@ def test_the_cli_the_client_and_mcp_read_it(
             "paths",
             False,
         ),
+        # Continue's builtin_ tools, and Copilot's grep_search (camelCase: a literal unless isRegexp)
+        ('builtin_ls(dirPath="src")', "builtin_ls", "*", "{src,src/**}", "paths", False),
+        ('builtin_file_glob_search(pattern="**/*.go")', "builtin_file_glob_search", "*", "**/*.go", "paths", False),
+        ('builtin_grep_search(query="a.b")', "builtin_grep_search", "a.b", "", "lines", True),
+        ('grep_search(query="a.b", includePattern="src/**")', "grep_search", "a.b", "src/**", "lines", True),
     ],
 )
 def test_an_agents_search_tool_call_is_read_as_the_command_it_runs(
@@ -642,6 +647,9 @@ def test_a_grep_calls_left_out_files_are_left_out() -> None:
     assert not read('search_dir(search_term="a.c")').regex
     assert not read('grep_search(SearchPath="src", Query="a.c")').regex  # Windsurf's: a literal
     assert read('grep_search(SearchPath="src", Query="a.c", IsRegex=true)').regex
+    assert not read('grep_search(query="a.c", includePattern="**/*.py")').regex  # Copilot's: a literal
+    assert read('grep_search(query="a|c", isRegexp=true, includePattern="**/*.py")').regex  # type: ignore[union-attr]
+    assert read('builtin_grep_search(query="a.c")').regex  # type: ignore[union-attr]  # Continue's: ripgrep's regex
     for flagged in ('{"tool": "grep", "pattern": "a.c", "-F": true}', 'Grep(pattern="a.c", literal=true)'):
         assert not read(flagged).regex, flagged  # a flag named as written: -F, not -f
     for either in (

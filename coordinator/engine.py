@@ -121,10 +121,6 @@ log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 10_000
 #: A lone surrogate: half of a UTF-16 pair, or a byte a terminal's bytes could not decode (``surrogateescape``).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-#: An operand that may be a checkout's absolute path (``rg X /home/me/api/src``, ``path="/work/api"``): reading it
-#: reads the searchable repositories' file lists (``FileIndex.relative``), which a fleet's first such query does
-#: off the serving loop.
-_ABSOLUTE_OPERAND = re.compile(r"""(?:^|[\s=:'"(\[,])~?/\w""")
 MAX_K = 1000
 #: How often a coordinator re-lists the workers (new replicas, restarted or retired actors).
 REFRESH_INTERVAL_S = 5.0
@@ -688,10 +684,9 @@ class Engine:
             read = shown and all(file_read.read(c) or search_command.read(c) for c in shown)
             if read and commands != [p.query]:
                 return await self._in_turn(p, shown, visible, [c for c in commands if c not in shown])
-        if _ABSOLUTE_OPERAND.search(p.query):  # a checkout's path, read against the files: their lists off the loop
-            read_first = await asyncio.to_thread(self._read_first, p, visible)
-        else:
-            read_first = self._read_first(p, visible)
+        # off the serving loop: a command's paths are read against the files (a checkout's absolute path, a folder
+        # named main or v1.2, a path no repository holds), whose lists a first read loads from the segment databases
+        read_first = await asyncio.to_thread(self._read_first, p, visible)
         if read_first is None:
             return await self._search_written(p, visible)
         asked, notes, first_lines = read_first

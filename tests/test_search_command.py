@@ -688,6 +688,8 @@ def test_the_file_lists_an_absolute_path_reads_are_read_off_the_serving_loop(
     monkeypatch.setattr(GenerationReader, "paths", recorded)
     for query in ("rg -n 'return fmt' /home/me/gamma/gamma", "cat /home/me/alpha/alpha/core.py", "alpha/core.py"):
         assert ask(home, query).hits, query
+    for query in ("rg -n fmt nosuch", "git grep -n fmt main", "rg -n fmt v1.2"):  # a path no repository holds
+        ask(home, query)
     assert threads and not any(threads)
 
 

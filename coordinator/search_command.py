@@ -570,7 +570,7 @@ def _most_first(stages: list[str]) -> bool:
         if not words or words[0] != "sort":
             continue
         flags = "".join(w.lstrip("-") for w in words[1:] if re.fullmatch(r"-[a-zA-Z]+", w))  # -rn, -t, -k
-        keys = "".join(re.sub(r"[\d,.]", "", k) for k in re.findall(r"(?:-k\s*|--key=)(\S+)", " ".join(words)))
+        keys = "".join(re.sub(r"[\d,.]", "", k) for k in re.findall(r"(?:(?<!\S)-k\s*|--key=)(\S+)", " ".join(words)))
         said = flags + keys + "".join(_SORT_LONG.get(w, "") for w in words)  # -k2,2nr: the key's own n and r
         numeric = any(c in said for c in "ngh")
         reverse = "r" in said

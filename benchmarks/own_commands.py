@@ -15,7 +15,10 @@ Judged per command, by what the command prints:
   against the lines fourfold lists;
 * ``counts``: the ``path:count`` lines of ``grep -c`` sorted largest first, against fourfold's files in order with
   their matching lines, ties by path on both sides (where ``head`` cuts a tie, the paths of that last count are not
-  compared).
+  compared);
+* ``head``: ``| head -N`` keeps the first N lines the tool prints in the order its threads walk the tree, which no
+  index reproduces; judged by the command without its head, run too: fourfold lists N of its lines (or files), each
+  one it prints, or all of them where it prints fewer.
 
 An answer that is not complete, or holds ``K`` files, is not judged. Per family: the commands judged, the share that
 agree, each disagreement named, and the medians of both sides' milliseconds; the load averages before and after.
@@ -97,6 +100,10 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("counts sorted", "counts", "rg -c 'def ' coordinator | sort -t: -k2 -rn", ""),
     ("counts sorted", "counts", "grep -rc import --include=*.py . | grep -v ':0$' | sort -t: -k2 -nr | head -10", ""),
     ("counts sorted", "counts", "rg --count InvalidQuery | sort -t: -k2 -n | tail -5", ""),
+    ("head", "head", "rg -n ContextVar | head -5", ""),
+    ("head", "head", "grep -rn 'import ray' --include=*.py . | grep -v test | head -n 3", ""),
+    ("head", "head", "rg -l 'def ' coordinator | head -3", ""),
+    ("head", "head", "find . -name '*.proto' | head -2", ""),
 )
 FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 
@@ -110,9 +117,18 @@ def run(command: str, cwd: Path) -> tuple[str, float]:
     return done.stdout, (time.perf_counter() - t0) * 1000
 
 
-def agrees(kind: str, a: Answer, out: str, lone: str) -> bool:
-    """Whether ``a`` lists what the command printed (``kind``: files, lines or counts)."""
+def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Path | None = None) -> bool:
+    """Whether ``a`` lists what the command printed (``kind``: files, lines, counts, or head: its first lines)."""
     rows = [row for row in out.split("\n") if row]
+    if kind == "head":  # judged by what the command prints without its head
+        n = int(re.findall(r"\| head (?:-n )?-?(\d+)$", command)[0])
+        whole, _ = run(re.sub(r" \| head .*$", "", command), cwd or Path("."))
+        printed = [row.removeprefix("./") for row in whole.split("\n") if row]
+        if all(re.match(r"[^:]+:\d+:", row) for row in printed):  # path:line:text
+            pairs = {(p, int(line)) for p, line, _ in (row.split(":", 2) for row in printed)}
+            listed = [(f.hit.path, line) for f in a.hits for line in f.hit.match_lines]
+            return len(listed) == min(n, len(pairs)) and set(listed) <= pairs
+        return len(a.hits) == min(n, len(printed)) and {f.hit.path for f in a.hits} <= set(printed)
     if kind == "files":
         printed = {row.removeprefix("./") for row in rows if not row.endswith("/")}  # fd's folders: in its notes
         return {f.hit.path for f in a.hits} == printed and a.total_files == len(printed)
@@ -150,10 +166,10 @@ async def measure(home: Path, checkout: Path) -> dict[str, dict[str, object]]:
         ours_ms[family].append((time.perf_counter() - t0) * 1000)
         out, ms = run(command, checkout)
         tool_ms[family].append(ms)
-        if not a.complete or len(a.hits) >= K:
+        if (not a.complete and kind not in ("head", "counts")) or len(a.hits) >= K:  # a head: not complete
             misses[family].append(f"not judged (more than a page): {command}")
             continue
-        verdict = agrees(kind, a, out, lone)
+        verdict = agrees(kind, a, out, lone, command, checkout)
         verdicts[family].append(verdict)
         if not verdict:
             misses[family].append(f"{command}  [{len(out.splitlines())} printed, {len(a.hits)} listed]")

@@ -16,6 +16,8 @@ Judged per command, by what the command prints:
 * ``counts``: the ``path:count`` lines of ``grep -c`` sorted largest first, against fourfold's files in order with
   their matching lines, ties by path on both sides (where ``head`` cuts a tie, the paths of that last count are not
   compared);
+* ``ordered``: a listing in the order of its paths (``rg --sort path``, ``| sort``, git's own order before a head):
+  what it prints, in order, against fourfold's files (or lines, or counts) in order;
 * ``head``: ``| head -N`` keeps the first N lines the tool prints in the order its threads walk the tree, which no
   index reproduces; judged by the command without its head, run too: fourfold lists N of its lines (or files), each
   one it prints, or all of them where it prints fewer.
@@ -100,6 +102,12 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("counts sorted", "counts", "rg -c 'def ' coordinator | sort -t: -k2 -rn", ""),
     ("counts sorted", "counts", "grep -rc import --include=*.py . | grep -v ':0$' | sort -t: -k2 -nr | head -10", ""),
     ("counts sorted", "counts", "rg --count InvalidQuery | sort -t: -k2 -n | tail -5", ""),
+    ("sorted by path", "ordered", "rg -l ContextVar | sort | head -3", ""),
+    ("sorted by path", "ordered", "rg --sort path -n 'def ' coordinator | head -7", ""),
+    ("sorted by path", "ordered", "git grep -n import -- '*.py' | head -5", ""),
+    ("sorted by path", "ordered", "git ls-files '*.md' | head -3", ""),
+    ("sorted by path", "ordered", "find . -name '*.proto' | sort", ""),
+    ("sorted by path", "ordered", "rg -c import coordinator | sort | head -3", ""),
     ("head", "head", "rg -n ContextVar | head -5", ""),
     ("head", "head", "grep -rn 'import ray' --include=*.py . | grep -v test | head -n 3", ""),
     ("head", "head", "rg -l 'def ' coordinator | head -3", ""),
@@ -120,6 +128,15 @@ def run(command: str, cwd: Path) -> tuple[str, float]:
 def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Path | None = None) -> bool:
     """Whether ``a`` lists what the command printed (``kind``: files, lines, counts, or head: its first lines)."""
     rows = [row for row in out.split("\n") if row]
+    if kind == "ordered":  # the same rows, in the same order
+        printed = [row.removeprefix("./") for row in rows]
+        if all(re.match(r"[^:]+:\d+:", row) for row in printed):  # path:line:text
+            return [(f.hit.path, line) for f in a.hits for line in f.hit.match_lines] == [
+                (p, int(line)) for p, line, _ in (row.split(":", 2) for row in printed)
+            ]
+        if all(re.fullmatch(r"[^:]+:\d+", row) for row in printed):  # path:count
+            return [f"{f.hit.path}:{len(f.hit.match_lines)}" for f in a.hits] == printed
+        return [f.hit.path for f in a.hits] == printed
     if kind == "head":  # judged by what the command prints without its head
         n = int(re.findall(r"\| head (?:-n )?-?(\d+)$", command)[0])
         whole, _ = run(re.sub(r" \| head .*$", "", command), cwd or Path("."))
@@ -166,7 +183,7 @@ async def measure(home: Path, checkout: Path) -> dict[str, dict[str, object]]:
         ours_ms[family].append((time.perf_counter() - t0) * 1000)
         out, ms = run(command, checkout)
         tool_ms[family].append(ms)
-        if (not a.complete and kind not in ("head", "counts")) or len(a.hits) >= K:  # a head: not complete
+        if (not a.complete and kind not in ("head", "counts", "ordered")) or len(a.hits) >= K:  # a head: not complete
             misses[family].append(f"not judged (more than a page): {command}")
             continue
         verdict = agrees(kind, a, out, lone, command, checkout)

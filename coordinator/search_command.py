@@ -290,7 +290,10 @@ def _read(query: str) -> Command | None:
         listing = _files_command(words, piped, stages)
         if listing is None or listing.lists != "paths" or listing.folder is not None or listing.tree is not None:
             return listing  # ls, find -type d: names and folders, not a file a line
-        return replace(listing, head=_head(stages, False), head_files=True)
+        by_path = _sorts_paths(stages)  # find . -name '*.go' | sort: by path
+        head = _head(stages, by_path)
+        by_path = by_path or (bool(head) and listing.tool == "git ls-files")  # it prints in path order
+        return replace(listing, head=head, head_files=True, order="path" if by_path else "")
     if first == "cat" and len(words) == 2 and piped.split()[:1] and piped.split()[0] in _TOOLS:
         rest = "".join(f" | {s}" for s in stages[1:])
         grep = _read(f"{piped} {shlex.quote(words[1])}{rest}")  # cat a.py | grep -n retry: that grep of a.py
@@ -322,6 +325,7 @@ def _read(query: str) -> Command | None:
     anded: list[tuple[str, bool]] = []  # git grep -e A --and [--not] -e B: B on the same line (--not: not)
     file_regexes: list[str] = []  # ag -G REGEX: the files searched, by their paths
     spanning = {"U": False, "dotall": False}  # rg -U: matches across lines; --multiline-dotall: . matches newlines
+    by_path = False  # rg --sort path: the files in the order of their paths
     if tool == "git grep" and set(words) & {"--and", "--not", "--or", "(", ")"}:
         words, conjuncts = _conjuncts(words)
         if conjuncts is None:
@@ -329,7 +333,7 @@ def _read(query: str) -> Command | None:
         anded.extend(conjuncts)
 
     def option(name: str, value: str | None) -> None:
-        nonlocal fixed, extended, case, word, unrestricted, perl, first_n, depth
+        nonlocal fixed, extended, case, word, unrestricted, perl, first_n, depth, by_path
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
             unrestricted += 2 if name in ("hidden", ".") or tool == "ag" else 1  # rg's -u, --unrestricted: twice
         for flag, said in _PRINTED.items():
@@ -385,6 +389,8 @@ def _read(query: str) -> Command | None:
             spanning["U"] = True
         elif name == "multiline-dotall" and tool == "rg" and value is None:
             spanning["dotall"] = True
+        elif (name == "sort" and value == "path") or name == "sort-files":
+            by_path = tool == "rg"  # rg --sort path (--sort-files): its files in the order of their paths
         elif name in ("G", "file-search-regex") and tool == "ag" and value is not None:
             file_regexes.append(value)  # the files whose paths it matches, as a glob once -i is known
         elif name in ("f", "file", "files", "pre", "G", "file-search-regex"):
@@ -513,15 +519,30 @@ def _read(query: str) -> Command | None:
     if then is None:
         return None
     ordered = counted and _most_first(stages)
-    head = _head(stages, ordered) if found.context == (0, 0) else 0  # -C 3 | head: context lines counted too
+    files = "l" in printed or counted  # each line it prints a file
+    by_path = not ordered and (by_path or (files and _sorts_paths(stages)))  # rg -l X | sort: by path
+    head = _head(stages, ordered or by_path) if found.context == (0, 0) else 0  # -C 3 | head: context lines too
+    by_path = by_path or (bool(head) and tool == "git grep" and not ordered)  # git grep prints in path order
     return replace(
         found,
         then=(*both, *then),
         left_out=left_out,
-        order="matches" if ordered else "",
+        order="matches" if ordered else "path" if by_path else "",
         head=head,
-        head_files="l" in printed or counted,
+        head_files=files,
     )
+
+
+def _sorts_paths(stages: list[str]) -> bool:
+    """Whether a listing's paths are piped through a plain ``sort`` (``-u`` at most), which prints them in the order
+    of their paths, before any other command but greps of them."""
+    for stage in stages:
+        words = stage.split()
+        if words[:1] == ["sort"]:
+            return all(w in ("-u", "--unique") for w in words[1:])
+        if not words or words[0] not in _TOOLS:
+            return False
+    return False
 
 
 def _head(stages: list[str], ordered: bool) -> int:
@@ -2075,8 +2096,10 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(
             "its matches across lines, each line one spans" + (" (. matching newlines)" * (c.multiline == "dotall"))
         )
-    if c.order:
+    if c.order == "matches":
         said.append("the files with most matching lines first (their counts sorted)")
+    elif c.order == "path":
+        said.append("in the order of their paths")
     if c.head:  # | head -20: as many lines as it keeps, in the answer's order (the tool's is its walk's)
         unit = "file" if c.head_files else "matching line"
         first = f"the first {c.head} {unit}s" if c.head > 1 else f"the first {unit}"

@@ -56,14 +56,18 @@ def segment_id(repo: str, path: str, start_line: int, end_line: int, symbol: str
 
 
 def order(options: Mapping[str, str]) -> str:
-    """How ``options[ORDER_OPTION]`` ranks a listing's files: "" (as usual) or "matches" (most matching lines first).
-    Raises ValueError, naming the value, where it is neither."""
+    """How ``options[ORDER_OPTION]`` ranks a listing's files: "" (as usual), "matches" (most matching lines first) or
+    "path" (by path). Raises ValueError, naming the value, where it is none of those."""
     value = options.get(ORDER_OPTION, "").strip().lower()
     if value in ("", "rank", "relevance"):
         return ""
     if value in ("matches", "count"):
         return "matches"
-    raise ValueError(f"invalid order {value!r}: give 'matches' (the files with most matching lines first) or 'rank'")
+    if value == "path":
+        return "path"
+    raise ValueError(
+        f"invalid order {value!r}: give 'matches' (the files with most matching lines first), 'path' or 'rank'"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +179,9 @@ MAX_COUNT_OPTION = "max_count"
 #: --multiline-dotall``), each line a match spans listed; read with :func:`multiline`.
 MULTILINE_OPTION = "multiline"
 #: ``options[ORDER_OPTION] = "matches"``: a literal or regex listing ranks its files by how many of their lines match,
-#: most first, ties by path (``rg -c X | sort -t: -k2 -rn``: the files that use X most); "" ranks them as usual (a
-#: definition of the name, then more lines). Every candidate file is verified. Read with :func:`order`.
+#: most first, ties by path (``rg -c X | sort -t: -k2 -rn``: the files that use X most); ``"path"``: a listing (a path
+#: listing too) in the order of its paths, as ``rg --sort path`` and ``find … | sort`` print them; "" ranks them as
+#: usual (a definition of the name, then more lines). Every candidate file is verified. Read with :func:`order`.
 ORDER_OPTION = "order"
 
 #: ``options[LINE_FILTERS_OPTION]``: the greps a listing's output is piped to (``rg -n X | grep -v _test``), as a JSON

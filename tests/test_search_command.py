@@ -935,11 +935,14 @@ def test_counts_sorted_largest_first_rank_the_files_by_their_matching_lines(
 def test_counts_are_ranked_by_count_only_where_a_numeric_sort_puts_the_largest_first(home: Path) -> None:
     assert read("rg -c x | sort -rn").order == "matches"  # type: ignore[union-attr]
     assert read("grep -c x a.py b.py | sort --key=2nr -t:").order == "matches"  # type: ignore[union-attr]
-    for unsorted in ("rg -c x", "rg -c x | sort", "rg -c x | sort -t: -k2 -n", "rg -l x | sort -rn", "rg -n x | sort"):
+    for unsorted in ("rg -c x", "rg -c x | sort -t: -k2 -n", "rg -l x | sort -rn", "rg -n x | sort"):
         assert read(unsorted).order == "", unsorted  # type: ignore[union-attr]
+    assert read("rg -c x | sort").order == "path"  # type: ignore[union-attr]  # path:count, as the paths sort
     across = ask(home, "rg -c return | sort -t: -k2 -rn")  # three repositories' files, merged by their counts
     counts = [len(f.hit.match_lines) for f in across.hits]
     assert len({f.hit.repo for f in across.hits}) == 3 and counts == sorted(counts, reverse=True)
+    paths = ask(home, "return", options={"order": "path", "mode": "literal"})  # the option as the client sends it
+    assert [(f.hit.repo, f.hit.path) for f in paths.hits] == sorted((f.hit.repo, f.hit.path) for f in paths.hits)
     with pytest.raises(InvalidQuery, match="invalid order 'most'"):
         ask(home, "return", options={"order": "most"})
     with coordinator_in_process(home) as address:
@@ -993,3 +996,40 @@ def test_a_head_is_read_only_where_it_cuts_the_commands_own_lines(home: Path) ->
             cut = client.search("rg -n return | head -2", k=10)
             assert sum(len(f.hit.match_lines) for f in cut.hits) == 2 and not cut.complete
         assert "the first 2 matching lines listed" in mcp_search(address, "rg -n return | head -2", 10)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "command"),
+    [
+        ("revision_named", "rg -l fmt | sort | head -3"),  # a plain sort of the paths, then its first 3
+        ("revision_named", "rg --sort path -n fmt | head -3"),  # rg's own order by path: its first 3 lines
+        ("revision_named", "rg --sort=path -l module"),
+        ("revision_named", "git grep -n fmt | head -2"),  # git grep prints in path order: its first 2 are known
+        ("revision_named", "git ls-files | head -4"),
+        ("revision_named", "find . -name '*.go' | sort | head -2"),
+        ("revision_named", "rg -l fmt | grep -v vendor | sort -u | head -2"),
+        # files whose usual rank (their matching lines) is not their paths' order
+        ("counted", "rg -l retry | sort | head -3"),
+        ("counted", "rg --sort path -n retry | head -4"),
+        ("counted", "rg -c retry | sort"),
+        ("counted", "find . -name '*.py' | sort | head -2"),
+    ],
+)
+def test_a_listing_sorted_by_path_is_the_tools_own_order(
+    request: pytest.FixtureRequest, fixture: str, command: str
+) -> None:
+    home, repo = request.getfixturevalue(fixture)
+    shell = command.replace("rg ", "rg --no-config ", 1)
+    printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    rows = [row.removeprefix("./") for row in printed.splitlines()]
+    a = ask(home, command)
+    if " -n " in command:  # path:line:text, in order
+        want: list[object] = [(row.split(":")[0], int(row.split(":")[1])) for row in rows]
+        got: list[object] = [(f.hit.path, line) for f in a.hits for line in f.hit.match_lines]
+    elif " -c " in command:  # path:count
+        want = [(row.rsplit(":", 1)[0], int(row.rsplit(":", 1)[1])) for row in rows]
+        got = [(f.hit.path, len(f.hit.match_lines)) for f in a.hits]
+    else:
+        want, got = list(rows), [f.hit.path for f in a.hits]
+    assert got == want and want, a.notes
+    assert "in the order of their paths" in a.notes[0]

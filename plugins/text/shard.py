@@ -713,9 +713,9 @@ class TextShard:
         except ValueError:
             first_n = 0  # the coordinator refuses it; a host that did not lists every matching line
         try:
-            by_matches = order(query.options) == "matches"
+            ordered = order(query.options)
         except ValueError:
-            by_matches = False  # the coordinator refuses it; a host that did not ranks as usual
+            ordered = ""  # the coordinator refuses it; a host that did not ranks as usual
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -740,7 +740,7 @@ class TextShard:
         # then lower bounds, and the order does not depend on k, so pages stay consistent
         budgeted = (
             per_file
-            and not by_matches  # the files with most matching lines: every one counted
+            and not ordered  # by their counts or paths: every file verified
             and len(matchers) == 1
             and int(self.content_sizes[[b for f in files for b in per_block[0][f]]].sum()) > _LISTING_BUDGET_BYTES
         )
@@ -794,9 +794,9 @@ class TextShard:
         except ValueError:
             context = (0, 0)  # the coordinator refuses it; a host that did not still gets the plain snippet
         if per_file:
-            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets, budgeted, context, by_matches)
+            hits = self._file_hits(matched, query.k, symbol_segs, extra, snippets, budgeted, context, ordered)
         else:
-            hits = self._segment_hits(matched, query.k, symbol_segs, extra, context, by_matches)
+            hits = self._segment_hits(matched, query.k, symbol_segs, extra, context, ordered)
         notes = [
             verified_note(" AND ".join(m.label for m in matchers), len(files), self.n_files, verified, self.n_blocks)
         ]
@@ -850,8 +850,15 @@ class TextShard:
             scored = [(s, f) for s, f in scored if kept(self.paths[f])]  # ls | grep -v test: each name it prints
             beneath = {name: held for name, held in beneath.items() if kept(name)}
             notes = [folders_note(folder, beneath, len(scored))]
-        rank = self._file_rank()
-        top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))
+        try:
+            by_path = order(query.options) == "path"
+        except ValueError:
+            by_path = False  # the coordinator refuses it; a host that did not ranks as usual
+        if by_path:  # find … | sort: by path, each scored 1 (merged across shards by path)
+            top = heapq.nsmallest(query.k, [(1.0, f) for _, f in scored], key=lambda p: self.paths[p[1]])
+        else:
+            rank = self._file_rank()
+            top = heapq.nsmallest(query.k, scored, key=lambda p: (-p[0], rank[p[1]]))
         hits = tuple(self._hit(int(self.seg_offsets[f]), s, ()) for s, f in top)
         return ShardResult(
             hits=hits,
@@ -923,17 +930,19 @@ class TextShard:
         symbol_segs: frozenset[int],
         extra: dict[int, float],
         context: tuple[int, int] = (0, 0),
-        by_matches: bool = False,
+        ordered: str = "",
     ) -> tuple[Hit, ...]:
-        """One hit per matching segment, best ``k`` first (more lines; a definition whose name matches); ``by_matches``:
-        the segments of the files with most matching lines first, each scored its file's count."""
+        """One hit per matching segment, best ``k`` first (more lines; a definition whose name matches); ``ordered``
+        "matches": the segments of the files with most matching lines first, each scored its file's count; "path": in
+        the order of their paths and lines, each scored 1."""
         scored: list[tuple[float, int, int, tuple[int, ...]]] = []
         for f, lines, segs in matched:
             if segs is None:
                 segs = self._by_owner(f, [line - 1 for line in lines])
             for seg, seg_lines in segs.items():
                 score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
-                scored.append((float(len(lines)) if by_matches else score, f, seg, tuple(seg_lines)))
+                score = float(len(lines)) if ordered == "matches" else 1.0 if ordered == "path" else score
+                scored.append((score, f, seg, tuple(seg_lines)))
         top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], self._seg_start_list[p[2]], p[2]))
         return tuple(self._hit(seg, score, lines, context=context) for score, _, seg, lines in top)
 
@@ -946,12 +955,12 @@ class TextShard:
         snippets: dict[int, list[bytes]],
         in_order: bool = False,
         context: tuple[int, int] = (0, 0),
-        by_matches: bool = False,
+        ordered: str = "",
     ) -> tuple[Hit, ...]:
         """One hit per matching file, best ``k`` first: its best segment, with every matching line
         of the file. Files are ranked without resolving owners (a definition of the file whose
-        name matches, then more lines; ``by_matches``: its count of matching lines, its score, ties
-        by path); only the files kept are given a segment to name."""
+        name matches, then more lines; ``ordered`` "matches": its count of matching lines, its score,
+        ties by path; "path": by path, each scored 1); only the files kept are given a segment to name."""
         def_files: dict[int, list[int]] = {}
         for seg in sorted(symbol_segs):
             def_files.setdefault(int(self.seg_file[seg]), []).append(seg)
@@ -964,15 +973,17 @@ class TextShard:
                 (1.0 + (4.0 if f in def_files else 0.0) + 2.9 / (1.0 + i), f, lines, segs)
                 for i, (f, lines, segs) in enumerate(matched)
             ]
-        elif by_matches:
-            scored = [(float(len(lines)), f, lines, segs) for f, lines, segs in matched]
+        elif ordered:
+            scored = [
+                (float(len(lines)) if ordered == "matches" else 1.0, f, lines, segs) for f, lines, segs in matched
+            ]
         else:
             scored = [
                 (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
                 for f, lines, segs in matched
             ]
         rank = self._file_rank()
-        if by_matches:
+        if ordered:  # merged across shards by score, ties by path: each shard's first k so
             top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]]))
         else:
             top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], rank[p[1]]))

@@ -230,8 +230,10 @@ def build_server(backend: Callable[[], Awaitable[Backend]], *, name: str = "four
         "tree -d": the folders alone), and cat, head, tail, sed -n, awk 'NR…', wc -l or git show REV:FILE of a file
         as its segments holding those lines (read_file gives the lines themselves). Commands are read as a shell runs
         them: globs and braces ("head -n 3 src/*.py", "cat src/{a,b}.py"), pipes ("head -50 a.py | tail -10"),
-        "cd DIR &&", "$(find …)", for loops and commands in turn ("cat a.py && cat b.py"); rg -U matches across
-        lines; go doc and pydoc ask for a definition. A shell call is run as its command (bash -lc '…',
+        "cd DIR &&", "$(find …)", for loops and commands in turn ("cat a.py && cat b.py"); "| head -20" keeps the
+        first 20 lines, counts sorted ("rg -c X | sort -t: -k2 -rn") rank files by matches, and paths sorted ("rg -l X
+        | sort", "rg --sort path") list in path order; rg -U matches across lines; go doc and pydoc ask for a
+        definition. A shell call is run as its command (bash -lc '…',
         ["bash", "-lc", "…"], Bash(command=…)), and another agent's read or grep call as its tool reads it.
         Optional: repos to search only those; intent to force one of find_definition,
         find_references, understand_code, find_similar, impact_analysis, exact_match, localize; preset quick,

@@ -678,6 +678,15 @@ class Engine:
                 answer, notes=(f"read as the question the search call asks{within}: {question!r}", *answer.notes)
             )
         written = not (p.intent or p.path_glob or p.cursor or p.options.get("mode", "") in LISTING_MODES)
+        if written and "||" in p.query:  # rg X src || true: the command; what runs where it fails, left out
+            before, fallbacks = shell_words.without_fallbacks(p.query)
+            parts = shell_words.commands(before) if before else []
+            readable = [c for c in parts if not shell_words.prints_words(c)]
+            if fallbacks and readable and all(file_read.read(c) or search_command.read(c) for c in readable):
+                answer = await self.search(replace(p, query=before), visible)
+                said = "; ".join(f"`{f}`" for f in fallbacks)
+                note = f"read as `{before}`; left out: {said} (run only where the command before it fails)"
+                return replace(answer, notes=(note, *answer.notes))
         if written and ("&&" in p.query or ";" in p.query):
             commands = shell_words.commands(p.query)
             shown = [c for c in commands if not shell_words.prints_words(c)]  # echo '---': its own words

@@ -31,6 +31,7 @@ __all__ = [
     "search_call",
     "shell_command",
     "split",
+    "without_fallbacks",
 ]
 
 #: Words one brace expansion makes at most (``{1..100000}``: the word is kept as written).
@@ -257,6 +258,29 @@ def _raw_words(text: str) -> list[str]:
     cuts = [i for i in _outside(text) if text[i].isspace()]
     pieces = [text[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(text)], strict=True)]
     return [piece for piece in pieces if piece]
+
+
+def without_fallbacks(text: str) -> tuple[str, list[str]]:
+    """``text`` without the commands that run only where the one before fails (``rg X src || true``, ``grep -rn X .
+    || echo none``: each ``|| B`` up to the next ``;`` or ``&&`` outside quotes), and those commands (``B``)."""
+    if "||" not in text:
+        return text, []
+    kept, dropped, start, cut = [], [], 0, -1
+    outside = [i for i in _outside(text)]
+    for i in outside:
+        if i < start:
+            continue
+        if text.startswith("||", i) and cut < 0:
+            kept.append(text[start:i])
+            cut, start = i + 2, i + 2
+        elif cut >= 0 and (text[i] == ";" or text.startswith("&&", i)):
+            dropped.append(text[cut:i].strip())
+            cut, start = -1, i
+    if cut >= 0:
+        dropped.append(text[cut:].strip())
+    else:
+        kept.append(text[start:])
+    return " ".join(part.strip() for part in kept if part.strip()), [d for d in dropped if d]
 
 
 def commands(text: str) -> list[str]:

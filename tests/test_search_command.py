@@ -339,6 +339,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "graph_multi"
         "rg -n -g '**/*.py' return .",
         "rg -n -g '**/c*.py' -g '!**/core.py' fmt .",
         "rg -n -g 'gamma/*.py' fmt gamma",
+        # what runs only where the command fails, left out: the command's own lines
+        "rg -n fmt || true",
+        "grep -rn return . 2>/dev/null || :",
+        "rg -n fmt | grep -v core || true",
     ],
 )
 def test_a_pipe_into_grep_keeps_the_lines_the_shell_keeps(home: Path, pipeline: str) -> None:

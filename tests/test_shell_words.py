@@ -21,6 +21,7 @@ from fourfold.coordinator.shell_words import (
     search_call,
     shell_command,
     split,
+    without_fallbacks,
 )
 from fourfold.errors import InvalidQuery
 from fourfold.index.store import IndexStore
@@ -250,3 +251,17 @@ def test_a_globstar_glob_matches_what_bash_with_globstar_expands_it_to(glob: str
         text=True,
     ).stdout.split()
     assert (glob_regex(glob, globstar=True).fullmatch(path) is not None) is (path in expanded)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "dropped"),
+    [
+        ("rg -n X src || echo none", "rg -n X src", ["echo none"]),
+        ("rg X || true; cat a.py", "rg X ; cat a.py", ["true"]),  # up to the next command
+        ('grep -rn "a||b" . || :', 'grep -rn "a||b" .', [":"]),  # || inside quotes is the pattern's
+        ("cat a || cat b && head c", "cat a && head c", ["cat b"]),
+        ("rg X", "rg X", []),
+    ],
+)
+def test_what_runs_only_where_a_command_fails_is_cut_out(text: str, kept: str, dropped: list[str]) -> None:
+    assert without_fallbacks(text) == (kept, dropped)

@@ -332,6 +332,14 @@ def _read(query: str) -> Command | None:
             return None  # --or, a group, or --not alone: not read
         anded.extend(conjuncts)
 
+    added: dict[str, list[str]] = {}  # rg --type-add 'conf:*.{toml,cfg}': the types it names, by their globs
+    for i, written in enumerate(words):
+        defined = written.removeprefix("--type-add=") if written.startswith("--type-add=") else ""
+        defined = (words[i + 1] if i + 1 < len(words) else "") if written == "--type-add" else defined
+        kind, colon, type_glob = defined.partition(":")
+        if colon and type_glob and not type_glob.startswith("include:") and tool == "rg":
+            added.setdefault(kind, []).append(type_glob)
+
     def option(name: str, value: str | None) -> None:
         nonlocal fixed, extended, case, word, unrestricted, perl, first_n, depth, by_path
         if name in ("hidden", ".", "unrestricted") or (name == "u" and tool in ("rg", "ag")):
@@ -363,6 +371,8 @@ def _read(query: str) -> Command | None:
             word = True
         elif name in ("e", "regexp") and value is not None:
             patterns.append(value)
+        elif name in ("t", "type", "T", "type-not") and value in added:  # a type the command adds: its globs
+            (include if name in ("t", "type") else exclude).extend(added[value])
         elif name in ("t", "type", "T", "type-not") and value is not None:
             read_languages = _type(value)
             if not read_languages:
@@ -1845,6 +1855,14 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
     kept: list[str] = []
     left_out: list[str] = []
     for o in operands:
+        magic = re.fullmatch(
+            r":\(((?:top|glob|icase|literal|exclude)(?:,(?:top|glob|icase|literal|exclude))*)\)(.*)", o
+        )
+        if magic is not None:  # :(glob)**/*.py, :(top)src: the magic words git reads; icase and literal as written
+            words, spec = set(magic[1].split(",")), magic[2]
+            if "glob" in words and spec and "/" not in spec and any(ch in spec for ch in "*?["):
+                spec = "/" + spec  # :(glob)*.py: its * stays in the top folder, as git's glob magic reads it
+            o = f":(exclude){spec}" if "exclude" in words else spec or "."
         m = re.fullmatch(r":(?:!|\^|\(exclude\))(.+)", o)
         if m is None:
             kept.append(o[2:] or "." if o.startswith(":/") else o)
@@ -1859,10 +1877,10 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
     return kept, left_out
 
 
-#: The folder a ``cd DIR &&`` before the command went to (a repository path; "" the top), while it is read.
 #: Whether a repository path is a folder of the index, while a query is read (``read(…, folder=…)``); None: a path
 #: whose last name holds a dot is a file unless written with its slash.
 _FOLDER: ContextVar[Callable[[str], bool] | None] = ContextVar("search_command_folder", default=None)
+#: The folder a ``cd DIR &&`` before the command went to (a repository path; "" the top), while it is read.
 _CWD: ContextVar[str] = ContextVar("search_command_cwd", default="")
 #: The repositories the caller may search, by name, while a query is read (``read(…, repos=…)``): an absolute
 #: ``cd`` to a checkout's top names one of them.
@@ -1955,12 +1973,14 @@ def _at_top(path: str) -> str:
 def path_glob(c: Command) -> str:
     """The one glob the command's operands and included globs select ("" where they select everything)."""
     globbed = [p for p in c.paths if any(ch in p for ch in GLOB_CHARS)]  # git grep's pathspecs: -- '*.py'
-    if any("," in p for p in c.paths if p not in globbed) or (globbed and len(c.paths) > 1):
+    if any("," in p for p in c.paths if p not in globbed) or (globbed and len(c.paths) > 1 and c.include):
         raise InvalidQuery(
             f"{c.tool}: the paths {' '.join(c.paths)} mix globs and folders: give folders and files, or one glob"
         )
     if not c.tool.startswith("git"):  # grep X *.go: the shell hands it the top folder's files ending .go
         globbed = [g if "/" in g else f"/{g}" for g in globbed]
+    if globbed and len(c.paths) > 1:  # rg X src/search_*.py src/auth.py: the files each names, folders beneath
+        return _alternatives([t for p in c.paths for t in _named_by(p, globbed, c.tool)])
     names = [g for g in (*c.include, *globbed) if "/" not in g]
     whole = [g for g in (*c.include, *globbed) if "/" in g]
     c = replace(c, paths=() if globbed else c.paths)
@@ -1990,6 +2010,16 @@ def path_glob(c: Command) -> str:
         if not p.endswith("/"):
             tails.append(folder)  # a file, or a folder written without its slash
     return _alternatives(tails)
+
+
+def _named_by(path: str, globbed: list[str], tool: str) -> list[str]:
+    """The globs selecting what one of several operands names: a glob (at the top where the shell expands it), or a
+    folder with what is beneath it, or a file."""
+    if any(ch in path for ch in GLOB_CHARS):
+        return [path if "/" in path or tool.startswith("git") else f"/{path}"]
+    folder = path.rstrip("/")
+    beneath = [f"{folder}/**"] if path.endswith("/") or "." not in folder.rsplit("/", 1)[-1] else []
+    return [*beneath, *([] if path.endswith("/") else [folder])]
 
 
 def _alternatives(globs: list[str]) -> str:
@@ -2100,12 +2130,6 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append("the files with most matching lines first (their counts sorted)")
     elif c.order == "path":
         said.append("in the order of their paths")
-    if c.head:  # | head -20: as many lines as it keeps, in the answer's order (the tool's is its walk's)
-        unit = "file" if c.head_files else "matching line"
-        first = f"the first {c.head} {unit}s" if c.head > 1 else f"the first {unit}"
-        said.append(f"{f'head_limit={c.head}' if c.called else f'| head -{c.head}'}: {first} listed")
-        if c.head_files:
-            asked = replace(asked, k=min(asked.k, c.head))
     if c.then:
         greps = [  # each as a grep that reads it so (-F a literal)
             f"| grep -{'v' if f.invert else ''}{'' if f.case_sensitive else 'i'}{'E' if f.regex else 'F'} "
@@ -2113,6 +2137,12 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
             for f in c.then
         ]
         said.append(f"{' '.join(greps)} (each line seen as {c.then[0].shown})")
+    if c.head:  # | head -20: as many lines as it keeps, in the answer's order (the tool's is its walk's)
+        unit = "file" if c.head_files else "matching line"
+        first = f"the first {c.head} {unit}s" if c.head > 1 else f"the first {unit}"
+        said.append(f"{f'head_limit={c.head}' if c.called else f'| head -{c.head}'}: {first} listed")
+        if c.head_files:
+            asked = replace(asked, k=min(asked.k, c.head))
     said.append("case respected" if asked.case_sensitive else "case ignored")
     if c.repos:
         said.append(f"in the repository {c.repos[0]} (the checkout the cd goes to)")

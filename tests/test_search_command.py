@@ -108,17 +108,24 @@ def test_a_comment_is_left_out_and_a_type_of_no_language_searches_every_one() ->
     assert c is not None and (c.pattern, path_glob(c)) == ("func Assign(", "*.go")
     ex = read("rg -w retry -t ex")  # ripgrep's type by an extension: elixir
     assert ex is not None and ex.languages == ("elixir",)
-    own = read("rg -F 'DRT-180' --type-add 'cfg:*.{yml,toml}' -t cfg")
-    assert own is not None and own.languages == () and own.unread_types == ("cfg",)
+    own = read("rg -F 'DRT-180' --type-add 'cfg:*.{yml,toml}' -t cfg")  # a type the command adds: its globs
+    assert own is not None and own.languages == () and own.include == ("*.{yml,toml}",) and not own.unread_types
     assert apply(SearchParams("x"), own)[1] == (
+        "read as the command rg: literal 'DRT-180', in *.{yml,toml}, not in hidden files, case respected"
+    )
+    unknown = read("rg -F 'DRT-180' -t cfg")  # a type neither rg's nor the command's: every language, said
+    assert unknown is not None and unknown.unread_types == ("cfg",)
+    assert apply(SearchParams("x"), unknown)[1] == (
         "read as the command rg: literal 'DRT-180', not in hidden files, every language (no language of "
         "fourfold's is the type cfg), case respected"
     )
 
 
 def test_files_no_path_filter_can_take_say_why() -> None:
+    several = read("rg retry src/*.py lib/ a.py")  # the files a glob names, a folder's, a file: one glob of them all
+    assert several is not None and path_glob(several) == "{src/*.py,lib/**,a.py}"
     for query, says in [
-        ("rg retry 'src/*.py' lib/", "mix globs and folders: give folders and files, or one glob"),
+        ("rg retry 'src/*.py' lib/ -g '*.go'", "mix globs and folders: give folders and files, or one glob"),
         ("rg retry 'src/*.py' -g 'lib/**'", "select files 2 ways"),
         ("rg -g 'src/**' -g 'lib/**' retry", "select files 2 ways"),
         ("rg -g '*.py' -g 'test_*' retry", "the globs \\*.py test_\\* are several"),
@@ -763,6 +770,14 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
         "grep -l module go.mod lib/x.go main/app.go",
         "grep -l -e module -e fmt go.mod lib/x.go",
         "rg -l module go.mod README.md",  # several files at the top
+        # git's pathspec magic, several operands among them a glob the shell expands, and a type rg is told of
+        "git grep -l fmt -- ':(glob)**/*.go'",
+        "git grep -l module -- ':(glob)*.mod'",  # glob magic: its * stays in the top folder
+        "git grep -l fmt -- ':(top)lib'",
+        "git grep -l fmt -- '*.go' ':(exclude,glob)vendor/**'",
+        "rg -l fmt main/*.go lib/x.go",
+        "grep -l module *.mod lib/README.md",
+        "rg -l module --type-add 'mod:*.mod' -t mod",
     ],
 )
 def test_folders_named_as_revisions_or_files_are_searched_as_the_tools_read_them(

@@ -44,6 +44,7 @@ from grep_output import report, summary  # the same rows, table and JSON (this s
 
 from fourfold.api import Answer, SearchParams
 from fourfold.coordinator.engine import Engine
+from fourfold.errors import InvalidQuery
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
 
@@ -83,6 +84,11 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("ag", "lines", "ag 'raise \\w+Error' index", ""),
     ("a file at the top", "lines", "rg -n version pyproject.toml setup.py", ""),
     ("a file at the top", "lines", "grep -n -e fourfold -e pytest Makefile pyproject.toml", ""),
+    ("pathspecs, operands", "files", "git grep -l ContextVar -- ':(glob)**/*.py'", ""),
+    ("pathspecs, operands", "files", "git grep -l fourfold -- ':(top)coordinator' ':(exclude)coordinator/cli.py'", ""),
+    ("pathspecs, operands", "files", "rg -l ContextVar coordinator/search_*.py coordinator/auth.py", ""),
+    ("pathspecs, operands", "files", "rg -l fourfold --type-add 'conf:*.{toml,cfg}' -t conf", ""),
+    ("pathspecs, operands", "lines", "rg -n TODO coordinator || true", ""),
     ("listings", "files", "find . -name '*.proto'", ""),
     ("listings", "files", "find . -type f -name '*.toml'", ""),
     ("listings", "files", "find . -name '*.py' -not -path './tests/*' -not -path './benchmarks/*'", ""),
@@ -179,7 +185,12 @@ async def measure(home: Path, checkout: Path) -> dict[str, dict[str, object]]:
     tool_ms: dict[str, list[float]] = defaultdict(list)
     for family, kind, command, lone in COMMANDS:
         t0 = time.perf_counter()
-        a = await engine.search(SearchParams(command, k=K))
+        try:
+            a = await engine.search(SearchParams(command, k=K))
+        except InvalidQuery as refused:  # a clear refusal, where the tool prints its lines: a miss
+            verdicts[family].append(False)
+            misses[family].append(f"{command}  [refused: {refused}]")
+            continue
         ours_ms[family].append((time.perf_counter() - t0) * 1000)
         out, ms = run(command, checkout)
         tool_ms[family].append(ms)

@@ -1980,7 +1980,7 @@ def path_glob(c: Command) -> str:
     if not c.tool.startswith("git"):  # grep X *.go: the shell hands it the top folder's files ending .go
         globbed = [g if "/" in g else f"/{g}" for g in globbed]
     if globbed and len(c.paths) > 1:  # rg X src/search_*.py src/auth.py: the files each names, folders beneath
-        return _alternatives([t for p in c.paths for t in _named_by(p, globbed, c.tool)])
+        return _alternatives([t for p in c.paths for t in _named_by(p, c.tool)])
     names = [g for g in (*c.include, *globbed) if "/" not in g]
     whole = [g for g in (*c.include, *globbed) if "/" in g]
     c = replace(c, paths=() if globbed else c.paths)
@@ -2012,7 +2012,7 @@ def path_glob(c: Command) -> str:
     return _alternatives(tails)
 
 
-def _named_by(path: str, globbed: list[str], tool: str) -> list[str]:
+def _named_by(path: str, tool: str) -> list[str]:
     """The globs selecting what one of several operands names: a glob (at the top where the shell expands it), or a
     folder with what is beneath it, or a file."""
     if any(ch in path for ch in GLOB_CHARS):

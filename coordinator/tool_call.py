@@ -108,7 +108,7 @@ _CALL = re.compile(
 #: or bare.
 _KEYWORD_ARG = re.compile(
     r"(?P<key>\w+)\s*=\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'"
-    r"|(?P<list>\[[^\[\]]*\])|(?P<bare>[^,()\s]+))",
+    r"|(?P<list>\[[^\[\]]*\])(?=\s*(?:,|$))|(?P<bare>[^,()\s]+))",
     re.DOTALL,
 )
 #: One bare name as a call's only argument (``findReferences(Kiln.fire)``).

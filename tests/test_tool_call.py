@@ -253,6 +253,7 @@ def test_what_is_no_tool_call_is_left_to_the_other_rules(query: str) -> None:
         ("LS(path='/x', ignore=['*.pyc', 'node_modules'])", {"path": "/x", "ignore": ["*.pyc", "node_modules"]}),
         ('view(path="a.py", view_range=[1, 40])', {"path": "a.py", "view_range": [1, 40]}),
         ('Grep(pattern="[a-z]+", glob="*.py")', {"pattern": "[a-z]+", "glob": "*.py"}),  # a class, in quotes
+        ("Grep(pattern=[a-z]+, path=src)", {"pattern": "[a-z]+", "path": "src"}),  # unquoted: a bare word, no list
     ],
 )
 def test_a_calls_list_argument_is_read_whole(call: str, args: dict[str, object]) -> None:

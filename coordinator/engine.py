@@ -262,6 +262,11 @@ MAX_ABSENCE_NOTES = 3
 MISSING_NAMED = 3
 
 
+def _all_read(commands: Sequence[str]) -> bool:
+    """Whether there are commands and each is a read (``file_read``) or a search (``search_command``) as written."""
+    return bool(commands) and all(file_read.read(c) or search_command.read(c) for c in commands)
+
+
 def _first_lines(answer: Answer, n: int) -> Answer:
     """``answer`` cut to its first ``n`` matching lines (``rg -n X | head -n``): its hits in order until they hold
     ``n``, the last one's lines cut; not complete where any was cut (its totals still count every line). An answer
@@ -682,7 +687,7 @@ class Engine:
             before, fallbacks = shell_words.without_fallbacks(p.query)
             parts = shell_words.commands(before) if before else []
             readable = [c for c in parts if not shell_words.prints_words(c)]
-            if fallbacks and readable and all(file_read.read(c) or search_command.read(c) for c in readable):
+            if fallbacks and _all_read(readable):
                 answer = await self.search(replace(p, query=before), visible)
                 said = "; ".join(f"`{f}`" for f in fallbacks)
                 note = f"read as `{before}`; left out: {said} (run only where the command before it fails)"
@@ -690,8 +695,7 @@ class Engine:
         if written and ("&&" in p.query or ";" in p.query):
             commands = shell_words.commands(p.query)
             shown = [c for c in commands if not shell_words.prints_words(c)]  # echo '---': its own words
-            read = shown and all(file_read.read(c) or search_command.read(c) for c in shown)
-            if read and commands != [p.query]:
+            if _all_read(shown) and commands != [p.query]:
                 return await self._in_turn(p, shown, visible, [c for c in commands if c not in shown])
         # off the serving loop: a command's paths are read against the files (a checkout's absolute path, a folder
         # named main or v1.2, a path no repository holds), whose lists a first read loads from the segment databases
@@ -766,11 +770,10 @@ class Engine:
             searched = len(asked.repos) if asked.repos else len(self._searchable(visible))
             if command.folder is not None and searched > 1:  # ls: whose folder? every repository's, summed
                 note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
-            first_lines = 0 if command.head_files else command.head
             if command.revision:  # git grep X v1.2: the repositories indexed at v1.2, else the ones asked
                 asked, at = self._at_revision(asked, command.revision, visible)
-                return asked, (note, at), first_lines
-            return asked, (note,), first_lines
+                return asked, (note, at), command.first_lines
+            return asked, (note,), command.first_lines
         filters = query_filters.read(p.query)
         if filters is None:
             return None
@@ -783,8 +786,8 @@ class Engine:
             )
         if after is not None:  # repo:api rg -n "retry" src/: the command, within the repositories the filters keep
             commanded, said = search_command.apply(asked, after)
-            first_lines = 0 if after.head_files else after.head
-            return commanded, (f"read the query's filters {' '.join(filters.written)}", said, *left_out), first_lines
+            notes = (f"read the query's filters {' '.join(filters.written)}", said, *left_out)
+            return commanded, notes, after.first_lines
         if asked.options.get("mode") != "paths":
             did = f"searched {asked.query[:80]!r}"
         elif asked.query == "*":  # a query of filters alone: the files they allow
@@ -930,18 +933,24 @@ class Engine:
         (``FileIndex.relative``), among the repositories the caller may search; looked at only when one is written."""
 
         def relative(path: str) -> str | None:
-            generation = self._generation or self.store.live_generation()
-            found = None if generation is None else self._files_of(generation, p, visible)
+            found = self._live_files(p, visible)
             return None if found is None else found[0].relative(path, found[1])
 
         return relative
+
+    def _live_files(
+        self, p: SearchParams, visible: frozenset[str] | None
+    ) -> tuple[file_subject.FileIndex, list[str]] | None:
+        """The serving generation's files by name and the repositories of it ``p`` may search (``_files_of``), as a
+        command's paths are read against them; None where no generation is live or ``p`` cannot be searched."""
+        generation = self._generation or self.store.live_generation()
+        return None if generation is None else self._files_of(generation, p, visible)
 
     def _missing(self, p: SearchParams, command: search_command.Command, visible: frozenset[str] | None) -> str:
         """What a note adds where a folder or file the command names is none of the repositories ``p`` searches
         (``rg X coordinator/web``, where the tool says no such file or directory): the paths that end so, else ""."""
         written = [w.strip("/") for w in command.paths if w.strip("/") and not any(c in w for c in GLOB_CHARS)]
-        generation = (self._generation or self.store.live_generation()) if written else None
-        found = None if generation is None else self._files_of(generation, p, visible)
+        found = self._live_files(p, visible) if written else None
         if found is None:
             return ""
         said = []
@@ -960,8 +969,7 @@ class Engine:
         (``FileIndex.is_folder``); looked at only when a path whose last name holds a dot is written."""
 
         def is_folder(path: str) -> bool:
-            generation = self._generation or self.store.live_generation()
-            found = None if generation is None else self._files_of(generation, p, visible)
+            found = self._live_files(p, visible)
             return found is not None and found[0].is_folder(path, found[1])
 
         return is_folder

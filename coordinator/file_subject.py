@@ -159,12 +159,11 @@ class FileIndex:
 
     def is_folder(self, path: str, repos: Iterable[str]) -> bool:
         """Whether ``path`` (``vendor/github.com``, ``v1.2``) is a folder of one of ``repos``."""
-        folder = path.strip("/")
-        for repo in repos:
-            self._entries_of(repo)
-            if folder in self._folders[repo]:
-                return True
-        return False
+        return any(path.strip("/") in self._folders_of(repo) for repo in repos)
+
+    def _folders_of(self, repo: str) -> frozenset[str]:
+        self._entries_of(repo)  # builds both
+        return self._folders[repo]
 
     def _entries_of(self, repo: str) -> frozenset[str]:
         with self._lock:

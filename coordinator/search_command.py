@@ -217,7 +217,8 @@ class Command:
     untested: tuple[str, ...] = ()
     #: whether a match may span lines: "on" (``rg -U``), "dotall" (``rg -U --multiline-dotall``), "" (each in a line)
     multiline: str = ""
-    #: "matches": the files with most matching lines first (``grep -c X | sort -t: -k2 -rn``); "": ranked as usual
+    #: "matches": the files with most matching lines first (``grep -c X | sort -t: -k2 -rn``); "path": in the order of
+    #: their paths (``rg --sort path``, ``rg -l X | sort``); "": ranked as usual (``ORDER_OPTION``)
     order: str = ""
     #: the first lines of its output a pipe keeps (``| head -20``; Claude Code's ``Grep(head_limit=20)``; 0: all),
     #: each a file where ``head_files`` (``rg -l``, ``grep -c``, ``find``), else a matching line
@@ -227,6 +228,12 @@ class Command:
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
     hidden: bool = True
+
+    @property
+    def first_lines(self) -> int:
+        """The matching lines its output is cut to (``rg -n X | head -20``: 20); 0 where no head cuts it, or where
+        each line it prints is a file (``rg -l X | head -5`` keeps five files: ``k``)."""
+        return 0 if self.head_files else self.head
 
 
 def read(
@@ -560,9 +567,8 @@ def _head(stages: list[str], ordered: bool) -> int:
     only greps of its lines (``| grep -v _test | head -20``) or, where the counts are ranked (``ordered``), their
     sort; 0 where there is no such head (``| sort | head``, ``| head | grep``, ``| tail``)."""
     for i, stage in enumerate(stages):
-        try:
-            words = shlex.split(without_redirections(stage))
-        except ValueError:
+        words = _stage_words(stage)
+        if words is None:
             return 0
         if not words or words[0] in _TOOLS or (words[0] == "sort" and ordered):
             continue
@@ -573,6 +579,15 @@ def _head(stages: list[str], ordered: bool) -> int:
         counted = _head_count(words[1:])
         return counted if counted > 0 else 0
     return 0
+
+
+def _stage_words(stage: str) -> list[str] | None:
+    """A pipe's stage as the shell splits it, its redirections left out (``grep -v x 2>/dev/null``); None where its
+    quotes do not close."""
+    try:
+        return shlex.split(without_redirections(stage))
+    except ValueError:
+        return None
 
 
 def _head_count(args: list[str]) -> int:
@@ -594,9 +609,8 @@ def _most_first(stages: list[str]) -> bool:
     sort in reverse (``sort -t: -k2 -rn``, ``sort -t : -k 2,2nr``), or a numeric sort read from its end (``sort -t:
     -k2 -n | tail``)."""
     for i, stage in enumerate(stages):
-        try:
-            words = shlex.split(without_redirections(stage))
-        except ValueError:
+        words = _stage_words(stage)
+        if words is None:
             return False
         if not words or words[0] != "sort":
             continue
@@ -720,9 +734,7 @@ def _revision(words: list[str], operands: list[str]) -> tuple[str, list[str]]:
     before = len(operands) - (len(words) - words.index("--") - 1 if "--" in words else 0)
     if before < 1 or _REVISION.fullmatch(operands[0]) is None:
         return "", operands
-    named = operands[0].rstrip("/")
-    absolute = _ABSOLUTE.get()
-    if "--" not in words and absolute is not None and absolute(named) == named:  # a folder main/: a path, as git reads
+    if "--" not in words and _held(operands[0].rstrip("/")):  # a folder main/: a path, as git reads it
         return "", operands
     rest = operands[1:]
     return ("" if re.fullmatch(r"HEAD|@", operands[0]) else operands[0]), rest
@@ -819,9 +831,8 @@ def _piped_to(stages: list[str], shown: str | None) -> tuple[tuple[LineFilter, .
     then: list[LineFilter] = []
     left_out: list[str] = []
     for stage in stages:
-        try:
-            words = shlex.split(without_redirections(stage))
-        except ValueError:
+        words = _stage_words(stage)
+        if words is None:
             return None, ()
         if not words or words[0] in _SHOWING:
             continue
@@ -1965,9 +1976,15 @@ def _at_top(path: str) -> str:
     """A file operand named without a folder (``rg X pyproject.toml``) as the file at the top (``/pyproject.toml``),
     where the index holds one there (asked through ``read(…, absolute=…)``), as the tool reads it; else as written,
     which names the file at any depth (an agent's short name for ``src/app/core.py``)."""
-    absolute = _ABSOLUTE.get()
     named = "/" not in path and "." in path.strip(".") and not any(ch in path for ch in GLOB_CHARS)
-    return f"/{path}" if named and absolute is not None and absolute(path) == path else path
+    return f"/{path}" if named and _held(path) else path
+
+
+def _held(path: str) -> bool:
+    """Whether the index holds ``path`` as a file or folder from the top (asked through ``read(…, absolute=…)``, which
+    reads a path as its longest ending the index holds); False where the reader was given no way to ask."""
+    absolute = _ABSOLUTE.get()
+    return absolute is not None and absolute(path) == path
 
 
 def path_glob(c: Command) -> str:

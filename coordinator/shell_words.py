@@ -266,8 +266,7 @@ def without_fallbacks(text: str) -> tuple[str, list[str]]:
     if "||" not in text:
         return text, []
     kept, dropped, start, cut = [], [], 0, -1
-    outside = [i for i in _outside(text)]
-    for i in outside:
+    for i in _outside(text):
         if i < start:
             continue
         if text.startswith("||", i) and cut < 0:

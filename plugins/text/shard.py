@@ -95,6 +95,15 @@ _SNIPPET_WIDTH = 240
 _CONTEXT_SNIPPET_LINES = 40
 
 
+def _order(query: ModalityQuery) -> str:
+    """How ``query`` orders a listing (``plugins.types.order``): "" where its value is bad (the coordinator refuses
+    it; a host that did not ranks as usual)."""
+    try:
+        return order(query.options)
+    except ValueError:
+        return ""
+
+
 class TextShard:
     """One loaded shard; see the module docstring for the threading rules."""
 
@@ -712,10 +721,7 @@ class TextShard:
             first_n = max_count(query.options)
         except ValueError:
             first_n = 0  # the coordinator refuses it; a host that did not lists every matching line
-        try:
-            ordered = order(query.options)
-        except ValueError:
-            ordered = ""  # the coordinator refuses it; a host that did not ranks as usual
+        ordered = _order(query)
         decoded: dict[int, npt.NDArray[np.int64]] = {}
         # each matcher's candidate blocks (a match lies on one line, so in one block); a file
         # must hold candidates of every matcher, and each matcher is verified on its own blocks
@@ -850,11 +856,7 @@ class TextShard:
             scored = [(s, f) for s, f in scored if kept(self.paths[f])]  # ls | grep -v test: each name it prints
             beneath = {name: held for name, held in beneath.items() if kept(name)}
             notes = [folders_note(folder, beneath, len(scored))]
-        try:
-            by_path = order(query.options) == "path"
-        except ValueError:
-            by_path = False  # the coordinator refuses it; a host that did not ranks as usual
-        if by_path:  # find … | sort: by path, each scored 1 (merged across shards by path)
+        if _order(query) == "path":  # find … | sort: by path, each scored 1 (merged across shards by path)
             top = heapq.nsmallest(query.k, [(1.0, f) for _, f in scored], key=lambda p: self.paths[p[1]])
         else:
             rank = self._file_rank()
@@ -940,8 +942,10 @@ class TextShard:
             if segs is None:
                 segs = self._by_owner(f, [line - 1 for line in lines])
             for seg, seg_lines in segs.items():
-                score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
-                score = float(len(lines)) if ordered == "matches" else 1.0 if ordered == "path" else score
+                if ordered:  # by the file's count, or alike (by path)
+                    score = float(len(lines)) if ordered == "matches" else 1.0
+                else:
+                    score = self._grep_score(seg, len(seg_lines), symbol_segs) + extra.get(seg, 0.0)
                 scored.append((score, f, seg, tuple(seg_lines)))
         top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]], self._seg_start_list[p[2]], p[2]))
         return tuple(self._hit(seg, score, lines, context=context) for score, _, seg, lines in top)
@@ -982,10 +986,10 @@ class TextShard:
                 (_file_score(len(lines), f in def_files) + extra_files.get(f, 0.0), f, lines, segs)
                 for f, lines, segs in matched
             ]
-        rank = self._file_rank()
         if ordered:  # merged across shards by score, ties by path: each shard's first k so
             top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], self.paths[p[1]]))
         else:
+            rank = self._file_rank()
             top = heapq.nsmallest(k, scored, key=lambda p: (-p[0], rank[p[1]]))
         hits = []
         for score, f, lines, segs in top:

@@ -1869,23 +1869,36 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
         magic = re.fullmatch(
             r":\(((?:top|glob|icase|literal|exclude)(?:,(?:top|glob|icase|literal|exclude))*)\)(.*)", o
         )
+        globbed = False  # :(glob): a * within one folder, ** across them, as the glob dialect reads them
         if magic is not None:  # :(glob)**/*.py, :(top)src: the magic words git reads; icase and literal as written
             words, spec = set(magic[1].split(",")), magic[2]
-            if "glob" in words and spec and "/" not in spec and any(ch in spec for ch in "*?["):
+            globbed = "glob" in words
+            if globbed and spec and "/" not in spec and any(ch in spec for ch in "*?["):
                 spec = "/" + spec  # :(glob)*.py: its * stays in the top folder, as git's glob magic reads it
             o = f":(exclude){spec}" if "exclude" in words else spec or "."
         m = re.fullmatch(r":(?:!|\^|\(exclude\))(.+)", o)
         if m is None:
-            kept.append(o[2:] or "." if o.startswith(":/") else o)
+            spec = o[2:] or "." if o.startswith(":/") else o
+            kept.append(spec if globbed else _crossing(spec))  # 'src/*.py': every .py beneath src, as git lists
             continue
         spec = _path(m[1].removeprefix(":/").removeprefix("/")).rstrip("/")
         if not spec:
             continue
         if any(ch in spec for ch in "*?["):
-            left_out.append(re.sub(r"\*+", "**", spec) if "/" in spec else spec)
+            left_out.append(spec if globbed else _crossing(spec))
         else:
             left_out.extend([spec, f"{spec}/**"])
     return kept, left_out
+
+
+def _crossing(spec: str) -> str:
+    """git's pathspec ``spec`` in the glob dialect: a ``*`` of a pathspec with a folder matches across folders (git
+    matches it without ``FNM_PATHNAME``: ``src/*.py`` holds ``src/api/app.py``), as ``**`` does, and one before a
+    ``/`` at least one folder (``src/**/*.go`` holds no ``src/a.go``: ``src/*/**/**.go``); one without a folder
+    (``*.py``) already selects its names at any depth."""
+    if "/" not in spec or "*" not in spec:
+        return spec
+    return re.sub(r"\*+(/?)", lambda m: "*/**/" if m[1] else "**", spec)
 
 
 #: Whether a repository path is a folder of the index, while a query is read (``read(…, folder=…)``); None: a path

@@ -88,7 +88,10 @@ def test_what_is_no_search_command_is_left_to_the_other_rules(query: str) -> Non
         ("grep -rn --exclude-dir=node_modules --exclude=*.min.js retry", "", (), ("**/node_modules/**", "*.min.js")),
         ("rg -t py -tgo retry", "", ("python", "go"), ()),
         ("git grep -n retry -- '*.py'", "*.py", (), ()),  # a pathspec
-        ("git grep -n retry -- 'src/**/*.go'", "src/**/*.go", (), ()),
+        # a pathspec's * crosses folders (git matches without FNM_PATHNAME), one before a / at least one folder
+        ("git grep -n retry -- 'src/**/*.go'", "src/*/**/**.go", (), ()),
+        ("git ls-files 'src/*.go'", "src/**.go", (), ()),
+        ("git grep -n retry -- ':(glob)src/*.go'", "src/*.go", (), ()),
         # git's pathspecs that leave files out: ':!', ':^', ':(exclude)'; a glob's * crosses folders as git's does
         ("git grep -n retry -- ':!*_test.go'", "", (), ("*_test.go",)),
         ("git grep -n retry -- src ':^src/vendor'", "{src/**,src}", (), ("src/vendor", "src/vendor/**")),
@@ -435,7 +438,7 @@ def test_a_cd_into_a_checkout_searches_that_repository(home: Path) -> None:
 def test_a_git_pathspec_that_leaves_files_out_is_kept_to(home: Path) -> None:
     assert files(ask(home, "git grep -n 'return fmt'")) == {"alpha/shapes.py", "beta/service.py", "gamma/app.py"}
     a = ask(home, "git grep -n 'return fmt' -- ':!alpha' ':(exclude)*/service.py'")
-    assert files(a) == {"gamma/app.py"} and "not in alpha or alpha/** or **/service.py" in a.notes[0]
+    assert files(a) == {"gamma/app.py"} and "not in alpha or alpha/** or */**/service.py" in a.notes[0]
 
 
 def test_a_pipe_that_keeps_no_line_answers_with_none(home: Path) -> None:
@@ -778,6 +781,12 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
         "rg -l fmt main/*.go lib/x.go",
         "grep -l module *.mod lib/README.md",
         "rg -l module --type-add 'mod:*.mod' -t mod",
+        # a pathspec's * crosses folders, as git matches it (without FNM_PATHNAME); one before a / at least one
+        "git grep -l fmt -- 'vendor/*.go'",
+        "git ls-files 'vendor/*/*.go'",
+        "git grep -l module -- '*/go.mod'",  # lib/go.mod, not the one at the top
+        "git ls-files 'vendor/**/*.go'",  # beneath a folder of vendor, at any depth
+        "git grep -l fmt -- . ':!vendor/*.go'",
     ],
 )
 def test_folders_named_as_revisions_or_files_are_searched_as_the_tools_read_them(

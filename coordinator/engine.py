@@ -47,7 +47,7 @@ from fourfold.coordinator import (
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
 from fourfold.coordinator.fusion import FURTHER_SEGMENT, fuse, listed, merge_shards, share_weights
-from fourfold.coordinator.notes import tidy_notes
+from fourfold.coordinator.notes import MAX_LISTING_NOTE_CHARS, tidy_notes
 from fourfold.coordinator.profiles import (
     Preset,
     centrality_scale,
@@ -702,11 +702,62 @@ class Engine:
         read_first = await asyncio.to_thread(self._read_first, p, visible)
         if read_first is None:
             return await self._search_written(p, visible)
-        asked, notes, first_lines = read_first
-        answer = await self._search_written(asked, visible)
-        if first_lines:  # rg -n X | head -20: the answer's first 20 matching lines
-            answer = _first_lines(answer, first_lines)
+        asked, notes, command = read_first
+        if command is not None and command.counts_lines:  # find … | xargs wc -l: every file listed is counted
+            listed = await self._search_written(replace(asked, k=MAX_K), visible)
+            answer = await asyncio.to_thread(self._lines_counted, listed, command, p.k)
+        else:
+            answer = await self._search_written(asked, visible)
+        if command is not None and command.first_lines:  # rg -n X | head -20: the answer's first 20 matching lines
+            answer = _first_lines(answer, command.first_lines)
         return replace(answer, notes=(*notes, *answer.notes))
+
+    def _lines_counted(self, listed: Answer, command: search_command.Command, k: int) -> Answer:
+        """The files ``listed`` (in the order of their paths), each with its lines counted as ``wc -l`` counts them
+        (its newlines), in a note that prints them as wc does: the longest first where the command sorts the counts
+        (``| sort -n | tail -5``), as many as the lines it keeps (wc's total among them), at most ``k``."""
+        if not listed.hits or any(f.hit.match_lines for f in listed.hits):
+            return listed  # nothing listed, or no listing (a fallback's lines): as it is
+        reader = self._reader(listed.generation)
+        counted: list[tuple[int, FusedHit]] = []
+        for f in listed.hits:
+            held = reader.line_count(f.hit.repo, f.hit.path)
+            lines, ended = held if held is not None else _file_of(reader, f.hit.repo, f.hit.path)[1:]
+            counted.append((lines if ended else lines - 1, f))  # wc counts newlines: a last line without one is not
+        if command.order == "lines":  # sort -n: by count, then the line's text (the path); the longest first
+            counted.sort(key=lambda c: (c[0], c[1].hit.path), reverse=True)
+        summed = command.counts_lines == "total" and len(counted) > 1  # wc prints a total after several files
+        lines = len(counted) + summed  # the lines wc prints
+        kept = counted
+        if command.tail:  # | tail -3: the last files, then the total
+            kept = counted[len(counted) - min(command.tail - summed, len(counted)) :] if command.tail > summed else []
+        elif command.head and command.order == "lines":  # sorted: the total is among the lines kept, at an end
+            kept = counted[: max(command.head - summed, 0)]
+        elif command.head:  # | head -5: the first lines, the total after every file
+            kept = counted[: command.head]
+        shown = kept[:k]
+        several = len({f.hit.repo for _, f in counted}) > 1
+        rows: list[str] = []
+        for i, (n, f) in enumerate(shown):
+            if sum(len(r) + 2 for r in rows) > MAX_LISTING_NOTE_CHARS - 200:  # a long listing: its hits name the rest
+                rows.append(f"… {len(shown) - i} more")
+                break
+            rows.append(f"{n} {f'{f.hit.repo}:' if several else ''}{f.hit.path}")
+        if summed and (command.order == "lines" or command.tail or not command.head or command.head >= lines):
+            rows.append(f"{sum(n for n, _ in counted)} total")
+        more = listed.total_files - len(counted)
+        said = f"wc -l: {', '.join(rows) or 'no file'}"
+        if more > 0:
+            said += f"; counted the first {len(counted)} of {listed.total_files} files by path (their total too)"
+        elif len(shown) < len(counted):
+            said += f" ({len(shown)} of the {len(counted)} files counted shown)"
+        return replace(
+            listed,
+            hits=tuple(f for _, f in shown),
+            confidences=listed.confidences[: len(shown)] if listed.confidences else (),
+            notes=(said, *listed.notes),
+            complete=listed.complete and more <= 0 and len(shown) == len(counted),
+        )
 
     async def _in_turn(
         self, p: SearchParams, commands: list[str], visible: frozenset[str] | None, left_out: Sequence[str] = ()
@@ -755,10 +806,10 @@ class Engine:
 
     def _read_first(
         self, p: SearchParams, visible: frozenset[str] | None
-    ) -> tuple[SearchParams, tuple[str, ...], int] | None:
+    ) -> tuple[SearchParams, tuple[str, ...], search_command.Command | None] | None:
         """``p`` as the command (``search_command``) or the filters (``query_filters``) its query writes ask
-        it, the notes that say so, and the matching lines its output is cut to (``| head -20``; 0: all); None
-        where it writes neither, asks for a listing of its text as written, or sets ``filters=off``."""
+        it, the notes that say so, and the command as read (None where only filters are); None where it writes
+        neither, asks for a listing of its text as written, or sets ``filters=off``."""
         if p.options.get("mode", "") in LISTING_MODES or p.options.get(query_filters.FILTERS_OPTION) == "off":
             return None
         command = search_command.read(
@@ -772,8 +823,8 @@ class Engine:
                 note += f"; across {searched} repositories, their folders summed: ask within one with repo:NAME"
             if command.revision:  # git grep X v1.2: the repositories indexed at v1.2, else the ones asked
                 asked, at = self._at_revision(asked, command.revision, visible)
-                return asked, (note, at), command.first_lines
-            return asked, (note,), command.first_lines
+                return asked, (note, at), command
+            return asked, (note,), command
         filters = query_filters.read(p.query)
         if filters is None:
             return None
@@ -787,7 +838,7 @@ class Engine:
         if after is not None:  # repo:api rg -n "retry" src/: the command, within the repositories the filters keep
             commanded, said = search_command.apply(asked, after)
             notes = (f"read the query's filters {' '.join(filters.written)}", said, *left_out)
-            return commanded, notes, after.first_lines
+            return commanded, notes, after
         if asked.options.get("mode") != "paths":
             did = f"searched {asked.query[:80]!r}"
         elif asked.query == "*":  # a query of filters alone: the files they allow
@@ -795,7 +846,7 @@ class Engine:
         else:
             did = f"listed the files whose path holds {asked.query[:80]!r}"
         note = f"read the query's filters {' '.join(filters.written)}; {did}"
-        return asked, (note, *left_out), 0
+        return asked, (note, *left_out), None
 
     def _searchable(self, visible: frozenset[str] | None) -> frozenset[str]:
         """The registered repositories the caller may search."""

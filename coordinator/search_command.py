@@ -224,6 +224,13 @@ class Command:
     #: each a file where ``head_files`` (``rg -l``, ``grep -c``, ``find``), else a matching line
     head: int = 0
     head_files: bool = False
+    #: each listed file's lines counted (``find … | xargs wc -l``): "total" where wc prints their sum after them (files
+    #: given several at once: ``xargs``, ``-exec wc -l {} +``), "each" where it does not (``-exec wc -l {} \;``), ""
+    #: where the files are not counted; ``order`` "lines": the longest first (``| sort -n | tail``, ``| sort -rn``)
+    counts_lines: str = ""
+    #: the last lines of its output a pipe keeps (``| xargs wc -l | tail -1``: wc's total), read where the files'
+    #: lines are counted in the listing's order (0: none so kept)
+    tail: int = 0
     #: whether it reads hidden files (a name starting with ``.``, or beneath such a folder): grep, git grep, ack and
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
@@ -297,6 +304,8 @@ def _read(query: str) -> Command | None:
         listing = _files_command(words, piped, stages)
         if listing is None or listing.lists != "paths" or listing.folder is not None or listing.tree is not None:
             return listing  # ls, find -type d: names and folders, not a file a line
+        if listing.counts_lines:  # | xargs wc -l | sort -n | tail -5: read with its sort
+            return listing
         by_path = _sorts_paths(stages)  # find . -name '*.go' | sort: by path
         head = _head(stages, by_path)
         by_path = by_path or (bool(head) and listing.tool == "git ls-files")  # it prints in path order
@@ -511,12 +520,13 @@ def _read(query: str) -> Command | None:
         revision=revision,
         multiline=("dotall" if spanning["dotall"] else "on") if spanning["U"] and regex else "",
     )
-    if "L" in printed:  # grep -L X: the files that do not hold X, by their paths (each a line to a pipe's grep)
-        then, left_out = _piped_to(stages, _printed_as(tool, printed | {"l"}, operands))
+    counting = _counting(_after_xargs(stages[0])) if "l" in printed and stages else ""
+    if "L" in printed or counting:  # grep -L X: the files that do not hold X, by their paths; -l X | xargs wc -l
+        then, left_out = _piped_to([] if counting else stages, _printed_as(tool, printed | {"l"}, operands))
         if then is None:
             return None
-        lacking = LineFilter(pattern, regex, sensitive, invert=True)
-        return replace(
+        held = LineFilter(pattern, regex, sensitive, invert=not counting)
+        holders = replace(
             found,
             pattern="*",
             regex=False,
@@ -524,10 +534,11 @@ def _read(query: str) -> Command | None:
             unread_types=(),
             context=(0, 0),
             lists="paths",
-            holding=(lacking,),
+            holding=(held,),
             then=then,
             left_out=left_out,
         )
+        return _lines_counted(holders, stages[1:], counting) if counting else holders
     if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
         prefix = "./" if _printed_as(tool, printed | {"l"}, operands).startswith("./") else ""
         return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]), prefix)
@@ -538,7 +549,7 @@ def _read(query: str) -> Command | None:
     ordered = counted and _most_first(stages)
     files = "l" in printed or counted  # each line it prints a file
     by_path = not ordered and (by_path or (files and _sorts_paths(stages)))  # rg -l X | sort: by path
-    head = _head(stages, ordered or by_path) if found.context == (0, 0) else 0  # -C 3 | head: context lines too
+    head = _head(stages, ordered or by_path, tail_too=ordered) if found.context == (0, 0) else 0  # -C 3: context too
     by_path = by_path or (bool(head) and tool == "git grep" and not ordered)  # git grep prints in path order
     return replace(
         found,
@@ -548,6 +559,57 @@ def _read(query: str) -> Command | None:
         head=head,
         head_files=files,
     )
+
+
+def _counting(run: str) -> str:
+    """How ``run``, the command ``xargs`` or find's ``-exec`` runs on the listed files, counts their lines: "total"
+    (``wc -l``: a file's count a line, and their sum after them), "each" (``wc -l {}``: each file alone, no sum), ""
+    where it is no ``wc -l``."""
+    try:
+        words = shlex.split(run)
+    except ValueError:
+        return ""
+    if words[:1] != ["wc"] or not {w for w in words[1:] if w != "{}"} <= {"-l", "--lines"} or len(words) < 2:
+        return ""
+    if not {"-l", "--lines"} & set(words):
+        return ""
+    return "each" if "{}" in words else "total"
+
+
+def _lines_counted(listed: Command, stages: list[str], counting: str) -> Command:
+    """The files ``listed``, each with its lines counted (``find . -name '*.py' | xargs wc -l``); piped (``stages``,
+    after the count) to a numeric sort that puts the longest first (``| sort -n | tail -5``, ``| sort -rn | head``),
+    those first, as many as the output's lines kept. Piped to any other command (``| awk '{s+=$1} END…'``), the counts
+    alone, that command said to be left out."""
+    read = {"sort", "head", "tail", "cat", "less", "more"}
+    if any(not (words := _stage_words(stage)) or words[0] not in read for stage in stages):
+        return replace(listed, tool=f"{listed.tool} | wc -l", counts_lines=counting, left_out=tuple(stages))
+    longest = _most_first(stages)
+    return replace(
+        listed,
+        tool=f"{listed.tool} | wc -l",
+        counts_lines=counting,
+        order="lines" if longest else "",
+        head=_head(stages, longest, tail_too=longest),
+        head_files=True,
+        tail=0 if longest else _tail(stages),
+    )
+
+
+def _tail(stages: list[str]) -> int:
+    """The lines ``| tail -N`` keeps of a command's output where nothing before it reorders or cuts them (``| xargs
+    wc -l | tail -1``: the total); 0 where there is no such tail."""
+    for i, stage in enumerate(stages):
+        words = _stage_words(stage) or [""]
+        if words[0] in ("cat", "less", "more"):
+            continue
+        if words[0] != "tail" or any(
+            (later.split() or [""])[0] not in ("cat", "less", "more") for later in stages[i + 1 :]
+        ):
+            return 0
+        counted = _head_count(words[1:])
+        return counted if counted > 0 else 0
+    return 0
 
 
 def _sorts_paths(stages: list[str]) -> bool:
@@ -562,17 +624,18 @@ def _sorts_paths(stages: list[str]) -> bool:
     return False
 
 
-def _head(stages: list[str], ordered: bool) -> int:
+def _head(stages: list[str], ordered: bool, tail_too: bool = False) -> int:
     """The lines ``| head -N`` keeps of a command's output, where the pipe before it keeps the command's own order:
     only greps of its lines (``| grep -v _test | head -20``) or, where the counts are ranked (``ordered``), their
-    sort; 0 where there is no such head (``| sort | head``, ``| head | grep``, ``| tail``)."""
+    sort; 0 where there is no such head (``| sort | head``, ``| head | grep``, ``| tail``). ``tail_too``: a ``tail
+    -N`` keeps as many (the sort before it is read from its end: ``sort -n | tail -5``, the five largest)."""
     for i, stage in enumerate(stages):
         words = _stage_words(stage)
         if words is None:
             return 0
         if not words or words[0] in _TOOLS or (words[0] == "sort" and ordered):
             continue
-        if words[0] != "head" or any(
+        if words[0] not in ("head", "tail" if tail_too else "head") or any(
             later.split()[:1] not in (["cat"], ["less"], ["more"]) for later in stages[i + 1 :]
         ):
             return 0
@@ -664,7 +727,7 @@ def _of_listed(text: str, start: int, end: int, inner: str) -> Command | None:
     if re.search(r"\s\|\s", before) or _substituted(after) is not None or not inner:
         return None
     found = _read(f"{inner} | xargs {before.strip()} {command_rest.strip()}" + "".join(f" | {p}" for p in piped))
-    return None if found is None or found.lists != "lines" else found
+    return None if found is None or (found.lists != "lines" and not found.counts_lines) else found
 
 
 def _swe_agent(words: list[str]) -> Command | None:
@@ -982,8 +1045,11 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
             return None  # xargs placing the files itself in a word of its own ({}.bak): not read
     if not grep:
         return _paths_grepped(found, stages, shown)
+    counting = _counting(grep)
+    if counting:  # | xargs wc -l, -exec wc -l {} +: each file's lines counted, perhaps sorted by them
+        return _lines_counted(found, stages[1:] if piped.startswith(("xargs", "while")) else stages, counting)
     if grep.split()[0] not in (*_TOOLS, "git"):
-        return found  # xargs wc -l, -exec ls -l {} +: what it runs on is the files listed
+        return found  # -exec ls -l {} +, xargs cat: what it runs on is the files listed
     run = shlex.split(grep)
     each = "{}" in run  # find -exec grep -n X {} \;: grep of each file alone, which prints no path
     rest = stages[1:] if piped.startswith(("xargs", "while")) else stages  # | grep -v _test after it: of its lines
@@ -2096,8 +2162,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[MAX_COUNT_OPTION] = str(c.max_count)
     if c.multiline:
         options[MULTILINE_OPTION] = c.multiline
-    if c.order:
-        options[ORDER_OPTION] = c.order
+    if c.order:  # wc -l's longest first: the engine sorts the counts of the files listed in the order of their paths
+        options[ORDER_OPTION] = "path" if c.counts_lines else c.order
     if c.then:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     if c.holding:
@@ -2156,6 +2222,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(
             "its matches across lines, each line one spans" + (" (. matching newlines)" * (c.multiline == "dotall"))
         )
+    if c.counts_lines:
+        said.append("each file's lines counted (wc -l)" + (", the longest first" if c.order == "lines" else ""))
     if c.order == "matches":
         said.append("the files with most matching lines first (their counts sorted)")
     elif c.order == "path":
@@ -2167,7 +2235,10 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
             for f in c.then
         ]
         said.append(f"{' '.join(greps)} (each line seen as {c.then[0].shown})")
-    if c.head:  # | head -20: as many lines as it keeps, in the answer's order (the tool's is its walk's)
+    if (c.head or c.tail) and c.counts_lines:  # | sort -n | tail -5: wc's total is one of the lines kept
+        kept = c.head or c.tail
+        said.append(f"its {'last' if c.tail else 'first'} {kept} line{'s' if kept > 1 else ''} kept")
+    elif c.head:  # | head -20: as many lines as it keeps, in the answer's order (the tool's is its walk's)
         unit = "file" if c.head_files else "matching line"
         first = f"the first {c.head} {unit}s" if c.head > 1 else f"the first {unit}"
         said.append(f"{f'head_limit={c.head}' if c.called else f'| head -{c.head}'}: {first} listed")

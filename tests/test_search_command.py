@@ -1061,3 +1061,57 @@ def test_a_listing_sorted_by_path_is_the_tools_own_order(
         want, got = list(rows), [f.hit.path for f in a.hits]
     assert got == want and want, a.notes
     assert "in the order of their paths" in a.notes[0]
+
+
+@pytest.fixture(scope="module")
+def lines_counted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Files of as many lines as wc -l counts (their newlines): one whose last line ends in none, one with empty
+    lines after its code; and the index's home."""
+    root = tmp_path_factory.mktemp("lines_counted")
+    texts = {f"src/m{n}.py": "".join(f"x{i} = {i}\n" for i in range(n)) for n in (3, 8, 5, 12)}
+    texts |= {"src/deep/t.py": "a = 1\nb = 2", "blank.py": "a = 1\n\n\n\n", "docs/r.md": "# r\n\nsome words\n"}
+    return index_files(root, "svc", texts), root / "svc"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -name '*.py' | xargs wc -l",  # each file's count, and their total
+        "find . -name '*.py' | xargs wc -l | sort -n | tail -3",  # the two longest, and the total
+        "find . -name '*.py' | xargs wc -l | sort -rn | head -4",
+        "find src -name '*.py' -exec wc -l {} +",
+        "find . -name '*.py' -exec wc -l {} \\;",  # each file alone: no total
+        "wc -l $(find . -name '*.md')",  # one file: no total
+        "find . -type f | xargs wc -l | sort -n | tail -1",  # the total alone
+        "find . -type f | xargs -0 wc -l --lines | sort -nr | head -n 2",
+        "grep -rl 'x4 =' . | xargs wc -l | sort -n | tail -2",  # the files a grep lists
+    ],
+)
+def test_a_listings_files_have_their_lines_counted_as_wc_counts_them(
+    lines_counted: tuple[Path, Path], command: str
+) -> None:
+    home, repo = lines_counted
+    shell = command.replace("xargs -0", "xargs")  # the same files, given as find prints them
+    printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    want = sorted((int(n), path.removeprefix("./")) for n, path in (row.split() for row in printed.splitlines()))
+    a = ask(home, command)
+    said = next(n for n in a.notes if n.startswith("wc -l: ")).removeprefix("wc -l: ").split(" (")[0]
+    rows = [(int(n), path) for n, path in (row.split(" ") for row in said.split(", "))]
+    assert sorted(rows) == want, a.notes
+    assert [f.hit.path for f in a.hits] == [path for _, path in rows if path != "total"]
+    assert "each file's lines counted (wc -l)" in a.notes[0]
+
+
+def test_the_longest_files_come_first_through_every_interface(lines_counted: tuple[Path, Path]) -> None:
+    home, _ = lines_counted
+    c = read("git ls-files '*.py' | xargs wc -l | sort -n | tail -3")
+    assert c is not None and (c.counts_lines, c.order, c.head) == ("total", "lines", 3)
+    assert read("fd -e py | xargs wc -l | sort -n").order == ""  # type: ignore[union-attr]  # ascending, all shown
+    kept = read("find . -name '*.py' | xargs wc -l | awk '{print $1}'")  # the counts, the awk said to be left out
+    assert kept is not None and kept.counts_lines == "total" and kept.left_out == ("awk '{print $1}'",)
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            top = client.search("find . -name '*.py' | xargs wc -l | sort -rn | head -3", k=10)
+            assert [f.hit.path for f in top.hits] == ["src/m12.py", "src/m8.py"] and not top.complete
+        text = mcp_search(address, "find . -name '*.py' | xargs wc -l | sort -rn | head -3", 10)
+        assert "wc -l: 12 src/m12.py, 8 src/m8.py, 33 total" in text

@@ -4,8 +4,9 @@ r"""Agents' search commands on fourfold's own source, against the tools themselv
 
 The repository at ``--rev`` is written out (``git archive``) to a temporary folder, indexed there (text, structural,
 graph) and made a git repository of its own; then each command of :data:`COMMANDS` (grep, rg, git grep, ag, find,
-fd, git ls-files, pipes, ``xargs``, counts sorted) is run by bash in that folder (``LC_ALL=C``) and asked of fourfold,
-interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh checkout runs it as it is.
+fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc -l``) is run by bash in that folder (``LC_ALL=C``) and
+asked of fourfold, interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh checkout runs it
+as it is.
 
 Judged per command, by what the command prints:
 
@@ -18,6 +19,8 @@ Judged per command, by what the command prints:
   compared);
 * ``ordered``: a listing in the order of its paths (``rg --sort path``, ``| sort``, git's own order before a head):
   what it prints, in order, against fourfold's files (or lines, or counts) in order;
+* ``wc``: the ``N path`` rows and ``N total`` that ``wc -l`` prints of a listing's files (sorted by count, cut by a
+  head or a tail), against the counts fourfold's note prints, and its files in the note's order;
 * ``head``: ``| head -N`` keeps the first N lines the tool prints in the order its threads walk the tree, which no
   index reproduces; judged by the command without its head, run too: fourfold lists N of its lines (or files), each
   one it prints, or all of them where it prints fewer.
@@ -118,6 +121,15 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("head", "head", "grep -rn 'import ray' --include=*.py . | grep -v test | head -n 3", ""),
     ("head", "head", "rg -l 'def ' coordinator | head -3", ""),
     ("head", "head", "find . -name '*.proto' | head -2", ""),
+    ("git's * across /", "files", "git ls-files 'plugins/*/plugin.py'", ""),
+    ("git's * across /", "files", "git grep -l hookimpl -- 'plugins/*.py'", ""),
+    ("git's * across /", "files", "git grep -l Engine -- 'coordinator/*.py' ':!tests/*/*.py'", ""),
+    ("wc -l of a listing", "wc", "find coordinator -name '*.py' | xargs wc -l | sort -n | tail -4", ""),
+    ("wc -l of a listing", "wc", "git ls-files 'plugins/*.py' | xargs wc -l | sort -rn | head -6", ""),
+    ("wc -l of a listing", "wc", "fd -e py . index | xargs wc -l", ""),
+    ("wc -l of a listing", "wc", "rg -l asyncio.to_thread | xargs wc -l | sort -n | tail -3", ""),
+    ("wc -l of a listing", "wc", "find plugins/text -name '*.py' -exec wc -l {} +", ""),
+    ("wc -l of a listing", "wc", "git ls-files 'coordinator/*.py' | xargs wc -l | tail -1", ""),
 )
 FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 
@@ -134,6 +146,11 @@ def run(command: str, cwd: Path) -> tuple[str, float]:
 def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Path | None = None) -> bool:
     """Whether ``a`` lists what the command printed (``kind``: files, lines, counts, or head: its first lines)."""
     rows = [row for row in out.split("\n") if row]
+    if kind == "wc":  # "  N path" rows and "N total", in any order (sort -n | tail prints the largest last)
+        said = next((n for n in a.notes if n.startswith("wc -l: ")), "wc -l: ").removeprefix("wc -l: ").split(" (")[0]
+        ours = sorted((int(n), p) for n, p in (row.split(" ", 1) for row in said.split(", ") if " " in row))
+        printed_rows = sorted((int(n), p.removeprefix("./")) for n, p in (row.split() for row in rows))
+        return ours == printed_rows and [f.hit.path for f in a.hits] == [p for _, p in _in_order(said) if p != "total"]
     if kind == "ordered":  # the same rows, in the same order
         printed = [row.removeprefix("./") for row in rows]
         if all(re.match(r"[^:]+:\d+:", row) for row in printed):  # path:line:text
@@ -172,6 +189,11 @@ def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Pa
     return {p for p, n in listed if n > least} == {p for p, n in counted if n > least}
 
 
+def _in_order(said: str) -> list[tuple[int, str]]:
+    """The (count, path) rows of a ``wc -l: …`` note, in its order."""
+    return [(int(n), p) for n, p in (row.split(" ", 1) for row in said.split(", ") if " " in row)]
+
+
 def _by_count(row: tuple[str, int]) -> tuple[int, str]:
     return -row[1], row[0]
 
@@ -194,7 +216,9 @@ async def measure(home: Path, checkout: Path) -> dict[str, dict[str, object]]:
         ours_ms[family].append((time.perf_counter() - t0) * 1000)
         out, ms = run(command, checkout)
         tool_ms[family].append(ms)
-        if (not a.complete and kind not in ("head", "counts", "ordered")) or len(a.hits) >= K:  # a head: not complete
+        if (not a.complete and kind not in ("head", "counts", "ordered", "wc")) or len(
+            a.hits
+        ) >= K:  # a head: not complete
             misses[family].append(f"not judged (more than a page): {command}")
             continue
         verdict = agrees(kind, a, out, lone, command, checkout)

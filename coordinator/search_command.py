@@ -395,7 +395,10 @@ def _read(query: str) -> Command | None:
                 unread.append(value)
             (languages if name in ("t", "type") else not_languages).extend(read_languages)
         elif name in ("g", "glob", "iglob") and value is not None and tool == "rg":
-            (exclude if value.startswith("!") else include).append(value.lstrip("!"))
+            if value.startswith("!"):
+                exclude.extend(_ignoring(value[1:]))  # -g '!tests': the folder and every file beneath it too
+            else:
+                include.append(value)
         elif name == "include" and value is not None:
             include.append(value)
         elif name == "exclude" and value is not None:
@@ -1712,7 +1715,7 @@ def _fd(args: list[str]) -> Command | None:
             exts.append(value.lstrip("."))
             i += 1
         elif a in ("-E", "--exclude"):
-            exclude.append(value)
+            exclude.extend(_ignoring(value))
             i += 1
         elif a in ("-t", "--type"):
             if value not in ("f", "file", "d", "directory"):
@@ -1955,6 +1958,17 @@ def _pathspecs(operands: list[str]) -> tuple[list[str], list[str]]:
         else:
             left_out.extend([spec, f"{spec}/**"])
     return kept, left_out
+
+
+def _ignoring(glob: str) -> list[str]:
+    """The globs that leave out what an ignore glob of rg (``-g '!tests'``) or fd (``-E node_modules``) leaves out: as
+    a ``.gitignore`` line, the files it matches and everything beneath a folder it matches (``tests/`` a folder alone);
+    without a ``/`` but at its end, at any depth (``**/tests/**``), else from the top (``src/gen/**``)."""
+    named = glob.rstrip("/")
+    if not named or named.endswith("**"):
+        return [glob]  # vendor/**: beneath already
+    beneath = f"{named}/**" if "/" in named or named.startswith("**") else f"**/{named}/**"
+    return [beneath] if glob.endswith("/") else [named, beneath]
 
 
 def _crossing(spec: str) -> str:

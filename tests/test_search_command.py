@@ -787,6 +787,13 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
         "git grep -l module -- '*/go.mod'",  # lib/go.mod, not the one at the top
         "git ls-files 'vendor/**/*.go'",  # beneath a folder of vendor, at any depth
         "git grep -l fmt -- . ':!vendor/*.go'",
+        # rg's and fd's ignore globs leave out a folder they name with everything beneath it, as .gitignore does
+        "rg -l fmt -g '!vendor'",
+        "rg -l module -g '!lib/'",
+        "rg -l fmt -g '!vendor/github.com' -g '!main'",
+        "fd -e go -E vendor",
+        "fd -E lib -e md",
+        "fd --exclude main -e go",
     ],
 )
 def test_folders_named_as_revisions_or_files_are_searched_as_the_tools_read_them(

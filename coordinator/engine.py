@@ -75,6 +75,7 @@ from fourfold.errors import (
 from fourfold.index.fleet import revision_name, split_index_name
 from fourfold.index.generation import RepoOptions, ShardExecutor, build_generation
 from fourfold.index.ingest.languages import KNOWN_LANGUAGES
+from fourfold.index.ingest.segment import owner_of_line
 from fourfold.index.progress import Progress
 from fourfold.index.store import GenerationReader, IndexStore
 from fourfold.plugins.globs import GLOB_CHARS, path_filter
@@ -265,6 +266,31 @@ MISSING_NAMED = 3
 def _all_read(commands: Sequence[str]) -> bool:
     """Whether there are commands and each is a read (``file_read``) or a search (``search_command``) as written."""
     return bool(commands) and all(file_read.read(c) or search_command.read(c) for c in commands)
+
+
+#: The characters of a matching line a grep's snippet shows (as the text modality cuts them).
+_LINE_SHOWN = 240
+
+
+def _shown_at(reader: GenerationReader, hit: Hit, lines: tuple[int, ...]) -> Hit:
+    """``hit`` (a grep's file) with only its matching ``lines``: the innermost segment holding the first of them, and a
+    snippet of their first few (context a grep asked for is not kept)."""
+    segments = _segments_of(reader, hit.repo, hit.path)
+    owner = owner_of_line(segments, lines[0])
+    text = file_read.text_of(segments)
+    snippet = "\n".join(text.get(n, "")[:_LINE_SHOWN] for n in lines[: len(hit.snippet.splitlines()) or 3])
+    if owner is None:
+        return replace(hit, match_lines=lines, snippet=snippet)
+    return replace(
+        hit,
+        segment_id=owner.id,
+        start_line=owner.start_line,
+        end_line=owner.end_line,
+        symbol=owner.symbol,
+        kind=owner.kind,
+        match_lines=lines,
+        snippet=snippet,
+    )
 
 
 def _first_lines(answer: Answer, n: int) -> Answer:
@@ -708,9 +734,41 @@ class Engine:
             answer = await asyncio.to_thread(self._lines_counted, listed, command, p.k)
         else:
             answer = await self._search_written(asked, visible)
+        if command is not None and command.within != (1, 0):  # head -40 a.py | grep -n def: in its first 40 lines
+            answer = await asyncio.to_thread(self._within, answer, command.within)
         if command is not None and command.first_lines:  # rg -n X | head -20: the answer's first 20 matching lines
             answer = _first_lines(answer, command.first_lines)
         return replace(answer, notes=(*notes, *answer.notes))
+
+    def _within(self, answer: Answer, within: tuple[int, int]) -> Answer:
+        """``answer``'s matching lines kept to the lines ``within`` of each file (``head -40 a.py | grep def``: its
+        first 40; numbered as ``file_read.FileRead`` numbers them: below 0 from the file's end); a file with none left
+        out, the totals counting what is kept. An answer without matching lines (fusion's) as it is."""
+        if not any(f.hit.match_lines for f in answer.hits):
+            return answer
+        first, last = within
+        reader = self._reader(answer.generation) if first < 0 or last < 0 else None
+        kept: list[FusedHit] = []
+        for f in answer.hits:
+            total = 1 << 30  # lines counted from the top need no length
+            if reader is not None:  # tail -n 20: the file's length says where its last 20 lines start
+                held = reader.line_count(f.hit.repo, f.hit.path)
+                total = held[0] if held is not None else _file_of(reader, f.hit.repo, f.hit.path)[1]
+            top, bottom = file_read.kept(first, last, 1, total)
+            lines = tuple(n for n in f.hit.match_lines if top <= n <= bottom)
+            if lines and lines != f.hit.match_lines:  # shown at its first line kept, as the grep prints it
+                reader = reader or self._reader(answer.generation)
+                kept.append(replace(f, hit=_shown_at(reader, f.hit, lines)))
+            elif lines:
+                kept.append(f)
+        matched = sum(len(f.hit.match_lines) for f in kept)
+        return replace(
+            answer,
+            hits=tuple(kept),
+            confidences=tuple(c for f, c in zip(answer.hits, answer.confidences, strict=False) if f in kept),
+            total_matches=matched if answer.total_matches else 0,
+            total_files=len(kept) if answer.total_files else 0,
+        )
 
     def _lines_counted(self, listed: Answer, command: search_command.Command, k: int) -> Answer:
         """The files ``listed`` (in the order of their paths), each with its lines counted as ``wc -l`` counts them

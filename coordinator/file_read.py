@@ -46,7 +46,7 @@ from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
-__all__ = ["FileRead", "answer", "bare", "kept", "past_end", "read", "unread"]
+__all__ = ["FileRead", "answer", "bare", "kept", "past_end", "read", "text_of", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
 _WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "view", "nano", "emacs", "code"})
@@ -240,7 +240,7 @@ class FileRead:
         """The read of the lines that hold the bytes this one reads (``head -c 300``), and how the note says so; the
         file's ``total`` lines as its ``segments`` hold them (a line none holds counted as empty), the last ending in
         a newline where ``ended``."""
-        text = _text_of(segments)
+        text = text_of(segments)
         ends = list(itertools.accumulate(len(text.get(n, "").encode()) + 1 for n in range(1, total + 1)))
         if ends and not ended:
             ends[-1] -= 1
@@ -700,7 +700,7 @@ def answer(
     how = ""  # how the lines were found, where the command does not number them
     if read_as.marked is not None:  # sed -n '/^def run/,/^def /p': the lines its pattern marks
         try:
-            spans = read_as.marked.ranges(_text_of(ordered), total)
+            spans = read_as.marked.ranges(text_of(ordered), total)
         except re2.error as exc:
             return _answer(
                 [], 0, generation, (f"{said}: its pattern is no regular expression RE2 reads ({exc}); nothing read",)
@@ -759,7 +759,7 @@ def answer(
 MAX_SPANS_NAMED = 5
 
 
-def _text_of(segments: Iterable[Segment]) -> dict[int, str]:
+def text_of(segments: Iterable[Segment]) -> dict[int, str]:
     """Each line of a file as its segments hold it (a line none holds: absent, read as empty)."""
     text: dict[int, str] = {}
     for s in segments:

@@ -228,6 +228,9 @@ class Command:
     #: given several at once: ``xargs``, ``-exec wc -l {} +``), "each" where it does not (``-exec wc -l {} \;``), ""
     #: where the files are not counted; ``order`` "lines": the longest first (``| sort -n | tail``, ``| sort -rn``)
     counts_lines: str = ""
+    #: the lines of its one file a command before it reads (``head -40 a.py | grep def``: (1, 40); ``tail -n 20``:
+    #: (-20, 0); numbered as ``file_read.FileRead`` numbers them): a matching line outside them is not its; (1, 0): all
+    within: tuple[int, int] = (1, 0)
     #: the last lines of its output a pipe keeps (``| xargs wc -l | tail -1``: wc's total), read where the files'
     #: lines are counted in the listing's order (0: none so kept)
     tail: int = 0
@@ -314,6 +317,8 @@ def _read(query: str) -> Command | None:
         rest = "".join(f" | {s}" for s in stages[1:])
         grep = _read(f"{piped} {shlex.quote(words[1])}{rest}")  # cat a.py | grep -n retry: that grep of a.py
         return None if grep is None else replace(grep, tool=f"cat | {grep.tool}")
+    if first in _LINE_READERS and piped.split()[:1] and piped.split()[0] in _TOOLS:
+        return _grep_of_lines(text, piped, stages[1:])  # head -40 a.py | grep -n def: that grep of its first 40
     if len(words) >= 2 and first == "git" and words[1] == "grep":
         tool, words = "git grep", words[2:]
     elif first in _TOOLS:
@@ -562,6 +567,36 @@ def _read(query: str) -> Command | None:
         head=head,
         head_files=files,
     )
+
+
+#: Commands that read some of one file's lines (``head -40 a.py``, ``sed -n '10,80p' a.py``), as ``file_read`` reads
+#: them.
+_LINE_READERS = frozenset({"head", "tail", "sed", "awk"})
+
+
+def _grep_of_lines(reading: str, piped: str, rest: list[str]) -> Command | None:
+    """``head -40 a.py | grep -n def`` (``reading`` piped to a grep, then ``rest``): that grep of the file, kept to the
+    lines the reading gives it (``within``); None where the reading is not a plain range of one file's lines."""
+    from fourfold.coordinator import file_read  # it reads with this module's words: imported where used
+
+    read_as = file_read.read(reading)
+    if (
+        read_as is None
+        or read_as.several
+        or read_as.called
+        or read_as.revision
+        or read_as.bytes
+        or read_as.byte_from
+        or read_as.marked
+        or read_as.ranges
+        or read_as.counted
+        or read_as.then
+    ):
+        return None
+    grep = _read(f"{piped} {shlex.quote(read_as.path)}" + "".join(f" | {s}" for s in rest))
+    if grep is None or grep.lists != "lines" or grep.paths != (read_as.path,):
+        return None
+    return replace(grep, tool=f"{read_as.tool} | {grep.tool}", within=(read_as.first, read_as.last))
 
 
 def _counting(run: str) -> str:
@@ -2236,6 +2271,14 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(
             "its matches across lines, each line one spans" + (" (. matching newlines)" * (c.multiline == "dotall"))
         )
+    if c.within != (1, 0):  # head -40 a.py | grep def: the lines the grep is given
+        top, bottom = c.within
+        if top < 0:
+            said.append(f"in its last {-top} lines")
+        elif bottom > 0:
+            said.append(f"in its lines {top}-{bottom}")
+        else:
+            said.append(f"in its lines from {top}" + (f", all but the last {-bottom}" if bottom else ""))
     if c.counts_lines:
         said.append("each file's lines counted (wc -l)" + (", the longest first" if c.order == "lines" else ""))
     if c.order == "matches":

@@ -1122,3 +1122,40 @@ def test_the_longest_files_come_first_through_every_interface(lines_counted: tup
             assert [f.hit.path for f in top.hits] == ["src/m12.py", "src/m8.py"] and not top.complete
         text = mcp_search(address, "find . -name '*.py' | xargs wc -l | sort -rn | head -3", 10)
         assert "wc -l: 12 src/m12.py, 8 src/m8.py, 33 total" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "offset"),
+    [  # the file's lines a command reads, piped to a grep: its lines numbered in the file (the stream's + offset)
+        ("head -5 src/m12.py | grep -n x", 0),
+        ("head -n 20 src/m12.py | grep -n '= 1'", 0),
+        ("sed -n '3,8p' src/m12.py | grep -n =", 2),
+        ("tail -n 4 src/m12.py | grep -n 1", 8),
+        ("awk 'NR>=2 && NR<=6' src/m8.py | grep -n -e 3 -e 5", 1),
+    ],
+)
+def test_a_grep_of_the_lines_a_command_reads_of_a_file_keeps_to_them(
+    lines_counted: tuple[Path, Path], command: str, offset: int
+) -> None:
+    home, repo = lines_counted
+    printed = subprocess.run(command, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    want = [int(row.split(":")[0]) + offset for row in printed.splitlines()]
+    a = ask(home, command)
+    assert [n for f in a.hits for n in f.hit.match_lines] == want and a.total_matches == len(want), a.notes
+    assert all(f.hit.start_line <= f.hit.match_lines[0] <= f.hit.end_line for f in a.hits)  # shown where they are
+    assert a.notes[0].startswith(f"read as the command {command.split()[0]}")
+
+
+def test_a_grep_of_some_lines_is_read_only_where_they_are_one_files_plain_range(
+    lines_counted: tuple[Path, Path],
+) -> None:
+    assert read("head -40 a.py | grep -n def").within == (1, 40)  # type: ignore[union-attr]
+    assert read("tail -n 20 a.py | grep def").within == (-20, 0)  # type: ignore[union-attr]
+    for unread in ("head -5 a.py b.py | grep x", "head -c 100 a.py | grep x", "sed -n '/def/,/return/p' a.py | grep x"):
+        assert read(unread) is None, unread
+    home, _ = lines_counted
+    with coordinator_in_process(home) as address:
+        with Client(address) as client:
+            got = client.search("tail -n 3 src/m12.py | grep -n x", k=10)
+            assert [n for f in got.hits for n in f.hit.match_lines] == [10, 11, 12]
+        assert "in its last 3 lines" in mcp_search(address, "tail -n 3 src/m12.py | grep -n x", 10)

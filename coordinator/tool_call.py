@@ -107,14 +107,16 @@ _CALL = re.compile(
 #: A keyword argument, its value quoted (three quotes too: ``query='''def f(): ...'''``), a list (``paths=["a", "b"]``)
 #: or bare.
 _KEYWORD_ARG = re.compile(
-    r"(?P<key>\w+)\s*=\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'"
+    r"(?P<key>\w+)\s*=\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''"
+    r"|\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>(?:[^'\\]|\\.)*)'"
     r"|(?P<list>\[[^\[\]]*\])(?=\s*(?:,|$))|(?P<bare>[^,()\s]+))",
     re.DOTALL,
 )
 #: One bare name as a call's only argument (``findReferences(Kiln.fire)``).
 _BARE_ARG = re.compile(r"\s*(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)\s*")
 _FIRST_STRING = re.compile(
-    r"^\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)')", re.DOTALL
+    r"^\s*(?:\"\"\"(?P<tdq>.*?)\"\"\"|'''(?P<tsq>.*?)'''|\"(?P<dq>(?:[^\"\\]|\\.)*)\"|'(?P<sq>(?:[^'\\]|\\.)*)')",
+    re.DOTALL,
 )
 _YAML_LINE = re.compile(r"^\s*(?P<key>\w+)\s*:\s*(?P<value>\S.*?)\s*$")
 #: A YAML block named by its tool (``change_impact:`` over indented ``target: X`` lines).
@@ -238,11 +240,16 @@ def _from_method(query: str) -> _Read | None:
     return found.group("method"), params, _subject(params)
 
 
+#: A value in one pair of quotes, its escaped quotes and backslashes within it.
+_QUOTED = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'")
+
+
 def _balanced(args: str) -> bool:
     """Whether ``args`` is one call's arguments: its parentheses close in order (in ``f(a=1)\ng(b)`` the
-    text between the first ``(`` and the last ``)`` is not)."""
+    text between the first ``(`` and the last ``)`` is not); those in a quoted value are its text
+    (``regex="ContextVar\\("``)."""
     depth = 0
-    for ch in args:
+    for ch in _QUOTED.sub("", args):
         depth += (ch == "(") - (ch == ")")
         if depth < 0:
             return False
@@ -250,8 +257,14 @@ def _balanced(args: str) -> bool:
 
 
 def _quoted(found: re.Match[str]) -> str:
-    """The quoted value ``found`` holds, whichever quotes it was written in ("" if bare)."""
-    return next((found.group(k) for k in ("tdq", "tsq", "dq", "sq") if found.group(k) is not None), "")
+    """The quoted value ``found`` holds, whichever quotes it was written in ("" if bare): in one pair of quotes, an
+    escaped quote or backslash is that character (``pattern="class \\\\w+Error"``: ``class \\w+Error``, as JSON and
+    Python read it; a backslash before anything else is kept, as a regex needs it); three quotes' text as written."""
+    for key in ("tdq", "tsq", "dq", "sq"):
+        value = found.group(key)
+        if value is not None:
+            return re.sub(r"\\([\\\"'])", r"\1", value) if key in ("dq", "sq") else value
+    return ""
 
 
 def _listed(found: re.Match[str]) -> list[object] | None:

@@ -1159,3 +1159,13 @@ def test_a_grep_of_some_lines_is_read_only_where_they_are_one_files_plain_range(
             got = client.search("tail -n 3 src/m12.py | grep -n x", k=10)
             assert [n for f in got.hits for n in f.hit.match_lines] == [10, 11, 12]
         assert "in its last 3 lines" in mcp_search(address, "tail -n 3 src/m12.py | grep -n x", 10)
+
+
+def test_a_calls_escaped_regex_is_the_regex_json_and_python_write(lines_counted: tuple[Path, Path]) -> None:
+    home, repo = lines_counted
+    printed = subprocess.run(
+        ["rg", "--no-config", "-n", r"x1\d = \d+\(?", "src"], cwd=repo, capture_output=True, text=True
+    )
+    want = {(row.split(":")[0], int(row.split(":")[1])) for row in printed.stdout.splitlines()}
+    a = ask(home, r'Grep(pattern="x1\\d = \\d+\\(?", path="src", output_mode="content")')
+    assert {(f.hit.path, n) for f in a.hits for n in f.hit.match_lines} == want and want, a.notes

@@ -259,3 +259,19 @@ def test_what_is_no_tool_call_is_left_to_the_other_rules(query: str) -> None:
 def test_a_calls_list_argument_is_read_whole(call: str, args: dict[str, object]) -> None:
     parsed = parse_call(call, any_case=True)
     assert parsed is not None and parsed[1] == args
+
+
+@pytest.mark.parametrize(
+    ("call", "args"),
+    [  # in one pair of quotes an escaped backslash or quote is that character, as JSON and Python read it
+        (r'Grep(pattern="class \\w+Error", type="py")', {"pattern": r"class \w+Error", "type": "py"}),
+        (r'search_files(path="src", regex="ContextVar\\(")', {"path": "src", "regex": r"ContextVar\("}),
+        (r'Grep(pattern="say \"hi\"")', {"pattern": 'say "hi"'}),
+        (r"grep_search(query='it\'s', isRegexp=false)", {"query": "it's", "isRegexp": "false"}),
+        (r'Grep(pattern="def \w+\(")', {"pattern": r"def \w+\("}),  # a backslash before another character is kept
+        ('Grep(pattern="f(")', {"pattern": "f("}),  # a parenthesis in quotes is the value's, not the call's
+    ],
+)
+def test_a_calls_quoted_argument_is_read_as_json_and_python_read_it(call: str, args: dict[str, object]) -> None:
+    parsed = parse_call(call, any_case=True)
+    assert parsed is not None and parsed[1] == args

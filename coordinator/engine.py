@@ -1075,7 +1075,8 @@ class Engine:
 
     def _folders(self, p: SearchParams, visible: frozenset[str] | None) -> Callable[[str], bool]:
         """Whether a command's path (``vendor/github.com``) is a folder of the repositories the caller may search
-        (``FileIndex.is_folder``); looked at only when a path whose last name holds a dot is written."""
+        (``FileIndex.is_folder``); looked at only when a path whose last name holds a dot, or more than two bare words
+        after a pattern (``rg X src lib tests``), are written."""
 
         def is_folder(path: str) -> bool:
             found = self._live_files(p, visible)

@@ -257,7 +257,8 @@ def read(
     where it names none): agents write their checkout's paths, which the index does not know. ``repos``: the names
     of the repositories searched (``cd /home/me/api && rg X``: the repository ``api``, where it is one of them),
     asked only where an absolute ``cd`` is read. ``folder``: whether a repository path is a folder of the index, asked
-    where an operand's last name holds a dot (``rg X vendor/github.com``: a folder, where ``a.py`` is a file)."""
+    where an operand's last name holds a dot (``rg X vendor/github.com``: a folder, where ``a.py`` is a file) and where
+    more than two bare words follow the pattern (``rg X src lib tests``: folders, not a sentence that goes on)."""
     token = _ABSOLUTE.set(absolute)
     named = _REPOS.set(repos)
     folders = _FOLDER.set(folder)
@@ -1023,6 +1024,9 @@ def _operands_read(text: str, patterns: list[str], operands: list[str]) -> bool:
     if any(p not in text for p in patterns) and "'\"'\"'" not in text and "\\" not in text:
         return False  # quotes inside the quotes: 'cannot read property 'map' of undefined' (not the shell's '"'"')
     bare = [o for o in operands if re.fullmatch(r"[A-Za-z0-9_-]+", o)]
+    folder = _FOLDER.get()
+    if len(bare) > 2 and folder is not None:  # rg -l X coordinator plugins index: folders of the index are paths
+        bare = [o for o in bare if not folder(_path(o))]
     if len(bare) > 2 or any(o.lower() in _PROSE for o in bare):
         return False
     return all(o in (".", "./") or "/" in o or re.fullmatch(r"[\w.*-]+", o) for o in operands)

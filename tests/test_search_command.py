@@ -794,6 +794,8 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
         "fd -e go -E vendor",
         "fd -E lib -e md",
         "fd --exclude main -e go",
+        "rg -l fmt main lib vendor",  # three bare words after the pattern: folders of the index, not a sentence
+        "grep -rl module lib main vendor README.md",
     ],
 )
 def test_folders_named_as_revisions_or_files_are_searched_as_the_tools_read_them(

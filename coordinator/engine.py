@@ -169,6 +169,8 @@ def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segme
     segments = _segments_of(reader, repo, path)
     counted = reader.line_count(repo, path)
     lines, ended = counted if counted is not None else (0, True)
+    if counted is not None and not lines and not any(s.content for s in segments):
+        return segments, 0, True  # an empty file: its one segment covers no line
     return segments, max([s.end_line for s in segments] + [lines]), ended
 
 

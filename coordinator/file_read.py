@@ -678,7 +678,8 @@ def answer(
     ordered = sorted(segments, key=lambda s: (s.start_line, -s.end_line))
     if not ordered:
         return None
-    total = max(lines, *(s.end_line for s in ordered))
+    empty = not lines and not any(s.content for s in ordered)  # an empty file: one segment, no line
+    total = 0 if empty else max(lines, *(s.end_line for s in ordered))
     said = f"read as {read_as.said}"
     if read_as.counted:  # wc -l: the count, and the file's first segment to show it is there
         first_hit = FusedHit(
@@ -695,8 +696,11 @@ def answer(
             ),
             1.0,
         )
-        newlines = total if ended else total - 1  # wc counts newlines: a last line without one is not counted
+        newlines = total if ended or empty else total - 1  # wc counts newlines: a last line without one is not
         return _answer([first_hit], 1, generation, (f"{said}: {path} ({repo}) has {newlines} lines",))
+    if empty:  # cat __init__.py: nothing to print; its segment shows the file is there
+        hit = Hit(ordered[0].id, repo, path, 1, 1, 1.0, None, ordered[0].kind, ordered[0].language)
+        return _answer([FusedHit(hit, 1.0)], 1, generation, (f"{said}: {path} ({repo}) is empty (0 lines)",))
     how = ""  # how the lines were found, where the command does not number them
     if read_as.marked is not None:  # sed -n '/^def run/,/^def /p': the lines its pattern marks
         try:

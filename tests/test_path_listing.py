@@ -494,3 +494,43 @@ def test_an_agents_ls_leaves_out_its_ignored_names_and_a_file_search_finds_a_fra
     assert not gemini.hits
     found = ask(home, 'file_search(query="servic")')  # Cursor's: a fragment of the path
     assert files(found) == {"beta/service.py"}
+
+
+@pytest.fixture(scope="module")
+def with_empty_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A package whose __init__.py files are empty (or blank), beside a py.typed marker, and its index's home."""
+    root = tmp_path_factory.mktemp("empty_files")
+    texts = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "\n\n",
+        "pkg/py.typed": "",
+        "pkg/core.py": "def run():\n    pass\n",
+    }
+    return index_files(root, "lib", texts), root / "lib"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["find . -name '__init__.py'", "find pkg -type f", "fd -t f . pkg", "rg --files", "ls pkg", "find . -name 'py.*'"],
+)
+def test_an_empty_file_is_listed_as_the_tools_list_it(with_empty_files: tuple[Path, Path], command: str) -> None:
+    home, repo = with_empty_files
+    shell = command.replace("fd ", "fdfind ", 1) if command.startswith("fd ") else command
+    if shell.split()[0] in ("fdfind", "rg") and shutil.which(shell.split()[0]) is None:
+        pytest.skip(f"{shell.split()[0]} is not on PATH; make system-tools installs it")
+    printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout.split()
+    prefix = "pkg/" if command.startswith("ls ") else ""
+    want = {prefix + p.removeprefix("./") for p in printed if not p.endswith("/") and p != "sub"}
+    a = ask(home, command)
+    assert files(a) == want and a.total_files == len(want), a.notes
+
+
+def test_an_empty_file_is_read_as_empty_and_its_lines_counted_none(with_empty_files: tuple[Path, Path]) -> None:
+    home, _ = with_empty_files
+    read_empty = ask(home, "cat pkg/__init__.py")
+    assert files(read_empty) == {"pkg/__init__.py"} and "is empty (0 lines)" in read_empty.notes[0]
+    counted = ask(home, "wc -l pkg/__init__.py pkg/sub/__init__.py pkg/core.py")
+    assert [n.rsplit(" has ", 1)[1] for n in counted.notes[:3]] == ["0 lines", "2 lines", "2 lines"]
+    asked = ask(home, "how does run work")  # an empty file has no words: it answers no question
+    assert asked.hits and asked.hits[0].hit.path == "pkg/core.py"
+    assert not files(asked) & {"pkg/__init__.py", "pkg/sub/__init__.py", "pkg/py.typed"}

@@ -88,7 +88,7 @@ def test_the_structural_plugin_registers_the_default_extractor() -> None:
     assert chosen == ExtractorSpec(
         "structural", EXTRACTOR_VERSION, "fourfold.plugins.structural.extract:extract", "structural"
     )
-    assert segmenter_version(chosen) == f"w50-xstructural-{EXTRACTOR_VERSION}"
+    assert segmenter_version(chosen) == f"w50-xstructural-{EXTRACTOR_VERSION}-e"
     seg = segment_file("r", "a.py", "python", SOURCE)
     assert ("load", 4, 6) in [(s.symbol, s.start_line, s.end_line) for s in seg.segments]
     assert seg.extraction.supported
@@ -115,8 +115,8 @@ def test_a_plugin_extractor_changes_the_segments_and_the_segmenter_version(
     ]
     assert refined == segment_file("r", "a.py", "python", SOURCE, line_definitions(SOURCE, "python"))
     assert _shape(refined.segments) != _shape(structural.segments)
-    assert segmenter_version(registry.extractor) == "w50-xlines-1" != structural_version
-    assert ParallelSegmenter(max_workers=1).version == "w50-xlines-1"
+    assert segmenter_version(registry.extractor) == "w50-xlines-1-e" != structural_version
+    assert ParallelSegmenter(max_workers=1).version == "w50-xlines-1-e"
 
 
 def test_fourfold_plugins_names_the_extractor(install: Install, capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,7 +137,7 @@ def test_without_an_extractor_files_are_line_windows(install: Install, caplog: p
     seg = segment_file("r", "a.py", "python", SOURCE)
     assert _shape(seg.segments) == [(1, 11, None)]  # one window: the file is shorter than WINDOW_LINES
     assert seg.extraction == Extraction(definitions=(), parse_errors=0, supported=False)
-    assert segmenter_version(registry.extractor) == "w50-xnone" != structural_version
+    assert segmenter_version(registry.extractor) == "w50-xnone-e" != structural_version
 
 
 def test_two_extractors_the_last_installed_is_used(install: Install) -> None:

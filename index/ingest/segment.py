@@ -5,7 +5,9 @@ plugin registered (``fourfold_register_extractors``; the structural plugin's tre
 unless another plugin refines it, see ``PluginRegistry.extractor``). Lines that no top-level
 definition covers are grouped into windows of at most ``WINDOW_LINES`` lines; blank-only windows
 are dropped. Every non-blank line of a file therefore belongs to exactly one innermost segment.
-With no extractor registered, a file is windows only.
+A file with no line of text (an empty ``__init__.py``, ``py.typed``) has one segment, its lines
+(none, or blank ones), so that it is a file of the index as ``find`` and ``ls`` list it. With no
+extractor registered, a file is windows only.
 
 The extractor is chosen once, through the plugin registry, by the caller (the indexer, or
 :func:`segment_file` by default); worker processes get its :class:`ExtractorSpec` and import only
@@ -45,7 +47,8 @@ def segmenter_version(extractor: ExtractorSpec | None) -> str:
     It names the window size and the extractor (name and version; ``none`` without one), so a
     new extractor version, another plugin's extractor or none at all recuts every file.
     """
-    return f"w{WINDOW_LINES}-x{extractor.name}-{extractor.version}" if extractor else f"w{WINDOW_LINES}-xnone"
+    # "-e": a file with no line of text has one empty segment (its path is listed, as find and ls list it)
+    return f"w{WINDOW_LINES}-x{extractor.name}-{extractor.version}-e" if extractor else f"w{WINDOW_LINES}-xnone-e"
 
 
 def current_extractor() -> ExtractorSpec | None:
@@ -176,6 +179,8 @@ def segment_file(
                 end -= 1
             out.append(make(start, end, None, None))
         i = j
+    if not out:  # an empty file (__init__.py, py.typed), or blank lines alone: one segment names it
+        out.append(make(1, max(n, 1), None, None))
     out.sort(key=lambda s: (s.start_line, -s.end_line))
     return SegmentedFile(tuple(out), ex, n)
 

@@ -95,7 +95,7 @@ def _opened(line: str) -> int:
 def skip_reason(
     segment: Segment, generated_files: frozenset[tuple[str, str]] = frozenset(), embedded: str | None = None
 ) -> str | None:
-    """``"generated"``, ``"vendored"``, ``"minified"`` or ``"imports"`` when the segment should not be
+    """``"generated"``, ``"vendored"``, ``"minified"``, ``"imports"`` or ``"empty"`` when the segment should not be
     embedded, else None. ``embedded``: what would be embedded of it, when not its whole content (a gap
     whose doc comments went to the definitions below them).
 
@@ -107,6 +107,8 @@ def skip_reason(
     if _GENERATED_NAMES.search(path.name) or (segment.repo, segment.path) in generated_files:
         return "generated"
     content = segment.content
+    if not content.strip():
+        return "empty"  # an empty file's one segment: no words to embed
     if content:
         lines = content.count("\n") + 1
         if len(content) / lines > _MINIFIED_MEAN_LINE:

@@ -493,6 +493,8 @@ def _read(query: str) -> Command | None:
         pattern = pattern if literal is None else literal
     if perl and regex:
         pattern = without_lookaround(pattern)
+    if "" in patterns and not word:  # grep -c '' a.py: an empty pattern matches every line (its lines counted)
+        pattern, regex = "^", True
     if word:
         pattern, regex = rf"\b(?:{pattern if regex else re.escape(pattern)})\b", True
     if regex:

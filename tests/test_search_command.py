@@ -1171,3 +1171,15 @@ def test_a_calls_escaped_regex_is_the_regex_json_and_python_write(lines_counted:
     want = {(row.split(":")[0], int(row.split(":")[1])) for row in printed.stdout.splitlines()}
     a = ask(home, r'Grep(pattern="x1\\d = \\d+\\(?", path="src", output_mode="content")')
     assert {(f.hit.path, n) for f in a.hits for n in f.hit.match_lines} == want and want, a.notes
+
+
+@pytest.mark.parametrize(
+    "command", ["grep -c '' src/m8.py", "rg -n '' src/deep/t.py", "grep -n -e '' -e zzz src/m5.py"]
+)
+def test_an_empty_pattern_matches_every_line_as_grep_reads_it(lines_counted: tuple[Path, Path], command: str) -> None:
+    home, repo = lines_counted
+    printed = subprocess.run(command, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    rows = printed.splitlines()
+    want = int(rows[0]) if " -c " in command else len(rows)  # grep -c: the count; else a matching line a row
+    a = ask(home, command)
+    assert sum(len(f.hit.match_lines) for f in a.hits) == want == a.total_matches, a.notes

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import re
 import shlex
@@ -751,23 +752,26 @@ class Engine:
         first, last = within
         reader = self._reader(answer.generation) if first < 0 or last < 0 else None
         kept: list[FusedHit] = []
-        for f in answer.hits:
+        confidences: list[float] = []
+        for f, confidence in itertools.zip_longest(answer.hits, answer.confidences[: len(answer.hits)]):
             total = 1 << 30  # lines counted from the top need no length
             if reader is not None:  # tail -n 20: the file's length says where its last 20 lines start
                 held = reader.line_count(f.hit.repo, f.hit.path)
                 total = held[0] if held is not None else _file_of(reader, f.hit.repo, f.hit.path)[1]
             top, bottom = file_read.kept(first, last, 1, total)
             lines = tuple(n for n in f.hit.match_lines if top <= n <= bottom)
-            if lines and lines != f.hit.match_lines:  # shown at its first line kept, as the grep prints it
+            if not lines:
+                continue
+            if lines != f.hit.match_lines:  # shown at its first line kept, as the grep prints it
                 reader = reader or self._reader(answer.generation)
-                kept.append(replace(f, hit=_shown_at(reader, f.hit, lines)))
-            elif lines:
-                kept.append(f)
+                f = replace(f, hit=_shown_at(reader, f.hit, lines))
+            kept.append(f)
+            confidences.extend([confidence] if confidence is not None else [])
         matched = sum(len(f.hit.match_lines) for f in kept)
         return replace(
             answer,
             hits=tuple(kept),
-            confidences=tuple(c for f, c in zip(answer.hits, answer.confidences, strict=False) if f in kept),
+            confidences=tuple(confidences),
             total_matches=matched if answer.total_matches else 0,
             total_files=len(kept) if answer.total_files else 0,
         )
@@ -787,7 +791,7 @@ class Engine:
         if command.order == "lines":  # sort -n: by count, then the line's text (the path); the longest first
             counted.sort(key=lambda c: (c[0], c[1].hit.path), reverse=True)
         summed = command.counts_lines == "total" and len(counted) > 1  # wc prints a total after several files
-        lines = len(counted) + summed  # the lines wc prints
+        printed = len(counted) + summed  # the lines wc prints
         kept = counted
         if command.tail:  # | tail -3: the last files, then the total
             kept = counted[len(counted) - min(command.tail - summed, len(counted)) :] if command.tail > summed else []
@@ -803,7 +807,7 @@ class Engine:
                 rows.append(f"… {len(shown) - i} more")
                 break
             rows.append(f"{n} {f'{f.hit.repo}:' if several else ''}{f.hit.path}")
-        if summed and (command.order == "lines" or command.tail or not command.head or command.head >= lines):
+        if summed and (command.order == "lines" or command.tail or not command.head or command.head >= printed):
             rows.append(f"{sum(n for n, _ in counted)} total")
         more = listed.total_files - len(counted)
         said = f"wc -l: {', '.join(rows) or 'no file'}"

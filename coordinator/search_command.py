@@ -610,9 +610,8 @@ def _counting(run: str) -> str:
         words = shlex.split(run)
     except ValueError:
         return ""
-    if words[:1] != ["wc"] or not {w for w in words[1:] if w != "{}"} <= {"-l", "--lines"} or len(words) < 2:
-        return ""
-    if not {"-l", "--lines"} & set(words):
+    flags = {w for w in words[1:] if w != "{}"}
+    if words[:1] != ["wc"] or not flags or not flags <= {"-l", "--lines"}:
         return ""
     return "each" if "{}" in words else "total"
 

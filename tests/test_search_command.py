@@ -1145,6 +1145,7 @@ def test_a_grep_of_the_lines_a_command_reads_of_a_file_keeps_to_them(
     a = ask(home, command)
     assert [n for f in a.hits for n in f.hit.match_lines] == want and a.total_matches == len(want), a.notes
     assert all(f.hit.start_line <= f.hit.match_lines[0] <= f.hit.end_line for f in a.hits)  # shown where they are
+    assert len(a.confidences) in (0, len(a.hits))
     assert a.notes[0].startswith(f"read as the command {command.split()[0]}")
 
 

@@ -238,6 +238,9 @@ class Command:
     #: find do; rg, ag, fd, ls and tree skip them unless asked (``--hidden``, ``-uu``, ``ls -a``, ``tree -a``) or
     #: given a hidden folder
     hidden: bool = True
+    #: why no search answers what it asks (``git ls-files --others``: the checkout's untracked files), said by
+    #: :func:`apply` as a clear error; "" where a search does
+    refused: str = ""
 
     @property
     def first_lines(self) -> int:
@@ -1058,17 +1061,30 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
             return None
         found = tree
     elif words[0] in ("fd", "fdfind"):
-        fd = _fd(words[1:])
-        if fd is None:
+        executed = _fd_exec(words[1:])
+        fd = None if executed is None else _fd(executed[0])
+        if fd is None or executed is None:
             return None
-        found = fd
+        found, grep = fd, executed[1]
     elif words[0] == "git":
         if _prose(words[2:]):
             return None
         written, left_out_paths = _pathspecs([w for w in words[2:] if not w.startswith("-")])
         pathspecs = tuple(p for p in (_path(w) for w in written or _here()) if p)
+        option = next((w for w in words[2:] if w in _CHECKOUT_STATE), "")
         found = Command(
-            "git ls-files", "*", False, False, paths=pathspecs, exclude=tuple(left_out_paths), lists="paths"
+            "git ls-files",
+            "*",
+            False,
+            False,
+            paths=pathspecs,
+            exclude=tuple(left_out_paths),
+            lists="paths",
+            refused=f"git ls-files {option} lists the checkout's {_CHECKOUT_STATE[option]} files, which only git in "
+            f"the checkout knows; the index holds the repository's files as indexed: run it in the checkout, or leave "
+            f"{option} out to list those"
+            if option
+            else "",
         )
     else:  # rg --files [PATH…] [-g GLOB] [-t TYPE]: the files rg would search
         listed = _read(shlex.join(["rg", "-e", "x", *(w for w in words[1:] if w != "--files")]))
@@ -1736,6 +1752,23 @@ def _ls_typed(args: list[str], stages: list[str]) -> Command | None:
     return Command(tool, "*", False, False, include=(f"/{top}*",), lists="paths", hidden=ls.hidden)
 
 
+def _fd_exec(args: list[str]) -> tuple[list[str], str] | None:
+    """fd's arguments without its ``-x CMD…`` (``--exec``: a run for each file, its path last unless ``{}`` places
+    it) or ``-X CMD…`` (``--exec-batch``: one run for them all), and that command as find's ``-exec`` is read (``{}``
+    where each file is run alone; "" where none runs); None where a placeholder other than ``{}`` shapes the path."""
+    at = next((i for i, a in enumerate(args) if a in ("-x", "--exec", "-X", "--exec-batch")), -1)
+    if at < 0:
+        return args, ""
+    end = next((j for j in range(at + 1, len(args)) if args[j] in (";", "\\;")), len(args))
+    run = args[at + 1 : end]
+    if not run or any(re.search(r"\{[/.]|\{//\}", w) for w in run):
+        return None  # {/}, {.}, {//}: a name, not the path
+    each = args[at] in ("-x", "--exec")
+    if each and "{}" not in run:
+        run = [*run, "{}"]  # fd -x wc -l: each path after the command
+    return [*args[:at], *args[end + 1 :]], shlex.join(w for w in run if w != "{}" or each)
+
+
 def _fd(args: list[str]) -> Command | None:
     """``fd [PATTERN] [DIR…]``: the files whose name holds the pattern (a fragment; ``-g``: a glob), ``-e`` its
     extensions, ``-E`` globs left out."""
@@ -1793,6 +1826,8 @@ def _fd(args: list[str]) -> Command | None:
         ext = any_case(exts[0] if len(exts) == 1 else "{" + ",".join(exts) + "}")
         names = [f"{pattern.rstrip('*')}*.{ext}" if pattern else f"*.{ext}"]
     paths = tuple(p for p in (_path(d) for d in operands[1:] or _here()) if p)
+    if depth and not folders:  # fd --max-depth 1: the files directly in each folder searched
+        exclude.extend(f"{p.rstrip('/') + '/' if p else ''}{'*/' * depth}**" for p in paths or ("",))
     if folders:  # fd -t d: the folders whose name holds the pattern (or matches its glob)
         if len(paths) > 1 or exts:
             return None
@@ -2011,6 +2046,23 @@ def _ignoring(glob: str) -> list[str]:
     return [beneath] if glob.endswith("/") else [named, beneath]
 
 
+#: git ls-files's options that list the state of a checkout (no index holds it), by what they list.
+_CHECKOUT_STATE = {
+    "-o": "untracked",
+    "--others": "untracked",
+    "-m": "modified",
+    "--modified": "modified",
+    "-d": "deleted",
+    "--deleted": "deleted",
+    "-i": "ignored",
+    "--ignored": "ignored",
+    "-u": "unmerged",
+    "--unmerged": "unmerged",
+    "-k": "killed",
+    "--killed": "killed",
+}
+
+
 def _crossing(spec: str) -> str:
     """git's pathspec ``spec`` in the glob dialect: a ``*`` of a pathspec with a folder matches across folders (git
     matches it without ``FNM_PATHNAME``: ``src/*.py`` holds ``src/api/app.py``), as ``**`` does, and one before a
@@ -2187,6 +2239,8 @@ def _alternatives(globs: list[str]) -> str:
 
 def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
     """``p`` asked as the command asks, and the note that says how it was read."""
+    if c.refused:
+        raise InvalidQuery(c.refused)
     glob = path_glob(c)
     if glob and p.path_glob:
         raise InvalidQuery(

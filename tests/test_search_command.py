@@ -794,6 +794,10 @@ def revision_named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
         "fd -e go -E vendor",
         "fd -E lib -e md",
         "fd --exclude main -e go",
+        "fd -e md -d 1",  # fd's --max-depth: the files at most that many folders down
+        "fd -e go --max-depth 2",
+        "fd -e go -X grep -l fmt",  # fd's --exec-batch: grep of the files it lists
+        "fd -e go . lib main -x grep -l fmt",  # --exec: each file alone
         "rg -l fmt main lib vendor",  # three bare words after the pattern: folders of the index, not a sentence
         "grep -rl module lib main vendor README.md",
     ],
@@ -1094,13 +1098,16 @@ def lines_counted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]
         "find . -type f | xargs wc -l | sort -n | tail -1",  # the total alone
         "find . -type f | xargs -0 wc -l --lines | sort -nr | head -n 2",
         "grep -rl 'x4 =' . | xargs wc -l | sort -n | tail -2",  # the files a grep lists
+        "fd -e py . src -X wc -l | sort -n | tail -2",  # fd's --exec-batch
     ],
 )
 def test_a_listings_files_have_their_lines_counted_as_wc_counts_them(
     lines_counted: tuple[Path, Path], command: str
 ) -> None:
     home, repo = lines_counted
-    shell = command.replace("xargs -0", "xargs")  # the same files, given as find prints them
+    shell = command.replace("xargs -0", "xargs").replace("fd ", "fdfind ")  # find's files as it prints them; fd
+    if shell.startswith("fdfind") and shutil.which("fdfind") is None:
+        pytest.skip("fd (fdfind) is not on PATH; make system-tools installs it")
     printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
     want = sorted((int(n), path.removeprefix("./")) for n, path in (row.split() for row in printed.splitlines()))
     a = ask(home, command)
@@ -1184,3 +1191,9 @@ def test_an_empty_pattern_matches_every_line_as_grep_reads_it(lines_counted: tup
     want = int(rows[0]) if " -c " in command else len(rows)  # grep -c: the count; else a matching line a row
     a = ask(home, command)
     assert sum(len(f.hit.match_lines) for f in a.hits) == want == a.total_matches, a.notes
+
+
+@pytest.mark.parametrize("option", ["--others", "-o", "-m", "--deleted", "-i"])
+def test_git_ls_files_of_a_checkouts_state_is_refused_saying_why(home: Path, option: str) -> None:
+    with pytest.raises(InvalidQuery, match=f"git ls-files {option} lists the checkout's .* leave {option} out"):
+        ask(home, f"git ls-files {option} --exclude-standard")

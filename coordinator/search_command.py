@@ -557,6 +557,13 @@ def _read(query: str) -> Command | None:
         prefix = "./" if _printed_as(tool, printed | {"l"}, operands).startswith("./") else ""
         return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]), prefix)
     counted = "c" in printed and "l" not in printed  # grep -c: "path:count" lines, which no line of the files is
+    per_file = None if counted or "l" in printed else _counted_per_file(stages)
+    if per_file is not None:  # rg -n X | cut -d: -f1 | sort | uniq -c | sort -rn | head: the files using X most
+        cut, kept = per_file
+        then, _ = _piped_to(stages[:cut], _printed_as(tool, printed, operands, _FROM_XARGS.get()))
+        if then is None:
+            return None
+        return replace(found, then=(*both, *then), order="matches", head=kept, head_files=True)
     then, left_out = _piped_to(stages, None if counted else _printed_as(tool, printed, operands, _FROM_XARGS.get()))
     if then is None:
         return None
@@ -653,6 +660,31 @@ def _tail(stages: list[str]) -> int:
         counted = _head_count(words[1:])
         return counted if counted > 0 else 0
     return 0
+
+
+#: A pipe's stage that keeps each printed line's path, as the shell splits it: ``cut -d: -f1`` (its options in either
+#: order, spaced or not), ``awk -F: '{print $1}'``.
+_DELIMITER, _FIELD = r"(?:-d ?:|--delimiter=:)", r"(?:-f ?1|--fields=1)"
+_PATH_CUT = re.compile(rf"cut {_DELIMITER} {_FIELD}|cut {_FIELD} {_DELIMITER}|awk -F ?: \{{ ?print \$1;? ?\}}")
+
+
+def _counted_per_file(stages: list[str]) -> tuple[int, int] | None:
+    """Where a grep's lines are cut to their paths and counted per file, most first (``| cut -d: -f1 | sort | uniq -c
+    | sort -rn | head -5``; ``awk -F: '{print $1}'`` cuts so too): the stage that cuts, and the files kept (0: all);
+    None where they are not (greps of the lines may come before the cut)."""
+    words = [_stage_words(stage) for stage in stages]
+    cut = next((i for i, w in enumerate(words) if w and _PATH_CUT.fullmatch(" ".join(w))), -1)
+    if cut < 0 or any(not w or w[0] not in _TOOLS for w in words[:cut]):
+        return None
+    rest = words[cut + 1 :]
+    if len(rest) < 3 or (rest[0] or [""])[0] != "sort" or rest[1] != ["uniq", "-c"]:
+        return None
+    after = stages[cut + 3 :]
+    if any((w or [""])[0] not in ("sort", "head", "tail", "cat", "less", "more") for w in rest[2:]):
+        return None
+    if not _most_first(after):
+        return None
+    return cut, _head(after, True, tail_too=True)
 
 
 def _sorts_paths(stages: list[str]) -> bool:

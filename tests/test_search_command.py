@@ -1197,3 +1197,29 @@ def test_an_empty_pattern_matches_every_line_as_grep_reads_it(lines_counted: tup
 def test_git_ls_files_of_a_checkouts_state_is_refused_saying_why(home: Path, option: str) -> None:
     with pytest.raises(InvalidQuery, match=f"git ls-files {option} lists the checkout's .* leave {option} out"):
         ask(home, f"git ls-files {option} --exclude-standard")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [  # a grep's lines cut to their paths and counted per file, most first: the files that use it most
+        "grep -rn 'retry()' . | cut -d: -f1 | sort | uniq -c | sort -rn | head -3",
+        "rg -n retry | awk -F: '{print $1}' | sort | uniq -c | sort -n | tail -2",
+        "rg -n retry | grep -v docs/ | cut -d : -f 1 | sort | uniq -c | sort -nr",
+    ],
+)
+def test_lines_counted_per_file_by_uniq_rank_the_files_that_use_it_most(
+    counted: tuple[Path, Path], command: str
+) -> None:
+    home, repo = counted
+    shell = command.replace("rg ", "rg --no-config ", 1)
+    printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    want = sorted(
+        ((p.removeprefix("./"), int(n)) for n, p in (row.split() for row in printed.splitlines())), key=_by_count
+    )
+    a = search_once(Engine(IndexStore(home)), SearchParams(command, k=20))
+    assert [(f.hit.path, len(f.hit.match_lines)) for f in a.hits] == want, a.notes
+    assert "the files with most matching lines first" in a.notes[0]
+
+
+def _by_count(row: tuple[str, int]) -> tuple[int, str]:
+    return -row[1], row[0]

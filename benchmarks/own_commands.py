@@ -111,6 +111,8 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("counts sorted", "counts", "rg -c 'def ' coordinator | sort -t: -k2 -rn", ""),
     ("counts sorted", "counts", "grep -rc import --include=*.py . | grep -v ':0$' | sort -t: -k2 -nr | head -10", ""),
     ("counts sorted", "counts", "rg --count InvalidQuery | sort -t: -k2 -n | tail -5", ""),
+    ("counts sorted", "counts", "rg -n 'def ' plugins | cut -d: -f1 | sort | uniq -c | sort -rn | head -5", ""),
+    ("counts sorted", "counts", "git grep -n import | awk -F: '{print $1}' | sort | uniq -c | sort -n | tail -3", ""),
     ("sorted by path", "ordered", "rg -l ContextVar | sort | head -3", ""),
     ("sorted by path", "ordered", "rg --sort path -n 'def ' coordinator | head -7", ""),
     ("sorted by path", "ordered", "git grep -n import -- '*.py' | head -5", ""),
@@ -133,6 +135,10 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("wc -l of a listing", "wc", "rg -l asyncio.to_thread | xargs wc -l | sort -n | tail -3", ""),
     ("wc -l of a listing", "wc", "find plugins/text -name '*.py' -exec wc -l {} +", ""),
     ("wc -l of a listing", "wc", "git ls-files 'coordinator/*.py' | xargs wc -l | tail -1", ""),
+    ("wc -l of a listing", "wc", "fd -e scm -X wc -l | sort -rn | head -4", ""),
+    ("head FILE | grep", "lines", "head -60 coordinator/notes.py | grep -n MAX", "coordinator/notes.py"),
+    ("head FILE | grep", "lines", "head -400 coordinator/engine.py | grep -n 'def '", "coordinator/engine.py"),
+    ("listings", "files", "fd -e toml --max-depth 1", ""),
 )
 FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 
@@ -183,7 +189,10 @@ def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Pa
                 return False
             pairs.add((found[1] or lone, int(found[2])))
         return {(f.hit.path, n) for f in a.hits for n in f.hit.match_lines} == pairs
-    counted = sorted(((p.removeprefix("./"), int(n)) for p, n in (r.rsplit(":", 1) for r in rows)), key=_by_count)
+    if all(re.fullmatch(r"\s*\d+ \S+", r) for r in rows):  # uniq -c: "   N path"
+        counted = sorted(((p.removeprefix("./"), int(n)) for n, p in (r.split() for r in rows)), key=_by_count)
+    else:  # grep -c: "path:N"
+        counted = sorted(((p.removeprefix("./"), int(n)) for p, n in (r.rsplit(":", 1) for r in rows)), key=_by_count)
     ours = sorted(((f.hit.path, len(f.hit.match_lines)) for f in a.hits), key=_by_count)  # ties by path, as above
     listed = [(f.hit.path, len(f.hit.match_lines)) for f in a.hits][: len(counted)]
     if [n for _, n in listed] != [n for _, n in counted] or listed != ours[: len(counted)]:

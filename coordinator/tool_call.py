@@ -44,9 +44,15 @@ _TOOL_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
     ("find_references", _CALLEE_WORDS),
     (
         "find_references",
-        frozenset({"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}),
+        frozenset(
+            {"call", "calls", "caller", "callers", "usage", "usages", "uses", "reference", "references", "refs"}
+            | {"referencing"}  # find_referencing_symbols
+        ),
     ),
-    ("find_definition", frozenset({"def", "defs", "definition", "definitions", "declaration", "goto", "locate"})),
+    (
+        "find_definition",
+        frozenset({"def", "defs", "definition", "definitions", "declaration", "goto", "locate", "symbol", "symbols"}),
+    ),
     (
         "find_similar",
         frozenset(
@@ -75,6 +81,7 @@ _TOOL_KEYS = ("tool", "name", "action", "task", "function", "command", "method",
 _LOG_TOOL_KEYS = frozenset({"op", "fn", "cmd", "request"})
 _SUBJECT_KEYS = (
     "symbol",
+    "name_path",
     "target",
     "identifier",
     "subject",
@@ -89,7 +96,11 @@ _SUBJECT_KEYS = (
 )
 #: Keys whose value names a file the call asks about (first present wins); never its subject.
 _PATH_KEYS: tuple[str, ...] = ("path", "file", "filepath", "file_path", "filename", "target_file", "absolute_path")
-_PATH_KEYS += ("module", "module_path")
+_PATH_KEYS += ("module", "module_path", "relative_path", "uri")
+#: Words of a tool's name that, both kinds together, ask for a file's outline: the symbols it defines
+#: (``get_symbols_overview``, Cline's ``list_code_definition_names``, ``textDocument/documentSymbol``).
+_SYMBOL_WORDS = frozenset({"symbol", "symbols", "definition", "definitions", "def", "defs"})
+_OUTLINE_WORDS = frozenset({"overview", "outline", "names", "list", "document", "structure"})
 _NESTED_KEYS = ("arguments", "args", "params", "parameters", "input")
 #: Arguments that say what kind of search a search tool asks (``search_code(kind="symbol_def")``), and
 #: the words that make a tool's name a search tool's (a log record's ``"type": "call"`` is no search).
@@ -178,12 +189,18 @@ def _subject(args: Mapping[str, object]) -> str:
     return ""
 
 
+def _document(args: Mapping[str, object]) -> str:
+    """The file a language server's request names (``{"textDocument": {"uri": "file:///…"}}``), "" when none."""
+    document = args.get("textDocument")
+    return _path({"uri": document.get("uri")}) if isinstance(document, Mapping) else ""
+
+
 def _path(args: Mapping[str, object]) -> str:
-    """The file ``args`` names (``path="a/b.py"``), "" when none does."""
+    """The file ``args`` names (``path="a/b.py"``, ``uri="file:///…"``), "" when none does."""
     for key in _PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value.strip():
-            return value.strip()
+            return value.strip().removeprefix("file://")
     return ""
 
 
@@ -458,9 +475,14 @@ def read_tool_call(query: str) -> ToolCall | None:
     if read is None:
         return None
     tool, args, subject = read
-    intent = _intent_of(tool) or _kind_intent(tool, args)
+    path = _path(args)
+    named = _words(tool.rsplit("/", 1)[-1])  # textDocument/documentSymbol: the method's own words
+    asks_outline = not subject and "position" not in args and bool(named & _SYMBOL_WORDS and named & _OUTLINE_WORDS)
+    path = path or (_document(args) if asks_outline else "")
+    outline = asks_outline and bool(path)
+    intent = "understand_code" if outline else _intent_of(tool) or _kind_intent(tool, args)
     if intent is None:
         return None
     if subject and _words(tool) & _CALLEE_WORDS:
         subject = f"callees of {subject}"
-    return ToolCall(tool, intent, subject, _path(args))
+    return ToolCall(tool, intent, subject, path)

@@ -213,6 +213,13 @@ def asked_of(a: Answer) -> list[str]:
         ("give me an overview of service.py", "query"),
         ('{"tool": "describe_module", "path": "beta/service.py"}', "tool call"),
         ('explain_file(path="service.py")', "tool call"),
+        # an outline of the symbols it defines: Serena's, Cline's, a language server's
+        ('get_symbols_overview(relative_path="beta/service.py")', "tool call"),
+        ('list_code_definition_names(path="beta/service.py")', "tool call"),
+        (
+            '{"method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": "file:///w/beta/service.py"}}}',
+            "tool call",
+        ),
     ],
 )
 def test_a_question_about_a_file_is_answered_from_it(home: Path, query: str, names: str) -> None:

@@ -9,6 +9,24 @@ from fourfold.coordinator.intent import classify, classify_rules
 from fourfold.coordinator.tool_call import ToolCall, parse_call, read_tool_call
 
 CALLS = [
+    # a file's outline: the symbols it defines (Serena, Cline, a language server), asked as an overview of the file
+    (
+        'get_symbols_overview(relative_path="kiln/door.py")',
+        ToolCall("get_symbols_overview", "understand_code", "", "kiln/door.py"),
+    ),
+    (
+        'list_code_definition_names(path="kiln/door.py")',
+        ToolCall("list_code_definition_names", "understand_code", "", "kiln/door.py"),
+    ),
+    (
+        '{"method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": "file:///w/kiln/door.py"}}}',
+        ToolCall("textDocument/documentSymbol", "understand_code", "", "/w/kiln/door.py"),
+    ),
+    ('find_symbol(name_path="Kiln/fire")', ToolCall("find_symbol", "find_definition", "Kiln/fire")),
+    (
+        'find_referencing_symbols(name_path="fire", relative_path="kiln/door.py")',
+        ToolCall("find_referencing_symbols", "find_references", "fire", "kiln/door.py"),
+    ),
     ('find_callers(symbol="Kiln.fire", depth=1)', ToolCall("find_callers", "find_references", "Kiln.fire")),
     ("goto_definition('glaze_batch')", ToolCall("goto_definition", "find_definition", "glaze_batch")),
     ('{"tool": "goto_definition", "symbol": "Kiln.fire"}', ToolCall("goto_definition", "find_definition", "Kiln.fire")),

@@ -154,6 +154,8 @@ HEDGED_INTENTS = intent_mod.ENTITY_INTENTS | {"exact_match"}
 
 #: The intent a question about one file named by its path asks (``file_subject``).
 UNDERSTAND = "understand_code"
+#: The most files of a folder an overview call answers with the overview of each.
+MAX_OUTLINED = 20
 
 #: ``ask(modality, shard, query)``: one shard's answer (the engine: its searcher's).
 AskShard = Callable[[str, str, ModalityQuery], Awaitable[ShardAnswer]]
@@ -269,6 +271,11 @@ MISSING_NAMED = 3
 def _all_read(commands: Sequence[str]) -> bool:
     """Whether there are commands and each is a read (``file_read``) or a search (``search_command``) as written."""
     return bool(commands) and all(file_read.read(c) or search_command.read(c) for c in commands)
+
+
+def _listed_segment(s: Segment) -> FusedHit:
+    """A hit naming segment ``s`` as it is, unranked (a listing's)."""
+    return FusedHit(Hit(s.id, s.repo, s.path, s.start_line, s.end_line, 1.0, s.symbol, s.kind, s.language), 1.0)
 
 
 #: The characters of a matching line a grep's snippet shows (as the text modality cuts them).
@@ -935,6 +942,10 @@ class Engine:
             answered = await self._file_read(p, read_as, visible)
             if answered is not None:
                 return answered
+        if call is not None and call.intent == UNDERSTAND and call.path and not call.subject:
+            outlined = await self._folder_outline(p, call, visible)
+            if outlined is not None:  # list_code_definition_names(path="src"): each file's overview
+                return outlined
         found = None if listing else await self._named_file(p, call, visible)
         if found is None:
             return await self._as_asked(p, call, visible)
@@ -944,25 +955,14 @@ class Engine:
             return replace(answer, notes=(*answer.notes, named.ambiguity()))
         t0 = time.monotonic()
         (repo, path), asked = named.files[0], "tool call" if call else "query"
-        scoped = replace(
-            p,
-            query=named.ask,
-            intent=UNDERSTAND,
-            repos=(repo,),
-            path_glob=path,  # holds no glob syntax (``file_subject.path_glob``)
-            options={"segments": "all", **p.options},  # the file's segments, not its one best
-        )
-        if named.whole:  # an overview orders more of the file's segments than the page shows
-            scoped = replace(scoped, k=max(p.k, file_subject.OVERVIEW_DEPTH))
         try:
-            answer = await self._search(scoped, visible)
+            answer = await self._of_file(p, repo, path, named.ask, named.whole, visible)
         except InvalidQuery:  # asked otherwise than the caller asked: the usual search is the answer
             return await self._as_asked(p, call, visible)
         if answer.hits:
             note = f"asked of {path} ({repo}), the file the {asked} names: {named.ask[:80]!r}"
             if not named.whole:
                 return replace(answer, confidence=confidence, notes=(note, *answer.notes))
-            answer = await self._overview(answer, p.k)
             return replace(answer, confidence=confidence, notes=(note, file_subject.OVERVIEW_NOTE, *answer.notes))
         note = f"nothing in {path} ({repo}), the file the {asked} names, answers {named.ask[:80]!r}"
         left_ms = (p.deadline_ms or DEFAULT_DEADLINE_MS) - int((time.monotonic() - t0) * 1000)
@@ -978,6 +978,66 @@ class Engine:
         answer = await self._search(replace(p, query=call.subject, intent=call.intent), visible)
         note = f"read as a tool call: {call.tool} asks {call.intent} of {call.subject[:80]!r}"
         return replace(answer, notes=(note, *answer.notes))
+
+    async def _of_file(
+        self, p: SearchParams, repo: str, path: str, ask: str, whole: bool, visible: frozenset[str] | None
+    ) -> Answer:
+        """``ask`` asked of ``repo``'s file ``path`` alone, its segments ranked (``whole``: in an overview's order,
+        ``_overview``), the first ``p.k``."""
+        scoped = replace(
+            p,
+            query=ask,
+            intent=UNDERSTAND,
+            repos=(repo,),
+            path_glob=path,  # holds no glob syntax (``file_subject.path_glob``)
+            options={"segments": "all", **p.options},  # the file's segments, not its one best
+        )
+        if not whole:
+            return await self._search(scoped, visible)
+        # an overview orders more of the file's segments than the page shows
+        answer = await self._search(replace(scoped, k=max(p.k, file_subject.OVERVIEW_DEPTH)), visible)
+        return await self._overview(answer, p.k) if answer.hits else answer
+
+    async def _folder_outline(self, p: SearchParams, call: ToolCall, visible: frozenset[str] | None) -> Answer | None:
+        """An overview call of a folder (Cline's ``list_code_definition_names(path="src")``, ``explain_code(path=…)``)
+        answered by the overview of each file directly in it, in path order, each with its share of ``k`` (at most
+        ``MAX_OUTLINED`` files); None where the path is no folder of one repository the caller may search."""
+        found = await asyncio.to_thread(self._live_files, p, visible)
+        if found is None:
+            return None
+        index, repos = found
+        written = call.path.strip()
+        folder = (await asyncio.to_thread(index.relative, written, repos) if written.startswith("/") else written) or ""
+        folder = folder.strip("/")
+        files = await asyncio.to_thread(index.files_in, folder, repos) if folder else []
+        if not files or len({repo for repo, _ in files}) > 1:
+            return None
+        t0 = time.perf_counter()
+        share = max(1, p.k // min(len(files), MAX_OUTLINED))
+        answers = []
+        for repo, path in files[:MAX_OUTLINED]:
+            ask = file_subject.name_words(path)
+            answer = await self._of_file(replace(p, k=share), repo, path, ask, True, visible)
+            if not answer.hits:  # its name's words are in none of its segments: its top-level segments, in order
+                segments = await asyncio.to_thread(_segments_of, self._reader(answer.generation), repo, path)
+                top = sorted((s for s in segments if s.parent_id is None), key=lambda s: s.start_line)[:share]
+                answer = replace(answer, hits=tuple(_listed_segment(s) for s in top))
+            answers.append(answer)
+        more = f"; the first {MAX_OUTLINED} of its {len(files)} files" if len(files) > MAX_OUTLINED else ""
+        said = (
+            f"read as the tool call {call.tool}: the overview of each file directly in {folder} ({files[0][0]}){more}"
+        )
+        hits = [f for a in answers for f in a.hits][: p.k]
+        return replace(
+            answers[0],
+            hits=tuple(hits),
+            confidences=(),
+            confidence=intent_mod.TOOL_CALL_CONFIDENCE,
+            notes=(said, file_subject.OVERVIEW_NOTE),
+            total_candidates=sum(a.total_candidates for a in answers),
+            complete=len(files) <= MAX_OUTLINED and len(hits) == sum(len(a.hits) for a in answers),
+            timings={"total": (time.perf_counter() - t0) * 1000},
+        )
 
     async def _named_file(
         self, p: SearchParams, call: ToolCall | None, visible: frozenset[str] | None

@@ -38,6 +38,7 @@ __all__ = [
     "checkout_name",
     "is_path_alone",
     "mentions",
+    "name_words",
     "named",
     "overview_order",
     "path_glob",
@@ -156,6 +157,17 @@ class FileIndex:
         tail = "/" + path.strip("/")
         found = {entry for repo in repos for entry in self._entries_of(repo) if entry.endswith(tail)}
         return sorted(found, key=lambda e: (len(e), e))[:most]
+
+    def files_in(self, folder: str, repos: Iterable[str]) -> list[tuple[str, str]]:
+        """(repository, path) of the files directly in ``folder`` (``plugins/text``) of each of ``repos``, by path."""
+        prefix = folder.strip("/") + "/"
+        return [
+            (repo, path)
+            for repo in repos
+            if folder.strip("/") in self._folders_of(repo)
+            for path in sorted(self._paths(repo))
+            if path.startswith(prefix) and "/" not in path[len(prefix) :]
+        ]
 
     def is_folder(self, path: str, repos: Iterable[str]) -> bool:
         """Whether ``path`` (``vendor/github.com``, ``v1.2``) is a folder of one of ``repos``."""
@@ -282,7 +294,7 @@ def path_glob(path: str) -> str | None:
     return None if _GLOB_SYNTAX.intersection(path) else path
 
 
-def _name_words(path: str) -> str:
+def name_words(path: str) -> str:
     """What a file's name says (``intent_model.py``: intent model); a generic name says its folder's."""
     folders, _, name = path.rpartition("/")
     stem = name.split(".", 1)[0] or name
@@ -306,7 +318,7 @@ def named(text: str, call: ToolCall | None, resolve: Callable[[str], list[tuple[
         if not files:
             return None
         whole = not _says_more(text)
-        return Named(tuple(files), call.path, _name_words(files[0][1]) if whole else text, whole)
+        return Named(tuple(files), call.path, name_words(files[0][1]) if whole else text, whole)
     found = [(m, resolve(m.path)) for m in mentions(text)]
     found = [(m, files) for m, files in found if files]
     if not found or len({tuple(files) for _, files in found}) > 1:
@@ -317,7 +329,7 @@ def named(text: str, call: ToolCall | None, resolve: Callable[[str], list[tuple[
         rest = rest[: m.start] + " " + rest[m.end :]
     rest = _DANGLING.sub("", " ".join(rest.split()).strip(_WRAPPING + ".: "))
     whole = not _says_more(rest)
-    return Named(tuple(files), found[0][0].path, _name_words(files[0][1]) if whole else rest, whole)
+    return Named(tuple(files), found[0][0].path, name_words(files[0][1]) if whole else rest, whole)
 
 
 #: The most segments of one file an overview orders before it gives the first ``k``.

@@ -306,3 +306,20 @@ def test_the_cli_answers_from_the_file(
     out = json.loads(capsys.readouterr().out)
     assert out["hits"] and {h["path"] for h in out["hits"]} == {"alpha/core.py"}
     assert out["notes"][0] == "asked of alpha/core.py (alpha), the file the tool call names: 'core'"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [  # Cline's tool lists the definitions of the files at the top of a folder; an explain call of a folder the same
+        'list_code_definition_names(path="alpha")',
+        'list_code_definition_names(path="/home/me/checkouts/alpha/alpha/")',
+        'explain_code(path="alpha/")',
+    ],
+)
+def test_an_overview_call_of_a_folder_is_each_files_overview(home: Path, query: str) -> None:
+    a = search(home, SearchParams(query, k=12))
+    paths = [f.hit.path for f in a.hits]
+    assert a.intent == "understand_code" and set(paths) == {"alpha/__init__.py", "alpha/core.py", "alpha/shapes.py"}
+    assert paths == sorted(paths)  # each file's overview in turn, in path order
+    assert {f.hit.repo for f in a.hits} == {"alpha"} and a.notes[0].endswith("each file directly in alpha (alpha)")
+    assert {f.hit.symbol for f in a.hits} >= {"fmt", "parse", "Shape"}  # the definitions each file holds

@@ -1001,7 +1001,10 @@ class Engine:
     async def _folder_outline(self, p: SearchParams, call: ToolCall, visible: frozenset[str] | None) -> Answer | None:
         """An overview call of a folder (Cline's ``list_code_definition_names(path="src")``, ``explain_code(path=…)``)
         answered by the overview of each file directly in it, in path order, each with its share of ``k`` (at most
-        ``MAX_OUTLINED`` files); None where the path is no folder of one repository the caller may search."""
+        ``MAX_OUTLINED`` files); None where the path is no folder of one repository the caller may search, or the
+        caller's own path glob or page is asked (the usual search answers those)."""
+        if p.path_glob or p.cursor:
+            return None
         found = await asyncio.to_thread(self._live_files, p, visible)
         if found is None:
             return None

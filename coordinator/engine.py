@@ -177,6 +177,16 @@ def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segme
     return segments, max([s.end_line for s in segments] + [lines]), ended
 
 
+def _lines_of(reader: GenerationReader, repo: str, path: str) -> tuple[int, bool]:
+    """How many lines ``repo``'s file ``path`` has and whether its last one ends in a newline: from the stored text's
+    last block, from its segments only where the generation keeps no text (``_file_of``)."""
+    held = reader.line_count(repo, path)
+    if held is not None:
+        return held
+    _, lines, ended = _file_of(reader, repo, path)
+    return lines, ended
+
+
 def _expanded(
     read_as: file_read.FileRead, resolve: Callable[[str, bool], list[tuple[str, str]]]
 ) -> tuple[list[tuple[file_read.FileRead, list[tuple[str, str]] | None]], tuple[str, ...]]:
@@ -271,11 +281,6 @@ MISSING_NAMED = 3
 def _all_read(commands: Sequence[str]) -> bool:
     """Whether there are commands and each is a read (``file_read``) or a search (``search_command``) as written."""
     return bool(commands) and all(file_read.read(c) or search_command.read(c) for c in commands)
-
-
-def _listed_segment(s: Segment) -> FusedHit:
-    """A hit naming segment ``s`` as it is, unranked (a listing's)."""
-    return FusedHit(Hit(s.id, s.repo, s.path, s.start_line, s.end_line, 1.0, s.symbol, s.kind, s.language), 1.0)
 
 
 #: The characters of a matching line a grep's snippet shows (as the text modality cuts them).
@@ -763,8 +768,7 @@ class Engine:
         for f, confidence in itertools.zip_longest(answer.hits, answer.confidences[: len(answer.hits)]):
             total = 1 << 30  # lines counted from the top need no length
             if reader is not None:  # tail -n 20: the file's length says where its last 20 lines start
-                held = reader.line_count(f.hit.repo, f.hit.path)
-                total = held[0] if held is not None else _file_of(reader, f.hit.repo, f.hit.path)[1]
+                total = _lines_of(reader, f.hit.repo, f.hit.path)[0]
             top, bottom = file_read.kept(first, last, 1, total)
             lines = tuple(n for n in f.hit.match_lines if top <= n <= bottom)
             if not lines:
@@ -792,8 +796,7 @@ class Engine:
         reader = self._reader(listed.generation)
         counted: list[tuple[int, FusedHit]] = []
         for f in listed.hits:
-            held = reader.line_count(f.hit.repo, f.hit.path)
-            lines, ended = held if held is not None else _file_of(reader, f.hit.repo, f.hit.path)[1:]
+            lines, ended = _lines_of(reader, f.hit.repo, f.hit.path)
             counted.append((lines if ended else lines - 1, f))  # wc counts newlines: a last line without one is not
         if command.order == "lines":  # sort -n: by count, then the line's text (the path); the longest first
             counted.sort(key=lambda c: (c[0], c[1].hit.path), reverse=True)
@@ -1024,7 +1027,7 @@ class Engine:
             if not answer.hits:  # its name's words are in none of its segments: its top-level segments, in order
                 segments = await asyncio.to_thread(_segments_of, self._reader(answer.generation), repo, path)
                 top = sorted((s for s in segments if s.parent_id is None), key=lambda s: s.start_line)[:share]
-                answer = replace(answer, hits=tuple(_listed_segment(s) for s in top))
+                answer = replace(answer, hits=tuple(file_read.segment_hit(s) for s in top))
             answers.append(answer)
         more = f"; the first {MAX_OUTLINED} of its {len(files)} files" if len(files) > MAX_OUTLINED else ""
         said = (
@@ -1240,8 +1243,7 @@ class Engine:
             files = [(repo, path) for repo, path in files if path == one.path] or files
             if len(files) != 1:
                 return one, files
-            counted = reader.line_count(*files[0])  # the stored text's last block; the segments only where none is
-            total += counted[0] if counted is not None else _file_of(reader, *files[0])[1]
+            total += _lines_of(reader, *files[0])[0]
         return total
 
     def _at_revision(self, p: SearchParams, revision: str, visible: frozenset[str] | None) -> tuple[SearchParams, str]:

@@ -46,7 +46,7 @@ from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
 
-__all__ = ["FileRead", "answer", "bare", "kept", "past_end", "read", "text_of", "unread"]
+__all__ = ["FileRead", "answer", "bare", "kept", "past_end", "read", "segment_hit", "text_of", "unread"]
 
 #: Commands that show a whole file: pagers, ``cat`` and its kin, and editors opened on it.
 _WHOLE = frozenset({"cat", "less", "more", "bat", "batcat", "nl", "vim", "vi", "nvim", "view", "nano", "emacs", "code"})
@@ -682,25 +682,10 @@ def answer(
     total = 0 if empty else max(lines, *(s.end_line for s in ordered))
     said = f"read as {read_as.said}"
     if read_as.counted:  # wc -l: the count, and the file's first segment to show it is there
-        first_hit = FusedHit(
-            Hit(
-                ordered[0].id,
-                repo,
-                path,
-                ordered[0].start_line,
-                ordered[0].end_line,
-                1.0,
-                ordered[0].symbol,
-                ordered[0].kind,
-                ordered[0].language,
-            ),
-            1.0,
-        )
         newlines = total if ended or empty else total - 1  # wc counts newlines: a last line without one is not
-        return _answer([first_hit], 1, generation, (f"{said}: {path} ({repo}) has {newlines} lines",))
-    if empty:  # cat __init__.py: nothing to print; its segment shows the file is there
-        hit = Hit(ordered[0].id, repo, path, 1, 1, 1.0, None, ordered[0].kind, ordered[0].language)
-        return _answer([FusedHit(hit, 1.0)], 1, generation, (f"{said}: {path} ({repo}) is empty (0 lines)",))
+        return _answer([segment_hit(ordered[0])], 1, generation, (f"{said}: {path} ({repo}) has {newlines} lines",))
+    if empty:  # cat __init__.py: nothing to print; its one segment shows the file is there
+        return _answer([segment_hit(ordered[0])], 1, generation, (f"{said}: {path} ({repo}) is empty (0 lines)",))
     how = ""  # how the lines were found, where the command does not number them
     if read_as.marked is not None:  # sed -n '/^def run/,/^def /p': the lines its pattern marks
         try:
@@ -761,6 +746,11 @@ def answer(
 
 #: The ranges of lines one note names (``sed -n '/def /,+3p'`` marks one a function).
 MAX_SPANS_NAMED = 5
+
+
+def segment_hit(s: Segment) -> FusedHit:
+    """A hit naming segment ``s`` as it is, unranked (a file's segment shown as read, not found)."""
+    return FusedHit(Hit(s.id, s.repo, s.path, s.start_line, s.end_line, 1.0, s.symbol, s.kind, s.language), 1.0)
 
 
 def text_of(segments: Iterable[Segment]) -> dict[int, str]:

@@ -160,14 +160,14 @@ class FileIndex:
 
     def files_in(self, folder: str, repos: Iterable[str]) -> list[tuple[str, str]]:
         """(repository, path) of the files directly in ``folder`` (``plugins/text``) of each of ``repos``, by path."""
-        prefix = folder.strip("/") + "/"
-        return [
-            (repo, path)
-            for repo in repos
-            if folder.strip("/") in self._folders_of(repo)
-            for path in sorted(self._paths(repo))
-            if path.startswith(prefix) and "/" not in path[len(prefix) :]
-        ]
+        name = folder.strip("/")
+        out: list[tuple[str, str]] = []
+        for repo in repos:
+            folders = self._folders_of(repo)  # the lists read once, kept: no read of the segment databases again
+            if name in folders:
+                beneath = (e for e in self._entries_of(repo) if e.startswith(f"{name}/") and e not in folders)
+                out.extend((repo, path) for path in sorted(beneath) if "/" not in path[len(name) + 1 :])
+        return out
 
     def is_folder(self, path: str, repos: Iterable[str]) -> bool:
         """Whether ``path`` (``vendor/github.com``, ``v1.2``) is a folder of one of ``repos``."""

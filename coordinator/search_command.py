@@ -631,8 +631,7 @@ def _lines_counted(listed: Command, stages: list[str], counting: str) -> Command
     after the count) to a numeric sort that puts the longest first (``| sort -n | tail -5``, ``| sort -rn | head``),
     those first, as many as the output's lines kept. Piped to any other command (``| awk '{s+=$1} END…'``), the counts
     alone, that command said to be left out."""
-    read = {"sort", "head", "tail", "cat", "less", "more"}
-    if any(not (words := _stage_words(stage)) or words[0] not in read for stage in stages):
+    if any(not (words := _stage_words(stage)) or words[0] not in _KEEPING for stage in stages):
         return replace(listed, tool=f"{listed.tool} | wc -l", counts_lines=counting, left_out=tuple(stages))
     longest = _most_first(stages)
     return replace(
@@ -646,16 +645,25 @@ def _lines_counted(listed: Command, stages: list[str], counting: str) -> Command
     )
 
 
+#: Commands a pipe's output may go through that show it as it is (a pager, cat).
+_PAGERS = frozenset({"cat", "less", "more"})
+#: Commands that order or cut the lines they are given, or show them as they are (``| sort -n | tail -5``).
+_KEEPING = _PAGERS | {"sort", "head", "tail"}
+
+
+def _paged_only(stages: list[str]) -> bool:
+    """Whether each of ``stages`` shows the lines it is given as they are (``| less``, ``| cat``), none at all too."""
+    return all((stage.split() or [""])[0] in _PAGERS for stage in stages)
+
+
 def _tail(stages: list[str]) -> int:
     """The lines ``| tail -N`` keeps of a command's output where nothing before it reorders or cuts them (``| xargs
     wc -l | tail -1``: the total); 0 where there is no such tail."""
     for i, stage in enumerate(stages):
         words = _stage_words(stage) or [""]
-        if words[0] in ("cat", "less", "more"):
+        if words[0] in _PAGERS:
             continue
-        if words[0] != "tail" or any(
-            (later.split() or [""])[0] not in ("cat", "less", "more") for later in stages[i + 1 :]
-        ):
+        if words[0] != "tail" or not _paged_only(stages[i + 1 :]):
             return 0
         counted = _head_count(words[1:])
         return counted if counted > 0 else 0
@@ -680,7 +688,7 @@ def _counted_per_file(stages: list[str]) -> tuple[int, int] | None:
     if len(rest) < 3 or (rest[0] or [""])[0] != "sort" or rest[1] != ["uniq", "-c"]:
         return None
     after = stages[cut + 3 :]
-    if any((w or [""])[0] not in ("sort", "head", "tail", "cat", "less", "more") for w in rest[2:]):
+    if any((w or [""])[0] not in _KEEPING for w in rest[2:]):
         return None
     if not _most_first(after):
         return None
@@ -710,9 +718,7 @@ def _head(stages: list[str], ordered: bool, tail_too: bool = False) -> int:
             return 0
         if not words or words[0] in _TOOLS or (words[0] == "sort" and ordered):
             continue
-        if words[0] not in ("head", "tail" if tail_too else "head") or any(
-            later.split()[:1] not in (["cat"], ["less"], ["more"]) for later in stages[i + 1 :]
-        ):
+        if words[0] not in ("head", "tail" if tail_too else "head") or not _paged_only(stages[i + 1 :]):
             return 0
         counted = _head_count(words[1:])
         return counted if counted > 0 else 0

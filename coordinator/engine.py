@@ -44,6 +44,7 @@ from fourfold.coordinator import (
     rerank,
     search_command,
     shell_words,
+    unindexed,
 )
 from fourfold.coordinator import intent as intent_mod
 from fourfold.coordinator.cursor import Cursor, decode_cursor, encode_cursor, query_digest
@@ -1105,9 +1106,35 @@ class Engine:
             return None
         reader = self._reader(generation)
         if self._files is None or self._files.generation != generation:
-            self._files = file_subject.FileIndex(generation, reader.paths)
+            self._files = file_subject.FileIndex(generation, reader.paths, reader.unheld)
         allowed = self._scope(p, visible)
         return self._files, [r for r in reader.segment_repos() if allowed is None or r in allowed]
+
+    def _unindexed(
+        self, generation: str, p: SearchParams, visible: frozenset[str] | None
+    ) -> tuple[file_subject.FileIndex, list[str], dict[str, int]] | None:
+        """The generation's files, the repositories ``p`` may search, and how many files each does not index."""
+        found = self._files_of(generation, p, visible)
+        if found is None:
+            return None
+        records = self._reader(generation).manifest.get("repos") or {}
+        counts = {r: int(rec.get("unheld") or 0) for r, rec in records.items() if isinstance(rec, dict)}
+        return found[0], found[1], counts
+
+    def _unindexed_listed(
+        self, generation: str, p: SearchParams, visible: frozenset[str] | None, query: ModalityQuery
+    ) -> str:
+        """A path listing's note naming the files it would list that are not indexed (binary, too large); ""."""
+        found = self._unindexed(generation, p, visible)
+        repos = found and [r for r in found[1] if not query.repos or r in query.repos]
+        if not found or not repos:
+            return ""
+        return unindexed.note(unindexed.listed(found[0], repos, found[2], query), several=len(repos) > 1)
+
+    def _unindexed_read(self, generation: str, p: SearchParams, visible: frozenset[str] | None, path: str) -> str:
+        """Why a read of ``path`` shows nothing where it names files that are not indexed; ""."""
+        found = self._unindexed(generation, p, visible)
+        return unindexed.unread(unindexed.named(*found, path)) if found else ""
 
     def _absolute_paths(self, p: SearchParams, visible: frozenset[str] | None) -> Callable[[str], str | None]:
         """How a command's absolute folder or file (an agent's checkout path) is read as the index's path
@@ -1203,7 +1230,8 @@ class Engine:
                 if listed.hits or any(n.startswith("text: folders in ") for n in listed.notes):
                     return replace(listed, notes=(f"{one.path!r} is a folder: listed as ls lists it", *listed.notes))
             if len(files) != 1:  # no file, or several: the answer says so (a search for the command's words is none)
-                unread = file_read.unread(one, files, generation)
+                why = "" if files else await asyncio.to_thread(self._unindexed_read, generation, p, visible, one.path)
+                unread = file_read.unread(one, files, generation, why)
                 if read_as.stream:
                     answers.append(unread)  # the lines of the files after it are unknown
                     break
@@ -1496,6 +1524,10 @@ class Engine:
         reader = self._reader(generation)
         fused, rerank_scores, rerank_status = await self._rerank(p, reader, fused, deadline)
         hits = fused[offset : offset + p.k] if listing else fused[: p.k]
+        if p.options.get("mode") == "paths":  # find, fd, ls: the files it would list that are not indexed, named
+            unlisted = await asyncio.to_thread(self._unindexed_listed, generation, p, visible, query)
+            if unlisted:
+                collected.notes.append(unlisted)
         confidences, refused = self._judge(hits, rerank_scores, rerank_status, collected.notes)
         if not listing and not collected.missing:  # also where semantic refused, or nothing came back: this says why
             missing = await self._absent_subject(p, plan, ranked, hits, visible, deadline)

@@ -793,9 +793,12 @@ def past_end(read_as: FileRead, total: int, generation: str) -> Answer:
     )
 
 
-def unread(read_as: FileRead, files: list[tuple[str, str]], generation: str) -> Answer:
-    """The answer to a command whose path names no indexed file the caller may search, or several."""
-    if not files:
+def unread(read_as: FileRead, files: list[tuple[str, str]], generation: str, unindexed: str = "") -> Answer:
+    """The answer to a command whose path names no indexed file the caller may search, or several; ``unindexed``:
+    why the files it names are not indexed (``unindexed.unread``)."""
+    if not files and unindexed:
+        said = f"read as {read_as.said}: {unindexed}"
+    elif not files:
         name = read_as.path.rsplit("/", 1)[-1]
         said = (
             f"read as {read_as.said}: no indexed file is {read_as.path!r} in the repositories you may "

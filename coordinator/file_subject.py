@@ -116,9 +116,16 @@ class FileIndex:
     generation. Safe to share between threads.
     """
 
-    def __init__(self, generation: str, paths: Callable[[str], Sequence[str]]) -> None:
+    def __init__(
+        self,
+        generation: str,
+        paths: Callable[[str], Sequence[str]],
+        unheld: Callable[[str], Sequence[tuple[str, str]]] = lambda _: (),
+    ) -> None:
         self.generation = generation
         self._paths = paths
+        self._unheld_of = unheld
+        self._unheld: dict[str, tuple[tuple[str, str], ...]] = {}  # repo -> (path, why) of its files not indexed
         self._names: dict[str, dict[str, tuple[str, ...]]] = {}  # repo -> file name -> paths
         self._entries: dict[str, frozenset[str]] = {}  # repo -> its paths and every folder above one
         self._folders: dict[str, frozenset[str]] = {}  # repo -> every folder above one of its paths
@@ -157,6 +164,16 @@ class FileIndex:
         tail = "/" + path.strip("/")
         found = {entry for repo in repos for entry in self._entries_of(repo) if entry.endswith(tail)}
         return sorted(found, key=lambda e: (len(e), e))[:most]
+
+    def unheld(self, repo: str) -> tuple[tuple[str, str], ...]:
+        """(path, why) of ``repo``'s files the generation does not index (binary, too large, a link), by path."""
+        with self._lock:
+            found = self._unheld.get(repo)
+        if found is None:
+            found = tuple(self._unheld_of(repo))
+            with self._lock:
+                self._unheld[repo] = found
+        return found
 
     def files_in(self, folder: str, repos: Iterable[str]) -> list[tuple[str, str]]:
         """(repository, path) of the files directly in ``folder`` (``plugins/text``) of each of ``repos``, by path."""

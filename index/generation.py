@@ -609,7 +609,18 @@ def _scan_repo(
         # nothing under the repository moved: its segments (and centrality) carry over as they are
         return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
-        name, path, walked.files, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality, settings
+        name,
+        path,
+        walked.files,
+        seg_path,
+        catalog,
+        segmenter,
+        summary,
+        report,
+        max_file_bytes,
+        centrality,
+        settings,
+        walked.left_out,
     )
     record["stat_key"] = stat_key
     record["content_key"] += options.key()
@@ -1093,19 +1104,23 @@ def _segment_repo(
     max_file_bytes: int,
     centrality: bool,
     settings: Mapping[str, str] | None = None,
+    left_out: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """Segment one repository into its own ``segments/<name>.sqlite`` with its centrality.
 
     Holds one repository's segments at a time (for the centrality hook), never the store's.
-    Returns the repository's manifest record, with its (path, size) list under ``_files``.
+    Returns the repository's manifest record, with its (path, size) list under ``_files``. The files not
+    indexed (``left_out`` by the walk, and those not read: binary, too large, not UTF-8) are named in the
+    database with why (``SegmentWriter.set_unheld``).
     """
     files_in_repo: list[tuple[str, int]] = []
     repo_segments: list[Segment] = []
+    unheld = list(left_out)
     n_bytes = 0
     writer, base_hashes = _segment_writer(name, seg_path, catalog)
     try:
         for rel, data, language, segs, parse_errors, supported, fhash in _segmented_files(
-            name, files, catalog, segmenter, summary, report, max_file_bytes
+            name, files, catalog, segmenter, summary, report, max_file_bytes, unheld
         ):
             if parse_errors:
                 summary.parse_errors += 1
@@ -1130,6 +1145,7 @@ def _segment_repo(
             writer.set_centrality(values)
             message = f"{name}: centrality for {len(values)} segments"
             report(IndexProgress("centrality", 1, 1, message, unit="repositories", repo=name))
+        writer.set_unheld(unheld)
         writer.finish()
     except BaseException:
         writer.conn.close()
@@ -1145,6 +1161,7 @@ def _segment_repo(
         "content_key": digest.hexdigest(),
         "paths_key": key,
         "head": _git_head(path),
+        "unheld": len(unheld),  # its files not indexed, named in its segment database
         "_files": files_in_repo,
     }
 
@@ -1205,13 +1222,15 @@ def _segmented_files(
     summary: IndexSummary,
     report: Progress,
     max_file_bytes: int,
+    unread: list[tuple[str, str]] | None = None,
 ) -> Iterator[tuple[str, bytes, str, list[Segment], int, bool, str]]:
     """(path, bytes, language, segments, parse errors, supported, file hash) of each readable file of a
     repository, in order.
 
     A file whose content hash (with the segmenter's version) is in the catalog's file cache reuses
     its segments; the others are segmented in batches, over the segmenter's process pool when a
-    batch is big, and written to the cache. Unreadable and skipped files are counted in ``summary``.
+    batch is big, and written to the cache. Unreadable and skipped files are counted in ``summary``,
+    and each added to ``unread`` with why (``binary``, ``too_large``, …).
     """
     batch: list[tuple[str, bytes, str, str, list[Segment] | None, int, bool]] = []
     batch_bytes = 0
@@ -1249,6 +1268,8 @@ def _segmented_files(
         data, reason = read_source(f, max_file_bytes)
         if data is None:
             summary.skipped[reason or "unknown"] += 1
+            if unread is not None:
+                unread.append((f.path, reason or "unknown"))
             continue
         fhash = content_hash(data + segmenter.version.encode())
         language = detect_language(f.path, data)  # it reads the head it needs (a .h file's first 64 KiB)

@@ -63,6 +63,8 @@ __all__ = [
 
 #: The format this code writes; it reads this one and every older one.
 SEGMENTS_FORMAT = 2
+#: The files not indexed a repository's database names at most (``unheld``): a listing's note names a few of them.
+MAX_UNHELD = 10_000
 
 _LEGACY_COLUMNS = (
     "id",
@@ -415,6 +417,15 @@ class SegmentWriter:
             return row
         return (*row[:5], s.signature, s.qualified_name, row[7], json.dumps(asdict(s)))
 
+    def set_unheld(self, files: Iterable[tuple[str, str]]) -> None:
+        """The repository's files that are not indexed, each with why (``binary``, ``too_large``, ``invalid_utf8``,
+        ``unreadable``, ``symlink``): a listing names them (its answer holds only indexed files). At most
+        :data:`MAX_UNHELD`, by path; a base's (``over``) are replaced."""
+        self.conn.execute("CREATE TABLE IF NOT EXISTS unheld (path TEXT PRIMARY KEY, reason TEXT NOT NULL)")
+        self.conn.execute("DELETE FROM unheld")
+        rows = sorted(dict(files).items())[:MAX_UNHELD]
+        self.conn.executemany("INSERT INTO unheld(path, reason) VALUES (?, ?)", rows)
+
     def set_centrality(self, values: Mapping[str, float]) -> None:
         self.conn.executemany(
             "UPDATE segments SET centrality = ? WHERE id = ?", ((float(v), _id_key(k)) for k, v in values.items())
@@ -454,6 +465,7 @@ class SegmentDb(Protocol):
     def line_count(self, repo: str, path: str) -> tuple[int, bool] | None: ...
     def repo_segments(self, repo: str) -> Iterator[Segment]: ...
     def paths(self, repo: str) -> list[str]: ...
+    def unheld(self, repo: str) -> list[tuple[str, str]]: ...
     def repos(self) -> list[str]: ...
     def rows(self, ids: Sequence[str]) -> Iterator[Segment]: ...
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]: ...
@@ -497,6 +509,9 @@ class _LegacyDb:
 
     def line_count(self, repo: str, path: str) -> tuple[int, bool] | None:
         return None  # format 1 keeps no file's text: its segments' lines are all there is
+
+    def unheld(self, repo: str) -> list[tuple[str, str]]:
+        return []  # format 1 kept no record of the files it did not index
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
         q = f"SELECT {self._cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC"
@@ -605,6 +620,14 @@ class _PackedDb:
         if repo != self.repo:
             return []
         return [p for (p,) in self.conn.execute("SELECT path FROM files WHERE first IS NOT NULL ORDER BY path")]
+
+    def unheld(self, repo: str) -> list[tuple[str, str]]:
+        if repo != self.repo:
+            return []
+        try:
+            return [(p, r) for p, r in self.conn.execute("SELECT path, reason FROM unheld ORDER BY path")]
+        except sqlite3.OperationalError:  # written before the table was: nothing known
+            return []
 
     def repos(self) -> list[str]:
         return [self.repo]

@@ -39,6 +39,8 @@ class SourceFile:
 class WalkResult:
     files: list[SourceFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
+    #: (path, reason) of each file git lists that is not read: "symlink" (a link is not followed)
+    left_out: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _maybe_git(root: Path) -> bool:
@@ -126,6 +128,7 @@ def walk_repository(root: Path) -> WalkResult:
         abspath = root / rel
         if abspath.is_symlink():
             result.skipped["symlink"] += 1
+            result.left_out.append((rel, "symlink"))
             continue
         if not abspath.is_file():  # deleted in the work tree, or a submodule folder
             result.skipped["not_a_file"] += 1

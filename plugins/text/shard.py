@@ -63,7 +63,7 @@ from fourfold.plugins.types import (
     segment_id,
 )
 
-__all__ = ["MODES", "TextShard"]
+__all__ = ["MODES", "TextShard", "lists_path"]
 
 #: Decompressed blocks each thread keeps (a few MB at most: a block is about 64 K characters
 #: unless one line is longer, and a file is under 1 MiB).
@@ -822,23 +822,7 @@ class TextShard:
         (``*.go``, ``src/**/test_*.py``; without ``/`` the file name in any folder) or a fragment of the path
         (``core.py``, ``src/api/``; case as the query says). A file whose name holds the fragment comes before one
         whose folders do, the name itself first; ties by path. The totals are exact: every path is read."""
-        if any(c in pattern for c in GLOB_CHARS):
-            rx = compile_glob(pattern)
-
-            def score(path: str) -> float:
-                return 1.0 if rx.match(path) is not None else 0.0
-
-        else:
-            cs = query.case_sensitive
-            needle = pattern if cs else pattern.lower()
-
-            def score(path: str) -> float:
-                folded = path if cs else path.lower()
-                if needle not in folded:
-                    return 0.0
-                name = folded.rsplit("/", 1)[-1]
-                return 3.0 if name == needle else 2.0 if needle in name else 1.0
-
+        score = _path_score(pattern, query.case_sensitive)
         # a file without segments (none are built so) has nothing to name, and is not counted
         named = np.diff(self.seg_offsets[: self.n_files + 1]) > 0
         allowed = np.flatnonzero(named if mask is None else named & mask).tolist()
@@ -1242,6 +1226,44 @@ class TextShard:
             match_lines=lines,
             snippet=snippet,
         )
+
+
+def _path_score(pattern: str, case_sensitive: bool) -> Callable[[str], float]:
+    """How well a path fits a path listing's ``pattern`` (0: not at all): a glob's match 1; a fragment of the path 3
+    where it is the file's name, 2 where the name holds it, 1 where a folder does."""
+    if any(c in pattern for c in GLOB_CHARS):
+        rx = compile_glob(pattern)
+        return lambda path: 1.0 if rx.match(path) is not None else 0.0
+    needle = pattern if case_sensitive else pattern.lower()
+
+    def score(path: str) -> float:
+        folded = path if case_sensitive else path.lower()
+        if needle not in folded:
+            return 0.0
+        name = folded.rsplit("/", 1)[-1]
+        return 3.0 if name == needle else 2.0 if needle in name else 1.0
+
+    return score
+
+
+def lists_path(query: ModalityQuery) -> Callable[[str], bool]:
+    """Whether a path listing (``mode=paths``) would list a file at a path, judged by the path alone: its pattern,
+    path glob and left-out globs, the greps it is piped to; ``ls`` of a folder, a file directly in it; ``find -type
+    d`` (folders alone), none. What a path does not tell (a repository, a language, what the file holds) is the
+    caller's to judge. For the files a build did not index (binary, too large): a listing names them."""
+    score = _path_score(query.text.strip(), query.case_sensitive)
+    passes = path_filter(query) or (lambda _: True)
+    kept = _path_filters(query)
+    folder = query.options.get(FOLDERS_OPTION)
+    if folder is not None and query.options.get(FOLDER_TREE_OPTION) is not None:
+        return lambda _: False
+    itself = (folder or "").strip("/")
+    prefix = itself + "/" if itself not in ("", ".") else ""
+
+    def inside(path: str) -> bool:
+        return folder is None or path == itself or (path.startswith(prefix) and "/" not in path[len(prefix) :])
+
+    return lambda path: score(path) > 0.0 and passes(path) and kept(path) and inside(path)
 
 
 def _path_filters(query: ModalityQuery) -> Callable[[str], bool]:

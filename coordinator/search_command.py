@@ -1354,9 +1354,15 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     depth = 0
     written: dict[str, tuple[str, bool]] = {}  # each -path glob: as written, and whether either case (-ipath)
     untested: list[str] = []  # -mtime -1, -newer a.py: tests of what the index keeps nothing of
+    opened: list[int] = []  # at each open group, how many globs were kept before it
+    closed = -1  # where the group that just closed began (\( -path a -o -path b \) -prune: both left out)
     i = 0
     while i < len(args):
         a = args[i]
+        if a == "(":
+            opened.append(len(include))
+        elif a == ")" and opened:
+            closed = opened.pop()
         expressed = expressed or a.startswith("-")  # find src -type f: the words before an expression are folders
         if not a.startswith("-") and a not in ("!", "(", ")"):
             if include or exclude:
@@ -1378,7 +1384,9 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
             (exclude if negate else include).append(glob)
             negate = False
         elif a == "-prune" and include:  # -path ./vendor -prune -o …: vendor left out
-            exclude.extend([include[-1], include.pop().rstrip("/") + "/**"])
+            pruned = include[closed:] if args[i - 1] == ")" and closed >= 0 else include[-1:]
+            del include[len(include) - len(pruned) :]
+            exclude.extend(g for glob in pruned for g in (glob, glob.rstrip("/") + "/**"))
             either = False
         elif a == "-type" and i + 1 < len(args):
             i += 1
@@ -1409,7 +1417,67 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
         if folders
         else _found(dirs or _here(), include, exclude, either, expressed, depth, written)
     )
+    if listed is not None and either and not _one_test_each(args):
+        listed = replace(listed, refused=_EITHER_REFUSED.format(expression=shlex.join(["find", *args])))
     return _with(None if listed is None else replace(listed, untested=tuple(untested)), "")
+
+
+_EITHER_REFUSED = (
+    "{expression!r} is not read: its -o joins alternatives of which one holds several tests, none, or a ! before a "
+    "group; fourfold reads alternatives of one name or path test each (-name '*.md' -o -path './docs/*') or tests "
+    "that must all hold (-name '*.py' -path '*src*'): ask each alternative alone"
+)
+
+
+def _one_test_each(args: list[str]) -> bool:
+    """Whether find's expression ``args``, an OR of ANDs once its groups are opened (``-a`` binds before ``-o``), is
+    one alternative, or has one name or path test in each beside the tests every one turns over (``\\( -name a -o
+    -name b \\) ! -name c``); ``-path X -prune`` is a folder left out, no alternative. What the tests that must all
+    hold, or one glob of alternatives less the globs left out, list. False for an expression this does not read."""
+    tests = {*_FIND_NAMES, *_FIND_PATHS}
+    tokens = [(i, a) for i, a in enumerate(args) if a in tests or a in ("(", ")", "!", "-not", "-o", "-or", "-prune")]
+    pos = 0
+
+    def alternatives() -> list[list[int]] | None:  # each alternative: its tests' places (negative: turned over)
+        nonlocal pos
+        out = conjunction()
+        while out is not None and pos < len(tokens) and tokens[pos][1] in ("-o", "-or"):
+            pos += 1
+            more = conjunction()
+            out = None if more is None else out + more
+        return out
+
+    def conjunction() -> list[list[int]] | None:
+        nonlocal pos
+        out: list[list[int]] = [[]]
+        while pos < len(tokens) and tokens[pos][1] not in ("-o", "-or", ")"):
+            at, a = tokens[pos]
+            pos += 1
+            if a == "(":
+                inner = alternatives()
+                if inner is None or pos >= len(tokens) or tokens[pos][1] != ")":
+                    return None
+                pos += 1
+                out = [x + y for x in out for y in inner]
+            elif a in ("!", "-not"):
+                if pos >= len(tokens) or tokens[pos][1] not in tests:
+                    return None  # ! ( … ): not read
+                out = [[*x, -1 - tokens[pos][0]] for x in out]
+                pos += 1
+            else:
+                out = [[*x, at if a != "-prune" else _PRUNED] for x in out]
+        return out
+
+    either = alternatives()
+    if either is None or pos != len(tokens):
+        return False
+    kept = [alt for alt in either if _PRUNED not in alt]
+    everywhere = set.intersection(*(set(alt) for alt in kept)) if kept else set()
+    left = [[t for t in alt if t not in everywhere or t >= 0] for alt in kept]
+    return len(kept) == 1 or all(len(alt) == 1 and alt[0] >= 0 for alt in left)
+
+
+_PRUNED = 1 << 30  # an alternative's -prune: a folder left out
 
 
 def _folders_found(dirs: list[str], include: list[str], exclude: list[str], depth: int) -> Command | None:

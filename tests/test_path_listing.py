@@ -487,6 +487,39 @@ def test_finds_path_globs_select_the_files_find_prints(tmp_path: Path, test: str
     assert selected == {p.removeprefix("./") for p in printed}
 
 
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "\\( -path ./tests -o -path ./docs \\) -prune -o -type f -print",
+        "\\( -path ./tests -o -path ./docs \\) -prune -o -name '*.py' -print",
+        "-path ./src -prune -o \\( -name '*.md' -o -name 'top*' \\) -print",
+    ],
+)
+def test_a_group_pruned_leaves_out_each_of_its_folders_as_find_does(tmp_path: Path, expression: str) -> None:
+    tree = ["top.py", "src/a.py", "src/deep/b.go", "tests/t.py", "docs/x.md", "docs/y.py", "notes.md"]
+    home = index_files(tmp_path, "repo", dict.fromkeys(tree, "x\n"))
+    printed = subprocess.run(
+        ["bash", "-c", f"find . {expression}"], cwd=tmp_path / "repo", capture_output=True, text=True, check=True
+    ).stdout.split()
+    want = {p.removeprefix("./") for p in printed if p.removeprefix("./") in tree}
+    assert want and files(ask(home, f"find . {expression}")) == want
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "-name '*.md' -o -name '*.py' -path '*src*'",  # an alternative of two tests
+        "\\( -name '*.py' -o -name '*.md' \\) -path '*docs*'",  # a group's alternatives each with a test beside
+        "-name '*.py' -o -type d",  # an alternative of no name or path
+        "-not \\( -name '*.py' -o -name '*.md' \\)",  # a group turned over
+        "-name '*.py' -o -name '*.md' -not -path './docs/*'",  # turned over in one alternative alone
+    ],
+)
+def test_finds_alternatives_it_cannot_list_as_one_glob_are_refused_not_misread(home: Path, expression: str) -> None:
+    with pytest.raises(InvalidQuery, match=r"is not read: its -o joins alternatives of which one holds several"):
+        ask(home, f"find . {expression}")
+
+
 def test_an_agents_ls_leaves_out_its_ignored_names_and_a_file_search_finds_a_fragment(home: Path) -> None:
     listed = ask(home, 'LS(path="/home/me/checkouts/alpha/alpha", ignore=["core.py", "__init__.py"])')
     assert files(listed) == {"alpha/shapes.py"} and "not in core.py" in listed.notes[0]

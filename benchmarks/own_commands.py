@@ -4,14 +4,15 @@ r"""Agents' search commands on fourfold's own source, against the tools themselv
 
 The repository at ``--rev`` is written out (``git archive``) to a temporary folder, indexed there (text, structural,
 graph) and made a git repository of its own; then each command of :data:`COMMANDS` (grep, rg, git grep, ag, find,
-fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc -l``) is run by bash in that folder (``LC_ALL=C``) and
-asked of fourfold, interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh checkout runs it
-as it is.
+fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc -l``, find's ``-o``) is run by bash in that folder
+(``LC_ALL=C``) and asked of fourfold, interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh
+checkout runs it as it is.
 
 Judged per command, by what the command prints:
 
 * ``files``: the paths it prints (``rg -l``, ``find``, ``fd``, ``git ls-files``; ``./`` dropped) against the files
-  fourfold lists, and their count against its total;
+  fourfold lists and those its note names as not indexed (a binary file, a symbolic link), and the count of the
+  others against its total;
 * ``lines``: the (path, line) pairs it prints (``path:line:text``; a file searched alone prints ``line:text``)
   against the lines fourfold lists;
 * ``counts``: the ``path:count`` lines of ``grep -c`` sorted largest first, against fourfold's files in order with
@@ -139,6 +140,12 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("head FILE | grep", "lines", "head -60 coordinator/notes.py | grep -n MAX", "coordinator/notes.py"),
     ("head FILE | grep", "lines", "head -400 coordinator/engine.py | grep -n 'def '", "coordinator/engine.py"),
     ("listings", "files", "fd -e toml --max-depth 1", ""),
+    ("files not indexed", "files", "git ls-files coordinator", ""),
+    ("files not indexed", "files", "find . -name '*.npz'", ""),
+    ("files not indexed", "files", "git ls-files 'fourfold/*'", ""),
+    ("files not indexed", "files", "fd -e npz -e json . coordinator", ""),
+    ("find's -o", "files", "find . \\( -path ./tests -o -path ./benchmarks \\) -prune -o -name '*.py' -print", ""),
+    ("find's -o", "files", "find . -path ./tests -prune -o \\( -name '*.toml' -o -name '*.cfg' \\) -print", ""),
 )
 FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 
@@ -178,9 +185,10 @@ def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Pa
             listed = [(f.hit.path, line) for f in a.hits for line in f.hit.match_lines]
             return len(listed) == min(n, len(pairs)) and set(listed) <= pairs
         return len(a.hits) == min(n, len(printed)) and {f.hit.path for f in a.hits} <= set(printed)
-    if kind == "files":
+    if kind == "files":  # each file it prints listed, or named in the note of the files not indexed
         printed = {row.removeprefix("./") for row in rows if not row.endswith("/")}  # fd's folders: in its notes
-        return {f.hit.path for f in a.hits} == printed and a.total_files == len(printed)
+        named = _not_indexed(a)
+        return {f.hit.path for f in a.hits} | named == printed and a.total_files == len(printed - named)
     if kind == "lines":
         pairs = set()
         for row in rows:
@@ -199,6 +207,14 @@ def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Pa
         return False  # not in order of their counts, largest first
     least = counted[-1][1] if counted else 0
     return {p for p, n in listed if n > least} == {p for p, n in counted if n > least}
+
+
+def _not_indexed(a: Answer) -> set[str]:
+    """The paths a listing's note names as not indexed (``N files here are not indexed, so not listed: a.png
+    (binary), …``)."""
+    said = next((n for n in a.notes if " not indexed, so not listed: " in n), "")
+    named = said.split(" not indexed, so not listed: ", 1)[-1].split("; ", 1)[0] if said else ""
+    return {m[1] for m in re.finditer(r"(?:^|, )(\S+) \(", named)}
 
 
 def _in_order(said: str) -> list[tuple[int, str]]:

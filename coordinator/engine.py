@@ -309,6 +309,16 @@ def _shown_at(reader: GenerationReader, hit: Hit, lines: tuple[int, ...]) -> Hit
     )
 
 
+def _first_files(answer: Answer, k: int) -> Answer:
+    """A listing asked deep (every file sized) cut to its first ``k`` files: not complete where it was cut, and a note
+    says how to see the rest."""
+    if len(answer.hits) <= k:
+        return answer
+    more = f"{len(answer.hits) - k} more files: ask for more hits (k)"
+    confidences = answer.confidences[:k] if answer.confidences else ()
+    return replace(answer, hits=answer.hits[:k], confidences=confidences, complete=False, notes=(*answer.notes, more))
+
+
 def _first_lines(answer: Answer, n: int) -> Answer:
     """``answer`` cut to its first ``n`` matching lines (``rg -n X | head -n``): its hits in order until they hold
     ``n``, the last one's lines cut; not complete where any was cut (its totals still count every line). An answer
@@ -745,9 +755,15 @@ class Engine:
         if read_first is None:
             return await self._search_written(p, visible)
         asked, notes, command = read_first
-        if command is not None and command.counts_lines:  # find … | xargs wc -l: every file listed is counted
+        if command is not None and (command.counts_lines or command.sizes):
+            # find … | xargs wc -l: every file listed is counted; find -size +100k: every file listed is sized
             listed = await self._search_written(replace(asked, k=MAX_K), visible)
-            answer = await asyncio.to_thread(self._lines_counted, listed, command, p.k)
+            if command.sizes:
+                listed = await asyncio.to_thread(self._of_sizes, listed, command.sizes)
+            if command.counts_lines:
+                answer = await asyncio.to_thread(self._lines_counted, listed, command, p.k)
+            else:
+                answer = _first_files(listed, p.k)
         else:
             answer = await self._search_written(asked, visible)
         if command is not None and command.within != (1, 0):  # head -40 a.py | grep -n def: in its first 40 lines
@@ -786,6 +802,39 @@ class Engine:
             confidences=tuple(confidences),
             total_matches=matched if answer.total_matches else 0,
             total_files=len(kept) if answer.total_files else 0,
+        )
+
+    def _of_sizes(self, listed: Answer, sizes: tuple[str, ...]) -> Answer:
+        """The files ``listed`` whose sizes (as indexed: their bytes) pass each of the tests ``sizes`` (``find -size
+        +100k``, ``-empty``, ``fd --size -1ki``: ``search_command.size_test``), the totals counting them; a note says
+        so where more files were listed than were tested (the first ``MAX_K``). An answer that is no listing (a
+        fallback's lines) as it is."""
+        if any(f.hit.match_lines for f in listed.hits):
+            return listed
+        tests = [t for t in (search_command.size_test(spec) for spec in sizes) if t is not None]
+        reader = self._reader(listed.generation)
+        known: dict[str, dict[str, int]] = {}
+        kept: list[FusedHit] = []
+        for f in listed.hits:
+            of_repo = known.get(f.hit.repo)
+            if of_repo is None:
+                of_repo = known[f.hit.repo] = reader.sizes(f.hit.repo)
+            size = of_repo.get(f.hit.path)
+            if size is not None and all(test(size) for test in tests):
+                kept.append(f)
+        notes = listed.notes
+        tested_all = listed.total_files <= len(listed.hits)
+        if not tested_all:
+            notes = (*notes, f"sized the first {len(listed.hits)} of the {listed.total_files} files listed")
+        return replace(
+            listed,
+            hits=tuple(kept),
+            confidences=(),
+            total_files=len(kept),
+            total_exact=listed.total_exact and tested_all,
+            complete=listed.complete and tested_all,
+            cursor="",
+            notes=notes,
         )
 
     def _lines_counted(self, listed: Answer, command: search_command.Command, k: int) -> Answer:
@@ -1129,7 +1178,10 @@ class Engine:
         repos = found and [r for r in found[1] if not query.repos or r in query.repos]
         if not found or not repos:
             return ""
-        return unindexed.note(unindexed.listed(found[0], repos, found[2], query), several=len(repos) > 1)
+        specs = [spec for spec in query.options.get(search_command.SIZE_OPTION, "").split("\n") if spec]
+        tests = [t for t in (search_command.size_test(spec) for spec in specs) if t is not None]
+        sized = (lambda size: all(test(size) for test in tests)) if specs else None  # find -size +1M: of those sizes
+        return unindexed.note(unindexed.listed(found[0], repos, found[2], query, sized), several=len(repos) > 1)
 
     def _unindexed_read(self, generation: str, p: SearchParams, visible: frozenset[str] | None, path: str) -> str:
         """Why a read of ``path`` shows nothing where it names files that are not indexed; ""."""

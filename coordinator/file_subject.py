@@ -120,12 +120,12 @@ class FileIndex:
         self,
         generation: str,
         paths: Callable[[str], Sequence[str]],
-        unheld: Callable[[str], Sequence[tuple[str, str]]] = lambda _: (),
+        unheld: Callable[[str], Sequence[tuple[str, str, int]]] = lambda _: (),
     ) -> None:
         self.generation = generation
         self._paths = paths
         self._unheld_of = unheld
-        self._unheld: dict[str, tuple[tuple[str, str], ...]] = {}  # repo -> (path, why) of its files not indexed
+        self._unheld: dict[str, tuple[tuple[str, str, int], ...]] = {}  # repo -> its files not indexed
         self._names: dict[str, dict[str, tuple[str, ...]]] = {}  # repo -> file name -> paths
         self._entries: dict[str, frozenset[str]] = {}  # repo -> its paths and every folder above one
         self._folders: dict[str, frozenset[str]] = {}  # repo -> every folder above one of its paths
@@ -165,8 +165,8 @@ class FileIndex:
         found = {entry for repo in repos for entry in self._entries_of(repo) if entry.endswith(tail)}
         return sorted(found, key=lambda e: (len(e), e))[:most]
 
-    def unheld(self, repo: str) -> tuple[tuple[str, str], ...]:
-        """(path, why) of ``repo``'s files the generation does not index (binary, too large, a link), by path."""
+    def unheld(self, repo: str) -> tuple[tuple[str, str, int], ...]:
+        """(path, why, size) of ``repo``'s files the generation does not index (binary, too large, a link), by path."""
         with self._lock:
             found = self._unheld.get(repo)
         if found is None:

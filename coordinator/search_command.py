@@ -213,8 +213,11 @@ class Command:
     max_count: int = 0
     #: the revision ``git grep X REV`` searches (``main``, ``v1.2``; "" for the one indexed, ``HEAD``)
     revision: str = ""
-    #: find's tests of what the index does not keep (``-mtime -1``, ``-newer a.py``, ``-size +1M``), left out
+    #: find's tests of what the index does not keep (``-mtime -1``, ``-newer a.py``), left out
     untested: tuple[str, ...] = ()
+    #: tests of a file's size each listed file must pass (``find:+100k``, ``find:empty``, ``fd:-1ki``; ``!`` after the
+    #: colon turns one over), as :func:`size_test` reads them (``SIZE_OPTION``)
+    sizes: tuple[str, ...] = ()
     #: whether a match may span lines: "on" (``rg -U``), "dotall" (``rg -U --multiline-dotall``), "" (each in a line)
     multiline: str = ""
     #: "matches": the files with most matching lines first (``grep -c X | sort -t: -k2 -rn``); "path": in the order of
@@ -1339,9 +1342,52 @@ _FIND_NAMES = frozenset({"-name", "-iname"})
 _FIND_PATHS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
 #: find's tests of a file's time, size, owner or mode, which the index keeps nothing of: left out, and said.
 _FIND_UNTESTED = frozenset(
-    {"-mtime", "-mmin", "-ctime", "-cmin", "-atime", "-amin", "-newer", "-newermt", "-anewer", "-cnewer", "-size"}
+    {"-mtime", "-mmin", "-ctime", "-cmin", "-atime", "-amin", "-newer", "-newermt", "-anewer", "-cnewer"}
     | {"-user", "-group", "-uid", "-gid", "-perm"}
 )
+#: The engine option that carries a listing's tests of its files' sizes (``Command.sizes``, one a line).
+SIZE_OPTION = "sizes"
+_FIND_UNITS = {"c": 1, "w": 2, "b": 512, "k": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+_FD_UNITS = {"b": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
+_FD_UNITS["ti"] = 1 << 40
+
+
+def size_test(spec: str) -> Callable[[int], bool] | None:
+    """A test of a file's size in bytes as ``spec`` writes it (``TOOL:[!]TEST``); None where it is none.
+
+    ``find:-size``'s ``[+-]N[cwbkMG]`` (512-byte blocks without a unit): the size in units rounded up is more than
+    (``+``), less than (``-``) or exactly N, so ``-size -1M`` is an empty file alone; ``find:empty``: no byte;
+    ``fd:--size``'s ``[+-]N UNIT`` (``b``, ``k``/``ki``, ``m``/``mi``, …: powers of 1000 and of 1024): at least
+    (``+``), at most (``-``), or exactly that many bytes."""
+    tool, _, test = spec.partition(":")
+    turned = test.startswith("!")
+    test = test.removeprefix("!")
+    passes: Callable[[int], bool]
+    if test == "empty" and tool == "find":
+        passes = lambda size: size == 0  # noqa: E731
+    elif tool == "find" and (m := re.fullmatch(r"([+-]?)(\d{1,15})([cwbkMG]?)", test)):
+        sign, n, unit = m[1], int(m[2]), _FIND_UNITS[m[3] or "b"]
+
+        def passes(size: int) -> bool:
+            units = -(-size // unit)
+            return units > n if sign == "+" else units < n if sign == "-" else units == n
+
+    elif tool == "fd" and (m := re.fullmatch(r"([+-]?)(\d{1,15})(b|[kmgt]i?)", test.lower())):
+        sign, limit = m[1], int(m[2]) * _FD_UNITS[m[3]]
+
+        def passes(size: int) -> bool:
+            return size >= limit if sign == "+" else size <= limit if sign == "-" else size == limit
+
+    else:
+        return None
+    return (lambda size: not passes(size)) if turned else passes
+
+
+def _sized(tool: str, test: str, negate: bool = False) -> str:
+    """``TOOL:[!]TEST``, as :func:`size_test` reads it."""
+    return f"{tool}:{'!' if negate else ''}{test}"
+
+
 _FIND_SKIPPED = frozenset({"(", ")", "-print", "-print0", "-and", "-a", "-ls", "-follow", "-L", "-H", "-P"})
 
 
@@ -1354,6 +1400,7 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     depth = 0
     written: dict[str, tuple[str, bool]] = {}  # each -path glob: as written, and whether either case (-ipath)
     untested: list[str] = []  # -mtime -1, -newer a.py: tests of what the index keeps nothing of
+    sizes: list[str] = []  # -size +100k, -empty: tests of each file's size
     opened: list[int] = []  # at each open group, how many globs were kept before it
     closed = -1  # where the group that just closed began (\( -path a -o -path b \) -prune: both left out)
     i = 0
@@ -1399,6 +1446,13 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
                 depth = int(args[i])
                 if depth == 0:
                     return None  # the starting point alone: no file beneath it
+        elif a == "-size" and i + 1 < len(args) and not either and size_test(f"find:{args[i + 1]}") is not None:
+            sizes.append(_sized("find", args[i + 1], negate))
+            negate = False
+            i += 1
+        elif a == "-empty" and not either:
+            sizes.append(_sized("find", "empty", negate))
+            negate = False
         elif a in _FIND_UNTESTED and i + 1 < len(args) and not either:
             untested.append(f"{'! ' if negate else ''}{a} {args[i + 1]}")
             negate = False
@@ -1408,6 +1462,7 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
             each = end < len(args) and args[end] in (";", "\\;")  # {} \;: each file alone, {} +: several at once
             grep = shlex.join(w for w in args[i + 1 : end] if w != "{}" or each)
             found = _found(dirs or _here(), include, exclude, either, expressed, depth, written)
+            untested += [_said_size(t) for t in sizes]  # -size +1k -exec grep …: the grep runs on every file
             return _with(None if found is None else replace(found, untested=tuple(untested)), grep)
         else:
             return None  # -empty, -links: tests no search reads
@@ -1419,7 +1474,17 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     )
     if listed is not None and either and not _one_test_each(args):
         listed = replace(listed, refused=_EITHER_REFUSED.format(expression=shlex.join(["find", *args])))
-    return _with(None if listed is None else replace(listed, untested=tuple(untested)), "")
+    if folders:  # -type d -empty: the index holds no empty folder (git keeps none); its folders' sizes are none
+        untested, sizes = [*untested, *(_said_size(t) for t in sizes)], []
+    return _with(None if listed is None else replace(listed, untested=tuple(untested), sizes=tuple(sizes)), "")
+
+
+def _said_size(spec: str) -> str:
+    """A size test as find writes it (``! -size +1k``, ``-empty``)."""
+    tool, _, test = spec.partition(":")
+    turned, test = test.startswith("!"), test.removeprefix("!")
+    written = ("-empty" if test == "empty" else f"-size {test}") if tool == "find" else f"--size {test}"
+    return f"{'! ' if turned else ''}{written}"
 
 
 _EITHER_REFUSED = (
@@ -1883,6 +1948,7 @@ def _fd(args: list[str]) -> Command | None:
     exclude: list[str] = []
     glob = hidden = folders = False
     depth = 0
+    sizes: list[str] = []
     case = "smart"  # fd's: either case unless the pattern has a capital
     i = 0
     while i < len(args):
@@ -1903,6 +1969,11 @@ def _fd(args: list[str]) -> Command | None:
             i += 1
         elif a in ("-d", "--max-depth", "--maxdepth") and value.isdigit():
             depth = int(value)
+            i += 1
+        elif a in ("-S", "--size"):
+            if size_test(f"fd:{value}") is None:
+                return None  # no size fd reads
+            sizes.append(_sized("fd", value))
             i += 1
         elif a in ("-g", "--glob"):
             glob = True
@@ -1935,7 +2006,7 @@ def _fd(args: list[str]) -> Command | None:
     if depth and not folders:  # fd --max-depth 1: the files directly in each folder searched
         exclude.extend(f"{p.rstrip('/') + '/' if p else ''}{'*/' * depth}**" for p in paths or ("",))
     if folders:  # fd -t d: the folders whose name holds the pattern (or matches its glob)
-        if len(paths) > 1 or exts:
+        if len(paths) > 1 or exts or sizes:
             return None
         return Command(
             "fd",
@@ -1958,6 +2029,7 @@ def _fd(args: list[str]) -> Command | None:
         exclude=tuple(exclude),
         lists="paths",
         hidden=hidden or _names_hidden(operands[1:]),
+        sizes=tuple(sizes),
     )
 
 
@@ -2382,6 +2454,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[LINE_FILTERS_OPTION] = json.dumps([f.as_json() for f in c.then])
     if c.holding:
         options[HOLDING_OPTION] = json.dumps([f.as_json() for f in c.holding])
+    if c.sizes:
+        options[SIZE_OPTION] = "\n".join(c.sizes)
     if c.repos and p.repos and not set(c.repos) & set(p.repos):
         raise InvalidQuery(
             f"{c.tool}: the checkout is the repository {c.repos[0]}, which is not among those asked "
@@ -2420,10 +2494,12 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         said.append(f"in the files {' and '.join(held)}")
     if c.unread_types:
         said.append(f"every language (no language of fourfold's is the type {', '.join(c.unread_types)})")
+    if c.sizes:
+        said.append(f"the files {' '.join(_said_size(t) for t in c.sizes)} keeps (their sizes as indexed)")
     if c.untested:
         said.append(
             f"every file its other tests keep: {', '.join(c.untested)} left out (the index keeps no file's time, "
-            "size, owner or mode)"
+            "owner or mode, and sizes a listing's files alone)"
         )
     if before or after:
         cut = f" (at most {MAX_CONTEXT_LINES})" if max(c.context) > MAX_CONTEXT_LINES else ""

@@ -36,26 +36,35 @@ MAX_NAMED = 10
 Found = tuple[str, str, str]  # (repository, path, why)
 
 
-def _of(files: FileIndex, repos: Iterable[str], counts: Mapping[str, int]) -> Iterable[Found]:
-    """Each file of ``repos`` not indexed; a repository whose record counts none is not opened."""
+def _of(files: FileIndex, repos: Iterable[str], counts: Mapping[str, int]) -> Iterable[tuple[str, str, str, int]]:
+    """Each file of ``repos`` not indexed, with its size; a repository whose record counts none is not opened."""
     for repo in sorted(repos):
         if counts.get(repo):
-            for path, why in files.unheld(repo):
-                yield repo, path, why
+            for path, why, size in files.unheld(repo):
+                yield repo, path, why, size
 
 
-def listed(files: FileIndex, repos: Iterable[str], counts: Mapping[str, int], query: ModalityQuery) -> list[Found]:
+def listed(
+    files: FileIndex,
+    repos: Iterable[str],
+    counts: Mapping[str, int],
+    query: ModalityQuery,
+    sized: Callable[[int], bool] | None = None,
+) -> list[Found]:
     """The files not indexed that the path listing ``query`` (``mode=paths``) would list: by their paths, as the text
-    modality lists an indexed file (``lists_path``), of the language asked where one is; none where the listing keeps
-    files by what they hold (``grep -l X | xargs …``: an unindexed file's text is unknown)."""
+    modality lists an indexed file (``lists_path``), of the language asked where one is, of a size ``sized`` keeps
+    (``find -size +1M``); none where the listing keeps files by what they hold (``grep -l X | xargs …``: an
+    unindexed file's text is unknown)."""
     if query.options.get(HOLDING_OPTION):
         return []
     lists: Callable[[str], bool] = lists_path(query)
     languages = set(query.languages)
     return [
         (repo, path, why)
-        for repo, path, why in _of(files, repos, counts)
-        if lists(path) and (not languages or detect_language(path) in languages)
+        for repo, path, why, size in _of(files, repos, counts)
+        if lists(path)
+        and (not languages or detect_language(path) in languages)
+        and (sized is None or (size >= 0 and sized(size)))
     ]
 
 
@@ -64,7 +73,7 @@ def named(files: FileIndex, repos: Iterable[str], counts: Mapping[str, int], pat
     wanted = path.strip().removeprefix("./").strip("/")
     if not wanted:
         return []
-    return [f for f in _of(files, repos, counts) if f[1] == wanted or f[1].endswith(f"/{wanted}")]
+    return [(r, p, why) for r, p, why, _ in _of(files, repos, counts) if p == wanted or p.endswith(f"/{wanted}")]
 
 
 def note(found: list[Found], verb: str = "listed", several: bool = False) -> str:

@@ -48,7 +48,7 @@ from fourfold.index.filecache import decode_segments, encode_segments
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, place_id, segmenter_version
-from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, walk_repository
+from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, source_size, walk_repository
 from fourfold.index.progress import (
     BUILDING_FILE,
     Progress,
@@ -1104,7 +1104,7 @@ def _segment_repo(
     max_file_bytes: int,
     centrality: bool,
     settings: Mapping[str, str] | None = None,
-    left_out: Sequence[tuple[str, str]] = (),
+    left_out: Sequence[tuple[str, str, int]] = (),
 ) -> dict[str, Any]:
     """Segment one repository into its own ``segments/<name>.sqlite`` with its centrality.
 
@@ -1222,7 +1222,7 @@ def _segmented_files(
     summary: IndexSummary,
     report: Progress,
     max_file_bytes: int,
-    unread: list[tuple[str, str]] | None = None,
+    unread: list[tuple[str, str, int]] | None = None,
 ) -> Iterator[tuple[str, bytes, str, list[Segment], int, bool, str]]:
     """(path, bytes, language, segments, parse errors, supported, file hash) of each readable file of a
     repository, in order.
@@ -1269,7 +1269,7 @@ def _segmented_files(
         if data is None:
             summary.skipped[reason or "unknown"] += 1
             if unread is not None:
-                unread.append((f.path, reason or "unknown"))
+                unread.append((f.path, reason or "unknown", source_size(f)))
             continue
         fhash = content_hash(data + segmenter.version.encode())
         language = detect_language(f.path, data)  # it reads the head it needs (a .h file's first 64 KiB)

@@ -417,14 +417,16 @@ class SegmentWriter:
             return row
         return (*row[:5], s.signature, s.qualified_name, row[7], json.dumps(asdict(s)))
 
-    def set_unheld(self, files: Iterable[tuple[str, str]]) -> None:
+    def set_unheld(self, files: Iterable[tuple[str, str, int]]) -> None:
         """The repository's files that are not indexed, each with why (``binary``, ``too_large``, ``invalid_utf8``,
-        ``unreadable``, ``symlink``): a listing names them (its answer holds only indexed files). At most
-        :data:`MAX_UNHELD`, by path; a base's (``over``) are replaced."""
-        self.conn.execute("CREATE TABLE IF NOT EXISTS unheld (path TEXT PRIMARY KEY, reason TEXT NOT NULL)")
+        ``unreadable``, ``symlink``) and its size in bytes (-1: unknown): a listing names them (its answer holds only
+        indexed files). At most :data:`MAX_UNHELD`, by path; a base's (``over``) are replaced."""
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS unheld (path TEXT PRIMARY KEY, reason TEXT NOT NULL, size INTEGER NOT NULL)"
+        )
         self.conn.execute("DELETE FROM unheld")
-        rows = sorted(dict(files).items())[:MAX_UNHELD]
-        self.conn.executemany("INSERT INTO unheld(path, reason) VALUES (?, ?)", rows)
+        rows = sorted({path: (path, why, size) for path, why, size in files}.values())[:MAX_UNHELD]
+        self.conn.executemany("INSERT INTO unheld(path, reason, size) VALUES (?, ?, ?)", rows)
 
     def set_centrality(self, values: Mapping[str, float]) -> None:
         self.conn.executemany(
@@ -465,7 +467,8 @@ class SegmentDb(Protocol):
     def line_count(self, repo: str, path: str) -> tuple[int, bool] | None: ...
     def repo_segments(self, repo: str) -> Iterator[Segment]: ...
     def paths(self, repo: str) -> list[str]: ...
-    def unheld(self, repo: str) -> list[tuple[str, str]]: ...
+    def unheld(self, repo: str) -> list[tuple[str, str, int]]: ...
+    def sizes(self, repo: str) -> dict[str, int]: ...
     def repos(self) -> list[str]: ...
     def rows(self, ids: Sequence[str]) -> Iterator[Segment]: ...
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]: ...
@@ -510,8 +513,11 @@ class _LegacyDb:
     def line_count(self, repo: str, path: str) -> tuple[int, bool] | None:
         return None  # format 1 keeps no file's text: its segments' lines are all there is
 
-    def unheld(self, repo: str) -> list[tuple[str, str]]:
+    def unheld(self, repo: str) -> list[tuple[str, str, int]]:
         return []  # format 1 kept no record of the files it did not index
+
+    def sizes(self, repo: str) -> dict[str, int]:
+        return {}  # nor their sizes
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
         q = f"SELECT {self._cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC"
@@ -621,13 +627,20 @@ class _PackedDb:
             return []
         return [p for (p,) in self.conn.execute("SELECT path FROM files WHERE first IS NOT NULL ORDER BY path")]
 
-    def unheld(self, repo: str) -> list[tuple[str, str]]:
+    def unheld(self, repo: str) -> list[tuple[str, str, int]]:
         if repo != self.repo:
             return []
-        try:
-            return [(p, r) for p, r in self.conn.execute("SELECT path, reason FROM unheld ORDER BY path")]
-        except sqlite3.OperationalError:  # written before the table was: nothing known
-            return []
+        for columns in ("path, reason, size", "path, reason, -1"):  # a table written before sizes were: unknown
+            try:
+                return [(p, r, n) for p, r, n in self.conn.execute(f"SELECT {columns} FROM unheld ORDER BY path")]
+            except sqlite3.OperationalError:  # written before the table was: nothing known
+                continue
+        return []
+
+    def sizes(self, repo: str) -> dict[str, int]:
+        if repo != self.repo:
+            return {}
+        return {p: n for p, n in self.conn.execute("SELECT path, size FROM files WHERE first IS NOT NULL")}
 
     def repos(self) -> list[str]:
         return [self.repo]

@@ -399,11 +399,16 @@ class GenerationReader:
         db = self._db(repo)
         return [] if db is None else db.paths(repo)
 
-    def unheld(self, repo: str) -> list[tuple[str, str]]:
-        """(path, why) of ``repo``'s files this generation does not index (``binary``, ``too_large``,
+    def unheld(self, repo: str) -> list[tuple[str, str, int]]:
+        """(path, why, size in bytes) of ``repo``'s files this generation does not index (``binary``, ``too_large``,
         ``invalid_utf8``, ``unreadable``, ``symlink``), sorted; none where its build kept no such list."""
         db = self._db(repo)
         return [] if db is None else db.unheld(repo)
+
+    def sizes(self, repo: str) -> dict[str, int]:
+        """The size in bytes of each of ``repo``'s indexed files (by path); none where the generation keeps none."""
+        db = self._db(repo)
+        return {} if db is None else db.sizes(repo)
 
     def _lookup(
         self, ids: Iterable[str], repos: Iterable[str], fetch: Callable[[SegmentDb, list[str]], Iterator[tuple[str, T]]]

@@ -196,7 +196,7 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "tree sitter parser",
         "tree src",  # a word after tree: a sentence's, unless an option says it is the command
         "tree -d src docs",
-        "find . -empty",  # an empty file: the index holds none, so no listing says it
+        "find . -links 2",  # a test no index reads
         "find . -name '*.py' -name 'test_*'",
         "fd is fast",
         "fd -e",
@@ -429,8 +429,8 @@ def test_finds_tests_of_what_the_index_keeps_nothing_of_are_left_out_and_said(ho
     assert "every file its other tests keep: -mtime -1 left out (the index keeps no file's time" in a.notes[0]
     grepped = ask(home, "find . -newer alpha/core.py -name '*.py' -exec grep -n 'return fmt' {} +")
     assert grepped.total_matches >= 2 and "-newer alpha/core.py left out" in grepped.notes[0]
-    sized = ask(home, "find . -size +1M")  # read now: the listing, and the note that leaves the size out
-    assert "-size +1M left out" in sized.notes[0] and sized.hits
+    sized = ask(home, "find . -size +1M")  # read: no file of the fixture is so large
+    assert "the files -size +1M keeps" in sized.notes[0] and not sized.hits and sized.complete
 
 
 @pytest.mark.parametrize(
@@ -513,6 +513,7 @@ def test_a_group_pruned_leaves_out_each_of_its_folders_as_find_does(tmp_path: Pa
         "-name '*.py' -o -type d",  # an alternative of no name or path
         "-not \\( -name '*.py' -o -name '*.md' \\)",  # a group turned over
         "-name '*.py' -o -name '*.md' -not -path './docs/*'",  # turned over in one alternative alone
+        "-empty -o -name '*.py'",  # an alternative of a size alone
     ],
 )
 def test_finds_alternatives_it_cannot_list_as_one_glob_are_refused_not_misread(home: Path, expression: str) -> None:

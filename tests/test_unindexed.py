@@ -18,6 +18,7 @@ from fourfold.api import Answer, SearchParams
 from fourfold.client import Client
 from fourfold.coordinator.cli import main
 from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.search_command import size_test
 from fourfold.coordinator.unindexed import MAX_NAMED, note
 from fourfold.index.generation import build_generation
 from fourfold.index.store import IndexStore
@@ -72,12 +73,13 @@ def unindexed_note(a: Answer) -> str:
 def test_a_build_names_each_file_it_does_not_index_with_why(store: tuple[Path, Path], tmp_path: Path) -> None:
     home, web = store
     reader = IndexStore(home).require_live()
-    assert reader.unheld("web") == [
-        ("app/assets/logo.png", "binary"),
-        ("current", "symlink"),
-        ("legacy/readme.txt", "invalid_utf8"),
-        ("logs/big.log", "too_large"),
+    assert reader.unheld("web") == [  # each with its size, as find and fd see it (a link's own)
+        ("app/assets/logo.png", "binary", len(PNG)),
+        ("current", "symlink", len("app")),
+        ("legacy/readme.txt", "invalid_utf8", len("caf\u00e9 cr\u00e8me\n")),
+        ("logs/big.log", "too_large", len(b"line of a log\n") * (MAX_BYTES // 10)),
     ]
+    assert reader.sizes("web") == {"app/main.py": 29, "README.md": 6}
     assert reader.manifest["repos"]["web"]["unheld"] == 4 and reader.manifest["repos"]["other"]["unheld"] == 2
     assert "app/assets/logo.png" not in reader.paths("web") and "app/main.py" in reader.paths("web")
     copy = tmp_path / "web"  # rebuilt unchanged (its segments carried), then with the logo gone
@@ -85,11 +87,11 @@ def test_a_build_names_each_file_it_does_not_index_with_why(store: tuple[Path, P
     again = tmp_path / "home"
     _build(again, [(copy, "web")])
     _build(again, [])
-    assert IndexStore(again).require_live().unheld("web")[0] == ("app/assets/logo.png", "binary")
+    assert IndexStore(again).require_live().unheld("web")[0] == ("app/assets/logo.png", "binary", len(PNG))
     subprocess.run("git rm -q app/assets/logo.png && git -c user.email=t@local -c user.name=t commit -qm gone",
                    shell=True, cwd=copy, check=True)  # fmt: skip
     _build(again, [])
-    assert [p for p, _ in IndexStore(again).require_live().unheld("web")] == [
+    assert [p for p, _, _ in IndexStore(again).require_live().unheld("web")] == [
         "current",
         "legacy/readme.txt",
         "logs/big.log",
@@ -181,3 +183,83 @@ def test_the_cli_the_client_and_mcp_name_the_files_not_indexed(
         assert "2 files here are not indexed, so not listed: other:lib/other.png (binary), web:app/assets/logo.png" in (
             text
         )
+
+
+@pytest.fixture(scope="module")
+def sized(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Files of many sizes (empty, under a block, kilobytes, one over the build's limit, a binary one), indexed."""
+    top = tmp_path_factory.mktemp("sized")
+    root = _git_repo(
+        top / "sizes",
+        {
+            "empty.py": b"",
+            "pkg/__init__.py": b"",
+            "small.py": b"x = 1\n" * 20,  # 120 bytes
+            "pkg/mid.py": b"y = 2\n" * 500,  # 3000 bytes: 6 blocks of 512, rounded up
+            "pkg/edge.py": b"z\n" * 1024,  # 2048 bytes: 2k exactly
+            "docs/large.md": b"word " * 800,  # 4000 bytes
+            "data/blob.bin": b"\0" * 3500,  # binary, not indexed
+            "logs/huge.log": b"a\n" * 4000,  # 8000 bytes: over the limit, not indexed
+        },
+    )
+    home = top / "home"
+    _build(home, [(root, "sizes")])
+    return home, root
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -type f -size +2k",
+        "find . -name '*.py' -size -1k",
+        "find . -type f -empty",
+        "find . -type f ! -size -3k",
+        "find . -type f -size +3k -size -5k",
+        "find . -type f -size 6",
+        "find . -type f -size 2k",
+        "find . -type f -size -1M",
+        "find pkg -not -empty",
+        "find . -name '*.py' -size +2000c",
+        "fd -t f --size +2ki",
+        "fd -t f -S -200b",
+        "fd -e py --size 2ki",
+    ],
+)
+def test_a_listings_size_tests_keep_the_files_the_tool_keeps(sized: tuple[Path, Path], command: str) -> None:
+    home, root = sized
+    shell = command.replace("fd ", "fdfind ", 1) if command.startswith("fd ") else command
+    if shutil.which(shell.split()[0]) is None:
+        pytest.skip(f"{shell.split()[0]} is not on PATH; make system-tools installs it")
+    printed = subprocess.run(shell, shell=True, cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    want = {p.removeprefix("./") for p in printed} - {".git"}
+    want = {p for p in want if not p.startswith(".git/") and not (root / p).is_dir()}
+    a = ask(home, command)
+    listed = {f.hit.path for f in a.hits}
+    said = unindexed_note(a)
+    named = {p for p in ("data/blob.bin", "logs/huge.log") if f"{p} (" in said}
+    assert listed | named == want and not listed & named, (a.notes, want)
+    assert a.total_files == len(listed) and a.complete
+
+
+def test_size_tests_read_as_find_and_fd_read_them() -> None:
+    def passes(spec: str, *sizes: int) -> list[bool]:
+        test = size_test(spec)
+        assert test is not None, spec
+        return [test(n) for n in sizes]
+
+    assert passes("find:-1M", 0, 1, 1 << 20) == [True, False, False]  # rounded up: one byte is one unit
+    assert passes("find:+1k", 1024, 1025) == [False, True]
+    assert passes("find:10", 4608, 4609, 5120, 5121) == [False, True, True, False]  # 512-byte blocks
+    assert passes("find:!empty", 0, 1) == [False, True]
+    assert passes("fd:+1k", 999, 1000) == [False, True] and passes("fd:-1ki", 1024, 1025) == [True, False]
+    assert passes("fd:10b", 10, 11) == [True, False]
+    assert size_test("find:1x") is None and size_test("fd:10") is None and size_test("ls:+1k") is None
+
+
+def test_a_size_test_of_folders_or_beside_an_exec_is_left_out_and_said(sized: tuple[Path, Path]) -> None:
+    home, _ = sized
+    grepped = ask(home, "find . -name '*.py' -size +1k -exec grep -l y {} +")
+    assert "-size +1k left out" in grepped.notes[0] and {f.hit.path for f in grepped.hits} == {"pkg/mid.py"}
+    paged = ask(home, "find . -type f -size -5k", k=2)  # every file sized, the first two shown
+    assert len(paged.hits) == 2 and paged.total_files == 6 and not paged.complete
+    assert any("4 more files: ask for more hits (k)" in n for n in paged.notes)

@@ -19,7 +19,7 @@ import pathspec
 
 from fourfold.errors import InvalidPath
 
-__all__ = ["DEFAULT_MAX_FILE_BYTES", "SourceFile", "WalkResult", "read_source", "walk_repository"]
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "SourceFile", "WalkResult", "read_source", "source_size", "walk_repository"]
 
 #: Files larger than this are skipped as ``too_large`` (generated bundles, data dumps).
 DEFAULT_MAX_FILE_BYTES = 1 << 20
@@ -39,8 +39,8 @@ class SourceFile:
 class WalkResult:
     files: list[SourceFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
-    #: (path, reason) of each file git lists that is not read: "symlink" (a link is not followed)
-    left_out: list[tuple[str, str]] = field(default_factory=list)
+    #: (path, reason, size in bytes) of each file git lists that is not read: "symlink" (a link is not followed)
+    left_out: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def _maybe_git(root: Path) -> bool:
@@ -128,13 +128,26 @@ def walk_repository(root: Path) -> WalkResult:
         abspath = root / rel
         if abspath.is_symlink():
             result.skipped["symlink"] += 1
-            result.left_out.append((rel, "symlink"))
+            result.left_out.append((rel, "symlink", _size(abspath)))
             continue
         if not abspath.is_file():  # deleted in the work tree, or a submodule folder
             result.skipped["not_a_file"] += 1
             continue
         result.files.append(SourceFile(rel, abspath))
     return result
+
+
+def _size(path: Path) -> int:
+    """The size of ``path`` itself (a link's, not its target's), as find and fd see it; -1 where it cannot be read."""
+    try:
+        return path.lstat().st_size
+    except OSError:
+        return -1
+
+
+def source_size(file: SourceFile) -> int:
+    """A file's size in bytes (-1 where it cannot be read): what a file not indexed is sized by."""
+    return _size(file.abspath)
 
 
 def read_source(file: SourceFile, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> tuple[bytes | None, str | None]:

@@ -44,7 +44,7 @@ import json
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
@@ -1238,6 +1238,8 @@ def _from_call(text: str) -> Command | None:
         if command is not None and limit.isdigit() and int(limit) > 0 and command.context == (0, 0):
             lines = str(args.get("output_mode", "")).strip() == "content"  # else files (its default) or counts
             command = replace(command, head=min(int(limit), 1_000_000), head_files=not lines)
+    elif name == "find_by_name" and not said("full_path"):  # Windsurf's: fd's name glob, its options as fd's
+        command = _read(shlex.join(_fd_words(arg("pattern", "query") or subject, path, args)))
     elif name in _GLOB_CALLS:
         pattern = arg("pattern", "glob", "file_name", "name", "query") or subject
         if name == "find_file" and pattern and not any(ch in pattern for ch in "*?["):
@@ -1262,6 +1264,26 @@ def _from_call(text: str) -> Command | None:
     else:
         return None
     return None if command is None else replace(command, tool=tool, called=True)
+
+
+def _fd_words(pattern: str, path: str, args: Mapping[str, object]) -> list[str]:
+    """Windsurf's ``find_by_name(SearchDirectory, Pattern, Excludes, Type, MaxDepth, Extensions)`` as the fd command
+    it runs (its arguments snake-cased): a glob of names, hidden files too."""
+
+    def strings(key: str) -> list[str]:
+        value = args.get(key)
+        items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+        return [v.strip() for v in items if isinstance(v, str) and v.strip()]
+
+    words = ["fd", "--hidden", "-g", pattern or "*"]
+    words += [w for glob in strings("excludes") for w in ("-E", glob)]
+    words += [w for ext in strings("extensions") for w in ("-e", ext.lstrip("."))]
+    kind = str(args.get("type", "")).strip().lower()
+    words += ["-t", "d"] if kind in ("directory", "d") else ["-t", "f"] if kind in ("file", "f") else []
+    depth = args.get("max_depth")
+    if isinstance(depth, int | str) and not isinstance(depth, bool) and str(depth).strip().isdigit():
+        words += ["-d", str(depth).strip()]
+    return [*words, path] if path else words
 
 
 def snake_case(key: str) -> str:

@@ -521,6 +521,30 @@ def test_finds_alternatives_it_cannot_list_as_one_glob_are_refused_not_misread(h
         ask(home, f"find . {expression}")
 
 
+@pytest.mark.parametrize(
+    ("call", "fd"),
+    [
+        ('find_by_name(SearchDirectory="src", Pattern="*.py", MaxDepth=1)', "-g '*.py' -d 1 src"),
+        ('find_by_name(SearchDirectory="src", Pattern="*", Extensions=["go", ".md"])', "-g '*' -e go -e md src"),
+        ('find_by_name(SearchDirectory="src", Pattern="*", Excludes=["deep"], Type="file")', "-g '*' -E deep -t f src"),
+        (
+            '{"name": "find_by_name", "arguments": {"SearchDirectory": ".", "Pattern": "b*", "MaxDepth": 3}}',
+            "-g 'b*' -d 3",
+        ),
+    ],
+)
+def test_windsurfs_find_by_name_lists_what_fd_lists_with_its_options(tmp_path: Path, call: str, fd: str) -> None:
+    if shutil.which("fdfind") is None:
+        pytest.skip("fdfind is not on PATH; make system-tools installs it")
+    tree = ["top.py", "src/a.py", "src/b.md", "src/deep/b.py", "src/deep/c.go", "src/deep/er/d.go", "docs/x.md"]
+    home = index_files(tmp_path, "repo", dict.fromkeys(tree, "x\n"))
+    printed = subprocess.run(
+        f"fdfind --hidden {fd}", shell=True, cwd=tmp_path / "repo", capture_output=True, text=True, check=True
+    ).stdout.split()
+    want = {p.removeprefix("./") for p in printed if not p.endswith("/")}
+    assert want and files(ask(home, call)) == want
+
+
 def test_an_agents_ls_leaves_out_its_ignored_names_and_a_file_search_finds_a_fragment(home: Path) -> None:
     listed = ask(home, 'LS(path="/home/me/checkouts/alpha/alpha", ignore=["core.py", "__init__.py"])')
     assert files(listed) == {"alpha/shapes.py"} and "not in core.py" in listed.notes[0]

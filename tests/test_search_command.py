@@ -603,7 +603,14 @@ def test_the_cli_the_client_and_mcp_read_it(
             "lines",
             True,
         ),
-        ('find_by_name(SearchDirectory="src", Pattern="*.py")', "find_by_name", "*", "src/**/*.py", "paths", False),
+        (
+            'find_by_name(SearchDirectory="src", Pattern="*.py")',
+            "find_by_name",
+            "*",
+            "{src/**/*.[pP][yY],src}",
+            "paths",
+            False,
+        ),
         (
             'grep_search(SearchPath="src", Query="a.b", Includes=["*.py", "*.pyi"])',
             "grep_search",

@@ -4,7 +4,7 @@ r"""Agents' search commands on fourfold's own source, against the tools themselv
 
 The repository at ``--rev`` is written out (``git archive``) to a temporary folder, indexed there (text, structural,
 graph) and made a git repository of its own; then each command of :data:`COMMANDS` (grep, rg, git grep, ag, find,
-fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc -l``, find's ``-o``) is run by bash in that folder
+fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc -l``, find's ``-o``, sizes) is run by bash in that folder
 (``LC_ALL=C``) and asked of fourfold, interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh
 checkout runs it as it is.
 
@@ -146,6 +146,11 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("files not indexed", "files", "fd -e npz -e json . coordinator", ""),
     ("find's -o", "files", "find . \\( -path ./tests -o -path ./benchmarks \\) -prune -o -name '*.py' -print", ""),
     ("find's -o", "files", "find . -path ./tests -prune -o \\( -name '*.toml' -o -name '*.cfg' \\) -print", ""),
+    ("sizes", "files", "find plugins -name '*.py' -size +20k", ""),
+    ("sizes", "files", "find . -name '*.py' -empty", ""),
+    ("sizes", "files", "fd -e py --size +30ki", ""),
+    ("sizes", "files", "find . -name '*.npz' -size +100k", ""),
+    ("sizes", "files", "find coordinator -type f ! -size -40k", ""),
 )
 FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 

@@ -1181,7 +1181,10 @@ class Engine:
         specs = [spec for spec in query.options.get(search_command.SIZE_OPTION, "").split("\n") if spec]
         tests = [t for t in (search_command.size_test(spec) for spec in specs) if t is not None]
         sized = (lambda size: all(test(size) for test in tests)) if specs else None  # find -size +1M: of those sizes
-        return unindexed.note(unindexed.listed(found[0], repos, found[2], query, sized), several=len(repos) > 1)
+        unlisted = unindexed.listed(found[0], repos, found[2], query, sized)
+        if query.options.get(search_command.LINKS_OPTION) == "no":  # find -type f, rg --files: no link
+            unlisted = [f for f in unlisted if f[2] != "symlink"]
+        return unindexed.note(unlisted, several=len(repos) > 1)
 
     def _unindexed_read(self, generation: str, p: SearchParams, visible: frozenset[str] | None, path: str) -> str:
         """Why a read of ``path`` shows nothing where it names files that are not indexed; ""."""

@@ -215,6 +215,9 @@ class Command:
     revision: str = ""
     #: find's tests of what the index does not keep (``-mtime -1``, ``-newer a.py``), left out
     untested: tuple[str, ...] = ()
+    #: whether a listing lists symbolic links (``find -type f``, ``fd -t f`` and ``rg --files`` do not;
+    #: ``LINKS_OPTION``): the files not indexed that its note names
+    links: bool = True
     #: tests of a file's size each listed file must pass (``find:+100k``, ``find:empty``, ``fd:-1ki``; ``!`` after the
     #: colon turns one over), as :func:`size_test` reads them (``SIZE_OPTION``)
     sizes: tuple[str, ...] = ()
@@ -1131,7 +1134,9 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         listed = _read(shlex.join(["rg", "-e", "x", *(w for w in words[1:] if w != "--files")]))
         if listed is None:
             return None
-        found = replace(listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths")
+        found = replace(
+            listed, tool="rg --files", pattern="*", regex=False, case_sensitive=False, lists="paths", links=False
+        )
     shown = _listed_as(words)
     if found.tree is not None and (grep or piped.startswith("xargs") or (shown is None and _greps(stages))):
         return None  # folders a command is run on, or listed as a grep cannot read them (tree's drawing): not read
@@ -1369,6 +1374,8 @@ _FIND_UNTESTED = frozenset(
 )
 #: The engine option that carries a listing's tests of its files' sizes (``Command.sizes``, one a line).
 SIZE_OPTION = "sizes"
+#: The engine option that says a listing lists no symbolic link ("no"; ``Command.links``).
+LINKS_OPTION = "links"
 _FIND_UNITS = {"c": 1, "w": 2, "b": 512, "k": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 _FD_UNITS = {"b": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30}
 _FD_UNITS["ti"] = 1 << 40
@@ -1423,6 +1430,7 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
     written: dict[str, tuple[str, bool]] = {}  # each -path glob: as written, and whether either case (-ipath)
     untested: list[str] = []  # -mtime -1, -newer a.py: tests of what the index keeps nothing of
     sizes: list[str] = []  # -size +100k, -empty: tests of each file's size
+    regular = False  # -type f: no symbolic link
     opened: list[int] = []  # at each open group, how many globs were kept before it
     closed = -1  # where the group that just closed began (\( -path a -o -path b \) -prune: both left out)
     i = 0
@@ -1440,7 +1448,7 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
         elif a in ("!", "-not"):
             negate = True
         elif a in ("-o", "-or"):
-            either = True
+            either = either or args[i - 1] != "-prune"  # -path X -prune -o …: the folder left out, no alternative
         elif a in _FIND_SKIPPED:
             pass
         elif a in _FIND_NAMES | _FIND_PATHS and i + 1 < len(args):
@@ -1459,9 +1467,10 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
             either = False
         elif a == "-type" and i + 1 < len(args):
             i += 1
-            if args[i] not in ("f", "d"):
-                return None  # links, sockets: no listing of files or folders
+            if args[i] not in ("f", "d") or negate:
+                return None  # links, sockets, ! -type f: no listing of files or folders
             folders = args[i] == "d"
+            regular = args[i] == "f"
         elif a in ("-maxdepth", "-mindepth") and i + 1 < len(args):
             i += 1  # -maxdepth: to that depth; -mindepth: every depth is listed
             if a == "-maxdepth" and args[i].isdigit():
@@ -1494,11 +1503,12 @@ def _find(args: list[str]) -> tuple[Command, str] | None:
         if folders
         else _found(dirs or _here(), include, exclude, either, expressed, depth, written)
     )
-    if listed is not None and either and not _one_test_each(args):
+    if listed is not None and either and (sizes or not _one_test_each(args)):  # a size test of one alternative
         listed = replace(listed, refused=_EITHER_REFUSED.format(expression=shlex.join(["find", *args])))
     if folders:  # -type d -empty: the index holds no empty folder (git keeps none); its folders' sizes are none
         untested, sizes = [*untested, *(_said_size(t) for t in sizes)], []
-    return _with(None if listed is None else replace(listed, untested=tuple(untested), sizes=tuple(sizes)), "")
+    listed = listed and replace(listed, untested=tuple(untested), sizes=tuple(sizes), links=not regular)
+    return _with(listed, "")
 
 
 def _said_size(spec: str) -> str:
@@ -1510,9 +1520,9 @@ def _said_size(spec: str) -> str:
 
 
 _EITHER_REFUSED = (
-    "{expression!r} is not read: its -o joins alternatives of which one holds several tests, none, or a ! before a "
-    "group; fourfold reads alternatives of one name or path test each (-name '*.md' -o -path './docs/*') or tests "
-    "that must all hold (-name '*.py' -path '*src*'): ask each alternative alone"
+    "{expression!r} is not read: its -o joins alternatives of which one holds several tests, none, a size, or a ! "
+    "before a group; fourfold reads alternatives of one name or path test each (-name '*.md' -o -path './docs/*') or "
+    "tests that must all hold (-name '*.py' -path '*src*' -size +1k): ask each alternative alone"
 )
 
 
@@ -1591,7 +1601,15 @@ def _found(
     """``find``'s files: ``written`` maps each ``-path`` glob of ``include`` to the glob as written and whether it
     matches either case (``-ipath``), for a test that must hold with the others."""
     then: list[LineFilter] = []
-    if len(include) > 1 and either:  # -name '*.md' -o -path './docs/*': a file any of them selects, as one glob
+    written = written or {}
+    beside = [g for g in include if g in written] if any(d not in (".", "./") for d in dirs) and not either else []
+    if beside:  # find src -path '*/api/*': a test of the path as find prints it (src/…), the folder searched
+        include = [g for g in include if g not in written]
+        if len(include) > 1:
+            return None  # -name a -name b
+        shown = _find_prints(dirs)
+        then = [LineFilter(_glob_regex(written[g][0]), True, not written[g][1], False, shown, _under()) for g in beside]
+    elif len(include) > 1 and either:  # -name '*.md' -o -path './docs/*': a file any of them selects, as one glob
         include = [_either(include)]
     elif len(include) > 1:  # both must match: a folder's glob and a name's are one glob
         folders = [g for g in include if "/" in g and g.endswith("/**")]
@@ -1599,7 +1617,6 @@ def _found(
         if len(include) == 2 and len(folders) == 1 and len(names) == 1:
             include = [f"{folders[0]}/{names[0]}"]
         else:  # -name '*.go' -path '*render*': each -path a test of the path as find prints it
-            written = written or {}
             tests = [g for g in include if g in written]
             include = [g for g in include if g not in written]
             if len(include) > 1 or not tests:
@@ -1971,6 +1988,7 @@ def _fd(args: list[str]) -> Command | None:
     glob = hidden = folders = False
     depth = 0
     sizes: list[str] = []
+    regular = False  # -t f: no symbolic link
     case = "smart"  # fd's: either case unless the pattern has a capital
     i = 0
     while i < len(args):
@@ -1988,6 +2006,7 @@ def _fd(args: list[str]) -> Command | None:
             if value not in ("f", "file", "d", "directory"):
                 return None
             folders = value in ("d", "directory")
+            regular = not folders
             i += 1
         elif a in ("-d", "--max-depth", "--maxdepth") and value.isdigit():
             depth = int(value)
@@ -2052,6 +2071,7 @@ def _fd(args: list[str]) -> Command | None:
         lists="paths",
         hidden=hidden or _names_hidden(operands[1:]),
         sizes=tuple(sizes),
+        links=not regular,
     )
 
 
@@ -2478,6 +2498,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         options[HOLDING_OPTION] = json.dumps([f.as_json() for f in c.holding])
     if c.sizes:
         options[SIZE_OPTION] = "\n".join(c.sizes)
+    if not c.links:
+        options[LINKS_OPTION] = "no"
     if c.repos and p.repos and not set(c.repos) & set(p.repos):
         raise InvalidQuery(
             f"{c.tool}: the checkout is the repository {c.repos[0]}, which is not among those asked "

@@ -506,6 +506,28 @@ def test_a_group_pruned_leaves_out_each_of_its_folders_as_find_does(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
+    "command",
+    [
+        "find src -path '*/deep/*'",  # a -path test beside a folder: of the path find prints (src/deep/b.py)
+        "find src -path '*src*' -name '*.py'",
+        "find ./src -path './src/d*'",
+        "find . -path ./tests -prune -o -name '*.py' -path '*deep*' -print",  # the -o after -prune: no alternative
+        "find . -path ./docs -prune -o -type f -size -2k -print",
+    ],
+)
+def test_finds_tests_beside_a_folder_or_a_prune_keep_what_find_keeps(tmp_path: Path, command: str) -> None:
+    tree = ["top.py", "src/a.py", "src/b.md", "src/deep/b.py", "src/deep/c.go", "tests/deep/t.py", "docs/x.md"]
+    home = index_files(tmp_path, "repo", dict.fromkeys(tree, "x\n"))
+    printed = subprocess.run(command, shell=True, cwd=tmp_path / "repo", capture_output=True, text=True, check=True)
+    want = {p.removeprefix("./") for p in printed.stdout.split()} & set(tree)
+    assert want and files(ask(home, command)) == want
+
+
+def test_a_negated_type_is_not_read_as_files() -> None:
+    assert read("find . ! -type f") is None and read("find src -not -type d -name '*.py'") is None
+
+
+@pytest.mark.parametrize(
     "expression",
     [
         "-name '*.md' -o -name '*.py' -path '*src*'",  # an alternative of two tests
@@ -514,10 +536,11 @@ def test_a_group_pruned_leaves_out_each_of_its_folders_as_find_does(tmp_path: Pa
         "-not \\( -name '*.py' -o -name '*.md' \\)",  # a group turned over
         "-name '*.py' -o -name '*.md' -not -path './docs/*'",  # turned over in one alternative alone
         "-empty -o -name '*.py'",  # an alternative of a size alone
+        "-name '*.md' -size +1k -o -name '*.py'",  # a size test of one alternative
     ],
 )
 def test_finds_alternatives_it_cannot_list_as_one_glob_are_refused_not_misread(home: Path, expression: str) -> None:
-    with pytest.raises(InvalidQuery, match=r"is not read: its -o joins alternatives of which one holds several"):
+    with pytest.raises(InvalidQuery, match=r"is not read: its -o joins alternatives of which one holds several tests"):
         ask(home, f"find . {expression}")
 
 

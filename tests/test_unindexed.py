@@ -108,6 +108,7 @@ def test_a_build_names_each_file_it_does_not_index_with_why(store: tuple[Path, P
         ("repo:web fd -e log", {"logs/big.log"}),
         ('Glob(pattern="**/*.png", path="app")', {"web:app/assets/logo.png"}),
         ("repo:web find . -name '*.txt' -o -name current", {"legacy/readme.txt", "current"}),
+        ("repo:web fd cur", {"current"}),  # a link, as fd and find list it
     ],
 )
 def test_a_listing_names_the_files_it_would_list_that_are_not_indexed(
@@ -125,6 +126,9 @@ def test_a_listing_names_the_files_it_would_list_that_are_not_indexed(
 @pytest.mark.parametrize(
     "command",
     [
+        "repo:web find . -type f -name 'cur*'",  # find -type f, fd -t f and rg --files list no symbolic link
+        "repo:web fd -t f cur",
+        "repo:web rg --files -g 'cur*'",
         "find . -name '*.py'",  # no file it would list is left out
         "repo:web ls app",  # the logo is beneath a folder of it, not in it
         "repo:web rg --files -t py",  # a language asked: a logo is none

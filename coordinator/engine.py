@@ -178,6 +178,29 @@ def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segme
     return segments, max([s.end_line for s in segments] + [lines]), ended
 
 
+def _wc_of(
+    reader: GenerationReader, repo: str, path: str, letters: str, sizes: dict[str, dict[str, int]] | None = None
+) -> tuple[int, ...]:
+    """What ``wc`` counts of ``repo``'s file ``path`` as indexed, the counts ``letters`` asks (``l`` its newlines,
+    ``w`` words, ``m`` characters, ``c`` bytes), in that order; ``sizes`` keeps each repository's file sizes read."""
+    out: list[int] = []
+    if "l" in letters:
+        lines, ended = _lines_of(reader, repo, path)
+        out.append(lines if ended else lines - 1)  # wc counts newlines: a last line without one is not
+    text = reader.file_text(repo, path) if "w" in letters or "m" in letters else None
+    if "w" in letters:
+        out.append(len((text or "").split()))
+    if "m" in letters:
+        out.append(len(text or ""))
+    if "c" in letters:
+        known = sizes if sizes is not None else {}
+        of_repo = known.get(repo)
+        if of_repo is None:
+            of_repo = known[repo] = reader.sizes(repo)
+        out.append(of_repo.get(path, len((text or "").encode())))
+    return tuple(out)
+
+
 def _lines_of(reader: GenerationReader, repo: str, path: str) -> tuple[int, bool]:
     """How many lines ``repo``'s file ``path`` has and whether its last one ends in a newline: from the stored text's
     last block, from its segments only where the generation keeps no text (``_file_of``)."""
@@ -844,11 +867,9 @@ class Engine:
         if not listed.hits or any(f.hit.match_lines for f in listed.hits):
             return listed  # nothing listed, or no listing (a fallback's lines): as it is
         reader = self._reader(listed.generation)
-        counted: list[tuple[int, FusedHit]] = []
-        for f in listed.hits:
-            lines, ended = _lines_of(reader, f.hit.repo, f.hit.path)
-            counted.append((lines if ended else lines - 1, f))  # wc counts newlines: a last line without one is not
-        if command.order == "lines":  # sort -n: by count, then the line's text (the path); the longest first
+        sizes: dict[str, dict[str, int]] = {}
+        counted = [(_wc_of(reader, f.hit.repo, f.hit.path, command.counted, sizes), f) for f in listed.hits]
+        if command.order == "lines":  # sort -n: by its first count, then the line's text (the path); most first
             counted.sort(key=lambda c: (c[0], c[1].hit.path), reverse=True)
         summed = command.counts_lines == "total" and len(counted) > 1  # wc prints a total after several files
         printed = len(counted) + summed  # the lines wc prints
@@ -866,11 +887,11 @@ class Engine:
             if sum(len(r) + 2 for r in rows) > MAX_LISTING_NOTE_CHARS - 200:  # a long listing: its hits name the rest
                 rows.append(f"… {len(shown) - i} more")
                 break
-            rows.append(f"{n} {f'{f.hit.repo}:' if several else ''}{f.hit.path}")
+            rows.append(f"{' '.join(map(str, n))} {f'{f.hit.repo}:' if several else ''}{f.hit.path}")
         if summed and (command.order == "lines" or command.tail or not command.head or command.head >= printed):
-            rows.append(f"{sum(n for n, _ in counted)} total")
+            rows.append(f"{' '.join(str(sum(column)) for column in zip(*(n for n, _ in counted), strict=True))} total")
         more = listed.total_files - len(counted)
-        said = f"wc -l: {', '.join(rows) or 'no file'}"
+        said = f"{search_command.wc_said(command.counted)}: {', '.join(rows) or 'no file'}"
         if more > 0:
             said += f"; counted the first {len(counted)} of {listed.total_files} files by path (their total too)"
         elif len(shown) < len(counted):
@@ -1300,7 +1321,8 @@ class Engine:
                         continue
                     one = part
                 k = max(1, p.k // len(reads))
-                answer = file_read.answer(one, repo, path, segments, k, generation, total, ended)
+                counts = _wc_of(reader, repo, path, one.counted) if one.counted not in ("", "l") else ()
+                answer = file_read.answer(one, repo, path, segments, k, generation, total, ended, counts)
                 if answer is not None and p.with_snippets and answer.hits:
                     answer = replace(answer, hits=tuple(self._snippets(reader, answer.hits)))
             if answer is None and len(reads) == 1:
@@ -1308,7 +1330,7 @@ class Engine:
             answers.extend([answer] if answer is not None else [])
         if not answers:  # a stream's lines all past its files' ends
             return file_read.past_end(read_as, offset, generation)
-        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k, read_as.counted)
+        answer = answers[0] if len(answers) == 1 else file_read.joined(answers, generation, p.k, bool(read_as.counted))
         notes = (*revised, *expanded, *answer.notes)
         return replace(answer, notes=notes, timings={"total": (time.perf_counter() - t0) * 1000})
 

@@ -41,7 +41,15 @@ import re2
 
 from fourfold.api import Answer, FusedHit, Hit
 from fourfold.coordinator import shell_words
-from fourfold.coordinator.search_command import extended_syntax, snake_case, split_cd, without_redirections
+from fourfold.coordinator.search_command import (
+    WC_NAMES,
+    extended_syntax,
+    snake_case,
+    split_cd,
+    wc_counts,
+    wc_said,
+    without_redirections,
+)
 from fourfold.coordinator.shell_words import is_glob
 from fourfold.coordinator.tool_call import file_argument, name_words, parse_call, written_as_call
 from fourfold.plugins.types import Segment
@@ -152,8 +160,9 @@ class FileRead:
     ranges: tuple[tuple[int, int], ...] = ()
     #: the lines a pattern marks (``sed -n '/^def run/,/^def /p'``), found in the file's text when it is read
     marked: PatternRange | None = None
-    #: the file's lines counted, not read (``wc -l``): its first segment, and a note of how many lines it has
-    counted: bool = False
+    #: what wc counts of the file, not read (``wc -l``: "l"; ``wc -c``: "c"; ``wc``: "lwc"; ``wc_counts``): its
+    #: first segment, and a note of its counts ("" where it is read)
+    counted: str = ""
     #: ``tail -c +N``: the bytes from the ``N``-th on (0: none so asked)
     byte_from: int = 0
     #: the lines the commands piped after it keep of its lines, in turn, each (first, last) as ``first``/``last`` are
@@ -365,9 +374,11 @@ def _command(words: list[str]) -> FileRead | None:
         return _sed(args)
     if tool in ("awk", "gawk", "mawk"):
         return _awk(args)
-    if tool == "wc" and args[:1] == ["-l"] and not any(a.startswith("-") for a in args[1:]):
-        found = _one("wc -l", args[1:], 1, 0)  # how many lines each file has
-        return None if found is None else replace(found, counted=True)
+    flags = [a for a in args if a.startswith("-")]
+    letters = wc_counts(flags) if tool == "wc" else None
+    if letters is not None and args[: len(flags)] == flags:  # wc -l a.py, wc -c a.py, wc a.py: each file counted
+        found = _one(wc_said(letters), args[len(flags) :], 1, 0)
+        return None if found is None else replace(found, counted=letters)
     if tool not in _WHOLE:
         return None
     first, last = 1, 0
@@ -671,6 +682,7 @@ def answer(
     generation: str,
     lines: int = 0,
     ended: bool = True,
+    counts: tuple[int, ...] = (),
 ) -> Answer | None:
     """The segments of ``repo``'s ``path`` that hold the lines ``read_as`` reads, in line order (the first
     ``k``); None where the file has no segment. ``lines``: how many lines the file has, where more are known than
@@ -681,9 +693,12 @@ def answer(
     empty = not lines and not any(s.content for s in ordered)  # an empty file: one segment, no line
     total = 0 if empty else max(lines, *(s.end_line for s in ordered))
     said = f"read as {read_as.said}"
-    if read_as.counted:  # wc -l: the count, and the file's first segment to show it is there
+    if read_as.counted == "l" or (read_as.counted and not counts):  # wc -l: the count, and the file's first segment
         newlines = total if ended or empty else total - 1  # wc counts newlines: a last line without one is not
         return _answer([segment_hit(ordered[0])], 1, generation, (f"{said}: {path} ({repo}) has {newlines} lines",))
+    if read_as.counted:  # wc -c, wc: each count wc prints, named
+        named = ", ".join(f"{n} {WC_NAMES[letter]}" for n, letter in zip(counts, read_as.counted, strict=True))
+        return _answer([segment_hit(ordered[0])], 1, generation, (f"{said}: {path} ({repo}) has {named}",))
     if empty:  # cat __init__.py: nothing to print; its one segment shows the file is there
         return _answer([segment_hit(ordered[0])], 1, generation, (f"{said}: {path} ({repo}) is empty (0 lines)",))
     how = ""  # how the lines were found, where the command does not number them

@@ -234,6 +234,9 @@ class Command:
     #: given several at once: ``xargs``, ``-exec wc -l {} +``), "each" where it does not (``-exec wc -l {} \;``), ""
     #: where the files are not counted; ``order`` "lines": the longest first (``| sort -n | tail``, ``| sort -rn``)
     counts_lines: str = ""
+    #: what wc counts of each file where ``counts_lines`` is set (``wc_counts``: "l" for ``wc -l``, "c" bytes, "lwc"
+    #: wc's defaults), in the order it prints them
+    counted: str = "l"
     #: the lines of its one file a command before it reads (``head -40 a.py | grep def``: (1, 40); ``tail -n 20``:
     #: (-20, 0); numbered as ``file_read.FileRead`` numbers them): a matching line outside them is not its; (1, 0): all
     within: tuple[int, int] = (1, 0)
@@ -558,7 +561,9 @@ def _read(query: str) -> Command | None:
             then=then,
             left_out=left_out,
         )
-        return _lines_counted(holders, stages[1:], counting) if counting else holders
+        return (
+            _lines_counted(holders, stages[1:], counting, _wc_letters(_after_xargs(stages[0]))) if counting else holders
+        )
     if "l" in printed and stages and _after_xargs(stages[0]):  # grep -l X | xargs grep Y: Y in the files holding X
         prefix = "./" if _printed_as(tool, printed | {"l"}, operands).startswith("./") else ""
         return _in_files_holding(found, " | ".join([_after_xargs(stages[0]), *stages[1:]]), prefix)
@@ -627,23 +632,53 @@ def _counting(run: str) -> str:
     except ValueError:
         return ""
     flags = {w for w in words[1:] if w != "{}"}
-    if words[:1] != ["wc"] or not flags or not flags <= {"-l", "--lines"}:
+    if words[:1] != ["wc"] or wc_counts(flags) is None:
         return ""
     return "each" if "{}" in words else "total"
 
 
-def _lines_counted(listed: Command, stages: list[str], counting: str) -> Command:
+WC_NAMES = {"l": "lines", "w": "words", "m": "characters", "c": "bytes"}
+_WC_FLAGS = {"-l": "l", "--lines": "l", "-w": "w", "--words": "w", "-m": "m", "--chars": "m", "-c": "c", "--bytes": "c"}
+
+
+def _wc_letters(run: str) -> str:
+    """What the wc command ``run`` counts (``wc_counts``), of a command ``_counting`` reads as wc."""
+    return wc_counts(w for w in shlex.split(run)[1:] if w != "{}") or "l"
+
+
+def wc_counts(flags: Iterable[str]) -> str | None:
+    """What ``wc`` with ``flags`` counts, in the order it prints them: ``l`` lines (newlines), ``w`` words, ``m``
+    characters, ``c`` bytes; ``lwc`` with none; None for a flag this does not read (``-L``)."""
+    letters: set[str] = set()
+    for flag in flags:
+        if flag in _WC_FLAGS:
+            letters.add(_WC_FLAGS[flag])
+        elif re.fullmatch(r"-[lwmc]+", flag):
+            letters.update(flag[1:])
+        else:
+            return None
+    return "".join(c for c in "lwmc" if c in letters) or "lwc"
+
+
+def wc_said(letters: str) -> str:
+    """wc as the command that counts ``letters`` is written (``wc -l``, ``wc -lc``; ``wc`` for its defaults)."""
+    return "wc" if letters == "lwc" else f"wc -{letters}"
+
+
+def _lines_counted(listed: Command, stages: list[str], counting: str, letters: str = "l") -> Command:
     """The files ``listed``, each with its lines counted (``find . -name '*.py' | xargs wc -l``); piped (``stages``,
     after the count) to a numeric sort that puts the longest first (``| sort -n | tail -5``, ``| sort -rn | head``),
     those first, as many as the output's lines kept. Piped to any other command (``| awk '{s+=$1} END…'``), the counts
     alone, that command said to be left out."""
+    tool = f"{listed.tool} | {wc_said(letters)}"
     if any(not (words := _stage_words(stage)) or words[0] not in _KEEPING for stage in stages):
-        return replace(listed, tool=f"{listed.tool} | wc -l", counts_lines=counting, left_out=tuple(stages))
+        return replace(listed, tool=tool, counts_lines=counting, counted=letters, left_out=tuple(stages))
     longest = _most_first(stages)
     return replace(
         listed,
-        tool=f"{listed.tool} | wc -l",
+        tool=tool,
         counts_lines=counting,
+        counted=letters,
         order="lines" if longest else "",
         head=_head(stages, longest, tail_too=longest),
         head_files=True,
@@ -1152,7 +1187,8 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         return _paths_grepped(found, stages, shown)
     counting = _counting(grep)
     if counting:  # | xargs wc -l, -exec wc -l {} +: each file's lines counted, perhaps sorted by them
-        return _lines_counted(found, stages[1:] if piped.startswith(("xargs", "while")) else stages, counting)
+        rest = stages[1:] if piped.startswith(("xargs", "while")) else stages
+        return _lines_counted(found, rest, counting, _wc_letters(grep))
     if grep.split()[0] not in (*_TOOLS, "git"):
         return found  # -exec ls -l {} +, xargs cat: what it runs on is the files listed
     run = shlex.split(grep)
@@ -2565,7 +2601,8 @@ def apply(p: SearchParams, c: Command) -> tuple[SearchParams, str]:
         else:
             said.append(f"in its lines from {top}" + (f", all but the last {-bottom}" if bottom else ""))
     if c.counts_lines:
-        said.append("each file's lines counted (wc -l)" + (", the longest first" if c.order == "lines" else ""))
+        what = ", ".join(WC_NAMES[letter] for letter in c.counted)
+        said.append(f"each file's {what} counted ({wc_said(c.counted)})" + (", most first" if c.order else ""))
     if c.order == "matches":
         said.append("the files with most matching lines first (their counts sorted)")
     elif c.order == "path":

@@ -469,6 +469,7 @@ class SegmentDb(Protocol):
     def paths(self, repo: str) -> list[str]: ...
     def unheld(self, repo: str) -> list[tuple[str, str, int]]: ...
     def sizes(self, repo: str) -> dict[str, int]: ...
+    def text(self, repo: str, path: str) -> str | None: ...
     def repos(self) -> list[str]: ...
     def rows(self, ids: Sequence[str]) -> Iterator[Segment]: ...
     def centrality(self, ids: Sequence[str]) -> Iterator[tuple[str, float]]: ...
@@ -518,6 +519,9 @@ class _LegacyDb:
 
     def sizes(self, repo: str) -> dict[str, int]:
         return {}  # nor their sizes
+
+    def text(self, repo: str, path: str) -> str | None:
+        return None  # nor their text
 
     def repo_segments(self, repo: str) -> Iterator[Segment]:
         q = f"SELECT {self._cols} FROM segments WHERE repo = ? ORDER BY path, start_line, end_line DESC"
@@ -641,6 +645,14 @@ class _PackedDb:
         if repo != self.repo:
             return {}
         return {p: n for p, n in self.conn.execute("SELECT path, size FROM files WHERE first IS NOT NULL")}
+
+    def text(self, repo: str, path: str) -> str | None:
+        row = self.conn.execute("SELECT text, blocks FROM files WHERE path = ?", (path,)).fetchone()
+        if repo != self.repo or row is None or row[1] is None:
+            return None
+        stored = FileText(row[0], row[1])
+        lines = stored.lines()
+        return "\n".join(lines) + ("\n" if lines and stored.ends_in_newline() else "")
 
     def repos(self) -> list[str]:
         return [self.repo]

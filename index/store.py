@@ -410,6 +410,12 @@ class GenerationReader:
         db = self._db(repo)
         return {} if db is None else db.sizes(repo)
 
+    def file_text(self, repo: str, path: str) -> str | None:
+        """The text of ``repo``'s file ``path`` as indexed (its lines, newline-ended where the file's last is); None
+        where the generation keeps no file text (format 1) or has no such file."""
+        db = self._db(repo)
+        return None if db is None else db.text(repo, path)
+
     def _lookup(
         self, ids: Iterable[str], repos: Iterable[str], fetch: Callable[[SegmentDb, list[str]], Iterator[tuple[str, T]]]
     ) -> Iterator[tuple[str, T]]:

@@ -63,7 +63,7 @@ from fourfold.index.store import IndexStore
         # words as the shell makes them: braces expanded, a glob read file by file (the engine expands it)
         ("cat src/{app,routes}.py", FileRead("cat", "src/app.py", more=("src/routes.py",))),
         ("head -n 3 render/*.go", FileRead("head", "render/*.go", 1, 3)),
-        ("wc -l *.go", FileRead("wc -l", "*.go", counted=True)),
+        ("wc -l *.go", FileRead("wc -l", "*.go", counted="l")),
         ("sed -n '1,5p' src/*.py", FileRead("sed -n", "src/*.py", 1, 5, stream=True)),
         ("awk 'NR<=5' src/*.py", FileRead("awk", "src/*.py", 1, 5, stream=True)),
         ("awk 'FNR<=5' src/*.py", FileRead("awk", "src/*.py", 1, 5)),
@@ -309,7 +309,7 @@ def test_wc_l_says_how_many_lines_each_file_has(multi_home: Path) -> None:
     )
     assert [(f.hit.path, f.hit.start_line) for f in a.hits] == [("alpha/core.py", 1), ("gamma/app.py", 1)]
     assert ask(multi_home, "cat alpha/core.py | wc -l").notes[0].endswith(f"has {counts[0]} lines")
-    assert read("wc -l") is None and read("wc -c a.py") is None
+    assert read("wc -l") is None and read("wc -L a.py") is None
 
 
 def test_a_range_no_line_opens_or_whose_pattern_re2_cannot_read_says_so(multi_home: Path) -> None:

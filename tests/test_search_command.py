@@ -1125,6 +1125,54 @@ def test_a_listings_files_have_their_lines_counted_as_wc_counts_them(
     assert "each file's lines counted (wc -l)" in a.notes[0]
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -name '*.py' | xargs wc -c",  # bytes
+        "find . -name '*.py' | xargs wc -c | sort -n | tail -3",  # the largest two, and the total
+        "find . -type f | xargs wc | sort -rn | head -3",  # wc's defaults: lines, words, bytes
+        "find src -name '*.py' -exec wc -w {} +",
+        "find src -name '*.py' | xargs wc -lc",
+        "fd -e md -X wc -m",  # characters
+        "wc -c $(find . -name '*.md')",
+    ],
+)
+def test_a_listings_files_have_their_words_and_bytes_counted_as_wc_counts_them(
+    lines_counted: tuple[Path, Path], command: str
+) -> None:
+    home, repo = lines_counted
+    shell = command.replace("fd ", "fdfind ")
+    if shell.startswith("fdfind") and shutil.which("fdfind") is None:
+        pytest.skip("fd (fdfind) is not on PATH; make system-tools installs it")
+    printed = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout
+    want = sorted(
+        (tuple(map(int, row.split()[:-1])), row.split()[-1].removeprefix("./")) for row in printed.splitlines()
+    )
+    a = ask(home, command)
+    said = next(n for n in a.notes if n.startswith("wc")).split(": ", 1)[1].split(" (")[0]
+    rows = [(tuple(map(int, row.split()[:-1])), row.split()[-1]) for row in said.split(", ")]
+    assert sorted(rows) == want, a.notes
+    assert [f.hit.path for f in a.hits] == [path for _, path in rows if path != "total"]
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ("wc -c src/m3.py", "src/m3.py (svc) has 21 bytes"),
+        ("wc src/deep/t.py", "src/deep/t.py (svc) has 1 lines, 6 words, 11 bytes"),  # no newline at its end
+        ("wc -w -l docs/r.md", "docs/r.md (svc) has 3 lines, 4 words"),
+        ("cat blank.py | wc -m", "blank.py (svc) has 9 characters"),
+    ],
+)
+def test_wc_of_a_file_counts_what_wc_counts(lines_counted: tuple[Path, Path], command: str, said: str) -> None:
+    home, repo = lines_counted
+    printed = subprocess.run(command, shell=True, cwd=repo, capture_output=True, text=True, check=True).stdout.split()
+    counts = [n for n in printed if n.isdigit()]
+    assert [n for n in said.split(" has ")[1].replace(",", "").split() if n.isdigit()] == counts
+    a = ask(home, command)
+    assert said in a.notes[0] and a.hits[0].hit.path == said.split(" ")[0]
+
+
 def test_the_longest_files_come_first_through_every_interface(lines_counted: tuple[Path, Path]) -> None:
     home, _ = lines_counted
     c = read("git ls-files '*.py' | xargs wc -l | sort -n | tail -3")

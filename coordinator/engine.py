@@ -178,6 +178,11 @@ def _file_of(reader: GenerationReader, repo: str, path: str) -> tuple[list[Segme
     return segments, max([s.end_line for s in segments] + [lines]), ended
 
 
+#: A word as wc counts it in a UTF-8 locale: what lies between the characters glibc calls spaces and the no-break
+#: spaces coreutils' wc parts words at too.
+_WORD = re.compile("[^ \t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u2060\u3000]+")
+
+
 def _wc_of(
     reader: GenerationReader, repo: str, path: str, letters: str, sizes: dict[str, dict[str, int]] | None = None
 ) -> tuple[int, ...]:
@@ -189,7 +194,7 @@ def _wc_of(
         out.append(lines if ended else lines - 1)  # wc counts newlines: a last line without one is not
     text = reader.file_text(repo, path) if "w" in letters or "m" in letters else None
     if "w" in letters:
-        out.append(len((text or "").split()))
+        out.append(len(_WORD.findall(text or "")))
     if "m" in letters:
         out.append(len(text or ""))
     if "c" in letters:

@@ -5,6 +5,7 @@ client over gRPC and MCP, over a real index."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -1171,6 +1172,15 @@ def test_wc_of_a_file_counts_what_wc_counts(lines_counted: tuple[Path, Path], co
     assert [n for n in said.split(" has ")[1].replace(",", "").split() if n.isdigit()] == counts
     a = ask(home, command)
     assert said in a.notes[0] and a.hits[0].hit.path == said.split(" ")[0]
+
+
+def test_words_are_counted_as_wc_counts_them_in_a_utf8_locale(tmp_path: Path) -> None:
+    text = "a\u00a0b · c\u2003d\te\x1cf\n"  # no-break and em spaces part words, a lone dot is one, \x1c no part
+    home = index_files(tmp_path, "w", {"t.txt": text})
+    env = {**os.environ, "LC_ALL": "C.UTF-8"}
+    printed = subprocess.run(["wc", "-w", "t.txt"], cwd=tmp_path / "w", capture_output=True, text=True, env=env)
+    assert printed.stdout.split()[0] == "6"
+    assert "t.txt (w) has 6 words" in ask(home, "wc -w t.txt").notes[0]
 
 
 def test_the_longest_files_come_first_through_every_interface(lines_counted: tuple[Path, Path]) -> None:

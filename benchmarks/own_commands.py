@@ -4,9 +4,9 @@ r"""Agents' search commands on fourfold's own source, against the tools themselv
 
 The repository at ``--rev`` is written out (``git archive``) to a temporary folder, indexed there (text, structural,
 graph) and made a git repository of its own; then each command of :data:`COMMANDS` (grep, rg, git grep, ag, find,
-fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc -l``, find's ``-o``, sizes) is run by bash in that folder
-(``LC_ALL=C``) and asked of fourfold, interleaved, both timed. Nothing here is a corpus or suite to fetch: a fresh
-checkout runs it as it is.
+fd, git ls-files, pipes, ``xargs``, counts sorted, ``xargs wc``, find's ``-o``, sizes) is run by bash in that folder
+(``LC_ALL=C.UTF-8``: UTF-8 text, in byte order) and asked of fourfold, interleaved, both timed. Nothing here is a
+corpus or suite to fetch: a fresh checkout runs it as it is.
 
 Judged per command, by what the command prints:
 
@@ -151,6 +151,10 @@ COMMANDS: tuple[tuple[str, str, str, str], ...] = (
     ("sizes", "files", "fd -e py --size +30ki", ""),
     ("sizes", "files", "find . -name '*.npz' -size +100k", ""),
     ("sizes", "files", "find coordinator -type f ! -size -40k", ""),
+    ("wc's other counts", "wc", "find coordinator -name '*.py' | xargs wc -c | sort -n | tail -3", ""),
+    ("wc's other counts", "wc", "git ls-files 'plugins/text/*.py' | xargs wc", ""),
+    ("wc's other counts", "wc", "fd -e scm -X wc -w | sort -rn | head -4", ""),
+    ("wc's other counts", "wc", "find index -name '*.py' -exec wc -lc {} +", ""),
 )
 FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 
@@ -158,7 +162,7 @@ FAMILIES = tuple(dict.fromkeys(family for family, *_ in COMMANDS))
 def run(command: str, cwd: Path) -> tuple[str, float]:
     """What bash prints running ``command`` in ``cwd`` (fd as Debian names it), and its milliseconds."""
     shell = re.sub(r"(^|\| )fd ", r"\1fdfind ", re.sub(r"(^|\| )rg ", r"\1rg --no-config ", command))
-    env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd)}
+    env = {"LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cwd)}
     t0 = time.perf_counter()
     done = subprocess.run(shell, shell=True, cwd=cwd, capture_output=True, text=True, errors="replace", env=env)
     return done.stdout, (time.perf_counter() - t0) * 1000
@@ -167,10 +171,10 @@ def run(command: str, cwd: Path) -> tuple[str, float]:
 def agrees(kind: str, a: Answer, out: str, lone: str, command: str = "", cwd: Path | None = None) -> bool:
     """Whether ``a`` lists what the command printed (``kind``: files, lines, counts, or head: its first lines)."""
     rows = [row for row in out.split("\n") if row]
-    if kind == "wc":  # "  N path" rows and "N total", in any order (sort -n | tail prints the largest last)
-        said = next((n for n in a.notes if n.startswith("wc -l: ")), "wc -l: ").removeprefix("wc -l: ").split(" (")[0]
-        ours = sorted((int(n), p) for n, p in (row.split(" ", 1) for row in said.split(", ") if " " in row))
-        printed_rows = sorted((int(n), p.removeprefix("./")) for n, p in (row.split() for row in rows))
+    if kind == "wc":  # "  N [M …] path" rows and "N [M …] total", in any order (sort -n | tail prints the largest last)
+        said = next((n for n in a.notes if re.match(r"wc(?: -\w+)?: ", n)), "wc: ").split(": ", 1)[1].split(" (")[0]
+        ours = sorted(_wc_row(row) for row in said.split(", ") if " " in row)
+        printed_rows = sorted(_wc_row(row.strip()) for row in rows)
         return ours == printed_rows and [f.hit.path for f in a.hits] == [p for _, p in _in_order(said) if p != "total"]
     if kind == "ordered":  # the same rows, in the same order
         printed = [row.removeprefix("./") for row in rows]
@@ -222,9 +226,15 @@ def _not_indexed(a: Answer) -> set[str]:
     return {m[1] for m in re.finditer(r"(?:^|, )(\S+) \(", named)}
 
 
-def _in_order(said: str) -> list[tuple[int, str]]:
-    """The (count, path) rows of a ``wc -l: …`` note, in its order."""
-    return [(int(n), p) for n, p in (row.split(" ", 1) for row in said.split(", ") if " " in row)]
+def _wc_row(row: str) -> tuple[tuple[int, ...], str]:
+    """A row wc prints (``  43  305 a.py``) or a note shows (``43 305 a.py``): its counts and its path."""
+    *counts, path = row.split()
+    return tuple(map(int, counts)), path.removeprefix("./")
+
+
+def _in_order(said: str) -> list[tuple[tuple[int, ...], str]]:
+    """The (counts, path) rows of a ``wc -l: …`` note, in its order."""
+    return [_wc_row(row) for row in said.split(", ") if " " in row]
 
 
 def _by_count(row: tuple[str, int]) -> tuple[int, str]:

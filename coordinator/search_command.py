@@ -1456,8 +1456,37 @@ def _sized(tool: str, test: str, negate: bool = False) -> str:
 _FIND_SKIPPED = frozenset({"(", ")", "-print", "-print0", "-and", "-a", "-ls", "-follow", "-L", "-H", "-P"})
 
 
+#: find's tests, actions and operators: an expression written with one is find's, whether or not it is read.
+_FIND_WORDS = frozenset(
+    {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname"}
+    | {"-type", "-xtype", "-size", "-empty", "-links", "-inum", "-samefile", "-readable", "-writable", "-executable"}
+    | {"-maxdepth", "-mindepth", "-prune", "-print", "-print0", "-printf", "-fprint", "-ls", "-delete", "-quit"}
+    | {"-exec", "-execdir", "-ok", "-okdir", "-o", "-or", "-a", "-and", "-not", "-true", "-false", "-depth"}
+    | _FIND_UNTESTED
+)
+
+
 def _find(args: list[str]) -> tuple[Command, str] | None:
-    """``find [DIR…] EXPRESSION`` as the files it lists, and the grep its ``-exec`` runs on them ("" for none)."""
+    """``find [DIR…] EXPRESSION`` as the files it lists, and the grep its ``-exec`` runs on them ("" for none); an
+    expression of find's words this does not read (``-name a -name b``, ``-type l``, ``-regex``) refused with a clear
+    error, not searched as words; None for a sentence ("find the config file")."""
+    read = _find_read(args)
+    depth = next((args[i + 1] for i in range(len(args) - 1) if args[i] == "-maxdepth"), "")
+    if read is not None or not set(args) & _FIND_WORDS or _prose(args[:1]) or depth == "0":
+        return read  # listed; a sentence; -maxdepth 0: the starting point alone, no file
+    said = shlex.join(["find", *args])
+    refused = (
+        f"{said!r} is not read: fourfold lists files by find's -name, -iname, -path, -ipath, -type f or d, -size, "
+        "-empty, -maxdepth, -prune, ! and -o between single tests, and runs -exec grep or wc on them; several tests "
+        "of one kind (-name a -name b), other tests (-regex, -type l, -links) and actions (-delete, -printf) are "
+        "not read: ask with those it reads"
+    )
+    return Command("find", "*", False, False, lists="paths", refused=refused), ""
+
+
+def _find_read(args: list[str]) -> tuple[Command, str] | None:
+    """``find [DIR…] EXPRESSION`` as the files it lists, and the grep its ``-exec`` runs on them ("" for none); None
+    where it is not read."""
     dirs: list[str] = []
     include: list[str] = []
     exclude: list[str] = []

@@ -187,7 +187,6 @@ def test_a_file_command_is_read_as_the_files_it_lists(
     [
         "find the config file",
         "find src",
-        "find . -type d -name a -name b",
         "find . -maxdepth 0",
         "tree -d | grep test",  # tree's drawing into a grep: not read
         "ls -d src",
@@ -196,8 +195,6 @@ def test_a_file_command_is_read_as_the_files_it_lists(
         "tree sitter parser",
         "tree src",  # a word after tree: a sentence's, unless an option says it is the command
         "tree -d src docs",
-        "find . -links 2",  # a test no index reads
-        "find . -name '*.py' -name 'test_*'",
         "fd is fast",
         "fd -e",
         "fd '^test_.*\\.py$'",
@@ -209,6 +206,27 @@ def test_a_file_command_is_read_as_the_files_it_lists(
 )
 def test_what_no_file_listing_answers_is_left_to_the_other_rules(query: str) -> None:
     assert read(query) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -type d -name a -name b",  # several tests of one kind
+        "find . -links 2",  # a test no index reads
+        "find . -name '*.py' -name 'test_*'",
+        "find . -type l",
+        "find . ! -type f",
+        "find src -not -type d -name '*.py'",
+        "find . -name '*.pyc' -delete",  # an action
+        "find . -regex '.*py'",
+    ],
+)
+def test_a_find_expression_not_read_is_refused_not_searched_as_words(home: Path, command: str) -> None:
+    c = read(command)
+    assert c is not None and c.refused.startswith(('"find ', "'find "))
+    assert "' is not read: fourfold lists files by find's -name" in c.refused.replace('"', "'")
+    with pytest.raises(InvalidQuery, match="several tests of one kind"):
+        ask(home, command)
 
 
 def test_a_file_listing_piped_to_grep_keeps_the_paths_holding_its_pattern(home: Path) -> None:
@@ -521,10 +539,6 @@ def test_finds_tests_beside_a_folder_or_a_prune_keep_what_find_keeps(tmp_path: P
     printed = subprocess.run(command, shell=True, cwd=tmp_path / "repo", capture_output=True, text=True, check=True)
     want = {p.removeprefix("./") for p in printed.stdout.split()} & set(tree)
     assert want and files(ask(home, command)) == want
-
-
-def test_a_negated_type_is_not_read_as_files() -> None:
-    assert read("find . ! -type f") is None and read("find src -not -type d -name '*.py'") is None
 
 
 @pytest.mark.parametrize(

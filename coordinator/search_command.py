@@ -1126,6 +1126,8 @@ def _files_command(words: list[str], piped: str, stages: list[str]) -> Command |
         if read_find is None:
             return None
         found, grep = read_find
+        if found.refused:  # an expression not read: refused, whatever it is piped to
+            return found
     elif words[0] == "ls":
         typed = _ls_typed(words[1:], stages)
         if typed is not None:  # ls -l | grep '^d': its folders, by the first letter of each long line

@@ -219,6 +219,8 @@ def test_what_no_file_listing_answers_is_left_to_the_other_rules(query: str) -> 
         "find src -not -type d -name '*.py'",
         "find . -name '*.pyc' -delete",  # an action
         "find . -regex '.*py'",
+        "find . -name a -name b | xargs grep -l x",  # whatever it is piped to
+        "find . -type l -exec grep -n x {} +",
     ],
 )
 def test_a_find_expression_not_read_is_refused_not_searched_as_words(home: Path, command: str) -> None:

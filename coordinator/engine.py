@@ -198,12 +198,18 @@ def _wc_of(
     if "m" in letters:
         out.append(len(text or ""))
     if "c" in letters:
-        known = sizes if sizes is not None else {}
-        of_repo = known.get(repo)
-        if of_repo is None:
-            of_repo = known[repo] = reader.sizes(repo)
-        out.append(of_repo.get(path, len((text or "").encode())))
+        size = _size_of(reader, repo, path, sizes if sizes is not None else {})
+        out.append(size if size is not None else len((text or "").encode()))
     return tuple(out)
+
+
+def _size_of(reader: GenerationReader, repo: str, path: str, known: dict[str, dict[str, int]]) -> int | None:
+    """The size in bytes of ``repo``'s indexed file ``path`` (None: none kept); ``known`` keeps each repository's
+    sizes, read once."""
+    of_repo = known.get(repo)
+    if of_repo is None:
+        of_repo = known[repo] = reader.sizes(repo)
+    return of_repo.get(path)
 
 
 def _lines_of(reader: GenerationReader, repo: str, path: str) -> tuple[int, bool]:
@@ -844,10 +850,7 @@ class Engine:
         known: dict[str, dict[str, int]] = {}
         kept: list[FusedHit] = []
         for f in listed.hits:
-            of_repo = known.get(f.hit.repo)
-            if of_repo is None:
-                of_repo = known[f.hit.repo] = reader.sizes(f.hit.repo)
-            size = of_repo.get(f.hit.path)
+            size = _size_of(reader, f.hit.repo, f.hit.path, known)
             if size is not None and all(test(size) for test in tests):
                 kept.append(f)
         notes = listed.notes
@@ -1201,7 +1204,7 @@ class Engine:
     ) -> str:
         """A path listing's note naming the files it would list that are not indexed (binary, too large); ""."""
         found = self._unindexed(generation, p, visible)
-        repos = found and [r for r in found[1] if not query.repos or r in query.repos]
+        repos = [r for r in found[1] if not query.repos or r in query.repos] if found else []
         if not found or not repos:
             return ""
         specs = [spec for spec in query.options.get(search_command.SIZE_OPTION, "").split("\n") if spec]

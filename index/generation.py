@@ -48,7 +48,14 @@ from fourfold.index.filecache import decode_segments, encode_segments
 from fourfold.index.ingest.languages import detect_language
 from fourfold.index.ingest.parallel import FileTask, ParallelSegmenter
 from fourfold.index.ingest.segment import content_hash, place_id, segmenter_version
-from fourfold.index.ingest.walk import DEFAULT_MAX_FILE_BYTES, SourceFile, read_source, source_size, walk_repository
+from fourfold.index.ingest.walk import (
+    DEFAULT_MAX_FILE_BYTES,
+    SourceFile,
+    WalkResult,
+    read_source,
+    source_size,
+    walk_repository,
+)
 from fourfold.index.progress import (
     BUILDING_FILE,
     Progress,
@@ -609,18 +616,7 @@ def _scan_repo(
         # nothing under the repository moved: its segments (and centrality) carry over as they are
         return _carry_repo(name, prev, seg_path, summary, report, before, options, sizes)
     record = _segment_repo(
-        name,
-        path,
-        walked.files,
-        seg_path,
-        catalog,
-        segmenter,
-        summary,
-        report,
-        max_file_bytes,
-        centrality,
-        settings,
-        walked.left_out,
+        name, path, walked, seg_path, catalog, segmenter, summary, report, max_file_bytes, centrality, settings
     )
     record["stat_key"] = stat_key
     record["content_key"] += options.key()
@@ -1095,7 +1091,7 @@ def _git_head(root: Path) -> str:
 def _segment_repo(
     name: str,
     path: Path,
-    files: Sequence[SourceFile],
+    walked: WalkResult,
     seg_path: Path,
     catalog: sqlite3.Connection,
     segmenter: ParallelSegmenter,
@@ -1104,18 +1100,18 @@ def _segment_repo(
     max_file_bytes: int,
     centrality: bool,
     settings: Mapping[str, str] | None = None,
-    left_out: Sequence[tuple[str, str, int]] = (),
 ) -> dict[str, Any]:
     """Segment one repository into its own ``segments/<name>.sqlite`` with its centrality.
 
     Holds one repository's segments at a time (for the centrality hook), never the store's.
-    Returns the repository's manifest record, with its (path, size) list under ``_files``. The files not
-    indexed (``left_out`` by the walk, and those not read: binary, too large, not UTF-8) are named in the
-    database with why (``SegmentWriter.set_unheld``).
+    Returns the repository's manifest record, with its (path, size) list under ``_files``. The files ``walked``
+    lists that are not indexed (left out by the walk, and those not read: binary, too large, not UTF-8) are named
+    in the database with why (``SegmentWriter.set_unheld``).
     """
+    files = walked.files
     files_in_repo: list[tuple[str, int]] = []
     repo_segments: list[Segment] = []
-    unheld = list(left_out)
+    unheld = list(walked.left_out)
     n_bytes = 0
     writer, base_hashes = _segment_writer(name, seg_path, catalog)
     try:

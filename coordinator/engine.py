@@ -845,13 +845,13 @@ class Engine:
         fallback's lines) as it is."""
         if any(f.hit.match_lines for f in listed.hits):
             return listed
-        tests = [t for t in (search_command.size_test(spec) for spec in sizes) if t is not None]
+        sized = search_command.sizes_test(sizes) or (lambda _: True)
         reader = self._reader(listed.generation)
         known: dict[str, dict[str, int]] = {}
         kept: list[FusedHit] = []
         for f in listed.hits:
             size = _size_of(reader, f.hit.repo, f.hit.path, known)
-            if size is not None and all(test(size) for test in tests):
+            if size is not None and sized(size):
                 kept.append(f)
         notes = listed.notes
         tested_all = listed.total_files <= len(listed.hits)
@@ -1207,13 +1207,7 @@ class Engine:
         repos = [r for r in found[1] if not query.repos or r in query.repos] if found else []
         if not found or not repos:
             return ""
-        specs = [spec for spec in query.options.get(search_command.SIZE_OPTION, "").split("\n") if spec]
-        tests = [t for t in (search_command.size_test(spec) for spec in specs) if t is not None]
-        sized = (lambda size: all(test(size) for test in tests)) if specs else None  # find -size +1M: of those sizes
-        unlisted = unindexed.listed(found[0], repos, found[2], query, sized)
-        if query.options.get(search_command.LINKS_OPTION) == "no":  # find -type f, rg --files: no link
-            unlisted = [f for f in unlisted if f[2] != "symlink"]
-        return unindexed.note(unlisted, several=len(repos) > 1)
+        return unindexed.note(unindexed.listed(found[0], repos, found[2], query), several=len(repos) > 1)
 
     def _unindexed_read(self, generation: str, p: SearchParams, visible: frozenset[str] | None, path: str) -> str:
         """Why a read of ``path`` shows nothing where it names files that are not indexed; ""."""

@@ -1450,6 +1450,13 @@ def size_test(spec: str) -> Callable[[int], bool] | None:
     return (lambda size: not passes(size)) if turned else passes
 
 
+def sizes_test(specs: Iterable[str]) -> Callable[[int], bool] | None:
+    """One test of a file's size that each of ``specs`` (``size_test``'s; one a line of ``SIZE_OPTION``) must pass;
+    None where there are none."""
+    tests = [t for t in (size_test(spec) for spec in specs if spec) if t is not None]
+    return (lambda size: all(test(size) for test in tests)) if tests else None
+
+
 def _sized(tool: str, test: str, negate: bool = False) -> str:
     """``TOOL:[!]TEST``, as :func:`size_test` reads it."""
     return f"{tool}:{'!' if negate else ''}{test}"
@@ -1459,12 +1466,14 @@ _FIND_SKIPPED = frozenset({"(", ")", "-print", "-print0", "-and", "-a", "-ls", "
 
 
 #: find's tests, actions and operators: an expression written with one is find's, whether or not it is read.
-_FIND_WORDS = frozenset(
-    {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname"}
-    | {"-type", "-xtype", "-size", "-empty", "-links", "-inum", "-samefile", "-readable", "-writable", "-executable"}
-    | {"-maxdepth", "-mindepth", "-prune", "-print", "-print0", "-printf", "-fprint", "-ls", "-delete", "-quit"}
-    | {"-exec", "-execdir", "-ok", "-okdir", "-o", "-or", "-a", "-and", "-not", "-true", "-false", "-depth"}
+_FIND_WORDS = (
+    _FIND_NAMES
+    | _FIND_PATHS
     | _FIND_UNTESTED
+    | (_FIND_SKIPPED - {"(", ")", "-follow", "-L", "-H", "-P"})  # how links are followed: no test
+    | {"-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype", "-size", "-empty", "-links", "-inum", "-samefile"}
+    | {"-readable", "-writable", "-executable", "-maxdepth", "-mindepth", "-prune", "-printf", "-fprint", "-delete"}
+    | {"-quit", "-exec", "-execdir", "-ok", "-okdir", "-o", "-or", "-not", "-true", "-false", "-depth"}
 )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from fourfold.coordinator.file_subject import FileIndex
+from fourfold.coordinator.search_command import LINKS_OPTION, SIZE_OPTION, sizes_test
 from fourfold.index.ingest.languages import detect_language
 from fourfold.plugins.text.shard import lists_path
 from fourfold.plugins.types import HOLDING_OPTION, ModalityQuery
@@ -44,27 +45,24 @@ def _of(files: FileIndex, repos: Iterable[str], counts: Mapping[str, int]) -> It
                 yield repo, path, why, size
 
 
-def listed(
-    files: FileIndex,
-    repos: Iterable[str],
-    counts: Mapping[str, int],
-    query: ModalityQuery,
-    sized: Callable[[int], bool] | None = None,
-) -> list[Found]:
+def listed(files: FileIndex, repos: Iterable[str], counts: Mapping[str, int], query: ModalityQuery) -> list[Found]:
     """The files not indexed that the path listing ``query`` (``mode=paths``) would list: by their paths, as the text
-    modality lists an indexed file (``lists_path``), of the language asked where one is, of a size ``sized`` keeps
-    (``find -size +1M``); none where the listing keeps files by what they hold (``grep -l X | xargs …``: an
-    unindexed file's text is unknown)."""
+    modality lists an indexed file (``lists_path``), of the language asked where one is, of the sizes asked (``find
+    -size +1M``: ``SIZE_OPTION``), no link where it lists none (``find -type f``: ``LINKS_OPTION``); none where the
+    listing keeps files by what they hold (``grep -l X | xargs …``: an unindexed file's text is unknown)."""
     if query.options.get(HOLDING_OPTION):
         return []
     lists: Callable[[str], bool] = lists_path(query)
     languages = set(query.languages)
+    sized = sizes_test(query.options.get(SIZE_OPTION, "").split("\n"))
+    links = query.options.get(LINKS_OPTION) != "no"
     return [
         (repo, path, why)
         for repo, path, why, size in _of(files, repos, counts)
         if lists(path)
         and (not languages or detect_language(path) in languages)
         and (sized is None or (size >= 0 and sized(size)))
+        and (links or why != "symlink")
     ]
 
 

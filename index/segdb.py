@@ -647,8 +647,10 @@ class _PackedDb:
         return {p: n for p, n in self.conn.execute("SELECT path, size FROM files WHERE first IS NOT NULL")}
 
     def text(self, repo: str, path: str) -> str | None:
+        if repo != self.repo:
+            return None
         row = self.conn.execute("SELECT text, blocks FROM files WHERE path = ?", (path,)).fetchone()
-        if repo != self.repo or row is None or row[1] is None:
+        if row is None or row[1] is None:
             return None
         stored = FileText(row[0], row[1])
         lines = stored.lines()

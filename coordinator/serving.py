@@ -40,6 +40,7 @@ from fourfold.workers import cluster
 from fourfold.workers.auth import ensure_worker_tls, worker_secret, worker_tls
 from fourfold.workers.build import RayShardExecutor
 from fourfold.workers.registry import EndpointRegistry
+from fourfold.workers.server_options import server_options
 
 __all__ = ["EmbeddedServer", "RunningServer", "TlsFiles", "start_server", "watch_generations"]
 
@@ -153,12 +154,11 @@ async def start_server(
     interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]
     server = grpc.aio.server(
         interceptors=interceptors,
-        options=[
-            ("grpc.so_reuseport", 0),
+        options=server_options(
             ("grpc.max_receive_message_length", 16 << 20),
             # room for a mistaken long token to reach the interceptor, which refuses it in words
             ("grpc.max_metadata_size", 32 << 10),
-        ],
+        ),
     )
     coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits, syncer=syncer), server)
     health_servicer = health.aio.HealthServicer()
@@ -177,7 +177,7 @@ async def start_server(
     await server.start()
     health_server, health_bound = None, ""
     if health_address is not None:
-        health_server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+        health_server = grpc.aio.server(options=server_options())
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, health_server)
         health_port = health_server.add_insecure_port(health_address)
         if health_port == 0:

@@ -47,6 +47,7 @@ from fourfold.plugins.types import Hit, ModalityQuery, ShardResult
 from fourfold.v1 import worker_pb2, worker_pb2_grpc
 from fourfold.workers.auth import WorkerAuthInterceptor, worker_secret, worker_tls
 from fourfold.workers.convert import query_from_pb, result_to_pb
+from fourfold.workers.server_options import server_options
 
 __all__ = ["WARM_UP_QUERY", "ShardServer", "status_for", "with_centrality"]
 
@@ -134,9 +135,7 @@ class ShardServer(worker_pb2_grpc.ModalityWorkerServicer):
             self._start_lock = asyncio.Lock()
         async with self._start_lock:
             if self._server is None:
-                server = grpc.aio.server(
-                    interceptors=[WorkerAuthInterceptor(self._secret)], options=[("grpc.so_reuseport", 0)]
-                )
+                server = grpc.aio.server(interceptors=[WorkerAuthInterceptor(self._secret)], options=server_options())
                 worker_pb2_grpc.add_ModalityWorkerServicer_to_server(self, server)
                 health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
                 tls = worker_tls(self.generation_dir.parent.parent)  # the store's: encrypted plane when present

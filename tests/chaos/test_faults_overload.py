@@ -112,3 +112,17 @@ def test_a_burst_over_capacity_is_shed_at_once_and_the_admitted_stay_whole(clust
     assert statistics.median(r[1] for r in refused) < admitted[int(0.9 * (len(admitted) - 1))], summary
     # the admitted are answered whole, mostly
     assert sum(r[2] for r in ok) <= 0.2 * len(ok), summary
+
+
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_a_burst_past_grpcs_queue_on_one_connection_is_refused_in_words_not_cancelled(cluster) -> None:  # type: ignore[no-untyped-def]
+    # 2,000 searches on one connection at once: more than gRPC's default queue of calls waiting for
+    # Python (1,000), past which it cancels arriving calls at random with a bare CANCELLED. Each call
+    # must reach the coordinator, which answers it or refuses it with its reason and a retry-after.
+    results = asyncio.run(_burst(cluster.address, 2000, 300))
+    counts = {code: sum(r[0] == code for r in results) for code in {r[0] for r in results}}
+    print("burst of 2000 at 300 ms:", counts)
+    assert set(counts) <= {"OK", "RESOURCE_EXHAUSTED"}, counts
+    assert counts.get("RESOURCE_EXHAUSTED"), counts
+    assert all("overloaded" in r[3] and "retry after" in r[3] for r in results if r[0] != "OK")

@@ -3,10 +3,14 @@
     python benchmarks/overload.py [--burst 100] [--rounds 3] [--deadline-ms 5000] [--out bench-results/overload.json]
 
 One real deployment (local Ray, workers, the coordinator's gRPC server) over an index of
-fourfold's coordinator source; a second gRPC server on the same engine and event loop runs the
-coordinator service with admission control off (only the fixed in-flight limit of 256, the
-behaviour before). Bursts go to one then the other (A, B, A, B ...): per burst the ok, partial
-and refused counts and the p50/p99 latency of the admitted searches; the table shows medians
+fourfold's coordinator source; more gRPC servers on the same engine and event loop run the
+coordinator service three ways: ``before``, admission control off (only the fixed in-flight limit
+of 256, the behaviour before it); ``after``, admission control, the callers saying no gRPC timeout
+(a deadline counts from when the coordinator reads the call); ``said``, admission control, the
+callers saying their timeout as fourfold's clients do (``fourfold-timeout-ms``: the deadline counts
+from the call's arrival, a wait to be read taken off it). Bursts go to each in turn (A, B, C, A,
+B, C ...): per burst the ok, partial and refused counts, the admitted answered after their
+deadline (``late``), and the p50/p99 latency of the admitted searches; the table shows medians
 over the rounds and the load average (the machine is shared).
 """
 
@@ -44,7 +48,7 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
-async def burst(address: str, n: int, deadline_ms: int) -> dict[str, Any]:
+async def burst(address: str, n: int, deadline_ms: int, say_timeout: bool = False) -> dict[str, Any]:
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
     async with grpc.aio.insecure_channel(address) as channel:
@@ -54,7 +58,8 @@ async def burst(address: str, n: int, deadline_ms: int) -> dict[str, Any]:
             request = coordinator_pb2.SearchRequest(query=QUERIES[i % len(QUERIES)], k=10, deadline_ms=deadline_ms)
             t0 = time.perf_counter()
             try:
-                r = await stub.Search(request, timeout=60)
+                metadata = (("fourfold-timeout-ms", "60000"),) if say_timeout else ()
+                r = await stub.Search(request, timeout=60, metadata=metadata)
                 return "OK", time.perf_counter() - t0, r.partial
             except grpc.aio.AioRpcError as exc:
                 return exc.code().name, time.perf_counter() - t0, False
@@ -69,6 +74,7 @@ async def burst(address: str, n: int, deadline_ms: int) -> dict[str, Any]:
         "partial": sum(1 for code, _, partial in results if code == "OK" and partial),
         "refused": len(refused),
         "errors": sum(1 for code, _, _ in results if code not in ("OK", "RESOURCE_EXHAUSTED")),
+        "late": sum(1 for s in admitted if s * 1000 > deadline_ms),
         "admitted_p50_ms": pct(admitted, 0.5) * 1000,
         "admitted_p99_ms": pct(admitted, 0.99) * 1000,
         "refused_p50_ms": pct(refused, 0.5) * 1000,
@@ -92,19 +98,20 @@ def main(argv: list[str] | None = None) -> int:
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
     from fourfold.v1 import coordinator_pb2_grpc
+    from fourfold.workers.server_options import server_options
 
     home = args.home
     if home is None:
         home = Path(tempfile.mkdtemp(prefix="ff-overload-")) / "home"
         print("indexing coordinator/ ...", flush=True)
         build_generation(IndexStore(home), [(ROOT / "coordinator", "coordinator")])
-    rows: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+    rows: dict[str, list[dict[str, Any]]] = {"before": [], "after": [], "said": []}
     with EmbeddedServer(home) as server:
         assert server._running is not None and server._running.engine is not None
         engine = server._running.engine
 
         async def admission_server() -> tuple[grpc.aio.Server, str]:
-            s = grpc.aio.server()
+            s = grpc.aio.server(options=server_options())
             policy = (
                 AdmissionPolicy()
                 if args.budget_fraction is None
@@ -116,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             return s, f"127.0.0.1:{port}"
 
         async def legacy_server() -> tuple[grpc.aio.Server, str]:
-            s = grpc.aio.server()
+            s = grpc.aio.server(options=server_options())
             coordinator_pb2_grpc.add_CoordinatorServicer_to_server(
                 CoordinatorService(engine, admission=AdmissionPolicy(adaptive=False)), s
             )
@@ -126,19 +133,20 @@ def main(argv: list[str] | None = None) -> int:
 
         legacy, legacy_address = asyncio.run_coroutine_threadsafe(legacy_server(), server._loop).result(60)
         admitting, admitting_address = asyncio.run_coroutine_threadsafe(admission_server(), server._loop).result(60)
-        targets = {"before": legacy_address, "after": admitting_address}
-        for address in targets.values():  # warm both (and let admission measure a few searches)
+        saying, saying_address = asyncio.run_coroutine_threadsafe(admission_server(), server._loop).result(60)
+        targets = {"before": legacy_address, "after": admitting_address, "said": saying_address}
+        for label, address in targets.items():  # warm each (and let admission measure a few searches)
             for _ in range(3):
-                asyncio.run(burst(address, 1, args.deadline_ms))
+                asyncio.run(burst(address, 1, args.deadline_ms, label == "said"))
         for r in range(args.rounds):
-            for label in ("before", "after"):
-                row = asyncio.run(burst(targets[label], args.burst, args.deadline_ms))
+            for label in rows:
+                row = asyncio.run(burst(targets[label], args.burst, args.deadline_ms, label == "said"))
                 rows[label].append(row)
                 print(f"round {r + 1} {label:6}: {json.dumps({k: round(v, 1) for k, v in row.items()})}", flush=True)
-        for s in (legacy, admitting):
+        for s in (legacy, admitting, saying):
             asyncio.run_coroutine_threadsafe(s.stop(None), server._loop).result(30)
     load = os.getloadavg()
-    keys = ("ok", "partial", "refused", "errors", "admitted_p50_ms", "admitted_p99_ms", "refused_p50_ms")
+    keys = ("ok", "partial", "refused", "errors", "late", "admitted_p50_ms", "admitted_p99_ms", "refused_p50_ms")
     medians = {label: {k: statistics.median(row[k] for row in rs) for k in keys} for label, rs in rows.items()}
     budget = AdmissionPolicy().budget_fraction if args.budget_fraction is None else args.budget_fraction
     print(
@@ -147,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"{'':8}" + "".join(f"{k:>17}" for k in keys))
-    for label in ("before", "after"):
+    for label in rows:
         print(f"{label:8}" + "".join(f"{medians[label][k]:>17.1f}" for k in keys))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,8 @@ import ray
 
 from fourfold import __version__
 from fourfold.api import DEFAULT_DEADLINE_MS, IndexProgress
-from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal
+from fourfold.connection import TIMEOUT_KEY
+from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal, Ticket
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
 from fourfold.coordinator.fanout import ShardCallError
@@ -34,7 +36,7 @@ from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import answer_to_pb, file_to_pb, params_from_pb, progress_to_pb, summary_to_pb
 from fourfold.workers.servicer import status_for
 
-__all__ = ["DEFAULT_MAX_INFLIGHT", "CoordinatorService"]
+__all__ = ["DEFAULT_MAX_INFLIGHT", "NOTED_WAIT_S", "CoordinatorService", "waited_s"]
 
 #: Most searches one coordinator runs at once; fewer are admitted when they could not finish in
 #: time (see ``fourfold.coordinator.admission``); the rest are refused with RESOURCE_EXHAUSTED.
@@ -52,6 +54,27 @@ def bounded(message: str) -> str:
     if len(message) <= MAX_DETAILS_CHARS:
         return message
     return f"{message[: MAX_DETAILS_CHARS - 40]}… ({len(message) - MAX_DETAILS_CHARS + 40} characters cut)"
+
+
+#: A wait to be read at least this long is taken off the search's deadline and said in its notes
+#: (a coordinator that keeps up reads a call within a millisecond or two).
+NOTED_WAIT_S = 0.05
+
+
+def waited_s(context: grpc.aio.ServicerContext) -> float:
+    """Seconds a search waited between its arrival and now: the gRPC timeout it was sent with, as its
+    :data:`~fourfold.connection.TIMEOUT_KEY` metadata says, less the time left of it (0 when the caller
+    says no timeout: fourfold's clients say it, other callers' deadlines count from now)."""
+    remaining = context.time_remaining()
+    sent = next((value for key, value in context.invocation_metadata() or () if key == TIMEOUT_KEY), None)
+    if sent is None or remaining is None:
+        return 0.0
+    if not (isinstance(sent, str) and sent.isascii() and sent.isdigit()):
+        raise InvalidInput(
+            f"metadata {TIMEOUT_KEY} must be the call's gRPC timeout in whole milliseconds, not {sent[:40]!r}: "
+            "send the timeout you set, or leave the key out"
+        )
+    return max(0.0, int(sent) / 1000 - remaining)
 
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
@@ -76,20 +99,37 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     ) -> coordinator_pb2.SearchResponse:
         principal = current_principal()
         deadline_s = (request.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
+        try:
+            waited = waited_s(context)
+        except InvalidInput as exc:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, bounded(str(exc)))
+            raise AssertionError("unreachable: abort raises") from None
+        # the deadline counts from when the call arrived, not from when a busy coordinator read it
+        left_s = deadline_s - waited
         remaining = context.time_remaining()
         if remaining is not None:
-            deadline_s = min(deadline_s, remaining)
-        ticket = self.admission.admit(deadline_s)
+            left_s = min(left_s, remaining)
+        if left_s <= 0:
+            late = waited >= deadline_s
+            ticket: Ticket | Refusal = Refusal(
+                f"the search waited {waited:.1f}s to be read, past its {deadline_s:.1f}s deadline"
+                if late
+                else "the call's gRPC timeout ran out before it was read",
+                max(waited, 0.1),
+            )
+        else:
+            ticket = self.admission.admit(left_s)
         if isinstance(ticket, Refusal):
             # Overload answers at once instead of queueing into every caller's deadline.
             OVERLOADED.inc()
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket.message())
             raise AssertionError("unreachable: abort raises")
+        params = params_from_pb(request)
+        if left_s < deadline_s - 0.001:  # a wait, or a gRPC timeout shorter than the deadline
+            params = replace(params, deadline_ms=max(1, int(left_s * 1000)))
         try:
             check_limits(request.query, request.k, request.options, request.repos, request.path_glob, self.limits)
-            answer = await self.engine.search(
-                params_from_pb(request), principal.readable(self.engine.registered_repos())
-            )
+            answer = await self.engine.search(params, principal.readable(self.engine.registered_repos()))
         except FourfoldError as exc:
             await context.abort(status_for(exc), bounded(str(exc)))
         except ShardCallError as exc:
@@ -97,6 +137,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         finally:
             self.admission.release(ticket)
         response = answer_to_pb(answer)
+        if waited >= NOTED_WAIT_S:
+            response.notes.append(
+                f"the search waited {waited:.2f}s to be read by a busy coordinator and was answered in the "
+                f"{left_s:.2f}s left of its {deadline_s:.2f}s deadline"
+            )
         self._stamp_revisions(response)
         return response
 

@@ -226,10 +226,10 @@ class Client:
     def search(self, query: str, **kw: Any) -> Answer:
         """Search; keywords as :func:`search_request` (k, repos, intent, preset, regex, snippets...)."""
         request = search_request(query, **kw)
-        timeout = max(self.connection.timeout_s, request.deadline_ms / 1000 + 5)
+        timeout, metadata = self.connection.search_call(request, self._metadata)
         try:
             return answer_from_pb(
-                self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
+                self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=metadata))
             )
         except grpc.RpcError as exc:
             _raise(exc)
@@ -352,10 +352,8 @@ class AsyncClient:
 
     async def search(self, query: str, **kw: Any) -> Answer:
         request = search_request(query, **kw)
-        timeout = max(self.connection.timeout_s, request.deadline_ms / 1000 + 5)
-        return answer_from_pb(
-            await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
-        )
+        timeout, metadata = self.connection.search_call(request, self._metadata)
+        return answer_from_pb(await self._call(lambda: self._stub.Search(request, timeout=timeout, metadata=metadata)))
 
     async def search_all(self, query: str, *, k: int = MAX_PAGE, **kw: Any) -> AsyncIterator[Answer]:
         """The asyncio twin of :meth:`Client.search_all`."""

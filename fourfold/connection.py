@@ -29,12 +29,17 @@ from fourfold.rpc_errors import check_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import params_to_pb
 
-__all__ = ["TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient", "channel_healthy"]
+__all__ = ["TIMEOUT_KEY", "TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient", "channel_healthy"]
 
 #: Environment variable holding the bearer token a client sends.
 TOKEN_ENV = "FOURFOLD_TOKEN"
 #: Environment variable naming a PEM bundle of CA certificates to trust (turns TLS on).
 TLS_CA_ENV = "FOURFOLD_TLS_CA"
+
+#: Metadata key of the gRPC timeout a search is sent with, in whole milliseconds. With the time
+#: left of that timeout when the coordinator reads the call, it tells how long the call waited
+#: unread (a busy coordinator's queue), which the coordinator takes off the search's deadline.
+TIMEOUT_KEY = "fourfold-timeout-ms"
 
 _T = TypeVar("_T")
 
@@ -74,6 +79,14 @@ class Connection:
             return ()
         check_token(self.token)
         return (("authorization", f"Bearer {self.token}"),)
+
+    def search_call(
+        self, request: coordinator_pb2.SearchRequest, metadata: tuple[tuple[str, str], ...]
+    ) -> tuple[float, tuple[tuple[str, str], ...]]:
+        """The gRPC timeout of a search (its deadline and 5 s to carry the answer, at least
+        ``timeout_s``) and its metadata, which says that timeout (:data:`TIMEOUT_KEY`)."""
+        timeout = max(self.timeout_s, request.deadline_ms / 1000 + 5)
+        return timeout, (*metadata, (TIMEOUT_KEY, str(round(timeout * 1000))))
 
     def _credentials(self) -> grpc.ChannelCredentials:
         roots = None
@@ -171,8 +184,8 @@ class WireClient:
         return self.search_pb(params_to_pb(params))
 
     def search_pb(self, request: coordinator_pb2.SearchRequest) -> coordinator_pb2.SearchResponse:
-        timeout = max(self.timeout_s, request.deadline_ms / 1000 + 5)
-        return self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=self._metadata))
+        timeout, metadata = self.connection.search_call(request, self._metadata)
+        return self.connection.call(lambda: self._stub.Search(request, timeout=timeout, metadata=metadata))
 
     def index(self, repos: list[tuple[Path, str | None]]) -> Iterator[coordinator_pb2.IndexProgress]:
         """Stream the progress of an index build (not retried: a build is not idempotent)."""

@@ -1,0 +1,133 @@
+"""A search's deadline counts from when the call arrived, not from when a busy coordinator read it.
+
+fourfold's clients say the gRPC timeout they send (``fourfold-timeout-ms``); the time left of it when
+the coordinator reads the call tells how long the call waited unread, which is taken off the
+deadline: a call that waited past its deadline is refused at once with the wait, one that waited
+part of it is searched in what is left and says so. Each client's metadata is checked over a real
+gRPC call, and the coordinator's reading against the session's real cluster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import grpc
+import pytest
+
+import fourfold
+from fourfold.connection import TIMEOUT_KEY, Connection, WireClient
+from fourfold.coordinator.service import waited_s
+from fourfold.errors import InvalidInput
+from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
+
+
+class Context:
+    """What :func:`waited_s` reads of a gRPC servicer context."""
+
+    def __init__(self, remaining: float | None, metadata: tuple[tuple[str, str], ...]) -> None:
+        self.remaining, self.metadata = remaining, metadata
+
+    def time_remaining(self) -> float | None:
+        return self.remaining
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return self.metadata
+
+
+def test_the_wait_is_the_timeout_said_less_the_time_left_of_it() -> None:
+    assert waited_s(Context(27.5, (("authorization", "Bearer x"), (TIMEOUT_KEY, "30000")))) == pytest.approx(2.5)
+    assert waited_s(Context(27.5, ())) == 0.0  # a caller that says nothing: its deadline counts from now
+    assert waited_s(Context(None, ((TIMEOUT_KEY, "30000"),))) == 0.0  # no gRPC timeout was sent
+    assert waited_s(Context(31.0, ((TIMEOUT_KEY, "30000"),))) == 0.0  # never less than nothing
+    for bad in ("abc", "-5", "1.5", "", "３０"):
+        with pytest.raises(InvalidInput, match=f"metadata {TIMEOUT_KEY} must be the call's gRPC timeout"):
+            waited_s(Context(10.0, ((TIMEOUT_KEY, bad),)))
+
+
+def test_a_search_call_says_its_timeout() -> None:
+    conn = Connection("h:1", timeout_s=30.0)
+    request = coordinator_pb2.SearchRequest(query="x", deadline_ms=60_000)
+    timeout, metadata = conn.search_call(request, (("authorization", "Bearer t"),))
+    assert timeout == 65.0 and metadata == (("authorization", "Bearer t"), (TIMEOUT_KEY, "65000"))
+    assert conn.search_call(coordinator_pb2.SearchRequest(query="x", deadline_ms=2000), ()) == (
+        30.0,
+        ((TIMEOUT_KEY, "30000"),),
+    )
+
+
+class Recorder(coordinator_pb2_grpc.CoordinatorServicer):
+    """A coordinator that answers every search with nothing and keeps each call's metadata."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, str]] = []
+
+    def Search(self, request: Any, context: grpc.ServicerContext) -> coordinator_pb2.SearchResponse:
+        self.seen.append(dict(context.invocation_metadata()))
+        return coordinator_pb2.SearchResponse()
+
+
+@pytest.fixture
+def recorder() -> Iterator[tuple[Recorder, str]]:
+    servicer = Recorder()
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield servicer, f"127.0.0.1:{port}"
+    finally:
+        server.stop(None)
+
+
+def test_every_client_says_the_timeout_of_its_search(recorder: tuple[Recorder, str]) -> None:
+    servicer, address = recorder
+    with fourfold.Client(address, token="ff_t") as c:
+        c.search("x", deadline_ms=40_000)
+
+    async def run() -> None:
+        async with fourfold.AsyncClient(address) as ac:
+            await ac.search("x", deadline_ms=1_000)
+
+    asyncio.run(run())
+    wire = WireClient(address)
+    try:
+        wire.search_pb(coordinator_pb2.SearchRequest(query="x", deadline_ms=50_000))
+    finally:
+        wire.close()
+    assert [m.get(TIMEOUT_KEY) for m in servicer.seen] == ["45000", "30000", "55000"]
+    assert servicer.seen[0]["authorization"] == "Bearer ff_t"  # said beside the token, not instead of it
+
+
+def _search(address: str, said_ms: str, timeout_s: float, deadline_ms: int) -> tuple[str, str, list[str]]:
+    with grpc.insecure_channel(address) as channel:
+        stub = coordinator_pb2_grpc.CoordinatorStub(channel)
+        request = coordinator_pb2.SearchRequest(query="def parse_config", k=3, deadline_ms=deadline_ms)
+        try:
+            r = stub.Search(request, timeout=timeout_s, metadata=((TIMEOUT_KEY, said_ms),))
+        except grpc.RpcError as exc:
+            return exc.code().name, exc.details() or "", []
+        return "OK", "", list(r.notes)
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
+def test_the_coordinator_takes_a_calls_wait_off_its_deadline(cluster: Any) -> None:
+    # a call that says a 22 s timeout and arrives with 20 s of it left waited 2 s: past a 1.5 s deadline
+    code, details, _ = _search(cluster.address, "22000", 20.0, 1500)
+    assert code == "RESOURCE_EXHAUSTED", (code, details)
+    assert "waited 2.0s to be read, past its 1.5s deadline" in details and "retry after 2.0s" in details
+    # one that waited about 0.5 s of a 5 s deadline is searched in what is left, and says so
+    code, details, notes = _search(cluster.address, "20500", 20.0, 5000)
+    assert code == "OK", details
+    said = [n for n in notes if "to be read by a busy coordinator" in n]
+    assert len(said) == 1 and "of its 5.00s deadline" in said[0], notes
+    assert "waited 0.5" in said[0] or "waited 0.4" in said[0], said  # 0.5 s, less what the call took to come
+    # a wait too short to matter is not said
+    code, details, notes = _search(cluster.address, "20000", 20.0, 5000)
+    assert code == "OK" and not [n for n in notes if "busy coordinator" in n], (details, notes)
+    # the key said wrong is the caller's error, in words
+    code, details, _ = _search(cluster.address, "soon", 20.0, 5000)
+    assert code == "INVALID_ARGUMENT" and f"metadata {TIMEOUT_KEY} must be" in details and "'soon'" in details

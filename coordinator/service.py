@@ -21,7 +21,7 @@ import ray
 
 from fourfold import __version__
 from fourfold.api import DEFAULT_DEADLINE_MS, IndexProgress
-from fourfold.connection import TIMEOUT_KEY
+from fourfold.connection import PUSHBACK_KEY, TIMEOUT_KEY
 from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal, Ticket
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine
@@ -122,7 +122,11 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
         if isinstance(ticket, Refusal):
             # Overload answers at once instead of queueing into every caller's deadline.
             OVERLOADED.inc()
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, ticket.message())
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                ticket.message(),
+                trailing_metadata=((PUSHBACK_KEY, str(round(ticket.retry_after_s * 1000))),),
+            )
             raise AssertionError("unreachable: abort raises")
         params = params_from_pb(request)
         if left_s < deadline_s - 0.001:  # a wait, or a gRPC timeout shorter than the deadline

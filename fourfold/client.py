@@ -41,7 +41,7 @@ from fourfold.api import (
     Status,
 )
 from fourfold.config import DEFAULT_ADDRESS
-from fourfold.connection import Connection, channel_healthy
+from fourfold.connection import PUSHBACK_KEY, Connection, channel_healthy
 from fourfold.errors import (
     FourfoldError,
     IndexStateError,
@@ -95,7 +95,18 @@ def error_from_rpc(exc: grpc.RpcError) -> FourfoldError:
     code: grpc.StatusCode = exc.code()
     err = _BY_STATUS.get(code, RemoteError)(exc.details() or code.name)
     err.grpc_status = code.name
+    if isinstance(err, Overloaded):
+        err.retry_after_s = pushback_s(exc)
     return err
+
+
+def pushback_s(exc: grpc.RpcError) -> float | None:
+    """Seconds a refusal said to wait (its :data:`~fourfold.connection.PUSHBACK_KEY`), or None."""
+    trailing = getattr(exc, "trailing_metadata", None)
+    for key, value in (trailing() if callable(trailing) else None) or ():
+        if key == PUSHBACK_KEY and isinstance(value, str) and value.isascii() and value.isdigit():
+            return int(value) / 1000
+    return None
 
 
 def _raise(exc: grpc.RpcError) -> NoReturn:

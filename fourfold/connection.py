@@ -29,7 +29,7 @@ from fourfold.rpc_errors import check_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import params_to_pb
 
-__all__ = ["TIMEOUT_KEY", "TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient", "channel_healthy"]
+__all__ = ["PUSHBACK_KEY", "TIMEOUT_KEY", "TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient", "channel_healthy"]
 
 #: Environment variable holding the bearer token a client sends.
 TOKEN_ENV = "FOURFOLD_TOKEN"
@@ -40,6 +40,10 @@ TLS_CA_ENV = "FOURFOLD_TLS_CA"
 #: left of that timeout when the coordinator reads the call, it tells how long the call waited
 #: unread (a busy coordinator's queue), which the coordinator takes off the search's deadline.
 TIMEOUT_KEY = "fourfold-timeout-ms"
+
+#: Trailing metadata of a refusal for overload: how long to wait before retrying, in whole
+#: milliseconds (gRPC's own key, which a channel's retry policy honours).
+PUSHBACK_KEY = "grpc-retry-pushback-ms"
 
 _T = TypeVar("_T")
 

@@ -148,7 +148,9 @@ class Unauthenticated(PermissionDenied):
 
 
 class Overloaded(Unavailable):
-    """Too many requests in flight for this token: wait for answers, then retry."""
+    """Too many requests in flight (for the coordinator or this token): wait, then retry.
+    ``retry_after_s``: how long the coordinator said to wait (its ``grpc-retry-pushback-ms``), or None."""
 
     code = "overloaded"
     grpc_status = "RESOURCE_EXHAUSTED"
+    retry_after_s: float | None = None

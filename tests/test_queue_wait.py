@@ -1,10 +1,13 @@
-"""A search's deadline counts from when the call arrived, not from when a busy coordinator read it.
+"""A search's deadline counts from when the call arrived, not from when a busy coordinator read it;
+a refusal for overload says when to retry where callers look for it.
 
 fourfold's clients say the gRPC timeout they send (``fourfold-timeout-ms``); the time left of it when
 the coordinator reads the call tells how long the call waited unread, which is taken off the
 deadline: a call that waited past its deadline is refused at once with the wait, one that waited
-part of it is searched in what is left and says so. Each client's metadata is checked over a real
-gRPC call, and the coordinator's reading against the session's real cluster.
+part of it is searched in what is left and says so. A refusal carries gRPC's
+``grpc-retry-pushback-ms``, read into ``Overloaded.retry_after_s`` and the web API's ``Retry-After``.
+Each client's metadata is checked over a real gRPC call, and the coordinator's reading against the
+session's real cluster.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import grpc
 import pytest
 
 import fourfold
-from fourfold.connection import TIMEOUT_KEY, Connection, WireClient
+from fourfold.client import error_from_rpc
+from fourfold.connection import PUSHBACK_KEY, TIMEOUT_KEY, Connection, WireClient
 from fourfold.coordinator.service import waited_s
-from fourfold.errors import InvalidInput
+from fourfold.errors import InvalidInput, Overloaded
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
 
@@ -60,19 +64,30 @@ def test_a_search_call_says_its_timeout() -> None:
 
 
 class Recorder(coordinator_pb2_grpc.CoordinatorServicer):
-    """A coordinator that answers every search with nothing and keeps each call's metadata."""
+    """A coordinator that answers every search with nothing (or refuses it, as overloaded, saying
+    ``pushback`` where that is set) and keeps each call's metadata."""
 
-    def __init__(self) -> None:
+    def __init__(self, pushback: str | None = None) -> None:
         self.seen: list[dict[str, str]] = []
+        self.pushback = pushback
 
     def Search(self, request: Any, context: grpc.ServicerContext) -> coordinator_pb2.SearchResponse:
         self.seen.append(dict(context.invocation_metadata()))
+        if self.pushback is not None:
+            context.abort_with_status(_Refused(self.pushback))
         return coordinator_pb2.SearchResponse()
 
 
+class _Refused(grpc.Status):
+    def __init__(self, pushback: str) -> None:
+        self.code = grpc.StatusCode.RESOURCE_EXHAUSTED
+        self.details = "coordinator overloaded: 9 searches in flight; retry after 2.5s, or add coordinators"
+        self.trailing_metadata = ((PUSHBACK_KEY, pushback),)
+
+
 @pytest.fixture
-def recorder() -> Iterator[tuple[Recorder, str]]:
-    servicer = Recorder()
+def recorder(request: pytest.FixtureRequest) -> Iterator[tuple[Recorder, str]]:
+    servicer = Recorder(getattr(request, "param", None))
     server = grpc.server(ThreadPoolExecutor(max_workers=2))
     coordinator_pb2_grpc.add_CoordinatorServicer_to_server(servicer, server)
     port = server.add_insecure_port("127.0.0.1:0")
@@ -135,3 +150,53 @@ def test_the_coordinator_takes_a_calls_wait_off_its_deadline(cluster: Any) -> No
     # the key said wrong is the caller's error, in words
     code, details, _ = _search(cluster.address, "soon", 20.0, 5000)
     assert code == "INVALID_ARGUMENT" and f"metadata {TIMEOUT_KEY} must be" in details and "'soon'" in details
+
+
+@pytest.mark.parametrize("recorder", ["2500"], indirect=True)
+def test_a_refusal_says_when_to_retry_to_every_caller(recorder: tuple[Recorder, str]) -> None:
+    _, address = recorder
+    with fourfold.Client(address) as c, pytest.raises(Overloaded, match=r"retry after 2\.5s") as refused:
+        c.search("x")
+    assert refused.value.retry_after_s == 2.5
+
+    async def run() -> float | None:
+        async with fourfold.AsyncClient(address) as ac:
+            try:
+                await ac.search("x")
+            except Overloaded as exc:
+                return exc.retry_after_s
+        return None
+
+    assert asyncio.run(run()) == 2.5
+    # the web API says it as HTTP does, in whole seconds
+    from starlette.testclient import TestClient
+
+    from fourfold.web import create_app
+
+    with TestClient(create_app(address, secret="s")) as web:
+        r = web.get("/api/v1/search", params={"q": "x"})
+    assert r.status_code == 429 and r.headers["Retry-After"] == "3", (r.status_code, r.headers)
+    assert "retry after 2.5s" in r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("recorder", ["soon", ""], indirect=True)
+def test_a_pushback_not_in_milliseconds_is_no_advice(recorder: tuple[Recorder, str]) -> None:
+    _, address = recorder
+    with fourfold.Client(address) as c, pytest.raises(Overloaded) as refused:
+        c.search("x")
+    assert refused.value.retry_after_s is None
+
+
+@pytest.mark.cluster
+@pytest.mark.slow
+def test_the_coordinators_refusal_carries_grpcs_pushback(cluster: Any) -> None:
+    with grpc.insecure_channel(cluster.address) as channel:
+        stub = coordinator_pb2_grpc.CoordinatorStub(channel)
+        request = coordinator_pb2.SearchRequest(query="def parse_config", deadline_ms=1500)
+        with pytest.raises(grpc.RpcError) as failed:
+            stub.Search(request, timeout=20.0, metadata=((TIMEOUT_KEY, "22000"),))
+    exc = failed.value
+    pushback = dict(exc.trailing_metadata())[PUSHBACK_KEY]  # type: ignore[attr-defined]
+    err = error_from_rpc(exc)
+    assert isinstance(err, Overloaded) and err.retry_after_s == int(pushback) / 1000
+    assert 1.5 <= err.retry_after_s <= 2.0 and f"retry after {err.retry_after_s:.1f}s" in str(err)

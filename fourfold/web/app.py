@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import math
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict
@@ -78,8 +79,10 @@ def http_status(exc: FourfoldError) -> int:
     return 502
 
 
-def _json_error(status: int, code: str, message: str) -> JSONResponse:
-    headers = {"WWW-Authenticate": 'Bearer realm="fourfold"'} if status == 401 else None
+def _json_error(status: int, code: str, message: str, retry_after_s: float | None = None) -> JSONResponse:
+    headers = {"WWW-Authenticate": 'Bearer realm="fourfold"'} if status == 401 else {}
+    if retry_after_s is not None:
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after_s)))  # whole seconds, as HTTP says it
     return JSONResponse(
         {"error": {"status": status, "code": code, "message": message}},
         status_code=status,
@@ -206,7 +209,8 @@ def create_app(
             try:
                 body = await handler(request, web.token(request))
             except FourfoldError as exc:
-                return _json_error(http_status(exc), exc.code, str(exc))
+                wait = exc.retry_after_s if isinstance(exc, Overloaded) else None
+                return _json_error(http_status(exc), exc.code, str(exc), wait)
             return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
         return endpoint

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -266,3 +267,25 @@ def test_fused_attention_graph_equals_the_portable_one() -> None:
         session.run(["embedding"], {"input_ids": ids[:1, :6], "attention_mask": mask[:1, :6]})[0][0],
         atol=1e-4,
     )
+
+
+def test_quantizing_drops_onnxruntimes_advice_to_preprocess_and_nothing_else(caplog: pytest.LogCaptureFixture) -> None:
+    from fourfold.plugins.embedders import minilm_export
+
+    advice = "Please consider to run pre-processing before quantization. Refer to example: https://example"
+    with caplog.at_level(logging.WARNING), minilm_export._without_preprocessing_advice():
+        logging.warning(advice)
+        logging.warning("the model could not be quantized")
+        logging.getLogger("fourfold.elsewhere").warning(advice)  # another logger's record is not filtered
+    logging.warning(advice)  # after quantizing, the filter is gone
+    assert [r.getMessage() for r in caplog.records] == ["the model could not be quantized", advice, advice]
+
+
+@pytest.mark.slow
+def test_exporting_the_int8_model_prints_no_stray_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from fourfold.plugins.embedders.minilm_export import prepare_minilm
+
+    with caplog.at_level(logging.DEBUG, logger=""):
+        prepared = prepare_minilm(tmp_path / "minilm-int8", quantize=True)
+    assert (tmp_path / "minilm-int8" / "model.onnx").is_file(), prepared
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], [r.getMessage() for r in caplog.records]

@@ -211,3 +211,28 @@ def test_index_through_the_api_switches_generation(stub: Any, tmp_path: Path) ->
             )
         )
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "does not exist" in info.value.details()
+
+
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_a_new_local_cluster_authenticates_without_advising_to_opt_out(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import os, ray\n"
+        "from fourfold.workers import cluster\n"
+        "assert cluster.connect(None)\n"
+        "print('mode', ray.get(ray.remote(lambda: os.environ.get('RAY_AUTH_MODE')).remote()))\n"
+        "logging_name = 'ray._private.authentication.authentication_token_setup'\n"
+        "import logging; logging.getLogger(logging_name).warning('Token authentication is disabled')\n"
+        "ray.shutdown()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=180, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "mode token" in done.stdout  # the workers still authenticate
+    assert "opt out" not in done.stderr and "RAY_AUTH_MODE=disabled" not in done.stderr, done.stderr
+    assert "Token authentication is disabled" in done.stderr  # Ray's other warnings are not dropped

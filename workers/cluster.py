@@ -26,6 +26,17 @@ __all__ = ["Launcher", "connect", "parse_replicas", "parse_workers", "shutdown"]
 log = logging.getLogger(__name__)
 
 
+#: Ray's logger that announces token authentication for a new local cluster.
+_RAY_AUTH_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+def _no_advice_to_opt_out(record: logging.LogRecord) -> bool:
+    """Drops Ray's "Token authentication is enabled … Set RAY_AUTH_MODE=disabled to opt out": fourfold's
+    workers rely on that authentication, and the line was the first a newcomer saw of ``fourfold demo``.
+    Its warning that authentication is off, where it is, stays."""
+    return not str(record.msg).startswith("Token authentication is enabled")
+
+
 def connect(ray_address: str | None = None, *, num_cpus: int | None = None) -> bool:
     """Join ``ray_address`` or start a local cluster; returns True when this call started one."""
     if ray.is_initialized():
@@ -38,6 +49,7 @@ def connect(ray_address: str | None = None, *, num_cpus: int | None = None) -> b
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise Unavailable(f"cannot join the Ray cluster at {ray_address!r}: {exc}; check --ray-address") from None
         return False
+    logging.getLogger(_RAY_AUTH_LOGGER).addFilter(_no_advice_to_opt_out)
     ray.init(
         address="local",  # start our own, never join a cluster someone else left running here
         namespace=NAMESPACE,

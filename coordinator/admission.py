@@ -13,6 +13,11 @@ at once what it could not finish in time:
   its deadline, refused otherwise with RESOURCE_EXHAUSTED and a retry-after hint.
 * ``min_in_flight`` searches are always admitted (a light load never waits on a stale estimate);
   before the first measurement at most ``initial_limit`` run at once; ``max_in_flight`` caps all.
+* Fair among callers: what fits in the budget is shared by the callers with searches in flight
+  (each token is one). A caller below its share is admitted where the estimate alone would refuse
+  it, so an agent that floods the coordinator is refused and one that asks now and then is not
+  (the overcommit is at most one share a caller, while the flood's searches finish); a coordinator
+  without tokens has one caller, and the rule above alone.
 
 One instance per coordinator, used from its event loop (no lock).
 """
@@ -40,10 +45,12 @@ class AdmissionPolicy:
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
-    """An admitted search: when it started and the in-flight integral then (to measure its concurrency)."""
+    """An admitted search: when it started, the in-flight integral then (to measure its concurrency),
+    and whose it is."""
 
     started: float
     area: float
+    caller: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +71,7 @@ class Admission:
         self.policy = policy or AdmissionPolicy()
         self._clock = clock
         self.in_flight = 0
+        self._callers: dict[str, int] = {}  # searches in flight of each caller that has any
         self._area = 0.0  # integral of in_flight over time
         self._last = clock()
         self._concurrency: float | None = None  # smoothed mean concurrency of completed searches
@@ -85,8 +93,14 @@ class Admission:
         self._area += self.in_flight * (now - self._last)
         self._last = now
 
-    def admit(self, deadline_s: float) -> Ticket | Refusal:
-        """A ticket for a search due within ``deadline_s``, or why it is refused."""
+    def share(self, caller: str, fits: int) -> int:
+        """How many of the ``fits`` searches that fit in a budget are ``caller``'s share: an equal part
+        of them for each caller with searches in flight, itself counted, at least one."""
+        callers = len(self._callers) + (caller not in self._callers)
+        return max(1, fits // callers)
+
+    def admit(self, deadline_s: float, caller: str = "") -> Ticket | Refusal:
+        """A ticket for ``caller``'s search due within ``deadline_s``, or why it is refused."""
         p = self.policy
         now = self._clock()
         if self.in_flight >= p.max_in_flight:
@@ -98,23 +112,31 @@ class Admission:
                 if self.in_flight >= p.initial_limit:
                     return Refusal(f"{self.in_flight} searches in flight before any finished", 0.5)
             elif predicted > p.budget_fraction * deadline_s:
-                # until enough of those in flight are done for a new one to fit in its budget
                 fits = max(int(p.budget_fraction * deadline_s * rate) - 1, 0)
-                wait = max((self.in_flight - fits) / rate, 0.05)
-                return Refusal(
-                    f"{self.in_flight} searches in flight at {rate:.1f}/s would take {predicted:.1f}s "
-                    f"of a {deadline_s:.1f}s deadline",
-                    wait,
-                )
+                mine = self._callers.get(caller, 0)
+                if mine >= self.share(caller, fits):
+                    # until enough of those in flight are done for a new one to fit in its budget
+                    wait = max((self.in_flight - fits) / rate, 0.05)
+                    return Refusal(
+                        f"{self.in_flight} searches in flight at {rate:.1f}/s would take {predicted:.1f}s "
+                        f"of a {deadline_s:.1f}s deadline",
+                        wait,
+                    )
         self._advance(now)
         self.in_flight += 1
-        return Ticket(now, self._area)
+        self._callers[caller] = self._callers.get(caller, 0) + 1
+        return Ticket(now, self._area, caller)
 
     def release(self, ticket: Ticket) -> None:
         """Record a finished (or failed) admitted search."""
         now = self._clock()
         self._advance(now)
         self.in_flight -= 1
+        left = self._callers.get(ticket.caller, 0) - 1
+        if left > 0:
+            self._callers[ticket.caller] = left
+        else:
+            self._callers.pop(ticket.caller, None)
         latency = now - ticket.started
         if latency <= 0:
             return

@@ -118,7 +118,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
                 max(waited, 0.1),
             )
         else:
-            ticket = self.admission.admit(left_s)
+            ticket = self.admission.admit(left_s, principal.name)
         if isinstance(ticket, Refusal):
             # Overload answers at once instead of queueing into every caller's deadline.
             OVERLOADED.inc()

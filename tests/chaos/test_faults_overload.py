@@ -50,6 +50,37 @@ def test_admission_learns_the_throughput_and_refuses_what_cannot_finish_in_time(
     assert isinstance(a.admit(3.0), Ticket)
 
 
+def test_admission_shares_what_fits_among_the_callers() -> None:
+    """A caller that floods the coordinator is refused; one below its share of what fits is not."""
+    clock = Clock()
+    a = Admission(AdmissionPolicy(min_in_flight=1, initial_limit=4, budget_fraction=0.5), clock=clock)
+    warm = [a.admit(1.0, "agent-a") for _ in range(4)]
+    clock.now += 0.4
+    for t in warm:
+        assert isinstance(t, Ticket)
+        a.release(t)
+    assert a.throughput == pytest.approx(10.0, rel=0.05)  # so 4 fit in half of a 1.02 s deadline, and one more
+    flood = [a.admit(1.02, "agent-a") for _ in range(8)]
+    assert [isinstance(t, Ticket) for t in flood] == [True] * 5 + [False] * 3  # as for a lone caller
+    # a second caller shares the 4 that fit: two of its own, while agent-a holds more than its two
+    light = [a.admit(1.02, "agent-b") for _ in range(3)]
+    assert [isinstance(t, Ticket) for t in light] == [True, True, False]
+    assert isinstance(a.admit(1.02, "agent-a"), Refusal)
+    # a third: a share of one (4 // 3)
+    assert [isinstance(a.admit(1.02, "agent-c"), Ticket) for _ in range(2)] == [True, False]
+    assert a.in_flight == 8  # 5 + 2 + 1: past what fits by at most a share a caller
+    # as the flood's searches finish, agent-a is admitted again
+    clock.now += 0.5
+    for t in flood[:4]:
+        assert isinstance(t, Ticket)
+        a.release(t)
+    assert isinstance(a.admit(1.02, "agent-a"), Ticket)
+    for t in (*flood[4:5], *light[:2]):
+        assert isinstance(t, Ticket)
+        a.release(t)
+    assert a.in_flight == 2  # agent-a's latest and agent-c's one: the books of each caller balance
+
+
 def test_admission_off_keeps_only_the_fixed_limit() -> None:
     a = Admission(AdmissionPolicy(adaptive=False, max_in_flight=3))
     assert [isinstance(a.admit(0.01), Ticket) for _ in range(4)] == [True, True, True, False]
@@ -126,3 +157,77 @@ def test_a_burst_past_grpcs_queue_on_one_connection_is_refused_in_words_not_canc
     assert set(counts) <= {"OK", "RESOURCE_EXHAUSTED"}, counts
     assert counts.get("RESOURCE_EXHAUSTED"), counts
     assert all("overloaded" in r[3] and "retry after" in r[3] for r in results if r[0] != "OK")
+
+
+@pytest.fixture(scope="module")
+def two_agents(cluster, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A coordinator with tokens on the session's Ray cluster: a flooding agent (no limit of its own) and
+    one that asks now and then; (address, flood token, light token)."""
+    import json
+
+    from fourfold.coordinator.auth import TokenStore, hash_token, new_token
+    from fourfold.coordinator.serving import start_server
+    from fourfold.index.generation import build_generation
+    from fourfold.index.store import IndexStore
+    from tests.conftest import write_sample_repo
+
+    base = tmp_path_factory.mktemp("two-agents")
+    store = IndexStore(base / "home")
+    build_generation(store, [(write_sample_repo(base / "sample"), "sample")], modalities=["text", "structural"])
+    flood, light = new_token(), new_token()
+    grants = {
+        "tokens": [
+            {"name": "flood", "sha256": hash_token(flood), "repos": ["*"], "max_concurrent": 100_000},
+            {"name": "light", "sha256": hash_token(light), "repos": ["*"]},
+        ]
+    }
+    running = asyncio.run_coroutine_threadsafe(
+        start_server(store.home, "127.0.0.1:0", role="all", tokens=TokenStore.parse(json.dumps(grants), "test")),
+        cluster._loop,
+    ).result(timeout=300)
+    try:
+        yield running.address, flood, light
+    finally:
+        asyncio.run_coroutine_threadsafe(running.stop(), cluster._loop).result(timeout=30)
+        live = store.live_generation()
+        if running.engine is not None and running.engine.launcher is not None and live:
+            running.engine.launcher.retire(live)
+
+
+@pytest.mark.slow
+@pytest.mark.cluster
+def test_an_agent_that_floods_is_refused_and_one_that_asks_now_and_then_is_not(two_agents) -> None:  # type: ignore[no-untyped-def]
+    address, flood, light = two_agents
+
+    async def run() -> tuple[list[str], list[str]]:
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = coordinator_pb2_grpc.CoordinatorStub(channel)
+
+            async def one(token: str, i: int) -> str:
+                # a short deadline: what fits in it is a few searches, on an idle machine or a busy one
+                request = coordinator_pb2.SearchRequest(query=f"who calls parse_config {i}", k=5, deadline_ms=300)
+                try:
+                    await stub.Search(request, timeout=30, metadata=(("authorization", f"Bearer {token}"),))
+                    return "OK"
+                except grpc.aio.AioRpcError as exc:
+                    return f"{exc.code().name}: {exc.details()}"
+
+            async def now_and_then() -> list[str]:
+                await asyncio.sleep(0.2)  # once the flood is in
+                return [await one(light, i) for i in range(5)]  # one at a time, each after its answer
+
+            for i in range(3):  # admission measures a few searches first
+                await one(flood, i)
+            for _ in range(3):  # until a flood is refused in part (the first, almost always)
+                flooded, asked = await asyncio.gather(
+                    asyncio.gather(*(one(flood, i) for i in range(1500))), now_and_then()
+                )
+                if any(r.startswith("RESOURCE_EXHAUSTED") for r in flooded):
+                    break
+            return list(flooded), asked
+
+    flooded, asked = asyncio.run(run())
+    refused = [r for r in flooded if r.startswith("RESOURCE_EXHAUSTED")]
+    print(f"flood: {len(flooded) - len(refused)} answered, {len(refused)} refused; now and then: {asked}")
+    assert refused and all("coordinator overloaded" in r for r in refused), sorted(set(flooded))[:3]
+    assert asked == ["OK"] * 5, asked

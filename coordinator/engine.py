@@ -116,6 +116,7 @@ __all__ = [
     "Plan",
     "SearchParams",
     "follow_up_rounds",
+    "invalid_deadline",
     "missing_notes",
 ]
 
@@ -453,6 +454,11 @@ class _Collected:
     results: list[ShardResult] = field(default_factory=list)  # every shard's answer, for the listing totals
 
 
+def invalid_deadline(deadline_ms: int) -> str:
+    """Why a search's deadline of ``deadline_ms`` (below 0) is refused."""
+    return f"invalid deadline {deadline_ms} ms: use a positive number of milliseconds"
+
+
 class Engine:
     """Answers searches and runs index builds against one store, through one shard searcher.
 
@@ -660,7 +666,7 @@ class Engine:
             valid = ", ".join(sorted(KNOWN_LANGUAGES))
             raise InvalidQuery(f"unknown language {', '.join(map(repr, unknown_langs))}; choose from: {valid}")
         if p.deadline_ms < 0:
-            raise InvalidQuery(f"invalid deadline {p.deadline_ms} ms: use a positive number of milliseconds")
+            raise InvalidQuery(invalid_deadline(p.deadline_ms))
         try:
             context_lines(p.options)
             max_count(p.options)

@@ -24,7 +24,7 @@ from fourfold.api import DEFAULT_DEADLINE_MS, IndexProgress
 from fourfold.connection import PUSHBACK_KEY, TIMEOUT_KEY
 from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal, Ticket
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
-from fourfold.coordinator.engine import Engine
+from fourfold.coordinator.engine import Engine, invalid_deadline
 from fourfold.coordinator.fanout import ShardCallError
 from fourfold.coordinator.files import read_file
 from fourfold.coordinator.metrics import OVERLOADED
@@ -99,6 +99,8 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
     ) -> coordinator_pb2.SearchResponse:
         principal = current_principal()
         deadline_s = (request.deadline_ms or DEFAULT_DEADLINE_MS) / 1000.0
+        if deadline_s < 0:  # the caller's error, before admission reads it as no time left
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, invalid_deadline(request.deadline_ms))
         try:
             waited = waited_s(context)
         except InvalidInput as exc:

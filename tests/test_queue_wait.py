@@ -134,19 +134,23 @@ def test_the_coordinator_takes_a_calls_wait_off_its_deadline(cluster: Any) -> No
     # a call that says a 22 s timeout and arrives with 20 s of it left waited 2 s: past a 1.5 s deadline
     code, details, _ = _search(cluster.address, "22000", 20.0, 1500)
     assert code == "RESOURCE_EXHAUSTED", (code, details)
-    # (gRPC rounds the timeout it sends up a little, so the wait read is at most 2 s, never more)
+    # (gRPC encodes the timeout it sends in a few digits and reads its clock coarsely: a wait read is
+    # within about a tenth of a second, either way)
     said = re.search(r"waited (\d\.\d)s to be read, past its 1\.5s deadline; retry after (\d\.\d)s", details)
-    assert said and 1.5 <= float(said[1]) <= 2.0 and said[1] == said[2], details
+    assert said and 1.5 <= float(said[1]) <= 2.1 and said[1] == said[2], details
     # one that waited about 0.5 s of a 5 s deadline is searched in what is left, and says so
     code, details, notes = _search(cluster.address, "20500", 20.0, 5000)
     assert code == "OK", details
     said = [n for n in notes if "to be read by a busy coordinator" in n]
     assert len(said) == 1 and "of its 5.00s deadline" in said[0], notes
     waited = re.search(r"waited (\d\.\d\d)s", said[0])
-    assert waited and 0.3 <= float(waited[1]) <= 0.5, said  # 0.5 s, less what the call took to come
+    assert waited and 0.3 <= float(waited[1]) <= 0.6, said  # 0.5 s, less what the call took to come
     # a wait too short to matter is not said
     code, details, notes = _search(cluster.address, "20000", 20.0, 5000)
     assert code == "OK" and not [n for n in notes if "busy coordinator" in n], (details, notes)
+    # a deadline below 0 is the caller's error, whatever the wait: not "overloaded"
+    code, details, _ = _search(cluster.address, "22000", 20.0, -1)
+    assert code == "INVALID_ARGUMENT" and "invalid deadline -1 ms" in details, (code, details)
     # the key said wrong is the caller's error, in words
     code, details, _ = _search(cluster.address, "soon", 20.0, 5000)
     assert code == "INVALID_ARGUMENT" and f"metadata {TIMEOUT_KEY} must be" in details and "'soon'" in details
@@ -175,8 +179,10 @@ def test_a_refusal_says_when_to_retry_to_every_caller(recorder: tuple[Recorder, 
 
     with TestClient(create_app(address, secret="s")) as web:
         r = web.get("/api/v1/search", params={"q": "x"})
+        page = web.get("/", params={"q": "x"})
     assert r.status_code == 429 and r.headers["Retry-After"] == "3", (r.status_code, r.headers)
     assert "retry after 2.5s" in r.json()["error"]["message"]
+    assert page.status_code == 429 and page.headers["Retry-After"] == "3" and "retry after 2.5s" in page.text
 
 
 @pytest.mark.parametrize("recorder", ["soon", ""], indirect=True)
@@ -199,4 +205,4 @@ def test_the_coordinators_refusal_carries_grpcs_pushback(cluster: Any) -> None:
     pushback = dict(exc.trailing_metadata())[PUSHBACK_KEY]  # type: ignore[attr-defined]
     err = error_from_rpc(exc)
     assert isinstance(err, Overloaded) and err.retry_after_s == int(pushback) / 1000
-    assert 1.5 <= err.retry_after_s <= 2.0 and f"retry after {err.retry_after_s:.1f}s" in str(err)
+    assert 1.5 <= err.retry_after_s <= 2.1 and f"retry after {err.retry_after_s:.1f}s" in str(err)

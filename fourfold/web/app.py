@@ -79,10 +79,14 @@ def http_status(exc: FourfoldError) -> int:
     return 502
 
 
-def _json_error(status: int, code: str, message: str, retry_after_s: float | None = None) -> JSONResponse:
-    headers = {"WWW-Authenticate": 'Bearer realm="fourfold"'} if status == 401 else {}
-    if retry_after_s is not None:
-        headers["Retry-After"] = str(max(1, math.ceil(retry_after_s)))  # whole seconds, as HTTP says it
+def retry_after(exc: FourfoldError) -> dict[str, str]:
+    """HTTP's ``Retry-After`` (whole seconds) where the coordinator said how long to wait, else nothing."""
+    wait = exc.retry_after_s if isinstance(exc, Overloaded) else None
+    return {} if wait is None else {"Retry-After": str(max(1, math.ceil(wait)))}
+
+
+def _json_error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    headers = {**({"WWW-Authenticate": 'Bearer realm="fourfold"'} if status == 401 else {}), **(headers or {})}
     return JSONResponse(
         {"error": {"status": status, "code": code, "message": message}},
         status_code=status,
@@ -209,8 +213,7 @@ def create_app(
             try:
                 body = await handler(request, web.token(request))
             except FourfoldError as exc:
-                wait = exc.retry_after_s if isinstance(exc, Overloaded) else None
-                return _json_error(http_status(exc), exc.code, str(exc), wait)
+                return _json_error(http_status(exc), exc.code, str(exc), retry_after(exc))
             return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
         return endpoint
@@ -251,7 +254,9 @@ def create_app(
             )
         except FourfoldError as exc:
             form = _safe_form(request)
-            return web.page(request, "error.html", http_status(exc), error=str(exc), form=form)
+            page = web.page(request, "error.html", http_status(exc), error=str(exc), form=form)
+            page.headers.update(retry_after(exc))
+            return page
 
     async def home(request: Request) -> Response:
         async def make(token: str | None) -> Response:

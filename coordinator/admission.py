@@ -15,9 +15,10 @@ at once what it could not finish in time:
   before the first measurement at most ``initial_limit`` run at once; ``max_in_flight`` caps all.
 * Fair among callers: what fits in the budget is shared by the callers with searches in flight
   (each token is one). A caller below its share is admitted where the estimate alone would refuse
-  it, so an agent that floods the coordinator is refused and one that asks now and then is not
-  (the overcommit is at most one share a caller, while the flood's searches finish); a coordinator
-  without tokens has one caller, and the rule above alone.
+  it, as long as the prediction still fits in the whole deadline (the slack the budget keeps), so
+  an agent that floods the coordinator is refused and one that asks now and then is not, and a
+  thousand callers with one search each are not all admitted; a coordinator without tokens has one
+  caller, and the rule above alone.
 
 One instance per coordinator, used from its event loop (no lock).
 """
@@ -114,7 +115,7 @@ class Admission:
             elif predicted > p.budget_fraction * deadline_s:
                 fits = max(int(p.budget_fraction * deadline_s * rate) - 1, 0)
                 mine = self._callers.get(caller, 0)
-                if mine >= self.share(caller, fits):
+                if mine >= self.share(caller, fits) or predicted > deadline_s:
                     # until enough of those in flight are done for a new one to fit in its budget
                     wait = max((self.in_flight - fits) / rate, 0.05)
                     return Refusal(

@@ -68,14 +68,18 @@ def test_admission_shares_what_fits_among_the_callers() -> None:
     assert isinstance(a.admit(1.02, "agent-a"), Refusal)
     # a third: a share of one (4 // 3)
     assert [isinstance(a.admit(1.02, "agent-c"), Ticket) for _ in range(2)] == [True, False]
-    assert a.in_flight == 8  # 5 + 2 + 1: past what fits by at most a share a caller
+    assert a.in_flight == 8  # 5 + 2 + 1: past the budget, not past the deadline
+    # many callers with one search each: admitted while the prediction fits in the whole deadline
+    many = [a.admit(1.02, f"agent-{i}") for i in range(4)]
+    assert [isinstance(t, Ticket) for t in many] == [True, True, False, False]  # (9 + 1) / 10 s fits; (10 + 1) not
+    assert a.in_flight == 10
     # as the flood's searches finish, agent-a is admitted again
     clock.now += 0.5
     for t in flood[:4]:
         assert isinstance(t, Ticket)
         a.release(t)
     assert isinstance(a.admit(1.02, "agent-a"), Ticket)
-    for t in (*flood[4:5], *light[:2]):
+    for t in (*flood[4:5], *light[:2], *many[:2]):
         assert isinstance(t, Ticket)
         a.release(t)
     assert a.in_flight == 2  # agent-a's latest and agent-c's one: the books of each caller balance
@@ -165,11 +169,12 @@ def two_agents(cluster, tmp_path_factory: pytest.TempPathFactory):  # type: igno
     one that asks now and then; (address, flood token, light token)."""
     import json
 
+    from conftest import write_sample_repo
+
     from fourfold.coordinator.auth import TokenStore, hash_token, new_token
     from fourfold.coordinator.serving import start_server
     from fourfold.index.generation import build_generation
     from fourfold.index.store import IndexStore
-    from tests.conftest import write_sample_repo
 
     base = tmp_path_factory.mktemp("two-agents")
     store = IndexStore(base / "home")

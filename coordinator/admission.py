@@ -85,6 +85,11 @@ class Admission:
             return None
         return self._concurrency / self._latency
 
+    @property
+    def latency_s(self) -> float | None:
+        """How long a search takes now: the smoothed latency of completed ones (None before the first)."""
+        return self._latency
+
     def predicted_s(self) -> float | None:
         """How long a search admitted now would take (None before the first measurement)."""
         rate = self.throughput

@@ -36,6 +36,7 @@ from typing import Any
 
 import grpc
 
+from fourfold.connection import PUSHBACK_KEY
 from fourfold.errors import InvalidInput, InvalidQuery
 from fourfold.index.fleet import revision_name
 
@@ -296,9 +297,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
     Runs on the server's event loop, so the in-flight counters need no lock.
     """
 
-    def __init__(self, tokens: TokenStore) -> None:
+    def __init__(self, tokens: TokenStore, retry_after: Callable[[], float | None] | None = None) -> None:
         self.tokens = tokens
         self._in_flight: dict[str, int] = {}
+        # how long a search takes now (the coordinator's admission measures it): about when one of a token's
+        # own ends, the wait a token at its limit is told (gRPC's pushback); None: not yet known
+        self._retry_after = retry_after
 
     async def intercept_service(
         self,
@@ -332,6 +336,11 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         self._in_flight[principal.name] = n + 1
         return None
 
+    def pushback(self) -> tuple[tuple[str, str], ...]:
+        """The trailing metadata of a refusal for a token at its limit: when to retry, where that is known."""
+        wait = self._retry_after() if self._retry_after is not None else None
+        return () if wait is None else ((PUSHBACK_KEY, str(max(1, round(wait * 1000)))),)
+
     def _leave(self, principal: Principal) -> None:
         self._in_flight[principal.name] -= 1
 
@@ -342,7 +351,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
             async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
                 refused = self._enter(principal)
                 if refused:
-                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused)
+                    await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused, self.pushback())
                 reset = _current.set(principal)
                 try:
                     async for item in inner_stream(request, context):
@@ -357,7 +366,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             refused = self._enter(principal)
             if refused:
-                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused)
+                await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, refused, self.pushback())
             reset = _current.set(principal)
             try:
                 return await inner_unary(request, context)

@@ -150,8 +150,13 @@ async def start_server(
     engine = Engine(store, searcher, launcher=launcher, executor_factory=RayShardExecutor)
     syncer = FleetSyncer(engine, fleet) if fleet is not None else None  # a bad fleet file fails here, first
     await engine.start()
-    # the caller is authenticated first; then DecodeGuard refuses a malformed request in words
-    interceptors = [*([AuthInterceptor(tokens)] if tokens is not None else []), DecodeGuard()]
+    service = CoordinatorService(engine, limits, syncer=syncer)
+    # the caller is authenticated first (a token at its limit is told to retry after about a search's
+    # time, as admission measures it); then DecodeGuard refuses a malformed request in words
+    authenticated = (
+        [AuthInterceptor(tokens, retry_after=lambda: service.admission.latency_s)] if tokens is not None else []
+    )
+    interceptors = [*authenticated, DecodeGuard()]
     server = grpc.aio.server(
         interceptors=interceptors,
         options=server_options(
@@ -160,7 +165,7 @@ async def start_server(
             ("grpc.max_metadata_size", 32 << 10),
         ),
     )
-    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(CoordinatorService(engine, limits, syncer=syncer), server)
+    coordinator_pb2_grpc.add_CoordinatorServicer_to_server(service, server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

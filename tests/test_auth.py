@@ -14,6 +14,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from fourfold.client import error_from_rpc
+from fourfold.connection import PUSHBACK_KEY
 from fourfold.coordinator.auth import (
     ALL_REPOS,
     TOKENS_ENV,
@@ -147,7 +149,8 @@ def echo_server() -> Iterator[tuple[str, EchoCoordinator, asyncio.AbstractEventL
     servicer = EchoCoordinator()
 
     async def start() -> tuple[grpc.aio.Server, int]:
-        server = grpc.aio.server(interceptors=[AuthInterceptor(TokenStore.parse(grants(), "test"))])
+        tokens = TokenStore.parse(grants(), "test")
+        server = grpc.aio.server(interceptors=[AuthInterceptor(tokens, retry_after=lambda: 0.25)])
         coordinator_pb2_grpc.add_CoordinatorServicer_to_server(servicer, server)
         h = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(h, server)
@@ -211,6 +214,9 @@ def test_requests_in_flight_are_capped_per_token(echo_server: Any) -> None:
                         "too many concurrent requests for token 'alice'" in exc.details()
                         and "the limit is 1" in exc.details()
                     )
+                    # when to retry: about a search's time, gRPC's pushback (the Python client's retry_after_s)
+                    assert dict(exc.trailing_metadata())[PUSHBACK_KEY] == "250"  # type: ignore[attr-defined]
+                    assert error_from_rpc(exc).retry_after_s == 0.25  # type: ignore[attr-defined]
                     break
             else:
                 pytest.fail("alice's second concurrent call was never refused")

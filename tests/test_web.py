@@ -405,6 +405,8 @@ def test_too_many_requests_in_flight_is_429(coordinator: Coordinator) -> None:
     assert set(statuses) <= {200, 429} and 429 in statuses and 200 in statuses, statuses
     refused = next(r for r in asyncio.run(burst()) if r.status_code == 429) if 429 in statuses else None
     assert refused is None or "too many concurrent requests" in refused.json()["error"]["message"]
+    # once searches have finished, the refusal says when to retry: about a search's time, in whole seconds
+    assert refused is None or int(refused.headers["Retry-After"]) >= 1, refused.headers
 
 
 def test_an_unreachable_coordinator_is_503() -> None:

@@ -49,6 +49,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def burst(address: str, n: int, deadline_ms: int, say_timeout: bool = False) -> dict[str, Any]:
+    from fourfold.connection import TIMEOUT_KEY, millis
     from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 
     async with grpc.aio.insecure_channel(address) as channel:
@@ -58,7 +59,7 @@ async def burst(address: str, n: int, deadline_ms: int, say_timeout: bool = Fals
             request = coordinator_pb2.SearchRequest(query=QUERIES[i % len(QUERIES)], k=10, deadline_ms=deadline_ms)
             t0 = time.perf_counter()
             try:
-                metadata = (("fourfold-timeout-ms", "60000"),) if say_timeout else ()
+                metadata = (millis(TIMEOUT_KEY, 60),) if say_timeout else ()
                 r = await stub.Search(request, timeout=60, metadata=metadata)
                 return "OK", time.perf_counter() - t0, r.partial
             except grpc.aio.AioRpcError as exc:

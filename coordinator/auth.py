@@ -36,7 +36,7 @@ from typing import Any
 
 import grpc
 
-from fourfold.connection import PUSHBACK_KEY
+from fourfold.connection import PUSHBACK_KEY, millis
 from fourfold.errors import InvalidInput, InvalidQuery
 from fourfold.index.fleet import revision_name
 
@@ -339,7 +339,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
     def pushback(self) -> tuple[tuple[str, str], ...]:
         """The trailing metadata of a refusal for a token at its limit: when to retry, where that is known."""
         wait = self._retry_after() if self._retry_after is not None else None
-        return () if wait is None else ((PUSHBACK_KEY, str(max(1, round(wait * 1000)))),)
+        return () if wait is None else (millis(PUSHBACK_KEY, wait),)
 
     def _leave(self, principal: Principal) -> None:
         self._in_flight[principal.name] -= 1

@@ -21,7 +21,7 @@ import ray
 
 from fourfold import __version__
 from fourfold.api import DEFAULT_DEADLINE_MS, IndexProgress
-from fourfold.connection import PUSHBACK_KEY, TIMEOUT_KEY
+from fourfold.connection import PUSHBACK_KEY, TIMEOUT_KEY, millis, read_millis
 from fourfold.coordinator.admission import Admission, AdmissionPolicy, Refusal, Ticket
 from fourfold.coordinator.auth import Limits, Principal, check_limits, current_principal
 from fourfold.coordinator.engine import Engine, invalid_deadline
@@ -69,12 +69,13 @@ def waited_s(context: grpc.aio.ServicerContext) -> float:
     sent = next((value for key, value in context.invocation_metadata() or () if key == TIMEOUT_KEY), None)
     if sent is None or remaining is None:
         return 0.0
-    if not (isinstance(sent, str) and sent.isascii() and sent.isdigit()):
+    said_ms = read_millis(sent)
+    if said_ms is None:
         raise InvalidInput(
             f"metadata {TIMEOUT_KEY} must be the call's gRPC timeout in whole milliseconds, not {sent[:40]!r}: "
             "send the timeout you set, or leave the key out"
         )
-    return max(0.0, int(sent) / 1000 - remaining)
+    return max(0.0, said_ms / 1000 - remaining)
 
 
 class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
@@ -127,7 +128,7 @@ class CoordinatorService(coordinator_pb2_grpc.CoordinatorServicer):
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 ticket.message(),
-                trailing_metadata=((PUSHBACK_KEY, str(round(ticket.retry_after_s * 1000))),),
+                trailing_metadata=(millis(PUSHBACK_KEY, ticket.retry_after_s),),
             )
             raise AssertionError("unreachable: abort raises")
         params = params_from_pb(request)

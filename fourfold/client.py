@@ -41,7 +41,7 @@ from fourfold.api import (
     Status,
 )
 from fourfold.config import DEFAULT_ADDRESS
-from fourfold.connection import PUSHBACK_KEY, Connection, channel_healthy
+from fourfold.connection import PUSHBACK_KEY, Connection, channel_healthy, read_millis
 from fourfold.errors import (
     FourfoldError,
     IndexStateError,
@@ -104,8 +104,9 @@ def pushback_s(exc: grpc.RpcError) -> float | None:
     """Seconds a refusal said to wait (its :data:`~fourfold.connection.PUSHBACK_KEY`), or None."""
     trailing = getattr(exc, "trailing_metadata", None)
     for key, value in (trailing() if callable(trailing) else None) or ():
-        if key == PUSHBACK_KEY and isinstance(value, str) and value.isascii() and value.isdigit():
-            return int(value) / 1000
+        said_ms = read_millis(value) if key == PUSHBACK_KEY else None
+        if said_ms is not None:
+            return said_ms / 1000
     return None
 
 

@@ -29,7 +29,17 @@ from fourfold.rpc_errors import check_token
 from fourfold.v1 import coordinator_pb2, coordinator_pb2_grpc
 from fourfold.wire import params_to_pb
 
-__all__ = ["PUSHBACK_KEY", "TIMEOUT_KEY", "TLS_CA_ENV", "TOKEN_ENV", "Connection", "WireClient", "channel_healthy"]
+__all__ = [
+    "PUSHBACK_KEY",
+    "TIMEOUT_KEY",
+    "TLS_CA_ENV",
+    "TOKEN_ENV",
+    "Connection",
+    "WireClient",
+    "channel_healthy",
+    "millis",
+    "read_millis",
+]
 
 #: Environment variable holding the bearer token a client sends.
 TOKEN_ENV = "FOURFOLD_TOKEN"
@@ -46,6 +56,16 @@ TIMEOUT_KEY = "fourfold-timeout-ms"
 PUSHBACK_KEY = "grpc-retry-pushback-ms"
 
 _T = TypeVar("_T")
+
+
+def millis(key: str, seconds: float) -> tuple[str, str]:
+    """The metadata ``key`` saying ``seconds`` in whole milliseconds (at least one), as the two keys above are said."""
+    return key, str(max(1, round(seconds * 1000)))
+
+
+def read_millis(value: object) -> int | None:
+    """The whole milliseconds a metadata value says, as :func:`millis` writes them; None for anything else."""
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +110,7 @@ class Connection:
         """The gRPC timeout of a search (its deadline and 5 s to carry the answer, at least
         ``timeout_s``) and its metadata, which says that timeout (:data:`TIMEOUT_KEY`)."""
         timeout = max(self.timeout_s, request.deadline_ms / 1000 + 5)
-        return timeout, (*metadata, (TIMEOUT_KEY, str(round(timeout * 1000))))
+        return timeout, (*metadata, millis(TIMEOUT_KEY, timeout))
 
     def _credentials(self) -> grpc.ChannelCredentials:
         roots = None
